@@ -1,0 +1,11 @@
+# One image for every role; the command picks the role (api, redirect or worker).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production HOST=0.0.0.0
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY . .
+USER node
+EXPOSE 3000 3001
+# node runs as PID 1 directly (not npm) so SIGTERM reaches the server and it drains.
+CMD ["node", "--import", "tsx", "api/server.ts"]

@@ -1,0 +1,68 @@
+/**
+ * The api's composition root: plugins first (third-party, then ours), then routes laid out like
+ * the URL space under /api/v1. Building the app does no I/O; the caller owns the context.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import { checkReadiness, type AppContext } from '../shared/context.js';
+import { closeConnectionsOnShutdown } from '../shared/http/graceful.js';
+import authPlugin from './plugins/app/auth.js';
+import contextPlugin from './plugins/app/context.js';
+import errorsPlugin from './plugins/app/errors.js';
+import validationPlugin from './plugins/app/validation.js';
+import rateLimitPlugin from './plugins/external/rate-limit.js';
+import swaggerPlugin from './plugins/external/swagger.js';
+import apiKeysRoutes from './routes/api-keys/index.js';
+import foldersRoutes from './routes/folders/index.js';
+import jobsRoutes from './routes/jobs/index.js';
+import templatesRoutes from './routes/templates/index.js';
+import './types.js';
+
+export const API_PREFIX = '/api/v1';
+
+export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: ctx.config.BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Idle keep-alive sockets are closed on shutdown so SIGTERM does not wait for them.
+    forceCloseConnections: 'idle',
+    // /folders and /folders/ are the same resource.
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: ctx.config.TRUSTED_PROXIES || false,
+  });
+  // JSON and (later) multipart only: a text/plain body is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  closeConnectionsOnShutdown(app);
+
+  await app.register(contextPlugin, { ctx });
+  await app.register(validationPlugin);
+  await app.register(errorsPlugin);
+  await app.register(helmet, { contentSecurityPolicy: false, global: true });
+  await app.register(swaggerPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(authPlugin);
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+    const checks = await checkReadiness(ctx);
+    const ready = checks.postgres && checks.redis;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(apiKeysRoutes, { prefix: '/api-keys' });
+      await api.register(foldersRoutes, { prefix: '/folders' });
+      await api.register(templatesRoutes, { prefix: '/templates' });
+      await api.register(jobsRoutes, { prefix: '/jobs' });
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

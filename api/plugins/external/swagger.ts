@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
+/** The OpenAPI document, generated from the routes' zod schemas; UI at /api/v1/docs, JSON at /api/v1/docs/json. */
+export default fp(async (app) => {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'qrlinks API',
+        description:
+          'Dynamic short links with styled QR codes, templates, folders, cafe menus, scan analytics and bulk generation. ' +
+          'Authenticate with `Authorization: Basic <API_KEY>` (the raw key, not base64).',
+        version: '1.0.0',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Basic <API_KEY>' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
+});

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/accounts/api-keys.js';
+import { apiKeyResponse, createApiKeyBody } from '../../../shared/accounts/schemas.js';
+import { NotFoundError } from '../../../shared/http/errors.js';
+import { isUuid } from '../../../shared/format/ids.js';
+import { idParams, messageResponse } from '../../schemas.js';
+
+const tags = ['api-keys'];
+// Key management needs the `all` scope and a plan that includes it (not starter, not enterprise).
+const auth = { scope: 'all', plan: 'api-key-management' } as const;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+
+  app.get('', {
+    config: { auth },
+    schema: { tags, summary: "List the account's API keys (never the keys themselves)", response: { 200: z.object({ data: z.array(apiKeyResponse) }) } },
+    handler: async (request) => {
+      const rows = await listApiKeys(db, request.principal.accountId);
+      return {
+        data: rows.map((r) => ({
+          ...r,
+          expires_at: iso(r.expires_at),
+          last_used_at: iso(r.last_used_at),
+          revoked_at: iso(r.revoked_at),
+          created_at: r.created_at.toISOString(),
+        })),
+      };
+    },
+  });
+
+  app.post('', {
+    config: { auth },
+    schema: {
+      tags,
+      summary: 'Create an API key; the key is shown only in this answer',
+      body: createApiKeyBody,
+      response: { 200: z.object({ id: z.string(), key: z.string() }) },
+    },
+    handler: async (request) =>
+      createApiKey(db, {
+        accountId: request.principal.accountId,
+        name: request.body.name,
+        scopes: request.body.scopes,
+        expiresAt: request.body.expiresAt ? new Date(request.body.expiresAt) : null,
+      }),
+  });
+
+  app.delete('/:id', {
+    config: { auth },
+    schema: { tags, summary: 'Revoke an API key', params: idParams, response: { 200: messageResponse } },
+    handler: async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id) || !(await revokeApiKey(db, id, request.principal.accountId))) throw new NotFoundError('API key');
+      return { message: 'API key revoked' };
+    },
+  });
+};
+
+export default routes;

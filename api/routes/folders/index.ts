@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../shared/folders/folders.js';
+import { createFolderBody, folderResponse, renameFolderBody } from '../../../shared/folders/schemas.js';
+import { idParams, messageResponse } from '../../schemas.js';
+
+const tags = ['folders'];
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+
+  app.get('', {
+    config: { auth: { scope: 'folders.read' } },
+    schema: { tags, summary: 'List folders, newest first', response: { 200: z.object({ data: z.array(folderResponse) }) } },
+    handler: async (request) => ({ data: await listFolders(db, request.principal.accountId) }),
+  });
+
+  app.get('/:id', {
+    config: { auth: { scope: 'folders.read' } },
+    schema: { tags, summary: 'Get a folder', params: idParams, response: { 200: z.object({ data: folderResponse }) } },
+    handler: async (request) => ({ data: await getFolder(db, request.principal.accountId, request.params.id) }),
+  });
+
+  app.post('', {
+    config: { auth: { scope: 'folders.create' } },
+    schema: {
+      tags,
+      summary: 'Create a folder (answers with the bare folder, ISO timestamps)',
+      body: createFolderBody,
+      response: { 200: folderResponse },
+    },
+    handler: async (request) => createFolder(db, request.principal, request.body.name),
+  });
+
+  app.put('/:id', {
+    config: { auth: { scope: 'folders.update' } },
+    schema: { tags, summary: 'Rename a folder', params: idParams, body: renameFolderBody, response: { 200: z.object({ data: folderResponse }) } },
+    handler: async (request) => ({ data: await renameFolder(db, request.principal, request.params.id, request.body.name) }),
+  });
+
+  app.delete('/:id', {
+    config: { auth: { scope: 'folders.delete' } },
+    schema: { tags, summary: "Delete a folder; its links stay, with folder_id null", params: idParams, response: { 200: messageResponse } },
+    handler: async (request) => {
+      await deleteFolder(db, request.principal.accountId, request.params.id);
+      return { message: 'Folder deleted' };
+    },
+  });
+};
+
+export default routes;

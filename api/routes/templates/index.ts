@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createTemplateBody, templateResponse, updateTemplateBody } from '../../../shared/templates/schemas.js';
+import {
+  createTemplate,
+  deleteTemplate,
+  getTemplate,
+  listTemplates,
+  updateTemplate,
+} from '../../../shared/templates/templates.js';
+import { idParams, messageResponse } from '../../schemas.js';
+
+const tags = ['templates'];
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+
+  app.get('', {
+    config: { auth: { scope: 'templates.read' } },
+    schema: { tags, summary: 'List QR style templates, newest first', response: { 200: z.object({ data: z.array(templateResponse) }) } },
+    handler: async (request) => ({ data: await listTemplates(db, request.principal.accountId) }),
+  });
+
+  app.get('/:id', {
+    config: { auth: { scope: 'templates.read' } },
+    schema: { tags, summary: 'Get a template', params: idParams, response: { 200: z.object({ data: templateResponse }) } },
+    handler: async (request) => ({ data: await getTemplate(db, request.principal.accountId, request.params.id) }),
+  });
+
+  app.post('', {
+    config: { auth: { scope: 'templates.create' } },
+    schema: {
+      tags,
+      summary: 'Create a template (answers with the bare template, ISO timestamps)',
+      body: createTemplateBody,
+      response: { 200: templateResponse },
+    },
+    handler: async (request) => createTemplate(db, request.principal.accountId, request.body),
+  });
+
+  app.put('/:id', {
+    config: { auth: { scope: 'templates.update' } },
+    schema: { tags, summary: 'Update a template (answers {})', params: idParams, body: updateTemplateBody, response: { 200: z.object({}) } },
+    handler: async (request) => {
+      await updateTemplate(db, request.principal.accountId, request.params.id, request.body);
+      return {};
+    },
+  });
+
+  app.delete('/:id', {
+    config: { auth: { scope: 'templates.delete' } },
+    schema: {
+      tags,
+      summary: 'Delete a template permanently (the message reads "Link archived", as the spec says)',
+      params: idParams,
+      response: { 200: messageResponse },
+    },
+    handler: async (request) => {
+      await deleteTemplate(db, request.principal.accountId, request.params.id);
+      return { message: 'Link archived' };
+    },
+  });
+};
+
+export default routes;

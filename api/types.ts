@@ -1,0 +1,26 @@
+import type { Principal } from '../shared/accounts/api-keys.js';
+import type { PlanFeature } from '../shared/accounts/plans.js';
+import type { Scope } from '../shared/accounts/scopes.js';
+import type { AppContext } from '../shared/context.js';
+
+/**
+ * What a route needs from its caller. `scope: 'any'` is "any valid active key" (analytics,
+ * jobs); `plan` names a feature the account's plan must include.
+ */
+export interface AuthRequirement {
+  scope: Scope | 'any';
+  plan?: PlanFeature;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Every route under /api/v1 must declare this; routes without it are public (health, docs). */
+    auth?: AuthRequirement;
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * The whole database, designed for all of the API at once so later features add code, not
+ * tables. Every tenant-owned table carries account_id and every query filters on it.
+ * Generated SQL lives in db/migrations (drizzle-kit generate); never edit an applied migration.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const accountId = () =>
+  uuid('account_id')
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' });
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const PLANS = ['starter', 'pro', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    plan: text('plan').$type<Plan>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('accounts_plan_check', sql`${t.plan} in ('starter', 'pro', 'business', 'enterprise')`)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    accountId: accountId(),
+    name: text('name'),
+    /** SHA-256 (hex) of the whole key; the key itself is shown once and never stored. */
+    keyHash: text('key_hash').notNull(),
+    /** The first characters of the key, so a person can tell keys apart in a list. */
+    keyPrefix: text('key_prefix').notNull(),
+    scopes: text('scopes').array().notNull(),
+    active: boolean('active').notNull().default(true),
+    expiresAt: tstz('expires_at'),
+    lastUsedAt: tstz('last_used_at'),
+    revokedAt: tstz('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_idx').on(t.keyHash),
+    index('api_keys_account_idx').on(t.accountId, t.createdAt.desc()),
+    // The expiry sweep reads only keys that can still expire.
+    index('api_keys_expiry_idx').on(t.expiresAt).where(sql`${t.active} and ${t.expiresAt} is not null`),
+  ],
+);
+
+export const folders = pgTable(
+  'folders',
+  {
+    id: id(),
+    accountId: accountId(),
+    name: text('name').notNull(),
+    /** The API key that created / last renamed the folder. */
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('folders_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc())],
+);
+
+export const templates = pgTable(
+  'templates',
+  {
+    id: id(),
+    accountId: accountId(),
+    name: text('name').notNull(),
+    qrOptions: jsonb('qr_options').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('templates_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc())],
+);
+
+export const links = pgTable(
+  'links',
+  {
+    id: id(),
+    accountId: accountId(),
+    /** dynamic_link_id: globally unique because the redirect process resolves by it alone. */
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull(),
+    qrOptions: jsonb('qr_options').$type<Record<string, unknown>>().notNull(),
+    folderId: uuid('folder_id').references(() => folders.id, { onDelete: 'set null' }),
+    /** Used by the cafe feature: the id of the cafe whose menu this link serves. */
+    menu: text('menu'),
+    favorite: boolean('favorite').notNull().default(false),
+    paused: boolean('paused').notNull().default(false),
+    urlActive: boolean('url_active').notNull().default(false),
+    customUrl: text('custom_url'),
+    scheduleActive: boolean('schedule_active').notNull().default(false),
+    startDate: tstz('start_date'),
+    endDate: tstz('end_date'),
+    scheduleTimezone: text('schedule_timezone'),
+    scanLimitActive: boolean('scan_limit_active').notNull().default(false),
+    scanLimit: integer('scan_limit'),
+    passwordProtectedActive: boolean('password_protected_active').notNull().default(false),
+    /** bcrypt hash; plaintext is never stored. */
+    password: text('password'),
+    /** All recorded scans, and the human ones (bots never count toward a scan limit). */
+    scanCount: bigint('scan_count', { mode: 'number' }).notNull().default(0),
+    humanScanCount: bigint('human_scan_count', { mode: 'number' }).notNull().default(0),
+    lastScannedAt: tstz('last_scanned_at'),
+    /** A bulk job's id and the record's index in it: a retried job finds its links instead of duplicating them. */
+    sourceJobId: uuid('source_job_id'),
+    sourceIndex: integer('source_index'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('links_slug_idx').on(t.slug),
+    index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
+    index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),
+    index('links_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.id.desc()),
+    index('links_account_folder_idx').on(t.accountId, t.folderId),
+    index('links_account_type_idx').on(t.accountId, t.type),
+    index('links_account_menu_idx').on(t.accountId, t.menu).where(sql`${t.menu} is not null`),
+    index('links_account_favorite_idx').on(t.accountId, t.createdAt.desc()).where(sql`${t.favorite}`),
+    // Case-insensitive substring search on name (ILIKE '%x%') needs trigrams to stay fast.
+    index('links_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    uniqueIndex('links_source_idx').on(t.sourceJobId, t.sourceIndex).where(sql`${t.sourceJobId} is not null`),
+  ],
+);
+
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    accountId: accountId(),
+    /** The link whose data names this file; null until attached (orphans are swept). */
+    linkId: uuid('link_id').references(() => links.id, { onDelete: 'set null' }),
+    attachedAt: tstz('attached_at'),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    originalName: text('original_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('files_storage_key_idx').on(t.storageKey),
+    index('files_account_idx').on(t.accountId, t.createdAt.desc()),
+    index('files_link_idx').on(t.linkId),
+    index('files_orphan_idx').on(t.createdAt).where(sql`${t.attachedAt} is null`),
+  ],
+);
+
+export const cafes = pgTable(
+  'cafes',
+  {
+    id: id(),
+    accountId: accountId(),
+    /** The link that serves this cafe's menu (type menu). */
+    linkId: uuid('link_id').references(() => links.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    operatingHours: jsonb('operating_hours').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    facilities: jsonb('facilities').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    socialLinks: jsonb('social_links').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    title: text('title'),
+    subtitle: text('subtitle'),
+    address: text('address'),
+    phone: text('phone'),
+    email: text('email'),
+    website: text('website'),
+    logoFileId: uuid('logo_file_id').references(() => files.id, { onDelete: 'set null' }),
+    coverFileId: uuid('cover_file_id').references(() => files.id, { onDelete: 'set null' }),
+    themeImage: text('theme_image'),
+    primaryColor: text('primary_color'),
+    secondaryColor: text('secondary_color'),
+    showDietarySection: boolean('show_dietary_section').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('cafes_account_created_idx').on(t.accountId, t.createdAt.desc()), index('cafes_link_idx').on(t.linkId)],
+);
+
+export const cafeGroups = pgTable(
+  'cafe_groups',
+  {
+    id: id(),
+    accountId: accountId(),
+    cafeId: uuid('cafe_id')
+      .notNull()
+      .references(() => cafes.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    visible: boolean('visible').notNull().default(true),
+    sortOrder: integer('sort_order').notNull().default(0),
+    imageFileId: uuid('image_file_id').references(() => files.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('cafe_groups_cafe_idx').on(t.cafeId, t.sortOrder)],
+);
+
+export const cafeCategories = pgTable(
+  'cafe_categories',
+  {
+    id: id(),
+    accountId: accountId(),
+    cafeId: uuid('cafe_id')
+      .notNull()
+      .references(() => cafes.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id').references(() => cafeGroups.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    type: text('type'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    visible: boolean('visible').notNull().default(true),
+    imageFileId: uuid('image_file_id').references(() => files.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Category names are unique case-insensitively within a cafe (spec).
+    uniqueIndex('cafe_categories_name_idx').on(t.cafeId, sql`lower(${t.name})`),
+    index('cafe_categories_cafe_idx').on(t.cafeId, t.sortOrder),
+  ],
+);
+
+export const SPICE_LEVELS = ['none', 'mild', 'medium', 'hot', 'extra_hot'] as const;
+
+export const cafeItems = pgTable(
+  'cafe_items',
+  {
+    id: id(),
+    accountId: accountId(),
+    cafeId: uuid('cafe_id')
+      .notNull()
+      .references(() => cafes.id, { onDelete: 'cascade' }),
+    categoryId: uuid('category_id')
+      .notNull()
+      .references(() => cafeCategories.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Money is exact: numeric, read back as a string and converted at the edge. */
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    currency: text('currency').notNull().default('USD'),
+    description: text('description'),
+    visible: boolean('visible').notNull().default(true),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    isNew: boolean('is_new').notNull().default(false),
+    isRecommended: boolean('is_recommended').notNull().default(false),
+    spiceLevel: text('spice_level').notNull().default('none'),
+    ingredients: text('ingredients').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    allergens: text('allergens').array().notNull().default(sql`'{}'::text[]`),
+    imageFileId: uuid('image_file_id').references(() => files.id, { onDelete: 'set null' }),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('cafe_items_cafe_idx').on(t.cafeId, t.categoryId, t.sortOrder)],
+);
+
+/**
+ * One row per resolved request to a short link. The id is made by the redirect process, so a
+ * retried batch insert (ON CONFLICT DO NOTHING) never counts a scan twice. No foreign keys: a
+ * scan in flight for a link being deleted is dropped at insert, not failed.
+ */
+export const scans = pgTable(
+  'scans',
+  {
+    id: uuid('id').primaryKey(),
+    linkId: uuid('link_id').notNull(),
+    accountId: uuid('account_id').notNull(),
+    createdAt: tstz('created_at').notNull(),
+    browserName: text('browser_name'),
+    deviceType: text('device_type'),
+    deviceVendor: text('device_vendor'),
+    osName: text('os_name'),
+    countryName: text('country_name'),
+    region: text('region'),
+    city: text('city'),
+    isBot: boolean('is_bot').notNull().default(false),
+  },
+  (t) => [
+    index('scans_account_created_idx').on(t.accountId, t.createdAt),
+    index('scans_link_created_idx').on(t.linkId, t.createdAt),
+  ],
+);
+
+export const JOB_STATES = ['queued', 'active', 'completed', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** The durable record of an account's background job (GET /jobs/:jobId); BullMQ holds the work itself. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: accountId(),
+    type: text('type').notNull(),
+    state: text('state').$type<JobState>().notNull().default('queued'),
+    progress: integer('progress').notNull().default(0),
+    result: jsonb('result'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: tstz('finished_at'),
+  },
+  (t) => [index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc())],
+);

@@ -1,0 +1,100 @@
+/**
+ * Configuration comes from environment variables only, validated once at start-up. Every
+ * variable has a default that runs the whole service on one machine (`npm start`), so a fresh
+ * install needs no .env; production overrides what it must.
+ */
+import { z } from 'zod';
+
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const message = max === Number.MAX_SAFE_INTEGER ? `must be a whole number >= ${min}` : `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+const port = (fallback: number) => wholeNumber(1, 65535).default(fallback);
+const positiveInt = (fallback: number) => wholeNumber(1).default(fallback);
+const url = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => URL.canParse(v), 'must be a URL');
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: port(3000),
+    REDIRECT_PORT: port(3001),
+    /** Where the api is reached from outside; used in links it hands out (job status URLs). */
+    PUBLIC_API_URL: url('http://localhost:3000/api/v1'),
+    SHORT_URL_BASE: url('http://localhost:3001'),
+    DATABASE_URL: url('postgres://postgres@127.0.0.1:5432/qrlinks'),
+    DATABASE_POOL_SIZE: positiveInt(10),
+    /** Apply migrations before serving (npm start does); roles in production may leave it to `npm run db:migrate`. */
+    MIGRATE_ON_START: bool(true),
+    REDIS_URL: url('redis://127.0.0.1:6379'),
+    /** Prefix of every BullMQ key, so several installs (or test runs) can share one Redis. */
+    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('qrlinks'),
+    STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
+    STORAGE_DIR: z.string().min(1).default('./data/files'),
+    S3_ENDPOINT: z.string().refine((v) => URL.canParse(v), 'must be a URL').optional(),
+    S3_ACCESS_KEY: z.string().min(1).optional(),
+    S3_SECRET_KEY: z.string().min(1).optional(),
+    S3_BUCKET: z.string().min(3).default('qrlinks'),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+    FILE_SIZE_LIMIT_BYTES: positiveInt(25 * 1024 * 1024),
+    JOB_WAIT_MS: wholeNumber(0).default(30_000),
+    RATE_LIMIT_MAX: positiveInt(6000),
+    RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+    /** How often the maintenance queue sweeps expired API keys. */
+    KEY_EXPIRY_SWEEP_MS: positiveInt(60_000),
+    WORKER_CONCURRENCY: positiveInt(4),
+    SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */
+    TRUSTED_PROXIES: z.string().default(''),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER !== 's3') return;
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
+    }
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; throws a ConfigError whose message is one line naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset" so `PORT= npm start` falls back to the default instead of failing.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    const got = env[name];
+    const message = issue.message.replace(/^Invalid (input|option): /, '').replace(/^expected one of/, 'must be one of');
+    return `${name} ${message}${got !== undefined ? ` (got ${JSON.stringify(got)})` : ''}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** Entry points call this: a bad variable ends the process with one clear line, not a stack trace. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What every process (api, redirect, worker, CLI) is built from: config, logger, database,
+ * Redis, queues and object storage. Entry layers create one context and pass it down.
+ */
+import { sql } from 'drizzle-orm';
+import { createDatabase, type Database, type DatabaseHandle } from '../db/client.js';
+import type { Config } from './config/index.js';
+import { createStorage, type ObjectStorage } from './files/storage/index.js';
+import { closeQueues, createQueues, type Queues } from './jobs/queues.js';
+import { createLogger, type Logger } from './logger.js';
+import { createRedis, type Redis } from './redis.js';
+
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  database: DatabaseHandle;
+  redis: Redis;
+  queues: Queues;
+  storage: ObjectStorage;
+}
+
+export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const redis = createRedis(config.REDIS_URL);
+  const queues = createQueues(redis, config.QUEUE_PREFIX);
+  // BullMQ checks the server on first use; finishing that now means a fast shutdown never
+  // closes the connection under its feet (an unhandled "Connection is closed").
+  await Promise.all(Object.values(queues).map((q) => q.waitUntilReady()));
+  const storage = createStorageFromConfig(config);
+  await storage.init();
+  return { config, logger, db: database.db, database, redis, queues, storage };
+}
+
+export function createStorageFromConfig(config: Config): ObjectStorage {
+  if (config.STORAGE_DRIVER === 's3') {
+    return createStorage({
+      driver: 's3',
+      endpoint: config.S3_ENDPOINT!,
+      accessKey: config.S3_ACCESS_KEY!,
+      secretKey: config.S3_SECRET_KEY!,
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+    });
+  }
+  return createStorage({ driver: 'fs', root: config.STORAGE_DIR });
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await closeQueues(ctx.queues).catch(() => {});
+  await ctx.redis.quit().catch(() => ctx.redis.disconnect());
+  await ctx.database.close().catch(() => {});
+}
+
+/** Readiness: each dependency answers within a second. */
+export async function checkReadiness(ctx: Pick<AppContext, 'db' | 'redis'>): Promise<{ postgres: boolean; redis: boolean }> {
+  const within = <T>(p: Promise<T>) =>
+    Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]).catch(() => false);
+  const [postgres, redis] = await Promise.all([within(ctx.db.execute(sql`select 1`)), within(ctx.redis.ping())]);
+  return { postgres, redis };
+}

@@ -1,0 +1,39 @@
+/**
+ * The queues every process agrees on, and the payload each job kind carries. api and redirect
+ * only enqueue; workers/ processes. Adding a job kind means adding it here first.
+ */
+import { Queue, type ConnectionOptions } from 'bullmq';
+
+export const QUEUE_NAMES = [
+  'bulk-generate',
+  'cafe-bulk-insert',
+  'analytics-export',
+  'qr-render',
+  'scans',
+  'maintenance',
+] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
+export type MaintenanceJob = { kind: 'expire-api-keys' };
+
+/** Fields every account-owned job carries, so the worker can keep its jobs row current. */
+export interface AccountJobData<P = unknown> {
+  accountId: string;
+  payload: P;
+}
+
+export interface JobPayloads {
+  maintenance: MaintenanceJob;
+}
+
+export type Queues = Record<QueueName, Queue>;
+
+export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
+  return Object.fromEntries(entries) as Queues;
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q) => q.close()));
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Job, Processor, Queue } from 'bullmq';
+import type { Database } from '../../db/client.js';
+import { jobs, type JobState } from '../../db/schema.js';
+import { isUuid } from '../format/ids.js';
+import { NotFoundError } from '../http/errors.js';
+import type { AccountJobData } from './queues.js';
+
+export interface JobView {
+  id: string;
+  type: string;
+  state: JobState;
+  progress: number;
+  result?: unknown;
+  error?: string;
+}
+
+/**
+ * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
+ * its id is handed out), then the BullMQ job under the same id. Retries reuse the id.
+ */
+export async function enqueueAccountJob<P>(
+  db: Database,
+  queue: Queue,
+  input: { accountId: string; type: string; payload: P; attempts?: number },
+): Promise<string> {
+  const id = randomUUID();
+  await db.insert(jobs).values({ id, accountId: input.accountId, type: input.type });
+  const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
+  await queue.add(input.type, data, {
+    jobId: id,
+    attempts: input.attempts ?? 3,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: { age: 24 * 3600 },
+  });
+  return id;
+}
+
+export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
+  if (!isUuid(id)) throw new NotFoundError('Job');
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.accountId, accountId)));
+  if (!row) throw new NotFoundError('Job');
+  const view: JobView = { id: row.id, type: row.type, state: row.state, progress: row.progress };
+  if (row.result !== null) view.result = row.result;
+  if (row.error !== null) view.error = row.error;
+  return view;
+}
+
+export type ReportProgress = (percent: number) => Promise<void>;
+export type AccountJobHandler<P, R> = (
+  job: Job<AccountJobData<P>>,
+  reportProgress: ReportProgress,
+) => Promise<R>;
+
+/** Progress writes to Postgres at most this often; BullMQ's own progress is always current. */
+const PROGRESS_WRITE_INTERVAL_MS = 250;
+
+/**
+ * Wraps a processor of account jobs so its jobs row follows it: active when it starts, progress
+ * while it runs, completed with the result, failed (with a message a user can read) only after
+ * the last attempt. The handler itself must be idempotent: a retry runs it again.
+ */
+export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P, R>): Processor<AccountJobData<P>, R> {
+  return async (job) => {
+    const id = job.id!;
+    await db.update(jobs).set({ state: 'active', updatedAt: new Date() }).where(eq(jobs.id, id));
+    let lastWrite = 0;
+    const reportProgress: ReportProgress = async (percent) => {
+      const value = Math.max(0, Math.min(100, Math.round(percent)));
+      await job.updateProgress(value);
+      const now = Date.now();
+      if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || value === 100) {
+        lastWrite = now;
+        await db.update(jobs).set({ progress: value, updatedAt: new Date() }).where(eq(jobs.id, id));
+      }
+    };
+    try {
+      const result = await handler(job, reportProgress);
+      await db
+        .update(jobs)
+        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, updatedAt: new Date(), finishedAt: new Date() })
+        .where(eq(jobs.id, id));
+      return result;
+    } catch (err) {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      await db
+        .update(jobs)
+        .set(
+          lastAttempt
+            ? { state: 'failed', error: publicMessage(err), updatedAt: new Date(), finishedAt: new Date() }
+            : { state: 'queued', updatedAt: sql`now()` },
+        )
+        .where(eq(jobs.id, id));
+      throw err;
+    }
+  };
+}
+
+/** Job errors are shown to users: keep the message, never a stack. */
+function publicMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0]!.slice(0, 500) || 'Job failed';
+}

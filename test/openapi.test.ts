@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './support/harness.js';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+describe('OpenAPI document at /api/v1/docs', () => {
+  it('serves the UI and the JSON document without a key', async () => {
+    const ui = await api.app.inject({ method: 'GET', url: '/api/v1/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+    const doc = await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json().openapi).toMatch(/^3\./);
+  });
+
+  it('describes every /api/v1 endpoint the api serves, with its body and security', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    // Every route that requires a key is an API endpoint and must be in the document.
+    const expected = [
+      ['get', '/api/v1/folders'],
+      ['post', '/api/v1/folders'],
+      ['get', '/api/v1/folders/{id}'],
+      ['put', '/api/v1/folders/{id}'],
+      ['delete', '/api/v1/folders/{id}'],
+      ['get', '/api/v1/templates'],
+      ['post', '/api/v1/templates'],
+      ['get', '/api/v1/templates/{id}'],
+      ['put', '/api/v1/templates/{id}'],
+      ['delete', '/api/v1/templates/{id}'],
+      ['get', '/api/v1/api-keys'],
+      ['post', '/api/v1/api-keys'],
+      ['delete', '/api/v1/api-keys/{id}'],
+      ['get', '/api/v1/jobs/{jobId}'],
+    ];
+    for (const [method, path] of expected) {
+      expect(doc.paths[path!]?.[method!], `${method} ${path}`).toBeDefined();
+    }
+    const qr = doc.paths['/api/v1/templates'].post.requestBody.content['application/json'].schema;
+    expect(JSON.stringify(qr)).toContain('classy-rounded');
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  });
+
+  it('leaves out no /api/v1 route the server actually serves', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    const served = servedRoutes(api.app.printRoutes({ commonPrefix: false })).filter(
+      ([, path]) => path.startsWith('/api/v1/') && !path.startsWith('/api/v1/docs'),
+    );
+    expect(served.length).toBeGreaterThanOrEqual(14);
+    for (const [method, path] of served) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+  });
+});
+
+/** Reads fastify's route tree ("├── /api/v1/folders (GET, POST)" with children indented by 4) into [method, path] pairs. */
+function servedRoutes(tree: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    stack.length = depth;
+    const path = (stack[depth - 1] ?? '') + m[2]!;
+    stack[depth] = path;
+    for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD')) {
+      out.push([method.toLowerCase(), path.replace(/:(\w+)/g, '{$1}')]);
+    }
+  }
+  return out;
+}

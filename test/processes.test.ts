@@ -1,0 +1,92 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, freePort, runEntry, startEntry, waitForHttp } from './support/processes.js';
+
+describe('npm start (main.ts): api, redirect and worker as separate processes', () => {
+  it('serves health, readiness, the API and the docs, and stops cleanly on SIGTERM', async () => {
+    const [port, redirectPort] = [await freePort(), await freePort()];
+    const env = { PORT: String(port), REDIRECT_PORT: String(redirectPort), SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}` };
+    const main = startEntry('main.ts', [], env);
+    const exited = collect(main, 60_000);
+    try {
+      expect((await waitForHttp(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      expect((await waitForHttp(`http://127.0.0.1:${redirectPort}/health`)).status).toBe(200);
+      for (const base of [`http://127.0.0.1:${port}`, `http://127.0.0.1:${redirectPort}`]) {
+        const ready = await fetch(`${base}/ready`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toEqual({ status: 'ready', postgres: true, redis: true });
+      }
+      // The README's path: an account and a key from the CLI, then a folder over HTTP.
+      const account = JSON.parse((await runEntry('cli/index.ts', ['account', 'create', '--name', 'readme', '--plan', 'pro'])).stdout);
+      const { key } = JSON.parse((await runEntry('cli/index.ts', ['key', 'create', '--account', account.id, '--scopes', 'all'])).stdout);
+      const folder = await fetch(`http://127.0.0.1:${port}/api/v1/folders`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Table cards' }),
+      });
+      expect(folder.status).toBe(200);
+      expect((await folder.json()).name).toBe('Table cards');
+      expect(folder.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const docs = await fetch(`http://127.0.0.1:${port}/api/v1/docs`);
+      expect(docs.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${redirectPort}/abc1234`)).status).toBe(404);
+    } finally {
+      main.kill('SIGTERM');
+    }
+    const { code, stdout } = await exited;
+    expect(code).toBe(0);
+    expect(stdout).toContain('qrlinks running');
+  });
+});
+
+describe('graceful shutdown', () => {
+  let port: number;
+  let key: string;
+  beforeAll(async () => {
+    port = await freePort();
+    const account = JSON.parse((await runEntry('cli/index.ts', ['account', 'create', '--name', 'drain', '--plan', 'pro'])).stdout);
+    key = JSON.parse((await runEntry('cli/index.ts', ['key', 'create', '--account', account.id, '--scopes', 'all'])).stdout).key;
+  });
+  afterAll(() => undefined);
+
+  it('SIGTERM on the api lets a request in flight finish, then exits 0', async () => {
+    const api = startEntry('api/server.ts', [], { PORT: String(port) });
+    const exited = collect(api, 30_000);
+    await waitForHttp(`http://127.0.0.1:${port}/health`);
+
+    const body = JSON.stringify({ name: 'sent slowly' });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/folders', headers: { authorization: `Basic ${key}`, 'content-type': 'application/json', 'content-length': body.length } },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now, SIGTERM, then the rest: the request is mid-flight when shutdown starts.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        api.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 300);
+    });
+    const res = await response;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).name).toBe('sent slowly');
+    expect((await exited).code).toBe(0);
+  });
+
+  it('SIGTERM on the worker stops it with exit 0', async () => {
+    const worker = startEntry('workers/server.ts', [], { LOG_LEVEL: 'info' });
+    const exited = collect(worker, 30_000);
+    let log = '';
+    worker.stdout!.on('data', (d) => (log += d));
+    const end = Date.now() + 20_000;
+    while (!log.includes('worker started') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    expect(log).toContain('worker started');
+    worker.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * The environment every test process runs with: its own database and queue prefix, so a test
+ * run never touches the data of a service running on the same machine.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+
+export const testEnv = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  DATABASE_URL: `${pgBase}/qrlinks_test`,
+  REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  QUEUE_PREFIX: 'qrlinks-test',
+  STORAGE_DRIVER: 'fs',
+  STORAGE_DIR: join(tmpdir(), 'qrlinks-test-files'),
+  RATE_LIMIT_MAX: '100000',
+  HOST: '127.0.0.1',
+} satisfies Record<string, string>;

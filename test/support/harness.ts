@@ -1,0 +1,74 @@
+/**
+ * Builds the real api (no mocks) on the test database, Redis and storage, and makes accounts
+ * and keys the way an operator would, through the same functions the CLI calls.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApiApp } from '../../api/app.js';
+import { createAccount } from '../../shared/accounts/accounts.js';
+import { createApiKey } from '../../shared/accounts/api-keys.js';
+import type { Plan } from '../../shared/accounts/plans.js';
+import type { Scope } from '../../shared/accounts/scopes.js';
+import { loadConfig } from '../../shared/config/index.js';
+import { closeContext, createContext, type AppContext } from '../../shared/context.js';
+
+export interface TestApi {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(overrides: Record<string, string> = {}): Promise<TestApi> {
+  const config = loadConfig({ ...process.env, ...overrides });
+  const ctx = await createContext(config, 'api-test');
+  const app = await buildApiApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    close: async () => {
+      await app.close();
+      await closeContext(ctx);
+    },
+  };
+}
+
+export interface TestAccount {
+  accountId: string;
+  key: string;
+  keyId: string;
+}
+
+let counter = 0;
+export async function createTestAccount(
+  ctx: AppContext,
+  opts: { plan?: Plan; scopes?: Scope[]; expiresAt?: Date } = {},
+): Promise<TestAccount> {
+  const account = await createAccount(ctx.db, { name: `test-${process.pid}-${++counter}`, plan: opts.plan ?? 'pro' });
+  const { id, key } = await createApiKey(ctx.db, {
+    accountId: account.id,
+    scopes: opts.scopes ?? ['all'],
+    expiresAt: opts.expiresAt ?? null,
+  });
+  return { accountId: account.id, key, keyId: id };
+}
+
+export async function addKey(ctx: AppContext, accountId: string, scopes: Scope[], expiresAt?: Date) {
+  return createApiKey(ctx.db, { accountId, scopes, expiresAt: expiresAt ?? null });
+}
+
+/** A JSON request with the given key; the body is sent as JSON when it is an object. */
+export function call(
+  app: FastifyInstance,
+  key: string | null,
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: { ...(key ? { authorization: `Basic ${key}` } : {}), ...headers },
+    ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+  });
+}

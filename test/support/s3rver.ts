@@ -1,0 +1,39 @@
+/** A real S3-protocol server (s3rver) on a free loopback port, with its own temporary folder. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// s3rver ships no type declarations, so describe just what we use.
+interface S3rverServer {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+  httpServer: Server;
+}
+type S3rverOptions = { address: string; port: number; directory: string; silent: boolean };
+const S3rver = createRequire(import.meta.url)('s3rver') as new (opts: S3rverOptions) => S3rverServer;
+
+/** s3rver knows only this account; it checks the access key but not v4 signatures. */
+export const S3RVER_KEY = 'S3RVER';
+
+export interface RunningS3rver {
+  endpoint: string;
+  httpServer: Server;
+  close(): Promise<void>;
+}
+
+export async function startS3rver(): Promise<RunningS3rver> {
+  const directory = await mkdtemp(join(tmpdir(), 'qrlinks-s3rver-'));
+  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
+  const { port } = await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    httpServer: server.httpServer,
+    close: async () => {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}

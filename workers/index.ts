@@ -1,0 +1,37 @@
+/**
+ * The worker role: one BullMQ Worker per queue this process serves. CPU-heavy and slow work
+ * lives here so the api and redirect event loops never carry it.
+ */
+import { Worker, type Processor } from 'bullmq';
+import type { AppContext } from '../shared/context.js';
+import type { QueueName } from '../shared/jobs/queues.js';
+import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the running ones to finish. */
+  close(): Promise<void>;
+}
+
+export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
+  const processors: Partial<Record<QueueName, Processor>> = {
+    maintenance: maintenanceProcessor(ctx) as Processor,
+  };
+  const workers = Object.entries(processors).map(([name, processor]) => {
+    const worker = new Worker(name, processor, {
+      connection: ctx.redis,
+      prefix: ctx.config.QUEUE_PREFIX,
+      concurrency: ctx.config.WORKER_CONCURRENCY,
+    });
+    worker.on('failed', (job, err) => ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
+    worker.on('error', (err) => ctx.logger.error({ queue: name, err: err.message }, 'worker error'));
+    return worker;
+  });
+  await scheduleMaintenance(ctx);
+  return {
+    workers,
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
