@@ -35,6 +35,13 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   // JSON and (later) multipart only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
+  // Some clients send `Content-Type: application/json` with no body on DELETE or POST actions; that
+  // is "no body", left to the route's schema, not a parse error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -169,3 +169,54 @@ describe('folders: bad input is a 400 naming the field, never a 500', () => {
     expect(res.json()).toEqual({ message: 'Route not found' });
   });
 });
+
+describe('HTTP details', () => {
+  it('a trailing slash names the same resource', async () => {
+    expect((await call(api.app, me.key, 'GET', '/api/v1/folders/')).statusCode).toBe(200);
+  });
+
+  it('DELETE with Content-Type: application/json and no body is fine', async () => {
+    const f = await createFolder(me, 'empty-body delete');
+    const res = await call(api.app, me.key, 'DELETE', `/api/v1/folders/${f.id}`, undefined, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('POST with Content-Type: application/json and no body → 400 naming the missing body', async () => {
+    const res = await call(api.app, me.key, 'POST', '/api/v1/folders', undefined, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Validation failed');
+  });
+
+  it('JSON with a __proto__ key is refused, not merged', async () => {
+    const res = await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name":"x","__proto__":{"admin":true}}', {
+      'content-type': 'application/json',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('returns the caller’s X-Request-Id, or makes one', async () => {
+    const given = await call(api.app, me.key, 'GET', '/api/v1/folders', undefined, { 'x-request-id': 'trace-123' });
+    expect(given.headers['x-request-id']).toBe('trace-123');
+    const made = await call(api.app, me.key, 'GET', '/api/v1/folders');
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After once a key spends its budget, per key', async () => {
+    const limited = await startTestApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', QUEUE_PREFIX: `qrlinks-test-rl-${Date.now()}` });
+    try {
+      const a = await createTestAccount(limited.ctx);
+      const b = await createTestAccount(limited.ctx);
+      for (let i = 0; i < 3; i++) expect((await call(limited.app, a.key, 'GET', '/api/v1/folders')).statusCode).toBe(200);
+      const res = await call(limited.app, a.key, 'GET', '/api/v1/folders');
+      expect(res.statusCode).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.json().message).toMatch(/Too many requests/);
+      expect((await call(limited.app, b.key, 'GET', '/api/v1/folders')).statusCode).toBe(200);
+      expect((await limited.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -71,19 +71,7 @@ export async function revokeApiKey(db: Database, id: string, accountId?: string)
  */
 export async function authenticateApiKey(db: Database, rawKey: string): Promise<Principal | null> {
   if (!looksLikeApiKey(rawKey)) return null;
-  const [row] = await db
-    .select({
-      keyId: apiKeys.id,
-      accountId: apiKeys.accountId,
-      plan: accounts.plan,
-      scopes: apiKeys.scopes,
-      active: apiKeys.active,
-      expiresAt: apiKeys.expiresAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.keyHash, hashApiKey(rawKey)));
+  const [row] = await keyLookup(db).execute({ keyHash: hashApiKey(rawKey) });
   if (!row || !row.active) return null;
   const now = Date.now();
   if (row.expiresAt && row.expiresAt.getTime() <= now) return null;
@@ -99,6 +87,33 @@ export async function authenticateApiKey(db: Database, rawKey: string): Promise<
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The lookup every api request makes, as a named prepared statement: Postgres plans it once per
+ * connection instead of on every request.
+ */
+const keyLookups = new WeakMap<Database, ReturnType<typeof prepareKeyLookup>>();
+function keyLookup(db: Database) {
+  let prepared = keyLookups.get(db);
+  if (!prepared) keyLookups.set(db, (prepared = prepareKeyLookup(db)));
+  return prepared;
+}
+function prepareKeyLookup(db: Database) {
+  return db
+    .select({
+      keyId: apiKeys.id,
+      accountId: apiKeys.accountId,
+      plan: accounts.plan,
+      scopes: apiKeys.scopes,
+      active: apiKeys.active,
+      expiresAt: apiKeys.expiresAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
+    .prepare('api_key_lookup');
+}
 
 /** The maintenance sweep: marks every active key past its expiry inactive. Returns how many. */
 export async function deactivateExpiredKeys(db: Database, now = new Date()): Promise<number> {

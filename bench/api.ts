@@ -1,0 +1,64 @@
+/**
+ * The api's fixed cost per request: GET /api/v1/folders (auth by key hash, scope check, rate
+ * limit in Redis, a Postgres query, zod-described JSON) against a bare Fastify route that answers
+ * the same body from memory, in the same run.
+ */
+import { createDatabase } from '../db/client.js';
+import { migrateDatabase } from '../db/migrate.js';
+import { createAccount } from '../shared/accounts/accounts.js';
+import { createApiKey } from '../shared/accounts/api-keys.js';
+import { folders } from '../db/schema.js';
+import { freePort, medianLoad, printTable, startServer, stopServer } from './support.js';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
+const CONNECTIONS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+export async function benchApi(): Promise<string> {
+  await migrateDatabase(DATABASE_URL);
+  const database = createDatabase(DATABASE_URL, 2);
+  const account = await createAccount(database.db, { name: 'bench', plan: 'pro' });
+  const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
+  await database.db
+    .insert(folders)
+    .values(Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, name: `Folder ${i}` })));
+  await database.close();
+
+  const apiPort = await freePort();
+  const api = await startServer(
+    'api/server.ts',
+    { PORT: String(apiPort), DATABASE_URL, RATE_LIMIT_MAX: '100000000', QUEUE_PREFIX: 'qrlinks-bench' },
+    `http://127.0.0.1:${apiPort}/health`,
+  );
+  const url = `http://127.0.0.1:${apiPort}/api/v1/folders`;
+  const headers = { authorization: `Basic ${key}` };
+  const sample = await (await fetch(url, { headers })).text();
+
+  const basePort = await freePort();
+  const baseline = await startServer(
+    'bench/baselines/bare-fastify-json.ts',
+    { PORT: String(basePort), BASELINE_BODY: sample },
+    `http://127.0.0.1:${basePort}/health`,
+  );
+
+  try {
+    // Warm both up (JIT, pools) before measuring.
+    await medianLoad(1, { url, headers, connections: CONNECTIONS, seconds: 1 });
+    await medianLoad(1, { url: `http://127.0.0.1:${basePort}/api/v1/folders`, connections: CONNECTIONS, seconds: 1 });
+    const ours = await medianLoad(RUNS, { url, headers, connections: CONNECTIONS, seconds: SECONDS });
+    const base = await medianLoad(RUNS, { url: `http://127.0.0.1:${basePort}/api/v1/folders`, connections: CONNECTIONS, seconds: SECONDS });
+    if (ours.non2xx || ours.errors) throw new Error(`api answered ${ours.non2xx} non-2xx and ${ours.errors} errors`);
+    return printTable(
+      `api: GET /api/v1/folders (20 folders), ${CONNECTIONS} connections, median of ${RUNS} × ${SECONDS} s`,
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline'],
+      [
+        ['bare Fastify, same JSON from memory (baseline)', Math.round(base.requestsPerSec), base.p50, base.p99, '1.00'],
+        ['qrlinks api (auth + rate limit + Postgres)', Math.round(ours.requestsPerSec), ours.p50, ours.p99, (ours.requestsPerSec / base.requestsPerSec).toFixed(2)],
+      ],
+    );
+  } finally {
+    await stopServer(api);
+    await stopServer(baseline);
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: runs every benchmark (or those named: `npm run bench -- api`) and prints
+ * their tables. Paste the output into docs/benchmarks.md with the command and the date.
+ */
+import { benchApi } from './api.js';
+
+const BENCHMARKS: Record<string, () => Promise<string>> = {
+  api: benchApi,
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in BENCHMARKS));
+if (unknown.length) {
+  process.stderr.write(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}\n`);
+  process.exit(2);
+}
+process.stdout.write(`qrlinks benchmarks, ${new Date().toISOString()}, node ${process.version}\n\n`);
+for (const name of wanted.length ? wanted : Object.keys(BENCHMARKS)) await BENCHMARKS[name]!();
+process.exit(0);

@@ -1,0 +1,96 @@
+/**
+ * What every benchmark shares: child processes for the servers (so the load generator does not
+ * share their event loop), autocannon runs, medians, and a printed table. Numbers from one run
+ * are only compared with a baseline measured in the same run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const end = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(healthUrl)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`${entry} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export interface LoadResult {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(opts: { url: string; connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    headers: opts.headers,
+  });
+  return {
+    requestsPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Runs `runs` loads and keeps the median of each figure. */
+export async function medianLoad(runs: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { runs: number }> {
+  const results: LoadResult[] = [];
+  for (let i = 0; i < runs; i++) results.push(await load(opts));
+  const median = (pick: (r: LoadResult) => number) => {
+    const sorted = results.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  return {
+    runs,
+    requestsPerSec: median((r) => r.requestsPerSec),
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    errors: results.reduce((s, r) => s + r.errors, 0),
+  };
+}
+
+export function printTable(title: string, header: string[], rows: Array<Array<string | number>>): string {
+  const lines = [`### ${title}`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  const text = lines.join('\n');
+  process.stdout.write(`${text}\n\n`);
+  return text;
+}
