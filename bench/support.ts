@@ -4,21 +4,12 @@
  * are only compared with a baseline measured in the same run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export { freePort } from '../test/support/processes.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
