@@ -83,10 +83,13 @@ describe('graceful shutdown', () => {
     const exited = collect(worker, 30_000);
     let log = '';
     worker.stdout!.on('data', (d) => (log += d));
-    const end = Date.now() + 20_000;
-    while (!log.includes('worker started') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-    expect(log).toContain('worker started');
-    worker.kill('SIGTERM');
+    try {
+      const end = Date.now() + 20_000;
+      while (!log.includes('worker started') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect(log).toContain('worker started');
+    } finally {
+      worker.kill('SIGTERM');
+    }
     expect((await exited).code).toBe(0);
   });
 });
