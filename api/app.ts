@@ -15,7 +15,10 @@ import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import apiKeysRoutes from './routes/api-keys/index.js';
 import foldersRoutes from './routes/folders/index.js';
+import filesRoutes from './routes/files/index.js';
 import jobsRoutes from './routes/jobs/index.js';
+import linksRoutes from './routes/links/index.js';
+import minimalLinksRoutes from './routes/minimal-links/index.js';
 import templatesRoutes from './routes/templates/index.js';
 import './types.js';
 
@@ -66,8 +69,11 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
     async (api) => {
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
       await api.register(foldersRoutes, { prefix: '/folders' });
+      await api.register(filesRoutes, { prefix: '/files' });
       await api.register(templatesRoutes, { prefix: '/templates' });
       await api.register(jobsRoutes, { prefix: '/jobs' });
+      await api.register(linksRoutes, { prefix: '/links' });
+      await api.register(minimalLinksRoutes, { prefix: '/minimal-links' });
     },
     { prefix: API_PREFIX },
   );

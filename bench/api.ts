@@ -8,7 +8,7 @@ import { migrateDatabase } from '../db/migrate.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { folders } from '../db/schema.js';
-import { freePort, medianLoad, printTable, startServer, stopServer } from './support.js';
+import { bodyFile, freePort, medianLoad, printTable, startServer, stopServer } from './support.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const CONNECTIONS = 16;
@@ -38,7 +38,7 @@ export async function benchApi(): Promise<string> {
   const basePort = await freePort();
   const baseline = await startServer(
     'bench/baselines/bare-fastify-json.ts',
-    { PORT: String(basePort), BASELINE_BODY: sample },
+    { PORT: String(basePort), BASELINE_BODY_FILE: await bodyFile(sample) },
     `http://127.0.0.1:${basePort}/health`,
   );
 

@@ -3,9 +3,11 @@
  * their tables. Paste the output into docs/benchmarks.md with the command and the date.
  */
 import { benchApi } from './api.js';
+import { benchLinksList } from './links-list.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
+  'links-list': benchLinksList,
 };
 
 const wanted = process.argv.slice(2);

@@ -4,6 +4,9 @@
  * are only compared with a baseline measured in the same run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -84,4 +87,11 @@ export function printTable(title: string, header: string[], rows: Array<Array<st
   const text = lines.join('\n');
   process.stdout.write(`${text}\n\n`);
   return text;
+}
+
+/** Writes a response body to a temporary file for a baseline server to serve. */
+export async function bodyFile(body: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'qrlinks-bench-')), 'body.json');
+  await writeFile(path, body);
+  return path;
 }

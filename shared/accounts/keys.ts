@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBase62 } from '../format/random.js';
 
 export const KEY_PREFIX = 'key-';
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** 32 base62 characters after the prefix: about 190 bits, so a plain SHA-256 is a safe store. */
 export function generateApiKey(): string {
@@ -20,15 +20,4 @@ export function displayPrefix(key: string): string {
 /** Shape check before any database work: anything else is a malformed key (401). */
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(KEY_PREFIX) && value.length <= 128 && /^[A-Za-z0-9_-]+$/.test(value.slice(KEY_PREFIX.length));
-}
-
-/** Uniform over the alphabet: bytes at or above the largest multiple of 62 are thrown away. */
-export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
 }

@@ -53,6 +53,10 @@ const envSchema = z
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
     /** How often the maintenance queue sweeps expired API keys. */
     KEY_EXPIRY_SWEEP_MS: positiveInt(60_000),
+    /** An uploaded file no link has used for this long is deleted by the orphan sweep. */
+    ORPHAN_FILE_TTL_MS: positiveInt(24 * 60 * 60 * 1000),
+    /** How often the maintenance queue sweeps orphaned uploads. */
+    ORPHAN_SWEEP_MS: positiveInt(60 * 60 * 1000),
     WORKER_CONCURRENCY: positiveInt(4),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */

@@ -77,7 +77,7 @@ export function zodIssuesToFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, 
       const best = issue.errors.reduce((a, b) => (deepest(b) > deepest(a) ? b : a));
       out.push(...zodIssuesToFieldErrors(best.map((e) => ({ ...e, path: [...issue.path, ...e.path] })), prefix));
     } else {
-      out.push({ path: formatPath(issue.path, prefix) || '(root)', message: issue.message });
+      out.push({ path: formatPath(issue.path, prefix) || '(body)', message: issue.message });
     }
   }
   return out;

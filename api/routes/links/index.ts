@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createLink,
+  deleteLink,
+  duplicateLink,
+  getLink,
+  listLinks,
+  saveLinkAsTemplate,
+  setLinkFlags,
+  updateLink,
+  updateLinkQr,
+} from '../../../shared/links/links.js';
+import {
+  linkBodySchema,
+  linkResponse,
+  listLinksQuerySchema,
+  optionalNameBodySchema,
+  pageMeta,
+  patchQrBodySchema,
+} from '../../../shared/links/schemas.js';
+import { messageResponse } from '../../schemas.js';
+
+const tags = ['links'];
+const slugParams = z.object({ id: z.string().max(200).describe('dynamic_link_id (the slug)') });
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.get('', {
+    config: { auth: { scope: 'links.read' } },
+    schema: {
+      tags,
+      summary: 'List links with filters, sorting and pages',
+      querystring: listLinksQuerySchema,
+      response: { 200: z.object({ data: z.array(linkResponse), meta: pageMeta }) },
+    },
+    handler: async (request) => listLinks(ctx, request.principal.accountId, request.query),
+  });
+
+  app.get('/:id', {
+    config: { auth: { scope: 'links.read' } },
+    schema: { tags, summary: 'Get a link', params: slugParams, response: { 200: z.object({ data: linkResponse }) } },
+    handler: async (request) => ({ data: await getLink(ctx, request.principal.accountId, request.params.id) }),
+  });
+
+  app.post('', {
+    config: { auth: { scope: 'links.create' } },
+    schema: {
+      tags,
+      summary: 'Create a link of any of the 16 types; answers its dynamic_link_id',
+      body: linkBodySchema,
+      response: { 200: z.object({ id: z.string() }) },
+    },
+    handler: async (request) => ({ id: (await createLink(ctx, request.principal, request.body)).slug }),
+  });
+
+  app.put('/:id', {
+    config: { auth: { scope: 'links.update' } },
+    schema: {
+      tags,
+      summary: 'Replace a link (same body as create); answers the updated link',
+      params: slugParams,
+      body: linkBodySchema,
+      response: { 200: z.object({ data: linkResponse }) },
+    },
+    handler: async (request) => ({ data: await updateLink(ctx, request.principal, request.params.id, request.body) }),
+  });
+
+  app.patch('/:id', {
+    config: { auth: { scope: 'links.update' } },
+    schema: {
+      tags,
+      summary: "Change a link's QR styling",
+      params: slugParams,
+      body: patchQrBodySchema,
+      response: { 200: z.object({ data: z.object({ dynamic_link_id: z.string(), qr_options: z.record(z.string(), z.unknown()) }) }) },
+    },
+    handler: async (request) => ({ data: await updateLinkQr(ctx, request.principal.accountId, request.params.id, request.body.qrCode) }),
+  });
+
+  const remove = async (request: { principal: { accountId: string }; params: { id: string } }) => {
+    await deleteLink(ctx, request.principal.accountId, request.params.id);
+    return { message: 'Link archived' };
+  };
+  const removeSchema = { tags, params: slugParams, response: { 200: messageResponse } };
+  app.delete('/:id', {
+    config: { auth: { scope: 'links.delete' } },
+    schema: { ...removeSchema, summary: 'Delete a link permanently, with its files and scans' },
+    handler: remove,
+  });
+  app.post('/:id/archive', {
+    config: { auth: { scope: 'links.delete' } },
+    schema: { ...removeSchema, summary: 'Same as DELETE: the link, its files and scans are removed for good' },
+    handler: remove,
+  });
+
+  const flag = (
+    path: string,
+    method: 'POST' | 'DELETE',
+    scope: 'links.pause' | 'links.resume' | 'links.update',
+    flags: { paused?: boolean; favorite?: boolean },
+    message: string,
+    summary: string,
+  ) =>
+    app.route({
+      method,
+      url: `/:id/${path}`,
+      config: { auth: { scope } },
+      schema: { tags, summary, params: slugParams, response: { 200: messageResponse } },
+      handler: async (request) => {
+        await setLinkFlags(ctx.db, request.principal.accountId, request.params.id, flags);
+        return { message };
+      },
+    });
+  flag('pause', 'POST', 'links.pause', { paused: true }, 'Link paused', 'Pause a link: it stops resolving');
+  flag('resume', 'POST', 'links.resume', { paused: false }, 'Link resumed', 'Resume a paused link');
+  flag('favorite', 'POST', 'links.update', { favorite: true }, 'Success', 'Mark a link as favorite');
+  flag('favorite', 'DELETE', 'links.update', { favorite: false }, 'Success', 'Unmark a favorite link');
+
+  app.post('/:id/duplicate', {
+    config: { auth: { scope: 'links.create' } },
+    schema: {
+      tags,
+      summary: 'Copy a link (new slug, copied files, optional new name)',
+      params: slugParams,
+      body: optionalNameBodySchema,
+      response: { 200: messageResponse },
+    },
+    handler: async (request) => {
+      await duplicateLink(ctx, request.principal, request.params.id, request.body?.name);
+      return { message: 'Link duplicated' };
+    },
+  });
+
+  app.post('/:id/save-template', {
+    config: { auth: { scope: 'templates.create' } },
+    schema: {
+      tags,
+      summary: "Save the link's QR styling as a template",
+      params: slugParams,
+      body: optionalNameBodySchema,
+      response: { 200: messageResponse },
+    },
+    handler: async (request) => {
+      await saveLinkAsTemplate(ctx.db, request.principal.accountId, request.params.id, request.body?.name);
+      return { message: 'Template Saved' };
+    },
+  });
+};
+
+export default routes;

@@ -1,0 +1,19 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listMinimalLinks } from '../../../shared/links/links.js';
+import { minimalLinksQuerySchema, pageMeta } from '../../../shared/links/schemas.js';
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.get('', {
+    config: { auth: { scope: 'links.read' } },
+    schema: {
+      tags: ['links'],
+      summary: 'List links as {name, dynamic_link_id} only (same filters as GET /links, without menu)',
+      querystring: minimalLinksQuerySchema,
+      response: { 200: z.object({ data: z.array(z.object({ name: z.string(), dynamic_link_id: z.string() })), meta: pageMeta }) },
+    },
+    handler: async (request) => listMinimalLinks(app.ctx, request.principal.accountId, request.query),
+  });
+};
+
+export default routes;

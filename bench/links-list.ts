@@ -1,0 +1,100 @@
+/**
+ * GET /api/v1/links?size=1000 on an account with 100,000 links (target: < 150 ms), with each
+ * sort and a search, against a bare Fastify route answering the same 1000-link JSON from memory
+ * (the cost of moving that much JSON at all), measured in the same run.
+ */
+import { sql } from 'drizzle-orm';
+import { createDatabase } from '../db/client.js';
+import { migrateDatabase } from '../db/migrate.js';
+import { accounts } from '../db/schema.js';
+import { createAccount } from '../shared/accounts/accounts.js';
+import { createApiKey } from '../shared/accounts/api-keys.js';
+import { withQrDefaults } from '../shared/qr/options.js';
+import { bodyFile, freePort, printTable, startServer, stopServer } from './support.js';
+import { eq } from 'drizzle-orm';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
+const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
+const TARGET_MS = 150;
+
+async function timeRequests(url: string, headers: Record<string, string>): Promise<{ median: number; p95: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < SAMPLES + 2; i++) {
+    const start = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.arrayBuffer();
+    const ms = performance.now() - start;
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    bytes = body.byteLength;
+    if (i >= 2) times.push(ms); // the first two warm caches and the JIT
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!, bytes };
+}
+
+export async function benchLinksList(): Promise<string> {
+  await migrateDatabase(DATABASE_URL);
+  const database = createDatabase(DATABASE_URL, 2);
+  const account = await createAccount(database.db, { name: 'bench-list', plan: 'pro' });
+  const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
+  const qr = JSON.stringify(withQrDefaults({}, 'http://localhost:3001/xxxxxxx'));
+  const seedStart = performance.now();
+  // Realistic rows: varied names, types, dates and scan counts, inserted in one statement.
+  await database.db.execute(sql`
+    insert into links (account_id, slug, name, type, meta_data, qr_options, scan_count, created_at, updated_at)
+    select ${account.id}, 'b' || substr(md5(${account.id} || g::text), 1, 12),
+      (array['Table','Menu','Flyer','Poster','Coupon','Event'])[1 + g % 6] || ' ' || g,
+      (array['website','sms','email','vcard','menu'])[1 + g % 5],
+      jsonb_build_object('url', 'https://example.com/' || g),
+      ${qr}::jsonb,
+      (g * 7919) % 10007,
+      now() - (g || ' minutes')::interval,
+      now() - ((g * 13) % 100000 || ' minutes')::interval
+    from generate_series(1, ${LINKS}) g`);
+  await database.db.execute(sql`analyze links`);
+  const seedMs = performance.now() - seedStart;
+
+  const apiPort = await freePort();
+  const api = await startServer(
+    'api/server.ts',
+    { PORT: String(apiPort), DATABASE_URL, RATE_LIMIT_MAX: '100000000', QUEUE_PREFIX: 'qrlinks-bench' },
+    `http://127.0.0.1:${apiPort}/health`,
+  );
+  const headers = { authorization: `Basic ${key}` };
+  const base = `http://127.0.0.1:${apiPort}/api/v1/links?size=1000`;
+  const sample = await (await fetch(base, { headers })).text();
+  const basePort = await freePort();
+  const baseline = await startServer(
+    'bench/baselines/bare-fastify-json.ts',
+    { PORT: String(basePort), BASELINE_BODY_FILE: await bodyFile(sample) },
+    `http://127.0.0.1:${basePort}/health`,
+  );
+  try {
+    const floor = await timeRequests(`http://127.0.0.1:${basePort}/api/v1/folders`, {});
+    const rows: Array<Array<string | number>> = [['bare Fastify, same 1000-link JSON from memory (baseline)', floor.median.toFixed(1), floor.p95.toFixed(1), (floor.bytes / 1024).toFixed(0), '—']];
+    for (const [label, query] of [
+      ['default (newest first)', ''],
+      ['sort_by=name', '&sort_by=name'],
+      ['sort_by=last_modified', '&sort_by=last_modified'],
+      ['sort_by=most_visited', '&sort_by=most_visited'],
+      ['search=menu 1 (substring, 11k matches)', '&search=menu%201'],
+      ['qr_type=sms,vcard & page 40', '&qr_type=sms,vcard&page=40'],
+      ['status=active', '&status=active'],
+    ] as const) {
+      const r = await timeRequests(`${base}${query}`, headers);
+      rows.push([`qrlinks GET /links?size=1000${query ? ` ${label}` : ` ${label}`}`, r.median.toFixed(1), r.p95.toFixed(1), (r.bytes / 1024).toFixed(0), r.median < TARGET_MS ? 'yes' : 'NO']);
+    }
+    return printTable(
+      `links list: ${LINKS.toLocaleString('en')} links in one account (seeded in ${(seedMs / 1000).toFixed(1)} s), one connection, median of ${SAMPLES}`,
+      ['request', 'median ms', 'p95 ms', 'KiB', `< ${TARGET_MS} ms`],
+      rows,
+    );
+  } finally {
+    await stopServer(api);
+    await stopServer(baseline);
+    await database.db.delete(accounts).where(eq(accounts.id, account.id));
+    await database.close();
+  }
+}

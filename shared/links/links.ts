@@ -1,0 +1,356 @@
+/**
+ * The links domain: create, read, list, update and the small actions. Routes stay thin and call
+ * these; every query is scoped by the caller's account, and another account's link is "not found".
+ */
+import bcrypt from 'bcrypt';
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { files, folders, links, scans, templates } from '../../db/schema.js';
+import type { Principal } from '../accounts/api-keys.js';
+import type { AppContext } from '../context.js';
+import { attachFiles, copyFile, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
+import { isUuid } from '../format/ids.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors.js';
+import { formatPath } from '../http/errors.js';
+import { withQrDefaults, type QrOptions } from '../qr/options.js';
+import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
+import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
+import { scheduleEnd } from './schemas.js';
+import { generateSlug, shortUrl } from './slugs.js';
+import { linkStatusSql } from './status.js';
+import { linkView, type LinkFileRow, type LinkRow } from './view.js';
+
+export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
+type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
+const BCRYPT_COST = 10;
+const SLUG_ATTEMPTS = 5;
+
+/** What linkConfigurations become in the row; a feature whose toggle is off stores nothing. */
+async function configColumns(db: Database, accountId: string, c: LinkConfigurations | undefined) {
+  const cfg = c ?? {};
+  let folderId: string | null = null;
+  if (cfg.folder_id) {
+    const found = isUuid(cfg.folder_id)
+      ? await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, cfg.folder_id), eq(folders.accountId, accountId)))
+      : [];
+    if (found.length === 0) throw new ValidationError([{ path: 'linkConfigurations.folder_id', message: 'Folder not found' }]);
+    folderId = cfg.folder_id;
+  }
+  const schedule = cfg.scheduleActive === true;
+  return {
+    folderId,
+    urlActive: cfg.urlActive === true,
+    customUrl: cfg.urlActive ? cfg.customUrl! : null,
+    scheduleActive: schedule,
+    startDate: schedule ? parseDateTimeInZone(cfg.startDate!, cfg.scheduleTimezone!) : null,
+    endDate: schedule ? scheduleEnd(cfg.endDate!, cfg.scheduleTimezone!) : null,
+    scheduleTimezone: schedule ? cfg.scheduleTimezone! : null,
+    scanLimitActive: cfg.scanLimitActive === true,
+    scanLimit: cfg.scanLimitActive ? cfg.scanLimit! : null,
+    passwordProtectedActive: cfg.passwordProtectedActive === true,
+    // bcrypt runs on libuv's thread pool, not on the event loop.
+    password: cfg.passwordProtectedActive ? await bcrypt.hash(cfg.password!, BCRYPT_COST) : null,
+  };
+}
+
+/**
+ * Every fileId the data names must be a file of this account, of the right kind, and not already
+ * serving another link. Returns the ids to attach.
+ */
+async function checkFiles(db: Database, accountId: string, type: LinkType, data: unknown, linkId: string | null): Promise<string[]> {
+  const refs = fileRefs(type, data);
+  if (refs.length === 0) return [];
+  const found = new Map((await findAccountFiles(db, accountId, refs.map((r) => r.fileId))).map((f) => [f.id, f]));
+  const errors: FieldError[] = [];
+  for (const ref of refs) {
+    const path = formatPath(ref.path, 'data');
+    const file = found.get(ref.fileId);
+    if (!file) errors.push({ path, message: 'File not found' });
+    else if (ref.kind === 'pdf' && file.contentType !== 'application/pdf') errors.push({ path, message: 'Must be a PDF file' });
+    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: 'Must be an image file' });
+    else if (file.linkId !== null && file.linkId !== linkId) errors.push({ path, message: 'File belongs to another link' });
+  }
+  if (errors.length) throw new ValidationError(errors);
+  return [...new Set(refs.map((r) => r.fileId))];
+}
+
+function isSlugConflict(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pg = e?.code ? e : e?.cause;
+  return pg?.code === '23505' && pg.constraint === 'links_slug_idx';
+}
+
+const customUrlTaken = () => new ConflictError('Custom URL is already in use', 'linkConfigurations.customUrl');
+
+/**
+ * Inserts with a fresh random slug, or the custom one. A random slug that collides is drawn again;
+ * a custom slug that is taken is a 409.
+ */
+async function insertWithSlug(
+  ctx: LinkContext,
+  custom: string | null,
+  insert: (tx: Executor, slug: string) => Promise<LinkRow>,
+): Promise<LinkRow> {
+  for (let attempt = 1; ; attempt++) {
+    const slug = custom ?? generateSlug();
+    try {
+      return await ctx.db.transaction((tx) => insert(tx, slug));
+    } catch (err) {
+      if (!isSlugConflict(err)) throw err;
+      if (custom) throw customUrlTaken();
+      if (attempt >= SLUG_ATTEMPTS) throw err;
+    }
+  }
+}
+
+function resolvedQr(options: QrOptions | Record<string, unknown>, url: string) {
+  return withQrDefaults(options as QrOptions, url) as unknown as Record<string, unknown>;
+}
+
+/** The styling part of stored options: what a template keeps and a new slug carries over. */
+function styling(qr: Record<string, unknown>): QrOptions {
+  const { data: _data, ...rest } = qr;
+  return rest as QrOptions;
+}
+
+export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody): Promise<LinkRow> {
+  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
+  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, null);
+  return insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
+    const [row] = await tx
+      .insert(links)
+      .values({
+        accountId: who.accountId,
+        slug,
+        name: body.name,
+        type: body.type,
+        metaData: body.data,
+        qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
+        ...columns,
+      })
+      .returning();
+    await attachFiles(tx, who.accountId, row!.id, fileIds);
+    return row!;
+  });
+}
+
+export async function findLinkRow(db: Executor, accountId: string, slug: string): Promise<LinkRow> {
+  const [row] = await db
+    .select()
+    .from(links)
+    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)));
+  if (!row) throw new NotFoundError('Link');
+  return row;
+}
+
+async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, LinkFileRow[]>> {
+  const byLink = new Map<string, LinkFileRow[]>();
+  if (linkIds.length === 0) return byLink;
+  const rows = await db
+    .select({ id: files.id, linkId: files.linkId, contentType: files.contentType, size: files.size, createdAt: files.createdAt })
+    .from(files)
+    .where(inArray(files.linkId, linkIds))
+    .orderBy(asc(files.createdAt), asc(files.id));
+  for (const r of rows) {
+    const list = byLink.get(r.linkId!) ?? [];
+    list.push(r);
+    byLink.set(r.linkId!, list);
+  }
+  return byLink;
+}
+
+export async function getLink(ctx: LinkContext, accountId: string, slug: string) {
+  const row = await findLinkRow(ctx.db, accountId, slug);
+  const byLink = await filesOf(ctx.db, [row.id]);
+  return linkView(row, byLink.get(row.id) ?? [], ctx.config);
+}
+
+function listConditions(accountId: string, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
+  const where: SQL[] = [eq(links.accountId, accountId)];
+  if (q.search) where.push(ilike(links.name, `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (q.folder !== undefined) {
+    // An id that cannot exist matches nothing rather than erroring.
+    where.push(isUuid(q.folder) ? eq(links.folderId, q.folder) : sql`false`);
+  }
+  if (q.qr_type?.length) where.push(inArray(links.type, q.qr_type));
+  if (q.status?.length) where.push(inArray(linkStatusSql, q.status));
+  if (q.only_favorites) where.push(eq(links.favorite, true));
+  if (q.menu !== undefined) where.push(eq(links.menu, q.menu));
+  return and(...where)!;
+}
+
+function listOrder(sort: ListLinksQuery['sort_by']) {
+  switch (sort) {
+    case 'name':
+      return [asc(sql`lower(${links.name})`), asc(links.id)];
+    case 'last_modified':
+      return [desc(links.updatedAt), desc(links.id)];
+    case 'most_visited':
+      return [desc(links.scanCount), desc(links.id)];
+    case 'most_recent':
+    default:
+      return [desc(links.createdAt), desc(links.id)];
+  }
+}
+
+async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
+  const [total] = await db.select({ n: count() }).from(links).where(where);
+  const data = await rows();
+  return { data, meta: { currentPage: q.page, totalPages: Math.ceil((total?.n ?? 0) / q.size) } };
+}
+
+export async function listLinks(ctx: LinkContext, accountId: string, q: ListLinksQuery) {
+  const where = listConditions(accountId, q);
+  const page = await pageOf(ctx.db, where, q, () =>
+    ctx.db
+      .select()
+      .from(links)
+      .where(where)
+      .orderBy(...listOrder(q.sort_by))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
+  );
+  const byLink = await filesOf(ctx.db, page.data.map((r) => r.id));
+  const now = new Date();
+  return { data: page.data.map((r) => linkView(r, byLink.get(r.id) ?? [], ctx.config, now)), meta: page.meta };
+}
+
+export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {
+  const where = listConditions(accountId, q);
+  return pageOf(ctx.db, where, q, () =>
+    ctx.db
+      .select({ name: links.name, dynamic_link_id: links.slug })
+      .from(links)
+      .where(where)
+      .orderBy(...listOrder(q.sort_by))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
+  );
+}
+
+/**
+ * PUT: the same body as create replaces name, type, data and configuration. A new custom slug
+ * moves the link (and its QR data) to it; turning the custom URL off keeps the current slug, so
+ * codes already printed keep working. Files the new data no longer names are released.
+ */
+export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody) {
+  const current = await findLinkRow(ctx.db, who.accountId, slug);
+  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
+  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, current.id);
+  const nextSlug = columns.customUrl ?? current.slug;
+  const qrBase = body.qrOptions ?? styling(current.qrOptions);
+  let row: LinkRow;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(links)
+        .set({
+          slug: nextSlug,
+          name: body.name,
+          type: body.type,
+          metaData: body.data,
+          qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
+          ...columns,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(links.id, current.id), eq(links.accountId, who.accountId)))
+        .returning();
+      await detachFilesNotIn(tx, current.id, fileIds);
+      await attachFiles(tx, who.accountId, current.id, fileIds);
+      return updated!;
+    });
+  } catch (err) {
+    if (isSlugConflict(err)) throw customUrlTaken();
+    throw err;
+  }
+  const byLink = await filesOf(ctx.db, [row.id]);
+  return linkView(row, byLink.get(row.id) ?? [], ctx.config);
+}
+
+/** PATCH: new styling; the encoded data always stays the link's short URL. */
+export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions) {
+  const current = await findLinkRow(ctx.db, accountId, slug);
+  const [row] = await ctx.db
+    .update(links)
+    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug)), updatedAt: new Date() })
+    .where(eq(links.id, current.id))
+    .returning({ dynamic_link_id: links.slug, qr_options: links.qrOptions });
+  return row!;
+}
+
+/** Permanent: the link, its files (objects and rows) and its scans. */
+export async function deleteLink(ctx: LinkContext, accountId: string, slug: string): Promise<void> {
+  const row = await findLinkRow(ctx.db, accountId, slug);
+  await deleteFilesOfLink(ctx, row.id);
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(scans).where(eq(scans.linkId, row.id));
+    await tx.delete(links).where(eq(links.id, row.id));
+  });
+}
+
+/** Sets simple flags (paused, favorite); answers 404 for a link that is not the caller's. */
+export async function setLinkFlags(db: Database, accountId: string, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
+  const rows = await db
+    .update(links)
+    .set({ ...flags, updatedAt: new Date() })
+    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
+    .returning({ id: links.id });
+  if (rows.length === 0) throw new NotFoundError('Link');
+}
+
+/**
+ * A new link with the same type, data, configuration and styling under a new random slug. Its
+ * files are copied, so deleting either link never takes the other's media with it. A custom
+ * slug is not copied (it is unique); the copy gets a random one.
+ */
+export async function duplicateLink(ctx: LinkContext, who: Principal, slug: string, name?: string): Promise<LinkRow> {
+  const source = await findLinkRow(ctx.db, who.accountId, slug);
+  const copies = new Map<string, string>();
+  for (const ref of fileRefs(source.type as LinkType, source.metaData)) {
+    if (!copies.has(ref.fileId)) copies.set(ref.fileId, await copyFile(ctx, who.accountId, ref.fileId));
+  }
+  // Point the copy's data at the copied files.
+  const data = JSON.parse(JSON.stringify(source.metaData), (key, value) =>
+    key === 'fileId' && typeof value === 'string' && copies.has(value) ? copies.get(value) : value,
+  ) as Record<string, unknown>;
+  const {
+    id: _id,
+    slug: _slug,
+    createdAt: _c,
+    updatedAt: _u,
+    scanCount: _s,
+    humanScanCount: _h,
+    lastScannedAt: _l,
+    sourceJobId: _j,
+    sourceIndex: _i,
+    favorite: _f,
+    ...rest
+  } = source;
+  return insertWithSlug(ctx, null, async (tx, newSlug) => {
+    const [row] = await tx
+      .insert(links)
+      .values({
+        ...rest,
+        name: name ?? `${source.name} (copy)`,
+        metaData: data,
+        urlActive: false,
+        customUrl: null,
+        qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
+        slug: newSlug,
+      })
+      .returning();
+    await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
+    return row!;
+  });
+}
+
+/** Saves the link's QR styling (without its data) as a new template. */
+export async function saveLinkAsTemplate(db: Database, accountId: string, slug: string, name?: string) {
+  const link = await findLinkRow(db, accountId, slug);
+  const [row] = await db
+    .insert(templates)
+    .values({ accountId, name: name ?? link.name, qrOptions: styling(link.qrOptions) as Record<string, unknown> })
+    .returning({ id: templates.id });
+  return row!;
+}

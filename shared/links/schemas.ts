@@ -1,0 +1,171 @@
+/**
+ * Request schemas of the links endpoints. `data` is checked against its type's schema
+ * (shared/links/data) and its issues are reported under `data.…`; each linkConfigurations
+ * feature checks its fields only when its *Active toggle is true.
+ */
+import { z } from 'zod';
+import { qrOptionsSchema } from '../qr/options.js';
+import { isIanaTimezone, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type LinkType } from './data/index.js';
+import { LINK_STATUSES } from './status.js';
+import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slugs.js';
+
+const name = z.string().trim().min(1, 'Name is required').max(255, 'Must be at most 255 characters');
+
+const isDateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+export const linkConfigurationsSchema = z
+  .strictObject({
+    folder_id: z.string().max(64).nullable().optional(),
+    urlActive: z.boolean().optional(),
+    customUrl: z.string().max(200).nullable().optional(),
+    scheduleActive: z.boolean().optional(),
+    startDate: z.string().max(64).nullable().optional(),
+    endDate: z.string().max(64).nullable().optional(),
+    scheduleTimezone: z.string().max(200).nullable().optional(),
+    scanLimitActive: z.boolean().optional(),
+    scanLimit: z.number().nullable().optional(),
+    passwordProtectedActive: z.boolean().optional(),
+    password: z.string().max(1000).nullable().optional(),
+  })
+  .superRefine((c, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (c.urlActive) {
+      if (!c.customUrl) issue('customUrl', 'Required when urlActive is true');
+      else if (c.customUrl.length > 64) issue('customUrl', 'Must be at most 64 characters');
+      else if (!CUSTOM_SLUG_PATTERN.test(c.customUrl)) issue('customUrl', 'Only letters, digits, - and _ are allowed');
+      else if (isReservedSlug(c.customUrl)) issue('customUrl', 'This URL is reserved');
+    }
+    if (c.scheduleActive) {
+      let zoneOk = false;
+      if (!c.scheduleTimezone) issue('scheduleTimezone', 'Required when scheduleActive is true');
+      else if (c.scheduleTimezone.length > 64) issue('scheduleTimezone', 'Must be at most 64 characters');
+      else if (!isIanaTimezone(c.scheduleTimezone)) issue('scheduleTimezone', 'Must be an IANA time zone such as Europe/Paris');
+      else zoneOk = true;
+      const zone = zoneOk ? c.scheduleTimezone! : 'UTC';
+      const start = c.startDate ? parseDateTimeInZone(c.startDate, zone) : null;
+      const end = c.endDate ? scheduleEnd(c.endDate, zone) : null;
+      if (!c.startDate) issue('startDate', 'Required when scheduleActive is true');
+      else if (!start) issue('startDate', 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
+      if (!c.endDate) issue('endDate', 'Required when scheduleActive is true');
+      else if (!end) issue('endDate', 'Must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
+      else if (start && end <= start) issue('endDate', 'Must be after startDate');
+    }
+    if (c.scanLimitActive) {
+      if (c.scanLimit === undefined || c.scanLimit === null) issue('scanLimit', 'Required when scanLimitActive is true');
+      else if (!Number.isInteger(c.scanLimit) || c.scanLimit < 1 || c.scanLimit > 2_147_483_647) {
+        issue('scanLimit', 'Must be a positive whole number');
+      }
+    }
+    if (c.passwordProtectedActive) {
+      if (!c.password) issue('password', 'Required when passwordProtectedActive is true');
+      else if (c.password.length > 32) issue('password', 'Must be at most 32 characters');
+    }
+  });
+
+export type LinkConfigurations = z.infer<typeof linkConfigurationsSchema>;
+
+/**
+ * The instant a schedule ends. A bare date means "through that day": the window closes at the
+ * next midnight in the schedule's zone, so startDate = endDate = 2026-12-24 is one whole day.
+ */
+export function scheduleEnd(value: string, zone: string): Date | null {
+  if (!isDateOnly(value)) return parseDateTimeInZone(value, zone);
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(y, m - 1, d + 1));
+  return parseDateTimeInZone(next.toISOString().slice(0, 10), zone);
+}
+
+/** Body of POST /links and PUT /links/:id. `qrOptions` is our addition: styling at creation time. */
+export const linkBodySchema = z
+  .strictObject({
+    name,
+    type: z.enum(LINK_TYPES, { error: `Must be one of: ${LINK_TYPES.join(', ')}` }),
+    data: z.record(z.string(), z.unknown(), { error: 'Must be an object' }),
+    linkConfigurations: linkConfigurationsSchema.optional(),
+    qrOptions: qrOptionsSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const schema = linkDataSchemas[body.type as LinkType];
+    if (!schema) return;
+    const result = schema.safeParse(body.data);
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as never);
+    }
+  });
+
+export type LinkBody = z.infer<typeof linkBodySchema>;
+
+export const patchQrBodySchema = z.strictObject({ qrCode: qrOptionsSchema });
+
+export const optionalNameBodySchema = z
+  .strictObject({ name: z.string().trim().min(1, 'Name must not be empty').max(255, 'Must be at most 255 characters').optional() })
+  .nullish();
+
+const commaList = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
+  z
+    .string()
+    .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values, { error: `Unknown ${what}; allowed: ${values.join(', ')}` })));
+
+const booleanParam = z
+  .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+
+export const SORTS = ['most_recent', 'name', 'last_modified', 'most_visited'] as const;
+
+export const listLinksQuerySchema = z.strictObject({
+  page: z.coerce.number({ error: 'Must be a whole number >= 1' }).int('Must be a whole number >= 1').min(1, 'Must be a whole number >= 1').default(1),
+  size: z.coerce
+    .number({ error: 'Must be a whole number from 1 to 1000' })
+    .int('Must be a whole number from 1 to 1000')
+    .min(1, 'Must be a whole number from 1 to 1000')
+    .max(1000, 'Must be a whole number from 1 to 1000')
+    .default(20),
+  search: z.string().max(255).optional(),
+  folder: z.string().max(64).optional(),
+  qr_type: commaList(LINK_TYPES, 'type').optional(),
+  status: commaList(LINK_STATUSES, 'status').optional(),
+  only_favorites: booleanParam.optional(),
+  sort_by: z.enum(SORTS, { error: `Must be one of: ${SORTS.join(', ')}` }).optional(),
+  menu: z.string().max(255).optional(),
+});
+
+export type ListLinksQuery = z.infer<typeof listLinksQuerySchema>;
+
+export const minimalLinksQuerySchema = listLinksQuerySchema.omit({ menu: true });
+
+const fileView = z.object({ fileId: z.string(), url: z.string(), contentType: z.string(), size: z.number() });
+
+/** A link as answered by get, list and update (see view.ts). */
+export const linkResponse = z.object({
+  id: z.string(),
+  dynamic_link_id: z.string(),
+  full_dynamic_url: z.string(),
+  name: z.string(),
+  type: z.string(),
+  meta_data: z.record(z.string(), z.unknown()),
+  qr_options: z.record(z.string(), z.unknown()),
+  folder_id: z.string().nullable(),
+  menu: z.string().nullable(),
+  favorite: z.boolean(),
+  paused: z.boolean(),
+  status: z.enum(LINK_STATUSES),
+  url_active: z.boolean(),
+  custom_url: z.string().nullable(),
+  schedule_active: z.boolean(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  schedule_timezone: z.string().nullable(),
+  scan_limit_active: z.boolean(),
+  scan_limit: z.number().nullable(),
+  password_protected_active: z.boolean(),
+  password: z.string().nullable().describe('bcrypt hash when password protection is on; never plaintext'),
+  scan_count: z.number(),
+  human_scan_count: z.number(),
+  last_scanned_at: z.string().nullable(),
+  files: z.array(fileView),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const pageMeta = z.object({ currentPage: z.number(), totalPages: z.number() });

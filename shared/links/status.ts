@@ -1,0 +1,35 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { links } from '../../db/schema.js';
+
+/** DESIGN item 8: the values of the `status` filter. */
+export const LINK_STATUSES = ['active', 'paused', 'scheduled', 'expired', 'limit_reached'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+interface StatusFields {
+  paused: boolean;
+  scheduleActive: boolean;
+  startDate: Date | null;
+  endDate: Date | null;
+  scanLimitActive: boolean;
+  scanLimit: number | null;
+  humanScanCount: number;
+}
+
+/**
+ * One order of precedence, in JS and in SQL alike: paused beats everything (the owner's explicit
+ * act), then the schedule window, then the scan limit.
+ */
+export function linkStatus(link: StatusFields, now = new Date()): LinkStatus {
+  if (link.paused) return 'paused';
+  if (link.scheduleActive && link.startDate && now < link.startDate) return 'scheduled';
+  if (link.scheduleActive && link.endDate && now >= link.endDate) return 'expired';
+  if (link.scanLimitActive && link.scanLimit !== null && link.humanScanCount >= link.scanLimit) return 'limit_reached';
+  return 'active';
+}
+
+export const linkStatusSql: SQL<LinkStatus> = sql<LinkStatus>`case
+  when ${links.paused} then 'paused'
+  when ${links.scheduleActive} and ${links.startDate} is not null and now() < ${links.startDate} then 'scheduled'
+  when ${links.scheduleActive} and ${links.endDate} is not null and now() >= ${links.endDate} then 'expired'
+  when ${links.scanLimitActive} and ${links.scanLimit} is not null and ${links.humanScanCount} >= ${links.scanLimit} then 'limit_reached'
+  else 'active' end`;
