@@ -3,7 +3,7 @@
  * sort and a search, against a bare Fastify route answering the same 1000-link JSON from memory
  * (the cost of moving that much JSON at all), measured in the same run.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createDatabase } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { accounts } from '../db/schema.js';
@@ -11,7 +11,7 @@ import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { withQrDefaults } from '../shared/qr/options.js';
 import { bodyFile, freePort, printTable, startServer, stopServer } from './support.js';
-import { eq } from 'drizzle-orm';
+
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
@@ -37,6 +37,8 @@ async function timeRequests(url: string, headers: Record<string, string>): Promi
 export async function benchLinksList(): Promise<string> {
   await migrateDatabase(DATABASE_URL);
   const database = createDatabase(DATABASE_URL, 2);
+  // Rows left dead by an earlier run would slow this one; clear them first.
+  await database.pool.query('vacuum links');
   const account = await createAccount(database.db, { name: 'bench-list', plan: 'pro' });
   const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
   const qr = JSON.stringify(withQrDefaults({}, 'http://localhost:3001/xxxxxxx'));
@@ -53,7 +55,8 @@ export async function benchLinksList(): Promise<string> {
       now() - (g || ' minutes')::interval,
       now() - ((g * 13) % 100000 || ' minutes')::interval
     from generate_series(1, ${LINKS}) g`);
-  await database.db.execute(sql`analyze links`);
+  // Steady state, as autovacuum keeps it: visibility map set (index-only scans) and statistics fresh.
+  await database.pool.query('vacuum analyze links');
   const seedMs = performance.now() - seedStart;
 
   const apiPort = await freePort();
@@ -84,7 +87,7 @@ export async function benchLinksList(): Promise<string> {
       ['status=active', '&status=active'],
     ] as const) {
       const r = await timeRequests(`${base}${query}`, headers);
-      rows.push([`qrlinks GET /links?size=1000${query ? ` ${label}` : ` ${label}`}`, r.median.toFixed(1), r.p95.toFixed(1), (r.bytes / 1024).toFixed(0), r.median < TARGET_MS ? 'yes' : 'NO']);
+      rows.push([`qrlinks GET /links?size=1000 ${label}`, r.median.toFixed(1), r.p95.toFixed(1), (r.bytes / 1024).toFixed(0), r.median < TARGET_MS ? 'yes' : 'NO']);
     }
     return printTable(
       `links list: ${LINKS.toLocaleString('en')} links in one account (seeded in ${(seedMs / 1000).toFixed(1)} s), one connection, median of ${SAMPLES}`,

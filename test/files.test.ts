@@ -21,6 +21,7 @@ import { cssIsSafe, sanitizeSvg } from '../shared/files/svg.js';
 import type { MaintenanceJob } from '../shared/jobs/queues.js';
 import { startWorkers } from '../workers/index.js';
 import { maintenanceProcessor } from '../workers/processors/maintenance.js';
+import { multipart, pdfBytes, type Part } from './support/fixtures.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 // Real, minimal files of each accepted type.
@@ -31,48 +32,12 @@ const JPEG = Buffer.from(
 );
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
-const PDF = minimalPdf();
+const PDF = pdfBytes();
 
-/** A one-page PDF with a correct xref table. */
-function minimalPdf(): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-interface Part {
-  name: string;
-  filename?: string;
-  contentType?: string;
-  data: Buffer | string;
-}
-
-/** A multipart/form-data body built by hand, as a browser would send it. */
+/** The shared multipart builder, in the shape app.inject takes. */
 function form(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----qrlinks${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
-    if (p.filename !== undefined) head += `; filename="${p.filename}"`;
-    head += '\r\n';
-    if (p.contentType) head += `Content-Type: ${p.contentType}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  const { body, contentType } = multipart(parts);
+  return { payload: body, headers: { 'content-type': contentType } };
 }
 
 const fileForm = (data: Buffer | string, filename = 'upload.bin', contentType = 'application/octet-stream') =>

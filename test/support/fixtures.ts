@@ -67,7 +67,7 @@ export function pdfBytes(text = 'qrlinks test'): Buffer {
 
 export interface Part {
   name: string;
-  value: Buffer | string;
+  data: Buffer | string;
   filename?: string;
   contentType?: string;
 }
@@ -81,7 +81,7 @@ export function multipart(parts: Part[]): { body: Buffer; contentType: string } 
     if (p.filename !== undefined) head += `; filename="${p.filename}"`;
     head += '\r\n';
     if (p.contentType) head += `Content-Type: ${p.contentType}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
+    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -95,7 +95,7 @@ export async function uploadFile(
   filename = 'file.bin',
   contentType = 'application/octet-stream',
 ): Promise<{ fileId: string; url: string; contentType: string; size: number }> {
-  const { body, contentType: type } = multipart([{ name: 'file', value: bytes, filename, contentType }]);
+  const { body, contentType: type } = multipart([{ name: 'file', data: bytes, filename, contentType }]);
   const res = await app.inject({
     method: 'POST',
     url: '/api/v1/files',
