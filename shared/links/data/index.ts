@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './timezone.js';
+export * from './codes.js';
+export * from './schemas.js';
+export * from './files.js';
