@@ -4,10 +4,12 @@
  */
 import { benchApi } from './api.js';
 import { benchLinksList } from './links-list.js';
+import { benchQr } from './qr.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   'links-list': benchLinksList,
+  qr: benchQr,
 };
 
 const wanted = process.argv.slice(2);

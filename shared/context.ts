@@ -9,6 +9,7 @@ import { createStorage, type ObjectStorage } from './files/storage/index.js';
 import { closeQueues, createQueues, type Queues } from './jobs/queues.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRedis, type Redis } from './redis.js';
+import { createQrRenderer, type QrRenderer } from './qr/render-pool.js';
 
 export interface AppContext {
   config: Config;
@@ -18,6 +19,8 @@ export interface AppContext {
   redis: Redis;
   queues: Queues;
   storage: ObjectStorage;
+  /** QR rendering on worker threads; threads start on first use. */
+  qr: QrRenderer;
 }
 
 export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
@@ -29,7 +32,8 @@ export async function createContext(config: Config, role: string, logger = creat
   await Promise.all(Object.values(queues).map((q) => q.waitUntilReady()));
   const storage = createStorageFromConfig(config);
   await storage.init();
-  return { config, logger, db: database.db, database, redis, queues, storage };
+  const qr = createQrRenderer(config.QR_RENDER_THREADS);
+  return { config, logger, db: database.db, database, redis, queues, storage, qr };
 }
 
 export function createStorageFromConfig(config: Config): ObjectStorage {
@@ -47,6 +51,7 @@ export function createStorageFromConfig(config: Config): ObjectStorage {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.qr.close().catch(() => {});
   await closeQueues(ctx.queues).catch(() => {});
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());
   await ctx.database.close().catch(() => {});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngBytes } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 let api: TestApi;
@@ -19,7 +20,7 @@ const styled = {
   cornersSquareOptions: { type: 'extra-rounded', color: 'navy' },
   cornersDotOptions: { type: 'dot', gradient: { type: 'radial', colorStops: [{ offset: 0.5, color: 'hsl(120, 100%, 25%)' }] } },
   backgroundOptions: { color: 'transparent' },
-  image: 'data:image/png;base64,iVBORw0KGgo=',
+  image: `data:image/png;base64,${pngBytes(8, 8).toString('base64')}`,
   imageOptions: { hideBackgroundDots: true, imageSize: 0.3, margin: 4, crossOrigin: 'anonymous' },
 };
 
@@ -146,5 +147,17 @@ describe('templates: bad input → 400 naming the field', () => {
     const res = await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 7, qrOptions: { margin: -3, width: 'x' } });
     const paths = res.json().errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['name', 'qrOptions.margin', 'qrOptions.width']));
+  });
+});
+
+describe('templates: the centre image must load', () => {
+  it.each([
+    ['a truncated PNG', 'data:image/png;base64,iVBORw0KGgo='],
+    ['text claiming to be a PNG', `data:image/png;base64,${Buffer.from('hello').toString('base64')}`],
+    ['a loopback URL', 'http://127.0.0.1:9/logo.png'],
+  ])('%s → 400 at qrOptions.image', async (_what, image) => {
+    const res = await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'img', qrOptions: { image } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].path).toBe('qrOptions.image');
   });
 });

@@ -6,6 +6,7 @@ import { Worker, type Processor } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import type { QueueName } from '../shared/jobs/queues.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
+import { qrRenderProcessor } from './processors/qr-render.js';
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -16,6 +17,7 @@ export interface RunningWorkers {
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   const processors: Partial<Record<QueueName, Processor>> = {
     maintenance: maintenanceProcessor(ctx) as Processor,
+    'qr-render': qrRenderProcessor(ctx) as Processor,
   };
   const workers = Object.entries(processors).map(([name, processor]) => {
     const worker = new Worker(name, processor, {

@@ -3,7 +3,9 @@
  * variable has a default that runs the whole service on one machine (`npm start`), so a fresh
  * install needs no .env; production overrides what it must.
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { isCidrList } from '../net/ip-ranges.js';
 
 const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
   const message = max === Number.MAX_SAFE_INTEGER ? `must be a whole number >= ${min}` : `must be a whole number from ${min} to ${max}`;
@@ -58,9 +60,17 @@ const envSchema = z
     /** How often the maintenance queue sweeps orphaned uploads. */
     ORPHAN_SWEEP_MS: positiveInt(60 * 60 * 1000),
     WORKER_CONCURRENCY: positiveInt(4),
+    /** Threads that render QR images in each process (default: cores - 1, at least 1). */
+    QR_RENDER_THREADS: positiveInt(Math.max(1, availableParallelism() - 1)),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */
     TRUSTED_PROXIES: z.string().default(''),
+    /** The most bytes a QR code's centre image may have (data URI, uploaded file or fetched URL). */
+    QR_IMAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
+    /** Time allowed for fetching a QR image URL: DNS, connect, redirects and the whole body. */
+    QR_IMAGE_FETCH_TIMEOUT_MS: positiveInt(5000),
+    /** Comma-separated CIDRs an image URL may resolve to although they are not public (e.g. an intranet CDN). */
+    QR_IMAGE_FETCH_ALLOW_CIDRS: z.string().default('').refine(isCidrList, 'must be comma-separated CIDRs'),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER !== 's3') return;

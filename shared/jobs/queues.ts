@@ -23,8 +23,22 @@ export interface AccountJobData<P = unknown> {
   payload: P;
 }
 
+/** Render these links' QR codes (PNG and SVG) into one ZIP in object storage. */
+export interface QrRenderPayload {
+  linkIds: string[];
+}
+
+export interface QrRenderResult {
+  /** Storage key of the ZIP. */
+  zipKey: string;
+  /** Links rendered (each as PNG and SVG). */
+  count: number;
+  bytes: number;
+}
+
 export interface JobPayloads {
   maintenance: MaintenanceJob;
+  'qr-render': AccountJobData<QrRenderPayload>;
 }
 
 export type Queues = Record<QueueName, Queue>;

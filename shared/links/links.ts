@@ -13,6 +13,8 @@ import { isUuid } from '../format/ids.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors.js';
 import { formatPath } from '../http/errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
+import { loadQrImage } from '../qr/image-source.js';
+import { deleteQrCache } from '../qr/qr-images.js';
 import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
 import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
@@ -116,6 +118,8 @@ function styling(qr: Record<string, unknown>): QrOptions {
 
 export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody): Promise<LinkRow> {
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
+  // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
+  await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, null);
   return insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
     const [row] = await tx
@@ -241,6 +245,7 @@ export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: O
 export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody) {
   const current = await findLinkRow(ctx.db, who.accountId, slug);
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
+  await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, current.id);
   const nextSlug = columns.customUrl ?? current.slug;
   const qrBase = body.qrOptions ?? styling(current.qrOptions);
@@ -275,6 +280,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
 /** PATCH: new styling; the encoded data always stays the link's short URL. */
 export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions) {
   const current = await findLinkRow(ctx.db, accountId, slug);
+  await loadQrImage(ctx, accountId, qrCode.image, { path: 'qrCode.image' });
   const [row] = await ctx.db
     .update(links)
     .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug)), updatedAt: new Date() })
@@ -287,6 +293,7 @@ export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: st
 export async function deleteLink(ctx: LinkContext, accountId: string, slug: string): Promise<void> {
   const row = await findLinkRow(ctx.db, accountId, slug);
   await deleteFilesOfLink(ctx, row.id);
+  await deleteQrCache(ctx, accountId, `link-${row.id}`);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(scans).where(eq(scans.linkId, row.id));
     await tx.delete(links).where(eq(links.id, row.id));

@@ -4,6 +4,7 @@ import {
   createLink,
   deleteLink,
   duplicateLink,
+  findLinkRow,
   getLink,
   listLinks,
   saveLinkAsTemplate,
@@ -19,7 +20,10 @@ import {
   pageMeta,
   patchQrBodySchema,
 } from '../../../shared/links/schemas.js';
+import { qrImageQuery } from '../../../shared/qr/qr-images.js';
+import { sendQr } from '../../qr-reply.js';
 import { messageResponse } from '../../schemas.js';
+import { shortUrl } from '../../../shared/links/slugs.js';
 
 const tags = ['links'];
 const slugParams = z.object({ id: z.string().max(200).describe('dynamic_link_id (the slug)') });
@@ -42,6 +46,28 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'links.read' } },
     schema: { tags, summary: 'Get a link', params: slugParams, response: { 200: z.object({ data: linkResponse }) } },
     handler: async (request) => ({ data: await getLink(ctx, request.principal.accountId, request.params.id) }),
+  });
+
+  app.get('/:id/qr', {
+    config: { auth: { scope: 'links.read' } },
+    schema: {
+      tags,
+      summary: "The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)",
+      params: slugParams,
+      querystring: qrImageQuery,
+    },
+    handler: async (request, reply) => {
+      const link = await findLinkRow(ctx.db, request.principal.accountId, request.params.id);
+      return sendQr(ctx, request, reply, {
+        accountId: link.accountId,
+        owner: `link-${link.id}`,
+        options: link.qrOptions,
+        data: shortUrl(ctx.config.SHORT_URL_BASE, link.slug),
+        format: request.query.format,
+        size: request.query.size,
+        pathPrefix: 'qr_options',
+      });
+    },
   });
 
   app.post('', {

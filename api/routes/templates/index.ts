@@ -8,7 +8,14 @@ import {
   listTemplates,
   updateTemplate,
 } from '../../../shared/templates/templates.js';
+import { loadQrImage } from '../../../shared/qr/image-source.js';
+import { deleteQrCache, qrImageQuery } from '../../../shared/qr/qr-images.js';
+import { shortUrl } from '../../../shared/links/slugs.js';
+import { sendQr } from '../../qr-reply.js';
 import { idParams, messageResponse } from '../../schemas.js';
+
+/** What a template preview encodes: a short URL of the same shape as a real link's. */
+const PREVIEW_SLUG = 'Preview';
 
 const tags = ['templates'];
 
@@ -27,6 +34,28 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => ({ data: await getTemplate(db, request.principal.accountId, request.params.id) }),
   });
 
+  app.get('/:id/preview', {
+    config: { auth: { scope: 'templates.read' } },
+    schema: {
+      tags,
+      summary: 'The template rendered as a QR code on sample data (PNG or SVG)',
+      params: idParams,
+      querystring: qrImageQuery,
+    },
+    handler: async (request, reply) => {
+      const template = await getTemplate(db, request.principal.accountId, request.params.id);
+      return sendQr(app.ctx, request, reply, {
+        accountId: request.principal.accountId,
+        owner: `template-${template.id}`,
+        options: template.qr_options,
+        data: shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG),
+        format: request.query.format,
+        size: request.query.size,
+        pathPrefix: 'qr_options',
+      });
+    },
+  });
+
   app.post('', {
     config: { auth: { scope: 'templates.create' } },
     schema: {
@@ -35,13 +64,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: createTemplateBody,
       response: { 200: templateResponse },
     },
-    handler: async (request) => createTemplate(db, request.principal.accountId, request.body),
+    handler: async (request) => {
+      await loadQrImage(app.ctx, request.principal.accountId, request.body.qrOptions.image, { path: 'qrOptions.image' });
+      return createTemplate(db, request.principal.accountId, request.body);
+    },
   });
 
   app.put('/:id', {
     config: { auth: { scope: 'templates.update' } },
     schema: { tags, summary: 'Update a template (answers {})', params: idParams, body: updateTemplateBody, response: { 200: z.object({}) } },
     handler: async (request) => {
+      await loadQrImage(app.ctx, request.principal.accountId, request.body.qrOptions?.image, { path: 'qrOptions.image' });
       await updateTemplate(db, request.principal.accountId, request.params.id, request.body);
       return {};
     },
@@ -57,6 +90,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       await deleteTemplate(db, request.principal.accountId, request.params.id);
+      await deleteQrCache(app.ctx, request.principal.accountId, `template-${request.params.id}`);
       return { message: 'Link archived' };
     },
   });

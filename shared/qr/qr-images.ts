@@ -1,0 +1,111 @@
+/**
+ * QR images as the api serves them: rendered off the event loop and cached in object storage
+ * under a hash of everything that decides the picture (options with their data, format, size).
+ * A change to any of them is a new key, so the cache is invalidated by content, never by time.
+ */
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { z } from 'zod';
+import { QR_MAX_SIZE, QR_MIN_SIZE, withQrDefaults, type QrOptions, type ResolvedQrOptions } from './options.js';
+import { loadQrImage } from './image-source.js';
+import type { QrFormat } from './render-task.js';
+
+export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
+export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };
+
+export type QrImagesContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'qr'>;
+
+export interface RenderedQr {
+  body: Buffer;
+  contentType: string;
+  /** The cache key's hash; a strong ETag for the picture. */
+  etag: string;
+  cached: boolean;
+}
+
+/** JSON with keys sorted at every level, so equal options always hash alike. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Where a link's (or template's) cached pictures live; deleting the owner deletes this prefix. */
+export function qrCachePrefix(accountId: string, owner: string): string {
+  return `qr-cache/${accountId}/${owner}/`;
+}
+
+export interface QrImageInput {
+  accountId: string;
+  /** `link-<id>` or `template-<id>`: groups the cache entries for deletion with their owner. */
+  owner: string;
+  options: QrOptions | Record<string, unknown>;
+  data: string;
+  format: QrFormat;
+  size?: number;
+  /** Where option errors are reported, e.g. `qrOptions` → `qrOptions.image`. */
+  pathPrefix?: string;
+}
+
+export interface QrPlan {
+  input: QrImageInput;
+  options: ResolvedQrOptions;
+  etag: string;
+  key: string;
+  contentType: string;
+}
+
+/** Decides the picture and its cache key without any I/O, so a matching If-None-Match is answered at once. */
+export function planQr(input: QrImageInput): QrPlan {
+  const options: ResolvedQrOptions = withQrDefaults(input.options as QrOptions, input.data);
+  if (input.size) {
+    options.width = input.size;
+    options.height = input.size;
+  }
+  const etag = createHash('sha256').update(canonical({ options, format: input.format, v: RENDERER_VERSION })).digest('hex');
+  const key = `${qrCachePrefix(input.accountId, input.owner)}${etag}.${input.format}`;
+  return { input, options, etag, key, contentType: CONTENT_TYPES[input.format] };
+}
+
+export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan): Promise<RenderedQr> {
+  const { input, options, etag, key, contentType } = plan;
+  const hit = await ctx.storage.get(key).catch(() => null);
+  if (hit) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of hit.body) chunks.push(chunk as Buffer);
+    return { body: Buffer.concat(chunks), contentType, etag, cached: true };
+  }
+  const prefix = input.pathPrefix ? `${input.pathPrefix}.` : '';
+  const image = await loadQrImage(ctx, input.accountId, options.image, { path: `${prefix}image` });
+  const body = await ctx.qr.render(input.format, options, image, { pathPrefix: input.pathPrefix });
+  // A failed cache write costs a re-render next time, nothing more.
+  await ctx.storage.put(key, body, { contentType, size: body.length }).catch(() => {});
+  return { body, contentType, etag, cached: false };
+}
+
+export const qrImageQuery = z.strictObject({
+  format: z.enum(QR_FORMATS, { error: 'Must be png or svg' }).default('png'),
+  size: z.coerce
+    .number({ error: `Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}` })
+    .int(`Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}`)
+    .min(QR_MIN_SIZE, `Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}`)
+    .max(QR_MAX_SIZE, `Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}`)
+    .optional(),
+});
+
+/**
+ * Bumped when the renderer's output changes for the same options, so old cached pictures are
+ * never served for new code.
+ */
+export const RENDERER_VERSION = 1;
+
+export async function deleteQrCache(ctx: Pick<AppContext, 'storage'>, accountId: string, owner: string): Promise<void> {
+  const keys: string[] = [];
+  for await (const o of ctx.storage.list(qrCachePrefix(accountId, owner))) keys.push(o.key);
+  if (keys.length) await ctx.storage.deleteMany(keys);
+}

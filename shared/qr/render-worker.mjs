@@ -1,0 +1,8 @@
+// Entry of a QR render thread. Threads start without the parent's TypeScript loader in some
+// hosts (test runners), so register tsx here, then load the task written in TypeScript.
+import { register } from 'tsx/esm/api';
+
+register();
+const { renderTask } = await import('./render-task.ts');
+
+export default renderTask;

@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueAccountJob } from '../shared/jobs/records.js';
+import { startWorkers, type RunningWorkers } from '../workers/index.js';
+import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { decodeQrPng, pngSize, unzip } from './support/images.js';
+import { pngBytes, uploadFile } from './support/fixtures.js';
+
+let api: TestApi;
+let me: TestAccount;
+let other: TestAccount;
+const SHORT = process.env.SHORT_URL_BASE ?? 'http://localhost:3001';
+
+beforeAll(async () => {
+  api = await startTestApi();
+  me = await createTestAccount(api.ctx);
+  other = await createTestAccount(api.ctx);
+});
+afterAll(() => api.close());
+
+async function newLink(acct: TestAccount, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await call(api.app, acct.key, 'POST', '/api/v1/links', { name: 'qr', type: 'website', data: { url: 'https://example.com' }, ...extra });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().id;
+}
+const qr = (acct: TestAccount, id: string, query = '', headers: Record<string, string> = {}) =>
+  call(api.app, acct.key, 'GET', `/api/v1/links/${id}/qr${query}`, undefined, headers);
+
+describe('GET /links/:id/qr', () => {
+  it('answers a PNG (the default) that scans to the short URL', async () => {
+    const id = await newLink(me);
+    const res = await qr(me, id);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(pngSize(res.rawPayload)).toEqual({ width: 300, height: 300 });
+    expect(decodeQrPng(res.rawPayload)).toBe(`${SHORT}/${id}`);
+  });
+
+  it('answers an SVG with format=svg', async () => {
+    const id = await newLink(me);
+    const res = await qr(me, id, '?format=svg');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.body).toMatch(/<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  });
+
+  it('size sets the width and height', async () => {
+    const id = await newLink(me);
+    const res = await qr(me, id, '?size=512');
+    expect(pngSize(res.rawPayload)).toEqual({ width: 512, height: 512 });
+    expect(decodeQrPng(res.rawPayload)).toBe(`${SHORT}/${id}`);
+  });
+
+  it('renders the stored styling (a gradient, classy dots, error level H) and still scans', async () => {
+    const id = await newLink(me, {
+      qrOptions: {
+        qrOptions: { errorCorrectionLevel: 'H' },
+        dotsOptions: { type: 'classy', gradient: { type: 'linear', rotation: 0.8, colorStops: [{ offset: 0, color: '#1a237e' }, { offset: 1, color: '#b71c1c' }] } },
+        cornersSquareOptions: { type: 'extra-rounded', color: '#004d40' },
+        backgroundOptions: { color: '#fffde7' },
+      },
+    });
+    expect(decodeQrPng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+  });
+
+  it('is cached by content: the same picture is a hit with the same ETag; If-None-Match gives 304; restyling changes it', async () => {
+    const id = await newLink(me);
+    const first = await qr(me, id);
+    expect(first.headers['x-qr-cache']).toBe('miss');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    const second = await qr(me, id);
+    expect(second.headers['x-qr-cache']).toBe('hit');
+    expect(second.headers.etag).toBe(etag);
+    expect(Buffer.compare(second.rawPayload, first.rawPayload)).toBe(0);
+    const notModified = await qr(me, id, '', { 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+
+    await call(api.app, me.key, 'PATCH', `/api/v1/links/${id}`, { qrCode: { dotsOptions: { type: 'dots', color: '#0d47a1' } } });
+    const restyled = await qr(me, id, '', { 'if-none-match': etag });
+    expect(restyled.statusCode).toBe(200);
+    expect(restyled.headers.etag).not.toBe(etag);
+    expect(restyled.headers['x-qr-cache']).toBe('miss');
+    expect(decodeQrPng(restyled.rawPayload)).toBe(`${SHORT}/${id}`);
+    // Another size is another picture.
+    expect((await qr(me, id, '?size=200')).headers.etag).not.toBe(restyled.headers.etag);
+  });
+
+  it('deleting the link deletes its cached pictures', async () => {
+    const id = await newLink(me);
+    await qr(me, id);
+    await qr(me, id, '?format=svg');
+    const [row] = await api.ctx.database.pool.query('select id from links where slug = $1', [id]).then((r) => r.rows);
+    const prefix = `qr-cache/${me.accountId}/link-${row.id}/`;
+    const before: string[] = [];
+    for await (const o of api.ctx.storage.list(prefix)) before.push(o.key);
+    expect(before).toHaveLength(2);
+    await call(api.app, me.key, 'DELETE', `/api/v1/links/${id}`);
+    const after: string[] = [];
+    for await (const o of api.ctx.storage.list(prefix)) after.push(o.key);
+    expect(after).toEqual([]);
+  });
+
+  it.each([
+    ['?format=gif', 'format'],
+    ['?size=8', 'size'],
+    ['?size=5000', 'size'],
+    ['?size=big', 'size'],
+    ['?colour=red', 'colour'],
+  ])('bad query %s → 400 naming %s', async (q, path) => {
+    const id = await newLink(me);
+    const res = await qr(me, id, q);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+
+  it('needs links.read; another account’s link is 404', async () => {
+    const id = await newLink(me);
+    const noRead = await addKey(api.ctx, me.accountId, ['links.create']);
+    expect((await call(api.app, noRead.key, 'GET', `/api/v1/links/${id}/qr`)).statusCode).toBe(403);
+    const res = await qr(other, id);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Link not found' });
+  });
+
+  it('a burst of renders runs off the event loop: a cheap request finishes while they are still going', async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, () => newLink(me)));
+    let rendersDone = 0;
+    const renders = ids.flatMap((id, i) => [qr(me, id, `?size=${1200 + i * 10}`), qr(me, id, `?size=${1300 + i * 10}`)].map((p) => p.then((r) => (rendersDone++, r))));
+    await new Promise((r) => setImmediate(r));
+    const health = await api.app.inject({ method: 'GET', url: '/health' });
+    expect(health.statusCode).toBe(200);
+    expect(rendersDone).toBeLessThan(renders.length);
+    for (const r of await Promise.all(renders)) expect(r.statusCode).toBe(200);
+  });
+});
+
+describe('centre images', () => {
+  const logo = `data:image/png;base64,${pngBytes(40, 40, [220, 40, 40]).toString('base64')}`;
+
+  it('a data URI logo is drawn and the code still scans', async () => {
+    const id = await newLink(me, { qrOptions: { image: logo, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.3, hideBackgroundDots: true, margin: 2 } } });
+    const plain = await newLink(me, { qrOptions: { qrOptions: { errorCorrectionLevel: 'H' } } });
+    const withLogo = await qr(me, id);
+    expect(withLogo.statusCode).toBe(200);
+    expect(decodeQrPng(withLogo.rawPayload)).toBe(`${SHORT}/${id}`);
+    // The logo's red shows in the middle of the picture, and not in a code without it.
+    const { PNG } = await import('pngjs');
+    const redAtCentre = (png: Buffer) => {
+      const img = PNG.sync.read(png);
+      const i = (img.width * (img.height >> 1) + (img.width >> 1)) * 4;
+      return img.data[i]! > 180 && img.data[i + 1]! < 90 && img.data[i + 2]! < 90;
+    };
+    expect(redAtCentre(withLogo.rawPayload)).toBe(true);
+    expect(redAtCentre((await qr(me, plain)).rawPayload)).toBe(false);
+  });
+
+  it("an uploaded file of the account is used by its URL; another account's is refused", async () => {
+    const file = await uploadFile(api.app, me.key, pngBytes(30, 30, [20, 20, 200]), 'logo.png');
+    const id = await newLink(me, { qrOptions: { image: file.url, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.25 } } });
+    expect(decodeQrPng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    const res = await call(api.app, other.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: file.url } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: 'qrOptions.image', message: 'File not found' }]);
+  });
+
+  it.each([
+    ['http://127.0.0.1/logo.png'],
+    ['http://169.254.169.254/latest/meta-data'],
+    ['http://[::1]/logo.png'],
+    ['http://10.1.2.3/logo.png'],
+  ])('an image URL to a non-public address (%s) is refused wherever options are written', async (url) => {
+    const create = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: url } });
+    expect(create.statusCode).toBe(400);
+    expect(create.json().errors[0].path).toBe('qrOptions.image');
+    const id = await newLink(me);
+    const patch = await call(api.app, me.key, 'PATCH', `/api/v1/links/${id}`, { qrCode: { image: url } });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json().errors[0].path).toBe('qrCode.image');
+    const tpl = await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 't', qrOptions: { image: url } });
+    expect(tpl.statusCode).toBe(400);
+    expect(tpl.json().errors[0].path).toBe('qrOptions.image');
+  });
+});
+
+describe('GET /templates/:id/preview', () => {
+  it('renders the template on sample data, PNG and SVG', async () => {
+    const tpl = (await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'p', qrOptions: { dotsOptions: { type: 'rounded', color: '#6a1b9a' } } })).json();
+    const png = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview`);
+    expect(png.statusCode).toBe(200);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(decodeQrPng(png.rawPayload)).toBe(`${SHORT}/Preview`);
+    const svg = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview?format=svg&size=256`);
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(svg.body).toContain('<svg');
+  });
+
+  it('needs templates.read; another account’s template is 404', async () => {
+    const tpl = (await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'q', qrOptions: {} })).json();
+    const noRead = await addKey(api.ctx, me.accountId, ['links.read']);
+    expect((await call(api.app, noRead.key, 'GET', `/api/v1/templates/${tpl.id}/preview`)).statusCode).toBe(403);
+    expect((await call(api.app, other.key, 'GET', `/api/v1/templates/${tpl.id}/preview`)).statusCode).toBe(404);
+  });
+});
+
+describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', () => {
+  let workers: RunningWorkers;
+  beforeAll(async () => {
+    workers = await startWorkers(api.ctx);
+  });
+  afterAll(() => workers.close());
+
+  it('renders every link twice into one ZIP whose PNGs scan, with progress to 100', async () => {
+    const acct = await createTestAccount(api.ctx);
+    const slugs: string[] = [];
+    for (let i = 0; i < 12; i++) slugs.push(await newLink(acct));
+    const ids = (await api.ctx.database.pool.query('select id, slug from links where slug = any($1)', [slugs])).rows;
+    const byslug = new Map(ids.map((r) => [r.slug, r.id]));
+    const jobId = await enqueueAccountJob(api.ctx.db, api.ctx.queues['qr-render'], {
+      accountId: acct.accountId,
+      type: 'qr-render',
+      payload: { linkIds: slugs.map((s) => byslug.get(s)) },
+    });
+    let job: { state: string; progress: number; result?: { zipKey: string; count: number; bytes: number } } = { state: 'queued', progress: 0 };
+    for (let i = 0; i < 300 && job.state !== 'completed' && job.state !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+    }
+    expect(job.state).toBe('completed');
+    expect(job.progress).toBe(100);
+    expect(job.result).toMatchObject({ count: 12, zipKey: `accounts/${acct.accountId}/exports/${jobId}/qr-codes.zip` });
+    const zip = await api.ctx.storage.get(job.result!.zipKey);
+    const chunks: Buffer[] = [];
+    for await (const c of zip!.body) chunks.push(c as Buffer);
+    const entries = await unzip(Buffer.concat(chunks));
+    expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
+    for (const s of slugs) {
+      expect(decodeQrPng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
+      expect(entries.get(`${s}.svg`)!.toString()).toContain('<svg');
+    }
+    // The renders also filled the cache GET /links/:id/qr reads.
+    expect((await qr(acct, slugs[0]!)).headers['x-qr-cache']).toBe('hit');
+  });
+
+  it("renders only the job account's links", async () => {
+    const acct = await createTestAccount(api.ctx);
+    const mine = await newLink(acct);
+    const theirs = await newLink(other);
+    const rows = (await api.ctx.database.pool.query('select id, slug from links where slug = any($1)', [[mine, theirs]])).rows;
+    const jobId = await enqueueAccountJob(api.ctx.db, api.ctx.queues['qr-render'], {
+      accountId: acct.accountId,
+      type: 'qr-render',
+      payload: { linkIds: rows.map((r) => r.id) },
+    });
+    let job: { state: string; result?: { zipKey: string; count: number } } = { state: 'queued' };
+    for (let i = 0; i < 300 && job.state !== 'completed' && job.state !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+    }
+    expect(job.result?.count).toBe(1);
+    const zip = await api.ctx.storage.get(job.result!.zipKey);
+    const chunks: Buffer[] = [];
+    for await (const c of zip!.body) chunks.push(c as Buffer);
+    expect([...(await unzip(Buffer.concat(chunks))).keys()].sort()).toEqual([`${mine}.png`, `${mine}.svg`]);
+  });
+});

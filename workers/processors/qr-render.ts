@@ -1,0 +1,76 @@
+/**
+ * The qr-render job: a batch of links' QR codes, each as PNG and SVG, in one ZIP in object
+ * storage (`accounts/<account>/exports/<job>/qr-codes.zip`). Renders go through the thread pool
+ * (and fill the same cache GET /links/:id/qr reads); the ZIP streams into storage as it is built.
+ * A retry rebuilds the same ZIP under the same key, so it never leaves duplicates.
+ */
+import archiver from 'archiver';
+import { and, eq, inArray } from 'drizzle-orm';
+import { links } from '../../db/schema.js';
+import type { AppContext } from '../../shared/context.js';
+import type { QrRenderPayload, QrRenderResult } from '../../shared/jobs/queues.js';
+import { trackAccountJob } from '../../shared/jobs/records.js';
+import { shortUrl } from '../../shared/links/slugs.js';
+import { planQr, renderQrCached } from '../../shared/qr/qr-images.js';
+import { QR_FORMATS } from '../../shared/qr/qr-images.js';
+
+const READ_BATCH = 500;
+
+export function qrZipKey(accountId: string, jobId: string): string {
+  return `accounts/${accountId}/exports/${jobId}/qr-codes.zip`;
+}
+
+export function qrRenderProcessor(ctx: AppContext) {
+  return trackAccountJob<QrRenderPayload, QrRenderResult>(ctx.db, async (job, reportProgress) => {
+    const { accountId, payload } = job.data;
+    const zipKey = qrZipKey(accountId, job.id!);
+    const archive = archiver('zip', { zlib: { level: 6 } });
+    let archiveError: Error | null = null;
+    archive.on('error', (err) => (archiveError = err));
+    const stored = ctx.storage.put(zipKey, archive, { contentType: 'application/zip' });
+    // If storage gives up early, stop feeding the archive.
+    stored.catch(() => archive.abort());
+
+    const total = payload.linkIds.length;
+    let done = 0;
+    let rendered = 0;
+    // Enough renders in flight to keep every render thread busy, appended in link order.
+    const window = Math.max(2, ctx.config.QR_RENDER_THREADS * 2);
+    for (let i = 0; i < total; i += READ_BATCH) {
+      const ids = payload.linkIds.slice(i, i + READ_BATCH);
+      const rows = await ctx.db
+        .select({ id: links.id, slug: links.slug, qrOptions: links.qrOptions })
+        .from(links)
+        .where(and(eq(links.accountId, accountId), inArray(links.id, ids)));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const ordered = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+      const renders = ordered.flatMap((link) =>
+        QR_FORMATS.map((format) => () =>
+          renderQrCached(
+            ctx,
+            planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data: shortUrl(ctx.config.SHORT_URL_BASE, link.slug), format }),
+          ).then((r) => ({ name: `${link.slug}.${format}`, body: r.body })),
+        ),
+      );
+      const inFlight: Array<Promise<{ name: string; body: Buffer }>> = [];
+      let next = 0;
+      while (next < renders.length && inFlight.length < window) inFlight.push(renders[next++]!());
+      while (inFlight.length) {
+        const entry = await inFlight.shift()!;
+        if (next < renders.length) inFlight.push(renders[next++]!());
+        archive.append(entry.body, { name: entry.name });
+        if (entry.name.endsWith('.svg')) {
+          done++;
+          rendered++;
+          if (done % 25 === 0 || done === total) await reportProgress((done / total) * 99);
+        }
+      }
+      done += ids.length - ordered.length; // links deleted since the job was made count as done
+    }
+    await archive.finalize();
+    const info = await stored;
+    if (archiveError) throw archiveError;
+    await reportProgress(100);
+    return { zipKey, count: rendered, bytes: info.size };
+  });
+}
