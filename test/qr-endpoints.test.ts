@@ -264,3 +264,24 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     expect([...(await unzip(Buffer.concat(chunks))).keys()].sort()).toEqual([`${mine}.png`, `${mine}.svg`]);
   });
 });
+
+describe('options that can never encode the short URL are refused when written', () => {
+  it.each([
+    [{ qrOptions: { mode: 'Numeric' } }, 'qrOptions.qrOptions.mode'],
+    [{ qrOptions: { mode: 'Kanji' } }, 'qrOptions.qrOptions.mode'],
+    [{ qrOptions: { typeNumber: 1, errorCorrectionLevel: 'H' } }, 'qrOptions.qrOptions.typeNumber'],
+  ])('%o → 400 at %s (create), and at qrCode… (PATCH)', async (qrOptions, path) => {
+    const create = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions });
+    expect(create.statusCode).toBe(400);
+    expect(create.json().errors[0].path).toBe(path);
+    const id = await newLink(me);
+    const patch = await call(api.app, me.key, 'PATCH', `/api/v1/links/${id}`, { qrCode: qrOptions });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json().errors[0].path).toBe(path.replace(/^qrOptions\./, 'qrCode.'));
+  });
+
+  it('a typeNumber large enough is fine', async () => {
+    const id = await newLink(me, { qrOptions: { qrOptions: { typeNumber: 6, errorCorrectionLevel: 'M' } } });
+    expect(decodeQrPng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+  });
+});

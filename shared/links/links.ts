@@ -14,7 +14,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldError } from '
 import { formatPath } from '../http/errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { loadQrImage } from '../qr/image-source.js';
-import { deleteQrCache } from '../qr/qr-images.js';
+import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
 import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
 import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
@@ -106,8 +106,11 @@ async function insertWithSlug(
   }
 }
 
-function resolvedQr(options: QrOptions | Record<string, unknown>, url: string) {
-  return withQrDefaults(options as QrOptions, url) as unknown as Record<string, unknown>;
+/** Stored options: the spec's defaults applied, data = the short URL, checked to be encodable. */
+function resolvedQr(options: QrOptions | Record<string, unknown>, url: string, pathPrefix = 'qrOptions') {
+  const resolved = withQrDefaults(options as QrOptions, url) as unknown as Record<string, unknown>;
+  assertEncodable(resolved, pathPrefix);
+  return resolved;
 }
 
 /** The styling part of stored options: what a template keeps and a new slug carries over. */
@@ -283,7 +286,7 @@ export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: st
   await loadQrImage(ctx, accountId, qrCode.image, { path: 'qrCode.image' });
   const [row] = await ctx.db
     .update(links)
-    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug)), updatedAt: new Date() })
+    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), 'qrCode'), updatedAt: new Date() })
     .where(eq(links.id, current.id))
     .returning({ dynamic_link_id: links.slug, qr_options: links.qrOptions });
   return row!;

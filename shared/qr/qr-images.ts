@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { QR_MAX_SIZE, QR_MIN_SIZE, withQrDefaults, type QrOptions, type ResolvedQrOptions } from './options.js';
 import { loadQrImage } from './image-source.js';
 import type { QrFormat } from './render-task.js';
+import { makeMatrix } from './render/matrix.js';
+import { QrRenderError } from './render/errors.js';
+import { ValidationError } from '../http/errors.js';
 
 export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
 export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };
@@ -102,10 +105,24 @@ export const qrImageQuery = z.strictObject({
  * Bumped when the renderer's output changes for the same options, so old cached pictures are
  * never served for new code.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 export async function deleteQrCache(ctx: Pick<AppContext, 'storage'>, accountId: string, owner: string): Promise<void> {
   const keys: string[] = [];
   for await (const o of ctx.storage.list(qrCachePrefix(accountId, owner))) keys.push(o.key);
   if (keys.length) await ctx.storage.deleteMany(keys);
+}
+
+/**
+ * Checks that options can encode their data at all (mode, typeNumber, error level), so a link
+ * whose code could never be drawn is refused when it is written, not when it is first scanned
+ * for. Building the matrix costs about a millisecond and does no drawing.
+ */
+export function assertEncodable(options: Record<string, unknown>, pathPrefix: string): void {
+  try {
+    makeMatrix(options as unknown as ResolvedQrOptions);
+  } catch (err) {
+    if (err instanceof QrRenderError) throw new ValidationError([{ path: `${pathPrefix}.${err.path}`, message: err.message }]);
+    throw err;
+  }
 }

@@ -20,20 +20,13 @@
 import { Resvg } from '@resvg/resvg-js';
 import type { ResolvedQrOptions } from '../options.js';
 import { computeLayout, type Layout, type LogoBox } from './layout.js';
-import { makeMatrix, type QrMatrix } from './matrix.js';
+import type { QrMatrix } from './matrix.js';
 import type { Paint, Stop } from './paint.js';
 import { drawScene, type Backend, type QrImage } from './scene.js';
 import { flattenArc, ShapeSet, type Sink, type Variant } from './shapes.js';
 import { dataUri } from './svg.js';
 
 export const RESVG_OPTIONS = { font: { loadSystemFonts: false }, logLevel: 'off' } as const;
-
-export interface RgbaImage {
-  width: number;
-  height: number;
-  /** Premultiplied RGBA, row-major, no padding. */
-  pixels: Uint8Array;
-}
 
 /** TypedArray's own fill: Buffer#fill validates its arguments first, too slow for short runs. */
 const fillBytes = Uint8Array.prototype.fill;
@@ -64,14 +57,21 @@ export function makeSurface(width: number, height: number, channels: 1 | 3 | 4, 
 /**
  * Scratch buffers reused between renders (rendering is synchronous): the accumulation buffer
  * and a bit per entry saying it was touched, so a fill visits only touched columns and paints
- * the runs between them whole. Every fill leaves both cleared.
+ * the runs between them whole. Every fill leaves both cleared. Only sizes up to about 1400 px
+ * are kept (8 MB); bigger renders allocate their own, so one 4096 px code does not pin 70 MB.
  */
+const SCRATCH_LIMIT = 1 << 21;
 let accScratch = new Int32Array(0);
 let bitScratch = new Int32Array(0);
 
-function resetScratch(): void {
-  accScratch.fill(0);
-  bitScratch.fill(0);
+function scratch(kind: 'acc' | 'bits', size: number): Int32Array {
+  if (size > SCRATCH_LIMIT) return new Int32Array(size);
+  if (kind === 'acc') {
+    if (accScratch.length < size) accScratch = new Int32Array(size);
+    return accScratch;
+  }
+  if (bitScratch.length < size) bitScratch = new Int32Array(size);
+  return bitScratch;
 }
 
 class Rasterizer implements Sink, Backend {
@@ -99,12 +99,9 @@ class Rasterizer implements Sink, Backend {
     this.height = surface.height;
     this.shift = antialias ? SUPERSAMPLE_SHIFT : 0;
     this.stride = this.width + 2;
-    const need = this.stride * this.height;
-    if (accScratch.length < need) accScratch = new Int32Array(need);
     this.bitWords = (this.stride + 31) >> 5;
-    if (bitScratch.length < this.bitWords * this.height) bitScratch = new Int32Array(this.bitWords * this.height);
-    this.acc = accScratch;
-    this.bits = bitScratch;
+    this.acc = scratch('acc', this.stride * this.height);
+    this.bits = scratch('bits', this.bitWords * this.height);
     this.top = this.height;
     this.span = new Float32Array(this.width * 4);
   }
@@ -260,7 +257,9 @@ class Rasterizer implements Sink, Backend {
     try {
       draw(this);
     } catch (err) {
-      resetScratch();
+      // Leave the shared scratch clean for the next render.
+      this.acc.fill(0);
+      this.bits.fill(0);
       throw err;
     }
     const plain = this.plain as { x: number; y: number; w: number; h: number } | null;
@@ -284,7 +283,7 @@ class Rasterizer implements Sink, Backend {
       // One row by hand, then native copies.
       const c = shade.constant ? shade.color : this.span;
       if (!shade.constant) shade.span(y0, x0, x1, c);
-      if (ch === 1 && shade.constant) data.fill(c[0]! + 0.5, first, first + bytes);
+      if (ch === 1 && shade.constant) fillBytes.call(data, Math.round(c[0]!), first, first + bytes);
       else {
         for (let o = first, i = shade.constant ? 0 : x0 * 4; o < first + bytes; o += ch) {
           put(data, o, ch, c[i]!, c[i + 1]!, c[i + 2]!, 255, 1);
@@ -540,16 +539,6 @@ function gradientLut(stops: Stop[]): Float32Array {
     lut[i * 4 + 3] = a * 255;
   }
   return lut;
-}
-
-/** The scene as premultiplied RGBA pixels. Same errors as `renderSvg`. */
-export function renderRgba(opts: ResolvedQrOptions, image?: QrImage | null): RgbaImage {
-  const matrix = makeMatrix(opts);
-  const logo = usableLogo(image ?? null);
-  const layout = computeLayout(opts, matrix.count, logo);
-  const surface = makeSurface(layout.width, layout.height, 4, 0);
-  drawScene(opts, matrix, layout, logo, new Rasterizer(surface, new ShapeSet(layout.dotSize), opts.dotsOptions.roundSize));
-  return { width: surface.width, height: surface.height, pixels: surface.data };
 }
 
 /** Draws the code onto a surface made by `surfaceFor` once the layout (and so the size) is known. */
