@@ -8,7 +8,7 @@ import { migrateDatabase } from '../db/migrate.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { folders } from '../db/schema.js';
-import { bodyFile, freePort, medianLoad, printTable, startServer, stopServer } from './support.js';
+import { medianLoad, printTable, startBenchApi, startJsonBaseline, stopServer } from './support.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const CONNECTIONS = 16;
@@ -25,29 +25,17 @@ export async function benchApi(): Promise<string> {
     .values(Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, name: `Folder ${i}` })));
   await database.close();
 
-  const apiPort = await freePort();
-  const api = await startServer(
-    'api/server.ts',
-    { PORT: String(apiPort), DATABASE_URL, RATE_LIMIT_MAX: '100000000', QUEUE_PREFIX: 'qrlinks-bench' },
-    `http://127.0.0.1:${apiPort}/health`,
-  );
-  const url = `http://127.0.0.1:${apiPort}/api/v1/folders`;
+  const api = await startBenchApi(DATABASE_URL);
+  const url = `${api.origin}/api/v1/folders`;
   const headers = { authorization: `Basic ${key}` };
-  const sample = await (await fetch(url, { headers })).text();
-
-  const basePort = await freePort();
-  const baseline = await startServer(
-    'bench/baselines/bare-fastify-json.ts',
-    { PORT: String(basePort), BASELINE_BODY_FILE: await bodyFile(sample) },
-    `http://127.0.0.1:${basePort}/health`,
-  );
+  const baseline = await startJsonBaseline(await (await fetch(url, { headers })).text());
 
   try {
     // Warm both up (JIT, pools) before measuring.
     await medianLoad(1, { url, headers, connections: CONNECTIONS, seconds: 1 });
-    await medianLoad(1, { url: `http://127.0.0.1:${basePort}/api/v1/folders`, connections: CONNECTIONS, seconds: 1 });
+    await medianLoad(1, { url: baseline.url, connections: CONNECTIONS, seconds: 1 });
     const ours = await medianLoad(RUNS, { url, headers, connections: CONNECTIONS, seconds: SECONDS });
-    const base = await medianLoad(RUNS, { url: `http://127.0.0.1:${basePort}/api/v1/folders`, connections: CONNECTIONS, seconds: SECONDS });
+    const base = await medianLoad(RUNS, { url: baseline.url, connections: CONNECTIONS, seconds: SECONDS });
     if (ours.non2xx || ours.errors) throw new Error(`api answered ${ours.non2xx} non-2xx and ${ours.errors} errors`);
     return printTable(
       `api: GET /api/v1/folders (20 folders), ${CONNECTIONS} connections, median of ${RUNS} × ${SECONDS} s`,
@@ -58,7 +46,7 @@ export async function benchApi(): Promise<string> {
       ],
     );
   } finally {
-    await stopServer(api);
-    await stopServer(baseline);
+    await stopServer(api.child);
+    await stopServer(baseline.child);
   }
 }

@@ -10,7 +10,7 @@ import { accounts } from '../db/schema.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { withQrDefaults } from '../shared/qr/options.js';
-import { bodyFile, freePort, printTable, startServer, stopServer } from './support.js';
+import { printTable, startBenchApi, startJsonBaseline, stopServer } from './support.js';
 
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
@@ -59,23 +59,12 @@ export async function benchLinksList(): Promise<string> {
   await database.pool.query('vacuum analyze links');
   const seedMs = performance.now() - seedStart;
 
-  const apiPort = await freePort();
-  const api = await startServer(
-    'api/server.ts',
-    { PORT: String(apiPort), DATABASE_URL, RATE_LIMIT_MAX: '100000000', QUEUE_PREFIX: 'qrlinks-bench' },
-    `http://127.0.0.1:${apiPort}/health`,
-  );
+  const api = await startBenchApi(DATABASE_URL);
   const headers = { authorization: `Basic ${key}` };
-  const base = `http://127.0.0.1:${apiPort}/api/v1/links?size=1000`;
-  const sample = await (await fetch(base, { headers })).text();
-  const basePort = await freePort();
-  const baseline = await startServer(
-    'bench/baselines/bare-fastify-json.ts',
-    { PORT: String(basePort), BASELINE_BODY_FILE: await bodyFile(sample) },
-    `http://127.0.0.1:${basePort}/health`,
-  );
+  const base = `${api.origin}/api/v1/links?size=1000`;
+  const baseline = await startJsonBaseline(await (await fetch(base, { headers })).text());
   try {
-    const floor = await timeRequests(`http://127.0.0.1:${basePort}/api/v1/folders`, {});
+    const floor = await timeRequests(baseline.url, {});
     const rows: Array<Array<string | number>> = [['bare Fastify, same 1000-link JSON from memory (baseline)', floor.median.toFixed(1), floor.p95.toFixed(1), (floor.bytes / 1024).toFixed(0), '—']];
     for (const [label, query] of [
       ['default (newest first)', ''],
@@ -95,8 +84,8 @@ export async function benchLinksList(): Promise<string> {
       rows,
     );
   } finally {
-    await stopServer(api);
-    await stopServer(baseline);
+    await stopServer(api.child);
+    await stopServer(baseline.child);
     await database.db.delete(accounts).where(eq(accounts.id, account.id));
     await database.close();
   }

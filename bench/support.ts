@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-export { freePort } from '../test/support/processes.js';
+import { freePort } from '../test/support/processes.js';
+
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -94,4 +96,30 @@ export async function bodyFile(body: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'qrlinks-bench-')), 'body.json');
   await writeFile(path, body);
   return path;
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> */
+  origin: string;
+}
+
+/** Our api alone, on a free port, against the bench database, with no rate limit in the way. */
+export async function startBenchApi(databaseUrl: string): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = await startServer(
+    'api/server.ts',
+    { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '100000000', QUEUE_PREFIX: 'qrlinks-bench' },
+    `${origin}/health`,
+  );
+  return { child, origin };
+}
+
+/** The bare-Fastify baseline answering `body` at /api/v1/folders from memory. */
+export async function startJsonBaseline(body: string): Promise<RunningServer & { url: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = await startServer('bench/baselines/bare-fastify-json.ts', { PORT: String(port), BASELINE_BODY_FILE: await bodyFile(body) }, `${origin}/health`);
+  return { child, origin, url: `${origin}/api/v1/folders` };
 }
