@@ -11,8 +11,9 @@
  * - Ours: `renderSvg` and `renderPng`, plus our SVG through resvg, the other PNG route the
  *   design allowed, to show why `renderPng` draws its own pixels.
  *
- * Every render gets a fresh short URL, so nothing can be cached between renders; our logo is a
- * fresh Buffer copy each time too. Cases: the spec's default options (300 px) and a gradient +
+ * Every render gets a fresh short URL, so the code itself cannot be cached between renders; our
+ * logo is a fresh Buffer copy of the same bytes each time, as in a bulk job with one logo (the
+ * renderer remembers a logo's rasterized pixmap by content, so it is drawn by resvg once). Cases: the spec's default options (300 px) and a gradient +
  * logo style. Figures are renders per second, median of BENCH_QR_RUNS runs (default 5) of about
  * BENCH_QR_MS milliseconds each (default 1500) per pipeline, after a warm-up.
  */

@@ -27,6 +27,7 @@ import {
   type ResolvedQrOptions,
 } from '../shared/qr/options.js';
 import { QrRenderError, renderPng, renderSvg, type QrImage } from '../shared/qr/render/index.js';
+import { pngBytes } from './support/fixtures.js';
 import {
   decodesAll,
   equalFraction,
@@ -424,5 +425,22 @@ describe('the SVG document', () => {
     expect(type({}, LOGO)).toBe(2);
     expect(type({ backgroundOptions: { color: 'transparent' } })).toBe(6);
     expect(type({ backgroundOptions: { round: 0.5 } })).toBe(6);
+  });
+});
+
+describe('the drawn-logo cache (bulk jobs reuse one logo)', () => {
+  const opts = withQrDefaults({ qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.3 } }, 'http://localhost:3001/Ca5hLg0');
+  const logo = (rgb: [number, number, number]): QrImage => ({ data: pngBytes(24, 24, rgb), contentType: 'image/png', width: 24, height: 24 });
+
+  it('gives the same picture for the same logo bytes, and a different one for another logo', () => {
+    const red1 = renderPng(opts, logo([220, 20, 20]));
+    const red2 = renderPng(opts, logo([220, 20, 20]));
+    const blue = renderPng(opts, logo([20, 20, 220]));
+    const none = renderPng(opts, null);
+    expect(Buffer.compare(red1, red2)).toBe(0);
+    expect(Buffer.compare(red1, blue)).not.toBe(0);
+    expect(Buffer.compare(red1, none)).not.toBe(0);
+    // After another logo was drawn, the first still draws as itself.
+    expect(Buffer.compare(renderPng(opts, logo([220, 20, 20])), red1)).toBe(0);
   });
 });

@@ -16,6 +16,7 @@
  * type 0 (None), so the drawn surface *is* the raw data; zlib level 2. QR rows repeat a lot, so
  * that compresses well anyway (a default 300 px code is ~5 KB; gradients ~20 KB).
  */
+import * as zlib from 'node:zlib';
 import { deflateSync } from 'node:zlib';
 import type { ResolvedQrOptions } from '../options.js';
 import type { Layout } from './layout.js';
@@ -27,8 +28,31 @@ import type { QrImage } from './scene.js';
 /** The code as a PNG file. Same errors as `renderSvg`. */
 export function renderPng(opts: ResolvedQrOptions, image?: QrImage | null): Buffer {
   const matrix = makeMatrix(opts);
-  const surface = rasterize(opts, matrix, image ?? null, (layout, logo) => makeSurface(layout.width, layout.height, channelsFor(opts, layout, logo), 1));
+  const surface = rasterize(opts, matrix, image ?? null, (layout, logo) => {
+    const s = makeSurface(0, 0, channelsFor(opts, layout, logo), 1);
+    s.width = layout.width;
+    s.height = layout.height;
+    s.rowBytes = layout.width * s.channels + 1;
+    s.data = rawScratch(s.rowBytes * s.height);
+    return s;
+  });
   return encodePng(surface);
+}
+
+/**
+ * The raw image of `renderPng`, reused between renders (drawing and encoding are synchronous and
+ * the raw data does not outlive `encodePng`): saves allocating, and collecting, ~270 KB per
+ * 300 px colour code. Up to 4 MB is kept; bigger images get their own buffer.
+ */
+const RAW_SCRATCH_LIMIT = 4 << 20;
+let raw = new Uint8Array(0);
+
+function rawScratch(size: number): Uint8Array {
+  if (size > RAW_SCRATCH_LIMIT) return new Uint8Array(size);
+  if (raw.length < size) raw = new Uint8Array(size);
+  const out = raw.subarray(0, size);
+  out.fill(0);
+  return out;
 }
 
 /** 1 (gray) or 3 (RGB) when the image is certainly opaque, else 4 (RGBA). */
@@ -61,8 +85,15 @@ export function encodePng(surface: Surface): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per sample
   header[9] = channels === 1 ? 0 : channels === 3 ? 2 : 6; // gray, RGB, RGBA
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(data, { level: 2 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(data, DEFLATE_OPTIONS)), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/**
+ * zlib level 2, with memLevel 9 (a bigger hash table: ~10% faster on colour images at 300 px,
+ * same size). Filters other than None measured slower and bigger on our images (gradients
+ * shift from row to row; anti-aliased edges defeat Sub).
+ */
+const DEFLATE_OPTIONS = { level: 2, memLevel: 9 } as const;
 
 /** PNG stores straight alpha; the rasterizer blends premultiplied. */
 function unpremultiply(s: Surface): void {
@@ -86,9 +117,12 @@ function chunk(type: string, data: Buffer): Buffer {
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
   data.copy(out, 8);
-  out.writeUInt32BE(crc32(out, 4, 8 + data.length), 8 + data.length);
+  out.writeUInt32BE(zlibCrc32 ? zlibCrc32(out.subarray(4, 8 + data.length)) : crc32(out, 4, 8 + data.length), 8 + data.length);
   return out;
 }
+
+/** Node's own CRC-32 (node:zlib `crc32`, Node ≥ 20.15); ours below where it is missing. */
+const zlibCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);

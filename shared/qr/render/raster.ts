@@ -15,8 +15,10 @@
  *
  * The logo is the one thing not drawn here: resvg renders it into a pixmap the size of its box
  * (so every format resvg reads — PNG, JPEG, GIF, WebP, SVG — looks exactly as in the SVG output)
- * and it is composited on top.
+ * and it is composited on top. That pixmap is remembered (see `logoPixels`): bulk jobs draw one
+ * logo thousands of times. Gradient lookup tables are remembered per list of stops likewise.
  */
+import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 import type { ResolvedQrOptions } from '../options.js';
 import { computeLayout, type Layout, type LogoBox } from './layout.js';
@@ -317,6 +319,7 @@ class Rasterizer implements Sink, Backend {
     const opaque = shade.opaque;
     const c = constant ? shade.color : this.span;
     const solidOpaque = constant && opaque;
+    const paintRow = shade.paintRow;
     const r8 = Math.round(shade.color[0]!);
     const g8 = Math.round(shade.color[1]!);
     const b8 = Math.round(shade.color[2]!);
@@ -335,6 +338,10 @@ class Rasterizer implements Sink, Backend {
             if (ch === 4) data[o + 3] = 255;
           }
         }
+        return;
+      }
+      if (count >= full && paintRow) {
+        paintRow(y, x0, x1, data, base, ch);
         return;
       }
       const cov = count >= full ? 1 : count * inv;
@@ -378,15 +385,8 @@ class Rasterizer implements Sink, Backend {
     const w = right - left;
     const h = bottom - top;
     if (w <= 0 || h <= 0) return;
-    const svg =
-      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${w}" height="${h}" viewBox="${left} ${top} ${w} ${h}">` +
-      `<image x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" xlink:href="${dataUri(logo)}"/></svg>`;
-    let src: Buffer;
-    try {
-      src = new Resvg(svg, RESVG_OPTIONS).render().pixels;
-    } catch {
-      return; // an undecodable logo is left out, as resvg leaves it out of the SVG output
-    }
+    const src = logoPixels(logo, box, left, top, w, h);
+    if (!src) return; // an undecodable logo is left out, as resvg leaves it out of the SVG output
     const { data, channels: ch, rowBytes, offset } = this.surface;
     for (let y = 0; y < h; y++) {
       let i = y * w * 4;
@@ -395,6 +395,52 @@ class Rasterizer implements Sink, Backend {
     }
   }
 }
+
+/**
+ * The logo drawn by resvg into a w × h premultiplied RGBA pixmap whose (0, 0) is pixel
+ * (left, top) of the code, or null when resvg cannot decode it. Results are remembered in a
+ * small LRU (bulk jobs render thousands of codes with one logo): keyed by a hash of the image
+ * bytes and everything else the pixmap depends on (content type, the exact box, the pixel
+ * window), and a hit is confirmed by comparing the bytes, so a hash collision cannot show the
+ * wrong logo. The cache holds at most LOGO_CACHE_ENTRIES pixmaps and LOGO_CACHE_BYTES in all;
+ * bigger pixmaps are not kept. Cached pixmaps are only read.
+ */
+function logoPixels(logo: QrImage, box: LogoBox, left: number, top: number, w: number, h: number): Uint8Array | null {
+  const digest = createHash('sha1').update(logo.data).digest('base64');
+  const key = `${digest}|${logo.contentType}|${box.x},${box.y},${box.width},${box.height}|${left},${top},${w},${h}`;
+  const hit = logoCache.get(key);
+  if (hit && hit.data.equals(logo.data)) {
+    logoCache.delete(key); // most recently used last
+    logoCache.set(key, hit);
+    return hit.pixels;
+  }
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${w}" height="${h}" viewBox="${left} ${top} ${w} ${h}">` +
+    `<image x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" xlink:href="${dataUri(logo)}"/></svg>`;
+  let pixels: Uint8Array | null;
+  try {
+    pixels = new Resvg(svg, RESVG_OPTIONS).render().pixels;
+  } catch {
+    pixels = null;
+  }
+  const size = (pixels?.length ?? 0) + logo.data.length;
+  if (size <= LOGO_CACHE_BYTES / 4) {
+    if (hit) logoCache.delete(key);
+    logoCache.set(key, { data: Buffer.from(logo.data), pixels, size });
+    logoCacheBytes += size - (hit?.size ?? 0);
+    for (const [k, e] of logoCache) {
+      if (logoCache.size <= LOGO_CACHE_ENTRIES && logoCacheBytes <= LOGO_CACHE_BYTES) break;
+      logoCache.delete(k);
+      logoCacheBytes -= e.size;
+    }
+  }
+  return pixels;
+}
+
+const LOGO_CACHE_ENTRIES = 16;
+const LOGO_CACHE_BYTES = 16 << 20;
+const logoCache = new Map<string, { data: Buffer; pixels: Uint8Array | null; size: number }>();
+let logoCacheBytes = 0;
 
 /**
  * Source-over of a premultiplied color (0..255 floats) at coverage `cov` onto the pixel at `o`.
@@ -441,6 +487,11 @@ interface Shader {
   color: Float32Array;
   /** Writes the colors of pixels x0 ≤ x < x1 of row y to out[4x …]. */
   span(y: number, x0: number, x1: number, out: Float32Array): void;
+  /**
+   * For an opaque paint that varies: paints pixels x0 ≤ x < x1 of row y, fully covered, straight
+   * into `data` (pixel x at `base + x * ch`); the same bytes `put` writes from `span`'s colors.
+   */
+  paintRow?(y: number, x0: number, x1: number, data: Uint8Array, base: number, ch: number): void;
 }
 
 const LUT_SIZE = 1024;
@@ -450,7 +501,7 @@ function shader(p: Paint): Shader {
   const stops = p.stops;
   const last = stops[stops.length - 1]!.color;
   if (stops.length === 1) return solid(last);
-  const lut = gradientLut(stops);
+  const { lut, bytes } = gradientLuts(stops);
   const opaque = stops.every((s) => s.color.a >= 1);
   const top = LUT_SIZE - 1;
   if (p.kind === 'linear') {
@@ -478,6 +529,28 @@ function shader(p: Paint): Shader {
           out[o + 3] = lut[i + 3]!;
         }
       },
+      paintRow: bytes
+        ? (y, x0, x1, data, base, ch) => {
+            let t = (x0 + 0.5 - p.x1) * kx + (y + 0.5 - p.y1) * ky;
+            if (ch === 3) {
+              for (let o = base + x0 * 3, end = base + x1 * 3; o < end; t += kx, o += 3) {
+                const i = (t <= 0 ? 0 : t >= top ? top : (t + 0.5) | 0) << 2;
+                data[o] = bytes[i]!;
+                data[o + 1] = bytes[i + 1]!;
+                data[o + 2] = bytes[i + 2]!;
+              }
+              return;
+            }
+            for (let x = x0, o = base + x0 * ch; x < x1; x++, t += kx, o += ch) {
+              const i = (t <= 0 ? 0 : t >= top ? top : (t + 0.5) | 0) * 4;
+              data[o] = bytes[i]!;
+              if (ch === 1) continue;
+              data[o + 1] = bytes[i + 1]!;
+              data[o + 2] = bytes[i + 2]!;
+              if (ch === 4) data[o + 3] = 255;
+            }
+          }
+        : undefined,
     };
   }
   if (p.r <= 0) return solid(last);
@@ -501,8 +574,50 @@ function shader(p: Paint): Shader {
         out[o + 3] = lut[i + 3]!;
       }
     },
+    paintRow: bytes
+      ? (y, x0, x1, data, base, ch) => {
+          const ry = (y + 0.5 - p.cy) * scale;
+          const ry2 = ry * ry;
+          for (let x = x0, o = base + x0 * ch; x < x1; x++, o += ch) {
+            const rx = (x + 0.5 - p.cx) * scale;
+            const t = Math.sqrt(rx * rx + ry2);
+            const i = (t >= top ? top : (t + 0.5) | 0) * 4;
+            data[o] = bytes[i]!;
+            if (ch === 1) continue;
+            data[o + 1] = bytes[i + 1]!;
+            data[o + 2] = bytes[i + 2]!;
+            if (ch === 4) data[o + 3] = 255;
+          }
+        }
+      : undefined,
   };
 }
+
+/**
+ * A gradient's LUT, and for opaque stops its colors as the bytes `put` writes for them (rounded
+ * half up). Remembered per list of stops (a few layers share stops; bulk jobs share styles);
+ * both arrays are only read.
+ */
+function gradientLuts(stops: Stop[]): { lut: Float32Array; bytes: Uint8Array | null } {
+  let key = '';
+  for (const s of stops) key += `${s.offset},${s.color.r},${s.color.g},${s.color.b},${s.color.a};`;
+  let hit = lutCache.get(key);
+  if (!hit) {
+    const lut = gradientLut(stops);
+    let bytes: Uint8Array | null = null;
+    if (stops.every((s) => s.color.a >= 1)) {
+      bytes = new Uint8Array(lut.length);
+      for (let i = 0; i < lut.length; i++) bytes[i] = lut[i]! + 0.5;
+    }
+    hit = { lut, bytes };
+    if (lutCache.size >= LUT_CACHE_ENTRIES) lutCache.delete(lutCache.keys().next().value!);
+    lutCache.set(key, hit);
+  }
+  return hit;
+}
+
+const LUT_CACHE_ENTRIES = 32;
+const lutCache = new Map<string, { lut: Float32Array; bytes: Uint8Array | null }>();
 
 function solid(c: { r: number; g: number; b: number; a: number }): Shader {
   return {
@@ -546,9 +661,22 @@ export function rasterize(opts: ResolvedQrOptions, matrix: QrMatrix, image: QrIm
   const logo = usableLogo(image);
   const layout = computeLayout(opts, matrix.count, logo);
   const surface = surfaceFor(layout, logo);
-  drawScene(opts, matrix, layout, logo, new Rasterizer(surface, new ShapeSet(layout.dotSize), opts.dotsOptions.roundSize));
+  drawScene(opts, matrix, layout, logo, new Rasterizer(surface, shapeSet(layout.dotSize), opts.dotsOptions.roundSize));
   return surface;
 }
+
+/** Module outlines per module size, remembered (a ShapeSet only fills its own caches). */
+function shapeSet(size: number): ShapeSet {
+  let set = shapeSets.get(size);
+  if (!set) {
+    if (shapeSets.size >= 16) shapeSets.delete(shapeSets.keys().next().value!);
+    set = new ShapeSet(size);
+    shapeSets.set(size, set);
+  }
+  return set;
+}
+
+const shapeSets = new Map<number, ShapeSet>();
 
 export function usableLogo(image: QrImage | null): QrImage | null {
   return image && image.width > 0 && image.height > 0 ? image : null;
