@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { decodeQrPng, pngSize, unzip } from './support/images.js';
+import { pngSize, unzip } from './support/images.js';
+import { decodePng } from './support/qr-reference.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 
 let api: TestApi;
@@ -32,7 +33,7 @@ describe('GET /links/:id/qr', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(pngSize(res.rawPayload)).toEqual({ width: 300, height: 300 });
-    expect(decodeQrPng(res.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng(res.rawPayload)).toBe(`${SHORT}/${id}`);
   });
 
   it('answers an SVG with format=svg', async () => {
@@ -47,7 +48,7 @@ describe('GET /links/:id/qr', () => {
     const id = await newLink(me);
     const res = await qr(me, id, '?size=512');
     expect(pngSize(res.rawPayload)).toEqual({ width: 512, height: 512 });
-    expect(decodeQrPng(res.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng(res.rawPayload)).toBe(`${SHORT}/${id}`);
   });
 
   it('renders the stored styling (a gradient, classy dots, error level H) and still scans', async () => {
@@ -59,7 +60,7 @@ describe('GET /links/:id/qr', () => {
         backgroundOptions: { color: '#fffde7' },
       },
     });
-    expect(decodeQrPng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
   });
 
   it('is cached by content: the same picture is a hit with the same ETag; If-None-Match gives 304; restyling changes it', async () => {
@@ -81,7 +82,7 @@ describe('GET /links/:id/qr', () => {
     expect(restyled.statusCode).toBe(200);
     expect(restyled.headers.etag).not.toBe(etag);
     expect(restyled.headers['x-qr-cache']).toBe('miss');
-    expect(decodeQrPng(restyled.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng(restyled.rawPayload)).toBe(`${SHORT}/${id}`);
     // Another size is another picture.
     expect((await qr(me, id, '?size=200')).headers.etag).not.toBe(restyled.headers.etag);
   });
@@ -143,7 +144,7 @@ describe('centre images', () => {
     const plain = await newLink(me, { qrOptions: { qrOptions: { errorCorrectionLevel: 'H' } } });
     const withLogo = await qr(me, id);
     expect(withLogo.statusCode).toBe(200);
-    expect(decodeQrPng(withLogo.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng(withLogo.rawPayload)).toBe(`${SHORT}/${id}`);
     // The logo's red shows in the middle of the picture, and not in a code without it.
     const { PNG } = await import('pngjs');
     const redAtCentre = (png: Buffer) => {
@@ -158,7 +159,7 @@ describe('centre images', () => {
   it("an uploaded file of the account is used by its URL; another account's is refused", async () => {
     const file = await uploadFile(api.app, me.key, pngBytes(30, 30, [20, 20, 200]), 'logo.png');
     const id = await newLink(me, { qrOptions: { image: file.url, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.25 } } });
-    expect(decodeQrPng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
     const res = await call(api.app, other.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: file.url } });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ path: 'qrOptions.image', message: 'File not found' }]);
@@ -189,7 +190,7 @@ describe('GET /templates/:id/preview', () => {
     const png = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview`);
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
-    expect(decodeQrPng(png.rawPayload)).toBe(`${SHORT}/Preview`);
+    expect(decodePng(png.rawPayload)).toBe(`${SHORT}/Preview`);
     const svg = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview?format=svg&size=256`);
     expect(svg.headers['content-type']).toBe('image/svg+xml');
     expect(svg.body).toContain('<svg');
@@ -235,7 +236,7 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     const entries = await unzip(Buffer.concat(chunks));
     expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
     for (const s of slugs) {
-      expect(decodeQrPng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
+      expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
       expect(entries.get(`${s}.svg`)!.toString()).toContain('<svg');
     }
     // The renders also filled the cache GET /links/:id/qr reads.
@@ -282,6 +283,6 @@ describe('options that can never encode the short URL are refused when written',
 
   it('a typeNumber large enough is fine', async () => {
     const id = await newLink(me, { qrOptions: { qrOptions: { typeNumber: 6, errorCorrectionLevel: 'M' } } });
-    expect(decodeQrPng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
   });
 });

@@ -30,15 +30,11 @@ import { sniff, svgRootIndex } from '../files/sniff.js';
 import { sanitizeSvg } from '../files/svg.js';
 import { ValidationError } from '../http/errors.js';
 import { safeFetch, SafeFetchError, type SafeFetchErrorCode } from '../net/safe-fetch.js';
+// The renderer's own description of a logo: what this loader produces is exactly what it draws.
+import type { QrImage } from './render/index.js';
 
-export type QrImageContentType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
-
-export interface QrImage {
-  data: Buffer;
-  contentType: QrImageContentType;
-  width: number;
-  height: number;
-}
+export type { QrImage };
+export type QrImageContentType = QrImage['contentType'];
 
 export type QrImageContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
 

@@ -11,8 +11,7 @@ import type { AppContext } from '../../shared/context.js';
 import type { QrRenderPayload, QrRenderResult } from '../../shared/jobs/queues.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 import { shortUrl } from '../../shared/links/slugs.js';
-import { planQr, renderQrCached } from '../../shared/qr/qr-images.js';
-import { QR_FORMATS } from '../../shared/qr/qr-images.js';
+import { planQr, QR_FORMATS, renderQrCached } from '../../shared/qr/qr-images.js';
 
 const READ_BATCH = 500;
 
