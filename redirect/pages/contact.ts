@@ -1,0 +1,89 @@
+/**
+ * vcard links: the contact page and its `.vcf` (vCard 3.0, the version vcard-creator writes and
+ * every address book imports).
+ *
+ * `contact` is the contact's mobile number: the spec lists it beside phone and fax, and the
+ * dynamic-QR vCard forms this API follows ask for "mobile", "phone" and "fax". It is free text
+ * (no phone format is enforced), so the page links it with `tel:` only when it reads as a number.
+ */
+import VCard from 'vcard-creator';
+import { isPhoneNumber, type LinkDataByType } from '../../shared/links/data/index.js';
+import { checkedUrl, html, type SafeHtml } from './html.js';
+import { htmlPage } from './layout.js';
+import { dialableNumber, mailtoHref } from './messages.js';
+import type { Page } from './types.js';
+
+type VcardData = LinkDataByType['vcard'];
+
+/** Forms send "" for a field left blank: such a field is absent. */
+function filled(value: string | undefined): string | undefined {
+  return value?.trim() ? value : undefined;
+}
+
+function addressLines(data: VcardData): string[] {
+  const cityLine = [filled(data.zip), filled(data.city)].filter(Boolean).join(' ');
+  return [filled(data.street), cityLine, filled(data.state), filled(data.country)].filter((line): line is string => !!line);
+}
+
+export function renderVcard(data: VcardData): string {
+  const card = new VCard();
+  card.addName({ givenName: data.firstName, familyName: data.lastName });
+  card.addEmail({ address: data.email, type: ['internet'] });
+  const mobile = filled(data.contact);
+  const phone = filled(data.phone);
+  const fax = filled(data.fax);
+  const website = filled(data.website);
+  const company = filled(data.company);
+  const department = filled(data.department);
+  if (mobile) card.addPhoneNumber({ number: mobile, type: ['cell'] });
+  if (phone) card.addPhoneNumber({ number: phone, type: ['work', 'voice'] });
+  if (fax) card.addPhoneNumber({ number: fax, type: ['work', 'fax'] });
+  if (website) card.addUrl({ url: website });
+  if (company || department) card.addCompany({ name: company ?? '', department });
+  if (addressLines(data).length > 0) {
+    card.addAddress({
+      street: filled(data.street),
+      locality: filled(data.city),
+      region: filled(data.state),
+      postalCode: filled(data.zip),
+      country: filled(data.country),
+      type: ['work'],
+    });
+  }
+  return card.toString();
+}
+
+/** A number as a `tel:` link when it reads as one, else as text. */
+function phoneValue(value: string): SafeHtml {
+  return isPhoneNumber(value) ? html`<a href="tel:${dialableNumber(value)}">${value}</a>` : html`${value}`;
+}
+
+/** `example.com` is a website too: without a scheme, https is assumed. */
+function websiteHref(value: string): string | undefined {
+  return checkedUrl(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`, ['http', 'https']);
+}
+
+export function renderVcardPage(data: VcardData, vcardUrl: string): Page {
+  const name = `${data.firstName} ${data.lastName}`;
+  const mobile = filled(data.contact);
+  const phone = filled(data.phone);
+  const fax = filled(data.fax);
+  const website = filled(data.website);
+  const href = website && websiteHref(website);
+  const organisation = [filled(data.department), filled(data.company)].filter(Boolean).join(' · ');
+  const address = addressLines(data);
+  return htmlPage({
+    title: name,
+    content: html`<h1>${name}</h1>
+${organisation && html`<p class="muted">${organisation}</p>`}
+<a class="button" href="${vcardUrl}">Save contact</a>
+<dl class="facts card">
+<dt>Email</dt><dd><a href="${mailtoHref(data.email)}">${data.email}</a></dd>
+${mobile && html`<dt>Mobile</dt><dd>${phoneValue(mobile)}</dd>`}
+${phone && html`<dt>Phone</dt><dd>${phoneValue(phone)}</dd>`}
+${fax && html`<dt>Fax</dt><dd>${fax}</dd>`}
+${website && html`<dt>Website</dt><dd>${href ? html`<a href="${href}">${website}</a>` : website}</dd>`}
+${address.length > 0 && html`<dt>Address</dt><dd class="text">${address.join('\n')}</dd>`}
+</dl>`,
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * multi-links links: a link-in-bio page in the link's design.
+ *
+ * - Colours are applied as inline styles after being checked again with the API's own CSS colour
+ *   parser (a value it refuses falls back to the default look) and escaped like any attribute.
+ * - The design has one text colour for the page (on backgroundColor) and the link buttons (on
+ *   linkBackgroundColor). Where it does not reach WCAG AA contrast (4.5:1) on one of them (white
+ *   text on a white page), that part uses black or white instead, whichever reads better.
+ * - `isRound` rounds the link buttons into pills and the logo into a circle.
+ * - `logo` may be any JSON. It is shown only when it is a base64 `data:image/(png|jpeg|gif|webp)`
+ *   URL: an http(s) logo would be a request to a third party on every scan (and the page's CSP
+ *   refuses it), and any other value has no agreed meaning.
+ * - An `icon` is shown when it is such a data URL; otherwise (an icon name such as "instagram", or
+ *   a remote image) the link shows the first letter of its name in a badge. A social link without
+ *   a title is named after its icon, or else after the host it leads to.
+ */
+import { parseCssColor, type Rgba } from '../../shared/qr/color.js';
+import type { LinkDataByType } from '../../shared/links/data/index.js';
+import { checkedUrl, html, isDataImageUrl, type SafeHtml } from './html.js';
+import { htmlPage } from './layout.js';
+import type { Page } from './types.js';
+
+type MultiLinksData = LinkDataByType['multi-links'];
+type MultiLink = NonNullable<MultiLinksData['links']>[number];
+
+const STYLES =
+  'main{text-align:center}.logo{display:block;width:6rem;height:6rem;object-fit:cover;margin:0 auto 1rem;border-radius:1rem}' +
+  '.links{list-style:none;padding:0;margin:1.5rem 0 0}.links li{margin:0 0 .75rem}' +
+  '.bio-link{display:flex;align-items:center;gap:.75rem;min-height:3.25rem;padding:.5rem 1rem;border-radius:.75rem;font-weight:600;text-decoration:none;text-align:left;box-shadow:0 1px 3px rgba(0,0,0,.2)}' +
+  '.bio-link span:last-child{flex:1;overflow-wrap:anywhere}' +
+  '.icon{flex:none;display:flex;align-items:center;justify-content:center;width:2rem;height:2rem;border:2px solid currentColor;border-radius:50%;font-size:.9rem;text-transform:uppercase;overflow:hidden}' +
+  '.icon img{width:100%;height:100%;object-fit:cover}' +
+  '.round .logo{border-radius:50%}.round .bio-link{border-radius:999px}';
+
+const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
+const BLACK: Rgba = { r: 0, g: 0, b: 0, a: 1 };
+
+/** `top` painted over the opaque `bottom`. */
+function over(top: Rgba, bottom: Rgba): Rgba {
+  const mix = (t: number, b: number) => Math.round(t * top.a + b * (1 - top.a));
+  return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
+}
+
+/** WCAG 2 contrast ratio of two opaque colours. */
+function contrast(a: Rgba, b: Rgba): number {
+  const luminance = ({ r, g, b: blue }: Rgba) => {
+    const [R, G, B] = [r, g, blue].map((c) => {
+      const s = c / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+const AA_CONTRAST = 4.5;
+
+/** The design's text colour where it reads on `background`, else black or white. */
+function readableText(text: string, background: Rgba): string {
+  const parsed = parseCssColor(text);
+  if (parsed && contrast(over(parsed, background), background) >= AA_CONTRAST) return text;
+  return contrast(BLACK, background) >= contrast(WHITE, background) ? '#000' : '#fff';
+}
+
+function style(declarations: Record<string, string | undefined>): string {
+  return Object.entries(declarations)
+    .filter(([, value]) => value !== undefined)
+    .map(([property, value]) => `${property}:${value}`)
+    .join(';');
+}
+
+function linkTitle(link: MultiLink): string {
+  if (link.title?.trim()) return link.title;
+  if (link.icon && !/^[a-z][a-z0-9+.-]*:/i.test(link.icon)) return link.icon.charAt(0).toUpperCase() + link.icon.slice(1);
+  return new URL(link.value).hostname;
+}
+
+function linkIcon(link: MultiLink, title: string): SafeHtml {
+  return isDataImageUrl(link.icon)
+    ? html`<span class="icon" aria-hidden="true"><img src="${link.icon}" alt=""></span>`
+    : html`<span class="icon" aria-hidden="true">${Array.from(title.trim())[0] ?? ''}</span>`;
+}
+
+export function renderMultiLinksPage(data: MultiLinksData): Page {
+  const { backgroundColor, linkBackgroundColor, textColor } = data.design;
+  const pageBackground = parseCssColor(backgroundColor);
+  const linkBackground = parseCssColor(linkBackgroundColor);
+  const shownPage = over(pageBackground ?? WHITE, WHITE);
+  const shownLink = linkBackground ? over(linkBackground, shownPage) : shownPage;
+  const bodyStyle = style({ 'background-color': pageBackground ? backgroundColor : '#fff', color: readableText(textColor, shownPage) });
+  const linkStyle = style({ 'background-color': linkBackground ? linkBackgroundColor : undefined, color: readableText(textColor, shownLink) });
+  const links = (data.links ?? []).flatMap((link) => {
+    const href = checkedUrl(link.value, ['http', 'https']);
+    if (!href) return [];
+    const title = linkTitle(link);
+    return [html`<li><a class="bio-link" href="${href}" style="${linkStyle}">${linkIcon(link, title)}<span>${title}</span></a></li>`];
+  });
+  return htmlPage({
+    title: data.title,
+    styles: STYLES,
+    bodyStyle,
+    content: html`<div${data.isRound ? html` class="round"` : ''}>
+${isDataImageUrl(data.logo) && html`<img class="logo" src="${data.logo}" alt="${data.title} logo">`}
+<h1>${data.title}</h1>
+${data.description && html`<p class="text">${data.description}</p>`}
+${links.length > 0 && html`<ul class="links">${links}</ul>`}
+</div>`,
+  });
+}

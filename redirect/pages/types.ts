@@ -1,0 +1,23 @@
+/** What a page renderer returns; the redirect routes send it as is (text/html unless headers say otherwise). */
+export interface Page {
+  status: number;
+  body: string;
+  /**
+   * Extra headers, e.g. a Content-Security-Policy stricter than the default one. Pages made by
+   * `redirect/pages` carry the complete set (`pageHeaders` included): send them as they are.
+   */
+  headers?: Record<string, string>;
+}
+
+/** Why a short link does not resolve: each has its own clear page. */
+export type UnavailableReason = 'not_found' | 'paused' | 'scheduled' | 'expired' | 'limit_reached';
+
+/** Where a page's own resources live on the redirect process (built by the routes). */
+export interface PageUrls {
+  /** A file of the link (image or PDF) by id. */
+  file(id: string): string;
+  /** The link's contact card (.vcf), for vcard links. */
+  vcard: string;
+  /** The link's calendar file (.ics), for event links. */
+  ics: string;
+}

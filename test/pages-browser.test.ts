@@ -1,0 +1,237 @@
+/**
+ * The hosted pages in headless Chromium on a phone-sized screen, served with their own headers
+ * (CSP included) by a local server that also serves the link's files: the visible content, no
+ * console errors or CSP reports, no request leaving the server's host, tap targets, no sideways
+ * scrolling, and a screenshot per page under test-output/pages/.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LinkType } from '../shared/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
+import * as pages from '../redirect/pages/index.js';
+import { hasChromium, imagesLoaded, launchChromium, screenshot, visitPage, type PageVisit } from './support/browser.js';
+import { pdfBytes, pngBytes } from './support/fixtures.js';
+import { exampleData } from './support/link-examples.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages/', import.meta.url));
+const XSS = '<img src=x onerror=alert(1)>';
+
+const IMAGES = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e02', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e03'];
+const PDFS = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e04', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e05'];
+const FILE_BYTES = new Map<string, { contentType: string; bytes: Buffer }>([
+  [IMAGES[0]!, { contentType: 'image/png', bytes: pngBytes(320, 200, [214, 110, 60]) }],
+  [IMAGES[1]!, { contentType: 'image/png', bytes: pngBytes(200, 200, [60, 130, 200]) }],
+  [IMAGES[2]!, { contentType: 'image/png', bytes: pngBytes(200, 300, [90, 170, 90]) }],
+  [PDFS[0]!, { contentType: 'application/pdf', bytes: pdfBytes('Lunch') }],
+  [PDFS[1]!, { contentType: 'application/pdf', bytes: pdfBytes('Dinner') }],
+]);
+const FILES: ResolvedLinkFile[] = [...FILE_BYTES].map(([id, { contentType, bytes }], i) => ({
+  id,
+  contentType,
+  size: bytes.length,
+  originalName: i === 0 ? `terrace ${XSS}.png` : contentType === 'application/pdf' ? `menu-${i}.pdf` : null,
+}));
+const URLS = { file: (id: string) => `/files/${id}`, vcard: '/contact.vcf', ics: '/event.ics' };
+// A 1×1 PNG, for images carried in the data itself.
+const PIXEL = `data:image/png;base64,${pngBytes(1, 1, [255, 200, 0]).toString('base64')}`;
+
+function linkOf(type: LinkType, overrides: Record<string, unknown> = {}): ResolvedLink {
+  const data = { ...exampleData(type, { images: IMAGES, pdfs: PDFS }), ...overrides };
+  return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'n', type, data, menu: null, paused: false, scheduleActive: false,
+    startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0 };
+}
+
+const LANDING_HTML = [
+  '<h1>Hello &amp; welcome</h1><p style="color:#b00020;text-align:center">Fresh <strong>bread</strong> every morning.</p>',
+  '<script>alert(1)</script><img src=x onerror="alert(2)"><img src="https://evil.example/t.gif">',
+  '<a href="javascript:alert(3)">bad link</a> <a href="https://example.com/menu">See the menu</a>',
+  '<iframe src="https://evil.example"></iframe><style>body{background:url(https://evil.example/b.png)}</style>',
+  `<figure><img src="/files/${IMAGES[1]}" alt="Our bread"><figcaption>Sourdough</figcaption></figure><img src="${PIXEL}" alt="dot" width="8" height="8">`,
+].join('\n');
+
+interface PageCase {
+  name: string;
+  page: () => pages.Page;
+  status: number;
+  heading: string;
+  /** Texts the reader must see in <main>. */
+  texts: string[];
+  /** Links (by accessible name) that must be visible. */
+  links?: string[];
+  images?: number;
+}
+
+const LINK_CASES: PageCase[] = [
+  { name: 'email', page: () => pages.renderLinkPage(linkOf('email'), URLS), status: 200, heading: 'Send an email', texts: ['hello@example.com', 'Booking', 'A table for two, please.'], links: ['Write email'] },
+  { name: 'sms', page: () => pages.renderLinkPage(linkOf('sms'), URLS), status: 200, heading: 'Send a text message', texts: ['+1 (555) 010-2030', 'Hi!'], links: ['Write message'] },
+  { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Research · Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
+  { name: 'wifi', page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS), status: 200, heading: 'Join the Wi-Fi', texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'] },
+  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'Location', texts: ['48.8584° N, 2.2945° E'], links: ['Open in maps app', 'OpenStreetMap', 'Google Maps', 'Apple Maps'] },
+  { name: 'event', page: () => pages.renderLinkPage(linkOf('event'), URLS), status: 200, heading: 'Jazz at the Aroma', texts: ['Thursday, December 24, 2026, 7:00 – 11:00 PM GMT+1', 'Main hall', 'Cafe Aroma', 'Live jazz night'], links: ['Add to calendar', 'Register'], images: 1 },
+  { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Image', texts: [], images: 1 },
+  { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Gallery', texts: [], images: 3 },
+  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Document', texts: ['menu-3.pdf', 'PDF ·'], links: ['Open PDF'] },
+  { name: 'multi-pdf', page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS), status: 200, heading: 'Menus', texts: ['Lunch', 'Dinner', 'menu-4.pdf'] },
+  { name: 'landing', page: () => pages.renderLinkPage(linkOf('landing', { landingHTML: LANDING_HTML }), URLS), status: 200, heading: 'Hello & welcome', texts: ['Fresh bread every morning.', 'Sourdough', 'bad link'], links: ['See the menu'], images: 2 },
+  { name: 'product', page: () => pages.renderLinkPage(linkOf('product', { images: { files: IMAGES.map((fileId) => ({ fileId })) } }), URLS), status: 200, heading: 'House blend', texts: ['250 g whole beans', 'Discount (10%)', '−€1.25', '€15.00'], images: 3 },
+  { name: 'multi-links', page: () => pages.renderLinkPage(linkOf('multi-links', { logo: PIXEL, design: { backgroundColor: '#1e3a5f', linkBackgroundColor: '#ffd166', textColor: '#ffffff' } }), URLS), status: 200, heading: 'Cafe Aroma', texts: ['Find us everywhere'], links: ['Order online', 'Instagram'], images: 1 },
+  { name: 'menu', page: () => pages.renderLinkPage(linkOf('menu'), URLS), status: 200, heading: 'Dinner menu', texts: ['This menu is being prepared.'] },
+];
+
+const STATUS_CASES: PageCase[] = [
+  { name: 'not-found', page: () => pages.renderUnavailablePage('not_found'), status: 404, heading: 'Link not found', texts: ['does not lead anywhere'] },
+  { name: 'paused', page: () => pages.renderUnavailablePage('paused'), status: 410, heading: 'This link is paused', texts: ['try again later'] },
+  { name: 'scheduled', page: () => pages.renderUnavailablePage('scheduled'), status: 410, heading: 'This link is not active yet', texts: ['goes live'] },
+  { name: 'expired', page: () => pages.renderUnavailablePage('expired'), status: 410, heading: 'This link has expired', texts: ['limited time'] },
+  { name: 'limit-reached', page: () => pages.renderUnavailablePage('limit_reached'), status: 410, heading: 'This link has reached its limit', texts: ['as many times'] },
+  { name: 'password', page: () => pages.renderPasswordPage({ action: '/password' }), status: 200, heading: 'This link is protected', texts: ['Password'] },
+  { name: 'password-wrong', page: () => pages.renderPasswordPage({ action: '/password', error: 'wrong' }), status: 401, heading: 'This link is protected', texts: ['That password is not right.'] },
+  { name: 'password-too-many', page: () => pages.renderPasswordPage({ action: '/password', error: 'too_many', retryAfterSeconds: 120 }), status: 429, heading: 'This link is protected', texts: ['Please wait 2 minutes'] },
+  { name: 'service-unavailable', page: () => pages.renderServiceUnavailablePage(), status: 503, heading: 'Please try again in a moment', texts: ['Reload the page'] },
+];
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Serves /page/<name>, the files, the .vcf and .ics, and the password form's answer. */
+function pagesServer(destination: () => string): Server {
+  const cases = new Map([...LINK_CASES, ...STATUS_CASES].map((c) => [c.name, c]));
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const file = /^\/files\/([0-9a-f-]{36})$/.exec(path);
+    if (file && FILE_BYTES.has(file[1]!)) {
+      const { contentType, bytes } = FILE_BYTES.get(file[1]!)!;
+      return send(res, 200, { 'Content-Type': contentType, 'X-Content-Type-Options': 'nosniff' }, bytes);
+    }
+    if (path === '/contact.vcf') return send(res, 200, { 'Content-Type': 'text/vcard; charset=utf-8' }, pages.renderVcard(linkOf('vcard').data as never));
+    if (path === '/event.ics') {
+      return send(res, 200, { 'Content-Type': 'text/calendar; charset=utf-8' }, pages.renderIcs(linkOf('event').data as never, { uid: 'l1@test', url: 'http://127.0.0.1/abc1234' }));
+    }
+    // As the redirect process will: a right password sets a cookie and sends the scanner on.
+    if (path === '/password' && req.method === 'POST') return send(res, 303, { Location: '/opened' }, '');
+    if (path === '/opened') return send(res, 302, { Location: destination() }, '');
+    const page = cases.get(path.replace(/^\/page\//, ''));
+    if (page) {
+      const rendered = page.page();
+      return send(res, rendered.status, rendered.headers ?? {}, rendered.body);
+    }
+    send(res, 404, { 'Content-Type': 'text/plain' }, 'not found');
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** What every page must satisfy on a phone. */
+async function expectGoodPage(visit: PageVisit, expected: PageCase) {
+  const { page } = visit;
+  expect(visit.response?.status()).toBe(expected.status);
+  expect(visit.response?.headers()['content-security-policy']).toContain("default-src 'none'");
+  expect(await page.locator('h1').innerText()).toBe(expected.heading);
+  // Intl puts thin and narrow no-break spaces into dates and times.
+  const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+  for (const text of expected.texts) expect(main).toContain(text);
+  for (const name of expected.links ?? []) expect(await page.getByRole('link', { name, exact: true }).first().isVisible(), name).toBe(true);
+  expect(await page.locator('img').count()).toBe(expected.images ?? 0);
+  expect(await imagesLoaded(page)).toBe(true);
+  // Mobile-first: nothing scrolls sideways, and buttons are comfortable to tap.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const buttons = await page.$$eval('.button, .bio-link, button', (els) =>
+    els.map((el) => ({ height: el.getBoundingClientRect().height, color: getComputedStyle(el).color, background: getComputedStyle(el).backgroundColor })),
+  );
+  for (const button of buttons) {
+    expect(button.height).toBeGreaterThanOrEqual(44);
+    expect(button.color).not.toBe(button.background);
+  }
+  expect(visit.problems).toEqual([]);
+  expect(visit.blockedRequests).toEqual([]);
+  for (const url of visit.requests) expect(new URL(url).hostname).toBe('127.0.0.1');
+}
+
+describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
+  let browser: Browser;
+  let server: Server;
+  let elsewhere: Server;
+  let base: string;
+  let elsewhereBase: string;
+
+  beforeAll(async () => {
+    // Another origin on the same host stands for a password-protected link's destination.
+    elsewhere = createServer((_req, res) => send(res, 200, { 'Content-Type': 'text/html; charset=utf-8' }, '<!doctype html><title>Destination</title><p>Arrived'));
+    elsewhereBase = await listen(elsewhere);
+    server = pagesServer(() => `${elsewhereBase}/arrived`);
+    base = await listen(server);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    elsewhere?.close();
+  });
+
+  async function withVisit(name: string, check: (visit: PageVisit) => Promise<void>) {
+    const visit = await visitPage(browser, `${base}/page/${name}`);
+    try {
+      await check(visit);
+    } finally {
+      await visit.close();
+    }
+  }
+
+  it.each([...LINK_CASES, ...STATUS_CASES].map((c) => [c.name, c] as const))('%s', async (name, expected) => {
+    await withVisit(name, async (visit) => {
+      await expectGoodPage(visit, expected);
+      await screenshot(visit, `${SCREENSHOTS}${name}.png`);
+    });
+  });
+
+  it('wifi: the password shows on request and selects whole on a tap', async () => {
+    await withVisit('wifi', async ({ page }) => {
+      const password = page.getByText('espresso42');
+      expect(await password.isVisible()).toBe(false);
+      await page.getByText('Show password').tap();
+      expect(await password.isVisible()).toBe(true);
+      await password.tap();
+      expect(await page.evaluate(() => String(window.getSelection()))).toBe('espresso42');
+    });
+  });
+
+  it('landing: hostile markup neither runs nor loads anything', async () => {
+    await withVisit('landing', async (visit) => {
+      const dialogs: string[] = [];
+      visit.page.on('dialog', (dialog) => void dialog.dismiss().then(() => dialogs.push(dialog.message())));
+      await visit.page.getByText('bad link').click();
+      expect(visit.page.url()).toBe(`${base}/page/landing`);
+      expect(dialogs).toEqual([]);
+      expect(visit.problems).toEqual([]);
+      expect(visit.blockedRequests).toEqual([]);
+    });
+  });
+
+  it('the .vcf and .ics links answer with their files', async () => {
+    for (const [name, link, type] of [['vcard', 'Save contact', 'text/vcard'], ['event', 'Add to calendar', 'text/calendar']] as const) {
+      await withVisit(name, async ({ page }) => {
+        const href = await page.getByRole('link', { name: link }).getAttribute('href');
+        const response = await page.request.get(new URL(href!, base).href);
+        expect(response.headers()['content-type']).toContain(type);
+      });
+    }
+  });
+
+  it('password: the form posts and its answer may end at another origin (form-action allows it)', async () => {
+    await withVisit('password', async (visit) => {
+      await visit.page.getByLabel('Password').fill('secret');
+      await Promise.all([visit.page.waitForURL(`${elsewhereBase}/arrived`), visit.page.getByRole('button', { name: 'Open link' }).tap()]);
+      expect(await visit.page.title()).toBe('Destination');
+      expect(visit.problems).toEqual([]);
+    });
+  });
+});

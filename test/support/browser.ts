@@ -1,0 +1,85 @@
+/**
+ * Headless Chromium (Debian's `chromium`) driven by playwright-core, for checking hosted pages as
+ * a phone sees them. Works with any URL: the pages test's own server or a running redirect
+ * process. Launch once per test file; each visit gets a fresh context (no cookies carried over).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM_PATH);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** An iPhone-sized touch screen. */
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
+
+export interface VisitOptions {
+  /** Hosts the page may fetch from; any other request is blocked and reported. Default: the visited URL's host. */
+  allowedHosts?: readonly string[];
+}
+
+export interface PageVisit {
+  context: BrowserContext;
+  page: Page;
+  /** The response of the visited URL (after redirects), if it answered. */
+  response: Response | null;
+  /** Console errors and warnings (CSP violations among them) and uncaught page errors. */
+  problems: string[];
+  /** Every URL the page requested over the network, in order. */
+  requests: string[];
+  /** Requests to a host outside `allowedHosts`: these were blocked. */
+  blockedRequests: string[];
+  close(): Promise<void>;
+}
+
+/** Opens `url` in a new phone-sized context, recording what the page logs and requests. */
+export async function visitPage(browser: Browser, url: string, options: VisitOptions = {}): Promise<PageVisit> {
+  const allowedHosts = new Set(options.allowedHosts ?? [new URL(url).hostname]);
+  const context = await browser.newContext({ ...PHONE });
+  const visit: PageVisit = {
+    context,
+    page: await context.newPage(),
+    response: null,
+    problems: [],
+    requests: [],
+    blockedRequests: [],
+    close: () => context.close(),
+  };
+  await context.route('**/*', (route) => {
+    const requested = new URL(route.request().url());
+    if (allowedHosts.has(requested.hostname)) return route.continue();
+    visit.blockedRequests.push(requested.href);
+    return route.abort('blockedbyclient');
+  });
+  visit.page.on('request', (request) => {
+    if (/^https?:/.test(request.url())) visit.requests.push(request.url());
+  });
+  visit.page.on('console', (message) => {
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    // Chromium logs every 4xx/5xx document as a failed load; for a 404 or 410 page that is the point.
+    const isDocumentStatus = message.text().startsWith('Failed to load resource') && message.location().url === visit.page.url();
+    if (!isDocumentStatus) visit.problems.push(`${message.type()}: ${message.text()}`);
+  });
+  visit.page.on('pageerror', (error) => visit.problems.push(`pageerror: ${error.message}`));
+  visit.response = await visit.page.goto(url, { waitUntil: 'load' });
+  return visit;
+}
+
+/** A full-page screenshot at `path` (folders created). */
+export async function screenshot(visit: PageVisit, path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await visit.page.screenshot({ path, fullPage: true });
+}
+
+/** Whether every <img> on the page finished loading with real pixels. */
+export function imagesLoaded(page: Page): Promise<boolean> {
+  return page.$$eval('img', (images) => images.every((img) => img.complete && img.naturalWidth > 0));
+}
