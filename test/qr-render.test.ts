@@ -11,7 +11,9 @@
  *    at 300 px (plus a few other sizes), for every option that changes the picture. Bar: 0.97.
  * 3. Errors: data that does not fit, a mode that cannot encode it, sizes with no room.
  * 4. The SVG is a standalone document resvg renders.
+ * 5. Render threads run at the lowest CPU priority.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,6 +29,7 @@ import {
   type ResolvedQrOptions,
 } from '../shared/qr/options.js';
 import { QrRenderError, renderPng, renderSvg, type QrImage } from '../shared/qr/render/index.js';
+import { createQrRenderer } from '../shared/qr/render-pool.js';
 import { pngBytes } from './support/fixtures.js';
 import {
   decodesAll,
@@ -442,5 +445,37 @@ describe('the drawn-logo cache (bulk jobs reuse one logo)', () => {
     expect(Buffer.compare(red1, none)).not.toBe(0);
     // After another logo was drawn, the first still draws as itself.
     expect(Buffer.compare(renderPng(opts, logo([220, 20, 20])), red1)).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5. Render threads
+// ---------------------------------------------------------------------------------------------
+
+/** Nice value of each thread of this process, by thread id (Linux: field 19 of its stat). */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after "pid (comm) ": state is field 3, nice field 19
+    nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return nices;
+}
+
+describe('render threads', () => {
+  it.runIf(process.platform === 'linux')('run at nice 19 while the thread that asks keeps its priority', async () => {
+    const before = threadNices();
+    const renderer = createQrRenderer(1);
+    try {
+      const png = await renderer.render('png', withQrDefaults({}, DATA), null);
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      const after = threadNices();
+      const started = [...after].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+      expect(started).toContain(19);
+      expect(after.get(process.pid)).toBe(before.get(process.pid));
+    } finally {
+      await renderer.close();
+    }
   });
 });

@@ -15,12 +15,13 @@
  *   not change a Buffer's bytes after passing it in.
  * - Throws `QrRenderError` (with `path`) for what the user can fix: data too long for the chosen
  *   `qrOptions.typeNumber`, or for any version at that level (`data`); a `qrOptions.mode` that
- *   cannot encode the data (Kanji never can: qrcode-generator has no Shift_JIS table); a size
+ *   cannot encode the data (Kanji never can: like the library, we have no Shift_JIS table); a size
  *   or `margin` that leaves less than one pixel per module (the library would draw an empty
  *   picture); a color that does not parse (`dotsOptions.color`, …).
  *
  * Matching the library:
- * - Matrix: qrcode-generator (the same 1.x the library bundles) called as the library calls it.
+ * - Matrix: our encoder (encoder.ts) makes module for module the matrix of the qrcode-generator
+ *   1.x the library bundles: same version, mask and data encoding (test/qr-encoder.test.ts).
  *   Byte mode keeps the low 8 bits of each UTF-16 unit (Latin-1 survives, other characters are
  *   mangled, exactly as in the library's codes; our short URLs are ASCII).
  * - Geometry: see layout.ts (drawing area, whole-pixel module size with `roundSize`, centring,

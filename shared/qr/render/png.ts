@@ -4,10 +4,10 @@
  *
  * Why not resvg on our SVG (the other route the design allowed), per render at 300 px, default
  * options, on the development machine: resvg's render of our SVG ~0.9 ms plus its `asPng()`
- * ~1.3 ms, against ~0.3 ms to draw directly and ~0.15 ms to encode here. The module matrix
- * (qrcode-generator, mostly its mask scoring) takes ~1 ms either way, so end to end: ~3.3 ms per
- * PNG through resvg (5.5× qr-code-styling's SVG + resvg) against ~1.5 ms direct (12×); the
- * benchmark prints both routes (`npm run bench -- qr`).
+ * ~1.3 ms, against ~0.3 ms to draw directly and ~0.1 ms to encode here. The module matrix (~0.1 ms)
+ * and the SVG text (~0.05 ms) are small next to either, so end to end: ~2.9 ms per PNG through
+ * resvg (10× qr-code-styling's SVG + resvg) against ~0.7 ms direct (38×); the benchmark prints
+ * both routes (`npm run bench -- qr`).
  *
  * The pixel format is decided before drawing, from the options: 8-bit grayscale when the image
  * is certainly opaque and every paint is gray (the default black on white), RGB when it is
@@ -91,7 +91,9 @@ export function encodePng(surface: Surface): Buffer {
 /**
  * zlib level 2, with memLevel 9 (a bigger hash table: ~10% faster on colour images at 300 px,
  * same size). Filters other than None measured slower and bigger on our images (gradients
- * shift from row to row; anti-aliased edges defeat Sub).
+ * shift from row to row; anti-aliased edges defeat Sub); Up makes solid-colour codes smaller,
+ * but filtering the rows in JS costs more time than deflate saves. Z_RLE is several times bigger
+ * on gradients, and level 1 no faster (docs/benchmarks.md).
  */
 const DEFLATE_OPTIONS = { level: 2, memLevel: 9 } as const;
 

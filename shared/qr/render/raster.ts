@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 import type { ResolvedQrOptions } from '../options.js';
 import { computeLayout, type Layout, type LogoBox } from './layout.js';
-import type { QrMatrix } from './matrix.js';
+import type { QrMatrix } from './encoder.js';
 import type { Paint, Stop } from './paint.js';
 import { drawScene, type Backend, type QrImage } from './scene.js';
 import { flattenArc, ShapeSet, type Sink, type Variant } from './shapes.js';

@@ -7,7 +7,7 @@
  */
 import type { ResolvedQrOptions } from '../options.js';
 import type { Layout, LogoBox } from './layout.js';
-import type { QrMatrix } from './matrix.js';
+import type { QrMatrix } from './encoder.js';
 import { isInvisible, paintOf, type Box, type Paint } from './paint.js';
 import { drawModules, type DotType, type Sink } from './shapes.js';
 

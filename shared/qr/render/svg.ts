@@ -6,7 +6,8 @@
 import type { ResolvedQrOptions } from '../options.js';
 import type { Rgba } from '../color.js';
 import { computeLayout, type LogoBox } from './layout.js';
-import { makeMatrix, type QrMatrix } from './matrix.js';
+import type { QrMatrix } from './encoder.js';
+import { makeMatrix } from './matrix.js';
 import type { Paint } from './paint.js';
 import { drawScene, type Backend, type QrImage } from './scene.js';
 import { fmt, ShapeSet, type Sink, type Variant } from './shapes.js';
