@@ -5,6 +5,8 @@ ENV NODE_ENV=production HOST=0.0.0.0
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
+# Scans a redirect process could not hand to Redis at shutdown are spooled here (a volume in compose).
+RUN mkdir -p /app/data/scan-spool && chown -R node:node /app/data
 USER node
 EXPOSE 3000 3001
 # node runs as PID 1 directly (not npm) so SIGTERM reaches the server and it drains.

@@ -5,11 +5,15 @@
 import { benchApi } from './api.js';
 import { benchLinksList } from './links-list.js';
 import { benchQr } from './qr.js';
+import { benchRedirect } from './redirect.js';
+import { benchScans } from './scans.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   'links-list': benchLinksList,
   qr: benchQr,
+  redirect: benchRedirect,
+  scans: benchScans,
 };
 
 const wanted = process.argv.slice(2);

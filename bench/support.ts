@@ -16,12 +16,17 @@ export { freePort };
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/** One of our entry points (or a baseline) as a child process, logging warnings to our stderr. */
+export function startProcess(entry: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
+  const child = startProcess(entry, env);
   const end = Date.now() + 30_000;
   for (;;) {
     try {

@@ -1,30 +1,76 @@
 /**
- * The public scan endpoint's composition root. For now it answers only /health and /ready; the
- * slug resolution and the hosted pages come with the scan path.
+ * The public scan endpoint's composition root: `/<slug>` and its pages, `/files/:id`, `/health`
+ * and `/ready`. Builds the process's scan path (link cache, scan limit, visitor description,
+ * scan recorder) and closes it with the app.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { closeConnectionsOnShutdown } from '../shared/http/graceful.js';
+import { linkCacheKeys } from '../shared/links/resolve/keys.js';
+import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
+import { PasswordAttempts } from '../shared/links/resolve/password.js';
+import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
+import { createFailFastRedis } from '../shared/redis.js';
+import { createVisitorDescriber } from '../shared/scans/visitor.js';
+import { ScanRecorder } from '../shared/scans/recorder.js';
+import { renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
+import filesRoutes from './routes/files.js';
+import linkRoutes from './routes/links.js';
+import type { ScanPath } from './scan-path.js';
 
 export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx;
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
-    trustProxy: ctx.config.TRUSTED_PROXIES || false,
+    trustProxy: config.TRUSTED_PROXIES || false,
+    // No log line per scan: at tens of thousands of scans a second, logging would be the bottleneck.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   closeConnectionsOnShutdown(app);
+
+  const keys = linkCacheKeys(config.QUEUE_PREFIX);
+  const redis = createFailFastRedis(config.REDIS_URL);
+  const subscriber = createFailFastRedis(config.REDIS_URL);
+  const resolver = new LinkResolver(
+    { redis, subscriber, pool: ctx.database.pool, keys, logger: ctx.logger },
+    { localTtlMs: config.LINK_CACHE_TTL_MS, localMax: config.LINK_CACHE_MAX_ENTRIES, redisTtlSeconds: 3600, missingTtlSeconds: 60 },
+  );
+  await resolver.start();
+  const recorder = new ScanRecorder(config, ctx.logger);
+  await recorder.start();
+  const scanPath: ScanPath = {
+    resolver,
+    scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
+    passwordAttempts: new PasswordAttempts(redis, keys),
+    describeVisitor: await createVisitorDescriber(),
+    recordScan: (scan) => recorder.record(scan),
+    shortUrlBase: config.SHORT_URL_BASE,
+  };
+  // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
+  app.addHook('onClose', async () => {
+    await recorder.close();
+    subscriber.disconnect();
+    redis.disconnect();
+  });
+
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);
     const ready = checks.postgres && checks.redis;
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });
-  app.setNotFoundHandler((_request, reply) => {
-    reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+  // Set before the route plugins are registered, so their encapsulated contexts inherit them.
+  app.setNotFoundHandler((_request, reply) => sendPage(reply, renderUnavailablePage('not_found')));
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    // A bad request (a body over the form limit, a malformed form) is the client's; anything else is ours.
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 503;
+    if (status === 503) request.log.error({ err }, 'redirect request failed');
+    return sendPage(reply, { ...renderServiceUnavailablePage(), status });
   });
+  await app.register(filesRoutes, { ctx });
+  await app.register(linkRoutes, { scanPath });
   return app;
 }
-
-const NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Link not found</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem"><h1>Link not found</h1><p>This QR code or short link does not lead anywhere.</p></body></html>`;

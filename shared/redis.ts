@@ -12,3 +12,23 @@ export function createRedis(url: string): Redis {
   redis.on('error', () => {});
   return redis;
 }
+
+/**
+ * For the scan path, where waiting is worse than failing: while Redis is unreachable a command
+ * fails at once (no offline queue) instead of holding a scanner's request, and a command to a
+ * server that stopped answering gives up after `commandTimeoutMs`. Callers fall back (Postgres,
+ * a local buffer) and retry later.
+ */
+export function createFailFastRedis(url: string, commandTimeoutMs = 500): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    // The ready check's INFO, sent while a connection is being torn down, would be refused by the
+    // missing offline queue as an unhandled rejection; the first real command tells us enough.
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+  redis.on('error', () => {});
+  return redis;
+}

@@ -2,11 +2,12 @@
  * The worker role: one BullMQ Worker per queue this process serves. CPU-heavy and slow work
  * lives here so the api and redirect event loops never carry it.
  */
-import { Worker, type Processor } from 'bullmq';
+import { Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import type { QueueName } from '../shared/jobs/queues.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
+import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -18,12 +19,17 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   const processors: Partial<Record<QueueName, Processor>> = {
     maintenance: maintenanceProcessor(ctx) as Processor,
     'qr-render': qrRenderProcessor(ctx) as Processor,
+    scans: scansProcessor(ctx) as Processor,
+  };
+  const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
+    scans: scansWorkerOptions(ctx.config),
   };
   const workers = Object.entries(processors).map(([name, processor]) => {
     const worker = new Worker(name, processor, {
       connection: ctx.redis,
       prefix: ctx.config.QUEUE_PREFIX,
       concurrency: ctx.config.WORKER_CONCURRENCY,
+      ...options[name as QueueName],
     });
     worker.on('failed', (job, err) => ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => ctx.logger.error({ queue: name, err: err.message }, 'worker error'));

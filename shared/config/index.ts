@@ -63,6 +63,10 @@ const envSchema = z
     /** Threads that render QR images in each process (default: cores - 1, at least 1). */
     QR_RENDER_THREADS: positiveInt(Math.max(1, availableParallelism() - 1)),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /** How long a redirect process uses its own copy of a link before asking Redis (changes reach it sooner, by pub/sub). */
+    LINK_CACHE_TTL_MS: positiveInt(5000),
+    /** Links a redirect process keeps in memory at most. */
+    LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
     /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */
     TRUSTED_PROXIES: z.string().default(''),
     /** The most bytes a QR code's centre image may have (data URI, uploaded file or fetched URL). */
@@ -71,6 +75,18 @@ const envSchema = z
     QR_IMAGE_FETCH_TIMEOUT_MS: positiveInt(5000),
     /** Comma-separated CIDRs an image URL may resolve to although they are not public (e.g. an intranet CDN). */
     QR_IMAGE_FETCH_ALLOW_CIDRS: z.string().default('').refine(isCidrList, 'must be comma-separated CIDRs'),
+    /** The longest a redirect process holds a scan before sending it to Redis: what a kill -9 of it can lose. */
+    SCAN_FLUSH_MS: wholeNumber(1, 10).default(10),
+    /** Scans per job of the `scans` queue; a full batch is sent at once, without waiting for the window. */
+    SCAN_BATCH_SIZE: wholeNumber(1, 10_000).default(1000),
+    /** Scans a redirect process holds while Redis is unreachable; past it new scans are dropped (and counted). */
+    SCAN_BUFFER_MAX: positiveInt(200_000),
+    /** Where a redirect process stopping while Redis is unreachable writes its scans, to send them at its next start. */
+    SCAN_SPOOL_DIR: z.string().min(1).default('./data/scan-spool'),
+    /** Scan batches a worker process inserts at once. */
+    SCAN_WORKER_CONCURRENCY: positiveInt(8),
+    /** Lock of a scan batch being inserted; a batch whose worker died is taken up again after about this long. */
+    SCAN_WORKER_LOCK_MS: wholeNumber(500).default(30_000),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER !== 's3') return;

@@ -3,6 +3,7 @@
  * only enqueue; workers/ processes. Adding a job kind means adding it here first.
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
+import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [
   'bulk-generate',
@@ -39,6 +40,7 @@ export interface QrRenderResult {
 export interface JobPayloads {
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
+  scans: ScanBatchPayload;
 }
 
 export type Queues = Record<QueueName, Queue>;

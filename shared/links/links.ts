@@ -17,11 +17,12 @@ import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
 import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
 import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
+import { invalidateLinks } from './resolve/invalidation.js';
 import { generateSlug, shortUrl } from './slugs.js';
 import { linkStatusSql } from './status.js';
 import { linkView, type LinkFileRow, type LinkRow } from './view.js';
 
-export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
+export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
 type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const BCRYPT_COST = 10;
@@ -123,7 +124,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, null);
-  return insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
+  const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
     const [row] = await tx
       .insert(links)
       .values({
@@ -139,6 +140,9 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
     await attachFiles(tx, who.accountId, row!.id, fileIds);
     return row!;
   });
+  // A redirect process may hold "no such slug" for a custom slug that now exists.
+  await invalidateLinks(ctx, [row.slug]);
+  return row;
 }
 
 export async function findLinkRow(db: Executor, accountId: string, slug: string): Promise<LinkRow> {
@@ -275,6 +279,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
     if (isSlugConflict(err)) throw customUrlTaken();
     throw err;
   }
+  await invalidateLinks(ctx, [current.slug, row.slug]);
   const byLink = await filesOf(ctx.db, [row.id]);
   return linkView(row, byLink.get(row.id) ?? [], ctx.config);
 }
@@ -297,19 +302,24 @@ export async function deleteLink(ctx: LinkContext, accountId: string, slug: stri
   await deleteFilesOfLink(ctx, row.id);
   await deleteQrCache(ctx, accountId, `link-${row.id}`);
   await ctx.db.transaction(async (tx) => {
+    // The scans worker locks a link's row while it writes its scans: waiting for that lock first
+    // means no batch committed in between can leave scans of a deleted link behind.
+    await tx.select({ id: links.id }).from(links).where(eq(links.id, row.id)).for('update');
     await tx.delete(scans).where(eq(scans.linkId, row.id));
     await tx.delete(links).where(eq(links.id, row.id));
   });
+  await invalidateLinks(ctx, [row.slug], [row.id]);
 }
 
 /** Sets simple flags (paused, favorite); answers 404 for a link that is not the caller's. */
-export async function setLinkFlags(db: Database, accountId: string, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
-  const rows = await db
+export async function setLinkFlags(ctx: LinkContext, accountId: string, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
+  const rows = await ctx.db
     .update(links)
     .set({ ...flags, updatedAt: new Date() })
     .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
     .returning({ id: links.id });
   if (rows.length === 0) throw new NotFoundError('Link');
+  if (flags.paused !== undefined) await invalidateLinks(ctx, [slug]);
 }
 
 /**
@@ -340,7 +350,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
     favorite: _f,
     ...rest
   } = source;
-  return insertWithSlug(ctx, null, async (tx, newSlug) => {
+  const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
     const [row] = await tx
       .insert(links)
       .values({
@@ -356,6 +366,8 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
     await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
     return row!;
   });
+  await invalidateLinks(ctx, [copy.slug]);
+  return copy;
 }
 
 /** Saves the link's QR styling (without its data) as a new template. */

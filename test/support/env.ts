@@ -6,15 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+/** Two test runs on one machine at once (e.g. two working copies) each need their own database and prefix. */
+const runName = process.env.TEST_RUN_NAME ? `_${process.env.TEST_RUN_NAME}` : '';
 
 export const testEnv = {
   NODE_ENV: 'test',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  DATABASE_URL: `${pgBase}/qrlinks_test`,
+  DATABASE_URL: `${pgBase}/qrlinks_test${runName}`,
   REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  QUEUE_PREFIX: 'qrlinks-test',
+  QUEUE_PREFIX: `qrlinks-test${runName}`,
   STORAGE_DRIVER: 'fs',
-  STORAGE_DIR: join(tmpdir(), 'qrlinks-test-files'),
+  STORAGE_DIR: join(tmpdir(), `qrlinks-test-files${runName}`),
   RATE_LIMIT_MAX: '100000',
   HOST: '127.0.0.1',
 } satisfies Record<string, string>;

@@ -10,7 +10,7 @@ export async function setup() {
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
-  await client.query('drop database if exists qrlinks_test with (force)');
+  await client.query(`drop database if exists ${new URL(testEnv.DATABASE_URL).pathname.slice(1)} with (force)`);
   await client.end();
   await migrateDatabase(testEnv.DATABASE_URL);
   await clearQueues();
@@ -25,7 +25,7 @@ async function clearQueues() {
   const redis = new Redis(testEnv.REDIS_URL);
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${testEnv.QUEUE_PREFIX}*`, 'COUNT', 1000);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${testEnv.QUEUE_PREFIX}:*`, 'COUNT', 1000);
     cursor = next;
     if (keys.length) await redis.del(...keys);
   } while (cursor !== '0');

@@ -135,7 +135,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: { scope } },
       schema: { tags, summary, params: slugParams, response: { 200: messageResponse } },
       handler: async (request) => {
-        await setLinkFlags(ctx.db, request.principal.accountId, request.params.id, flags);
+        await setLinkFlags(ctx, request.principal.accountId, request.params.id, flags);
         return { message };
       },
     });

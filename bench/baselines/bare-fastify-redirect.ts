@@ -1,0 +1,17 @@
+/**
+ * Baseline for the redirect benchmark: a bare Fastify route answering a 302 from an in-memory
+ * Map, with nothing recorded. What our scan path costs is measured against this.
+ */
+import Fastify from 'fastify';
+
+const port = Number(process.env.PORT);
+const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_URL!]]);
+const app = Fastify();
+app.get('/health', async () => ({ status: 'ok' }));
+app.get('/:slug', async (request, reply) => {
+  const url = destinations.get((request.params as { slug: string }).slug);
+  if (!url) return reply.code(404).send();
+  return reply.code(302).header('location', url).send();
+});
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+await app.listen({ host: '127.0.0.1', port });

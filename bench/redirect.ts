@@ -1,0 +1,185 @@
+/**
+ * The scan path under load: a website link resolved by (a) the redirect process, with every scan
+ * recorded and ingested by a worker, (b) a bare Fastify 302 from memory (baseline), and (c) the
+ * redirect again while the worker renders 1200-link QR batches. wrk (Debian package `wrk`) is the
+ * load generator when installed — it costs far less CPU than a Node.js one on a 2-core machine;
+ * autocannon otherwise.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { count, eq } from 'drizzle-orm';
+import { createDatabase } from '../db/client.js';
+import { migrateDatabase } from '../db/migrate.js';
+import { links, scans } from '../db/schema.js';
+import { createAccount } from '../shared/accounts/accounts.js';
+import { createRedis } from '../shared/redis.js';
+import { createQueues, closeQueues, type QrRenderPayload } from '../shared/jobs/queues.js';
+import { enqueueAccountJob } from '../shared/jobs/records.js';
+import { freePort, load, printTable, startProcess, startServer, stopServer, type LoadResult } from './support.js';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PREFIX = 'qrlinks-bench';
+const CONNECTIONS = 64;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const BATCH_LINKS = 1200;
+const DESTINATION = 'https://example.com/landing';
+const USER_AGENT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+interface Measured extends LoadResult {
+  /** Requests the load generator completed. */
+  completed: number;
+}
+
+const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
+
+/** One load run: wrk -t2 -c64 with latency percentiles, or autocannon. */
+async function loadOnce(url: string): Promise<Measured> {
+  if (!HAS_WRK) {
+    const r = await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers: { 'user-agent': USER_AGENT } });
+    return { ...r, completed: Math.round(r.requestsPerSec * SECONDS), non2xx: 0 };
+  }
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', `User-Agent: ${USER_AGENT}`, url]);
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.on('error', reject);
+    child.on('exit', () => resolve(text));
+  });
+  const ms = (label: string) => {
+    const m = out.match(new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)`, 'm'));
+    if (!m) throw new Error(`wrk output without ${label}:\n${out}`);
+    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+  };
+  const completed = Number(out.match(/(\d+) requests in/)![1]);
+  const errors = out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  const non2xx = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  return {
+    requestsPerSec: Number(out.match(/Requests\/sec:\s+([\d.]+)/)![1]),
+    p50: ms('50%'),
+    p99: ms('99%'),
+    non2xx,
+    errors: errors ? errors.slice(1).reduce((s, n) => s + Number(n), 0) : 0,
+    completed,
+  };
+}
+
+async function measure(url: string, runs: number): Promise<Measured & { total: number }> {
+  const results: Measured[] = [];
+  for (let i = 0; i < runs; i++) results.push(await loadOnce(url));
+  const median = (pick: (r: Measured) => number) => results.map(pick).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+  return {
+    requestsPerSec: median((r) => r.requestsPerSec),
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    errors: results.reduce((s, r) => s + r.errors, 0),
+    completed: median((r) => r.completed),
+    total: results.reduce((s, r) => s + r.completed, 0),
+  };
+}
+
+export async function benchRedirect(): Promise<string> {
+  await migrateDatabase(DATABASE_URL);
+  const database = createDatabase(DATABASE_URL, 2);
+  const account = await createAccount(database.db, { name: 'bench-redirect', plan: 'pro' });
+  const slug = `bench${Date.now().toString(36)}`;
+  const [link] = await database.db
+    .insert(links)
+    .values({ accountId: account.id, slug, name: 'bench', type: 'website', metaData: { url: DESTINATION }, qrOptions: {} })
+    .returning({ id: links.id });
+  const batch = await database.db
+    .insert(links)
+    .values(
+      Array.from({ length: BATCH_LINKS }, (_, i) => ({
+        accountId: account.id,
+        slug: `${slug}b${i}`,
+        name: `batch ${i}`,
+        type: 'website',
+        metaData: { url: `${DESTINATION}?i=${i}` },
+        qrOptions: { data: `http://localhost:3001/${slug}b${i}` },
+      })),
+    )
+    .returning({ id: links.id });
+  const scansOfLink = async () =>
+    (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
+
+  const env = { DATABASE_URL, REDIS_URL, QUEUE_PREFIX: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
+  const redirectPort = await freePort();
+  const redirectOrigin = `http://127.0.0.1:${redirectPort}`;
+  const redirect = await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirectOrigin}/health`);
+  const worker = startProcess('workers/server.ts', env);
+  const basePort = await freePort();
+  const baseOrigin = `http://127.0.0.1:${basePort}`;
+  const baseline = await startServer(
+    'bench/baselines/bare-fastify-redirect.ts',
+    { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
+    `${baseOrigin}/health`,
+  );
+  const redis = createRedis(REDIS_URL);
+  const queues = createQueues(redis, PREFIX);
+  let rendering = false;
+  let batchesRendered = 0;
+
+  /** Keeps one 1200-link qr-render job in the worker at all times while `rendering` is on. */
+  async function renderContinuously() {
+    while (rendering) {
+      const id = await enqueueAccountJob<QrRenderPayload>(database.db, queues['qr-render'], {
+        accountId: account.id,
+        type: 'qr-render',
+        payload: { linkIds: batch.map((b) => b.id) },
+      });
+      for (;;) {
+        const job = await queues['qr-render'].getJob(id);
+        if (!job || (await job.isCompleted()) || (await job.isFailed())) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      batchesRendered++;
+    }
+  }
+
+  try {
+    const ourUrl = `${redirectOrigin}/${slug}`;
+    const baseUrl = `${baseOrigin}/${slug}`;
+    const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
+    if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
+    // Warm up (JIT, caches, pools).
+    await loadOnce(ourUrl);
+    await loadOnce(baseUrl);
+    const before = await scansOfLink();
+    const ours = await measure(ourUrl, RUNS);
+    const base = await measure(baseUrl, RUNS);
+    rendering = true;
+    const renderer = renderContinuously();
+    await new Promise((r) => setTimeout(r, 1000));
+    const busy = await measure(ourUrl, RUNS);
+    rendering = false;
+    await renderer;
+    // Every scan the redirect answered reaches Postgres: wait for the worker to drain.
+    let recorded = 0;
+    const sent = ours.total + busy.total;
+    for (let waited = 0; waited < 60_000; waited += 200) {
+      recorded = (await scansOfLink()) - before;
+      if (recorded >= sent) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const r of [ours, base, busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
+    const row = (name: string, r: Measured, ratio: string) => [name, Math.round(r.requestsPerSec), r.p50.toFixed(2), r.p99.toFixed(2), ratio];
+    return printTable(
+      `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, median of ${RUNS} × ${SECONDS} s`,
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline'],
+      [
+        row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
+        row('(a) qrlinks redirect, scans recorded', ours, (ours.requestsPerSec / base.requestsPerSec).toFixed(2)),
+        row(`(c) (a) while the worker renders 1200-link QR batches (${batchesRendered} done)`, busy, `p99 ${(busy.p99 / ours.p99).toFixed(2)}× (a)`),
+        ['scans recorded / requests completed by the load generator', `${recorded} / ${sent}`, '', '', `${recorded - sent} in flight at cut-off`],
+      ],
+    );
+  } finally {
+    rendering = false;
+    await closeQueues(queues);
+    redis.disconnect();
+    await Promise.all([stopServer(redirect), stopServer(worker), stopServer(baseline)]);
+    await database.close();
+  }
+}

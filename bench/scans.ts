@@ -1,0 +1,220 @@
+/**
+ * Scan ingestion (target: > 20,000 scans/s into Postgres by one worker): 200,000 scans of a
+ * 1200-link account, in jobs of 1000 (the recorder's batch under load), taken from the real
+ * `scans` queue by one real worker process (workers/server.ts), counters included. Baseline in
+ * the same run: the same rows as plain multi-row INSERTs of 1000 on one connection, with no
+ * queue, no idempotency and no counters: the cost of writing these rows at all.
+ *
+ * And what describing a visitor costs the redirect hot path: the geo database's load, and
+ * microseconds per call for user agents (parsed and cached) and addresses (IPv4, IPv6, private).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import { createDatabase } from '../db/client.js';
+import { migrateDatabase } from '../db/migrate.js';
+import { createAccount } from '../shared/accounts/accounts.js';
+import { loadGeo } from '../shared/scans/geo.js';
+import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
+import type { ScanEvent } from '../shared/scans/types.js';
+import { createVisitorDescriber } from '../shared/scans/visitor.js';
+import { printTable, ROOT } from './support.js';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SCANS = Number(process.env.BENCH_SCANS ?? 200_000);
+const LINKS = 1200;
+const BATCH = 1000;
+const CONCURRENCIES = [1, 4, 8, 16];
+const PREFIX = 'qrlinks-bench-scans';
+const TARGET = 20_000;
+
+const VISITORS: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at'>> = [
+  { browserName: 'Mobile Safari', deviceType: 'mobile', deviceVendor: 'Apple', osName: 'iOS', countryName: 'United States', region: 'California', city: 'San Francisco', isBot: false },
+  { browserName: 'Chrome', deviceType: 'mobile', deviceVendor: 'Samsung', osName: 'Android', countryName: 'Germany', region: 'Bavaria', city: 'Munich', isBot: false },
+  { browserName: 'Chrome', deviceType: 'desktop', deviceVendor: null, osName: 'Windows', countryName: 'India', region: 'Maharashtra', city: 'Mumbai', isBot: false },
+  { browserName: 'Safari', deviceType: 'desktop', deviceVendor: 'Apple', osName: 'Mac OS', countryName: 'France', region: 'Île-de-France', city: 'Paris', isBot: false },
+  { browserName: null, deviceType: null, deviceVendor: null, osName: null, countryName: 'United States', region: 'Virginia', city: 'Ashburn', isBot: true },
+];
+
+function makeScans(accountId: string, linkIds: string[]): ScanEvent[] {
+  const now = Date.now();
+  return Array.from({ length: SCANS }, (_, i) => ({
+    id: randomUUID(),
+    // Uniform over the account's links: a batch touches ~680 of the 1200, each a counter update.
+    linkId: linkIds[Math.floor(Math.random() * linkIds.length)]!,
+    accountId,
+    at: now - (SCANS - i) * 3,
+    ...VISITORS[i % VISITORS.length]!,
+  }));
+}
+
+function batches(scans: ScanEvent[]): ScanEvent[][] {
+  const out: ScanEvent[][] = [];
+  for (let i = 0; i < scans.length; i += BATCH) out.push(scans.slice(i, i + BATCH));
+  return out;
+}
+
+const COLUMNS = ['id', 'link_id', 'account_id', 'created_at', 'browser_name', 'device_type', 'device_vendor', 'os_name', 'country_name', 'region', 'city', 'is_bot'];
+
+/** The baseline: `insert into scans values (...), (...)` 1000 rows at a time, one connection. */
+async function plainInserts(pool: pg.Pool, scans: ScanEvent[]): Promise<number> {
+  const start = performance.now();
+  for (const batch of batches(scans)) {
+    const values: unknown[] = [];
+    const rows = batch.map((s, r) => {
+      values.push(s.id, s.linkId, s.accountId, new Date(s.at), s.browserName, s.deviceType, s.deviceVendor, s.osName, s.countryName, s.region, s.city, s.isBot);
+      return `(${COLUMNS.map((_, c) => `$${r * COLUMNS.length + c + 1}`).join(',')})`;
+    });
+    await pool.query(`insert into scans (${COLUMNS.join(',')}) values ${rows.join(',')}`, values);
+  }
+  return performance.now() - start;
+}
+
+/** One worker process; resolves once it has said it started. */
+async function startWorker(concurrency: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL,
+      REDIS_URL,
+      QUEUE_PREFIX: PREFIX,
+      MIGRATE_ON_START: 'false',
+      LOG_LEVEL: 'info',
+      SCAN_WORKER_CONCURRENCY: String(concurrency),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.includes('worker started')) break;
+  }
+  child.stdout!.resume();
+  return child;
+}
+
+/** Enqueues every batch into the paused queue, starts a worker, starts the clock with resume(), waits until the queue is empty. */
+async function workerRun(queue: Queue, scans: ScanEvent[], concurrency: number): Promise<number> {
+  await queue.pause();
+  const jobs = batches(scans).map((batch) => ({ name: 'scans', data: { scans: batch }, opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } }));
+  for (let i = 0; i < jobs.length; i += 50) await queue.addBulk(jobs.slice(i, i + 50));
+  const worker = await startWorker(concurrency);
+  try {
+    const start = performance.now();
+    await queue.resume();
+    // Asking Redis, not Postgres, whether the queue is done keeps the poll off the measured database.
+    for (;;) {
+      const { waiting, active, delayed, failed } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      if (failed) throw new Error(`${failed} scan jobs failed`);
+      if (!waiting && !active && !delayed) return performance.now() - start;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    worker.kill('SIGTERM');
+    await once(worker, 'exit');
+  }
+}
+
+async function reset(pool: pg.Pool, accountId: string) {
+  await pool.query('delete from scans where account_id = $1', [accountId]);
+  await pool.query('update links set scan_count = 0, human_scan_count = 0, last_scanned_at = null where account_id = $1', [accountId]);
+  await pool.query('vacuum analyze scans, links');
+}
+
+export async function benchScans(): Promise<string> {
+  // The visitor table first, while the process is fresh: its RSS figure is then the database's own.
+  const visitor = await benchVisitor();
+  return `${visitor}\n\n${await benchIngestion()}`;
+}
+
+async function benchIngestion(): Promise<string> {
+  await migrateDatabase(DATABASE_URL);
+  const database = createDatabase(DATABASE_URL, 2);
+  const { pool } = database;
+  const account = await createAccount(database.db, { name: 'bench-scans', plan: 'pro' });
+  const { rows: links } = await pool.query<{ id: string }>(
+    `insert into links (account_id, slug, name, type, meta_data, qr_options)
+     select $1, 's' || substr(md5(random()::text || g), 1, 12), 'Table ' || g, 'website', '{"url":"https://example.com"}', '{}'
+     from generate_series(1, ${LINKS}) g returning id`,
+    [account.id],
+  );
+  const linkIds = links.map((l) => l.id);
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue('scans', { connection, prefix: PREFIX });
+  await queue.obliterate({ force: true });
+  try {
+    await reset(pool, account.id);
+    const baselineMs = await plainInserts(pool, makeScans(account.id, linkIds));
+    const baseline = SCANS / (baselineMs / 1000);
+    const rows: Array<Array<string | number>> = [
+      ['plain multi-row INSERT, 1 connection, no counters (baseline)', Math.round(baseline), ((baselineMs / SCANS) * BATCH).toFixed(1), '1.00', '—'],
+    ];
+    for (const concurrency of CONCURRENCIES) {
+      await reset(pool, account.id);
+      const ms = await workerRun(queue, makeScans(account.id, linkIds), concurrency);
+      const { rows: check } = await pool.query<{ n: number }>('select count(*)::int as n from scans where account_id = $1', [account.id]);
+      if (check[0]!.n !== SCANS) throw new Error(`expected ${SCANS} scans, found ${check[0]!.n}`);
+      const rate = SCANS / (ms / 1000);
+      rows.push([
+        `qrlinks worker (queue, group commit, counters), SCAN_WORKER_CONCURRENCY=${concurrency}${concurrency === 8 ? ' (default)' : ''}`,
+        Math.round(rate),
+        ((ms / SCANS) * BATCH).toFixed(1),
+        (rate / baseline).toFixed(2),
+        rate > TARGET ? 'yes' : 'NO',
+      ]);
+    }
+    return printTable(
+      `scans: ${SCANS.toLocaleString('en')} scans over ${LINKS} links in jobs of ${BATCH}, one worker process`,
+      ['writer', 'scans/s', `ms per ${BATCH}`, '× baseline', `> ${TARGET.toLocaleString('en')}/s`],
+      rows,
+    );
+  } finally {
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await connection.quit();
+    await pool.query('delete from scans where account_id = $1', [account.id]);
+    await pool.query('delete from accounts where id = $1', [account.id]);
+    await database.close();
+  }
+}
+
+const SAMPLE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+
+/** Microseconds per call of `fn(i)` over `calls` calls, after a warm-up. */
+function microseconds(calls: number, fn: (i: number) => unknown): number {
+  for (let i = 0; i < 20_000; i++) fn(i);
+  const start = performance.now();
+  for (let i = 0; i < calls; i++) fn(i);
+  return ((performance.now() - start) * 1000) / calls;
+}
+
+async function benchVisitor(): Promise<string> {
+  const rssBefore = process.memoryUsage().rss;
+  const loadStart = performance.now();
+  const geo = await loadGeo();
+  const loadMs = performance.now() - loadStart;
+  const rssMb = (process.memoryUsage().rss - rssBefore) / 1e6;
+  // The describer shares the database just loaded (one per process).
+  const describe = await createVisitorDescriber();
+  // Addresses spread over the public IPv4 space and over a few IPv6 networks.
+  const ipv4 = Array.from({ length: 10_000 }, (_, i) => `${1 + ((i * 7) % 220)}.${(i * 13) % 256}.${(i * 31) % 256}.${i % 256}`);
+  const ipv6 = Array.from({ length: 4000 }, (_, i) => `2a00:1450:4001:${i.toString(16)}::200e`);
+  const agents = Array.from({ length: 1000 }, (_, i) => `${SAMPLE_UA} app/${i}`);
+  const rows: Array<[string, number]> = [
+    ['user agent never seen (ua-parser-js + isbot), private address', microseconds(50_000, (i) => describe(`${SAMPLE_UA} n/${i}`, '10.0.0.1'))],
+    ['user agent cached (1000 distinct), private address', microseconds(500_000, (i) => describe(agents[i % agents.length], '10.0.0.1'))],
+    ['geo: IPv4 look-up (10,000 distinct addresses)', microseconds(500_000, (i) => geo.lookup(ipv4[i % ipv4.length]!))],
+    ['geo: IPv6 look-up (4000 distinct addresses)', microseconds(500_000, (i) => geo.lookup(ipv6[i % ipv6.length]!))],
+    ['geo: private address (skipped)', microseconds(500_000, () => geo.lookup('192.168.1.20'))],
+    ['describeVisitor: cached user agent + public IPv4 (the common scan)', microseconds(500_000, (i) => describe(agents[i % agents.length], ipv4[i % ipv4.length]))],
+  ];
+  return printTable(
+    `visitor description on one core (DB-IP Lite city loaded in ${loadMs.toFixed(0)} ms, RSS +${rssMb.toFixed(0)} MB)`,
+    ['call', 'µs per call', 'calls/s'],
+    rows.map(([label, us]) => [label, us.toFixed(2), Math.round(1e6 / us).toLocaleString('en')]),
+  );
+}

@@ -1,0 +1,169 @@
+/**
+ * GET and HEAD /files/:id: an uploaded file, streamed from object storage to whoever has its URL
+ * (scanners, the hosted pages, api clients previewing an upload). The random UUID is the
+ * capability: no account or link check, like any public file URL.
+ *
+ * A file id is never reused and a file's bytes never change, so the id is the strong ETag, the
+ * upload time is Last-Modified, and clients may cache for a year. The `files` row is the file's
+ * record: HEAD, 304 and 416 are answered from it without touching storage; only a GET that sends
+ * bytes reads the object (a row whose object is gone, as in the moment between a deletion's two
+ * steps, is a 404). Rows are read from Postgres on every request, not cached in memory: one
+ * primary-key lookup costs far less than the storage read that follows it, and a cache would
+ * keep serving 304s and HEADs for deleted files.
+ *
+ * Ranges (RFC 9110 §14): one `bytes=a-b`, `bytes=a-` or `bytes=-n` gets a 206; a range starting past
+ * the end (or `-0`) a 416 with `Content-Range: bytes *\/size`; a malformed or multi-range header is
+ * ignored (200 with the whole file); If-Range with this ETag or Last-Modified keeps the range,
+ * anything else drops it.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { files } from '../../db/schema.js';
+import type { AppContext } from '../../shared/context.js';
+import type { ByteRange } from '../../shared/files/storage/index.js';
+import { isUuid } from '../../shared/format/ids.js';
+import { html } from '../pages/html.js';
+import { renderServiceUnavailablePage, sendPage } from '../pages/index.js';
+import { htmlPage } from '../pages/layout.js';
+import type { Page } from '../pages/types.js';
+
+const CACHE_FOREVER = 'public, max-age=31536000, immutable';
+/** An SVG opened directly is a document: it may style itself and do nothing else. */
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+const FILE_NOT_FOUND_PAGE = htmlPage({
+  status: 404,
+  title: 'File not found',
+  content: html`<h1>File not found</h1><p>This file does not exist or has been deleted.</p>`,
+});
+
+/** Every header `sendFile` sets: a failure after it ran must not leave them on the error page. */
+const FILE_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+  'cache-control',
+  'content-disposition',
+  'content-security-policy',
+  'x-content-type-options',
+] as const;
+type FileHeaders = Partial<Record<(typeof FILE_HEADERS)[number], string>>;
+
+type FileRow = NonNullable<Awaited<ReturnType<typeof findFile>>>;
+type InclusiveRange = Required<ByteRange>;
+
+const UNSATISFIABLE = 'unsatisfiable';
+
+const routes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Postgres or storage failing (before any byte went out) is "try again", never a stack trace.
+  app.setErrorHandler((err, request, reply) => {
+    request.log.error({ err }, 'file could not be served');
+    for (const name of FILE_HEADERS) reply.removeHeader(name);
+    sendPage(reply, renderServiceUnavailablePage());
+  });
+
+  app.route<{ Params: { id: string } }>({
+    method: ['GET', 'HEAD'],
+    url: '/files/:id',
+    handler: async (request, reply) => {
+      const file = isUuid(request.params.id) ? await findFile(ctx, request.params.id) : undefined;
+      if (!file) return sendPage(reply, FILE_NOT_FOUND_PAGE);
+      // What every answer about the file carries, 304s included.
+      const cacheHeaders = { etag: `"${file.id}"`, 'last-modified': file.createdAt.toUTCString(), 'cache-control': CACHE_FOREVER };
+      if (isNotModified(request.headers, cacheHeaders.etag, file.createdAt)) return reply.code(304).headers(cacheHeaders).send();
+      const range = requestedRange(request.headers, cacheHeaders, file.size);
+      if (range === UNSATISFIABLE) return reply.code(416).header('content-range', `bytes */${file.size}`).send();
+      if (request.method === 'HEAD') return sendFile(reply, file, cacheHeaders, file.size, range);
+      const object = await ctx.storage.get(file.storageKey, range);
+      if (!object) return sendPage(reply, FILE_NOT_FOUND_PAGE);
+      return sendFile(reply, file, cacheHeaders, object.info.size, object.range, object.body);
+    },
+  });
+};
+export default routes;
+
+async function findFile(ctx: AppContext, id: string) {
+  const [row] = await ctx.db
+    .select({
+      id: files.id,
+      storageKey: files.storageKey,
+      contentType: files.contentType,
+      size: files.size,
+      originalName: files.originalName,
+      createdAt: files.createdAt,
+    })
+    .from(files)
+    .where(eq(files.id, id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Headers and status for the file or `range` of it, then `body` (none for HEAD). Fastify destroys
+ * the body stream when the client goes away, which releases the file handle or S3 connection.
+ */
+function sendFile(
+  reply: FastifyReply,
+  file: FileRow,
+  cacheHeaders: Pick<FileHeaders, 'etag' | 'last-modified' | 'cache-control'>,
+  size: number,
+  range: InclusiveRange | undefined,
+  body?: Readable,
+) {
+  const headers: FileHeaders = {
+    ...cacheHeaders,
+    'content-type': file.contentType,
+    'content-length': String(range ? range.end - range.start + 1 : size),
+    'accept-ranges': 'bytes',
+    'x-content-type-options': 'nosniff',
+  };
+  if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+  if (file.originalName) headers['content-disposition'] = `inline; filename*=UTF-8''${encodeRfc5987(file.originalName)}`;
+  if (file.contentType === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP;
+  return reply.code(range ? 206 : 200).headers(headers).send(body);
+}
+
+/** If-None-Match (any listed tag, weak comparison, or `*`), else If-Modified-Since. */
+function isNotModified(headers: IncomingHttpHeaders, etag: string, lastModified: Date): boolean {
+  const ifNoneMatch = headers['if-none-match'];
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch.trim() === '*') return true;
+    return (ifNoneMatch.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => tag.replace(/^W\//, '') === etag);
+  }
+  const since = Date.parse(headers['if-modified-since'] ?? '');
+  // HTTP dates have whole seconds; the upload time has milliseconds.
+  return since >= Math.floor(lastModified.getTime() / 1000) * 1000;
+}
+
+/** The one range to serve, undefined for the whole file, or UNSATISFIABLE for a 416. */
+function requestedRange(
+  headers: IncomingHttpHeaders,
+  validators: { etag: string; 'last-modified': string },
+  size: number,
+): InclusiveRange | undefined | typeof UNSATISFIABLE {
+  const ifRange = headers['if-range'];
+  if (ifRange !== undefined && ifRange !== validators.etag && ifRange !== validators['last-modified']) return undefined;
+  // A comma (several ranges) or anything else off the grammar fails the match and is ignored.
+  const spec = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i.exec(headers.range ?? '');
+  const [, first = '', last = ''] = spec ?? [];
+  if (first === '' && last === '') return undefined;
+  if (first === '') {
+    const suffixLength = Number(last);
+    return suffixLength === 0 || size === 0 ? UNSATISFIABLE : { start: Math.max(0, size - suffixLength), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? Infinity : Number(last);
+  if (end < start) return undefined; // an invalid range-spec: the header is ignored
+  if (start >= size) return UNSATISFIABLE;
+  return { start, end: Math.min(end, size - 1) };
+}
+
+/** RFC 8187 ext-value characters: percent-encode everything but attr-char. */
+function encodeRfc5987(name: string): string {
+  return encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}

@@ -1,0 +1,170 @@
+/**
+ * The scan endpoint: `GET`/`HEAD /<slug>` (resolve, record the scan, redirect or show the page),
+ * `POST /<slug>` (the password form), and the downloads a page offers
+ * (`/<slug>/contact.vcf`, `/<slug>/event.ics`), which answer under the same rules but are not
+ * scans of their own.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { CUSTOM_SLUG_PATTERN, shortUrl } from '../../shared/links/slugs.js';
+import { unavailableReason } from '../../shared/links/resolve/availability.js';
+import { LinkLookupUnavailableError } from '../../shared/links/resolve/link-resolver.js';
+import {
+  hasValidPasswordCookie,
+  PASSWORD_COOKIE,
+  PASSWORD_COOKIE_TTL_SECONDS,
+  passwordCookieValue,
+  passwordMatches,
+} from '../../shared/links/resolve/password.js';
+import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
+import { smartUrlDestination } from '../../shared/links/smart-url.js';
+import type { LinkDataByType } from '../../shared/links/data/index.js';
+import {
+  renderIcs,
+  renderLinkPage,
+  renderPasswordPage,
+  renderServiceUnavailablePage,
+  renderUnavailablePage,
+  renderVcard,
+  sendPage,
+} from '../pages/index.js';
+import type { Page } from '../pages/types.js';
+import type { ScanPath } from '../scan-path.js';
+
+type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
+
+/** The longest password the API accepts; anything longer cannot match, so bcrypt is not asked. */
+const PASSWORD_MAX = 32;
+const FORM_BODY_LIMIT = 4096;
+
+const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPath }) => {
+  const { resolver, scanLimiter, passwordAttempts } = scanPath;
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
+  async function findLink(slug: string, now: number): Promise<ResolvedLink | Page> {
+    if (!CUSTOM_SLUG_PATTERN.test(slug)) return renderUnavailablePage('not_found');
+    let link = resolver.cached(slug);
+    if (link === undefined) {
+      try {
+        link = await resolver.resolve(slug);
+      } catch (err) {
+        if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
+        throw err;
+      }
+    }
+    if (!link) return renderUnavailablePage('not_found');
+    const reason = unavailableReason(link, now);
+    return reason ? renderUnavailablePage(reason) : link;
+  }
+
+  const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
+  const locked = (link: ResolvedLink, request: FastifyRequest, now: number) =>
+    link.passwordHash !== null && !hasValidPasswordCookie({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
+
+  app.get('/:slug', async (request: SlugRequest, reply) => {
+    const now = Date.now();
+    const found = await findLink(request.params.slug, now);
+    if (isPage(found)) return sendPage(reply, found);
+    if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
+    return resolveScan(request, reply, found, now);
+  });
+
+  /** The link resolves for this request: count it against the limit, record it, answer it. */
+  async function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number) {
+    const visitor = scanPath.describeVisitor(request.headers['user-agent'], request.ip, { head: request.method === 'HEAD' });
+    if (link.scanLimitActive) {
+      try {
+        if ((await scanLimiter.take(link, !visitor.isBot)) === 'limit_reached') return sendPage(reply, renderUnavailablePage('limit_reached'));
+      } catch {
+        // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
+        return sendPage(reply, renderServiceUnavailablePage());
+      }
+    }
+    scanPath.recordScan({
+      id: randomUUID(),
+      linkId: link.id,
+      accountId: link.accountId,
+      at: now,
+      browserName: visitor.browserName,
+      deviceType: visitor.deviceType,
+      deviceVendor: visitor.deviceVendor,
+      osName: visitor.osName,
+      countryName: visitor.countryName,
+      region: visitor.region,
+      city: visitor.city,
+      isBot: visitor.isBot,
+    });
+    if (link.type === 'website') return redirectTo(reply, (link.data as LinkDataByType['website']).url);
+    if (link.type === 'smart-url') {
+      return redirectTo(reply, smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now)));
+    }
+    return sendPage(reply, renderLinkPage(link, pageUrls(link.slug)));
+  }
+
+  app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {
+    const now = Date.now();
+    const found = await findLink(request.params.slug, now);
+    if (isPage(found)) return sendPage(reply, found);
+    const action = `/${found.slug}`;
+    if (found.passwordHash === null) return reply.code(303).header('location', action).send();
+    const attempts = await passwordAttempts.check(found.id, request.ip);
+    if (!attempts.allowed) return sendPage(reply, renderPasswordPage({ action, error: 'too_many', retryAfterSeconds: attempts.retryAfterSeconds }));
+    const body = request.body as Record<string, unknown> | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (password.length > 0 && password.length <= PASSWORD_MAX && (await passwordMatches(found.passwordHash, password))) {
+      const cookie = [
+        `${PASSWORD_COOKIE}=${passwordCookieValue({ id: found.id, passwordHash: found.passwordHash }, now)}`,
+        `Path=${action}`,
+        `Max-Age=${PASSWORD_COOKIE_TTL_SECONDS}`,
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(scanPath.shortUrlBase.startsWith('https:') ? ['Secure'] : []),
+      ].join('; ');
+      // Post/redirect/get: the GET that follows resolves the link and is the one scan counted.
+      return reply.code(303).header('set-cookie', cookie).header('cache-control', 'no-store').header('location', action).send();
+    }
+    const after = await passwordAttempts.fail(found.id, request.ip);
+    return sendPage(
+      reply,
+      renderPasswordPage(after.allowed ? { action, error: 'wrong' } : { action, error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),
+    );
+  });
+
+  /** A download a page offers: the link must still resolve for this visitor, but it is not another scan. */
+  function download(file: 'contact.vcf' | 'event.ics') {
+    return async (request: SlugRequest, reply: FastifyReply) => {
+      const now = Date.now();
+      const found = await findLink(request.params.slug, now);
+      if (isPage(found)) return sendPage(reply, found);
+      if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
+      const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+      if (file === 'contact.vcf' && found.type === 'vcard') {
+        return reply
+          .headers({ ...headers, 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': 'attachment; filename="contact.vcf"' })
+          .send(renderVcard(found.data as LinkDataByType['vcard']));
+      }
+      if (file === 'event.ics' && found.type === 'event') {
+        return reply
+          .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': 'attachment; filename="event.ics"' })
+          .send(renderIcs(found.data as LinkDataByType['event'], { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
+      }
+      return sendPage(reply, renderUnavailablePage('not_found'));
+    };
+  }
+  app.get('/:slug/contact.vcf', download('contact.vcf'));
+  app.get('/:slug/event.ics', download('event.ics'));
+};
+
+function redirectTo(reply: FastifyReply, url: string) {
+  return reply.code(302).header('location', url).header('cache-control', 'no-store').send();
+}
+
+function pageUrls(slug: string) {
+  return { file: (id: string) => `/files/${id}`, vcard: `/${slug}/contact.vcf`, ics: `/${slug}/event.ics` };
+}
+
+export default routes;

@@ -1,0 +1,19 @@
+/**
+ * Everything the redirect routes need to answer a scan, built once per process by app.ts: the
+ * cached slug resolution, the scan limit, password attempts, who the visitor is, and the scan
+ * recorder. Routes stay thin; these are the domain's parts (shared/links/resolve, shared/scans).
+ */
+import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
+import type { PasswordAttempts } from '../shared/links/resolve/password.js';
+import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
+import type { ScanEvent, Visitor } from '../shared/scans/types.js';
+
+export interface ScanPath {
+  resolver: LinkResolver;
+  scanLimiter: ScanLimiter;
+  passwordAttempts: PasswordAttempts;
+  describeVisitor(userAgent: string | undefined, ip: string | undefined, opts: { head: boolean }): Visitor;
+  recordScan(scan: ScanEvent): void;
+  /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */
+  shortUrlBase: string;
+}

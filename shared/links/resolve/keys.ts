@@ -1,0 +1,18 @@
+/**
+ * Redis names of the scan path, all under the install's prefix (QUEUE_PREFIX), so several
+ * installs or test runs can share one Redis.
+ */
+export const linkCacheKeys = (prefix: string) => ({
+  /** JSON of a ResolvedLink, or "null" for a slug that resolves to nothing. */
+  entry: (slug: string) => `${prefix}:link:${slug}`,
+  /** Bumped by every invalidation; a loader only writes an entry if it is unchanged since it read Postgres. */
+  version: (slug: string) => `${prefix}:link-version:${slug}`,
+  /** Pub/sub channel: a slug whose in-process copies every redirect process must drop. */
+  channel: `${prefix}:link-invalidated`,
+  /** Human scans a scan-limited link has resolved (the authority for the limit). */
+  humanScans: (linkId: string) => `${prefix}:link-human-scans:${linkId}`,
+  /** Failed password attempts of one client on one link, in the current window. */
+  passwordAttempts: (linkId: string, client: string) => `${prefix}:link-password-attempts:${linkId}:${client}`,
+});
+
+export type LinkCacheKeys = ReturnType<typeof linkCacheKeys>;

@@ -1,0 +1,161 @@
+import type pg from 'pg';
+import type { Logger } from '../../logger.js';
+import type { Redis } from '../../redis.js';
+import type { LinkCacheKeys } from './keys.js';
+import { loadResolvedLink } from './load.js';
+import type { ResolvedLink } from './resolved-link.js';
+
+export interface LinkResolverOptions {
+  /** How long an in-process copy is used without asking Redis (pub/sub drops it sooner on a change). */
+  localTtlMs: number;
+  /** In-process copies kept at most (oldest refreshed first out). */
+  localMax: number;
+  /** Lifetime of a Redis copy of a link; invalidation drops it on any change. */
+  redisTtlSeconds: number;
+  /** Lifetime of a Redis "no such slug" answer (creating the slug drops it too). */
+  missingTtlSeconds: number;
+}
+
+export interface LinkResolverDeps {
+  /** A fail-fast connection (see createFailFastRedis): Redis being down must not hold a scan. */
+  redis: Redis;
+  /** A connection of its own for pub/sub (a subscribed connection can run nothing else). */
+  subscriber: Redis;
+  pool: pg.Pool;
+  keys: LinkCacheKeys;
+  logger: Logger;
+}
+
+/** Neither Redis nor Postgres could say what a slug is, and no copy of it is held here. */
+export class LinkLookupUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('link lookup unavailable', { cause });
+  }
+}
+
+interface LocalEntry {
+  link: ResolvedLink | null;
+  freshUntil: number;
+}
+
+// Writes a loaded entry only if no invalidation bumped the slug's version since it was read, so a
+// slow loader can never put back what a change just removed.
+const WRITE_IF_VERSION_LUA = `
+local v = redis.call('GET', KEYS[2])
+if (v or '') == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return 1
+end
+return 0`;
+
+/**
+ * Slug → link, from an in-process map (a few seconds) in front of Redis (shared by every redirect
+ * process) in front of Postgres. Invalidations arrive by pub/sub; a reconnect of the subscriber
+ * clears the map, because messages sent while it was away are lost. Expired in-process copies are
+ * kept: when neither Redis nor Postgres answers, the last known copy still serves the scan.
+ */
+export class LinkResolver {
+  private readonly local = new Map<string, LocalEntry>();
+  private readonly loading = new Map<string, Promise<ResolvedLink | null>>();
+  /** Bumped by every invalidation: a load that started before one does not keep its result. */
+  private epoch = 0;
+
+  constructor(
+    private readonly deps: LinkResolverDeps,
+    private readonly opts: LinkResolverOptions,
+  ) {}
+
+  /**
+   * Subscribes to invalidations, now if Redis is up (waiting at most `waitMs` for it), else as
+   * soon as it is. Every later (re)connection clears the in-process map first: messages
+   * published while this process was away are lost.
+   */
+  async start(waitMs = 2000): Promise<void> {
+    const { subscriber, keys, logger } = this.deps;
+    subscriber.on('message', (channel: string, slug: string) => {
+      if (channel !== keys.channel) return;
+      this.local.delete(slug);
+      this.epoch++;
+    });
+    const subscribe = () => subscriber.subscribe(keys.channel).catch((err: unknown) => logger.warn({ err }, 'link cache: subscribe failed'));
+    let connectedBefore = false;
+    const subscribed = new Promise<void>((resolve) => {
+      subscriber.on('ready', () => {
+        if (connectedBefore) this.forgetAll();
+        connectedBefore = true;
+        void subscribe().then(() => resolve());
+      });
+    });
+    if (subscriber.status === 'ready') {
+      connectedBefore = true;
+      await subscribe();
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([subscribed, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** The fresh in-process answer (a link, or null for "no such slug"), or undefined when a lookup is needed. */
+  cached(slug: string): ResolvedLink | null | undefined {
+    const entry = this.local.get(slug);
+    return entry && entry.freshUntil > Date.now() ? entry.link : undefined;
+  }
+
+  async resolve(slug: string): Promise<ResolvedLink | null> {
+    const hit = this.cached(slug);
+    if (hit !== undefined) return hit;
+    let pending = this.loading.get(slug);
+    if (!pending) {
+      pending = this.load(slug).finally(() => this.loading.delete(slug));
+      this.loading.set(slug, pending);
+    }
+    return pending;
+  }
+
+  forgetAll(): void {
+    this.local.clear();
+    this.epoch++;
+  }
+
+  private async load(slug: string): Promise<ResolvedLink | null> {
+    const { redis, keys, pool, logger } = this.deps;
+    const epoch = this.epoch;
+    let version: string | null = null;
+    let redisUp = true;
+    try {
+      const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
+      if (entry != null) return this.keep(slug, JSON.parse(entry) as ResolvedLink | null, epoch);
+      version = v ?? '';
+    } catch (err) {
+      redisUp = false;
+      logger.debug({ err }, 'link cache: Redis unavailable, reading Postgres');
+    }
+    let link: ResolvedLink | null;
+    try {
+      link = await loadResolvedLink(pool, slug);
+    } catch (err) {
+      const stale = this.local.get(slug);
+      if (stale) {
+        logger.warn({ err, slug }, 'link cache: Postgres unavailable, serving the last known copy');
+        return stale.link;
+      }
+      throw new LinkLookupUnavailableError(err);
+    }
+    if (redisUp) {
+      const ttl = link ? this.opts.redisTtlSeconds : this.opts.missingTtlSeconds;
+      redis
+        .eval(WRITE_IF_VERSION_LUA, 2, keys.entry(slug), keys.version(slug), version ?? '', JSON.stringify(link), ttl)
+        .catch((err: unknown) => logger.debug({ err }, 'link cache: write-back failed'));
+    }
+    return this.keep(slug, link, epoch);
+  }
+
+  private keep(slug: string, link: ResolvedLink | null, epoch: number): ResolvedLink | null {
+    if (epoch !== this.epoch) return link;
+    this.local.delete(slug);
+    this.local.set(slug, { link, freshUntil: Date.now() + this.opts.localTtlMs });
+    if (this.local.size > this.opts.localMax) this.local.delete(this.local.keys().next().value!);
+    return link;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * A link as the redirect process needs it to answer a scan: the rules' inputs, the type and data
+ * to render, and the files its data names. It is what the resolution cache holds (in-process and
+ * in Redis as JSON), so every member is plain JSON: instants are epoch milliseconds.
+ */
+import type { LinkType } from '../data/index.js';
+
+export interface ResolvedLinkFile {
+  id: string;
+  contentType: string;
+  size: number;
+  originalName: string | null;
+}
+
+export interface ResolvedLink {
+  id: string;
+  accountId: string;
+  slug: string;
+  name: string;
+  type: LinkType;
+  /** meta_data: the type's data exactly as validated and stored. */
+  data: Record<string, unknown>;
+  /** The cafe whose menu a menu link serves (cafe feature); null until then. */
+  menu: string | null;
+  paused: boolean;
+  scheduleActive: boolean;
+  /** Epoch ms; the window is [startDate, endDate). */
+  startDate: number | null;
+  endDate: number | null;
+  scheduleTimezone: string | null;
+  scanLimitActive: boolean;
+  scanLimit: number | null;
+  /** bcrypt hash when password protection is on, else null. */
+  passwordHash: string | null;
+  /** The files the data names, by id (attached to this link). */
+  files: ResolvedLinkFile[];
+  updatedAt: number;
+}

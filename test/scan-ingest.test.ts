@@ -1,0 +1,180 @@
+/**
+ * Scan ingestion against the real test database: one statement per batch, idempotent by scan
+ * id, counters moved only by rows actually inserted, scans of deleted or foreign links dropped.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type DatabaseHandle } from '../db/client.js';
+import { createAccount } from '../shared/accounts/accounts.js';
+import { createLogger } from '../shared/logger.js';
+import { ingestScans, ScanIngester } from '../shared/scans/ingest.js';
+import type { ScanEvent } from '../shared/scans/types.js';
+
+let database: DatabaseHandle;
+let accountId: string;
+
+beforeAll(async () => {
+  database = createDatabase(process.env.DATABASE_URL!, 8);
+  accountId = (await createAccount(database.db, { name: 'scan-ingest', plan: 'pro' })).id;
+});
+afterAll(() => database.close());
+
+/** Fresh links of the test account, in creation order. */
+async function makeLinks(count: number, owner = accountId): Promise<string[]> {
+  const { rows } = await database.pool.query<{ id: string }>(
+    `insert into links (account_id, slug, name, type, meta_data, qr_options)
+     select $1, 'i' || substr(md5(random()::text), 1, 12), 'Link ' || g, 'website', '{}', '{}' from generate_series(1, $2::int) g returning id`,
+    [owner, count],
+  );
+  return rows.map((r) => r.id);
+}
+
+let clock = Date.parse('2026-11-20T10:00:00Z');
+function scan(linkId: string, overrides: Partial<ScanEvent> = {}): ScanEvent {
+  return {
+    id: randomUUID(),
+    linkId,
+    accountId,
+    at: (clock += 1000),
+    browserName: 'Mobile Safari',
+    deviceType: 'mobile',
+    deviceVendor: 'Apple',
+    osName: 'iOS',
+    countryName: 'Germany',
+    region: 'Bavaria',
+    city: 'Munich',
+    isBot: false,
+    ...overrides,
+  };
+}
+
+async function counters(ids: string[]) {
+  const { rows } = await database.pool.query<{ id: string; scan_count: number; human_scan_count: number; last_scanned_at: Date | null }>(
+    'select id, scan_count, human_scan_count, last_scanned_at from links where id = any($1::uuid[])',
+    [ids],
+  );
+  return Object.fromEntries(rows.map((r) => [r.id, { total: r.scan_count, humans: r.human_scan_count, last: r.last_scanned_at?.getTime() ?? null }]));
+}
+
+async function storedScans(linkIds: string[]): Promise<number> {
+  const { rows } = await database.pool.query<{ n: number }>('select count(*)::int as n from scans where link_id = any($1::uuid[])', [linkIds]);
+  return rows[0]!.n;
+}
+
+describe('ingestScans', () => {
+  it('writes every field of each scan and moves its link counters; bots count in scan_count only', async () => {
+    const [a, b] = await makeLinks(2);
+    const batch = [
+      scan(a!, { browserName: 'Chrome', deviceType: 'desktop', deviceVendor: null, osName: 'Windows', countryName: null, region: null, city: null }),
+      scan(a!),
+      scan(a!, { isBot: true, browserName: null, deviceType: null, deviceVendor: null, osName: null }),
+      scan(b!),
+    ];
+    expect(await ingestScans(database.pool, batch)).toEqual({ inserted: 4, links: 2, malformed: 0 });
+
+    const { rows } = await database.pool.query('select * from scans where id = $1', [batch[0]!.id]);
+    expect(rows[0]).toEqual({
+      id: batch[0]!.id,
+      link_id: a,
+      account_id: accountId,
+      created_at: new Date(batch[0]!.at),
+      browser_name: 'Chrome',
+      device_type: 'desktop',
+      device_vendor: null,
+      os_name: 'Windows',
+      country_name: null,
+      region: null,
+      city: null,
+      is_bot: false,
+    });
+    expect(await counters([a!, b!])).toEqual({
+      [a!]: { total: 3, humans: 2, last: batch[2]!.at },
+      [b!]: { total: 1, humans: 1, last: batch[3]!.at },
+    });
+  });
+
+  it('a batch run again inserts nothing and leaves the counters alone; an overlapping one adds only its new scans', async () => {
+    const [link] = await makeLinks(1);
+    const batch = Array.from({ length: 50 }, (_, i) => scan(link!, { isBot: i % 5 === 0 }));
+    await ingestScans(database.pool, batch);
+    const before = await counters([link!]);
+    expect(before[link!]).toMatchObject({ total: 50, humans: 40 });
+
+    expect(await ingestScans(database.pool, batch)).toEqual({ inserted: 0, links: 0, malformed: 0 });
+    expect(await counters([link!])).toEqual(before);
+
+    const later = [scan(link!), scan(link!, { isBot: true })];
+    expect(await ingestScans(database.pool, [...batch.slice(10, 20), ...later])).toMatchObject({ inserted: 2 });
+    expect(await counters([link!])).toEqual({ [link!]: { total: 52, humans: 41, last: later[1]!.at } });
+    expect(await storedScans([link!])).toBe(52);
+  });
+
+  it('the same scan twice in one batch is written once', async () => {
+    const [link] = await makeLinks(1);
+    const once = scan(link!);
+    expect(await ingestScans(database.pool, [once, once, scan(link!)])).toMatchObject({ inserted: 2 });
+    expect((await counters([link!]))[link!]!.total).toBe(2);
+  });
+
+  it("drops scans of a deleted link and of another account's link, and writes the rest", async () => {
+    const [kept, deleted] = await makeLinks(2);
+    const otherAccount = (await createAccount(database.db, { name: 'scan-ingest-other', plan: 'pro' })).id;
+    const [foreign] = await makeLinks(1, otherAccount);
+    await database.pool.query('delete from links where id = $1', [deleted]);
+
+    const result = await ingestScans(database.pool, [scan(kept!), scan(deleted!), scan(deleted!), scan(foreign!)]);
+    expect(result).toEqual({ inserted: 1, links: 1, malformed: 0 });
+    expect(await storedScans([deleted!, foreign!])).toBe(0);
+    expect((await counters([foreign!]))[foreign!]).toEqual({ total: 0, humans: 0, last: null });
+  });
+
+  it('refuses a malformed scan alone', async () => {
+    const [link] = await makeLinks(1);
+    const result = await ingestScans(database.pool, [scan(link!), scan(link!, { id: 'not-a-uuid' }), scan(link!, { at: Number.NaN })]);
+    expect(result).toEqual({ inserted: 1, links: 1, malformed: 2 });
+  });
+
+  it('keeps last_scanned_at at the latest scan when an older batch arrives late', async () => {
+    const [link] = await makeLinks(1);
+    const recent = scan(link!, { at: Date.parse('2026-11-21T12:00:00Z') });
+    await ingestScans(database.pool, [recent]);
+    await ingestScans(database.pool, [scan(link!, { at: Date.parse('2026-11-21T08:00:00Z') })]);
+    expect((await counters([link!]))[link!]).toEqual({ total: 2, humans: 2, last: recent.at });
+  });
+
+  it('concurrent batches over the same links never deadlock and count every scan once', async () => {
+    const ids = await makeLinks(40);
+    const batches = Array.from({ length: 12 }, (_, b) =>
+      // Each batch names the links in a different order.
+      Array.from({ length: 200 }, (_, i) => scan(ids[(i * (b + 7)) % ids.length]!)),
+    );
+    await Promise.all(batches.map((batch) => ingestScans(database.pool, batch)));
+    const all = await counters(ids);
+    expect(Object.values(all).reduce((sum, c) => sum + c.total, 0)).toBe(12 * 200);
+    expect(await storedScans(ids)).toBe(12 * 200);
+  });
+});
+
+describe('ScanIngester (group commit in the worker)', () => {
+  const logger = createLogger({ LOG_LEVEL: 'silent' }, 'test');
+
+  it('writes batches handed in together, each caller learning when its own are written', async () => {
+    const ids = await makeLinks(10);
+    const ingester = new ScanIngester(database.pool, logger);
+    const batches = Array.from({ length: 8 }, () => Array.from({ length: 100 }, (_, i) => scan(ids[i % ids.length]!)));
+    await Promise.all(batches.map((batch) => ingester.ingest(batch)));
+    expect(await storedScans(ids)).toBe(800);
+    expect(Object.values(await counters(ids)).every((c) => c.total === 80)).toBe(true);
+  });
+
+  it('a batch Postgres refuses fails alone; the batches written with it still land', async () => {
+    const [link] = await makeLinks(1);
+    const ingester = new ScanIngester(database.pool, logger);
+    // A NUL character cannot be stored in a Postgres text column: the statement is refused.
+    const poisoned = [scan(link!, { city: 'bad\u0000city' })];
+    const good = [[scan(link!)], [scan(link!)]];
+    const outcomes = await Promise.allSettled([ingester.ingest(good[0]!), ingester.ingest(poisoned), ingester.ingest(good[1]!)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await storedScans([link!])).toBe(2);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The redirect process keeps answering and loses no scan while what is behind it fails, run as
+ * the real entries (redirect/server.ts and workers/server.ts) in child processes, with Postgres
+ * and Redis reached through TCP proxies that play the outages:
+ *   - Postgres away for 30 s: cached links keep resolving; their scans land once it is back;
+ *   - Redis away: cached links keep resolving (and uncached ones from Postgres); scans wait in
+ *     the recorder's buffer and land once it is back;
+ *   - SIGTERM of a redirect process under load: every scan it answered lands.
+ */
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { freePort, startEntry, waitForHttp } from './support/processes.js';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+
+const PREFIX = `qrlinks-test-scanpath-${randomUUID().slice(0, 8)}`;
+
+let api: TestApi;
+let me: TestAccount;
+let pg: TcpProxy;
+let redis: TcpProxy;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  api = await startTestApi({ QUEUE_PREFIX: PREFIX });
+  me = await createTestAccount(api.ctx);
+  const pgUrl = new URL(process.env.DATABASE_URL!);
+  const redisUrl = new URL(process.env.REDIS_URL!);
+  pg = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
+  redis = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+  env = {
+    QUEUE_PREFIX: PREFIX,
+    DATABASE_URL: pg.url(process.env.DATABASE_URL!),
+    REDIS_URL: redis.url(process.env.REDIS_URL!),
+    MIGRATE_ON_START: 'false',
+    SCAN_SPOOL_DIR: await mkdtemp(join(tmpdir(), 'qrlinks-spool-')),
+  };
+});
+afterAll(async () => {
+  await pg?.close();
+  await redis?.close();
+  await api?.ctx.queues.scans.obliterate({ force: true }).catch(() => {});
+  await api?.close();
+});
+
+async function startRedirect() {
+  const port = await freePort();
+  const child = startEntry('redirect/server.ts', [], { ...env, REDIRECT_PORT: String(port) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/health`);
+  return { child, base, scan: (slug: string) => fetch(`${base}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' } }) };
+}
+
+async function stop(child: ReturnType<typeof startEntry>, signal: NodeJS.Signals = 'SIGTERM') {
+  if (child.exitCode !== null) return;
+  child.kill(signal);
+  await once(child, 'exit');
+}
+
+async function website(): Promise<string> {
+  const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'Durable', type: 'website', data: { url: 'https://example.com/d' } });
+  return res.json().id;
+}
+
+async function scanCount(slugs: string[]): Promise<number> {
+  const { rows } = await api.ctx.database.pool.query<{ n: number }>(
+    'select count(*)::int as n from scans s join links l on l.id = s.link_id where l.slug = any($1)',
+    [slugs],
+  );
+  return rows[0]!.n;
+}
+
+async function untilScans(slugs: string[], expected: number, timeoutMs = 60_000): Promise<number> {
+  const end = Date.now() + timeoutMs;
+  let n = 0;
+  while (Date.now() < end) {
+    n = await scanCount(slugs);
+    if (n >= expected) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // Nothing more than expected arrives either.
+  await new Promise((r) => setTimeout(r, 500));
+  return scanCount(slugs);
+}
+
+describe('the scan path through outages', () => {
+  it('Postgres away for 30 s: cached links keep resolving and every scan lands after', { timeout: 150_000 }, async () => {
+    const slugs = [await website(), await website()];
+    const redirect = await startRedirect();
+    const worker = startEntry('workers/server.ts', [], env);
+    try {
+      let sent = 0;
+      for (const slug of slugs) {
+        expect((await redirect.scan(slug)).status).toBe(302);
+        sent++;
+      }
+      pg.cut();
+      const statuses: number[] = [];
+      const until = Date.now() + 30_000;
+      while (Date.now() < until) {
+        for (const slug of slugs) {
+          statuses.push((await redirect.scan(slug)).status);
+          sent++;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(statuses.every((s) => s === 302)).toBe(true);
+      // Nothing could be written meanwhile.
+      expect(await scanCount(slugs)).toBeLessThanOrEqual(2);
+      pg.restore();
+      expect(await untilScans(slugs, sent)).toBe(sent);
+    } finally {
+      pg.restore();
+      await stop(redirect.child);
+      await stop(worker);
+    }
+  });
+
+  it('Redis away: links keep resolving, scans wait in the buffer and land when it returns', { timeout: 90_000 }, async () => {
+    const cached = await website();
+    const uncached = await website();
+    const redirect = await startRedirect();
+    const worker = startEntry('workers/server.ts', [], env);
+    try {
+      expect((await redirect.scan(cached)).status).toBe(302);
+      redis.cut();
+      let sent = 1;
+      const statuses: number[] = [];
+      const until = Date.now() + 8_000;
+      while (Date.now() < until) {
+        for (const slug of [cached, uncached]) {
+          statuses.push((await redirect.scan(slug)).status);
+          sent++;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(statuses.every((s) => s === 302)).toBe(true);
+      expect(await scanCount([cached, uncached])).toBeLessThanOrEqual(1);
+      redis.restore();
+      expect(await untilScans([cached, uncached], sent)).toBe(sent);
+    } finally {
+      redis.restore();
+      await stop(redirect.child);
+      await stop(worker);
+    }
+  });
+
+  it('SIGTERM under load: every scan the redirect process answered lands', { timeout: 60_000 }, async () => {
+    const slug = await website();
+    const redirect = await startRedirect();
+    const worker = startEntry('workers/server.ts', [], env);
+    try {
+      let answered = 0;
+      const load = async () => {
+        for (;;) {
+          try {
+            const res = await redirect.scan(slug);
+            if (res.status !== 302) return;
+            answered++;
+          } catch {
+            return; // the process has stopped taking requests
+          }
+        }
+      };
+      const clients = Array.from({ length: 16 }, load);
+      await new Promise((r) => setTimeout(r, 1500));
+      redirect.child.kill('SIGTERM');
+      await Promise.all(clients);
+      await once(redirect.child, 'exit');
+      expect(answered).toBeGreaterThan(100);
+      expect(await untilScans([slug], answered)).toBe(answered);
+    } finally {
+      await stop(redirect.child);
+      await stop(worker);
+    }
+  });
+});

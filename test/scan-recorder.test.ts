@@ -1,0 +1,221 @@
+/**
+ * The redirect side of scan recording against the real Redis and BullMQ: scans reach the
+ * `scans` queue within the flush window, survive Redis being unreachable (played by a TCP proxy
+ * that resets every connection), stay within their bound, and outlive a shutdown during an
+ * outage through the spool file.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../shared/config/index.js';
+import { createLogger } from '../shared/logger.js';
+import { ScanRecorder, type ScanRecorderConfig } from '../shared/scans/recorder.js';
+import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+
+const REDIS_URL = process.env.REDIS_URL!;
+const logger = createLogger({ LOG_LEVEL: 'silent' }, 'test');
+
+let proxy: TcpProxy;
+let connection: Redis;
+const recorders: ScanRecorder[] = [];
+const queues: Queue[] = [];
+const spoolDirs: string[] = [];
+
+beforeAll(async () => {
+  const target = new URL(REDIS_URL);
+  proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+  connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+});
+afterEach(async () => {
+  proxy.restore();
+  await Promise.all(recorders.splice(0).map((r) => r.close()));
+  await Promise.all(queues.splice(0).map(async (q) => (await q.obliterate({ force: true }), await q.close())));
+});
+afterAll(async () => {
+  await proxy.close();
+  await connection.quit();
+  await Promise.all(spoolDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A recorder on its own queue prefix (no worker of another test takes its jobs) and spool folder. */
+async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = false) {
+  const config: ScanRecorderConfig = {
+    REDIS_URL: viaProxy ? proxy.url(REDIS_URL) : REDIS_URL,
+    QUEUE_PREFIX: `qrlinks-test-recorder-${randomUUID().slice(0, 8)}`,
+    SCAN_FLUSH_MS: 10,
+    SCAN_BATCH_SIZE: 1000,
+    SCAN_BUFFER_MAX: 200_000,
+    SCAN_SPOOL_DIR: await mkdtemp(join(tmpdir(), 'qrlinks-spool-')),
+    ...overrides,
+  };
+  spoolDirs.push(config.SCAN_SPOOL_DIR);
+  const queue = new Queue<ScanBatchPayload>('scans', { connection, prefix: config.QUEUE_PREFIX });
+  queues.push(queue);
+  return { config, queue, recorder: await startRecorder(config) };
+}
+
+/** A started recorder whose connection is up, so an outage played after this is one it lives through. */
+async function startRecorder(config: ScanRecorderConfig): Promise<ScanRecorder> {
+  const recorder = new ScanRecorder(config, logger);
+  recorders.push(recorder);
+  await recorder.start();
+  await until(() => recorder.stats().connected);
+  return recorder;
+}
+
+function scan(): ScanEvent {
+  return {
+    id: randomUUID(),
+    linkId: randomUUID(),
+    accountId: randomUUID(),
+    at: Date.now(),
+    browserName: 'Chrome',
+    deviceType: 'mobile',
+    deviceVendor: 'Google',
+    osName: 'Android',
+    countryName: 'Japan',
+    region: 'Tokyo',
+    city: 'Tokyo',
+    isBot: false,
+  };
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]> {
+  const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused']);
+  return jobs.flatMap((job) => job.data.scans);
+}
+
+const ids = (scans: ScanEvent[]) => scans.map((s) => s.id).sort();
+
+describe('scan recording configuration', () => {
+  it('defaults to a 10 ms window, batches of 1000, 200,000 buffered, a spool beside the files', () => {
+    expect(loadConfig({})).toMatchObject({
+      SCAN_FLUSH_MS: 10,
+      SCAN_BATCH_SIZE: 1000,
+      SCAN_BUFFER_MAX: 200_000,
+      SCAN_SPOOL_DIR: './data/scan-spool',
+      SCAN_WORKER_CONCURRENCY: 8,
+      SCAN_WORKER_LOCK_MS: 30_000,
+    });
+  });
+
+  it('refuses a flush window over 10 ms: it is what a kill -9 of a redirect process can lose', () => {
+    expect(() => loadConfig({ SCAN_FLUSH_MS: '11' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SCAN_FLUSH_MS: '0' })).toThrow(/SCAN_FLUSH_MS must be a whole number from 1 to 10/);
+  });
+});
+
+describe('ScanRecorder', () => {
+  it('sends recorded scans as one job within the flush window', async () => {
+    const { queue, recorder } = await setup();
+    const scans = Array.from({ length: 25 }, scan);
+    const recordedAt = Date.now();
+    for (const s of scans) recorder.record(s);
+    expect(recorder.stats()).toMatchObject({ buffered: 25, flushed: 0 });
+
+    await until(async () => (await queue.count()) > 0);
+    const jobs = await queue.getJobs(['waiting']);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.data.scans).toEqual(scans);
+    // BullMQ stamps the job when the recorder adds it: one 10 ms window after the scans (the
+    // margin is for a busy machine's timers, not for a second window).
+    expect(jobs[0]!.timestamp - recordedAt).toBeLessThan(100);
+    expect(jobs[0]!.opts).toMatchObject({ attempts: 120_000, removeOnComplete: true, removeOnFail: false });
+    expect(recorder.stats()).toEqual({ buffered: 0, dropped: 0, flushed: 25, spooled: 0, connected: true });
+  });
+
+  it('sends a full batch at once and the remainder within the window', async () => {
+    const { queue, recorder } = await setup({ SCAN_BATCH_SIZE: 100, SCAN_FLUSH_MS: 10 });
+    const scans = Array.from({ length: 250 }, scan);
+    for (const s of scans) recorder.record(s);
+    await until(async () => (await queue.count()) === 3);
+    const sizes = (await queue.getJobs(['waiting'])).map((j) => j.data.scans.length).sort((a, b) => b - a);
+    expect(sizes).toEqual([100, 100, 50]);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+  });
+
+  it('keeps scans while Redis is unreachable and sends them all once it is back', async () => {
+    const { queue, recorder } = await setup({}, true);
+    proxy.cut();
+    const scans = Array.from({ length: 300 }, scan);
+    const started = performance.now();
+    for (const s of scans) recorder.record(s);
+    // Recording never waits for Redis.
+    expect(performance.now() - started).toBeLessThan(50);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(recorder.stats()).toMatchObject({ buffered: 300, flushed: 0, dropped: 0, connected: false });
+    expect(await queue.count()).toBe(0);
+
+    proxy.restore();
+    await until(() => recorder.stats().flushed === 300);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+    expect(recorder.stats()).toMatchObject({ buffered: 0, dropped: 0 });
+  });
+
+  it('past SCAN_BUFFER_MAX drops (and counts) the newest scans, keeping the oldest', async () => {
+    const { queue, recorder } = await setup({ SCAN_BUFFER_MAX: 50 }, true);
+    proxy.cut();
+    const scans = Array.from({ length: 80 }, scan);
+    for (const s of scans) recorder.record(s);
+    expect(recorder.stats()).toMatchObject({ buffered: 50, dropped: 30 });
+
+    proxy.restore();
+    await until(() => recorder.stats().flushed === 50);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans.slice(0, 50)));
+    expect(recorder.stats()).toEqual({ buffered: 0, dropped: 30, flushed: 50, spooled: 0, connected: true });
+  });
+
+  it('close() during an outage writes a spool file; the next recorder queues it and deletes the file', async () => {
+    const { config, queue, recorder } = await setup({ SCAN_BATCH_SIZE: 40 }, true);
+    proxy.cut();
+    const scans = Array.from({ length: 100 }, scan);
+    for (const s of scans) recorder.record(s);
+    await recorder.close();
+    expect(recorder.stats()).toMatchObject({ buffered: 0, flushed: 0, spooled: 100 });
+
+    const files = await readdir(config.SCAN_SPOOL_DIR);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^scans-.*\.json$/);
+    const spooled = JSON.parse(await readFile(join(config.SCAN_SPOOL_DIR, files[0]!), 'utf8')) as { batches: Array<{ id: string; scans: ScanEvent[] }> };
+    expect(spooled.batches.map((b) => b.scans.length)).toEqual([40, 40, 20]);
+    expect(await queue.count()).toBe(0);
+
+    // The next process (Redis reachable again) sends them under the same job ids and removes the file.
+    const next = await startRecorder({ ...config, REDIS_URL });
+    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+    expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(spooled.batches.map((b) => b.id).sort());
+    expect(next.stats()).toMatchObject({ buffered: 0, flushed: 100 });
+  });
+
+  it('a spool file left by a process that queued it before dying is not queued twice', async () => {
+    const { config, queue, recorder } = await setup({}, true);
+    proxy.cut();
+    for (let i = 0; i < 10; i++) recorder.record(scan());
+    await recorder.close();
+    const [file] = await readdir(config.SCAN_SPOOL_DIR);
+    const content = await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8');
+
+    await startRecorder({ ...config, REDIS_URL });
+    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0);
+    // As if that process had been killed after queueing but before deleting its file.
+    await writeFile(join(config.SCAN_SPOOL_DIR, file!), content);
+    await startRecorder({ ...config, REDIS_URL });
+    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0);
+    expect(await queue.count()).toBe(1);
+    expect(await queuedScans(queue)).toHaveLength(10);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * The scans job: one redirect process's batch of scans into Postgres (shared/scans/ingest.ts),
+ * written together with the other batches this process holds at that moment.
+ * Ingestion is idempotent by scan id, so every way a batch can run twice (a retry after Postgres
+ * was away, a worker killed after its commit, a lock lost to a stalled check) is harmless.
+ */
+import type { Processor, WorkerOptions } from 'bullmq';
+import type { Config } from '../../shared/config/index.js';
+import type { AppContext } from '../../shared/context.js';
+import { ScanIngester } from '../../shared/scans/ingest.js';
+import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
+import type { ScanBatchPayload } from '../../shared/scans/types.js';
+
+export function scansProcessor(ctx: AppContext): Processor<ScanBatchPayload> {
+  const ingester = new ScanIngester(ctx.database.pool, ctx.logger);
+  return (job) => ingester.ingest(job.data.scans);
+}
+
+export function scansWorkerOptions(config: Config): Partial<WorkerOptions> {
+  return {
+    // Batches held at once: those that arrive while a statement runs are written by the next one together.
+    concurrency: config.SCAN_WORKER_CONCURRENCY,
+    // A batch whose worker died is noticed by the next stalled check after its lock ran out.
+    lockDuration: config.SCAN_WORKER_LOCK_MS,
+    stalledInterval: config.SCAN_WORKER_LOCK_MS,
+    // BullMQ fails a job that stalls more than this; a batch must survive any number of worker crashes.
+    maxStalledCount: 1_000,
+    settings: { backoffStrategy: scanRetryDelay },
+  };
+}
