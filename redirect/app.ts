@@ -11,7 +11,7 @@ import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import { PasswordAttempts } from '../shared/links/resolve/password.js';
 import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
-import { createFailFastRedis } from '../shared/redis.js';
+import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
 import { ScanRecorder } from '../shared/scans/recorder.js';
 import { renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
@@ -33,7 +33,7 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
 
   const keys = linkCacheKeys(config.QUEUE_PREFIX);
   const redis = createFailFastRedis(config.REDIS_URL);
-  const subscriber = createFailFastRedis(config.REDIS_URL);
+  const subscriber = createRedis(config.REDIS_URL);
   const resolver = new LinkResolver(
     { redis, subscriber, pool: ctx.database.pool, keys, logger: ctx.logger },
     { localTtlMs: config.LINK_CACHE_TTL_MS, localMax: config.LINK_CACHE_MAX_ENTRIES, redisTtlSeconds: 3600, missingTtlSeconds: 60 },

@@ -22,9 +22,6 @@ export function createRedis(url: string): Redis {
 export function createFailFastRedis(url: string, commandTimeoutMs = 500): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
-    // The ready check's INFO, sent while a connection is being torn down, would be refused by the
-    // missing offline queue as an unhandled rejection; the first real command tells us enough.
-    enableReadyCheck: false,
     maxRetriesPerRequest: 0,
     commandTimeout: commandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),

@@ -50,6 +50,8 @@ afterAll(async () => {
 async function startRedirect() {
   const port = await freePort();
   const child = startEntry('redirect/server.ts', [], { ...env, REDIRECT_PORT: String(port) });
+  // A crash of the process under test shows in the test's output, not as a bare "fetch failed".
+  child.stderr!.on('data', (d) => process.stderr.write(`[redirect] ${d}`));
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/health`);
   return { child, base, scan: (slug: string) => fetch(`${base}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' } }) };

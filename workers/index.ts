@@ -2,6 +2,7 @@
  * The worker role: one BullMQ Worker per queue this process serves. CPU-heavy and slow work
  * lives here so the api and redirect event loops never carry it.
  */
+import { setPriority } from 'node:os';
 import { Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import type { QueueName } from '../shared/jobs/queues.js';
@@ -42,4 +43,19 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
       await Promise.all(workers.map((w) => w.close()));
     },
   };
+}
+
+/**
+ * Lowers this process's CPU priority (nice), so that on a machine it shares with the api or the
+ * redirect, queued work (scan ingestion, QR batches) waits for request handling, never the other
+ * way round; queued jobs catch up when requests leave CPU free. Must run before thread pools
+ * start (threads inherit their creator's priority). A platform that refuses keeps the default.
+ */
+export function lowerPriority(nice: number): void {
+  if (nice === 0) return;
+  try {
+    setPriority(nice);
+  } catch {
+    // Not permitted here: run at the normal priority.
+  }
 }

@@ -3,9 +3,11 @@ import { migrateDatabase } from '../db/migrate.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { closeContext, createContext } from '../shared/context.js';
 import { onShutdown } from '../shared/lifecycle.js';
-import { startWorkers } from './index.js';
+import { lowerPriority, startWorkers } from './index.js';
 
 const config = loadConfigOrExit();
+// Before any thread pool starts: threads inherit the priority of the thread that creates them.
+lowerPriority(config.WORKER_NICE);
 if (config.MIGRATE_ON_START) await migrateDatabase(config.DATABASE_URL);
 const ctx = await createContext(config, 'worker');
 const running = await startWorkers(ctx);

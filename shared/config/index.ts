@@ -60,6 +60,11 @@ const envSchema = z
     /** How often the maintenance queue sweeps orphaned uploads. */
     ORPHAN_SWEEP_MS: positiveInt(60 * 60 * 1000),
     WORKER_CONCURRENCY: positiveInt(4),
+    /**
+     * CPU priority (nice, 0-19) of a worker process: background work yields to the api and the
+     * redirect when they share a machine; alone on one, it changes nothing.
+     */
+    WORKER_NICE: wholeNumber(0, 19).default(10),
     /** Threads that render QR images in each process (default: cores - 1, at least 1). */
     QR_RENDER_THREADS: positiveInt(Math.max(1, availableParallelism() - 1)),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),

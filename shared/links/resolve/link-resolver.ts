@@ -19,7 +19,11 @@ export interface LinkResolverOptions {
 export interface LinkResolverDeps {
   /** A fail-fast connection (see createFailFastRedis): Redis being down must not hold a scan. */
   redis: Redis;
-  /** A connection of its own for pub/sub (a subscribed connection can run nothing else). */
+  /**
+   * A connection of its own for pub/sub (a subscribed connection can run nothing else), with an
+   * offline queue: ioredis re-subscribes on every reconnection, and that must wait for the
+   * connection rather than fail.
+   */
   subscriber: Redis;
   pool: pg.Pool;
   keys: LinkCacheKeys;
@@ -66,9 +70,9 @@ export class LinkResolver {
   ) {}
 
   /**
-   * Subscribes to invalidations, now if Redis is up (waiting at most `waitMs` for it), else as
-   * soon as it is. Every later (re)connection clears the in-process map first: messages
-   * published while this process was away are lost.
+   * Subscribes to invalidations (waiting at most `waitMs` for Redis; the subscription completes
+   * whenever it comes up, and ioredis renews it after every reconnection). Every reconnection
+   * clears the in-process map first: messages published while this process was away are lost.
    */
   async start(waitMs = 2000): Promise<void> {
     const { subscriber, keys, logger } = this.deps;
@@ -77,20 +81,12 @@ export class LinkResolver {
       this.local.delete(slug);
       this.epoch++;
     });
-    const subscribe = () => subscriber.subscribe(keys.channel).catch((err: unknown) => logger.warn({ err }, 'link cache: subscribe failed'));
-    let connectedBefore = false;
-    const subscribed = new Promise<void>((resolve) => {
-      subscriber.on('ready', () => {
-        if (connectedBefore) this.forgetAll();
-        connectedBefore = true;
-        void subscribe().then(() => resolve());
-      });
-    });
-    if (subscriber.status === 'ready') {
+    let connectedBefore = subscriber.status === 'ready';
+    subscriber.on('ready', () => {
+      if (connectedBefore) this.forgetAll();
       connectedBefore = true;
-      await subscribe();
-      return;
-    }
+    });
+    const subscribed = subscriber.subscribe(keys.channel).catch((err: unknown) => logger.warn({ err }, 'link cache: subscribe failed'));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([subscribed, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
