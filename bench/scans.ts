@@ -18,6 +18,7 @@ import type pg from 'pg';
 import { createDatabase } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { createAccount } from '../shared/accounts/accounts.js';
+import { encodeScanBatch } from '../shared/scans/batch.js';
 import { loadGeo } from '../shared/scans/geo.js';
 import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
 import type { ScanEvent } from '../shared/scans/types.js';
@@ -100,7 +101,7 @@ async function startWorker(concurrency: number) {
 /** Enqueues every batch into the paused queue, starts a worker, starts the clock with resume(), waits until the queue is empty. */
 async function workerRun(queue: Queue, scans: ScanEvent[], concurrency: number): Promise<number> {
   await queue.pause();
-  const jobs = batches(scans).map((batch) => ({ name: 'scans', data: { scans: batch }, opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } }));
+  const jobs = batches(scans).map((batch) => ({ name: 'scans', data: encodeScanBatch(batch), opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } }));
   for (let i = 0; i < jobs.length; i += 50) await queue.addBulk(jobs.slice(i, i + 50));
   const worker = await startWorker(concurrency);
   try {

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../shared/config/index.js';
 import { createLogger } from '../shared/logger.js';
 import { ScanRecorder, type ScanRecorderConfig } from '../shared/scans/recorder.js';
+import { decodeScanBatch, scanBatchSize } from '../shared/scans/batch.js';
 import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
@@ -95,7 +96,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000
 
 async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]> {
   const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused']);
-  return jobs.flatMap((job) => job.data.scans);
+  return jobs.flatMap((job) => decodeScanBatch(job.data));
 }
 
 const ids = (scans: ScanEvent[]) => scans.map((s) => s.id).sort();
@@ -129,7 +130,7 @@ describe('ScanRecorder', () => {
     await until(async () => (await queue.count()) > 0);
     const jobs = await queue.getJobs(['waiting']);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.data.scans).toEqual(scans);
+    expect(decodeScanBatch(jobs[0]!.data)).toEqual(scans);
     // BullMQ stamps the job when the recorder adds it: one 10 ms window after the scans (the
     // margin is for a busy machine's timers, not for a second window).
     expect(jobs[0]!.timestamp - recordedAt).toBeLessThan(100);
@@ -142,7 +143,7 @@ describe('ScanRecorder', () => {
     const scans = Array.from({ length: 250 }, scan);
     for (const s of scans) recorder.record(s);
     await until(async () => (await queue.count()) === 3);
-    const sizes = (await queue.getJobs(['waiting'])).map((j) => j.data.scans.length).sort((a, b) => b - a);
+    const sizes = (await queue.getJobs(['waiting'])).map((j) => scanBatchSize(j.data)).sort((a, b) => b - a);
     expect(sizes).toEqual([100, 100, 50]);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
   });
@@ -189,8 +190,8 @@ describe('ScanRecorder', () => {
     const files = await readdir(config.SCAN_SPOOL_DIR);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^scans-.*\.json$/);
-    const spooled = JSON.parse(await readFile(join(config.SCAN_SPOOL_DIR, files[0]!), 'utf8')) as { batches: Array<{ id: string; scans: ScanEvent[] }> };
-    expect(spooled.batches.map((b) => b.scans.length)).toEqual([40, 40, 20]);
+    const spooled = JSON.parse(await readFile(join(config.SCAN_SPOOL_DIR, files[0]!), 'utf8')) as { batches: Array<{ id: string; payload: ScanBatchPayload }> };
+    expect(spooled.batches.map((b) => scanBatchSize(b.payload))).toEqual([40, 40, 20]);
     expect(await queue.count()).toBe(0);
 
     // The next process (Redis reachable again) sends them under the same job ids and removes the file.

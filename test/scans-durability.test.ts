@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
+import { decodeScanBatch, encodeScanBatch } from '../shared/scans/batch.js';
 import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
 import { startEntry } from './support/processes.js';
 import { startTcpProxy } from './support/tcp-proxy.js';
@@ -67,10 +68,10 @@ async function queueScans(batches: number) {
       city: 'São Paulo',
       isBot: (b + i) % 7 === 0,
     }));
-    return { name: 'scans', data: { scans }, opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } };
+    return { name: 'scans', data: encodeScanBatch(scans), opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } };
   });
   await queue.addBulk(jobs);
-  const humans = jobs.flatMap((j) => j.data.scans).filter((s) => !s.isBot).length;
+  const humans = jobs.flatMap((j) => decodeScanBatch(j.data)).filter((s) => !s.isBot).length;
   return { accountId, total: batches * BATCH_SIZE, humans, scanRows: () => count('select count(*)::int as n from scans where account_id = $1', accountId) };
 }
 

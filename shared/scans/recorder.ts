@@ -24,6 +24,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { createFailFastRedis, type Redis } from '../redis.js';
 import { SCAN_JOB_OPTIONS } from './scan-jobs.js';
+import { ScanBatchBuilder, scanBatchSize } from './batch.js';
 import type { ScanBatchPayload, ScanEvent } from './types.js';
 
 export type ScanRecorderConfig = Pick<
@@ -47,20 +48,23 @@ export interface ScanRecorderStats {
 interface Batch {
   /** The job id: fixed for the batch's life, across retries and spool files. */
   id: string;
-  scans: ScanEvent[];
+  /** The job's data. */
+  payload: ScanBatchPayload;
+  /**
+   * Adds scans to `payload` while the batch is open. Dropped once the batch may be in Redis (a
+   * send was tried, or it comes from a spool file): no scan joins it after that, since a second
+   * send of its job id is ignored by BullMQ.
+   */
+  builder?: ScanBatchBuilder;
+  count: number;
   /** Epoch ms of its first scan. */
   since: number;
-  /**
-   * Set once the batch may be in Redis (a send was tried, or it comes from a spool file): no
-   * scan is added to it after that, since a second send of its job id is ignored by BullMQ.
-   */
-  sealed: boolean;
   /** The spool file it was loaded from, deleted once all of that file's batches are queued. */
   spoolFile?: string;
 }
 
 interface SpoolFile {
-  batches: Array<Pick<Batch, 'id' | 'scans'>>;
+  batches: Array<Pick<Batch, 'id' | 'payload'>>;
 }
 
 /** A queue write carries at most this many batches (a backlog goes out in several). */
@@ -115,9 +119,10 @@ export class ScanRecorder {
         this.logger.error({ file, err }, 'scan spool file unreadable; left in place');
         continue;
       }
-      for (const { id, scans } of spool.batches) {
-        loaded.push({ id, scans, since: Date.now(), sealed: true, spoolFile: file });
-        this.counts.buffered += scans.length;
+      for (const { id, payload } of spool.batches) {
+        const count = scanBatchSize(payload);
+        loaded.push({ id, payload, count, since: Date.now(), spoolFile: file });
+        this.counts.buffered += count;
       }
       this.spoolFiles.set(file, spool.batches.length);
       this.logger.info({ file, batches: spool.batches.length }, 'scan spool file loaded');
@@ -130,13 +135,15 @@ export class ScanRecorder {
   record(scan: ScanEvent): void {
     if (this.closed || this.counts.buffered >= this.config.SCAN_BUFFER_MAX) return this.drop();
     let batch = this.batches[this.batches.length - 1];
-    if (!batch || batch.sealed || batch.scans.length >= this.config.SCAN_BATCH_SIZE) {
-      batch = { id: randomUUID(), scans: [], since: Date.now(), sealed: false };
+    if (!batch?.builder || batch.count >= this.config.SCAN_BATCH_SIZE) {
+      const builder = new ScanBatchBuilder();
+      batch = { id: randomUUID(), payload: builder.toPayload(), builder, count: 0, since: Date.now() };
       this.batches.push(batch);
     }
-    batch.scans.push(scan);
+    batch.builder!.add(scan);
+    batch.count++;
     this.counts.buffered++;
-    this.schedule(batch.scans.length >= this.config.SCAN_BATCH_SIZE ? 0 : this.config.SCAN_FLUSH_MS);
+    this.schedule(batch.count >= this.config.SCAN_BATCH_SIZE ? 0 : this.config.SCAN_FLUSH_MS);
   }
 
   stats(): ScanRecorderStats {
@@ -187,7 +194,7 @@ export class ScanRecorder {
     const oldest = this.batches[0];
     if (!oldest) return;
     if (!sent) return this.schedule(Math.min(MAX_RETRY_DELAY_MS, this.config.SCAN_FLUSH_MS * 2 ** this.failures));
-    const full = this.batches.length > 1 || oldest.scans.length >= this.config.SCAN_BATCH_SIZE;
+    const full = this.batches.length > 1 || oldest.count >= this.config.SCAN_BATCH_SIZE;
     this.schedule(full ? 0 : Math.max(0, oldest.since + this.config.SCAN_FLUSH_MS - Date.now()));
   }
 
@@ -198,14 +205,14 @@ export class ScanRecorder {
     try {
       // Without a connection there is nothing to wait for; the 'ready' event sends again.
       if (this.redis.status !== 'ready') throw new Error(`Redis connection is ${this.redis.status}`);
-      for (const batch of batches) batch.sealed = true;
-      await this.queue.addBulk(batches.map((b) => ({ name: 'scans', data: { scans: b.scans }, opts: { ...SCAN_JOB_OPTIONS, jobId: b.id } })));
+      for (const batch of batches) batch.builder = undefined;
+      await this.queue.addBulk(batches.map((b) => ({ name: 'scans', data: b.payload, opts: { ...SCAN_JOB_OPTIONS, jobId: b.id } })));
     } catch (err) {
       this.batches.unshift(...batches);
       if (this.failures++ === 0) this.logger.warn({ err: (err as Error).message, ...this.counts }, 'scan queue unreachable; buffering scans');
       return false;
     }
-    const count = batches.reduce((n, b) => n + b.scans.length, 0);
+    const count = batches.reduce((n, b) => n + b.count, 0);
     this.counts.buffered -= count;
     this.counts.flushed += count;
     if (this.failures > 0) this.logger.info({ ...this.counts }, 'scan queue reachable again');
@@ -229,7 +236,7 @@ export class ScanRecorder {
   private async spool(): Promise<void> {
     const dir = this.config.SCAN_SPOOL_DIR;
     await mkdir(dir, { recursive: true });
-    const spool: SpoolFile = { batches: this.batches.map(({ id, scans }) => ({ id, scans })) };
+    const spool: SpoolFile = { batches: this.batches.map(({ id, payload }) => ({ id, payload })) };
     const name = `scans-${Date.now()}-${process.pid}-${randomUUID()}`;
     const temporary = join(dir, `${name}.tmp`);
     const handle = await open(temporary, 'w');
