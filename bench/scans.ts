@@ -30,7 +30,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCANS = Number(process.env.BENCH_SCANS ?? 200_000);
 const LINKS = 1200;
 const BATCH = 1000;
-const CONCURRENCIES = [1, 4, 8, 16];
+const CONCURRENCIES = [1, 8, 64];
 const PREFIX = 'qrlinks-bench-scans';
 const TARGET = 20_000;
 
@@ -161,7 +161,7 @@ async function benchIngestion(): Promise<string> {
       if (check[0]!.n !== SCANS) throw new Error(`expected ${SCANS} scans, found ${check[0]!.n}`);
       const rate = SCANS / (ms / 1000);
       rows.push([
-        `qrlinks worker (queue, group commit, counters), SCAN_WORKER_CONCURRENCY=${concurrency}${concurrency === 8 ? ' (default)' : ''}`,
+        `qrlinks worker (queue, group commit, counters), SCAN_WORKER_CONCURRENCY=${concurrency}${concurrency === 64 ? ' (default)' : ''}`,
         Math.round(rate),
         ((ms / SCANS) * BATCH).toFixed(1),
         (rate / baseline).toFixed(2),

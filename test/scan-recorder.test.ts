@@ -108,7 +108,8 @@ describe('scan recording configuration', () => {
       SCAN_BATCH_SIZE: 1000,
       SCAN_BUFFER_MAX: 200_000,
       SCAN_SPOOL_DIR: './data/scan-spool',
-      SCAN_WORKER_CONCURRENCY: 8,
+      SCAN_WORKER_CONCURRENCY: 64,
+      SCAN_INGEST_LINGER_MS: 200,
       SCAN_WORKER_LOCK_MS: 30_000,
     });
   });

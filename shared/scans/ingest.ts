@@ -101,16 +101,25 @@ interface Waiting {
  */
 export class ScanIngester {
   private readonly waiting: Waiting[] = [];
+  private waitingScans = 0;
   private writing = false;
 
+  /**
+   * `lingerMs`: how long a statement waits for more batches when fewer than a statement's worth
+   * are waiting. Fewer, bigger statements cost Postgres less CPU per scan (one commit, one counter
+   * update per link), which a machine that also answers the scans needs more than scans appearing
+   * in Postgres a few hundred milliseconds sooner.
+   */
   constructor(
     private readonly db: Queryable,
     private readonly logger: Logger,
+    private readonly lingerMs = 0,
   ) {}
 
   ingest(scans: readonly ScanEvent[]): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ scans, resolve, reject });
+      this.waitingScans += scans.length;
       void this.writeWaiting();
     });
   }
@@ -119,12 +128,14 @@ export class ScanIngester {
     if (this.writing) return;
     this.writing = true;
     while (this.waiting.length > 0) {
+      if (this.lingerMs > 0 && this.waitingScans < MAX_SCANS_PER_STATEMENT) await new Promise((r) => setTimeout(r, this.lingerMs));
       const group = [this.waiting.shift()!];
       let size = group[0]!.scans.length;
       while (this.waiting.length > 0 && size + this.waiting[0]!.scans.length <= MAX_SCANS_PER_STATEMENT) {
         size += this.waiting[0]!.scans.length;
         group.push(this.waiting.shift()!);
       }
+      this.waitingScans -= size;
       await this.writeGroup(group);
     }
     this.writing = false;

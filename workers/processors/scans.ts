@@ -13,7 +13,7 @@ import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
 import type { ScanBatchPayload } from '../../shared/scans/types.js';
 
 export function scansProcessor(ctx: AppContext): Processor<ScanBatchPayload> {
-  const ingester = new ScanIngester(ctx.database.pool, ctx.logger);
+  const ingester = new ScanIngester(ctx.database.pool, ctx.logger, ctx.config.SCAN_INGEST_LINGER_MS);
   return async (job) => {
     const scans = decodeScanBatch(job.data);
     if (scans.length === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
