@@ -8,7 +8,7 @@ import { migrateDatabase } from '../db/migrate.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { folders } from '../db/schema.js';
-import { medianLoad, printTable, startBenchApi, startJsonBaseline, stopServer } from './support.js';
+import { medianLoad, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const CONNECTIONS = 16;
@@ -46,7 +46,7 @@ export async function benchApi(): Promise<string> {
       ],
     );
   } finally {
-    await stopServer(api.child);
-    await stopServer(baseline.child);
+    await stopProcess(api.child);
+    await stopProcess(baseline.child);
   }
 }

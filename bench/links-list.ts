@@ -10,7 +10,7 @@ import { accounts } from '../db/schema.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { withQrDefaults } from '../shared/qr/options.js';
-import { printTable, startBenchApi, startJsonBaseline, stopServer } from './support.js';
+import { printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
@@ -84,8 +84,8 @@ export async function benchLinksList(): Promise<string> {
       rows,
     );
   } finally {
-    await stopServer(api.child);
-    await stopServer(baseline.child);
+    await stopProcess(api.child);
+    await stopProcess(baseline.child);
     await database.db.delete(accounts).where(eq(accounts.id, account.id));
     await database.close();
   }

@@ -14,7 +14,7 @@ import { createAccount } from '../shared/accounts/accounts.js';
 import { createRedis } from '../shared/redis.js';
 import { createQueues, closeQueues, type QrRenderPayload } from '../shared/jobs/queues.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
-import { freePort, load, printTable, startProcess, startServer, stopServer, type LoadResult } from './support.js';
+import { freePort, load, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -64,22 +64,14 @@ async function loadOnce(url: string): Promise<Measured> {
   };
 }
 
-async function measure(url: string, runs: number, afterEach: () => Promise<void>): Promise<Measured & { total: number }> {
+/** `runs` loads, the median of each figure, and every request completed in all of them. */
+async function measure(url: string, runs: number, afterEach: () => Promise<void>): Promise<LoadResult & { total: number }> {
   const results: Measured[] = [];
   for (let i = 0; i < runs; i++) {
     results.push(await loadOnce(url));
     await afterEach();
   }
-  const median = (pick: (r: Measured) => number) => results.map(pick).sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
-  return {
-    requestsPerSec: median((r) => r.requestsPerSec),
-    p50: median((r) => r.p50),
-    p99: median((r) => r.p99),
-    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
-    errors: results.reduce((s, r) => s + r.errors, 0),
-    completed: median((r) => r.completed),
-    total: results.reduce((s, r) => s + r.completed, 0),
-  };
+  return { ...medianOfRuns(results), total: results.reduce((s, r) => s + r.completed, 0) };
 }
 
 export async function benchRedirect(): Promise<string> {
@@ -176,7 +168,7 @@ export async function benchRedirect(): Promise<string> {
     const sent = ours.total + busy.total;
     const recorded = (await scansOfLink()) - before;
     for (const r of [ours, base, busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
-    const row = (name: string, r: Measured, ratio: string) => [name, Math.round(r.requestsPerSec), r.p50.toFixed(2), r.p99.toFixed(2), ratio];
+    const row = (name: string, r: LoadResult, ratio: string) => [name, Math.round(r.requestsPerSec), r.p50.toFixed(2), r.p99.toFixed(2), ratio];
     const medianDrain = drainMs.sort((a, b) => a - b)[Math.floor(drainMs.length / 2)]!;
     return printTable(
       `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, median of ${RUNS} × ${SECONDS} s`,
@@ -193,7 +185,7 @@ export async function benchRedirect(): Promise<string> {
     rendering = false;
     await closeQueues(queues);
     redis.disconnect();
-    await Promise.all([stopServer(redirect), stopServer(worker), stopServer(baseline)]);
+    await Promise.all([stopProcess(redirect), stopProcess(worker), stopProcess(baseline)]);
     await database.close();
   }
 }

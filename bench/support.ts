@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-import { freePort } from '../test/support/processes.js';
+import { freePort, stopProcess } from '../test/support/processes.js';
 
-export { freePort };
+export { freePort, stopProcess };
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -39,12 +39,6 @@ export async function startServer(entry: string, env: Record<string, string>, he
   }
 }
 
-export async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 export interface LoadResult {
   requestsPerSec: number;
@@ -70,22 +64,26 @@ export async function load(opts: { url: string; connections: number; seconds: nu
   };
 }
 
-/** Runs `runs` loads and keeps the median of each figure. */
-export async function medianLoad(runs: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { runs: number }> {
-  const results: LoadResult[] = [];
-  for (let i = 0; i < runs; i++) results.push(await load(opts));
+/** The median of each figure over several runs; non-2xx answers and errors are summed. */
+export function medianOfRuns(results: LoadResult[]): LoadResult {
   const median = (pick: (r: LoadResult) => number) => {
     const sorted = results.map(pick).sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)]!;
   };
   return {
-    runs,
     requestsPerSec: median((r) => r.requestsPerSec),
     p50: median((r) => r.p50),
     p99: median((r) => r.p99),
     non2xx: results.reduce((s, r) => s + r.non2xx, 0),
     errors: results.reduce((s, r) => s + r.errors, 0),
   };
+}
+
+/** Runs `runs` loads and keeps the median of each figure. */
+export async function medianLoad(runs: number, opts: Parameters<typeof load>[0]): Promise<LoadResult & { runs: number }> {
+  const results: LoadResult[] = [];
+  for (let i = 0; i < runs; i++) results.push(await load(opts));
+  return { runs, ...medianOfRuns(results) };
 }
 
 export function printTable(title: string, header: string[], rows: Array<Array<string | number>>): string {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { freePort, startEntry, waitForHttp } from './support/processes.js';
+import { freePort, startEntry, stopProcess, waitForHttp } from './support/processes.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
 const PREFIX = `qrlinks-test-scanpath-${randomUUID().slice(0, 8)}`;
@@ -55,12 +55,6 @@ async function startRedirect() {
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/health`);
   return { child, base, scan: (slug: string) => fetch(`${base}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' } }) };
-}
-
-async function stop(child: ReturnType<typeof startEntry>, signal: NodeJS.Signals = 'SIGTERM') {
-  if (child.exitCode !== null) return;
-  child.kill(signal);
-  await once(child, 'exit');
 }
 
 async function website(): Promise<string> {
@@ -117,8 +111,8 @@ describe('the scan path through outages', () => {
       expect(await untilScans(slugs, sent)).toBe(sent);
     } finally {
       pg.restore();
-      await stop(redirect.child);
-      await stop(worker);
+      await stopProcess(redirect.child);
+      await stopProcess(worker);
     }
   });
 
@@ -146,8 +140,8 @@ describe('the scan path through outages', () => {
       expect(await untilScans([cached, uncached], sent)).toBe(sent);
     } finally {
       redis.restore();
-      await stop(redirect.child);
-      await stop(worker);
+      await stopProcess(redirect.child);
+      await stopProcess(worker);
     }
   });
 
@@ -176,8 +170,8 @@ describe('the scan path through outages', () => {
       expect(answered).toBeGreaterThan(100);
       expect(await untilScans([slug], answered)).toBe(answered);
     } finally {
-      await stop(redirect.child);
-      await stop(worker);
+      await stopProcess(redirect.child);
+      await stopProcess(worker);
     }
   });
 });

@@ -8,7 +8,6 @@
  * Either way every scan ends up in Postgres exactly once, with the link counters to match.
  */
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { createAccount } from '../shared/accounts/accounts.js';
 import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
 import { decodeScanBatch, encodeScanBatch } from '../shared/scans/batch.js';
 import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
-import { startEntry } from './support/processes.js';
+import { startEntry, stopProcess } from './support/processes.js';
 import { startTcpProxy } from './support/tcp-proxy.js';
 
 const BATCH_SIZE = 1000;
@@ -103,18 +102,12 @@ async function expectExactlyOnce({ accountId, total, humans }: { accountId: stri
   expect(await count('select sum(human_scan_count)::int as n from links where account_id = $1', accountId)).toBe(humans);
 }
 
-async function stop(child: ReturnType<typeof startEntry>, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill(signal);
-  await once(child, 'exit');
-}
-
 describe('scan ingestion survives failures of the worker side', () => {
   it('kill -9 of the worker mid-way: every scan lands exactly once', { timeout: 120_000 }, async () => {
     const run = await queueScans(50);
     const first = startEntry('workers/server.ts', [], WORKER_ENV);
     await untilMidway(run.scanRows, run.total);
-    await stop(first, 'SIGKILL');
+    await stopProcess(first, 'SIGKILL');
     // The dead worker's batches are still "active", under locks nobody renews.
     expect(await queue.getActiveCount()).toBeGreaterThan(0);
 
@@ -122,7 +115,7 @@ describe('scan ingestion survives failures of the worker side', () => {
     try {
       await untilQueueDrained();
     } finally {
-      await stop(second, 'SIGTERM');
+      await stopProcess(second, 'SIGTERM');
     }
     await expectExactlyOnce(run);
   });
@@ -142,7 +135,7 @@ describe('scan ingestion survives failures of the worker side', () => {
       proxy.restore();
       await untilQueueDrained();
     } finally {
-      await stop(worker, 'SIGTERM');
+      await stopProcess(worker, 'SIGTERM');
       await proxy.close();
     }
     await expectExactlyOnce(run);

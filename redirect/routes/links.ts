@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CUSTOM_SLUG_PATTERN, shortUrl } from '../../shared/links/slugs.js';
-import { unavailableReason } from '../../shared/links/resolve/availability.js';
+import { windowStatus } from '../../shared/links/status.js';
 import { LinkLookupUnavailableError } from '../../shared/links/resolve/link-resolver.js';
 import {
   hasValidPasswordCookie,
@@ -57,7 +57,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       }
     }
     if (!link) return renderUnavailablePage('not_found');
-    const reason = unavailableReason(link, now);
+    const reason = windowStatus(link, now);
     return reason ? renderUnavailablePage(reason) : link;
   }
 

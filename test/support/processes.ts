@@ -64,3 +64,11 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<Resp
     }
   }
 }
+
+/** Stops a child process (SIGTERM unless told otherwise) and waits for it to exit; a process already gone is fine. */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill(signal);
+  await exited;
+}
