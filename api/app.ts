@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import { checkReadiness, type AppContext } from '../shared/context.js';
-import { closeConnectionsOnShutdown } from '../shared/http/graceful.js';
+import { gracefulHttp } from '../shared/http/graceful.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import errorsPlugin from './plugins/app/errors.js';
@@ -25,7 +25,9 @@ import './types.js';
 export const API_PREFIX = '/api/v1';
 
 export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
+  const graceful = gracefulHttp();
   const app = Fastify({
+    http: graceful.serverOptions,
     loggerInstance: ctx.logger as FastifyBaseLogger,
     bodyLimit: ctx.config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
@@ -48,7 +50,7 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  closeConnectionsOnShutdown(app);
+  graceful.register(app);
 
   await app.register(contextPlugin, { ctx });
   await app.register(validationPlugin);

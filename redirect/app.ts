@@ -5,7 +5,7 @@
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { checkReadiness, type AppContext } from '../shared/context.js';
-import { closeConnectionsOnShutdown } from '../shared/http/graceful.js';
+import { gracefulHttp } from '../shared/http/graceful.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import { PasswordAttempts } from '../shared/links/resolve/password.js';
@@ -20,7 +20,9 @@ import type { ScanPath } from './scan-path.js';
 
 export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
+  const graceful = gracefulHttp();
   const app = Fastify({
+    http: graceful.serverOptions,
     loggerInstance: ctx.logger as FastifyBaseLogger,
     forceCloseConnections: 'idle',
     trustProxy: config.TRUSTED_PROXIES || false,
@@ -30,7 +32,7 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger) => logger,
   });
-  closeConnectionsOnShutdown(app);
+  graceful.register(app);
 
   const keys = linkCacheKeys(config.QUEUE_PREFIX);
   const redis = createFailFastRedis(config.REDIS_URL);

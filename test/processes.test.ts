@@ -55,13 +55,13 @@ describe('graceful shutdown', () => {
     await waitForHttp(`http://127.0.0.1:${port}/health`);
 
     const body = JSON.stringify({ name: 'sent slowly' });
-    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const response = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
       const req = request(
         { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/folders', headers: { authorization: `Basic ${key}`, 'content-type': 'application/json', 'content-length': body.length } },
         (res) => {
           let text = '';
           res.on('data', (d) => (text += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
         },
       );
       req.on('error', reject);
@@ -75,6 +75,8 @@ describe('graceful shutdown', () => {
     const res = await response;
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).name).toBe('sent slowly');
+    // The keep-alive socket ends with the answer instead of holding shutdown open.
+    expect(res.connection).toBe('close');
     expect((await exited).code).toBe(0);
   });
 

@@ -1,16 +1,38 @@
+import { ServerResponse, type ServerOptions } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+
+export interface GracefulHttp {
+  /** Fastify's `http` option: the server's responses come from a class that knows about shutdown. */
+  serverOptions: ServerOptions;
+  /** Registers the preClose hook that starts answering with `Connection: close`. */
+  register(app: FastifyInstance): void;
+}
 
 /**
  * Once the server starts closing, answers to requests still in flight say `Connection: close`,
  * so their keep-alive sockets end with the answer instead of holding shutdown open until the
- * keep-alive timeout. Shared by the api and redirect servers.
+ * keep-alive timeout (idle sockets are closed by Fastify's `forceCloseConnections: 'idle'`).
+ *
+ * Done in the response class the server is created with, not in an onSend hook: a hook runs for
+ * every request, and on the redirect that cost about 4 µs of a ~30 µs scan (measured with wrk);
+ * this costs one flag check when the head is written. Shared by the api and redirect servers.
  */
-export function closeConnectionsOnShutdown(app: FastifyInstance): void {
+export function gracefulHttp(): GracefulHttp {
   let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
+  class ShutdownAwareResponse extends ServerResponse {}
+  // Node writes the Connection header from shouldKeepAlive when the head is stored, which
+  // writeHead leads to (Fastify always calls it; an implicit head goes through it too).
+  const writeHead = ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+  ShutdownAwareResponse.prototype.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (closing) this.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+  return {
+    serverOptions: { ServerResponse: ShutdownAwareResponse as typeof ServerResponse },
+    register(app) {
+      app.addHook('preClose', async () => {
+        closing = true;
+      });
+    },
+  };
 }
