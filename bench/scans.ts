@@ -21,6 +21,7 @@ import { createAccount } from '../shared/accounts/accounts.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
 import { loadGeo } from '../shared/scans/geo.js';
 import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
+import { newScanId } from '../shared/scans/scan-id.js';
 import type { ScanEvent } from '../shared/scans/types.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
 import { printTable, ROOT } from './support.js';
@@ -45,7 +46,7 @@ const VISITORS: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at'>> = [
 function makeScans(accountId: string, linkIds: string[]): ScanEvent[] {
   const now = Date.now();
   return Array.from({ length: SCANS }, (_, i) => ({
-    id: randomUUID(),
+    id: newScanId(),
     // Uniform over the account's links: a batch touches ~680 of the 1200, each a counter update.
     linkId: linkIds[Math.floor(Math.random() * linkIds.length)]!,
     accountId,

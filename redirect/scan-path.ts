@@ -6,14 +6,15 @@
 import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import type { PasswordAttempts } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
-import type { ScanEvent, Visitor } from '../shared/scans/types.js';
+import type { DescribeVisitor } from '../shared/scans/visitor.js';
+import type { RecordedScan } from '../shared/scans/types.js';
 
 export interface ScanPath {
   resolver: LinkResolver;
   scanLimiter: ScanLimiter;
   passwordAttempts: PasswordAttempts;
-  describeVisitor(userAgent: string | undefined, ip: string | undefined, opts: { head: boolean }): Visitor;
-  recordScan(scan: ScanEvent): void;
+  describeVisitor: DescribeVisitor;
+  recordScan(scan: RecordedScan): void;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */
   shortUrlBase: string;
 }

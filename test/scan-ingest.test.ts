@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createLogger } from '../shared/logger.js';
-import { ingestScans, ScanIngester } from '../shared/scans/ingest.js';
-import type { ScanEvent } from '../shared/scans/types.js';
+import { encodeScanBatch } from '../shared/scans/batch.js';
+import { ingestScanBatches, ScanIngester } from '../shared/scans/ingest.js';
+import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
 
 let database: DatabaseHandle;
 let accountId: string;
@@ -48,6 +49,9 @@ function scan(linkId: string, overrides: Partial<ScanEvent> = {}): ScanEvent {
   };
 }
 
+/** Flat scans as one batch, the way a redirect process sends them. */
+const ingest = (scans: ScanEvent[]) => ingestScanBatches(database.pool, [encodeScanBatch(scans)]);
+
 async function counters(ids: string[]) {
   const { rows } = await database.pool.query<{ id: string; scan_count: number; human_scan_count: number; last_scanned_at: Date | null }>(
     'select id, scan_count, human_scan_count, last_scanned_at from links where id = any($1::uuid[])',
@@ -61,7 +65,7 @@ async function storedScans(linkIds: string[]): Promise<number> {
   return rows[0]!.n;
 }
 
-describe('ingestScans', () => {
+describe('ingestScanBatches', () => {
   it('writes every field of each scan and moves its link counters; bots count in scan_count only', async () => {
     const [a, b] = await makeLinks(2);
     const batch = [
@@ -70,7 +74,7 @@ describe('ingestScans', () => {
       scan(a!, { isBot: true, browserName: null, deviceType: null, deviceVendor: null, osName: null }),
       scan(b!),
     ];
-    expect(await ingestScans(database.pool, batch)).toEqual({ inserted: 4, links: 2, malformed: 0 });
+    expect(await ingest(batch)).toEqual({ inserted: 4, links: 2, malformed: 0 });
 
     const { rows } = await database.pool.query('select * from scans where id = $1', [batch[0]!.id]);
     expect(rows[0]).toEqual({
@@ -96,15 +100,15 @@ describe('ingestScans', () => {
   it('a batch run again inserts nothing and leaves the counters alone; an overlapping one adds only its new scans', async () => {
     const [link] = await makeLinks(1);
     const batch = Array.from({ length: 50 }, (_, i) => scan(link!, { isBot: i % 5 === 0 }));
-    await ingestScans(database.pool, batch);
+    await ingest(batch);
     const before = await counters([link!]);
     expect(before[link!]).toMatchObject({ total: 50, humans: 40 });
 
-    expect(await ingestScans(database.pool, batch)).toEqual({ inserted: 0, links: 0, malformed: 0 });
+    expect(await ingest(batch)).toEqual({ inserted: 0, links: 0, malformed: 0 });
     expect(await counters([link!])).toEqual(before);
 
     const later = [scan(link!), scan(link!, { isBot: true })];
-    expect(await ingestScans(database.pool, [...batch.slice(10, 20), ...later])).toMatchObject({ inserted: 2 });
+    expect(await ingest([...batch.slice(10, 20), ...later])).toMatchObject({ inserted: 2 });
     expect(await counters([link!])).toEqual({ [link!]: { total: 52, humans: 41, last: later[1]!.at } });
     expect(await storedScans([link!])).toBe(52);
   });
@@ -112,7 +116,7 @@ describe('ingestScans', () => {
   it('the same scan twice in one batch is written once', async () => {
     const [link] = await makeLinks(1);
     const once = scan(link!);
-    expect(await ingestScans(database.pool, [once, once, scan(link!)])).toMatchObject({ inserted: 2 });
+    expect(await ingest([once, once, scan(link!)])).toMatchObject({ inserted: 2 });
     expect((await counters([link!]))[link!]!.total).toBe(2);
   });
 
@@ -122,7 +126,7 @@ describe('ingestScans', () => {
     const [foreign] = await makeLinks(1, otherAccount);
     await database.pool.query('delete from links where id = $1', [deleted]);
 
-    const result = await ingestScans(database.pool, [scan(kept!), scan(deleted!), scan(deleted!), scan(foreign!)]);
+    const result = await ingest([scan(kept!), scan(deleted!), scan(deleted!), scan(foreign!)]);
     expect(result).toEqual({ inserted: 1, links: 1, malformed: 0 });
     expect(await storedScans([deleted!, foreign!])).toBe(0);
     expect((await counters([foreign!]))[foreign!]).toEqual({ total: 0, humans: 0, last: null });
@@ -130,15 +134,51 @@ describe('ingestScans', () => {
 
   it('refuses a malformed scan alone', async () => {
     const [link] = await makeLinks(1);
-    const result = await ingestScans(database.pool, [scan(link!), scan(link!, { id: 'not-a-uuid' }), scan(link!, { at: Number.NaN })]);
+    const result = await ingest([scan(link!), scan(link!, { id: 'not-a-uuid' }), scan(link!, { at: Number.NaN })]);
     expect(result).toEqual({ inserted: 1, links: 1, malformed: 2 });
+  });
+
+  it('refuses what does not fit the batch format, scan by scan, and writes the rest', async () => {
+    const [link] = await makeLinks(1);
+    const good = encodeScanBatch([scan(link!), scan(link!)]);
+    const visitor = good.visitors[0]!;
+    const damaged: ScanBatchPayload = {
+      links: [[link!, accountId], ['not-a-uuid', accountId]],
+      visitors: [visitor, [...visitor.slice(0, 7), 'yes'] as never, ['too', 'short'] as never],
+      scans: [
+        ...good.scans.slice(0, 4), // fine
+        randomUUID(), Date.now(), 1, 0, // its link is not a UUID
+        randomUUID(), Date.now(), 0, 1, // its visitor's isBot is not a boolean
+        randomUUID(), Date.now(), 0, 2, // its visitor is not a visitor
+        randomUUID(), Date.now(), 5, 0, // no such link
+        randomUUID(), Date.now(), 0, 9, // no such visitor
+        randomUUID(), '2026', 0, 0, // a time that is not a number
+        randomUUID(), // cut off
+      ],
+    };
+    expect(await ingestScanBatches(database.pool, [damaged, good])).toEqual({ inserted: 2, links: 1, malformed: 7 });
+    expect(await ingestScanBatches(database.pool, [{} as never, null as never])).toEqual({ inserted: 0, links: 0, malformed: 0 });
+    expect(await storedScans([link!])).toBe(2);
+  });
+
+  it('batches written by one statement keep each scan with its own link and visitor', async () => {
+    const [a, b, c] = await makeLinks(3);
+    const first = [scan(a!, { city: 'Munich' }), scan(b!, { city: 'Lyon', isBot: true })];
+    const second = [scan(c!, { city: 'Osaka' }), scan(b!, { city: 'Quito' }), scan(a!, { city: 'Lyon', isBot: true })];
+    expect(await ingestScanBatches(database.pool, [encodeScanBatch(first), encodeScanBatch(second)])).toEqual({ inserted: 5, links: 3, malformed: 0 });
+    const { rows } = await database.pool.query<{ id: string; link_id: string; city: string; is_bot: boolean }>(
+      'select id, link_id, city, is_bot from scans where link_id = any($1::uuid[])',
+      [[a, b, c]],
+    );
+    const stored = Object.fromEntries(rows.map((r) => [r.id, [r.link_id, r.city, r.is_bot]]));
+    expect(stored).toEqual(Object.fromEntries([...first, ...second].map((s) => [s.id, [s.linkId, s.city, s.isBot]])));
   });
 
   it('keeps last_scanned_at at the latest scan when an older batch arrives late', async () => {
     const [link] = await makeLinks(1);
     const recent = scan(link!, { at: Date.parse('2026-11-21T12:00:00Z') });
-    await ingestScans(database.pool, [recent]);
-    await ingestScans(database.pool, [scan(link!, { at: Date.parse('2026-11-21T08:00:00Z') })]);
+    await ingest([recent]);
+    await ingest([scan(link!, { at: Date.parse('2026-11-21T08:00:00Z') })]);
     expect((await counters([link!]))[link!]).toEqual({ total: 2, humans: 2, last: recent.at });
   });
 
@@ -148,7 +188,7 @@ describe('ingestScans', () => {
       // Each batch names the links in a different order.
       Array.from({ length: 200 }, (_, i) => scan(ids[(i * (b + 7)) % ids.length]!)),
     );
-    await Promise.all(batches.map((batch) => ingestScans(database.pool, batch)));
+    await Promise.all(batches.map((batch) => ingest(batch)));
     const all = await counters(ids);
     expect(Object.values(all).reduce((sum, c) => sum + c.total, 0)).toBe(12 * 200);
     expect(await storedScans(ids)).toBe(12 * 200);
@@ -162,10 +202,18 @@ describe('ScanIngester (group commit in the worker)', () => {
     const ids = await makeLinks(10);
     const ingester = new ScanIngester(database.pool, logger);
     const batches = Array.from({ length: 8 }, () => Array.from({ length: 100 }, (_, i) => scan(ids[i % ids.length]!)));
-    await Promise.all(batches.map((batch) => ingester.ingest(batch)));
+    await Promise.all(batches.map((batch) => ingester.ingest(encodeScanBatch(batch))));
     expect(await storedScans(ids)).toBe(800);
     expect(Object.values(await counters(ids)).every((c) => c.total === 80)).toBe(true);
   });
+
+  it('lingers for more batches only while more can come: with as many waiting as the worker holds, it writes at once', async () => {
+    const [link] = await makeLinks(1);
+    const ingester = new ScanIngester(database.pool, logger, { ms: 60_000, maxBatches: 2 });
+    // Two batches fill the worker: the linger of a minute is not waited.
+    await Promise.all([ingester.ingest(encodeScanBatch([scan(link!)])), ingester.ingest(encodeScanBatch([scan(link!)]))]);
+    expect(await storedScans([link!])).toBe(2);
+  }, 10_000);
 
   it('a batch Postgres refuses fails alone; the batches written with it still land', async () => {
     const [link] = await makeLinks(1);
@@ -173,7 +221,7 @@ describe('ScanIngester (group commit in the worker)', () => {
     // A NUL character cannot be stored in a Postgres text column: the statement is refused.
     const poisoned = [scan(link!, { city: 'bad\u0000city' })];
     const good = [[scan(link!)], [scan(link!)]];
-    const outcomes = await Promise.allSettled([ingester.ingest(good[0]!), ingester.ingest(poisoned), ingester.ingest(good[1]!)]);
+    const outcomes = await Promise.allSettled([ingester.ingest(encodeScanBatch(good[0]!)), ingester.ingest(encodeScanBatch(poisoned)), ingester.ingest(encodeScanBatch(good[1]!))]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedScans([link!])).toBe(2);
   });

@@ -15,7 +15,8 @@ import { ConfigError, loadConfig } from '../shared/config/index.js';
 import { createLogger } from '../shared/logger.js';
 import { ScanRecorder, type ScanRecorderConfig } from '../shared/scans/recorder.js';
 import { decodeScanBatch, scanBatchSize } from '../shared/scans/batch.js';
-import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
+import { newScanId } from '../shared/scans/scan-id.js';
+import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
 const REDIS_URL = process.env.REDIS_URL!;
@@ -69,21 +70,19 @@ async function startRecorder(config: ScanRecorderConfig): Promise<ScanRecorder> 
   return recorder;
 }
 
-function scan(): ScanEvent {
-  return {
-    id: randomUUID(),
-    linkId: randomUUID(),
-    accountId: randomUUID(),
-    at: Date.now(),
-    browserName: 'Chrome',
-    deviceType: 'mobile',
-    deviceVendor: 'Google',
-    osName: 'Android',
-    countryName: 'Japan',
-    region: 'Tokyo',
-    city: 'Tokyo',
-    isBot: false,
-  };
+const VISITOR = Object.freeze({
+  browserName: 'Chrome',
+  deviceType: 'mobile',
+  deviceVendor: 'Google',
+  osName: 'Android',
+  countryName: 'Japan',
+  region: 'Tokyo',
+  city: 'Tokyo',
+  isBot: false,
+});
+
+function scan(): RecordedScan {
+  return { id: newScanId(), linkId: randomUUID(), accountId: randomUUID(), at: Date.now(), visitor: VISITOR };
 }
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -99,7 +98,7 @@ async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]>
   return jobs.flatMap((job) => decodeScanBatch(job.data));
 }
 
-const ids = (scans: ScanEvent[]) => scans.map((s) => s.id).sort();
+const ids = (scans: Array<{ id: string }>) => scans.map((s) => s.id).sort();
 
 describe('scan recording configuration', () => {
   it('defaults to a 10 ms window, batches of 1000, 200,000 buffered, a spool beside the files', () => {
@@ -131,7 +130,7 @@ describe('ScanRecorder', () => {
     await until(async () => (await queue.count()) > 0);
     const jobs = await queue.getJobs(['waiting']);
     expect(jobs).toHaveLength(1);
-    expect(decodeScanBatch(jobs[0]!.data)).toEqual(scans);
+    expect(decodeScanBatch(jobs[0]!.data)).toEqual(scans.map(({ visitor, ...rest }): ScanEvent => ({ ...rest, ...visitor })));
     // BullMQ stamps the job when the recorder adds it: one 10 ms window after the scans (the
     // margin is for a busy machine's timers, not for a second window).
     expect(jobs[0]!.timestamp - recordedAt).toBeLessThan(100);

@@ -119,3 +119,20 @@ describe('geo from the DB-IP Lite city database', () => {
     );
   });
 });
+
+describe('interned visitors', () => {
+  it('the same user agent from the same place is the same frozen object; anything different is another', () => {
+    const a = describeVisitor(UA.iosSafari, '8.8.8.8');
+    expect(Object.isFrozen(a)).toBe(true);
+    // Another address in the same database record, the same user agent string built anew.
+    expect(describeVisitor(`${UA.iosSafari}`, '8.8.8.8')).toBe(a);
+    expect(describeVisitor(UA.iosSafari, '127.0.0.1')).toBe(describeVisitor(UA.iosSafari, '10.0.0.1'));
+    expect(describeVisitor(UA.iosSafari, '127.0.0.1')).not.toBe(a);
+    expect(describeVisitor(UA.androidChrome, '8.8.8.8')).not.toBe(a);
+    const preview = describeVisitor(UA.iosSafari, '8.8.8.8', { head: true });
+    expect(preview).not.toBe(a);
+    expect(preview).toEqual({ ...a, isBot: true });
+    expect(describeVisitor(UA.iosSafari, '8.8.8.8', { head: true })).toBe(preview);
+    expect(a.isBot).toBe(false);
+  });
+});

@@ -4,7 +4,6 @@
  * (`/<slug>/contact.vcf`, `/<slug>/event.ics`), which answer under the same rules but are not
  * scans of their own.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CUSTOM_SLUG_PATTERN, shortUrl } from '../../shared/links/slugs.js';
 import { windowStatus } from '../../shared/links/status.js';
@@ -29,6 +28,7 @@ import {
   sendPage,
 } from '../pages/index.js';
 import type { Page } from '../pages/types.js';
+import { newScanId } from '../../shared/scans/scan-id.js';
 import type { ScanPath } from '../scan-path.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
@@ -84,20 +84,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
         return sendPage(reply, renderServiceUnavailablePage());
       }
     }
-    scanPath.recordScan({
-      id: randomUUID(),
-      linkId: link.id,
-      accountId: link.accountId,
-      at: now,
-      browserName: visitor.browserName,
-      deviceType: visitor.deviceType,
-      deviceVendor: visitor.deviceVendor,
-      osName: visitor.osName,
-      countryName: visitor.countryName,
-      region: visitor.region,
-      city: visitor.city,
-      isBot: visitor.isBot,
-    });
+    scanPath.recordScan({ id: newScanId(), linkId: link.id, accountId: link.accountId, at: now, visitor });
     if (link.type === 'website') return redirectTo(reply, (link.data as LinkDataByType['website']).url);
     if (link.type === 'smart-url') {
       return redirectTo(reply, smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now)));

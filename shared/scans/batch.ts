@@ -1,33 +1,32 @@
 /**
  * The compact form of a batch of scans on the `scans` queue (see ScanBatchPayload): built scan
- * by scan on the redirect's hot path, expanded back into ScanEvents by the worker.
+ * by scan on the redirect's hot path, read column-wise by the worker (ingest.ts).
  */
-import type { ScanBatchPayload, ScanEvent, ScanVisitorTuple } from './types.js';
+import type { RecordedScan, ScanBatchPayload, ScanEvent, ScanVisitor, ScanVisitorTuple } from './types.js';
 
 const FIELDS_PER_SCAN = 4;
 
 export class ScanBatchBuilder {
   private readonly payload: ScanBatchPayload = { links: [], visitors: [], scans: [] };
   private readonly linkIndex = new Map<string, number>();
-  private readonly visitorIndex = new Map<string, number>();
+  /** By identity: the redirect's visitors are interned (describeVisitor), so equal ones are the same object. */
+  private readonly visitorIndex = new Map<Readonly<ScanVisitor>, number>();
 
   get size(): number {
     return this.payload.scans.length / FIELDS_PER_SCAN;
   }
 
-  add(scan: ScanEvent): void {
+  add(scan: RecordedScan): void {
     let link = this.linkIndex.get(scan.linkId);
     if (link === undefined) {
       link = this.payload.links.push([scan.linkId, scan.accountId]) - 1;
       this.linkIndex.set(scan.linkId, link);
     }
-    // A separator no user agent field or place name contains, so different tuples never share a key.
-    const key = `${scan.browserName}\u0000${scan.deviceType}\u0000${scan.deviceVendor}\u0000${scan.osName}\u0000${scan.countryName}\u0000${scan.region}\u0000${scan.city}\u0000${scan.isBot}`;
-    let visitor = this.visitorIndex.get(key);
+    const v = scan.visitor;
+    let visitor = this.visitorIndex.get(v);
     if (visitor === undefined) {
-      const tuple: ScanVisitorTuple = [scan.browserName, scan.deviceType, scan.deviceVendor, scan.osName, scan.countryName, scan.region, scan.city, scan.isBot];
-      visitor = this.payload.visitors.push(tuple) - 1;
-      this.visitorIndex.set(key, visitor);
+      visitor = this.payload.visitors.push([v.browserName, v.deviceType, v.deviceVendor, v.osName, v.countryName, v.region, v.city, v.isBot]) - 1;
+      this.visitorIndex.set(v, visitor);
     }
     this.payload.scans.push(scan.id, scan.at, link, visitor);
   }
@@ -37,9 +36,16 @@ export class ScanBatchBuilder {
   }
 }
 
+/** A batch of flat scans (tests, benchmarks): equal visitors are found by value and sent once. */
 export function encodeScanBatch(scans: Iterable<ScanEvent>): ScanBatchPayload {
   const builder = new ScanBatchBuilder();
-  for (const scan of scans) builder.add(scan);
+  const visitors = new Map<string, ScanVisitor>();
+  for (const { id, linkId, accountId, at, ...fields } of scans) {
+    const key = JSON.stringify([fields.browserName, fields.deviceType, fields.deviceVendor, fields.osName, fields.countryName, fields.region, fields.city, fields.isBot]);
+    let visitor = visitors.get(key);
+    if (!visitor) visitors.set(key, (visitor = fields));
+    builder.add({ id, linkId, accountId, at, visitor });
+  }
   return builder.toPayload();
 }
 
@@ -48,14 +54,12 @@ export function scanBatchSize(payload: ScanBatchPayload): number {
 }
 
 /**
- * The batch's scans. Entries that do not fit the shape (a hand-made or damaged job) become scans
- * with no usable id or link, which ingestion refuses one by one instead of failing the batch; a
- * payload that is not a batch gives none.
+ * The batch's scans spelled out, for reading queued batches in tests and tools (the worker reads
+ * a batch column-wise instead: ingest.ts). Entries that do not fit the shape become scans with no
+ * usable id or link; a payload that is not a batch gives none.
  */
 export function decodeScanBatch(payload: ScanBatchPayload): ScanEvent[] {
   const scans: ScanEvent[] = [];
-  // A job that is not a batch at all must complete empty (and be logged by ingestion's caller),
-  // not fail on every one of its retries for a week.
   const links = Array.isArray(payload?.links) ? payload.links : [];
   const visitors = Array.isArray(payload?.visitors) ? payload.visitors : [];
   const flat = Array.isArray(payload?.scans) ? payload.scans : [];

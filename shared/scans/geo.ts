@@ -23,7 +23,9 @@ export interface Geo {
 }
 
 export interface GeoDatabase {
-  /** Where an address is; null for a non-public address (private, loopback, documentation…) or one the database does not know. */
+  /**
+   * Where an address is, as a frozen object that is the same for every address of one database
+   * record; null for a non-public address (private, loopback, documentation…) or one the database does not know. */
   lookup(ip: string): Geo | null;
 }
 
@@ -69,6 +71,10 @@ async function openGeo(): Promise<GeoDatabase> {
     return name || null;
   };
 
+  // One Geo per decoded record, so addresses of the same place give the same (frozen) object and
+  // visitors can be interned by it (visitor.ts). Records live in the readers' bounded caches.
+  const places = new WeakMap<DbipCityRecord, Geo>();
+
   return {
     lookup(ip) {
       // A dual-stack socket reports IPv4 clients as ::ffff:a.b.c.d; the IPv4 file knows them.
@@ -76,8 +82,13 @@ async function openGeo(): Promise<GeoDatabase> {
       if (!isPublicAddress(address)) return null;
       const record = (address.includes(':') ? ipv6 : ipv4).get(address) as DbipCityRecord | null;
       if (!record?.country_code) return null;
-      const code = record.country_code.toUpperCase();
-      return { countryCode: code, countryName: countryName(code), region: record.state1 || null, city: record.city || null };
+      let place = places.get(record);
+      if (!place) {
+        const code = record.country_code.toUpperCase();
+        place = Object.freeze({ countryCode: code, countryName: countryName(code), region: record.state1 || null, city: record.city || null });
+        places.set(record, place);
+      }
+      return place;
     },
   };
 }

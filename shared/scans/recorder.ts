@@ -25,7 +25,7 @@ import type { Logger } from '../logger.js';
 import { createFailFastRedis, type Redis } from '../redis.js';
 import { SCAN_JOB_OPTIONS } from './scan-jobs.js';
 import { ScanBatchBuilder, scanBatchSize } from './batch.js';
-import type { ScanBatchPayload, ScanEvent } from './types.js';
+import type { RecordedScan, ScanBatchPayload } from './types.js';
 
 export type ScanRecorderConfig = Pick<
   Config,
@@ -132,7 +132,7 @@ export class ScanRecorder {
   }
 
   /** Synchronous and O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. */
-  record(scan: ScanEvent): void {
+  record(scan: RecordedScan): void {
     if (this.closed || this.counts.buffered >= this.config.SCAN_BUFFER_MAX) return this.drop();
     let batch = this.batches[this.batches.length - 1];
     if (!batch?.builder || batch.count >= this.config.SCAN_BATCH_SIZE) {

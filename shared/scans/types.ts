@@ -23,8 +23,26 @@ export interface Visitor {
   city: string | null;
 }
 
+/** The visitor fields a scan row keeps (the country code only serves smart-url rules). */
+export type ScanVisitor = Pick<Visitor, 'browserName' | 'deviceType' | 'deviceVendor' | 'osName' | 'countryName' | 'region' | 'city' | 'isBot'>;
+
+/**
+ * A scan as the redirect process records it. The visitor is by reference: describeVisitor interns
+ * them, so a batch refers to each distinct visitor once, found by identity.
+ */
+export interface RecordedScan {
+  /** UUIDv7 (newScanId); the primary key of the scans row. */
+  id: string;
+  linkId: string;
+  accountId: string;
+  /** Epoch ms of the request. */
+  at: number;
+  visitor: Readonly<ScanVisitor>;
+}
+
+/** A scan as the worker ingests it: a batch's entry with its link and visitor spelled out. */
 export interface ScanEvent {
-  /** UUID made by the redirect process; the primary key of the scans row. */
+  /** UUIDv7 made by the redirect process; the primary key of the scans row. */
   id: string;
   linkId: string;
   accountId: string;

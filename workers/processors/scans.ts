@@ -7,17 +7,18 @@
 import type { Processor, WorkerOptions } from 'bullmq';
 import type { Config } from '../../shared/config/index.js';
 import type { AppContext } from '../../shared/context.js';
-import { decodeScanBatch } from '../../shared/scans/batch.js';
 import { ScanIngester } from '../../shared/scans/ingest.js';
 import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
 import type { ScanBatchPayload } from '../../shared/scans/types.js';
 
 export function scansProcessor(ctx: AppContext): Processor<ScanBatchPayload> {
-  const ingester = new ScanIngester(ctx.database.pool, ctx.logger, ctx.config.SCAN_INGEST_LINGER_MS);
+  const ingester = new ScanIngester(ctx.database.pool, ctx.logger, {
+    ms: ctx.config.SCAN_INGEST_LINGER_MS,
+    maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
+  });
   return async (job) => {
-    const scans = decodeScanBatch(job.data);
-    if (scans.length === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
-    await ingester.ingest(scans);
+    if (!(Array.isArray(job.data?.scans) && job.data.scans.length > 0)) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
+    await ingester.ingest(job.data);
   };
 }
 
