@@ -8,15 +8,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { count, eq } from 'drizzle-orm';
 import { createDatabase } from '../db/client.js';
-import { migrateDatabase } from '../db/migrate.js';
 import { links, scans } from '../db/schema.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createRedis } from '../shared/redis.js';
 import { createQueues, closeQueues, type QrRenderPayload } from '../shared/jobs/queues.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
-import { freePort, load, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
+import { freePort, freshDatabase, load, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench';
 const CONNECTIONS = 64;
@@ -75,7 +73,7 @@ async function measure(url: string, runs: number, afterEach: () => Promise<void>
 }
 
 export async function benchRedirect(): Promise<string> {
-  await migrateDatabase(DATABASE_URL);
+  const DATABASE_URL = await freshDatabase('redirect');
   const database = createDatabase(DATABASE_URL, 2);
   const account = await createAccount(database.db, { name: 'bench-redirect', plan: 'pro' });
   const slug = `bench${Date.now().toString(36)}`;

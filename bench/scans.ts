@@ -16,7 +16,6 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { createDatabase } from '../db/client.js';
-import { migrateDatabase } from '../db/migrate.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
 import { loadGeo } from '../shared/scans/geo.js';
@@ -24,9 +23,8 @@ import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
 import { newScanId } from '../shared/scans/scan-id.js';
 import type { ScanEvent } from '../shared/scans/types.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
-import { printTable, ROOT } from './support.js';
+import { freshDatabase, printTable, ROOT } from './support.js';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCANS = Number(process.env.BENCH_SCANS ?? 200_000);
 const LINKS = 1200;
@@ -78,12 +76,12 @@ async function plainInserts(pool: pg.Pool, scans: ScanEvent[]): Promise<number> 
 }
 
 /** One worker process; resolves once it has said it started. */
-async function startWorker(concurrency: number) {
+async function startWorker(databaseUrl: string, concurrency: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
-      DATABASE_URL,
+      DATABASE_URL: databaseUrl,
       REDIS_URL,
       QUEUE_PREFIX: PREFIX,
       MIGRATE_ON_START: 'false',
@@ -100,11 +98,11 @@ async function startWorker(concurrency: number) {
 }
 
 /** Enqueues every batch into the paused queue, starts a worker, starts the clock with resume(), waits until the queue is empty. */
-async function workerRun(queue: Queue, scans: ScanEvent[], concurrency: number): Promise<number> {
+async function workerRun(databaseUrl: string, queue: Queue, scans: ScanEvent[], concurrency: number): Promise<number> {
   await queue.pause();
   const jobs = batches(scans).map((batch) => ({ name: 'scans', data: encodeScanBatch(batch), opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } }));
   for (let i = 0; i < jobs.length; i += 50) await queue.addBulk(jobs.slice(i, i + 50));
-  const worker = await startWorker(concurrency);
+  const worker = await startWorker(databaseUrl, concurrency);
   try {
     const start = performance.now();
     await queue.resume();
@@ -134,7 +132,7 @@ export async function benchScans(): Promise<string> {
 }
 
 async function benchIngestion(): Promise<string> {
-  await migrateDatabase(DATABASE_URL);
+  const DATABASE_URL = await freshDatabase('scans');
   const database = createDatabase(DATABASE_URL, 2);
   const { pool } = database;
   const account = await createAccount(database.db, { name: 'bench-scans', plan: 'pro' });
@@ -157,7 +155,7 @@ async function benchIngestion(): Promise<string> {
     ];
     for (const concurrency of CONCURRENCIES) {
       await reset(pool, account.id);
-      const ms = await workerRun(queue, makeScans(account.id, linkIds), concurrency);
+      const ms = await workerRun(DATABASE_URL, queue, makeScans(account.id, linkIds), concurrency);
       const { rows: check } = await pool.query<{ n: number }>('select count(*)::int as n from scans where account_id = $1', [account.id]);
       if (check[0]!.n !== SCANS) throw new Error(`expected ${SCANS} scans, found ${check[0]!.n}`);
       const rate = SCANS / (ms / 1000);

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { migrateDatabase } from '../db/migrate.js';
 
 import { freePort, stopProcess } from '../test/support/processes.js';
 
@@ -39,6 +41,28 @@ export async function startServer(entry: string, env: Record<string, string>, he
   }
 }
 
+
+/**
+ * A database of its own for one benchmark, dropped and made anew (and migrated) on every run, so
+ * each run starts from the same empty tables: scans left by earlier runs would otherwise make
+ * every later run write into a bigger table than the one before. BENCH_POSTGRES_URL names the
+ * server (default: the local one).
+ */
+export async function freshDatabase(name: string): Promise<string> {
+  const server = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const database = `qrlinks_bench_${name}`;
+  const admin = new pg.Client({ connectionString: server.href });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.query(`create database ${database}`);
+  } finally {
+    await admin.end();
+  }
+  server.pathname = `/${database}`;
+  await migrateDatabase(server.href);
+  return server.href;
+}
 
 export interface LoadResult {
   requestsPerSec: number;

@@ -31,12 +31,14 @@ export interface IngestResult {
 /** What ingestion needs of Postgres: a pool, or a client (tests may wrap it in a transaction). */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
+// batch_links and visitors are materialized: inlined, their ->> extractions would be evaluated
+// (each one re-reading the JSON) for every scan joined to them instead of once per entry.
 const INGEST_SQL = `
-with batch_links as (
+with batch_links as materialized (
   select (n - 1)::int as i, (l->>0)::uuid as link_id, (l->>1)::uuid as account_id
   from json_array_elements($5::json) with ordinality as t(l, n)
 ),
-visitors as (
+visitors as materialized (
   select (n - 1)::int as i, v->>0 as browser_name, v->>1 as device_type, v->>2 as device_vendor, v->>3 as os_name,
     v->>4 as country_name, v->>5 as region, v->>6 as city, (v->>7)::boolean as is_bot
   from json_array_elements($6::json) with ordinality as t(v, n)
