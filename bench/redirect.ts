@@ -81,19 +81,25 @@ export async function benchRedirect(): Promise<string> {
     .insert(links)
     .values({ accountId: account.id, slug, name: 'bench', type: 'website', metaData: { url: DESTINATION }, qrOptions: {} })
     .returning({ id: links.id });
-  const batch = await database.db
-    .insert(links)
-    .values(
-      Array.from({ length: BATCH_LINKS }, (_, i) => ({
-        accountId: account.id,
-        slug: `${slug}b${i}`,
-        name: `batch ${i}`,
-        type: 'website',
-        metaData: { url: `${DESTINATION}?i=${i}` },
-        qrOptions: { data: `http://localhost:3001/${slug}b${i}` },
-      })),
-    )
-    .returning({ id: links.id });
+  /** 1200 new links: every batch renders its codes for real (a batch of links already rendered would only read the cache). */
+  let batchNumber = 0;
+  const newBatch = async () => {
+    const b = batchNumber++;
+    const rows = await database.db
+      .insert(links)
+      .values(
+        Array.from({ length: BATCH_LINKS }, (_, i) => ({
+          accountId: account.id,
+          slug: `${slug}b${b}x${i}`,
+          name: `batch ${b} link ${i}`,
+          type: 'website',
+          metaData: { url: `${DESTINATION}?b=${b}&i=${i}` },
+          qrOptions: { data: `http://localhost:3001/${slug}b${b}x${i}` },
+        })),
+      )
+      .returning({ id: links.id });
+    return rows.map((r) => r.id);
+  };
   const scansOfLink = async () =>
     (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
 
@@ -114,13 +120,13 @@ export async function benchRedirect(): Promise<string> {
   let rendering = false;
   let batchesRendered = 0;
 
-  /** Keeps one 1200-link qr-render job in the worker at all times while `rendering` is on. */
+  /** Keeps one 1200-link qr-render job (of new links) in the worker at all times while `rendering` is on. */
   async function renderContinuously() {
     while (rendering) {
       const id = await enqueueAccountJob<QrRenderPayload>(database.db, queues['qr-render'], {
         accountId: account.id,
         type: 'qr-render',
-        payload: { linkIds: batch.map((b) => b.id) },
+        payload: { linkIds: await newBatch() },
       });
       for (;;) {
         const job = await queues['qr-render'].getJob(id);

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, freePort, runEntry, startEntry, waitForHttp } from './support/processes.js';
@@ -89,6 +90,16 @@ describe('graceful shutdown', () => {
       const end = Date.now() + 20_000;
       while (!log.includes('worker started') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
       expect(log).toContain('worker started');
+      if (process.platform === 'linux') {
+        // Every thread yields to request handling: nice is per thread on Linux, and V8's own
+        // threads start before any of our code (render threads go further, to 19).
+        const nices = readdirSync(`/proc/${worker.pid}/task`).map((tid) => {
+          const stat = readFileSync(`/proc/${worker.pid}/task/${tid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        });
+        expect(nices.length).toBeGreaterThan(1);
+        expect(nices.filter((nice) => nice < 10)).toEqual([]);
+      }
     } finally {
       worker.kill('SIGTERM');
     }

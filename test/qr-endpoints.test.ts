@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { pngSize, unzip } from './support/images.js';
+import { pngSize, unzip, zipMethods } from './support/images.js';
 import { decodePng } from './support/qr-reference.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 
@@ -235,6 +235,8 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     for await (const c of zip!.body) chunks.push(c as Buffer);
     const entries = await unzip(Buffer.concat(chunks));
     expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
+    // PNGs are deflated already and go in stored; SVG text is deflated.
+    for (const [name, method] of await zipMethods(Buffer.concat(chunks))) expect([name, method]).toEqual([name, name.endsWith('.png') ? 0 : 8]);
     for (const s of slugs) {
       expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
       expect(entries.get(`${s}.svg`)!.toString()).toContain('<svg');

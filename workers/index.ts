@@ -2,6 +2,7 @@
  * The worker role: one BullMQ Worker per queue this process serves. CPU-heavy and slow work
  * lives here so the api and redirect event loops never carry it.
  */
+import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
@@ -48,14 +49,24 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
 /**
  * Lowers this process's CPU priority (nice), so that on a machine it shares with the api or the
  * redirect, queued work (scan ingestion, QR batches) waits for request handling, never the other
- * way round; queued jobs catch up when requests leave CPU free. Must run before thread pools
- * start (threads inherit their creator's priority). A platform that refuses keeps the default.
+ * way round; queued jobs catch up when requests leave CPU free. On Linux a nice value belongs to
+ * one thread, so it is set on every thread the process already has (V8's own threads for garbage
+ * collection and compiling start before any of our code); threads started later inherit it from
+ * the thread that starts them. A platform that refuses keeps the default.
  */
 export function lowerPriority(nice: number): void {
   if (nice === 0) return;
+  let threads: number[] = [0];
   try {
-    setPriority(nice);
+    threads = readdirSync('/proc/self/task').map(Number);
   } catch {
-    // Not permitted here: run at the normal priority.
+    // No /proc (not Linux): the process priority is the call on itself.
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(thread, nice);
+    } catch {
+      // Not permitted here (or the thread has ended): it runs at the normal priority.
+    }
   }
 }

@@ -57,7 +57,8 @@ export function qrRenderProcessor(ctx: AppContext) {
       while (inFlight.length) {
         const entry = await inFlight.shift()!;
         if (next < renders.length) inFlight.push(renders[next++]!());
-        archive.append(entry.body, { name: entry.name });
+        // A PNG is deflated already: stored as it is, not squeezed again for nothing (SVG text is).
+        archive.append(entry.body, { name: entry.name, store: entry.name.endsWith('.png') });
         if (entry.name.endsWith('.svg')) {
           done++;
           rendered++;
