@@ -1,4 +1,4 @@
-import { ServerResponse, type ServerOptions } from 'node:http';
+import { ServerResponse, type IncomingMessage, type ServerOptions } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export interface GracefulHttp {
@@ -19,16 +19,23 @@ export interface GracefulHttp {
  */
 export function gracefulHttp(): GracefulHttp {
   let closing = false;
-  class ShutdownAwareResponse extends ServerResponse {}
+  // A constructor function, not `class extends ServerResponse`: the derived class constructor
+  // made every response about a quarter slower on a bare Fastify route (wrk, measured), this
+  // costs nothing measurable. Node's own response classes are built the same way.
+  function ShutdownAwareResponse(this: ServerResponse, req: IncomingMessage, options?: unknown) {
+    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: unknown) => void).call(this, req, options);
+  }
+  Object.setPrototypeOf(ShutdownAwareResponse.prototype, ServerResponse.prototype);
+  Object.setPrototypeOf(ShutdownAwareResponse, ServerResponse);
   // Node writes the Connection header from shouldKeepAlive when the head is stored, which
   // writeHead leads to (Fastify always calls it; an implicit head goes through it too).
   const writeHead = ServerResponse.prototype.writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
-  ShutdownAwareResponse.prototype.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+  ShutdownAwareResponse.prototype.writeHead = function (this: ServerResponse, statusCode: unknown, reason: unknown, headers: unknown) {
     if (closing) this.shouldKeepAlive = false;
-    return writeHead.apply(this, args);
-  } as ServerResponse['writeHead'];
+    return writeHead.call(this, statusCode, reason, headers);
+  };
   return {
-    serverOptions: { ServerResponse: ShutdownAwareResponse as typeof ServerResponse },
+    serverOptions: { ServerResponse: ShutdownAwareResponse as unknown as typeof ServerResponse },
     register(app) {
       app.addHook('preClose', async () => {
         closing = true;
