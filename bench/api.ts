@@ -4,19 +4,17 @@
  * the same body from memory, in the same run.
  */
 import { createDatabase } from '../db/client.js';
-import { migrateDatabase } from '../db/migrate.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { folders } from '../db/schema.js';
-import { medianLoad, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
+import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 export async function benchApi(): Promise<string> {
-  await migrateDatabase(DATABASE_URL);
+  const DATABASE_URL = await freshDatabase('api');
   const database = createDatabase(DATABASE_URL, 2);
   const account = await createAccount(database.db, { name: 'bench', plan: 'pro' });
   const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });

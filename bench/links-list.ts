@@ -5,15 +5,13 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { createDatabase } from '../db/client.js';
-import { migrateDatabase } from '../db/migrate.js';
 import { accounts } from '../db/schema.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
 import { withQrDefaults } from '../shared/qr/options.js';
-import { printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
+import { freshDatabase, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
 
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/qrlinks_bench';
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
 const TARGET_MS = 150;
@@ -35,7 +33,7 @@ async function timeRequests(url: string, headers: Record<string, string>): Promi
 }
 
 export async function benchLinksList(): Promise<string> {
-  await migrateDatabase(DATABASE_URL);
+  const DATABASE_URL = await freshDatabase('links_list');
   const database = createDatabase(DATABASE_URL, 2);
   // Rows left dead by an earlier run would slow this one; clear them first.
   await database.pool.query('vacuum links');
