@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.js';
 import { files } from '../../db/schema.js';
 import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
+import { isUuid } from '../format/ids.js';
 import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
 import { ALLOWED_TYPES_LABEL, sniff, type SniffedType } from './sniff.js';
 import { sanitizeSvg } from './svg.js';
@@ -63,8 +64,6 @@ export type UploadInput = ({ buffer: Buffer } | { stream: UploadStream }) & {
   originalName?: string | null;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (id: unknown): id is string => typeof id === 'string' && UUID.test(id);
 const uuids = (ids: readonly unknown[]): string[] => [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
 
 export function fileStorageKey(accountId: string, fileId: string): string {

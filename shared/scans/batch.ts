@@ -4,7 +4,13 @@
  */
 import type { RecordedScan, ScanBatchPayload, ScanEvent, ScanVisitor, ScanVisitorTuple } from './types.js';
 
-const FIELDS_PER_SCAN = 4;
+/** Entries per scan in a batch's flat `scans` array: id, at, link index, visitor index. */
+export const FIELDS_PER_SCAN = 4;
+
+/** The visitor fields in the order a batch carries them. */
+function visitorTuple(v: Readonly<ScanVisitor>): ScanVisitorTuple {
+  return [v.browserName, v.deviceType, v.deviceVendor, v.osName, v.countryName, v.region, v.city, v.isBot];
+}
 
 export class ScanBatchBuilder {
   private readonly payload: ScanBatchPayload = { links: [], visitors: [], scans: [] };
@@ -25,7 +31,7 @@ export class ScanBatchBuilder {
     const v = scan.visitor;
     let visitor = this.visitorIndex.get(v);
     if (visitor === undefined) {
-      visitor = this.payload.visitors.push([v.browserName, v.deviceType, v.deviceVendor, v.osName, v.countryName, v.region, v.city, v.isBot]) - 1;
+      visitor = this.payload.visitors.push(visitorTuple(v)) - 1;
       this.visitorIndex.set(v, visitor);
     }
     this.payload.scans.push(scan.id, scan.at, link, visitor);
@@ -41,7 +47,7 @@ export function encodeScanBatch(scans: Iterable<ScanEvent>): ScanBatchPayload {
   const builder = new ScanBatchBuilder();
   const visitors = new Map<string, ScanVisitor>();
   for (const { id, linkId, accountId, at, ...fields } of scans) {
-    const key = JSON.stringify([fields.browserName, fields.deviceType, fields.deviceVendor, fields.osName, fields.countryName, fields.region, fields.city, fields.isBot]);
+    const key = JSON.stringify(visitorTuple(fields));
     let visitor = visitors.get(key);
     if (!visitor) visitors.set(key, (visitor = fields));
     builder.add({ id, linkId, accountId, at, visitor });
@@ -49,8 +55,9 @@ export function encodeScanBatch(scans: Iterable<ScanEvent>): ScanBatchPayload {
   return builder.toPayload();
 }
 
+/** Whole scans in a batch; a payload that is not a batch (a hand-made or damaged job) has none. */
 export function scanBatchSize(payload: ScanBatchPayload): number {
-  return payload.scans.length / FIELDS_PER_SCAN;
+  return Array.isArray(payload?.scans) ? Math.floor(payload.scans.length / FIELDS_PER_SCAN) : 0;
 }
 
 /**

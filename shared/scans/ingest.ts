@@ -13,6 +13,8 @@
  *      step 2 only.
  */
 import type pg from 'pg';
+import { isUuid } from '../format/ids.js';
+import { FIELDS_PER_SCAN, scanBatchSize } from './batch.js';
 import type { Logger } from '../logger.js';
 import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
 
@@ -71,9 +73,6 @@ update links set
 from counts where links.id = counts.link_id
 returning counts.scans`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 const isText = (value: unknown) => value === null || typeof value === 'string';
 
 function isVisitor(value: unknown): value is ScanVisitorTuple {
@@ -105,7 +104,7 @@ function statementColumns(batches: readonly ScanBatchPayload[]) {
       Array.isArray(l) && isUuid(l[0]) && isUuid(l[1]) ? links.push([l[0], l[1]]) - 1 : -1,
     );
     const visitorIndex = batchVisitors.map((v) => (isVisitor(v) ? visitors.push(v) - 1 : -1));
-    for (let i = 0; i + 4 <= flat.length; i += 4) {
+    for (let i = 0; i + FIELDS_PER_SCAN <= flat.length; i += FIELDS_PER_SCAN) {
       const [id, at, link, visitor] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
       const l = typeof link === 'number' ? (linkIndex[link] ?? -1) : -1;
       const v = typeof visitor === 'number' ? (visitorIndex[visitor] ?? -1) : -1;
@@ -119,7 +118,7 @@ function statementColumns(batches: readonly ScanBatchPayload[]) {
       visitorOf.push(v);
     }
     // An entry cut off at the end.
-    if (flat.length % 4 !== 0) malformed++;
+    if (flat.length % FIELDS_PER_SCAN !== 0) malformed++;
   }
   return { ids, ats, linkOf, visitorOf, links, visitors, malformed };
 }
@@ -189,7 +188,7 @@ export class ScanIngester {
   ) {}
 
   ingest(batch: ScanBatchPayload): Promise<void> {
-    const size = Array.isArray(batch?.scans) ? Math.floor(batch.scans.length / 4) : 0;
+    const size = scanBatchSize(batch);
     return new Promise((resolve, reject) => {
       this.waiting.push({ batch, size, resolve, reject });
       this.waitingScans += size;

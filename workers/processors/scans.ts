@@ -7,6 +7,7 @@
 import type { Processor, WorkerOptions } from 'bullmq';
 import type { Config } from '../../shared/config/index.js';
 import type { AppContext } from '../../shared/context.js';
+import { scanBatchSize } from '../../shared/scans/batch.js';
 import { ScanIngester } from '../../shared/scans/ingest.js';
 import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
 import type { ScanBatchPayload } from '../../shared/scans/types.js';
@@ -17,7 +18,7 @@ export function scansProcessor(ctx: AppContext): Processor<ScanBatchPayload> {
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
   });
   return async (job) => {
-    if (!(Array.isArray(job.data?.scans) && job.data.scans.length > 0)) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
+    if (scanBatchSize(job.data) === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
     await ingester.ingest(job.data);
   };
 }
