@@ -62,15 +62,7 @@ async function loadOnce(url: string): Promise<Measured> {
   };
 }
 
-/** `runs` loads, the median of each figure, and every request completed in all of them. */
-async function measure(url: string, runs: number, afterEach: () => Promise<void>): Promise<LoadResult & { total: number }> {
-  const results: Measured[] = [];
-  for (let i = 0; i < runs; i++) {
-    results.push(await loadOnce(url));
-    await afterEach();
-  }
-  return { ...medianOfRuns(results), total: results.reduce((s, r) => s + r.completed, 0) };
-}
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 export async function benchRedirect(): Promise<string> {
   const DATABASE_URL = await freshDatabase('redirect');
@@ -159,30 +151,47 @@ export async function benchRedirect(): Promise<string> {
     await loadOnce(ourUrl);
     await drained();
     const before = await scansOfLink();
-    const base = await measure(baseUrl, RUNS, async () => {});
+    // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
+    // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
+    const base: Measured[] = [];
+    const ours: Measured[] = [];
+    const busy: Measured[] = [];
     const drainMs: number[] = [];
-    const ours = await measure(ourUrl, RUNS, async () => void drainMs.push(await drained()));
-    rendering = true;
-    const renderer = renderContinuously();
-    await new Promise((r) => setTimeout(r, 1000));
-    const busy = await measure(ourUrl, RUNS, async () => {});
-    rendering = false;
-    await renderer;
-    await drained();
-    const sent = ours.total + busy.total;
+    for (let round = 0; round < RUNS; round++) {
+      base.push(await loadOnce(baseUrl));
+      ours.push(await loadOnce(ourUrl));
+      drainMs.push(await drained());
+      rendering = true;
+      const renderer = renderContinuously();
+      await new Promise((r) => setTimeout(r, 1000));
+      busy.push(await loadOnce(ourUrl));
+      rendering = false;
+      await renderer;
+      await drained();
+    }
+    const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
+    const sent = total(ours) + total(busy);
     const recorded = (await scansOfLink()) - before;
-    for (const r of [ours, base, busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
-    const row = (name: string, r: LoadResult, ratio: string) => [name, Math.round(r.requestsPerSec), r.p50.toFixed(2), r.p99.toFixed(2), ratio];
-    const medianDrain = drainMs.sort((a, b) => a - b)[Math.floor(drainMs.length / 2)]!;
+    for (const r of [...ours, ...base, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
+    const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
+    const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
+    const row = (name: string, runs: Measured[], ratio: string) => {
+      const m = medianOfRuns(runs);
+      return [name, Math.round(m.requestsPerSec), m.p50.toFixed(2), m.p99.toFixed(2), ratio];
+    };
     return printTable(
-      `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, median of ${RUNS} × ${SECONDS} s`,
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline'],
+      `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, ${RUNS} rounds of (b), (a), (c) × ${SECONDS} s; medians`,
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline (median of the rounds\' ratios)'],
       [
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
-        row('(a) qrlinks redirect, scans recorded', ours, (ours.requestsPerSec / base.requestsPerSec).toFixed(2)),
-        row(`(c) (a) while the worker renders 1200-link QR batches (${batchesRendered} done)`, busy, `p99 ${(busy.p99 / ours.p99).toFixed(2)}× (a)`),
+        row('(a) qrlinks redirect, scans recorded', ours, `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`),
+        row(
+          `(c) (a) while the worker renders 1200-link QR batches (${batchesRendered} done)`,
+          busy,
+          `p99 ${p99Ratio.toFixed(2)}× (a) (rounds: ${busy.map((r, i) => (r.p99 / ours[i]!.p99).toFixed(2)).join(', ')})`,
+        ),
         ['scans in Postgres / requests completed by the load generator', `${recorded} / ${sent}`, '', '', `+${recorded - sent} answered after the generator's cut-off`],
-        ['(a): all of a run\'s scans in Postgres, after its load stopped', `${(medianDrain / 1000).toFixed(1)} s`, '', '', ''],
+        ['(a): all of a run\'s scans in Postgres, after its load stopped', `${(median(drainMs) / 1000).toFixed(1)} s`, '', '', ''],
       ],
     );
   } finally {

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { closeQueues, createQueues, type Queues } from '../shared/jobs/queues.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
+import { encodeScanBatch } from '../shared/scans/batch.js';
+import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { pngSize, unzip, zipMethods } from './support/images.js';
@@ -206,65 +210,111 @@ describe('GET /templates/:id/preview', () => {
 
 describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', () => {
   let workers: RunningWorkers;
+  let queues: Queues;
   beforeAll(async () => {
-    workers = await startWorkers(api.ctx);
+    // Queues of their own, so that only this worker takes these jobs and sees these scans (other
+    // test files run workers on the shared prefix at the same time). Bulk work paces itself from
+    // the first scan a second: the pacing test needs only a trickle of scans.
+    const prefix = `${api.ctx.config.QUEUE_PREFIX}:paced`;
+    queues = createQueues(api.ctx.redis, prefix);
+    workers = await startWorkers({ ...api.ctx, queues, config: { ...api.ctx.config, QUEUE_PREFIX: prefix, BULK_PACE_SCANS_PER_SEC: 1 } });
   });
-  afterAll(() => workers.close());
+  afterAll(async () => {
+    await workers.close();
+    await closeQueues(queues);
+  });
+
+  async function linkIdsOf(slugs: string[]): Promise<string[]> {
+    const rows = (await api.ctx.database.pool.query('select id, slug from links where slug = any($1)', [slugs])).rows;
+    const bySlug = new Map(rows.map((r) => [r.slug, r.id]));
+    return slugs.map((s) => bySlug.get(s));
+  }
+  async function finished(acct: TestAccount, jobId: string) {
+    let job: { state: string; progress: number; result?: { zipKey: string; count: number; bytes: number } } = { state: 'queued', progress: 0 };
+    for (let i = 0; i < 600 && job.state !== 'completed' && job.state !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+    }
+    return job;
+  }
+  async function storedZip(zipKey: string): Promise<Buffer> {
+    const zip = await api.ctx.storage.get(zipKey);
+    const chunks: Buffer[] = [];
+    for await (const c of zip!.body) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  }
 
   it('renders every link twice into one ZIP whose PNGs scan, with progress to 100', async () => {
     const acct = await createTestAccount(api.ctx);
     const slugs: string[] = [];
     for (let i = 0; i < 12; i++) slugs.push(await newLink(acct));
-    const ids = (await api.ctx.database.pool.query('select id, slug from links where slug = any($1)', [slugs])).rows;
-    const byslug = new Map(ids.map((r) => [r.slug, r.id]));
-    const jobId = await enqueueAccountJob(api.ctx.db, api.ctx.queues['qr-render'], {
+    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], {
       accountId: acct.accountId,
       type: 'qr-render',
-      payload: { linkIds: slugs.map((s) => byslug.get(s)) },
+      payload: { linkIds: await linkIdsOf(slugs) },
     });
-    let job: { state: string; progress: number; result?: { zipKey: string; count: number; bytes: number } } = { state: 'queued', progress: 0 };
-    for (let i = 0; i < 300 && job.state !== 'completed' && job.state !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
-    }
+    const job = await finished(acct, jobId);
     expect(job.state).toBe('completed');
     expect(job.progress).toBe(100);
     expect(job.result).toMatchObject({ count: 12, zipKey: `accounts/${acct.accountId}/exports/${jobId}/qr-codes.zip` });
-    const zip = await api.ctx.storage.get(job.result!.zipKey);
-    const chunks: Buffer[] = [];
-    for await (const c of zip!.body) chunks.push(c as Buffer);
-    const entries = await unzip(Buffer.concat(chunks));
+    const zip = await storedZip(job.result!.zipKey);
+    const entries = await unzip(zip);
     expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
     // PNGs are deflated already and go in stored; SVG text is deflated.
-    for (const [name, method] of await zipMethods(Buffer.concat(chunks))) expect([name, method]).toEqual([name, name.endsWith('.png') ? 0 : 8]);
+    for (const [name, method] of await zipMethods(zip)) expect([name, method]).toEqual([name, name.endsWith('.png') ? 0 : 8]);
     for (const s of slugs) {
       expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
       expect(entries.get(`${s}.svg`)!.toString()).toContain('<svg');
     }
     // The renders also filled the cache GET /links/:id/qr reads.
     expect((await qr(acct, slugs[0]!)).headers['x-qr-cache']).toBe('hit');
+    // No scans were arriving: the job never paused for them.
+    expect((await queues['qr-render'].getJobLogs(jobId)).logs).toEqual([]);
+  });
+
+  it('while scans arrive it paces itself (logged on the job) and still delivers every code', async () => {
+    const acct = await createTestAccount(api.ctx);
+    const slugs: string[] = [];
+    for (let i = 0; i < 6; i++) slugs.push(await newLink(acct));
+    const ids = await linkIdsOf(slugs);
+    // A trickle of real scan batches through the same worker, for as long as the job runs.
+    let scanning = true;
+    const scans = (async () => {
+      while (scanning) {
+        const batch = encodeScanBatch([
+          { id: randomUUID(), linkId: ids[0]!, accountId: acct.accountId, at: Date.now(), browserName: null, deviceType: null, deviceVendor: null, osName: null, countryName: null, region: null, city: null, isBot: false },
+        ]);
+        await queues.scans.add('scans', batch, { ...SCAN_JOB_OPTIONS, jobId: randomUUID() });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 500));
+    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], { accountId: acct.accountId, type: 'qr-render', payload: { linkIds: ids } });
+    const job = await finished(acct, jobId);
+    scanning = false;
+    await scans;
+    expect(job.state).toBe('completed');
+    expect(job.result?.count).toBe(6);
+    const entries = await unzip(await storedZip(job.result!.zipKey));
+    expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
+    for (const s of slugs) expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
+    const { logs } = await queues['qr-render'].getJobLogs(jobId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^paused \d+ ms in all while scans were arriving/);
   });
 
   it("renders only the job account's links", async () => {
     const acct = await createTestAccount(api.ctx);
     const mine = await newLink(acct);
     const theirs = await newLink(other);
-    const rows = (await api.ctx.database.pool.query('select id, slug from links where slug = any($1)', [[mine, theirs]])).rows;
-    const jobId = await enqueueAccountJob(api.ctx.db, api.ctx.queues['qr-render'], {
+    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], {
       accountId: acct.accountId,
       type: 'qr-render',
-      payload: { linkIds: rows.map((r) => r.id) },
+      payload: { linkIds: await linkIdsOf([mine, theirs]) },
     });
-    let job: { state: string; result?: { zipKey: string; count: number } } = { state: 'queued' };
-    for (let i = 0; i < 300 && job.state !== 'completed' && job.state !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
-    }
+    const job = await finished(acct, jobId);
     expect(job.result?.count).toBe(1);
-    const zip = await api.ctx.storage.get(job.result!.zipKey);
-    const chunks: Buffer[] = [];
-    for await (const c of zip!.body) chunks.push(c as Buffer);
-    expect([...(await unzip(Buffer.concat(chunks))).keys()].sort()).toEqual([`${mine}.png`, `${mine}.svg`]);
+    expect([...(await unzip(await storedZip(job.result!.zipKey))).keys()].sort()).toEqual([`${mine}.png`, `${mine}.svg`]);
   });
 });
 

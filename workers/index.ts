@@ -10,6 +10,7 @@ import type { QueueName } from '../shared/jobs/queues.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
+import { ScanTraffic } from '../shared/scans/traffic.js';
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -18,10 +19,12 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
+  // What the scans processor ingests tells bulk processors when to step back (shared/jobs/pacing.ts).
+  const scanTraffic = new ScanTraffic();
   const processors: Partial<Record<QueueName, Processor>> = {
     maintenance: maintenanceProcessor(ctx) as Processor,
-    'qr-render': qrRenderProcessor(ctx) as Processor,
-    scans: scansProcessor(ctx) as Processor,
+    'qr-render': qrRenderProcessor(ctx, scanTraffic) as Processor,
+    scans: scansProcessor(ctx, scanTraffic) as Processor,
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),

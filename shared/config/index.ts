@@ -65,6 +65,13 @@ const envSchema = z
      * redirect when they share a machine; alone on one, it changes nothing.
      */
     WORKER_NICE: wholeNumber(0, 19).default(10),
+    /**
+     * Scans per second (ingested by this worker) at which bulk jobs such as qr-render pace themselves,
+     * so the scan path keeps its latency on a shared machine; 0: never (a worker on a machine of its own).
+     */
+    BULK_PACE_SCANS_PER_SEC: wholeNumber(0).default(200),
+    /** Share of wall time, in percent, a bulk job keeps for its work while it paces. */
+    BULK_PACE_SHARE_PERCENT: wholeNumber(1, 100).default(25),
     /** Threads that render QR images in each process (default: cores - 1, at least 1). */
     QR_RENDER_THREADS: positiveInt(Math.max(1, availableParallelism() - 1)),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),

@@ -9,9 +9,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { links } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { QrRenderPayload, QrRenderResult } from '../../shared/jobs/queues.js';
+import { BulkPacer } from '../../shared/jobs/pacing.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 import { shortUrl } from '../../shared/links/slugs.js';
 import { planQr, QR_FORMATS, renderQrCached } from '../../shared/qr/qr-images.js';
+import type { ScanTraffic } from '../../shared/scans/traffic.js';
 
 const READ_BATCH = 500;
 
@@ -19,8 +21,10 @@ export function qrZipKey(accountId: string, jobId: string): string {
   return `accounts/${accountId}/exports/${jobId}/qr-codes.zip`;
 }
 
-export function qrRenderProcessor(ctx: AppContext) {
+export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
+  const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
   return trackAccountJob<QrRenderPayload, QrRenderResult>(ctx.db, async (job, reportProgress) => {
+    const pacer = new BulkPacer(scanTraffic, pacing);
     const { accountId, payload } = job.data;
     const zipKey = qrZipKey(accountId, job.id!);
     const archive = archiver('zip', { zlib: { level: 6 } });
@@ -33,7 +37,8 @@ export function qrRenderProcessor(ctx: AppContext) {
     const total = payload.linkIds.length;
     let done = 0;
     let rendered = 0;
-    // Enough renders in flight to keep every render thread busy, appended in link order.
+    // Enough renders in flight to keep every render thread busy, appended in link order; one at a
+    // time while scans are arriving, each followed by the pause that keeps the job to its share.
     const window = Math.max(2, ctx.config.QR_RENDER_THREADS * 2);
     for (let i = 0; i < total; i += READ_BATCH) {
       const ids = payload.linkIds.slice(i, i + READ_BATCH);
@@ -56,7 +61,9 @@ export function qrRenderProcessor(ctx: AppContext) {
       while (next < renders.length && inFlight.length < window) inFlight.push(renders[next++]!());
       while (inFlight.length) {
         const entry = await inFlight.shift()!;
-        if (next < renders.length) inFlight.push(renders[next++]!());
+        await pacer.betweenUnits();
+        const limit = pacer.pacing ? 1 : window;
+        while (next < renders.length && inFlight.length < limit) inFlight.push(renders[next++]!());
         // A PNG is deflated already: stored as it is, not squeezed again for nothing (SVG text is).
         archive.append(entry.body, { name: entry.name, store: entry.name.endsWith('.png') });
         if (entry.name.endsWith('.svg')) {
@@ -68,6 +75,7 @@ export function qrRenderProcessor(ctx: AppContext) {
       done += ids.length - ordered.length; // links deleted since the job was made count as done
     }
     await archive.finalize();
+    if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
     const info = await stored;
     if (archiveError) throw archiveError;
     await reportProgress(100);

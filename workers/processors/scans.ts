@@ -10,16 +10,19 @@ import type { AppContext } from '../../shared/context.js';
 import { scanBatchSize } from '../../shared/scans/batch.js';
 import { ScanIngester } from '../../shared/scans/ingest.js';
 import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
+import type { ScanTraffic } from '../../shared/scans/traffic.js';
 import type { ScanBatchPayload } from '../../shared/scans/types.js';
 
-export function scansProcessor(ctx: AppContext): Processor<ScanBatchPayload> {
+export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): Processor<ScanBatchPayload> {
   const ingester = new ScanIngester(ctx.database.pool, ctx.logger, {
     ms: ctx.config.SCAN_INGEST_LINGER_MS,
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
   });
   return async (job) => {
-    if (scanBatchSize(job.data) === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
+    const size = scanBatchSize(job.data);
+    if (size === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
     await ingester.ingest(job.data);
+    traffic.add(size);
   };
 }
 
