@@ -13,7 +13,7 @@ import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
 import { ScanRecorder } from '../shared/scans/recorder.js';
-import { renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
+import { renderBadRequestPage, renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import type { ScanPath } from './scan-path.js';
@@ -69,9 +69,9 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
   app.setNotFoundHandler((_request, reply) => sendPage(reply, renderUnavailablePage('not_found')));
   app.setErrorHandler((err: FastifyError, request, reply) => {
     // A bad request (a body over the form limit, a malformed form) is the client's; anything else is ours.
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 503;
-    if (status === 503) request.log.error({ err, url: request.url }, 'redirect request failed');
-    return sendPage(reply, { ...renderServiceUnavailablePage(), status });
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderBadRequestPage(err.statusCode));
+    request.log.error({ err, url: request.url }, 'redirect request failed');
+    return sendPage(reply, renderServiceUnavailablePage());
   });
   await app.register(filesRoutes, { ctx });
   await app.register(linkRoutes, { scanPath });

@@ -224,6 +224,23 @@ describe('password', () => {
   });
 });
 
+describe('client errors get their own status and page, not the service-down page', () => {
+  it('a password form over the body limit: 413, no Retry-After, and a page that says the request could not be read', async () => {
+    const link = await createLink(website(undefined, { passwordProtectedActive: true, password: 'pw' }));
+    const res = await redirect.get(`/${link.slug}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `password=${'x'.repeat(10_000)}`,
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toContain('This request could not be read');
+    expect(page).not.toContain('try again in a moment');
+  });
+});
+
 describe('smart-url', () => {
   it('device rules with real user agents, in order, else defaultUrl', async () => {
     const link = await createLink({

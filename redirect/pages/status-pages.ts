@@ -48,6 +48,15 @@ export function renderServiceUnavailablePage(): Page {
   });
 }
 
+/** A request the client got wrong (a form body over the limit, a malformed form): its status, and no "try again" advice. */
+export function renderBadRequestPage(status: number): Page {
+  return htmlPage({
+    status,
+    title: 'This request could not be read',
+    content: html`<h1>This request could not be read</h1><p>Go back to the link and try once more; if it keeps happening, open the link again from its QR code.</p>`,
+  });
+}
+
 /** Used when the route does not say how long to wait after too many attempts. */
 const DEFAULT_PASSWORD_RETRY_SECONDS = 60;
 
