@@ -58,12 +58,19 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
       );
       const inFlight: Array<Promise<{ name: string; body: Buffer }>> = [];
       let next = 0;
-      while (next < renders.length && inFlight.length < window) inFlight.push(renders[next++]!());
+      // A render that fails while an earlier one is awaited (or during a pause) is not unhandled:
+      // its error reaches the job when its turn comes to be awaited.
+      const start = () => {
+        const render = renders[next++]!();
+        render.catch(() => {});
+        inFlight.push(render);
+      };
+      while (next < renders.length && inFlight.length < window) start();
       while (inFlight.length) {
         const entry = await inFlight.shift()!;
         await pacer.betweenUnits();
         const limit = pacer.pacing ? 1 : window;
-        while (next < renders.length && inFlight.length < limit) inFlight.push(renders[next++]!());
+        while (next < renders.length && inFlight.length < limit) start();
         // A PNG is deflated already: stored as it is, not squeezed again for nothing (SVG text is).
         archive.append(entry.body, { name: entry.name, store: entry.name.endsWith('.png') });
         if (entry.name.endsWith('.svg')) {
