@@ -25,7 +25,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from '../shared/qr/options.js';
 import { renderPng, renderSvg, type QrImage } from '../shared/qr/render/index.js';
 import { makeLogoPng, RESVG_OPTIONS, referenceSvg } from '../test/support/qr-reference.js';
-import { printTable } from './support.js';
+import { median, printTable } from './support.js';
 
 const RUNS = Number(process.env.BENCH_QR_RUNS ?? 5);
 const RUN_MS = Number(process.env.BENCH_QR_MS ?? 1500);
@@ -112,7 +112,6 @@ async function rate(c: Case, pipeline: Pipeline): Promise<number> {
   return (n * 1000) / (now - start);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Every pipeline of a case in turn, RUNS rounds (after a warm-up round of RUN_MS / 3 each), so a

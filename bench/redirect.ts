@@ -13,7 +13,7 @@ import { createAccount } from '../shared/accounts/accounts.js';
 import { createRedis } from '../shared/redis.js';
 import { createQueues, closeQueues, type QrRenderPayload } from '../shared/jobs/queues.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
-import { freePort, freshDatabase, load, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
+import { freePort, freshDatabase, load, median, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench';
@@ -62,7 +62,6 @@ async function loadOnce(url: string): Promise<Measured> {
   };
 }
 
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 export async function benchRedirect(): Promise<string> {
   const DATABASE_URL = await freshDatabase('redirect');

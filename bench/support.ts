@@ -88,16 +88,15 @@ export async function load(opts: { url: string; connections: number; seconds: nu
   };
 }
 
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 /** The median of each figure over several runs; non-2xx answers and errors are summed. */
 export function medianOfRuns(results: LoadResult[]): LoadResult {
-  const median = (pick: (r: LoadResult) => number) => {
-    const sorted = results.map(pick).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  };
   return {
-    requestsPerSec: median((r) => r.requestsPerSec),
-    p50: median((r) => r.p50),
-    p99: median((r) => r.p99),
+    requestsPerSec: median(results.map((r) => r.requestsPerSec)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
     non2xx: results.reduce((s, r) => s + r.non2xx, 0),
     errors: results.reduce((s, r) => s + r.errors, 0),
   };

@@ -31,14 +31,19 @@ export class BulkPacer {
     return this.options.scansPerSecond > 0 && this.options.share < 1 && this.traffic.perSecond() >= this.options.scansPerSecond;
   }
 
-  /** Between two units of bulk work: sleeps if pacing, so the unit just done was `share` of the time. */
-  async betweenUnits(): Promise<void> {
-    if (this.pacing) {
+  /**
+   * Between two units of bulk work: sleeps if pacing, so the unit just done was `share` of the time.
+   * Resolves to whether it paced, so the caller sizes its next unit from the same reading.
+   */
+  async betweenUnits(): Promise<boolean> {
+    const pacing = this.pacing;
+    if (pacing) {
       const worked = performance.now() - this.unitStartedAt;
       const pause = (worked * (1 - this.options.share)) / this.options.share;
       await sleep(pause);
       this.pausedMs += pause;
     }
     this.unitStartedAt = performance.now();
+    return pacing;
   }
 }

@@ -68,8 +68,7 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
       while (next < renders.length && inFlight.length < window) start();
       while (inFlight.length) {
         const entry = await inFlight.shift()!;
-        await pacer.betweenUnits();
-        const limit = pacer.pacing ? 1 : window;
+        const limit = (await pacer.betweenUnits()) ? 1 : window;
         while (next < renders.length && inFlight.length < limit) start();
         // A PNG is deflated already: stored as it is, not squeezed again for nothing (SVG text is).
         archive.append(entry.body, { name: entry.name, store: entry.name.endsWith('.png') });
