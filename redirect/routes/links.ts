@@ -84,7 +84,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
         return sendPage(reply, renderServiceUnavailablePage());
       }
     }
-    scanPath.recordScan({ id: newScanId(), linkId: link.id, accountId: link.accountId, at: now, visitor });
+    scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor });
     if (link.type === 'website') return redirectTo(reply, (link.data as LinkDataByType['website']).url);
     if (link.type === 'smart-url') {
       return redirectTo(reply, smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now)));
