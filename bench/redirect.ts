@@ -19,7 +19,8 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench';
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Rounds; each starts its own processes, so more of them than the other benches' runs. */
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BATCH_LINKS = 1200;
 const DESTINATION = 'https://example.com/landing';
 const USER_AGENT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -95,17 +96,32 @@ export async function benchRedirect(): Promise<string> {
     (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
 
   const env = { DATABASE_URL, REDIS_URL, QUEUE_PREFIX: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
-  const redirectPort = await freePort();
-  const redirectOrigin = `http://127.0.0.1:${redirectPort}`;
-  const redirect = await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirectOrigin}/health`);
   const worker = startProcess('workers/server.ts', env);
-  const basePort = await freePort();
-  const baseOrigin = `http://127.0.0.1:${basePort}`;
-  const baseline = await startServer(
-    'bench/baselines/bare-fastify-redirect.ts',
-    { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
-    `${baseOrigin}/health`,
-  );
+  /**
+   * A new redirect and a new baseline process for every round. How fast one Node.js process runs
+   * this load depends on the process, not only on the machine: here one start of the same server
+   * did 25 µs of CPU per request and the next 38, and a bench that started each once got 0.47 in one
+   * invocation and 0.57 in the next with every round of an invocation alike. A round per start lets
+   * the median cover that too.
+   */
+  async function startServers() {
+    const redirectPort = await freePort();
+    const basePort = await freePort();
+    const [redirect, baseline] = await Promise.all([
+      startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `http://127.0.0.1:${redirectPort}/health`),
+      startServer(
+        'bench/baselines/bare-fastify-redirect.ts',
+        { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
+        `http://127.0.0.1:${basePort}/health`,
+      ),
+    ]);
+    return { redirect, baseline, ourUrl: `http://127.0.0.1:${redirectPort}/${slug}`, baseUrl: `http://127.0.0.1:${basePort}/${slug}` };
+  }
+  let servers: Awaited<ReturnType<typeof startServers>> | null = null;
+  const stopServers = async () => {
+    if (servers) await Promise.all([stopProcess(servers.redirect), stopProcess(servers.baseline)]);
+    servers = null;
+  };
   const redis = createRedis(REDIS_URL);
   const queues = createQueues(redis, PREFIX);
   let rendering = false;
@@ -140,23 +156,24 @@ export async function benchRedirect(): Promise<string> {
   }
 
   try {
-    const ourUrl = `${redirectOrigin}/${slug}`;
-    const baseUrl = `${baseOrigin}/${slug}`;
-    const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
-    if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
-    // Warm up (JIT, caches, pools), then start every measured run from the same state: no scans
-    // waiting for the worker (it runs at a lower priority and catches up when the load stops).
-    await loadOnce(baseUrl);
-    await loadOnce(ourUrl);
-    await drained();
-    const before = await scansOfLink();
-    // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
-    // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
+    let recorded = 0;
     const base: Measured[] = [];
     const ours: Measured[] = [];
     const busy: Measured[] = [];
     const drainMs: number[] = [];
+    // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
+    // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
     for (let round = 0; round < RUNS; round++) {
+      servers = await startServers();
+      const { ourUrl, baseUrl } = servers;
+      const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
+      if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
+      // Warm up (JIT, caches, pools), then start every measured run from the same state: no scans
+      // waiting for the worker (it runs at a lower priority and catches up when the load stops).
+      await loadOnce(baseUrl);
+      await loadOnce(ourUrl);
+      await drained();
+      const recordedBefore = await scansOfLink();
       base.push(await loadOnce(baseUrl));
       ours.push(await loadOnce(ourUrl));
       drainMs.push(await drained());
@@ -167,10 +184,13 @@ export async function benchRedirect(): Promise<string> {
       rendering = false;
       await renderer;
       await drained();
+      // Stopped with SIGTERM: the redirect sends what it still holds, so scans recorded = requests answered holds across rounds.
+      await stopServers();
+      await drained();
+      recorded += (await scansOfLink()) - recordedBefore;
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
     const sent = total(ours) + total(busy);
-    const recorded = (await scansOfLink()) - before;
     for (const r of [...ours, ...base, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
@@ -179,7 +199,7 @@ export async function benchRedirect(): Promise<string> {
       return [name, Math.round(m.requestsPerSec), m.p50.toFixed(2), m.p99.toFixed(2), ratio];
     };
     return printTable(
-      `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, ${RUNS} rounds of (b), (a), (c) × ${SECONDS} s; medians`,
+      `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, ${RUNS} rounds, each with new server processes, of (b), (a), (c) × ${SECONDS} s; medians`,
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline (median of the rounds\' ratios)'],
       [
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
@@ -197,7 +217,8 @@ export async function benchRedirect(): Promise<string> {
     rendering = false;
     await closeQueues(queues);
     redis.disconnect();
-    await Promise.all([stopProcess(redirect), stopProcess(worker), stopProcess(baseline)]);
+    await stopServers();
+    await stopProcess(worker);
     await database.close();
   }
 }
