@@ -30,6 +30,7 @@ import {
 import type { Page } from '../pages/types.js';
 import { newScanId } from '../../shared/scans/scan-id.js';
 import type { ScanPath } from '../scan-path.js';
+import type { Visitor } from '../../shared/scans/types.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 
@@ -44,18 +45,26 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  /** The link, or the page to answer instead, when the slug is settled without a lookup; undefined when this process's cache does not hold it. */
+  function findCachedLink(slug: string, now: number): ResolvedLink | Page | undefined {
+    if (!CUSTOM_SLUG_PATTERN.test(slug)) return renderUnavailablePage('not_found');
+    const link = resolver.cached(slug);
+    return link === undefined ? undefined : availableLink(link, now);
+  }
+
   /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
   async function findLink(slug: string, now: number): Promise<ResolvedLink | Page> {
-    if (!CUSTOM_SLUG_PATTERN.test(slug)) return renderUnavailablePage('not_found');
-    let link = resolver.cached(slug);
-    if (link === undefined) {
-      try {
-        link = await resolver.resolve(slug);
-      } catch (err) {
-        if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
-        throw err;
-      }
+    const cached = findCachedLink(slug, now);
+    if (cached !== undefined) return cached;
+    try {
+      return availableLink(await resolver.resolve(slug), now);
+    } catch (err) {
+      if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
+      throw err;
     }
+  }
+
+  function availableLink(link: ResolvedLink | null, now: number): ResolvedLink | Page {
     if (!link) return renderUnavailablePage('not_found');
     const reason = windowStatus(link, now);
     return reason ? renderUnavailablePage(reason) : link;
@@ -65,25 +74,35 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   const locked = (link: ResolvedLink, request: FastifyRequest, now: number) =>
     link.passwordHash !== null && !hasValidPasswordCookie({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
 
-  app.get('/:slug', async (request: SlugRequest, reply) => {
+  // Not an async handler: a link in this process's cache (nearly every scan) is answered within
+  // this call, with no promise for Fastify to wait on. A cache miss or a scan limit returns one.
+  app.get('/:slug', (request: SlugRequest, reply) => {
     const now = Date.now();
-    const found = await findLink(request.params.slug, now);
+    const cached = findCachedLink(request.params.slug, now);
+    if (cached === undefined) return findLink(request.params.slug, now).then((found) => answerScan(request, reply, found, now));
+    const answered = answerScan(request, reply, cached, now);
+    // The reply itself must not be returned from a handler that is not async (Fastify would send it).
+    return answered instanceof Promise ? answered : undefined;
+  });
+
+  function answerScan(request: SlugRequest, reply: FastifyReply, found: ResolvedLink | Page, now: number) {
     if (isPage(found)) return sendPage(reply, found);
     if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
     return resolveScan(request, reply, found, now);
-  });
+  }
 
   /** The link resolves for this request: count it against the limit, record it, answer it. */
-  async function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number) {
+  function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number): FastifyReply | Promise<FastifyReply> {
     const visitor = scanPath.describeVisitor(request.headers['user-agent'], request.ip, { head: request.method === 'HEAD' });
-    if (link.scanLimitActive) {
-      try {
-        if ((await scanLimiter.take(link, !visitor.isBot)) === 'limit_reached') return sendPage(reply, renderUnavailablePage('limit_reached'));
-      } catch {
-        // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
-        return sendPage(reply, renderServiceUnavailablePage());
-      }
-    }
+    if (!link.scanLimitActive) return recordAndAnswer(reply, link, visitor, now);
+    return scanLimiter.take(link, !visitor.isBot).then(
+      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndAnswer(reply, link, visitor, now)),
+      // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
+      () => sendPage(reply, renderServiceUnavailablePage()),
+    );
+  }
+
+  function recordAndAnswer(reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number) {
     scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor });
     if (link.type === 'website') return redirectTo(reply, (link.data as LinkDataByType['website']).url);
     if (link.type === 'smart-url') {
