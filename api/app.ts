@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
+import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import errorsPlugin from './plugins/app/errors.js';
@@ -25,6 +26,7 @@ import './types.js';
 export const API_PREFIX = '/api/v1';
 
 export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
+  keepTickObjectShape();
   const graceful = gracefulHttp();
   const app = Fastify({
     http: graceful.serverOptions,

@@ -6,6 +6,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
+import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import { PasswordAttempts } from '../shared/links/resolve/password.js';
@@ -20,6 +21,7 @@ import type { ScanPath } from './scan-path.js';
 
 export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
+  keepTickObjectShape();
   const graceful = gracefulHttp();
   const app = Fastify({
     http: graceful.serverOptions,
