@@ -1,6 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import type { Job } from 'bullmq';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../shared/config/index.js';
+import type { AppContext } from '../shared/context.js';
 import { BulkPacer } from '../shared/jobs/pacing.js';
+import { createLogger } from '../shared/logger.js';
+import { encodeScanBatch } from '../shared/scans/batch.js';
 import { ScanTraffic } from '../shared/scans/traffic.js';
+import type { ScanBatchPayload } from '../shared/scans/types.js';
+import { scansProcessor } from '../workers/processors/scans.js';
 
 describe('ScanTraffic: scans ingested over the last second', () => {
   it('sums the quarter-second buckets of the last second and forgets older ones', () => {
@@ -17,6 +26,30 @@ describe('ScanTraffic: scans ingested over the last second', () => {
     expect(traffic.perSecond()).toBe(57);
     now += 5000;
     expect(traffic.perSecond()).toBe(0);
+  });
+});
+
+describe('the scans processor meters scans when a batch arrives', () => {
+  it('counts a batch before its write, which lingers for company', async () => {
+    const config = loadConfig({ ...process.env, SCAN_INGEST_LINGER_MS: '300' });
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 1 });
+    try {
+      const ctx = { config, logger: createLogger({ LOG_LEVEL: 'silent' }, 'test'), database: { pool } } as unknown as AppContext;
+      const traffic = new ScanTraffic();
+      const processScans = scansProcessor(ctx, traffic);
+      const at = Date.now();
+      const visitor = { browserName: null, deviceType: null, deviceVendor: null, osName: null, countryCode: null, countryName: null, region: null, city: null, isBot: false };
+      // Scans of a link that does not exist: the write drops them, after its linger.
+      const linkId = randomUUID();
+      const data = encodeScanBatch([1, 2, 3].map(() => ({ id: randomUUID(), linkId, accountId: randomUUID(), at, ...visitor })));
+      let written = false;
+      const done = Promise.resolve(processScans({ id: 'metered', data } as Job<ScanBatchPayload>, undefined)).then(() => (written = true));
+      expect(traffic.perSecond()).toBe(3);
+      expect(written).toBe(false);
+      await done;
+    } finally {
+      await pool.end();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
  * Bulk work that steps back while scans are arriving. A worker usually shares its machine with a
  * redirect process, and CPU a bulk job takes there shows up at once in the scanners' tail latency
  * (measured: bench/redirect (c)). Niceness alone does not prevent that, so while the scan rate this
- * worker ingests is at or above a threshold, a bulk job keeps its work to a share of wall time: after
+ * worker receives is at or above a threshold, a bulk job keeps its work to a share of wall time: after
  * each unit of work it sleeps long enough that the unit was `share` of the time since the last one.
  * Below the threshold (or with it at 0) the job runs flat out.
  */

@@ -1,5 +1,5 @@
 /**
- * How many scans a worker process has ingested in the last second: the signal that the scan path
+ * How many scans a worker process has received in the last second: the signal that the scan path
  * is busy, so bulk work on the same machine steps back (shared/jobs/pacing.ts). Counted in
  * quarter-second buckets, so a rate is never older than a quarter of a second.
  */
@@ -12,7 +12,7 @@ export class ScanTraffic {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** `n` scans were ingested just now. */
+  /** `n` scans arrived just now. */
   add(n: number): void {
     this.advance();
     this.counts[this.bucket % BUCKETS]! += n;

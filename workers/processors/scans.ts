@@ -21,8 +21,10 @@ export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): Processor
   return async (job) => {
     const size = scanBatchSize(job.data);
     if (size === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
-    await ingester.ingest(job.data);
+    // Metered on arrival, not after the write: the write waits up to SCAN_INGEST_LINGER_MS for
+    // company, and bulk work should step back as soon as scans start coming, not a write later.
     traffic.add(size);
+    await ingester.ingest(job.data);
   };
 }
 
