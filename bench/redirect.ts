@@ -99,10 +99,9 @@ export async function benchRedirect(): Promise<string> {
   const worker = startProcess('workers/server.ts', env);
   /**
    * A new redirect and a new baseline process for every round. How fast one Node.js process runs
-   * this load depends on the process, not only on the machine: here one start of the same server
-   * did 25 µs of CPU per request and the next 38, and a bench that started each once got 0.47 in one
-   * invocation and 0.57 in the next with every round of an invocation alike. A round per start lets
-   * the median cover that too.
+   * this load can depend on the process, not only on the machine: one start of the same server did
+   * 25 µs of CPU per request and the next 38 (mostly V8's lost tick-object map, now prevented by
+   * shared/http/tick-object-shape.ts). A round per start lets the median cover what is left of that.
    */
   async function startServers() {
     const redirectPort = await freePort();

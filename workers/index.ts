@@ -19,7 +19,7 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
-  // What the scans processor ingests tells bulk processors when to step back (shared/jobs/pacing.ts).
+  // The scans the scans processor receives tell bulk processors when to step back (shared/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
   const processors: Partial<Record<QueueName, Processor>> = {
     maintenance: maintenanceProcessor(ctx) as Processor,

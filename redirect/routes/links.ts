@@ -54,8 +54,11 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
   async function findLink(slug: string, now: number): Promise<ResolvedLink | Page> {
-    const cached = findCachedLink(slug, now);
-    if (cached !== undefined) return cached;
+    return findCachedLink(slug, now) ?? lookUpLink(slug, now);
+  }
+
+  /** A slug this process's cache does not hold, from Redis or Postgres. */
+  async function lookUpLink(slug: string, now: number): Promise<ResolvedLink | Page> {
     try {
       return availableLink(await resolver.resolve(slug), now);
     } catch (err) {
@@ -79,7 +82,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   app.get('/:slug', (request: SlugRequest, reply) => {
     const now = Date.now();
     const cached = findCachedLink(request.params.slug, now);
-    if (cached === undefined) return findLink(request.params.slug, now).then((found) => answerScan(request, reply, found, now));
+    if (cached === undefined) return lookUpLink(request.params.slug, now).then((found) => answerScan(request, reply, found, now));
     const answered = answerScan(request, reply, cached, now);
     // The reply itself must not be returned from a handler that is not async (Fastify would send it).
     return answered instanceof Promise ? answered : undefined;

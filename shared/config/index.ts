@@ -66,7 +66,7 @@ const envSchema = z
      */
     WORKER_NICE: wholeNumber(0, 19).default(10),
     /**
-     * Scans per second (ingested by this worker) at which bulk jobs such as qr-render pace themselves,
+     * Scans per second (received by this worker) at which bulk jobs such as qr-render pace themselves,
      * so the scan path keeps its latency on a shared machine; 0: never (a worker on a machine of its own).
      */
     BULK_PACE_SCANS_PER_SEC: wholeNumber(0).default(200),

@@ -13,7 +13,7 @@
  * kept it did not happen in either (docs/benchmarks.md). Node 20, V8 11.3.
  *
  * The tick object is caught with an async hook that is enabled only for the one `nextTick` below
- * (it is disabled inside its own callback), so no later async operation pays for a hook.
+ * (its init callback runs within that call), so no later async operation pays for a hook.
  */
 import { createHook } from 'node:async_hooks';
 
@@ -23,9 +23,7 @@ export function keepTickObjectShape(): void {
   if (kept) return;
   const hook = createHook({
     init(_asyncId, type, _triggerAsyncId, resource) {
-      if (type !== 'TickObject' || kept) return;
-      kept = resource;
-      hook.disable();
+      if (type === 'TickObject') kept ??= resource;
     },
   });
   hook.enable();

@@ -18,7 +18,7 @@ export class ScanTraffic {
     this.counts[this.bucket % BUCKETS]! += n;
   }
 
-  /** Scans ingested over the last second. */
+  /** Scans received over the last second. */
   perSecond(): number {
     this.advance();
     return this.counts.reduce((s, n) => s + n, 0);
