@@ -1,5 +1,21 @@
 /** Schemas shared by several routes. Resource schemas live with their domain module in shared/. */
 import { z } from 'zod';
 
-export const idParams = z.object({ id: z.string().max(200) });
+/**
+ * What a route's path parameters name. A params schema registered here makes every path that
+ * cannot name such a resource (a failed params check, or text no resource can hold) that
+ * resource's 404, e.g. "Link not found", never a 400 or a 500 (api/plugins/app/validation.ts).
+ * Tests read it too, to know the 404 each route answers for another account's ids. A registry of
+ * our own, not zod's global one, so none of it leaks into the OpenAPI document.
+ */
+export const pathResources = z.registry<{ notFound: string }>();
+
+/** `{ [param]: string }` naming a `thing` ("Folder", "Link"); see `pathResources`. */
+export function resourceParams<const K extends string>(param: K, thing: string, description?: string) {
+  const id = z.string().max(200);
+  const schema = z.object({ [param]: description ? id.describe(description) : id } as Record<K, typeof id>);
+  pathResources.add(schema, { notFound: thing });
+  return schema;
+}
+
 export const messageResponse = z.object({ message: z.string() });

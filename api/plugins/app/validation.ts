@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { formatPath, NotFoundError, ValidationError, type FieldError } from '../../../shared/http/errors.js';
+import { pathResources } from '../../schemas.js';
 
 /** Carries zod's own issues (with their real paths) to the error handler. */
 export class RequestValidationError extends Error {
@@ -10,15 +12,103 @@ export class RequestValidationError extends Error {
   }
 }
 
-const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
-  ({ schema }) =>
-  (data) => {
+export const UNSTORABLE_TEXT_MESSAGE = 'Must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
+
+/**
+ * Where in `value` there is text no Postgres text or jsonb column can hold: a NUL (`\u0000`) or
+ * a lone UTF-16 surrogate (`"\ud800"` in JSON), in a string or in an object's key. Walks
+ * iteratively (a 1 MiB body may nest hundreds of thousands deep) and stops at the first
+ * `limit` finds.
+ */
+export function findUnstorableText(value: unknown, limit = 10): Array<ReadonlyArray<string | number>> {
+  const found: Array<ReadonlyArray<string | number>> = [];
+  const stack: Array<[unknown, ReadonlyArray<string | number>]> = [[value, []]];
+  while (stack.length > 0 && found.length < limit) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) found.push(path);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]);
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        if (!isStorableText(key)) found.push([...path, key]);
+        else stack.push([(v as Record<string, unknown>)[key], [...path, key]]);
+      }
+    }
+  }
+  return found;
+}
+
+/** In unicode mode a well-formed surrogate pair is one code point, so `\p{Cs}` only meets lone halves. */
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+function isStorableText(s: string): boolean {
+  return !UNSTORABLE.test(s);
+}
+
+/**
+ * Before any route's own validation: text Postgres cannot store is refused here, once for every
+ * route (and every route added later, with or without schemas), instead of failing the SQL with a
+ * 500. Body fields and query parameters are a 400 naming the field; a path parameter names no
+ * resource, so it is the resource's 404.
+ */
+function refuseUnstorableText(request: FastifyRequest): void {
+  const inParams = findUnstorableText(request.params, 1);
+  if (inParams.length > 0) throw paramsError(request.routeOptions.schema, inParams.map((p) => ({ path: formatPath(p), message: UNSTORABLE_TEXT_MESSAGE })));
+  const errors = [...findUnstorableText(request.query), ...findUnstorableText(request.body)].map((path) => ({
+    path: formatPath(path) || '(body)',
+    message: UNSTORABLE_TEXT_MESSAGE,
+  }));
+  if (errors.length > 0) throw new ValidationError(errors);
+}
+
+/**
+ * Fastify's JSON parser refuses a `__proto__` key, or a `constructor` key holding a `prototype`
+ * (prototype poisoning), and says only that the body is invalid. When the text is valid JSON, this
+ * names the key instead, so the client learns the real cause. Runs on that failure path only.
+ */
+export function prototypeKeyError(text: string): ValidationError | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const stack: Array<[unknown, ReadonlyArray<string | number>]> = [[value, []]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    for (const [key, member] of Object.entries(v)) {
+      const poisoned =
+        key === '__proto__' || (key === 'constructor' && member !== null && typeof member === 'object' && Object.hasOwn(member, 'prototype'));
+      if (poisoned) return new ValidationError([{ path: formatPath([...path, key]), message: 'Field name not allowed' }]);
+      stack.push([member, [...path, Array.isArray(v) ? Number(key) : key]]);
+    }
+  }
+  return null;
+}
+
+/** A path parameter that cannot name anything: the route's resource 404, or a 400 naming it. */
+function paramsError(schema: FastifySchema | undefined, errors: FieldError[]): Error {
+  const resource = schema?.params ? pathResources.get(schema.params as z.ZodType) : undefined;
+  return resource ? new NotFoundError(resource.notFound) : new ValidationError(errors);
+}
+
+const validatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
+  const resource = httpPart === 'params' ? pathResources.get(schema) : undefined;
+  return (data) => {
     const result = schema.safeParse(data);
-    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues) };
+    if (result.success) return { value: result.data };
+    return { error: resource ? new NotFoundError(resource.notFound) : new RequestValidationError(result.error.issues) };
   };
+};
 
 /** Zod schemas validate requests and describe responses; one schema serves both and the OpenAPI document. */
 export default fp(async (app) => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.addHook('preValidation', async (request) => refuseUnstorableText(request));
 });

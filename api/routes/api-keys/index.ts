@@ -4,8 +4,9 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/account
 import { apiKeyResponse, createApiKeyBody } from '../../../shared/accounts/schemas.js';
 import { NotFoundError } from '../../../shared/http/errors.js';
 import { isUuid } from '../../../shared/format/ids.js';
-import { idParams, messageResponse } from '../../schemas.js';
+import { messageResponse, resourceParams } from '../../schemas.js';
 
+const idParams = resourceParams('id', 'API key');
 const tags = ['api-keys'];
 // Key management needs the `all` scope and a plan that includes it (not starter, not enterprise).
 const auth = { scope: 'all', plan: 'api-key-management' } as const;

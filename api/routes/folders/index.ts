@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../shared/folders/folders.js';
 import { createFolderBody, folderResponse, renameFolderBody } from '../../../shared/folders/schemas.js';
-import { idParams, messageResponse } from '../../schemas.js';
+import { messageResponse, resourceParams } from '../../schemas.js';
 
+const idParams = resourceParams('id', 'Folder');
 const tags = ['folders'];
 
 const routes: FastifyPluginAsyncZod = async (app) => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { JOB_STATES } from '../../../db/schema.js';
 import { getJobView } from '../../../shared/jobs/records.js';
+import { resourceParams } from '../../schemas.js';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:jobId', {
@@ -9,7 +10,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['jobs'],
       summary: "A background job's state, progress and result (bulk generation, cafe bulk insert, exports)",
-      params: z.object({ jobId: z.string().max(200) }),
+      params: resourceParams('jobId', 'Job'),
       response: {
         200: z.object({
           id: z.string(),

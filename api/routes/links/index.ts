@@ -22,11 +22,11 @@ import {
 } from '../../../shared/links/schemas.js';
 import { qrImageQuery } from '../../../shared/qr/qr-images.js';
 import { sendQr } from '../../qr-reply.js';
-import { messageResponse } from '../../schemas.js';
+import { messageResponse, resourceParams } from '../../schemas.js';
 import { shortUrl } from '../../../shared/links/slugs.js';
 
 const tags = ['links'];
-const slugParams = z.object({ id: z.string().max(200).describe('dynamic_link_id (the slug)') });
+const slugParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug)');
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

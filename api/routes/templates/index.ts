@@ -12,11 +12,12 @@ import { loadQrImage } from '../../../shared/qr/image-source.js';
 import { deleteQrCache, qrImageQuery } from '../../../shared/qr/qr-images.js';
 import { shortUrl } from '../../../shared/links/slugs.js';
 import { sendQr } from '../../qr-reply.js';
-import { idParams, messageResponse } from '../../schemas.js';
+import { messageResponse, resourceParams } from '../../schemas.js';
 
 /** What a template preview encodes: a short URL of the same shape as a real link's. */
 const PREVIEW_SLUG = 'Preview';
 
+const idParams = resourceParams('id', 'Template');
 const tags = ['templates'];
 
 const routes: FastifyPluginAsyncZod = async (app) => {
