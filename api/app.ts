@@ -3,6 +3,7 @@
  * the URL space under /api/v1. Building the app does no I/O; the caller owns the context.
  */
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import { checkReadiness, type AppContext } from '../shared/context.js';
@@ -10,8 +11,8 @@ import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
-import errorsPlugin from './plugins/app/errors.js';
-import validationPlugin from './plugins/app/validation.js';
+import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './plugins/app/errors.js';
+import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import apiKeysRoutes from './routes/api-keys/index.js';
@@ -37,8 +38,11 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
     // Idle keep-alive sockets are closed on shutdown so SIGTERM does not wait for them.
     forceCloseConnections: 'idle',
     // /folders and /folders/ are the same resource.
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: ctx.config.TRUSTED_PROXIES || false,
+    // What the router and Node's HTTP parser refuse is answered in our error shapes too.
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: (err, socket) => clientErrorReply(err, socket, maxHeaderSize),
   });
   // JSON and (later) multipart only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
@@ -47,7 +51,10 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (err, value) => {
+      if (err) return done(prototypeKeyError(body as string) ?? err, undefined);
+      done(null, value);
+    });
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

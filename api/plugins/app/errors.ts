@@ -1,11 +1,15 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, zodIssuesToFieldErrors, type FieldError } from '../../../shared/http/errors.js';
 import { RequestValidationError } from './validation.js';
 
 /**
- * The one place errors become HTTP answers, in the body shapes of DESIGN.md item 7. Whatever a
- * route throws, a client sees a clear 4xx or a bare 500; never a stack trace.
+ * The one place errors become HTTP answers, in the documented body shapes: 400
+ * `{message: "Validation failed", errors: [{path, message}]}`, every other 4xx `{message}`. Whatever
+ * a route, Fastify or Node's HTTP parser refuses, a client sees one of these or a bare 500; never a
+ * stack trace, an internal error code or its own input echoed back.
  */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -31,7 +35,10 @@ export default fp(async (app) => {
     }
     const status = err.statusCode ?? 500;
     if (status === 429) return reply.code(429).send({ message: err.message || 'Too many requests' });
-    if (status >= 400 && status < 500) return reply.code(status).send({ message: err.message });
+    // Fastify's other refusals (a Content-Length that does not match the body, …): their message
+    // says what was wrong with the request, in our shape.
+    if (status === 400) return reply.code(400).send(validationBody([{ path: '(request)', message: err.message || 'Bad request' }]));
+    if (status > 400 && status < 500) return reply.code(status).send({ message: err.message || STATUS_CODES[status] });
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ message: 'Internal server error' });
   });
@@ -40,6 +47,59 @@ export default fp(async (app) => {
     reply.code(404).send({ message: 'Route not found' });
   });
 });
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs. Neither the
+ * URL nor the path is echoed back.
+ */
+export function frameworkErrorReply(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL is not validly percent-encoded' }]));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return reply.code(414).send({ message: `A path segment is too long (at most ${MAX_PARAM_LENGTH} characters)` });
+  }
+  return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL cannot be routed' }]));
+}
+
+/** Fastify's default, made explicit here because the 414 message names it. */
+export const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Node's `clientError`: a request its HTTP parser refused, answered on the raw socket (there is no
+ * request object). Header overflow is a 414 when the request line takes most of the limit (a URL too
+ * long), else a 431; a timeout a 408; anything else a malformed request (400).
+ */
+export function clientErrorReply(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, maxHeaderBytes: number) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status: number;
+  let body: Record<string, unknown>;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    body = { message: 'The request was not received in time' };
+  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // When the request line alone takes most of the limit, it is the URL that is too long.
+    const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
+    const startsRequest = packet !== undefined && /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'));
+    const lineEnd = packet ? packet.indexOf('\r\n') : -1;
+    const urlTooLong = startsRequest && (lineEnd < 0 ? packet.length : lineEnd) > maxHeaderBytes / 2;
+    status = urlTooLong ? 414 : 431;
+    body = urlTooLong
+      ? { message: `The URL is too long (request line and headers at most ${maxHeaderBytes / 1024} KiB)` }
+      : { message: `Request headers are too large (at most ${maxHeaderBytes / 1024} KiB)` };
+  } else {
+    status = 400;
+    body = validationBody([{ path: '(request)', message: 'Malformed HTTP request' }]);
+  }
+  if (socket.writable) {
+    const json = JSON.stringify(body);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy(err);
+}
 
 function validationBody(errors: FieldError[]) {
   return { message: 'Validation failed', errors };
