@@ -382,7 +382,7 @@ describe('string lengths', () => {
     ['menu name 256', 'menu', { name: 'n'.repeat(256) }, 'data.name', 'Must be at most 255 characters'],
     ['landing HTML over 512 KiB', 'landing', { landingHTML: 'x'.repeat(LANDING_HTML_MAX_BYTES + 1) }, 'data.landingHTML', 'Must be at most 512 KiB'],
     ['landing HTML over 512 KiB in UTF-8 bytes', 'landing', { landingHTML: 'é'.repeat(LANDING_HTML_MAX_BYTES / 2 + 1) }, 'data.landingHTML', 'Must be at most 512 KiB'],
-    ['logo over 256 KiB', 'multi-links', full('multi-links', (d) => (d.logo = { data: 'x'.repeat(256 * 1024) })), 'data.logo', 'Must be a JSON value of at most 256 KiB'],
+    ['logo over 256 KiB', 'multi-links', full('multi-links', (d) => (d.logo = { data: 'x'.repeat(256 * 1024) })), 'data.logo', 'Must be at most 256 KiB as JSON'],
   ])('%s', (_name, type, data, path, message) => {
     expect(errorsOf(type, data)).toEqual([{ path, message }]);
   });
@@ -543,13 +543,17 @@ describe('formats', () => {
     expect(errorsOf(type, data)).toEqual([{ path, message: 'Must be a file id (UUID)' }]);
   });
 
-  it('refuses a logo that is not a JSON value or nested too deep', () => {
+  it('refuses a logo that is not a JSON value or nested too deep, each with its own cause', () => {
     let deep: Data = 1;
     for (let i = 0; i < 40; i++) deep = [deep];
-    for (const logo of [deep, new Date(), () => 1, NaN]) {
-      expect(errorsOf('multi-links', full('multi-links', (d) => (d.logo = logo)))).toEqual([
-        { path: 'data.logo', message: 'Must be a JSON value of at most 256 KiB' },
-      ]);
+    const cases: Array<[unknown, string]> = [
+      [deep, 'Must be nested at most 32 levels deep'],
+      [new Date(), 'Must be a JSON value'],
+      [() => 1, 'Must be a JSON value'],
+      [NaN, 'Must be a JSON value (numbers must be finite)'],
+    ];
+    for (const [logo, message] of cases) {
+      expect(errorsOf('multi-links', full('multi-links', (d) => (d.logo = logo)))).toEqual([{ path: 'data.logo', message }]);
     }
     expect(isSmallJsonValue({ a: [1, { b: null }] })).toBe(true);
     expect(isSmallJsonValue(undefined)).toBe(false);
@@ -601,6 +605,28 @@ describe('event dates and time zones', () => {
   it('reports the end check together with other errors', () => {
     const data = full('event', (d) => Object.assign(d, { endDateTime: '2026-03-08T01:00', organizerName: 5 }));
     expect(errorsOf('event', data).map((e) => e.path).sort()).toEqual(['data.endDateTime', 'data.organizerName']);
+  });
+
+  it.each<[string, Partial<Record<'startDateTime' | 'endDateTime' | 'timezone', string>>, string[]]>([
+    ['a start before 1900', { startDateTime: '1899-12-31T23:59Z' }, ['data.startDateTime']],
+    ['1900-01-01 in Paris (local mean time, before 00:00Z)', { startDateTime: '1900-01-01T00:00', timezone: 'Europe/Paris' }, ['data.startDateTime']],
+    ['year 0001', { startDateTime: '0001-01-01T00:00', endDateTime: '0001-01-01T01:00' }, ['data.startDateTime', 'data.endDateTime']],
+    ['an end past 9999 as an instant', { endDateTime: '9999-12-31T23:00', timezone: 'America/Los_Angeles' }, ['data.endDateTime']],
+  ])('refuses an event outside 1900–9999 UTC at the field (%s)', (_name, fields, paths) => {
+    const data = full('event', (d) => Object.assign(d, { endDateTime: undefined }, fields));
+    if (data.endDateTime === undefined) delete data.endDateTime;
+    const message = 'Must be between 1900-01-01T00:00Z and 9999-12-31T23:59Z';
+    expect(errorsOf('event', data)).toEqual(paths.map((path) => ({ path, message })));
+  });
+
+  it.each([
+    ['1969-07-20T20:17Z', '1969-07-20T22:00Z'],
+    ['1900-01-01T00:00Z', undefined],
+    ['9999-12-31T22:59Z', '9999-12-31T23:59:59.999Z'],
+  ])('accepts an event at the edges of its range (%s)', (startDateTime, endDateTime) => {
+    const data = full('event', (d) => Object.assign(d, { startDateTime, endDateTime, timezone: 'UTC' }));
+    if (endDateTime === undefined) delete data.endDateTime;
+    expect(errorsOf('event', data)).toEqual([]);
   });
 
   it('skips the end check when the time zone is unusable, reporting only the zone', () => {

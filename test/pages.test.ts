@@ -283,6 +283,17 @@ describe('event', () => {
     expect(event.summary).toBe('Event at Pier 4');
   });
 
+  it('.ics: an event before 1970 is served as its instant', () => {
+    const ics = renderIcs(
+      { description: 'd', location: 'Sea of Tranquility', startDateTime: '1969-07-20T20:17:40Z', timezone: 'UTC' },
+      { uid: 'u', url: 'http://localhost:3001/x' },
+    );
+    const { event } = parseIcs(ics);
+    expect(event.startDate.toJSDate().toISOString()).toBe('1969-07-20T20:17:40.000Z');
+    expect(event.endDate.toJSDate().toISOString()).toBe('1969-07-20T21:17:40.000Z');
+    expect(ics).toContain('DTSTART:19690720T201740Z');
+  });
+
   it('.ics: a time skipped by spring-forward moves forward, as the data rules say', () => {
     const ics = renderIcs(
       { description: 'd', location: 'x', startDateTime: '2026-03-08T02:30', timezone: 'America/New_York' },

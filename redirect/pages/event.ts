@@ -31,6 +31,14 @@ function eventTimes(data: EventData): { start: Date; end: Date | undefined } {
   return { start, end };
 }
 
+/**
+ * An iCalendar UTC date-time (`19691231T230000Z`), written by us: the ics library refuses
+ * instants before 1970 when given as timestamps, and writes a string as it is.
+ */
+function icsUtc(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+}
+
 /** iCalendar text may not carry a bare CR: it would end the content line. */
 function calendarText(text: string): string {
   return text.replace(/\r\n?/g, '\n');
@@ -52,12 +60,8 @@ export function renderIcs(data: EventData, opts: { uid: string; url: string }): 
     title: calendarText(eventTitle(data)),
     description: calendarText(description),
     location: calendarText(data.location),
-    start: start.getTime(),
-    startInputType: 'utc',
-    startOutputType: 'utc',
-    end: (end ?? new Date(start.getTime() + DEFAULT_EVENT_DURATION_MINUTES * 60_000)).getTime(),
-    endInputType: 'utc',
-    endOutputType: 'utc',
+    start: icsUtc(start),
+    end: icsUtc(end ?? new Date(start.getTime() + DEFAULT_EVENT_DURATION_MINUTES * 60_000)),
   });
   if (error || !value) throw error ?? new Error('ics produced no calendar');
   return value;

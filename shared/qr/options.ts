@@ -106,7 +106,7 @@ function isImageRef(value: string): boolean {
 
 const imageSchema = z
   .string({ error: IMAGE_MESSAGE })
-  .max(QR_MAX_IMAGE_CHARS, { error: 'Must be at most 2 MB', abort: true })
+  .max(QR_MAX_IMAGE_CHARS, { error: `Must be at most ${QR_MAX_IMAGE_CHARS} characters (2 MiB)`, abort: true })
   .refine(isImageRef, { error: IMAGE_MESSAGE })
   .nullable();
 

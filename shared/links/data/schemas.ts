@@ -35,12 +35,14 @@
  * Per type (beyond the spec's own rules):
  * - vcard: the optional members are free text as the spec says (no phone or URL rule: vCards carry
  *   things like `+1 555 0100 ext. 12` or `example.com`), each at most 255.
- * - event: `location` is short text (255); the image is `{fileId}`.
+ * - event: `location` is short text (255); the image is `{fileId}`. Start and end, as instants,
+ *   lie between 1900-01-01T00:00Z and 9999-12-31T23:59Z (`EVENT_EARLIEST_MS`, `EVENT_LATEST_MS`).
  * - product: currency must be an ISO 4217 code in use (`isCurrencyCode`); the totals are not
  *   cross-checked against each other (tax and rounding rules vary). `images.files` may be empty.
  * - multi-links: `icon` is a string up to 2048 (an icon name or an image URL; non-blank when
  *   required, i.e. on social links); `logo`
- *   is any JSON value up to 256 KiB serialised and nested at most 32 deep.
+ *   is any JSON value up to 256 KiB serialised and nested at most 32 deep (each limit has its own
+ *   message).
  * - landing: `landingHTML` is at most 512 KiB of UTF-8.
  * - smart-url rules: see `smartUrlRuleSchema`.
  */
@@ -68,6 +70,14 @@ export const MULTI_PDF_MAX = 10;
 export const MULTI_LINKS_MAX = 50;
 export const SMART_URL_RULES_MAX = 10;
 export const COUNTRIES_MAX = 250;
+/**
+ * The instants an event may start and end at: what a calendar file can carry (a four-digit UTC
+ * year) and calendar apps agree on (the Gregorian calendar and standard time zones, not the local
+ * mean times of earlier years).
+ */
+export const EVENT_EARLIEST_MS = Date.UTC(1900, 0, 1);
+export const EVENT_LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+export const EVENT_RANGE_MESSAGE = 'Must be between 1900-01-01T00:00Z and 9999-12-31T23:59Z';
 
 export const WIFI_ENCRYPTIONS = ['WPA', 'WEP', 'nopass'] as const;
 export const DISCOUNT_TYPES = ['amount', 'percent'] as const;
@@ -195,31 +205,37 @@ function utf8Length(value: string): number {
 }
 
 /**
- * A JSON value (null, boolean, finite number, string, array, plain object) nested at most
- * `LOGO_MAX_DEPTH` deep and at most `LOGO_MAX_BYTES` when serialised. Walks iteratively, so deep
- * junk cannot overflow the stack.
+ * Why `value` is not a small JSON value (null, boolean, finite number, string, array, plain
+ * object, nested at most `LOGO_MAX_DEPTH` deep, at most `LOGO_MAX_BYTES` when serialised), or null
+ * when it is one. Each cause has its own message. Walks iteratively, so deep junk cannot overflow
+ * the stack.
  */
-export function isSmallJsonValue(value: unknown): boolean {
-  if (value === undefined) return false;
+export function smallJsonValueProblem(value: unknown): string | null {
+  if (value === undefined) return REQUIRED;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v === 'boolean' || typeof v === 'string') continue;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return false;
+      if (!Number.isFinite(v)) return 'Must be a JSON value (numbers must be finite)';
       continue;
     }
-    if (typeof v !== 'object' || depth >= LOGO_MAX_DEPTH) return false;
+    if (typeof v !== 'object') return 'Must be a JSON value';
+    if (depth >= LOGO_MAX_DEPTH) return `Must be nested at most ${LOGO_MAX_DEPTH} levels deep`;
     if (Array.isArray(v)) {
       for (const item of v) stack.push([item, depth + 1]);
       continue;
     }
     const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return false;
+    if (proto !== Object.prototype && proto !== null) return 'Must be a JSON value';
     for (const item of Object.values(v)) stack.push([item, depth + 1]);
   }
   const json = JSON.stringify(value);
-  return json.length <= LOGO_MAX_BYTES && utf8Length(json) <= LOGO_MAX_BYTES;
+  return json.length <= LOGO_MAX_BYTES && utf8Length(json) <= LOGO_MAX_BYTES ? null : `Must be at most ${LOGO_MAX_BYTES / 1024} KiB as JSON`;
+}
+
+export function isSmallJsonValue(value: unknown): boolean {
+  return smallJsonValueProblem(value) === null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,14 +333,23 @@ export const eventDataSchema = strict({
   eventTitle: optionalText(EVENT_TITLE_MAX),
   image: fileRefSchema.optional(),
 }).superRefine((data, ctx) => {
-  // Runs even when other members failed, so the end is checked whenever both ends are readable.
-  const { startDateTime, endDateTime, timezone } = data as Record<string, unknown>;
-  if (typeof startDateTime !== 'string' || typeof endDateTime !== 'string' || typeof timezone !== 'string') return;
-  if (!isIsoDateTime(startDateTime) || !isIsoDateTime(endDateTime)) return;
-  const start = parseDateTimeInZone(startDateTime, timezone);
-  const end = parseDateTimeInZone(endDateTime, timezone);
+  // Runs even when other members failed, so each end is checked whenever it is readable.
+  const { timezone } = data as Record<string, unknown>;
+  if (typeof timezone !== 'string') return;
+  const instant = (field: 'startDateTime' | 'endDateTime') => {
+    const value = (data as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || !isIsoDateTime(value)) return null;
+    const at = parseDateTimeInZone(value, timezone);
+    if (at && (at.getTime() < EVENT_EARLIEST_MS || at.getTime() > EVENT_LATEST_MS)) {
+      ctx.addIssue({ code: 'custom', message: EVENT_RANGE_MESSAGE, path: [field], input: value });
+      return null;
+    }
+    return at;
+  };
+  const start = instant('startDateTime');
+  const end = instant('endDateTime');
   if (start && end && end.getTime() < start.getTime()) {
-    ctx.addIssue({ code: 'custom', message: 'Must not be before startDateTime', path: ['endDateTime'], input: endDateTime });
+    ctx.addIssue({ code: 'custom', message: 'Must not be before startDateTime', path: ['endDateTime'], input: data.endDateTime });
   }
 }, WHEN_OBJECT);
 
@@ -374,7 +399,10 @@ export const multiLinksDataSchema = strict({
   description: optionalText(LONG_TEXT_MAX),
   logo: z
     .unknown()
-    .refine(isSmallJsonValue, { error: `Must be a JSON value of at most ${LOGO_MAX_BYTES / 1024} KiB` })
+    .superRefine((value, ctx) => {
+      const problem = smallJsonValueProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    })
     .optional(),
   isRound: booleanType().optional(),
   design: strict({
