@@ -73,6 +73,15 @@ describe('router refusals', () => {
   });
 });
 
+describe('field paths', () => {
+  it('an empty member name is written "" (a path is never empty)', async () => {
+    const body = await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name":"x","":1}', { 'content-type': 'application/json' });
+    expect(body.json()).toEqual({ message: 'Validation failed', errors: [{ path: '""', message: 'Unknown field' }] });
+    const query = await call(api.app, me.key, 'GET', '/api/v1/links?=1');
+    expect(query.json()).toEqual({ message: 'Validation failed', errors: [{ path: '""', message: 'Unknown field' }] });
+  });
+});
+
 describe("Node's HTTP parser refusals (real sockets)", () => {
   it('headers past the limit: 431 {message}', async () => {
     const res = await raw(`GET /api/v1/folders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);

@@ -51,12 +51,15 @@ export class ConflictError extends AppError {
   }
 }
 
-/** Formats a zod path the way our error bodies name fields: `a.b[2].c`. */
+/** Formats a zod path the way our error bodies name fields: `a.b[2].c`; an empty member name is `""`. */
 export function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ''): string {
   let out = prefix;
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
+    else {
+      const name = String(part) === '' ? '""' : String(part);
+      out += out ? `.${name}` : name;
+    }
   }
   return out;
 }
