@@ -11,6 +11,7 @@ import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
+import routeTablePlugin from './plugins/app/route-table.js';
 import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './plugins/app/errors.js';
 import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
@@ -62,6 +63,7 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
   graceful.register(app);
 
   await app.register(contextPlugin, { ctx });
+  await app.register(routeTablePlugin);
   await app.register(validationPlugin);
   await app.register(errorsPlugin);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });

@@ -2,6 +2,7 @@ import type { Principal } from '../shared/accounts/api-keys.js';
 import type { PlanFeature } from '../shared/accounts/plans.js';
 import type { Scope } from '../shared/accounts/scopes.js';
 import type { AppContext } from '../shared/context.js';
+import type { RouteEntry } from './plugins/app/route-table.js';
 
 /**
  * What a route needs from its caller. `scope: 'any'` is "any valid active key" (analytics,
@@ -15,6 +16,8 @@ export interface AuthRequirement {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Every route registered on the app, with its config and schemas (plugins/app/route-table.ts). */
+    routeTable: ReadonlyArray<RouteEntry>;
   }
   interface FastifyRequest {
     principal: Principal;

@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import type { FastifyContextConfig, FastifySchema } from 'fastify';
+
+/** One method of one route, as it was registered. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  config: FastifyContextConfig;
+  schema: FastifySchema | undefined;
+}
+
+/**
+ * The app's own route table (`app.routeTable`), filled by an onRoute hook as routes are added:
+ * Fastify has no way to list routes with their options afterwards. Tests walk it so a route added
+ * later is fuzzed and checked for tenancy and scopes without being listed anywhere.
+ */
+export default fp(async (app) => {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table as ReadonlyArray<RouteEntry>);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      table.push({ method, url: route.url ?? route.path, config: (route.config ?? {}) as FastifyContextConfig, schema: route.schema });
+    }
+  });
+});

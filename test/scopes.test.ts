@@ -1,0 +1,55 @@
+/**
+ * Scope matrix, generated from the api's own route table: every authenticated route refuses a key
+ * holding every scope but the one it needs (403, documented body) and lets a key holding only
+ * that scope through auth. Routes open to any valid key are listed here by name, so a new one is
+ * a visible decision; a route under /api/v1 with no declared requirement fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES, type Scope } from '../shared/accounts/scopes.js';
+import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { apiRoutes, fillPath, routeName, type ApiRoute } from './support/route-table.js';
+
+const ANY_KEY_ROUTES = ['GET /api/v1/jobs/:jobId', 'HEAD /api/v1/jobs/:jobId'];
+const FORBIDDEN = { message: 'You do not have permission to perform this action.' };
+
+let api: TestApi;
+let account: TestAccount;
+let routes: ApiRoute[];
+const allBut = new Map<Scope, string>();
+const only = new Map<Scope, string>();
+
+beforeAll(async () => {
+  api = await startTestApi();
+  account = await createTestAccount(api.ctx, { plan: 'pro' });
+  routes = await apiRoutes(api.app);
+  const specific = SCOPES.filter((s) => s !== 'all');
+  for (const scope of SCOPES) {
+    allBut.set(scope, (await addKey(api.ctx, account.accountId, specific.filter((s) => s !== scope))).key);
+    only.set(scope, (await addKey(api.ctx, account.accountId, [scope])).key);
+  }
+}, 120_000);
+afterAll(() => api.close());
+
+describe('scope matrix', () => {
+  it('every route declares its requirement; the ones open to any key are exactly these', () => {
+    for (const r of routes) expect(r.auth, `${routeName(r)} has no config.auth`).toBeDefined();
+    expect(routes.filter((r) => r.auth?.scope === 'any').map(routeName).sort()).toEqual(ANY_KEY_ROUTES);
+  });
+
+  it('a key lacking only the needed scope is a 403; a key with just that scope gets past auth', { timeout: 120_000 }, async () => {
+    const wrong: string[] = [];
+    for (const route of routes.filter((r) => r.auth && r.auth.scope !== 'any')) {
+      const scope = route.auth!.scope as Scope;
+      const url = fillPath(route.url, {});
+      const refused = await call(api.app, allBut.get(scope)!, route.method as 'GET', url);
+      if (refused.statusCode !== 403 || (route.method !== 'HEAD' && JSON.stringify(refused.json()) !== JSON.stringify(FORBIDDEN))) {
+        wrong.push(`${routeName(route)} without ${scope}: ${refused.statusCode} ${refused.body.slice(0, 120)}`);
+      }
+      const allowed = await call(api.app, only.get(scope)!, route.method as 'GET', url);
+      if (allowed.statusCode === 401 || allowed.statusCode === 403) {
+        wrong.push(`${routeName(route)} with only ${scope}: ${allowed.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

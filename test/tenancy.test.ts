@@ -1,0 +1,77 @@
+/**
+ * Tenancy matrix, generated from the api's own route table: every route whose path names a
+ * resource, called by another account (holding every scope) with this account's real ids of that
+ * kind, answers that resource's 404 in the documented body and changes nothing. A route added
+ * later is in the matrix the day it is added; one whose params schema does not name its resource
+ * (`resourceParams` in api/schemas.ts), or names a kind this test cannot create, fails here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PREFIX } from '../api/app.js';
+import { linkBodySchema } from '../shared/links/schemas.js';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { apiRoutes, createResources, fillPath, minimalFromSchema, routeName, type ApiRoute, type Resources } from './support/route-table.js';
+
+let api: TestApi;
+let owner: TestAccount;
+let intruder: TestAccount;
+let routes: ApiRoute[];
+let owned: Resources;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await createTestAccount(api.ctx, { plan: 'pro' });
+  intruder = await createTestAccount(api.ctx, { plan: 'pro' });
+  routes = await apiRoutes(api.app);
+  owned = await createResources(api.app, owner);
+}, 180_000);
+afterAll(() => api.close());
+
+/** A body that passes validation, so the answer is about the id, not the body. */
+function validBody(route: ApiRoute): unknown {
+  if (route.entry.schema?.body === linkBodySchema) return { name: 'intruder', type: 'website', data: { url: 'https://example.com/' } };
+  return route.jsonBody ? minimalFromSchema(route.jsonBody) : undefined;
+}
+
+describe('tenancy matrix', () => {
+  it('every route with a path id names its resource, of a kind the matrix creates', () => {
+    const withIds = routes.filter((r) => r.params.length > 0);
+    expect(withIds.length).toBeGreaterThan(10);
+    for (const r of withIds) {
+      expect(r.notFound, `${routeName(r)}: params schema not registered with resourceParams`).toBeDefined();
+      expect(owned[r.notFound!], `${routeName(r)}: no ${r.notFound} made by createResources`).toBeDefined();
+    }
+  });
+
+  it("another account's real ids are that resource's 404 on every route, and nothing changes", { timeout: 300_000 }, async () => {
+    const before = await ownerView();
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const route of routes.filter((r) => r.notFound)) {
+      for (const id of owned[route.notFound!] ?? []) {
+        const url = fillPath(route.url, Object.fromEntries(route.params.map((p) => [p, id])));
+        const body = validBody(route);
+        const res = await call(api.app, intruder.key, route.method as 'GET', url, body === undefined ? undefined : body);
+        checked++;
+        const expected = { message: `${route.notFound} not found` };
+        if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify(expected))) {
+          wrong.push(`${routeName(route)} with ${id}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(wrong).toEqual([]);
+    expect(await ownerView()).toEqual(before);
+  });
+});
+
+/** Everything the owner can see, to show the intruder's calls changed none of it. */
+async function ownerView() {
+  const get = async (url: string) => (await call(api.app, owner.key, 'GET', `${API_PREFIX}${url}`)).json();
+  return {
+    links: (await get('/links?size=1000')).data,
+    folders: (await get('/folders')).data,
+    templates: (await get('/templates')).data,
+    keys: (await get('/api-keys')).data,
+    job: await get(`/jobs/${owned.Job![0]}`),
+  };
+}
