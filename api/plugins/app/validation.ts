@@ -14,30 +14,59 @@ export class RequestValidationError extends Error {
 
 export const UNSTORABLE_TEXT_MESSAGE = 'Must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
 
+/** A member's place in a JSON value: linked to its parent, so walking costs no path copies. */
+interface Step {
+  parent: Step | null;
+  key: string | number;
+}
+
+function pathOf(step: Step | null): Array<string | number> {
+  const path: Array<string | number> = [];
+  for (let s = step; s; s = s.parent) path.push(s.key);
+  return path.reverse();
+}
+
+/**
+ * Visits every member of a parsed JSON value (array items and object members, keys included)
+ * depth-first and in order, iteratively (a 1 MiB body may nest hundreds of thousands deep) and in
+ * time linear in its size. `visit` answers 'skip' to leave a member's inside unvisited, 'stop' to
+ * end the walk.
+ */
+function walkMembers(value: unknown, visit: (member: unknown, parent: Step | null, key: string | number) => 'skip' | 'stop' | void): void {
+  const stack: Array<[unknown, Step | null]> = [[value, null]];
+  while (stack.length > 0) {
+    const [v, step] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const first = stack.length;
+    const isArray = Array.isArray(v);
+    const keys = isArray ? null : Object.keys(v);
+    const count = isArray ? v.length : keys!.length;
+    for (let i = 0; i < count; i++) {
+      const key = isArray ? i : keys![i]!;
+      const member = (v as Record<string | number, unknown>)[key];
+      const answer = visit(member, step, key);
+      if (answer === 'stop') return;
+      if (answer !== 'skip' && member !== null && typeof member === 'object') stack.push([member, { parent: step, key }]);
+    }
+    // Pushed in order; reversed so they are popped, and visited inside, in order too.
+    for (let i = first, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j]!, stack[i]!];
+  }
+}
+
 /**
  * Where in `value` there is text no Postgres text or jsonb column can hold: a NUL (`\u0000`) or
- * a lone UTF-16 surrogate (`"\ud800"` in JSON), in a string or in an object's key. Walks
- * iteratively (a 1 MiB body may nest hundreds of thousands deep) and stops at the first
- * `limit` finds.
+ * a lone UTF-16 surrogate (`"\ud800"` in JSON), in a string or in an object's key. At most `limit`
+ * finds.
  */
 export function findUnstorableText(value: unknown, limit = 10): Array<ReadonlyArray<string | number>> {
+  if (typeof value === 'string') return isStorableText(value) ? [] : [[]];
   const found: Array<ReadonlyArray<string | number>> = [];
-  const stack: Array<[unknown, ReadonlyArray<string | number>]> = [[value, []]];
-  while (stack.length > 0 && found.length < limit) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      if (!isStorableText(v)) found.push(path);
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]);
-    } else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
-        if (!isStorableText(key)) found.push([...path, key]);
-        else stack.push([(v as Record<string, unknown>)[key], [...path, key]]);
-      }
-    }
-  }
+  walkMembers(value, (member, parent, key) => {
+    const bad = (typeof key === 'string' && !isStorableText(key)) || (typeof member === 'string' && !isStorableText(member));
+    if (!bad) return;
+    found.push(pathOf({ parent, key }));
+    return found.length >= limit ? 'stop' : 'skip';
+  });
   return found;
 }
 
@@ -77,18 +106,15 @@ export function prototypeKeyError(text: string): ValidationError | null {
   } catch {
     return null;
   }
-  const stack: Array<[unknown, ReadonlyArray<string | number>]> = [[value, []]];
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    for (const [key, member] of Object.entries(v)) {
-      const poisoned =
-        key === '__proto__' || (key === 'constructor' && member !== null && typeof member === 'object' && Object.hasOwn(member, 'prototype'));
-      if (poisoned) return new ValidationError([{ path: formatPath([...path, key]), message: 'Field name not allowed' }]);
-      stack.push([member, [...path, Array.isArray(v) ? Number(key) : key]]);
-    }
-  }
-  return null;
+  let poisoned: Step | null = null;
+  walkMembers(value, (member, parent, key) => {
+    const isPoison =
+      key === '__proto__' || (key === 'constructor' && member !== null && typeof member === 'object' && Object.hasOwn(member, 'prototype'));
+    if (!isPoison) return;
+    poisoned = { parent, key };
+    return 'stop';
+  });
+  return poisoned ? new ValidationError([{ path: formatPath(pathOf(poisoned)), message: 'Field name not allowed' }]) : null;
 }
 
 /** A path parameter that cannot name anything: the route's resource 404, or a 400 naming it. */
