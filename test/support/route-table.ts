@@ -153,6 +153,9 @@ export function toJsonText(value: unknown): string {
 
 const MB = 1024 * 1024;
 
+/** A 1 MiB string: past the body limit as JSON, and past any field's length. */
+export const megabyteString = 'm'.repeat(MB);
+
 /** Strings that have broken services: NUL, lone surrogates, huge, non-ASCII, injection, number-ish. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
@@ -194,9 +197,6 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(2000, 70_000).map((n) => 'x'.repeat(n)),
 );
 
-/** A 1 MiB string: past the body limit as JSON, and past any field's length. */
-export const megabyteString = 'm'.repeat(MB);
-
 export const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(0, -1, 1, 0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31) - 1, 4097, 15),
   fc.constantFrom(rawToken('neg0'), rawToken('huge'), rawToken('tiny'), rawToken('long-int')),
@@ -220,6 +220,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.integer({ min: 1001, max: 3000 }).map((n) => Array.from({ length: n }, (_, i) => [1, 'a', null][i % 3])) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.constant(megabyteString) },
 );
 
 /**
