@@ -6,25 +6,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../shared/accounts/scopes.js';
-import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { addKey, call, createTestAccount, startTestApi, type TestApi } from './support/harness.js';
 import { apiRoutes, fillPath, routeName, type ApiRoute } from './support/route-table.js';
 
 const ANY_KEY_ROUTES = ['GET /api/v1/jobs/:jobId', 'HEAD /api/v1/jobs/:jobId'];
 const FORBIDDEN = { message: 'You do not have permission to perform this action.' };
 
 let api: TestApi;
-let account: TestAccount;
 let routes: ApiRoute[];
 const allBut = new Map<Scope, string>();
 const only = new Map<Scope, string>();
 
 beforeAll(async () => {
   api = await startTestApi();
-  account = await createTestAccount(api.ctx, { plan: 'pro' });
   routes = await apiRoutes(api.app);
   const specific = SCOPES.filter((s) => s !== 'all');
+  // An account per scope, two keys each: well inside any per-account key cap.
   for (const scope of SCOPES) {
-    allBut.set(scope, (await addKey(api.ctx, account.accountId, specific.filter((s) => s !== scope))).key);
+    const account = await createTestAccount(api.ctx, { plan: 'pro', scopes: specific.filter((s) => s !== scope) });
+    allBut.set(scope, account.key);
     only.set(scope, (await addKey(api.ctx, account.accountId, [scope])).key);
   }
 }, 120_000);
