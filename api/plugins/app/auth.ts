@@ -26,6 +26,15 @@ export default fp(async (app) => {
   const authenticator = new ApiKeyAuthenticator(db);
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
   const redis = createFailFastRedis(config.REDIS_URL);
+  // Connected before the first request (which would otherwise be counted in this process only); a
+  // Redis that does not answer within 5 s leaves the counting local until it does.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5000).unref();
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
   const failures = new AttemptLimit(redis);
   const failuresOf = (request: FastifyRequest) => [
     { key: `${config.QUEUE_PREFIX}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
