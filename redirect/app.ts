@@ -4,12 +4,13 @@
  * scan recorder) and closes it with the app.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { passwordCookieSecrets } from '../shared/config/secrets.js';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
-import { PasswordAttempts } from '../shared/links/resolve/password.js';
+import { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
@@ -50,6 +51,7 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
     passwordAttempts: new PasswordAttempts(redis, keys),
+    passwordCookies: new PasswordCookies(await passwordCookieSecrets(config)),
     describeVisitor: await createVisitorDescriber(),
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,

@@ -8,13 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CUSTOM_SLUG_PATTERN, shortUrl } from '../../shared/links/slugs.js';
 import { windowStatus } from '../../shared/links/status.js';
 import { LinkLookupUnavailableError } from '../../shared/links/resolve/link-resolver.js';
-import {
-  hasValidPasswordCookie,
-  PASSWORD_COOKIE,
-  PASSWORD_COOKIE_TTL_SECONDS,
-  passwordCookieValue,
-  passwordMatches,
-} from '../../shared/links/resolve/password.js';
+import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../shared/links/resolve/password.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { smartUrlDestination } from '../../shared/links/smart-url.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
@@ -39,7 +33,7 @@ const PASSWORD_MAX = 32;
 const FORM_BODY_LIMIT = 4096;
 
 const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPath }) => {
-  const { resolver, scanLimiter, passwordAttempts } = scanPath;
+  const { resolver, scanLimiter, passwordAttempts, passwordCookies } = scanPath;
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -75,7 +69,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
   const locked = (link: ResolvedLink, request: FastifyRequest, now: number) =>
-    link.passwordHash !== null && !hasValidPasswordCookie({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
+    link.passwordHash !== null && !passwordCookies.isValid({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
 
   // Not an async handler: a link in this process's cache (nearly every scan) is answered within
   // this call, with no promise for Fastify to wait on. A cache miss or a scan limit returns one.
@@ -119,14 +113,24 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const found = await findLink(request.params.slug, now);
     if (isPage(found)) return sendPage(reply, found);
     const action = `/${found.slug}`;
-    if (found.passwordHash === null) return reply.code(303).header('location', action).send();
-    const attempts = await passwordAttempts.check(found.id, request.ip);
-    if (!attempts.allowed) return sendPage(reply, renderPasswordPage({ action, error: 'too_many', retryAfterSeconds: attempts.retryAfterSeconds }));
+    // No password, or a visitor whose cookie already opens it (a form sent again): nothing to try.
+    if (found.passwordHash === null || !locked(found, request, now)) return reply.code(303).header('location', action).send();
+    // Limited per link and client and per link; visitors holding a cookie never reach this.
+    const attempt = await passwordAttempts.begin(found.id, request.ip);
+    if (!attempt.allowed) return sendPage(reply, renderPasswordPage({ action, error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
-    if (password.length > 0 && password.length <= PASSWORD_MAX && (await passwordMatches(found.passwordHash, password))) {
+    const right =
+      password.length > 0 &&
+      password.length <= PASSWORD_MAX &&
+      (await passwordMatches(found.passwordHash, password).catch((err: unknown) => {
+        attempt.succeeded(); // our failure, not a wrong password
+        throw err;
+      }));
+    if (right) {
+      attempt.succeeded();
       const cookie = [
-        `${PASSWORD_COOKIE}=${passwordCookieValue({ id: found.id, passwordHash: found.passwordHash }, now)}`,
+        `${PASSWORD_COOKIE}=${passwordCookies.value({ id: found.id, passwordHash: found.passwordHash }, now)}`,
         `Path=${action}`,
         `Max-Age=${PASSWORD_COOKIE_TTL_SECONDS}`,
         'HttpOnly',
@@ -136,7 +140,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       // Post/redirect/get: the GET that follows resolves the link and is the one scan counted.
       return reply.code(303).header('set-cookie', cookie).header('cache-control', 'no-store').header('location', action).send();
     }
-    const after = await passwordAttempts.fail(found.id, request.ip);
+    const after = attempt.failed();
     return sendPage(
       reply,
       renderPasswordPage(after.allowed ? { action, error: 'wrong' } : { action, error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),

@@ -18,5 +18,8 @@ export const testEnv = {
   STORAGE_DRIVER: 'fs',
   STORAGE_DIR: join(tmpdir(), `qrlinks-test-files${runName}`),
   RATE_LIMIT_MAX: '100000',
+  // Whole suites send bad keys from 127.0.0.1; the tests of the limit set their own.
+  AUTH_FAILURE_LIMIT: '100000',
+  SECRETS_DIR: join(tmpdir(), `qrlinks-test-secrets${runName}`),
   HOST: '127.0.0.1',
 } satisfies Record<string, string>;

@@ -13,6 +13,8 @@ export const linkCacheKeys = (prefix: string) => ({
   humanScans: (linkId: string) => `${prefix}:link-human-scans:${linkId}`,
   /** Failed password attempts of one client on one link, in the current window. */
   passwordAttempts: (linkId: string, client: string) => `${prefix}:link-password-attempts:${linkId}:${client}`,
+  /** Failed password attempts on one link from every client, in the current window. */
+  linkPasswordAttempts: (linkId: string) => `${prefix}:link-password-failures:${linkId}`,
 });
 
 export type LinkCacheKeys = ReturnType<typeof linkCacheKeys>;
