@@ -30,8 +30,15 @@ import { htmlPage } from '../pages/layout.js';
 import type { Page } from '../pages/types.js';
 
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
-/** An SVG opened directly is a document: it may style itself and do nothing else. */
-const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/**
+ * Every stored file, whatever its type: opened directly it is a document on the short-link
+ * origin (an SVG, a PDF with /OpenAction JavaScript, HTML a browser might find in a PNG's tail),
+ * so it gets an opaque origin (`sandbox`: no scripts, forms, popups or cookies) and may load
+ * nothing. Inline styles stay allowed: browsers style their own image documents (centring) and
+ * SVGs style themselves with them. Chromium's PDF viewer still shows a PDF under it, and an
+ * <img> on a hosted page is not governed by the image's own CSP.
+ */
+export const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 const FILE_NOT_FOUND_PAGE = htmlPage({
   status: 404,
@@ -121,10 +128,10 @@ function sendFile(
     'content-length': String(range ? range.end - range.start + 1 : size),
     'accept-ranges': 'bytes',
     'x-content-type-options': 'nosniff',
+    'content-security-policy': FILE_CSP,
   };
   if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
   if (file.originalName) headers['content-disposition'] = `inline; filename*=UTF-8''${encodeRfc5987(file.originalName)}`;
-  if (file.contentType === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP;
   return reply.code(range ? 206 : 200).headers(headers).send(body);
 }
 
