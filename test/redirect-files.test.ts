@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRedirectApp } from '../redirect/app.js';
 import type { AppContext } from '../shared/context.js';
-import { fileStorageKey, storeUpload } from '../shared/files/files.js';
+import { findAccountFiles, storeUpload } from '../shared/files/files.js';
 import type { ObjectStorage } from '../shared/files/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -268,7 +268,8 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
 
     it('answers 404, not 500, when the row is there but the object is gone', async () => {
       const { fileId } = await uploadFile(api.app, account.key, pngBytes(3, 3), 'gone.png', 'image/png');
-      await api.ctx.storage.delete(fileStorageKey(account.accountId, fileId));
+      const [file] = await findAccountFiles(api.ctx.db, account.accountId, [fileId]);
+      await api.ctx.storage.delete(file!.storageKey);
       const res = await get(fileId);
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');

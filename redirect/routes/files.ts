@@ -7,7 +7,8 @@
  * upload time is Last-Modified, and clients may cache for a year. The `files` row is the file's
  * record: HEAD, 304 and 416 are answered from it without touching storage; only a GET that sends
  * bytes reads the object (a row whose object is gone, as in the moment between a deletion's two
- * steps, is a 404). Rows are read from Postgres on every request, not cached in memory: one
+ * steps, is a 404). The object is the file's blob, which files with the same bytes share; the
+ * ETag stays the file id (one file's bytes never change). Rows are read from Postgres on every request, not cached in memory: one
  * primary-key lookup costs far less than the storage read that follows it, and a cache would
  * keep serving 304s and HEADs for deleted files.
  *
@@ -20,7 +21,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { files } from '../../db/schema.js';
+import { fileBlobs, files } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { ByteRange } from '../../shared/files/storage/index.js';
 import { isUuid } from '../../shared/format/ids.js';
@@ -98,13 +99,14 @@ async function findFile(ctx: AppContext, id: string) {
   const [row] = await ctx.db
     .select({
       id: files.id,
-      storageKey: files.storageKey,
+      storageKey: fileBlobs.storageKey,
       contentType: files.contentType,
       size: files.size,
       originalName: files.originalName,
       createdAt: files.createdAt,
     })
     .from(files)
+    .innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId))
     .where(eq(files.id, id))
     .limit(1);
   return row;
