@@ -10,7 +10,7 @@ import { findAccountFiles, storeUpload } from '../shared/files/files.js';
 import type { ObjectStorage } from '../shared/files/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { S3RVER_KEY, startS3rver } from './support/s3rver.js';
+import { storageDrivers } from './support/s3rver.js';
 
 const PNG = pngBytes(40, 30);
 const PDF = pdfBytes('ranges and conditional requests');
@@ -19,23 +19,7 @@ const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rec
 const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
 
-interface Driver {
-  name: 'fs' | 's3';
-  /** Environment overrides for the api, and how to stop what was started for them. */
-  start(): Promise<{ env: Record<string, string>; stop(): Promise<void> }>;
-}
-
-const DRIVERS: Driver[] = [
-  { name: 'fs', start: async () => ({ env: {}, stop: async () => {} }) },
-  {
-    name: 's3',
-    start: async () => {
-      const server = await startS3rver();
-      const env = { STORAGE_DRIVER: 's3', S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY: S3RVER_KEY, S3_SECRET_KEY: S3RVER_KEY, S3_BUCKET: 'qrlinks-redirect-files' };
-      return { env, stop: () => server.close() };
-    },
-  },
-];
+const DRIVERS = storageDrivers('qrlinks-redirect-files');
 
 /** The context with its storage wrapped, so a test sees (and can break) what the route asks of storage. */
 function withStorage(ctx: AppContext, wrap: (storage: ObjectStorage) => Partial<ObjectStorage>): AppContext {
