@@ -39,7 +39,7 @@ const CACHE_FOREVER = 'public, max-age=31536000, immutable';
  * SVGs style themselves with them. Chromium's PDF viewer still shows a PDF under it, and an
  * <img> on a hosted page is not governed by the image's own CSP.
  */
-export const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 const FILE_NOT_FOUND_PAGE = htmlPage({
   status: 404,
