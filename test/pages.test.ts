@@ -186,9 +186,24 @@ describe('vcard', () => {
       [['WORK', 'VOICE'], '+44 20 7946 0000'],
       [['WORK', 'FAX'], '+44 20 7946 0001'],
     ]);
-    expect(card.getFirstPropertyValue('url')).toBe('https://ada.example.com');
+    expect(card.getFirstPropertyValue('url')).toBe('https://ada.example.com/');
     expect(card.getFirstPropertyValue('org')).toEqual(['Engines; Ltd, Inc', 'Research']);
     expect(card.getFirstPropertyValue('adr')).toEqual(['', '', '12 St James Square', 'London', 'Greater London', 'SW1Y 4JH', 'United Kingdom']);
+  });
+
+  it('.vcf: only an http(s) website is written; other schemes and line breaks never make a line', () => {
+    const urlsOf = (vcf: string) => new ICAL.Component(ICAL.parse(vcf) as unknown as unknown[]).getAllProperties('url').map((p) => p.getFirstValue());
+    for (const website of ['javascript:alert(1)', 'file:///etc/passwd', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'ftp://example.com/x', 'https://']) {
+      const vcf = renderVcard({ ...ada, website } as never);
+      expect(urlsOf(vcf), website).toEqual([]);
+      expect(vcf.toLowerCase(), website).not.toMatch(/script:|file:|data:|ftp:/);
+    }
+    expect(urlsOf(renderVcard({ ...ada, website: 'ada.example.com/about me' } as never))).toEqual(['https://ada.example.com/about%20me']);
+    expect(urlsOf(renderVcard({ ...ada, website: 'http://ada.example.com' } as never))).toEqual(['http://ada.example.com/']);
+    // Numbers are free text: a line break in one must not start a URL (or any) line of its own.
+    const injected = renderVcard({ ...ada, contact: '1\r\nURL:javascript:alert(1)', phone: '2\nURL:file:///etc/passwd', fax: '3\rX-A:b' } as never);
+    expect(urlsOf(injected)).toEqual(['https://ada.example.com/']);
+    expect(injected.split('\r\n').filter((line) => /^(URL|X-A)/i.test(line))).toEqual(['URL:https://ada.example.com/']);
   });
 
   it('.vcf: blank optional fields are left out', () => {
