@@ -41,7 +41,7 @@ const PIXEL = `data:image/png;base64,${pngBytes(1, 1, [255, 200, 0]).toString('b
 function linkOf(type: LinkType, overrides: Record<string, unknown> = {}): ResolvedLink {
   const data = { ...exampleData(type, { images: IMAGES, pdfs: PDFS }), ...overrides };
   return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'n', type, data, menu: null, paused: false, scheduleActive: false,
-    startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0 };
+    startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0, brokenDestination: false };
 }
 
 const LANDING_HTML = [

@@ -40,6 +40,7 @@ function link(type: LinkType, data: Record<string, unknown> = exampleData(type, 
     passwordHash: null,
     files: FILES,
     updatedAt: 0,
+    brokenDestination: false,
   };
 }
 

@@ -29,6 +29,12 @@ const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; me
     title: 'This link has reached its limit',
     message: 'It has already been opened as many times as its owner allowed.',
   },
+  // Only a row written outside the api can get here (the api stores valid URLs only); nothing was counted.
+  broken_destination: {
+    status: 502,
+    title: 'This link cannot be opened',
+    message: 'Its destination is not a valid web address. Please let whoever shared it know.',
+  },
 };
 
 export function renderUnavailablePage(reason: UnavailableReason): Page {

@@ -69,7 +69,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   function availableLink(link: ResolvedLink | null, now: number): ResolvedLink | Page {
     if (!link) return renderUnavailablePage('not_found');
-    const reason = windowStatus(link, now);
+    const reason = windowStatus(link, now) ?? (link.brokenDestination ? 'broken_destination' : null);
     return reason ? renderUnavailablePage(reason) : link;
   }
 
@@ -94,24 +94,34 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     return resolveScan(request, reply, found, now);
   }
 
-  /** The link resolves for this request: count it against the limit, record it, answer it. */
+  /**
+   * The link resolves for this request. Its answer (the Location, or the page) is built first, and
+   * only then is the scan taken from the limit and recorded: a scan is never counted for an answer
+   * that could not be made. A Location is always sendable: the resolver put every destination in
+   * its ASCII serialisation when the link entered the cache (`withSendableDestinations`), and a
+   * link without a valid one never gets here (`availableLink`).
+   */
   function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number): FastifyReply | Promise<FastifyReply> {
     const visitor = scanPath.describeVisitor(request.headers['user-agent'], request.ip, { head: request.method === 'HEAD' });
-    if (!link.scanLimitActive) return recordAndAnswer(reply, link, visitor, now);
+    const answer = answerOf(link, visitor, now);
+    if (!link.scanLimitActive) return recordAndSend(reply, link, visitor, now, answer);
     return scanLimiter.take(link, !visitor.isBot).then(
-      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndAnswer(reply, link, visitor, now)),
+      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndSend(reply, link, visitor, now, answer)),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage()),
     );
   }
 
-  function recordAndAnswer(reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number) {
+  /** Where a scan of the link goes (a URL for Location) or the page it shows. */
+  function answerOf(link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page {
+    if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
+    if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
+    return renderLinkPage(link, pageUrls(link.slug));
+  }
+
+  function recordAndSend(reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | Page) {
     scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor });
-    if (link.type === 'website') return redirectTo(reply, (link.data as LinkDataByType['website']).url);
-    if (link.type === 'smart-url') {
-      return redirectTo(reply, smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now)));
-    }
-    return sendPage(reply, renderLinkPage(link, pageUrls(link.slug)));
+    return typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer);
   }
 
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {

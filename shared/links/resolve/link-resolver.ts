@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from '../../logger.js';
 import type { Redis } from '../../redis.js';
 import type { LinkCacheKeys } from './keys.js';
+import { withSendableDestinations } from './destinations.js';
 import { loadResolvedLink } from './load.js';
 import type { ResolvedLink } from './resolved-link.js';
 
@@ -28,6 +29,12 @@ export interface LinkResolverDeps {
   pool: pg.Pool;
   keys: LinkCacheKeys;
   logger: Logger;
+}
+
+/** A Redis copy, possibly written by an older process: its destinations are made sendable again (a no-op for current ones). */
+function fromRedisEntry(entry: string): ResolvedLink | null {
+  const link = JSON.parse(entry) as ResolvedLink | null;
+  return link && withSendableDestinations(link);
 }
 
 /** Neither Redis nor Postgres could say what a slug is, and no copy of it is held here. */
@@ -121,7 +128,7 @@ export class LinkResolver {
     let redisUp = true;
     try {
       const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
-      if (entry != null) return this.keep(slug, JSON.parse(entry) as ResolvedLink | null, epoch);
+      if (entry != null) return this.keep(slug, fromRedisEntry(entry), epoch);
       version = v ?? '';
     } catch (err) {
       redisUp = false;
