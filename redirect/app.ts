@@ -14,7 +14,8 @@ import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
 import { ScanRecorder } from '../shared/scans/recorder.js';
-import { renderBadRequestPage, renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
+import { answerClientError, answerFrameworkError } from './client-errors.js';
+import { renderClientErrorPage, renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import type { ScanPath } from './scan-path.js';
@@ -33,6 +34,9 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     // Requests that need logging (errors) log on the process logger with their URL.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger) => logger,
+    // Errors before routing and from Node's HTTP parser get the redirect's HTML pages too.
+    frameworkErrors: answerFrameworkError(ctx.logger),
+    clientErrorHandler: answerClientError,
   });
   graceful.register(app);
 
@@ -68,10 +72,15 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });
   // Set before the route plugins are registered, so their encapsulated contexts inherit them.
-  app.setNotFoundHandler((_request, reply) => sendPage(reply, renderUnavailablePage('not_found')));
+  app.setNotFoundHandler((request, reply) => {
+    // Every path answers GET and HEAD (a page, if only "not found"); one-segment paths are slugs, which also take the password form.
+    if (request.method === 'GET' || request.method === 'HEAD') return sendPage(reply, renderUnavailablePage('not_found'));
+    const slugPath = request.url.split('?')[0]!.lastIndexOf('/') === 0;
+    return sendPage(reply, renderClientErrorPage(405, slugPath ? 'GET, HEAD, POST' : 'GET, HEAD'));
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    // A bad request (a body over the form limit, a malformed form) is the client's; anything else is ours.
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderBadRequestPage(err.statusCode));
+    // A bad request (a body over the form limit, not a form, a malformed form) is the client's; anything else is ours.
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderClientErrorPage(err.statusCode));
     request.log.error({ err, url: request.url }, 'redirect request failed');
     return sendPage(reply, renderServiceUnavailablePage());
   });

@@ -199,7 +199,7 @@ describe('password', () => {
 });
 
 describe('client errors get their own status and page, not the service-down page', () => {
-  it('a password form over the body limit: 413, no Retry-After, and a page that says the request could not be read', async () => {
+  it('a password form over the body limit: 413, no Retry-After, and a page that says the request is too large', async () => {
     const link = await createLink(website(undefined, { passwordProtectedActive: true, password: 'pw' }));
     const res = await redirect.get(`/${link.slug}`, {
       method: 'POST',
@@ -210,7 +210,7 @@ describe('client errors get their own status and page, not the service-down page
     expect(res.headers.get('retry-after')).toBeNull();
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain('This request could not be read');
+    expect(page).toContain('This request is too large');
     expect(page).not.toContain('try again in a moment');
   });
 });

@@ -41,6 +41,8 @@ const FORM_BODY_LIMIT = 4096;
 const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPath }) => {
   const { resolver, scanLimiter, passwordAttempts } = scanPath;
 
+  // The password form is the only body this process reads: anything but a web form is a 415 page.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
