@@ -9,13 +9,15 @@ import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
+import { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
 import { PasswordAttempts } from '../shared/links/resolve/password.js';
 import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
 import { ScanRecorder } from '../shared/scans/recorder.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
-import { renderClientErrorPage, renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
+import { notFoundResponder } from './not-found.js';
+import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import type { ScanPath } from './scan-path.js';
@@ -45,7 +47,14 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
   const subscriber = createRedis(config.REDIS_URL);
   const resolver = new LinkResolver(
     { redis, subscriber, pool: ctx.database.pool, keys, logger: ctx.logger },
-    { localTtlMs: config.LINK_CACHE_TTL_MS, localMax: config.LINK_CACHE_MAX_ENTRIES, redisTtlSeconds: 3600, missingTtlSeconds: 60 },
+    {
+      localTtlMs: config.LINK_CACHE_TTL_MS,
+      localMax: config.LINK_CACHE_MAX_ENTRIES,
+      redisTtlSeconds: 3600,
+      missingTtlSeconds: 60,
+      missingRedisMax: 100_000,
+      missingLocalMax: Math.min(config.LINK_CACHE_MAX_ENTRIES, 10_000),
+    },
   );
   await resolver.start();
   const recorder = new ScanRecorder(config, ctx.logger);
@@ -53,6 +62,7 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
   const scanPath: ScanPath = {
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
+    notFoundLimit: new NotFoundLimit(redis, keys, { max: config.REDIRECT_NOT_FOUND_LIMIT, windowMs: config.REDIRECT_NOT_FOUND_WINDOW_MS }),
     passwordAttempts: new PasswordAttempts(redis, keys),
     describeVisitor: await createVisitorDescriber(),
     recordScan: (scan) => recorder.record(scan),
@@ -72,9 +82,10 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });
   // Set before the route plugins are registered, so their encapsulated contexts inherit them.
+  const answerNotFound = notFoundResponder(scanPath.notFoundLimit);
   app.setNotFoundHandler((request, reply) => {
     // Every path answers GET and HEAD (a page, if only "not found"); one-segment paths are slugs, which also take the password form.
-    if (request.method === 'GET' || request.method === 'HEAD') return sendPage(reply, renderUnavailablePage('not_found'));
+    if (request.method === 'GET' || request.method === 'HEAD') return answerNotFound(request, reply);
     const slugPath = request.url.split('?')[0]!.lastIndexOf('/') === 0;
     return sendPage(reply, renderClientErrorPage(405, slugPath ? 'GET, HEAD, POST' : 'GET, HEAD'));
   });

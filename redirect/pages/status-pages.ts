@@ -101,6 +101,17 @@ export function renderClientErrorPage(status: number, allow?: string): Page {
   });
 }
 
+/** A client that asked for too many unknown links this window (429; see NotFoundLimit). */
+export function renderTooManyNotFoundPage(retryAfterSeconds: number): Page {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+  return htmlPage({
+    status: 429,
+    title: 'Too many unknown links',
+    content: html`<h1>Too many unknown links</h1><p>This network has asked for many links that do not exist. Please wait ${waitText(retryAfter)} and try again.</p>`,
+    headers: { 'Retry-After': String(retryAfter) },
+  });
+}
+
 /** Used when the route does not say how long to wait after too many attempts. */
 const DEFAULT_PASSWORD_RETRY_SECONDS = 60;
 

@@ -23,12 +23,14 @@ import {
   renderLinkPage,
   renderPasswordPage,
   renderServiceUnavailablePage,
+  renderTooManyNotFoundPage,
   renderUnavailablePage,
   renderVcard,
   sendPage,
 } from '../pages/index.js';
 import type { Page } from '../pages/types.js';
 import { newScanId } from '../../shared/scans/scan-id.js';
+import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import type { Visitor } from '../../shared/scans/types.js';
 
@@ -39,7 +41,7 @@ const PASSWORD_MAX = 32;
 const FORM_BODY_LIMIT = 4096;
 
 const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPath }) => {
-  const { resolver, scanLimiter, passwordAttempts } = scanPath;
+  const { resolver, scanLimiter, notFoundLimit, passwordAttempts } = scanPath;
 
   // The password form is the only body this process reads: anything but a web form is a 415 page.
   app.removeAllContentTypeParsers();
@@ -47,22 +49,31 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  const answerNotFound = notFoundResponder(notFoundLimit);
+
   /** The link, or the page to answer instead, when the slug is settled without a lookup; undefined when this process's cache does not hold it. */
   function findCachedLink(slug: string, now: number): ResolvedLink | Page | undefined {
-    if (!CUSTOM_SLUG_PATTERN.test(slug)) return renderUnavailablePage('not_found');
+    if (!CUSTOM_SLUG_PATTERN.test(slug)) return NOT_FOUND_PAGE;
     const link = resolver.cached(slug);
     return link === undefined ? undefined : availableLink(link, now);
   }
 
   /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
-  async function findLink(slug: string, now: number): Promise<ResolvedLink | Page> {
-    return findCachedLink(slug, now) ?? lookUpLink(slug, now);
+  async function findLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
+    return findCachedLink(request.params.slug, now) ?? lookUpLink(request, now);
   }
 
-  /** A slug this process's cache does not hold, from Redis or Postgres. */
-  async function lookUpLink(slug: string, now: number): Promise<ResolvedLink | Page> {
+  /**
+   * A slug this process's cache does not hold, from Redis or Postgres; for a client over its
+   * allowance of unknown slugs from Redis only (a slug Redis does not hold is a 429 for it).
+   */
+  async function lookUpLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
+    const { slug } = request.params;
     try {
-      return availableLink(await resolver.resolve(slug), now);
+      const blockedFor = notFoundLimit.anyBlocked ? notFoundLimit.blockedFor(notFoundLimit.clientOf(request.ip), now) : 0;
+      if (blockedFor === 0) return availableLink(await resolver.resolve(slug), now);
+      const link = await resolver.resolveFromCache(slug);
+      return link === undefined ? renderTooManyNotFoundPage(blockedFor) : availableLink(link, now);
     } catch (err) {
       if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
       throw err;
@@ -70,12 +81,15 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   }
 
   function availableLink(link: ResolvedLink | null, now: number): ResolvedLink | Page {
-    if (!link) return renderUnavailablePage('not_found');
+    if (!link) return NOT_FOUND_PAGE;
     const reason = windowStatus(link, now) ?? (link.brokenDestination ? 'broken_destination' : null);
     return reason ? renderUnavailablePage(reason) : link;
   }
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
+  /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
+  const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
+    page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
   const locked = (link: ResolvedLink, request: FastifyRequest, now: number) =>
     link.passwordHash !== null && !hasValidPasswordCookie({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
 
@@ -84,14 +98,14 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   app.get('/:slug', (request: SlugRequest, reply) => {
     const now = Date.now();
     const cached = findCachedLink(request.params.slug, now);
-    if (cached === undefined) return lookUpLink(request.params.slug, now).then((found) => answerScan(request, reply, found, now));
+    if (cached === undefined) return lookUpLink(request, now).then((found) => answerScan(request, reply, found, now));
     const answered = answerScan(request, reply, cached, now);
     // The reply itself must not be returned from a handler that is not async (Fastify would send it).
     return answered instanceof Promise ? answered : undefined;
   });
 
   function answerScan(request: SlugRequest, reply: FastifyReply, found: ResolvedLink | Page, now: number) {
-    if (isPage(found)) return sendPage(reply, found);
+    if (isPage(found)) return answerPage(request, reply, found);
     if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
     return resolveScan(request, reply, found, now);
   }
@@ -128,8 +142,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {
     const now = Date.now();
-    const found = await findLink(request.params.slug, now);
-    if (isPage(found)) return sendPage(reply, found);
+    const found = await findLink(request, now);
+    if (isPage(found)) return answerPage(request, reply, found);
     const action = `/${found.slug}`;
     if (found.passwordHash === null) return reply.code(303).header('location', action).send();
     const attempts = await passwordAttempts.check(found.id, request.ip);
@@ -159,8 +173,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   function download(file: 'contact.vcf' | 'event.ics') {
     return async (request: SlugRequest, reply: FastifyReply) => {
       const now = Date.now();
-      const found = await findLink(request.params.slug, now);
-      if (isPage(found)) return sendPage(reply, found);
+      const found = await findLink(request, now);
+      if (isPage(found)) return answerPage(request, reply, found);
       if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (file === 'contact.vcf' && found.type === 'vcard') {
