@@ -90,6 +90,8 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     return sendPage(reply, renderClientErrorPage(405, slugPath ? 'GET, HEAD, POST' : 'GET, HEAD'));
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // Headers set before the failure (perhaps its cause: a value Node refuses) are not the page's.
+    for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
     // A bad request (a body over the form limit, not a form, a malformed form) is the client's; anything else is ours.
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderClientErrorPage(err.statusCode));
     request.log.error({ err, url: request.url }, 'redirect request failed');

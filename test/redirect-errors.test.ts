@@ -6,6 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRedirectApp } from '../redirect/app.js';
 import { CONTENT_SECURITY_POLICY } from '../redirect/pages/index.js';
 import { startTestApi, type TestApi } from './support/harness.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
@@ -57,6 +58,22 @@ const fetchPage = async (path: string, init?: RequestInit) => {
   const res = await redirect.get(path, init);
   return { status: res.status, headers: res.headers, body: await res.text() };
 };
+
+describe('a reply that cannot be sent', () => {
+  it('a header Node refuses does not leak Fastify JSON: the 503 page, without that header', async () => {
+    const app = await buildRedirectApp(api.ctx);
+    app.get('/test/unsendable', (_request, reply) => reply.code(302).header('location', 'https://example.com/日本').send());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const address = app.server.address();
+      const res = await fetch(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/test/unsendable`, { redirect: 'manual' });
+      expectErrorPage({ status: res.status, headers: res.headers, body: await res.text() }, 503, /try again/i);
+      expect(res.headers.get('location')).toBeNull();
+    } finally {
+      await app.close();
+    }
+  });
+});
 
 describe('framework errors on the redirect are HTML pages naming the cause', () => {
   it('a malformed percent-encoding (GET /%ZZ…): 400, the path not echoed', async () => {
