@@ -36,6 +36,8 @@ export class NotFoundLimit {
   private readonly attempts: AttemptLimit;
   /** Client → epoch ms its window ends, for clients this process saw go over the limit. */
   private readonly blocked = new BoundedCache<string, number>(BLOCKED_CLIENTS_MAX);
+  /** When the last known block ends: until then `anyBlocked`. */
+  private lastBlockEnds = 0;
 
   constructor(
     redis: Redis,
@@ -50,9 +52,9 @@ export class NotFoundLimit {
     return rateLimitIdentity(ip);
   }
 
-  /** Whether this process knows of any client over the limit (one read: lets the routes skip hashing an address). */
+  /** Whether this process knows of any client over the limit now (lets the routes skip hashing an address). */
   get anyBlocked(): boolean {
-    return this.blocked.size > 0;
+    return this.lastBlockEnds > Date.now();
   }
 
   /** Seconds until the client's window ends when this process knows it is over the limit, else 0. No I/O. */
@@ -65,7 +67,11 @@ export class NotFoundLimit {
   async count(client: string): Promise<NotFoundAnswer> {
     // AttemptLimit refuses once a counter reaches its max; max + 1 lets exactly `max` 404s through.
     const answer = await this.attempts.fail([{ key: this.keys.notFound(client), max: this.opts.max + 1, windowMs: this.opts.windowMs }]);
-    if (!answer.allowed) this.blocked.set(client, Date.now() + answer.retryAfterSeconds * 1000);
+    if (!answer.allowed) {
+      const ends = Date.now() + answer.retryAfterSeconds * 1000;
+      this.blocked.set(client, ends);
+      this.lastBlockEnds = Math.max(this.lastBlockEnds, ends);
+    }
     return answer;
   }
 }
