@@ -4,7 +4,7 @@
  * (`frameworkErrors`), and requests Node's HTTP parser refuses (`clientError`: headers too large,
  * a malformed request line or header, a request that took too long).
  */
-import { STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../shared/logger.js';
@@ -20,11 +20,18 @@ export function answerFrameworkError(logger: Logger) {
   };
 }
 
-/** The status for an error of Node's HTTP parser (the request never became one). */
-function clientErrorStatus(err: NodeJS.ErrnoException): number {
-  if (err.code === 'HPE_HEADER_OVERFLOW') return 431;
+/**
+ * The status for an error of Node's HTTP parser (the request never became one). Header overflow
+ * is a 414 when the request line alone takes most of the limit (the URL is what is too long),
+ * else a 431.
+ */
+export function clientErrorStatus(err: NodeJS.ErrnoException & { rawPacket?: unknown }, maxHeaderBytes = maxHeaderSize): number {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
-  return 400;
+  if (err.code !== 'HPE_HEADER_OVERFLOW') return 400;
+  const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
+  if (!packet || !/^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) return 431;
+  const lineEnd = packet.indexOf('\r\n');
+  return (lineEnd < 0 ? packet.length : lineEnd) > maxHeaderBytes / 2 ? 414 : 431;
 }
 
 /**

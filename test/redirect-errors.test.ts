@@ -88,6 +88,11 @@ describe('framework errors on the redirect are HTML pages naming the cause', () 
     expect(res.body).not.toContain('aaaaaaaaaa');
   });
 
+  it('a URL too long for the HTTP parser: 414, not "headers too large"', async () => {
+    const res = await fetchPage(`/${'x'.repeat(20_000)}`);
+    expectErrorPage(res, 414, /address is too long/i);
+  });
+
   it('headers too large for the HTTP parser: 431', async () => {
     const res = await rawRequest(`GET /abc HTTP/1.1\r\nHost: x\r\nCookie: ${'c'.repeat(20_000)}\r\n\r\n`);
     expectErrorPage(res, 431, /headers|cookies/i);
