@@ -101,8 +101,16 @@ export const links = pgTable(
   {
     id: id(),
     accountId: accountId(),
-    /** dynamic_link_id: globally unique because the redirect process resolves by it alone. */
+    /**
+     * dynamic_link_id: globally unique because the redirect process resolves by it alone (exactly,
+     * case-sensitively), and unique ignoring case so no two links are look-alikes.
+     */
     slug: text('slug').notNull(),
+    /**
+     * The slug equalled an older link's ignoring case when that became unique (migration 0003):
+     * kept, and left out of `links_slug_lower_idx`. False again once the link takes a new slug.
+     */
+    slugCaseDuplicate: boolean('slug_case_duplicate').notNull().default(false),
     name: text('name').notNull(),
     type: text('type').notNull(),
     metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull(),
@@ -135,6 +143,7 @@ export const links = pgTable(
   },
   (t) => [
     uniqueIndex('links_slug_idx').on(t.slug),
+    uniqueIndex('links_slug_lower_idx').on(sql`lower(${t.slug})`).where(sql`not ${t.slugCaseDuplicate}`),
     index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
     index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),

@@ -5,7 +5,15 @@ import { LINK_TYPES, type LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
 import { CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard } from '../redirect/pages/index.js';
-import { renderPasswordPage, renderServiceUnavailablePage, renderUnavailablePage, type Page, type UnavailableReason } from '../redirect/pages/index.js';
+import {
+  renderClientErrorPage,
+  renderPasswordPage,
+  renderServiceUnavailablePage,
+  renderTooManyNotFoundPage,
+  renderUnavailablePage,
+  type Page,
+  type UnavailableReason,
+} from '../redirect/pages/index.js';
 import { exampleData } from './support/link-examples.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -40,6 +48,7 @@ function link(type: LinkType, data: Record<string, unknown> = exampleData(type, 
     passwordHash: null,
     files: FILES,
     updatedAt: 0,
+    brokenDestination: false,
   };
 }
 
@@ -469,6 +478,7 @@ describe('status pages', () => {
     ['scheduled', 410],
     ['expired', 410],
     ['limit_reached', 410],
+    ['broken_destination', 502],
   ];
 
   it.each(reasons)('%s → %i, with its own message', (reason, status) => {
@@ -485,6 +495,25 @@ describe('status pages', () => {
     expect(texts[2]).toContain('not active yet');
     expect(texts[3]).toContain('expired');
     expect(texts[4]).toContain('limit');
+    expect(texts[5]).toContain('destination is not a valid web address');
+  });
+
+  it.each([400, 405, 408, 413, 414, 415, 431])('client error %i: its own title, no Retry-After', (status) => {
+    const page = renderClientErrorPage(status, status === 405 ? 'GET, HEAD' : undefined);
+    expect(page.status).toBe(status);
+    expectSecurePage(page);
+    expect(page.headers!['Retry-After']).toBeUndefined();
+    expect(page.headers!.Allow).toBe(status === 405 ? 'GET, HEAD' : undefined);
+    const titles = [400, 405, 408, 413, 414, 415, 431].map((s) => visibleText(renderClientErrorPage(s).body).split('\n')[0]);
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  it('too many unknown links: 429 with Retry-After and the wait in words', () => {
+    const page = renderTooManyNotFoundPage(42.2);
+    expect(page.status).toBe(429);
+    expectSecurePage(page);
+    expect(page.headers!['Retry-After']).toBe('43');
+    expect(visibleText(page.body)).toContain('Please wait 43 seconds');
   });
 
   it('password: a form posting `password` to the action; 401 when wrong; 429 with Retry-After', () => {

@@ -102,6 +102,12 @@ const envSchema = z
     LINK_CACHE_TTL_MS: positiveInt(5000),
     /** Links a redirect process keeps in memory at most. */
     LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
+    /**
+     * Unknown slugs (404s) a client address (IPv6: its /64) gets from the redirect per window; past
+     * it a 429 page until the window ends. Only 404s count: valid scans behind one NAT never do.
+     */
+    REDIRECT_NOT_FOUND_LIMIT: positiveInt(100),
+    REDIRECT_NOT_FOUND_WINDOW_MS: positiveInt(60_000),
     /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */
     TRUSTED_PROXIES: z.string().default(''),
     /** The most bytes a QR code's centre image may have (data URI, uploaded file or fetched URL). */

@@ -80,14 +80,14 @@ async function checkFiles(db: Database, accountId: string, type: LinkType, data:
 function isSlugConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
   const pg = e?.code ? e : e?.cause;
-  return pg?.code === '23505' && pg.constraint === 'links_slug_idx';
+  return pg?.code === '23505' && (pg.constraint === 'links_slug_idx' || pg.constraint === 'links_slug_lower_idx');
 }
 
 const customUrlTaken = () => new ConflictError('Custom URL is already in use', 'linkConfigurations.customUrl');
 
 /**
- * Inserts with a fresh random slug, or the custom one. A random slug that collides is drawn again;
- * a custom slug that is taken is a 409.
+ * Inserts with a fresh random slug, or the custom one. A random slug that collides (exactly or
+ * ignoring case: slugs are unique both ways) is drawn again; a custom slug that is taken is a 409.
  */
 async function insertWithSlug(
   ctx: LinkContext,
@@ -262,6 +262,8 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         .update(links)
         .set({
           slug: nextSlug,
+          // A new slug is checked against every other ignoring case, whatever the old one was.
+          slugCaseDuplicate: nextSlug === current.slug && current.slugCaseDuplicate,
           name: body.name,
           type: body.type,
           metaData: body.data,
@@ -359,6 +361,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
         customUrl: null,
         qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
         slug: newSlug,
+        slugCaseDuplicate: false,
       })
       .returning();
     await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
