@@ -23,6 +23,7 @@ import jobsRoutes from './routes/jobs/index.js';
 import linksRoutes from './routes/links/index.js';
 import minimalLinksRoutes from './routes/minimal-links/index.js';
 import templatesRoutes from './routes/templates/index.js';
+import usageRoutes from './routes/usage/index.js';
 import './types.js';
 
 export const API_PREFIX = '/api/v1';
@@ -87,6 +88,7 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(jobsRoutes, { prefix: '/jobs' });
       await api.register(linksRoutes, { prefix: '/links' });
       await api.register(minimalLinksRoutes, { prefix: '/minimal-links' });
+      await api.register(usageRoutes, { prefix: '/usage' });
     },
     { prefix: API_PREFIX },
   );

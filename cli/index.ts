@@ -5,6 +5,7 @@
  *   account create --name NAME --plan starter|pro|business|enterprise
  *   account list
  *   key create --account ID --scopes all|a,b,c [--name N] [--expires-at ISO8601]
+ *     (refused past API_KEYS_MAX_PER_ACCOUNT active keys of the account)
  *   key revoke --id ID
  */
 import { parseArgs } from 'node:util';
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<unknown> {
           expiresAt = new Date(values['expires-at']);
           if (Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO 8601 date-time');
         }
-        return await createApiKey(db, { accountId, scopes: scopes as Scope[], name: values.name ?? null, expiresAt });
+        return await createApiKey(db, { accountId, scopes: scopes as Scope[], name: values.name ?? null, expiresAt }, config.API_KEYS_MAX_PER_ACCOUNT);
       }
       case 'key revoke': {
         const id = required(values.id, '--id');

@@ -101,8 +101,16 @@ export const links = pgTable(
   {
     id: id(),
     accountId: accountId(),
-    /** dynamic_link_id: globally unique because the redirect process resolves by it alone. */
+    /**
+     * dynamic_link_id: globally unique because the redirect process resolves by it alone (exactly,
+     * case-sensitively), and unique ignoring case so no two links are look-alikes.
+     */
     slug: text('slug').notNull(),
+    /**
+     * The slug equalled an older link's ignoring case when that became unique (migration 0003):
+     * kept, and left out of `links_slug_lower_idx`. False again once the link takes a new slug.
+     */
+    slugCaseDuplicate: boolean('slug_case_duplicate').notNull().default(false),
     name: text('name').notNull(),
     type: text('type').notNull(),
     metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull(),
@@ -135,6 +143,7 @@ export const links = pgTable(
   },
   (t) => [
     uniqueIndex('links_slug_idx').on(t.slug),
+    uniqueIndex('links_slug_lower_idx').on(sql`lower(${t.slug})`).where(sql`not ${t.slugCaseDuplicate}`),
     index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
     index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),
@@ -149,6 +158,34 @@ export const links = pgTable(
   ],
 );
 
+/**
+ * Stored bytes, once per account and content: every file of the account with the same bytes
+ * (uploaded twice, or made by duplicating a link) points here. `ref_count` is the number of
+ * `files` rows that do, kept in the same transactions that add and remove them; the object and
+ * this row are deleted when it reaches 0. Blobs are per account, so no account can learn whether
+ * another stored a file. The storage quota counts these sizes.
+ */
+export const fileBlobs = pgTable(
+  'file_blobs',
+  {
+    id: id(),
+    accountId: accountId(),
+    /** SHA-256 (hex) of the stored bytes; null for files stored before content addressing (never matched). */
+    sha256: text('sha256'),
+    storageKey: text('storage_key').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    refCount: integer('ref_count').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('file_blobs_account_sha256_idx').on(t.accountId, t.sha256),
+    uniqueIndex('file_blobs_storage_key_idx').on(t.storageKey),
+    check('file_blobs_ref_count_check', sql`${t.refCount} >= 0`),
+  ],
+);
+
+/** A file as clients know it (its id is the `fileId` in link data): one reference to a blob. */
 export const files = pgTable(
   'files',
   {
@@ -157,16 +194,20 @@ export const files = pgTable(
     /** The link whose data names this file; null until attached (orphans are swept). */
     linkId: uuid('link_id').references(() => links.id, { onDelete: 'set null' }),
     attachedAt: tstz('attached_at'),
-    storageKey: text('storage_key').notNull(),
+    /** The bytes; a blob is deleted only once no file points to it. */
+    blobId: uuid('blob_id')
+      .notNull()
+      .references(() => fileBlobs.id),
+    /** The blob's type and size, copied: both are immutable, and lists read them without a join. */
     contentType: text('content_type').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     originalName: text('original_name'),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('files_storage_key_idx').on(t.storageKey),
     index('files_account_idx').on(t.accountId, t.createdAt.desc()),
     index('files_link_idx').on(t.linkId),
+    index('files_blob_idx').on(t.blobId),
     index('files_orphan_idx').on(t.createdAt).where(sql`${t.attachedAt} is null`),
   ],
 );

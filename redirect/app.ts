@@ -4,17 +4,21 @@
  * scan recorder) and closes it with the app.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { passwordCookieSecrets } from '../shared/config/secrets.js';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
-import { PasswordAttempts } from '../shared/links/resolve/password.js';
+import { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
+import { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
 import { ScanRecorder } from '../shared/scans/recorder.js';
-import { renderBadRequestPage, renderServiceUnavailablePage, renderUnavailablePage, sendPage } from './pages/index.js';
+import { answerClientError, answerFrameworkError } from './client-errors.js';
+import { notFoundResponder } from './not-found.js';
+import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import type { ScanPath } from './scan-path.js';
@@ -33,6 +37,9 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     // Requests that need logging (errors) log on the process logger with their URL.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger) => logger,
+    // Errors before routing and from Node's HTTP parser get the redirect's HTML pages too.
+    frameworkErrors: answerFrameworkError(ctx.logger),
+    clientErrorHandler: answerClientError,
   });
   graceful.register(app);
 
@@ -41,7 +48,14 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
   const subscriber = createRedis(config.REDIS_URL);
   const resolver = new LinkResolver(
     { redis, subscriber, pool: ctx.database.pool, keys, logger: ctx.logger },
-    { localTtlMs: config.LINK_CACHE_TTL_MS, localMax: config.LINK_CACHE_MAX_ENTRIES, redisTtlSeconds: 3600, missingTtlSeconds: 60 },
+    {
+      localTtlMs: config.LINK_CACHE_TTL_MS,
+      localMax: config.LINK_CACHE_MAX_ENTRIES,
+      redisTtlSeconds: 3600,
+      missingTtlSeconds: 60,
+      missingRedisMax: 100_000,
+      missingLocalMax: Math.min(config.LINK_CACHE_MAX_ENTRIES, 10_000),
+    },
   );
   await resolver.start();
   const recorder = new ScanRecorder(config, ctx.logger);
@@ -49,7 +63,9 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
   const scanPath: ScanPath = {
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
+    notFoundLimit: new NotFoundLimit(redis, keys, { max: config.REDIRECT_NOT_FOUND_LIMIT, windowMs: config.REDIRECT_NOT_FOUND_WINDOW_MS }),
     passwordAttempts: new PasswordAttempts(redis, keys),
+    passwordCookies: new PasswordCookies(await passwordCookieSecrets(config)),
     describeVisitor: await createVisitorDescriber(),
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,
@@ -68,10 +84,18 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });
   // Set before the route plugins are registered, so their encapsulated contexts inherit them.
-  app.setNotFoundHandler((_request, reply) => sendPage(reply, renderUnavailablePage('not_found')));
+  const answerNotFound = notFoundResponder(scanPath.notFoundLimit);
+  app.setNotFoundHandler((request, reply) => {
+    // Every path answers GET and HEAD (a page, if only "not found"); one-segment paths are slugs, which also take the password form.
+    if (request.method === 'GET' || request.method === 'HEAD') return answerNotFound(request, reply);
+    const slugPath = request.url.split('?')[0]!.lastIndexOf('/') === 0;
+    return sendPage(reply, renderClientErrorPage(405, slugPath ? 'GET, HEAD, POST' : 'GET, HEAD'));
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    // A bad request (a body over the form limit, a malformed form) is the client's; anything else is ours.
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderBadRequestPage(err.statusCode));
+    // Headers set before the failure (perhaps its cause: a value Node refuses) are not the page's.
+    for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+    // A bad request (a body over the form limit, not a form, a malformed form) is the client's; anything else is ours.
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderClientErrorPage(err.statusCode));
     request.log.error({ err, url: request.url }, 'redirect request failed');
     return sendPage(reply, renderServiceUnavailablePage());
   });

@@ -1,10 +1,11 @@
 /**
  * Everything the redirect routes need to answer a scan, built once per process by app.ts: the
- * cached slug resolution, the scan limit, password attempts, who the visitor is, and the scan
+ * cached slug resolution, the scan limit, unknown slugs per client, password attempts and cookies, who the visitor is, and the scan
  * recorder. Routes stay thin; these are the domain's parts (shared/links/resolve, shared/scans).
  */
 import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
-import type { PasswordAttempts } from '../shared/links/resolve/password.js';
+import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
+import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import type { DescribeVisitor } from '../shared/scans/visitor.js';
 import type { RecordedScan } from '../shared/scans/types.js';
@@ -12,7 +13,11 @@ import type { RecordedScan } from '../shared/scans/types.js';
 export interface ScanPath {
   resolver: LinkResolver;
   scanLimiter: ScanLimiter;
+  /** Unknown slugs per client: 404s up to the limit, then 429. */
+  notFoundLimit: NotFoundLimit;
   passwordAttempts: PasswordAttempts;
+  /** Signs and checks the cookie a correct password sets, with the server's secrets. */
+  passwordCookies: PasswordCookies;
   describeVisitor: DescribeVisitor;
   recordScan(scan: RecordedScan): void;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */

@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, links } from '../db/schema.js';
+import { fileBlobs, files, links } from '../db/schema.js';
 import {
   attachFiles,
-  copyFile,
+  copyFiles,
   deleteFilesOfLink,
   detachFilesNotIn,
-  fileStorageKey,
   fileUrl,
   findAccountFiles,
   storeUpload,
@@ -21,7 +20,7 @@ import { cssIsSafe, sanitizeSvg } from '../shared/files/svg.js';
 import type { MaintenanceJob } from '../shared/jobs/queues.js';
 import { startWorkers } from '../workers/index.js';
 import { maintenanceProcessor } from '../workers/processors/maintenance.js';
-import { multipart, pdfBytes, type Part } from './support/fixtures.js';
+import { multipart, pdfBytes, pngBytes, type Part } from './support/fixtures.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 // Real, minimal files of each accepted type.
@@ -61,6 +60,21 @@ async function readObject(api: TestApi, key: string): Promise<Buffer | null> {
 async function rowOf(api: TestApi, id: string) {
   const [row] = await api.ctx.db.select().from(files).where(eq(files.id, id));
   return row;
+}
+
+/** Where a file's bytes are stored (its blob's key), read through the same function the QR code uses. */
+async function keyOf(api: TestApi, accountId: string, fileId: string): Promise<string> {
+  const [file] = await findAccountFiles(api.ctx.db, accountId, [fileId]);
+  if (!file) throw new Error(`no file ${fileId}`);
+  return file.storageKey;
+}
+
+/** A PNG no other upload of the run has: its own blob, not shared with any other file. */
+const uniquePng = () => pngBytes(3, 3, [...randomBytes(3)] as [number, number, number]);
+
+async function blobOf(api: TestApi, fileId: string) {
+  const [row] = await api.ctx.db.select({ blob: fileBlobs }).from(files).innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId)).where(eq(files.id, fileId));
+  return row?.blob;
 }
 
 async function storedKeys(api: TestApi, accountId: string): Promise<string[]> {
@@ -108,8 +122,9 @@ describe('POST /files: accepted types, decided by content', () => {
     expect(body).toEqual({ fileId: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.any(String), contentType: type, size: bytes.length });
     expect(body.url).toBe(`${api.ctx.config.SHORT_URL_BASE}/files/${body.fileId}`);
 
-    const key = fileStorageKey(me.accountId, body.fileId);
-    expect(key).toBe(`accounts/${me.accountId}/files/${body.fileId}`);
+    const key = await keyOf(api, me.accountId, body.fileId);
+    const blob = (await blobOf(api, body.fileId))!;
+    expect(key).toBe(`accounts/${me.accountId}/files/${blob.id}`);
     expect((await readObject(api, key))!.equals(bytes)).toBe(true);
     expect(await api.ctx.storage.stat(key)).toMatchObject({ size: bytes.length, contentType: type });
 
@@ -117,11 +132,13 @@ describe('POST /files: accepted types, decided by content', () => {
       accountId: me.accountId,
       linkId: null,
       attachedAt: null,
-      storageKey: key,
+      blobId: blob.id,
       contentType: type,
       size: bytes.length,
       originalName: 'original name.bin',
     });
+    expect(blob).toMatchObject({ accountId: me.accountId, storageKey: key, contentType: type, size: bytes.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(blob.refCount).toBeGreaterThanOrEqual(1);
   });
 
   it('ignores the claimed type and name: a PNG sent as application/pdf named x.pdf is a PNG', async () => {
@@ -129,7 +146,7 @@ describe('POST /files: accepted types, decided by content', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().contentType).toBe('image/png');
     const { fileId } = res.json();
-    expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, fileId))).toMatchObject({ contentType: 'image/png' });
+    expect(await api.ctx.storage.stat(await keyOf(api, me.accountId, fileId))).toMatchObject({ contentType: 'image/png' });
   });
 
   it.each([
@@ -185,7 +202,7 @@ describe('POST /files: SVG is stored sanitized', () => {
     expect(res.statusCode, res.body).toBe(200);
     const { fileId, contentType, size } = res.json();
     expect(contentType).toBe('image/svg+xml');
-    const stored = (await readObject(api, fileStorageKey(me.accountId, fileId)))!;
+    const stored = (await readObject(api, await keyOf(api, me.accountId, fileId)))!;
     expect(size).toBe(stored.length);
     const text = stored.toString('utf8');
 
@@ -206,13 +223,13 @@ describe('POST /files: SVG is stored sanitized', () => {
     // Still a well-formed SVG: it sniffs as one, and sanitizing it again changes nothing.
     expect(sniff(stored)?.contentType).toBe('image/svg+xml');
     expect(await sanitizeSvg(text)).toEqual({ svg: text });
-    expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, fileId))).toMatchObject({ contentType: 'image/svg+xml' });
+    expect(await api.ctx.storage.stat(await keyOf(api, me.accountId, fileId))).toMatchObject({ contentType: 'image/svg+xml' });
   });
 
   it('accepts an SVG without a namespace (hand-written) and stores it with one', async () => {
     const res = await post(api, me.key, fileForm('<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>', 'a.svg', 'image/svg+xml'));
     expect(res.statusCode).toBe(200);
-    const text = (await readObject(api, fileStorageKey(me.accountId, res.json().fileId)))!.toString();
+    const text = (await readObject(api, await keyOf(api, me.accountId, res.json().fileId)))!.toString();
     expect(text).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>');
   });
 
@@ -431,7 +448,7 @@ describe('file functions for the link service', () => {
     expect((await rowOf(api, fromBuffer.fileId))!.originalName).toBe('x.gif');
     const fromStream = await storeUpload(api.ctx, me.accountId, { stream: Readable.from([WEBP.subarray(0, 5), WEBP.subarray(5)]) });
     expect(fromStream).toMatchObject({ contentType: 'image/webp', size: WEBP.length });
-    expect((await readObject(api, fileStorageKey(me.accountId, fromStream.fileId)))!.equals(WEBP)).toBe(true);
+    expect((await readObject(api, await keyOf(api, me.accountId, fromStream.fileId)))!.equals(WEBP)).toBe(true);
     expect((await rowOf(api, fromStream.fileId))!.originalName).toBeNull();
   });
 
@@ -445,7 +462,7 @@ describe('file functions for the link service', () => {
     const theirs = await upload(other);
     const found = await findAccountFiles(api.ctx.db, me.accountId, [mine, theirs, 'not-a-uuid', '', '00000000-0000-4000-8000-000000000000']);
     expect(found).toEqual([
-      { id: mine, contentType: 'application/pdf', size: PDF.length, linkId: null, storageKey: fileStorageKey(me.accountId, mine), originalName: 'doc.pdf' },
+      { id: mine, contentType: 'application/pdf', size: PDF.length, linkId: null, storageKey: (await blobOf(api, mine))!.storageKey, originalName: 'doc.pdf' },
     ]);
     expect(await findAccountFiles(api.ctx.db, me.accountId, ['nope'])).toEqual([]);
     expect(await findAccountFiles(api.ctx.db, me.accountId, [])).toEqual([]);
@@ -476,47 +493,58 @@ describe('file functions for the link service', () => {
     expect(await attachFiles(api.ctx.db, me.accountId, link.id, [])).toBe(0);
   });
 
-  it('copyFile makes a new unattached file with its own object; another account’s file is a 404', async () => {
+  it('copyFiles makes new unattached files on the same stored bytes; another account’s file is a 404', async () => {
     const link = await makeLink(api, me.accountId);
-    const source = await upload(me, JPEG, 'photo.jpg');
+    const source = await upload(me, uniquePng(), 'photo.png');
     await attachFiles(api.ctx.db, me.accountId, link.id, [source]);
-    const copy = await copyFile(api.ctx, me.accountId, source);
+    const key = await keyOf(api, me.accountId, source);
+    const copies = await api.ctx.db.transaction((tx) => copyFiles(tx, me.accountId, [source, source.toUpperCase()]));
+    expect([...copies.keys()]).toEqual([source]);
+    const copy = copies.get(source)!;
     expect(copy).not.toBe(source);
+    const sourceRow = (await rowOf(api, source))!;
     expect(await rowOf(api, copy)).toMatchObject({
       accountId: me.accountId,
       linkId: null,
       attachedAt: null,
-      contentType: 'image/jpeg',
-      size: JPEG.length,
-      originalName: 'photo.jpg',
-      storageKey: fileStorageKey(me.accountId, copy),
+      blobId: sourceRow.blobId,
+      contentType: 'image/png',
+      size: sourceRow.size,
+      originalName: 'photo.png',
     });
-    expect((await readObject(api, fileStorageKey(me.accountId, copy)))!.equals(JPEG)).toBe(true);
-    expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, copy))).toMatchObject({ contentType: 'image/jpeg' });
-    // Deleting the source leaves the copy whole.
+    expect((await blobOf(api, source))!.refCount).toBe(2);
+    // Deleting the source leaves the copy whole: the bytes stay while a file uses them.
     await deleteFilesOfLink(api.ctx, link.id);
-    expect((await readObject(api, fileStorageKey(me.accountId, copy)))!.equals(JPEG)).toBe(true);
+    expect(await rowOf(api, source)).toBeUndefined();
+    expect((await blobOf(api, copy))!.refCount).toBe(1);
+    expect(await api.ctx.storage.stat(key)).not.toBeNull();
 
     const theirs = await upload(other);
-    await expect(copyFile(api.ctx, me.accountId, theirs)).rejects.toMatchObject({ statusCode: 404, body: { message: 'File not found' } });
-    await expect(copyFile(api.ctx, me.accountId, 'not-a-uuid')).rejects.toMatchObject({ statusCode: 404 });
+    await expect(api.ctx.db.transaction((tx) => copyFiles(tx, me.accountId, [copy, theirs]))).rejects.toMatchObject({ statusCode: 404, body: { message: 'File not found' } });
+    expect((await blobOf(api, copy))!.refCount).toBe(1);
+    expect(await api.ctx.db.transaction((tx) => copyFiles(tx, me.accountId, ['not-a-uuid']))).toEqual(new Map());
   });
 
-  it('deleteFilesOfLink deletes the link’s objects and rows only', async () => {
+  it('deleteFilesOfLink deletes the link’s files, and the objects no other file uses', async () => {
     const link = await makeLink(api, me.accountId);
     const otherLink = await makeLink(api, me.accountId);
-    const ids = [await upload(me), await upload(me, PDF, 'x.pdf')];
-    const keep = await upload(me);
-    await attachFiles(api.ctx.db, me.accountId, link.id, ids);
-    await attachFiles(api.ctx.db, me.accountId, otherLink.id, [keep]);
+    const ids = [await upload(me, uniquePng()), await upload(me, pdfBytes(`x ${randomUUID()}`), 'x.pdf')];
+    const keep = await upload(me, uniquePng());
+    const sharedBytes = uniquePng();
+    const [shared, sharedKept] = [await upload(me, sharedBytes), await upload(me, sharedBytes)];
+    await attachFiles(api.ctx.db, me.accountId, link.id, [...ids, shared]);
+    await attachFiles(api.ctx.db, me.accountId, otherLink.id, [keep, sharedKept]);
+    const keys = await Promise.all(ids.map((id) => keyOf(api, me.accountId, id)));
     // One object already gone: deleting is idempotent.
-    await api.ctx.storage.delete(fileStorageKey(me.accountId, ids[0]!));
+    await api.ctx.storage.delete(keys[0]!);
 
-    expect(await deleteFilesOfLink(api.ctx, link.id)).toBe(2);
-    expect(await api.ctx.db.select().from(files).where(inArray(files.id, ids))).toEqual([]);
-    for (const id of ids) expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, id))).toBeNull();
+    expect(await deleteFilesOfLink(api.ctx, link.id)).toBe(3);
+    expect(await api.ctx.db.select().from(files).where(inArray(files.id, [...ids, shared]))).toEqual([]);
+    for (const key of keys) expect(await api.ctx.storage.stat(key)).toBeNull();
     expect(await rowOf(api, keep)).toMatchObject({ linkId: otherLink.id });
-    expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, keep))).not.toBeNull();
+    expect(await api.ctx.storage.stat(await keyOf(api, me.accountId, keep))).not.toBeNull();
+    expect(await api.ctx.storage.stat(await keyOf(api, me.accountId, sharedKept))).not.toBeNull();
+    expect((await blobOf(api, sharedKept))!.refCount).toBe(1);
     expect(await deleteFilesOfLink(api.ctx, link.id)).toBe(0);
   });
 });
@@ -525,25 +553,27 @@ describe('orphan sweep', () => {
   /** Files made to look old enough; a date no other suite uses keeps this test's sweep to its own rows. */
   const LONG_AGO = new Date('2001-01-01T00:00:00Z');
   const age = async (ids: string[]) => api.ctx.db.update(files).set({ createdAt: LONG_AGO }).where(inArray(files.id, ids));
-  const upload = async () => (await storeUpload(api.ctx, me.accountId, { buffer: PNG })).fileId;
+  const upload = async (bytes = uniquePng()) => (await storeUpload(api.ctx, me.accountId, { buffer: bytes })).fileId;
 
   it('deletes old unattached files, objects and rows, in batches; leaves recent and attached ones', async () => {
     const link = await makeLink(api, me.accountId);
     const [old1, old2, oldGone, recent, oldAttached] = [await upload(), await upload(), await upload(), await upload(), await upload()];
-    await attachFiles(api.ctx.db, me.accountId, link.id, [oldAttached]);
-    await age([old1, old2, oldGone, oldAttached]);
-    await api.ctx.storage.delete(fileStorageKey(me.accountId, oldGone)); // a missing object is fine
+    // An old orphan whose bytes an attached file also has: the file goes, the bytes stay.
+    const sharedBytes = uniquePng();
+    const [oldShared, attachedShared] = [await upload(sharedBytes), await upload(sharedBytes)];
+    await attachFiles(api.ctx.db, me.accountId, link.id, [oldAttached, attachedShared]);
+    await age([old1, old2, oldGone, oldAttached, oldShared, attachedShared]);
+    const keys = new Map<string, string>();
+    for (const id of [old1, old2, oldGone, recent, oldAttached, oldShared]) keys.set(id, await keyOf(api, me.accountId, id));
+    await api.ctx.storage.delete(keys.get(oldGone)!); // a missing object is fine
 
     const deleted = await sweepOrphanFiles(api.ctx, new Date(LONG_AGO.getTime() + 1000), 2);
-    expect(deleted).toBe(3);
-    for (const id of [old1, old2, oldGone]) {
-      expect(await rowOf(api, id)).toBeUndefined();
-      expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, id))).toBeNull();
-    }
-    for (const id of [recent, oldAttached]) {
-      expect(await rowOf(api, id)).toBeDefined();
-      expect(await api.ctx.storage.stat(fileStorageKey(me.accountId, id))).not.toBeNull();
-    }
+    expect(deleted).toBe(4);
+    for (const id of [old1, old2, oldGone, oldShared]) expect(await rowOf(api, id)).toBeUndefined();
+    for (const id of [old1, old2, oldGone]) expect(await api.ctx.storage.stat(keys.get(id)!)).toBeNull();
+    for (const id of [recent, oldAttached, attachedShared]) expect(await rowOf(api, id)).toBeDefined();
+    for (const id of [recent, oldAttached, oldShared]) expect(await api.ctx.storage.stat(keys.get(id)!)).not.toBeNull();
+    expect((await blobOf(api, attachedShared))!.refCount).toBe(1);
     expect(await sweepOrphanFiles(api.ctx, new Date(LONG_AGO.getTime() + 1000))).toBe(0);
   });
 

@@ -15,24 +15,6 @@ import { createResources, encodeLoose, hostileString, megabyteString, type Resou
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Math.ceil(Number(process.env.FUZZ_RUNS ?? 300) / 2);
 
-/**
- * Problems other issue-12 branches fix (item 11 on the redirect: Fastify's router and Node's HTTP
- * parser answer JSON there, not the HTML page with the CSP). Tolerated until those branches are
- * merged; each has a probe, and a probe that no longer shows its problem fails the test, so the
- * list is emptied once they are.
- */
-const PENDING_ELSEWHERE: Array<{ why: string; probe: ScanRequest; matches: (problem: string) => boolean }> = [
-  {
-    why: "redirect: Fastify's FST_ERR_BAD_URL / FST_ERR_MAX_PARAM_LENGTH answer JSON",
-    probe: { method: 'GET', path: '/%ZZ' },
-    matches: (p) => /error (400|414) is application\/json/.test(p),
-  },
-  {
-    why: "redirect: Node's clientError (431 headers too large) answers Fastify's JSON",
-    probe: { method: 'GET', path: `/${'x'.repeat(20_000)}` },
-    matches: (p) => /error 431 is application\/json/.test(p),
-  },
-];
 
 let api: TestApi;
 let redirect: TestRedirect;
@@ -139,11 +121,7 @@ describe('redirect fuzz', () => {
       if (unavailable.length) console.warn(`redirect fuzz: 503 pages for\n${unavailable.join('\n')}`);
       expect((await redirect.get('/health')).status).toBe(200);
       const found = [...problems.values()];
-      for (const pending of PENDING_ELSEWHERE) {
-        const problem = await answerProblem(pending.probe, await send(pending.probe));
-        expect(problem !== null && pending.matches(problem), `fixed: remove from PENDING_ELSEWHERE: ${pending.why}`).toBe(true);
-      }
-      expect(found.filter((p) => !PENDING_ELSEWHERE.some((e) => e.matches(p))), `FUZZ_SEED=${SEED}`).toEqual([]);
+      expect(found, `FUZZ_SEED=${SEED}`).toEqual([]);
     },
     Math.max(600_000, RUNS * 300),
   );

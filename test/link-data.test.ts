@@ -94,7 +94,7 @@ const FULL: Record<LinkType, Data> = {
     ],
   },
   'smart-url': {
-    defaultUrl: 'https://example.com',
+    defaultUrl: 'https://example.com/',
     rules: [
       { conditionType: 'location', operator: 'is', url: URL_A, countries: ['us', 'DE', 'Gb', 'XK'] },
       { conditionType: 'device', operator: 'is_not', url: URL_B, devices: ['ios', 'android'] },
@@ -112,7 +112,7 @@ const FULL: Record<LinkType, Data> = {
 };
 
 const MINIMAL: Record<LinkType, Data> = {
-  website: { url: 'http://localhost:8080' },
+  website: { url: 'http://localhost:8080/' },
   email: { email: 'a@example.com' },
   sms: { phone: '112' },
   vcard: { firstName: 'J', lastName: 'D', email: 'j@example.com' },
@@ -126,7 +126,7 @@ const MINIMAL: Record<LinkType, Data> = {
   product: { productName: 'P', productDescription: 'D', currency: 'USD', subTotal: 0, tax: 0, totalNet: 0 },
   'multi-links': { title: 'T', design: { backgroundColor: 'white', linkBackgroundColor: '#000', textColor: '#123' } },
   'multi-pdf': { pageTitle: 'Docs', pdfs: [{ label: 'One', fileId: fid(1) }] },
-  'smart-url': { defaultUrl: 'https://example.com' },
+  'smart-url': { defaultUrl: 'https://example.com/' },
   menu: {},
 };
 
@@ -168,6 +168,31 @@ describe('LINK_TYPES', () => {
 
   it.each(LINK_TYPES)('%s schema can be described as JSON Schema (for OpenAPI)', (type) => {
     expect(() => z.toJSONSchema(linkDataSchemas[type], { io: 'input' })).not.toThrow();
+  });
+});
+
+describe('URL fields are stored in their WHATWG serialisation', () => {
+  it.each<[string, string, string]>([
+    ['a Unicode path, query and fragment', 'https://example.com/日本語?q=😀#über', 'https://example.com/%E6%97%A5%E6%9C%AC%E8%AA%9E?q=%F0%9F%98%80#%C3%BCber'],
+    ['an IDN host (punycode, lower case)', 'https://Bücher.Example/x', 'https://xn--bcher-kva.example/x'],
+    ['an empty path', 'https://example.com', 'https://example.com/'],
+    ['a default port', 'http://example.com:80/a', 'http://example.com/a'],
+    ['Latin-1 letters too (not header-safe as UTF-8)', 'https://example.com/café', 'https://example.com/caf%C3%A9'],
+    ['an already encoded URL is unchanged', 'https://example.com/caf%C3%A9?x=%20', 'https://example.com/caf%C3%A9?x=%20'],
+  ])('%s', (_what, sent, stored) => {
+    for (const [type, data, read] of [
+      ['website', { url: sent }, (d: Data) => d.url],
+      ['smart-url', { defaultUrl: sent, rules: [{ conditionType: 'device', operator: 'is', devices: ['ios'], url: sent }] }, (d: Data) => [d.defaultUrl, d.rules[0].url]],
+      ['event', minimal('event', (d) => (d.registrationUrl = sent)), (d: Data) => d.registrationUrl],
+      ['multi-links', minimal('multi-links', (d) => (d.links = [{ type: 'custom', value: sent, title: 'A' }])), (d: Data) => d.links[0].value],
+    ] as Array<[LinkType, Data, (d: Data) => unknown]>) {
+      const result = parse(type, data);
+      expect(result.error?.issues).toBeUndefined();
+      const got = read(result.data as Data);
+      expect(got).toEqual(Array.isArray(got) ? [stored, stored] : stored);
+      // Stable: the stored form parses to itself.
+      expect(parse(type, result.data).data).toStrictEqual(result.data);
+    }
   });
 });
 

@@ -1,7 +1,9 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, links, scans, templates } from '../db/schema.js';
+import { findAccountFiles } from '../shared/files/files.js';
 import { LINK_TYPES } from '../shared/links/data/index.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, type ExampleFiles } from './support/link-examples.js';
@@ -19,12 +21,19 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/** New files with contents of their own (identical bytes would share one stored blob). */
 async function freshFiles(acct: TestAccount = me): Promise<ExampleFiles> {
   const up = (b: Buffer, n: string) => uploadFile(api.app, acct.key, b, n).then((r) => r.fileId);
+  const color = () => [...randomBytes(3)] as [number, number, number];
   return {
-    images: [await up(pngBytes(2, 2), 'a.png'), await up(pngBytes(3, 3, [0, 0, 0]), 'b.png')],
-    pdfs: [await up(pdfBytes('one'), 'a.pdf'), await up(pdfBytes('two'), 'b.pdf')],
+    images: [await up(pngBytes(2, 2, color()), 'a.png'), await up(pngBytes(3, 3, color()), 'b.png')],
+    pdfs: [await up(pdfBytes(`one ${randomUUID()}`), 'a.pdf'), await up(pdfBytes(`two ${randomUUID()}`), 'b.pdf')],
   };
+}
+
+async function storageKeyOf(acct: TestAccount, fileId: string): Promise<string> {
+  const [file] = await findAccountFiles(api.ctx.db, acct.accountId, [fileId]);
+  return file!.storageKey;
 }
 
 async function createLink(acct: TestAccount, body: Record<string, unknown>): Promise<string> {
@@ -334,8 +343,11 @@ describe('updates and actions', () => {
     expect(copy.files.map((x: { fileId: string }) => x.fileId)).toEqual([copiedId]);
     const original = await getLink(me, id);
     expect(original.meta_data.files[0].fileId).toBe(f.pdfs[0]);
+    // The copy's file shares the original's stored bytes: nothing was copied.
     const [copiedRow] = await api.ctx.db.select().from(files).where(eq(files.id, copiedId));
-    const object = await api.ctx.storage.get(copiedRow!.storageKey);
+    const [originalRow] = await api.ctx.db.select().from(files).where(eq(files.id, f.pdfs[0]!));
+    expect(copiedRow!.blobId).toBe(originalRow!.blobId);
+    const object = await api.ctx.storage.get(await storageKeyOf(me, copiedId));
     expect(object).not.toBeNull();
     object!.body.resume();
     // Without a name, "(copy)" is appended.
@@ -358,7 +370,7 @@ describe('updates and actions', () => {
     const f = await freshFiles();
     const id = await createLink(me, { name: 'del', type: 'gallery', data: { files: [{ fileId: f.images[0] }, { fileId: f.images[1] }] } });
     const row = (await api.ctx.db.select().from(links).where(eq(links.slug, id)))[0]!;
-    const fileRows = await api.ctx.db.select().from(files).where(inArray(files.id, f.images));
+    const fileKeys = await Promise.all(f.images.map((id) => storageKeyOf(me, id)));
     await api.ctx.db.insert(scans).values([
       { id: crypto.randomUUID(), linkId: row.id, accountId: me.accountId, createdAt: new Date() },
       { id: crypto.randomUUID(), linkId: row.id, accountId: me.accountId, createdAt: new Date() },
@@ -369,7 +381,7 @@ describe('updates and actions', () => {
     expect((await call(api.app, me.key, 'GET', `/api/v1/links/${id}`)).statusCode).toBe(404);
     expect(await api.ctx.db.select().from(scans).where(eq(scans.linkId, row.id))).toEqual([]);
     expect(await api.ctx.db.select().from(files).where(inArray(files.id, f.images))).toEqual([]);
-    for (const r of fileRows) expect(await api.ctx.storage.stat(r.storageKey)).toBeNull();
+    for (const key of fileKeys) expect(await api.ctx.storage.stat(key)).toBeNull();
   });
 });
 

@@ -41,7 +41,7 @@ const PIXEL = `data:image/png;base64,${pngBytes(1, 1, [255, 200, 0]).toString('b
 function linkOf(type: LinkType, overrides: Record<string, unknown> = {}): ResolvedLink {
   const data = { ...exampleData(type, { images: IMAGES, pdfs: PDFS }), ...overrides };
   return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'n', type, data, menu: null, paused: false, scheduleActive: false,
-    startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0 };
+    startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0, brokenDestination: false };
 }
 
 const LANDING_HTML = [
@@ -91,6 +91,10 @@ const STATUS_CASES: PageCase[] = [
   { name: 'password-wrong', page: () => pages.renderPasswordPage({ action: '/password', error: 'wrong' }), status: 401, heading: 'This link is protected', texts: ['That password is not right.'] },
   { name: 'password-too-many', page: () => pages.renderPasswordPage({ action: '/password', error: 'too_many', retryAfterSeconds: 120 }), status: 429, heading: 'This link is protected', texts: ['Please wait 2 minutes'] },
   { name: 'service-unavailable', page: () => pages.renderServiceUnavailablePage(), status: 503, heading: 'Please try again in a moment', texts: ['Reload the page'] },
+  { name: 'broken-destination', page: () => pages.renderUnavailablePage('broken_destination'), status: 502, heading: 'This link cannot be opened', texts: ['not a valid web address'] },
+  { name: 'too-many-unknown', page: () => pages.renderTooManyNotFoundPage(60), status: 429, heading: 'Too many unknown links', texts: ['Please wait 1 minute'] },
+  { name: 'bad-request', page: () => pages.renderClientErrorPage(400), status: 400, heading: 'This request could not be read', texts: ['The address is not valid'] },
+  { name: 'headers-too-large', page: () => pages.renderClientErrorPage(431), status: 431, heading: 'The request headers are too large', texts: ['cookies'] },
 ];
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {

@@ -5,7 +5,15 @@ import { LINK_TYPES, type LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
 import { CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard } from '../redirect/pages/index.js';
-import { renderPasswordPage, renderServiceUnavailablePage, renderUnavailablePage, type Page, type UnavailableReason } from '../redirect/pages/index.js';
+import {
+  renderClientErrorPage,
+  renderPasswordPage,
+  renderServiceUnavailablePage,
+  renderTooManyNotFoundPage,
+  renderUnavailablePage,
+  type Page,
+  type UnavailableReason,
+} from '../redirect/pages/index.js';
 import { exampleData } from './support/link-examples.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -40,6 +48,7 @@ function link(type: LinkType, data: Record<string, unknown> = exampleData(type, 
     passwordHash: null,
     files: FILES,
     updatedAt: 0,
+    brokenDestination: false,
   };
 }
 
@@ -186,9 +195,24 @@ describe('vcard', () => {
       [['WORK', 'VOICE'], '+44 20 7946 0000'],
       [['WORK', 'FAX'], '+44 20 7946 0001'],
     ]);
-    expect(card.getFirstPropertyValue('url')).toBe('https://ada.example.com');
+    expect(card.getFirstPropertyValue('url')).toBe('https://ada.example.com/');
     expect(card.getFirstPropertyValue('org')).toEqual(['Engines; Ltd, Inc', 'Research']);
     expect(card.getFirstPropertyValue('adr')).toEqual(['', '', '12 St James Square', 'London', 'Greater London', 'SW1Y 4JH', 'United Kingdom']);
+  });
+
+  it('.vcf: only an http(s) website is written; other schemes and line breaks never make a line', () => {
+    const urlsOf = (vcf: string) => new ICAL.Component(ICAL.parse(vcf) as unknown as unknown[]).getAllProperties('url').map((p) => p.getFirstValue());
+    for (const website of ['javascript:alert(1)', 'file:///etc/passwd', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'ftp://example.com/x', 'https://']) {
+      const vcf = renderVcard({ ...ada, website } as never);
+      expect(urlsOf(vcf), website).toEqual([]);
+      expect(vcf.toLowerCase(), website).not.toMatch(/script:|file:|data:|ftp:/);
+    }
+    expect(urlsOf(renderVcard({ ...ada, website: 'ada.example.com/about me' } as never))).toEqual(['https://ada.example.com/about%20me']);
+    expect(urlsOf(renderVcard({ ...ada, website: 'http://ada.example.com' } as never))).toEqual(['http://ada.example.com/']);
+    // Numbers are free text: a line break in one must not start a URL (or any) line of its own.
+    const injected = renderVcard({ ...ada, contact: '1\r\nURL:javascript:alert(1)', phone: '2\nURL:file:///etc/passwd', fax: '3\rX-A:b' } as never);
+    expect(urlsOf(injected)).toEqual(['https://ada.example.com/']);
+    expect(injected.split('\r\n').filter((line) => /^(URL|X-A)/i.test(line))).toEqual(['URL:https://ada.example.com/']);
   });
 
   it('.vcf: blank optional fields are left out', () => {
@@ -465,6 +489,7 @@ describe('status pages', () => {
     ['scheduled', 410],
     ['expired', 410],
     ['limit_reached', 410],
+    ['broken_destination', 502],
   ];
 
   it.each(reasons)('%s → %i, with its own message', (reason, status) => {
@@ -481,6 +506,25 @@ describe('status pages', () => {
     expect(texts[2]).toContain('not active yet');
     expect(texts[3]).toContain('expired');
     expect(texts[4]).toContain('limit');
+    expect(texts[5]).toContain('destination is not a valid web address');
+  });
+
+  it.each([400, 405, 408, 413, 414, 415, 431])('client error %i: its own title, no Retry-After', (status) => {
+    const page = renderClientErrorPage(status, status === 405 ? 'GET, HEAD' : undefined);
+    expect(page.status).toBe(status);
+    expectSecurePage(page);
+    expect(page.headers!['Retry-After']).toBeUndefined();
+    expect(page.headers!.Allow).toBe(status === 405 ? 'GET, HEAD' : undefined);
+    const titles = [400, 405, 408, 413, 414, 415, 431].map((s) => visibleText(renderClientErrorPage(s).body).split('\n')[0]);
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  it('too many unknown links: 429 with Retry-After and the wait in words', () => {
+    const page = renderTooManyNotFoundPage(42.2);
+    expect(page.status).toBe(429);
+    expectSecurePage(page);
+    expect(page.headers!['Retry-After']).toBe('43');
+    expect(visibleText(page.body)).toContain('Please wait 43 seconds');
   });
 
   it('password: a form posting `password` to the action; 401 when wrong; 429 with Retry-After', () => {

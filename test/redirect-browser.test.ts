@@ -3,10 +3,11 @@
  * and opened through the real redirect app in headless Chromium (mobile viewport), with its
  * files served by the redirect's /files route. Screenshots go to test-output/scans/.
  */
+import { mkdir } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_TYPES } from '../shared/links/data/index.js';
-import { hasChromium, imagesLoaded, launchChromium, screenshot, visitPage, type PageVisit } from './support/browser.js';
+import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { exampleData, type ExampleFiles } from './support/link-examples.js';
@@ -113,6 +114,33 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
       await visit.close();
     }
   });
+
+  it('a PDF opened from its page shows in Chromium’s viewer, sandboxed like every stored file', async () => {
+    const { PNG } = await import('pngjs');
+    const slug = await createLink({ name: 'Menu PDF', type: 'pdf', data: exampleData('pdf', await freshFiles()) });
+    const visit = await visitPage(browser, `${redirect.base}/${slug}`);
+    const href = await visit.page.getAttribute('a.button', 'href').finally(() => visit.close());
+    // A context of its own: the viewer is an extension whose requests visitPage's host filter would block.
+    const context = await browser.newContext({ ...PHONE });
+    try {
+      const page = await context.newPage();
+      const response = await page.goto(new URL(href!, redirect.base).href, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      expect((await response!.allHeaders())['content-security-policy']).toContain('sandbox');
+      // The viewer draws the page (white) over its dark background once PDFium has rendered it.
+      const whiteShare = async () => {
+        const shot = PNG.sync.read(await page.screenshot());
+        let white = 0;
+        for (let i = 0; i < shot.data.length; i += 4) if (shot.data[i]! > 245 && shot.data[i + 1]! > 245 && shot.data[i + 2]! > 245) white++;
+        return white / (shot.width * shot.height);
+      };
+      await expect.poll(whiteShare, { timeout: 60_000, interval: 500 }).toBeGreaterThan(0.02);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}pdf-file.png` });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 
   it('a paused link shows its 410 page', async () => {
     const slug = await createLink({ name: 'Paused', type: 'website', data: { url: 'https://example.com' } });

@@ -6,35 +6,20 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRedirectApp } from '../redirect/app.js';
 import type { AppContext } from '../shared/context.js';
-import { fileStorageKey, storeUpload } from '../shared/files/files.js';
+import { findAccountFiles, storeUpload } from '../shared/files/files.js';
 import type { ObjectStorage } from '../shared/files/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { S3RVER_KEY, startS3rver } from './support/s3rver.js';
+import { storageDrivers } from './support/s3rver.js';
 
 const PNG = pngBytes(40, 30);
 const PDF = pdfBytes('ranges and conditional requests');
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>';
-const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/** Every stored file, whatever its type, is a sandboxed document that may load nothing. */
+const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
 
-interface Driver {
-  name: 'fs' | 's3';
-  /** Environment overrides for the api, and how to stop what was started for them. */
-  start(): Promise<{ env: Record<string, string>; stop(): Promise<void> }>;
-}
-
-const DRIVERS: Driver[] = [
-  { name: 'fs', start: async () => ({ env: {}, stop: async () => {} }) },
-  {
-    name: 's3',
-    start: async () => {
-      const server = await startS3rver();
-      const env = { STORAGE_DRIVER: 's3', S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY: S3RVER_KEY, S3_SECRET_KEY: S3RVER_KEY, S3_BUCKET: 'qrlinks-redirect-files' };
-      return { env, stop: () => server.close() };
-    },
-  },
-];
+const DRIVERS = storageDrivers('qrlinks-redirect-files');
 
 /** The context with its storage wrapped, so a test sees (and can break) what the route asks of storage. */
 function withStorage(ctx: AppContext, wrap: (storage: ObjectStorage) => Partial<ObjectStorage>): AppContext {
@@ -102,7 +87,7 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       });
       const lastModified = Date.parse(String(res.headers['last-modified']));
       expect(Math.abs(Date.now() - lastModified)).toBeLessThan(5 * 60_000);
-      expect(res.headers['content-security-policy']).toBeUndefined();
+      expect(res.headers['content-security-policy']).toBe(FILE_CSP);
     });
 
     it('serves a PDF, with a non-ASCII original name encoded per RFC 8187', async () => {
@@ -117,9 +102,29 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       const res = await get(ids.svg);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('image/svg+xml');
-      expect(res.headers['content-security-policy']).toBe(SVG_CSP);
+      expect(res.headers['content-security-policy']).toBe(FILE_CSP);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.body).toContain('<rect');
+    });
+
+    it('serves every type sandboxed with nosniff, on GET, HEAD and ranges: a PDF with JavaScript, HTML after a PNG', async () => {
+      const scripted = Buffer.from(
+        '%PDF-1.4\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(document.cookie)) >> >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+        'latin1',
+      );
+      const polyglot = Buffer.concat([pngBytes(2, 2), Buffer.from('<html><script>alert(document.domain)</script></html>')]);
+      const uploaded = [
+        await uploadFile(api.app, account.key, scripted, 'open.pdf'),
+        await uploadFile(api.app, account.key, polyglot, 'tail.png'),
+      ];
+      expect(uploaded.map((f) => f.contentType)).toEqual(['application/pdf', 'image/png']);
+      for (const id of [...uploaded.map((f) => f.fileId), ids.png, ids.pdf, ids.svg]) {
+        for (const res of [await get(id), await get(id, {}, 'HEAD'), await get(id, { range: 'bytes=0-3' })]) {
+          expect(res.statusCode, id).toBeLessThan(300);
+          expect(res.headers['content-security-policy'], id).toBe(FILE_CSP);
+          expect(res.headers['x-content-type-options'], id).toBe('nosniff');
+        }
+      }
     });
 
     it('accepts the id in any letter case', async () => {
@@ -247,7 +252,8 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
 
     it('answers 404, not 500, when the row is there but the object is gone', async () => {
       const { fileId } = await uploadFile(api.app, account.key, pngBytes(3, 3), 'gone.png', 'image/png');
-      await api.ctx.storage.delete(fileStorageKey(account.accountId, fileId));
+      const [file] = await findAccountFiles(api.ctx.db, account.accountId, [fileId]);
+      await api.ctx.storage.delete(file!.storageKey);
       const res = await get(fileId);
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -3,43 +3,30 @@
  * app over HTTP, scans ingested by the real BullMQ workers into Postgres.
  */
 import { readFile } from 'node:fs/promises';
-import { count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { links, scans } from '../db/schema.js';
-import { startWorkers, type RunningWorkers } from '../workers/index.js';
+import { links } from '../db/schema.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { startTestRedirect, type TestRedirect } from './support/redirect.js';
+import { call, type TestAccount, type TestApi } from './support/harness.js';
+import { startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
+let stack: ScanStack;
 let api: TestApi;
 let redirect: TestRedirect;
-let workers: RunningWorkers;
 let me: TestAccount;
 
 beforeAll(async () => {
-  api = await startTestApi({ TRUSTED_PROXIES: '127.0.0.1' });
-  redirect = await startTestRedirect(api.ctx);
-  workers = await startWorkers(api.ctx);
-  me = await createTestAccount(api.ctx);
+  stack = await startScanStack({ TRUSTED_PROXIES: '127.0.0.1' });
+  ({ api, redirect, me } = stack);
 });
-afterAll(async () => {
-  await redirect?.close();
-  await workers?.close();
-  await api?.close();
-});
+afterAll(() => stack?.close());
 
-async function createLink(body: Record<string, unknown>): Promise<{ slug: string; id: string }> {
-  const res = await call(api.app, me.key, 'POST', '/api/v1/links', body);
-  if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
-  const slug = res.json().id as string;
-  const [row] = await api.ctx.db.select({ id: links.id }).from(links).where(eq(links.slug, slug));
-  return { slug, id: row!.id };
-}
+const createLink = (body: Record<string, unknown>) => stack.createLink(body);
 const website = (url = 'https://example.com/landing', linkConfigurations?: Record<string, unknown>) => ({
   name: 'Site',
   type: 'website',
@@ -48,20 +35,7 @@ const website = (url = 'https://example.com/landing', linkConfigurations?: Recor
 });
 const ua = (agent: string, extra: Record<string, string> = {}) => ({ headers: { 'user-agent': agent, ...extra } });
 
-async function scansOf(linkId: string) {
-  return api.ctx.db.select().from(scans).where(eq(scans.linkId, linkId));
-}
-/** Waits until the worker has ingested `n` scans of the link (and checks no more arrive soon after). */
-async function waitForScans(linkId: string, n: number, timeoutMs = 10_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await api.ctx.db.select({ n: count() }).from(scans).where(eq(scans.linkId, linkId));
-    if (row!.n >= n || Date.now() > end) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 150));
-  return scansOf(linkId);
-}
+const waitForScans = (linkId: string, n: number) => stack.waitForScans(linkId, n);
 
 describe('website links', () => {
   it('302 to the url, not cached by browsers; HEAD resolves too and is recorded as a bot', async () => {
@@ -225,7 +199,7 @@ describe('password', () => {
 });
 
 describe('client errors get their own status and page, not the service-down page', () => {
-  it('a password form over the body limit: 413, no Retry-After, and a page that says the request could not be read', async () => {
+  it('a password form over the body limit: 413, no Retry-After, and a page that says the request is too large', async () => {
     const link = await createLink(website(undefined, { passwordProtectedActive: true, password: 'pw' }));
     const res = await redirect.get(`/${link.slug}`, {
       method: 'POST',
@@ -236,7 +210,7 @@ describe('client errors get their own status and page, not the service-down page
     expect(res.headers.get('retry-after')).toBeNull();
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const page = await res.text();
-    expect(page).toContain('This request could not be read');
+    expect(page).toContain('This request is too large');
     expect(page).not.toContain('try again in a moment');
   });
 });

@@ -25,6 +25,20 @@ function addressLines(data: VcardData): string[] {
   return [filled(data.street), cityLine, filled(data.state), filled(data.country)].filter((line): line is string => !!line);
 }
 
+/**
+ * vcard-creator escapes the text of N, FN, ORG and ADR but writes TEL (and URL) values as given:
+ * a line break there would start a line of our choosing in the contact file (a `URL:` with any
+ * scheme, say). A number is one line.
+ */
+function oneLine(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
+/**
+ * A .vcf is opened by address books, which make its URL tappable: only an http(s) address is
+ * written (as the page links it, `example.com` read as https), never `javascript:`, `file:` or
+ * the like, which are left out of the file (the page still shows them as text).
+ */
 export function renderVcard(data: VcardData): string {
   const card = new VCard();
   card.addName({ givenName: data.firstName, familyName: data.lastName });
@@ -33,12 +47,13 @@ export function renderVcard(data: VcardData): string {
   const phone = filled(data.phone);
   const fax = filled(data.fax);
   const website = filled(data.website);
+  const websiteUrl = website && websiteHref(website);
   const company = filled(data.company);
   const department = filled(data.department);
-  if (mobile) card.addPhoneNumber({ number: mobile, type: ['cell'] });
-  if (phone) card.addPhoneNumber({ number: phone, type: ['work', 'voice'] });
-  if (fax) card.addPhoneNumber({ number: fax, type: ['work', 'fax'] });
-  if (website) card.addUrl({ url: website });
+  if (mobile) card.addPhoneNumber({ number: oneLine(mobile), type: ['cell'] });
+  if (phone) card.addPhoneNumber({ number: oneLine(phone), type: ['work', 'voice'] });
+  if (fax) card.addPhoneNumber({ number: oneLine(fax), type: ['work', 'fax'] });
+  if (websiteUrl) card.addUrl({ url: websiteUrl });
   if (company || department) card.addCompany({ name: company ?? '', department });
   if (addressLines(data).length > 0) {
     card.addAddress({

@@ -21,7 +21,7 @@ export { renderVcard } from './contact.js';
 export { DEFAULT_EVENT_DURATION_MINUTES, renderIcs } from './event.js';
 export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
 export { sendPage } from './send.js';
-export { renderBadRequestPage, renderPasswordPage, renderServiceUnavailablePage, renderUnavailablePage, type PasswordPageOptions } from './status-pages.js';
+export { renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, type PasswordPageOptions } from './status-pages.js';
 export type { Page, PageUrls, UnavailableReason } from './types.js';
 
 /** The link types answered with a redirect rather than a page. */

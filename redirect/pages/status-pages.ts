@@ -29,6 +29,12 @@ const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; me
     title: 'This link has reached its limit',
     message: 'It has already been opened as many times as its owner allowed.',
   },
+  // Only a row written outside the api can get here (the api stores valid URLs only); nothing was counted.
+  broken_destination: {
+    status: 502,
+    title: 'This link cannot be opened',
+    message: 'Its destination is not a valid web address. Please let whoever shared it know.',
+  },
 };
 
 export function renderUnavailablePage(reason: UnavailableReason): Page {
@@ -48,12 +54,61 @@ export function renderServiceUnavailablePage(): Page {
   });
 }
 
-/** A request the client got wrong (a form body over the limit, a malformed form): its status, and no "try again" advice. */
-export function renderBadRequestPage(status: number): Page {
+/** What each client error tells the scanner: the cause, and what to do about it. */
+const CLIENT_ERRORS: Record<number, { title: string; message: string }> = {
+  400: {
+    title: 'This request could not be read',
+    message: 'The address is not valid, or what was sent with it is malformed. Open the link again from its QR code.',
+  },
+  405: {
+    title: 'This address cannot be opened this way',
+    message: 'Short links open in a browser (a GET request); this address does not take the kind of request that was sent.',
+  },
+  408: {
+    title: 'The request took too long',
+    message: 'It did not arrive in time. Please open the link again.',
+  },
+  413: {
+    title: 'This request is too large',
+    message: 'What was sent with it is more than this page accepts. Go back to the link and try once more.',
+  },
+  414: {
+    title: 'This address is too long',
+    message: 'No short link is that long. Check the address, or scan the QR code again.',
+  },
+  415: {
+    title: 'This form could not be read',
+    message: 'It was not sent as a web form. Go back to the link and submit the form from the page.',
+  },
+  431: {
+    title: 'The request headers are too large',
+    message: 'Your browser sent more cookies or headers than this site accepts. Clearing this site’s cookies usually helps.',
+  },
+};
+
+/**
+ * A request the client got wrong, from the framework or Node's HTTP parser (a malformed path, a
+ * body of the wrong type or size, headers too large...): its status, a message naming the cause
+ * (never the request's own text), and no "try again later" advice. `allow` for a 405.
+ */
+export function renderClientErrorPage(status: number, allow?: string): Page {
+  const { title, message } = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
   return htmlPage({
     status,
-    title: 'This request could not be read',
-    content: html`<h1>This request could not be read</h1><p>Go back to the link and try once more; if it keeps happening, open the link again from its QR code.</p>`,
+    title,
+    content: html`<h1>${title}</h1><p>${message}</p>`,
+    ...(allow ? { headers: { Allow: allow } } : {}),
+  });
+}
+
+/** A client that asked for too many unknown links this window (429; see NotFoundLimit). */
+export function renderTooManyNotFoundPage(retryAfterSeconds: number): Page {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+  return htmlPage({
+    status: 429,
+    title: 'Too many unknown links',
+    content: html`<h1>Too many unknown links</h1><p>This network has asked for many links that do not exist. Please wait ${waitText(retryAfter)} and try again.</p>`,
+    headers: { 'Retry-After': String(retryAfter) },
   });
 }
 

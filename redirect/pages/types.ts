@@ -10,7 +10,7 @@ export interface Page {
 }
 
 /** Why a short link does not resolve: each has its own clear page. */
-export type UnavailableReason = 'not_found' | 'paused' | 'scheduled' | 'expired' | 'limit_reached';
+export type UnavailableReason = 'not_found' | 'paused' | 'scheduled' | 'expired' | 'limit_reached' | 'broken_destination';
 
 /** Where a page's own resources live on the redirect process (built by the routes). */
 export interface PageUrls {

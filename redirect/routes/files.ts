@@ -7,7 +7,8 @@
  * upload time is Last-Modified, and clients may cache for a year. The `files` row is the file's
  * record: HEAD, 304 and 416 are answered from it without touching storage; only a GET that sends
  * bytes reads the object (a row whose object is gone, as in the moment between a deletion's two
- * steps, is a 404). Rows are read from Postgres on every request, not cached in memory: one
+ * steps, is a 404). The object is the file's blob, which files with the same bytes share; the
+ * ETag stays the file id (one file's bytes never change). Rows are read from Postgres on every request, not cached in memory: one
  * primary-key lookup costs far less than the storage read that follows it, and a cache would
  * keep serving 304s and HEADs for deleted files.
  *
@@ -20,7 +21,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { files } from '../../db/schema.js';
+import { fileBlobs, files } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { ByteRange } from '../../shared/files/storage/index.js';
 import { isUuid } from '../../shared/format/ids.js';
@@ -30,8 +31,15 @@ import { htmlPage } from '../pages/layout.js';
 import type { Page } from '../pages/types.js';
 
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
-/** An SVG opened directly is a document: it may style itself and do nothing else. */
-const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/**
+ * Every stored file, whatever its type: opened directly it is a document on the short-link
+ * origin (an SVG, a PDF with /OpenAction JavaScript, HTML a browser might find in a PNG's tail),
+ * so it gets an opaque origin (`sandbox`: no scripts, forms, popups or cookies) and may load
+ * nothing. Inline styles stay allowed: browsers style their own image documents (centring) and
+ * SVGs style themselves with them. Chromium's PDF viewer still shows a PDF under it, and an
+ * <img> on a hosted page is not governed by the image's own CSP.
+ */
+const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 const FILE_NOT_FOUND_PAGE = htmlPage({
   status: 404,
@@ -91,13 +99,14 @@ async function findFile(ctx: AppContext, id: string) {
   const [row] = await ctx.db
     .select({
       id: files.id,
-      storageKey: files.storageKey,
+      storageKey: fileBlobs.storageKey,
       contentType: files.contentType,
       size: files.size,
       originalName: files.originalName,
       createdAt: files.createdAt,
     })
     .from(files)
+    .innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId))
     .where(eq(files.id, id))
     .limit(1);
   return row;
@@ -121,10 +130,10 @@ function sendFile(
     'content-length': String(range ? range.end - range.start + 1 : size),
     'accept-ranges': 'bytes',
     'x-content-type-options': 'nosniff',
+    'content-security-policy': FILE_CSP,
   };
   if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
   if (file.originalName) headers['content-disposition'] = `inline; filename*=UTF-8''${encodeRfc5987(file.originalName)}`;
-  if (file.contentType === 'image/svg+xml') headers['content-security-policy'] = SVG_CSP;
   return reply.code(range ? 206 : 200).headers(headers).send(body);
 }
 

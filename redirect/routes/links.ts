@@ -8,13 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CUSTOM_SLUG_PATTERN, shortUrl } from '../../shared/links/slugs.js';
 import { windowStatus } from '../../shared/links/status.js';
 import { LinkLookupUnavailableError } from '../../shared/links/resolve/link-resolver.js';
-import {
-  hasValidPasswordCookie,
-  PASSWORD_COOKIE,
-  PASSWORD_COOKIE_TTL_SECONDS,
-  passwordCookieValue,
-  passwordMatches,
-} from '../../shared/links/resolve/password.js';
+import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../shared/links/resolve/password.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { smartUrlDestination } from '../../shared/links/smart-url.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
@@ -23,12 +17,14 @@ import {
   renderLinkPage,
   renderPasswordPage,
   renderServiceUnavailablePage,
+  renderTooManyNotFoundPage,
   renderUnavailablePage,
   renderVcard,
   sendPage,
 } from '../pages/index.js';
 import type { Page } from '../pages/types.js';
 import { newScanId } from '../../shared/scans/scan-id.js';
+import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import type { Visitor } from '../../shared/scans/types.js';
 
@@ -39,28 +35,39 @@ const PASSWORD_MAX = 32;
 const FORM_BODY_LIMIT = 4096;
 
 const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPath }) => {
-  const { resolver, scanLimiter, passwordAttempts } = scanPath;
+  const { resolver, scanLimiter, notFoundLimit, passwordAttempts, passwordCookies } = scanPath;
 
+  // The password form is the only body this process reads: anything but a web form is a 415 page.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  const answerNotFound = notFoundResponder(notFoundLimit);
+
   /** The link, or the page to answer instead, when the slug is settled without a lookup; undefined when this process's cache does not hold it. */
   function findCachedLink(slug: string, now: number): ResolvedLink | Page | undefined {
-    if (!CUSTOM_SLUG_PATTERN.test(slug)) return renderUnavailablePage('not_found');
+    if (!CUSTOM_SLUG_PATTERN.test(slug)) return NOT_FOUND_PAGE;
     const link = resolver.cached(slug);
     return link === undefined ? undefined : availableLink(link, now);
   }
 
   /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
-  async function findLink(slug: string, now: number): Promise<ResolvedLink | Page> {
-    return findCachedLink(slug, now) ?? lookUpLink(slug, now);
+  async function findLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
+    return findCachedLink(request.params.slug, now) ?? lookUpLink(request, now);
   }
 
-  /** A slug this process's cache does not hold, from Redis or Postgres. */
-  async function lookUpLink(slug: string, now: number): Promise<ResolvedLink | Page> {
+  /**
+   * A slug this process's cache does not hold, from Redis or Postgres; for a client over its
+   * allowance of unknown slugs from Redis only (a slug Redis does not hold is a 429 for it).
+   */
+  async function lookUpLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
+    const { slug } = request.params;
     try {
-      return availableLink(await resolver.resolve(slug), now);
+      const blockedFor = notFoundLimit.anyBlocked ? notFoundLimit.blockedFor(notFoundLimit.clientOf(request.ip), now) : 0;
+      if (blockedFor === 0) return availableLink(await resolver.resolve(slug), now);
+      const link = await resolver.resolveFromCache(slug);
+      return link === undefined ? renderTooManyNotFoundPage(blockedFor) : availableLink(link, now);
     } catch (err) {
       if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
       throw err;
@@ -68,65 +75,88 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   }
 
   function availableLink(link: ResolvedLink | null, now: number): ResolvedLink | Page {
-    if (!link) return renderUnavailablePage('not_found');
-    const reason = windowStatus(link, now);
+    if (!link) return NOT_FOUND_PAGE;
+    const reason = windowStatus(link, now) ?? (link.brokenDestination ? 'broken_destination' : null);
     return reason ? renderUnavailablePage(reason) : link;
   }
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
+  /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
+  const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
+    page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
   const locked = (link: ResolvedLink, request: FastifyRequest, now: number) =>
-    link.passwordHash !== null && !hasValidPasswordCookie({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
+    link.passwordHash !== null && !passwordCookies.isValid({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
 
   // Not an async handler: a link in this process's cache (nearly every scan) is answered within
   // this call, with no promise for Fastify to wait on. A cache miss or a scan limit returns one.
   app.get('/:slug', (request: SlugRequest, reply) => {
     const now = Date.now();
     const cached = findCachedLink(request.params.slug, now);
-    if (cached === undefined) return lookUpLink(request.params.slug, now).then((found) => answerScan(request, reply, found, now));
+    if (cached === undefined) return lookUpLink(request, now).then((found) => answerScan(request, reply, found, now));
     const answered = answerScan(request, reply, cached, now);
     // The reply itself must not be returned from a handler that is not async (Fastify would send it).
     return answered instanceof Promise ? answered : undefined;
   });
 
   function answerScan(request: SlugRequest, reply: FastifyReply, found: ResolvedLink | Page, now: number) {
-    if (isPage(found)) return sendPage(reply, found);
+    if (isPage(found)) return answerPage(request, reply, found);
     if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
     return resolveScan(request, reply, found, now);
   }
 
-  /** The link resolves for this request: count it against the limit, record it, answer it. */
+  /**
+   * The link resolves for this request. Its answer (the Location, or the page) is built first, and
+   * only then is the scan taken from the limit and recorded: a scan is never counted for an answer
+   * that could not be made. A Location is always sendable: the resolver put every destination in
+   * its ASCII serialisation when the link entered the cache (`withSendableDestinations`), and a
+   * link without a valid one never gets here (`availableLink`).
+   */
   function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number): FastifyReply | Promise<FastifyReply> {
     const visitor = scanPath.describeVisitor(request.headers['user-agent'], request.ip, { head: request.method === 'HEAD' });
-    if (!link.scanLimitActive) return recordAndAnswer(reply, link, visitor, now);
+    const answer = answerOf(link, visitor, now);
+    if (!link.scanLimitActive) return recordAndSend(reply, link, visitor, now, answer);
     return scanLimiter.take(link, !visitor.isBot).then(
-      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndAnswer(reply, link, visitor, now)),
+      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndSend(reply, link, visitor, now, answer)),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage()),
     );
   }
 
-  function recordAndAnswer(reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number) {
+  /** Where a scan of the link goes (a URL for Location) or the page it shows. */
+  function answerOf(link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page {
+    if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
+    if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
+    return renderLinkPage(link, pageUrls(link.slug));
+  }
+
+  function recordAndSend(reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | Page) {
     scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor });
-    if (link.type === 'website') return redirectTo(reply, (link.data as LinkDataByType['website']).url);
-    if (link.type === 'smart-url') {
-      return redirectTo(reply, smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now)));
-    }
-    return sendPage(reply, renderLinkPage(link, pageUrls(link.slug)));
+    return typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer);
   }
 
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {
     const now = Date.now();
-    const found = await findLink(request.params.slug, now);
-    if (isPage(found)) return sendPage(reply, found);
+    const found = await findLink(request, now);
+    if (isPage(found)) return answerPage(request, reply, found);
     const action = `/${found.slug}`;
-    if (found.passwordHash === null) return reply.code(303).header('location', action).send();
-    const attempts = await passwordAttempts.check(found.id, request.ip);
-    if (!attempts.allowed) return sendPage(reply, renderPasswordPage({ action, error: 'too_many', retryAfterSeconds: attempts.retryAfterSeconds }));
+    // No password, or a visitor whose cookie already opens it (a form sent again): nothing to try.
+    if (found.passwordHash === null || !locked(found, request, now)) return reply.code(303).header('location', action).send();
+    // Limited per link and client and per link; visitors holding a cookie never reach this.
+    const attempt = await passwordAttempts.begin(found.id, request.ip);
+    if (!attempt.allowed) return sendPage(reply, renderPasswordPage({ action, error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
-    if (password.length > 0 && password.length <= PASSWORD_MAX && (await passwordMatches(found.passwordHash, password))) {
+    const right =
+      password.length > 0 &&
+      password.length <= PASSWORD_MAX &&
+      (await passwordMatches(found.passwordHash, password).catch((err: unknown) => {
+        attempt.succeeded(); // our failure, not a wrong password
+        throw err;
+      }));
+    if (right) {
+      attempt.succeeded();
       const cookie = [
-        `${PASSWORD_COOKIE}=${passwordCookieValue({ id: found.id, passwordHash: found.passwordHash }, now)}`,
+        `${PASSWORD_COOKIE}=${passwordCookies.value({ id: found.id, passwordHash: found.passwordHash }, now)}`,
         `Path=${action}`,
         `Max-Age=${PASSWORD_COOKIE_TTL_SECONDS}`,
         'HttpOnly',
@@ -136,7 +166,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       // Post/redirect/get: the GET that follows resolves the link and is the one scan counted.
       return reply.code(303).header('set-cookie', cookie).header('cache-control', 'no-store').header('location', action).send();
     }
-    const after = await passwordAttempts.fail(found.id, request.ip);
+    const after = attempt.failed();
     return sendPage(
       reply,
       renderPasswordPage(after.allowed ? { action, error: 'wrong' } : { action, error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),
@@ -147,8 +177,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   function download(file: 'contact.vcf' | 'event.ics') {
     return async (request: SlugRequest, reply: FastifyReply) => {
       const now = Date.now();
-      const found = await findLink(request.params.slug, now);
-      if (isPage(found)) return sendPage(reply, found);
+      const found = await findLink(request, now);
+      if (isPage(found)) return answerPage(request, reply, found);
       if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (file === 'contact.vcf' && found.type === 'vcard') {

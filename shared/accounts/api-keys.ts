@@ -1,7 +1,9 @@
-import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { accounts, apiKeys, type Plan } from '../../db/schema.js';
-import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
+import { ConflictError } from '../http/errors.js';
+import { BoundedCache } from '../scans/bounded-cache.js';
+import { DEFAULT_MAX_ACTIVE_API_KEYS, displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
 
 /** Who is calling: what every authenticated request carries. */
@@ -19,21 +21,44 @@ export interface NewApiKey {
   expiresAt?: Date | null;
 }
 
-/** Creates a key and returns it in full: the only time it is ever shown. */
-export async function createApiKey(db: Database, input: NewApiKey): Promise<{ id: string; key: string }> {
+/** An account already holds as many active keys as it may (409). */
+export class ApiKeyLimitError extends ConflictError {
+  constructor(max: number) {
+    super(`This account already has ${max} active API key${max === 1 ? '' : 's'}, the most it may have; revoke one before creating another`);
+  }
+}
+
+/**
+ * Creates a key and returns it in full: the only time it is ever shown. An account holds at most
+ * `maxActiveKeys` active keys (not revoked, not expired); one more is an ApiKeyLimitError. The
+ * account row is locked while counting, so keys created at once cannot pass the limit together.
+ */
+export async function createApiKey(
+  db: Database,
+  input: NewApiKey,
+  maxActiveKeys = DEFAULT_MAX_ACTIVE_API_KEYS,
+): Promise<{ id: string; key: string }> {
   const key = generateApiKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      accountId: input.accountId,
-      name: input.name ?? null,
-      keyHash: hashApiKey(key),
-      keyPrefix: displayPrefix(key),
-      scopes: [...new Set(input.scopes)],
-      expiresAt: input.expiresAt ?? null,
-    })
-    .returning({ id: apiKeys.id });
-  return { id: row!.id, key };
+  return db.transaction(async (tx) => {
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId)).for('no key update');
+    const [held] = await tx
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, input.accountId), eq(apiKeys.active, true), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))));
+    if (held!.n >= maxActiveKeys) throw new ApiKeyLimitError(maxActiveKeys);
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        accountId: input.accountId,
+        name: input.name ?? null,
+        keyHash: hashApiKey(key),
+        keyPrefix: displayPrefix(key),
+        scopes: [...new Set(input.scopes)],
+        expiresAt: input.expiresAt ?? null,
+      })
+      .returning({ id: apiKeys.id });
+    return { id: row!.id, key };
+  });
 }
 
 export async function listApiKeys(db: Database, accountId: string) {
@@ -64,14 +89,56 @@ export async function revokeApiKey(db: Database, id: string, accountId?: string)
   return rows.length > 0;
 }
 
+export interface RefusedKeyCacheOptions {
+  /** How long a refused key is answered without asking Postgres. */
+  ttlMs: number;
+  /** Refused keys remembered at most (older ones are dropped first). */
+  max: number;
+}
+
 /**
- * Resolves a raw key to its principal, or null for any key that must not pass: unknown,
- * revoked, inactive, or past its expiry. Expiry is checked here on every request, so the gap
- * before the sweep job marks a key inactive never lets it through.
+ * Resolves raw keys to principals, remembering briefly (in this process) the keys it refused, so
+ * a client repeating a bad key does not cost Postgres a lookup each time.
+ *
+ * Only refusals are remembered, never a key that passed, so a revocation or expiry is seen on the
+ * next request. Every refusal is final: a revoked or expired key never becomes valid again, and an
+ * unknown key can never become a key later, because a new key is 190 random bits drawn when it
+ * is created (nobody can present it before it exists). So the memory can only agree with Postgres;
+ * it never hides a key that was created, and never lets through one that was revoked.
  */
-export async function authenticateApiKey(db: Database, rawKey: string): Promise<Principal | null> {
-  if (!looksLikeApiKey(rawKey)) return null;
-  const [row] = await keyLookup(db).execute({ keyHash: hashApiKey(rawKey) });
+export class ApiKeyAuthenticator {
+  private readonly refused: BoundedCache<string, number>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: RefusedKeyCacheOptions = { ttlMs: 60_000, max: 10_000 },
+  ) {
+    this.refused = new BoundedCache(options.max);
+  }
+
+  /** The key's principal, or null for any key that must not pass (malformed, unknown, revoked, inactive, expired). */
+  async authenticate(rawKey: string): Promise<Principal | null> {
+    if (!looksLikeApiKey(rawKey)) return null;
+    const keyHash = hashApiKey(rawKey);
+    const refusedUntil = this.refused.get(keyHash);
+    if (refusedUntil !== undefined && refusedUntil > Date.now()) return null;
+    const principal = await authenticateKeyHash(this.db, keyHash);
+    if (!principal) this.refused.set(keyHash, Date.now() + this.options.ttlMs);
+    return principal;
+  }
+
+  /** Refused keys held (for tests of the bound). */
+  get refusedHeld(): number {
+    return this.refused.size;
+  }
+}
+
+/**
+ * Expiry is checked here on every request, so the gap before the sweep job marks a key inactive
+ * never lets it through.
+ */
+async function authenticateKeyHash(db: Database, keyHash: string): Promise<Principal | null> {
+  const [row] = await keyLookup(db).execute({ keyHash });
   if (!row || !row.active) return null;
   const now = Date.now();
   if (row.expiresAt && row.expiresAt.getTime() <= now) return null;

@@ -17,3 +17,19 @@ const FEATURES: Record<Plan, ReadonlySet<PlanFeature>> = {
 export function planAllows(plan: Plan, feature: PlanFeature): boolean {
   return FEATURES[plan].has(feature);
 }
+
+const MIB = 1024 * 1024;
+const GIB = 1024 * MIB;
+
+/**
+ * Bytes of stored files an account may hold: unique contents (a file uploaded twice, or shared by
+ * a duplicated link, counts once), including uploads no link uses yet until the sweep removes
+ * them. Sized for the plans' use: a starter account fits a few menus and galleries (about twenty
+ * files at the 25 MB upload limit); each plan up holds several times the one below.
+ */
+export const STORAGE_QUOTA_BYTES: Record<Plan, number> = {
+  starter: 500 * MIB,
+  pro: 5 * GIB,
+  business: 25 * GIB,
+  enterprise: 100 * GIB,
+};

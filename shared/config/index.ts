@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../accounts/keys.js';
 import { isCidrList } from '../net/ip-ranges.js';
 
 const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
@@ -55,6 +56,28 @@ const envSchema = z
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
     /** How often the maintenance queue sweeps expired API keys. */
     KEY_EXPIRY_SWEEP_MS: positiveInt(60_000),
+    /**
+     * Failed API authentications (a key that is unknown, revoked, expired or malformed) one client
+     * address (an IPv6 /64) may make per AUTH_FAILURE_WINDOW_MS; past it 429 without a key lookup.
+     */
+    AUTH_FAILURE_LIMIT: positiveInt(100),
+    AUTH_FAILURE_WINDOW_MS: positiveInt(15 * 60 * 1000),
+    /** Active (not revoked, not expired) API keys an account may hold; creating one more is a 409. */
+    API_KEYS_MAX_PER_ACCOUNT: positiveInt(DEFAULT_MAX_ACTIVE_API_KEYS),
+    /**
+     * Comma-separated secrets that sign the cookie a link's password opens (each at least 32
+     * characters): the first signs, every one verifies, so a new secret put first rotates without
+     * ending live sessions. Unset: one is made once and kept in SECRETS_DIR.
+     */
+    PASSWORD_COOKIE_SECRETS: z
+      .string()
+      .optional()
+      .refine(
+        (v) => v === undefined || v.split(',').every((s) => s.trim().length >= 32),
+        'must be comma-separated secrets of at least 32 characters each',
+      ),
+    /** Where secrets made by the service itself are kept (0700 folder, 0600 files), when not given in the environment. */
+    SECRETS_DIR: z.string().min(1).default('./data/secrets'),
     /** An uploaded file no link has used for this long is deleted by the orphan sweep. */
     ORPHAN_FILE_TTL_MS: positiveInt(24 * 60 * 60 * 1000),
     /** How often the maintenance queue sweeps orphaned uploads. */
@@ -79,6 +102,12 @@ const envSchema = z
     LINK_CACHE_TTL_MS: positiveInt(5000),
     /** Links a redirect process keeps in memory at most. */
     LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
+    /**
+     * Unknown slugs (404s) a client address (IPv6: its /64) gets from the redirect per window; past
+     * it a 429 page until the window ends. Only 404s count: valid scans behind one NAT never do.
+     */
+    REDIRECT_NOT_FOUND_LIMIT: positiveInt(100),
+    REDIRECT_NOT_FOUND_WINDOW_MS: positiveInt(60_000),
     /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */
     TRUSTED_PROXIES: z.string().default(''),
     /** The most bytes a QR code's centre image may have (data URI, uploaded file or fetched URL). */
@@ -123,7 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
-    const got = env[name];
+    // A secret's value is never repeated into logs.
+    const got = /SECRET/.test(name) ? undefined : env[name];
     const message = issue.message.replace(/^Invalid (input|option): /, '').replace(/^expected one of/, 'must be one of');
     return `${name} ${message}${got !== undefined ? ` (got ${JSON.stringify(got)})` : ''}`;
   });

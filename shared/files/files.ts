@@ -1,20 +1,33 @@
 /**
- * Uploaded files: the bytes in object storage under `accounts/<accountId>/files/<fileId>`, the
- * metadata in the `files` table. A file is uploaded first (unattached, link_id and attached_at
- * null), then attached by the link whose data names it; files nobody attached within
- * ORPHAN_FILE_TTL_MS are removed by the orphan sweep, and a link's files go with the link.
+ * Uploaded files. A file (a `files` row; its id is the `fileId` link data names) is one reference
+ * to a blob (`file_blobs`): bytes in object storage under `accounts/<accountId>/files/<blobId>`,
+ * stored once per account and content (SHA-256 of the stored bytes). Uploading bytes the account
+ * already stores, or duplicating a link, makes a new file pointing to the same blob; no byte is
+ * copied. A blob's ref_count is the number of its files, changed in the same transaction that
+ * adds or removes them; the last file's removal deletes the blob row and its object.
+ *
+ * A file is uploaded first (unattached, link_id and attached_at null), then attached by the link
+ * whose data names it; files nobody attached within ORPHAN_FILE_TTL_MS are removed by the orphan
+ * sweep, and a link's files go with the link (their bytes stay while another file shares them).
  *
  * The stored type is always the sniffed one (sniff.ts), never what the client claimed, and an SVG
  * is stored only as its sanitized rebuild (svg.ts).
+ *
+ * Concurrency: locks are taken in one order everywhere (the account row, then files rows by id,
+ * then blob rows by id), so concurrent uploads, duplications and deletions wait for each other
+ * instead of deadlocking; a blob's object is deleted only under its row lock with ref_count 0, and
+ * a new blob always gets a new key, so an upload racing the deletion of the same bytes stores them
+ * again under a key of its own.
  */
-import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
+import { createHash, randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { files } from '../../db/schema.js';
+import { fileBlobs, files } from '../../db/schema.js';
 import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../format/ids.js';
 import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
+import { assertStorageFits, lockAccountStorage } from './quota.js';
 import { ALLOWED_TYPES_LABEL, sniff, type SniffedType } from './sniff.js';
 import { sanitizeSvg } from './svg.js';
 
@@ -66,8 +79,9 @@ export type UploadInput = ({ buffer: Buffer } | { stream: UploadStream }) & {
 
 const uuids = (ids: readonly unknown[]): string[] => [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
 
-export function fileStorageKey(accountId: string, fileId: string): string {
-  return `accounts/${accountId}/files/${fileId}`;
+/** Where a blob's bytes are; a blob id is never reused, so neither is its key. */
+export function blobStorageKey(accountId: string, blobId: string): string {
+  return `accounts/${accountId}/files/${blobId}`;
 }
 
 /** Where scanners fetch a file: served by the redirect process. */
@@ -77,9 +91,10 @@ export function fileUrl(config: Pick<Config, 'SHORT_URL_BASE'>, fileId: string):
 
 /**
  * Stores one upload for an account as a new unattached file. Throws a 413 FileTooLargeError past
- * FILE_SIZE_LIMIT_BYTES and a 400 on `file` for an empty file, a type we don't accept, or an SVG
- * that can't be sanitized; in those cases nothing is stored. If the row can't be written, the
- * object is removed again.
+ * FILE_SIZE_LIMIT_BYTES, a 413 StorageQuotaExceededError when new bytes do not fit the plan's
+ * quota, and a 400 on `file` for an empty file, a type we don't accept, or an SVG that can't be
+ * sanitized; in those cases nothing is stored. Bytes the account already stores are not stored
+ * again (and use no quota): the new file shares their blob.
  */
 export async function storeUpload(ctx: FilesContext, accountId: string, input: UploadInput): Promise<StoredFile> {
   const limit = ctx.config.FILE_SIZE_LIMIT_BYTES;
@@ -87,24 +102,56 @@ export async function storeUpload(ctx: FilesContext, accountId: string, input: U
   if (raw.length > limit) throw new FileTooLargeError();
   if (raw.length === 0) throw fileFieldError('File is empty');
   const { contentType, body } = await prepareContent(raw);
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const file: NewFile = { accountId, contentType, size: body.length, originalName: cleanName(input.originalName) };
+  const answer = (fileId: string): StoredFile => ({ fileId, url: fileUrl(ctx.config, fileId), contentType, size: body.length });
 
-  const fileId = randomUUID();
-  const storageKey = fileStorageKey(accountId, fileId);
+  const known = await ctx.db.transaction((tx) => addFileToKnownBlob(tx, file, sha256));
+  if (known) return answer(known);
+
+  // New bytes. Refused before a byte is written when they cannot fit; checked again, under the
+  // account's lock, when they are recorded, since a concurrent upload may have used the space.
+  await assertStorageFits(ctx.db, accountId, body.length);
+  const blobId = randomUUID();
+  const storageKey = blobStorageKey(accountId, blobId);
   await ctx.storage.put(storageKey, body, { contentType, size: body.length });
+  let recorded: { fileId: string; sharedBlob: boolean };
   try {
-    await ctx.db.insert(files).values({
-      id: fileId,
-      accountId,
-      storageKey,
-      contentType,
-      size: body.length,
-      originalName: cleanName(input.originalName),
+    recorded = await ctx.db.transaction(async (tx) => {
+      const plan = await lockAccountStorage(tx, accountId);
+      // An upload of the same bytes may have recorded them while ours were being written (new
+      // blobs are only inserted under this lock, so none can appear after this look).
+      const raced = await addFileToKnownBlob(tx, file, sha256);
+      if (raced) return { fileId: raced, sharedBlob: true };
+      await assertStorageFits(tx, accountId, body.length, plan);
+      await tx.insert(fileBlobs).values({ id: blobId, accountId, sha256, storageKey, contentType, size: body.length, refCount: 1 });
+      const [row] = await tx.insert(files).values({ ...file, blobId }).returning({ id: files.id });
+      return { fileId: row!.id, sharedBlob: false };
     });
   } catch (err) {
     await removeObjects(ctx, [storageKey]);
     throw err;
   }
-  return { fileId, url: fileUrl(ctx.config, fileId), contentType, size: body.length };
+  if (recorded.sharedBlob) await removeObjects(ctx, [storageKey]);
+  return answer(recorded.fileId);
+}
+
+type NewFile = Pick<typeof files.$inferInsert, 'accountId' | 'contentType' | 'size' | 'originalName'>;
+
+/**
+ * When the account already stores these bytes: one more reference to their blob (its row locked
+ * by the increment, so a deletion of its last file waits, or has already removed it and this
+ * finds nothing) and a new file on it. Returns the new file's id, or null.
+ */
+async function addFileToKnownBlob(tx: Executor, file: NewFile, sha256: string): Promise<string | null> {
+  const [blob] = await tx
+    .update(fileBlobs)
+    .set({ refCount: sql`${fileBlobs.refCount} + 1` })
+    .where(and(eq(fileBlobs.accountId, file.accountId), eq(fileBlobs.sha256, sha256)))
+    .returning({ id: fileBlobs.id });
+  if (!blob) return null;
+  const [row] = await tx.insert(files).values({ ...file, blobId: blob.id }).returning({ id: files.id });
+  return row!.id;
 }
 
 /** The bytes to store and their type, decided from the content alone. */
@@ -152,10 +199,11 @@ export async function findAccountFiles(db: Executor, accountId: string, ids: rea
       contentType: files.contentType,
       size: files.size,
       linkId: files.linkId,
-      storageKey: files.storageKey,
+      storageKey: fileBlobs.storageKey,
       originalName: files.originalName,
     })
     .from(files)
+    .innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId))
     .where(and(eq(files.accountId, accountId), inArray(files.id, wanted)));
 }
 
@@ -191,60 +239,56 @@ export async function detachFilesNotIn(db: Executor, linkId: string, keepIds: re
 }
 
 /**
- * Deletes the link's files, objects first and then rows (a failed object delete leaves its row, so
- * nothing is left without a record). Call it BEFORE deleting the link row: the foreign key sets
- * link_id to null when the link goes, after which the files can no longer be found by link.
- * Returns how many files were deleted.
+ * Deletes the link's files; a blob no other file uses goes too, object and row. Call it BEFORE
+ * deleting the link row: the foreign key sets link_id to null when the link goes, after which the
+ * files can no longer be found by link. Safe to run twice or concurrently. Returns how many files
+ * were deleted.
  */
 export async function deleteFilesOfLink(ctx: FilesContext, linkId: string): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const rows = await ctx.db
-      .select({ id: files.id, storageKey: files.storageKey })
-      .from(files)
-      .where(eq(files.linkId, linkId))
-      .limit(FILE_BATCH_SIZE);
-    if (rows.length === 0) return deleted;
-    await ctx.storage.deleteMany(rows.map((r) => r.storageKey));
-    await ctx.db.delete(files).where(inArray(files.id, rows.map((r) => r.id)));
-    deleted += rows.length;
-    if (rows.length < FILE_BATCH_SIZE) return deleted;
+    const n = await ctx.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: files.id })
+        .from(files)
+        .where(eq(files.linkId, linkId))
+        .orderBy(asc(files.id))
+        .limit(FILE_BATCH_SIZE)
+        .for('update');
+      return deleteLockedFiles(ctx, tx, rows.map((r) => r.id));
+    });
+    deleted += n;
+    if (n < FILE_BATCH_SIZE) return deleted;
   }
 }
 
 /**
- * A copy of one of the account's files as a new, unattached file (new object, new row, same type,
- * size and name); used when a link is duplicated, so each link owns its media. 404 when the file is
- * not the account's or its object is gone.
+ * New unattached files of the account with the same bytes, type and name as `ids` (one more
+ * reference to each blob; nothing is stored), inside the caller's transaction; used when a link is
+ * duplicated, so each link has files of its own and deleting either never takes the other's
+ * media. Returns source id → new id. 404 when a file is not the account's (or was just deleted).
  */
-export async function copyFile(ctx: FilesContext, accountId: string, fileId: string): Promise<string> {
-  const [source] = await findAccountFiles(ctx.db, accountId, [fileId]);
-  if (!source) throw new NotFoundError('File');
-  const object = await ctx.storage.get(source.storageKey);
-  if (!object) throw new NotFoundError('File');
-  const newId = randomUUID();
-  const storageKey = fileStorageKey(accountId, newId);
-  // put() consumes (and on failure destroys) the body stream.
-  await ctx.storage.put(storageKey, object.body, { contentType: source.contentType, size: object.info.size });
-  try {
-    await ctx.db.insert(files).values({
-      id: newId,
-      accountId,
-      storageKey,
-      contentType: source.contentType,
-      size: object.info.size,
-      originalName: source.originalName,
-    });
-  } catch (err) {
-    await removeObjects(ctx, [storageKey]);
-    throw err;
-  }
-  return newId;
+export async function copyFiles(tx: Executor, accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const wanted = uuids(ids);
+  const copies = new Map<string, string>();
+  if (wanted.length === 0) return copies;
+  // FOR SHARE: a concurrent deletion of a source waits for this transaction, so its blob is still there.
+  const sources = await tx
+    .select({ id: files.id, blobId: files.blobId, contentType: files.contentType, size: files.size, originalName: files.originalName })
+    .from(files)
+    .where(and(eq(files.accountId, accountId), inArray(files.id, wanted)))
+    .orderBy(asc(files.id))
+    .for('share');
+  if (sources.length < wanted.length) throw new NotFoundError('File');
+  await changeRefCounts(tx, countBy(sources.map((s) => s.blobId)), +1);
+  for (const source of sources) copies.set(source.id, randomUUID());
+  await tx.insert(files).values(sources.map((source) => ({ ...source, id: copies.get(source.id)!, accountId })));
+  return copies;
 }
 
 /**
  * Deletes files no link has attached (attached_at and link_id null) that were created before
- * `olderThan`: storage objects first, then rows, in batches. Each batch runs in a transaction
+ * `olderThan`, and the blobs no other file uses, in batches. Each batch runs in a transaction
  * holding row locks (FOR UPDATE SKIP LOCKED), so two sweeps never fight over the same rows and a
  * link attaching one of them at that moment either wins (the row no longer qualifies) or finds it
  * gone (attachFiles reports fewer rows). Objects already missing are fine. Returns how many files
@@ -255,27 +299,62 @@ export async function sweepOrphanFiles(ctx: FilesContext, olderThan: Date, batch
   for (;;) {
     const n = await ctx.db.transaction(async (tx) => {
       const rows = await tx
-        .select({ id: files.id, storageKey: files.storageKey })
+        .select({ id: files.id })
         .from(files)
         .where(and(isNull(files.attachedAt), isNull(files.linkId), lt(files.createdAt, olderThan)))
         .orderBy(files.createdAt)
         .limit(batchSize)
         .for('update', { skipLocked: true });
-      if (rows.length === 0) return 0;
-      await ctx.storage.deleteMany(rows.map((r) => r.storageKey));
-      await tx.delete(files).where(inArray(files.id, rows.map((r) => r.id)));
-      return rows.length;
+      return deleteLockedFiles(ctx, tx, rows.map((r) => r.id));
     });
     deleted += n;
     if (n < batchSize) return deleted;
   }
 }
 
+/**
+ * Deletes file rows the transaction has locked, and drops their references: a blob left with none
+ * loses its object (first, under its row lock: a failed storage delete rolls everything back, so
+ * no row ever names a missing object because of us) and then its row. Returns how many files.
+ */
+async function deleteLockedFiles(ctx: FilesContext, tx: Executor, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const gone = await tx.delete(files).where(inArray(files.id, ids)).returning({ blobId: files.blobId });
+  const emptied = (await changeRefCounts(tx, countBy(gone.map((g) => g.blobId)), -1)).filter((b) => b.refCount === 0);
+  if (emptied.length > 0) {
+    await ctx.storage.deleteMany(emptied.map((b) => b.storageKey));
+    await tx.delete(fileBlobs).where(inArray(fileBlobs.id, emptied.map((b) => b.id)));
+  }
+  return gone.length;
+}
+
+/**
+ * Adds `sign` × n to each blob's ref_count (blob id → n), locking the rows in id order first so
+ * two transactions changing the same blobs never deadlock. Returns the blobs as they are now.
+ */
+async function changeRefCounts(tx: Executor, counts: Map<string, number>, sign: 1 | -1) {
+  if (counts.size === 0) return [];
+  const ids = [...counts.keys()].sort();
+  await tx.select({ id: fileBlobs.id }).from(fileBlobs).where(inArray(fileBlobs.id, ids)).orderBy(asc(fileBlobs.id)).for('update');
+  const delta: SQL = sql.join([sql`case ${fileBlobs.id}`, ...ids.map((id) => sql`when ${id}::uuid then ${sign * counts.get(id)!}::int`), sql`end`], sql` `);
+  return tx
+    .update(fileBlobs)
+    .set({ refCount: sql`${fileBlobs.refCount} + ${delta}` })
+    .where(inArray(fileBlobs.id, ids))
+    .returning({ id: fileBlobs.id, refCount: fileBlobs.refCount, storageKey: fileBlobs.storageKey });
+}
+
+function countBy(values: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
+}
+
 async function removeObjects(ctx: FilesContext, keys: string[]): Promise<void> {
   try {
     await ctx.storage.deleteMany(keys);
   } catch (err) {
-    // The original error matters more; an object left behind here has no row and is only wasted space.
-    ctx.logger?.warn({ err, keys }, 'could not remove stored object after a failed insert');
+    // The original error (if any) matters more; an object left behind here has no row and is only wasted space.
+    ctx.logger?.warn({ err, keys }, 'could not remove a stored object no row names');
   }
 }

@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.js';
 import { files, folders, links, scans, templates } from '../../db/schema.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
-import { attachFiles, copyFile, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
+import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
 import { isUuid } from '../format/ids.js';
 import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldError } from '../http/errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
@@ -80,14 +80,14 @@ async function checkFiles(db: Database, accountId: string, type: LinkType, data:
 function isSlugConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
   const pg = e?.code ? e : e?.cause;
-  return pg?.code === '23505' && pg.constraint === 'links_slug_idx';
+  return pg?.code === '23505' && (pg.constraint === 'links_slug_idx' || pg.constraint === 'links_slug_lower_idx');
 }
 
 const customUrlTaken = () => new ConflictError('Custom URL is already in use', 'linkConfigurations.customUrl');
 
 /**
- * Inserts with a fresh random slug, or the custom one. A random slug that collides is drawn again;
- * a custom slug that is taken is a 409.
+ * Inserts with a fresh random slug, or the custom one. A random slug that collides (exactly or
+ * ignoring case: slugs are unique both ways) is drawn again; a custom slug that is taken is a 409.
  */
 async function insertWithSlug(
   ctx: LinkContext,
@@ -262,6 +262,8 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         .update(links)
         .set({
           slug: nextSlug,
+          // A new slug is checked against every other ignoring case, whatever the old one was.
+          slugCaseDuplicate: nextSlug === current.slug && current.slugCaseDuplicate,
           name: body.name,
           type: body.type,
           metaData: body.data,
@@ -324,19 +326,12 @@ export async function setLinkFlags(ctx: LinkContext, accountId: string, slug: st
 
 /**
  * A new link with the same type, data, configuration and styling under a new random slug. Its
- * files are copied, so deleting either link never takes the other's media with it. A custom
- * slug is not copied (it is unique); the copy gets a random one.
+ * files are new files on the same stored bytes (no byte is copied, no quota used), so deleting
+ * either link never takes the other's media with it. A custom slug is not copied (it is unique);
+ * the copy gets a random one.
  */
 export async function duplicateLink(ctx: LinkContext, who: Principal, slug: string, name?: string): Promise<LinkRow> {
   const source = await findLinkRow(ctx.db, who.accountId, slug);
-  const copies = new Map<string, string>();
-  for (const ref of fileRefs(source.type as LinkType, source.metaData)) {
-    if (!copies.has(ref.fileId)) copies.set(ref.fileId, await copyFile(ctx, who.accountId, ref.fileId));
-  }
-  // Point the copy's data at the copied files.
-  const data = JSON.parse(JSON.stringify(source.metaData), (key, value) =>
-    key === 'fileId' && typeof value === 'string' && copies.has(value) ? copies.get(value) : value,
-  ) as Record<string, unknown>;
   const {
     id: _id,
     slug: _slug,
@@ -351,6 +346,11 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
     ...rest
   } = source;
   const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
+    const copies = await copyFiles(tx, who.accountId, fileRefs(source.type as LinkType, source.metaData).map((ref) => ref.fileId));
+    // Point the copy's data at its own files.
+    const data = JSON.parse(JSON.stringify(source.metaData), (key, value) =>
+      key === 'fileId' && typeof value === 'string' ? (copies.get(value.toLowerCase()) ?? value) : value,
+    ) as Record<string, unknown>;
     const [row] = await tx
       .insert(links)
       .values({
@@ -361,6 +361,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
         customUrl: null,
         qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
         slug: newSlug,
+        slugCaseDuplicate: false,
       })
       .returning();
     await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);

@@ -84,13 +84,15 @@ export const linkBodySchema = z
     linkConfigurations: linkConfigurationsSchema.optional(),
     qrOptions: qrOptionsSchema.optional(),
   })
+  // A refinement rather than a transform, so data's issues are reported beside the other members'
+  // (a transform runs only when all else passed). `body` is zod's own copy of the input, so
+  // `data` can become the type schema's output here: what is stored (URLs serialised).
   .superRefine((body, ctx) => {
     const schema = linkDataSchemas[body.type as LinkType];
     if (!schema) return;
     const result = schema.safeParse(body.data);
-    if (!result.success) {
-      for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as never);
-    }
+    if (result.success) body.data = result.data as Record<string, unknown>;
+    else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as never);
   });
 
 export type LinkBody = z.infer<typeof linkBodySchema>;

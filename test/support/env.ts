@@ -18,5 +18,10 @@ export const testEnv = {
   STORAGE_DRIVER: 'fs',
   STORAGE_DIR: join(tmpdir(), `qrlinks-test-files${runName}`),
   RATE_LIMIT_MAX: '100000',
+  // Whole suites send bad keys from 127.0.0.1; the tests of the limit set their own.
+  AUTH_FAILURE_LIMIT: '100000',
+  SECRETS_DIR: join(tmpdir(), `qrlinks-test-secrets${runName}`),
+  // Whole suites ask the redirect for unknown slugs from 127.0.0.1; the test of the limit sets its own.
+  REDIRECT_NOT_FOUND_LIMIT: '100000',
   HOST: '127.0.0.1',
 } satisfies Record<string, string>;

@@ -44,16 +44,16 @@ export async function createTestAccount(
   opts: { plan?: Plan; scopes?: Scope[]; expiresAt?: Date } = {},
 ): Promise<TestAccount> {
   const account = await createAccount(ctx.db, { name: `test-${process.pid}-${++counter}`, plan: opts.plan ?? 'pro' });
-  const { id, key } = await createApiKey(ctx.db, {
-    accountId: account.id,
-    scopes: opts.scopes ?? ['all'],
-    expiresAt: opts.expiresAt ?? null,
-  });
+  const { id, key } = await createApiKey(
+    ctx.db,
+    { accountId: account.id, scopes: opts.scopes ?? ['all'], expiresAt: opts.expiresAt ?? null },
+    ctx.config.API_KEYS_MAX_PER_ACCOUNT,
+  );
   return { accountId: account.id, key, keyId: id };
 }
 
 export async function addKey(ctx: AppContext, accountId: string, scopes: Scope[], expiresAt?: Date) {
-  return createApiKey(ctx.db, { accountId, scopes, expiresAt: expiresAt ?? null });
+  return createApiKey(ctx.db, { accountId, scopes, expiresAt: expiresAt ?? null }, ctx.config.API_KEYS_MAX_PER_ACCOUNT);
 }
 
 /** A JSON request with the given key; the body is sent as JSON when it is an object. */

@@ -79,7 +79,7 @@ export function exampleData(type: string, f: ExampleFiles): Record<string, unkno
       return { pageTitle: 'Menus', pdfs: [{ label: 'Lunch', fileId: f.pdfs[0] }, { label: 'Dinner', fileId: f.pdfs[1] }] };
     case 'smart-url':
       return {
-        defaultUrl: 'https://example.com',
+        defaultUrl: 'https://example.com/',
         rules: [
           { conditionType: 'device', operator: 'is', devices: ['ios'], url: 'https://apps.apple.com/app/id1' },
           { conditionType: 'location', operator: 'is_not', countries: ['US', 'CA'], url: 'https://example.com/intl' },

@@ -1,7 +1,11 @@
 /** The real redirect process's app on a random port, over the same context as a test api. */
+import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { links, scans } from '../../db/schema.js';
 import { buildRedirectApp } from '../../redirect/app.js';
 import type { AppContext } from '../../shared/context.js';
+import { startWorkers, type RunningWorkers } from '../../workers/index.js';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './harness.js';
 
 export interface TestRedirect {
   app: FastifyInstance;
@@ -21,5 +25,53 @@ export async function startTestRedirect(ctx: AppContext): Promise<TestRedirect> 
     base,
     get: (path, init) => fetch(`${base}${path}`, { redirect: 'manual', ...init }),
     close: () => app.close(),
+  };
+}
+
+/** The whole scan path for a test file: the api, the redirect app, the workers and one account. */
+export interface ScanStack {
+  api: TestApi;
+  redirect: TestRedirect;
+  workers: RunningWorkers;
+  me: TestAccount;
+  /** Creates a link through the api (throws unless 200); its row. */
+  createLink(body: Record<string, unknown>): Promise<typeof links.$inferSelect>;
+  /** Waits until the worker has ingested `n` scans of the link (then a little longer, to see no more arrive); the scans. */
+  waitForScans(linkId: string, n: number, timeoutMs?: number): Promise<Array<typeof scans.$inferSelect>>;
+  close(): Promise<void>;
+}
+
+export async function startScanStack(apiOverrides: Record<string, string> = {}): Promise<ScanStack> {
+  const api = await startTestApi(apiOverrides);
+  const redirect = await startTestRedirect(api.ctx);
+  const workers = await startWorkers(api.ctx);
+  const me = await createTestAccount(api.ctx);
+  const scansOf = (linkId: string) => api.ctx.db.select().from(scans).where(eq(scans.linkId, linkId));
+  return {
+    api,
+    redirect,
+    workers,
+    me,
+    async createLink(body) {
+      const res = await call(api.app, me.key, 'POST', '/api/v1/links', body);
+      if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
+      const [row] = await api.ctx.db.select().from(links).where(eq(links.slug, res.json().id as string));
+      return row!;
+    },
+    async waitForScans(linkId, n, timeoutMs = 15_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const [row] = await api.ctx.db.select({ n: count() }).from(scans).where(eq(scans.linkId, linkId));
+        if (row!.n >= n || Date.now() > end) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 150));
+      return scansOf(linkId);
+    },
+    async close() {
+      await redirect.close();
+      await workers.close();
+      await api.close();
+    },
   };
 }

@@ -37,3 +37,24 @@ export async function startS3rver(): Promise<RunningS3rver> {
     },
   };
 }
+
+/** A storage driver a suite runs against: the api's environment for it, and how to stop what was started. */
+export interface StorageDriver {
+  name: 'fs' | 's3';
+  start(): Promise<{ env: Record<string, string>; stop(): Promise<void> }>;
+}
+
+/** The fs driver (the test default) and the s3 driver on an s3rver of its own, with `bucket`. */
+export function storageDrivers(bucket: string): StorageDriver[] {
+  return [
+    { name: 'fs', start: async () => ({ env: {}, stop: async () => {} }) },
+    {
+      name: 's3',
+      start: async () => {
+        const server = await startS3rver();
+        const env = { STORAGE_DRIVER: 's3', S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY: S3RVER_KEY, S3_SECRET_KEY: S3RVER_KEY, S3_BUCKET: bucket };
+        return { env, stop: () => server.close() };
+      },
+    },
+  ];
+}

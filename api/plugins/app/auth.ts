@@ -1,33 +1,69 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { authenticateApiKey } from '../../../shared/accounts/api-keys.js';
+import { ApiKeyAuthenticator } from '../../../shared/accounts/api-keys.js';
 import { planAllows } from '../../../shared/accounts/plans.js';
 import { hasScope } from '../../../shared/accounts/scopes.js';
-import { ForbiddenError, UnauthorizedError } from '../../../shared/http/errors.js';
+import { AttemptLimit } from '../../../shared/http/attempt-limit.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/http/errors.js';
+import { rateLimitIdentity } from '../../../shared/net/client-identity.js';
+import { createFailFastRedis } from '../../../shared/redis.js';
 
 /**
  * `Authorization: Basic <key>` with the raw key (not base64, not user:password). Runs before
  * body parsing and validation, so an unauthenticated caller learns nothing about the payload
  * rules. Order of answers: no/bad key 401, plan without the feature 401, missing scope 403.
+ *
+ * Failed attempts are limited per client address (an IPv6 /64): AUTH_FAILURE_LIMIT refused keys
+ * per AUTH_FAILURE_WINDOW_MS, counted in Redis so every api process shares them, and checked
+ * before the key is looked up; past it 429 with Retry-After, whatever key is sent, until the
+ * window ends. Only failures count (AttemptLimit's check/fail), so valid requests are never
+ * refused for running many at once. A request without an Authorization header is a 401 without
+ * counting (it guesses nothing and costs no lookup). Keys refused lately are answered from memory
+ * (ApiKeyAuthenticator).
  */
 export default fp(async (app) => {
+  const { config, db } = app.ctx;
+  const authenticator = new ApiKeyAuthenticator(db);
+  // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
+  const redis = createFailFastRedis(config.REDIS_URL);
+  // Connected before the first request (which would otherwise be counted in this process only); a
+  // Redis that does not answer within 5 s leaves the counting local until it does.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5000).unref();
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const failures = new AttemptLimit(redis);
+  const failuresOf = (request: FastifyRequest) => [
+    { key: `${config.QUEUE_PREFIX}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
+  ];
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
     const requirement = request.routeOptions.config.auth;
     if (!requirement) return;
-    const key = readKey(request);
-    if (!key) throw new UnauthorizedError();
-    const principal = await authenticateApiKey(app.ctx.db, key);
-    if (!principal) throw new UnauthorizedError();
+    const header = request.headers.authorization;
+    if (!header) throw new UnauthorizedError();
+    const allowed = await failures.check(failuresOf(request));
+    if (!allowed.allowed) throw new TooManyRequestsError('Too many failed authentication attempts from this address', allowed.retryAfterSeconds);
+    const key = readKey(header);
+    const principal = key ? await authenticator.authenticate(key) : null;
+    if (!principal) {
+      await failures.fail(failuresOf(request));
+      throw new UnauthorizedError();
+    }
     if (requirement.plan && !planAllows(principal.plan, requirement.plan)) throw new UnauthorizedError();
     if (requirement.scope !== 'any' && !hasScope(principal.scopes, requirement.scope)) throw new ForbiddenError();
     request.principal = principal;
   });
 });
 
-function readKey(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (!header) return null;
+function readKey(header: string): string | null {
   const match = /^Basic ([^\s]+)$/.exec(header.trim());
   return match ? match[1]! : null;
 }

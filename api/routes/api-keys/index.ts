@@ -37,16 +37,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary: 'Create an API key; the key is shown only in this answer',
+      description: `An account holds at most API_KEYS_MAX_PER_ACCOUNT active keys (${app.ctx.config.API_KEYS_MAX_PER_ACCOUNT} here); one more is a 409.`,
       body: createApiKeyBody,
       response: { 200: z.object({ id: z.string(), key: z.string() }) },
     },
     handler: async (request) =>
-      createApiKey(db, {
-        accountId: request.principal.accountId,
-        name: request.body.name,
-        scopes: request.body.scopes,
-        expiresAt: request.body.expiresAt ? new Date(request.body.expiresAt) : null,
-      }),
+      createApiKey(
+        db,
+        {
+          accountId: request.principal.accountId,
+          name: request.body.name,
+          scopes: request.body.scopes,
+          expiresAt: request.body.expiresAt ? new Date(request.body.expiresAt) : null,
+        },
+        app.ctx.config.API_KEYS_MAX_PER_ACCOUNT,
+      ),
   });
 
   app.delete('/:id', {

@@ -45,6 +45,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'foreignObject or external references). The type is read from the content; anything else → 400 on `file` ' +
         `("${UNSUPPORTED_TYPE_MESSAGE}"). ` +
         'Larger than FILE_SIZE_LIMIT_BYTES (default 25 MB) → 413. No file, an empty file or more than one file → 400 on `file`. ' +
+        'New content past the plan’s storage quota → 413 naming the quota and current use (GET /usage); ' +
+        'content the account already stores is not stored again and uses no quota. ' +
         'A file no link uses within ORPHAN_FILE_TTL_MS (default 24 h) is deleted.',
       consumes: ['multipart/form-data'],
       body: uploadBody,

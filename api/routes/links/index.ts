@@ -148,7 +148,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'links.create' } },
     schema: {
       tags,
-      summary: 'Copy a link (new slug, copied files, optional new name)',
+      summary: 'Copy a link (new slug, optional new name; its files share the stored bytes, so no quota is used)',
       params: slugParams,
       body: optionalNameBodySchema,
       response: { 200: messageResponse },

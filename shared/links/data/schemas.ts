@@ -3,10 +3,11 @@
  *
  * Rules the API spec leaves to us, applied the same way everywhere:
  *
- * - **Stored as sent.** Nothing is trimmed, defaulted or case-folded: for valid input the parsed
- *   output equals the input, because the link service stores it as `meta_data`. Codes that are
- *   case-insensitive (currency, country codes, time zone names) are validated case-insensitively
- *   and kept as written.
+ * - **Stored as sent, URLs excepted.** Nothing is trimmed, defaulted or case-folded: for valid
+ *   input the parsed output equals the input, because the link service stores the output as
+ *   `meta_data`. Codes that are case-insensitive (currency, country codes, time zone names) are
+ *   validated case-insensitively and kept as written. URL fields alone come out in their WHATWG
+ *   serialisation (see URL below).
  * - **Objects are strict**: an unknown member is an error at its own path ("Unknown field").
  * - **Optional** means the member may be absent; `null` is not accepted for it.
  * - **Required strings** must not be blank (empty or only whitespace → "Required"). Optional
@@ -18,7 +19,13 @@
  * - **URL**: an absolute `http://` or `https://` URL with a host, at most 2048 characters, no
  *   whitespace or control characters, and no `user:password@` part (a classic phishing disguise:
  *   `https://bank.com@evil.example`). `javascript:`, `data:`, `ftp:`, `mailto:` and relative URLs
- *   are refused.
+ *   are refused. A valid URL is stored as the WHATWG URL standard serialises it (`httpUrlHref`:
+ *   UTF-8 percent-encoding, punycode hosts, lower-case host, `/` for an empty path), which must
+ *   also fit in 2048 characters: the form a Location header can carry and browsers send anyway.
+ *   Every URL field gets it (website `url`, smart-url `defaultUrl` and rule `url`, event
+ *   `registrationUrl`, multi-links `value`), so one rule covers what is redirected to and what a
+ *   page links to. Free-text fields that may hold a URL (vCard `website`, multi-links `icon`) are
+ *   text and kept as sent.
  * - **Email**: zod's email pattern, at most 254 characters.
  * - **Phone**: 3–32 characters of digits, spaces and `+ - ( ) .`, with at least 3 digits.
  * - **Numbers** must be finite JSON numbers (a numeric string is not a number).
@@ -166,18 +173,30 @@ function noDuplicates(key: (value: string) => string = (v) => v) {
 // Formats
 
 export function isHttpUrl(value: string): boolean {
-  if (typeof value !== 'string' || value.length > URL_MAX) return false;
-  // The WHATWG parser would quietly fix `http:example.com`, `https:/x` or stray whitespace; we
-  // store what was sent, so it must already be a proper absolute URL.
+  return httpUrlHref(value) !== null;
+}
+
+/**
+ * An absolute http(s) URL (see the module comment) as the WHATWG URL standard serialises it, or
+ * null when the value is not one. The serialisation is plain printable ASCII: path, query and
+ * fragment percent-encoded as UTF-8, an IDN host in punycode (`bücher.example` →
+ * `xn--bcher-kva.example`). That is the form browsers send and the only one a Location header can
+ * carry, so it is the form stored and redirected to.
+ */
+export function httpUrlHref(value: string): string | null {
+  if (typeof value !== 'string' || value.length > URL_MAX) return null;
+  // The WHATWG parser would quietly fix `http:example.com`, `https:/x` or stray whitespace, which
+  // would store something the client did not mean; those are refused rather than repaired.
   // eslint-disable-next-line no-control-regex
-  if (!/^https?:\/\//i.test(value) || /[\u0000-\u0020\u007f]/.test(value)) return false;
+  if (!/^https?:\/\//i.test(value) || /[\u0000-\u0020\u007f]/.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return false;
+    return null;
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
+  const ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
+  return ok ? url.href : null;
 }
 
 export function isPhoneNumber(value: string): boolean {
@@ -241,10 +260,17 @@ export function isSmallJsonValue(value: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // Field schemas
 
+/** Validated, then stored in its WHATWG serialisation (`httpUrlHref`), which must fit URL_MAX as well. */
 const urlSchema = () =>
   stringType()
     .max(URL_MAX, { error: atMost(URL_MAX), abort: true })
-    .refine(isHttpUrl, { error: 'Must be a valid URL' });
+    .transform((value, ctx) => {
+      const href = httpUrlHref(value);
+      if (href === null) ctx.issues.push({ code: 'custom', message: 'Must be a valid URL', input: value });
+      else if (href.length > URL_MAX) ctx.issues.push({ code: 'custom', message: `Must be at most ${URL_MAX} characters once percent-encoded`, input: value });
+      else return href;
+      return z.NEVER;
+    });
 
 const emailSchema = () =>
   stringType()

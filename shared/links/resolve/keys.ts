@@ -9,10 +9,16 @@ export const linkCacheKeys = (prefix: string) => ({
   version: (slug: string) => `${prefix}:link-version:${slug}`,
   /** Pub/sub channel: a slug whose in-process copies every redirect process must drop. */
   channel: `${prefix}:link-invalidated`,
+  /** Unknown slugs one client (hashed address, IPv6 by /64) has asked the redirect for in the current window. */
+  notFound: (client: string) => `${prefix}:redirect-not-found:${client}`,
+  /** New "no such slug" entries written to Redis in the current window (their number is capped). */
+  missingBudget: (window: number) => `${prefix}:link-missing-budget:${window}`,
   /** Human scans a scan-limited link has resolved (the authority for the limit). */
   humanScans: (linkId: string) => `${prefix}:link-human-scans:${linkId}`,
   /** Failed password attempts of one client on one link, in the current window. */
   passwordAttempts: (linkId: string, client: string) => `${prefix}:link-password-attempts:${linkId}:${client}`,
+  /** Failed password attempts on one link from every client, in the current window. */
+  linkPasswordAttempts: (linkId: string) => `${prefix}:link-password-failures:${linkId}`,
 });
 
 export type LinkCacheKeys = ReturnType<typeof linkCacheKeys>;

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from '../../logger.js';
 import type { Redis } from '../../redis.js';
 import type { LinkCacheKeys } from './keys.js';
+import { withSendableDestinations } from './destinations.js';
 import { loadResolvedLink } from './load.js';
 import type { ResolvedLink } from './resolved-link.js';
 
@@ -14,6 +15,14 @@ export interface LinkResolverOptions {
   redisTtlSeconds: number;
   /** Lifetime of a Redis "no such slug" answer (creating the slug drops it too). */
   missingTtlSeconds: number;
+  /**
+   * New "no such slug" answers written to Redis per `missingTtlSeconds` window at most, so random
+   * slugs cannot grow Redis without bound (at most about twice this many such keys live at once);
+   * past it a miss is cached in process only.
+   */
+  missingRedisMax: number;
+  /** "No such slug" answers kept in process at most, apart from links, so random slugs never push links out. */
+  missingLocalMax: number;
 }
 
 export interface LinkResolverDeps {
@@ -30,6 +39,12 @@ export interface LinkResolverDeps {
   logger: Logger;
 }
 
+/** A Redis copy, possibly written by an older process: its destinations are made sendable again (a no-op for current ones). */
+function fromRedisEntry(entry: string): ResolvedLink | null {
+  const link = JSON.parse(entry) as ResolvedLink | null;
+  return link && withSendableDestinations(link);
+}
+
 /** Neither Redis nor Postgres could say what a slug is, and no copy of it is held here. */
 export class LinkLookupUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -43,14 +58,18 @@ interface LocalEntry {
 }
 
 // Writes a loaded entry only if no invalidation bumped the slug's version since it was read, so a
-// slow loader can never put back what a change just removed.
+// slow loader can never put back what a change just removed. A "no such slug" entry ('null') also
+// needs room in the window's budget (KEYS[3], ARGV[4] entries per window of ARGV[3] seconds).
 const WRITE_IF_VERSION_LUA = `
 local v = redis.call('GET', KEYS[2])
-if (v or '') == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return 1
+if (v or '') ~= ARGV[1] then return 0 end
+if ARGV[2] == 'null' then
+  local n = redis.call('INCR', KEYS[3])
+  if n == 1 then redis.call('EXPIRE', KEYS[3], 2 * tonumber(ARGV[3])) end
+  if n > tonumber(ARGV[4]) then return 0 end
 end
-return 0`;
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1`;
 
 /**
  * Slug → link, from an in-process map (a few seconds) in front of Redis (shared by every redirect
@@ -60,6 +79,8 @@ return 0`;
  */
 export class LinkResolver {
   private readonly local = new Map<string, LocalEntry>();
+  /** "No such slug" answers, apart from `local` so that random slugs cannot evict links. */
+  private readonly missing = new Map<string, LocalEntry>();
   private readonly loading = new Map<string, Promise<ResolvedLink | null>>();
   /** Bumped by every invalidation: a load that started before one does not keep its result. */
   private epoch = 0;
@@ -79,6 +100,7 @@ export class LinkResolver {
     subscriber.on('message', (channel: string, slug: string) => {
       if (channel !== keys.channel) return;
       this.local.delete(slug);
+      this.missing.delete(slug);
       this.epoch++;
     });
     let connectedBefore = subscriber.status === 'ready';
@@ -94,8 +116,26 @@ export class LinkResolver {
 
   /** The fresh in-process answer (a link, or null for "no such slug"), or undefined when a lookup is needed. */
   cached(slug: string): ResolvedLink | null | undefined {
-    const entry = this.local.get(slug);
+    const entry = this.local.get(slug) ?? this.missing.get(slug);
     return entry && entry.freshUntil > Date.now() ? entry.link : undefined;
+  }
+
+  /**
+   * Like `resolve`, but never asks Postgres: undefined when neither this process nor Redis holds
+   * an answer (or Redis is down). For clients that may not cost Postgres a query (too many unknown slugs).
+   */
+  async resolveFromCache(slug: string): Promise<ResolvedLink | null | undefined> {
+    const hit = this.cached(slug);
+    if (hit !== undefined) return hit;
+    const pending = this.loading.get(slug);
+    if (pending) return pending;
+    const epoch = this.epoch;
+    try {
+      const entry = await this.deps.redis.get(this.deps.keys.entry(slug));
+      return entry == null ? undefined : this.keep(slug, fromRedisEntry(entry), epoch);
+    } catch {
+      return undefined;
+    }
   }
 
   async resolve(slug: string): Promise<ResolvedLink | null> {
@@ -111,6 +151,7 @@ export class LinkResolver {
 
   forgetAll(): void {
     this.local.clear();
+    this.missing.clear();
     this.epoch++;
   }
 
@@ -121,7 +162,7 @@ export class LinkResolver {
     let redisUp = true;
     try {
       const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
-      if (entry != null) return this.keep(slug, JSON.parse(entry) as ResolvedLink | null, epoch);
+      if (entry != null) return this.keep(slug, fromRedisEntry(entry), epoch);
       version = v ?? '';
     } catch (err) {
       redisUp = false;
@@ -131,7 +172,7 @@ export class LinkResolver {
     try {
       link = await loadResolvedLink(pool, slug);
     } catch (err) {
-      const stale = this.local.get(slug);
+      const stale = this.local.get(slug) ?? this.missing.get(slug);
       if (stale) {
         logger.warn({ err, slug }, 'link cache: Postgres unavailable, serving the last known copy');
         return stale.link;
@@ -141,7 +182,17 @@ export class LinkResolver {
     if (redisUp) {
       const ttl = link ? this.opts.redisTtlSeconds : this.opts.missingTtlSeconds;
       redis
-        .eval(WRITE_IF_VERSION_LUA, 2, keys.entry(slug), keys.version(slug), version ?? '', JSON.stringify(link), ttl)
+        .eval(
+          WRITE_IF_VERSION_LUA,
+          3,
+          keys.entry(slug),
+          keys.version(slug),
+          keys.missingBudget(Math.floor(Date.now() / (this.opts.missingTtlSeconds * 1000))),
+          version ?? '',
+          JSON.stringify(link),
+          ttl,
+          this.opts.missingRedisMax,
+        )
         .catch((err: unknown) => logger.debug({ err }, 'link cache: write-back failed'));
     }
     return this.keep(slug, link, epoch);
@@ -149,9 +200,11 @@ export class LinkResolver {
 
   private keep(slug: string, link: ResolvedLink | null, epoch: number): ResolvedLink | null {
     if (epoch !== this.epoch) return link;
-    this.local.delete(slug);
-    this.local.set(slug, { link, freshUntil: Date.now() + this.opts.localTtlMs });
-    if (this.local.size > this.opts.localMax) this.local.delete(this.local.keys().next().value!);
+    const [map, other, max] = link ? [this.local, this.missing, this.opts.localMax] : [this.missing, this.local, this.opts.missingLocalMax];
+    other.delete(slug);
+    map.delete(slug);
+    map.set(slug, { link, freshUntil: Date.now() + this.opts.localTtlMs });
+    if (map.size > max) map.delete(map.keys().next().value!);
     return link;
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { LinkType } from '../data/index.js';
+import { withSendableDestinations } from './destinations.js';
 import type { ResolvedLink, ResolvedLinkFile } from './resolved-link.js';
 
 /**
@@ -42,7 +43,7 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
   const { rows } = await pool.query<LinkRecord>({ ...LOAD_BY_SLUG, values: [slug] });
   const r = rows[0];
   if (!r) return null;
-  return {
+  return withSendableDestinations({
     id: r.id,
     accountId: r.account_id,
     slug: r.slug,
@@ -60,7 +61,7 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
     passwordHash: r.password_protected_active ? r.password : null,
     files: r.files.map((f) => ({ ...f, size: Number(f.size) })),
     updatedAt: r.updated_at.getTime(),
-  };
+  });
 }
 
 /** The human scans Postgres has counted for a link; seeds the scan-limit counter when Redis has none. */

@@ -35,4 +35,10 @@ export interface ResolvedLink {
   /** The files the data names, by id (attached to this link). */
   files: ResolvedLinkFile[];
   updatedAt: number;
+  /**
+   * website / smart-url: a stored destination is not an http(s) URL (a row written outside the
+   * api), so there is nowhere to redirect to. Set by `withSendableDestinations`, which also puts
+   * every destination in `data` in its sendable (WHATWG-serialised, ASCII) form.
+   */
+  brokenDestination: boolean;
 }

@@ -1,0 +1,118 @@
+/**
+ * Unknown slugs on the redirect: each client address (an IPv6 /64 as one) gets
+ * REDIRECT_NOT_FOUND_LIMIT 404s per window, then a 429 HTML page with Retry-After; valid scans
+ * never count. The "no such slug" cache is bounded in Redis and in process, and probes never push
+ * real links out. Real api, redirect app, Redis and Postgres.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkCacheKeys } from '../shared/links/resolve/keys.js';
+import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
+import { createRedis } from '../shared/redis.js';
+import { CONTENT_SECURITY_POLICY } from '../redirect/pages/index.js';
+import { startScanStack, type ScanStack } from './support/redirect.js';
+
+const LIMIT = 5;
+let stack: ScanStack;
+
+beforeAll(async () => {
+  // Every scan misses the in-process cache (1 ms), so what a blocked client may still open comes from Redis.
+  stack = await startScanStack({ TRUSTED_PROXIES: '127.0.0.1', REDIRECT_NOT_FOUND_LIMIT: String(LIMIT), LINK_CACHE_TTL_MS: '1' });
+});
+afterAll(() => stack?.close());
+
+const randomSlug = () => `probe-${randomBytes(6).toString('hex')}`;
+const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+const scan = (path: string, ip: string) => stack.redirect.get(path, from(ip));
+/** A documentation-range address no other test uses. */
+let nextHost = 1;
+const freshIpv4 = () => `198.51.100.${nextHost++}`;
+
+async function probe(ip: string, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await scan(`/${randomSlug()}`, ip)).status);
+  return statuses;
+}
+
+describe('unknown slugs per client address', () => {
+  it(`${LIMIT} 404s, then a 429 page with Retry-After; another address is not affected`, async () => {
+    const ip = freshIpv4();
+    expect(await probe(ip, LIMIT)).toEqual(Array(LIMIT).fill(404));
+    const refused = await scan(`/${randomSlug()}`, ip);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(refused.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await refused.text()).toMatch(/too many unknown links/i);
+    // Also unknown paths that are not slugs, and slugs that cannot exist.
+    expect((await scan('/a/b/c', ip)).status).toBe(429);
+    expect((await scan('/not%20a%20slug', ip)).status).toBe(429);
+    expect(await probe(freshIpv4(), 1)).toEqual([404]);
+  });
+
+  it('an IPv6 /64 is one client', async () => {
+    expect(await probe('2001:db8:aa:1::1', LIMIT)).toEqual(Array(LIMIT).fill(404));
+    expect(await probe('2001:db8:aa:1:ffff:ffff:ffff:fffe', 1)).toEqual([429]);
+    expect(await probe('2001:db8:aa:2::1', 1)).toEqual([404]);
+  });
+
+  it('valid scans never count: many phones behind one address scan a code, and a 404 is still a 404', async () => {
+    const link = await stack.createLink({ name: 'Menu', type: 'website', data: { url: 'https://example.com/menu' } });
+    const venue = freshIpv4();
+    for (let i = 0; i < 4 * LIMIT; i++) expect((await scan(`/${link.slug}`, venue)).status).toBe(302);
+    expect(await probe(venue, 1)).toEqual([404]);
+  });
+
+  it('a blocked client still opens links scanned lately (held in Redis), and costs Postgres nothing for the rest', async () => {
+    const popular = await stack.createLink({ name: 'Popular', type: 'website', data: { url: 'https://example.com/popular' } });
+    const unseen = await stack.createLink({ name: 'Unseen', type: 'website', data: { url: 'https://example.com/unseen' } });
+    expect((await scan(`/${popular.slug}`, freshIpv4())).status).toBe(302);
+    const ip = freshIpv4();
+    await probe(ip, LIMIT + 1);
+    expect((await scan(`/${popular.slug}`, ip)).headers.get('location')).toBe('https://example.com/popular');
+    // Not in Redis: this client's lookups do not reach Postgres while it is blocked.
+    expect((await scan(`/${unseen.slug}`, ip)).status).toBe(429);
+    expect((await scan(`/${unseen.slug}`, freshIpv4())).status).toBe(302);
+  });
+
+  it('no raw address in Redis: clients are counted under a hash', async () => {
+    const ip = '203.0.113.77';
+    await probe(ip, 1);
+    const keys = await stack.api.ctx.redis.keys(`${stack.api.ctx.config.QUEUE_PREFIX}:redirect-not-found:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.join(' ')).not.toMatch(/203\.0\.113|198\.51\.100|2001:db8/);
+  });
+});
+
+describe('the "no such slug" cache is bounded', () => {
+  it('at most missingRedisMax new Redis entries per window, at most missingLocalMax in process, and links stay cached', async () => {
+    const prefix = `${stack.api.ctx.config.QUEUE_PREFIX}-bound-${Date.now()}`;
+    const keys = linkCacheKeys(prefix);
+    const redis = createRedis(stack.api.ctx.config.REDIS_URL);
+    const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
+    const resolver = new LinkResolver(
+      { redis, subscriber, pool: stack.api.ctx.database.pool, keys, logger: stack.api.ctx.logger },
+      { localTtlMs: 60_000, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
+    );
+    try {
+      await resolver.start();
+      const link = await stack.createLink({ name: 'Kept', type: 'website', data: { url: 'https://example.com/kept' } });
+      expect(await resolver.resolve(link.slug)).toMatchObject({ slug: link.slug });
+      const probes = Array.from({ length: 200 }, randomSlug);
+      for (const slug of probes) expect(await resolver.resolve(slug)).toBeNull();
+      // Write-backs are not awaited by resolve.
+      await new Promise((r) => setTimeout(r, 300));
+      const missing = (await redis.keys(`${prefix}:link:*`)).filter((k) => !k.endsWith(`:${link.slug}`));
+      expect(missing.length).toBe(10);
+      expect(probes.filter((slug) => resolver.cached(slug) === null).length).toBe(20);
+      expect(resolver.cached(link.slug)).toMatchObject({ slug: link.slug });
+    } finally {
+      const all = await redis.keys(`${prefix}:*`);
+      if (all.length) await redis.del(...all);
+      subscriber.disconnect();
+      redis.disconnect();
+    }
+  });
+});
