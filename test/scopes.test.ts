@@ -9,7 +9,8 @@ import { SCOPES, type Scope } from '../shared/accounts/scopes.js';
 import { addKey, call, createTestAccount, startTestApi, type TestApi } from './support/harness.js';
 import { apiRoutes, fillPath, routeName, type ApiRoute } from './support/route-table.js';
 
-const ANY_KEY_ROUTES = ['GET /api/v1/jobs/:jobId', 'HEAD /api/v1/jobs/:jobId'];
+// Open to any valid key: a job's state (its account decides) and the account's own storage use.
+const ANY_KEY_ROUTES = ['GET /api/v1/jobs/:jobId', 'GET /api/v1/usage', 'HEAD /api/v1/jobs/:jobId', 'HEAD /api/v1/usage'];
 const FORBIDDEN = { message: 'You do not have permission to perform this action.' };
 
 let api: TestApi;
