@@ -205,14 +205,13 @@ function listOrder(sort: ListLinksQuery['sort_by']) {
 }
 
 async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
-  const [total] = await db.select({ n: count() }).from(links).where(where);
-  const data = await rows();
+  const [[total], data] = await Promise.all([db.select({ n: count() }).from(links).where(where), rows()]);
   return { data, meta: { currentPage: q.page, totalPages: Math.ceil((total?.n ?? 0) / q.size) } };
 }
 
 /** Links read per query while a page streams: this many first, then as many as make about LIST_CHUNK_BYTES of JSON. */
 const LIST_FIRST_CHUNK_ROWS = 20;
-const LIST_CHUNK_BYTES = 1 << 20;
+const LIST_CHUNK_BYTES = 2 << 20;
 
 export interface LinkListPage {
   meta: { currentPage: number; totalPages: number };

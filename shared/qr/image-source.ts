@@ -43,9 +43,9 @@ export type QrImageContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
  * The most pixels a raster centre image may have (2048 × 2048; 16 MB decoded as RGBA). A logo is
  * drawn into at most `imageSize` × 30 % (level H) of the code's area: ≈ 5 Mpx, about 2240 px
  * square, on the largest code (4096 px), so this keeps any logo sharp; decoding costs the render
- * thread time and memory by the source's pixels, not by the box it is drawn into (measured at a
- * 300 px code: 2048² +0.2 s and +24 MB, 4096² +0.5 s and +160 MB, 8000² +3 s and +600 MB;
- * docs/benchmarks.md).
+ * thread time and memory by the source's pixels, not by the box it is drawn into (`npm run bench
+ * -- qr-logo`, a 300 px code on a busy 2-core machine: 2048² 0.4 s and +19 MB, 4096² 1.9 s and
+ * +116 MB, 8000² 3.9 s and +432 MB).
  */
 export const QR_IMAGE_MAX_PIXELS = 2048 * 2048;
 export const QR_IMAGE_TOO_MANY_PIXELS_MESSAGE = `Image has more than ${QR_IMAGE_MAX_PIXELS.toLocaleString('en')} pixels (2048 × 2048); scale it down`;
