@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { links, templates } from '../db/schema.js';
-const RENDER_BUSY_MESSAGE = 'Too many QR codes of this account are being rendered; retry later';
-const RENDER_TIMEOUT_MESSAGE = 'The QR code could not be rendered in time; retry later';
+import { withQrDefaults } from '../shared/qr/options.js';
+import { RENDER_BUSY_MESSAGE, RENDER_TIMEOUT_MESSAGE } from '../shared/qr/render-pool.js';
 import { pngBytes } from './support/fixtures.js';
 import { createTestAccount, type TestAccount, type TestApi, startTestApi } from './support/harness.js';
 
@@ -81,7 +81,11 @@ describe('render threads are shared fairly between accounts', () => {
       }),
     );
     // All five reached the renderer: one running (its account's cap), four waiting.
-    await new Promise((r) => setTimeout(r, 1500));
+    await until('the flood to be queued', () => {
+      const load = api.ctx.qr.load(flooder.accountId);
+      return load.running + load.waiting === 5;
+    });
+    expect(api.ctx.qr.load(flooder.accountId)).toEqual({ running: 1, waiting: 4 });
 
     const small = await request(api, other, 'GET', `/links/${light}/qr?size=200`);
     finished.push('other');
@@ -95,7 +99,10 @@ describe('render threads are shared fairly between accounts', () => {
 
   it('past its waiting bound an account gets 429 with Retry-After; other accounts are still served', async () => {
     const flood = Array.from({ length: 5 }, () => floodOne());
-    await new Promise((r) => setTimeout(r, 1500));
+    await until('the flood to be queued', () => {
+      const load = api.ctx.qr.load(flooder.accountId);
+      return load.running + load.waiting === 5;
+    });
     const extra = await Promise.all(Array.from({ length: 3 }, () => floodOne()));
     const refused = extra.filter((r) => r.status === 429);
     // The first running render could end just as the extras arrive and let one in; never all three.
@@ -108,6 +115,33 @@ describe('render threads are shared fairly between accounts', () => {
     const small = await request(api, other, 'GET', `/links/${light}/qr?size=201`);
     expect(small.status).toBe(200);
     expect((await Promise.all(flood)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  }, 180_000);
+});
+
+describe('renders without a waiting bound (how the worker renders bulk ZIPs)', () => {
+  let api: HttpApi;
+
+  beforeAll(async () => {
+    api = await startHttpApi({ QR_RENDER_THREADS: '1', QR_RENDER_ACCOUNT_THREADS: '1', QR_RENDER_ACCOUNT_QUEUE: '2', QR_RENDER_TIMEOUT_MS: '600000' });
+  });
+  afterAll(() => api?.close());
+
+  it('wait instead of being refused, and another account still goes next', async () => {
+    const big = withQrDefaults({ qrOptions: { errorCorrectionLevel: 'H' } }, 'http://localhost:3001/bulk');
+    big.width = big.height = 4000;
+    const small = withQrDefaults({}, 'http://localhost:3001/other');
+    const finished: string[] = [];
+    // Eight renders of one account, past QR_RENDER_ACCOUNT_QUEUE: none is refused (no maxWaiting).
+    const bulk = Array.from({ length: 8 }, (_, i) =>
+      api.ctx.qr.render('png', big, null, { accountId: 'bulk-account' }).then(() => finished.push(`bulk-${i}`)),
+    );
+    expect(api.ctx.qr.load('bulk-account')).toEqual({ running: 1, waiting: 7 });
+    await api.ctx.qr.render('png', small, null, { accountId: 'other-account' });
+    finished.push('other');
+    await Promise.all(bulk);
+    expect(finished).toHaveLength(9);
+    // One thread: the other account's render ran right after the render that was running.
+    expect(finished.indexOf('other')).toBeLessThanOrEqual(1);
   }, 180_000);
 });
 
