@@ -4,14 +4,20 @@
  */
 import { benchApi } from './api.js';
 import { benchLinksList } from './links-list.js';
+import { benchLinksListMemory } from './links-list-memory.js';
 import { benchQr } from './qr.js';
+import { benchQrFairness } from './qr-fairness.js';
+import { benchQrLogo } from './qr-logo.js';
 import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   'links-list': benchLinksList,
+  'links-list-memory': benchLinksListMemory,
   qr: benchQr,
+  'qr-fairness': benchQrFairness,
+  'qr-logo': benchQrLogo,
   redirect: benchRedirect,
   scans: benchScans,
 };

@@ -32,7 +32,11 @@ export async function createContext(config: Config, role: string, logger = creat
   await Promise.all(Object.values(queues).map((q) => q.waitUntilReady()));
   const storage = createStorageFromConfig(config);
   await storage.init();
-  const qr = createQrRenderer(config.QR_RENDER_THREADS);
+  const qr = createQrRenderer({
+    threads: config.QR_RENDER_THREADS,
+    perAccountThreads: config.QR_RENDER_ACCOUNT_THREADS,
+    timeoutMs: config.QR_RENDER_TIMEOUT_MS,
+  });
   return { config, logger, db: database.db, database, redis, queues, storage, qr };
 }
 

@@ -331,7 +331,12 @@ describe('loadQrImage: data URIs', () => {
   });
 
   it('refuses raster images with absurd dimensions (decompression bombs)', async () => {
-    await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(100_000, 100_000))), /larger than 8192 × 8192 pixels/);
+    await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(100_000, 100_000))), /more than 4,194,304 pixels \(2048 × 2048\)/);
+    // Decoded pixels count, not sides: 8000 × 8000 passed a per-side limit of 8192 and cost seconds per render.
+    await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(8000, 8000))), /more than 4,194,304 pixels/);
+    await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(2049, 2048))), /more than 4,194,304 pixels/);
+    expect(await loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(2048, 2048)))).toMatchObject({ width: 2048, height: 2048 });
+    expect(await loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(4096, 1024)))).toMatchObject({ width: 4096, height: 1024 });
   });
 });
 

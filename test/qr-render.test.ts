@@ -466,9 +466,9 @@ function threadNices(): Map<number, number> {
 describe('render threads', () => {
   it.runIf(process.platform === 'linux')('run at nice 19 while the thread that asks keeps its priority', async () => {
     const before = threadNices();
-    const renderer = createQrRenderer(1);
+    const renderer = createQrRenderer({ threads: 1, perAccountThreads: 1, timeoutMs: 20_000 });
     try {
-      const png = await renderer.render('png', withQrDefaults({}, DATA), null);
+      const png = await renderer.render('png', withQrDefaults({}, DATA), null, { accountId: 'a' });
       expect(png.subarray(1, 4).toString()).toBe('PNG');
       const after = threadNices();
       const started = [...after].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);

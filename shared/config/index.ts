@@ -97,6 +97,12 @@ const envSchema = z
     BULK_PACE_SHARE_PERCENT: wholeNumber(1, 100).default(25),
     /** Threads that render QR images in each process (default: cores - 1, at least 1). */
     QR_RENDER_THREADS: positiveInt(Math.max(1, availableParallelism() - 1)),
+    /** Renders one account may have running at once in a process (at most QR_RENDER_THREADS), so other accounts find threads. */
+    QR_RENDER_ACCOUNT_THREADS: positiveInt(2),
+    /** Renders of one account that may wait in an api process beyond its running ones; past it a QR request is a 429. */
+    QR_RENDER_ACCOUNT_QUEUE: wholeNumber(0).default(16),
+    /** Longest a QR render may take, waiting for a thread included; past it the request is a 503 with Retry-After. */
+    QR_RENDER_TIMEOUT_MS: positiveInt(20_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     /** How long a redirect process uses its own copy of a link before asking Redis (changes reach it sooner, by pub/sub). */
     LINK_CACHE_TTL_MS: positiveInt(5000),

@@ -97,3 +97,17 @@ export function zodIssuesToFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, 
 function deepest(issues: ReadonlyArray<z.core.$ZodIssue>): number {
   return Math.max(...issues.map((i) => i.path.length));
 }
+
+/** 429: the caller is over a limit; `retryAfterSeconds` (at least 1) goes into Retry-After. */
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+/** 503: the service cannot do this now, through no fault of the request; retry after `retryAfterSeconds`. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(503, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}

@@ -205,29 +205,89 @@ function listOrder(sort: ListLinksQuery['sort_by']) {
 }
 
 async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
-  const [total] = await db.select({ n: count() }).from(links).where(where);
-  const data = await rows();
+  const [[total], data] = await Promise.all([db.select({ n: count() }).from(links).where(where), rows()]);
   return { data, meta: { currentPage: q.page, totalPages: Math.ceil((total?.n ?? 0) / q.size) } };
 }
 
-export async function listLinks(ctx: LinkContext, accountId: string, q: ListLinksQuery) {
+/** Links read per query while a page streams: this many first, then as many as make about LIST_CHUNK_BYTES of JSON. */
+const LIST_FIRST_CHUNK_ROWS = 20;
+const LIST_CHUNK_BYTES = 2 << 20;
+
+export interface LinkListPage {
+  meta: { currentPage: number; totalPages: number };
+  /**
+   * The page's links as JSON text (each one `JSON.stringify(linkView(...))`), a chunk of
+   * comma-separated items at a time. Rows are read from Postgres only as the consumer pulls, so a
+   * page of big links (1000 landing pages of 500 KB) holds one chunk in memory, not the page.
+   */
+  items: AsyncGenerator<string, void, undefined>;
+}
+
+export async function listLinks(ctx: LinkContext, accountId: string, q: ListLinksQuery): Promise<LinkListPage> {
   const where = listConditions(accountId, q);
-  // A deferred join: the page is chosen on narrow (id, sort key) tuples that the indexes hold,
-  // then only its rows are read whole. Sorting whole rows (jsonb and all) spills to disk on a
-  // deep page of a large account.
-  const pageIds = ctx.db
-    .select({ id: links.id })
-    .from(links)
-    .where(where)
-    .orderBy(...listOrder(q.sort_by))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
+  // The page is chosen on narrow (id, sort key) tuples that the indexes hold (sorting whole rows,
+  // jsonb and all, spills to disk on a deep page of a large account); its rows are then read whole
+  // by id, a chunk at a time, in that order.
   const page = await pageOf(ctx.db, where, q, () =>
-    ctx.db.select().from(links).where(inArray(links.id, pageIds)).orderBy(...listOrder(q.sort_by)),
+    ctx.db
+      .select({ id: links.id })
+      .from(links)
+      .where(where)
+      .orderBy(...listOrder(q.sort_by))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
   );
-  const byLink = await filesOf(ctx.db, page.data.map((r) => r.id));
+  return { meta: page.meta, items: linkJsonChunks(ctx, accountId, page.data.map((r) => r.id)) };
+}
+
+/** Per account, the last list chunk asked for in this process; the next one starts after it. */
+const listChunkTurns = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `work` after the account's list chunks asked for before it: several big lists of one
+ * account take turns, a chunk each, so together they take the event loop and the database like
+ * one list, not like four (before, four 500 MB pages slowed another account's calls for seconds).
+ * Only reading and serializing a chunk takes a turn; a client slow to read holds none.
+ */
+function inAccountTurn<T>(accountId: string, work: () => Promise<T>): Promise<T> {
+  const run = (listChunkTurns.get(accountId) ?? Promise.resolve()).then(work);
+  const done = run.catch(() => {});
+  listChunkTurns.set(accountId, done);
+  void done.then(() => {
+    if (listChunkTurns.get(accountId) === done) listChunkTurns.delete(accountId);
+  });
+  return run;
+}
+
+/**
+ * The links of `ids` as JSON text, in that order, a chunk per query: the first of
+ * LIST_FIRST_CHUNK_ROWS, each later one sized so that as many links as big as the biggest so far
+ * make about LIST_CHUNK_BYTES. A link deleted after the page was chosen is left out; one changed
+ * meanwhile is read as it is when its chunk is read.
+ */
+async function* linkJsonChunks(ctx: LinkContext, accountId: string, ids: string[]): AsyncGenerator<string, void, undefined> {
   const now = new Date();
-  return { data: page.data.map((r) => linkView(r, byLink.get(r.id) ?? [], ctx.config, now)), meta: page.meta };
+  let rowsPerChunk = LIST_FIRST_CHUNK_ROWS;
+  let largest = 0;
+  const readChunk = async (chunkIds: string[]) => {
+    const rows = new Map((await ctx.db.select().from(links).where(inArray(links.id, chunkIds))).map((r) => [r.id, r]));
+    const byLink = await filesOf(ctx.db, chunkIds);
+    const items: string[] = [];
+    for (const id of chunkIds) {
+      const row = rows.get(id);
+      if (row) items.push(JSON.stringify(linkView(row, byLink.get(id) ?? [], ctx.config, now)));
+    }
+    return items;
+  };
+  for (let at = 0; at < ids.length; ) {
+    const chunkIds = ids.slice(at, at + rowsPerChunk);
+    at += chunkIds.length;
+    const items = await inAccountTurn(accountId, () => readChunk(chunkIds));
+    if (items.length === 0) continue;
+    for (const item of items) largest = Math.max(largest, item.length);
+    rowsPerChunk = Math.max(1, Math.floor(LIST_CHUNK_BYTES / largest));
+    yield items.join(',');
+  }
 }
 
 export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {

@@ -75,7 +75,11 @@ export function planQr(input: QrImageInput): QrPlan {
   return { input, options, etag, key, contentType: CONTENT_TYPES[input.format] };
 }
 
-export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan): Promise<RenderedQr> {
+/**
+ * The cached picture, or a fresh render (then cached). `maxWaiting` bounds the account's renders
+ * waiting for a thread (a 429 past it: the api's requests); bulk jobs leave it out and wait.
+ */
+export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan, opts: { maxWaiting?: number } = {}): Promise<RenderedQr> {
   const { input, options, etag, key, contentType } = plan;
   const hit = await ctx.storage.get(key).catch(() => null);
   if (hit) {
@@ -85,7 +89,11 @@ export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan): Promis
   }
   const prefix = input.pathPrefix ? `${input.pathPrefix}.` : '';
   const image = await loadQrImage(ctx, input.accountId, options.image, { path: `${prefix}image` });
-  const body = await ctx.qr.render(input.format, options, image, { pathPrefix: input.pathPrefix });
+  const body = await ctx.qr.render(input.format, options, image, {
+    accountId: input.accountId,
+    pathPrefix: input.pathPrefix,
+    maxWaiting: opts.maxWaiting,
+  });
   // A failed cache write costs a re-render next time, nothing more.
   await ctx.storage.put(key, body, { contentType, size: body.length }).catch(() => {});
   return { body, contentType, etag, cached: false };

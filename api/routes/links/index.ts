@@ -21,6 +21,7 @@ import {
   patchQrBodySchema,
 } from '../../../shared/links/schemas.js';
 import { qrImageQuery } from '../../../shared/qr/qr-images.js';
+import { sendJsonPage } from '../../json-stream.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { shortUrl } from '../../../shared/links/slugs.js';
@@ -39,7 +40,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       querystring: listLinksQuerySchema,
       response: { 200: z.object({ data: z.array(linkResponse), meta: pageMeta }) },
     },
-    handler: async (request) => listLinks(ctx, request.principal.accountId, request.query),
+    // Streamed (docs/decisions.md, Links › List): a page of 1000 big links is hundreds of MB of
+    // JSON, so it is written a chunk of links at a time rather than built whole. The schema above
+    // documents the answer; the stream writes what it would serialize (test/links-list-stream.test.ts).
+    handler: async (request, reply) => {
+      const page = await listLinks(ctx, request.principal.accountId, request.query);
+      return sendJsonPage(reply, page.items, page.meta);
+    },
   });
 
   app.get('/:id', {
