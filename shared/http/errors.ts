@@ -51,14 +51,6 @@ export class ConflictError extends AppError {
   }
 }
 
-/** Too many requests: 429 with Retry-After (whole seconds, at least 1). */
-export class TooManyRequestsError extends AppError {
-  constructor(message: string, retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(429, { message: `${message}; retry in ${seconds} s` }, { 'retry-after': String(seconds) });
-  }
-}
-
 /** Formats a zod path the way our error bodies name fields: `a.b[2].c`; an empty member name is `""`. */
 export function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ''): string {
   let out = prefix;

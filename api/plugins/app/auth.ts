@@ -50,7 +50,10 @@ export default fp(async (app) => {
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedError();
     const allowed = await failures.check(failuresOf(request));
-    if (!allowed.allowed) throw new TooManyRequestsError('Too many failed authentication attempts from this address', allowed.retryAfterSeconds);
+    if (!allowed.allowed) {
+      const seconds = Math.max(1, Math.ceil(allowed.retryAfterSeconds));
+      throw new TooManyRequestsError(`Too many failed authentication attempts from this address; retry in ${seconds} s`, seconds);
+    }
     const key = readKey(header);
     const principal = key ? await authenticator.authenticate(key) : null;
     if (!principal) {
