@@ -20,12 +20,12 @@ export function startEntry(entry: string, args: string[] = [], env: Record<strin
   });
 }
 
-export function runEntry(entry: string, args: string[] = [], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RunResult> {
+export function runEntry(entry: string, args: string[] = [], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<RunResult> {
   const child = startEntry(entry, args, env);
   return collect(child, timeoutMs);
 }
 
-export function collect(child: ChildProcess, timeoutMs = 30_000): Promise<RunResult> {
+export function collect(child: ChildProcess, timeoutMs = 120_000): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -53,7 +53,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<Response> {
+export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<Response> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     try {
