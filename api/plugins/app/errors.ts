@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, zodIssuesToFieldErrors, type FieldError } from '../../../shared/http/errors.js';
+import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../shared/http/client-errors.js';
 import { RequestValidationError } from './validation.js';
 
 /**
@@ -67,38 +68,20 @@ export const MAX_PARAM_LENGTH = 100;
 
 /**
  * Node's `clientError`: a request its HTTP parser refused, answered on the raw socket (there is no
- * request object). Header overflow is a 414 when the request line takes most of the limit (a URL too
- * long), else a 431; a timeout a 408; anything else a malformed request (400).
+ * request object) in the api's bodies; the status is `clientErrorStatus`'s.
  */
-export function clientErrorReply(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, maxHeaderBytes: number) {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  let status: number;
-  let body: Record<string, unknown>;
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    status = 408;
-    body = { message: 'The request was not received in time' };
-  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-    // When the request line alone takes most of the limit, it is the URL that is too long.
-    const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
-    const startsRequest = packet !== undefined && /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'));
-    const lineEnd = packet ? packet.indexOf('\r\n') : -1;
-    const urlTooLong = startsRequest && (lineEnd < 0 ? packet.length : lineEnd) > maxHeaderBytes / 2;
-    status = urlTooLong ? 414 : 431;
-    body = urlTooLong
-      ? { message: `The URL is too long (request line and headers at most ${maxHeaderBytes / 1024} KiB)` }
-      : { message: `Request headers are too large (at most ${maxHeaderBytes / 1024} KiB)` };
-  } else {
-    status = 400;
-    body = validationBody([{ path: '(request)', message: 'Malformed HTTP request' }]);
-  }
-  if (socket.writable) {
-    const json = JSON.stringify(body);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
-    );
-  }
-  socket.destroy(err);
+export function clientErrorReply(err: ParserError, socket: Socket, maxHeaderBytes: number) {
+  if (clientIsGone(err, socket)) return;
+  const status = clientErrorStatus(err, maxHeaderBytes);
+  const body =
+    status === 408
+      ? { message: 'The request was not received in time' }
+      : status === 414
+        ? { message: `The URL is too long (request line and headers at most ${maxHeaderBytes / 1024} KiB)` }
+        : status === 431
+          ? { message: `Request headers are too large (at most ${maxHeaderBytes / 1024} KiB)` }
+          : validationBody([{ path: '(request)', message: 'Malformed HTTP request' }]);
+  answerOnSocket(socket, err, status, { 'Content-Type': 'application/json; charset=utf-8' }, JSON.stringify(body));
 }
 
 function validationBody(errors: FieldError[]) {
