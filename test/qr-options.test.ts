@@ -295,7 +295,7 @@ describe('qrOptionsSchema', () => {
     const image = 'data:image/png;base64,' + 'A'.repeat(QR_MAX_IMAGE_CHARS);
     const issues = issuesOf({ image });
     expect(issues).toHaveLength(1);
-    expect(issues[0]!.message).toBe('Must be at most 2 MB');
+    expect(issues[0]!.message).toBe('Must be at most 2097152 characters (2 MiB)');
   });
 
   it('rejects other enum values with their allowed list', () => {
