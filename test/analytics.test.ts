@@ -284,6 +284,20 @@ describe('time zones', () => {
   });
 });
 
+describe('edges of the calendar', () => {
+  it('custom ranges at year 0 and year 9999 answer empty data, not an error', async () => {
+    for (const [from, to] of [
+      ['0000-01-01', '0000-01-02'],
+      ['9999-12-30', '9999-12-31'],
+    ]) {
+      const q = `duration=custom&date_from=${from}&date_to=${to}&timezone=Pacific/Kiritimati`;
+      expect(await get(owner, `/analytics/general?${q}`)).toEqual({ data: { numberOfLinks: 2, numberOfScans: 0 } });
+      expect((await get(owner, `/analytics/activity?${q}`)).data.Day).toEqual({ x: [from, to], y: [0, 0] });
+      expect(await get(owner, `/analytics/qr-code?${q}`)).toEqual({ data: [] });
+    }
+  });
+});
+
 describe('bad queries', () => {
   const cases: Array<[string, string]> = [
     ['duration=forever', 'duration'],

@@ -44,7 +44,9 @@ async function filterFor(db: Database, scope: AnalyticsScope, query: AnalyticsQu
     linkCondition = sql` and s.link_id = ${linkId}`;
   }
   const bots = query.exclude_bots ? sql` and not s.is_bot` : sql``;
-  const where = sql`s.account_id = ${scope.accountId}${linkCondition} and s.created_at >= ${window.from.toISOString()}::timestamptz and s.created_at < ${window.to.toISOString()}::timestamptz${bots}`;
+  // Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read.
+  const at = (instant: Date) => sql`to_timestamp(${instant.getTime()}::float8 / 1000)`;
+  const where = sql`s.account_id = ${scope.accountId}${linkCondition} and s.created_at >= ${at(window.from)} and s.created_at < ${at(window.to)}${bots}`;
   return { window, where };
 }
 

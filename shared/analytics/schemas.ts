@@ -15,17 +15,21 @@ export const analyticsQuerySchema = z.strictObject({
   duration: z
     .enum(DURATIONS, { error: `Must be one of: ${DURATIONS.join(', ')}` })
     .default('48_hours')
-    .describe('What the numbers cover, in `timezone`; see the Analytics decisions for each preset'),
+    .describe(
+      'What the numbers cover, in `timezone`, up to now: today (from local midnight), yesterday (the whole local day), ' +
+        '48_hours (rolling), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), ' +
+        'custom (whole local days date_from to date_to)',
+    ),
   date_from: localDate.optional().describe('With duration=custom: the first local day (default: the first of the current month)'),
   date_to: localDate.optional().describe('With duration=custom: the last local day, included (default: today)'),
-  exclude_bots: booleanParam.default(true).describe('false includes scans recorded as bots'),
+  exclude_bots: booleanParam.default(true).describe('Default true; false includes scans recorded as bots'),
   limit: z.coerce
     .number({ error: 'Must be a whole number >= 1' })
     .int('Must be a whole number >= 1')
     .min(1, 'Must be a whole number >= 1')
     .transform((n) => Math.min(n, MAX_LIMIT))
     .default(20)
-    .describe(`Rows for ops, country, region, browser and qr-code; above ${MAX_LIMIT} answers ${MAX_LIMIT}`),
+    .describe(`Rows for ops, country, region, browser and qr-code; default 20; above ${MAX_LIMIT} answers ${MAX_LIMIT}`),
   timezone: z
     .string()
     .refine(isIanaTimezone, 'Unknown time zone; use an IANA name such as Europe/Berlin')
@@ -40,7 +44,7 @@ export const generalResponse = z.object({
     numberOfLinks: z.number().int().meta({ description: 'Account-wide: the links the account has; per link: 1, or 0 for an unknown id' }),
     numberOfScans: z.number().int(),
   }),
-});
+}).meta({ example: { data: { numberOfLinks: 12, numberOfScans: 3480 } } });
 
 export const rankedResponse = z.object({
   data: z.array(
@@ -61,6 +65,14 @@ export const activityResponse = z.object({
     Month: series(z.string()).meta({ description: 'English month names, one per calendar month in the range' }),
     Day: series(z.string()).meta({ description: 'YYYY-MM-DD, every local day in the range, zero included' }),
   }),
+}).meta({
+  example: {
+    data: {
+      Year: { x: [2026], y: [7] },
+      Month: { x: ['November'], y: [7] },
+      Day: { x: ['2026-11-21', '2026-11-22', '2026-11-23'], y: [0, 4, 3] },
+    },
+  },
 });
 
 export const timeResponse = z.object({
