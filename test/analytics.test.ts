@@ -9,6 +9,7 @@ import { API_PREFIX } from '../api/app.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
 import { ingestScanBatches } from '../shared/scans/ingest.js';
 import type { ScanEvent } from '../shared/scans/types.js';
+import { analyticsWindow, type Duration } from '../shared/analytics/window.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 let api: TestApi;
@@ -281,6 +282,32 @@ describe('time zones', () => {
     expect(year.Month.x).toEqual(['March', 'April', 'May', 'June', 'July', 'August', 'September', 'October']);
     expect(year.Month.y).toEqual([5, 0, 0, 0, 0, 0, 0, 5]);
     expect(year.Year).toEqual({ x: [2026], y: [10] });
+  });
+});
+
+describe('what each duration covers', () => {
+  // Monday 30 March 2026, 12:00 in Berlin (CEST since the day before, when the clocks went forward).
+  const at = new Date('2026-03-30T10:00:00Z');
+  const windowOf = (duration: Duration, timezone = 'Europe/Berlin', dates: { date_from?: string; date_to?: string } = {}) => {
+    const w = analyticsWindow({ duration, timezone, ...dates }, at);
+    return [w.from.toISOString(), w.to.toISOString()];
+  };
+  it.each<[Duration, string]>([
+    ['today', '2026-03-29T22:00:00.000Z'], // 00:00 CEST
+    ['48_hours', '2026-03-28T10:00:00.000Z'],
+    ['7_days', '2026-03-23T23:00:00.000Z'], // Tue 24 March 00:00 CET
+    ['30_days', '2026-02-28T23:00:00.000Z'], // 1 March 00:00 CET
+    ['3_months', '2025-12-30T23:00:00.000Z'], // 31 December 00:00 CET: 90 local days
+    ['1_year', '2025-03-30T22:00:00.000Z'], // 31 March 2025 00:00 CEST: 365 local days
+  ])('%s runs from %s to now', (duration, from) => {
+    expect(windowOf(duration)).toEqual([from, at.toISOString()]);
+  });
+  it('yesterday is the whole local day before (23 hours on this one); custom is whole local days, defaulting to this month', () => {
+    expect(windowOf('yesterday')).toEqual(['2026-03-28T23:00:00.000Z', '2026-03-29T22:00:00.000Z']);
+    expect(windowOf('custom')).toEqual(['2026-02-28T23:00:00.000Z', '2026-03-30T22:00:00.000Z']);
+    expect(windowOf('custom', 'Europe/Berlin', { date_from: '2026-03-29', date_to: '2026-03-29' })).toEqual(['2026-03-28T23:00:00.000Z', '2026-03-29T22:00:00.000Z']);
+    expect(windowOf('today', 'UTC')).toEqual(['2026-03-30T00:00:00.000Z', at.toISOString()]);
+    expect(windowOf('today', 'Asia/Kolkata')).toEqual(['2026-03-29T18:30:00.000Z', at.toISOString()]);
   });
 });
 
