@@ -16,6 +16,7 @@ import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH }
 import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
+import analyticsRoutes from './routes/analytics/index.js';
 import apiKeysRoutes from './routes/api-keys/index.js';
 import foldersRoutes from './routes/folders/index.js';
 import filesRoutes from './routes/files/index.js';
@@ -81,6 +82,7 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      await api.register(analyticsRoutes, { prefix: '/analytics' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
       await api.register(foldersRoutes, { prefix: '/folders' });
       await api.register(filesRoutes, { prefix: '/files' });

@@ -8,13 +8,23 @@ import { z } from 'zod';
  * Tests read it too, to know the 404 each route answers for another account's ids. A registry of
  * our own, not zod's global one, so none of it leaks into the OpenAPI document.
  */
-export const pathResources = z.registry<{ notFound: string }>();
+export const pathResources = z.registry<PathResource>();
+
+export interface PathResource {
+  notFound: string;
+  /**
+   * `'empty-data'`: an id that is not one of the caller's resources is answered 200 with empty data
+   * instead of the 404 (analytics: no scans is not an error). Only text no id can hold (NUL, lone
+   * surrogates) is refused, as a 400 naming the parameter.
+   */
+  unknownId?: 'empty-data';
+}
 
 /** `{ [param]: string }` naming a `thing` ("Folder", "Link"); see `pathResources`. */
-export function resourceParams<const K extends string>(param: K, thing: string, description?: string) {
+export function resourceParams<const K extends string>(param: K, thing: string, description?: string, unknownId?: 'empty-data') {
   const id = z.string().max(200);
   const schema = z.object({ [param]: description ? id.describe(description) : id } as Record<K, typeof id>);
-  pathResources.add(schema, { notFound: thing });
+  pathResources.add(schema, unknownId ? { notFound: thing, unknownId } : { notFound: thing });
   return schema;
 }
 

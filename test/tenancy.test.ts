@@ -4,9 +4,15 @@
  * kind, answers that resource's 404 in the documented body and changes nothing. A route added
  * later is in the matrix the day it is added; one whose params schema does not name its resource
  * (`resourceParams` in api/schemas.ts), or names a kind this test cannot create, fails here.
+ * Routes declared `unknownId: 'empty-data'` (analytics) answer 200 with empty data instead, and
+ * the same call with the owner's key must show the owner's scans, so the check can tell.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import { API_PREFIX } from '../api/app.js';
+import { encodeScanBatch } from '../shared/scans/batch.js';
+import { ingestScanBatches } from '../shared/scans/ingest.js';
 import { linkBodySchema } from '../shared/links/schemas.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { apiRoutes, createResources, fillPath, minimalFromSchema, routeName, type ApiRoute, type Resources } from './support/route-table.js';
@@ -23,7 +29,30 @@ beforeAll(async () => {
   intruder = await createTestAccount(api.ctx, { plan: 'pro' });
   routes = await apiRoutes(api.app);
   owned = await createResources(api.app, owner);
+  // A human scan of each of the owner's links an hour ago: numbers analytics must never show the intruder.
+  const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where account_id = $1', [owner.accountId]);
+  const at = Date.now() - 3_600_000;
+  const visitor = { browserName: 'Chrome', deviceType: 'mobile', deviceVendor: null, osName: 'Android', countryName: 'Germany', region: 'Berlin', city: 'Berlin', isBot: false };
+  await ingestScanBatches(api.ctx.database.pool, [encodeScanBatch(rows.map((r) => ({ id: randomUUID(), linkId: r.id, accountId: owner.accountId, at, ...visitor })))]);
 }, 180_000);
+
+/**
+ * Whether an analytics answer shows no scans: an empty ranking, or every count zero (the labels of
+ * activity's `x` series are not counts).
+ */
+function isEmptyAnalytics(res: LightMyRequestResponse): boolean {
+  if (res.statusCode !== 200) return false;
+  const counts: number[] = [];
+  const walk = (v: unknown, key: string) => {
+    if (key === 'x') return;
+    if (typeof v === 'number') counts.push(v);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, ''));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  const { data } = res.json() as { data: unknown };
+  walk(data, '');
+  return Array.isArray(data) ? data.length === 0 : counts.length > 0 && counts.every((n) => n === 0);
+}
 afterAll(() => api.close());
 
 /** A body that passes validation, so the answer is about the id, not the body. */
@@ -52,6 +81,14 @@ describe('tenancy matrix', () => {
         const body = validBody(route);
         const res = await call(api.app, intruder.key, route.method as 'GET', url, body === undefined ? undefined : body);
         checked++;
+        if (route.unknownId === 'empty-data') {
+          const own = await call(api.app, owner.key, route.method as 'GET', url);
+          if (route.method !== 'HEAD' && !isEmptyAnalytics(res)) wrong.push(`${routeName(route)} with ${id}: not empty: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          if (route.method === 'HEAD' ? res.statusCode !== 200 : isEmptyAnalytics(own) || own.statusCode !== 200) {
+            wrong.push(`${routeName(route)} with ${id}: intruder ${res.statusCode}, owner ${own.statusCode} ${own.body.slice(0, 120)}`);
+          }
+          continue;
+        }
         const expected = { message: `${route.notFound} not found` };
         if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify(expected))) {
           wrong.push(`${routeName(route)} with ${id}: ${res.statusCode} ${res.body.slice(0, 200)}`);

@@ -109,7 +109,7 @@ const commaList = <T extends readonly [string, ...string[]]>(values: T, what: st
     .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
     .pipe(z.array(z.enum(values, { error: `Unknown ${what}; allowed: ${values.join(', ')}` })));
 
-const booleanParam = z
+export const booleanParam = z
   .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
   .transform((v) => v === 'true' || v === '1');
 

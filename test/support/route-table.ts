@@ -28,6 +28,8 @@ export interface ApiRoute {
   params: string[];
   /** The resource its path names ("Link"), from the params schema's `resourceParams` registration. */
   notFound: string | undefined;
+  /** `'empty-data'` where an id that is not the caller's answers 200 with empty data (analytics), not the 404. */
+  unknownId: 'empty-data' | undefined;
   operation: OpenApiOperation | undefined;
   /** The JSON body's schema, when the route documents one. */
   jsonBody: JsonSchema | undefined;
@@ -54,6 +56,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<ApiRoute[]> {
         auth: entry.config.auth,
         params: [...entry.url.matchAll(/:(\w+)/g)].map((m) => m[1]!),
         notFound: paramsSchema ? pathResources.get(paramsSchema)?.notFound : undefined,
+        unknownId: paramsSchema ? pathResources.get(paramsSchema)?.unknownId : undefined,
         operation,
         jsonBody: content['application/json']?.schema,
         multipart: 'multipart/form-data' in content,

@@ -120,11 +120,12 @@ export function prototypeKeyError(text: string): ValidationError | null {
 /** A path parameter that cannot name anything: the route's resource 404, or a 400 naming it. */
 function paramsError(schema: FastifySchema | undefined, errors: FieldError[]): Error {
   const resource = schema?.params ? pathResources.get(schema.params as z.ZodType) : undefined;
-  return resource ? new NotFoundError(resource.notFound) : new ValidationError(errors);
+  return resource && !resource.unknownId ? new NotFoundError(resource.notFound) : new ValidationError(errors);
 }
 
 const validatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
-  const resource = httpPart === 'params' ? pathResources.get(schema) : undefined;
+  const found = httpPart === 'params' ? pathResources.get(schema) : undefined;
+  const resource = found?.unknownId ? undefined : found;
   return (data) => {
     const result = schema.safeParse(data);
     if (result.success) return { value: result.data };

@@ -22,6 +22,7 @@ import {
 } from '../../../shared/links/schemas.js';
 import { qrImageQuery } from '../../../shared/qr/qr-images.js';
 import { sendJsonPage } from '../../json-stream.js';
+import { analyticsRoutes } from '../analytics/index.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { shortUrl } from '../../../shared/links/slugs.js';
@@ -31,6 +32,7 @@ const slugParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug)');
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  await app.register(analyticsRoutes(true), { prefix: '/:id/analytics' });
 
   app.get('', {
     config: { auth: { scope: 'links.read' } },

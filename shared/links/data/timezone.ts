@@ -99,23 +99,28 @@ function utcMs(l: LocalDateTime): number {
   return d.getTime();
 }
 
-/** The zone's UTC offset in ms at an instant (positive east of UTC). */
-function offsetAt(tz: string, epochMs: number): number {
+/** The wall-clock date and time in `tz` at an instant, to the second (`ms` is always 0). */
+export function zonedDateTimeAt(instant: Date, tz: string): LocalDateTime {
+  const epochMs = instant.getTime();
   const wholeSecond = epochMs - (((epochMs % 1000) + 1000) % 1000);
   const fields: Record<string, string> = {};
   for (const p of formatterFor(tz).formatToParts(new Date(wholeSecond))) fields[p.type] = p.value;
   const yearOfEra = Number(fields.year);
-  const year = fields.era === 'BC' || fields.era === 'B' ? 1 - yearOfEra : yearOfEra;
-  const wall = utcMs({
-    year,
+  return {
+    year: fields.era === 'BC' || fields.era === 'B' ? 1 - yearOfEra : yearOfEra,
     month: Number(fields.month),
     day: Number(fields.day),
     hour: Number(fields.hour),
     minute: Number(fields.minute),
     second: Number(fields.second),
     ms: 0,
-  });
-  return wall - wholeSecond;
+  };
+}
+
+/** The zone's UTC offset in ms at an instant (positive east of UTC). */
+function offsetAt(tz: string, epochMs: number): number {
+  const wholeSecond = epochMs - (((epochMs % 1000) + 1000) % 1000);
+  return utcMs(zonedDateTimeAt(new Date(wholeSecond), tz)) - wholeSecond;
 }
 
 const DAY_MS = 86_400_000;

@@ -1,0 +1,70 @@
+/**
+ * The analytics GETs: account-wide here (/analytics/...), and the same endpoints per link
+ * (/links/:id/analytics/..., registered by the links routes with `perLink`). Open to any valid
+ * active key; an id that is not one of the caller's links answers the empty data, never a 404.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  activityAnalytics,
+  generalAnalytics,
+  qrCodeAnalytics,
+  rankedAnalytics,
+  timeAnalytics,
+  type AnalyticsScope,
+  type RankedDimension,
+} from '../../../shared/analytics/analytics.js';
+import { activityResponse, analyticsQuerySchema, generalResponse, rankedResponse, timeResponse } from '../../../shared/analytics/schemas.js';
+import { resourceParams } from '../../schemas.js';
+
+const tags = ['analytics'];
+const linkParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug); an unknown id answers empty data', 'empty-data');
+
+const RANKED: Array<[RankedDimension, string]> = [
+  ['ops', 'Scans by operating system'],
+  ['country', 'Scans by country'],
+  ['region', 'Scans by city'],
+  ['browser', 'Scans by browser'],
+];
+
+export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { db } = app.ctx;
+    const config = { auth: { scope: 'any' as const } };
+    const of = perLink ? ' of the link' : ' of the account';
+    const params = perLink ? { params: linkParams } : {};
+    const scopeOf = (request: { principal: { accountId: string }; params: unknown }): AnalyticsScope =>
+      perLink ? { accountId: request.principal.accountId, linkSlug: (request.params as { id: string }).id } : { accountId: request.principal.accountId };
+
+    app.get('/general', {
+      config,
+      schema: { tags, summary: `Links and scans${of} in the range`, ...params, querystring: analyticsQuerySchema, response: { 200: generalResponse } },
+      handler: async (request) => generalAnalytics(db, scopeOf(request), request.query),
+    });
+    app.get('/activity', {
+      config,
+      schema: { tags, summary: `Scans${of} per year, month and day`, ...params, querystring: analyticsQuerySchema, response: { 200: activityResponse } },
+      handler: async (request) => activityAnalytics(db, scopeOf(request), request.query),
+    });
+    for (const [dimension, summary] of RANKED) {
+      app.get(`/${dimension}`, {
+        config,
+        schema: { tags, summary: `${summary}${of}, most first`, ...params, querystring: analyticsQuerySchema, response: { 200: rankedResponse } },
+        handler: async (request) => rankedAnalytics(db, scopeOf(request), request.query, dimension),
+      });
+    }
+    if (!perLink) {
+      app.get('/qr-code', {
+        config,
+        schema: { tags, summary: 'Scans by link (named by the link name), most first', querystring: analyticsQuerySchema, response: { 200: rankedResponse } },
+        handler: async (request) => qrCodeAnalytics(db, request.principal.accountId, request.query),
+      });
+    }
+    app.get('/time', {
+      config,
+      schema: { tags, summary: `Scans${of} per local weekday and hour`, ...params, querystring: analyticsQuerySchema, response: { 200: timeResponse } },
+      handler: async (request) => timeAnalytics(db, scopeOf(request), request.query),
+    });
+  };
+}
+
+export default analyticsRoutes(false);

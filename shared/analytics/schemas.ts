@@ -1,0 +1,83 @@
+/** The analytics GETs' query and answers, shared by the per-link and account-wide routes. */
+import { z } from 'zod';
+import { isIanaTimezone } from '../links/data/timezone.js';
+import { booleanParam } from '../links/schemas.js';
+import { DURATIONS, parseLocalDate } from './window.js';
+
+export const MAX_LIMIT = 1000;
+
+const localDate = z
+  .string()
+  .refine((v) => parseLocalDate(v) !== null, 'Must be a date YYYY-MM-DD')
+  .meta({ format: 'date' });
+
+export const analyticsQuerySchema = z.strictObject({
+  duration: z
+    .enum(DURATIONS, { error: `Must be one of: ${DURATIONS.join(', ')}` })
+    .default('48_hours')
+    .describe(
+      'What the numbers cover, in `timezone`, up to now: today (from local midnight), yesterday (the whole local day), ' +
+        '48_hours (rolling), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), ' +
+        'custom (whole local days date_from to date_to)',
+    ),
+  date_from: localDate.optional().describe('With duration=custom: the first local day (default: the first of the current month)'),
+  date_to: localDate.optional().describe('With duration=custom: the last local day, included (default: today)'),
+  exclude_bots: booleanParam.default(true).describe('Default true; false includes scans recorded as bots'),
+  limit: z.coerce
+    .number({ error: 'Must be a whole number >= 1' })
+    .int('Must be a whole number >= 1')
+    .min(1, 'Must be a whole number >= 1')
+    .transform((n) => Math.min(n, MAX_LIMIT))
+    .default(20)
+    .describe(`Rows for ops, country, region, browser and qr-code; default 20; above ${MAX_LIMIT} answers ${MAX_LIMIT}`),
+  timezone: z
+    .string()
+    .refine(isIanaTimezone, 'Unknown time zone; use an IANA name such as Europe/Berlin')
+    .default('UTC')
+    .describe('IANA time zone that decides today, yesterday, day buckets, activity and the weekday-hour keys'),
+});
+
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+
+export const generalResponse = z.object({
+  data: z.object({
+    numberOfLinks: z.number().int().meta({ description: 'Account-wide: the links the account has; per link: 1, or 0 for an unknown id' }),
+    numberOfScans: z.number().int(),
+  }),
+}).meta({ example: { data: { numberOfLinks: 12, numberOfScans: 3480 } } });
+
+export const rankedResponse = z.object({
+  data: z.array(
+    z.object({
+      number: z.number().int().min(1).meta({ description: 'Rank, from 1' }),
+      name: z.string().meta({ description: '"Unknown" for scans where the value could not be told' }),
+      scans: z.number().int(),
+      percentage: z.string().meta({ description: 'Share of all scans in the range, two decimals', example: '42.50' }),
+    }),
+  ),
+});
+
+const series = <T extends z.ZodType>(x: T) => z.object({ x: z.array(x), y: z.array(z.number().int()) });
+
+export const activityResponse = z.object({
+  data: z.object({
+    Year: series(z.number().int()),
+    Month: series(z.string()).meta({ description: 'English month names, one per calendar month in the range' }),
+    Day: series(z.string()).meta({ description: 'YYYY-MM-DD, every local day in the range, zero included' }),
+  }),
+}).meta({
+  example: {
+    data: {
+      Year: { x: [2026], y: [7] },
+      Month: { x: ['November'], y: [7] },
+      Day: { x: ['2026-11-21', '2026-11-22', '2026-11-23'], y: [0, 4, 3] },
+    },
+  },
+});
+
+export const timeResponse = z.object({
+  data: z.record(z.string(), z.number().int()).meta({
+    description: 'All 168 keys `<Mon..Sun>-<0..23>` (local weekday and hour), zero included',
+    example: { 'Mon-0': 0, 'Mon-1': 3 },
+  }),
+});
