@@ -244,7 +244,10 @@ describe('per link', () => {
 });
 
 describe('time zones', () => {
-  it('today and yesterday are local days in Europe/Berlin: 00:00:00 starts one, 23:59:59 ends the one before', async () => {
+  it('today and yesterday are local days in Europe/Berlin: 00:00:00 starts one, 23:59:59 ends the one before', async (ctx) => {
+    // The edge scans were placed around the Berlin day of `now`; a run that crossed Berlin
+    // midnight since then has another "today", and the edges no longer test what they should.
+    if (berlinDate(Date.now()) !== berlinDate(now)) ctx.skip();
     const today = berlinDate(now);
     const yesterday = shiftDate(today, -1);
     const q = (duration: string) => `/links/${slugs.edges}/analytics/activity?duration=${duration}&timezone=Europe/Berlin`;
