@@ -318,6 +318,8 @@ describe('edges of the calendar', () => {
   it('custom ranges at year 0 and year 9999 answer empty data, not an error', async () => {
     for (const [from, to] of [
       ['0000-01-01', '0000-01-02'],
+      // Date.UTC reads years 0–99 as 1900–1999: a range across year 100 must still be two days.
+      ['0099-12-31', '0100-01-01'],
       ['9999-12-30', '9999-12-31'],
     ]) {
       const q = `duration=custom&date_from=${from}&date_to=${to}&timezone=Pacific/Kiritimati`;

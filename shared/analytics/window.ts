@@ -28,10 +28,16 @@ export interface AnalyticsWindow {
 
 const HOUR_MS = 3_600_000;
 
+/** Midnight UTC of a calendar date, in ms; setUTCFullYear, not Date.UTC, which reads years 0–99 as 1900–1999. */
+function utcMidnight(date: LocalDate, dayOffset = 0): Date {
+  const d = new Date(0);
+  d.setUTCFullYear(date.year, date.month - 1, date.day + dayOffset);
+  return d;
+}
+
 /** `date` moved by `days` calendar days. */
 export function addDays(date: LocalDate, days: number): LocalDate {
-  const d = new Date(0);
-  d.setUTCFullYear(date.year, date.month - 1, date.day + days);
+  const d = utcMidnight(date, days);
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
@@ -92,7 +98,7 @@ export function analyticsWindow(query: WindowQuery, now: Date = new Date()): Ana
       // The query schema has checked both are real dates.
       const first = query.date_from ? parseLocalDate(query.date_from)! : { ...today, day: 1 };
       const last = query.date_to ? parseLocalDate(query.date_to)! : today;
-      const days = Math.round((Date.UTC(last.year, last.month - 1, last.day) - Date.UTC(first.year, first.month - 1, first.day)) / 86_400_000);
+      const days = Math.round((utcMidnight(last).getTime() - utcMidnight(first).getTime()) / 86_400_000);
       if (days < 0) throw new ValidationError([{ path: 'date_to', message: `Must not be before date_from (${formatDate(first)})` }]);
       if (days >= MAX_CUSTOM_DAYS) throw new ValidationError([{ path: 'date_from', message: `The range may cover at most ${MAX_CUSTOM_DAYS} days` }]);
       return { from: startOfDay(first, tz), to: startOfDay(addDays(last, 1), tz), timezone: tz };
