@@ -50,22 +50,22 @@ async function usedBytes(db: Executor, accountId: string): Promise<number> {
   return Number(row?.used ?? 0);
 }
 
-async function planOf(db: Executor, accountId: string): Promise<Plan> {
-  const [row] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
+/**
+ * The account's plan. With `lock`, the account row stays locked for the rest of the transaction,
+ * so the account's new blobs are recorded one after the other: two uploads cannot both check the
+ * same free space and both fit into it. NO KEY UPDATE does not block inserts that merely reference
+ * the account (links, files: their foreign keys take KEY SHARE).
+ */
+async function planOf(db: Executor, accountId: string, lock = false): Promise<Plan> {
+  const query = db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
+  const [row] = await (lock ? query.for('no key update') : query);
   if (!row) throw new NotFoundError('Account');
   return row.plan;
 }
 
-/**
- * Locks the account row for the rest of the transaction, so the account's new blobs are recorded
- * one after the other: two uploads cannot both check the same free space and both fit into it.
- * NO KEY UPDATE does not block inserts that merely reference the account (links, files: their
- * foreign keys take KEY SHARE). Returns the plan.
- */
-export async function lockAccountStorage(tx: Executor, accountId: string): Promise<Plan> {
-  const [row] = await tx.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId)).for('no key update');
-  if (!row) throw new NotFoundError('Account');
-  return row.plan;
+/** Locks the account row for the rest of the transaction (see `planOf`); returns the plan. */
+export function lockAccountStorage(tx: Executor, accountId: string): Promise<Plan> {
+  return planOf(tx, accountId, true);
 }
 
 export async function storageUsage(db: Executor, accountId: string): Promise<StorageUsage> {

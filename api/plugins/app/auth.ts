@@ -51,7 +51,8 @@ export default fp(async (app) => {
     if (!header) throw new UnauthorizedError();
     const allowed = await failures.check(failuresOf(request));
     if (!allowed.allowed) {
-      const seconds = Math.max(1, Math.ceil(allowed.retryAfterSeconds));
+      // retryAfterSeconds is whole seconds, at least 1 (AttemptLimit).
+      const seconds = allowed.retryAfterSeconds;
       throw new TooManyRequestsError(`Too many failed authentication attempts from this address; retry in ${seconds} s`, seconds);
     }
     const key = readKey(header);
