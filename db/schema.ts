@@ -13,6 +13,9 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
+  smallint,
+  date,
   text,
   timestamp,
   uniqueIndex,
@@ -339,11 +342,75 @@ export const scans = pgTable(
     region: text('region'),
     city: text('city'),
     isBot: boolean('is_bot').notNull().default(false),
+    /**
+     * Bit 1: the first scan of its visitor on its link that UTC day; bit 2: the first on its
+     * account that day. Unique visitors are counted from these (docs/decisions.md, Analytics).
+     */
+    visitorFirsts: smallint('visitor_firsts').notNull().default(0),
   },
   (t) => [
     index('scans_account_created_idx').on(t.accountId, t.createdAt),
     index('scans_link_created_idx').on(t.linkId, t.createdAt),
   ],
+);
+
+/**
+ * A link's scans per UTC hour and visitor facts (bot, browser, OS, country, city; '' where
+ * unknown), kept by the scans worker in the statement that inserts the scans. One row holds the
+ * facts together, so a link whose scans are few costs about a row per scan, and a busy link
+ * one row per distinct combination an hour.
+ */
+export const linkScanHours = pgTable(
+  'link_scan_hours',
+  {
+    linkId: uuid('link_id').notNull(),
+    hour: tstz('hour').notNull(),
+    isBot: boolean('is_bot').notNull(),
+    browserName: text('browser_name').notNull(),
+    osName: text('os_name').notNull(),
+    countryName: text('country_name').notNull(),
+    city: text('city').notNull(),
+    scans: integer('scans').notNull(),
+    /** Scans that were their visitor's first on the link that UTC day. */
+    visitors: integer('visitors').notNull(),
+  },
+  (t) => [primaryKey({ name: 'link_scan_hours_pk', columns: [t.linkId, t.hour, t.isBot, t.browserName, t.osName, t.countryName, t.city] })],
+);
+
+/**
+ * An account's scans per UTC hour and per UTC day, one dimension at a time (0 all scans,
+ * 1 browser, 2 OS, 3 country, 4 city, 5 link id), kept with link_scan_hours. Separate dimensions,
+ * since an account's scans are many: a year of one dimension is a few hundred day rows per value.
+ */
+export const accountScanRollups = pgTable(
+  'account_scan_rollups',
+  {
+    accountId: uuid('account_id').notNull(),
+    dimension: smallint('dimension').notNull(),
+    grain: text('grain').$type<'hour' | 'day'>().notNull(),
+    bucket: tstz('bucket').notNull(),
+    isBot: boolean('is_bot').notNull(),
+    value: text('value').notNull(),
+    scans: integer('scans').notNull(),
+    /** Dimension 0 only: scans that were their visitor's first on the account that UTC day. */
+    visitors: integer('visitors').notNull(),
+  },
+  (t) => [primaryKey({ name: 'account_scan_rollups_pk', columns: [t.accountId, t.dimension, t.grain, t.bucket, t.isBot, t.value] })],
+);
+
+/**
+ * Visitor keys seen per link and per account (scope_id) and UTC day, so ingestion can tell a
+ * visitor's first scan of the day. The keys are salted hashes whose salt lives in Redis for a
+ * day; rows older than two days are pruned by the maintenance queue.
+ */
+export const scanVisitorDays = pgTable(
+  'scan_visitor_days',
+  {
+    scopeId: uuid('scope_id').notNull(),
+    day: date('day').notNull(),
+    visitorKey: text('visitor_key').notNull(),
+  },
+  (t) => [primaryKey({ name: 'scan_visitor_days_pk', columns: [t.scopeId, t.day, t.visitorKey] }), index('scan_visitor_days_day_idx').on(t.day)],
 );
 
 export const JOB_STATES = ['queued', 'active', 'completed', 'failed'] as const;

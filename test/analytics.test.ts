@@ -142,9 +142,12 @@ const row = (number: number, name: string, scans: number, percentage: string) =>
 
 describe('account-wide', () => {
   it('general: the account\'s links and its human scans of the last 48 hours; with bots on request', async () => {
-    expect(await get(owner, '/analytics/general')).toEqual({ data: { numberOfLinks: 2, numberOfScans: 7 } });
-    expect(await get(owner, '/analytics/general?exclude_bots=false')).toEqual({ data: { numberOfLinks: 2, numberOfScans: 9 } });
-    expect(await get(owner, '/analytics/general?duration=7_days')).toEqual({ data: { numberOfLinks: 2, numberOfScans: 8 } });
+    expect(await get(owner, '/analytics/general')).toMatchObject({ data: { numberOfLinks: 2, numberOfScans: 7 } });
+    expect(await get(owner, '/analytics/general?exclude_bots=false')).toEqual({
+      data: { numberOfLinks: 2, numberOfScans: 9, humanScans: 7, botScans: 2, uniqueVisitors: 0 },
+    });
+    expect((await get(owner, '/analytics/general')).data).toMatchObject({ humanScans: 7, botScans: 2 });
+    expect(await get(owner, '/analytics/general?duration=7_days')).toMatchObject({ data: { numberOfLinks: 2, numberOfScans: 8 } });
   });
 
   it('browser, ops, country, region (by city) and qr-code (by link name): ranked, ties by name, Unknown for missing values', async () => {
@@ -204,15 +207,15 @@ describe('account-wide', () => {
 
   it('any valid key may read, whatever its scopes; no key is a 401', async () => {
     const narrow = await addKey(api.ctx, owner.accountId, ['folders.read']);
-    expect((await call(api.app, narrow.key, 'GET', `${API_PREFIX}/analytics/general`)).json()).toEqual({ data: { numberOfLinks: 2, numberOfScans: 7 } });
+    expect((await call(api.app, narrow.key, 'GET', `${API_PREFIX}/analytics/general`)).json()).toMatchObject({ data: { numberOfLinks: 2, numberOfScans: 7 } });
     expect((await call(api.app, null, 'GET', `${API_PREFIX}/analytics/general`)).statusCode).toBe(401);
   });
 });
 
 describe('per link', () => {
   it("counts only that link's scans", async () => {
-    expect(await get(owner, `/links/${slugs.alpha}/analytics/general`)).toEqual({ data: { numberOfLinks: 1, numberOfScans: 6 } });
-    expect(await get(owner, `/links/${slugs.alpha}/analytics/general?exclude_bots=false`)).toEqual({ data: { numberOfLinks: 1, numberOfScans: 8 } });
+    expect(await get(owner, `/links/${slugs.alpha}/analytics/general`)).toMatchObject({ data: { numberOfLinks: 1, numberOfScans: 6 } });
+    expect(await get(owner, `/links/${slugs.alpha}/analytics/general?exclude_bots=false`)).toMatchObject({ data: { numberOfLinks: 1, numberOfScans: 8 } });
     expect(await get(owner, `/links/${slugs.beta}/analytics/browser`)).toEqual({ data: [row(1, 'Firefox', 1, '100.00')] });
     expect(await get(owner, `/links/${slugs.alpha}/analytics/country?exclude_bots=false`)).toEqual({
       data: [row(1, 'Germany', 3, '37.50'), row(2, 'France', 2, '25.00'), row(3, 'United States', 2, '25.00'), row(4, 'Unknown', 1, '12.50')],
@@ -227,7 +230,7 @@ describe('per link', () => {
 
   it("another account's link and an unknown id answer 200 with empty data, never their numbers", async () => {
     for (const id of [slugs.theirs!, 'no-such-link', 'x'.repeat(90)]) {
-      expect(await get(owner, `/links/${id}/analytics/general`)).toEqual({ data: { numberOfLinks: 0, numberOfScans: 0 } });
+      expect(await get(owner, `/links/${id}/analytics/general`)).toMatchObject({ data: { numberOfLinks: 0, numberOfScans: 0 } });
       for (const dimension of ['browser', 'ops', 'country', 'region']) expect(await get(owner, `/links/${id}/analytics/${dimension}`)).toEqual({ data: [] });
       const activity = (await get(owner, `/links/${id}/analytics/activity`)).data;
       expect([...activity.Day.y, ...activity.Month.y, ...activity.Year.y].every((n: number) => n === 0)).toBe(true);
@@ -237,7 +240,7 @@ describe('per link', () => {
       expect(Object.values(time).every((n) => n === 0)).toBe(true);
     }
     // The owner of that link does see them.
-    expect(await get(other, `/links/${slugs.theirs}/analytics/general`)).toEqual({ data: { numberOfLinks: 1, numberOfScans: 5 } });
+    expect(await get(other, `/links/${slugs.theirs}/analytics/general`)).toMatchObject({ data: { numberOfLinks: 1, numberOfScans: 5 } });
     // qr-code is account-wide only.
     expect((await call(api.app, owner.key, 'GET', `${API_PREFIX}/links/${slugs.alpha}/analytics/qr-code`)).statusCode).toBe(404);
   });
@@ -323,7 +326,7 @@ describe('edges of the calendar', () => {
       ['9999-12-30', '9999-12-31'],
     ]) {
       const q = `duration=custom&date_from=${from}&date_to=${to}&timezone=Pacific/Kiritimati`;
-      expect(await get(owner, `/analytics/general?${q}`)).toEqual({ data: { numberOfLinks: 2, numberOfScans: 0 } });
+      expect(await get(owner, `/analytics/general?${q}`)).toMatchObject({ data: { numberOfLinks: 2, numberOfScans: 0 } });
       expect((await get(owner, `/analytics/activity?${q}`)).data.Day).toEqual({ x: [from, to], y: [0, 0] });
       expect(await get(owner, `/analytics/qr-code?${q}`)).toEqual({ data: [] });
     }

@@ -90,6 +90,7 @@ describe('ingestScanBatches', () => {
       region: null,
       city: null,
       is_bot: false,
+      visitor_firsts: 0,
     });
     expect(await counters([a!, b!])).toEqual({
       [a!]: { total: 3, humans: 2, last: batch[2]!.at },

@@ -1,13 +1,15 @@
 /**
- * The analytics GETs, read from the raw `scans` rows of the window (docs/decisions.md, Analytics).
- * Every query is bounded by the account (and, per link, the link), the window and the bot filter,
- * and served by the (account_id, created_at) or (link_id, created_at) index. Pre-aggregated
- * tables replace these reads in a later step; the answers stay the same.
+ * The analytics GETs, read from the rollups the scans worker keeps (shared/analytics/rollups.ts;
+ * docs/decisions.md, Analytics). A window [from, to) is read as whole UTC hours (and, for the
+ * account's rankings, whole UTC days) from the rollups, plus the raw scans of any part of an hour
+ * at its edges; so every answer equals the count over the raw rows, in every time zone. Every read
+ * is bounded by the account (per link by the link) and the window, on the rollups' primary keys.
  */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { links } from '../../db/schema.js';
 import { ValidationError } from '../http/errors.js';
+import { ACCOUNT_DIMENSIONS, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from './rollups.js';
 import type { AnalyticsQuery } from './schemas.js';
 import { addDays, analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
 
@@ -17,37 +19,128 @@ export interface AnalyticsScope {
   linkSlug?: string;
 }
 
-/** The ranked endpoints and the scans column each groups by. */
-export const RANKED_DIMENSIONS = { ops: 'os_name', country: 'country_name', region: 'city', browser: 'browser_name' } as const;
+/** The ranked endpoints and the visitor fact each groups by. */
+export const RANKED_DIMENSIONS = { ops: 'os', country: 'country', region: 'city', browser: 'browser' } as const;
 export type RankedDimension = keyof typeof RANKED_DIMENSIONS;
+type Dimension = keyof typeof ACCOUNT_DIMENSIONS;
+
+/** The scans column of each dimension (raw reads) and, per link, the link_scan_hours column. */
+const DIMENSION_COLUMNS: Record<Exclude<Dimension, 'all'>, string> = {
+  browser: 'browser_name',
+  os: 'os_name',
+  country: 'country_name',
+  city: 'city',
+  link: 'link_id',
+};
 
 export const UNKNOWN_NAME = 'Unknown';
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
-interface Filter {
+/** Whose rows: an account, or one link (its id resolved in the caller's account). */
+type Scope = { accountId: string; linkId?: undefined } | { accountId: string; linkId: string };
+
+/**
+ * How a window is read. Hour rows cover [hoursFrom, hoursTo); of those, an account's rankings read
+ * [daysFrom, daysTo) from day rows instead. `raw` are the parts of an hour at the window's edges,
+ * read from scans: none for whole-hour zones' day edges; half an hour at each edge for a zone like
+ * Asia/Kolkata. A window that ends at or after `now` takes its last hour whole, since no scan is
+ * later than now.
+ */
+export interface WindowPlan {
+  hoursFrom: number;
+  hoursTo: number;
+  daysFrom: number;
+  daysTo: number;
+  raw: Array<[number, number]>;
+}
+
+const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
+const ceilTo = (ms: number, unit: number) => Math.ceil(ms / unit) * unit;
+
+export function planWindow(window: Pick<AnalyticsWindow, 'from' | 'to'>, now: number): WindowPlan {
+  const from = window.from.getTime();
+  const to = window.to.getTime();
+  const hoursFrom = ceilTo(from, HOUR_MS);
+  const hoursTo = to >= now ? ceilTo(to, HOUR_MS) : floorTo(to, HOUR_MS);
+  if (hoursFrom >= hoursTo) return { hoursFrom, hoursTo: hoursFrom, daysFrom: hoursFrom, daysTo: hoursFrom, raw: from < to ? [[from, to]] : [] };
+  const raw: Array<[number, number]> = [];
+  if (from < hoursFrom) raw.push([from, hoursFrom]);
+  if (to < now && hoursTo < to) raw.push([hoursTo, to]);
+  // Empty (daysFrom >= daysTo) when the window holds no whole UTC day.
+  const daysFrom = ceilTo(hoursFrom, DAY_MS);
+  const daysTo = floorTo(hoursTo, DAY_MS);
+  return { hoursFrom, hoursTo, daysFrom, daysTo, raw };
+}
+
+/** Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read. */
+const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
+
+/**
+ * The rows to count for a scope, window and dimension, as (at, is_bot, value, scans, visitors):
+ * rollup rows of whole hours (and, with `days`, of whole UTC days for an account) and single raw
+ * scans for the partial hours. `at` is a bucket's start or a raw scan's time.
+ */
+function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days: boolean): SQL {
+  const parts: SQL[] = [];
+  const column = dimension === 'all' ? null : DIMENSION_COLUMNS[dimension];
+  if (scope.linkId !== undefined) {
+    const value = column ? sql.raw(`h.${column}`) : sql`''`;
+    if (plan.hoursFrom < plan.hoursTo)
+      parts.push(sql`select h.hour as at, h.is_bot, ${value} as value, h.scans, h.visitors from link_scan_hours h
+        where h.link_id = ${scope.linkId} and h.hour >= ${at(plan.hoursFrom)} and h.hour < ${at(plan.hoursTo)}`);
+  } else {
+    const rollup = (grain: 'hour' | 'day', a: number, b: number) =>
+      a < b &&
+      parts.push(sql`select r.bucket as at, r.is_bot, r.value, r.scans, r.visitors from account_scan_rollups r
+        where r.account_id = ${scope.accountId} and r.dimension = ${ACCOUNT_DIMENSIONS[dimension]} and r.grain = ${grain}
+          and r.bucket >= ${at(a)} and r.bucket < ${at(b)}`);
+    if (days && plan.daysFrom < plan.daysTo) {
+      rollup('hour', plan.hoursFrom, plan.daysFrom);
+      rollup('day', plan.daysFrom, plan.daysTo);
+      rollup('hour', plan.daysTo, plan.hoursTo);
+    } else rollup('hour', plan.hoursFrom, plan.hoursTo);
+  }
+  if (plan.raw.length > 0) {
+    const value = column ? sql.raw(`coalesce(s.${column}::text, '')`) : sql`''`;
+    const owner = scope.linkId !== undefined ? sql`s.link_id = ${scope.linkId}` : sql`s.account_id = ${scope.accountId}`;
+    const first = scope.linkId !== undefined ? FIRST_ON_LINK : FIRST_ON_ACCOUNT;
+    const ranges = sql.join(
+      plan.raw.map(([a, b]) => sql`(s.created_at >= ${at(a)} and s.created_at < ${at(b)})`),
+      sql` or `,
+    );
+    parts.push(sql`select s.created_at as at, s.is_bot, ${value} as value, 1 as scans, (s.visitor_firsts & ${sql.raw(String(first))} <> 0)::int as visitors
+      from scans s where ${owner} and (${ranges})`);
+  }
+  if (parts.length === 0) return sql`select null::timestamptz as at, false as is_bot, '' as value, 0 as scans, 0 as visitors where false`;
+  return sql.join(parts, sql` union all `);
+}
+
+interface Reading {
   window: AnalyticsWindow;
-  /** The scans condition, or null when the scope has no scans at all (an unknown link). */
-  where: SQL | null;
+  /** The rows to count, or null when the scope has no scans at all (an unknown link). */
+  rows: ((dimension: Dimension, days: boolean) => SQL) | null;
+  /** The bot condition on those rows. */
+  bots: SQL;
 }
 
 /**
- * The scans condition for a scope and query. An id that is not one of the account's links has no
- * scans: the answer is the empty one, never another account's numbers.
+ * What a query reads. An id that is not one of the account's links has no scans: the answer is
+ * the empty one, never another account's numbers.
  */
-async function filterFor(db: Database, scope: AnalyticsScope, query: AnalyticsQuery): Promise<Filter> {
-  const window = analyticsWindow(query);
-  let linkCondition = sql``;
+async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQuery, now = Date.now()): Promise<Reading> {
+  const window = analyticsWindow(query, new Date(now));
+  const bots = query.exclude_bots ? sql`not c.is_bot` : sql`true`;
+  let owner: Scope = { accountId: scope.accountId };
   if (scope.linkSlug !== undefined) {
     const linkId = await linkIdOf(db, scope);
-    if (!linkId) return { window, where: null };
-    linkCondition = sql` and s.link_id = ${linkId}`;
+    if (!linkId) return { window, rows: null, bots };
+    owner = { accountId: scope.accountId, linkId };
   }
-  const bots = query.exclude_bots ? sql` and not s.is_bot` : sql``;
-  // Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read.
-  const at = (instant: Date) => sql`to_timestamp(${instant.getTime()}::float8 / 1000)`;
-  const where = sql`s.account_id = ${scope.accountId}${linkCondition} and s.created_at >= ${at(window.from)} and s.created_at < ${at(window.to)}${bots}`;
-  return { window, where };
+  const plan = planWindow(window, now);
+  return { window, rows: (dimension, days) => countedRows(owner, plan, dimension, days), bots };
 }
 
 async function linkIdOf(db: Database, scope: AnalyticsScope): Promise<string | null> {
@@ -69,13 +162,37 @@ async function rowsOf<T extends Record<string, unknown>>(db: Database, query: SQ
   }
 }
 
+/**
+ * The spec's two numbers, and beside them the window's scans split into human and bot and its
+ * unique visitors (each visitor counted once per UTC day it scanned in the window; bots left out
+ * when exclude_bots is on, as for numberOfScans).
+ */
 export async function generalAnalytics(db: Database, scope: AnalyticsScope, query: AnalyticsQuery) {
-  const { where } = await filterFor(db, scope, query);
-  if (!where) return { data: { numberOfLinks: 0, numberOfScans: 0 } };
-  const [scans] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from scans s where ${where}`);
+  const { rows } = await readingFor(db, scope, query);
+  const split = { human: 0, bot: 0 };
+  const visitors = { human: 0, bot: 0 };
+  if (rows) {
+    const counted = await rowsOf<{ is_bot: boolean; scans: number; visitors: number }>(
+      db,
+      sql`select c.is_bot, sum(c.scans)::int as scans, sum(c.visitors)::int as visitors from (${rows('all', true)}) c group by 1`,
+    );
+    for (const r of counted) {
+      split[r.is_bot ? 'bot' : 'human'] += r.scans;
+      visitors[r.is_bot ? 'bot' : 'human'] += r.visitors;
+    }
+  }
   const numberOfLinks =
-    scope.linkSlug !== undefined ? 1 : ((await db.select({ n: count() }).from(links).where(eq(links.accountId, scope.accountId)))[0]?.n ?? 0);
-  return { data: { numberOfLinks, numberOfScans: scans?.n ?? 0 } };
+    scope.linkSlug !== undefined ? (rows ? 1 : 0) : ((await db.select({ n: count() }).from(links).where(eq(links.accountId, scope.accountId)))[0]?.n ?? 0);
+  const withBots = !query.exclude_bots;
+  return {
+    data: {
+      numberOfLinks,
+      numberOfScans: split.human + (withBots ? split.bot : 0),
+      humanScans: split.human,
+      botScans: split.bot,
+      uniqueVisitors: visitors.human + (withBots ? visitors.bot : 0),
+    },
+  };
 }
 
 /** A count's share of the total as a string with two decimals, rounded half up in integers. */
@@ -100,41 +217,48 @@ function ranked(rows: RankedRow[]) {
  * `total` is every scan of the window, so percentages are of the whole range, not of the top rows.
  */
 export async function rankedAnalytics(db: Database, scope: AnalyticsScope, query: AnalyticsQuery, dimension: RankedDimension) {
-  const { where } = await filterFor(db, scope, query);
-  if (!where) return { data: [] };
-  const column = sql.identifier(RANKED_DIMENSIONS[dimension]);
+  const { rows, bots } = await readingFor(db, scope, query);
+  if (!rows) return { data: [] };
   return ranked(
     await rowsOf<RankedRow>(
       db,
-      sql`select coalesce(nullif(s.${column}, ''), ${UNKNOWN_NAME}) collate "C" as name, count(*)::int as scans, (sum(count(*)) over ())::float8 as total
-          from scans s where ${where} group by 1 order by 2 desc, 1 limit ${query.limit}`,
+      sql`select case when c.value = '' then ${UNKNOWN_NAME} else c.value end collate "C" as name, sum(c.scans)::int as scans,
+            (sum(sum(c.scans)) over ())::float8 as total
+          from (${rows(RANKED_DIMENSIONS[dimension], true)}) c where ${bots}
+          group by 1 having sum(c.scans) > 0 order by 2 desc, 1 limit ${query.limit}`,
     ),
   );
 }
 
 /** Account-wide scans by link, named by the link's name; same names are told apart by slug order. */
 export async function qrCodeAnalytics(db: Database, accountId: string, query: AnalyticsQuery) {
-  const { where } = await filterFor(db, { accountId }, query);
+  const { rows, bots } = await readingFor(db, { accountId }, query);
   return ranked(
     await rowsOf<RankedRow>(
       db,
-      sql`select l.name, count(*)::int as scans, (sum(count(*)) over ())::float8 as total
-          from scans s join links l on l.id = s.link_id
-          where ${where!} group by l.id, l.name, l.slug order by 2 desc, l.name collate "C", l.slug collate "C" limit ${query.limit}`,
+      sql`select l.name, t.scans, (sum(t.scans) over ())::float8 as total
+          from (select c.value, sum(c.scans)::int as scans from (${rows!('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0) t
+          join links l on l.id = t.value::uuid and l.account_id = ${accountId}
+          order by 2 desc, l.name collate "C", l.slug collate "C" limit ${query.limit}`,
     ),
   );
 }
 
-/** Scans per local day, month and year of the window; every bucket inside it appears, zeros included. */
+/**
+ * Scans per local day, month and year of the window; every bucket inside it appears, zeros
+ * included. Hour rows are placed by the local time their hour starts at: exact in whole-hour
+ * zones; in a zone like Asia/Kolkata an hour row's scans go to the local day of its first minute.
+ */
 export async function activityAnalytics(db: Database, scope: AnalyticsScope, query: AnalyticsQuery) {
-  const { window, where } = await filterFor(db, scope, query);
+  const { window, rows, bots } = await readingFor(db, scope, query);
   const perDay = new Map<string, number>();
-  if (where) {
-    const rows = await rowsOf<{ day: string; n: number }>(
+  if (rows) {
+    const counted = await rowsOf<{ day: string; n: number }>(
       db,
-      sql`select to_char(s.created_at at time zone ${window.timezone}, 'YYYY-MM-DD') as day, count(*)::int as n from scans s where ${where} group by 1`,
+      sql`select to_char(c.at at time zone ${window.timezone}, 'YYYY-MM-DD') as day, sum(c.scans)::int as n
+          from (${rows('all', false)}) c where ${bots} group by 1`,
     );
-    for (const r of rows) perDay.set(r.day, r.n);
+    for (const r of counted) perDay.set(r.day, r.n);
   }
   const Year = { x: [] as number[], y: [] as number[] };
   const Month = { x: [] as string[], y: [] as number[] };
@@ -155,18 +279,18 @@ export async function activityAnalytics(db: Database, scope: AnalyticsScope, que
   return { data: { Year, Month, Day } };
 }
 
-/** Scans per local weekday and hour: all 168 keys `Mon-0` … `Sun-23`, zeros included. */
+/** Scans per local weekday and hour: all 168 keys `Mon-0` … `Sun-23`, zeros included; hour rows placed as in activity. */
 export async function timeAnalytics(db: Database, scope: AnalyticsScope, query: AnalyticsQuery) {
-  const { window, where } = await filterFor(db, scope, query);
+  const { window, rows, bots } = await readingFor(db, scope, query);
   const data: Record<string, number> = {};
   for (const day of WEEKDAYS) for (let hour = 0; hour < 24; hour++) data[`${day}-${hour}`] = 0;
-  if (where) {
-    const rows = await rowsOf<{ dow: number; hour: number; n: number }>(
+  if (rows) {
+    const counted = await rowsOf<{ dow: number; hour: number; n: number }>(
       db,
-      sql`select extract(isodow from t.local)::int as dow, extract(hour from t.local)::int as hour, count(*)::int as n
-          from (select s.created_at at time zone ${window.timezone} as local from scans s where ${where}) t group by 1, 2`,
+      sql`select extract(isodow from t.local)::int as dow, extract(hour from t.local)::int as hour, sum(t.scans)::int as n
+          from (select c.at at time zone ${window.timezone} as local, c.scans from (${rows('all', false)}) c where ${bots}) t group by 1, 2`,
     );
-    for (const r of rows) data[`${WEEKDAYS[r.dow - 1]}-${r.hour}`] = r.n;
+    for (const r of counted) data[`${WEEKDAYS[r.dow - 1]}-${r.hour}`] = r.n;
   }
   return { data };
 }

@@ -17,7 +17,7 @@ export const analyticsQuerySchema = z.strictObject({
     .default('48_hours')
     .describe(
       'What the numbers cover, in `timezone`, up to now: today (from local midnight), yesterday (the whole local day), ' +
-        '48_hours (rolling), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), ' +
+        '48_hours (from the start of the UTC hour 48 hours ago), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), ' +
         'custom (whole local days date_from to date_to)',
     ),
   date_from: localDate.optional().describe('With duration=custom: the first local day (default: the first of the current month)'),
@@ -42,9 +42,15 @@ export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
 export const generalResponse = z.object({
   data: z.object({
     numberOfLinks: z.number().int().meta({ description: 'Account-wide: the links the account has; per link: 1, or 0 for an unknown id' }),
-    numberOfScans: z.number().int(),
+    numberOfScans: z.number().int().meta({ description: 'Scans in the range (bots only with exclude_bots=false)' }),
+    humanScans: z.number().int().meta({ description: 'Scans in the range not recorded as bots' }),
+    botScans: z.number().int().meta({ description: 'Scans in the range recorded as bots (isbot user agents, link previews, HEAD), whatever exclude_bots says' }),
+    uniqueVisitors: z.number().int().meta({
+      description:
+        'Distinct visitors (a daily-salted hash of address and user agent), each counted once per UTC day it scanned in the range; bots only with exclude_bots=false',
+    }),
   }),
-}).meta({ example: { data: { numberOfLinks: 12, numberOfScans: 3480 } } });
+}).meta({ example: { data: { numberOfLinks: 12, numberOfScans: 3480, humanScans: 3480, botScans: 212, uniqueVisitors: 2975 } } });
 
 export const rankedResponse = z.object({
   data: z.array(

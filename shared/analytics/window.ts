@@ -85,7 +85,9 @@ export function analyticsWindow(query: WindowQuery, now: Date = new Date()): Ana
     case 'yesterday':
       return { from: startOfDay(addDays(today, -1), tz), to: startOfDay(today, tz), timezone: tz };
     case '48_hours':
-      return { from: new Date(now.getTime() - 48 * HOUR_MS), to: now, timezone: tz };
+      // From the start of the UTC hour 48 hours ago: whole hour buckets, so a busy account's default
+      // window never reads raw scans (between 48 and 49 hours, documented).
+      return { from: new Date(Math.floor((now.getTime() - 48 * HOUR_MS) / HOUR_MS) * HOUR_MS), to: now, timezone: tz };
     case '7_days':
       return daysBack(6);
     case '30_days':

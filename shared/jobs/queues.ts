@@ -16,7 +16,7 @@ export const QUEUE_NAMES = [
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
-export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' };
+export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' } | { kind: 'prune-visitor-days' };
 
 /** Fields every account-owned job carries, so the worker can keep its jobs row current. */
 export interface AccountJobData<P = unknown> {

@@ -6,6 +6,7 @@ import bcrypt from 'bcrypt';
 import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { files, folders, links, scans, templates } from '../../db/schema.js';
+import { retractLinkFromRollups } from '../analytics/rollups.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
 import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
@@ -370,6 +371,7 @@ export async function deleteLink(ctx: LinkContext, accountId: string, slug: stri
     // The scans worker locks a link's row while it writes its scans: waiting for that lock first
     // means no batch committed in between can leave scans of a deleted link behind.
     await tx.select({ id: links.id }).from(links).where(eq(links.id, row.id)).for('update');
+    await retractLinkFromRollups(tx, { id: row.id, accountId });
     await tx.delete(scans).where(eq(scans.linkId, row.id));
     await tx.delete(links).where(eq(links.id, row.id));
   });

@@ -11,9 +11,16 @@
  *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING.
  *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at, from the rows of
  *      step 2 only.
+ *
+ * The same statement keeps the analytics rollups (shared/analytics/rollups.ts) from the rows of
+ * step 2: after the link locks it takes each account's rollup lock (in account order), records the
+ * batch's visitor keys per link and account and UTC day (scan_visitor_days; a key new there marks
+ * its first scan in scans.visitor_firsts), and adds the inserted scans to link_scan_hours and
+ * account_scan_rollups. A retried batch inserts no scan, so it adds nothing either.
  */
 import type pg from 'pg';
 import { isUuid } from '../format/ids.js';
+import { ACCOUNT_ROLLUP_LOCK, ADD_INSERTED_TO_ROLLUPS, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../analytics/rollups.js';
 import { FIELDS_PER_SCAN, scanBatchSize } from './batch.js';
 import type { Logger } from '../logger.js';
 import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
@@ -51,17 +58,45 @@ locked as materialized (
   order by links.id
   for no key update
 ),
-inserted as (
-  insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
-  select s.id, bl.link_id, bl.account_id, to_timestamp(s.at / 1000.0), v.browser_name, v.device_type, v.device_vendor,
-    v.os_name, v.country_name, v.region, v.city, v.is_bot
-  from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[]) as s(id, at, link, visitor)
+accounts_locked as materialized (
+  select account_id, pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(account_id::text))
+  from (select distinct account_id from locked order by account_id) a
+),
+src as materialized (
+  select s.id, bl.link_id, bl.account_id, to_timestamp(s.at / 1000.0) as created_at, s.visitor_key, v.browser_name,
+    v.device_type, v.device_vendor, v.os_name, v.country_name, v.region, v.city, v.is_bot
+  from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[], $7::text[]) as s(id, at, link, visitor, visitor_key)
   join batch_links bl on bl.i = s.link
   join locked l on l.id = bl.link_id and l.account_id = bl.account_id
+  join accounts_locked a on a.account_id = bl.account_id
   join visitors v on v.i = s.visitor
-  on conflict (id) do nothing
-  returning link_id, is_bot, created_at
 ),
+day_visits as materialized (
+  select distinct on (scope_id, day, visitor_key) id, scope_id, day, visitor_key, bit from (
+    select id, link_id as scope_id, (created_at at time zone 'UTC')::date as day, visitor_key, ${FIRST_ON_LINK} as bit, created_at
+    from src where visitor_key is not null
+    union all
+    select id, account_id, (created_at at time zone 'UTC')::date, visitor_key, ${FIRST_ON_ACCOUNT}, created_at
+    from src where visitor_key is not null
+  ) v order by scope_id, day, visitor_key, created_at, id
+),
+fresh_visits as (
+  insert into scan_visitor_days (scope_id, day, visitor_key)
+  select scope_id, day, visitor_key from day_visits order by 1, 2, 3
+  on conflict do nothing
+  returning scope_id, day, visitor_key
+),
+firsts as (
+  select d.id, sum(d.bit)::smallint as bits from day_visits d join fresh_visits f using (scope_id, day, visitor_key) group by d.id
+),
+inserted as (
+  insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot, visitor_firsts)
+  select s.id, s.link_id, s.account_id, s.created_at, s.browser_name, s.device_type, s.device_vendor, s.os_name, s.country_name,
+    s.region, s.city, s.is_bot, coalesce(f.bits, 0)
+  from src s left join firsts f on f.id = s.id
+  on conflict (id) do nothing
+  returning link_id, account_id, created_at, browser_name, os_name, country_name, city, is_bot, visitor_firsts
+),${ADD_INSERTED_TO_ROLLUPS},
 counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans, max(created_at) as last
   from inserted group by link_id
@@ -92,6 +127,7 @@ function statementColumns(batches: readonly ScanBatchPayload[]) {
   const ats: number[] = [];
   const linkOf: number[] = [];
   const visitorOf: number[] = [];
+  const visitorKeys: Array<string | null> = [];
   const links: Array<[string, string]> = [];
   const visitors: ScanVisitorTuple[] = [];
   let malformed = 0;
@@ -116,11 +152,12 @@ function statementColumns(batches: readonly ScanBatchPayload[]) {
       ats.push(at);
       linkOf.push(l);
       visitorOf.push(v);
+      visitorKeys.push(null);
     }
     // An entry cut off at the end.
     if (flat.length % FIELDS_PER_SCAN !== 0) malformed++;
   }
-  return { ids, ats, linkOf, visitorOf, links, visitors, malformed };
+  return { ids, ats, linkOf, visitorOf, visitorKeys, links, visitors, malformed };
 }
 
 /** Postgres's array literal of values that need no quoting (validated UUIDs, numbers). */
@@ -140,6 +177,7 @@ export async function ingestScanBatches(db: Queryable, batches: readonly ScanBat
       arrayLiteral(columns.visitorOf),
       JSON.stringify(columns.links),
       JSON.stringify(columns.visitors),
+      columns.visitorKeys,
     ],
   });
   const inserted = result.rows.reduce((sum, row) => sum + row.scans, 0);

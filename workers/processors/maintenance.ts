@@ -1,5 +1,6 @@
 import type { Processor } from 'bullmq';
 import { deactivateExpiredKeys } from '../../shared/accounts/api-keys.js';
+import { pruneVisitorDays } from '../../shared/analytics/rollups.js';
 import type { AppContext } from '../../shared/context.js';
 import { sweepOrphanFiles } from '../../shared/files/files.js';
 import type { MaintenanceJob } from '../../shared/jobs/queues.js';
@@ -18,6 +19,10 @@ export function maintenanceProcessor(ctx: AppContext): Processor<MaintenanceJob>
         if (deleted > 0) ctx.logger.info({ deleted }, 'orphaned uploads deleted');
         return { deleted };
       }
+      case 'prune-visitor-days': {
+        const pruned = await pruneVisitorDays(ctx.db);
+        return { pruned };
+      }
     }
   };
 }
@@ -35,4 +40,12 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: ctx.config.ORPHAN_SWEEP_MS },
     { name: 'sweep-orphan-files', data: { kind: 'sweep-orphan-files' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'prune-visitor-days',
+    { every: VISITOR_DAYS_PRUNE_MS },
+    { name: 'prune-visitor-days', data: { kind: 'prune-visitor-days' } satisfies MaintenanceJob, opts },
+  );
 }
+
+/** Visitor keys of days before yesterday go within the hour (they only serve today's and yesterday's scans). */
+const VISITOR_DAYS_PRUNE_MS = 3_600_000;

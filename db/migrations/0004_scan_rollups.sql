@@ -1,0 +1,45 @@
+-- Analytics rollups, kept by the scans worker in the statement that inserts the scans
+-- (shared/scans/ingest.ts, shared/analytics/rollups.ts), so they never drift from the raw rows.
+ALTER TABLE "scans" ADD COLUMN "visitor_firsts" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE TABLE "link_scan_hours" (
+	"link_id" uuid NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
+	"is_bot" boolean NOT NULL,
+	"browser_name" text NOT NULL,
+	"os_name" text NOT NULL,
+	"country_name" text NOT NULL,
+	"city" text NOT NULL,
+	"scans" integer NOT NULL,
+	"visitors" integer NOT NULL,
+	CONSTRAINT "link_scan_hours_pk" PRIMARY KEY("link_id","hour","is_bot","browser_name","os_name","country_name","city")
+);--> statement-breakpoint
+CREATE TABLE "account_scan_rollups" (
+	"account_id" uuid NOT NULL,
+	"dimension" smallint NOT NULL,
+	"grain" text NOT NULL,
+	"bucket" timestamp with time zone NOT NULL,
+	"is_bot" boolean NOT NULL,
+	"value" text NOT NULL,
+	"scans" integer NOT NULL,
+	"visitors" integer NOT NULL,
+	CONSTRAINT "account_scan_rollups_pk" PRIMARY KEY("account_id","dimension","grain","bucket","is_bot","value")
+);--> statement-breakpoint
+CREATE TABLE "scan_visitor_days" (
+	"scope_id" uuid NOT NULL,
+	"day" date NOT NULL,
+	"visitor_key" text NOT NULL,
+	CONSTRAINT "scan_visitor_days_pk" PRIMARY KEY("scope_id","day","visitor_key")
+);--> statement-breakpoint
+CREATE INDEX "scan_visitor_days_day_idx" ON "scan_visitor_days" USING btree ("day");--> statement-breakpoint
+-- Scans recorded before this migration: their rollups, from the rows (no visitor keys were kept, so no visitors).
+INSERT INTO "link_scan_hours"
+SELECT link_id, date_trunc('hour', created_at, 'UTC'), is_bot, coalesce(browser_name, ''), coalesce(os_name, ''),
+  coalesce(country_name, ''), coalesce(city, ''), count(*), 0
+FROM "scans" GROUP BY 1, 2, 3, 4, 5, 6, 7;--> statement-breakpoint
+INSERT INTO "account_scan_rollups"
+SELECT s.account_id, d.dimension, g.grain, date_trunc(g.grain, s.created_at, 'UTC'), s.is_bot, d.value, count(*), 0
+FROM "scans" s
+CROSS JOIN (VALUES ('hour'), ('day')) AS g(grain)
+CROSS JOIN LATERAL (VALUES (0, ''), (1, coalesce(s.browser_name, '')), (2, coalesce(s.os_name, '')), (3, coalesce(s.country_name, '')),
+  (4, coalesce(s.city, '')), (5, s.link_id::text)) AS d(dimension, value)
+GROUP BY 1, 2, 3, 4, 5, 6;
