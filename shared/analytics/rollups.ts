@@ -23,44 +23,64 @@ export const FIRST_ON_ACCOUNT = 2;
 export const ACCOUNT_ROLLUP_LOCK = 7_340_001;
 
 /**
- * The rows of `source` (scans columns: account_id, link_id, created_at, is_bot, browser_name,
- * os_name, country_name, city, visitor_firsts) as account rollup rows, one per dimension value,
- * per UTC hour and per UTC day. Nulls become '' (rollup keys are never null).
+ * Scans (columns of `scans`) grouped per link, UTC hour and visitor facts: the rows of
+ * link_scan_hours, and what the account's rows are summed from. Nulls become '' (rollup keys are
+ * never null).
  */
-function accountRollupRows(source: string): string {
+function hourlyRows(scans: string): string {
   return `
-  select i.account_id, d.dimension, g.grain, date_trunc(g.grain, i.created_at, 'UTC') as bucket, i.is_bot, d.value,
-    count(*)::int as scans, (count(*) filter (where d.dimension = ${ACCOUNT_DIMENSIONS.all} and i.visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0))::int as visitors
-  from ${source} i
-  cross join (values ('hour'), ('day')) as g(grain)
-  cross join lateral (values
-    (${ACCOUNT_DIMENSIONS.all}, ''),
-    (${ACCOUNT_DIMENSIONS.browser}, coalesce(i.browser_name, '')),
-    (${ACCOUNT_DIMENSIONS.os}, coalesce(i.os_name, '')),
-    (${ACCOUNT_DIMENSIONS.country}, coalesce(i.country_name, '')),
-    (${ACCOUNT_DIMENSIONS.city}, coalesce(i.city, '')),
-    (${ACCOUNT_DIMENSIONS.link}, i.link_id::text)
-  ) as d(dimension, value)
-  group by 1, 2, 3, 4, 5, 6`;
+  select account_id, link_id, date_trunc('hour', created_at, 'UTC') as hour, is_bot, coalesce(browser_name, '') as browser_name,
+    coalesce(os_name, '') as os_name, coalesce(country_name, '') as country_name, coalesce(city, '') as city, count(*)::int as scans,
+    (count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0))::int as link_visitors,
+    (count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0))::int as account_visitors
+  from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8`;
+}
+
+/**
+ * hourlyRows as account rollup rows: one per dimension value, per UTC hour and per UTC day. Grouping
+ * sets sum each dimension in one pass over the hourly rows; the day rows are summed from the hour
+ * rows (a few thousand), not from the scans.
+ */
+function accountRollupRows(hourly: string): string {
+  const { all, browser, os, country, city, link } = ACCOUNT_DIMENSIONS;
+  return `
+  with hours as materialized (
+    select account_id, hour, is_bot,
+      case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
+        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
+        when grouping(link_id) = 0 then ${link} else ${all} end as dimension,
+      coalesce(browser_name, os_name, country_name, city, link_id::text, '') as value,
+      sum(scans)::int as scans, sum(account_visitors)::int as visitors
+    from ${hourly} h
+    group by grouping sets ((account_id, hour, is_bot), (account_id, hour, is_bot, browser_name), (account_id, hour, is_bot, os_name),
+      (account_id, hour, is_bot, country_name), (account_id, hour, is_bot, city), (account_id, hour, is_bot, link_id))
+  )
+  select account_id, dimension, 'hour' as grain, hour as bucket, is_bot, value, scans,
+    case when dimension = ${all} then visitors else 0 end as visitors
+  from hours
+  union all
+  select account_id, dimension, 'day', date_trunc('day', hour, 'UTC'), is_bot, value, sum(scans)::int,
+    case when dimension = ${all} then sum(visitors)::int else 0 end
+  from hours group by account_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value`;
 }
 
 /**
  * Common table expressions that add the scans of the CTE `inserted` (the scans a statement has just
- * inserted) to both rollups. Rows go in key order, so concurrent writers of one link (already
- * serialised by its row lock) or one account (by ACCOUNT_ROLLUP_LOCK) meet them in the same order.
+ * inserted) to both rollups. In no particular order: a link's rows have one writer at a time (its
+ * row lock) and so do an account's (ACCOUNT_ROLLUP_LOCK), so no two writers wait on each other's rows.
  */
 export const ADD_INSERTED_TO_ROLLUPS = `
+inserted_hours as materialized (${hourlyRows('inserted')}),
 link_rollup as (
   insert into link_scan_hours as r (link_id, hour, is_bot, browser_name, os_name, country_name, city, scans, visitors)
-  select link_id, date_trunc('hour', created_at, 'UTC'), is_bot, coalesce(browser_name, ''), coalesce(os_name, ''),
-    coalesce(country_name, ''), coalesce(city, ''), count(*), count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0)
-  from inserted group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7
+  select link_id, hour, is_bot, browser_name, os_name, country_name, city, scans, link_visitors
+  from inserted_hours
   on conflict (link_id, hour, is_bot, browser_name, os_name, country_name, city)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 ),
 account_rollup as (
   insert into account_scan_rollups as r (account_id, dimension, grain, bucket, is_bot, value, scans, visitors)
-  select * from (${accountRollupRows('inserted')}) rows order by 1, 2, 3, 4, 5, 6
+  ${accountRollupRows('inserted_hours')}
   on conflict (account_id, dimension, grain, bucket, is_bot, value)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 )`;
@@ -73,10 +93,10 @@ account_rollup as (
  */
 export async function retractLinkFromRollups(tx: Pick<Database, 'execute'>, link: { id: string; accountId: string }): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(${link.accountId}::text))`);
-  const [before, after] = accountRollupRows(SOURCE).split(SOURCE);
+  const [before, after] = accountRollupRows(`(${hourlyRows(SOURCE)})`).split(SOURCE);
   await tx.execute(sql`
     update account_scan_rollups r set scans = r.scans - g.scans, visitors = r.visitors - g.visitors
-    from (${sql.raw(before!)}(select * from scans where link_id = ${link.id})${sql.raw(after!)}) g
+    from (${sql.raw(before!)}(select * from scans where link_id = ${link.id}) s${sql.raw(after!)}) g
     where r.account_id = g.account_id and r.dimension = g.dimension and r.grain = g.grain and r.bucket = g.bucket
       and r.is_bot = g.is_bot and r.value = g.value`);
   // The link's own rows of the by-link dimension are empty now. Other emptied rows stay (readers
