@@ -58,12 +58,14 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
       missingLocalMax: Math.min(config.LINK_CACHE_MAX_ENTRIES, 10_000),
     },
   );
+  // On the scan path's fail-fast connection: a salt refresh must fail, not wait, while Redis is away.
+  const visitorKeys = new VisitorKeys({ redis, prefix: config.QUEUE_PREFIX, logger: ctx.logger });
+  // Started beside the link cache: without Redis both wait for it a little, together rather than in turn.
+  const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
   const recorder = new ScanRecorder(config, ctx.logger);
   await recorder.start();
-  // On the scan path's fail-fast connection: a salt refresh must fail, not wait, while Redis is away.
-  const visitorKeys = new VisitorKeys({ redis, prefix: config.QUEUE_PREFIX, logger: ctx.logger });
-  await visitorKeys.start();
+  await visitorKeysStarted;
   const scanPath: ScanPath = {
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),

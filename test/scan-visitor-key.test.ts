@@ -159,6 +159,12 @@ describe('VisitorKeys: the day salt in Redis', () => {
     expect(other.keyOf('203.0.113.9', IPHONE, clock)).toBe(after);
     // A request that began just before midnight still gets the old day's key.
     expect(keys.keyOf('203.0.113.9', IPHONE, (day + 1) * DAY_MS - 1)).toBe(before);
+    // Ten minutes into the day, when Redis lets the old salt go, the process forgets it too.
+    expect(keys.saltFor(day)).toBeDefined();
+    clock = (day + 1) * DAY_MS + 600_000;
+    await keys.refresh();
+    expect(keys.saltFor(day)).toBeUndefined();
+    expect(keys.saltFor(day + 1)).toBe(tomorrow);
   });
 
   it('without Redis a process keys scans with a salt of its own at once, and takes the shared salt when Redis is back', async () => {

@@ -99,7 +99,7 @@ export interface VisitorKeysDeps {
 export class VisitorKeys {
   /** The salt of the latest day the hot path asked for: nearly every call finds its day here. */
   private current: VisitorSalt | undefined;
-  /** By UTC day: yesterday (for a request that began before midnight), today and tomorrow. */
+  /** By UTC day: today, tomorrow, and for a few minutes after midnight yesterday (a request that began before it). */
   private readonly salts = new Map<number, VisitorSalt>();
   private refreshing: Promise<void> | null = null;
   /** A refresh asked for while one runs: it runs next (the running one may have read the clock before a day changed). */
@@ -192,10 +192,12 @@ export class VisitorKeys {
   }
 
   private async fetchSalts(): Promise<void> {
-    const today = Math.floor(this.now() / DAY_MS);
-    // Past salts are not kept longer than the hot path may need them (a request begun before midnight).
-    for (const day of this.salts.keys()) if (day < today - 1) this.salts.delete(day);
-    if (this.current && this.current.day < today - 1) this.current = undefined;
+    const now = this.now();
+    const today = Math.floor(now / DAY_MS);
+    // A past day's salt is kept as long as Redis keeps it (for a request begun before midnight), then forgotten.
+    const ended = (day: number) => (day + 1) * DAY_MS + SALT_GRACE_SECONDS * 1000 <= now;
+    for (const day of this.salts.keys()) if (ended(day)) this.salts.delete(day);
+    if (this.current && ended(this.current.day)) this.current = undefined;
     for (const day of [today, today + 1]) {
       const held = this.salts.get(day);
       // A salt this process made while Redis was away is offered: if no replica stored one
