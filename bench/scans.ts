@@ -6,7 +6,8 @@
  * queue, no idempotency and no counters: the cost of writing these rows at all.
  *
  * And what describing a visitor costs the redirect hot path: the geo database's load, and
- * microseconds per call for user agents (parsed and cached) and addresses (IPv4, IPv6, private).
+ * microseconds per call for user agents (parsed and cached) and addresses (IPv4, IPv6, private),
+ * and for the scan's visitor key (against HMAC-SHA256, the construction it stands in for).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +24,9 @@ import { SCAN_JOB_OPTIONS } from '../shared/scans/scan-jobs.js';
 import { newScanId } from '../shared/scans/scan-id.js';
 import type { ScanEvent } from '../shared/scans/types.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
+import { VisitorKeys, visitorKey, visitorKeyHmac } from '../shared/scans/visitor-key.js';
+import { createLogger } from '../shared/logger.js';
+import { createFailFastRedis } from '../shared/redis.js';
 import { freshDatabase, printTable, ROOT } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -192,7 +196,7 @@ function microseconds(calls: number, fn: (i: number) => unknown): number {
   return ((performance.now() - start) * 1000) / calls;
 }
 
-async function benchVisitor(): Promise<string> {
+export async function benchVisitor(): Promise<string> {
   const rssBefore = process.memoryUsage().rss;
   const loadStart = performance.now();
   const geo = await loadGeo();
@@ -204,6 +208,12 @@ async function benchVisitor(): Promise<string> {
   const ipv4 = Array.from({ length: 10_000 }, (_, i) => `${1 + ((i * 7) % 220)}.${(i * 13) % 256}.${(i * 31) % 256}.${i % 256}`);
   const ipv6 = Array.from({ length: 4000 }, (_, i) => `2a00:1450:4001:${i.toString(16)}::200e`);
   const agents = Array.from({ length: 1000 }, (_, i) => `${SAMPLE_UA} app/${i}`);
+  // The salt of today from Redis, as a redirect process holds it.
+  const redis = createFailFastRedis(REDIS_URL);
+  const keys = new VisitorKeys({ redis, prefix: PREFIX, logger: createLogger({ LOG_LEVEL: 'silent' }, 'bench') });
+  await keys.start();
+  const salt = keys.saltFor(Math.floor(Date.now() / 86_400_000))!;
+  const at = Date.now();
   const rows: Array<[string, number]> = [
     ['user agent never seen (ua-parser-js + isbot), private address', microseconds(50_000, (i) => describe(`${SAMPLE_UA} n/${i}`, '10.0.0.1'))],
     ['user agent cached (1000 distinct), private address', microseconds(500_000, (i) => describe(agents[i % agents.length], '10.0.0.1'))],
@@ -211,7 +221,14 @@ async function benchVisitor(): Promise<string> {
     ['geo: IPv6 look-up (4000 distinct addresses)', microseconds(500_000, (i) => geo.lookup(ipv6[i % ipv6.length]!))],
     ['geo: private address (skipped)', microseconds(500_000, () => geo.lookup('192.168.1.20'))],
     ['describeVisitor: cached user agent + public IPv4 (the common scan)', microseconds(500_000, (i) => describe(agents[i % agents.length], ipv4[i % ipv4.length]))],
+    ['visitor key: keyOf, public IPv4 + user agent (SHA-256 of salt ‖ address ‖ agent, one crypto.hash)', microseconds(500_000, (i) => keys.keyOf(ipv4[i % ipv4.length]!, agents[i % agents.length], at))],
+    ['visitor key: the same with an IPv6 address', microseconds(500_000, (i) => keys.keyOf(ipv6[i % ipv6.length]!, agents[i % agents.length], at))],
+    ['visitor key as HMAC-SHA256 (createHmac), for comparison (not used)', microseconds(500_000, (i) => visitorKeyHmac(salt, ipv4[i % ipv4.length]!, agents[i % agents.length]))],
+    ['visitor key: the hash alone (salt in hand)', microseconds(500_000, (i) => visitorKey(salt, ipv4[i % ipv4.length]!, agents[i % agents.length]))],
   ];
+  keys.stop();
+  await redis.del(...(await redis.keys(`${PREFIX}:visitor-salt:*`)));
+  redis.disconnect();
   return printTable(
     `visitor description on one core (DB-IP Lite city loaded in ${loadMs.toFixed(0)} ms, RSS +${rssMb.toFixed(0)} MB)`,
     ['call', 'µs per call', 'calls/s'],

@@ -1,7 +1,7 @@
 /**
  * The public scan endpoint's composition root: `/<slug>` and its pages, `/files/:id`, `/health`
- * and `/ready`. Builds the process's scan path (link cache, scan limit, visitor description,
- * scan recorder) and closes it with the app.
+ * and `/ready`. Builds the process's scan path (link cache, scan limit, visitor description and
+ * key, scan recorder) and closes it with the app.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { passwordCookieSecrets } from '../shared/config/secrets.js';
@@ -15,6 +15,7 @@ import { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/passw
 import { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../shared/redis.js';
 import { createVisitorDescriber } from '../shared/scans/visitor.js';
+import { VisitorKeys } from '../shared/scans/visitor-key.js';
 import { ScanRecorder } from '../shared/scans/recorder.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { notFoundResponder } from './not-found.js';
@@ -57,9 +58,14 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
       missingLocalMax: Math.min(config.LINK_CACHE_MAX_ENTRIES, 10_000),
     },
   );
+  // On the scan path's fail-fast connection: a salt refresh must fail, not wait, while Redis is away.
+  const visitorKeys = new VisitorKeys({ redis, prefix: config.QUEUE_PREFIX, logger: ctx.logger });
+  // Started beside the link cache: without Redis both wait for it a little, together rather than in turn.
+  const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
   const recorder = new ScanRecorder(config, ctx.logger);
   await recorder.start();
+  await visitorKeysStarted;
   const scanPath: ScanPath = {
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
@@ -67,12 +73,14 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     passwordAttempts: new PasswordAttempts(redis, keys),
     passwordCookies: new PasswordCookies(await passwordCookieSecrets(config)),
     describeVisitor: await createVisitorDescriber(),
+    visitorKeys,
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {
     await recorder.close();
+    visitorKeys.stop();
     subscriber.disconnect();
     redis.disconnect();
   });

@@ -1,13 +1,14 @@
 /**
  * Everything the redirect routes need to answer a scan, built once per process by app.ts: the
- * cached slug resolution, the scan limit, unknown slugs per client, password attempts and cookies, who the visitor is, and the scan
- * recorder. Routes stay thin; these are the domain's parts (shared/links/resolve, shared/scans).
+ * cached slug resolution, the scan limit, unknown slugs per client, password attempts and cookies, who the visitor is, their
+ * visitor key, and the scan recorder. Routes stay thin; these are the domain's parts (shared/links/resolve, shared/scans).
  */
 import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
 import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import type { DescribeVisitor } from '../shared/scans/visitor.js';
+import type { VisitorKeys } from '../shared/scans/visitor-key.js';
 import type { RecordedScan } from '../shared/scans/types.js';
 
 export interface ScanPath {
@@ -19,6 +20,8 @@ export interface ScanPath {
   /** Signs and checks the cookie a correct password sets, with the server's secrets. */
   passwordCookies: PasswordCookies;
   describeVisitor: DescribeVisitor;
+  /** A scan's unique-visitor key: its address and user agent hashed under the UTC day's salt. */
+  visitorKeys: Pick<VisitorKeys, 'keyOf'>;
   recordScan(scan: RecordedScan): void;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */
   shortUrlBase: string;

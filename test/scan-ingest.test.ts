@@ -8,7 +8,7 @@ import { createDatabase, type DatabaseHandle } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createLogger } from '../shared/logger.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
-import { ingestScanBatches, ScanIngester } from '../shared/scans/ingest.js';
+import { ingestScanBatches, ScanIngester, statementColumns } from '../shared/scans/ingest.js';
 import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
 
 let database: DatabaseHandle;
@@ -160,6 +160,35 @@ describe('ingestScanBatches', () => {
     expect(await ingestScanBatches(database.pool, [damaged, good])).toEqual({ inserted: 2, links: 1, malformed: 7 });
     expect(await ingestScanBatches(database.pool, [{} as never, null as never])).toEqual({ inserted: 0, links: 0, malformed: 0 });
     expect(await storedScans([link!])).toBe(2);
+  });
+
+  it('ingests a batch of four entries per scan, as processes from before visitor keys queued or spooled them', async () => {
+    const [link] = await makeLinks(1);
+    const current = encodeScanBatch([scan(link!), scan(link!, { isBot: true })]);
+    const old: ScanBatchPayload = { links: current.links, visitors: current.visitors, scans: [...current.scans.slice(0, 4), ...current.scans.slice(5, 9)] };
+    expect(await ingestScanBatches(database.pool, [old])).toEqual({ inserted: 2, links: 1, malformed: 0 });
+    expect((await counters([link!]))[link!]).toMatchObject({ total: 2, humans: 1 });
+  });
+
+  it("hands each scan's visitor key to the statement beside its id; a key that is no key refuses its scan", () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const keyed = [scan(a, { visitorKey: 'ywIpxT-u9-kDX7uXqK_46w' }), scan(b, { visitorKey: null }), scan(a, { visitorKey: 'k'.repeat(64) })];
+    const current = encodeScanBatch(keyed);
+    const old = encodeScanBatch([scan(b), scan(a)]);
+    const oldFormat: ScanBatchPayload = { links: old.links, visitors: old.visitors, scans: [...old.scans.slice(0, 4), ...old.scans.slice(5, 9)] };
+    const columns = statementColumns([current, oldFormat]);
+    expect(columns.ids).toEqual([...keyed.map((s) => s.id), old.scans[0], old.scans[5]]);
+    expect(columns.visitorKeys).toEqual(['ywIpxT-u9-kDX7uXqK_46w', null, 'k'.repeat(64), null, null]);
+    expect(columns.malformed).toBe(0);
+
+    const bad = encodeScanBatch([scan(a, { visitorKey: 'ok' }), scan(a), scan(a), scan(a)]);
+    bad.scans[9] = 'k'.repeat(65);
+    bad.scans[14] = 42;
+    bad.scans[19] = undefined as never;
+    const refused = statementColumns([bad]);
+    expect(refused).toMatchObject({ ids: [bad.scans[0]], visitorKeys: ['ok'], malformed: 3 });
+    // A format this version does not know is refused whole (one count), not misread.
+    expect(statementColumns([{ ...bad, fieldsPerScan: 6 } as never])).toMatchObject({ ids: [], malformed: 1 });
   });
 
   it('batches written by one statement keep each scan with its own link and visitor', async () => {

@@ -4,7 +4,7 @@
  * that resets every connection), stay within their bound, and outlive a shutdown during an
  * outage through the spool file.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,8 @@ import { ScanRecorder, type ScanRecorderConfig } from '../shared/scans/recorder.
 import { decodeScanBatch, scanBatchSize } from '../shared/scans/batch.js';
 import { newScanId } from '../shared/scans/scan-id.js';
 import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
+import { until } from './support/until.js';
 
 const REDIS_URL = process.env.REDIS_URL!;
 const logger = createLogger({ LOG_LEVEL: 'silent' }, 'test');
@@ -29,8 +30,7 @@ const queues: Queue[] = [];
 const spoolDirs: string[] = [];
 
 beforeAll(async () => {
-  const target = new URL(REDIS_URL);
-  proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+  proxy = await startTcpProxyFor(REDIS_URL, 6379);
   connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 });
 afterEach(async () => {
@@ -82,16 +82,9 @@ const VISITOR = Object.freeze({
 });
 
 function scan(): RecordedScan {
-  return { id: newScanId(), linkId: randomUUID(), accountId: randomUUID(), at: Date.now(), visitor: VISITOR };
+  return { id: newScanId(), linkId: randomUUID(), accountId: randomUUID(), at: Date.now(), visitor: VISITOR, visitorKey: randomBytes(16).toString('base64url') };
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]> {
   const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused']);

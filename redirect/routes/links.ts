@@ -114,9 +114,9 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number): FastifyReply | Promise<FastifyReply> {
     const visitor = scanPath.describeVisitor(request.headers['user-agent'], request.ip, { head: request.method === 'HEAD' });
     const answer = answerOf(link, visitor, now);
-    if (!link.scanLimitActive) return recordAndSend(reply, link, visitor, now, answer);
+    if (!link.scanLimitActive) return recordAndSend(request, reply, link, visitor, now, answer);
     return scanLimiter.take(link, !visitor.isBot).then(
-      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndSend(reply, link, visitor, now, answer)),
+      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndSend(request, reply, link, visitor, now, answer)),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage()),
     );
@@ -129,8 +129,9 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     return renderLinkPage(link, pageUrls(link.slug));
   }
 
-  function recordAndSend(reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | Page) {
-    scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor });
+  function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | Page) {
+    const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
+    scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey });
     return typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer);
   }
 

@@ -4,8 +4,18 @@
  */
 import type { RecordedScan, ScanBatchPayload, ScanEvent, ScanVisitor, ScanVisitorTuple } from './types.js';
 
-/** Entries per scan in a batch's flat `scans` array: id, at, link index, visitor index. */
-export const FIELDS_PER_SCAN = 4;
+/** Entries per scan in a batch this version writes: id, at, link index, visitor index, visitor key. */
+export const FIELDS_PER_SCAN = 5;
+
+/**
+ * Entries per scan in a batch's flat `scans` array: 5 when it says so, 4 when it says nothing (a
+ * batch queued or spooled by a process from before visitor keys); undefined for a payload that is
+ * not a batch this version can read (which then has no scans).
+ */
+export function scanStride(payload: ScanBatchPayload): 4 | 5 | undefined {
+  const fields: unknown = payload?.fieldsPerScan;
+  return fields === undefined ? 4 : fields === 4 || fields === 5 ? fields : undefined;
+}
 
 /** The visitor fields in the order a batch carries them. */
 function visitorTuple(v: Readonly<ScanVisitor>): ScanVisitorTuple {
@@ -13,7 +23,7 @@ function visitorTuple(v: Readonly<ScanVisitor>): ScanVisitorTuple {
 }
 
 export class ScanBatchBuilder {
-  private readonly payload: ScanBatchPayload = { links: [], visitors: [], scans: [] };
+  private readonly payload: ScanBatchPayload = { fieldsPerScan: FIELDS_PER_SCAN, links: [], visitors: [], scans: [] };
   private readonly linkIndex = new Map<string, number>();
   /** By identity: the redirect's visitors are interned (describeVisitor), so equal ones are the same object. */
   private readonly visitorIndex = new Map<Readonly<ScanVisitor>, number>();
@@ -34,7 +44,7 @@ export class ScanBatchBuilder {
       visitor = this.payload.visitors.push(visitorTuple(v)) - 1;
       this.visitorIndex.set(v, visitor);
     }
-    this.payload.scans.push(scan.id, scan.at, link, visitor);
+    this.payload.scans.push(scan.id, scan.at, link, visitor, scan.visitorKey);
   }
 
   toPayload(): ScanBatchPayload {
@@ -46,18 +56,19 @@ export class ScanBatchBuilder {
 export function encodeScanBatch(scans: Iterable<ScanEvent>): ScanBatchPayload {
   const builder = new ScanBatchBuilder();
   const visitors = new Map<string, ScanVisitor>();
-  for (const { id, linkId, accountId, at, ...fields } of scans) {
+  for (const { id, linkId, accountId, at, visitorKey = null, ...fields } of scans) {
     const key = JSON.stringify(visitorTuple(fields));
     let visitor = visitors.get(key);
     if (!visitor) visitors.set(key, (visitor = fields));
-    builder.add({ id, linkId, accountId, at, visitor });
+    builder.add({ id, linkId, accountId, at, visitor, visitorKey });
   }
   return builder.toPayload();
 }
 
 /** Whole scans in a batch; a payload that is not a batch (a hand-made or damaged job) has none. */
 export function scanBatchSize(payload: ScanBatchPayload): number {
-  return Array.isArray(payload?.scans) ? Math.floor(payload.scans.length / FIELDS_PER_SCAN) : 0;
+  const stride = scanStride(payload);
+  return stride && Array.isArray(payload?.scans) ? Math.floor(payload.scans.length / stride) : 0;
 }
 
 /**
@@ -69,8 +80,9 @@ export function decodeScanBatch(payload: ScanBatchPayload): ScanEvent[] {
   const scans: ScanEvent[] = [];
   const links = Array.isArray(payload?.links) ? payload.links : [];
   const visitors = Array.isArray(payload?.visitors) ? payload.visitors : [];
-  const flat = Array.isArray(payload?.scans) ? payload.scans : [];
-  for (let i = 0; i + FIELDS_PER_SCAN <= flat.length; i += FIELDS_PER_SCAN) {
+  const stride = scanStride(payload);
+  const flat = stride && Array.isArray(payload?.scans) ? payload.scans : [];
+  for (let i = 0; stride && i + stride <= flat.length; i += stride) {
     const [linkId, accountId] = links[flat[i + 2] as number] ?? ['', ''];
     const v = visitors[flat[i + 3] as number] ?? ([null, null, null, null, null, null, null, false] satisfies ScanVisitorTuple);
     scans.push({
@@ -86,6 +98,7 @@ export function decodeScanBatch(payload: ScanBatchPayload): ScanEvent[] {
       region: v[5],
       city: v[6],
       isBot: v[7],
+      visitorKey: stride === 5 ? (flat[i + 4] as string | null) : null,
     });
   }
   return scans;

@@ -38,6 +38,11 @@ export interface RecordedScan {
   /** Epoch ms of the request. */
   at: number;
   visitor: Readonly<ScanVisitor>;
+  /**
+   * The unique-visitor key (shared/scans/visitor-key.ts): a hash of the address and user agent
+   * under the UTC day's salt, 22 characters; null for a scan that has none.
+   */
+  visitorKey: string | null;
 }
 
 /** A scan as the worker ingests it: a batch's entry with its link and visitor spelled out. */
@@ -56,6 +61,8 @@ export interface ScanEvent {
   region: string | null;
   city: string | null;
   isBot: boolean;
+  /** The unique-visitor key; absent or null when the scan has none (batches of older processes). */
+  visitorKey?: string | null;
 }
 
 /** The visitor fields of a scan, in the order a batch carries them. */
@@ -81,6 +88,14 @@ export interface ScanBatchPayload {
   /** [linkId, accountId] */
   links: Array<[string, string]>;
   visitors: ScanVisitorTuple[];
-  /** Flattened, four entries per scan: id, at (epoch ms), index in `links`, index in `visitors`. */
-  scans: Array<string | number>;
+  /**
+   * Entries per scan in `scans`: 5 since visitor keys; absent in batches of older processes,
+   * which carry 4 (queued or spooled before an upgrade). Read it with `scanStride`.
+   */
+  fieldsPerScan?: 5;
+  /**
+   * Flattened, `fieldsPerScan` entries per scan: id, at (epoch ms), index in `links`, index in
+   * `visitors`, and the visitor key (string or null; not in 4-entry batches).
+   */
+  scans: Array<string | number | null>;
 }

@@ -59,3 +59,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
   };
 }
+
+/** A proxy in front of the server a URL names (redis://, postgres://; `defaultPort` when it names none). */
+export function startTcpProxyFor(url: string, defaultPort: number): Promise<TcpProxy> {
+  const target = new URL(url);
+  return startTcpProxy(target.hostname, Number(target.port || defaultPort));
+}
