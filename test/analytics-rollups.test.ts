@@ -298,3 +298,16 @@ describe('planWindow', () => {
   });
 });
 
+
+describe('visitor keys of past days', () => {
+  it('are pruned after two days; today\'s and yesterday\'s stay', async () => {
+    const { pruneVisitorDays } = await import('../shared/analytics/rollups.js');
+    const scope = randomUUID();
+    const day = (back: number) => new Date(now - back * DAY).toISOString().slice(0, 10);
+    for (const back of [0, 1, 2, 3, 30])
+      await api.ctx.database.pool.query('insert into scan_visitor_days (scope_id, day, visitor_key) values ($1, $2, $3)', [scope, day(back), `k${back}`]);
+    await pruneVisitorDays(api.ctx.db, new Date(now));
+    const { rows } = await api.ctx.database.pool.query<{ day: string }>("select to_char(day, 'YYYY-MM-DD') as day from scan_visitor_days where scope_id = $1 order by day", [scope]);
+    expect(rows.map((r) => r.day)).toEqual([day(2), day(1), day(0)]);
+  });
+});

@@ -111,7 +111,7 @@ export async function retractLinkFromRollups(tx: Pick<Database, 'execute'>, link
 /** Where the scans to retract go in accountRollupRows' text. */
 const SOURCE = '/*source*/';
 
-/** Visitor keys are needed only while their day can still get scans: today and yesterday (UTC). */
+/** Visitor keys serve only scans still to come for their day: today's, yesterday's, and the day before's (a batch delayed by an outage) are kept. */
 export async function pruneVisitorDays(db: Pick<Database, 'execute'>, now: Date = new Date()): Promise<number> {
   const result = await db.execute(sql`delete from scan_visitor_days where day < (${now.toISOString()}::timestamptz at time zone 'UTC')::date - 2`);
   return result.rowCount ?? 0;
