@@ -1,7 +1,7 @@
 /** The compact form of a batch of scans on the queue: what goes in comes out, smaller. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeScanBatch, encodeScanBatch, scanBatchSize, scanStride } from '../shared/scans/batch.js';
+import { decodeScanBatch, encodeScanBatch, scanBatchSize } from '../shared/scans/batch.js';
 import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
 
 const links = [randomUUID(), randomUUID(), randomUUID()];
@@ -43,31 +43,23 @@ describe('scan batches', () => {
     expect(JSON.stringify(payload).length * 4).toBeLessThan(JSON.stringify(input).length);
   });
 
-  it('carries five entries per scan, the visitor key last, and says so', () => {
+  it('carries four entries per scan and the visitor keys beside them, in scan order', () => {
     const input = scans(3);
     const payload = encodeScanBatch(input);
-    expect(payload.fieldsPerScan).toBe(5);
-    expect(scanStride(payload)).toBe(5);
-    expect(payload.scans.slice(0, 10)).toEqual([input[0]!.id, input[0]!.at, 0, expect.any(Number), null, input[1]!.id, input[1]!.at, 1, expect.any(Number), 'key-1']);
+    expect(payload.scans.slice(0, 8)).toEqual([input[0]!.id, input[0]!.at, 0, expect.any(Number), input[1]!.id, input[1]!.at, 1, expect.any(Number)]);
+    expect(payload.visitorKeys).toEqual(input.map((s) => s.visitorKey));
     // A scan given without a key travels with null.
     const { visitorKey: _none, ...keyless } = input[1]!;
     expect(decodeScanBatch(encodeScanBatch([keyless]))).toEqual([{ ...keyless, visitorKey: null }]);
   });
 
-  it('reads a batch of four entries per scan (queued or spooled before visitor keys) as scans without keys', () => {
+  it('reads a batch without keys (queued or spooled before visitor keys) as scans without keys; a key that is no key is none', () => {
     const input = scans(4).map((s) => ({ ...s, visitorKey: null }));
-    const current = encodeScanBatch(input);
-    const old: ScanBatchPayload = {
-      links: current.links,
-      visitors: current.visitors,
-      scans: input.flatMap((_, i) => current.scans.slice(i * 5, i * 5 + 4)),
-    };
-    expect(scanStride(old)).toBe(4);
+    const { visitorKeys: _keys, ...old } = encodeScanBatch(input);
     expect(scanBatchSize(old)).toBe(4);
     expect(decodeScanBatch(JSON.parse(JSON.stringify(old)))).toEqual(input);
-    // A stride this version does not know is no batch it can read.
-    const unknown = { ...current, fieldsPerScan: 6 } as unknown as ScanBatchPayload;
-    expect([scanStride(unknown), scanBatchSize(unknown), decodeScanBatch(unknown)]).toEqual([undefined, 0, []]);
+    const odd = { ...old, visitorKeys: ['k'.repeat(65), 42, 'has space', 'fine_KEY-1'] } as unknown as ScanBatchPayload;
+    expect(decodeScanBatch(odd).map((s) => s.visitorKey)).toEqual([null, null, null, 'fine_KEY-1']);
   });
 
   it('an empty batch is empty, and so is a payload that is not a batch', () => {

@@ -4,17 +4,19 @@
  */
 import type { RecordedScan, ScanBatchPayload, ScanEvent, ScanVisitor, ScanVisitorTuple } from './types.js';
 
-/** Entries per scan in a batch this version writes: id, at, link index, visitor index, visitor key. */
-export const FIELDS_PER_SCAN = 5;
+/** Entries per scan in a batch's flat `scans` array: id, at, link index, visitor index. */
+export const FIELDS_PER_SCAN = 4;
 
 /**
- * Entries per scan in a batch's flat `scans` array: 5 when it says so, 4 when it says nothing (a
- * batch queued or spooled by a process from before visitor keys); undefined for a payload that is
- * not a batch this version can read (which then has no scans).
+ * A visitor key as a batch may carry it: base64url of at most 64 characters (ours are 22). Any
+ * other value is read as no key; a scan is never refused over its key.
  */
-export function scanStride(payload: ScanBatchPayload): 4 | 5 | undefined {
-  const fields: unknown = payload?.fieldsPerScan;
-  return fields === undefined ? 4 : fields === 4 || fields === 5 ? fields : undefined;
+const VISITOR_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The visitor key of the batch's `n`th scan, or null (none, not one, or a batch from before keys). */
+export function visitorKeyOf(payload: ScanBatchPayload, n: number): string | null {
+  const key: unknown = Array.isArray(payload?.visitorKeys) ? payload.visitorKeys[n] : null;
+  return typeof key === 'string' && VISITOR_KEY.test(key) ? key : null;
 }
 
 /** The visitor fields in the order a batch carries them. */
@@ -23,7 +25,7 @@ function visitorTuple(v: Readonly<ScanVisitor>): ScanVisitorTuple {
 }
 
 export class ScanBatchBuilder {
-  private readonly payload: ScanBatchPayload = { fieldsPerScan: FIELDS_PER_SCAN, links: [], visitors: [], scans: [] };
+  private readonly payload: ScanBatchPayload & { visitorKeys: Array<string | null> } = { links: [], visitors: [], scans: [], visitorKeys: [] };
   private readonly linkIndex = new Map<string, number>();
   /** By identity: the redirect's visitors are interned (describeVisitor), so equal ones are the same object. */
   private readonly visitorIndex = new Map<Readonly<ScanVisitor>, number>();
@@ -44,7 +46,8 @@ export class ScanBatchBuilder {
       visitor = this.payload.visitors.push(visitorTuple(v)) - 1;
       this.visitorIndex.set(v, visitor);
     }
-    this.payload.scans.push(scan.id, scan.at, link, visitor, scan.visitorKey);
+    this.payload.scans.push(scan.id, scan.at, link, visitor);
+    this.payload.visitorKeys.push(scan.visitorKey);
   }
 
   toPayload(): ScanBatchPayload {
@@ -67,8 +70,7 @@ export function encodeScanBatch(scans: Iterable<ScanEvent>): ScanBatchPayload {
 
 /** Whole scans in a batch; a payload that is not a batch (a hand-made or damaged job) has none. */
 export function scanBatchSize(payload: ScanBatchPayload): number {
-  const stride = scanStride(payload);
-  return stride && Array.isArray(payload?.scans) ? Math.floor(payload.scans.length / stride) : 0;
+  return Array.isArray(payload?.scans) ? Math.floor(payload.scans.length / FIELDS_PER_SCAN) : 0;
 }
 
 /**
@@ -80,9 +82,8 @@ export function decodeScanBatch(payload: ScanBatchPayload): ScanEvent[] {
   const scans: ScanEvent[] = [];
   const links = Array.isArray(payload?.links) ? payload.links : [];
   const visitors = Array.isArray(payload?.visitors) ? payload.visitors : [];
-  const stride = scanStride(payload);
-  const flat = stride && Array.isArray(payload?.scans) ? payload.scans : [];
-  for (let i = 0; stride && i + stride <= flat.length; i += stride) {
+  const flat = Array.isArray(payload?.scans) ? payload.scans : [];
+  for (let i = 0; i + FIELDS_PER_SCAN <= flat.length; i += FIELDS_PER_SCAN) {
     const [linkId, accountId] = links[flat[i + 2] as number] ?? ['', ''];
     const v = visitors[flat[i + 3] as number] ?? ([null, null, null, null, null, null, null, false] satisfies ScanVisitorTuple);
     scans.push({
@@ -98,7 +99,7 @@ export function decodeScanBatch(payload: ScanBatchPayload): ScanEvent[] {
       region: v[5],
       city: v[6],
       isBot: v[7],
-      visitorKey: stride === 5 ? (flat[i + 4] as string | null) : null,
+      visitorKey: visitorKeyOf(payload, i / FIELDS_PER_SCAN),
     });
   }
   return scans;

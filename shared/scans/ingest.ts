@@ -21,7 +21,7 @@
 import type pg from 'pg';
 import { isUuid } from '../format/ids.js';
 import { ACCOUNT_ROLLUP_LOCK, ADD_INSERTED_TO_ROLLUPS, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../analytics/rollups.js';
-import { scanBatchSize, scanStride } from './batch.js';
+import { FIELDS_PER_SCAN, scanBatchSize, visitorKeyOf } from './batch.js';
 import type { Logger } from '../logger.js';
 import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
 
@@ -114,14 +114,10 @@ function isVisitor(value: unknown): value is ScanVisitorTuple {
   return Array.isArray(value) && value.length === 8 && value.slice(0, 7).every(isText) && typeof value[7] === 'boolean';
 }
 
-/** Longest visitor key taken (ours are 22 characters; room for a longer hash later). */
-const VISITOR_KEY_MAX = 64;
-const isVisitorKey = (value: unknown): value is string | null => value === null || (typeof value === 'string' && value.length <= VISITOR_KEY_MAX);
-
 /**
  * Batches as one statement's columns: the scans as parallel arrays (id, time, link index,
- * visitor index, visitor key: null for scans without one, such as those of 4-entry batches
- * from before visitor keys), the links and visitors once each. Postgres reads arrays of UUIDs and numbers
+ * visitor index, visitor key: null for scans without one, such as those of batches from before
+ * visitor keys), the links and visitors once each. Postgres reads arrays of UUIDs and numbers
  * for a fraction of what twelve named fields per scan in JSON cost it (6.7 against 9.1 µs of
  * backend CPU per scan, measured), and the worker never expands a batch scan by scan.
  * Malformed entries (a hand-made or damaged job) are left out and counted: one of them must not
@@ -139,24 +135,17 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
   for (const batch of batches) {
     const batchLinks: unknown[] = Array.isArray(batch?.links) ? batch.links : [];
     const batchVisitors: unknown[] = Array.isArray(batch?.visitors) ? batch.visitors : [];
-    const stride = scanStride(batch);
     const flat: unknown[] = Array.isArray(batch?.scans) ? batch.scans : [];
-    // A batch of a format this version does not know: none of its scans can be read.
-    if (stride === undefined) {
-      if (flat.length > 0) malformed++;
-      continue;
-    }
     // Where each of the batch's links and visitors sits in the statement's; -1 if malformed.
     const linkIndex = batchLinks.map((l) =>
       Array.isArray(l) && isUuid(l[0]) && isUuid(l[1]) ? links.push([l[0], l[1]]) - 1 : -1,
     );
     const visitorIndex = batchVisitors.map((v) => (isVisitor(v) ? visitors.push(v) - 1 : -1));
-    for (let i = 0; i + stride <= flat.length; i += stride) {
+    for (let i = 0; i + FIELDS_PER_SCAN <= flat.length; i += FIELDS_PER_SCAN) {
       const [id, at, link, visitor] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
-      const key = stride === 5 ? flat[i + 4] : null;
       const l = typeof link === 'number' ? (linkIndex[link] ?? -1) : -1;
       const v = typeof visitor === 'number' ? (visitorIndex[visitor] ?? -1) : -1;
-      if (!isUuid(id) || typeof at !== 'number' || !Number.isFinite(at) || l < 0 || v < 0 || !isVisitorKey(key)) {
+      if (!isUuid(id) || typeof at !== 'number' || !Number.isFinite(at) || l < 0 || v < 0) {
         malformed++;
         continue;
       }
@@ -164,10 +153,10 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
       ats.push(at);
       linkOf.push(l);
       visitorOf.push(v);
-      visitorKeys.push(key);
+      visitorKeys.push(visitorKeyOf(batch, i / FIELDS_PER_SCAN));
     }
     // An entry cut off at the end.
-    if (flat.length % stride !== 0) malformed++;
+    if (flat.length % FIELDS_PER_SCAN !== 0) malformed++;
   }
   return { ids, ats, linkOf, visitorOf, visitorKeys, links, visitors, malformed };
 }

@@ -88,14 +88,12 @@ export interface ScanBatchPayload {
   /** [linkId, accountId] */
   links: Array<[string, string]>;
   visitors: ScanVisitorTuple[];
+  /** Flattened, four entries per scan: id, at (epoch ms), index in `links`, index in `visitors`. */
+  scans: Array<string | number>;
   /**
-   * Entries per scan in `scans`: 5 since visitor keys; absent in batches of older processes,
-   * which carry 4 (queued or spooled before an upgrade). Read it with `scanStride`.
+   * The visitor key of each scan, in the order of `scans` (null for none). Beside the scans rather
+   * than a fifth entry of each: a worker from before keys reads a new batch's scans unchanged and
+   * ignores this, so a rolling upgrade loses no scan; batches from before keys have none.
    */
-  fieldsPerScan?: 5;
-  /**
-   * Flattened, `fieldsPerScan` entries per scan: id, at (epoch ms), index in `links`, index in
-   * `visitors`, and the visitor key (string or null; not in 4-entry batches).
-   */
-  scans: Array<string | number | null>;
+  visitorKeys?: Array<string | null>;
 }
