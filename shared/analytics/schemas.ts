@@ -61,6 +61,14 @@ export const rankedResponse = z.object({
       percentage: z.string().meta({ description: 'Share of all scans in the range, two decimals', example: '42.50' }),
     }),
   ),
+}).meta({
+  example: {
+    data: [
+      { number: 1, name: 'Chrome', scans: 42, percentage: '60.00' },
+      { number: 2, name: 'Mobile Safari', scans: 21, percentage: '30.00' },
+      { number: 3, name: 'Unknown', scans: 7, percentage: '10.00' },
+    ],
+  },
 });
 
 const series = <T extends z.ZodType>(x: T) => z.object({ x: z.array(x), y: z.array(z.number().int()) });
