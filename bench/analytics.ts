@@ -195,10 +195,16 @@ function* seedScans(accountId: string, linksByRank: string[], start: number): Ge
         agent = humans.pick(hashUnit(visitor * 3 + 1));
         place = where.pick(hashUnit(visitor * 3 + 2));
       }
-      const scan: SeedScan = { id: newScanId(at), linkId: link.pick(random()), accountId, at, ...agent, ...place };
-      // Unique visitors: ingestion reads this once ScanEvent has `visitorKey` (another branch); harmless before.
-      scan.visitorKey = visitorKeyOf(visitor);
-      chunk.push(scan);
+      chunk.push({
+        id: newScanId(at),
+        linkId: link.pick(random()),
+        accountId,
+        at,
+        ...agent,
+        ...place,
+        // Unique visitors: written once ScanEvent has `visitorKey` (another branch); ignored before.
+        visitorKey: visitorKeyOf(visitor),
+      });
       if (chunk.length === SCANS_PER_CALL) {
         yield chunk;
         chunk = [];
