@@ -50,7 +50,7 @@ export async function startServer(entry: string, env: Record<string, string>, he
  */
 export async function freshDatabase(name: string): Promise<string> {
   const server = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const database = `qrlinks_bench_${name}`;
+  const database = benchDatabaseName(name);
   const admin = new pg.Client({ connectionString: server.href });
   await admin.connect();
   try {
@@ -59,9 +59,20 @@ export async function freshDatabase(name: string): Promise<string> {
   } finally {
     await admin.end();
   }
-  server.pathname = `/${database}`;
-  await migrateDatabase(server.href);
-  return server.href;
+  await migrateDatabase(benchDatabaseUrl(name));
+  return benchDatabaseUrl(name);
+}
+
+const benchDatabaseName = (name: string) => `qrlinks_bench_${name}`;
+
+/**
+ * Where benchmark `name`'s database is, whether or not it exists: for a benchmark that keeps its
+ * database across runs because seeding it takes minutes (it decides itself when to start afresh).
+ */
+export function benchDatabaseUrl(name: string): string {
+  const url = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/${benchDatabaseName(name)}`;
+  return url.href;
 }
 
 export interface LoadResult {
