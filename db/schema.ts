@@ -378,39 +378,42 @@ export const linkScanHours = pgTable(
 );
 
 /**
- * An account's scans per UTC hour and per UTC day, one dimension at a time (0 all scans,
- * 1 browser, 2 OS, 3 country, 4 city, 5 link id), kept with link_scan_hours. Separate dimensions,
- * since an account's scans are many: a year of one dimension is a few hundred day rows per value.
+ * Scans per bucket, one dimension at a time (0 all scans, 1 browser, 2 OS, 3 country, 4 city,
+ * 5 link id), kept with link_scan_hours. An account's rows (scope_id = account id) hold every
+ * dimension per UTC hour and per UTC day; a link's (scope_id = link id) all scans per UTC hour and
+ * every dimension per UTC day, so a year of a busy link is a few hundred rows per value, not a
+ * row per visitor combination and hour.
  */
-export const accountScanRollups = pgTable(
-  'account_scan_rollups',
+export const scanRollups = pgTable(
+  'scan_rollups',
   {
-    accountId: uuid('account_id').notNull(),
+    scopeId: uuid('scope_id').notNull(),
     dimension: smallint('dimension').notNull(),
     grain: text('grain').$type<'hour' | 'day'>().notNull(),
     bucket: tstz('bucket').notNull(),
     isBot: boolean('is_bot').notNull(),
     value: text('value').notNull(),
     scans: integer('scans').notNull(),
-    /** Dimension 0 only: scans that were their visitor's first on the account that UTC day. */
+    /** Dimension 0 only: scans that were their visitor's first on the scope that UTC day. */
     visitors: integer('visitors').notNull(),
   },
-  (t) => [primaryKey({ name: 'account_scan_rollups_pk', columns: [t.accountId, t.dimension, t.grain, t.bucket, t.isBot, t.value] })],
+  (t) => [primaryKey({ name: 'scan_rollups_pk', columns: [t.scopeId, t.dimension, t.grain, t.bucket, t.isBot, t.value] })],
 );
 
 /**
  * Visitor keys seen per link and per account (scope_id) and UTC day, so ingestion can tell a
  * visitor's first scan of the day. The keys are salted hashes whose salt lives in Redis for a
- * day; rows older than two days are pruned by the maintenance queue.
+ * day; days older than two are pruned by the maintenance queue. The day leads the key: today's
+ * inserts share one end of the index, and pruning deletes a range of it (no second index to keep).
  */
 export const scanVisitorDays = pgTable(
   'scan_visitor_days',
   {
-    scopeId: uuid('scope_id').notNull(),
     day: date('day').notNull(),
+    scopeId: uuid('scope_id').notNull(),
     visitorKey: text('visitor_key').notNull(),
   },
-  (t) => [primaryKey({ name: 'scan_visitor_days_pk', columns: [t.scopeId, t.day, t.visitorKey] }), index('scan_visitor_days_day_idx').on(t.day)],
+  (t) => [primaryKey({ name: 'scan_visitor_days_pk', columns: [t.day, t.scopeId, t.visitorKey] })],
 );
 
 export const JOB_STATES = ['queued', 'active', 'completed', 'failed'] as const;

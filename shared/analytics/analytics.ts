@@ -9,7 +9,7 @@ import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { links } from '../../db/schema.js';
 import { ValidationError } from '../http/errors.js';
-import { ACCOUNT_DIMENSIONS, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from './rollups.js';
+import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, ROLLUP_DIMENSIONS } from './rollups.js';
 import type { AnalyticsQuery } from './schemas.js';
 import { addDays, analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
 
@@ -22,7 +22,7 @@ export interface AnalyticsScope {
 /** The ranked endpoints and the visitor fact each groups by. */
 export const RANKED_DIMENSIONS = { ops: 'os', country: 'country', region: 'city', browser: 'browser' } as const;
 export type RankedDimension = keyof typeof RANKED_DIMENSIONS;
-type Dimension = keyof typeof ACCOUNT_DIMENSIONS;
+type Dimension = keyof typeof ROLLUP_DIMENSIONS;
 
 /** The scans column of each dimension (raw reads) and, per link, the link_scan_hours column. */
 const DIMENSION_COLUMNS: Record<Exclude<Dimension, 'all'>, string> = {
@@ -43,7 +43,7 @@ const DAY_MS = 86_400_000;
 type Scope = { accountId: string; linkId?: undefined } | { accountId: string; linkId: string };
 
 /**
- * How a window is read. Hour rows cover [hoursFrom, hoursTo); of those, an account's rankings read
+ * How a window is read. Hour rows cover [hoursFrom, hoursTo); of those, rankings and general read
  * [daysFrom, daysTo) from day rows instead. `raw` are the parts of an hour at the window's edges,
  * read from scans: none for whole-hour zones' day edges; half an hour at each edge for a zone like
  * Asia/Kolkata. A window that ends at or after `now` takes its last hour whole, since no scan is
@@ -80,29 +80,29 @@ const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
 
 /**
  * The rows to count for a scope, window and dimension, as (at, is_bot, value, scans, visitors):
- * rollup rows of whole hours (and, with `days`, of whole UTC days for an account) and single raw
- * scans for the partial hours. `at` is a bucket's start or a raw scan's time.
+ * scan_rollups rows of whole hours (and, with `days`, of whole UTC days), and single raw scans for
+ * the partial hours. `at` is a bucket's start or a raw scan's time. A link has no hour rows per
+ * dimension: its partial days' rankings come from link_scan_hours.
  */
 function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days: boolean): SQL {
   const parts: SQL[] = [];
   const column = dimension === 'all' ? null : DIMENSION_COLUMNS[dimension];
-  if (scope.linkId !== undefined) {
-    const value = column ? sql.raw(`h.${column}`) : sql`''`;
-    if (plan.hoursFrom < plan.hoursTo)
-      parts.push(sql`select h.hour as at, h.is_bot, ${value} as value, h.scans, h.visitors from link_scan_hours h
-        where h.link_id = ${scope.linkId} and h.hour >= ${at(plan.hoursFrom)} and h.hour < ${at(plan.hoursTo)}`);
-  } else {
-    const rollup = (grain: 'hour' | 'day', a: number, b: number) =>
-      a < b &&
-      parts.push(sql`select r.bucket as at, r.is_bot, r.value, r.scans, r.visitors from account_scan_rollups r
-        where r.account_id = ${scope.accountId} and r.dimension = ${ACCOUNT_DIMENSIONS[dimension]} and r.grain = ${grain}
-          and r.bucket >= ${at(a)} and r.bucket < ${at(b)}`);
-    if (days && plan.daysFrom < plan.daysTo) {
-      rollup('hour', plan.hoursFrom, plan.daysFrom);
-      rollup('day', plan.daysFrom, plan.daysTo);
-      rollup('hour', plan.daysTo, plan.hoursTo);
-    } else rollup('hour', plan.hoursFrom, plan.hoursTo);
-  }
+  const scopeId = scope.linkId ?? scope.accountId;
+  const rollup = (grain: 'hour' | 'day', a: number, b: number) =>
+    a < b &&
+    parts.push(sql`select r.bucket as at, r.is_bot, r.value, r.scans, r.visitors from scan_rollups r
+      where r.scope_id = ${scopeId} and r.dimension = ${ROLLUP_DIMENSIONS[dimension]} and r.grain = ${grain}
+        and r.bucket >= ${at(a)} and r.bucket < ${at(b)}`);
+  const linkHours = (a: number, b: number) =>
+    a < b &&
+    parts.push(sql`select h.hour as at, h.is_bot, ${sql.raw(`h.${column}`)} as value, h.scans, h.visitors from link_scan_hours h
+      where h.link_id = ${scopeId} and h.hour >= ${at(a)} and h.hour < ${at(b)}`);
+  const hours = scope.linkId !== undefined && column ? linkHours : (a: number, b: number) => rollup('hour', a, b);
+  if (days && plan.daysFrom < plan.daysTo) {
+    hours(plan.hoursFrom, plan.daysFrom);
+    rollup('day', plan.daysFrom, plan.daysTo);
+    hours(plan.daysTo, plan.hoursTo);
+  } else hours(plan.hoursFrom, plan.hoursTo);
   if (plan.raw.length > 0) {
     const value = column ? sql.raw(`coalesce(s.${column}::text, '')`) : sql`''`;
     const owner = scope.linkId !== undefined ? sql`s.link_id = ${scope.linkId}` : sql`s.account_id = ${scope.accountId}`;

@@ -1,5 +1,5 @@
 /**
- * The analytics rollups (db/schema.ts: link_scan_hours, account_scan_rollups, scan_visitor_days):
+ * The analytics rollups (db/schema.ts: scan_rollups, link_scan_hours, scan_visitor_days):
  * how scans enter them and leave them. Ingestion adds a statement's new scans in that same
  * statement (shared/scans/ingest.ts), and deleting a link takes its scans back out in the
  * deleting transaction, so a rollup always equals a count over the raw rows it stands for.
@@ -7,8 +7,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 
-/** account_scan_rollups.dimension: what `value` holds. */
-export const ACCOUNT_DIMENSIONS = { all: 0, browser: 1, os: 2, country: 3, city: 4, link: 5 } as const;
+/** scan_rollups.dimension: what `value` holds ('' for all scans, a link id for link). */
+export const ROLLUP_DIMENSIONS = { all: 0, browser: 1, os: 2, country: 3, city: 4, link: 5 } as const;
 
 /** scans.visitor_firsts bits. */
 export const FIRST_ON_LINK = 1;
@@ -37,36 +37,50 @@ function hourlyRows(scans: string): string {
 }
 
 /**
- * hourlyRows as account rollup rows: one per dimension value, per UTC hour and per UTC day. Grouping
- * sets sum each dimension in one pass over the hourly rows; the day rows are summed from the hour
- * rows (a few thousand), not from the scans.
+ * hourlyRows as scan_rollups rows. For the account (scope = account id): one per dimension value,
+ * per UTC hour and per UTC day. For each link (scope = link id): all scans per UTC hour, and one per
+ * dimension value per UTC day (a link's partial days are read from link_scan_hours). Grouping sets
+ * sum each dimension in one pass over the hourly rows; day rows are summed from hour rows.
+ * `prelude`: common table expressions the rows need first (ending with a comma).
  */
-function accountRollupRows(hourly: string): string {
-  const { all, browser, os, country, city, link } = ACCOUNT_DIMENSIONS;
+function rollupRows(hourly: string, prelude = ''): string {
+  const { all, browser, os, country, city, link } = ROLLUP_DIMENSIONS;
+  const dimension = (extra: string) => `case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
+        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}${extra} else ${all} end`;
+  const sets = (scope: string, bucket: string, withLink: boolean) =>
+    ['', ', browser_name', ', os_name', ', country_name', ', city', ...(withLink ? [', link_id'] : [])].map((d) => `(${scope}, ${bucket}, is_bot${d})`).join(', ');
   return `
-  with hours as materialized (
-    select account_id, hour, is_bot,
-      case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
-        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
-        when grouping(link_id) = 0 then ${link} else ${all} end as dimension,
+  with ${prelude}account_hours as materialized (
+    select account_id as scope_id, hour, is_bot, ${dimension(` when grouping(link_id) = 0 then ${link}`)} as dimension,
       coalesce(browser_name, os_name, country_name, city, link_id::text, '') as value,
       sum(scans)::int as scans, sum(account_visitors)::int as visitors
     from ${hourly} h
-    group by grouping sets ((account_id, hour, is_bot), (account_id, hour, is_bot, browser_name), (account_id, hour, is_bot, os_name),
-      (account_id, hour, is_bot, country_name), (account_id, hour, is_bot, city), (account_id, hour, is_bot, link_id))
+    group by grouping sets (${sets('account_id', 'hour', true)})
+  ),
+  link_days as materialized (
+    select link_id as scope_id, date_trunc('day', hour, 'UTC') as day, is_bot, ${dimension('')} as dimension,
+      coalesce(browser_name, os_name, country_name, city, '') as value, sum(scans)::int as scans, sum(link_visitors)::int as visitors
+    from ${hourly} h
+    group by grouping sets (${sets('link_id', "date_trunc('day', hour, 'UTC')", false)})
   )
-  select account_id, dimension, 'hour' as grain, hour as bucket, is_bot, value, scans,
+  select scope_id, dimension, 'hour' as grain, hour as bucket, is_bot, value, scans,
     case when dimension = ${all} then visitors else 0 end as visitors
-  from hours
+  from account_hours
   union all
-  select account_id, dimension, 'day', date_trunc('day', hour, 'UTC'), is_bot, value, sum(scans)::int,
+  select scope_id, dimension, 'day', date_trunc('day', hour, 'UTC'), is_bot, value, sum(scans)::int,
     case when dimension = ${all} then sum(visitors)::int else 0 end
-  from hours group by account_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value`;
+  from account_hours group by scope_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value
+  union all
+  select link_id, ${all}, 'hour', hour, is_bot, '', sum(scans)::int, sum(link_visitors)::int
+  from ${hourly} h group by link_id, hour, is_bot
+  union all
+  select scope_id, dimension, 'day', day, is_bot, value, scans, case when dimension = ${all} then visitors else 0 end
+  from link_days`;
 }
 
 /**
  * Common table expressions that add the scans of the CTE `inserted` (the scans a statement has just
- * inserted) to both rollups. In no particular order: a link's rows have one writer at a time (its
+ * inserted) to the rollups. In no particular order: a link's rows have one writer at a time (its
  * row lock) and so do an account's (ACCOUNT_ROLLUP_LOCK), so no two writers wait on each other's rows.
  */
 export const ADD_INSERTED_TO_ROLLUPS = `
@@ -78,34 +92,33 @@ link_rollup as (
   on conflict (link_id, hour, is_bot, browser_name, os_name, country_name, city)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 ),
-account_rollup as (
-  insert into account_scan_rollups as r (account_id, dimension, grain, bucket, is_bot, value, scans, visitors)
-  ${accountRollupRows('inserted_hours')}
-  on conflict (account_id, dimension, grain, bucket, is_bot, value)
+scan_rollup as (
+  insert into scan_rollups as r (scope_id, dimension, grain, bucket, is_bot, value, scans, visitors)
+  ${rollupRows('inserted_hours')}
+  on conflict (scope_id, dimension, grain, bucket, is_bot, value)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 )`;
 
 /**
- * Takes a link's scans out of its account's rollups and drops the link's own rollup rows and
- * visitor keys; call in the transaction that deletes the link's scans, with the link row locked,
- * before the scans go. The account's visitors lose the ones first seen on this link that day
+ * Takes a link's scans out of its account's rollups and drops the link's own rollup rows (its
+ * visitor keys go with their day's pruning); call in the transaction that deletes the link's scans,
+ * with the link row locked, before the scans go. The account's visitors lose the ones first seen on this link that day
  * (their later scans on other links that day were not marked first: a small undercount).
  */
 export async function retractLinkFromRollups(tx: Pick<Database, 'execute'>, link: { id: string; accountId: string }): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(${link.accountId}::text))`);
-  const [before, after] = accountRollupRows(`(${hourlyRows(SOURCE)})`).split(SOURCE);
+  // The account's rows lose what the link's scans added; the link's own rows go whole.
+  const [before, after] = rollupRows('gone_hours', `gone_hours as materialized (${hourlyRows(SOURCE)}), `).split(SOURCE);
   await tx.execute(sql`
-    update account_scan_rollups r set scans = r.scans - g.scans, visitors = r.visitors - g.visitors
+    update scan_rollups r set scans = r.scans - g.scans, visitors = r.visitors - g.visitors
     from (${sql.raw(before!)}(select * from scans where link_id = ${link.id}) s${sql.raw(after!)}) g
-    where r.account_id = g.account_id and r.dimension = g.dimension and r.grain = g.grain and r.bucket = g.bucket
-      and r.is_bot = g.is_bot and r.value = g.value`);
-  // The link's own rows of the by-link dimension are empty now. Other emptied rows stay (readers
-  // leave out values whose sum is 0): finding them would read the account's every row.
-  await tx.execute(
-    sql`delete from account_scan_rollups where account_id = ${link.accountId} and dimension = ${ACCOUNT_DIMENSIONS.link} and value = ${link.id}`,
-  );
+    where g.scope_id = ${link.accountId} and r.scope_id = g.scope_id and r.dimension = g.dimension and r.grain = g.grain
+      and r.bucket = g.bucket and r.is_bot = g.is_bot and r.value = g.value`);
+  // Other emptied account rows stay (readers leave out values whose sum is 0): finding them would
+  // read the account's every row.
+  await tx.execute(sql`delete from scan_rollups where scope_id = ${link.accountId} and dimension = ${ROLLUP_DIMENSIONS.link} and value = ${link.id}`);
+  await tx.execute(sql`delete from scan_rollups where scope_id = ${link.id}`);
   await tx.execute(sql`delete from link_scan_hours where link_id = ${link.id}`);
-  await tx.execute(sql`delete from scan_visitor_days where scope_id = ${link.id}`);
 }
 
 /** Where the scans to retract go in accountRollupRows' text. */

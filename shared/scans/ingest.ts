@@ -16,7 +16,7 @@
  * step 2: after the link locks it takes each account's rollup lock (in account order), records the
  * batch's visitor keys per link and account and UTC day (scan_visitor_days; a key new there marks
  * its first scan in scans.visitor_firsts), and adds the inserted scans to link_scan_hours and
- * account_scan_rollups. A retried batch inserts no scan, so it adds nothing either.
+ * scan_rollups. A retried batch inserts no scan, so it adds nothing either.
  */
 import type pg from 'pg';
 import { isUuid } from '../format/ids.js';
@@ -81,8 +81,8 @@ day_visits as materialized (
   ) v order by scope_id, day, visitor_key, created_at, id
 ),
 fresh_visits as (
-  insert into scan_visitor_days (scope_id, day, visitor_key)
-  select scope_id, day, visitor_key from day_visits order by 1, 2, 3
+  insert into scan_visitor_days (day, scope_id, visitor_key)
+  select day, scope_id, visitor_key from day_visits
   on conflict do nothing
   returning scope_id, day, visitor_key
 ),
