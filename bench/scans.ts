@@ -54,6 +54,8 @@ function makeScans(accountId: string, linkIds: string[]): ScanEvent[] {
     accountId,
     at: now - (SCANS - i) * 3,
     ...VISITORS[i % VISITORS.length]!,
+    // One of 100,000 visitors: most scans bring a key new for the day (a row per link and account).
+    visitorKey: `v${Math.floor(Math.random() * 100_000)}`,
   }));
 }
 

@@ -71,29 +71,37 @@ src as materialized (
   join accounts_locked a on a.account_id = bl.account_id
   join visitors v on v.i = s.visitor
 ),
-day_visits as materialized (
-  select distinct on (scope_id, day, visitor_key) id, scope_id, day, visitor_key, bit from (
-    select id, link_id as scope_id, (created_at at time zone 'UTC')::date as day, visitor_key, ${FIRST_ON_LINK} as bit, created_at
-    from src where visitor_key is not null
-    union all
-    select id, account_id, (created_at at time zone 'UTC')::date, visitor_key, ${FIRST_ON_ACCOUNT}, created_at
-    from src where visitor_key is not null
-  ) v order by scope_id, day, visitor_key, created_at, id
+-- A scan is its visitor's first of the UTC day on its link (on its account) when it is the batch's
+-- earliest with that key and the key is not in scan_visitor_days yet. Checked by index look-ups
+-- per scan, not by joining back the keys an insert returned: the planner cannot size these CTEs
+-- and chose nested loops over them (6 s for 10,000 scans). The account lock makes the check and
+-- the insert below one step: no other writer adds this account's or its links' keys meanwhile.
+ranked as materialized (
+  select src.*, (created_at at time zone 'UTC')::date as day,
+    row_number() over (partition by link_id, (created_at at time zone 'UTC')::date, visitor_key order by created_at, id) = 1 as earliest_on_link,
+    row_number() over (partition by account_id, (created_at at time zone 'UTC')::date, visitor_key order by created_at, id) = 1 as earliest_on_account
+  from src
 ),
-fresh_visits as (
+marked as materialized (
+  select r.*,
+    (r.visitor_key is not null and r.earliest_on_link
+      and not exists (select 1 from scan_visitor_days d where d.day = r.day and d.scope_id = r.link_id and d.visitor_key = r.visitor_key)) as first_on_link,
+    (r.visitor_key is not null and r.earliest_on_account
+      and not exists (select 1 from scan_visitor_days d where d.day = r.day and d.scope_id = r.account_id and d.visitor_key = r.visitor_key)) as first_on_account
+  from ranked r
+),
+new_visits as (
   insert into scan_visitor_days (day, scope_id, visitor_key)
-  select day, scope_id, visitor_key from day_visits
+  select day, link_id, visitor_key from marked where first_on_link
+  union all
+  select day, account_id, visitor_key from marked where first_on_account
   on conflict do nothing
-  returning scope_id, day, visitor_key
-),
-firsts as (
-  select d.id, sum(d.bit)::smallint as bits from day_visits d join fresh_visits f using (scope_id, day, visitor_key) group by d.id
 ),
 inserted as (
   insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot, visitor_firsts)
-  select s.id, s.link_id, s.account_id, s.created_at, s.browser_name, s.device_type, s.device_vendor, s.os_name, s.country_name,
-    s.region, s.city, s.is_bot, coalesce(f.bits, 0)
-  from src s left join firsts f on f.id = s.id
+  select id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot,
+    (case when first_on_link then ${FIRST_ON_LINK} else 0 end) + (case when first_on_account then ${FIRST_ON_ACCOUNT} else 0 end)
+  from marked
   on conflict (id) do nothing
   returning link_id, account_id, created_at, browser_name, os_name, country_name, city, is_bot, visitor_firsts
 ),${ADD_INSERTED_TO_ROLLUPS},
@@ -168,8 +176,10 @@ export async function ingestScanBatches(db: Queryable, batches: readonly ScanBat
   const columns = statementColumns(batches);
   if (columns.ids.length === 0) return { inserted: 0, links: 0, malformed: columns.malformed };
   const result = await db.query<{ scans: number }>({
-    // Named: each pooled connection parses and plans it once.
-    name: 'ingest-scan-batches',
+    // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
+    // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
+    // 100 of each and joined the visitor keys and rollups 3-4 times slower (2.9 s per 10,000 scans
+    // against 0.8 s); planning takes ~1.5 ms.
     text: INGEST_SQL,
     values: [
       arrayLiteral(columns.ids),
