@@ -2,6 +2,7 @@
  * `npm run bench`: runs every benchmark (or those named: `npm run bench -- api`) and prints
  * their tables. Paste the output into docs/benchmarks.md with the command and the date.
  */
+import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
@@ -12,6 +13,7 @@ import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
+  'analytics-export': benchAnalyticsExport,
   api: benchApi,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,

@@ -3,6 +3,7 @@
  * only enqueue; workers/ processes. Adding a job kind means adding it here first.
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
+import type { AnalyticsExportPayload } from '../analytics/export.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [
@@ -14,6 +15,9 @@ export const QUEUE_NAMES = [
   'maintenance',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Queues whose jobs belong to an account and have a jobs row (shared/jobs/records.ts). */
+export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set(['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render']);
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
 export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' };
@@ -38,6 +42,7 @@ export interface QrRenderResult {
 }
 
 export interface JobPayloads {
+  'analytics-export': AccountJobData<AnalyticsExportPayload>;
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
   scans: ScanBatchPayload;
