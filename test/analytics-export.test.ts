@@ -5,10 +5,12 @@
  * and a worker killed with SIGKILL mid-export, whose job is retried into one complete file.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvRecords, EXPORT_COLUMNS, neutraliseCell } from '../shared/analytics/export.js';
+import { csvCellSql, EXPORT_COLUMNS } from '../shared/analytics/export.js';
 import { addDays, formatDate, localDateAt } from '../shared/analytics/window.js';
 import { jobFileKey } from '../shared/jobs/files.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
@@ -63,22 +65,6 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutM
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
-
-describe('the CSV encoder', () => {
-  it('writes the same bytes as csv-stringify (RFC 4180, CRLF, line breaks quoted) after neutralising', () => {
-    const cell = fc.option(fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' a]{0,6}$/)), { nil: null });
-    fc.assert(
-      fc.property(fc.array(fc.array(cell, { minLength: 9, maxLength: 9 }), { maxLength: 5 }), (rows) => {
-        const reference = stringify(
-          rows.map((r) => r.map((v) => (v === null ? null : neutraliseCell(v)))),
-          { record_delimiter: '\r\n', quoted_match: /[\r\n]/ },
-        );
-        expect(csvRecords(rows)).toBe(reference);
-      }),
-      { numRuns: 500, seed: 20261123 },
-    );
-  });
-});
 
 let api: TestApi;
 let workers: RunningWorkers;
@@ -143,6 +129,32 @@ async function exportRows(account: TestAccount, slug: string | null, body?: unkn
   expect(header).toEqual([...EXPORT_COLUMNS]);
   return rows;
 }
+
+describe('the CSV cells Postgres writes', () => {
+  /** OWASP's rule, written out again here as the reference. */
+  const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+  it('are the bytes csv-stringify writes (RFC 4180, CRLF, line breaks quoted) after neutralising', async () => {
+    // Postgres text cannot hold NUL.
+    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/)).map((v) => v.replaceAll('\0', ''));
+    const rowsArb = fc.array(fc.array(fc.option(text, { nil: null }), { minLength: 9, maxLength: 9 }), { minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(rowsArb, async (rows) => {
+        const { rows: cells } = await api.ctx.database.pool.query<{ cell: string }>(
+          `select ${csvCellSql('v')} as cell from unnest($1::text[]) with ordinality as t(v, i) order by i`,
+          [rows.flat()],
+        );
+        const written = rows.map((_, r) => `${cells.slice(r * 9, r * 9 + 9).map((c) => c.cell).join(',')}\r\n`).join('');
+        const reference = stringify(
+          rows.map((row) => row.map((v) => (v === null ? null : neutralise(v)))),
+          { record_delimiter: '\r\n', quoted_match: /[\r\n]/ },
+        );
+        expect(written).toBe(reference);
+      }),
+      { numRuns: 300, seed: 20261123 },
+    );
+  });
+});
 
 describe('the CSV file', () => {
   let me: TestAccount;
@@ -402,6 +414,23 @@ describe('answer now or 202', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/queued/);
     await api.ctx.queues['bulk-generate'].remove(id);
+  });
+
+  it('an export whose job fails after its attempts answers 503 with the job’s one-line error; the jobs row says failed', { timeout: 60_000 }, async () => {
+    // A plain file where the account's storage folder would go: every attempt's upload fails.
+    const broken = await createTestAccount(api.ctx);
+    await mkdir(join(api.ctx.config.STORAGE_DIR, 'accounts'), { recursive: true });
+    await writeFile(join(api.ctx.config.STORAGE_DIR, 'accounts', broken.accountId), 'not a folder');
+    const res = await exportCall(broken, null);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(Object.keys(res.json())).toEqual(['message']);
+    expect(res.json().message).toMatch(/^The job [0-9a-f-]{36} failed: \S/);
+    expect(res.json().message).not.toContain('\n');
+    const jobId = /The job ([0-9a-f-]{36})/.exec(res.json().message)![1];
+    const job = (await call(api.app, broken.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+    expect(job).toMatchObject({ state: 'failed', type: 'analytics-export' });
+    expect((await api.ctx.queues['analytics-export'].getJob(jobId!))!.attemptsMade).toBe(3);
   });
 
   it('a job that fails after its attempts: the jobs row says failed with a one-line message, and a wait answers it', async () => {
