@@ -64,7 +64,7 @@ async function cursorRead(pool: pg.Pool, accountId: string): Promise<number> {
         { rowMode: 'array' },
       ),
     );
-    while ((await cursor.read(8000)).length > 0);
+    while ((await cursor.read(500)).length > 0);
     await cursor.close();
     return performance.now() - start;
   } finally {
@@ -176,7 +176,7 @@ export async function benchAnalyticsExport(): Promise<string> {
       const rate = (ms: number) => Math.round(account.size / (ms / 1000));
       const label = account.size.toLocaleString('en');
       rows.push([`${label}: COPY … TO STDOUT (FORMAT csv) via psql into /dev/null (baseline)`, rate(copyMs), (copyMs / 1000).toFixed(2), '1.00', '—', '—']);
-      rows.push([`${label}: cursor read only (pg-cursor, 8000-row reads, no CSV)`, rate(cursorMs), (cursorMs / 1000).toFixed(2), (copyMs / cursorMs).toFixed(2), '—', '—']);
+      rows.push([`${label}: cursor read only (pg-cursor, 500-row reads, no CSV)`, rate(cursorMs), (cursorMs / 1000).toFixed(2), (copyMs / cursorMs).toFixed(2), '—', '—']);
       rows.push([
         `${label}: **export job end to end** (api → queue → worker → CSV in storage)`,
         rate(run.ms),

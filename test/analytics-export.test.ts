@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvCellSql, EXPORT_COLUMNS } from '../shared/analytics/export.js';
+import { csvRecords, EXPORT_COLUMNS } from '../shared/analytics/export.js';
 import { addDays, formatDate, localDateAt } from '../shared/analytics/window.js';
 import { jobFileKey } from '../shared/jobs/files.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
@@ -130,28 +130,25 @@ async function exportRows(account: TestAccount, slug: string | null, body?: unkn
   return rows;
 }
 
-describe('the CSV cells Postgres writes', () => {
+describe('the CSV encoder', () => {
   /** OWASP's rule, written out again here as the reference. */
   const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 
-  it('are the bytes csv-stringify writes (RFC 4180, CRLF, line breaks quoted) after neutralising', async () => {
-    // Postgres text cannot hold NUL.
-    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/)).map((v) => v.replaceAll('\0', ''));
-    const rowsArb = fc.array(fc.array(fc.option(text, { nil: null }), { minLength: 9, maxLength: 9 }), { minLength: 1, maxLength: 5 });
-    await fc.assert(
-      fc.asyncProperty(rowsArb, async (rows) => {
-        const { rows: cells } = await api.ctx.database.pool.query<{ cell: string }>(
-          `select ${csvCellSql('v')} as cell from unnest($1::text[]) with ordinality as t(v, i) order by i`,
-          [rows.flat()],
-        );
-        const written = rows.map((_, r) => `${cells.slice(r * 9, r * 9 + 9).map((c) => c.cell).join(',')}\r\n`).join('');
+  it('writes the bytes csv-stringify writes (RFC 4180, CRLF, line breaks quoted) after neutralising', () => {
+    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/));
+    const row = fc.array(fc.option(text, { nil: null }), { minLength: 9, maxLength: 9 }).map((cells) => {
+      cells[5] = '2026-11-23T10:11:12.123Z'; // created_at, as Postgres formats it
+      return cells;
+    });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 5 }), (rows) => {
         const reference = stringify(
-          rows.map((row) => row.map((v) => (v === null ? null : neutralise(v)))),
+          rows.map((r) => r.map((v) => (v === null ? null : neutralise(v)))),
           { record_delimiter: '\r\n', quoted_match: /[\r\n]/ },
         );
-        expect(written).toBe(reference);
+        expect(csvRecords(rows)).toBe(reference);
       }),
-      { numRuns: 300, seed: 20261123 },
+      { numRuns: 1000, seed: 20261123 },
     );
   });
 });

@@ -80,37 +80,50 @@ export function exportFileName(linkSlug: string | undefined, window: AnalyticsWi
   return `scans-${scope}-${first}-to-${last}.csv`;
 }
 
+/**
+ * A cell a spreadsheet would run as a formula (OWASP "CSV injection": it starts with = + - @, a
+ * tab or a carriage return) gets a leading single quote, so it is shown as text.
+ */
+export function neutraliseCell(value: string): string {
+  const c = value.charCodeAt(0);
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${value}` : value;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTES = /"/g;
+
+/**
+ * One CSV cell (RFC 4180): neutralised, then quoted when it holds a comma, a quote or a line break
+ * (quotes doubled); null is the empty cell. Written here rather than with csv-stringify, which
+ * wrote a fraction of the rows a second (docs/decisions.md, Analytics exports); the tests check
+ * both write the same bytes.
+ */
+export function csvCell(value: string | null): string {
+  if (value === null || value === '') return '';
+  const cell = neutraliseCell(value);
+  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(QUOTES, '""')}"` : cell;
+}
+
+/** Rows of the nine export columns as CSV records, each ended by CRLF; created_at (ISO text) is never escaped. */
+export function csvRecords(rows: ReadonlyArray<ReadonlyArray<string | null>>): string {
+  let out = '';
+  for (const r of rows) {
+    out += `${csvCell(r[0]!)},${csvCell(r[1]!)},${csvCell(r[2]!)},${csvCell(r[3]!)},${csvCell(r[4]!)},${r[5]},${csvCell(r[6]!)},${csvCell(r[7]!)},${csvCell(r[8]!)}\r\n`;
+  }
+  return out;
+}
+
 /** The file's first line. */
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 
 /**
- * One CSV cell (RFC 4180) of the text SQL expression `expr`, computed by Postgres. First a cell a
- * spreadsheet would run as a formula (OWASP "CSV injection": it starts with = + - @, a tab or a
- * carriage return) gets a leading single quote, so it is shown as text; then a cell holding a
- * comma, a quote or a line break is quoted, its quotes doubled. Null is the empty cell.
- *
- * Postgres writes each row as one finished line, so the worker receives one string per row
- * instead of nine: on real rows that halved the worker's garbage collection, the cost that
- * dominated it (docs/decisions.md, Analytics exports). The tests check it writes the same bytes
- * as csv-stringify would.
+ * Rows per cursor read. Small on purpose: a batch's arrays and strings then die young, in V8's
+ * cheap young-generation collections. With 8000-row reads they outlived them and were promoted,
+ * and collecting them took more time than encoding (2,000,000 rows: ~70,000 rows/s at 8000,
+ * 200,000–450,000 at 500, same machine, docs/decisions.md). Reads are pipelined, so the extra
+ * round trips cost little.
  */
-export function csvCellSql(expr: string): string {
-  const quoted = (prefix: string) => `'"${prefix}' || replace(${expr}, '"', '""') || '"'`;
-  return `coalesce(case
-    when ${expr} ~ '^[=+@\\t\\r-]' then (case when ${expr} ~ '[",\\r\\n]' then ${quoted("''")} else '''' || ${expr} end)
-    when ${expr} ~ '[",\\r\\n]' then ${quoted('')}
-    else ${expr} end, '')`;
-}
-
-/** A row's CSV line (CRLF included) of the text SQL expressions `cells`; `raw` ones are used as they are. */
-function csvLineSql(cells: Array<string | { raw: string }>): string {
-  return `${cells.map((c) => (typeof c === 'string' ? csvCellSql(c) : c.raw)).join(` || ',' || `)} || E'\\r\\n'`;
-}
-
-const CREATED_AT = /,(\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z),/;
-
-/** Rows per cursor read: big enough that round trips cost little, small enough that a batch is a few MB. */
-const READ_ROWS = 8000;
+const READ_ROWS = 500;
 
 export interface ScansCsvQuery {
   accountId: string;
@@ -144,17 +157,16 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
     if (query.linkSlug !== undefined && !link) return;
     // Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read.
     const params: unknown[] = [query.accountId, query.from.getTime(), query.to.getTime()];
-    // ISO 8601 UTC, made by Postgres: no Date per row. Never a formula, never quoted.
-    const createdAt = { raw: `to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` };
+    // ISO 8601 UTC, made by Postgres: no Date per row.
+    const createdAt = `to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const window = `s.account_id = $1 and s.created_at >= to_timestamp($2::float8 / 1000) and s.created_at < to_timestamp($3::float8 / 1000) and not s.is_bot`;
-    const line = (slug: string) =>
-      csvLineSql([slug, 's.browser_name', 's.device_type', 's.device_vendor', 's.os_name', createdAt, 's.country_name', 's.region', 's.city']);
+    const columns = (slug: string) => `${slug}, s.browser_name, s.device_type, s.device_vendor, s.os_name, ${createdAt}, s.country_name, s.region, s.city`;
     let text: string;
     if (link) {
       params.push(link.id, query.linkSlug);
-      text = `select ${line('$5::text')} from scans s where ${window} and s.link_id = $4 order by s.created_at, s.id`;
+      text = `select ${columns('$5::text')} from scans s where ${window} and s.link_id = $4 order by s.created_at, s.id`;
     } else {
-      text = `select ${line('l.slug')} from scans s join links l on l.id = s.link_id where ${window} order by s.created_at, s.id`;
+      text = `select ${columns('l.slug')} from scans s join links l on l.id = s.link_id where ${window} order by s.created_at, s.id`;
     }
     // A streaming plan (the (account_id, created_at) or (link_id, created_at) index in order, ties
     // sorted by id as they come) instead of the planner's favourite for big windows, a bitmap scan
@@ -163,8 +175,8 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
     await client.query('begin transaction read only');
     inTransaction = true;
     await client.query('set local enable_sort = off');
-    const cursor = client.query(new Cursor<[string]>(text, params, { rowMode: 'array' }));
-    // The next read is asked for before this batch is encoded, so Postgres sends it meanwhile.
+    const cursor = client.query(new Cursor<Array<string | null>>(text, params, { rowMode: 'array' }));
+    // The next read is asked for before this batch is encoded, so Postgres works meanwhile.
     const read = () => {
       const next = cursor.read(READ_ROWS);
       next.catch(() => {}); // a read left pending when the iteration stops early rejects on close
@@ -178,13 +190,10 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
         if (batch.length === 0) break;
         pending = read();
         rows += batch.length;
-        let chunk = '';
-        for (const row of batch) chunk += row[0];
-        yield Buffer.from(chunk);
-        // The last line's created_at (only a quoted cell could hold text like it, and then the
-        // progress is merely off): how far into the window the file has come.
-        const lastAt = Date.parse(CREATED_AT.exec(batch[batch.length - 1]![0])?.[1] ?? '');
-        if (Number.isFinite(lastAt)) await onBatch?.({ rows, fraction: Math.max(0, Math.min(1, (lastAt - query.from.getTime()) / span)) });
+        yield Buffer.from(csvRecords(batch));
+        // Rows come in time order: how far into the window the file has come.
+        const lastAt = Date.parse(batch[batch.length - 1]![5]!);
+        await onBatch?.({ rows, fraction: Math.max(0, Math.min(1, (lastAt - query.from.getTime()) / span)) });
       }
     } finally {
       await cursor.close().catch(() => {});
