@@ -50,6 +50,9 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     worker.on('error', (err) => ctx.logger.error({ queue: name, err: err.message }, 'worker error'));
     return worker;
   });
+  // Each worker's own connections are up before it can be closed: a close during their start
+  // rejects a connection promise nobody awaits ("Connection is closed").
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
   await scheduleMaintenance(ctx);
   return {
     workers,
