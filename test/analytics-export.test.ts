@@ -17,6 +17,7 @@ import { enqueueAccountJob } from '../shared/jobs/records.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startEntry, stopProcess } from './support/processes.js';
+import { startS3rver, S3RVER_KEY, type RunningS3rver } from './support/s3rver.js';
 
 const HEADER = EXPORT_COLUMNS.join(',');
 const HOUR = 3_600_000;
@@ -442,6 +443,62 @@ describe('answer now or 202', () => {
     expect(view).toMatchObject({ state: 'failed' });
     expect(view.error).toMatch(/^Invalid storage key/);
     expect(view.error).not.toContain('\n');
+  });
+});
+
+describe('with the s3 storage driver', () => {
+  const PREFIX = `qrlinks-test-export-s3-${randomUUID().slice(0, 8)}`;
+  let s3: RunningS3rver;
+  let own: TestApi;
+  let ownWorkers: RunningWorkers;
+
+  beforeAll(async () => {
+    s3 = await startS3rver();
+    own = await startTestApi({
+      QUEUE_PREFIX: PREFIX,
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: S3RVER_KEY,
+      S3_SECRET_KEY: S3RVER_KEY,
+      S3_BUCKET: 'exports',
+    });
+    ownWorkers = await startWorkers(own.ctx);
+  });
+  afterAll(async () => {
+    await ownWorkers?.close();
+    await own?.ctx.queues['analytics-export'].obliterate({ force: true });
+    await own?.close();
+    await s3?.close();
+  });
+
+  it('a file bigger than one upload part (multipart) is answered, and downloaded, whole', { timeout: 120_000 }, async () => {
+    const me = await createTestAccount(own.ctx);
+    const link = await createLink(me);
+    const rows = 120_000; // ~12 MB of CSV: past the driver's 8 MiB part
+    await own.ctx.database.pool.query(
+      `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
+       select gen_random_uuid(), $1, $2, now() - interval '47 hours' + g * (interval '46 hours' / ${rows}), 'Chrome', 'mobile', 'Samsung', 'Android',
+              'Brazil', 'São Paulo', 'São Paulo, "Centro"', false
+       from generate_series(1, ${rows}) g`,
+      [link.id, me.accountId],
+    );
+    const sync = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {});
+    expect(sync.statusCode).toBe(200);
+    expect(sync.rawPayload.length).toBeGreaterThan(8 * 1024 * 1024);
+    const records = parseCsv(sync.body);
+    expect(records).toHaveLength(rows + 1);
+    expect(records[rows]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[rows]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
+
+    const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
+    const job = await until(
+      async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${accepted.jobId}`)).json(),
+      (j) => j.state === 'completed' || j.state === 'failed',
+      60_000,
+    );
+    expect(job.result.rows).toBe(rows);
+    const download = await call(own.app, me.key, 'GET', `/api/v1/jobs/${accepted.jobId}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(sync.rawPayload)).toBe(true);
   });
 });
 
