@@ -14,6 +14,7 @@ import { csvRecords, EXPORT_COLUMNS } from '../shared/analytics/export.js';
 import { addDays, formatDate, localDateAt } from '../shared/analytics/window.js';
 import { jobFileKey } from '../shared/jobs/files.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
+import { parsePrefer, waitMsFor } from '../shared/jobs/wait.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startEntry, stopProcess } from './support/processes.js';
@@ -391,6 +392,18 @@ describe('answer now or 202', () => {
     expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).json()).toEqual({ message: 'Job not found' });
     expect((await call(api.app, me.key, 'GET', `/api/v1/jobs/${randomUUID()}/download`)).statusCode).toBe(404);
     expect((await call(api.app, null, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(401);
+  });
+
+  it('reads Prefer as RFC 7240 writes it', () => {
+    expect(parsePrefer(undefined)).toEqual({ respondAsync: false });
+    expect(parsePrefer('respond-async')).toEqual({ respondAsync: true });
+    expect(parsePrefer('Respond-Async; foo=bar, wait=5')).toEqual({ respondAsync: true, waitSeconds: 5 });
+    expect(parsePrefer(['return=minimal', 'wait="7"'])).toEqual({ respondAsync: false, waitSeconds: 7 });
+    expect(parsePrefer('wait=soon, respond-asynchronously')).toEqual({ respondAsync: false });
+    expect(waitMsFor({ respondAsync: true, waitSeconds: 5 }, 30_000)).toBe(0);
+    expect(waitMsFor({ respondAsync: false, waitSeconds: 5 }, 30_000)).toBe(5000);
+    expect(waitMsFor({ respondAsync: false, waitSeconds: 60 }, 30_000)).toBe(30_000);
+    expect(waitMsFor({ respondAsync: false }, 30_000)).toBe(30_000);
   });
 
   it('Prefer: wait=0, or a wait that runs out, is a 202 too', async () => {

@@ -41,7 +41,11 @@ export class JobWaiter {
       // Its errors (Redis away) only cost the early wake-up; the poll still answers.
       reader.on('error', () => {});
       events = reader.waitUntilReady().then(() => reader);
-      events.catch(() => {});
+      // A reader that could not start is dropped, so a later wait tries again.
+      events.catch(() => {
+        this.events.delete(queue);
+        reader.close().catch(() => {});
+      });
       this.events.set(queue, events);
     }
     return events;
