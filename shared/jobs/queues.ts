@@ -36,6 +36,9 @@ export interface QrRenderPayload {
 export interface QrRenderResult {
   /** Storage key of the ZIP. */
   zipKey: string;
+  /** GET /jobs/:jobId/download serves the ZIP under this name. */
+  fileName: string;
+  downloadUrl: string;
   /** Links rendered (each as PNG and SVG). */
   count: number;
   bytes: number;
