@@ -520,18 +520,13 @@ describe('a worker killed with SIGKILL mid-export', () => {
   const WORKER_ENV = { QUEUE_PREFIX: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
   const ROWS = 300_000;
   let own: TestApi;
+  let me: TestAccount;
+  let link: { slug: string; id: string };
 
   beforeAll(async () => {
     own = await startTestApi({ QUEUE_PREFIX: PREFIX });
-  });
-  afterAll(async () => {
-    await own?.ctx.queues['analytics-export'].obliterate({ force: true });
-    await own?.close();
-  });
-
-  it('is retried into exactly one complete file; nothing partial is ever served', { timeout: 180_000 }, async () => {
-    const me = await createTestAccount(own.ctx);
-    const link = await createLink(me);
+    me = await createTestAccount(own.ctx);
+    link = await createLink(me);
     await own.ctx.database.pool.query(
       `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
        select gen_random_uuid(), $1, $2, now() - interval '47 hours' + g * (interval '46 hours' / ${ROWS}), 'Chrome', 'mobile', 'Samsung', 'Android',
@@ -539,6 +534,13 @@ describe('a worker killed with SIGKILL mid-export', () => {
        from generate_series(1, ${ROWS}) g`,
       [link.id, me.accountId],
     );
+  }, 120_000);
+  afterAll(async () => {
+    await own?.ctx.queues['analytics-export'].obliterate({ force: true });
+    await own?.close();
+  });
+
+  it('is retried into exactly one complete file; nothing partial is ever served', { timeout: 180_000 }, async () => {
     const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
     expect(res.statusCode).toBe(202);
     const { jobId } = res.json();
@@ -580,5 +582,38 @@ describe('a worker killed with SIGKILL mid-export', () => {
     expect(records[ROWS]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[ROWS]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
     // One object for the job, however many attempts wrote it.
     expect(await objectsOfJob()).toEqual([jobFileKey(me.accountId, jobId, (await jobOf()).result.fileName)]);
+  });
+
+  it('killed twice (past BullMQ’s maxStalledCount): the job fails, and its jobs row says so', { timeout: 180_000 }, async () => {
+    const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
+    const { jobId } = res.json();
+    const bullJob = async () => (await own.ctx.queues['analytics-export'].getJob(jobId))!;
+    let since = 0;
+    for (const round of [1, 2]) {
+      const worker = startEntry('workers/server.ts', [], WORKER_ENV);
+      try {
+        // This worker has started the job (not the dead one before it), and is some way into it.
+        const started = await until(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
+        expect(started.processedOn, `round ${round}`).toBeGreaterThan(since);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await (await bullJob()).getState()).toBe('active');
+      } finally {
+        await stopProcess(worker, 'SIGKILL');
+      }
+      since = Date.now();
+    }
+    const third = startEntry('workers/server.ts', [], WORKER_ENV);
+    try {
+      const job = await until(
+        async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
+        (j) => j.state === 'failed' || j.state === 'completed',
+        60_000,
+        100,
+      );
+      expect(job).toMatchObject({ state: 'failed', error: 'The job was interrupted too many times (its worker stopped while running it)' });
+      expect(await (await bullJob()).getState()).toBe('failed');
+    } finally {
+      await stopProcess(third, 'SIGTERM');
+    }
   });
 });
