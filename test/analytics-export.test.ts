@@ -380,6 +380,10 @@ describe('answer now or 202', () => {
     expect(download.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(download.headers['content-disposition']).toBe(`attachment; filename="${job.result.fileName}"`);
     expect(job.result.bytes).toBe(download.rawPayload.length);
+    const head = await call(api.app, me.key, 'HEAD', new URL(job.result.downloadUrl).pathname);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(job.result.bytes));
+    expect(head.body).toBe('');
 
     const sync = await exportCall(me, link.slug, {});
     expect(sync.statusCode).toBe(200);
