@@ -9,6 +9,7 @@ import helmet from '@fastify/helmet';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
+import { JobWaiter } from '../shared/jobs/wait.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import routeTablePlugin from './plugins/app/route-table.js';
@@ -65,6 +66,11 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
   graceful.register(app);
 
   await app.register(contextPlugin, { ctx });
+  const jobWaiter = new JobWaiter({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.QUEUE_PREFIX });
+  app.decorate('jobWaiter', jobWaiter);
+  // Requests waiting for a job answer 202 at once when the server begins to stop, not at JOB_WAIT_MS.
+  app.addHook('preClose', async () => jobWaiter.stopWaiting());
+  app.addHook('onClose', async () => jobWaiter.close());
   await app.register(routeTablePlugin);
   await app.register(validationPlugin);
   await app.register(errorsPlugin);

@@ -29,3 +29,25 @@ export function resourceParams<const K extends string>(param: K, thing: string, 
 }
 
 export const messageResponse = z.object({ message: z.string() });
+
+export const validationErrorResponse = z
+  .object({
+    message: z.literal('Validation failed'),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).min(1),
+  })
+  .describe('The request is invalid; each entry names a field');
+
+const ERROR_DESCRIPTIONS = {
+  401: 'No key, an unknown, revoked or expired key, or a plan without the feature',
+  404: 'The resource is not one of the account’s',
+  409: 'The resource is not in a state that allows this',
+  429: 'Past the per-key rate limit, or too many failed authentications from this address (see Retry-After)',
+  503: 'The service could not do this now (see Retry-After)',
+} as const;
+
+/** The documented error answers of a route: 400 `{message, errors}`, every other one `{message}`. */
+export function errorResponses<const C extends keyof typeof ERROR_DESCRIPTIONS>(...codes: C[]) {
+  const out: Record<number, z.ZodType> = { 400: validationErrorResponse };
+  for (const code of codes) out[code] = messageResponse.describe(ERROR_DESCRIPTIONS[code]);
+  return out as { 400: typeof validationErrorResponse } & Record<C, typeof messageResponse>;
+}

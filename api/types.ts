@@ -2,6 +2,7 @@ import type { Principal } from '../shared/accounts/api-keys.js';
 import type { PlanFeature } from '../shared/accounts/plans.js';
 import type { Scope } from '../shared/accounts/scopes.js';
 import type { AppContext } from '../shared/context.js';
+import type { JobWaiter } from '../shared/jobs/wait.js';
 import type { RouteEntry } from './plugins/app/route-table.js';
 
 /**
@@ -16,6 +17,8 @@ export interface AuthRequirement {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Waits for account jobs a request queued (api/job-reply.ts). */
+    jobWaiter: JobWaiter;
     /** Every route registered on the app, with its config and schemas (plugins/app/route-table.ts). */
     routeTable: ReadonlyArray<RouteEntry>;
   }

@@ -3,6 +3,7 @@
  * their tables. Paste the output into docs/benchmarks.md with the command and the date.
  */
 import { benchAnalytics } from './analytics.js';
+import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
@@ -14,6 +15,7 @@ import { benchScans } from './scans.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
+  'analytics-export': benchAnalyticsExport,
   api: benchApi,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,

@@ -15,6 +15,7 @@ import { SCOPES } from '../shared/accounts/scopes.js';
 import { LINK_TYPES } from '../shared/links/data/index.js';
 import { linkBodySchema } from '../shared/links/schemas.js';
 import { multipart, pdfBytes, pngBytes } from './support/fixtures.js';
+import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { exampleData } from './support/link-examples.js';
 import {
@@ -39,6 +40,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
 let api: TestApi;
+let workers: RunningWorkers;
 let me: TestAccount;
 let other: TestAccount;
 let routes: ApiRoute[];
@@ -47,7 +49,9 @@ let theirs: Resources;
 let keys: Array<string | null>;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // Exports run on a worker of their own here; a job that somehow stalls costs a request 5 s, not 30.
+  api = await startTestApi({ JOB_WAIT_MS: '5000' });
+  workers = await startWorkers(api.ctx);
   me = await createTestAccount(api.ctx, { plan: 'pro' });
   other = await createTestAccount(api.ctx, { plan: 'pro' });
   routes = await apiRoutes(api.app);
@@ -63,7 +67,10 @@ beforeAll(async () => {
     'not a key',
   ];
 }, 180_000);
-afterAll(() => api.close());
+afterAll(async () => {
+  await workers?.close();
+  await api?.close();
+});
 
 interface FuzzRequest {
   route: ApiRoute;

@@ -260,6 +260,12 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     const zip = await storedZip(job.result!.zipKey);
     const entries = await unzip(zip);
     expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
+    // The download route serves the same ZIP.
+    const download = await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/zip');
+    expect(download.headers['content-disposition']).toBe('attachment; filename="qr-codes.zip"');
+    expect(download.rawPayload.equals(zip)).toBe(true);
     // PNGs are deflated already and go in stored; SVG text is deflated.
     for (const [name, method] of await zipMethods(zip)) expect([name, method]).toEqual([name, name.endsWith('.png') ? 0 : 8]);
     for (const s of slugs) {

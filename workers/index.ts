@@ -6,7 +6,9 @@ import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
-import type { QueueName } from '../shared/jobs/queues.js';
+import { ACCOUNT_JOB_QUEUES, type QueueName } from '../shared/jobs/queues.js';
+import { recordGivenUpJob } from '../shared/jobs/records.js';
+import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
@@ -22,12 +24,15 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // The scans the scans processor receives tell bulk processors when to step back (shared/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
   const processors: Partial<Record<QueueName, Processor>> = {
+    'analytics-export': analyticsExportProcessor(ctx) as Processor,
     maintenance: maintenanceProcessor(ctx) as Processor,
     'qr-render': qrRenderProcessor(ctx, scanTraffic) as Processor,
     scans: scansProcessor(ctx, scanTraffic) as Processor,
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),
+    // An export runs for seconds to minutes: a dead worker's export is retried after JOB_LOCK_MS.
+    'analytics-export': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
   };
   const workers = Object.entries(processors).map(([name, processor]) => {
     const worker = new Worker(name, processor, {
@@ -36,10 +41,18 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
       concurrency: ctx.config.WORKER_CONCURRENCY,
       ...options[name as QueueName],
     });
-    worker.on('failed', (job, err) => ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
+    worker.on('failed', (job, err) => {
+      ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
+      if (job && ACCOUNT_JOB_QUEUES.has(name as QueueName)) {
+        recordGivenUpJob(ctx.db, job, err).catch((e: Error) => ctx.logger.error({ queue: name, jobId: job.id, err: e.message }, 'job record not updated'));
+      }
+    });
     worker.on('error', (err) => ctx.logger.error({ queue: name, err: err.message }, 'worker error'));
     return worker;
   });
+  // Each worker's own connections are up before it can be closed: a close during their start
+  // rejects a connection promise nobody awaits ("Connection is closed").
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
   await scheduleMaintenance(ctx);
   return {
     workers,

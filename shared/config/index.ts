@@ -52,6 +52,11 @@ const envSchema = z
     BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
     FILE_SIZE_LIMIT_BYTES: positiveInt(25 * 1024 * 1024),
     JOB_WAIT_MS: wholeNumber(0).default(30_000),
+    /**
+     * Lock on a running account job (exports, bulk work), renewed while it runs: a job whose worker
+     * died is taken up again (retried) after about this long.
+     */
+    JOB_LOCK_MS: wholeNumber(1000).default(30_000),
     RATE_LIMIT_MAX: positiveInt(6000),
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
     /** How often the maintenance queue sweeps expired API keys. */

@@ -3,6 +3,7 @@
  * only enqueue; workers/ processes. Adding a job kind means adding it here first.
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
+import type { AnalyticsExportPayload } from '../analytics/export.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [
@@ -14,6 +15,9 @@ export const QUEUE_NAMES = [
   'maintenance',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Queues whose jobs belong to an account and have a jobs row (shared/jobs/records.ts). */
+export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set(['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render']);
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
 export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' } | { kind: 'prune-visitor-days' };
@@ -32,12 +36,16 @@ export interface QrRenderPayload {
 export interface QrRenderResult {
   /** Storage key of the ZIP. */
   zipKey: string;
+  /** GET /jobs/:jobId/download serves the ZIP under this name. */
+  fileName: string;
+  downloadUrl: string;
   /** Links rendered (each as PNG and SVG). */
   count: number;
   bytes: number;
 }
 
 export interface JobPayloads {
+  'analytics-export': AccountJobData<AnalyticsExportPayload>;
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
   scans: ScanBatchPayload;

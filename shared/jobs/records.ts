@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Job, Processor, Queue } from 'bullmq';
 import type { Database } from '../../db/client.js';
 import { jobs, type JobState } from '../../db/schema.js';
@@ -99,6 +99,20 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
       throw err;
     }
   };
+}
+
+/**
+ * For a worker's `failed` event: a job BullMQ has given up on without the processor's last attempt
+ * recording it (the stalled check fails a job whose workers died more than maxStalledCount times,
+ * and no processor runs then) still ends as `failed` in its jobs row, not `active` for ever.
+ */
+export async function recordGivenUpJob(db: Database, job: Job, err: Error): Promise<void> {
+  if (!job.id || !isUuid(job.id) || !(await job.isFailed())) return;
+  const message = /stalled/i.test(err.message) ? 'The job was interrupted too many times (its worker stopped while running it)' : publicMessage(err);
+  await db
+    .update(jobs)
+    .set({ state: 'failed', error: message, updatedAt: new Date(), finishedAt: new Date() })
+    .where(and(eq(jobs.id, job.id), notInArray(jobs.state, ['completed', 'failed'])));
 }
 
 /** Job errors are shown to users: keep the message, never a stack. */

@@ -2,7 +2,8 @@
  * The qr-render job: a batch of links' QR codes, each as PNG and SVG, in one ZIP in object
  * storage (`accounts/<account>/exports/<job>/qr-codes.zip`). Renders go through the thread pool
  * (and fill the same cache GET /links/:id/qr reads); the ZIP streams into storage as it is built.
- * A retry rebuilds the same ZIP under the same key, so it never leaves duplicates.
+ * A retry rebuilds the same ZIP under the same key, so it never leaves duplicates. The result names
+ * it for GET /jobs/:jobId/download (shared/jobs/files.ts).
  */
 import archiver from 'archiver';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -10,6 +11,7 @@ import { links } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { QrRenderPayload, QrRenderResult } from '../../shared/jobs/queues.js';
 import { BulkPacer } from '../../shared/jobs/pacing.js';
+import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 import { shortUrl } from '../../shared/links/slugs.js';
 import { planQr, QR_FORMATS, renderQrCached } from '../../shared/qr/qr-images.js';
@@ -17,8 +19,10 @@ import type { ScanTraffic } from '../../shared/scans/traffic.js';
 
 const READ_BATCH = 500;
 
+const ZIP_NAME = 'qr-codes.zip';
+
 export function qrZipKey(accountId: string, jobId: string): string {
-  return `accounts/${accountId}/exports/${jobId}/qr-codes.zip`;
+  return jobFileKey(accountId, jobId, ZIP_NAME);
 }
 
 export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
@@ -85,6 +89,6 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
     const info = await stored;
     if (archiveError) throw archiveError;
     await reportProgress(100);
-    return { zipKey, count: rendered, bytes: info.size };
+    return { zipKey, fileName: ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: rendered, bytes: info.size };
   });
 }

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/analytics/analytics.js';
 import { activityResponse, analyticsQuerySchema, generalResponse, rankedResponse, timeResponse } from '../../../shared/analytics/schemas.js';
 import { resourceParams } from '../../schemas.js';
+import { analyticsExportRoute } from './export.js';
 
 const tags = ['analytics'];
 const linkParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug); an unknown id answers empty data', 'empty-data');
@@ -59,6 +60,7 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
         handler: async (request) => qrCodeAnalytics(db, request.principal.accountId, request.query),
       });
     }
+    await app.register(analyticsExportRoute(perLink, params));
     app.get('/time', {
       config,
       schema: { tags, summary: `Scans${of} per local weekday and hour`, ...params, querystring: analyticsQuerySchema, response: { 200: timeResponse } },

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { JOB_STATES } from '../../../db/schema.js';
 import { getJobView } from '../../../shared/jobs/records.js';
-import { resourceParams } from '../../schemas.js';
+import { openJobFile } from '../../../shared/jobs/files.js';
+import { errorResponses, resourceParams } from '../../schemas.js';
+import { sendJobFile } from '../../job-reply.js';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:jobId', {
@@ -23,6 +25,24 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     handler: async (request) => getJobView(app.ctx.db, request.principal.accountId, request.params.jobId),
+  });
+
+  app.get('/:jobId/download', {
+    config: { auth: { scope: 'any' } },
+    schema: {
+      tags: ['jobs'],
+      summary: "A completed job's file (an analytics export's CSV), as its result's downloadUrl names it",
+      params: resourceParams('jobId', 'Job'),
+      response: {
+        200: {
+          description: 'The file, as an attachment; Content-Type as stored (text/csv; charset=utf-8 for exports)',
+          content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+        },
+        ...errorResponses(401, 404, 409, 429),
+      },
+    },
+    handler: async (request, reply) =>
+      sendJobFile(reply, await openJobFile(app.ctx.db, app.ctx.storage, request.principal.accountId, request.params.jobId)),
   });
 };
 

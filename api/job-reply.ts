@@ -1,0 +1,63 @@
+/**
+ * The api half of the "answer now or 202" contract (shared/jobs/wait.ts): a heavy endpoint queues
+ * its job, waits as the client's `Prefer` header and JOB_WAIT_MS allow, and answers the finished
+ * job itself, or 202 `{jobId, state, statusUrl}` with `Location` so the client polls
+ * GET /jobs/:jobId. A job that failed is a 503 with its one-line error, never a stack.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queue } from 'bullmq';
+import { z } from 'zod';
+import { JOB_STATES } from '../db/schema.js';
+import { jobStatusUrl, type JobFile } from '../shared/jobs/files.js';
+import type { JobView } from '../shared/jobs/records.js';
+import { JobFailedError, parsePrefer, submitAccountJob, waitMsFor } from '../shared/jobs/wait.js';
+
+export const acceptedJobResponse = z
+  .object({
+    jobId: z.string(),
+    state: z.enum(JOB_STATES),
+    statusUrl: z.string().meta({ description: 'GET it (with the same kind of key) for the state, progress and result' }),
+  })
+  .describe('The job runs on: with Prefer: respond-async, or when it takes longer than the server waits (JOB_WAIT_MS)');
+
+export const preferHeaders = z.object({
+  prefer: z
+    .string()
+    .optional()
+    .describe('`respond-async`: answer 202 at once instead of waiting for the job; `wait=<seconds>`: wait at most this long'),
+});
+
+/**
+ * Runs an account job for a request: the finished job's view goes to `onCompleted`, which
+ * answers; otherwise 202 (or the failure).
+ */
+export async function answerJob<P>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  job: { queue: Queue; type: string; payload: P },
+  onCompleted: (view: JobView) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  const { ctx, jobWaiter } = request.server;
+  const preferences = parsePrefer(request.headers.prefer);
+  const { id, view } = await submitAccountJob(jobWaiter, ctx.db, job.queue, {
+    accountId: request.principal.accountId,
+    type: job.type,
+    payload: job.payload,
+    waitMs: waitMsFor(preferences, ctx.config.JOB_WAIT_MS),
+  });
+  if (view.state === 'completed') return onCompleted(view);
+  if (view.state === 'failed') throw new JobFailedError(view);
+  const statusUrl = jobStatusUrl(ctx.config, id);
+  reply.code(202).header('location', statusUrl);
+  if (preferences.respondAsync) reply.header('preference-applied', 'respond-async');
+  return reply.send({ jobId: id, state: view.state, statusUrl });
+}
+
+/** A job's stored file as the answer: its content type, length and a download name. */
+export function sendJobFile(reply: FastifyReply, file: JobFile): FastifyReply {
+  return reply
+    .header('content-type', file.info.contentType)
+    .header('content-length', String(file.info.size))
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .send(file.body);
+}

@@ -1,0 +1,54 @@
+/**
+ * POST …/analytics/export: the scans of a window as CSV (shared/analytics/export.ts), made by an
+ * analytics-export job. Answers the file itself when the job finishes within the wait, else 202
+ * with the job's status URL (api/job-reply.ts); the file stays downloadable at
+ * GET /jobs/:jobId/download. Open to any valid key, like the analytics GETs.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { exportBodySchema, exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../shared/analytics/export.js';
+import { openJobFile } from '../../../shared/jobs/files.js';
+import { errorResponses } from '../../schemas.js';
+import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
+
+export const csvResponse = {
+  description: 'The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city',
+  content: { 'text/csv': { schema: z.string() } },
+};
+
+export function analyticsExportRoute(perLink: boolean, params: { params?: z.ZodType }): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { ctx } = app;
+    app.post('/export', {
+      config: { auth: { scope: 'any' } },
+      schema: {
+        tags: ['analytics'],
+        summary: perLink
+          ? "The link's scans in the range as CSV (an id that is not one of the account's links: the header only)"
+          : "The account's scans in the range, all links, as CSV",
+        description:
+          'Waits for the export up to JOB_WAIT_MS and answers the file; past that, or with `Prefer: respond-async`, ' +
+          'answers 202 with the job to poll (GET /jobs/{jobId}) whose result has the downloadUrl. ' +
+          'The body may be left out (the swagger document cannot say so): every field has a default.',
+        ...params,
+        headers: preferHeaders,
+        // No body (Fastify passes null) is the empty one: every field has its default.
+        body: z.preprocess((body) => body ?? {}, exportBodySchema),
+        response: { 200: csvResponse, 202: acceptedJobResponse, ...errorResponses(401, 429, 503) },
+      },
+      handler: async (request, reply) => {
+        const window = exportWindow(request.body);
+        const linkSlug = perLink ? (request.params as { id: string }).id : undefined;
+        const payload: AnalyticsExportPayload = {
+          ...(linkSlug !== undefined && { linkSlug }),
+          from: window.from.getTime(),
+          to: window.to.getTime(),
+          fileName: exportFileName(linkSlug, window),
+        };
+        return answerJob(request, reply, { queue: ctx.queues['analytics-export'], type: 'analytics-export', payload }, async (view) =>
+          sendJobFile(reply, await openJobFile(ctx.db, ctx.storage, request.principal.accountId, view.id)),
+        );
+      },
+    });
+  };
+}

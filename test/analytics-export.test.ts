@@ -1,0 +1,623 @@
+/**
+ * CSV exports of scans (POST /analytics/export, POST /links/:id/analytics/export) through the real
+ * api, queue and analytics-export worker: the file's columns, quoting and formula neutralising,
+ * scope and tenancy, the date rules, the "answer now or 202" contract with the download route,
+ * and a worker killed with SIGKILL mid-export, whose job is retried into one complete file.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvRecords, EXPORT_COLUMNS } from '../shared/analytics/export.js';
+import { addDays, formatDate, localDateAt } from '../shared/analytics/window.js';
+import { jobFileKey } from '../shared/jobs/files.js';
+import { enqueueAccountJob } from '../shared/jobs/records.js';
+import { parsePrefer, waitMsFor } from '../shared/jobs/wait.js';
+import { startWorkers, type RunningWorkers } from '../workers/index.js';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { startEntry, stopProcess } from './support/processes.js';
+import { startS3rver, S3RVER_KEY, type RunningS3rver } from './support/s3rver.js';
+
+const HEADER = EXPORT_COLUMNS.join(',');
+const HOUR = 3_600_000;
+
+interface ScanSeed {
+  linkId: string;
+  at: Date;
+  browserName?: string | null;
+  deviceType?: string | null;
+  deviceVendor?: string | null;
+  osName?: string | null;
+  countryName?: string | null;
+  region?: string | null;
+  city?: string | null;
+  isBot?: boolean;
+}
+
+/** RFC 4180: quoted cells may hold commas, CR, LF and doubled quotes; records end with CRLF. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let cell = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), (i += 2);
+      else if (c === '"') (quoted = false), i++;
+      else (cell += c), i++;
+    } else if (c === '"') (quoted = true), i++;
+    else if (c === ',') record.push(cell), (cell = ''), i++;
+    else if (c === '\r' && text[i + 1] === '\n') record.push(cell), records.push(record), (record = []), (cell = ''), (i += 2);
+    else if (c === '\r' || c === '\n') throw new Error(`bare line break outside quotes at ${i}`);
+    else (cell += c), i++;
+  }
+  if (cell !== '' || record.length) throw new Error('last record not ended by CRLF');
+  return records;
+}
+
+async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+let api: TestApi;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  workers = await startWorkers(api.ctx);
+});
+afterAll(async () => {
+  await workers?.close();
+  await api?.close();
+});
+
+async function createLink(account: TestAccount, customUrl?: string): Promise<{ slug: string; id: string }> {
+  const res = await call(api.app, account.key, 'POST', '/api/v1/links', {
+    name: 'export test',
+    type: 'website',
+    data: { url: 'https://example.com/' },
+    ...(customUrl && { linkConfigurations: { customUrl } }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const slug = res.json().id as string;
+  const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
+  return { slug, id: rows[0]!.id };
+}
+
+async function insertScans(accountId: string, scans: ScanSeed[]): Promise<void> {
+  const records = scans.map((s) => ({
+    id: randomUUID(),
+    link_id: s.linkId,
+    account_id: accountId,
+    created_at: s.at.toISOString(),
+    browser_name: s.browserName === undefined ? 'Chrome' : s.browserName,
+    device_type: s.deviceType === undefined ? 'mobile' : s.deviceType,
+    device_vendor: s.deviceVendor === undefined ? 'Apple' : s.deviceVendor,
+    os_name: s.osName === undefined ? 'iOS' : s.osName,
+    country_name: s.countryName === undefined ? 'Germany' : s.countryName,
+    region: s.region === undefined ? 'Berlin' : s.region,
+    city: s.city === undefined ? 'Berlin' : s.city,
+    is_bot: s.isBot ?? false,
+  }));
+  await api.ctx.database.pool.query(
+    `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
+     select id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot
+     from jsonb_to_recordset($1::jsonb) as x(id uuid, link_id uuid, account_id uuid, created_at timestamptz, browser_name text, device_type text,
+       device_vendor text, os_name text, country_name text, region text, city text, is_bot boolean)`,
+    [JSON.stringify(records)],
+  );
+}
+
+function exportCall(account: TestAccount, slug: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  const url = slug === null ? '/api/v1/analytics/export' : `/api/v1/links/${encodeURIComponent(slug)}/analytics/export`;
+  return call(api.app, account.key, 'POST', url, body, headers);
+}
+
+/** A sync export's rows, after checking the answer is the CSV file. */
+async function exportRows(account: TestAccount, slug: string | null, body?: unknown): Promise<string[][]> {
+  const res = await exportCall(account, slug, body);
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  const [header, ...rows] = parseCsv(res.body);
+  expect(header).toEqual([...EXPORT_COLUMNS]);
+  return rows;
+}
+
+describe('the CSV encoder', () => {
+  /** OWASP's rule, written out again here as the reference. */
+  const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+  it('writes the bytes csv-stringify writes (RFC 4180, CRLF, line breaks quoted) after neutralising', () => {
+    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/));
+    const row = fc.array(fc.option(text, { nil: null }), { minLength: 9, maxLength: 9 }).map((cells) => {
+      cells[5] = '2026-11-23T10:11:12.123Z'; // created_at, as Postgres formats it
+      return cells;
+    });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 5 }), (rows) => {
+        const reference = stringify(
+          rows.map((r) => r.map((v) => (v === null ? null : neutralise(v)))),
+          { record_delimiter: '\r\n', quoted_match: /[\r\n]/ },
+        );
+        expect(csvRecords(rows)).toBe(reference);
+      }),
+      { numRuns: 1000, seed: 20261123 },
+    );
+  });
+});
+
+describe('the CSV file', () => {
+  let me: TestAccount;
+  let link: { slug: string; id: string };
+
+  beforeAll(async () => {
+    me = await createTestAccount(api.ctx);
+    link = await createLink(me);
+  });
+
+  it('has the columns in order, rows in time order, created_at in ISO 8601 UTC, link_id the slug, missing values empty', async () => {
+    const base = Date.now() - 2 * HOUR;
+    await insertScans(me.accountId, [
+      { linkId: link.id, at: new Date(base + 2000), browserName: 'Firefox', deviceType: 'desktop', deviceVendor: null, osName: 'Linux', countryName: 'France', region: 'Île-de-France', city: 'Paris' },
+      { linkId: link.id, at: new Date(base), browserName: 'Safari', deviceVendor: 'Apple', city: null, region: null, countryName: null },
+      { linkId: link.id, at: new Date(base + 1000), isBot: true, browserName: 'Googlebot' },
+    ]);
+    const res = await exportCall(me, link.slug);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="scans-[A-Za-z0-9_-]+-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv"$/);
+    expect(res.body.startsWith(`${HEADER}\r\n`)).toBe(true);
+    expect(parseCsv(res.body)).toEqual([
+      [...EXPORT_COLUMNS],
+      [link.slug, 'Safari', 'mobile', 'Apple', 'iOS', new Date(base).toISOString(), '', '', ''],
+      [link.slug, 'Firefox', 'desktop', '', 'Linux', new Date(base + 2000).toISOString(), 'France', 'Île-de-France', 'Paris'],
+    ]);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+  });
+
+  it('quotes commas, quotes, line breaks and keeps non-ASCII text as UTF-8', async () => {
+    const other = await createTestAccount(api.ctx);
+    const l = await createLink(other);
+    const cities = ['Zürich, "Altstadt"', 'line\nbreak', 'carriage\rreturn', 'São Paulo', '東京', 'emoji 🙂 city', 'plain'];
+    await insertScans(other.accountId, cities.map((city, i) => ({ linkId: l.id, at: new Date(Date.now() - HOUR + i), city })));
+    const rows = await exportRows(other, null);
+    expect(rows.map((r) => r[8])).toEqual(cities);
+    const raw = (await exportCall(other, null)).rawPayload.toString('utf8');
+    expect(raw).toContain('"Zürich, ""Altstadt"""');
+    expect(raw).toContain('"carriage\rreturn"');
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas (OWASP): = + - @ tab CR get a leading quote', async () => {
+    const other = await createTestAccount(api.ctx);
+    const l = await createLink(other);
+    const values = ['=HYPERLINK("http://evil","x")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', '\r=1', 'safe=1', "'already"];
+    await insertScans(other.accountId, values.map((browserName, i) => ({ linkId: l.id, at: new Date(Date.now() - HOUR + i), browserName })));
+    const rows = await exportRows(other, null);
+    expect(rows.map((r) => r[1])).toEqual([
+      `'=HYPERLINK("http://evil","x")`,
+      `'+1+2`,
+      `'-2+3`,
+      `'@SUM(A1)`,
+      `'\tcmd`,
+      `'\r=1`,
+      'safe=1',
+      "'already",
+    ]);
+  });
+
+  it('an account without scans: the header only', async () => {
+    const empty = await createTestAccount(api.ctx);
+    const res = await exportCall(empty, null);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(`${HEADER}\r\n`);
+  });
+});
+
+describe('scope and tenancy', () => {
+  let me: TestAccount;
+  let stranger: TestAccount;
+  let a: { slug: string; id: string };
+  let b: { slug: string; id: string };
+
+  beforeAll(async () => {
+    me = await createTestAccount(api.ctx);
+    stranger = await createTestAccount(api.ctx);
+    a = await createLink(me);
+    b = await createLink(me);
+    const theirs = await createLink(stranger);
+    const at = Date.now() - HOUR;
+    await insertScans(me.accountId, [
+      { linkId: a.id, at: new Date(at), city: 'A1' },
+      { linkId: b.id, at: new Date(at + 1), city: 'B1' },
+      { linkId: a.id, at: new Date(at + 2), city: 'A2' },
+    ]);
+    await insertScans(stranger.accountId, [{ linkId: theirs.id, at: new Date(at), city: 'theirs' }]);
+  });
+
+  it('per link: only that link’s scans; account-wide: every link of the account, none of another account', async () => {
+    expect((await exportRows(me, a.slug)).map((r) => [r[0], r[8]])).toEqual([
+      [a.slug, 'A1'],
+      [a.slug, 'A2'],
+    ]);
+    expect((await exportRows(me, null)).map((r) => [r[0], r[8]])).toEqual([
+      [a.slug, 'A1'],
+      [b.slug, 'B1'],
+      [a.slug, 'A2'],
+    ]);
+    expect((await exportRows(stranger, null)).map((r) => r[8])).toEqual(['theirs']);
+  });
+
+  it('another account’s link, or an unknown id: the header only', async () => {
+    for (const slug of [a.slug, 'no-such-link', 'a%b c']) {
+      const res = await exportCall(stranger, slug);
+      expect(res.statusCode, slug).toBe(200);
+      expect(res.body).toBe(`${HEADER}\r\n`);
+    }
+  });
+
+  it('needs any valid key, whatever its scopes; none is a 401', async () => {
+    const narrow = await createTestAccount(api.ctx, { scopes: ['folders.read'] });
+    expect((await exportCall(narrow, null)).statusCode).toBe(200);
+    const res = await call(api.app, null, 'POST', '/api/v1/analytics/export', {});
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('dates', () => {
+  let me: TestAccount;
+  let link: { slug: string; id: string };
+  const now = new Date();
+  const today = localDateAt(now, 'UTC');
+  const day = (offset: number) => formatDate(addDays(today, offset));
+  const at = (date: string, time: string) => new Date(`${date}T${time}Z`);
+
+  beforeAll(async () => {
+    me = await createTestAccount(api.ctx);
+    link = await createLink(me);
+    const firstOfMonth = formatDate({ ...today, day: 1 });
+    const lastOfPreviousMonth = formatDate(addDays({ ...today, day: 1 }, -1));
+    const seeds: Array<[string, Date]> = [
+      ['now-1h', new Date(now.getTime() - HOUR)],
+      ['now-47h', new Date(now.getTime() - 47 * HOUR)],
+      ['now-49h', new Date(now.getTime() - 49 * HOUR)],
+      ['month-first', at(firstOfMonth, '00:30:00.000')],
+      ['month-before', at(lastOfPreviousMonth, '23:30:00.000')],
+      ['d-20-start', at(day(-20), '00:00:00.000')],
+      ['d-20-end', at(day(-20), '23:59:59.999')],
+      ['d-19-start', at(day(-19), '00:00:00.000')],
+      ['d-21-end', at(day(-21), '23:59:59.999')],
+    ];
+    await insertScans(me.accountId, seeds.map(([city, when]) => ({ linkId: link.id, at: when, city })));
+  });
+
+  const cities = async (body?: unknown) => (await exportRows(me, null, body)).map((r) => r[8]).sort();
+
+  it('no dates: the last 48 hours', async () => {
+    expect(await cities()).toEqual(['now-1h', 'now-47h']);
+    expect(await cities({ format: 'csv', filters: { anything: [1] } })).toEqual(['now-1h', 'now-47h']);
+  });
+
+  it('both dates: whole days, the end day included', async () => {
+    expect(await cities({ startDate: day(-20), endDate: day(-20) })).toEqual(['d-20-end', 'd-20-start']);
+    expect(await cities({ startDate: day(-21), endDate: day(-19) })).toEqual(['d-19-start', 'd-20-end', 'd-20-start', 'd-21-end']);
+  });
+
+  it('the days are read in the given time zone', async () => {
+    // In Tokyo (UTC+9, no DST), day -20 starts at 15:00 UTC of day -21 and ends at 15:00 UTC of day -20.
+    expect(await cities({ startDate: day(-20), endDate: day(-20), timezone: 'Asia/Tokyo' })).toEqual(['d-20-start', 'd-21-end']);
+  });
+
+  it('only startDate: up to the end of today; only endDate: from the first of the current month', async () => {
+    const fromYesterday = await cities({ startDate: day(-1) });
+    expect(fromYesterday).toContain('now-1h');
+    expect(fromYesterday).not.toContain('now-49h');
+    const untilToday = await cities({ endDate: day(0) });
+    expect(untilToday).toContain('month-first');
+    expect(untilToday).toContain('now-1h');
+    expect(untilToday).not.toContain('month-before');
+  });
+
+  it('bad format, dates, zone or fields: 400 naming the field', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ format: 'xlsx' }, 'format'],
+      [{ startDate: '2026-02-30' }, 'startDate'],
+      [{ endDate: '23.11.2026' }, 'endDate'],
+      [{ startDate: '2026-11-01T00:00:00Z' }, 'startDate'],
+      [{ startDate: day(-1), endDate: day(-2) }, 'endDate'],
+      [{ startDate: day(1) }, 'endDate'],
+      [{ timezone: 'Mars/Olympus' }, 'timezone'],
+      [{ filters: 'x' }, 'filters'],
+      [{ surprise: 1 }, 'surprise'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await exportCall(me, null, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toBe('Validation failed');
+      expect(res.json().errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+    }
+    const notJson = await call(api.app, me.key, 'POST', '/api/v1/analytics/export', '{', { 'content-type': 'application/json' });
+    expect(notJson.statusCode).toBe(400);
+  });
+});
+
+describe('answer now or 202', () => {
+  let me: TestAccount;
+  let link: { slug: string; id: string };
+
+  beforeAll(async () => {
+    me = await createTestAccount(api.ctx);
+    link = await createLink(me);
+    await insertScans(me.accountId, Array.from({ length: 50 }, (_, i) => ({ linkId: link.id, at: new Date(Date.now() - HOUR + i), city: `c${i}` })));
+  });
+
+  it('Prefer: respond-async → 202 {jobId, state, statusUrl}; the job completes with a downloadUrl serving the same file', async () => {
+    const res = await exportCall(me, link.slug, {}, { prefer: 'respond-async' });
+    expect(res.statusCode).toBe(202);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['jobId', 'state', 'statusUrl']);
+    expect(['queued', 'active', 'completed']).toContain(body.state);
+    expect(body.statusUrl).toBe(`${api.ctx.config.PUBLIC_API_URL}/jobs/${body.jobId}`);
+    expect(res.headers.location).toBe(body.statusUrl);
+    expect(res.headers['preference-applied']).toBe('respond-async');
+
+    const job = await until(
+      async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${body.jobId}`)).json(),
+      (j) => j.state === 'completed' || j.state === 'failed',
+    );
+    expect(job).toMatchObject({ id: body.jobId, type: 'analytics-export', state: 'completed', progress: 100 });
+    expect(job.result).toMatchObject({ downloadUrl: `${api.ctx.config.PUBLIC_API_URL}/jobs/${body.jobId}/download`, rows: 50 });
+    const download = await call(api.app, me.key, 'GET', new URL(job.result.downloadUrl).pathname);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="${job.result.fileName}"`);
+    expect(job.result.bytes).toBe(download.rawPayload.length);
+    const head = await call(api.app, me.key, 'HEAD', new URL(job.result.downloadUrl).pathname);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(job.result.bytes));
+    expect(head.body).toBe('');
+
+    const sync = await exportCall(me, link.slug, {});
+    expect(sync.statusCode).toBe(200);
+    expect(download.rawPayload.equals(sync.rawPayload)).toBe(true);
+    expect(parseCsv(sync.body)).toHaveLength(51);
+
+    // Any key of the account may download; another account's key, or an unknown job, is a 404.
+    const narrow = await createTestAccount(api.ctx, { scopes: ['links.read'] });
+    expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(404);
+    expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).json()).toEqual({ message: 'Job not found' });
+    expect((await call(api.app, me.key, 'GET', `/api/v1/jobs/${randomUUID()}/download`)).statusCode).toBe(404);
+    expect((await call(api.app, null, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(401);
+  });
+
+  it('reads Prefer as RFC 7240 writes it', () => {
+    expect(parsePrefer(undefined)).toEqual({ respondAsync: false });
+    expect(parsePrefer('respond-async')).toEqual({ respondAsync: true });
+    expect(parsePrefer('Respond-Async; foo=bar, wait=5')).toEqual({ respondAsync: true, waitSeconds: 5 });
+    expect(parsePrefer(['return=minimal', 'wait="7"'])).toEqual({ respondAsync: false, waitSeconds: 7 });
+    expect(parsePrefer('wait=soon, respond-asynchronously')).toEqual({ respondAsync: false });
+    expect(waitMsFor({ respondAsync: true, waitSeconds: 5 }, 30_000)).toBe(0);
+    expect(waitMsFor({ respondAsync: false, waitSeconds: 5 }, 30_000)).toBe(5000);
+    expect(waitMsFor({ respondAsync: false, waitSeconds: 60 }, 30_000)).toBe(30_000);
+    expect(waitMsFor({ respondAsync: false }, 30_000)).toBe(30_000);
+  });
+
+  it('Prefer: wait=0, or a wait that runs out, is a 202 too', async () => {
+    const res = await exportCall(me, null, {}, { prefer: 'wait=0' });
+    expect(res.statusCode).toBe(202);
+    expect(res.headers['preference-applied']).toBeUndefined();
+    const quick = await startTestApi({ JOB_WAIT_MS: '0' });
+    try {
+      const again = await call(quick.app, me.key, 'POST', '/api/v1/analytics/export', {});
+      expect(again.statusCode).toBe(202);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('a job that has not completed has no file to download yet: 409', async () => {
+    const id = await enqueueAccountJob(api.ctx.db, api.ctx.queues['bulk-generate'], { accountId: me.accountId, type: 'never-run', payload: {} });
+    const res = await call(api.app, me.key, 'GET', `/api/v1/jobs/${id}/download`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/queued/);
+    await api.ctx.queues['bulk-generate'].remove(id);
+  });
+
+  it('an export whose job fails after its attempts answers 503 with the job’s one-line error; the jobs row says failed', { timeout: 60_000 }, async () => {
+    // A plain file where the account's storage folder would go: every attempt's upload fails.
+    const broken = await createTestAccount(api.ctx);
+    await mkdir(join(api.ctx.config.STORAGE_DIR, 'accounts'), { recursive: true });
+    await writeFile(join(api.ctx.config.STORAGE_DIR, 'accounts', broken.accountId), 'not a folder');
+    const res = await exportCall(broken, null);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(Object.keys(res.json())).toEqual(['message']);
+    expect(res.json().message).toMatch(/^The job [0-9a-f-]{36} failed: \S/);
+    expect(res.json().message).not.toContain('\n');
+    const jobId = /The job ([0-9a-f-]{36})/.exec(res.json().message)![1];
+    const job = (await call(api.app, broken.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+    expect(job).toMatchObject({ state: 'failed', type: 'analytics-export' });
+    expect((await api.ctx.queues['analytics-export'].getJob(jobId!))!.attemptsMade).toBe(3);
+  });
+
+  it('a job that fails after its attempts: the jobs row says failed with a one-line message, and a wait answers it', async () => {
+    // A file name no storage key can hold makes every attempt fail.
+    const id = await enqueueAccountJob(api.ctx.db, api.ctx.queues['analytics-export'], {
+      accountId: me.accountId,
+      type: 'analytics-export',
+      payload: { from: 0, to: 1, fileName: 'bad name/../x' },
+      attempts: 2,
+    });
+    const view = await api.app.jobWaiter.wait('analytics-export', me.accountId, id, 20_000);
+    expect(view).toMatchObject({ state: 'failed' });
+    expect(view.error).toMatch(/^Invalid storage key/);
+    expect(view.error).not.toContain('\n');
+  });
+});
+
+describe('with the s3 storage driver', () => {
+  const PREFIX = `qrlinks-test-export-s3-${randomUUID().slice(0, 8)}`;
+  let s3: RunningS3rver;
+  let own: TestApi;
+  let ownWorkers: RunningWorkers;
+
+  beforeAll(async () => {
+    s3 = await startS3rver();
+    own = await startTestApi({
+      QUEUE_PREFIX: PREFIX,
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: S3RVER_KEY,
+      S3_SECRET_KEY: S3RVER_KEY,
+      S3_BUCKET: 'exports',
+    });
+    ownWorkers = await startWorkers(own.ctx);
+  });
+  afterAll(async () => {
+    await ownWorkers?.close();
+    await own?.ctx.queues['analytics-export'].obliterate({ force: true });
+    await own?.close();
+    await s3?.close();
+  });
+
+  it('a file bigger than one upload part (multipart) is answered, and downloaded, whole', { timeout: 120_000 }, async () => {
+    const me = await createTestAccount(own.ctx);
+    const link = await createLink(me);
+    const rows = 120_000; // ~12 MB of CSV: past the driver's 8 MiB part
+    await own.ctx.database.pool.query(
+      `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
+       select gen_random_uuid(), $1, $2, now() - interval '47 hours' + g * (interval '46 hours' / ${rows}), 'Chrome', 'mobile', 'Samsung', 'Android',
+              'Brazil', 'São Paulo', 'São Paulo, "Centro"', false
+       from generate_series(1, ${rows}) g`,
+      [link.id, me.accountId],
+    );
+    const sync = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {});
+    expect(sync.statusCode).toBe(200);
+    expect(sync.rawPayload.length).toBeGreaterThan(8 * 1024 * 1024);
+    const records = parseCsv(sync.body);
+    expect(records).toHaveLength(rows + 1);
+    expect(records[rows]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[rows]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
+
+    const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
+    const job = await until(
+      async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${accepted.jobId}`)).json(),
+      (j) => j.state === 'completed' || j.state === 'failed',
+      60_000,
+    );
+    expect(job.result.rows).toBe(rows);
+    const download = await call(own.app, me.key, 'GET', `/api/v1/jobs/${accepted.jobId}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(sync.rawPayload)).toBe(true);
+  });
+});
+
+describe('a worker killed with SIGKILL mid-export', () => {
+  const PREFIX = `qrlinks-test-export-${randomUUID().slice(0, 8)}`;
+  const WORKER_ENV = { QUEUE_PREFIX: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
+  const ROWS = 300_000;
+  let own: TestApi;
+  let me: TestAccount;
+  let link: { slug: string; id: string };
+
+  beforeAll(async () => {
+    own = await startTestApi({ QUEUE_PREFIX: PREFIX });
+    me = await createTestAccount(own.ctx);
+    link = await createLink(me);
+    await own.ctx.database.pool.query(
+      `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
+       select gen_random_uuid(), $1, $2, now() - interval '47 hours' + g * (interval '46 hours' / ${ROWS}), 'Chrome', 'mobile', 'Samsung', 'Android',
+              'Brazil', 'São Paulo', 'São Paulo, "Centro"', false
+       from generate_series(1, ${ROWS}) g`,
+      [link.id, me.accountId],
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await own?.ctx.queues['analytics-export'].obliterate({ force: true });
+    await own?.close();
+  });
+
+  it('is retried into exactly one complete file; nothing partial is ever served', { timeout: 180_000 }, async () => {
+    const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
+    expect(res.statusCode).toBe(202);
+    const { jobId } = res.json();
+    const jobOf = async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+
+    const first = startEntry('workers/server.ts', [], WORKER_ENV);
+    let killed = false;
+    try {
+      const running = await until(jobOf, (j) => j.state !== 'queued' && j.progress > 0, 60_000, 20);
+      expect(running.state).toBe('active');
+      expect(running.progress).toBeLessThan(100);
+      await stopProcess(first, 'SIGKILL');
+      killed = true;
+    } finally {
+      if (!killed) await stopProcess(first, 'SIGKILL');
+    }
+    // Nothing stored for the job (the killed attempt's temporary file is no object) and no file to download.
+    const objectsOfJob = async () => {
+      const keys: string[] = [];
+      for await (const o of own.ctx.storage.list(`accounts/${me.accountId}/exports/${jobId}/`)) keys.push(o.key);
+      return keys;
+    };
+    expect(await objectsOfJob()).toEqual([]);
+    expect((await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}/download`)).statusCode).toBe(409);
+
+    const second = startEntry('workers/server.ts', [], WORKER_ENV);
+    try {
+      const done = await until(jobOf, (j) => j.state === 'completed' || j.state === 'failed', 120_000, 100);
+      expect(done).toMatchObject({ state: 'completed', progress: 100 });
+      expect(done.result).toMatchObject({ rows: ROWS });
+    } finally {
+      await stopProcess(second, 'SIGTERM');
+    }
+    const download = await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}/download`);
+    expect(download.statusCode).toBe(200);
+    const records = parseCsv(download.body);
+    expect(records).toHaveLength(ROWS + 1);
+    expect(records[0]).toEqual([...EXPORT_COLUMNS]);
+    expect(records[ROWS]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[ROWS]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
+    // One object for the job, however many attempts wrote it.
+    expect(await objectsOfJob()).toEqual([jobFileKey(me.accountId, jobId, (await jobOf()).result.fileName)]);
+  });
+
+  it('killed twice (past BullMQ’s maxStalledCount): the job fails, and its jobs row says so', { timeout: 180_000 }, async () => {
+    const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
+    const { jobId } = res.json();
+    const bullJob = async () => (await own.ctx.queues['analytics-export'].getJob(jobId))!;
+    let since = 0;
+    for (const round of [1, 2]) {
+      const worker = startEntry('workers/server.ts', [], WORKER_ENV);
+      try {
+        // This worker has started the job (not the dead one before it), and is some way into it.
+        const started = await until(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
+        expect(started.processedOn, `round ${round}`).toBeGreaterThan(since);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await (await bullJob()).getState()).toBe('active');
+      } finally {
+        await stopProcess(worker, 'SIGKILL');
+      }
+      since = Date.now();
+    }
+    const third = startEntry('workers/server.ts', [], WORKER_ENV);
+    try {
+      const job = await until(
+        async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
+        (j) => j.state === 'failed' || j.state === 'completed',
+        60_000,
+        100,
+      );
+      expect(job).toMatchObject({ state: 'failed', error: 'The job was interrupted too many times (its worker stopped while running it)' });
+      expect(await (await bullJob()).getState()).toBe('failed');
+    } finally {
+      await stopProcess(third, 'SIGTERM');
+    }
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The analytics-export job: the scans of a window (one link or the whole account) as one CSV in
+ * object storage at `accounts/<account>/exports/<job>/<fileName>`. Rows stream from a Postgres
+ * cursor into the storage upload a batch at a time, so memory does not grow with the rows. The
+ * storage drivers make the object appear whole or not at all (fs: a temporary file renamed into
+ * place; s3: one PUT, or a multipart upload completed at the end), and the job's result, with
+ * its downloadUrl, is written only after the upload finished: a partial file is never served. A
+ * retry (after an error, or a worker killed mid-export) writes the same key again.
+ */
+import { Readable } from 'node:stream';
+import { scansCsv, type AnalyticsExportPayload, type AnalyticsExportResult } from '../../shared/analytics/export.js';
+import type { AppContext } from '../../shared/context.js';
+import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
+import { trackAccountJob } from '../../shared/jobs/records.js';
+
+/** Progress goes to BullMQ (and, throttled again, to the jobs row) at most this often. */
+const PROGRESS_INTERVAL_MS = 250;
+
+export const EXPORT_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+export function analyticsExportProcessor(ctx: AppContext) {
+  return trackAccountJob<AnalyticsExportPayload, AnalyticsExportResult>(ctx.db, async (job, reportProgress) => {
+    const { accountId, payload } = job.data;
+    let rows = 0;
+    let reportedAt = Date.now();
+    const csv = scansCsv(
+      ctx.database.pool,
+      { accountId, linkSlug: payload.linkSlug, from: new Date(payload.from), to: new Date(payload.to) },
+      async (progress) => {
+        rows = progress.rows;
+        if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;
+        reportedAt = Date.now();
+        await reportProgress(progress.fraction * 99);
+      },
+    );
+    // One batch read ahead at most: the upload pulls the next when it has written the last.
+    const stored = await ctx.storage.put(jobFileKey(accountId, job.id!, payload.fileName), Readable.from(csv, { highWaterMark: 1 }), {
+      contentType: EXPORT_CONTENT_TYPE,
+    });
+    return { downloadUrl: jobDownloadUrl(ctx.config, job.id!), fileName: payload.fileName, rows, bytes: stored.size };
+  });
+}
