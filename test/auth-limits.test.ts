@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyAuthenticator, revokeApiKey } from '../shared/accounts/api-keys.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { testEnv } from './support/env.js';
 import { runEntry } from './support/processes.js';
 
 const LIMIT = 5;
@@ -15,7 +16,14 @@ let other: TestApi;
 let owner: TestAccount;
 
 beforeAll(async () => {
-  const limits = { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_MS: '600000', API_KEYS_MAX_PER_ACCOUNT: '4' };
+  // Its own Redis prefix: the failure counter is per client address, and every test file's
+  // requests come from 127.0.0.1, so other files' 401s running alongside would spend this budget.
+  const limits = {
+    AUTH_FAILURE_LIMIT: String(LIMIT),
+    AUTH_FAILURE_WINDOW_MS: '600000',
+    API_KEYS_MAX_PER_ACCOUNT: '4',
+    QUEUE_PREFIX: `${testEnv.QUEUE_PREFIX}-auth-limits`,
+  };
   api = await startTestApi(limits);
   // A second api process on the same Redis and database.
   other = await startTestApi(limits);
