@@ -397,6 +397,10 @@ export const scanRollups = pgTable(
     /** Dimension 0 only: scans that were their visitor's first on the scope that UTC day. */
     visitors: integer('visitors').notNull(),
   },
+  // The primary key also carries scans and visitors (INCLUDE, written in migration 0004; Drizzle
+  // cannot say it), so a read is an index-only scan of one contiguous range: an account's year of
+  // city rows is 55,000 rows on 9,000 scattered heap pages, 0.5-1.1 s through the heap and
+  // 13-26 ms from the index alone (5 million scans).
   (t) => [primaryKey({ name: 'scan_rollups_pk', columns: [t.scopeId, t.dimension, t.grain, t.bucket, t.isBot, t.value] })],
 );
 

@@ -22,7 +22,7 @@ CREATE TABLE "scan_rollups" (
 	"value" text NOT NULL,
 	"scans" integer NOT NULL,
 	"visitors" integer NOT NULL,
-	CONSTRAINT "scan_rollups_pk" PRIMARY KEY("scope_id","dimension","grain","bucket","is_bot","value")
+	CONSTRAINT "scan_rollups_pk" PRIMARY KEY("scope_id","dimension","grain","bucket","is_bot","value") INCLUDE ("scans", "visitors")
 );--> statement-breakpoint
 CREATE TABLE "scan_visitor_days" (
 	"day" date NOT NULL,
