@@ -137,8 +137,10 @@ const envSchema = z
     SCAN_SPOOL_DIR: z.string().min(1).default('./data/scan-spool'),
     /** Scan batches a worker process inserts at once. */
     SCAN_WORKER_CONCURRENCY: positiveInt(64),
-    /** How long a worker waits to gather scan batches into one statement when fewer than 10,000 scans wait (0: write at once). */
+    /** How long a worker waits to gather scan batches into one statement when fewer than SCAN_INGEST_MAX_SCANS wait (0: write at once). */
     SCAN_INGEST_LINGER_MS: wholeNumber(0, 5000).default(200),
+    /** Most queued scans one ingesting statement writes (bigger statements cost Postgres less per scan). */
+    SCAN_INGEST_MAX_SCANS: wholeNumber(1, 200_000).default(50_000),
     /** Lock of a scan batch being inserted; a batch whose worker died is taken up again after about this long. */
     SCAN_WORKER_LOCK_MS: wholeNumber(500).default(30_000),
   })

@@ -17,6 +17,7 @@ export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): Processor
   const ingester = new ScanIngester(ctx.database.pool, ctx.logger, {
     ms: ctx.config.SCAN_INGEST_LINGER_MS,
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
+    maxScans: ctx.config.SCAN_INGEST_MAX_SCANS,
   });
   return async (job) => {
     const size = scanBatchSize(job.data);
