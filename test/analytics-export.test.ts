@@ -5,6 +5,7 @@
  * and a worker killed with SIGKILL mid-export, whose job is retried into one complete file.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -18,6 +19,7 @@ import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startEntry, stopProcess } from './support/processes.js';
 import { startS3rver, S3RVER_KEY, type RunningS3rver } from './support/s3rver.js';
+import { pollUntil } from './support/until.js';
 
 const HEADER = EXPORT_COLUMNS.join(',');
 const HOUR = 3_600_000;
@@ -56,15 +58,6 @@ function parseCsv(text: string): string[][] {
   }
   if (cell !== '' || record.length) throw new Error('last record not ended by CRLF');
   return records;
-}
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000, everyMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 let api: TestApi;
@@ -364,7 +357,7 @@ describe('answer now or 202', () => {
     expect(res.headers.location).toBe(body.statusUrl);
     expect(res.headers['preference-applied']).toBe('respond-async');
 
-    const job = await until(
+    const job = await pollUntil(
       async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${body.jobId}`)).json(),
       (j) => j.state === 'completed' || j.state === 'failed',
     );
@@ -416,6 +409,43 @@ describe('answer now or 202', () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it('past JOB_RETENTION_MS a finished job goes with its folder (temporary leftovers included); younger or unfinished jobs stay', async () => {
+    const exportJob = async () => {
+      const { jobId } = (await exportCall(me, link.slug, {}, { prefer: 'respond-async' })).json();
+      const job = await pollUntil(
+        async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
+        (j) => j.state === 'completed' || j.state === 'failed',
+      );
+      expect(job.state).toBe('completed');
+      return job as { id: string; result: { fileName: string; downloadUrl: string } };
+    };
+    const old = await exportJob();
+    const young = await exportJob();
+    const unfinished = await enqueueAccountJob(api.ctx.db, api.ctx.queues['bulk-generate'], { accountId: me.accountId, type: 'never-run', payload: {} });
+    await api.ctx.queues['bulk-generate'].remove(unfinished);
+    const retention = api.ctx.config.JOB_RETENTION_MS;
+    await api.ctx.database.pool.query(`update jobs set finished_at = now() - $2::float8 * interval '1 millisecond' where id = $1`, [old.id, retention + 60_000]);
+    await api.ctx.database.pool.query(`update jobs set created_at = now() - $2::float8 * interval '1 millisecond' where id = $1`, [unfinished, retention * 2]);
+    // What an attempt killed mid-upload leaves beside the file (the fs driver's temporary file).
+    const oldDir = join(api.ctx.config.STORAGE_DIR, jobFileKey(me.accountId, old.id, ''));
+    await writeFile(join(oldDir, `${old.result.fileName}@tmp-deadbeef`), 'half a file');
+
+    // Through the worker's maintenance queue, as the hourly schedule runs it.
+    await api.ctx.queues.maintenance.add('expire-jobs', { kind: 'expire-jobs' });
+    const gone = await pollUntil(
+      async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${old.id}`)).statusCode,
+      (status) => status === 404,
+    );
+    expect(gone).toBe(404);
+    expect((await call(api.app, me.key, 'GET', new URL(old.result.downloadUrl).pathname)).json()).toEqual({ message: 'Job not found' });
+    expect(existsSync(oldDir)).toBe(false);
+
+    expect((await call(api.app, me.key, 'GET', new URL(young.result.downloadUrl).pathname)).statusCode).toBe(200);
+    expect((await call(api.app, me.key, 'GET', `/api/v1/jobs/${unfinished}`)).json()).toMatchObject({ state: 'queued' });
+    const schedulers = await api.ctx.queues.maintenance.getJobSchedulers();
+    expect(schedulers.map((sch) => sch.key)).toContain('expire-jobs');
   });
 
   it('a job that has not completed has no file to download yet: 409', async () => {
@@ -502,7 +532,7 @@ describe('with the s3 storage driver', () => {
     expect(records[rows]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[rows]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
 
     const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
-    const job = await until(
+    const job = await pollUntil(
       async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${accepted.jobId}`)).json(),
       (j) => j.state === 'completed' || j.state === 'failed',
       60_000,
@@ -548,7 +578,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
     const first = startEntry('workers/server.ts', [], WORKER_ENV);
     let killed = false;
     try {
-      const running = await until(jobOf, (j) => j.state !== 'queued' && j.progress > 0, 60_000, 20);
+      const running = await pollUntil(jobOf, (j) => j.state !== 'queued' && j.progress > 0, 60_000, 20);
       expect(running.state).toBe('active');
       expect(running.progress).toBeLessThan(100);
       await stopProcess(first, 'SIGKILL');
@@ -567,7 +597,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
 
     const second = startEntry('workers/server.ts', [], WORKER_ENV);
     try {
-      const done = await until(jobOf, (j) => j.state === 'completed' || j.state === 'failed', 120_000, 100);
+      const done = await pollUntil(jobOf, (j) => j.state === 'completed' || j.state === 'failed', 120_000, 100);
       expect(done).toMatchObject({ state: 'completed', progress: 100 });
       expect(done.result).toMatchObject({ rows: ROWS });
     } finally {
@@ -592,7 +622,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
       const worker = startEntry('workers/server.ts', [], WORKER_ENV);
       try {
         // This worker has started the job (not the dead one before it), and is some way into it.
-        const started = await until(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
+        const started = await pollUntil(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
         expect(started.processedOn, `round ${round}`).toBeGreaterThan(since);
         await new Promise((r) => setTimeout(r, 300));
         expect(await (await bullJob()).getState()).toBe('active');
@@ -603,7 +633,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
     }
     const third = startEntry('workers/server.ts', [], WORKER_ENV);
     try {
-      const job = await until(
+      const job = await pollUntil(
         async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
         (j) => j.state === 'failed' || j.state === 'completed',
         60_000,

@@ -5,6 +5,7 @@ import { apiKeys } from '../db/schema.js';
 import { enqueueAccountJob, trackAccountJob } from '../shared/jobs/records.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { pollUntil } from './support/until.js';
 
 let api: TestApi;
 let me: TestAccount;
@@ -15,15 +16,6 @@ beforeAll(async () => {
   me = await createTestAccount(api.ctx);
 });
 afterAll(() => api.close());
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('maintenance queue: the expired-key sweep', () => {
   let workers: RunningWorkers;
@@ -38,7 +30,7 @@ describe('maintenance queue: the expired-key sweep', () => {
     const schedulers = await api.ctx.queues.maintenance.getJobSchedulers();
     expect(schedulers.map((s) => s.key)).toContain('expire-api-keys');
 
-    const row = await until(
+    const row = await pollUntil(
       async () => (await api.ctx.db.select().from(apiKeys).where(eq(apiKeys.id, expiring.id)))[0]!,
       (r) => !r.active,
     );
@@ -87,7 +79,7 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
     const first = (await call(api.app, me.key, 'GET', `/api/v1/jobs/${id}`)).json();
     expect(first).toMatchObject({ id, type: 'test-steps' });
     expect(['queued', 'active', 'completed']).toContain(first.state);
-    const done = await until(
+    const done = await pollUntil(
       async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${id}`)).json(),
       (j) => j.state === 'completed',
     );
@@ -101,7 +93,7 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
       payload: { steps: 1, fail: 'the data was wrong' },
       attempts: 2,
     });
-    const failed = await until(
+    const failed = await pollUntil(
       async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${id}`)).json(),
       (j) => j.state === 'failed',
     );

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -173,6 +173,17 @@ function contract(make: () => ObjectStorage) {
       await expect(storage.deleteMany([])).resolves.toBeUndefined();
     });
 
+    it('deleteFolder() removes everything under the folder and nothing beside it', async () => {
+      const keys = ['gone/job/a.csv', 'gone/job/deep/b.zip', 'gone/jobber/keep.csv', 'gone/keep.csv'];
+      for (const k of keys) await storage.put(k, Buffer.from(k), { contentType: 'text/plain' });
+      await storage.deleteFolder('gone/job/');
+      expect((await collect(storage.list('gone/'))).map((o) => o.key).sort()).toEqual(['gone/jobber/keep.csv', 'gone/keep.csv']);
+      await expect(storage.deleteFolder('gone/never-there/')).resolves.toBeUndefined();
+      // Only folders: no mid-segment prefix, no bare key, nothing outside the store.
+      for (const bad of ['gone/job', '', '/', '../', 'a//']) await expect(storage.deleteFolder(bad), bad).rejects.toBeInstanceOf(InvalidKeyError);
+      expect((await collect(storage.list('gone/'))).length).toBe(2);
+    });
+
     it('list(prefix) yields exactly the keys under the prefix', async () => {
       const keys = ['list/a/1.png', 'list/a/2.png', 'list/a/deep/3.png', 'list/b/1.png'];
       for (const k of keys) await storage.put(k, Buffer.from(k), { contentType: 'image/png' });
@@ -281,6 +292,18 @@ describe('fs driver', () => {
     expect(await storage.get('clash/dir')).toBeNull();
     expect((await collect(storage.list('clash/'))).map((o) => o.key)).toEqual(['clash/a', 'clash/dir/b']);
     expect((await readAll((await storage.get('clash/a'))!.body)).toString()).toBe('file');
+  });
+
+  it('deleteFolder() also removes the temporary files an interrupted put left there', async () => {
+    const storage = createStorage({ driver: 'fs', root });
+    await storage.put('jobdir/x/export.csv', Buffer.from('a,b'), { contentType: 'text/csv' });
+    // What a worker killed mid-upload leaves: a temp file beside (or instead of) the object.
+    const leftover = path.join(root, 'jobdir', 'x', 'export.csv@tmp-0badf00d');
+    await writeFile(leftover, 'half a file');
+    await storage.deleteFolder('jobdir/x/');
+    expect(existsSync(leftover)).toBe(false);
+    // The emptied parents go too, as with delete().
+    expect(existsSync(path.join(root, 'jobdir'))).toBe(false);
   });
 
   it('ping() is false when the root does not exist', async () => {

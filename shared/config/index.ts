@@ -85,6 +85,8 @@ const envSchema = z
     SECRETS_DIR: z.string().min(1).default('./data/secrets'),
     /** An uploaded file no link has used for this long is deleted by the orphan sweep. */
     ORPHAN_FILE_TTL_MS: positiveInt(24 * 60 * 60 * 1000),
+    /** A finished job (its status, result and file: exports, ZIPs) is deleted this long after it finished. */
+    JOB_RETENTION_MS: positiveInt(7 * 24 * 60 * 60 * 1000),
     /** How often the maintenance queue sweeps orphaned uploads. */
     ORPHAN_SWEEP_MS: positiveInt(60 * 60 * 1000),
     WORKER_CONCURRENCY: positiveInt(4),

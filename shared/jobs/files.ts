@@ -10,8 +10,13 @@ import { AppError, NotFoundError } from '../http/errors.js';
 import { getJobView } from './records.js';
 import type { Database } from '../../db/client.js';
 
+/** Everything a job stores lives in this folder, and goes with it (shared/jobs/retention.ts). */
+export function jobFolder(accountId: string, jobId: string): string {
+  return `accounts/${accountId}/exports/${jobId}/`;
+}
+
 export function jobFileKey(accountId: string, jobId: string, fileName: string): string {
-  return `accounts/${accountId}/exports/${jobId}/${fileName}`;
+  return `${jobFolder(accountId, jobId)}${fileName}`;
 }
 
 function apiBase(config: Pick<Config, 'PUBLIC_API_URL'>): string {

@@ -20,7 +20,7 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set(['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render']);
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
-export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' } | { kind: 'prune-visitor-days' };
+export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' } | { kind: 'prune-visitor-days' } | { kind: 'expire-jobs' };
 
 /** Fields every account-owned job carries, so the worker can keep its jobs row current. */
 export interface AccountJobData<P = unknown> {

@@ -6,3 +6,16 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/**
+ * Polls `probe` every `everyMs` until `ok` holds for its value, and returns the last value either
+ * way: the caller's expect() on it then says what the value was when time ran out.
+ */
+export async function pollUntil<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

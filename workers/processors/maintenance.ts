@@ -4,6 +4,7 @@ import { pruneVisitorDays } from '../../shared/analytics/rollups.js';
 import type { AppContext } from '../../shared/context.js';
 import { sweepOrphanFiles } from '../../shared/files/files.js';
 import type { MaintenanceJob } from '../../shared/jobs/queues.js';
+import { expireFinishedJobs } from '../../shared/jobs/retention.js';
 
 /** Scheduled housekeeping. Each kind is safe to run twice or concurrently. */
 export function maintenanceProcessor(ctx: AppContext): Processor<MaintenanceJob> {
@@ -22,6 +23,11 @@ export function maintenanceProcessor(ctx: AppContext): Processor<MaintenanceJob>
       case 'prune-visitor-days': {
         const pruned = await pruneVisitorDays(ctx.db);
         return { pruned };
+      }
+      case 'expire-jobs': {
+        const expired = await expireFinishedJobs(ctx.db, ctx.storage, new Date(Date.now() - ctx.config.JOB_RETENTION_MS));
+        if (expired > 0) ctx.logger.info({ expired }, 'finished jobs past their retention deleted with their files');
+        return { expired };
       }
     }
   };
@@ -45,7 +51,15 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: VISITOR_DAYS_PRUNE_MS },
     { name: 'prune-visitor-days', data: { kind: 'prune-visitor-days' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'expire-jobs',
+    { every: JOB_EXPIRY_SWEEP_MS },
+    { name: 'expire-jobs', data: { kind: 'expire-jobs' } satisfies MaintenanceJob, opts },
+  );
 }
+
+/** Jobs past their retention go within the hour. */
+const JOB_EXPIRY_SWEEP_MS = 3_600_000;
 
 /** Visitor keys of days before yesterday go within the hour (they only serve today's and yesterday's scans). */
 const VISITOR_DAYS_PRUNE_MS = 3_600_000;

@@ -3,7 +3,7 @@ import type { BigIntStats, Dir } from 'node:fs';
 import { constants } from 'node:fs';
 import { access, mkdir, open, opendir, readFile, rename, rm, rmdir, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { assertValidKey, assertValidPrefix, isValidSegment } from './keys.js';
+import { assertValidFolder, assertValidKey, assertValidPrefix, isValidSegment } from './keys.js';
 import { assertValidRange, resolveRange } from './range.js';
 import type { ByteRange, GetResult, ObjectStorage, StoredObjectInfo } from './types.js';
 
@@ -157,6 +157,14 @@ export function createFsStorage({ root }: FsStorageOptions): ObjectStorage {
       // Validate everything up front so a bad key in the batch deletes nothing.
       keys.forEach(assertValidKey);
       for (const key of keys) await removeObject(fileOf(key));
+    },
+
+    async deleteFolder(folder) {
+      assertValidFolder(folder);
+      // The folder itself, temporary files of interrupted puts and sidecars included.
+      const dir = fileOf(folder.slice(0, -1));
+      await rm(dir, { recursive: true, force: true });
+      await pruneEmptyDirs(path.dirname(dir));
     },
 
     async *list(prefix) {

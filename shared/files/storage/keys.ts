@@ -46,3 +46,13 @@ export function assertValidPrefix(prefix: string): void {
     throw new InvalidKeyError(prefix, 'not a valid key prefix');
   }
 }
+
+/** A folder is a non-empty key prefix that ends at a '/': 'a/b/' holds 'a/b/c' but not 'a/bc'. */
+export function assertValidFolder(folder: string): void {
+  if (typeof folder !== 'string' || !folder.endsWith('/')) throw new InvalidKeyError(folder, 'a folder must end with /');
+  try {
+    assertValidKey(folder.slice(0, -1));
+  } catch {
+    throw new InvalidKeyError(folder, 'not a valid folder');
+  }
+}

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Client, type BucketItem } from 'minio';
-import { assertValidKey, assertValidPrefix } from './keys.js';
+import { assertValidFolder, assertValidKey, assertValidPrefix } from './keys.js';
 import { assertValidRange, resolveRange } from './range.js';
 import { RangeNotSatisfiableError, type ByteRange, type GetResult, type ObjectStorage, type StoredObjectInfo } from './types.js';
 
@@ -199,6 +199,20 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
           throw new Error(`S3 deleteMany failed for ${Key ?? 'some key'}: ${Code ?? 'unknown error'}`);
         }
       }
+    },
+
+    async deleteFolder(folder) {
+      assertValidFolder(folder);
+      // A page of keys at a time, so a big folder never sits in memory whole.
+      let keys: string[] = [];
+      for await (const item of this.list(folder)) {
+        keys.push(item.key);
+        if (keys.length === DELETE_BATCH) {
+          await this.deleteMany(keys);
+          keys = [];
+        }
+      }
+      await this.deleteMany(keys);
     },
 
     async *list(prefix) {

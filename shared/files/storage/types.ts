@@ -48,6 +48,12 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   deleteMany(keys: string[]): Promise<void>;
   /**
+   * Deletes every object under `folder` (a prefix ending in '/', e.g. a job's folder). The fs driver
+   * also removes what interrupted puts left there (temporary files); on S3, unfinished multipart
+   * uploads are the server's to expire (docs/decisions.md, Job retention).
+   */
+  deleteFolder(folder: string): Promise<void>;
+  /**
    * Objects whose key starts with `prefix` (a plain string prefix as in S3, so 'a' matches 'a/x' and 'ab').
    * Async iterator so huge listings stay in flat memory. Order is unspecified (the fs driver yields in
    * directory order). contentType is '' here, see StoredObjectInfo.
