@@ -6,12 +6,16 @@ import { openJobFile } from '../../../shared/jobs/files.js';
 import { errorResponses, resourceParams } from '../../schemas.js';
 import { sendJobFile } from '../../job-reply.js';
 
+const RETENTION =
+  'A finished job is kept, with its file, for JOB_RETENTION_MS (default 7 days) after it finished; then both are deleted and this answers 404.';
+
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:jobId', {
     config: { auth: { scope: 'any' } },
     schema: {
       tags: ['jobs'],
       summary: "A background job's state, progress and result (bulk generation, cafe bulk insert, exports)",
+      description: RETENTION,
       params: resourceParams('jobId', 'Job'),
       response: {
         200: z.object({
@@ -32,6 +36,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['jobs'],
       summary: "A completed job's file (an analytics export's CSV), as its result's downloadUrl names it",
+      description: RETENTION,
       params: resourceParams('jobId', 'Job'),
       response: {
         200: {
