@@ -1,13 +1,14 @@
 /**
- * `npm start`: the whole service on one machine. Applies migrations once, then runs api,
- * redirect and worker as separate processes, so a CPU-bound job never blocks request handling.
- * SIGTERM is passed to every role, and each drains before exiting. If one role dies, the others
- * are stopped too: a supervisor (systemd, docker) should restart the whole, not run it half.
+ * `npm start`: the whole service on one machine. Checks that Postgres and Redis answer, applies
+ * migrations once, then runs api, redirect and worker as separate processes (so a CPU-bound job
+ * never blocks request handling) under a supervisor that restarts a role that dies
+ * (shared/supervisor.ts). SIGTERM is passed to every role, and each drains before exiting.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase } from './db/migrate.js';
 import { loadConfigOrExit } from './shared/config/index.js';
+import { requireDependencies, withoutPassword } from './shared/startup.js';
+import { supervise } from './shared/supervisor.js';
 
 const ROLES = {
   api: './api/server.ts',
@@ -16,40 +17,23 @@ const ROLES = {
 } as const;
 
 const config = loadConfigOrExit();
+await requireDependencies(config, 'qrlinks');
 try {
   await migrateDatabase(config.DATABASE_URL);
 } catch (err) {
-  process.stderr.write(`Cannot prepare the database at DATABASE_URL: ${(err as Error).message}\n`);
+  process.stderr.write(`qrlinks: cannot prepare the database at DATABASE_URL=${withoutPassword(config.DATABASE_URL)}: ${(err as Error).message}\n`);
   process.exit(1);
 }
 
-const children = new Map<string, ChildProcess>();
-let stopping = false;
-
-for (const [role, entry] of Object.entries(ROLES)) {
-  const child = fork(fileURLToPath(new URL(entry, import.meta.url)), {
+process.exitCode = await supervise(
+  Object.entries(ROLES).map(([name, entry]) => ({ name, entry: fileURLToPath(new URL(entry, import.meta.url)) })),
+  {
     env: { ...process.env, MIGRATE_ON_START: 'false' },
-    stdio: 'inherit',
-  });
-  children.set(role, child);
-  child.on('exit', (code, signal) => {
-    children.delete(role);
-    if (!stopping) {
-      process.stderr.write(`${role} exited (${signal ?? code}); stopping the others\n`);
-      process.exitCode = 1;
-      stop('SIGTERM');
-    }
-    if (children.size === 0) process.exit();
-  });
-}
-
-process.stdout.write(
-  `qrlinks running: api http://${config.HOST}:${config.PORT}/api/v1 (docs /api/v1/docs), redirect ${config.SHORT_URL_BASE}\n`,
+    restartDelayMs: config.ROLE_RESTART_DELAY_MS,
+    restartMaxDelayMs: 30_000,
+    maxRestarts: config.ROLE_MAX_RESTARTS,
+    windowMs: config.ROLE_RESTART_WINDOW_MS,
+    runningMessage: `qrlinks running: api http://${config.HOST}:${config.PORT}/api/v1 (docs /api/v1/docs), redirect ${config.SHORT_URL_BASE}`,
+    log: (line) => process.stdout.write(`${line}\n`),
+  },
 );
-
-function stop(signal: NodeJS.Signals) {
-  stopping = true;
-  for (const child of children.values()) child.kill(signal);
-}
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGTERM'));

@@ -111,6 +111,11 @@ const envSchema = z
     /** Longest a QR render may take, waiting for a thread included; past it the request is a 503 with Retry-After. */
     QR_RENDER_TIMEOUT_MS: positiveInt(20_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /** `npm start`: first delay before a role that died is started again (doubling for each further exit in the window, at most 30 s). */
+    ROLE_RESTART_DELAY_MS: positiveInt(1000),
+    /** `npm start`: exits of one role tolerated within ROLE_RESTART_WINDOW_MS; one more stops the whole service. */
+    ROLE_MAX_RESTARTS: positiveInt(5),
+    ROLE_RESTART_WINDOW_MS: positiveInt(60_000),
     /** How long a redirect process uses its own copy of a link before asking Redis (changes reach it sooner, by pub/sub). */
     LINK_CACHE_TTL_MS: positiveInt(5000),
     /** Links a redirect process keeps in memory at most. */

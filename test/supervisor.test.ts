@@ -1,0 +1,171 @@
+/**
+ * `npm start` (main.ts) as an operator meets it: a role killed with SIGKILL is restarted while
+ * the other roles keep answering, and every scan answered while the worker or the api was down is
+ * counted; a role that keeps dying stops the whole with a line that says so; an unreachable Redis
+ * or Postgres is named at start, and "running" is never printed then.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { collect, freePort, runEntry, startEntry } from './support/processes.js';
+import { pollUntil } from './support/until.js';
+
+// Processes that compile TypeScript as they start: on a busy machine a start can take a minute.
+// The limits bound a hang; they do not time anything.
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 240_000 });
+
+let api: TestApi;
+let me: TestAccount;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  me = await createTestAccount(api.ctx);
+});
+afterAll(() => api.close());
+
+/** stdout of a running process, as it grows. */
+function output(child: ChildProcess): { text: () => string } {
+  let text = '';
+  child.stdout!.on('data', (d) => (text += d));
+  child.stderr!.on('data', (d) => (text += d));
+  return { text: () => text };
+}
+
+/** The pid the supervisor last reported for `role`. */
+function pidOf(log: string, role: string): number {
+  const pids = [...log.matchAll(new RegExp(`^${role} started \\(pid (\\d+)\\)`, 'gm'))].map((m) => Number(m[1]));
+  expect(pids.length, log).toBeGreaterThan(0);
+  return pids[pids.length - 1]!;
+}
+
+/**
+ * Requests `url` from a few loops until stopped; counts answers with the expected status and
+ * anything else (errors included).
+ */
+function keepAsking(url: string, expected: number, init: RequestInit = {}) {
+  let running = true;
+  const counts = { ok: 0, other: 0 };
+  const loops = Array.from({ length: 4 }, async () => {
+    while (running) {
+      try {
+        const res = await fetch(url, { redirect: 'manual', ...init });
+        await res.arrayBuffer();
+        if (res.status === expected) counts.ok++;
+        else counts.other++;
+      } catch {
+        counts.other++;
+      }
+    }
+  });
+  return {
+    counts,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      return counts;
+    },
+  };
+}
+
+describe('npm start supervises its roles', () => {
+  it('a role killed with SIGKILL is restarted; the others answer throughout; every scan answered meanwhile is counted', async () => {
+    const [port, redirectPort] = [await freePort(), await freePort()];
+    const env = {
+      PORT: String(port),
+      REDIRECT_PORT: String(redirectPort),
+      SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}`,
+      ROLE_RESTART_DELAY_MS: '200',
+    };
+    const created = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'table 7', type: 'website', data: { url: 'https://example.com/menu' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const slug = created.json().id as string;
+    const scanUrl = `http://127.0.0.1:${redirectPort}/${slug}`;
+    const healthUrl = `http://127.0.0.1:${port}/health`;
+
+    const main = startEntry('main.ts', [], env);
+    const log = output(main);
+    const exited = collect(main, 290_000);
+    try {
+      await pollUntil(async () => log.text(), (t) => t.includes('qrlinks running'), 240_000, 100);
+      expect(log.text()).toContain('qrlinks running');
+      expect((await fetch(scanUrl, { redirect: 'manual' })).status).toBe(302);
+      let answered = 1;
+
+      // The worker, then the api, killed under scan load: the redirect answers every request.
+      for (const role of ['worker', 'api'] as const) {
+        const scans = keepAsking(scanUrl, 302);
+        await new Promise((r) => setTimeout(r, 300));
+        process.kill(pidOf(log.text(), role), 'SIGKILL');
+        await pollUntil(async () => log.text(), (t) => t.includes(`${role} is serving again`), 120_000, 100);
+        const counts = await scans.stop();
+        expect(log.text()).toMatch(new RegExp(`^${role} exited \\(SIGKILL\\); restarting it in 0\\.2 s`, 'm'));
+        expect(counts.other, `${role}: answers other than 302 while it was down`).toBe(0);
+        expect(counts.ok).toBeGreaterThan(0);
+        answered += counts.ok;
+      }
+      expect((await fetch(healthUrl)).status).toBe(200);
+      const scansOfLink = async () =>
+        Number((await api.ctx.database.pool.query<{ n: string }>('select count(*) as n from scans s join links l on l.id = s.link_id where l.slug = $1', [slug])).rows[0]!.n);
+      expect(await pollUntil(scansOfLink, (n) => n >= answered, 120_000, 200)).toBe(answered);
+
+      // The redirect killed while the api is asked: the api answers every request, and the
+      // redirect comes back. (Its in-memory scans of the last flush window die with it, so no
+      // scans are in flight here: see docs/decisions.md, Scan recording.)
+      const health = keepAsking(healthUrl, 200);
+      await new Promise((r) => setTimeout(r, 300));
+      process.kill(pidOf(log.text(), 'redirect'), 'SIGKILL');
+      await pollUntil(async () => log.text(), (t) => t.includes('redirect is serving again'), 120_000, 100);
+      const healthCounts = await health.stop();
+      expect(healthCounts.other, 'api answers other than 200 while the redirect was down').toBe(0);
+      expect((await fetch(scanUrl, { redirect: 'manual' })).status).toBe(302);
+    } finally {
+      main.kill('SIGTERM');
+    }
+    const { code } = await exited;
+    expect(code).toBe(0);
+  });
+});
+
+describe('a role that keeps dying, and dependencies that are not there', () => {
+  it('a role that exits again and again stops the whole with a line naming it; "running" is never printed', async () => {
+    // The redirect's port is taken, so every start of it fails to listen.
+    const squatter = createServer();
+    squatter.listen(0, '127.0.0.1');
+    await once(squatter, 'listening');
+    const taken = (squatter.address() as { port: number }).port;
+    try {
+      const { code, stdout } = await runEntry(
+        'main.ts',
+        [],
+        { PORT: String(await freePort()), REDIRECT_PORT: String(taken), ROLE_RESTART_DELAY_MS: '100', ROLE_MAX_RESTARTS: '2' },
+        280_000,
+      );
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/^redirect exited \(code 1\) 3 times within 60 s; stopping qrlinks/m);
+      expect(stdout.match(/^redirect started/gm)).toHaveLength(3);
+      expect(stdout).not.toContain('qrlinks running');
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it('an unreachable Redis or Postgres is named in one line, with its URL and what to do, by npm start and by a role alone', async () => {
+    const closed = await freePort();
+    const noRedis = await runEntry('main.ts', [], { REDIS_URL: `redis://:s3cret@127.0.0.1:${closed}` }, 120_000);
+    expect(noRedis.code).toBe(1);
+    expect(noRedis.stderr).toContain(`qrlinks: cannot reach Redis at REDIS_URL=redis://:***@127.0.0.1:${closed}`);
+    expect(noRedis.stderr).toContain('docker compose up -d redis');
+    expect(noRedis.stderr).not.toContain('s3cret');
+    expect(noRedis.stdout).not.toContain('running');
+
+    const pgUrl = new URL(process.env.DATABASE_URL!);
+    pgUrl.port = String(closed);
+    const noPostgres = await runEntry('api/server.ts', [], { DATABASE_URL: pgUrl.href }, 120_000);
+    expect(noPostgres.code).toBe(1);
+    expect(noPostgres.stderr).toContain(`qrlinks api: cannot reach PostgreSQL at DATABASE_URL=${pgUrl.href}`);
+    expect(noPostgres.stderr).toContain('docker compose up -d postgres');
+    expect(noPostgres.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
