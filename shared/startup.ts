@@ -10,6 +10,8 @@ import { Redis } from 'ioredis';
 import type { Config } from './config/index.js';
 
 const CHECK_TIMEOUT_MS = 5000;
+/** Postgres's SQLSTATE for "database does not exist". */
+const INVALID_CATALOG_NAME = '3D000';
 
 /** Resolves when both answer; otherwise writes the line to stderr and exits 1. */
 export async function requireDependencies(config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL'>, who: string): Promise<void> {
@@ -27,6 +29,8 @@ async function postgresProblem(url: string): Promise<string | null> {
     await client.query('select 1');
     return null;
   } catch (err) {
+    // The server answers and the database is not made yet: migrations create it.
+    if ((err as { code?: string }).code === INVALID_CATALOG_NAME) return null;
     return unreachable('PostgreSQL', 'DATABASE_URL', url, err, 'postgres');
   } finally {
     await client.end().catch(() => {});
