@@ -21,7 +21,7 @@
  *
  * Matching the library:
  * - Matrix: our encoder (encoder.ts) makes module for module the matrix of the qrcode-generator
- *   1.x the library bundles: same version, mask and data encoding (test/qr-encoder.test.ts).
+ *   1.x the library bundles: same version, mask and data encoding (test/qr-encoder.unit.test.ts).
  *   Byte mode keeps the low 8 bits of each UTF-16 unit (Latin-1 survives, other characters are
  *   mangled, exactly as in the library's codes; our short URLs are ASCII).
  * - Geometry: see layout.ts (drawing area, whole-pixel module size with `roundSize`, centring,

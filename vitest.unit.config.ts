@@ -1,0 +1,16 @@
+/**
+ * `npm run test:unit`: the tests that need no Postgres, Redis, browser or child process
+ * (`test/**\/*.unit.test.ts`). Postgres and Redis point at closed ports here, so a unit test that
+ * starts needing them fails at once instead of passing on a developer's machine only.
+ */
+import { defineConfig } from 'vitest/config';
+import { testEnv } from './test/support/env.js';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.unit.test.ts'],
+    env: { ...testEnv, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' },
+    pool: 'forks',
+    testTimeout: 30_000,
+  },
+});
