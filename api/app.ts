@@ -10,6 +10,8 @@ import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { JobWaiter } from '../shared/jobs/wait.js';
+import { createRoleMetrics, observePostgresPool, observeQrRenderer, type RoleMetrics } from '../shared/metrics/index.js';
+import { registerHttpMetrics } from '../shared/metrics/http.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import routeTablePlugin from './plugins/app/route-table.js';
@@ -30,7 +32,7 @@ import './types.js';
 
 export const API_PREFIX = '/api/v1';
 
-export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('api')): Promise<FastifyInstance> {
   keepTickObjectShape();
   const graceful = gracefulHttp();
   const app = Fastify({
@@ -79,6 +81,9 @@ export async function buildApiApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
 
+  observePostgresPool(metrics, ctx.database.pool);
+  observeQrRenderer(metrics, ctx.qr);
+  registerHttpMetrics(app, metrics, ctx.config.METRICS_TOKEN);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const checks = await checkReadiness(ctx);

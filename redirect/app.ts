@@ -3,11 +3,14 @@
  * and `/ready`. Builds the process's scan path (link cache, scan limit, visitor description and
  * key, scan recorder) and closes it with the app.
  */
+import { Gauge } from 'prom-client';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { passwordCookieSecrets } from '../shared/config/secrets.js';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
+import { counterFrom, createRoleMetrics, observePostgresPool, type RoleMetrics } from '../shared/metrics/index.js';
+import { registerHttpMetrics } from '../shared/metrics/http.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
@@ -24,7 +27,7 @@ import filesRoutes from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import type { ScanPath } from './scan-path.js';
 
-export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('redirect')): Promise<FastifyInstance> {
   const { config } = ctx;
   keepTickObjectShape();
   const graceful = gracefulHttp();
@@ -85,6 +88,14 @@ export async function buildRedirectApp(ctx: AppContext): Promise<FastifyInstance
     redis.disconnect();
   });
 
+  observePostgresPool(metrics, ctx.database.pool);
+  counterFrom(metrics, 'qrlinks_scans_total', 'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full)', () => {
+    const { received, flushed, spooled, dropped } = recorder.stats();
+    return { received, queued: flushed, spooled, dropped };
+  }, 'event');
+  new Gauge({ name: 'qrlinks_scans_buffered', help: 'Scans held in memory now, not yet in Redis', registers: [metrics.registry], collect() { this.set(recorder.stats().buffered); } });
+  counterFrom(metrics, 'qrlinks_link_lookups_total', 'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)', () => resolver.lookups, 'source');
+  registerHttpMetrics(app, metrics, config.METRICS_TOKEN);
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);

@@ -71,8 +71,9 @@ function keepAsking(url: string, expected: number, init: RequestInit = {}) {
 
 describe('npm start supervises its roles', () => {
   it('a role killed with SIGKILL is restarted; the others answer throughout; every scan answered meanwhile is counted', async () => {
-    const [port, redirectPort] = [await freePort(), await freePort()];
+    const [port, redirectPort, workerMetricsPort] = [await freePort(), await freePort(), await freePort()];
     const env = {
+      WORKER_METRICS_PORT: String(workerMetricsPort),
       PORT: String(port),
       REDIRECT_PORT: String(redirectPort),
       SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}`,
@@ -109,6 +110,36 @@ describe('npm start supervises its roles', () => {
       const scansOfLink = async () =>
         Number((await api.ctx.database.pool.query<{ n: string }>('select count(*) as n from scans s join links l on l.id = s.link_id where l.slug = $1', [slug])).rows[0]!.n);
       expect(await pollUntil(scansOfLink, (n) => n >= answered, 120_000, 200)).toBe(answered);
+
+      // Each role's metrics, as Prometheus scrapes them (the api and the worker restarted above, the redirect not).
+      const scrape = async (url: string) => {
+        const res = await fetch(url);
+        expect(res.status, url).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+        return res.text();
+      };
+      /** The sample of `series` (`name{a="b",…}`, labels in any order) in the scrape's text. */
+      const value = (text: string, series: string) => {
+        const labelsOf = (s: string) => (s.match(/\{(.*)\}/)?.[1] ?? '').split(',').sort().join(',');
+        const name = series.replace(/\{.*/, '');
+        const samples = text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+        const line = samples.find((l) => labelsOf(l.slice(0, l.lastIndexOf(' '))) === labelsOf(series));
+        expect(line, `${series} among:\n${samples.join('\n')}`).toBeDefined();
+        return Number(line!.slice(line!.lastIndexOf(' ') + 1));
+      };
+      const redirectMetrics = await scrape(`http://127.0.0.1:${redirectPort}/metrics`);
+      expect(value(redirectMetrics, 'qrlinks_scans_total{event="received",role="redirect"}')).toBe(answered);
+      expect(value(redirectMetrics, 'qrlinks_scans_total{event="queued",role="redirect"}')).toBe(answered);
+      expect(value(redirectMetrics, 'qrlinks_http_request_duration_seconds_count{route="/:slug",method="GET",status_code="302",role="redirect"}')).toBe(answered);
+      expect(value(redirectMetrics, 'qrlinks_link_lookups_total{source="local",role="redirect"}')).toBeGreaterThan(0);
+      expect(value(redirectMetrics, 'qrlinks_pg_pool_connections{role="redirect"}')).toBeGreaterThanOrEqual(0);
+      const apiMetrics = await scrape(`http://127.0.0.1:${port}/metrics`);
+      expect(value(apiMetrics, 'qrlinks_http_request_duration_seconds_count{route="/health",method="GET",status_code="200",role="api"}')).toBeGreaterThan(0);
+      expect(value(apiMetrics, 'qrlinks_qr_renders_waiting{role="api"}')).toBe(0);
+      expect(apiMetrics).toContain('qrlinks_process_cpu_seconds_total{role="api"}');
+      const workerMetrics = await scrape(`http://127.0.0.1:${workerMetricsPort}/metrics`);
+      expect(value(workerMetrics, 'qrlinks_queue_jobs{queue="scans",state="waiting",role="worker"}')).toBe(0);
+      expect(value(workerMetrics, 'qrlinks_job_duration_seconds_count{queue="scans",outcome="completed",role="worker"}')).toBeGreaterThan(0);
 
       // The redirect killed while the api is asked: the api answers every request, and the
       // redirect comes back. (Its in-memory scans of the last flush window die with it, so no

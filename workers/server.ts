@@ -2,6 +2,8 @@
 import { migrateDatabase } from '../db/migrate.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { closeContext, createContext } from '../shared/context.js';
+import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../shared/metrics/index.js';
+import { observeQueues } from '../shared/metrics/queues.js';
 import { onShutdown } from '../shared/lifecycle.js';
 import { requireDependencies } from '../shared/startup.js';
 import { announceReady } from '../shared/supervisor.js';
@@ -14,6 +16,22 @@ await requireDependencies(config, 'qrlinks worker');
 if (config.MIGRATE_ON_START) await migrateDatabase(config.DATABASE_URL);
 const ctx = await createContext(config, 'worker');
 const running = await startWorkers(ctx);
-onShutdown(ctx.logger, config.SHUTDOWN_TIMEOUT_MS, [() => running.close(), () => closeContext(ctx)]);
+const metrics = createRoleMetrics('worker');
+observePostgresPool(metrics, ctx.database.pool);
+observeQrRenderer(metrics, ctx.qr);
+observeQueues(metrics, ctx.queues, running.workers);
+// A second worker on the machine finds the port taken: it works on without a listener, and says so.
+const metricsServer =
+  config.WORKER_METRICS_PORT > 0
+    ? await serveMetrics(metrics, { host: config.HOST, port: config.WORKER_METRICS_PORT, token: config.METRICS_TOKEN }).catch((err: Error) => {
+        ctx.logger.warn({ err: err.message, port: config.WORKER_METRICS_PORT }, 'worker metrics not served: give each worker process its own WORKER_METRICS_PORT');
+        return null;
+      })
+    : null;
+onShutdown(ctx.logger, config.SHUTDOWN_TIMEOUT_MS, [
+  () => running.close(),
+  () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
+  () => closeContext(ctx),
+]);
 ctx.logger.info({ queues: running.workers.map((w) => w.name) }, 'worker started');
 announceReady();

@@ -32,6 +32,10 @@ const envSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port(3000),
     REDIRECT_PORT: port(3001),
+    /** The worker's metrics listener (GET /metrics); 0: none. */
+    WORKER_METRICS_PORT: wholeNumber(0, 65535).default(3002),
+    /** When set, GET /metrics of every role wants `Authorization: Bearer <it>`; unset, /metrics is open. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Where the api is reached from outside; used in links it hands out (job status URLs). */
     PUBLIC_API_URL: url('http://localhost:3000/api/v1'),
     SHORT_URL_BASE: url('http://localhost:3001'),

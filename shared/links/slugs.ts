@@ -10,6 +10,7 @@ export const CUSTOM_SLUG_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'health',
   'ready',
+  'metrics',
   'files',
   'favicon.ico',
   'robots.txt',
@@ -26,7 +27,11 @@ export function isReservedSlug(slug: string): boolean {
 
 /** 62^7 ≈ 3.5 × 10^12 slugs; a collision is retried by the caller against the unique index. */
 export function generateSlug(): string {
-  return randomBase62(AUTO_SLUG_LENGTH);
+  for (;;) {
+    // 'metrics' is seven letters, so a random slug could be it.
+    const slug = randomBase62(AUTO_SLUG_LENGTH);
+    if (!isReservedSlug(slug)) return slug;
+  }
 }
 
 export function shortUrl(base: string, slug: string): string {

@@ -47,10 +47,18 @@ export interface RenderLoad {
   waiting: number;
 }
 
+export interface RenderActivity extends RenderLoad {
+  /** Renders finished on a thread since the process started, and their thread time. */
+  rendered: number;
+  renderSeconds: number;
+}
+
 export interface QrRenderer {
   render(format: QrFormat, options: ResolvedQrOptions, image: QrImage | null, call: RenderCall): Promise<Buffer>;
   /** An account's renders running and waiting in this process now. */
   load(accountId: string): RenderLoad;
+  /** The whole process's: for metrics. */
+  activity(): RenderActivity;
   close(): Promise<void>;
 }
 
@@ -83,6 +91,8 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
   const lanes = new Map<string, Lane>();
   let running = 0;
   let served = 0;
+  let rendered = 0;
+  let renderMs = 0;
   // Recent render time, for Retry-After: a starting guess, then a moving average of real renders.
   let averageMs = 1000;
 
@@ -111,7 +121,10 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       const startedAt = performance.now();
       pool.run(item.task, { signal: item.signal }).then(
         (outcome) => {
-          averageMs = averageMs * 0.8 + (performance.now() - startedAt) * 0.2;
+          const tookMs = performance.now() - startedAt;
+          averageMs = averageMs * 0.8 + tookMs * 0.2;
+          rendered++;
+          renderMs += tookMs;
           item.resolve(outcome);
         },
         (err) => item.reject(item.signal.aborted ? new ServiceUnavailableError(RENDER_TIMEOUT_MESSAGE, retryAfter(lane)) : err),
@@ -165,6 +178,11 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
     load(accountId) {
       const lane = lanes.get(accountId);
       return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
+    },
+    activity() {
+      let waiting = 0;
+      for (const lane of lanes.values()) waiting += lane.waiting.length;
+      return { running, waiting, rendered, renderSeconds: renderMs / 1000 };
     },
     async close() {
       for (const lane of lanes.values()) {

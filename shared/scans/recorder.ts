@@ -33,6 +33,8 @@ export type ScanRecorderConfig = Pick<
 >;
 
 export interface ScanRecorderStats {
+  /** Scans handed to record() since the process started. */
+  received: number;
   /** Scans held in memory, not yet in Redis. */
   buffered: number;
   /** Scans refused because the buffer was full (or recorded after close). */
@@ -78,7 +80,7 @@ export class ScanRecorder {
   private readonly queue: Queue<ScanBatchPayload>;
   /** Oldest first; scans are appended to the last one. Batches being sent are not in here. */
   private batches: Batch[] = [];
-  private counts = { buffered: 0, dropped: 0, flushed: 0, spooled: 0 };
+  private counts = { received: 0, buffered: 0, dropped: 0, flushed: 0, spooled: 0 };
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
   private sending: Promise<void> | null = null;
@@ -133,6 +135,7 @@ export class ScanRecorder {
 
   /** Synchronous and O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. */
   record(scan: RecordedScan): void {
+    this.counts.received++;
     if (this.closed || this.counts.buffered >= this.config.SCAN_BUFFER_MAX) return this.drop();
     let batch = this.batches[this.batches.length - 1];
     if (!batch?.builder || batch.count >= this.config.SCAN_BATCH_SIZE) {

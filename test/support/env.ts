@@ -24,4 +24,6 @@ export const testEnv = {
   // Whole suites ask the redirect for unknown slugs from 127.0.0.1; the test of the limit sets its own.
   REDIRECT_NOT_FOUND_LIMIT: '100000',
   HOST: '127.0.0.1',
+  // Test files start workers side by side; the metrics test gives its own a port.
+  WORKER_METRICS_PORT: '0',
 } satisfies Record<string, string>;

@@ -84,6 +84,8 @@ export class LinkResolver {
   private readonly loading = new Map<string, Promise<ResolvedLink | null>>();
   /** Bumped by every invalidation: a load that started before one does not keep its result. */
   private epoch = 0;
+  /** Where each answer came from, since the process started (for metrics: the cache's hit ratio). */
+  readonly lookups = { local: 0, redis: 0, postgres: 0 };
 
   constructor(
     private readonly deps: LinkResolverDeps,
@@ -117,7 +119,9 @@ export class LinkResolver {
   /** The fresh in-process answer (a link, or null for "no such slug"), or undefined when a lookup is needed. */
   cached(slug: string): ResolvedLink | null | undefined {
     const entry = this.local.get(slug) ?? this.missing.get(slug);
-    return entry && entry.freshUntil > Date.now() ? entry.link : undefined;
+    if (!entry || entry.freshUntil <= Date.now()) return undefined;
+    this.lookups.local++;
+    return entry.link;
   }
 
   /**
@@ -132,7 +136,9 @@ export class LinkResolver {
     const epoch = this.epoch;
     try {
       const entry = await this.deps.redis.get(this.deps.keys.entry(slug));
-      return entry == null ? undefined : this.keep(slug, fromRedisEntry(entry), epoch);
+      if (entry == null) return undefined;
+      this.lookups.redis++;
+      return this.keep(slug, fromRedisEntry(entry), epoch);
     } catch {
       return undefined;
     }
@@ -162,7 +168,10 @@ export class LinkResolver {
     let redisUp = true;
     try {
       const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
-      if (entry != null) return this.keep(slug, fromRedisEntry(entry), epoch);
+      if (entry != null) {
+        this.lookups.redis++;
+        return this.keep(slug, fromRedisEntry(entry), epoch);
+      }
       version = v ?? '';
     } catch (err) {
       redisUp = false;
@@ -171,6 +180,7 @@ export class LinkResolver {
     let link: ResolvedLink | null;
     try {
       link = await loadResolvedLink(pool, slug);
+      this.lookups.postgres++;
     } catch (err) {
       const stale = this.local.get(slug) ?? this.missing.get(slug);
       if (stale) {
