@@ -48,8 +48,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   graceful.register(app);
 
   const keys = linkCacheKeys(config.QUEUE_PREFIX);
-  const redis = createFailFastRedis(config.REDIS_URL);
-  const subscriber = createRedis(config.REDIS_URL);
+  const redis = createFailFastRedis(config.REDIS_URL, 500, ctx.logger);
+  const subscriber = createRedis(config.REDIS_URL, ctx.logger);
   const resolver = new LinkResolver(
     { redis, subscriber, pool: ctx.database.pool, keys, logger: ctx.logger },
     {

@@ -24,8 +24,8 @@ export interface AppContext {
 }
 
 export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
-  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const redis = createRedis(config.REDIS_URL);
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger);
+  const redis = createRedis(config.REDIS_URL, logger);
   const queues = createQueues(redis, config.QUEUE_PREFIX);
   // BullMQ checks the server on first use; finishing that now means a fast shutdown never
   // closes the connection under its feet (an unhandled "Connection is closed").
@@ -55,10 +55,12 @@ export function createStorageFromConfig(config: Config): ObjectStorage {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.qr.close().catch(() => {});
-  await closeQueues(ctx.queues).catch(() => {});
+  // Each step is tried whatever the one before did; a failure is logged and the process still stops.
+  const step = (what: string) => (err: unknown) => ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `shutdown: ${what} failed`);
+  await ctx.qr.close().catch(step('closing the QR render threads'));
+  await closeQueues(ctx.queues).catch(step('closing the queues'));
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());
-  await ctx.database.close().catch(() => {});
+  await ctx.database.close().catch(step('closing the Postgres pool'));
 }
 
 /** Readiness: each dependency answers within a second. */

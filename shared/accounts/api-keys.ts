@@ -148,6 +148,7 @@ async function authenticateKeyHash(db: Database, keyHash: string): Promise<Princ
       .update(apiKeys)
       .set({ lastUsedAt: new Date(now) })
       .where(eq(apiKeys.id, row.keyId))
+      // lastUsedAt is informative: a lost write is retried by the key's next request a minute on.
       .catch(() => {});
   }
   return { keyId: row.keyId, accountId: row.accountId, plan: row.plan, scopes: row.scopes };

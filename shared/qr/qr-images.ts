@@ -12,11 +12,14 @@ import type { QrFormat } from './render-task.js';
 import { makeMatrix } from './render/matrix.js';
 import { QrRenderError } from './render/errors.js';
 import { ValidationError } from '../http/errors.js';
+import { throttledWarning } from '../logger.js';
 
 export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
 export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };
 
-export type QrImagesContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'qr'>;
+const cacheWriteFailed = throttledWarning('QR image cache write failed; the image is served, and rendered again next time');
+
+export type QrImagesContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'qr' | 'logger'>;
 
 export interface RenderedQr {
   body: Buffer;
@@ -94,8 +97,8 @@ export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan, opts: {
     pathPrefix: input.pathPrefix,
     maxWaiting: opts.maxWaiting,
   });
-  // A failed cache write costs a re-render next time, nothing more.
-  await ctx.storage.put(key, body, { contentType, size: body.length }).catch(() => {});
+  // A failed cache write costs a re-render next time, nothing more; it is logged, not thrown.
+  await ctx.storage.put(key, body, { contentType, size: body.length }).catch((err: unknown) => cacheWriteFailed(ctx.logger, err, { key }));
   return { body, contentType, etag, cached: false };
 }
 

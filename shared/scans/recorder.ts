@@ -96,7 +96,7 @@ export class ScanRecorder {
     private readonly config: ScanRecorderConfig,
     private readonly logger: Logger,
   ) {
-    this.redis = createFailFastRedis(config.REDIS_URL);
+    this.redis = createFailFastRedis(config.REDIS_URL, 500, logger);
     // No version check: BullMQ reads the server version once, after the first connect, and if that
     // one command fails (Redis gone again) the queue stays broken for good.
     this.queue = new Queue<ScanBatchPayload>('scans', { connection: this.redis, prefix: config.QUEUE_PREFIX, skipVersionCheck: true });

@@ -25,7 +25,7 @@ export default fp(async (app) => {
   const { config, db } = app.ctx;
   const authenticator = new ApiKeyAuthenticator(db);
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
-  const redis = createFailFastRedis(config.REDIS_URL);
+  const redis = createFailFastRedis(config.REDIS_URL, 500, app.ctx.logger);
   // Connected before the first request (which would otherwise be counted in this process only); a
   // Redis that does not answer within 5 s leaves the counting local until it does.
   await new Promise<void>((resolve) => {
