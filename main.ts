@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase } from './db/migrate.js';
 import { loadConfigOrExit } from './shared/config/index.js';
-import { requireDependencies, withoutPassword } from './shared/startup.js';
+import { waitForDependencies, withoutPassword } from './shared/startup.js';
 import { supervise } from './shared/supervisor.js';
 
 const ROLES = {
@@ -17,7 +17,7 @@ const ROLES = {
 } as const;
 
 const config = loadConfigOrExit();
-await requireDependencies(config, 'qrlinks');
+await waitForDependencies(config, 'qrlinks');
 try {
   await migrateDatabase(config.DATABASE_URL);
 } catch (err) {

@@ -3,12 +3,12 @@ import { migrateDatabase } from '../db/migrate.js';
 import { loadConfigOrExit } from '../shared/config/index.js';
 import { closeContext, createContext } from '../shared/context.js';
 import { onShutdown } from '../shared/lifecycle.js';
-import { requireDependencies } from '../shared/startup.js';
+import { waitForDependencies } from '../shared/startup.js';
 import { announceReady } from '../shared/supervisor.js';
 import { buildRedirectApp } from './app.js';
 
 const config = loadConfigOrExit();
-await requireDependencies(config, 'qrlinks redirect');
+await waitForDependencies(config, 'qrlinks redirect');
 if (config.MIGRATE_ON_START) await migrateDatabase(config.DATABASE_URL);
 const ctx = await createContext(config, 'redirect');
 const app = await buildRedirectApp(ctx);

@@ -1,24 +1,33 @@
 /**
- * What a process checks before it starts serving: Postgres and Redis answer. Without it a role
- * facing an unreachable Redis waited for it for ever (ioredis retries without end), and `npm
- * start` looked "running" while nothing listened. Each is given a few seconds; the first that does
- * not answer is named in one line, with its URL (password hidden) and what to do, and the process
- * exits 1.
+ * What a process waits for before it starts serving: Postgres and Redis answering. Without it a
+ * role facing an unreachable Redis waited for it silently (ioredis retries without end), and `npm
+ * start` looked "running" while nothing listened. Each check is given a few seconds; what does not
+ * answer is named in one line on stderr, with its URL (password hidden) and what to do, and the
+ * checks are repeated until both answer: a role started during an outage (a restart, a new
+ * replica) comes up when its dependencies do, rather than dying and being restarted in a loop.
  */
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { Config } from './config/index.js';
 
 const CHECK_TIMEOUT_MS = 5000;
+const RETRY_EVERY_MS = 2000;
 /** Postgres's SQLSTATE for "database does not exist". */
 const INVALID_CATALOG_NAME = '3D000';
 
-/** Resolves when both answer; otherwise writes the line to stderr and exits 1. */
-export async function requireDependencies(config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL'>, who: string): Promise<void> {
-  const problem = (await postgresProblem(config.DATABASE_URL)) ?? (await redisProblem(config.REDIS_URL));
-  if (!problem) return;
-  process.stderr.write(`${who}: ${problem}\n`);
-  process.exit(1);
+/** Resolves once both answer; meanwhile says once per change what it waits for, on stderr. */
+export async function waitForDependencies(config: Pick<Config, 'DATABASE_URL' | 'REDIS_URL'>, who: string): Promise<void> {
+  let said = '';
+  for (;;) {
+    const problem = (await postgresProblem(config.DATABASE_URL)) ?? (await redisProblem(config.REDIS_URL));
+    if (!problem) {
+      if (said) process.stderr.write(`${who}: PostgreSQL and Redis answer now; starting\n`);
+      return;
+    }
+    if (problem !== said) process.stderr.write(`${who}: ${problem} Waiting for it (checking every ${RETRY_EVERY_MS / 1000} s).\n`);
+    said = problem;
+    await new Promise((r) => setTimeout(r, RETRY_EVERY_MS));
+  }
 }
 
 async function postgresProblem(url: string): Promise<string | null> {

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { collect, freePort, runEntry, startEntry } from './support/processes.js';
+import { startTcpProxy } from './support/tcp-proxy.js';
 import { pollUntil } from './support/until.js';
 
 // Processes that compile TypeScript as they start: on a busy machine a start can take a minute.
@@ -182,21 +183,46 @@ describe('a role that keeps dying, and dependencies that are not there', () => {
     }
   });
 
-  it('an unreachable Redis or Postgres is named in one line, with its URL and what to do, by npm start and by a role alone', async () => {
+  it('an unreachable Redis or Postgres is named in one line, with its URL and what to do; the process waits for it and starts once it answers', async () => {
     const closed = await freePort();
-    const noRedis = await runEntry('main.ts', [], { REDIS_URL: `redis://:s3cret@127.0.0.1:${closed}` }, 120_000);
-    expect(noRedis.code).toBe(1);
-    expect(noRedis.stderr).toContain(`qrlinks: cannot reach Redis at REDIS_URL=redis://:***@127.0.0.1:${closed}`);
-    expect(noRedis.stderr).toContain('docker compose up -d redis');
-    expect(noRedis.stderr).not.toContain('s3cret');
-    expect(noRedis.stdout).not.toContain('running');
-
     const pgUrl = new URL(process.env.DATABASE_URL!);
     pgUrl.port = String(closed);
-    const noPostgres = await runEntry('api/server.ts', [], { DATABASE_URL: pgUrl.href }, 120_000);
-    expect(noPostgres.code).toBe(1);
-    expect(noPostgres.stderr).toContain(`qrlinks api: cannot reach PostgreSQL at DATABASE_URL=${pgUrl.href}`);
-    expect(noPostgres.stderr).toContain('docker compose up -d postgres');
-    expect(noPostgres.stderr.trim().split('\n')).toHaveLength(1);
+    const api = startEntry('api/server.ts', [], { DATABASE_URL: pgUrl.href, PORT: String(await freePort()) });
+    const apiLog = output(api);
+    const apiExit = collect(api, 200_000);
+    await pollUntil(async () => apiLog.text(), (t) => t.includes('cannot reach'), 120_000, 100);
+    api.kill('SIGKILL');
+    await apiExit;
+    expect(apiLog.text()).toContain(`qrlinks api: cannot reach PostgreSQL at DATABASE_URL=${pgUrl.href}`);
+    expect(apiLog.text()).toContain('docker compose up -d postgres');
+
+    // Redis behind a proxy that refuses connections until restored: npm start says so, waits, then runs.
+    const redisUrl = new URL(process.env.REDIS_URL!);
+    const proxy = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+    proxy.cut();
+    const url = new URL(proxy.url(process.env.REDIS_URL!));
+    url.password = 's3cret';
+    try {
+      const [port, redirectPort] = [await freePort(), await freePort()];
+      const main = startEntry('main.ts', [], { REDIS_URL: url.href, PORT: String(port), REDIRECT_PORT: String(redirectPort) });
+      const log = output(main);
+      const exited = collect(main, 280_000);
+      await pollUntil(async () => log.text(), (t) => t.includes('cannot reach Redis'), 120_000, 100);
+      expect(log.text()).toContain(`qrlinks: cannot reach Redis at REDIS_URL=redis://:***@${url.host}`);
+      expect(log.text()).toContain('docker compose up -d redis');
+      expect(log.text()).not.toContain('s3cret');
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(log.text()).not.toContain('qrlinks running');
+      // Said once, not once per retry.
+      expect(log.text().split('cannot reach Redis').length - 1).toBe(1);
+      proxy.restore();
+      await pollUntil(async () => log.text(), (t) => t.includes('qrlinks running'), 240_000, 100);
+      expect(log.text()).toContain('answer now; starting');
+      main.kill('SIGTERM');
+      expect((await exited).code).toBe(0);
+    } finally {
+      proxy.restore();
+      await proxy.close();
+    }
   });
 });

@@ -5,14 +5,14 @@ import { closeContext, createContext } from '../shared/context.js';
 import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../shared/metrics/index.js';
 import { observeQueues } from '../shared/metrics/queues.js';
 import { onShutdown } from '../shared/lifecycle.js';
-import { requireDependencies } from '../shared/startup.js';
+import { waitForDependencies } from '../shared/startup.js';
 import { announceReady } from '../shared/supervisor.js';
 import { lowerPriority, startWorkers } from './index.js';
 
 const config = loadConfigOrExit();
 // Before any thread pool starts: threads inherit the priority of the thread that creates them.
 lowerPriority(config.WORKER_NICE);
-await requireDependencies(config, 'qrlinks worker');
+await waitForDependencies(config, 'qrlinks worker');
 if (config.MIGRATE_ON_START) await migrateDatabase(config.DATABASE_URL);
 const ctx = await createContext(config, 'worker');
 const running = await startWorkers(ctx);
