@@ -96,6 +96,9 @@ describe('groups', () => {
     const pdf = await newGroup(cafeId, 'pdf', [{ name: 'image', data: pdfBytes('x'), filename: 'x.png', contentType: 'image/png' }]);
     expect(pdf.statusCode).toBe(415);
     expect((await call(api.app, me.key, 'POST', url(cafeId, '/groups'), { name: 'json' })).statusCode).toBe(415);
+    // A part with an empty name is named as such.
+    expect(paths(await newGroup(cafeId, 'g', [pngPart('')]))).toEqual(['""']);
+    expect(paths(await newGroup(cafeId, 'g', [textPart('', 'x')]))).toEqual(['""']);
     expect(await list(cafeId, 'groups')).toEqual([]);
   });
 

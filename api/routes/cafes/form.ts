@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { FileTooLargeError } from '../../../shared/files/files.js';
-import { ValidationError, zodIssuesToFieldErrors, type FieldError } from '../../../shared/http/errors.js';
+import { formatPath, ValidationError, zodIssuesToFieldErrors, type FieldError } from '../../../shared/http/errors.js';
 import { storeMenuImage, type ImageUpload } from '../../../shared/cafes/images.js';
 import { FORM_LIST_FIELDS, IMAGE_FILE_FIELDS } from '../../../shared/cafes/schemas.js';
 import multipartPlugin, { MULTIPART_FIELD_LIMITS, multipartError } from '../../plugins/external/multipart.js';
@@ -53,10 +53,12 @@ export async function readMenuForm<S extends z.ZodType>(request: FastifyRequest,
     try {
       for await (const part of request.parts({ limits: { ...FORM_LIMITS, fileSize: limit } })) {
         const name = part.fieldname;
+        // The name as error paths write it (an empty one is `""`).
+        const path = formatPath([name]);
         if (part.type === 'file') {
           const buffer = await part.toBuffer();
-          if (!fileFields.includes(name)) errors.push({ path: name, message: 'Unknown field' });
-          else if (files.has(name)) errors.push({ path: name, message: 'Send one file in this field' });
+          if (!fileFields.includes(name)) errors.push({ path, message: 'Unknown field' });
+          else if (files.has(name)) errors.push({ path, message: 'Send one file in this field' });
           else if (buffer.length > 0 || part.filename) files.set(name, { buffer, originalName: part.filename || null });
           continue;
         }
@@ -65,11 +67,11 @@ export async function readMenuForm<S extends z.ZodType>(request: FastifyRequest,
           continue;
         }
         const value = part.value;
-        if (part.valueTruncated) errors.push({ path: name, message: `Must be at most ${FORM_LIMITS.fieldSize} bytes` });
-        else if (typeof value === 'string' && findUnstorableText(value).length > 0) errors.push({ path: name, message: UNSTORABLE_TEXT_MESSAGE });
-        else if (FORM_LIST_FIELDS.has(name)) addListValue(raw, name, value, errors);
-        else if (typeof value !== 'string') errors.push({ path: name, message: 'Must be text' });
-        else if (Object.hasOwn(raw, name)) errors.push({ path: name, message: 'Send this field once' });
+        if (part.valueTruncated) errors.push({ path, message: `Must be at most ${FORM_LIMITS.fieldSize} bytes` });
+        else if (typeof value === 'string' && findUnstorableText(value).length > 0) errors.push({ path, message: UNSTORABLE_TEXT_MESSAGE });
+        else if (FORM_LIST_FIELDS.has(name)) addListValue(raw, name, path, value, errors);
+        else if (typeof value !== 'string') errors.push({ path, message: 'Must be text' });
+        else if (Object.hasOwn(raw, name)) errors.push({ path, message: 'Send this field once' });
         else raw[name] = value;
       }
     } catch (err) {
@@ -84,18 +86,18 @@ export async function readMenuForm<S extends z.ZodType>(request: FastifyRequest,
 }
 
 /** A list field: each occurrence one entry, or one occurrence holding a JSON array (text or application/json). */
-function addListValue(raw: Record<string, string | string[]>, name: string, value: unknown, errors: FieldError[]) {
+function addListValue(raw: Record<string, string | string[]>, name: string, path: string, value: unknown, errors: FieldError[]) {
   let entries: unknown[] = [value];
   if (typeof value === 'string' && value.trimStart().startsWith('[')) {
     try {
       entries = JSON.parse(value) as unknown[];
     } catch {
-      errors.push({ path: name, message: 'Must be a JSON array of strings, or one field per entry' });
+      errors.push({ path, message: 'Must be a JSON array of strings, or one field per entry' });
       return;
     }
   } else if (Array.isArray(value)) entries = value;
   if (!Array.isArray(entries) || entries.some((e) => typeof e !== 'string' || findUnstorableText(e).length > 0)) {
-    errors.push({ path: name, message: 'Must be a list of strings' });
+    errors.push({ path, message: 'Must be a list of strings' });
     return;
   }
   const list = (raw[name] ??= []) as string[];
