@@ -134,6 +134,18 @@ export const updateCafeBody = strict({
     .max(SOCIAL_LINKS_MAX, { error: `Must have at most ${SOCIAL_LINKS_MAX} items` })
     .optional(),
   qr_options: qrOptionsSchema.optional().meta({ description: "The QR styling of the cafe's link, checked as PATCH /links/:id's" }),
+}).meta({
+  example: {
+    timezone: 'Europe/Lisbon',
+    operating_hours: [
+      { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }] },
+      { day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] },
+      { day: 'sunday', enabled: false, ranges: [] },
+    ],
+    facilities: ['wifi', 'terrace', 'wheelchair access'],
+    social_links: [{ platform: 'instagram', url: 'https://instagram.com/cafe.lisboa' }],
+    qr_options: { dotsOptions: { type: 'rounded', color: '#6b4423' } },
+  },
 });
 export type UpdateCafeBody = z.output<typeof updateCafeBody>;
 
@@ -147,7 +159,7 @@ export const themeBody = strict({
   primaryColor: hexColor.nullable().optional().meta({ description: 'Replaces the theme’s primary color; null returns to it' }),
   secondaryColor: hexColor.nullable().optional().meta({ description: 'Replaces the theme’s secondary color; null returns to it' }),
   showDietarySection: z.boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) }).optional(),
-});
+}).meta({ example: { themeImage: 'rustic', primaryColor: '#6b4423', secondaryColor: null, showDietarySection: true } });
 export type ThemeBody = z.output<typeof themeBody>;
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +281,9 @@ const categoryFields = {
   order: orderNumber().optional(),
   visible: z.boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) }).optional(),
 };
-export const createCategoryBody = strict(categoryFields);
+export const createCategoryBody = strict(categoryFields).meta({
+  example: { name: 'Coffee', description: 'Single origin, roasted in house', group_id: '0b9c6f57-3d0e-4d67-9a43-7c1f0f1d2e11', type: 'drinks', visible: true },
+});
 export const updateCategoryBody = strict({
   ...categoryFields,
   name: categoryFields.name.optional(),
@@ -287,10 +301,14 @@ const reorderList = (what: string) =>
     .min(1, { error: 'Must have at least 1 item' })
     .max(REORDER_MAX, { error: `Must have at most ${REORDER_MAX} items` });
 
-export const reorderGroupsBody = strict({ orders: reorderList('Group') });
-export const reorderCategoriesBody = strict({ orders: reorderList('Category') });
+const REORDER_EXAMPLE = [
+  { id: '0b9c6f57-3d0e-4d67-9a43-7c1f0f1d2e11', order: 0 },
+  { id: '5f2d7a3e-8c1b-4f6a-9e0d-2b3c4d5e6f70', order: 1 },
+];
+export const reorderGroupsBody = strict({ orders: reorderList('Group') }).meta({ example: { orders: REORDER_EXAMPLE } });
+export const reorderCategoriesBody = strict({ orders: reorderList('Category') }).meta({ example: { orders: REORDER_EXAMPLE } });
 /** Items are reordered with the array itself as the body. */
-export const reorderItemsBody = reorderList('Item');
+export const reorderItemsBody = reorderList('Item').meta({ example: REORDER_EXAMPLE });
 export type ReorderEntry = { id: string; order: number };
 
 export const listItemsQuery = z.object({
