@@ -353,3 +353,28 @@ describe('ids from another cafe or account', () => {
     expect(ok(await call(api.app, other.key, 'GET', url(theirs, `/groups/${theirGroup.id}`)))).toEqual(theirGroup);
   });
 });
+
+describe('concurrent writes', () => {
+  it('menu writes racing the cafe’s deletion answer 200 or "Cafe not found", never a 5xx', async () => {
+    for (let round = 0; round < 5; round++) {
+      const cafeId = await newCafe();
+      const category = ok(await newCategory(cafeId, { name: 'Cakes' }));
+      const items: Row[] = [];
+      for (let i = 0; i < 4; i++) items.push(ok(await newItem(cafeId, [textPart('category_id', category.id), textPart('name', `cake ${i}`), textPart('price', '3'), pngPart('image', 10 + i, 3 + round)])));
+      const writes = [
+        ...items.map((item, i) => sendForm(api.app, me.key, 'PUT', url(cafeId, `/items/${item.id}`), [textPart('name', 'renamed'), pngPart('image', 20 + i, 5 + round)])),
+        call(api.app, me.key, 'DELETE', url(cafeId)),
+        newItem(cafeId, [textPart('category_id', category.id), textPart('name', 'late'), textPart('price', '1'), pngPart('image', 30, 7 + round)]),
+        call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), items.map((item, i) => ({ id: item.id, order: 10 - i }))),
+      ];
+      for (const res of await Promise.all(writes)) {
+        expect([200, 404], res.body).toContain(res.statusCode);
+        if (res.statusCode === 404) expect(['Cafe not found', 'Item not found']).toContain(JSON.parse(res.body).message);
+      }
+      expect((await call(api.app, me.key, 'GET', url(cafeId))).statusCode).toBe(404);
+      // Nothing the cafe had stays attached to a link that no longer exists.
+      const { rows } = await api.ctx.database.pool.query('select 1 from files where account_id = $1 and link_id is null and attached_at is not null', [me.accountId]);
+      expect(rows).toEqual([]);
+    }
+  });
+});

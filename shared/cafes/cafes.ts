@@ -244,13 +244,21 @@ export async function updateTheme(ctx: CafeContext, accountId: string, cafeId: s
 }
 
 /**
- * Deletes the cafe's link the way DELETE /links/:id does (its files, QR renders, scans), and the
- * cafe with it (the cafe row cascades from the link, its menu from the cafe).
+ * Deletes the cafe's link the way DELETE /links/:id does (its files, QR renders, scans), which
+ * deletes the cafe and its menu first (see deleteLink). If a later step fails, the link stays and
+ * DELETE /links/:id finishes the work.
  */
 export async function deleteCafe(ctx: CafeContext, accountId: string, cafeId: string): Promise<void> {
-  const { slug } = await ctx.db.transaction((tx) => lockCafe(tx, accountId, cafeId));
+  const [row] = isUuid(cafeId)
+    ? await ctx.db
+        .select({ slug: links.slug })
+        .from(cafes)
+        .innerJoin(links, eq(links.id, cafes.linkId))
+        .where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
+    : [];
+  if (!row) throw new NotFoundError('Cafe');
   try {
-    await deleteLink(ctx, accountId, slug);
+    await deleteLink(ctx, accountId, row.slug);
   } catch (err) {
     // Deleted meanwhile by another request: the same outcome.
     if (!(err instanceof NotFoundError)) throw err;
