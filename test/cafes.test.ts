@@ -295,6 +295,23 @@ describe('DELETE /cafes/:id', () => {
   });
 });
 
+describe('the cafe’s link through /links', () => {
+  it('PUT keeps the cafe’s images and its type; a duplicate is a link of no cafe', async () => {
+    const cafe = await newCafe();
+    const profile = (await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [pngPart('logo', 11, 3)])).json().data;
+    const linkUrl = `${API_PREFIX}/links/${cafe.link.dynamic_link_id}`;
+    const put = await call(api.app, me.key, 'PUT', linkUrl, { name: 'Menu', type: 'menu', data: { name: 'Menu' }, linkConfigurations: { scanLimitActive: true, scanLimit: 100 } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await fileRow(fileIdOf(profile.logo))).toMatchObject({ link_id: cafe.link.id });
+    const retyped = await call(api.app, me.key, 'PUT', linkUrl, { name: 'Menu', type: 'website', data: { url: 'https://example.com/' } });
+    expect(paths(retyped)).toEqual(['type']);
+    const copy = await call(api.app, me.key, 'POST', `${linkUrl}/duplicate`, {});
+    expect(copy.statusCode, copy.body).toBe(200);
+    expect((await call(api.app, me.key, 'GET', `${API_PREFIX}/links?menu=${cafe.id}`)).json().data.map((l: { id: string }) => l.id)).toEqual([cafe.link.id]);
+    expect((await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data.logo).toBe(profile.logo);
+  });
+});
+
 describe('the link cache', () => {
   it('every write to the cafe or its menu invalidates the link’s cached copy', async () => {
     const cafe = await newCafe();

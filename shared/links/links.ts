@@ -324,6 +324,9 @@ export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: O
  */
 export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody) {
   const current = await findLinkRow(ctx.db, who.accountId, slug);
+  if (current.menu !== null && body.type !== 'menu') {
+    throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
+  }
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, current.id);
@@ -347,7 +350,8 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         })
         .where(and(eq(links.id, current.id), eq(links.accountId, who.accountId)))
         .returning();
-      await detachFilesNotIn(tx, current.id, fileIds);
+      // A cafe's link holds the cafe's images, which its data does not name: they stay.
+      if (current.menu === null) await detachFilesNotIn(tx, current.id, fileIds);
       await attachFiles(tx, who.accountId, current.id, fileIds);
       return updated!;
     });
@@ -439,6 +443,8 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
         ...rest,
         name: name ?? `${source.name} (copy)`,
         metaData: data,
+        // A cafe has one link; a copy of it is a menu link of no cafe (its images are not copied either).
+        menu: null,
         urlActive: false,
         customUrl: null,
         qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
