@@ -282,6 +282,19 @@ describe('items', () => {
     expect(await list(cafeId, 'items')).toEqual([]);
   });
 
+  it('form edges: a JSON-typed list part, too many fields, too many files', async () => {
+    const { cafeId, categoryId } = await menu();
+    const base = [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', '1')];
+    const typed = ok(await newItem(cafeId, [...base, { name: 'allergens', data: '["gluten","nuts"]', contentType: 'application/json' }]));
+    expect(typed.allergens).toEqual(['gluten', 'nuts']);
+    const fields = Array.from({ length: 201 }, (_, i) => textPart('tags', `t${i}`));
+    expect(paths(await newItem(cafeId, [...base, ...fields]))).toEqual(['(body)']);
+    const files = Array.from({ length: 5 }, (_, i) => pngPart('image', 2, 40 + i));
+    expect(paths(await newItem(cafeId, [...base, ...files]))).toEqual(['(body)']);
+    expect(paths(await newItem(cafeId, [...base, pngPart('image', 2, 50), pngPart('image', 2, 51)]))).toEqual(['image']);
+    expect((await list(cafeId, 'items')).map((i) => i.id)).toEqual([typed.id]);
+  });
+
   it('hide and show', async () => {
     const { cafeId, categoryId } = await menu();
     const item = ok(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'Mocha'), textPart('price', '3')]));
@@ -375,6 +388,40 @@ describe('concurrent writes', () => {
       // Nothing the cafe had stays attached to a link that no longer exists.
       const { rows } = await api.ctx.database.pool.query('select 1 from files where account_id = $1 and link_id is null and attached_at is not null', [me.accountId]);
       expect(rows).toEqual([]);
+    }
+  });
+});
+
+describe('the cafe row lock', () => {
+  it('every menu write waits while another transaction holds the cafe row (as a bulk replacement will)', async () => {
+    const cafeId = await newCafe();
+    const group = ok(await newGroup(cafeId, 'G'));
+    const category = ok(await newCategory(cafeId, { name: 'C' }));
+    const item = ok(await newItem(cafeId, [textPart('category_id', category.id), textPart('name', 'I'), textPart('price', '1')]));
+    const writes: Array<() => Promise<{ statusCode: number; body: string }>> = [
+      () => call(api.app, me.key, 'POST', url(cafeId, `/items/${item.id}/hide`)),
+      () => newItem(cafeId, [textPart('category_id', category.id), textPart('name', 'J'), textPart('price', '2')]),
+      () => sendForm(api.app, me.key, 'PUT', url(cafeId, `/items/${item.id}`), [textPart('name', 'I2')]),
+      () => call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), [{ id: item.id, order: 4 }]),
+      () => call(api.app, me.key, 'DELETE', url(cafeId, `/groups/${group.id}`)),
+      () => newCategory(cafeId, { name: 'D' }),
+      () => call(api.app, me.key, 'PUT', url(cafeId, '/theme'), { themeImage: 'dark' }),
+    ];
+    for (const write of writes) {
+      const holder = await api.ctx.database.pool.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select id from cafes where id = $1 for update', [cafeId]);
+        let settled = false;
+        const pending = write().finally(() => (settled = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(settled).toBe(false);
+        await holder.query('commit');
+        const res = await pending;
+        expect(res.statusCode, res.body).toBe(200);
+      } finally {
+        holder.release();
+      }
     }
   });
 });
