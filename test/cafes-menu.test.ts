@@ -291,7 +291,8 @@ describe('items', () => {
     expect(paths(await newItem(cafeId, [...base, ...fields]))).toEqual(['(body)']);
     const files = Array.from({ length: 5 }, (_, i) => pngPart('image', 2, 40 + i));
     expect(paths(await newItem(cafeId, [...base, ...files]))).toEqual(['(body)']);
-    expect(paths(await newItem(cafeId, [...base, pngPart('image', 2, 50), pngPart('image', 2, 51)]))).toEqual(['image']);
+    expect(paths(await newItem(cafeId, [...base, pngPart('image', 2, 50), pngPart('image', 2, 51)]))).toEqual(['(body)']);
+    expect(paths(await sendForm(api.app, me.key, 'PUT', url(cafeId, '/profile'), [pngPart('logo', 2, 52), pngPart('logo', 2, 53)]))).toEqual(['logo']);
     expect((await list(cafeId, 'items')).map((i) => i.id)).toEqual([typed.id]);
   });
 

@@ -15,7 +15,7 @@ import multipartPlugin, { MULTIPART_FIELD_LIMITS, multipartError } from '../../p
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';
 
 /** Text fields and list entries a form may carry (an item with 50 ingredients, 50 tags, 50 allergens). */
-const FORM_LIMITS = { fields: 200, parts: 210, files: 4, fieldSize: MULTIPART_FIELD_LIMITS.fieldSize };
+const FORM_LIMITS = { fields: 200, parts: 210, fieldSize: MULTIPART_FIELD_LIMITS.fieldSize };
 /** Room in a request for boundaries, part headers and the text fields. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
@@ -51,15 +51,20 @@ export async function readMenuForm<S extends z.ZodType>(request: FastifyRequest,
     const declared = Number(request.headers['content-length']);
     if (declared > fileFields.length * limit + FORM_OVERHEAD_BYTES) throw new FileTooLargeError();
     try {
-      for await (const part of request.parts({ limits: { ...FORM_LIMITS, fileSize: limit } })) {
+      // At most one file per file field: a request holds no more than its form can use in memory.
+      for await (const part of request.parts({ limits: { ...FORM_LIMITS, files: fileFields.length, fileSize: limit } })) {
         const name = part.fieldname;
         // The name as error paths write it (an empty one is `""`).
         const path = formatPath([name]);
         if (part.type === 'file') {
+          if (!fileFields.includes(name) || files.has(name)) {
+            errors.push({ path, message: fileFields.includes(name) ? 'Send one file in this field' : 'Unknown field' });
+            // Drained, not kept: parsing goes on so every bad field is named.
+            for await (const _chunk of part.file);
+            continue;
+          }
           const buffer = await part.toBuffer();
-          if (!fileFields.includes(name)) errors.push({ path, message: 'Unknown field' });
-          else if (files.has(name)) errors.push({ path, message: 'Send one file in this field' });
-          else if (buffer.length > 0 || part.filename) files.set(name, { buffer, originalName: part.filename || null });
+          if (buffer.length > 0 || part.filename) files.set(name, { buffer, originalName: part.filename || null });
           continue;
         }
         if (findUnstorableText(name).length > 0) {
