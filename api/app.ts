@@ -21,6 +21,7 @@ import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import analyticsRoutes from './routes/analytics/index.js';
 import apiKeysRoutes from './routes/api-keys/index.js';
+import cafesRoutes from './routes/cafes/index.js';
 import foldersRoutes from './routes/folders/index.js';
 import filesRoutes from './routes/files/index.js';
 import jobsRoutes from './routes/jobs/index.js';
@@ -50,7 +51,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     frameworkErrors: frameworkErrorReply,
     clientErrorHandler: (err, socket) => clientErrorReply(err, socket, maxHeaderSize),
   });
-  // JSON and (later) multipart only: a text/plain body is a 415, not a string that fails validation.
+  // JSON, and multipart in the upload routes only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   // Some clients send `Content-Type: application/json` with no body on DELETE or POST actions; that
   // is "no body", left to the route's schema, not a parse error.
@@ -95,6 +96,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     async (api) => {
       await api.register(analyticsRoutes, { prefix: '/analytics' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
+      await api.register(cafesRoutes, { prefix: '/cafes' });
       await api.register(foldersRoutes, { prefix: '/folders' });
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(templatesRoutes, { prefix: '/templates' });

@@ -28,6 +28,19 @@ export function resourceParams<const K extends string>(param: K, thing: string, 
   return schema;
 }
 
+/**
+ * A nested path (`/cafes/:id/groups/:groupId`): every parameter a string, and the path as a whole
+ * registered as naming `thing`, the outer resource, which is checked first (another account's
+ * cafe is "Cafe not found" whatever the inner ids are); the handler answers the inner resource's
+ * 404 for an inner id that is not in it.
+ */
+export function nestedResourceParams<const K extends string>(params: readonly K[], thing: string) {
+  const id = z.string().max(200);
+  const schema = z.object(Object.fromEntries(params.map((p) => [p, id])) as Record<K, typeof id>);
+  pathResources.add(schema, { notFound: thing });
+  return schema;
+}
+
 export const messageResponse = z.object({ message: z.string() });
 
 export const validationErrorResponse = z
@@ -39,8 +52,11 @@ export const validationErrorResponse = z
 
 const ERROR_DESCRIPTIONS = {
   401: 'No key, an unknown, revoked or expired key, or a plan without the feature',
+  403: 'The key lacks the scope this endpoint needs',
   404: 'The resource is not one of the account’s',
   409: 'The resource is not in a state that allows this',
+  413: 'A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota',
+  415: 'A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type',
   429: 'Past the per-key rate limit, or too many failed authentications from this address (see Retry-After)',
   503: 'The service could not do this now (see Retry-After)',
 } as const;

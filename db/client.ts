@@ -25,3 +25,13 @@ export function createDatabase(url: string, poolSize = 10, logger?: Logger): Dat
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }
+
+/**
+ * Whether `err` is Postgres refusing a row for one of these unique indexes (23505), as thrown by
+ * pg itself or wrapped by Drizzle (in `cause`).
+ */
+export function isUniqueViolation(err: unknown, ...indexes: string[]): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } } | null;
+  const pgError = e?.code ? e : e?.cause;
+  return pgError?.code === '23505' && indexes.includes(pgError.constraint ?? '');
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MENU_THEME_KEYS } from '../shared/cafes/themes.js';
 import { startTestApi, type TestApi } from './support/harness.js';
 
 let api: TestApi;
@@ -42,6 +43,30 @@ describe('OpenAPI document at /api/v1/docs', () => {
     const qr = doc.paths['/api/v1/templates'].post.requestBody.content['application/json'].schema;
     expect(JSON.stringify(qr)).toContain('classy-rounded');
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  });
+
+  it('documents the cafe endpoints: forms as multipart with their files, the theme keys, the bare-array item reorder', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    const body = (path: string, method: string) => doc.paths[path][method].requestBody.content;
+    for (const [path, method, file] of [
+      ['/api/v1/cafes/{id}/profile', 'put', 'logo'],
+      ['/api/v1/cafes/{id}/groups', 'post', 'image'],
+      ['/api/v1/cafes/{id}/groups/{groupId}', 'put', 'image'],
+      ['/api/v1/cafes/{id}/categories/{categoryId}/image', 'put', 'image'],
+      ['/api/v1/cafes/{id}/items', 'post', 'image'],
+      ['/api/v1/cafes/{id}/items/{itemId}', 'put', 'image'],
+    ] as const) {
+      const content = body(path, method);
+      expect(Object.keys(content), `${method} ${path}`).toEqual(['multipart/form-data']);
+      expect(JSON.stringify(content['multipart/form-data'].schema), `${method} ${path}`).toContain(`"${file}"`);
+      expect(doc.paths[path][method].responses['415'], `${method} ${path}`).toBeDefined();
+    }
+    expect(JSON.stringify(body('/api/v1/cafes/{id}/profile', 'put'))).toContain('delete_cafe-cover');
+    const theme = body('/api/v1/cafes/{id}/theme', 'put')['application/json'].schema;
+    for (const key of MENU_THEME_KEYS) expect(JSON.stringify(theme)).toContain(`"${key}"`);
+    expect(body('/api/v1/cafes/{id}/items/reorder', 'patch')['application/json'].schema.type).toBe('array');
+    expect(body('/api/v1/cafes/{id}/groups/reorder', 'patch')['application/json'].schema.properties.orders.type).toBe('array');
+    expect(body('/api/v1/cafes/{id}/categories', 'post')['application/json'].schema.required).toEqual(['name']);
   });
 
   it('leaves out no /api/v1 route the server actually serves', async () => {

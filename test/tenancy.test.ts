@@ -118,6 +118,7 @@ async function ownerView() {
     folders: (await get('/folders')).data,
     templates: (await get('/templates')).data,
     keys: (await get('/api-keys')).data,
+    cafes: (await get('/cafes')).data,
     job: await get(`/jobs/${owned.Job![0]}`),
   };
 }

@@ -239,6 +239,21 @@ export async function detachFilesNotIn(db: Executor, linkId: string, keepIds: re
 }
 
 /**
+ * These files of the link are no longer its (an image replaced or removed): unattached, so the
+ * orphan sweep deletes them, as with detachFilesNotIn. Returns how many were detached.
+ */
+export async function detachFiles(db: Executor, linkId: string, ids: readonly (string | null)[]): Promise<number> {
+  const wanted = uuids(ids);
+  if (wanted.length === 0) return 0;
+  const rows = await db
+    .update(files)
+    .set({ linkId: null, attachedAt: null })
+    .where(and(eq(files.linkId, linkId), inArray(files.id, wanted)))
+    .returning({ id: files.id });
+  return rows.length;
+}
+
+/**
  * Deletes the link's files; a blob no other file uses goes too, object and row. Call it BEFORE
  * deleting the link row: the foreign key sets link_id to null when the link goes, after which the
  * files can no longer be found by link. Safe to run twice or concurrently. Returns how many files

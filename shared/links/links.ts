@@ -4,8 +4,8 @@
  */
 import bcrypt from 'bcrypt';
 import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { files, folders, links, scans, templates } from '../../db/schema.js';
+import { isUniqueViolation, type Database } from '../../db/client.js';
+import { cafes, files, folders, links, scans, templates } from '../../db/schema.js';
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
@@ -79,9 +79,7 @@ async function checkFiles(db: Database, accountId: string, type: LinkType, data:
 }
 
 function isSlugConflict(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  const pg = e?.code ? e : e?.cause;
-  return pg?.code === '23505' && (pg.constraint === 'links_slug_idx' || pg.constraint === 'links_slug_lower_idx');
+  return isUniqueViolation(err, 'links_slug_idx', 'links_slug_lower_idx');
 }
 
 const customUrlTaken = () => new ConflictError('Custom URL is already in use', 'linkConfigurations.customUrl');
@@ -120,7 +118,17 @@ function styling(qr: Record<string, unknown>): QrOptions {
   return rest as QrOptions;
 }
 
-export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody): Promise<LinkRow> {
+/**
+ * What a feature built on a link adds to its creation: `menu` (the cafe the link serves), and
+ * `within`, run in the transaction that inserts the link, so the feature's own rows and the link
+ * are made together or not at all.
+ */
+export interface CreateLinkExtras {
+  menu?: string;
+  within?: (tx: Executor, row: LinkRow) => Promise<void>;
+}
+
+export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody, extras: CreateLinkExtras = {}): Promise<LinkRow> {
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
@@ -136,9 +144,11 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
         metaData: body.data,
         qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
         ...columns,
+        menu: extras.menu ?? null,
       })
       .returning();
     await attachFiles(tx, who.accountId, row!.id, fileIds);
+    await extras.within?.(tx, row!);
     return row!;
   });
   // A redirect process may hold "no such slug" for a custom slug that now exists.
@@ -314,6 +324,9 @@ export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: O
  */
 export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody) {
   const current = await findLinkRow(ctx.db, who.accountId, slug);
+  if (current.menu !== null && body.type !== 'menu') {
+    throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
+  }
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, current.id);
@@ -337,7 +350,8 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         })
         .where(and(eq(links.id, current.id), eq(links.accountId, who.accountId)))
         .returning();
-      await detachFilesNotIn(tx, current.id, fileIds);
+      // A cafe's link holds the cafe's images, which its data does not name: they stay.
+      if (current.menu === null) await detachFilesNotIn(tx, current.id, fileIds);
       await attachFiles(tx, who.accountId, current.id, fileIds);
       return updated!;
     });
@@ -350,21 +364,28 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   return linkView(row, byLink.get(row.id) ?? [], ctx.config);
 }
 
-/** PATCH: new styling; the encoded data always stays the link's short URL. */
-export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions) {
+/**
+ * PATCH: new styling; the encoded data always stays the link's short URL. `field` is where the
+ * options were sent, for the paths of its 400s (a cafe's PUT sends them as `qr_options`).
+ */
+export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions, field = 'qrCode') {
   const current = await findLinkRow(ctx.db, accountId, slug);
-  await loadQrImage(ctx, accountId, qrCode.image, { path: 'qrCode.image' });
+  await loadQrImage(ctx, accountId, qrCode.image, { path: `${field}.image` });
   const [row] = await ctx.db
     .update(links)
-    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), 'qrCode'), updatedAt: new Date() })
+    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field), updatedAt: new Date() })
     .where(eq(links.id, current.id))
     .returning({ dynamic_link_id: links.slug, qr_options: links.qrOptions });
   return row!;
 }
 
-/** Permanent: the link, its files (objects and rows) and its scans. */
+/** Permanent: the link, its files (objects and rows) and its scans; a menu link's cafe and menu first. */
 export async function deleteLink(ctx: LinkContext, accountId: string, slug: string): Promise<void> {
   const row = await findLinkRow(ctx.db, accountId, slug);
+  // The cafe (and its menu, by cascade) goes before anything else, in a statement of its own: it
+  // waits for the menu write in progress (which holds the cafe row), and no later one finds the
+  // cafe, so none can attach a file to this link or hold a menu row while the files below go.
+  await ctx.db.delete(cafes).where(eq(cafes.linkId, row.id));
   await deleteFilesOfLink(ctx, row.id);
   await deleteQrCache(ctx, accountId, `link-${row.id}`);
   await ctx.db.transaction(async (tx) => {
@@ -422,6 +443,8 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
         ...rest,
         name: name ?? `${source.name} (copy)`,
         metaData: data,
+        // A cafe has one link; a copy of it is a menu link of no cafe (its images are not copied either).
+        menu: null,
         urlActive: false,
         customUrl: null,
         qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),

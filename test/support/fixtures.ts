@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -87,6 +87,29 @@ export function multipart(parts: Part[]): { body: Buffer; contentType: string } 
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+/** A form's text field. */
+export const textPart = (name: string, data: string): Part => ({ name, data });
+
+/** A form's PNG file; different sizes give different bytes (so no two share a stored blob). */
+export const pngPart = (name: string, width = 3, height = 3): Part => ({
+  name,
+  data: pngBytes(width, height, [(width * 20) % 256, (height * 20) % 256, 50]),
+  filename: `${name}.png`,
+  contentType: 'image/png',
+});
+
+/** Sends a multipart/form-data request built from `parts` with the given key. */
+export function sendForm(
+  app: FastifyInstance,
+  key: string,
+  method: 'POST' | 'PUT',
+  url: string,
+  parts: Part[],
+): Promise<LightMyRequestResponse> {
+  const { body, contentType } = multipart(parts);
+  return app.inject({ method, url, headers: { authorization: `Basic ${key}`, 'content-type': contentType }, payload: body });
+}
+
 /** Uploads through POST /api/v1/files and returns its answer. */
 export async function uploadFile(
   app: FastifyInstance,
@@ -95,13 +118,7 @@ export async function uploadFile(
   filename = 'file.bin',
   contentType = 'application/octet-stream',
 ): Promise<{ fileId: string; url: string; contentType: string; size: number }> {
-  const { body, contentType: type } = multipart([{ name: 'file', data: bytes, filename, contentType }]);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/v1/files',
-    headers: { authorization: `Basic ${key}`, 'content-type': type },
-    payload: body,
-  });
+  const res = await sendForm(app, key, 'POST', '/api/v1/files', [{ name: 'file', data: bytes, filename, contentType }]);
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }

@@ -367,7 +367,7 @@ export type Resources = Record<string, string[]>;
 /**
  * Makes real resources of every kind in `account` through the api (jobs, which no route creates,
  * as the job service writes them): a folder, a template, links of every type with real files, an
- * uploaded image and PDF, a spare API key and a job. `spareKeyOnly`: the API key listed is never
+ * uploaded image and PDF, a cafe, a spare API key and a job. `spareKeyOnly`: the API key listed is never
  * one a test sends with.
  */
 export async function createResources(app: FastifyInstance, account: { accountId: string; key: string }): Promise<Resources> {
@@ -394,9 +394,10 @@ export async function createResources(app: FastifyInstance, account: { accountId
     const body = { name: `tenant ${type}`, type, data: exampleData(type, files), linkConfigurations: { folder_id: folder.id } };
     links.push((await ok(await call(app, account.key, 'POST', `${API_PREFIX}/links`, body), `link ${type}`)).id);
   }
+  const cafe = (await ok(await call(app, account.key, 'POST', `${API_PREFIX}/cafes`, { name: 'tenant cafe' }), 'cafe')).data;
   const spare = await ok(await call(app, account.key, 'POST', `${API_PREFIX}/api-keys`, { name: 'spare', scopes: ['links.read'] }), 'api key');
   const [job] = await app.ctx.db.insert(jobs).values({ id: crypto.randomUUID(), accountId: account.accountId, type: 'export' }).returning();
-  return { Link: links, Folder: [folder.id], Template: [template.id], 'API key': [spare.id], Job: [job!.id], File: [...images, ...pdfs] };
+  return { Link: links, Folder: [folder.id], Template: [template.id], 'API key': [spare.id], Job: [job!.id], File: [...images, ...pdfs], Cafe: [cafe.id] };
 }
 
 /** Percent-encodes any string, lone surrogates included (as the bytes WTF-8 gives them). */

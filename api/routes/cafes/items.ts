@@ -1,0 +1,123 @@
+/** /cafes/:id/items: create and update are forms (an optional image); the rest JSON or no body. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../shared/cafes/items.js';
+import { assertCafe } from '../../../shared/cafes/cafes.js';
+import { createItemForm, formDocument, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
+import { errorResponses, messageResponse } from '../../schemas.js';
+import { formRoutes, readImageForm } from './form.js';
+import { cafeParams, itemParams, tags } from './params.js';
+
+const itemAnswer = z.object({ data: itemResponse });
+
+const FORM_DESCRIPTION =
+  'Booleans (visible, is_featured, is_new, is_recommended, delete_image) are the text true or false. price: a number ≥ 0 ' +
+  'with at most 3 decimals; currency: ISO 4217 (default USD); spice_level: none, mild, medium, hot or extra_hot. ' +
+  'ingredients, tags, allergens: one field per entry (repeated), or one field holding a JSON array of strings. ' +
+  'category_id must be one of the cafe’s categories. Without order the item goes after the last of its category.';
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.get('', {
+    config: { auth: { scope: 'cafe.read' } },
+    schema: {
+      tags,
+      summary: "The cafe's items (hidden ones too), by order then creation",
+      params: cafeParams,
+      querystring: listItemsQuery,
+      response: { 200: z.object({ data: z.array(itemResponse) }), ...errorResponses(401, 404, 429) },
+    },
+    handler: async (request) => ({ data: await listItems(ctx, request.principal.accountId, request.params.id, request.query.category_id) }),
+  });
+
+  app.get('/:itemId', {
+    config: { auth: { scope: 'cafe.read' } },
+    schema: { tags, summary: 'One item', params: itemParams, response: { 200: itemAnswer, ...errorResponses(401, 404, 429) } },
+    handler: async (request) => ({ data: await getItem(ctx, request.principal.accountId, request.params.id, request.params.itemId) }),
+  });
+
+  app.delete('/:itemId', {
+    config: { auth: { scope: 'cafe.update' } },
+    schema: { tags, summary: 'Delete an item', params: itemParams, response: { 200: messageResponse, ...errorResponses(401, 404, 429) } },
+    handler: async (request) => {
+      await deleteItem(ctx, request.principal.accountId, request.params.id, request.params.itemId);
+      return { message: 'Item deleted' };
+    },
+  });
+
+  for (const [action, visible] of [['hide', false], ['show', true]] as const) {
+    app.post(`/:itemId/${action}`, {
+      config: { auth: { scope: 'cafe.update' } },
+      schema: {
+        tags,
+        summary: visible ? 'Show a hidden item on the menu page' : 'Hide an item from the menu page (it stays in the API’s lists)',
+        params: itemParams,
+        response: { 200: messageResponse, ...errorResponses(401, 404, 429) },
+      },
+      handler: async (request) => {
+        await setItemVisible(ctx, request.principal.accountId, request.params.id, request.params.itemId, visible);
+        return { message: visible ? 'Item shown' : 'Item hidden' };
+      },
+    });
+  }
+
+  app.patch('/reorder', {
+    config: { auth: { scope: 'cafe.update' } },
+    schema: {
+      tags,
+      summary: 'Set the items’ order (the body is the array itself)',
+      description: 'Each id must be one of the cafe’s items, listed once (else 400 naming the entry, and nothing changes). Items left out keep their order.',
+      params: cafeParams,
+      body: reorderItemsBody,
+      response: { 200: messageResponse, ...errorResponses(401, 404, 429) },
+    },
+    handler: async (request) => {
+      await reorderItems(ctx, request.principal.accountId, request.params.id, request.body);
+      return { message: 'Items reordered' };
+    },
+  });
+
+  await formRoutes(app, async (form) => {
+    form.post('', {
+      config: { auth: { scope: 'cafe.update' } },
+      schema: {
+        tags,
+        summary: 'Create an item (multipart/form-data)',
+        description: FORM_DESCRIPTION,
+        consumes: ['multipart/form-data'],
+        params: cafeParams,
+        body: formDocument(createItemForm, IMAGE_FILE_FIELDS, 'multipart/form-data: the item’s fields and an optional image'),
+        response: { 200: itemAnswer, ...errorResponses(401, 404, 413, 415, 429) },
+      },
+      handler: async (request) => {
+        const { accountId } = request.principal;
+        await assertCafe(ctx.db, accountId, request.params.id);
+        const { fields, image } = await readImageForm(request, createItemForm);
+        return { data: await createItem(ctx, accountId, request.params.id, fields, image) };
+      },
+    });
+
+    form.put('/:itemId', {
+      config: { auth: { scope: 'cafe.update' } },
+      schema: {
+        tags,
+        summary: 'Update an item (multipart/form-data; fields left out keep their values)',
+        description: `${FORM_DESCRIPTION} \`image\` replaces the image, \`delete_image\` = true removes it.`,
+        consumes: ['multipart/form-data'],
+        params: itemParams,
+        body: formDocument(updateItemForm, IMAGE_FILE_FIELDS, 'multipart/form-data: any of the item’s fields and an optional image'),
+        response: { 200: itemAnswer, ...errorResponses(401, 404, 413, 415, 429) },
+      },
+      handler: async (request) => {
+        const { accountId } = request.principal;
+        const { id, itemId } = request.params;
+        await getItem(ctx, accountId, id, itemId);
+        const { fields, image } = await readImageForm(request, updateItemForm);
+        return { data: await updateItem(ctx, accountId, id, itemId, fields, image) };
+      },
+    });
+  });
+};
+
+export default routes;
