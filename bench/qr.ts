@@ -14,7 +14,7 @@
  * Every render gets a fresh short URL, so the code itself cannot be cached between renders; our
  * logo is a fresh Buffer copy of the same bytes each time, as in a bulk job with one logo (the
  * renderer remembers a logo's rasterized pixmap by content, so it is drawn by resvg once).
- * Cases: the spec's default options (300 px) and a gradient + logo style.
+ * Cases: the API contract's default options (300 px) and a gradient + logo style.
  *
  * Figures: renders per second (and ms each) as the median of BENCH_QR_RUNS rounds (default 5);
  * in each round every pipeline of the case runs for about BENCH_QR_MS ms (default 1500) in turn,
@@ -80,7 +80,7 @@ interface Pipeline {
   render: Render;
   /** The qr-code-styling pipeline this one is compared with; none for the baselines themselves. */
   baseline?: Pipeline;
-  /** Held to the goal: PNG ≥ TARGET× the library. */
+  /** The target: PNG ≥ TARGET× the library. */
   target?: boolean;
 }
 

@@ -155,7 +155,7 @@ function minimal(type: LinkType, mutate: (d: Data) => void): Data {
 const rule = (i: number, mutate: (r: Data) => void) => (d: Data) => mutate(d.rules[i]);
 
 describe('LINK_TYPES', () => {
-  it('lists the 16 types in spec order, each with a schema', () => {
+  it('lists the 16 types in the API contract’s order, each with a schema', () => {
     expect(LINK_TYPES).toEqual([
       'website', 'email', 'sms', 'vcard', 'wifi', 'location', 'event', 'image', 'pdf', 'gallery',
       'landing', 'product', 'multi-links', 'multi-pdf', 'smart-url', 'menu',

@@ -59,7 +59,7 @@ describe('create and get: every type round-trips', () => {
     expect(link.meta_data).toEqual(data);
     expect(link).toMatchObject({ dynamic_link_id: id, name: `A ${type}`, type, full_dynamic_url: `${SHORT}/${id}`, folder_id: null, status: 'active' });
     expect(link.qr_options.data).toBe(link.full_dynamic_url);
-    // The spec's defaults are applied to the stored options.
+    // The API contract's defaults are applied to the stored options.
     expect(link.qr_options).toMatchObject({ width: 300, height: 300, margin: 8, dotsOptions: { type: 'classy-rounded' }, qrOptions: { errorCorrectionLevel: 'Q' } });
     expect(link.created_at).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/);
     // Files the data names are listed on the link.

@@ -315,7 +315,7 @@ describe('qrOptionsSchema', () => {
 });
 
 describe('withQrDefaults', () => {
-  it('fills everything with the spec table defaults and sets data', () => {
+  it('fills everything with the API contract’s defaults and sets data', () => {
     expect(withQrDefaults({}, 'https://s.example/abc')).toEqual({
       width: 300,
       height: 300,

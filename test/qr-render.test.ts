@@ -106,7 +106,7 @@ interface ScanCombo {
 /**
  * 16 combinations per dot type: 4 levels × gradient × logo, the finder pairs cycling so each of
  * the six pairs appears two or three times per dot type. Gradients are dark on light, as a
- * scannable design must be; the logo uses the spec's image defaults (imageSize 0.5, dots not
+ * scannable design must be; the logo uses the API contract's image defaults (imageSize 0.5, dots not
  * hidden), i.e. it covers modules and the error correction has to make up for them.
  */
 function scanCombos(type: (typeof DOT_TYPES)[number], offset: number): ScanCombo[] {
@@ -135,7 +135,7 @@ function scanCombos(type: (typeof DOT_TYPES)[number], offset: number): ScanCombo
  * Combinations whose *reference* image (the library's own SVG through resvg) neither jsQR nor
  * zbar could read when this was written; ours may then fail too and that is not held against it.
  * Currently empty: with both decoders and a quiet zone, every combination above reads, L with the
- * spec's half-size logo included (it covers 0.5 × 7 % of the modules, within what L restores).
+ * contract's half-size logo included (it covers 0.5 × 7 % of the modules, within what L restores).
  * Without the zbar pass jsQR alone misses about a fifth of them in both renderers alike, mostly
  * codes with round finder rings ("dot") or square rings around round eyes.
  */

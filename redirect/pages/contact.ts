@@ -2,7 +2,7 @@
  * vcard links: the contact page and its `.vcf` (vCard 3.0, the version vcard-creator writes and
  * every address book imports).
  *
- * `contact` is the contact's mobile number: the spec lists it beside phone and fax, and the
+ * `contact` is the contact's mobile number: the API contract lists it beside phone and fax, and the
  * dynamic-QR vCard forms this API follows ask for "mobile", "phone" and "fax". It is free text
  * (no phone format is enforced), so the page links it with `tel:` only when it reads as a number.
  */

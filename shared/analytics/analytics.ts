@@ -170,7 +170,7 @@ async function rowsOf<T extends Record<string, unknown>>(db: Database, query: SQ
 }
 
 /**
- * The spec's two numbers, and beside them the window's scans split into human and bot and its
+ * The API contract's two numbers, and beside them the window's scans split into human and bot and its
  * unique visitors (each visitor counted once per UTC day it scanned in the window; bots left out
  * when exclude_bots is on, as for numberOfScans).
  */

@@ -14,5 +14,5 @@ const folderFields = {
   created_at: z.string(),
   updated_at: z.string(),
 };
-/** Create answers with ISO timestamps, list/get/update with `Mon DD, YYYY` (spec). */
+/** Create answers with ISO timestamps, list/get/update with `Mon DD, YYYY` (API contract). */
 export const folderResponse = z.object(folderFields);

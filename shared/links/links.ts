@@ -105,7 +105,7 @@ async function insertWithSlug(
   }
 }
 
-/** Stored options: the spec's defaults applied, data = the short URL, checked to be encodable. */
+/** Stored options: the API contract's defaults applied, data = the short URL, checked to be encodable. */
 function resolvedQr(options: QrOptions | Record<string, unknown>, url: string, pathPrefix = 'qrOptions') {
   const resolved = withQrDefaults(options as QrOptions, url) as unknown as Record<string, unknown>;
   assertEncodable(resolved, pathPrefix);

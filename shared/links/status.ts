@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { links } from '../../db/schema.js';
 
-/** DESIGN item 8: the values of the `status` filter. */
+/** The values of the `status` filter. */
 export const LINK_STATUSES = ['active', 'paused', 'scheduled', 'expired', 'limit_reached'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 

@@ -17,7 +17,7 @@ export interface LinkFileRow {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * A link as list and get answer it: every stored column (spec), snake_case, dates of the record
+ * A link as list and get answer it: every stored column (API contract), snake_case, dates of the record
  * as `Mon DD, YYYY`, schedule instants as ISO 8601, the password as its bcrypt hash, plus the
  * computed status and the files the link's data names.
  */

@@ -7,8 +7,8 @@
  * through JSON. Every object is strict: a misspelt member is an error, not a silently ignored
  * wish, since the library would ignore it too and the user would never learn why.
  *
- * Defaults are the API spec's, which differ from the library's own (e.g. the spec's margin is 8,
- * dots are classy-rounded, imageSize is 0.5, hideBackgroundDots is false). Members the spec does
+ * Defaults are the API contract's, which differ from the library's own (e.g. its margin is 8,
+ * dots are classy-rounded, imageSize is 0.5, hideBackgroundDots is false). Members the contract does
  * not list (shape, roundSize, round, saveAsBlob) default to the library's values.
  */
 import { z } from 'zod';
@@ -199,7 +199,7 @@ export const QR_DEFAULTS: QrDefaults = deepFreeze({
   width: 300,
   height: 300,
   type: 'canvas',
-  shape: 'square', // not in the spec table; the library's default
+  shape: 'square', // not in the contract's table; the library's default
   margin: 8,
   qrOptions: { typeNumber: 0, mode: 'Byte', errorCorrectionLevel: 'Q' },
   dotsOptions: { type: 'classy-rounded', color: 'black', roundSize: true }, // roundSize: library default

@@ -85,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'templates.delete' } },
     schema: {
       tags,
-      summary: 'Delete a template permanently (the message reads "Link archived", as the spec says)',
+      summary: 'Delete a template permanently (the message reads "Link archived", as the API contract says)',
       params: idParams,
       response: { 200: messageResponse },
     },

@@ -1,7 +1,7 @@
 /**
  * The `data` member of POST /links, one strict zod schema per link type.
  *
- * Rules the API spec leaves to us, applied the same way everywhere:
+ * Rules the API contract leaves to us, applied the same way everywhere:
  *
  * - **Stored as sent, URLs excepted.** Nothing is trimmed, defaulted or case-folded: for valid
  *   input the parsed output equals the input, because the link service stores the output as
@@ -14,7 +14,7 @@
  *   strings may be empty (forms send `""` for a field left blank), unless they have a format
  *   (URL, email, phone...), in which case a present value must match it.
  * - **Lengths** count UTF-16 code units (JavaScript's `length`, as everywhere in this API). Strings
- *   the spec leaves unbounded: 255 for names, titles, labels and other short fields
+ *   the API contract leaves unbounded: 255 for names, titles, labels and other short fields
  *   (`SHORT_TEXT_MAX`), 5000 for descriptions, bodies and messages (`LONG_TEXT_MAX`).
  * - **URL**: an absolute `http://` or `https://` URL with a host, at most 2048 characters, no
  *   whitespace or control characters, and no `user:password@` part (a classic phishing disguise:
@@ -36,11 +36,11 @@
  *   time in the event's `timezone` (DST gaps/overlaps resolved as in `timezone.ts`).
  * - **Time zones**: IANA names Intl knows (incl. aliases such as `Asia/Kolkata`), at most 64
  *   characters; `Mars/Base` and offsets such as `+05:30` are refused.
- * - **Arrays** the spec leaves unbounded get a cap: 100 files for image/pdf and product images,
- *   50 multi-links links (spec), 250 countries. Countries and devices may not repeat.
+ * - **Arrays** the API contract leaves unbounded get a cap: 100 files for image/pdf and product images,
+ *   50 multi-links links (API contract), 250 countries. Countries and devices may not repeat.
  *
- * Per type (beyond the spec's own rules):
- * - vcard: the optional members are free text as the spec says (no phone or URL rule: vCards carry
+ * Per type (beyond the API contract's own rules):
+ * - vcard: the optional members are free text as the API contract says (no phone or URL rule: vCards carry
  *   things like `+1 555 0100 ext. 12` or `example.com`), each at most 255.
  * - event: `location` is short text (255); the image is `{fileId}`. Start and end, as instants,
  *   lie between 1900-01-01T00:00Z and 9999-12-31T23:59Z (`EVENT_EARLIEST_MS`, `EVENT_LATEST_MS`).

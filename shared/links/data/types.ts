@@ -1,4 +1,4 @@
-/** The link types of POST /links, in the API spec's order. `data` is validated per type (`schemas.ts`). */
+/** The link types of POST /links, in the API contract's order. `data` is validated per type (`schemas.ts`). */
 export const LINK_TYPES = [
   'website',
   'email',
