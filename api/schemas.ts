@@ -50,7 +50,7 @@ export const validationErrorResponse = z
   })
   .describe('The request is invalid; each entry names a field');
 
-const ERROR_DESCRIPTIONS = {
+export const ERROR_DESCRIPTIONS = {
   401: 'No key, an unknown, revoked or expired key, or a plan without the feature',
   403: 'The key lacks the scope this endpoint needs',
   404: 'The resource is not one of the account’s',

@@ -1,4 +1,7 @@
+import { validate } from '@readme/openapi-parser';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeErrorCodes } from '../api/error-responses.js';
 import { MENU_THEME_KEYS } from '../shared/cafes/themes.js';
 import { startTestApi, type TestApi } from './support/harness.js';
 
@@ -16,6 +19,37 @@ describe('OpenAPI document at /api/v1/docs', () => {
     const doc = await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' });
     expect(doc.statusCode).toBe(200);
     expect(doc.json().openapi).toMatch(/^3\./);
+  });
+
+  it('validates as OpenAPI and generates a typed client (openapi-typescript) without errors', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result.valid ? [] : result.errors, null, 1).slice(0, 2000)).toBe(true);
+    const client = astToString(await openapiTS(structuredClone(doc)));
+    expect(client).toContain('"/api/v1/links/{id}": {');
+    expect(client).toMatch(/429: \{/);
+  });
+
+  it('every operation declares the error answers it can give, in the documented shapes', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    const seen = new Set<string>();
+    for (const route of api.app.routeTable) {
+      if (!route.url.startsWith('/api/v1/') || route.url.startsWith('/api/v1/docs') || route.method === 'HEAD') continue;
+      const path = route.url.replace(/:([A-Za-z]+)/g, '{$1}');
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${path}`).toBeDefined();
+      seen.add(`${route.method} ${path}`);
+      const codes = Object.keys(op.responses);
+      for (const code of routeErrorCodes(route.schema, route.config.auth)) expect(codes, `${route.method} ${path}`).toContain(String(code));
+      expect(codes, `${route.method} ${path}`).toContain('429');
+      if (route.config.auth) expect(codes, `${route.method} ${path}`).toContain('401');
+      if (route.config.auth && route.config.auth.scope !== 'any') expect(codes, `${route.method} ${path}`).toContain('403');
+      for (const code of codes.filter((c) => c >= '400')) {
+        const body = op.responses[code].content?.['application/json']?.schema;
+        expect(body?.required, `${route.method} ${path} ${code}`).toContain('message');
+      }
+    }
+    expect(seen.size).toBeGreaterThan(60);
   });
 
   it('describes every /api/v1 endpoint the api serves, with its body and security', async () => {

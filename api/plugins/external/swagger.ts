@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { withErrorResponses } from '../../error-responses.js';
 
 /** The OpenAPI document, generated from the routes' zod schemas; UI at /api/v1/docs, JSON at /api/v1/docs/json. */
 export default fp(async (app) => {
@@ -22,7 +23,7 @@ export default fp(async (app) => {
       },
       security: [{ apiKey: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => withErrorResponses(input, jsonSchemaTransform(input)),
   });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
 });
