@@ -16,11 +16,14 @@
  * (its init callback runs within that call), so no later async operation pays for a hook.
  */
 import { createHook } from 'node:async_hooks';
+import { nodeInternalsVerified } from './node-internals.js';
 
 let kept: object | null = null;
 
-export function keepTickObjectShape(): void {
-  if (kept) return;
+/** Returns whether it keeps one (Node 20, where it was measured; elsewhere it does nothing). */
+export function keepTickObjectShape(nodeVersion: string = process.versions.node): boolean {
+  if (!nodeInternalsVerified(nodeVersion)) return false;
+  if (kept) return true;
   const hook = createHook({
     init(_asyncId, type, _triggerAsyncId, resource) {
       if (type === 'TickObject') kept ??= resource;
@@ -29,6 +32,7 @@ export function keepTickObjectShape(): void {
   hook.enable();
   process.nextTick(() => {});
   hook.disable();
+  return true;
 }
 
 /** The tick object kept (tests). */
