@@ -27,7 +27,6 @@ const bool = (fallback: boolean) =>
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port(3000),
