@@ -54,4 +54,4 @@ export function linkView(row: LinkRow, files: LinkFileRow[], config: Pick<Config
   };
 }
 
-export type LinkView = ReturnType<typeof linkView>;
+type LinkView = ReturnType<typeof linkView>;

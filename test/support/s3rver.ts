@@ -13,6 +13,7 @@ interface S3rverServer {
   httpServer: Server;
 }
 type S3rverOptions = { address: string; port: number; directory: string; silent: boolean };
+// Loaded with require (no ESM entry), so dependency checkers (knip) do not see it: knip.json names it.
 const S3rver = createRequire(import.meta.url)('s3rver') as new (opts: S3rverOptions) => S3rverServer;
 
 /** s3rver knows only this account; it checks the access key but not v4 signatures. */

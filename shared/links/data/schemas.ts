@@ -549,9 +549,9 @@ export const linkDataSchemas: Record<LinkType, z.ZodType> = {
   menu: menuDataSchema,
 };
 
-export type FileRef = z.output<typeof fileRefSchema>;
+type FileRef = z.output<typeof fileRefSchema>;
 export type SmartUrlRule = z.output<typeof smartUrlRuleSchema>;
-export type ConditionType = (typeof CONDITION_TYPES)[number];
+type ConditionType = (typeof CONDITION_TYPES)[number];
 export type Device = (typeof DEVICES)[number];
 
 /** The parsed `data` of each link type. */
@@ -574,4 +574,4 @@ export interface LinkDataByType {
   menu: z.output<typeof menuDataSchema>;
 }
 
-export type LinkData = LinkDataByType[LinkType];
+type LinkData = LinkDataByType[LinkType];
