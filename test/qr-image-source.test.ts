@@ -506,16 +506,14 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
   });
 
   it('stops a body past QR_IMAGE_MAX_BYTES while it streams', async () => {
-    const started = Date.now();
+    // No clock: the server sends 64 MB and never less, so only the byte count can have stopped it.
     await refusedWith(loadQrImage(allowLocal(), accountId, local('/huge')), 'Image is larger than 2 MB');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(await hugeAborted).toBe(true); // the server saw the connection go before it sent all 64 MB
   });
 
   it('refuses a Content-Length over the cap before reading the body', async () => {
-    const started = Date.now();
+    // The body never comes: only the declared length can have refused it (else: a timeout).
     await refusedWith(loadQrImage(allowLocal(), accountId, local('/huge-declared')), 'Image is larger than 2 MB');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('reads no more than Content-Length when the server sends more (a lie)', async () => {
@@ -532,9 +530,9 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
   it.each(['/slow-headers', '/slow-body', '/drip'])('times out on %s (one deadline for the whole fetch)', async (path) => {
     const started = Date.now();
     await refusedWith(loadQrImage(allowLocal({ QR_IMAGE_FETCH_TIMEOUT_MS: 300 }), accountId, local(path)), 'Image could not be fetched: timeout');
-    const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(280);
-    expect(took).toBeLessThan(2000);
+    // Not before the deadline. (These servers never finish, so any answer at all shows the
+    // deadline ended the fetch; no upper bound, which would only measure the machine.)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
   });
 
   it('reports a refused connection without details', async () => {
