@@ -16,7 +16,7 @@ import { jobFileKey } from '../shared/jobs/files.js';
 import { enqueueAccountJob } from '../shared/jobs/records.js';
 import { parsePrefer, waitMsFor } from '../shared/jobs/wait.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startEntry, stopProcess } from './support/processes.js';
 import { startS3rver, S3RVER_KEY, type RunningS3rver } from './support/s3rver.js';
 import { pollUntil } from './support/until.js';
@@ -72,18 +72,13 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function createLink(account: TestAccount, customUrl?: string): Promise<{ slug: string; id: string }> {
-  const res = await call(api.app, account.key, 'POST', '/api/v1/links', {
+const createLink = (account: TestAccount, customUrl?: string) =>
+  createLinkVia(api.app, account.key, {
     name: 'export test',
     type: 'website',
     data: { url: 'https://example.com/' },
     ...(customUrl && { linkConfigurations: { customUrl } }),
   });
-  expect(res.statusCode, res.body).toBe(200);
-  const slug = res.json().id as string;
-  const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
-  return { slug, id: rows[0]!.id };
-}
 
 async function insertScans(accountId: string, scans: ScanSeed[]): Promise<void> {
   const records = scans.map((s) => ({

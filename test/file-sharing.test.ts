@@ -15,7 +15,7 @@ import { STORAGE_QUOTA_BYTES } from '../shared/accounts/plans.js';
 import { blobStorageKey, sweepOrphanFiles } from '../shared/files/files.js';
 import { formatStorageSize } from '../shared/files/quota.js';
 import { multipart, pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
-import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { addKey, call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { storageDrivers } from './support/s3rver.js';
 
 /** Every test runs on both storage drivers; these are the current driver's api and redirect. */
@@ -38,11 +38,7 @@ async function upload(acct: TestAccount, bytes: Buffer): Promise<string> {
   return (await uploadFile(api.app, acct.key, bytes, 'f.png')).fileId;
 }
 
-async function createLink(acct: TestAccount, body: Record<string, unknown>): Promise<string> {
-  const res = await call(api.app, acct.key, 'POST', '/api/v1/links', body);
-  if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
-  return res.json().id;
-}
+const createLink = async (acct: TestAccount, body: Record<string, unknown>) => (await createLinkVia(api.app, acct.key, body)).slug;
 
 async function gallery(acct: TestAccount, fileIds: string[], name = `g-${randomUUID()}`): Promise<string> {
   return createLink(acct, { name, type: 'gallery', data: { files: fileIds.map((fileId) => ({ fileId })) } });

@@ -7,7 +7,7 @@ import { findAccountFiles } from '../shared/files/files.js';
 import { LINK_TYPES } from '../shared/links/data/index.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, type ExampleFiles } from './support/link-examples.js';
-import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { addKey, call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 let api: TestApi;
 let me: TestAccount;
@@ -36,11 +36,7 @@ async function storageKeyOf(acct: TestAccount, fileId: string): Promise<string> 
   return file!.storageKey;
 }
 
-async function createLink(acct: TestAccount, body: Record<string, unknown>): Promise<string> {
-  const res = await call(api.app, acct.key, 'POST', '/api/v1/links', body);
-  if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
-  return res.json().id;
-}
+const createLink = async (acct: TestAccount, body: Record<string, unknown>) => (await createLinkVia(api.app, acct.key, body)).slug;
 const website = (name = 'Site', extra: Record<string, unknown> = {}) => ({ name, type: 'website', data: { url: 'https://example.com' }, ...extra });
 const getLink = async (acct: TestAccount, id: string) => (await call(api.app, acct.key, 'GET', `/api/v1/links/${id}`)).json().data;
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_TYPES } from '../shared/links/data/index.js';
 import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { exampleData, type ExampleFiles } from './support/link-examples.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 
@@ -59,11 +59,7 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
     };
   }
 
-  async function createLink(body: Record<string, unknown>): Promise<string> {
-    const res = await call(api.app, me.key, 'POST', '/api/v1/links', body);
-    if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
-    return res.json().id;
-  }
+  const createLink = async (body: Record<string, unknown>) => (await createLinkVia(api.app, me.key, body)).slug;
 
   async function expectCleanPage(visit: PageVisit) {
     expect(visit.problems).toEqual([]);

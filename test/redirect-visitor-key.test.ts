@@ -10,7 +10,7 @@ import { decodeScanBatch } from '../shared/scans/batch.js';
 import type { ScanEvent } from '../shared/scans/types.js';
 import { visitorKey, visitorSalt, visitorSaltKey } from '../shared/scans/visitor-key.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -40,13 +40,7 @@ afterAll(async () => {
   await connection.quit();
 });
 
-async function createLink(): Promise<{ id: string; slug: string }> {
-  const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'Table', type: 'website', data: { url: 'https://example.com/menu' } });
-  expect(res.statusCode).toBe(200);
-  const slug = res.json().id as string;
-  const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
-  return { id: rows[0]!.id, slug };
-}
+const createLink = () => createLinkVia(api.app, me.key, { name: 'Table', type: 'website', data: { url: 'https://example.com/menu' } });
 
 async function queuedScans(count: number): Promise<ScanEvent[]> {
   const end = Date.now() + 10_000;

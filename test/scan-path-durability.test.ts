@@ -13,7 +13,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { freePort, startEntry, stopProcess, waitForHttp } from './support/processes.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
@@ -57,10 +57,7 @@ async function startRedirect() {
   return { child, base, scan: (slug: string) => fetch(`${base}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' } }) };
 }
 
-async function website(): Promise<string> {
-  const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'Durable', type: 'website', data: { url: 'https://example.com/d' } });
-  return res.json().id;
-}
+const website = async () => (await createLinkVia(api.app, me.key, { name: 'Durable', type: 'website', data: { url: 'https://example.com/d' } })).slug;
 
 async function scanCount(slugs: string[]): Promise<number> {
   const { rows } = await api.ctx.database.pool.query<{ n: number }>(

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { collect, freePort, runEntry, startEntry } from './support/processes.js';
 import { startTcpProxy } from './support/tcp-proxy.js';
 import { pollUntil } from './support/until.js';
@@ -80,9 +80,7 @@ describe('npm start supervises its roles', () => {
       SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}`,
       ROLE_RESTART_DELAY_MS: '200',
     };
-    const created = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'table 7', type: 'website', data: { url: 'https://example.com/menu' } });
-    expect(created.statusCode, created.body).toBe(200);
-    const slug = created.json().id as string;
+    const { slug } = await createLinkVia(api.app, me.key, { name: 'table 7', type: 'website', data: { url: 'https://example.com/menu' } });
     const scanUrl = `http://127.0.0.1:${redirectPort}/${slug}`;
     const healthUrl = `http://127.0.0.1:${port}/health`;
 

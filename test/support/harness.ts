@@ -72,3 +72,19 @@ export function call(
     ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
   });
 }
+
+/**
+ * Creates a link through POST /links with the account's key (throws unless 200): its slug (the
+ * API's id) and its database id. A website link when no body is given.
+ */
+export async function createLinkVia(
+  app: FastifyInstance,
+  key: string,
+  body: Record<string, unknown> = { name: 'Link', type: 'website', data: { url: 'https://example.com/' } },
+): Promise<{ slug: string; id: string }> {
+  const res = await call(app, key, 'POST', '/api/v1/links', body);
+  if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
+  const slug = res.json().id as string;
+  const { rows } = await app.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
+  return { slug, id: rows[0]!.id };
+}

@@ -5,7 +5,7 @@ import { links, scans } from '../../db/schema.js';
 import { buildRedirectApp } from '../../redirect/app.js';
 import type { AppContext } from '../../shared/context.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './harness.js';
+import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './harness.js';
 
 export interface TestRedirect {
   app: FastifyInstance;
@@ -53,9 +53,8 @@ export async function startScanStack(apiOverrides: Record<string, string> = {}):
     workers,
     me,
     async createLink(body) {
-      const res = await call(api.app, me.key, 'POST', '/api/v1/links', body);
-      if (res.statusCode !== 200) throw new Error(`create failed ${res.statusCode}: ${res.body}`);
-      const [row] = await api.ctx.db.select().from(links).where(eq(links.slug, res.json().id as string));
+      const { id } = await createLinkVia(api.app, me.key, body);
+      const [row] = await api.ctx.db.select().from(links).where(eq(links.id, id));
       return row!;
     },
     async waitForScans(linkId, n, timeoutMs = 15_000) {
