@@ -20,9 +20,6 @@ export interface CafeBulkInsertPayload {
   items: BulkInsertEntry[];
 }
 
-/** Item rows per INSERT: 1000 rows × 9 parameters stays far below Postgres's 65535. */
-const ITEM_BATCH = 1000;
-
 /** Deletes the cafe's rows of `table`; returns how many, and the image files they held. */
 async function deleteAll(tx: Executor, table: typeof cafeItems | typeof cafeCategories | typeof cafeGroups, cafeId: string) {
   const { rows } = await tx.execute<{ n: number; images: string[] | null }>(sql`
@@ -63,23 +60,22 @@ export async function replaceMenu(
       .returning({ id: cafeCategories.id, name: cafeCategories.name });
     const categoryIds = new Map(categoryRows.map((c) => [c.name, c.id]));
 
-    for (let start = 0; start < payload.items.length; start += ITEM_BATCH) {
-      const batch = payload.items.slice(start, start + ITEM_BATCH);
-      await tx.insert(cafeItems).values(
-        batch.map((entry, i) => ({
-          accountId,
-          cafeId: cafe.id,
-          categoryId: categoryIds.get(entry.category)!,
-          name: entry.name,
-          price: entry.price,
-          currency: entry.currency,
-          description: entry.description ?? null,
-          ingredients: entry.ingredients ?? [],
-          sortOrder: start + i,
-        })),
-      );
-      await reportProgress(10 + (89 * (start + batch.length)) / payload.items.length);
-    }
+    // One statement for every item: the rows travel as one JSON parameter (no per-row parameters,
+    // no batches), and Postgres unpacks them in request order.
+    const rows = payload.items.map((entry) => ({
+      category_id: categoryIds.get(entry.category)!,
+      name: entry.name,
+      price: entry.price,
+      currency: entry.currency,
+      description: entry.description ?? null,
+      ingredients: entry.ingredients ?? [],
+    }));
+    await tx.execute(sql`
+      insert into ${cafeItems} (account_id, cafe_id, category_id, name, price, currency, description, ingredients, sort_order)
+      select ${accountId}, ${cafe.id}, (e.item->>'category_id')::uuid, e.item->>'name', (e.item->>'price')::numeric, e.item->>'currency',
+             e.item->>'description', array(select jsonb_array_elements_text(e.item->'ingredients')), (e.position - 1)::int
+      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(item, position)`);
+    await reportProgress(99);
     return {
       groups: groupRows.length,
       categories: categoryRows.length,
