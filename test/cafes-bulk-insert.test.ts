@@ -342,9 +342,11 @@ describe('a worker killed with SIGKILL mid-job', () => {
     try {
       await holder.query('begin');
       await holder.query('select 1 from accounts where id = $1 for update', [account.accountId]);
+      // Read outside the holder's transaction, whose view of pg_stat_activity stays as first read.
       const blocked = async () =>
-        (await holder.query(`select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "cafe_groups"%'`)).rows[0].n;
-      await pollUntil(blocked, (n) => n === 1, 60_000, 20);
+        (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "cafe_groups"%'`))
+          .rows[0].n;
+      expect(await pollUntil(blocked, (n) => n === 1, 60_000, 20)).toBe(1);
       expect(await jobOf()).toMatchObject({ state: 'active', progress: 10 });
       expect(await names()).toEqual(oldNames);
       await stopProcess(first, 'SIGKILL');
@@ -355,11 +357,8 @@ describe('a worker killed with SIGKILL mid-job', () => {
       holder.release();
     }
     // The dead worker's transaction goes when Postgres notices its client is gone: the old menu stays.
-    await pollUntil(
-      async () => (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where query like 'insert into "cafe_groups"%'`)).rows[0].n,
-      (n) => n === 0,
-      30_000,
-    );
+    const dying = async () => (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where query like 'insert into "cafe_groups"%'`)).rows[0].n;
+    expect(await pollUntil(dying, (n) => n === 0, 30_000)).toBe(0);
     expect(await names()).toEqual(oldNames);
 
     const second = startEntry('workers/server.ts', [], WORKER_ENV);
