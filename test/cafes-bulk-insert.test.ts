@@ -234,6 +234,22 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     expect((await list(cafe.id, 'groups')).map((g) => g.name)).toEqual(['Group 0', 'Group 1', 'Group 2', 'Group 3', 'Group 4', 'General']);
   });
 
+  it('takes bodies past BODY_LIMIT_BYTES up to 16 MiB (413 past that)', { timeout: 60_000 }, async () => {
+    const cafe = await newCafe();
+    // 5000 entries with 1000-character descriptions: about 5 MB.
+    const long = manyItems(5000).map((e) => ({ ...e, description: 'd'.repeat(1000) }));
+    expect(JSON.stringify({ items: long }).length).toBeGreaterThan(api.ctx.config.BODY_LIMIT_BYTES);
+    const res = await bulk(cafe.id, { items: long });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.items).toBe(5000);
+    // 5000 entries with 50 ingredients of 100 characters: past 16 MiB.
+    const huge = manyItems(5000).map((e) => ({ ...e, ingredients: Array.from({ length: 50 }, () => 'i'.repeat(100)) }));
+    const tooBig = await bulk(cafe.id, { items: huge });
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().message).toEqual(expect.any(String));
+    expect((await list(cafe.id, 'items')).length).toBe(5000);
+  });
+
   it('Prefer: respond-async answers 202 with the job; GET /jobs/:jobId shows its progress and result', async () => {
     const cafe = await newCafe();
     const res = await bulk(cafe.id, { items: manyItems(20) }, me.key, { prefer: 'respond-async' });
