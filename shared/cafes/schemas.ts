@@ -185,7 +185,8 @@ const currency = () =>
   z
     .string({ error: typeError('Must be a string') })
     .refine(isCurrencyCode, { error: 'Must be an ISO 4217 currency code such as USD' })
-    .transform((c) => c.toUpperCase());
+    .transform((c) => c.toUpperCase())
+    .meta({ description: 'An ISO 4217 currency code (any case, stored uppercase)', example: 'USD' });
 
 /** ingredients, tags, allergens: repeated form fields, or one field holding a JSON array of strings. */
 const formList = () =>
