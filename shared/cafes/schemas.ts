@@ -188,8 +188,11 @@ const currency = () =>
     .transform((c) => c.toUpperCase())
     .meta({ description: 'An ISO 4217 currency code (any case, stored uppercase)', example: 'USD' });
 
-/** ingredients, tags, allergens: repeated form fields, or one field holding a JSON array of strings. */
-const formList = () =>
+/**
+ * An item's ingredients, tags or allergens: in a form, repeated fields or one field holding a JSON
+ * array of strings (gathered by the form reader); in bulk insert's JSON, an array of strings.
+ */
+const itemList = () =>
   z
     .array(
       requiredText(ITEM_LIST_ENTRY_MAX),
@@ -248,9 +251,9 @@ const itemFields = {
   is_new: formBoolean().optional(),
   is_recommended: formBoolean().optional(),
   spice_level: z.enum(SPICE_LEVELS, { error: typeError(`Must be one of: ${SPICE_LEVELS.join(', ')}`) }).optional(),
-  ingredients: formList().optional(),
-  tags: formList().optional(),
-  allergens: formList().optional(),
+  ingredients: itemList().optional(),
+  tags: itemList().optional(),
+  allergens: itemList().optional(),
   order: formOrder().optional(),
 };
 export const createItemForm = strict(itemFields);
@@ -340,7 +343,7 @@ const bulkInsertEntry = strict({
     .meta({ description: 'A category name; entries naming the same one (ignoring case) share it. Stored lowercased.' }),
   group: nameText().optional().meta({ description: `A group name (entries naming the same one, ignoring case, share it); none: the ${GENERAL_GROUP} group` }),
   description: clearableText(ITEM_DESCRIPTION_MAX).optional(),
-  ingredients: formList().optional(),
+  ingredients: itemList().optional(),
 });
 
 /** Which group (compared ignoring case) an entry's category is in. */

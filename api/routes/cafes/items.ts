@@ -22,7 +22,7 @@ const FORM_DESCRIPTION =
   'category_id must be one of the cafe’s categories. Without order the item goes after the last of its category.';
 
 /** A bulk insert's body may be far past BODY_LIMIT_BYTES: 5000 entries with descriptions and ingredients. */
-export const BULK_INSERT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+const BULK_INSERT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
