@@ -206,11 +206,13 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
           { ...good, category: 'COFFEE', group: 'drinks' },
           { ...good, category: 'coffee' },
           { ...good, category: 'Coffee', group: 'Breakfast' },
+          { ...good, category: 'Tea', price: -1 },
         ],
       }),
     );
-    expect(twoGroups.map((e) => e.path)).toEqual(['items[2].group', 'items[3].group']);
-    expect(twoGroups[0]!.message).toMatch(/already in group "Drinks" \(entry 0\)/);
+    // Listed with the entries' other errors (not with a blank text's, which stops the check).
+    expect(twoGroups.map((e) => e.path)).toEqual(['items[4].price', 'items[2].group', 'items[3].group']);
+    expect(twoGroups[1]!.message).toMatch(/already in group "Drinks" \(entry 0\)/);
 
     expect(await menuNames(cafe.id)).toEqual({ groups: ['Old group'], categories: ['Old category'], items: ['Old item'] });
     const jobsAfter = (await api.ctx.database.pool.query('select count(*)::int n from jobs where account_id = $1', [me.accountId])).rows[0].n;

@@ -354,21 +354,29 @@ export const bulkInsertBody = strict({
     .array(bulkInsertEntry, { error: typeError('Must be an array') })
     .min(1, { error: 'Must have at least 1 item' })
     .max(BULK_INSERT_MAX, { error: `Must have at most ${BULK_INSERT_MAX} items` })
-    // A category is in one group: the cafe's category names are unique.
-    .superRefine((entries, ctx) => {
-      const firstOf = new Map<string, number>();
-      entries.forEach((entry, i) => {
-        const first = firstOf.get(entry.category);
-        if (first === undefined) firstOf.set(entry.category, i);
-        else if (groupKeyOf(entries[first]!) !== groupKeyOf(entry)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [i, 'group'],
-            message: `Category "${entry.category}" is already in group "${entries[first]!.group ?? GENERAL_GROUP}" (entry ${first}); a category is in one group`,
-          });
-        }
-      });
-    }),
+    // A category is in one group: the cafe's category names are unique. Checked also when other
+    // entries have errors (`when`; zod still skips it after a blank required text, which aborts),
+    // on the entries whose category and group are text, so one answer lists the problems together.
+    .superRefine(
+      (entries, ctx) => {
+        const firstOf = new Map<string, { index: number; group: string | undefined }>();
+        entries.forEach((entry: unknown, i) => {
+          const { category, group } = (entry ?? {}) as { category?: unknown; group?: unknown };
+          if (typeof category !== 'string' || !(group === undefined || typeof group === 'string')) return;
+          const name = category.toLowerCase();
+          const first = firstOf.get(name);
+          if (first === undefined) firstOf.set(name, { index: i, group });
+          else if (groupKeyOf(first) !== groupKeyOf({ group })) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'group'],
+              message: `Category "${name}" is already in group "${first.group ?? GENERAL_GROUP}" (entry ${first.index}); a category is in one group`,
+            });
+          }
+        });
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    ),
 }).meta({
   example: {
     items: [
