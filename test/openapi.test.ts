@@ -101,6 +101,15 @@ describe('OpenAPI document at /api/v1/docs', () => {
     expect(body('/api/v1/cafes/{id}/items/reorder', 'patch')['application/json'].schema.type).toBe('array');
     expect(body('/api/v1/cafes/{id}/groups/reorder', 'patch')['application/json'].schema.properties.orders.type).toBe('array');
     expect(body('/api/v1/cafes/{id}/categories', 'post')['application/json'].schema.required).toEqual(['name']);
+    // Bulk insert: JSON with an example, the job's answers (200 result, 202 accepted) and its errors.
+    const bulk = doc.paths['/api/v1/cafes/{id}/items/bulk-insert'].post;
+    const bulkBody = bulk.requestBody.content['application/json'];
+    expect(bulkBody.schema.properties.items.maxItems).toBe(5000);
+    expect(bulkBody.schema.properties.items.items.required).toEqual(['name', 'price', 'currency', 'category']);
+    expect(JSON.stringify(bulkBody)).toContain('Pastel de nata');
+    expect(Object.keys(bulk.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '413', '415', '429', '503']);
+    expect(JSON.stringify(bulk.responses['202'])).toContain('statusUrl');
+    expect(bulk.parameters.map((p: { name: string }) => p.name)).toContain('prefer');
   });
 
   it('leaves out no /api/v1 route the server actually serves', async () => {

@@ -4,6 +4,7 @@
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
 import type { AnalyticsExportPayload } from '../analytics/export.js';
+import type { CafeBulkInsertPayload } from '../cafes/bulk-insert.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [
@@ -46,6 +47,7 @@ export interface QrRenderResult {
 
 export interface JobPayloads {
   'analytics-export': AccountJobData<AnalyticsExportPayload>;
+  'cafe-bulk-insert': AccountJobData<CafeBulkInsertPayload>;
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
   scans: ScanBatchPayload;

@@ -432,6 +432,9 @@ export function minimalFromSchema(schema: JsonSchema | undefined): unknown {
     case 'array':
       return Array.from({ length: num(schema.minItems, 0) }, () => minimalFromSchema(schema.items as JsonSchema));
     case 'string':
+      // A text with a format of its own (a currency code) documents an example that passes.
+      if (typeof schema.example === 'string') return schema.example;
+      if (Array.isArray(schema.examples) && typeof schema.examples[0] === 'string') return schema.examples[0];
       return 'x'.repeat(Math.max(1, num(schema.minLength, 1)));
     case 'integer':
     case 'number':

@@ -1,10 +1,15 @@
-/** /cafes/:id/items: create and update are forms (an optional image); the rest JSON or no body. */
+/**
+ * /cafes/:id/items: create and update are forms (an optional image); the rest JSON or no body.
+ * bulk-insert replaces the whole menu through a cafe-bulk-insert job (api/job-reply.ts).
+ */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../shared/cafes/items.js';
 import { assertCafe } from '../../../shared/cafes/cafes.js';
-import { createItemForm, formDocument, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
+import type { CafeBulkInsertPayload } from '../../../shared/cafes/bulk-insert.js';
+import { BULK_INSERT_MAX, bulkInsertBody, bulkInsertResult, type BulkInsertResult, createItemForm, formDocument, GENERAL_GROUP, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
+import { acceptedJobResponse, answerJob, preferHeaders } from '../../job-reply.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, itemParams, tags } from './params.js';
 
@@ -16,8 +21,40 @@ const FORM_DESCRIPTION =
   'ingredients, tags, allergens: one field per entry (repeated), or one field holding a JSON array of strings. ' +
   'category_id must be one of the cafe’s categories. Without order the item goes after the last of its category.';
 
+/** A bulk insert's body may be far past BODY_LIMIT_BYTES: 5000 entries with descriptions and ingredients. */
+const BULK_INSERT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+
+  app.post('/bulk-insert', {
+    config: { auth: { scope: 'cafe.update' } },
+    bodyLimit: BULK_INSERT_BODY_LIMIT_BYTES,
+    schema: {
+      tags,
+      summary: 'Replace the whole menu: delete every item, category and group, then insert these items',
+      description:
+        `1 to ${BULK_INSERT_MAX} entries, all checked before anything changes (a 400 names each bad entry's field, ` +
+        '`items[17].price`). Groups are made by name (ignoring case, first spelling kept), in order of first appearance; ' +
+        `entries without a group go to a group named ${GENERAL_GROUP}. Categories are made by lowercased name in their ` +
+        "entry's group; a category named under two groups is a 400 on the later entry's `group`. Items keep the request's " +
+        'order. The replacement is one transaction: the old menu stays whole until the new one is in. Images of what is ' +
+        'deleted are released. Runs as a job: answers its result when it finishes within JOB_WAIT_MS, else (or with ' +
+        '`Prefer: respond-async`) 202 with the job to poll at GET /jobs/{jobId}, whose result is the same object. ' +
+        `Body up to ${BULK_INSERT_BODY_LIMIT_BYTES / 1024 / 1024} MiB (413 past it).`,
+      params: cafeParams,
+      headers: preferHeaders,
+      body: bulkInsertBody,
+      response: { 200: z.object({ data: bulkInsertResult }), 202: acceptedJobResponse, ...errorResponses(401, 404, 413, 429, 503) },
+    },
+    handler: async (request, reply) => {
+      await assertCafe(ctx.db, request.principal.accountId, request.params.id);
+      const payload: CafeBulkInsertPayload = { cafeId: request.params.id.toLowerCase(), items: request.body.items };
+      return answerJob(request, reply, { queue: ctx.queues['cafe-bulk-insert'], type: 'cafe-bulk-insert', payload }, async (view) =>
+        reply.send({ data: view.result as BulkInsertResult }),
+      );
+    },
+  });
 
   app.get('', {
     config: { auth: { scope: 'cafe.read' } },

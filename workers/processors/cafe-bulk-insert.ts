@@ -1,0 +1,15 @@
+/**
+ * The cafe-bulk-insert job: the submitted menu replaces the cafe's, all or nothing, in one
+ * transaction (shared/cafes/bulk-insert.ts). A retry (after an error, or a worker killed mid-job,
+ * whose transaction Postgres rolls back) runs the same replacement again and ends with the same menu.
+ */
+import { replaceMenu, type CafeBulkInsertPayload } from '../../shared/cafes/bulk-insert.js';
+import type { BulkInsertResult } from '../../shared/cafes/schemas.js';
+import type { AppContext } from '../../shared/context.js';
+import { trackAccountJob } from '../../shared/jobs/records.js';
+
+export function cafeBulkInsertProcessor(ctx: AppContext) {
+  return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, reportProgress) =>
+    replaceMenu(ctx, job.data.accountId, job.data.payload, reportProgress),
+  );
+}
