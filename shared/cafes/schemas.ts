@@ -24,8 +24,10 @@ export const ITEM_LIST_MAX = 50;
 export const ITEM_LIST_ENTRY_MAX = 100;
 export const FACILITIES_MAX = 50;
 export const SOCIAL_LINKS_MAX = 20;
-/** Entries of one reorder request: a whole menu's items (bulk insert's limit). */
-export const REORDER_MAX = 5000;
+/** Entries of one bulk insert: a whole menu's items. */
+export const BULK_INSERT_MAX = 5000;
+/** Entries of one reorder request: a whole menu's items, so bulk insert's limit. */
+const REORDER_MAX = BULK_INSERT_MAX;
 export const ORDER_MAX = 2_147_483_647;
 export const PRICE_MAX_TEXT = '999999999.999';
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -322,8 +324,6 @@ export const listItemsQuery = z.object({
 // ---------------------------------------------------------------------------------------------
 // Bulk insert (JSON): a whole menu replaces the cafe's
 
-/** Entries of one bulk insert. */
-export const BULK_INSERT_MAX = REORDER_MAX;
 /** The group of the entries that name none. */
 export const GENERAL_GROUP = 'General';
 
