@@ -18,6 +18,7 @@ import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startEntry, stopProcess } from './support/processes.js';
 import { startS3rver, S3RVER_KEY, type RunningS3rver } from './support/s3rver.js';
+import { probeUntil } from './support/until.js';
 
 const HEADER = EXPORT_COLUMNS.join(',');
 const HOUR = 3_600_000;
@@ -56,15 +57,6 @@ function parseCsv(text: string): string[][] {
   }
   if (cell !== '' || record.length) throw new Error('last record not ended by CRLF');
   return records;
-}
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000, everyMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 let api: TestApi;
@@ -364,7 +356,7 @@ describe('answer now or 202', () => {
     expect(res.headers.location).toBe(body.statusUrl);
     expect(res.headers['preference-applied']).toBe('respond-async');
 
-    const job = await until(
+    const job = await probeUntil(
       async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${body.jobId}`)).json(),
       (j) => j.state === 'completed' || j.state === 'failed',
     );
@@ -502,7 +494,7 @@ describe('with the s3 storage driver', () => {
     expect(records[rows]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[rows]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
 
     const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
-    const job = await until(
+    const job = await probeUntil(
       async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${accepted.jobId}`)).json(),
       (j) => j.state === 'completed' || j.state === 'failed',
       60_000,
@@ -548,7 +540,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
     const first = startEntry('workers/server.ts', [], WORKER_ENV);
     let killed = false;
     try {
-      const running = await until(jobOf, (j) => j.state !== 'queued' && j.progress > 0, 60_000, 20);
+      const running = await probeUntil(jobOf, (j) => j.state !== 'queued' && j.progress > 0, 60_000, 20);
       expect(running.state).toBe('active');
       expect(running.progress).toBeLessThan(100);
       await stopProcess(first, 'SIGKILL');
@@ -567,7 +559,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
 
     const second = startEntry('workers/server.ts', [], WORKER_ENV);
     try {
-      const done = await until(jobOf, (j) => j.state === 'completed' || j.state === 'failed', 120_000, 100);
+      const done = await probeUntil(jobOf, (j) => j.state === 'completed' || j.state === 'failed', 120_000, 100);
       expect(done).toMatchObject({ state: 'completed', progress: 100 });
       expect(done.result).toMatchObject({ rows: ROWS });
     } finally {
@@ -592,7 +584,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
       const worker = startEntry('workers/server.ts', [], WORKER_ENV);
       try {
         // This worker has started the job (not the dead one before it), and is some way into it.
-        const started = await until(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
+        const started = await probeUntil(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
         expect(started.processedOn, `round ${round}`).toBeGreaterThan(since);
         await new Promise((r) => setTimeout(r, 300));
         expect(await (await bullJob()).getState()).toBe('active');
@@ -603,7 +595,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
     }
     const third = startEntry('workers/server.ts', [], WORKER_ENV);
     try {
-      const job = await until(
+      const job = await probeUntil(
         async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
         (j) => j.state === 'failed' || j.state === 'completed',
         60_000,

@@ -9,6 +9,7 @@ import type { AppContext } from '../shared/context.js';
 import { ACCOUNT_JOB_QUEUES, type QueueName } from '../shared/jobs/queues.js';
 import { recordGivenUpJob } from '../shared/jobs/records.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
+import { bulkGenerateProcessor } from './processors/bulk-generate.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
@@ -25,6 +26,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   const scanTraffic = new ScanTraffic();
   const processors: Partial<Record<QueueName, Processor>> = {
     'analytics-export': analyticsExportProcessor(ctx) as Processor,
+    'bulk-generate': bulkGenerateProcessor(ctx, scanTraffic) as Processor,
     maintenance: maintenanceProcessor(ctx) as Processor,
     'qr-render': qrRenderProcessor(ctx, scanTraffic) as Processor,
     scans: scansProcessor(ctx, scanTraffic) as Processor,
@@ -33,6 +35,8 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     scans: scansWorkerOptions(ctx.config),
     // An export runs for seconds to minutes: a dead worker's export is retried after JOB_LOCK_MS.
     'analytics-export': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
+    // So does a bulk batch's render.
+    'bulk-generate': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
   };
   const workers = Object.entries(processors).map(([name, processor]) => {
     const worker = new Worker(name, processor, {

@@ -1,6 +1,7 @@
 import type { Processor } from 'bullmq';
 import { deactivateExpiredKeys } from '../../shared/accounts/api-keys.js';
 import { pruneVisitorDays } from '../../shared/analytics/rollups.js';
+import { pruneIdempotencyKeys } from '../../shared/bulk/idempotency.js';
 import type { AppContext } from '../../shared/context.js';
 import { sweepOrphanFiles } from '../../shared/files/files.js';
 import type { MaintenanceJob } from '../../shared/jobs/queues.js';
@@ -21,6 +22,10 @@ export function maintenanceProcessor(ctx: AppContext): Processor<MaintenanceJob>
       }
       case 'prune-visitor-days': {
         const pruned = await pruneVisitorDays(ctx.db);
+        return { pruned };
+      }
+      case 'prune-idempotency-keys': {
+        const pruned = await pruneIdempotencyKeys(ctx.db);
         return { pruned };
       }
     }
@@ -45,7 +50,15 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: VISITOR_DAYS_PRUNE_MS },
     { name: 'prune-visitor-days', data: { kind: 'prune-visitor-days' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'prune-idempotency-keys',
+    { every: IDEMPOTENCY_KEYS_PRUNE_MS },
+    { name: 'prune-idempotency-keys', data: { kind: 'prune-idempotency-keys' } satisfies MaintenanceJob, opts },
+  );
 }
+
+/** Idempotency keys past their 24 h go within the hour. */
+const IDEMPOTENCY_KEYS_PRUNE_MS = 3_600_000;
 
 /** Visitor keys of days before yesterday go within the hour (they only serve today's and yesterday's scans). */
 const VISITOR_DAYS_PRUNE_MS = 3_600_000;

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import multipart from '@fastify/multipart';
+import { AppError, ValidationError } from '../../../shared/http/errors.js';
+import { FileTooLargeError, fileFieldError } from '../../../shared/files/files.js';
 
 /** Per request: one file, a few small text fields. Parts past these are refused, not buffered. */
 export const MULTIPART_FIELD_LIMITS = { files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20, headerPairs: 100 };
@@ -20,3 +22,23 @@ export default fp(
   },
   { name: 'qrlinks-multipart' },
 );
+
+/** A multipart reading failure as the answer it deserves (never a 500). */
+export function multipartError(err: unknown): Error {
+  if (err instanceof AppError) return err;
+  switch ((err as { code?: string }).code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new FileTooLargeError();
+    case 'FST_FILES_LIMIT':
+      return fileFieldError('Send exactly one file');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new ValidationError([{ path: '(body)', message: 'Too many form fields' }]);
+    case 'FST_PROTO_VIOLATION':
+      return new ValidationError([{ path: '(body)', message: 'Form field name not allowed' }]);
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new ValidationError([{ path: '(body)', message: 'A form field declared as JSON is not valid JSON' }]);
+  }
+  // busboy's own errors: no boundary, a truncated or malformed body, a client that went away.
+  return new ValidationError([{ path: '(body)', message: 'Malformed multipart body' }]);
+}

@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { FileTooLargeError, fileFieldError, storeUpload, UNSUPPORTED_TYPE_MESSAGE } from '../../../shared/files/files.js';
-import { AppError, ValidationError } from '../../../shared/http/errors.js';
-import multipartPlugin, { MULTIPART_FIELD_LIMITS } from '../../plugins/external/multipart.js';
+import multipartPlugin, { MULTIPART_FIELD_LIMITS, multipartError } from '../../plugins/external/multipart.js';
 
 const tags = ['files'];
 
@@ -86,25 +85,6 @@ async function readSingleFile(request: FastifyRequest, fileSizeLimit: number): P
   }
   if (!upload) throw fileFieldError('A file is required in the field `file`');
   return upload;
-}
-
-function multipartError(err: unknown): Error {
-  if (err instanceof AppError) return err;
-  switch ((err as { code?: string }).code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new FileTooLargeError();
-    case 'FST_FILES_LIMIT':
-      return fileFieldError('Send exactly one file');
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return new ValidationError([{ path: '(body)', message: 'Too many form fields' }]);
-    case 'FST_PROTO_VIOLATION':
-      return new ValidationError([{ path: '(body)', message: 'Form field name not allowed' }]);
-    case 'FST_INVALID_JSON_FIELD_ERROR':
-      return new ValidationError([{ path: '(body)', message: 'A form field declared as JSON is not valid JSON' }]);
-  }
-  // busboy's own errors: no boundary, a truncated or malformed body, a client that went away.
-  return new ValidationError([{ path: '(body)', message: 'Malformed multipart body' }]);
 }
 
 export default routes;
