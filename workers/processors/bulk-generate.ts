@@ -49,6 +49,8 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
       accountId,
       zipKey: qrZipKey(accountId, jobId),
       total,
+      // A new batch's codes are rendered, not cached (renderQr): GET /links/:id/qr caches each when asked.
+      fillCache: false,
       batches: batches(),
       trailer: () => [
         { name: 'manifest.csv', body: bulkManifest(ctx.config.SHORT_URL_BASE, made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId }))) },

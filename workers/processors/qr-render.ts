@@ -15,7 +15,7 @@ import { BulkPacer } from '../../shared/jobs/pacing.js';
 import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 import { shortUrl } from '../../shared/links/slugs.js';
-import { planQr, QR_FORMATS, renderQrCached } from '../../shared/qr/qr-images.js';
+import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../shared/qr/qr-images.js';
 import type { ScanTraffic } from '../../shared/scans/traffic.js';
 
 const READ_BATCH = 500;
@@ -41,6 +41,8 @@ export interface QrZipInput {
   total: number;
   /** The links, a batch at a time, in ZIP order; a batch may hold fewer (links deleted meanwhile). */
   batches: AsyncIterable<{ size: number; links: QrZipLink[] }>;
+  /** Whether renders fill the cache GET /links/:id/qr reads (qr-render: yes; a new bulk batch: no, see renderQr). */
+  fillCache: boolean;
   /** Files appended after the codes (a manifest). */
   trailer?: () => Array<{ name: string; body: Buffer }>;
   /** Links done so far, from 0 to `total`; called every 25 links and at the end. */
@@ -68,12 +70,12 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
   const window = Math.max(2, ctx.config.QR_RENDER_THREADS * 2);
   for await (const batch of input.batches) {
     const renders = batch.links.flatMap((link) =>
-      QR_FORMATS.map((format) => () =>
-        renderQrCached(
-          ctx,
-          planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data: shortUrl(ctx.config.SHORT_URL_BASE, link.slug), format }),
-        ).then((r) => ({ name: `${link.entryName}.${format}`, body: r.body })),
-      ),
+      QR_FORMATS.map((format) => () => {
+        const data = shortUrl(ctx.config.SHORT_URL_BASE, link.slug);
+        const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format });
+        const render = input.fillCache ? renderQrCached(ctx, plan) : renderQr(ctx, plan);
+        return render.then((r) => ({ name: `${link.entryName}.${format}`, body: r.body }));
+      }),
     );
     const inFlight: Array<Promise<{ name: string; body: Buffer }>> = [];
     let next = 0;
@@ -128,7 +130,7 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
         yield { size: ids.length, links: ordered };
       }
     }
-    const zip = await writeQrZip(ctx, pacer, { accountId, zipKey, total, batches: batches(), onProgress: (done) => reportProgress((done / total) * 99) });
+    const zip = await writeQrZip(ctx, pacer, { accountId, zipKey, total, fillCache: true, batches: batches(), onProgress: (done) => reportProgress((done / total) * 99) });
     if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
     await reportProgress(100);
     return { zipKey, fileName: QR_ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: zip.count, bytes: zip.bytes };
