@@ -20,6 +20,7 @@ import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import analyticsRoutes from './routes/analytics/index.js';
+import bulkGenerateRoutes from './routes/bulk-generate/index.js';
 import apiKeysRoutes from './routes/api-keys/index.js';
 import cafesRoutes from './routes/cafes/index.js';
 import foldersRoutes from './routes/folders/index.js';
@@ -97,6 +98,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
       await api.register(analyticsRoutes, { prefix: '/analytics' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
       await api.register(cafesRoutes, { prefix: '/cafes' });
+      await api.register(bulkGenerateRoutes, { prefix: '/bulk-generate' });
       await api.register(foldersRoutes, { prefix: '/folders' });
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(templatesRoutes, { prefix: '/templates' });

@@ -9,8 +9,9 @@ import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { JOB_STATES } from '../db/schema.js';
 import { jobStatusUrl, type JobFile } from '../shared/jobs/files.js';
-import type { JobView } from '../shared/jobs/records.js';
-import { JobFailedError, parsePrefer, submitAccountJob, waitMsFor } from '../shared/jobs/wait.js';
+import type { QueueName } from '../shared/jobs/queues.js';
+import { enqueueAccountJob, type JobView } from '../shared/jobs/records.js';
+import { JobFailedError, parsePrefer, waitMsFor } from '../shared/jobs/wait.js';
 
 export const acceptedJobResponse = z
   .object({
@@ -37,15 +38,27 @@ export async function answerJob<P>(
   job: { queue: Queue; type: string; payload: P },
   onCompleted: (view: JobView) => Promise<FastifyReply>,
 ): Promise<FastifyReply> {
+  const id = await enqueueAccountJob(request.server.ctx.db, job.queue, { accountId: request.principal.accountId, type: job.type, payload: job.payload });
+  return answerQueuedJob(request, reply, job.queue, id, onCompleted);
+}
+
+/**
+ * Waits for a job already queued for this request's account (as the client's `Prefer` and
+ * JOB_WAIT_MS allow) and answers it: `onCompleted` gets its view once it has completed, or once
+ * `ready` says its result can be answered before it ends; otherwise 202 (or the failure).
+ */
+export async function answerQueuedJob(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  queue: Queue,
+  id: string,
+  onCompleted: (view: JobView) => Promise<FastifyReply>,
+  ready?: (view: JobView) => boolean,
+): Promise<FastifyReply> {
   const { ctx, jobWaiter } = request.server;
   const preferences = parsePrefer(request.headers.prefer);
-  const { id, view } = await submitAccountJob(jobWaiter, ctx.db, job.queue, {
-    accountId: request.principal.accountId,
-    type: job.type,
-    payload: job.payload,
-    waitMs: waitMsFor(preferences, ctx.config.JOB_WAIT_MS),
-  });
-  if (view.state === 'completed') return onCompleted(view);
+  const view = await jobWaiter.wait(queue.name as QueueName, request.principal.accountId, id, waitMsFor(preferences, ctx.config.JOB_WAIT_MS), ready);
+  if (view.state === 'completed' || ready?.(view)) return onCompleted(view);
   if (view.state === 'failed') throw new JobFailedError(view);
   const statusUrl = jobStatusUrl(ctx.config, id);
   reply.code(202).header('location', statusUrl);

@@ -334,8 +334,7 @@ export const jobs = pgTable(
   (t) => [index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc())],
 );
 
-// =============================================================================================
-// Cafes: digital menus (shared/cafes). A cafe is served by its link (type `menu`, `links.menu` =
+// ======================================================================================// Cafes: digital menus (shared/cafes). A cafe is served by its link (type `menu`, `links.menu` =
 // the cafe's id) and goes with it. Every row carries the account and the cafe, so one cafe's menu
 // is one index range per table, and replacing a whole menu (bulk insert) is three deletes by
 // cafe_id and three inserts in one transaction. Writes to a menu hold the cafe row (FOR UPDATE)
@@ -458,4 +457,23 @@ export const cafeItems = pgTable(
     check('cafe_items_spice_level_check', sql`${t.spiceLevel} in ('none', 'mild', 'medium', 'hot', 'extra_hot')`),
     check('cafe_items_price_check', sql`${t.price} >= 0`),
   ],
+);
+
+/**
+ * `Idempotency-Key` headers of bulk requests, per account: the first request's body hash and the
+ * job it started, so a retry (same key, same body) is answered from that job instead of making a
+ * second batch, and the same key with another body is a 409. Kept at least
+ * IDEMPOTENCY_KEY_TTL_MS (24 h); the maintenance queue prunes older ones.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: accountId(),
+    key: text('key').notNull(),
+    /** SHA-256 (hex) of the request's canonical form (shared/bulk/idempotency.ts). */
+    requestHash: text('request_hash').notNull(),
+    jobId: uuid('job_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.accountId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

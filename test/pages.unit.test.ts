@@ -429,6 +429,15 @@ describe('product', () => {
     );
     expect(text).toContain('Price in JPY Subtotal ¥1,200 Discount −¥100 Tax ¥96 Total ¥1,196');
   });
+
+  it('a bulk-made product with only a name, or some amounts: the missing parts are left out', () => {
+    const bare = render('product', { productName: 'Tea', currency: 'USD' });
+    expect(visibleText(bare).trim()).toBe('Tea');
+    expect(bare).not.toContain('NaN');
+    const some = visibleText(render('product', { productName: 'Tea', currency: 'EUR', totalNet: 4 }));
+    expect(some).toContain('Tea Price in EUR Total €4.00');
+    expect(some).not.toContain('Subtotal');
+  });
 });
 
 describe('multi-links', () => {

@@ -10,6 +10,7 @@ import { ACCOUNT_JOB_QUEUES, type QueueName } from '../shared/jobs/queues.js';
 import { recordGivenUpJob } from '../shared/jobs/records.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
+import { bulkGenerateProcessor } from './processors/bulk-generate.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
@@ -27,6 +28,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   const processors: Partial<Record<QueueName, Processor>> = {
     'analytics-export': analyticsExportProcessor(ctx) as Processor,
     'cafe-bulk-insert': cafeBulkInsertProcessor(ctx) as Processor,
+    'bulk-generate': bulkGenerateProcessor(ctx, scanTraffic) as Processor,
     maintenance: maintenanceProcessor(ctx) as Processor,
     'qr-render': qrRenderProcessor(ctx, scanTraffic) as Processor,
     scans: scansProcessor(ctx, scanTraffic) as Processor,
@@ -38,6 +40,8 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     // A bulk insert is one transaction: a dead worker's job is retried after JOB_LOCK_MS, and the
     // retry waits on the cafe row until Postgres has rolled the dead one's transaction back.
     'cafe-bulk-insert': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
+    // So does a bulk batch's render.
+    'bulk-generate': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
   };
   const workers = Object.entries(processors).map(([name, processor]) => {
     const worker = new Worker(name, processor, {

@@ -16,11 +16,19 @@ const STYLES =
   '.prices{width:100%;border-collapse:collapse;margin:0 0 1rem}.prices caption{text-align:left}.prices th{text-align:left;font-weight:400}.prices td{text-align:right;font-variant-numeric:tabular-nums}' +
   '.prices th,.prices td{padding:.5rem 0;border-bottom:1px solid var(--line)}.prices .total th,.prices .total td{font-weight:700;border-bottom:0;font-size:1.2rem}';
 
-export function renderProductPage(link: ResolvedLink, data: LinkDataByType['product'], urls: PageUrls): Page {
+/**
+ * A product made by bulk generation may leave out its description and amounts (only name and
+ * productName are required there): those parts of the page are left out, not shown as NaN.
+ */
+type ProductData = Omit<LinkDataByType['product'], 'productDescription' | 'subTotal' | 'tax' | 'totalNet'> &
+  Partial<Pick<LinkDataByType['product'], 'productDescription' | 'subTotal' | 'tax' | 'totalNet'>>;
+
+export function renderProductPage(link: ResolvedLink, data: ProductData, urls: PageUrls): Page {
   const money = new Intl.NumberFormat('en', { style: 'currency', currency: data.currency });
   const images = linkFiles(link, data.images?.files.map((f) => f.fileId) ?? []);
   const discount = data.discount;
-  const discountAmount = discount && (discount.type === 'percent' ? (data.subTotal * discount.value) / 100 : discount.value);
+  const discountAmount = discount && (discount.type === 'percent' ? ((data.subTotal ?? 0) * discount.value) / 100 : discount.value);
+  const hasPrices = data.subTotal !== undefined || data.tax !== undefined || data.totalNet !== undefined;
   const discountLabel = discount?.type === 'percent' ? `Discount (${new Intl.NumberFormat('en').format(discount.value)}%)` : 'Discount';
   return htmlPage({
     title: data.productName,
@@ -28,12 +36,13 @@ export function renderProductPage(link: ResolvedLink, data: LinkDataByType['prod
     content: html`${images.length > 0 &&
       html`<ul class="product-images">${images.map((file, i) => html`<li><img src="${urls.file(file.id)}" alt="${imageAlt(file, i, images.length)}"></li>`)}</ul>`}
 <h1>${data.productName}</h1>
-<p class="text">${data.productDescription}</p>
-<table class="prices"><caption class="muted">Price in ${data.currency.toUpperCase()}</caption>
-<tr><th scope="row">Subtotal</th><td>${money.format(data.subTotal)}</td></tr>
+${data.productDescription !== undefined && html`<p class="text">${data.productDescription}</p>`}
+${hasPrices &&
+  html`<table class="prices"><caption class="muted">Price in ${data.currency.toUpperCase()}</caption>
+${data.subTotal !== undefined && html`<tr><th scope="row">Subtotal</th><td>${money.format(data.subTotal)}</td></tr>`}
 ${discountAmount !== undefined && html`<tr><th scope="row">${discountLabel}</th><td>−${money.format(discountAmount)}</td></tr>`}
-<tr><th scope="row">Tax</th><td>${money.format(data.tax)}</td></tr>
-<tr class="total"><th scope="row">Total</th><td>${money.format(data.totalNet)}</td></tr>
-</table>`,
+${data.tax !== undefined && html`<tr><th scope="row">Tax</th><td>${money.format(data.tax)}</td></tr>`}
+${data.totalNet !== undefined && html`<tr class="total"><th scope="row">Total</th><td>${money.format(data.totalNet)}</td></tr>`}
+</table>`}`,
   });
 }

@@ -5,6 +5,7 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 import type { AnalyticsExportPayload } from '../analytics/export.js';
 import type { CafeBulkInsertPayload } from '../cafes/bulk-insert.js';
+import type { BulkGeneratePayload } from '../bulk/bulk.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [
@@ -21,7 +22,12 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set(['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render']);
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
-export type MaintenanceJob = { kind: 'expire-api-keys' } | { kind: 'sweep-orphan-files' } | { kind: 'prune-visitor-days' } | { kind: 'expire-jobs' };
+export type MaintenanceJob =
+  | { kind: 'expire-api-keys' }
+  | { kind: 'sweep-orphan-files' }
+  | { kind: 'prune-visitor-days' }
+  | { kind: 'expire-jobs' }
+  | { kind: 'prune-idempotency-keys' };
 
 /** Fields every account-owned job carries, so the worker can keep its jobs row current. */
 export interface AccountJobData<P = unknown> {
@@ -48,6 +54,7 @@ export interface QrRenderResult {
 export interface JobPayloads {
   'analytics-export': AccountJobData<AnalyticsExportPayload>;
   'cafe-bulk-insert': AccountJobData<CafeBulkInsertPayload>;
+  'bulk-generate': AccountJobData<BulkGeneratePayload>;
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
   scans: ScanBatchPayload;

@@ -20,13 +20,25 @@ export interface JobView {
  * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
  * its id is handed out), then the BullMQ job under the same id. Retries reuse the id.
  */
-export async function enqueueAccountJob<P>(
-  db: Database,
-  queue: Queue,
-  input: { accountId: string; type: string; payload: P; attempts?: number },
-): Promise<string> {
+export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: AccountJobInput<P>): Promise<string> {
   const id = randomUUID();
   await db.insert(jobs).values({ id, accountId: input.accountId, type: input.type });
+  await addAccountJob(queue, id, input);
+  return id;
+}
+
+export interface AccountJobInput<P> {
+  accountId: string;
+  type: string;
+  payload: P;
+  attempts?: number;
+}
+
+/**
+ * The BullMQ half of starting a job whose row exists. BullMQ keeps one job per id (adding an id it
+ * holds is a no-op), so adding again a job whose first add may have been lost is safe.
+ */
+export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>): Promise<void> {
   const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
   await queue.add(input.type, data, {
     jobId: id,
@@ -35,7 +47,6 @@ export async function enqueueAccountJob<P>(
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 24 * 3600 },
   });
-  return id;
 }
 
 export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
@@ -99,6 +110,16 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
       throw err;
     }
   };
+}
+
+/**
+ * A result a running job can give before it ends (a bulk batch's links, before their ZIP): written
+ * to the jobs row while the state stays as it is, then announced by a BullMQ progress event, which
+ * wakes a waiting api (`JobWaiter.wait` with `ready`) at once.
+ */
+export async function publishInterimResult(db: Database, job: Job, result: unknown, progress: number): Promise<void> {
+  await db.update(jobs).set({ result, progress, updatedAt: new Date() }).where(eq(jobs.id, job.id!));
+  await job.updateProgress(progress);
 }
 
 /**

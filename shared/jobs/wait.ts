@@ -9,12 +9,12 @@
  * and a slow poll of the row covers an event that never arrives (a dropped Redis connection, a job
  * failed by the stalled check).
  */
-import { QueueEvents, type Queue } from 'bullmq';
+import { QueueEvents } from 'bullmq';
 import type { Database } from '../../db/client.js';
 import type { Redis } from '../redis.js';
 import { AppError } from '../http/errors.js';
 import type { QueueName } from './queues.js';
-import { enqueueAccountJob, getJobView, type JobView } from './records.js';
+import { getJobView, type JobView } from './records.js';
 
 /** How often a wait reads the jobs row when no event has woken it. */
 const POLL_MS = 1000;
@@ -52,10 +52,11 @@ export class JobWaiter {
   }
 
   /**
-   * The job's view once it has completed or failed, or as it is when `waitMs` has passed (or the
-   * process began to stop). Never throws for a job that failed: its view says so.
+   * The job's view once it has completed or failed (or is `ready`: a job that publishes a result
+   * before it ends, such as a bulk batch's links before their ZIP), or as it is when `waitMs` has
+   * passed (or the process began to stop). Never throws for a job that failed: its view says so.
    */
-  async wait(queue: QueueName, accountId: string, jobId: string, waitMs: number): Promise<JobView> {
+  async wait(queue: QueueName, accountId: string, jobId: string, waitMs: number, ready?: (view: JobView) => boolean): Promise<JobView> {
     const deadline = Date.now() + waitMs;
     let woken = false;
     let wake = () => {
@@ -66,13 +67,15 @@ export class JobWaiter {
     const events = waitMs > 0 && !this.stopping ? ((await this.eventsOf(queue).catch(() => null)) as NodeJS.EventEmitter | null) : null;
     events?.on(`completed:${jobId}`, onEvent);
     events?.on(`failed:${jobId}`, onEvent);
+    // A job publishing a result early announces it with a progress event (publishInterimResult).
+    if (ready) events?.on(`progress:${jobId}`, onEvent);
     this.waking.add(onEvent);
     try {
       for (;;) {
         woken = false;
         const view = await getJobView(this.opts.db, accountId, jobId);
         const left = deadline - Date.now();
-        if (view.state === 'completed' || view.state === 'failed' || left <= 0 || this.stopping) return view;
+        if (view.state === 'completed' || view.state === 'failed' || ready?.(view) || left <= 0 || this.stopping) return view;
         // An event that came while the row was being read is not lost: `woken` is checked first.
         if (!woken) {
           await new Promise<void>((resolve) => {
@@ -91,6 +94,7 @@ export class JobWaiter {
       this.waking.delete(onEvent);
       events?.off(`completed:${jobId}`, onEvent);
       events?.off(`failed:${jobId}`, onEvent);
+      events?.off(`progress:${jobId}`, onEvent);
     }
   }
 
@@ -137,22 +141,4 @@ export class JobFailedError extends AppError {
   constructor(view: JobView) {
     super(503, { message: `The job ${view.id} failed: ${view.error ?? 'unknown error'}` }, { 'retry-after': '1' });
   }
-}
-
-export interface SubmittedJob {
-  id: string;
-  /** completed, failed, or (not finished within the wait) queued/active. */
-  view: JobView;
-}
-
-/** Queues an account job (with its jobs row) and waits up to `waitMs` for it to finish. */
-export async function submitAccountJob<P>(
-  waiter: JobWaiter,
-  db: Database,
-  queue: Queue,
-  input: { accountId: string; type: string; payload: P; waitMs: number },
-): Promise<SubmittedJob> {
-  const id = await enqueueAccountJob(db, queue, input);
-  const view = await waiter.wait(queue.name as QueueName, input.accountId, id, input.waitMs);
-  return { id, view };
 }

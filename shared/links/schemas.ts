@@ -9,7 +9,9 @@ import { isIanaTimezone, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type 
 import { LINK_STATUSES } from './status.js';
 import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slugs.js';
 
-const name = z.string().trim().min(1, 'Name is required').max(255, 'Must be at most 255 characters');
+/** A link's display name, as every way of making links takes it. */
+export const linkNameSchema = z.string().trim().min(1, 'Name is required').max(255, 'Must be at most 255 characters');
+const name = linkNameSchema;
 
 const isDateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
 

@@ -1,6 +1,7 @@
 import type { Processor } from 'bullmq';
 import { deactivateExpiredKeys } from '../../shared/accounts/api-keys.js';
 import { pruneVisitorDays } from '../../shared/analytics/rollups.js';
+import { pruneIdempotencyKeys } from '../../shared/bulk/idempotency.js';
 import type { AppContext } from '../../shared/context.js';
 import { sweepOrphanFiles } from '../../shared/files/files.js';
 import type { MaintenanceJob } from '../../shared/jobs/queues.js';
@@ -29,6 +30,10 @@ export function maintenanceProcessor(ctx: AppContext): Processor<MaintenanceJob>
         if (expired > 0) ctx.logger.info({ expired }, 'finished jobs past their retention deleted with their files');
         return { expired };
       }
+      case 'prune-idempotency-keys': {
+        const pruned = await pruneIdempotencyKeys(ctx.db);
+        return { pruned };
+      }
     }
   };
 }
@@ -56,10 +61,18 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: JOB_EXPIRY_SWEEP_MS },
     { name: 'expire-jobs', data: { kind: 'expire-jobs' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'prune-idempotency-keys',
+    { every: IDEMPOTENCY_KEYS_PRUNE_MS },
+    { name: 'prune-idempotency-keys', data: { kind: 'prune-idempotency-keys' } satisfies MaintenanceJob, opts },
+  );
 }
 
 /** Jobs past their retention go within the hour. */
 const JOB_EXPIRY_SWEEP_MS = 3_600_000;
+
+/** Idempotency keys past their 24 h go within the hour. */
+const IDEMPOTENCY_KEYS_PRUNE_MS = 3_600_000;
 
 /** Visitor keys of days before yesterday go within the hour (they only serve today's and yesterday's scans). */
 const VISITOR_DAYS_PRUNE_MS = 3_600_000;

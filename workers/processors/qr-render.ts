@@ -3,7 +3,8 @@
  * storage (`accounts/<account>/exports/<job>/qr-codes.zip`). Renders go through the thread pool
  * (and fill the same cache GET /links/:id/qr reads); the ZIP streams into storage as it is built.
  * A retry rebuilds the same ZIP under the same key, so it never leaves duplicates. The result names
- * it for GET /jobs/:jobId/download (shared/jobs/files.ts).
+ * it for GET /jobs/:jobId/download (shared/jobs/files.ts). `writeQrZip` is the ZIP builder, shared
+ * with bulk generation's render phase.
  */
 import archiver from 'archiver';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -14,15 +15,97 @@ import { BulkPacer } from '../../shared/jobs/pacing.js';
 import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 import { shortUrl } from '../../shared/links/slugs.js';
-import { planQr, QR_FORMATS, renderQrCached } from '../../shared/qr/qr-images.js';
+import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../shared/qr/qr-images.js';
 import type { ScanTraffic } from '../../shared/scans/traffic.js';
 
 const READ_BATCH = 500;
 
-const ZIP_NAME = 'qr-codes.zip';
+export const QR_ZIP_NAME = 'qr-codes.zip';
 
 export function qrZipKey(accountId: string, jobId: string): string {
-  return jobFileKey(accountId, jobId, ZIP_NAME);
+  return jobFileKey(accountId, jobId, QR_ZIP_NAME);
+}
+
+/** One link of a ZIP: its codes are stored as `<entryName>.png` and `<entryName>.svg`. */
+export interface QrZipLink {
+  id: string;
+  slug: string;
+  qrOptions: Record<string, unknown>;
+  entryName: string;
+}
+
+export interface QrZipInput {
+  accountId: string;
+  zipKey: string;
+  /** How many links the batches hold in all (for progress). */
+  total: number;
+  /** The links, a batch at a time, in ZIP order; a batch may hold fewer (links deleted meanwhile). */
+  batches: AsyncIterable<{ size: number; links: QrZipLink[] }>;
+  /** Whether renders fill the cache GET /links/:id/qr reads (qr-render: yes; a new bulk batch: no, see renderQr). */
+  fillCache: boolean;
+  /** Files appended after the codes (a manifest). */
+  trailer?: () => Array<{ name: string; body: Buffer }>;
+  /** Links done so far, from 0 to `total`; called every 25 links and at the end. */
+  onProgress: (done: number) => Promise<void>;
+}
+
+/**
+ * Renders every link's PNG and SVG through the render threads (and their cache) and streams them,
+ * in order, into one ZIP at `zipKey`. Storage makes the object appear whole or not at all, so a
+ * ZIP is never seen half-written; a retry writes the same key again.
+ */
+export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZipInput): Promise<{ count: number; bytes: number }> {
+  const { accountId } = input;
+  const archive = archiver('zip', { zlib: { level: 6 } });
+  let archiveError: Error | null = null;
+  archive.on('error', (err) => (archiveError = err));
+  const stored = ctx.storage.put(input.zipKey, archive, { contentType: 'application/zip' });
+  // If storage gives up early, stop feeding the archive.
+  stored.catch(() => archive.abort());
+
+  let done = 0;
+  let rendered = 0;
+  // Enough renders in flight to keep every render thread busy, appended in link order; one at a
+  // time while scans are arriving, each followed by the pause that keeps the job to its share.
+  const window = Math.max(2, ctx.config.QR_RENDER_THREADS * 2);
+  for await (const batch of input.batches) {
+    const renders = batch.links.flatMap((link) =>
+      QR_FORMATS.map((format) => () => {
+        const data = shortUrl(ctx.config.SHORT_URL_BASE, link.slug);
+        const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format });
+        const render = input.fillCache ? renderQrCached(ctx, plan) : renderQr(ctx, plan);
+        return render.then((r) => ({ name: `${link.entryName}.${format}`, body: r.body }));
+      }),
+    );
+    const inFlight: Array<Promise<{ name: string; body: Buffer }>> = [];
+    let next = 0;
+    // A render that fails while an earlier one is awaited (or during a pause) is not unhandled:
+    // its error reaches the job when its turn comes to be awaited.
+    const start = () => {
+      const render = renders[next++]!();
+      render.catch(() => {});
+      inFlight.push(render);
+    };
+    while (next < renders.length && inFlight.length < window) start();
+    while (inFlight.length) {
+      const entry = await inFlight.shift()!;
+      const limit = (await pacer.betweenUnits()) ? 1 : window;
+      while (next < renders.length && inFlight.length < limit) start();
+      // A PNG is deflated already: stored as it is, not squeezed again for nothing (SVG text is).
+      archive.append(entry.body, { name: entry.name, store: entry.name.endsWith('.png') });
+      if (entry.name.endsWith('.svg')) {
+        done++;
+        rendered++;
+        if (done % 25 === 0 || done === input.total) await input.onProgress(done);
+      }
+    }
+    done += batch.size - batch.links.length; // links deleted since the job was made count as done
+  }
+  for (const file of input.trailer?.() ?? []) archive.append(file.body, { name: file.name });
+  await archive.finalize();
+  const info = await stored;
+  if (archiveError) throw archiveError;
+  return { count: rendered, bytes: info.size };
 }
 
 export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
@@ -31,64 +114,25 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
     const pacer = new BulkPacer(scanTraffic, pacing);
     const { accountId, payload } = job.data;
     const zipKey = qrZipKey(accountId, job.id!);
-    const archive = archiver('zip', { zlib: { level: 6 } });
-    let archiveError: Error | null = null;
-    archive.on('error', (err) => (archiveError = err));
-    const stored = ctx.storage.put(zipKey, archive, { contentType: 'application/zip' });
-    // If storage gives up early, stop feeding the archive.
-    stored.catch(() => archive.abort());
-
     const total = payload.linkIds.length;
-    let done = 0;
-    let rendered = 0;
-    // Enough renders in flight to keep every render thread busy, appended in link order; one at a
-    // time while scans are arriving, each followed by the pause that keeps the job to its share.
-    const window = Math.max(2, ctx.config.QR_RENDER_THREADS * 2);
-    for (let i = 0; i < total; i += READ_BATCH) {
-      const ids = payload.linkIds.slice(i, i + READ_BATCH);
-      const rows = await ctx.db
-        .select({ id: links.id, slug: links.slug, qrOptions: links.qrOptions })
-        .from(links)
-        .where(and(eq(links.accountId, accountId), inArray(links.id, ids)));
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const ordered = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
-      const renders = ordered.flatMap((link) =>
-        QR_FORMATS.map((format) => () =>
-          renderQrCached(
-            ctx,
-            planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data: shortUrl(ctx.config.SHORT_URL_BASE, link.slug), format }),
-          ).then((r) => ({ name: `${link.slug}.${format}`, body: r.body })),
-        ),
-      );
-      const inFlight: Array<Promise<{ name: string; body: Buffer }>> = [];
-      let next = 0;
-      // A render that fails while an earlier one is awaited (or during a pause) is not unhandled:
-      // its error reaches the job when its turn comes to be awaited.
-      const start = () => {
-        const render = renders[next++]!();
-        render.catch(() => {});
-        inFlight.push(render);
-      };
-      while (next < renders.length && inFlight.length < window) start();
-      while (inFlight.length) {
-        const entry = await inFlight.shift()!;
-        const limit = (await pacer.betweenUnits()) ? 1 : window;
-        while (next < renders.length && inFlight.length < limit) start();
-        // A PNG is deflated already: stored as it is, not squeezed again for nothing (SVG text is).
-        archive.append(entry.body, { name: entry.name, store: entry.name.endsWith('.png') });
-        if (entry.name.endsWith('.svg')) {
-          done++;
-          rendered++;
-          if (done % 25 === 0 || done === total) await reportProgress((done / total) * 99);
-        }
+    async function* batches() {
+      for (let i = 0; i < total; i += READ_BATCH) {
+        const ids = payload.linkIds.slice(i, i + READ_BATCH);
+        const rows = await ctx.db
+          .select({ id: links.id, slug: links.slug, qrOptions: links.qrOptions })
+          .from(links)
+          .where(and(eq(links.accountId, accountId), inArray(links.id, ids)));
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const ordered = ids.flatMap((id) => {
+          const row = byId.get(id);
+          return row ? [{ ...row, entryName: row.slug }] : [];
+        });
+        yield { size: ids.length, links: ordered };
       }
-      done += ids.length - ordered.length; // links deleted since the job was made count as done
     }
-    await archive.finalize();
+    const zip = await writeQrZip(ctx, pacer, { accountId, zipKey, total, fillCache: true, batches: batches(), onProgress: (done) => reportProgress((done / total) * 99) });
     if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
-    const info = await stored;
-    if (archiveError) throw archiveError;
     await reportProgress(100);
-    return { zipKey, fileName: ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: rendered, bytes: info.size };
+    return { zipKey, fileName: QR_ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: zip.count, bytes: zip.bytes };
   });
 }

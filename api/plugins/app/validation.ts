@@ -133,6 +133,16 @@ const validatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart 
   };
 };
 
+/**
+ * For a route whose handler checks its own body (one that also takes a multipart form, or answers
+ * a validation report instead of a 400): its body schema documents the JSON form and is not applied
+ * here; params, query and headers are validated as everywhere.
+ */
+// `any`: a route-level compiler is typed by the route's whole schema object, not by one part's schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const bodyCheckedByHandler: FastifySchemaCompiler<any> = (route) =>
+  route.httpPart === 'body' ? (data) => ({ value: data }) : validatorCompiler(route);
+
 /** Zod schemas validate requests and describe responses; one schema serves both and the OpenAPI document. */
 export default fp(async (app) => {
   app.setValidatorCompiler(validatorCompiler);

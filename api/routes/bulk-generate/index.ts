@@ -1,0 +1,134 @@
+/**
+ * POST /bulk-generate: many links of one type in one all-or-nothing batch (shared/bulk), made by a
+ * bulk-generate job. The body is JSON, or a multipart form with a CSV file (`file`) and the
+ * batch's `type` (and optional `folderId`, `templateId`, `qrOptions` as JSON text) as fields. The
+ * answer is the batch's links as soon as they are inserted (within JOB_WAIT_MS), else 202 with the
+ * job; the job goes on to render the ZIP of their codes (`qrZipUrl` in its result).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkBulkRequest, type BulkGenerateResult } from '../../../shared/bulk/bulk.js';
+import { readBulkCsv } from '../../../shared/bulk/csv.js';
+import { idempotencyKeyOf, IDEMPOTENCY_HEADER, requestHash, startIdempotentJob } from '../../../shared/bulk/idempotency.js';
+import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse, type BulkType } from '../../../shared/bulk/schemas.js';
+import { formatPath, ValidationError } from '../../../shared/http/errors.js';
+import { enqueueAccountJob } from '../../../shared/jobs/records.js';
+import { acceptedJobResponse, answerQueuedJob, preferHeaders } from '../../job-reply.js';
+import { bodyCheckedByHandler, findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';
+import multipartPlugin, { multipartError } from '../../plugins/external/multipart.js';
+import { errorResponses } from '../../schemas.js';
+
+/** 1200 vCards with every field at its longest are ~4 MB of JSON; BODY_LIMIT_BYTES is for single links. */
+const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+const FORM_FIELDS = ['type', 'folderId', 'templateId', 'qrOptions'] as const;
+
+/** A form's fields and CSV file as the JSON body they stand for, with each record's row in the file. */
+async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<string, unknown>; rows?: number[] }> {
+  const fields: Record<string, string> = {};
+  let file: Buffer | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname === 'file') file = await part.toBuffer();
+        else for await (const _chunk of part.file); // drained, ignored
+      } else if ((FORM_FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    throw multipartError(err);
+  }
+  const raw: Record<string, unknown> = { type: fields.type };
+  if (fields.folderId) raw.folderId = fields.folderId;
+  if (fields.templateId) raw.templateId = fields.templateId;
+  if (fields.qrOptions) {
+    try {
+      raw.qrOptions = JSON.parse(fields.qrOptions);
+    } catch {
+      throw new ValidationError([{ path: 'qrOptions', message: 'Must be a JSON object (the form field holds JSON text)' }]);
+    }
+  }
+  if (!file) throw new ValidationError([{ path: 'file', message: 'A CSV file is required in the field `file`' }]);
+  if (!(BULK_TYPES as readonly string[]).includes(fields.type ?? '')) {
+    throw new ValidationError([{ path: 'type', message: fields.type === undefined ? 'Required' : `Must be one of: ${BULK_TYPES.join(', ')}` }]);
+  }
+  const csv = readBulkCsv(fields.type as BulkType, file);
+  const unstorable = findUnstorableText(csv.records);
+  if (unstorable.length > 0) {
+    throw new ValidationError(
+      unstorable.map(([i, ...rest]) => ({ path: formatPath(['row', csv.rows[i as number]!, ...rest], 'file'), message: UNSTORABLE_TEXT_MESSAGE })),
+    );
+  }
+  raw.data = csv.records;
+  return { raw, rows: csv.rows };
+}
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  // Beside JSON: multipart, for the CSV form (this plugin is encapsulated: other routes still refuse it).
+  await app.register(multipartPlugin);
+
+  app.post('', {
+    config: { auth: { scope: 'bulk.create' } },
+    bodyLimit: BULK_BODY_LIMIT_BYTES,
+    validatorCompiler: bodyCheckedByHandler,
+    schema: {
+      tags: ['bulk'],
+      summary: `Create 1 to ${BULK_MAX_RECORDS} links of one type (website, product, sms, vcard) at once, all or none`,
+      description:
+        'Every record is checked before anything is made; any bad record is a 400 naming each bad field as `data[i].<field>` ' +
+        '(`file.row[N].<field>` for a CSV form, N counting the header as row 1), and nothing is created. ' +
+        '`?dryRun=true` answers that check as a report (200, nothing made). The links are inserted in one transaction, ' +
+        'answered in the order of the records within JOB_WAIT_MS (else, or with `Prefer: respond-async`, 202 with the job). ' +
+        'The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: ' +
+        'GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. ' +
+        `\`${IDEMPOTENCY_HEADER}\`: a retry with the same key (same account, same request) answers the first request’s batch; ` +
+        'the same key with another request is a 409. Keys are kept 24 h. ' +
+        'CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), ' +
+        '`type`, and optional `folderId`, `templateId`, `qrOptions` (JSON text) as fields.',
+      consumes: ['application/json', 'multipart/form-data'],
+      querystring: bulkQuerySchema,
+      headers: preferHeaders.extend({
+        'idempotency-key': z
+          .string()
+          .optional()
+          .describe('1-255 visible ASCII characters; a retry with the same key returns the first request’s job and result'),
+      }),
+      body: bulkBodySchema,
+      response: {
+        200: z.union([bulkResultResponse, dryRunResponse]),
+        202: acceptedJobResponse,
+        ...errorResponses(401, 409, 429, 503),
+      },
+    },
+    handler: async (request, reply) => {
+      const { accountId } = request.principal;
+      const key = idempotencyKeyOf(request.headers['idempotency-key']);
+      const form = request.isMultipart() ? await readCsvForm(request) : { raw: request.body as unknown, rows: undefined };
+      const checked = await checkBulkRequest(ctx, accountId, form.raw, form.rows);
+      if (request.query.dryRun) return { dryRun: true as const, valid: checked.errors.length === 0, count: checked.count, errors: checked.errors };
+      if (!checked.payload) throw new ValidationError(checked.errors);
+      const queue = ctx.queues['bulk-generate'];
+      const job = { accountId, type: 'bulk-generate', payload: checked.payload };
+      const jobId = key
+        ? (await startIdempotentJob(ctx.db, queue, key, requestHash(checked.body), job)).jobId
+        : await enqueueAccountJob(ctx.db, queue, job);
+      return answerQueuedJob(
+        request,
+        reply,
+        queue,
+        jobId,
+        async (view) => {
+          const { jobId: id, count, links, qrZipUrl } = view.result as BulkGenerateResult;
+          return reply.send({ jobId: id, count, links, ...(qrZipUrl && { qrZipUrl }) });
+        },
+        // The links are the answer; the job goes on to render their ZIP.
+        (view) => view.result !== undefined,
+      );
+    },
+  });
+};
+
+export default routes;

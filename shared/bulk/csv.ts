@@ -1,0 +1,59 @@
+/**
+ * The CSV form of a bulk request: a header row naming the record fields (the JSON records' member
+ * names, in any order; vCard columns firstName, lastName, contact, email, phone, ...), then one
+ * record per row. Parsed by csv-parse (RFC 4180: quoted commas, quotes and line breaks; CRLF or LF;
+ * a UTF-8 byte order mark is dropped). An empty cell is a field left out, so optional columns may
+ * be blank; cells of number fields are read as numbers when they are written as one. Problems are
+ * reported at `file.row[N].<field>`, N being the row as a spreadsheet numbers it (the header is row 1).
+ */
+import { parse } from 'csv-parse/sync';
+import { ValidationError, type FieldError } from '../http/errors.js';
+import { BULK_MAX_RECORDS, bulkRecordSchemas, type BulkType } from './schemas.js';
+
+const NUMBER_FIELDS: Partial<Record<BulkType, ReadonlySet<string>>> = { product: new Set(['subTotal', 'tax', 'totalNet']) };
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export interface CsvBatch {
+  records: Array<Record<string, unknown>>;
+  /** Each record's row number in the file. */
+  rows: number[];
+}
+
+/** The records of a CSV file for a batch of `type`; a file that cannot be read is a 400 at `file`. */
+export function readBulkCsv(type: BulkType, file: Buffer): CsvBatch {
+  let table: string[][];
+  try {
+    // One row past the most a batch may have is enough to say it has too many.
+    table = parse(file, { bom: true, skip_empty_lines: true, to: BULK_MAX_RECORDS + 2 }) as string[][];
+  } catch (err) {
+    throw new ValidationError([{ path: 'file', message: `Not a readable CSV file: ${(err as Error).message}` }]);
+  }
+  const [header, ...body] = table;
+  if (!header) throw new ValidationError([{ path: 'file', message: 'The file is empty: it needs a header row and 1 to 1200 records' }]);
+  const columns = header.map((name) => name.trim());
+  const known = new Set(Object.keys(bulkRecordSchemas[type].shape));
+  const errors: FieldError[] = [];
+  columns.forEach((name, i) => {
+    if (!known.has(name)) errors.push({ path: `file.header[${i}]`, message: `Unknown column "${name}"; the columns of ${type} records: ${[...known].join(', ')}` });
+    else if (columns.indexOf(name) !== i) errors.push({ path: `file.header[${i}]`, message: `Column "${name}" appears twice` });
+  });
+  if (errors.length) throw new ValidationError(errors);
+  const numbers = NUMBER_FIELDS[type];
+  const records = body.map((cells) => {
+    const record: Record<string, unknown> = {};
+    cells.forEach((cell, i) => {
+      if (cell === '') return;
+      const name = columns[i]!;
+      record[name] = numbers?.has(name) && NUMBER_TEXT.test(cell.trim()) ? Number(cell.trim()) : cell;
+    });
+    return record;
+  });
+  return { records, rows: records.map((_, i) => i + 2) };
+}
+
+/** A zod path into the JSON form (`data`, `data[i]…`) as the CSV form names it (`file`, `file.row[N]…`). */
+export function csvIssuePath(path: ReadonlyArray<PropertyKey>, rows: readonly number[]): PropertyKey[] {
+  if (path[0] !== 'data') return [...path];
+  if (typeof path[1] === 'number') return ['file', 'row', rows[path[1]] ?? path[1] + 2, ...path.slice(2)];
+  return ['file', ...path.slice(1)];
+}

@@ -1,0 +1,63 @@
+/**
+ * The bulk-generate job, in two phases over one jobs row:
+ * 1. the batch's links, inserted in one transaction (shared/bulk/bulk.ts); their ids go into the
+ *    jobs row as the result at once (`publishInterimResult`), which is what the api answers;
+ * 2. their QR codes, PNG and SVG each in the link's own style, into one ZIP with manifest.csv
+ *    (`writeQrZip`, shared with qr-render); the result then gains `qrZipUrl` and the job completes.
+ * Progress runs over both: the insert is the first INSERT_PROGRESS percent, the render the rest.
+ * A retry (a worker killed in either phase) finds the committed batch instead of inserting it
+ * again, and rebuilds the ZIP under the same key (codes already rendered come from the cache).
+ */
+import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { links } from '../../db/schema.js';
+import { bulkManifest, insertBulkLinks, zipEntryName, type BulkGeneratePayload, type BulkGenerateResult } from '../../shared/bulk/bulk.js';
+import type { AppContext } from '../../shared/context.js';
+import { jobDownloadUrl } from '../../shared/jobs/files.js';
+import { BulkPacer } from '../../shared/jobs/pacing.js';
+import { publishInterimResult, trackAccountJob } from '../../shared/jobs/records.js';
+import type { ScanTraffic } from '../../shared/scans/traffic.js';
+import { QR_ZIP_NAME, qrZipKey, writeQrZip } from './qr-render.js';
+
+const INSERT_PROGRESS = 10;
+const READ_BATCH = 500;
+
+export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
+  const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
+  return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(ctx.db, async (job, reportProgress) => {
+    const { accountId, payload } = job.data;
+    const jobId = job.id!;
+    const made = await insertBulkLinks(ctx, accountId, jobId, payload);
+    const result: BulkGenerateResult = { jobId, count: made.length, links: made };
+    await publishInterimResult(ctx.db, job, result, INSERT_PROGRESS);
+
+    const total = made.length;
+    async function* batches() {
+      for (let from = 0; from < total; from += READ_BATCH) {
+        const to = Math.min(total, from + READ_BATCH);
+        // By the job's key, in record order; a link deleted since is simply not there.
+        const rows = await ctx.db
+          .select({ id: links.id, slug: links.slug, qrOptions: links.qrOptions, index: links.sourceIndex })
+          .from(links)
+          .where(and(eq(links.sourceJobId, jobId), eq(links.accountId, accountId), gte(links.sourceIndex, from), lt(links.sourceIndex, to)))
+          .orderBy(asc(links.sourceIndex));
+        const batch = rows.map((r) => ({ id: r.id, slug: r.slug, qrOptions: r.qrOptions, entryName: zipEntryName(payload.records[r.index!]!.name, r.slug) }));
+        yield { size: to - from, links: batch };
+      }
+    }
+    const pacer = new BulkPacer(scanTraffic, pacing);
+    const zip = await writeQrZip(ctx, pacer, {
+      accountId,
+      zipKey: qrZipKey(accountId, jobId),
+      total,
+      // A new batch's codes are rendered, not cached (renderQr): GET /links/:id/qr caches each when asked.
+      fillCache: false,
+      batches: batches(),
+      trailer: () => [
+        { name: 'manifest.csv', body: bulkManifest(ctx.config.SHORT_URL_BASE, made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId }))) },
+      ],
+      onProgress: (done) => reportProgress(INSERT_PROGRESS + (done / total) * (99 - INSERT_PROGRESS)),
+    });
+    if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
+    return { ...result, qrZipUrl: jobDownloadUrl(ctx.config, jobId), fileName: QR_ZIP_NAME, zipBytes: zip.bytes };
+  });
+}
