@@ -9,18 +9,17 @@
  * (`COPY (select …) TO STDOUT (FORMAT csv)` through psql into /dev/null) and the bare cursor read
  * (pg-cursor, arrays, no CSV, no storage).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import Cursor from 'pg-cursor';
 import type pg from 'pg';
 import { createDatabase } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
-import { freePort, freshDatabase, printTable, ROOT, startServer } from './support.js';
+import { freePort, freshDatabase, printTable, startServer, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-export';
@@ -82,18 +81,6 @@ async function copyToDevNull(databaseUrl: string, accountId: string): Promise<nu
   return performance.now() - start;
 }
 
-async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    if (line.includes('worker started')) break;
-  }
-  child.stdout!.resume();
-  return child;
-}
 
 async function peakRssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -25,6 +26,20 @@ export function startProcess(entry: string, env: Record<string, string>): ChildP
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+/** A real worker process (workers/server.ts), resolved once it logs that its processors run. */
+export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.includes('worker started')) break;
+  }
+  child.stdout!.resume();
+  return child;
 }
 
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
