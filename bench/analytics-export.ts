@@ -9,7 +9,7 @@
  * (`COPY (select …) TO STDOUT (FORMAT csv)` through psql into /dev/null) and the bare cursor read
  * (pg-cursor, arrays, no CSV, no storage).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,18 +1,18 @@
 /**
  * The scan path under load: a website link resolved by (a) the redirect process, with every scan
  * recorded and ingested by a worker, (b) a bare Fastify 302 from memory (baseline), and (c) the
- * redirect again while the worker renders 1200-link QR batches. wrk (Debian package `wrk`) is the
- * load generator when installed — it costs far less CPU than a Node.js one on a 2-core machine;
- * autocannon otherwise.
+ * redirect again while `POST /bulk-generate` makes 1200-link batches, one after another, with their
+ * QR ZIPs. wrk (Debian package `wrk`) is the load generator when installed — it costs far less CPU
+ * than a Node.js one on a 2-core machine; autocannon otherwise.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { count, eq } from 'drizzle-orm';
 import { createDatabase } from '../db/client.js';
 import { links, scans } from '../db/schema.js';
 import { createAccount } from '../shared/accounts/accounts.js';
+import { createApiKey } from '../shared/accounts/api-keys.js';
 import { createRedis } from '../shared/redis.js';
-import { createQueues, closeQueues, type QrRenderPayload } from '../shared/jobs/queues.js';
-import { enqueueAccountJob } from '../shared/jobs/records.js';
+import { createQueues, closeQueues } from '../shared/jobs/queues.js';
 import { freePort, freshDatabase, load, median, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -73,25 +73,6 @@ export async function benchRedirect(): Promise<string> {
     .insert(links)
     .values({ accountId: account.id, slug, name: 'bench', type: 'website', metaData: { url: DESTINATION }, qrOptions: {} })
     .returning({ id: links.id });
-  /** 1200 new links: every batch renders its codes for real (a batch of links already rendered would only read the cache). */
-  let batchNumber = 0;
-  const newBatch = async () => {
-    const b = batchNumber++;
-    const rows = await database.db
-      .insert(links)
-      .values(
-        Array.from({ length: BATCH_LINKS }, (_, i) => ({
-          accountId: account.id,
-          slug: `${slug}b${b}x${i}`,
-          name: `batch ${b} link ${i}`,
-          type: 'website',
-          metaData: { url: `${DESTINATION}?b=${b}&i=${i}` },
-          qrOptions: { data: `http://localhost:3001/${slug}b${b}x${i}` },
-        })),
-      )
-      .returning({ id: links.id });
-    return rows.map((r) => r.id);
-  };
   const scansOfLink = async () =>
     (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
 
@@ -124,19 +105,36 @@ export async function benchRedirect(): Promise<string> {
   const redis = createRedis(REDIS_URL);
   const queues = createQueues(redis, PREFIX);
   let rendering = false;
+  let batchNumber = 0;
   let batchesRendered = 0;
 
-  /** Keeps one 1200-link qr-render job (of new links) in the worker at all times while `rendering` is on. */
-  async function renderContinuously() {
+  // The api, for (c): bulk generation is asked for as a user asks for it.
+  const apiPort = await freePort();
+  const api = `http://127.0.0.1:${apiPort}`;
+  const apiProcess = await startServer('api/server.ts', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`);
+  const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'], expiresAt: null }, 100);
+  const apiHeaders = { authorization: `Basic ${key}`, 'content-type': 'application/json' };
+
+  /**
+   * Keeps one 1200-link `POST /bulk-generate` in the service at all times while `rendering` is on:
+   * its links inserted, then its codes rendered (PNG and SVG, new links, so never from a cache) into
+   * its ZIP.
+   */
+  async function bulkContinuously() {
     while (rendering) {
-      const id = await enqueueAccountJob<QrRenderPayload>(database.db, queues['qr-render'], {
-        accountId: account.id,
-        type: 'qr-render',
-        payload: { linkIds: await newBatch() },
+      const b = batchNumber++;
+      const data = Array.from({ length: BATCH_LINKS }, (_, i) => ({ name: `batch ${b} table ${i}`, url: `${DESTINATION}?b=${b}&i=${i}` }));
+      const res = await fetch(`${api}/api/v1/bulk-generate`, {
+        method: 'POST',
+        headers: { ...apiHeaders, prefer: 'respond-async' },
+        body: JSON.stringify({ type: 'website', data }),
       });
+      if (res.status !== 202) throw new Error(`bulk-generate answered ${res.status}: ${await res.text()}`);
+      const { jobId } = (await res.json()) as { jobId: string };
       for (;;) {
-        const job = await queues['qr-render'].getJob(id);
-        if (!job || (await job.isCompleted()) || (await job.isFailed())) break;
+        const job = (await (await fetch(`${api}/api/v1/jobs/${jobId}`, { headers: apiHeaders })).json()) as { state: string; error?: string; result?: { qrZipUrl?: string } };
+        if (job.state === 'failed') throw new Error(`bulk job failed: ${job.error}`);
+        if (job.result?.qrZipUrl) break;
         await new Promise((r) => setTimeout(r, 50));
       }
       batchesRendered++;
@@ -177,7 +175,7 @@ export async function benchRedirect(): Promise<string> {
       ours.push(await loadOnce(ourUrl));
       drainMs.push(await drained());
       rendering = true;
-      const renderer = renderContinuously();
+      const renderer = bulkContinuously();
       await new Promise((r) => setTimeout(r, 1000));
       busy.push(await loadOnce(ourUrl));
       rendering = false;
@@ -204,7 +202,7 @@ export async function benchRedirect(): Promise<string> {
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
         row('(a) qrlinks redirect, scans recorded', ours, `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`),
         row(
-          `(c) (a) while the worker renders 1200-link QR batches (${batchesRendered} done)`,
+          `(c) (a) while POST /bulk-generate makes 1200-link batches and their QR ZIPs (${batchesRendered} done)`,
           busy,
           `p99 ${p99Ratio.toFixed(2)}× (a) (rounds: ${busy.map((r, i) => (r.p99 / ours[i]!.p99).toFixed(2)).join(', ')})`,
         ),
@@ -217,6 +215,7 @@ export async function benchRedirect(): Promise<string> {
     await closeQueues(queues);
     redis.disconnect();
     await stopServers();
+    await stopProcess(apiProcess);
     await stopProcess(worker);
     await database.close();
   }

@@ -5,6 +5,7 @@
 import { benchAnalytics } from './analytics.js';
 import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
+import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
   'analytics-export': benchAnalyticsExport,
   api: benchApi,
+  bulk: benchBulk,
   cafes: benchCafes,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,

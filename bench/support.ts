@@ -28,6 +28,20 @@ export function startProcess(entry: string, env: Record<string, string>): ChildP
   });
 }
 
+/** A real worker process (workers/server.ts), resolved once it logs that its processors run. */
+export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.includes('worker started')) break;
+  }
+  child.stdout!.resume();
+  return child;
+}
+
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
   const child = startProcess(entry, env);
   const end = Date.now() + 30_000;
@@ -42,19 +56,6 @@ export async function startServer(entry: string, env: Record<string, string>, he
   }
 }
 
-/** A worker process (workers/server.ts), once it has logged that it started. */
-export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    if (line.includes('worker started')) break;
-  }
-  child.stdout!.resume();
-  return child;
-}
 
 /**
  * A database of its own for one benchmark, dropped and made anew (and migrated) on every run, so
