@@ -99,7 +99,17 @@ export const bulkBodySchema = z
         return typeof v === 'object' && v !== null && (BULK_TYPES as readonly unknown[]).includes(v.type) && Array.isArray(v.data);
       },
     },
-  );
+  )
+  .meta({
+    example: {
+      type: 'website',
+      folderId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      data: [
+        { name: 'Table 1', url: 'https://example.com/menu?table=1' },
+        { name: 'Table 2', url: 'https://example.com/menu?table=2' },
+      ],
+    },
+  });
 
 export type BulkBody = z.output<typeof bulkBodySchema>;
 
@@ -116,7 +126,8 @@ export const bulkLinkResponse = z.object({
   dynamicLinkId: z.string().meta({ description: 'Its slug (`{short_url_base}/<dynamicLinkId>`)' }),
 });
 
-export const bulkResultResponse = z.object({
+export const bulkResultResponse = z
+  .object({
   jobId: z.string(),
   count: z.number().int(),
   links: z.array(bulkLinkResponse).meta({ description: 'In the order of the request’s records' }),
@@ -124,7 +135,17 @@ export const bulkResultResponse = z.object({
     .string()
     .optional()
     .meta({ description: 'The ZIP of every code (PNG and SVG, manifest.csv); present once rendered (see GET /jobs/{jobId})' }),
-});
+  })
+  .meta({
+    example: {
+      jobId: '9b7e2c4a-1f3d-4a5b-8c6d-7e8f9a0b1c2d',
+      count: 2,
+      links: [
+        { id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6', dynamicLinkId: 'aB3x9Qz' },
+        { id: '1e7f203b-4c5d-4e6f-9a01-b2c3d4e5f6a7', dynamicLinkId: 'Q7mZ2kP' },
+      ],
+    },
+  });
 
 export const dryRunResponse = z.object({
   dryRun: z.literal(true),
