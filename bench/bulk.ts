@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createDatabase } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
-import { freePort, freshDatabase, median, printTable, startServer, startWorker } from './support.js';
+import { freePort, freshDatabase, median, printTable, sendOverConnections, startServer, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-bulk';
@@ -61,22 +61,9 @@ async function bulkRun(api: string, key: string, run: number): Promise<BulkRun> 
 /** 1200 single POST /links, CONNECTIONS at a time; resolves to the wall time of all of them. */
 async function singlesRun(api: string, key: string, run: number): Promise<number> {
   const headers = { authorization: `Basic ${key}`, 'content-type': 'application/json' };
-  const queue = records(run);
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      for (let r = queue.shift(); r; r = queue.shift()) {
-        const res = await fetch(`${api}/api/v1/links`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ name: r.name, type: 'website', data: { url: r.url } }),
-        });
-        if (res.status !== 200) throw new Error(`POST /links answered ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer();
-      }
-    }),
+  return sendOverConnections(records(run), CONNECTIONS, (r) =>
+    fetch(`${api}/api/v1/links`, { method: 'POST', headers, body: JSON.stringify({ name: r.name, type: 'website', data: { url: r.url } }) }),
   );
-  return performance.now() - start;
 }
 
 export async function benchBulk(): Promise<string> {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createDatabase } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
-import { freePort, freshDatabase, median, printTable, startServer, startWorker } from './support.js';
+import { freePort, freshDatabase, median, printTable, sendOverConnections, startServer, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-cafes';
@@ -51,26 +51,16 @@ async function bulkInsert(api: string, auth: Record<string, string>, cafeId: str
 async function singleInserts(api: string, auth: Record<string, string>, cafeId: string): Promise<number> {
   const categories = (await (await fetch(`${api}/api/v1/cafes/${cafeId}/categories`, { headers: auth })).json()) as { data: Array<{ id: string; name: string }> };
   const categoryIds = new Map(categories.data.map((c) => [c.name, c.id]));
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (next < ITEMS) {
-        const item = menu[next++]!;
-        const form = new FormData();
-        form.set('category_id', categoryIds.get(item.category.toLowerCase())!);
-        form.set('name', item.name);
-        form.set('price', String(item.price));
-        form.set('currency', item.currency);
-        form.set('description', item.description);
-        for (const ingredient of item.ingredients) form.append('ingredients', ingredient);
-        const res = await fetch(`${api}/api/v1/cafes/${cafeId}/items`, { method: 'POST', headers: auth, body: form });
-        if (res.status !== 200) throw new Error(`POST /items answered ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer();
-      }
-    }),
-  );
-  return performance.now() - start;
+  return sendOverConnections(menu, CONNECTIONS, (item) => {
+    const form = new FormData();
+    form.set('category_id', categoryIds.get(item.category.toLowerCase())!);
+    form.set('name', item.name);
+    form.set('price', String(item.price));
+    form.set('currency', item.currency);
+    form.set('description', item.description);
+    for (const ingredient of item.ingredients) form.append('ingredients', ingredient);
+    return fetch(`${api}/api/v1/cafes/${cafeId}/items`, { method: 'POST', headers: auth, body: form });
+  });
 }
 
 export async function benchCafes(): Promise<string> {

@@ -114,6 +114,25 @@ export async function load(opts: { url: string; connections: number; seconds: nu
   };
 }
 
+/**
+ * Sends one request per item, `connections` at a time (each connection takes the next item when
+ * its answer is in); throws on any answer but 200. Resolves to the wall time of all of them, in ms.
+ */
+export async function sendOverConnections<T>(items: readonly T[], connections: number, send: (item: T) => Promise<Response>): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < items.length) {
+        const res = await send(items[next++]!);
+        if (res.status !== 200) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return performance.now() - start;
+}
+
 /** The middle value (the upper one of an even count). */
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
