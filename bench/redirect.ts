@@ -87,19 +87,28 @@ export async function benchRedirect(): Promise<string> {
   async function startServers() {
     const redirectPort = await freePort();
     const basePort = await freePort();
-    const [redirect, baseline] = await Promise.all([
+    const unloggedPort = await freePort();
+    const [redirect, unlogged, baseline] = await Promise.all([
       startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `http://127.0.0.1:${redirectPort}/health`),
+      startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false' }, `http://127.0.0.1:${unloggedPort}/health`),
       startServer(
         'bench/baselines/bare-fastify-redirect.ts',
         { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
         `http://127.0.0.1:${basePort}/health`,
       ),
     ]);
-    return { redirect, baseline, ourUrl: `http://127.0.0.1:${redirectPort}/${slug}`, baseUrl: `http://127.0.0.1:${basePort}/${slug}` };
+    return {
+      redirect,
+      unlogged,
+      baseline,
+      ourUrl: `http://127.0.0.1:${redirectPort}/${slug}`,
+      unloggedUrl: `http://127.0.0.1:${unloggedPort}/${slug}`,
+      baseUrl: `http://127.0.0.1:${basePort}/${slug}`,
+    };
   }
   let servers: Awaited<ReturnType<typeof startServers>> | null = null;
   const stopServers = async () => {
-    if (servers) await Promise.all([stopProcess(servers.redirect), stopProcess(servers.baseline)]);
+    if (servers) await Promise.all([stopProcess(servers.redirect), stopProcess(servers.unlogged), stopProcess(servers.baseline)]);
     servers = null;
   };
   const redis = createRedis(REDIS_URL);
@@ -156,24 +165,29 @@ export async function benchRedirect(): Promise<string> {
     let recorded = 0;
     const base: Measured[] = [];
     const ours: Measured[] = [];
+    const unlogged: Measured[] = [];
     const busy: Measured[] = [];
     const drainMs: number[] = [];
     // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
     // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
     for (let round = 0; round < RUNS; round++) {
       servers = await startServers();
-      const { ourUrl, baseUrl } = servers;
+      const { ourUrl, unloggedUrl, baseUrl } = servers;
       const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
       if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
       // Warm up (JIT, caches, pools), then start every measured run from the same state: no scans
       // waiting for the worker (it runs at a lower priority and catches up when the load stops).
       await loadOnce(baseUrl);
       await loadOnce(ourUrl);
+      await loadOnce(unloggedUrl);
       await drained();
       const recordedBefore = await scansOfLink();
       base.push(await loadOnce(baseUrl));
       ours.push(await loadOnce(ourUrl));
       drainMs.push(await drained());
+      // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
+      unlogged.push(await loadOnce(unloggedUrl));
+      await drained();
       rendering = true;
       const renderer = bulkContinuously();
       await new Promise((r) => setTimeout(r, 1000));
@@ -187,10 +201,12 @@ export async function benchRedirect(): Promise<string> {
       recorded += (await scansOfLink()) - recordedBefore;
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
-    const sent = total(ours) + total(busy);
-    for (const r of [...ours, ...base, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
+    const sent = total(ours) + total(unlogged) + total(busy);
+    for (const r of [...ours, ...unlogged, ...base, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
+    const unloggedRatio = median(unlogged.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
+    const walCost = median(ours.map((r, i) => r.requestsPerSec / unlogged[i]!.requestsPerSec));
     const row = (name: string, runs: Measured[], ratio: string) => {
       const m = medianOfRuns(runs);
       return [name, Math.round(m.requestsPerSec), m.p50.toFixed(2), m.p99.toFixed(2), ratio];
@@ -201,6 +217,11 @@ export async function benchRedirect(): Promise<string> {
       [
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
         row('(a) qrlinks redirect, scans recorded', ours, `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`),
+        row(
+          `(a0) (a) without the per-scan write-ahead (SCAN_WRITE_AHEAD=false; (a)/(a0) median ${walCost.toFixed(2)})`,
+          unlogged,
+          `${unloggedRatio.toFixed(2)} (rounds: ${unlogged.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
+        ),
         row(
           `(c) (a) while POST /bulk-generate makes 1200-link batches and their QR ZIPs (${batchesRendered} done)`,
           busy,

@@ -22,7 +22,8 @@ export interface ScanPath {
   describeVisitor: DescribeVisitor;
   /** A scan's unique-visitor key: its address and user agent hashed under the UTC day's salt. */
   visitorKeys: Pick<VisitorKeys, 'keyOf'>;
-  recordScan(scan: RecordedScan): void;
+  /** Records the scan; when it returns a promise, the answer waits for it (the scan is then written ahead). */
+  recordScan(scan: RecordedScan): Promise<void> | undefined;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */
   shortUrlBase: string;
 }

@@ -5,16 +5,17 @@
  *   - Postgres away for 30 s: cached links keep resolving; their scans land once it is back;
  *   - Redis away: cached links keep resolving (and uncached ones from Postgres); scans wait in
  *     the recorder's buffer and land once it is back;
- *   - SIGTERM of a redirect process under load: every scan it answered lands.
+ *   - SIGTERM of a redirect process under load: every scan it answered lands;
+ *   - SIGKILL of one under load: every scan it answered lands once the next one starts (the
+ *     write-ahead files it left are sent then), and none twice.
  */
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { freePort, startEntry, stopProcess, waitForHttp } from './support/processes.js';
+import { exited, freePort, startEntry, stopProcess, waitForHttp } from './support/processes.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
 const PREFIX = `qrlinks-test-scanpath-${randomUUID().slice(0, 8)}`;
@@ -78,6 +79,27 @@ async function untilScans(slugs: string[], expected: number, timeoutMs = 60_000)
   // Nothing more than expected arrives either.
   await new Promise((r) => setTimeout(r, 500));
   return scanCount(slugs);
+}
+
+/** 16 clients scan the slug as fast as they can; after 1.5 s the process gets `signal`. How many scans it answered. */
+async function scanUntilStopped(redirect: Awaited<ReturnType<typeof startRedirect>>, slug: string, signal: NodeJS.Signals): Promise<number> {
+  let answered = 0;
+  const load = async () => {
+    for (;;) {
+      try {
+        const res = await redirect.scan(slug);
+        if (res.status !== 302) return;
+        answered++;
+      } catch {
+        return; // the process has stopped taking requests, or is gone
+      }
+    }
+  };
+  const clients = Array.from({ length: 16 }, load);
+  await new Promise((r) => setTimeout(r, 1500));
+  redirect.child.kill(signal);
+  await Promise.all(clients);
+  return answered;
 }
 
 describe('the scan path through outages', () => {
@@ -147,26 +169,30 @@ describe('the scan path through outages', () => {
     const redirect = await startRedirect();
     const worker = startEntry('workers/server.ts', [], env);
     try {
-      let answered = 0;
-      const load = async () => {
-        for (;;) {
-          try {
-            const res = await redirect.scan(slug);
-            if (res.status !== 302) return;
-            answered++;
-          } catch {
-            return; // the process has stopped taking requests
-          }
-        }
-      };
-      const clients = Array.from({ length: 16 }, load);
-      await new Promise((r) => setTimeout(r, 1500));
-      redirect.child.kill('SIGTERM');
-      await Promise.all(clients);
-      await once(redirect.child, 'exit');
+      const answered = await scanUntilStopped(redirect, slug, 'SIGTERM');
+      await exited(redirect.child);
       expect(answered).toBeGreaterThan(100);
       expect(await untilScans([slug], answered)).toBe(answered);
     } finally {
+      await stopProcess(redirect.child);
+      await stopProcess(worker);
+    }
+  });
+
+  it('SIGKILL under load: every scan the redirect process answered lands after the next start, once', { timeout: 90_000 }, async () => {
+    const slug = await website();
+    const redirect = await startRedirect();
+    const worker = startEntry('workers/server.ts', [], env);
+    let next: Awaited<ReturnType<typeof startRedirect>> | undefined;
+    try {
+      const answered = await scanUntilStopped(redirect, slug, 'SIGKILL');
+      await exited(redirect.child);
+      expect(answered).toBeGreaterThan(100);
+      // The next process on this machine sends what the killed one had written ahead.
+      next = await startRedirect();
+      expect(await untilScans([slug], answered)).toBe(answered);
+    } finally {
+      if (next) await stopProcess(next.child);
       await stopProcess(redirect.child);
       await stopProcess(worker);
     }

@@ -5,15 +5,16 @@
  * outage through the spool file.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../shared/config/index.js';
 import { createLogger } from '../shared/logger.js';
-import { ScanRecorder, type ScanRecorderConfig } from '../shared/scans/recorder.js';
+import { ScanRecorder, walFileOwner, type ScanRecorderConfig } from '../shared/scans/recorder.js';
 import { decodeScanBatch, scanBatchSize } from '../shared/scans/batch.js';
 import { newScanId } from '../shared/scans/scan-id.js';
 import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
@@ -53,6 +54,7 @@ async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = fal
     SCAN_BATCH_SIZE: 1000,
     SCAN_BUFFER_MAX: 200_000,
     SCAN_SPOOL_DIR: await mkdtemp(join(tmpdir(), 'qrlinks-spool-')),
+    SCAN_WRITE_AHEAD: true,
     ...overrides,
   };
   spoolDirs.push(config.SCAN_SPOOL_DIR);
@@ -100,6 +102,7 @@ describe('scan recording configuration', () => {
       SCAN_BATCH_SIZE: 1000,
       SCAN_BUFFER_MAX: 200_000,
       SCAN_SPOOL_DIR: './data/scan-spool',
+      SCAN_WRITE_AHEAD: true,
       SCAN_WORKER_CONCURRENCY: 64,
       SCAN_INGEST_LINGER_MS: 200,
       SCAN_WORKER_LOCK_MS: 30_000,
@@ -109,6 +112,66 @@ describe('scan recording configuration', () => {
   it('refuses a flush window over 10 ms: it is what a kill -9 of a redirect process can lose', () => {
     expect(() => loadConfig({ SCAN_FLUSH_MS: '11' })).toThrow(ConfigError);
     expect(() => loadConfig({ SCAN_FLUSH_MS: '0' })).toThrow(/SCAN_FLUSH_MS must be a whole number from 1 to 10/);
+  });
+});
+
+describe('ScanRecorder write-ahead', () => {
+  const walFiles = async (dir: string) => (await readdir(dir)).filter((n) => n.startsWith('wal-'));
+
+  it('lets each answer go only once its scan is written ahead (one write per turn), and deletes the file once its batch is queued', async () => {
+    const { config, queue, recorder } = await setup();
+    const recorded = [scan(), scan()];
+    // What the write-ahead file holds when each answer is let go.
+    const linesAtRelease: number[] = [];
+    const walLines = () => {
+      const [file] = readdirSync(config.SCAN_SPOOL_DIR).filter((n) => n.startsWith('wal-'));
+      return file ? readFileSync(join(config.SCAN_SPOOL_DIR, file), 'utf8').trim().split('\n').length : 0;
+    };
+    const answers = recorded.map((s) => recorder.record(s)!.then(() => linesAtRelease.push(walLines())));
+    expect(walLines()).toBe(0);
+    await Promise.all(answers);
+    expect(linesAtRelease).toEqual([2, 2]);
+    const [file] = await walFiles(config.SCAN_SPOOL_DIR);
+    expect(file).toMatch(new RegExp(`^wal-${hostname().replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-[0-9a-f]{8}-[0-9a-f-]{36}\\.log$`));
+    const lines = (await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RecordedScan);
+    expect(lines.map((l) => l.id)).toEqual(recorded.map((s) => s.id));
+    await until(async () => (await queuedScans(queue)).length === 2);
+    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0);
+  });
+
+  it('writes nothing ahead with SCAN_WRITE_AHEAD=false', async () => {
+    const { config, queue, recorder } = await setup({ SCAN_WRITE_AHEAD: false });
+    recorder.record(scan());
+    expect(await walFiles(config.SCAN_SPOOL_DIR)).toEqual([]);
+    await until(async () => (await queuedScans(queue)).length === 1);
+  });
+
+  it('sends the write-ahead files of a process that is gone, once, and leaves a live one’s alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qrlinks-spool-'));
+    spoolDirs.push(dir);
+    const host = hostname().replace(/[^a-z0-9.-]/gi, '_');
+    const dead = [scan(), scan(), scan()];
+    // A pid that cannot run (above Linux's pid_max), its last line cut short by the kill.
+    const lines = dead.map((s) => JSON.stringify(s)).join('\n') + '\n{"id":"0189';
+    // A batch id whose groups are all digits, which a loose reading of the name takes for a pid.
+    await writeFile(join(dir, `wal-${host}-99999999-deadbeef-12345678-1234-4123-8123-123456789012.log`), lines);
+    // A live process's (this one's pid, another instance: an earlier process of the same pid is gone too).
+    const live = scan();
+    const liveFile = `wal-${host}-1-cafecafe-${randomUUID()}.log`;
+    await writeFile(join(dir, liveFile), `${JSON.stringify(live)}\n`);
+    const { queue } = await setup({ SCAN_SPOOL_DIR: dir });
+    await until(async () => (await queuedScans(queue)).length >= 3);
+    expect(ids(await queuedScans(queue))).toEqual(ids(dead));
+    // Pid 1 runs (init): its file stays; the dead one's is gone, its scans queued from a spool file that is deleted too.
+    expect(await readdir(dir)).toEqual([liveFile]);
+  });
+});
+
+describe('walFileOwner', () => {
+  it('reads the owner from the right, whatever digits and dashes the host name and batch id hold', () => {
+    expect(walFileOwner('wal-ip-10-0-0-1-4242-0a1b2c3d-12345678-1234-4123-8123-123456789012.log')).toEqual({ host: 'ip-10-0-0-1', pid: 4242, instance: '0a1b2c3d' });
+    expect(walFileOwner('wal-box-12-cafecafe-0a1b2c3d.log')).toBeNull();
+    expect(walFileOwner('scans-1-2-3.json')).toBeNull();
   });
 });
 
@@ -145,8 +208,9 @@ describe('ScanRecorder', () => {
     const { queue, recorder } = await setup({}, true);
     proxy.cut();
     const scans = Array.from({ length: 300 }, scan);
-    // Recording never waits for Redis: record() is synchronous, and returns with Redis cut off.
-    for (const s of scans) expect(recorder.record(s)).toBeUndefined();
+    // Recording never waits for Redis: each answer may go once its scan is written ahead, this turn.
+    const written = Promise.all(scans.map((s) => recorder.record(s)));
+    expect(await Promise.race([written.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), 50))])).toBe('written');
     await new Promise((r) => setTimeout(r, 300));
     expect(recorder.stats()).toMatchObject({ buffered: 300, flushed: 0, dropped: 0, connected: false });
     expect(await queue.count()).toBe(0);

@@ -131,8 +131,10 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | Page) {
     const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
-    scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey });
-    return typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer);
+    const send = () => (typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer));
+    // The answer waits until the scan is written ahead: a kill can lose neither alone.
+    const writtenAhead = scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey });
+    return writtenAhead ? writtenAhead.then(send) : send();
   }
 
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {

@@ -145,6 +145,12 @@ const envSchema = z
     SCAN_BUFFER_MAX: positiveInt(200_000),
     /** Where a redirect process stopping while Redis is unreachable writes its scans, to send them at its next start. */
     SCAN_SPOOL_DIR: z.string().min(1).default('./data/scan-spool'),
+    /**
+     * Each scan written ahead to SCAN_SPOOL_DIR before its answer leaves, so a kill -9 of a redirect
+     * process loses none (a group commit, one write per event-loop turn; its cost is measured in docs/benchmarks.md);
+     * false: a kill -9 can lose the last flush window's scans.
+     */
+    SCAN_WRITE_AHEAD: bool(true),
     /** Scan batches a worker process inserts at once. */
     SCAN_WORKER_CONCURRENCY: positiveInt(64),
     /** How long a worker waits to gather scan batches into one statement when fewer than SCAN_INGEST_MAX_SCANS wait (0: write at once). */

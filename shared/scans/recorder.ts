@@ -15,9 +15,26 @@
  * `close()` sends what it can; if Redis is unreachable it writes the rest to a spool file in
  * SCAN_SPOOL_DIR (atomically: a temporary file, fsync, rename), which `start()` of the next
  * process loads and sends, deleting the file once all of its batches are queued.
+ *
+ * A kill -9 gives no chance to spool, so every scan is also written ahead, before its answer
+ * leaves: `record()` queues the scan's line and returns a promise the answer waits for; once per
+ * event-loop turn (setImmediate, after every request that turn read) the lines go to their
+ * batches' write-ahead files in SCAN_SPOOL_DIR in one `write()` per file, and only then is that
+ * turn's promise resolved: one system call per turn instead of one per scan (a group commit).
+ * Corking the response's socket instead would not hold it: Node's `res.end()` uncorks fully.
+ * Each batch has its file
+ * (`wal-<host>-<pid>-<instance>-<batch>.log`, written synchronously to the kernel's page cache,
+ * which a killed process cannot lose), deleted once its batch is in Redis.
+ * `start()` turns the write-ahead files of processes that are gone into a spool file, so their
+ * scans are sent by the next start: on this host, those of pids that no longer run (or of an
+ * earlier process with our pid); of another host sharing the directory (containers on one
+ * volume), those untouched for WAL_ABANDONED_MS. A batch whose send succeeded just before the kill
+ * is sent twice; the worker ingests by scan id, so a scan lands once.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Config } from '../config/index.js';
@@ -29,7 +46,7 @@ import type { RecordedScan, ScanBatchPayload } from './types.js';
 
 export type ScanRecorderConfig = Pick<
   Config,
-  'REDIS_URL' | 'QUEUE_PREFIX' | 'SCAN_FLUSH_MS' | 'SCAN_BATCH_SIZE' | 'SCAN_BUFFER_MAX' | 'SCAN_SPOOL_DIR'
+  'REDIS_URL' | 'QUEUE_PREFIX' | 'SCAN_FLUSH_MS' | 'SCAN_BATCH_SIZE' | 'SCAN_BUFFER_MAX' | 'SCAN_SPOOL_DIR' | 'SCAN_WRITE_AHEAD'
 >;
 
 export interface ScanRecorderStats {
@@ -63,6 +80,8 @@ interface Batch {
   since: number;
   /** The spool file it was loaded from, deleted once all of that file's batches are queued. */
   spoolFile?: string;
+  /** Its write-ahead file (one line per scan), deleted once the batch is queued or spooled. */
+  wal?: { path: string; fd: number | null };
 }
 
 interface SpoolFile {
@@ -74,6 +93,13 @@ const BATCHES_PER_SEND = 10;
 /** Retries while Redis is away: the flush window doubled per failure, up to this. */
 const MAX_RETRY_DELAY_MS = 1000;
 const DROP_LOG_INTERVAL_MS = 1000;
+/** This machine (or container) in write-ahead file names, so processes of other hosts sharing the directory are told apart. */
+const HOST = hostname().replace(/[^a-z0-9.-]/gi, '_').slice(0, 64) || 'host';
+/**
+ * A write-ahead file of another host is taken over only when unchanged this long: a live process
+ * deletes each within a flush window, or keeps it through a Redis outage while it retries.
+ */
+const WAL_ABANDONED_MS = 10 * 60_000;
 
 export class ScanRecorder {
   private readonly redis: Redis;
@@ -91,6 +117,13 @@ export class ScanRecorder {
   /** Spool files loaded at start → their batches not yet queued. */
   private readonly spoolFiles = new Map<string, number>();
   private lastDropLog = 0;
+  /** Tells this process's write-ahead files from those of an earlier process that had the same pid. */
+  private readonly instance = randomUUID().slice(0, 8);
+  private lastWalErrorLog = 0;
+  /** Write-ahead lines not yet written, per batch. */
+  private readonly pendingLines = new Map<Batch, string[]>();
+  /** Resolved once this turn's lines are written; null when nothing is queued. */
+  private writtenAhead: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(
     private readonly config: ScanRecorderConfig,
@@ -111,6 +144,7 @@ export class ScanRecorder {
   async start(): Promise<void> {
     const dir = this.config.SCAN_SPOOL_DIR;
     await mkdir(dir, { recursive: true });
+    await this.recoverWriteAhead(dir);
     const loaded: Batch[] = [];
     for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
       const file = join(dir, name);
@@ -133,10 +167,17 @@ export class ScanRecorder {
     if (this.counts.buffered > 0) this.schedule(0);
   }
 
-  /** Synchronous and O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. */
-  record(scan: RecordedScan): void {
+  /**
+   * O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. With write-ahead on, the
+   * answer to the scan must wait for the returned promise: it resolves once the scan's line is
+   * written, at the end of this event-loop turn.
+   */
+  record(scan: RecordedScan): Promise<void> | undefined {
     this.counts.received++;
-    if (this.closed || this.counts.buffered >= this.config.SCAN_BUFFER_MAX) return this.drop();
+    if (this.closed || this.counts.buffered >= this.config.SCAN_BUFFER_MAX) {
+      this.drop();
+      return undefined;
+    }
     let batch = this.batches[this.batches.length - 1];
     if (!batch?.builder || batch.count >= this.config.SCAN_BATCH_SIZE) {
       const builder = new ScanBatchBuilder();
@@ -147,6 +188,7 @@ export class ScanRecorder {
     batch.count++;
     this.counts.buffered++;
     this.schedule(batch.count >= this.config.SCAN_BATCH_SIZE ? 0 : this.config.SCAN_FLUSH_MS);
+    return this.config.SCAN_WRITE_AHEAD ? this.queueWriteAhead(batch, scan) : undefined;
   }
 
   stats(): ScanRecorderStats {
@@ -208,7 +250,11 @@ export class ScanRecorder {
     try {
       // Without a connection there is nothing to wait for; the 'ready' event sends again.
       if (this.redis.status !== 'ready') throw new Error(`Redis connection is ${this.redis.status}`);
-      for (const batch of batches) batch.builder = undefined;
+      this.writePendingLines();
+      for (const batch of batches) {
+        batch.builder = undefined;
+        sealWriteAhead(batch);
+      }
       await this.queue.addBulk(batches.map((b) => ({ name: 'scans', data: b.payload, opts: { ...SCAN_JOB_OPTIONS, jobId: b.id } })));
     } catch (err) {
       this.batches.unshift(...batches);
@@ -221,6 +267,7 @@ export class ScanRecorder {
     if (this.failures > 0) this.logger.info({ ...this.counts }, 'scan queue reachable again');
     this.failures = 0;
     await this.forgetSpooled(batches);
+    await this.forgetWriteAhead(batches);
     return true;
   }
 
@@ -239,7 +286,21 @@ export class ScanRecorder {
   private async spool(): Promise<void> {
     const dir = this.config.SCAN_SPOOL_DIR;
     await mkdir(dir, { recursive: true });
-    const spool: SpoolFile = { batches: this.batches.map(({ id, payload }) => ({ id, payload })) };
+    const file = await this.writeSpoolFile(dir, { batches: this.batches.map(({ id, payload }) => ({ id, payload })) });
+    const count = this.counts.buffered;
+    this.counts.spooled += count;
+    this.counts.buffered = 0;
+    this.writePendingLines();
+    for (const batch of this.batches) sealWriteAhead(batch);
+    await this.forgetWriteAhead(this.batches);
+    this.batches = [];
+    for (const file of this.spoolFiles.keys()) await unlink(file).catch(() => {});
+    this.spoolFiles.clear();
+    this.logger.warn({ file, scans: count }, 'Redis unreachable at shutdown: scans spooled to disk');
+  }
+
+  /** A spool file, written atomically (a temporary file, fsync, rename); its path. */
+  private async writeSpoolFile(dir: string, spool: SpoolFile): Promise<string> {
     const name = `scans-${Date.now()}-${process.pid}-${randomUUID()}`;
     const temporary = join(dir, `${name}.tmp`);
     const handle = await open(temporary, 'w');
@@ -249,13 +310,135 @@ export class ScanRecorder {
     } finally {
       await handle.close();
     }
-    await rename(temporary, join(dir, `${name}.json`));
-    const count = this.counts.buffered;
-    this.counts.spooled += count;
-    this.counts.buffered = 0;
-    this.batches = [];
-    for (const file of this.spoolFiles.keys()) await unlink(file).catch(() => {});
-    this.spoolFiles.clear();
-    this.logger.warn({ file: join(dir, `${name}.json`), scans: count }, 'Redis unreachable at shutdown: scans spooled to disk');
+    const file = join(dir, `${name}.json`);
+    await rename(temporary, file);
+    return file;
+  }
+
+  /** Queues the scan's write-ahead line, to be written at the end of this turn; the promise of that write. */
+  private queueWriteAhead(batch: Batch, scan: RecordedScan): Promise<void> {
+    const lines = this.pendingLines.get(batch);
+    if (lines) lines.push(JSON.stringify(scan));
+    else this.pendingLines.set(batch, [JSON.stringify(scan)]);
+    if (!this.writtenAhead) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.writtenAhead = { promise, resolve };
+      setImmediate(() => this.writePendingLines());
+    }
+    return this.writtenAhead.promise;
+  }
+
+  /**
+   * Writes the queued lines, one synchronous write per batch file, then lets their answers go.
+   * A failed write (a full disk) is logged, at most once a second; the scans are still buffered
+   * and sent as usual, and their answers let go.
+   */
+  private writePendingLines(): void {
+    for (const [batch, lines] of this.pendingLines) {
+      try {
+        if (!batch.wal) {
+          const path = join(this.config.SCAN_SPOOL_DIR, `wal-${HOST}-${process.pid}-${this.instance}-${batch.id}.log`);
+          batch.wal = { path, fd: openSync(path, 'a') };
+        }
+        if (batch.wal.fd !== null) writeSync(batch.wal.fd, `${lines.join('\n')}\n`);
+      } catch (err) {
+        const now = Date.now();
+        if (now - this.lastWalErrorLog >= DROP_LOG_INTERVAL_MS) {
+          this.lastWalErrorLog = now;
+          this.logger.error({ err, dir: this.config.SCAN_SPOOL_DIR }, 'scan write-ahead failed: a kill -9 now could lose buffered scans');
+        }
+      }
+    }
+    this.pendingLines.clear();
+    const written = this.writtenAhead;
+    this.writtenAhead = null;
+    written?.resolve();
+  }
+
+  private async forgetWriteAhead(batches: Batch[]): Promise<void> {
+    for (const batch of batches) {
+      if (!batch.wal) continue;
+      const { path } = batch.wal;
+      batch.wal = undefined;
+      await unlink(path).catch((err: unknown) => this.logger.error({ file: path, err }, 'scan write-ahead file not deleted'));
+    }
+  }
+
+  /**
+   * The write-ahead files of processes that are gone become one spool file (loaded next, like any
+   * other), then are deleted. A line cut short by the kill is skipped.
+   */
+  private async recoverWriteAhead(dir: string): Promise<void> {
+    const orphaned: string[] = [];
+    for (const name of await readdir(dir)) {
+      const owner = walFileOwner(name);
+      if (!owner) continue;
+      const { host, pid, instance } = owner;
+      let gone: boolean;
+      if (host === HOST) gone = pid === process.pid ? instance !== this.instance : !isAlive(pid);
+      // Another host's (a container sharing the volume): left alone until long abandoned.
+      else {
+        const info = await stat(join(dir, name)).catch(() => null);
+        gone = info !== null && Date.now() - info.mtimeMs > WAL_ABANDONED_MS;
+      }
+      if (gone) orphaned.push(name);
+    }
+    if (orphaned.length === 0) return;
+    const batches: SpoolFile['batches'] = [];
+    const visitors = new Map<string, RecordedScan['visitor']>();
+    let scans = 0;
+    for (const name of orphaned.sort()) {
+      const builder = new ScanBatchBuilder();
+      for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
+        if (!line) continue;
+        let scan: RecordedScan;
+        try {
+          scan = JSON.parse(line) as RecordedScan;
+        } catch {
+          continue; // the last line, cut short by the kill
+        }
+        // One visitor object per distinct visitor, as the batch format expects.
+        const visitorJson = JSON.stringify(scan.visitor);
+        scan.visitor = visitors.get(visitorJson) ?? (visitors.set(visitorJson, scan.visitor), scan.visitor);
+        builder.add(scan);
+        scans++;
+      }
+      if (builder.size > 0) batches.push({ id: randomUUID(), payload: builder.toPayload() });
+    }
+    if (batches.length > 0) await this.writeSpoolFile(dir, { batches });
+    for (const name of orphaned) await unlink(join(dir, name)).catch(() => {});
+    this.logger.warn({ files: orphaned.length, scans }, 'scan write-ahead files of a stopped process recovered');
+  }
+}
+
+/**
+ * The process that wrote a write-ahead file, read from its name. Parsed from the right, where every
+ * part has a fixed form: a host name may hold dashes and digits, and a UUID's groups may be all
+ * digits, so a loose pattern could take part of the batch id for the pid and the file for another host's.
+ */
+export function walFileOwner(name: string): { host: string; pid: number; instance: string } | null {
+  const match = /^wal-(.+)-(\d+)-([0-9a-f]{8})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/.exec(name);
+  return match ? { host: match[1]!, pid: Number(match[2]), instance: match[3]! } : null;
+}
+
+/** Closes a batch's write-ahead file: no scan joins the batch any more. */
+function sealWriteAhead(batch: Batch): void {
+  if (batch.wal?.fd == null) return;
+  try {
+    closeSync(batch.wal.fd);
+  } catch {
+    // already closed
+  }
+  batch.wal.fd = null;
+}
+
+/** Whether a process with this pid runs (EPERM: it does, as another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

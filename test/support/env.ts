@@ -21,6 +21,8 @@ export const testEnv = {
   // Whole suites send bad keys from 127.0.0.1; the tests of the limit set their own.
   AUTH_FAILURE_LIMIT: '100000',
   SECRETS_DIR: join(tmpdir(), `qrlinks-test-secrets${runName}`),
+  // Scans written ahead and spooled by test redirect processes stay with their run.
+  SCAN_SPOOL_DIR: join(tmpdir(), `qrlinks-test-spool${runName}`),
   // Whole suites ask the redirect for unknown slugs from 127.0.0.1; the test of the limit sets its own.
   REDIRECT_NOT_FOUND_LIMIT: '100000',
   HOST: '127.0.0.1',

@@ -65,10 +65,16 @@ export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<Res
   }
 }
 
+/** Resolves once the child has exited, at once if it already has (an 'exit' event already fired is not fired again). */
+export function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once('exit', () => r()));
+}
+
 /** Stops a child process (SIGTERM unless told otherwise) and waits for it to exit; a process already gone is fine. */
 export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
+  const gone = exited(child);
   child.kill(signal);
-  await exited;
+  await gone;
 }
