@@ -60,12 +60,6 @@ const TARGET_MS = 100;
 const DATABASE = 'analytics';
 const HOUR_MS = 3_600_000;
 
-/**
- * What the ingestion statement may be sent. ScanEvent gains `visitorKey` (unique visitors) on
- * another branch; until then ingestion ignores it.
- */
-type SeedScan = ScanEvent & { visitorKey?: string | null };
-
 // ---------------------------------------------------------------------------------------------
 // The seed
 
@@ -173,13 +167,13 @@ function hourlyCounts(start: number, scans: number): number[] {
  * The scans in time order (so their UUIDv7 ids are too, as the redirect makes them), in chunks
  * of SCANS_PER_CALL. `linksByRank`: the account's links, most popular first (weight 1/(rank+1)).
  */
-function* seedScans(accountId: string, linksByRank: string[], start: number): Generator<SeedScan[]> {
+function* seedScans(accountId: string, linksByRank: string[], start: number): Generator<ScanEvent[]> {
   const random = randomSource(20261123);
   const link = new Weighted(linksByRank.map((id, rank): [string, number] => [id, 1 / (rank + 1)]));
   const humans = agents(HUMAN_AGENTS, false);
   const bots = agents(BOT_AGENTS, true);
   const where = places();
-  let chunk: SeedScan[] = [];
+  let chunk: ScanEvent[] = [];
   for (const [hour, count] of hourlyCounts(start, SEED.scans).entries()) {
     for (let i = 0; i < count; i++) {
       const at = Math.floor(start + (hour + (i + random()) / count) * HOUR_MS);
@@ -202,7 +196,7 @@ function* seedScans(accountId: string, linksByRank: string[], start: number): Ge
         at,
         ...agent,
         ...place,
-        // Unique visitors: written once ScanEvent has `visitorKey` (another branch); ignored before.
+        // Unique visitors: one key per simulated visitor, as the redirect would make it.
         visitorKey: visitorKeyOf(visitor),
       });
       if (chunk.length === SCANS_PER_CALL) {
