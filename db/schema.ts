@@ -3,6 +3,7 @@
  * tables. Every tenant-owned table carries account_id and every query filters on it.
  * Generated SQL lives in db/migrations (drizzle-kit generate); never edit an applied migration.
  */
+import type { PageStyle } from '../shared/links/page-style.js';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -118,6 +119,8 @@ export const links = pgTable(
     type: text('type').notNull(),
     metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull(),
     qrOptions: jsonb('qr_options').$type<Record<string, unknown>>().notNull(),
+    /** The brand and language of the link's page (shared/links/page-style.ts); null: the default look. */
+    pageStyle: jsonb('page_style').$type<PageStyle>(),
     folderId: uuid('folder_id').references(() => folders.id, { onDelete: 'set null' }),
     /** Used by the cafe feature: the id of the cafe whose menu this link serves. */
     menu: text('menu'),

@@ -25,6 +25,7 @@ import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes from './routes/files.js';
 import linkRoutes from './routes/links.js';
+import { MenuPages } from './menu-pages.js';
 import type { ScanPath } from './scan-path.js';
 
 export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('redirect')): Promise<FastifyInstance> {
@@ -79,6 +80,11 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     visitorKeys,
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,
+    menuPages: new MenuPages(ctx.database.pool, {
+      maxBytes: config.MENU_PAGE_CACHE_MB * 1024 * 1024,
+      urls: { file: (id) => `/files/${id}` },
+      baseUrl: config.SHORT_URL_BASE,
+    }),
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {

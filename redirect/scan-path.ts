@@ -7,6 +7,7 @@ import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
 import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
+import type { MenuPages } from './menu-pages.js';
 import type { DescribeVisitor } from '../shared/scans/visitor.js';
 import type { VisitorKeys } from '../shared/scans/visitor-key.js';
 import type { RecordedScan } from '../shared/scans/types.js';
@@ -24,6 +25,8 @@ export interface ScanPath {
   visitorKeys: Pick<VisitorKeys, 'keyOf'>;
   /** Records the scan; when it returns a promise, the answer waits for it (the scan is then written ahead). */
   recordScan(scan: RecordedScan): Promise<void> | undefined;
+  /** Cafe menu pages, rendered once per menu version and kept. */
+  menuPages: MenuPages;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */
   shortUrlBase: string;
 }

@@ -4,6 +4,7 @@
  * console errors or CSP reports, no request leaving the server's host, tap targets, no sideways
  * scrolling, and a screenshot per page under test-output/pages/.
  */
+import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -12,11 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import * as pages from '../redirect/pages/index.js';
-import { hasChromium, imagesLoaded, launchChromium, screenshot, visitPage, type PageVisit } from './support/browser.js';
+import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, seriousAccessibilityViolations, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData } from './support/link-examples.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages/', import.meta.url));
+/** With UPDATE_SCREENSHOTS=1 the first screen of each page is also written here (checked in, linked from the README). */
+const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages/', import.meta.url)) : null;
 const XSS = '<img src=x onerror=alert(1)>';
 
 const IMAGES = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e02', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e03'];
@@ -69,7 +72,7 @@ const LINK_CASES: PageCase[] = [
   { name: 'sms', page: () => pages.renderLinkPage(linkOf('sms'), URLS), status: 200, heading: 'Send a text message', texts: ['+1 (555) 010-2030', 'Hi!'], links: ['Write message'] },
   { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Research · Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
   { name: 'wifi', page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS), status: 200, heading: 'Join the Wi-Fi', texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'] },
-  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'Location', texts: ['48.8584° N, 2.2945° E'], links: ['Open in maps app', 'OpenStreetMap', 'Google Maps', 'Apple Maps'] },
+  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'n', texts: ['48.8584° N, 2.2945° E'], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
   { name: 'event', page: () => pages.renderLinkPage(linkOf('event'), URLS), status: 200, heading: 'Jazz at the Aroma', texts: ['Thursday, December 24, 2026, 7:00 – 11:00 PM GMT+1', 'Main hall', 'Cafe Aroma', 'Live jazz night'], links: ['Add to calendar', 'Register'], images: 1 },
   { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Image', texts: [], images: 1 },
   { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Gallery', texts: [], images: 3 },
@@ -84,7 +87,13 @@ const LINK_CASES: PageCase[] = [
 const STATUS_CASES: PageCase[] = [
   { name: 'not-found', page: () => pages.renderUnavailablePage('not_found'), status: 404, heading: 'Link not found', texts: ['does not lead anywhere'] },
   { name: 'paused', page: () => pages.renderUnavailablePage('paused'), status: 410, heading: 'This link is paused', texts: ['try again later'] },
-  { name: 'scheduled', page: () => pages.renderUnavailablePage('scheduled'), status: 410, heading: 'This link is not active yet', texts: ['goes live'] },
+  {
+    name: 'scheduled',
+    page: () => pages.renderUnavailablePage('scheduled', { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: null, scheduleTimezone: 'Europe/Paris' }),
+    status: 410,
+    heading: 'This link is not active yet',
+    texts: ['goes live', 'Opens on Thursday, December 24, 2026 at 7:00 PM (Europe/Paris)'],
+  },
   { name: 'expired', page: () => pages.renderUnavailablePage('expired'), status: 410, heading: 'This link has expired', texts: ['limited time'] },
   { name: 'limit-reached', page: () => pages.renderUnavailablePage('limit_reached'), status: 410, heading: 'This link has reached its limit', texts: ['as many times'] },
   { name: 'password', page: () => pages.renderPasswordPage({ action: '/password' }), status: 200, heading: 'This link is protected', texts: ['Password'] },
@@ -154,6 +163,12 @@ async function expectGoodPage(visit: PageVisit, expected: PageCase) {
     expect(button.height).toBeGreaterThanOrEqual(44);
     expect(button.color).not.toBe(button.background);
   }
+  // The main action (the first button) is on the first screen, without scrolling.
+  const mainAction = await page.$$eval('.button', (els) => {
+    const first = els.find((el) => (el as HTMLElement).offsetParent !== null);
+    return first ? { bottom: first.getBoundingClientRect().bottom, screen: window.innerHeight } : null;
+  });
+  if (mainAction) expect(mainAction.bottom).toBeLessThanOrEqual(mainAction.screen);
   expect(visit.problems).toEqual([]);
   expect(visit.blockedRequests).toEqual([]);
   for (const url of visit.requests) expect(new URL(url).hostname).toBe('127.0.0.1');
@@ -194,7 +209,34 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
     await withVisit(name, async (visit) => {
       await expectGoodPage(visit, expected);
       await screenshot(visit, `${SCREENSHOTS}${name}.png`);
+      if (DOC_SCREENSHOTS) {
+        await mkdir(DOC_SCREENSHOTS, { recursive: true });
+        await visit.page.screenshot({ path: `${DOC_SCREENSHOTS}${name}.png` });
+      }
     });
+    // On a laptop too: the main action on the first screen, nothing sideways.
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await desktop.newPage();
+      await page.goto(`${base}/page/${name}`);
+      const fits = await page.evaluate(() => {
+        const first = [...document.querySelectorAll('.button')].find((el) => (el as HTMLElement).offsetParent !== null);
+        return (!first || first.getBoundingClientRect().bottom <= window.innerHeight) && document.documentElement.scrollWidth <= window.innerWidth;
+      });
+      expect(fits).toBe(true);
+    } finally {
+      await desktop.close();
+    }
+    // No serious or critical accessibility violation (axe-core), on a phone and on a laptop.
+    for (const viewport of [PHONE.viewport, { width: 1280, height: 800 }]) {
+      expect(await seriousAccessibilityViolations(browser, `${base}/page/${name}`, viewport), `${name} at ${viewport.width}px`).toEqual([]);
+    }
+  });
+
+  it('the accessibility check finds violations when there are some', async () => {
+    const bad = 'data:text/html,<html><body><img src="x.png"><a href="/x"></a></body></html>';
+    const ids = (await seriousAccessibilityViolations(browser, bad)).map((v) => v.id);
+    expect(ids).toEqual(expect.arrayContaining(['html-has-lang', 'image-alt', 'link-name']));
   });
 
   it('wifi: the password shows on request and selects whole on a tap', async () => {

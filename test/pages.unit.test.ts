@@ -1,10 +1,11 @@
 /** The hosted pages as strings: content, escaping, sanitizing, statuses, headers, .vcf and .ics. */
+import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { LINK_TYPES, type LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
-import { CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard } from '../redirect/pages/index.js';
+import { attachmentDisposition, CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, eventFileName, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard, vcardFileName, type Scanner } from '../redirect/pages/index.js';
 import {
   renderClientErrorPage,
   renderPasswordPage,
@@ -92,8 +93,12 @@ function expectSecurePage(page: Page) {
   });
   const csp = page.headers!['Content-Security-Policy']!;
   expect(csp).toContain("default-src 'none'");
-  expect(csp).not.toMatch(/script-src|unsafe-eval/);
-  expect(page.body).not.toMatch(/<script|<iframe|<object|<embed/i);
+  // Scripts only by hash, each inline script's own: no unsafe-inline, eval or sources.
+  const scripts = [...page.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
+  expect(scriptSrc ? scriptSrc.split(' ').slice(1) : []).toEqual(scripts);
+  expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+  expect(page.body.replace(/<script>[\s\S]*?<\/script>/g, '')).not.toMatch(/<script|<iframe|<object|<embed/i);
   expect(attributeNames(page.body).filter((name) => name.startsWith('on'))).toEqual([]);
   expect(page.body).toMatch(/^<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport"/);
   expect(page.body).toMatch(/<title>[^<]+<\/title>/);
@@ -122,11 +127,12 @@ describe('html template', () => {
 });
 
 describe('every page type', () => {
-  it.each(PAGE_TYPES)('%s: a complete, small, script-free page with the security headers', (type) => {
+  it.each(PAGE_TYPES)('%s: a complete, small page with the security headers, scripts only by hash', (type) => {
     const page = renderLinkPage(link(type), URLS);
     expect(page.status).toBe(200);
     expectSecurePage(page);
-    expect(Buffer.byteLength(page.body)).toBeLessThan(4096);
+    // Small before compression too (inline icons included).
+    expect(Buffer.byteLength(page.body)).toBeLessThan(6144);
   });
 
   it('has no page for redirecting types', () => {
@@ -156,7 +162,7 @@ describe('email and sms', () => {
   it('sms: shows the number and an sms: button with the body', () => {
     const body = render('sms', { phone: '+1 (555) 010-2030', message: `Hi ${XSS}` });
     expect(body).toContain(XSS_TEXT);
-    expect(hrefs(body)).toContain(`sms:+15550102030?body=${encodeURIComponent(`Hi ${XSS}`)}`);
+    expect(hrefs(body)).toContain(`sms:+15550102030?&body=${encodeURIComponent(`Hi ${XSS}`)}`);
     expect(hrefs(render('sms', { phone: '555 0100' }))).toContain('sms:5550100');
   });
 });
@@ -450,10 +456,26 @@ describe('multi-links', () => {
     expect(body).toContain('<body style="background-color:#ffffff;color:#000">');
     expect(body).toContain('<div class="round">');
     expect(body).toContain(`<img class="logo" src="${PIXEL}" alt="${XSS_TEXT} logo">`);
-    expect(body).toContain(
-      '<a class="bio-link" href="https://example.com/order" style="background-color:#222222;color:white"><span class="icon" aria-hidden="true">O</span><span>Order online</span></a>',
+    // A custom link: a full-width button with a link icon; a social one: a round icon named for screen readers.
+    expect(body).toMatch(
+      /<a class="bio-link" href="https:\/\/example.com\/order" style="background-color:#222222;color:white"><span class="icon" aria-hidden="true"><svg class="icon"[^>]*>[^]*?<\/svg><\/span><span>Order online<\/span><\/a>/,
     );
-    expect(body).toContain('<span class="icon" aria-hidden="true">I</span><span>Instagram</span>');
+    expect(body).toMatch(/<ul class="socials"><li><a class="social" href="https:\/\/instagram.com\/cafearoma" style="[^"]*" aria-label="Instagram" title="Instagram"><span class="icon" aria-hidden="true"><svg/);
+    expect(body).not.toMatch(/aria-hidden="true">[A-Z]</);
+  });
+
+  it('knows the common platforms by icon name or host, spelled their own way', () => {
+    const body = render('multi-links', {
+      ...cafe,
+      links: [
+        { type: 'social', value: 'https://www.tiktok.com/@cafe', icon: 'tiktok' },
+        { type: 'social', value: 'https://youtu.be/x', icon: 'video' },
+        { type: 'social', value: 'https://twitter.com/cafe', icon: 'twitter' },
+        { type: 'social', value: 'https://wa.me/15550100', icon: 'chat' },
+      ],
+    });
+    for (const name of ['TikTok', 'YouTube', 'X', 'WhatsApp']) expect(body).toContain(`aria-label="${name}"`);
+    expect(body).not.toContain('Tiktok');
   });
 
   it('keeps the design text colour where it reads, else black or white (WCAG AA)', () => {
@@ -477,10 +499,9 @@ describe('multi-links', () => {
       ],
     });
     expect(body).toContain('<body style="background-color:#fff;color:rgb(10 20 30)">');
-    expect(body).toContain('style="color:rgb(10 20 30)"><span class="icon"');
+    expect(body).toContain('style="color:rgb(10 20 30)" aria-label="social.example" title="social.example"><span class="icon"');
     expect(body).not.toMatch(/evil|<script|javascript:|class="round"|icon\.png/);
-    expect(body).toContain('<span class="icon" aria-hidden="true">s</span><span>social.example</span>');
-    expect(body).toContain(`<span class="icon" aria-hidden="true"><img src="${PIXEL}" alt=""></span><span>x.example</span>`);
+    expect(body).toContain(`aria-label="x.example" title="x.example"><span class="icon" aria-hidden="true"><img src="${PIXEL}" alt=""></span></a>`);
   });
 });
 
@@ -516,6 +537,15 @@ describe('status pages', () => {
     expect(texts[3]).toContain('expired');
     expect(texts[4]).toContain('limit');
     expect(texts[5]).toContain('destination is not a valid web address');
+  });
+
+  it('a scheduled link says when it opens, and an expired one when it ended, in the schedule’s zone', () => {
+    const schedule = { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: Date.parse('2026-12-31T23:00:00Z'), scheduleTimezone: 'Europe/Paris' };
+    expect(visibleText(renderUnavailablePage('scheduled', schedule).body)).toContain('Opens on Thursday, December 24, 2026 at 7:00 PM (Europe/Paris)');
+    expect(visibleText(renderUnavailablePage('expired', schedule).body)).toContain('Ended on Friday, January 1, 2027 at 12:00 AM (Europe/Paris)');
+    expect(visibleText(renderUnavailablePage('scheduled', { ...schedule, scheduleTimezone: null }).body)).toContain('Opens on Thursday, December 24, 2026 at 6:00 PM (UTC)');
+    // Each status page is a card with its icon (drawn inline, hidden from screen readers).
+    expect(renderUnavailablePage('paused').body).toMatch(/<section class="status-card"><svg class="icon" aria-hidden="true"/);
   });
 
   it.each([400, 405, 408, 413, 414, 415, 431])('client error %i: its own title, no Retry-After', (status) => {
@@ -563,5 +593,73 @@ describe('status pages', () => {
     expect(Number(page.headers!['Retry-After'])).toBeGreaterThan(0);
     expectSecurePage(page);
     expect(visibleText(page.body)).toContain('try again in a moment');
+  });
+});
+
+describe('actions that work on the scanner’s device', () => {
+  const on = (platform: Scanner['platform'], now = Date.parse('2026-01-01T00:00:00Z')): Scanner => ({ platform, now });
+  const page = (type: LinkType, scanner: Scanner, data?: Record<string, unknown>) => renderLinkPage(link(type, data), URLS, scanner).body;
+  const mainButton = (body: string) => body.match(/<a class="button" href="([^"]*)">([^<]*)<\/a>/)!.slice(1).map((v) => v.replace(/&amp;/g, '&'));
+
+  it('location: the main button opens the platform’s own maps app', () => {
+    const point = { latitude: 48.8584, longitude: 2.2945 };
+    expect(mainButton(page('location', on('ios'), point))).toEqual(['https://maps.apple.com/?ll=48.8584,2.2945&q=48.8584%2C2.2945', 'Open in Apple Maps']);
+    expect(mainButton(page('location', on('android'), point))).toEqual(['geo:48.8584,2.2945?q=48.8584,2.2945', 'Open in maps app']);
+    expect(mainButton(page('location', on('other'), point))).toEqual(['https://www.google.com/maps/search/?api=1&query=48.8584%2C2.2945', 'Open in Google Maps']);
+    // The other maps stay offered, the main one not twice.
+    const links = hrefs(page('location', on('ios'), point));
+    expect(links.filter((h) => h.startsWith('https://maps.apple.com'))).toHaveLength(1);
+    expect(links.some((h) => h.startsWith('https://www.openstreetmap.org'))).toBe(true);
+  });
+
+  it('event: Google Calendar and Outlook links with the event’s instants, and "has ended" after its end', () => {
+    const jazz = exampleData('event', { images: IMAGE_IDS, pdfs: [] });
+    const before = page('event', on('other', Date.parse('2026-12-01T00:00:00Z')), jazz);
+    const google = new URL(hrefs(before).find((h) => h.startsWith('https://calendar.google.com'))!);
+    expect(google.searchParams.get('action')).toBe('TEMPLATE');
+    expect(google.searchParams.get('text')).toBe('Jazz at the Aroma');
+    expect(google.searchParams.get('dates')).toBe('20261224T180000Z/20261224T220000Z');
+    expect(google.searchParams.get('location')).toBe('Main hall');
+    const outlook = new URL(hrefs(before).find((h) => h.startsWith('https://outlook.live.com'))!);
+    expect(outlook.pathname).toBe('/calendar/0/action/compose');
+    expect(outlook.searchParams.get('startdt')).toBe('2026-12-24T18:00:00.000Z');
+    expect(outlook.searchParams.get('enddt')).toBe('2026-12-24T22:00:00.000Z');
+    expect(outlook.searchParams.get('subject')).toBe('Jazz at the Aroma');
+    // The calendar action comes before the image, so it is on the first screen.
+    expect(before.indexOf('Add to calendar')).toBeLessThan(before.indexOf('<img'));
+    const after = page('event', on('other', Date.parse('2026-12-24T22:00:00Z')), jazz);
+    expect(visibleText(after)).toContain('This event has ended.');
+    expect(after).not.toContain('Add to calendar');
+    expect(after).not.toContain('calendar.google.com');
+  });
+
+  it('vcard: a Call / Text / Email / Directions row', () => {
+    const ada = exampleData('vcard', { images: [], pdfs: [] }) as Record<string, string>;
+    const body = page('vcard', on('ios'), { ...ada, contact: '+44 7700 900123' });
+    const row = body.match(/<ul class="actions">([\s\S]*?)<\/ul>/)![1]!;
+    expect(visibleText(`<main>${row}</main>`).trim().split(/\s+/)).toEqual(['Call', 'Text', 'Email', 'Directions']);
+    expect(hrefs(row)).toEqual(['tel:+447700900123', 'sms:+447700900123', 'mailto:ada@example.com', expect.stringMatching(/^https:\/\/maps\.apple\.com\/\?q=12%20St%20James%20Square/)]);
+    // Without a number that reads as one there is nothing to call or text.
+    const noPhone = page('vcard', on('android'), { ...ada, contact: 'Engine Room', phone: '' });
+    const noPhoneRow = noPhone.match(/<ul class="actions">([\s\S]*?)<\/ul>/)![1]!;
+    expect(hrefs(noPhoneRow)).toEqual(['mailto:ada@example.com', expect.stringMatching(/^geo:0,0\?q=/)]);
+  });
+
+  it('downloads are named after the person or the event, safely', () => {
+    expect(vcardFileName({ firstName: 'Ada', lastName: 'Lovelace', email: 'a@b.c' })).toBe('Ada Lovelace.vcf');
+    expect(vcardFileName({ firstName: '../..', lastName: '/etc/passwd', email: 'a@b.c' })).toBe('etc passwd.vcf');
+    expect(vcardFileName({ firstName: ' ', lastName: '\u0000', email: 'a@b.c' })).toBe('contact.vcf');
+    expect(eventFileName({ eventTitle: 'Jazz: "live" at 8?', location: 'x', description: 'd', startDateTime: '2026-01-01T10:00', timezone: 'UTC' } as never)).toBe('Jazz live at 8.ics');
+    expect(attachmentDisposition('Zoë Ünal.vcf')).toBe(`attachment; filename="Zoe Unal.vcf"; filename*=UTF-8''Zo%C3%AB%20%C3%9Cnal.vcf`);
+    // A long name is cut between characters, never inside a surrogate pair; lone surrogates go.
+    expect(vcardFileName({ firstName: 'x'.repeat(78), lastName: '😀😀', email: 'a@b.c' })).toBe(`${'x'.repeat(78)} 😀.vcf`);
+    expect(vcardFileName({ firstName: 'Ada\uD800', lastName: 'L', email: 'a@b.c' })).toBe('Ada L.vcf');
+    expect(attachmentDisposition('a\uDC00b.vcf')).toContain(`filename*=UTF-8''a%EF%BF%BDb.vcf`);
+  });
+
+  it('wifi: a copy button the script reveals (hidden without it), allowed by hash', () => {
+    const body = render('wifi', { ssid: 'Cafe', encryption: 'WPA', password: 'secret' });
+    expect(body).toContain('<button type="button" id="copy" class="button copy" hidden>Copy password</button>');
+    expect(render('wifi', { ssid: 'Cafe', encryption: 'nopass' })).not.toContain('<script>');
   });
 });

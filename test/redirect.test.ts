@@ -2,13 +2,14 @@
  * The scan path end to end: links made through the real api, scanned through the real redirect
  * app over HTTP, scans ingested by the real BullMQ workers into Postgres.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { links } from '../db/schema.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { call, type TestAccount, type TestApi } from './support/harness.js';
 import { geoSample } from './support/geo.js';
-import { startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
+import { rawGet, startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
@@ -275,9 +276,20 @@ describe('pages and downloads', () => {
     const vcf = await redirect.get(`/${link.slug}/contact.vcf`);
     expect(vcf.status).toBe(200);
     expect(vcf.headers.get('content-type')).toMatch(/^text\/vcard/);
+    expect(vcf.headers.get('content-disposition')).toMatch(/^attachment; filename="Ada Lovelace\.vcf"; filename\*=UTF-8''Ada%20Lovelace\.vcf$/);
     expect(await vcf.text()).toMatch(/BEGIN:VCARD[\s\S]*Lovelace[\s\S]*END:VCARD/);
     expect((await redirect.get(`/${link.slug}/event.ics`)).status).toBe(404);
     expect(await waitForScans(link.id, 1)).toHaveLength(1);
+    // Pages go out compressed to clients that accept it (brotli first), the same page either way.
+    const plain = await rawGet(redirect, `/${link.slug}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+      const res = await rawGet(redirect, `/${link.slug}`, accept);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.body.length).toBeLessThan(plain.body.length / 2);
+      expect(decode(res.body).equals(plain.body)).toBe(true);
+    }
   });
 
   it('an event link offers its .ics; image and pdf pages show files served by this host', async () => {
@@ -291,6 +303,7 @@ describe('pages and downloads', () => {
     const ics = await redirect.get(`/${event.slug}/event.ics`);
     expect(ics.status).toBe(200);
     expect(ics.headers.get('content-type')).toMatch(/^text\/calendar/);
+    expect(ics.headers.get('content-disposition')).toContain(`filename="Jazz night.ics"`);
     expect(await ics.text()).toMatch(/BEGIN:VCALENDAR[\s\S]*Jazz night/);
     const gallery = await createLink({ name: 'Photos', type: 'image', data: { files: [{ fileId: image.fileId }] } });
     const html = await (await redirect.get(`/${gallery.slug}`)).text();

@@ -9,9 +9,11 @@
 import VCard from 'vcard-creator';
 import { isPhoneNumber, type LinkDataByType } from '../../shared/links/data/index.js';
 import { checkedUrl, html, type SafeHtml } from './html.js';
-import { htmlPage } from './layout.js';
-import { dialableNumber, mailtoHref } from './messages.js';
-import type { Page } from './types.js';
+import type { PageContent } from './layout.js';
+import { downloadName } from './download-name.js';
+import { mapLink } from './maps.js';
+import { dialableNumber, mailtoHref, smsHref } from './messages.js';
+import type { Scanner } from './types.js';
 
 type VcardData = LinkDataByType['vcard'];
 
@@ -78,7 +80,17 @@ function websiteHref(value: string): string | undefined {
   return checkedUrl(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`, ['http', 'https']);
 }
 
-export function renderVcardPage(data: VcardData, vcardUrl: string): Page {
+const ACTION_STYLES =
+  '.actions{display:grid;grid-template-columns:repeat(auto-fit,minmax(4.5rem,1fr));gap:.5rem;margin:0 0 1rem;padding:0;list-style:none}' +
+  '.actions a{display:flex;align-items:center;justify-content:center;min-height:3rem;padding:.5rem;border-radius:.75rem;background:var(--card);border:1px solid var(--line);color:var(--fg);font-weight:600;text-decoration:none}' +
+  '.facts a{display:inline-flex;align-items:center;min-height:3rem}';
+
+/** The file name a contact is saved under: the person's name, safe on every file system. */
+export function vcardFileName(data: VcardData): string {
+  return downloadName(`${data.firstName} ${data.lastName}`, 'contact', 'vcf');
+}
+
+export function renderVcardPage(data: VcardData, vcardUrl: string, scanner: Scanner): PageContent {
   const name = `${data.firstName} ${data.lastName}`;
   const mobile = filled(data.contact);
   const phone = filled(data.phone);
@@ -87,11 +99,22 @@ export function renderVcardPage(data: VcardData, vcardUrl: string): Page {
   const href = website && websiteHref(website);
   const organisation = [filled(data.department), filled(data.company)].filter(Boolean).join(' · ');
   const address = addressLines(data);
-  return htmlPage({
+  // One tap for what people do with a contact: call, text, email, get there (48 px targets).
+  const callable = [mobile, phone].find((n): n is string => !!n && isPhoneNumber(n));
+  const textable = mobile && isPhoneNumber(mobile) ? mobile : undefined;
+  const actions = [
+    callable && html`<li><a href="tel:${dialableNumber(callable)}">Call</a></li>`,
+    textable && html`<li><a href="${smsHref(textable)}">Text</a></li>`,
+    html`<li><a href="${mailtoHref(data.email)}">Email</a></li>`,
+    address.length > 0 && html`<li><a href="${mapLink({ address: address.join(', ') }, scanner.platform).href}">Directions</a></li>`,
+  ];
+  return {
     title: name,
+    styles: ACTION_STYLES,
     content: html`<h1>${name}</h1>
 ${organisation && html`<p class="muted">${organisation}</p>`}
 <a class="button" href="${vcardUrl}">Save contact</a>
+<ul class="actions">${actions}</ul>
 <dl class="facts card">
 <dt>Email</dt><dd><a href="${mailtoHref(data.email)}">${data.email}</a></dd>
 ${mobile && html`<dt>Mobile</dt><dd>${phoneValue(mobile)}</dd>`}
@@ -100,5 +123,5 @@ ${fax && html`<dt>Fax</dt><dd>${fax}</dd>`}
 ${website && html`<dt>Website</dt><dd>${href ? html`<a href="${href}">${website}</a>` : website}</dd>`}
 ${address.length > 0 && html`<dt>Address</dt><dd class="text">${address.join('\n')}</dd>`}
 </dl>`,
-  });
+  };
 }

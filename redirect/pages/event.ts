@@ -11,10 +11,11 @@
 import { createEvent } from 'ics';
 import { parseDateTimeInZone, type LinkDataByType } from '../../shared/links/data/index.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
+import { downloadName } from './download-name.js';
 import { checkedUrl, html } from './html.js';
-import { htmlPage } from './layout.js';
+import type { PageContent } from './layout.js';
 import { imageAlt, linkFiles } from './files.js';
-import type { Page, PageUrls } from './types.js';
+import type { PageUrls, Scanner } from './types.js';
 
 type EventData = LinkDataByType['event'];
 
@@ -83,24 +84,77 @@ function formatWhen(data: EventData): string {
   return end ? format.formatRange(start, end) : format.format(start);
 }
 
-const STYLES = '.hero{display:block;width:100%;border-radius:.75rem;margin:0 0 1rem}';
+// The image is cropped to a band, so the main action stays on the first screen of a phone.
+const STYLES = '.hero{display:block;width:100%;max-height:11rem;object-fit:cover;border-radius:.75rem;margin:0 0 1rem}.ended{font-weight:600}';
 
-export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageUrls): Page {
+/** The file name the event's calendar file is saved under: its title. */
+export function eventFileName(data: EventData): string {
+  return downloadName(eventTitle(data), 'event', 'ics');
+}
+
+/** The event's start and end (an event without one lasts DEFAULT_EVENT_DURATION_MINUTES). */
+function eventSpan(data: EventData): { start: Date; end: Date } {
+  const { start, end } = eventTimes(data);
+  return { start, end: end ?? new Date(start.getTime() + DEFAULT_EVENT_DURATION_MINUTES * 60_000) };
+}
+
+/** 20261224T180000Z, the compact UTC form Google Calendar's dates take. */
+const compactUtc = (at: Date) => icsUtc(at);
+
+/**
+ * "Add to Google Calendar": the calendar's event-template link (`/calendar/render?action=TEMPLATE`
+ * with text, dates as start/end in compact UTC, details and location), which opens the signed-in
+ * user's calendar with the event filled in.
+ */
+export function googleCalendarHref(data: EventData): string {
+  const { start, end } = eventSpan(data);
+  const params = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: eventTitle(data),
+    dates: `${compactUtc(start)}/${compactUtc(end)}`,
+    details: data.description ?? '',
+    location: data.location,
+  });
+  return `https://calendar.google.com/calendar/render?${params}`;
+}
+
+/** "Add to Outlook": Outlook on the web's compose deep link (`/calendar/action/compose`, ISO instants). */
+export function outlookCalendarHref(data: EventData): string {
+  const { start, end } = eventSpan(data);
+  const params = new URLSearchParams({
+    path: '/calendar/action/compose',
+    rru: 'addevent',
+    subject: eventTitle(data),
+    startdt: start.toISOString(),
+    enddt: end.toISOString(),
+    body: data.description ?? '',
+    location: data.location,
+  });
+  return `https://outlook.live.com/calendar/0/action/compose?${params}`;
+}
+
+export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageUrls, scanner: Scanner): PageContent {
   const title = eventTitle(data);
   const [image] = data.image ? linkFiles(link, [data.image.fileId]) : [];
   const registration = checkedUrl(data.registrationUrl, ['http', 'https']);
-  return htmlPage({
+  const ended = eventSpan(data).end.getTime() <= scanner.now;
+  // Before its end, the calendar actions come first, under the title and time; after it, a note.
+  return {
     title,
     styles: STYLES,
-    content: html`${image && html`<img class="hero" src="${urls.file(image.id)}" alt="${imageAlt(image, 0, 1)}">`}
-<h1>${title}</h1>
+    content: html`<h1>${title}</h1>
 <dl class="facts card">
 <dt>When</dt><dd>${formatWhen(data)}<br><span class="muted">Time zone: ${data.timezone}</span></dd>
 <dt>Where</dt><dd>${data.location}</dd>
 ${data.organizerName?.trim() && html`<dt>Organizer</dt><dd>${data.organizerName}</dd>`}
 </dl>
-<p class="text">${data.description}</p>
-<a class="button" href="${urls.ics}">Add to calendar</a>
-${registration && html`<a class="button secondary" href="${registration}">Register</a>`}`,
-  });
+${ended
+  ? html`<p class="card ended" role="status">This event has ended.</p>`
+  : html`<a class="button" href="${urls.ics}">Add to calendar</a>
+<a class="button secondary" href="${googleCalendarHref(data)}">Add to Google Calendar</a>
+<a class="button secondary" href="${outlookCalendarHref(data)}">Add to Outlook</a>
+${registration && html`<a class="button secondary" href="${registration}">Register</a>`}`}
+${image && html`<img class="hero" src="${urls.file(image.id)}" alt="${imageAlt(image, 0, 1)}">`}
+<p class="text">${data.description}</p>`,
+  };
 }

@@ -10,25 +10,39 @@ import { renderEventPage } from './event.js';
 import { renderGalleryPage, renderImagePage, renderMultiPdfPage, renderPdfPage } from './files.js';
 import { renderLandingPage } from './landing.js';
 import { renderLocationPage } from './location.js';
-import { renderMenuPage } from './menu.js';
+import { renderMenuPlaceholderPage } from './menu.js';
 import { renderEmailPage, renderSmsPage } from './messages.js';
 import { renderMultiLinksPage } from './multi-links.js';
 import { renderProductPage } from './product.js';
-import type { Page, PageUrls } from './types.js';
+import { htmlPage, pageBrand, type PageContent } from './layout.js';
+import type { Page, PageUrls, Scanner } from './types.js';
 import { renderWifiPage } from './wifi.js';
 
-export { renderVcard } from './contact.js';
-export { DEFAULT_EVENT_DURATION_MINUTES, renderIcs } from './event.js';
+export { renderVcard, vcardFileName } from './contact.js';
+export { attachmentDisposition } from './download-name.js';
+export { platformOf, type ScannerPlatform } from './maps.js';
+export { DEFAULT_EVENT_DURATION_MINUTES, eventFileName, renderIcs } from './event.js';
 export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
 export { sendPage } from './send.js';
-export { renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, type PasswordPageOptions } from './status-pages.js';
-export type { Page, PageUrls, UnavailableReason } from './types.js';
+export { menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
+export { renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, statusBrand, type PasswordPageOptions } from './status-pages.js';
+export type { Page, PageUrls, Scanner, UnavailableReason } from './types.js';
 
 /** The link types answered with a redirect rather than a page. */
 export const REDIRECT_LINK_TYPES = ['website', 'smart-url'] as const satisfies readonly LinkType[];
 
-/** The page of a link of any type but `REDIRECT_LINK_TYPES` (for those it throws: they have no page). */
-export function renderLinkPage(link: ResolvedLink, urls: PageUrls): Page {
+/** A scanner of unknown platform, now (pages rendered outside a scan: tests, previews). */
+const ANY_SCANNER = (): Scanner => ({ platform: 'other', now: Date.now() });
+
+/**
+ * The page of a link of any type but `REDIRECT_LINK_TYPES` (for those it throws: they have no
+ * page), for `scanner`'s platform (map links) at its time (an event that has ended).
+ */
+export function renderLinkPage(link: ResolvedLink, urls: PageUrls, scanner: Scanner = ANY_SCANNER()): Page {
+  return htmlPage({ ...linkPageContent(link, urls, scanner), brand: pageBrand(link, urls) });
+}
+
+function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner): PageContent {
   // The data was validated against the type's schema when it was stored.
   const data = <T extends LinkType>() => link.data as unknown as LinkDataByType[T];
   switch (link.type) {
@@ -37,13 +51,13 @@ export function renderLinkPage(link: ResolvedLink, urls: PageUrls): Page {
     case 'sms':
       return renderSmsPage(data<'sms'>());
     case 'vcard':
-      return renderVcardPage(data<'vcard'>(), urls.vcard);
+      return renderVcardPage(data<'vcard'>(), urls.vcard, scanner);
     case 'wifi':
       return renderWifiPage(data<'wifi'>());
     case 'location':
-      return renderLocationPage(data<'location'>());
+      return renderLocationPage(link.name, data<'location'>(), scanner);
     case 'event':
-      return renderEventPage(link, data<'event'>(), urls);
+      return renderEventPage(link, data<'event'>(), urls, scanner);
     case 'image':
       return renderImagePage(link, data<'image'>(), urls);
     case 'gallery':
@@ -59,7 +73,8 @@ export function renderLinkPage(link: ResolvedLink, urls: PageUrls): Page {
     case 'multi-links':
       return renderMultiLinksPage(data<'multi-links'>());
     case 'menu':
-      return renderMenuPage(data<'menu'>());
+      // A menu link serving a cafe is answered by the menu page cache (redirect/menu-pages.ts) instead.
+      return renderMenuPlaceholderPage(data<'menu'>());
     case 'website':
     case 'smart-url':
       throw new TypeError(`${link.type} links redirect; they have no page`);

@@ -15,8 +15,8 @@ import sanitizeHtml from 'sanitize-html';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { isUuid } from '../../shared/format/ids.js';
 import { html, isDataImageUrl, trustSanitizedHtml } from './html.js';
-import { htmlPage } from './layout.js';
-import type { Page, PageUrls } from './types.js';
+import type { PageContent } from './layout.js';
+import type { PageUrls } from './types.js';
 
 const TEXT_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'address'];
 const INLINE_TAGS = ['a', 'abbr', 'b', 'cite', 'del', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u'];
@@ -80,11 +80,11 @@ function sanitizeLandingHtml(landingHtml: string, urls: PageUrls): { html: strin
   return { html: sanitized, heading };
 }
 
-export function renderLandingPage(data: LinkDataByType['landing'], urls: PageUrls): Page {
+export function renderLandingPage(data: LinkDataByType['landing'], urls: PageUrls): PageContent {
   const { html: sanitized, heading } = sanitizeLandingHtml(data.landingHTML, urls);
-  return htmlPage({
+  return {
     title: heading ?? 'Welcome',
     styles: 'table{border-collapse:collapse}th,td{padding:.25rem .5rem;border:1px solid var(--line)}pre{overflow-x:auto}',
     content: html`<div class="landing">${trustSanitizedHtml(sanitized)}</div>`,
-  });
+  };
 }

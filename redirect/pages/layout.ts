@@ -1,23 +1,34 @@
 /**
  * The one layout of every hosted page, and the headers every page is sent with.
  *
- * Pages are self-contained: one small inline stylesheet, no scripts, fonts, external stylesheets
- * or images, so the Content-Security-Policy can forbid everything else. Inline styles are allowed
+ * Pages are self-contained: one small inline stylesheet, at most one small inline script allowed
+ * by its hash (only enhancing: the page works without it), no fonts, external stylesheets or
+ * images, so the Content-Security-Policy can forbid everything else. Inline styles are allowed
  * ('unsafe-inline' for styles only) because the link-in-bio design and sanitized landing HTML
  * carry style attributes; with every fetch other than same-origin images refused, CSS has
  * nothing to load or leak through.
  */
+import { createHash } from 'node:crypto';
 import { html, SafeHtml } from './html.js';
-import type { Page } from './types.js';
+import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
+import type { Page, PageUrls } from './types.js';
 
-/**
- * The policy of every page. Only a form's target may differ (`formAction`): Chromium applies
- * form-action to every redirect that follows a submission, so the password form, whose answer
- * ends at the link's destination, must allow any http(s) target.
- */
-export function contentSecurityPolicy(formAction = "'self'"): string {
+export interface PolicyOptions {
+  /**
+   * Where a form may submit. Chromium applies form-action to every redirect that follows a
+   * submission, so the password form, whose answer ends at the link's destination, must allow
+   * any http(s) target.
+   */
+  formAction?: string;
+  /** Inline scripts allowed by hash ('sha256-…'); pages work without them, scripts only enhance. */
+  scriptHashes?: readonly string[];
+}
+
+/** The policy of every page: only a form's target and a page's own hashed scripts may differ. */
+export function contentSecurityPolicy({ formAction = "'self'", scriptHashes = [] }: PolicyOptions = {}): string {
   return [
     "default-src 'none'",
+    ...(scriptHashes.length > 0 ? [`script-src ${scriptHashes.map((h) => `'${h}'`).join(' ')}`] : []),
     "img-src 'self' data:",
     "style-src 'unsafe-inline'",
     `form-action ${formAction}`,
@@ -63,6 +74,9 @@ img{max-width:100%;height:auto}
 .facts dd{margin:0}
 `.replace(/\n/g, '');
 
+/** What a page renderer makes: everything of a page but the layout's share (brand, lang). */
+export type PageContent = HtmlPageOptions;
+
 export interface HtmlPageOptions {
   status?: number;
   title: string;
@@ -73,18 +87,111 @@ export interface HtmlPageOptions {
   bodyStyle?: string;
   /** Headers on top of `pageHeaders` (e.g. Retry-After). */
   headers?: Record<string, string>;
+  /** The link owner's brand and page language (pageBrand); none: the default look, in English. */
+  brand?: PageBrand | null;
+  /**
+   * A script of this module's kind (a constant, never user data) run at the end of the page and
+   * allowed by its hash in the page's CSP. Scripts only enhance: every page works without them.
+   */
+  script?: PageScript;
+}
+
+/** An inline script and its CSP hash, computed once. */
+export class PageScript {
+  readonly hash: string;
+  constructor(readonly source: string) {
+    this.hash = `sha256-${createHash('sha256').update(source).digest('base64')}`;
+  }
 }
 
 /**
  * A complete page: the layout around `content`, and every header it must be sent with (the
  * security headers included), so a route sends `status`, `headers` and `body` as they are.
  */
-export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers }: HtmlPageOptions): Page {
+export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers, script, brand }: HtmlPageOptions): Page {
   // Styles are this module's constants, never user data, and <style> content must not be escaped.
   // The empty data: icon stops browsers from asking for /favicon.ico on every scan.
   const body = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${title}</title><style>${new SafeHtml(BASE_STYLES + styles)}</style></head>
-<body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${content}</main></body></html>
+<html lang="${brand?.language ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${title}</title><style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
+<body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && brandHeader(brand)}${content}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
 `;
-  return { status, body: body.value, headers: { ...pageHeaders, ...headers } };
+  const policy: Record<string, string> = script ? { 'Content-Security-Policy': contentSecurityPolicy({ scriptHashes: [script.hash] }) } : {};
+  return { status, body: body.value, headers: { ...pageHeaders, ...policy, ...headers } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The owner's brand (a link's pageStyle): language, accent colours, logo and cover.
+
+/** What the layout shows of a link's page style, its files resolved to URLs. */
+export interface PageBrand {
+  language?: string;
+  accentColor?: string;
+  accentColorDark?: string;
+  logoUrl?: string;
+  coverUrl?: string;
+  /** Whose brand: the logo's text alternative. */
+  name: string;
+}
+
+/** The brand of a link's page, from its page style; its logo and cover only when they are files the link has. */
+export function pageBrand(link: Pick<ResolvedLink, 'name' | 'pageStyle' | 'files'>, urls: Pick<PageUrls, 'file'>): PageBrand | null {
+  const style = link.pageStyle;
+  if (!style) return null;
+  const image = (ref: { fileId: string } | undefined) => {
+    const file = ref && link.files.find((f) => f.id.toLowerCase() === ref.fileId.toLowerCase() && f.contentType.startsWith('image/'));
+    return file ? urls.file(file.id) : undefined;
+  };
+  return {
+    name: link.name,
+    ...(style.language ? { language: style.language } : {}),
+    ...(style.accentColor ? { accentColor: style.accentColor } : {}),
+    ...(style.accentColorDark ? { accentColorDark: style.accentColorDark } : {}),
+    ...(image(style.logo) ? { logoUrl: image(style.logo)! } : {}),
+    ...(image(style.cover) ? { coverUrl: image(style.cover)! } : {}),
+  };
+}
+
+const LIGHT_BACKGROUND = '#ffffff';
+const DARK_BACKGROUND = '#121216';
+
+function luminance(hex: string): number {
+  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** Black or white, whichever reads better on `color`. */
+const textOn = (color: string) => (contrastRatio('#ffffff', color) >= contrastRatio('#000000', color) ? '#fff' : '#000');
+
+/**
+ * The accent where it is readable as link text on the page's background (WCAG AA, 4.5:1), in
+ * light and dark mode; where it is not, the default accent stays. Button text is black or white.
+ */
+function brandStyles(brand: PageBrand): string {
+  const isHex = (c: string | undefined): c is string => !!c && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(c);
+  const light = isHex(brand.accentColor) && contrastRatio(brand.accentColor, LIGHT_BACKGROUND) >= 4.5 ? brand.accentColor : undefined;
+  const darkCandidate = isHex(brand.accentColorDark) ? brand.accentColorDark : brand.accentColor;
+  const dark = isHex(darkCandidate) && contrastRatio(darkCandidate, DARK_BACKGROUND) >= 4.5 ? darkCandidate : undefined;
+  return (
+    (light ? `:root{--accent:${light};--on-accent:${textOn(light)}}` : '') +
+    (dark ? `@media (prefers-color-scheme:dark){:root{--accent:${dark};--on-accent:${textOn(dark)}}}` : '') +
+    '.brand{margin:-2rem -1.25rem 1.25rem;text-align:center}.brand-cover{display:block;width:100%;height:9rem;object-fit:cover}' +
+    '.brand-logo{display:block;width:4.5rem;height:4.5rem;object-fit:cover;border-radius:1rem;margin:1.25rem auto 0;background:var(--card)}' +
+    '.brand-cover+.brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}'
+  );
+}
+
+function brandHeader(brand: PageBrand): SafeHtml | null {
+  if (!brand.logoUrl && !brand.coverUrl) return null;
+  return html`<header class="brand">${brand.coverUrl && html`<img class="brand-cover" src="${brand.coverUrl}" alt="">`}${
+    brand.logoUrl && html`<img class="brand-logo" src="${brand.logoUrl}" alt="${brand.name} logo" width="72" height="72">`
+  }</header>`;
 }

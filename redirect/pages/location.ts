@@ -1,8 +1,12 @@
-/** location links: the coordinates and links that open them in a maps app or site (nothing loads from them). */
+/**
+ * location links: the coordinates, a main button that opens them in the scanner's own maps app
+ * (maps.ts chooses by platform), and links to the other maps (nothing loads from them).
+ */
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { html } from './html.js';
-import { htmlPage } from './layout.js';
-import type { Page } from './types.js';
+import type { PageContent } from './layout.js';
+import { mapLink } from './maps.js';
+import type { Scanner } from './types.js';
 
 /** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros. */
 function formatCoordinates(latitude: number, longitude: number): string {
@@ -11,16 +15,22 @@ function formatCoordinates(latitude: number, longitude: number): string {
   return `${part(latitude, 'N', 'S')}, ${part(longitude, 'E', 'W')}`;
 }
 
-export function renderLocationPage({ latitude, longitude }: LinkDataByType['location']): Page {
+/** `name`: the link's own name, the page's heading (the data has no title of its own). */
+export function renderLocationPage(name: string, { latitude, longitude }: LinkDataByType['location'], scanner: Scanner): PageContent {
   const point = `${latitude},${longitude}`;
   const query = encodeURIComponent(point);
-  return htmlPage({
-    title: 'Location',
-    content: html`<h1>Location</h1>
+  const main = mapLink({ latitude, longitude }, scanner.platform);
+  const others = [
+    { label: 'Apple Maps', href: mapLink({ latitude, longitude }, 'ios').href },
+    { label: 'Google Maps', href: mapLink({ latitude, longitude }, 'other').href },
+    { label: 'OpenStreetMap', href: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}` },
+    ...(scanner.platform === 'android' ? [] : [{ label: 'Other maps app', href: `geo:${point}?q=${query}` }]),
+  ].filter((link) => link.href !== main.href);
+  return {
+    title: name,
+    content: html`<h1>${name}</h1>
 <p class="card">${formatCoordinates(latitude, longitude)}</p>
-<a class="button" href="geo:${point}?q=${query}">Open in maps app</a>
-<a class="button secondary" href="https://www.openstreetmap.org/?mlat=${latitude}&amp;mlon=${longitude}#map=17/${latitude}/${longitude}">OpenStreetMap</a>
-<a class="button secondary" href="https://www.google.com/maps/search/?api=1&amp;query=${query}">Google Maps</a>
-<a class="button secondary" href="https://maps.apple.com/?ll=${point}&amp;q=${query}">Apple Maps</a>`,
-  });
+<a class="button" href="${main.href}">${main.label}</a>
+${others.map((link) => html`<a class="button secondary" href="${link.href}">${link.label}</a>`)}`,
+  };
 }

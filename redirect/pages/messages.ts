@@ -1,7 +1,7 @@
 /** email and sms links: a page whose button opens the scanner's mail or messages app, message ready. */
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { html } from './html.js';
-import { htmlPage } from './layout.js';
+import type { PageContent } from './layout.js';
 import type { Page } from './types.js';
 
 /** The digits (and a leading +) of a phone number, as `tel:` and `sms:` URIs want it. */
@@ -18,26 +18,34 @@ export function mailtoHref(address: string, fields: { subject?: string; body?: s
   return `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}${query.length ? `?${query.join('&')}` : ''}`;
 }
 
-export function renderEmailPage(data: LinkDataByType['email']): Page {
-  return htmlPage({
+export function renderEmailPage(data: LinkDataByType['email']): PageContent {
+  return {
     title: `Email ${data.email}`,
     content: html`<h1>Send an email</h1>
 <dl class="facts"><dt>To</dt><dd>${data.email}</dd>${data.subject && html`<dt>Subject</dt><dd>${data.subject}</dd>`}</dl>
 ${data.body && html`<p class="card text">${data.body}</p>`}
 <a class="button" href="${mailtoHref(data.email, { subject: data.subject, body: data.body })}">Write email</a>
 <p class="muted">Opens your email app with this message ready to send.</p>`,
-  });
+  };
 }
 
-export function renderSmsPage(data: LinkDataByType['sms']): Page {
-  // RFC 5724: sms:<number>?body=<text>, understood by Android and iOS alike.
-  const sms = `sms:${dialableNumber(data.phone)}${data.message ? `?body=${encodeURIComponent(data.message)}` : ''}`;
-  return htmlPage({
+/**
+ * An `sms:` link with its text ready. RFC 5724's `?body=` is what Android reads, but iOS before 8
+ * wanted `;body=` and later ones `&body=`; `sms:<number>?&body=<text>` is read by both platforms
+ * (the empty first parameter is ignored), so one link works on every phone.
+ */
+export function smsHref(phone: string, message?: string): string {
+  return `sms:${dialableNumber(phone)}${message ? `?&body=${encodeURIComponent(message)}` : ''}`;
+}
+
+export function renderSmsPage(data: LinkDataByType['sms']): PageContent {
+  const sms = smsHref(data.phone, data.message);
+  return {
     title: `Text ${data.phone}`,
     content: html`<h1>Send a text message</h1>
 <dl class="facts"><dt>To</dt><dd>${data.phone}</dd></dl>
 ${data.message && html`<p class="card text">${data.message}</p>`}
 <a class="button" href="${sms}">Write message</a>
 <p class="muted">Opens your messages app with this text ready to send.</p>`,
-  });
+  };
 }

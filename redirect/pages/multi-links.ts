@@ -10,14 +10,18 @@
  * - `logo` may be any JSON. It is shown only when it is a base64 `data:image/(png|jpeg|gif|webp)`
  *   URL: an http(s) logo would be a request to a third party on every scan (and the page's CSP
  *   refuses it), and any other value has no agreed meaning.
- * - An `icon` is shown when it is such a data URL; otherwise (an icon name such as "instagram", or
- *   a remote image) the link shows the first letter of its name in a badge. A social link without
- *   a title is named after its icon, or else after the host it leads to.
+ * - An `icon` is shown when it is such a data URL; otherwise the platform it names ("instagram",
+ *   "tiktok") or the link's host leads to shows its built-in icon (icons.ts), and any other link a
+ *   link icon. A link without a title is named after that platform ("TikTok"), its icon name, or
+ *   the host it leads to.
+ * - Social links are a row of round icon buttons (their name as the accessible label) under the
+ *   description; custom links full-width buttons.
  */
 import { parseCssColor, type Rgba } from '../../shared/qr/color.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { checkedUrl, html, isDataImageUrl, type SafeHtml } from './html.js';
-import { htmlPage } from './layout.js';
+import { icon, socialPlatform } from './icons.js';
+import type { PageContent } from './layout.js';
 import type { Page } from './types.js';
 
 type MultiLinksData = LinkDataByType['multi-links'];
@@ -28,8 +32,10 @@ const STYLES =
   '.links{list-style:none;padding:0;margin:1.5rem 0 0}.links li{margin:0 0 .75rem}' +
   '.bio-link{display:flex;align-items:center;gap:.75rem;min-height:3.25rem;padding:.5rem 1rem;border-radius:.75rem;font-weight:600;text-decoration:none;text-align:left;box-shadow:0 1px 3px rgba(0,0,0,.2)}' +
   '.bio-link span:last-child{flex:1;overflow-wrap:anywhere}' +
-  '.icon{flex:none;display:flex;align-items:center;justify-content:center;width:2rem;height:2rem;border:2px solid currentColor;border-radius:50%;font-size:.9rem;text-transform:uppercase;overflow:hidden}' +
-  '.icon img{width:100%;height:100%;object-fit:cover}' +
+  'span.icon{flex:none;display:flex;align-items:center;justify-content:center;width:2rem;height:2rem;overflow:hidden}' +
+  'span.icon img{width:100%;height:100%;object-fit:cover;border-radius:50%}' +
+  '.socials{list-style:none;padding:0;margin:1rem 0 0;display:flex;flex-wrap:wrap;justify-content:center;gap:.75rem}' +
+  '.social{display:flex;align-items:center;justify-content:center;width:3rem;height:3rem;border-radius:50%;box-shadow:0 1px 3px rgba(0,0,0,.2)}' +
   '.round .logo{border-radius:50%}.round .bio-link{border-radius:999px}';
 
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
@@ -72,17 +78,19 @@ function style(declarations: Record<string, string | undefined>): string {
 
 function linkTitle(link: MultiLink): string {
   if (link.title?.trim()) return link.title;
+  const platform = socialPlatform(link.icon, link.value);
+  if (platform) return platform.label;
   if (link.icon && !/^[a-z][a-z0-9+.-]*:/i.test(link.icon)) return link.icon.charAt(0).toUpperCase() + link.icon.slice(1);
   return new URL(link.value).hostname;
 }
 
-function linkIcon(link: MultiLink, title: string): SafeHtml {
-  return isDataImageUrl(link.icon)
-    ? html`<span class="icon" aria-hidden="true"><img src="${link.icon}" alt=""></span>`
-    : html`<span class="icon" aria-hidden="true">${Array.from(title.trim())[0] ?? ''}</span>`;
+/** The link's own image icon when it is a data URL, else the platform's icon, else a link icon. */
+function linkIcon(link: MultiLink): SafeHtml {
+  if (isDataImageUrl(link.icon)) return html`<span class="icon" aria-hidden="true"><img src="${link.icon}" alt=""></span>`;
+  return html`<span class="icon" aria-hidden="true">${icon(socialPlatform(link.icon, link.value)?.icon ?? 'link')}</span>`;
 }
 
-export function renderMultiLinksPage(data: MultiLinksData): Page {
+export function renderMultiLinksPage(data: MultiLinksData): PageContent {
   const { backgroundColor, linkBackgroundColor, textColor } = data.design;
   const pageBackground = parseCssColor(backgroundColor);
   const linkBackground = parseCssColor(linkBackgroundColor);
@@ -90,13 +98,17 @@ export function renderMultiLinksPage(data: MultiLinksData): Page {
   const shownLink = linkBackground ? over(linkBackground, shownPage) : shownPage;
   const bodyStyle = style({ 'background-color': pageBackground ? backgroundColor : '#fff', color: readableText(textColor, shownPage) });
   const linkStyle = style({ 'background-color': linkBackground ? linkBackgroundColor : undefined, color: readableText(textColor, shownLink) });
-  const links = (data.links ?? []).flatMap((link) => {
+  // Social profiles are a row of round icons under the description; other links full-width buttons.
+  const socials: SafeHtml[] = [];
+  const links: SafeHtml[] = [];
+  for (const link of data.links ?? []) {
     const href = checkedUrl(link.value, ['http', 'https']);
-    if (!href) return [];
+    if (!href) continue;
     const title = linkTitle(link);
-    return [html`<li><a class="bio-link" href="${href}" style="${linkStyle}">${linkIcon(link, title)}<span>${title}</span></a></li>`];
-  });
-  return htmlPage({
+    if (link.type === 'social') socials.push(html`<li><a class="social" href="${href}" style="${linkStyle}" aria-label="${title}" title="${title}">${linkIcon(link)}</a></li>`);
+    else links.push(html`<li><a class="bio-link" href="${href}" style="${linkStyle}">${linkIcon(link)}<span>${title}</span></a></li>`);
+  }
+  return {
     title: data.title,
     styles: STYLES,
     bodyStyle,
@@ -104,7 +116,8 @@ export function renderMultiLinksPage(data: MultiLinksData): Page {
 ${isDataImageUrl(data.logo) && html`<img class="logo" src="${data.logo}" alt="${data.title} logo">`}
 <h1>${data.title}</h1>
 ${data.description && html`<p class="text">${data.description}</p>`}
+${socials.length > 0 && html`<ul class="socials">${socials}</ul>`}
 ${links.length > 0 && html`<ul class="links">${links}</ul>`}
 </div>`,
-  });
+  };
 }

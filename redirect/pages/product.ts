@@ -6,9 +6,9 @@
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { html } from './html.js';
-import { htmlPage } from './layout.js';
+import type { PageContent } from './layout.js';
 import { imageAlt, linkFiles } from './files.js';
-import type { Page, PageUrls } from './types.js';
+import type { PageUrls } from './types.js';
 
 const STYLES =
   '.product-images{list-style:none;padding:0;display:grid;grid-template-columns:repeat(4,1fr);gap:.5rem}' +
@@ -23,14 +23,14 @@ const STYLES =
 type ProductData = Omit<LinkDataByType['product'], 'productDescription' | 'subTotal' | 'tax' | 'totalNet'> &
   Partial<Pick<LinkDataByType['product'], 'productDescription' | 'subTotal' | 'tax' | 'totalNet'>>;
 
-export function renderProductPage(link: ResolvedLink, data: ProductData, urls: PageUrls): Page {
+export function renderProductPage(link: ResolvedLink, data: ProductData, urls: PageUrls): PageContent {
   const money = new Intl.NumberFormat('en', { style: 'currency', currency: data.currency });
   const images = linkFiles(link, data.images?.files.map((f) => f.fileId) ?? []);
   const discount = data.discount;
   const discountAmount = discount && (discount.type === 'percent' ? ((data.subTotal ?? 0) * discount.value) / 100 : discount.value);
   const hasPrices = data.subTotal !== undefined || data.tax !== undefined || data.totalNet !== undefined;
   const discountLabel = discount?.type === 'percent' ? `Discount (${new Intl.NumberFormat('en').format(discount.value)}%)` : 'Discount';
-  return htmlPage({
+  return {
     title: data.productName,
     styles: STYLES,
     content: html`${images.length > 0 &&
@@ -44,5 +44,5 @@ ${discountAmount !== undefined && html`<tr><th scope="row">${discountLabel}</th>
 ${data.tax !== undefined && html`<tr><th scope="row">Tax</th><td>${money.format(data.tax)}</td></tr>`}
 ${data.totalNet !== undefined && html`<tr class="total"><th scope="row">Total</th><td>${money.format(data.totalNet)}</td></tr>`}
 </table>`}`,
-  });
+  };
 }

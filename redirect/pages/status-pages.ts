@@ -1,55 +1,106 @@
 /** The pages a scan gets instead of its link: unknown or unavailable, password form, service down. */
-import { html } from './html.js';
-import { contentSecurityPolicy, htmlPage } from './layout.js';
+import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
+import { html, type SafeHtml } from './html.js';
+import { icon, type IconName } from './icons.js';
+import { contentSecurityPolicy, htmlPage, pageBrand, type PageBrand } from './layout.js';
 import type { Page, UnavailableReason } from './types.js';
 
-const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; message: string }> = {
+const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; message: string; icon: IconName }> = {
   not_found: {
     status: 404,
     title: 'Link not found',
     message: 'This QR code or short link does not lead anywhere. Check the address, or ask whoever shared it for a new one.',
+    icon: 'question',
   },
   paused: {
     status: 410,
     title: 'This link is paused',
     message: 'Its owner has paused it for now. Please try again later.',
+    icon: 'pause',
   },
   scheduled: {
     status: 410,
     title: 'This link is not active yet',
     message: 'It has been set up to start later. Please come back when it goes live.',
+    icon: 'clock',
   },
   expired: {
     status: 410,
     title: 'This link has expired',
     message: 'It was only available for a limited time, and that time is over.',
+    icon: 'hourglass',
   },
   limit_reached: {
     status: 410,
     title: 'This link has reached its limit',
     message: 'It has already been opened as many times as its owner allowed.',
+    icon: 'blocked',
   },
   // Only a row written outside the api can get here (the api stores valid URLs only); nothing was counted.
   broken_destination: {
     status: 502,
     title: 'This link cannot be opened',
     message: 'Its destination is not a valid web address. Please let whoever shared it know.',
+    icon: 'alert',
   },
 };
 
-export function renderUnavailablePage(reason: UnavailableReason): Page {
-  const { status, title, message } = UNAVAILABLE[reason];
-  return htmlPage({ status, title, content: html`<h1>${title}</h1><p>${message}</p>` });
+/** Status pages are a card in the middle of the screen: an icon, the heading, what it means. */
+const STATUS_STYLES =
+  'main{min-height:100vh;min-height:100dvh;display:flex;align-items:center;justify-content:center}' +
+  '.status-card{width:100%;max-width:26rem;text-align:center;background:var(--card);border:1px solid var(--line);border-radius:1.25rem;padding:2rem 1.5rem}' +
+  '.status-card .icon{color:var(--accent);margin:0 auto 1rem;display:block}.status-card h1{font-size:1.4rem}.status-card p:last-child{margin-bottom:0}' +
+  '.when{font-weight:600}';
+
+function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null }): Page {
+  return htmlPage({
+    status: options.status,
+    title: options.title,
+    brand: options.brand ?? null,
+    styles: STATUS_STYLES + (options.styles ?? ''),
+    content: html`<section class="status-card">${icon(options.icon, 48)}<h1>${options.title}</h1>${options.body}</section>`,
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
+}
+
+/** "Thursday, December 24, 2026 at 7:00 PM GMT+1": an instant in the link's schedule zone, with the zone's name. */
+function formatInstant(at: number, timeZone: string | null): string {
+  const zone = timeZone ?? 'UTC';
+  const format = new Intl.DateTimeFormat('en', { timeZone: zone, dateStyle: 'full', timeStyle: 'short' });
+  return `${format.format(at)} (${zone})`;
+}
+
+/**
+ * What a status page knows of its link: its schedule (to say when it opens or ended) and, when
+ * given, its owner's brand. A protected link's logo and cover are left out: its files are served
+ * only to visitors who have unlocked it.
+ */
+export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleTimezone'> & Partial<Pick<ResolvedLink, 'name' | 'pageStyle' | 'files' | 'passwordHash'>>;
+
+/** The brand a status page of `link` shows (public file URLs, no images for a protected link). */
+export function statusBrand(link: Partial<Pick<ResolvedLink, 'name' | 'pageStyle' | 'files' | 'passwordHash'>> | undefined): PageBrand | null {
+  if (!link?.pageStyle) return null;
+  const files = link.passwordHash ? [] : (link.files ?? []);
+  return pageBrand({ name: link.name ?? '', pageStyle: link.pageStyle, files }, { file: (id) => `/files/${id}` });
+}
+
+export function renderUnavailablePage(reason: UnavailableReason, schedule?: StatusLink): Page {
+  const { status, title, message, icon } = UNAVAILABLE[reason];
+  let when: SafeHtml | null = null;
+  if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">Opens on ${formatInstant(schedule.startDate, schedule.scheduleTimezone)}</p>`;
+  if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">Ended on ${formatInstant(schedule.endDate, schedule.scheduleTimezone)}</p>`;
+  return statusPage({ status, title, icon, body: html`${when}<p>${message}</p>`, brand: statusBrand(schedule) });
 }
 
 /** How long a scanner is told to wait when the service is briefly unavailable. */
 const SERVICE_RETRY_AFTER_SECONDS = 5;
 
 export function renderServiceUnavailablePage(): Page {
-  return htmlPage({
+  return statusPage({
     status: 503,
-    title: 'Please try again',
-    content: html`<h1>Please try again in a moment</h1><p>We could not open this link just now. Reload the page in a few seconds.</p>`,
+    title: 'Please try again in a moment',
+    icon: 'alert',
+    body: html`<p>We could not open this link just now. Reload the page in a few seconds.</p>`,
     headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) },
   });
 }
@@ -93,21 +144,17 @@ const CLIENT_ERRORS: Record<number, { title: string; message: string }> = {
  */
 export function renderClientErrorPage(status: number, allow?: string): Page {
   const { title, message } = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
-  return htmlPage({
-    status,
-    title,
-    content: html`<h1>${title}</h1><p>${message}</p>`,
-    ...(allow ? { headers: { Allow: allow } } : {}),
-  });
+  return statusPage({ status, title, icon: 'alert', body: html`<p>${message}</p>`, ...(allow ? { headers: { Allow: allow } } : {}) });
 }
 
 /** A client that asked for too many unknown links this window (429; see NotFoundLimit). */
 export function renderTooManyNotFoundPage(retryAfterSeconds: number): Page {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
-  return htmlPage({
+  return statusPage({
     status: 429,
     title: 'Too many unknown links',
-    content: html`<h1>Too many unknown links</h1><p>This network has asked for many links that do not exist. Please wait ${waitText(retryAfter)} and try again.</p>`,
+    icon: 'blocked',
+    body: html`<p>This network has asked for many links that do not exist. Please wait ${waitText(retryAfter)} and try again.</p>`,
     headers: { 'Retry-After': String(retryAfter) },
   });
 }
@@ -120,10 +167,12 @@ export interface PasswordPageOptions {
   action: string;
   error?: 'wrong' | 'too_many';
   retryAfterSeconds?: number;
+  /** The link's owner's brand (statusBrand: without images, the link being protected). */
+  brand?: PageBrand | null;
 }
 
 /** 200 with the form; 401 after a wrong password; 429 with Retry-After after too many attempts. */
-export function renderPasswordPage({ action, error, retryAfterSeconds }: PasswordPageOptions): Page {
+export function renderPasswordPage({ action, error, retryAfterSeconds, brand }: PasswordPageOptions): Page {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds ?? DEFAULT_PASSWORD_RETRY_SECONDS));
   const alert =
     error === 'wrong'
@@ -131,22 +180,23 @@ export function renderPasswordPage({ action, error, retryAfterSeconds }: Passwor
       : error === 'too_many'
         ? `Too many attempts. Please wait ${waitText(retryAfter)} and try again.`
         : undefined;
-  return htmlPage({
+  return statusPage({
     status: error === 'wrong' ? 401 : error === 'too_many' ? 429 : 200,
-    title: 'Password required',
-    styles:
-      'label{display:block;font-weight:600;margin:0 0 .25rem}' +
-      'input{display:block;width:100%;min-height:3rem;padding:.5rem .75rem;margin:0 0 1rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.5rem}' +
-      '.alert{border-left:4px solid var(--danger);padding:.5rem .75rem;background:var(--card)}',
-    content: html`<h1>This link is protected</h1>
-<p>Enter the password you were given to open it.</p>
+    title: 'This link is protected',
+    icon: 'lock',
+    brand,
+    body: html`<p>Enter the password you were given to open it.</p>
 ${alert && html`<p class="alert" role="alert">${alert}</p>`}
 <form method="post" action="${action}"><label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${error ? '' : html` autofocus`}>
 <button class="button" type="submit">Open link</button></form>`,
+    styles:
+      'form{text-align:left}label{display:block;font-weight:600;margin:0 0 .25rem}' +
+      'input{display:block;width:100%;min-height:3rem;padding:.5rem .75rem;margin:0 0 1rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.5rem}' +
+      '.alert{text-align:left;border-left:4px solid var(--danger);padding:.5rem .75rem;background:var(--bg)}',
     headers: {
       // The answer to the form redirects to the link's destination, wherever that is.
-      'Content-Security-Policy': contentSecurityPolicy("'self' http: https:"),
+      'Content-Security-Policy': contentSecurityPolicy({ formAction: "'self' http: https:" }),
       ...(error === 'too_many' ? { 'Retry-After': String(retryAfter) } : {}),
     },
   });

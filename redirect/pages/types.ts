@@ -1,3 +1,5 @@
+import type { ScannerPlatform } from './maps.js';
+
 /** What a page renderer returns; the redirect routes send it as is (text/html unless headers say otherwise). */
 export interface Page {
   status: number;
@@ -8,6 +10,9 @@ export interface Page {
    */
   headers?: Record<string, string>;
 }
+
+/** A page ready to send: its body may be bytes already encoded as `headers['Content-Encoding']` says. */
+export type EncodedPage = Omit<Page, 'body'> & { body: string | Buffer };
 
 /** Why a short link does not resolve: each has its own clear page. */
 export type UnavailableReason = 'not_found' | 'paused' | 'scheduled' | 'expired' | 'limit_reached' | 'broken_destination';
@@ -20,4 +25,11 @@ export interface PageUrls {
   vcard: string;
   /** The link's calendar file (.ics), for event links. */
   ics: string;
+}
+
+/** Who is looking at a page: the platform its actions should suit, and the time it is asked at. */
+export interface Scanner {
+  platform: ScannerPlatform;
+  /** Epoch ms. */
+  now: number;
 }

@@ -25,6 +25,7 @@ import { fileBlobs, files } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { ByteRange } from '../../shared/files/storage/index.js';
 import { isUuid } from '../../shared/format/ids.js';
+import { encodeRfc5987 } from '../pages/download-name.js';
 import { html } from '../pages/html.js';
 import { renderServiceUnavailablePage, sendPage } from '../pages/index.js';
 import { htmlPage } from '../pages/layout.js';
@@ -170,9 +171,4 @@ function requestedRange(
   if (end < start) return undefined; // an invalid range-spec: the header is ignored
   if (start >= size) return UNSATISFIABLE;
   return { start, end: Math.min(end, size - 1) };
-}
-
-/** RFC 8187 ext-value characters: percent-encode everything but attr-char. */
-function encodeRfc5987(name: string): string {
-  return encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -13,6 +13,9 @@ import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { smartUrlDestination } from '../../shared/links/smart-url.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import {
+  attachmentDisposition,
+  eventFileName,
+  platformOf,
   renderIcs,
   renderLinkPage,
   renderPasswordPage,
@@ -20,9 +23,12 @@ import {
   renderTooManyNotFoundPage,
   renderUnavailablePage,
   renderVcard,
+  statusBrand,
   sendPage,
+  vcardFileName,
+  type PasswordPageOptions,
 } from '../pages/index.js';
-import type { Page } from '../pages/types.js';
+import type { EncodedPage, Page } from '../pages/types.js';
 import { newScanId } from '../../shared/scans/scan-id.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
@@ -77,10 +83,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   function availableLink(link: ResolvedLink | null, now: number): ResolvedLink | Page {
     if (!link) return NOT_FOUND_PAGE;
     const reason = windowStatus(link, now) ?? (link.brokenDestination ? 'broken_destination' : null);
-    return reason ? renderUnavailablePage(reason) : link;
+    return reason ? renderUnavailablePage(reason, link) : link;
   }
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
+  /** The link's password form (posting to the link), in its owner's brand. */
+  const passwordPage = (link: ResolvedLink, options: Pick<PasswordPageOptions, 'error' | 'retryAfterSeconds'> = {}) =>
+    renderPasswordPage({ action: `/${link.slug}`, brand: statusBrand(link), ...options });
   /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
   const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
     page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
@@ -100,7 +109,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   function answerScan(request: SlugRequest, reply: FastifyReply, found: ResolvedLink | Page, now: number) {
     if (isPage(found)) return answerPage(request, reply, found);
-    if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
+    if (locked(found, request, now)) return sendPage(reply, passwordPage(found));
     return resolveScan(request, reply, found, now);
   }
 
@@ -113,23 +122,36 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
    */
   function resolveScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, now: number): FastifyReply | Promise<FastifyReply> {
     const visitor = scanPath.describeVisitor(request.headers['user-agent'], request.ip, { head: request.method === 'HEAD' });
-    const answer = answerOf(link, visitor, now);
+    const answer = answerOf(request, link, visitor, now);
+    if (!(answer instanceof Promise)) return takeScan(request, reply, link, visitor, now, answer);
+    return answer.then(
+      (page) => takeScan(request, reply, link, visitor, now, page),
+      (err: unknown) => {
+        request.log.error({ err, slug: link.slug }, 'menu page could not be made');
+        return sendPage(reply, renderServiceUnavailablePage());
+      },
+    );
+  }
+
+  /** The scan is taken from the link's limit (when it has one) and recorded, and the answer sent. */
+  function takeScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
     if (!link.scanLimitActive) return recordAndSend(request, reply, link, visitor, now, answer);
     return scanLimiter.take(link, !visitor.isBot).then(
-      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached')) : recordAndSend(request, reply, link, visitor, now, answer)),
+      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached', link)) : recordAndSend(request, reply, link, visitor, now, answer)),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage()),
     );
   }
 
-  /** Where a scan of the link goes (a URL for Location) or the page it shows. */
-  function answerOf(link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page {
+  /** Where a scan of the link goes (a URL for Location) or the page it shows (a cafe's menu page may need reading first). */
+  function answerOf(request: SlugRequest, link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page | Promise<EncodedPage> {
     if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
     if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
-    return renderLinkPage(link, pageUrls(link.slug));
+    if (link.type === 'menu') return scanPath.menuPages.page(link, now, request.headers['accept-encoding']);
+    return renderLinkPage(link, pageUrls(link.slug), { platform: platformOf(visitor.osName), now });
   }
 
-  function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | Page) {
+  function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
     const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
     const send = () => (typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer));
     // The answer waits until the scan is written ahead: a kill can lose neither alone.
@@ -146,7 +168,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     if (found.passwordHash === null || !locked(found, request, now)) return reply.code(303).header('location', action).send();
     // Limited per link and client and per link; visitors holding a cookie never reach this.
     const attempt = await passwordAttempts.begin(found.id, request.ip);
-    if (!attempt.allowed) return sendPage(reply, renderPasswordPage({ action, error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
+    if (!attempt.allowed) return sendPage(reply, passwordPage(found, { error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
     const right =
@@ -172,7 +194,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const after = attempt.failed();
     return sendPage(
       reply,
-      renderPasswordPage(after.allowed ? { action, error: 'wrong' } : { action, error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),
+      passwordPage(found, after.allowed ? { error: 'wrong' } : { error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),
     );
   });
 
@@ -182,16 +204,16 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       const now = Date.now();
       const found = await findLink(request, now);
       if (isPage(found)) return answerPage(request, reply, found);
-      if (locked(found, request, now)) return sendPage(reply, renderPasswordPage({ action: `/${found.slug}` }));
+      if (locked(found, request, now)) return sendPage(reply, passwordPage(found));
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (file === 'contact.vcf' && found.type === 'vcard') {
         return reply
-          .headers({ ...headers, 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': 'attachment; filename="contact.vcf"' })
+          .headers({ ...headers, 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': attachmentDisposition(vcardFileName(found.data as LinkDataByType['vcard'])) })
           .send(renderVcard(found.data as LinkDataByType['vcard']));
       }
       if (file === 'event.ics' && found.type === 'event') {
         return reply
-          .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': 'attachment; filename="event.ics"' })
+          .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': attachmentDisposition(eventFileName(found.data as LinkDataByType['event'])) })
           .send(renderIcs(found.data as LinkDataByType['event'], { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
       }
       return sendPage(reply, renderUnavailablePage('not_found'));

@@ -6,6 +6,7 @@
  * optional text sent empty clears the field.
  */
 import { z } from 'zod';
+import { hexColorSchema } from '../format/hex-color.js';
 import { SPICE_LEVELS } from '../../db/schema.js';
 import { httpUrlHref, isCurrencyCode, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '../links/data/index.js';
 import { qrOptionsSchema } from '../qr/options.js';
@@ -151,15 +152,11 @@ export const updateCafeBody = strict({
 });
 export type UpdateCafeBody = z.output<typeof updateCafeBody>;
 
-const hexColor = z
-  .string({ error: typeError('Must be a string') })
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: 'Must be a hex color such as #1a2b3c' })
-  .transform((c) => c.toLowerCase());
 
 export const themeBody = strict({
   themeImage: z.enum(MENU_THEME_KEYS, { error: typeError(THEME_MESSAGE) }).meta({ description: 'The menu page’s theme' }),
-  primaryColor: hexColor.nullable().optional().meta({ description: 'Replaces the theme’s primary color; null returns to it' }),
-  secondaryColor: hexColor.nullable().optional().meta({ description: 'Replaces the theme’s secondary color; null returns to it' }),
+  primaryColor: hexColorSchema.nullable().optional().meta({ description: 'Replaces the theme’s primary color; null returns to it' }),
+  secondaryColor: hexColorSchema.nullable().optional().meta({ description: 'Replaces the theme’s secondary color; null returns to it' }),
   showDietarySection: z.boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) }).optional(),
 }).meta({ example: { themeImage: 'rustic', primaryColor: '#6b4423', secondaryColor: null, showDietarySection: true } });
 export type ThemeBody = z.output<typeof themeBody>;

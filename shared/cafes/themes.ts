@@ -59,7 +59,7 @@ export const MENU_THEMES = {
   },
   rustic: {
     label: 'Rustic: bakeries and bistros, kraft tones and serif type',
-    palette: { background: '#efe6d8', surface: '#f8f2e8', text: '#3b2f22', mutedText: '#7a6a55', primary: '#6b4423', secondary: '#7d8c4a' },
+    palette: { background: '#efe6d8', surface: '#f8f2e8', text: '#3b2f22', mutedText: '#665741', primary: '#6b4423', secondary: '#7d8c4a' },
     typography: { headings: SERIF, body: SERIF },
     layout: 'list',
   },

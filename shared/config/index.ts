@@ -123,6 +123,8 @@ const envSchema = z
     LINK_CACHE_TTL_MS: positiveInt(5000),
     /** Links a redirect process keeps in memory at most. */
     LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
+    /** Megabytes of rendered menu pages (and the menus they are made from) a redirect process keeps at most. */
+    MENU_PAGE_CACHE_MB: positiveInt(128),
     /**
      * Unknown slugs (404s) a client address (IPv6: its /64) gets from the redirect per window; past
      * it a 429 page until the window ends. Only 404s count: valid scans behind one NAT never do.

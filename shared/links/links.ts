@@ -19,6 +19,7 @@ import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
 import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
+import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug, shortUrl } from './slugs.js';
 import { linkStatusSql } from './status.js';
 import { linkView, type LinkFileRow, type LinkRow } from './view.js';
@@ -61,13 +62,21 @@ async function configColumns(db: Database, accountId: string, c: LinkConfigurati
  * Every fileId the data names must be a file of this account, of the right kind, and not already
  * serving another link. Returns the ids to attach.
  */
-async function checkFiles(db: Database, accountId: string, type: LinkType, data: unknown, linkId: string | null): Promise<string[]> {
-  const refs = fileRefs(type, data);
+/**
+ * The files a link names (its data's, its page style's logo and cover): each must exist, be the
+ * account's, be of the right kind and not belong to another link; a bad one is a 400 at its place
+ * (`data.files[0].fileId`, `pageStyle.logo.fileId`). Returns the ids to attach.
+ */
+async function checkFiles(db: Database, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined, linkId: string | null): Promise<string[]> {
+  const refs = [
+    ...fileRefs(type, data).map((ref) => ({ ...ref, root: 'data' })),
+    ...pageStyleFileRefs(style).map((ref) => ({ ...ref, root: 'pageStyle' })),
+  ];
   if (refs.length === 0) return [];
   const found = new Map((await findAccountFiles(db, accountId, refs.map((r) => r.fileId))).map((f) => [f.id, f]));
   const errors: FieldError[] = [];
   for (const ref of refs) {
-    const path = formatPath(ref.path, 'data');
+    const path = formatPath(ref.path, ref.root);
     const file = found.get(ref.fileId);
     if (!file) errors.push({ path, message: 'File not found' });
     else if (ref.kind === 'pdf' && file.contentType !== 'application/pdf') errors.push({ path, message: 'Must be a PDF file' });
@@ -132,7 +141,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
-  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, null);
+  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, body.pageStyle, null);
   const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
     const [row] = await tx
       .insert(links)
@@ -143,6 +152,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
         type: body.type,
         metaData: body.data,
         qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
+        pageStyle: body.pageStyle ?? null,
         ...columns,
         menu: extras.menu ?? null,
       })
@@ -329,7 +339,9 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   }
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
-  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, current.id);
+  // Absent, the page style stays as it is; null clears it.
+  const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;
+  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, pageStyle, current.id);
   const nextSlug = columns.customUrl ?? current.slug;
   const qrBase = body.qrOptions ?? styling(current.qrOptions);
   let row: LinkRow;
@@ -345,6 +357,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
           type: body.type,
           metaData: body.data,
           qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
+          pageStyle,
           ...columns,
           updatedAt: new Date(),
         })
@@ -432,17 +445,19 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
     ...rest
   } = source;
   const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
-    const copies = await copyFiles(tx, who.accountId, fileRefs(source.type as LinkType, source.metaData).map((ref) => ref.fileId));
-    // Point the copy's data at its own files.
-    const data = JSON.parse(JSON.stringify(source.metaData), (key, value) =>
-      key === 'fileId' && typeof value === 'string' ? (copies.get(value.toLowerCase()) ?? value) : value,
-    ) as Record<string, unknown>;
+    const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
+    const copies = await copyFiles(tx, who.accountId, named.map((ref) => ref.fileId));
+    // Point the copy's data and page style at its own files.
+    const ownFiles = <T>(value: T): T =>
+      JSON.parse(JSON.stringify(value), (key, v) => (key === 'fileId' && typeof v === 'string' ? (copies.get(v.toLowerCase()) ?? v) : v)) as T;
+    const data = ownFiles(source.metaData);
     const [row] = await tx
       .insert(links)
       .values({
         ...rest,
         name: name ?? `${source.name} (copy)`,
         metaData: data,
+        pageStyle: source.pageStyle ? ownFiles(source.pageStyle) : null,
         // A cafe has one link; a copy of it is a menu link of no cafe (its images are not copied either).
         menu: null,
         urlActive: false,

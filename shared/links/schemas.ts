@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { qrOptionsSchema } from '../qr/options.js';
+import { pageStyleSchema } from './page-style.js';
 import { isIanaTimezone, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type LinkType } from './data/index.js';
 import { LINK_STATUSES } from './status.js';
 import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slugs.js';
@@ -85,6 +86,7 @@ export const linkBodySchema = z
     data: z.record(z.string(), z.unknown(), { error: 'Must be an object' }),
     linkConfigurations: linkConfigurationsSchema.optional(),
     qrOptions: qrOptionsSchema.optional(),
+    pageStyle: pageStyleSchema.nullable().optional(),
   })
   // A refinement rather than a transform, so data's issues are reported beside the other members'
   // (a transform runs only when all else passed). `body` is zod's own copy of the input, so
@@ -149,6 +151,7 @@ export const linkResponse = z.object({
   type: z.string(),
   meta_data: z.record(z.string(), z.unknown()),
   qr_options: z.record(z.string(), z.unknown()),
+  page_style: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The pageStyle set on the link (brand and language of its page), or null' }),
   folder_id: z.string().nullable(),
   menu: z.string().nullable(),
   favorite: z.boolean(),

@@ -30,6 +30,7 @@ export function linkView(row: LinkRow, files: LinkFileRow[], config: Pick<Config
     type: row.type,
     meta_data: row.metaData,
     qr_options: row.qrOptions,
+    page_style: row.pageStyle ?? null,
     folder_id: row.folderId,
     menu: row.menu,
     favorite: row.favorite,

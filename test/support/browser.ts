@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 
@@ -82,4 +83,33 @@ export async function screenshot(visit: PageVisit, path: string): Promise<void> 
 /** Whether every <img> on the page finished loading with real pixels. */
 export function imagesLoaded(page: Page): Promise<boolean> {
   return page.$$eval('img', (images) => images.every((img) => img.complete && img.naturalWidth > 0));
+}
+
+/** A rule axe-core found broken on a page, with the elements that break it. */
+export interface AccessibilityViolation {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * The serious and critical accessibility violations axe-core (the engine of Lighthouse's and most
+ * audits' accessibility checks) finds on `url` at `viewport`. The audit runs in a context of its
+ * own that bypasses the page's CSP, which would (rightly) refuse axe's injected script.
+ */
+export async function seriousAccessibilityViolations(browser: Browser, url: string, viewport: { width: number; height: number } = PHONE.viewport): Promise<AccessibilityViolation[]> {
+  const context = await browser.newContext({ ...PHONE, viewport, bypassCSP: true });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+      return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
+    });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  } finally {
+    await context.close();
+  }
 }

@@ -1,6 +1,7 @@
 /** The real redirect process's app on a random port, over the same context as a test api. */
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { links, scans } from '../../db/schema.js';
 import { buildRedirectApp } from '../../redirect/app.js';
 import type { AppContext } from '../../shared/context.js';
@@ -26,6 +27,20 @@ export async function startTestRedirect(ctx: AppContext): Promise<TestRedirect> 
     get: (path, init) => fetch(`${base}${path}`, { redirect: 'manual', ...init }),
     close: () => app.close(),
   };
+}
+
+/** A GET whose body is not decoded (fetch would): the bytes as sent, for checking compression. */
+export function rawGet(redirect: TestRedirect, path: string, acceptEncoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(`${redirect.base}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
 /** The whole scan path for a test file: the api, the redirect app, the workers and one account. */

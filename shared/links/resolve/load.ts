@@ -1,20 +1,23 @@
 import type pg from 'pg';
 import type { LinkType } from '../data/index.js';
+import type { PageStyle } from '../page-style.js';
 import { withSendableDestinations } from './destinations.js';
 import type { ResolvedLink, ResolvedLinkFile } from './resolved-link.js';
 
 /**
  * One round trip: the link by its slug and the files attached to it. A named statement, because
- * every cache miss of every redirect process runs it.
+ * every cache miss of every redirect process runs it. A menu link's files (every image of its
+ * cafe) are not loaded: the menu page reads its images with the menu.
  */
 const LOAD_BY_SLUG: pg.QueryConfig = {
   name: 'resolve-link-by-slug',
-  text: `select l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.menu, l.paused,
+  text: `select l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.page_style, l.menu, l.paused,
       l.schedule_active, l.start_date, l.end_date, l.schedule_timezone,
       l.scan_limit_active, l.scan_limit, l.password_protected_active, l.password, l.updated_at,
+      case when l.type = 'menu' then (select (extract(epoch from c.updated_at) * 1000000)::bigint::text from cafes c where c.link_id = l.id) end as menu_version,
       coalesce((select json_agg(json_build_object('id', f.id, 'contentType', f.content_type, 'size', f.size,
                   'originalName', f.original_name) order by f.created_at, f.id)
-                from files f where f.link_id = l.id), '[]'::json) as files
+                from files f where f.link_id = l.id and l.type <> 'menu'), '[]'::json) as files
     from links l where l.slug = $1`,
 };
 
@@ -25,7 +28,9 @@ interface LinkRecord {
   name: string;
   type: string;
   meta_data: Record<string, unknown>;
+  page_style: PageStyle | null;
   menu: string | null;
+  menu_version: string | null;
   paused: boolean;
   schedule_active: boolean;
   start_date: Date | null;
@@ -50,7 +55,9 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
     name: r.name,
     type: r.type as LinkType,
     data: r.meta_data,
+    pageStyle: r.page_style,
     menu: r.menu,
+    menuVersion: r.menu_version,
     paused: r.paused,
     scheduleActive: r.schedule_active,
     startDate: r.start_date?.getTime() ?? null,

@@ -4,6 +4,7 @@
  * in Redis as JSON), so every member is plain JSON: instants are epoch milliseconds.
  */
 import type { LinkType } from '../data/index.js';
+import type { PageStyle } from '../page-style.js';
 
 export interface ResolvedLinkFile {
   id: string;
@@ -20,8 +21,16 @@ export interface ResolvedLink {
   type: LinkType;
   /** meta_data: the type's data exactly as validated and stored. */
   data: Record<string, unknown>;
-  /** The cafe whose menu a menu link serves (cafe feature); null until then. */
+  /** The brand and language of the link's page; null (or absent, in copies of older processes): the default look. */
+  pageStyle?: PageStyle | null;
+  /** The cafe whose menu a menu link serves (`links.menu`); null for other links and menu links made without a cafe. */
   menu: string | null;
+  /**
+   * Menu links: the version of the cafe's menu (its last change, see shared/cafes/published-menu.ts),
+   * so a changed menu is a new key for the rendered page; null for other links or a link serving
+   * no cafe. Absent in copies written by an older process.
+   */
+  menuVersion?: string | null;
   paused: boolean;
   scheduleActive: boolean;
   /** Epoch ms; the window is [startDate, endDate). */

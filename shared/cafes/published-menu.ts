@@ -1,0 +1,163 @@
+/**
+ * The menu as a guest sees it: the cafe's profile, theme and hours, and its visible groups →
+ * categories → items in menu order. Hidden rows, and everything under a hidden group or category,
+ * are left out here, so the page cannot show them. Categories whose group was deleted
+ * (ungrouped) come after the groups.
+ *
+ * Read in one statement (one snapshot: never half of a bulk insert), by the cafe's link. The
+ * result is plain JSON, `version` being the cafe's last change (every menu write marks the cafe
+ * updated, see writeMenu), which is what the redirect's page cache is keyed by.
+ */
+import type pg from 'pg';
+import type { DayHours } from './opening-hours.js';
+import type { MenuThemeKey } from './themes.js';
+import { DEFAULT_MENU_THEME, MENU_THEMES } from './themes.js';
+
+export type SpiceLevel = 'none' | 'mild' | 'medium' | 'hot' | 'extra_hot';
+
+export interface PublishedItem {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Exact decimal text, e.g. "12.500". */
+  price: string;
+  currency: string;
+  isFeatured: boolean;
+  isNew: boolean;
+  isRecommended: boolean;
+  spiceLevel: SpiceLevel;
+  ingredients: string[];
+  allergens: string[];
+  tags: string[];
+  image: string | null;
+}
+
+export interface PublishedCategory {
+  id: string;
+  name: string;
+  description: string | null;
+  image: string | null;
+  items: PublishedItem[];
+}
+
+export interface PublishedGroup {
+  /** null: the categories whose group was deleted. */
+  id: string | null;
+  name: string | null;
+  image: string | null;
+  categories: PublishedCategory[];
+}
+
+export interface PublishedMenu {
+  cafeId: string;
+  version: string;
+  name: string;
+  description: string | null;
+  title: string | null;
+  subtitle: string | null;
+  timezone: string;
+  operatingHours: DayHours[];
+  facilities: string[];
+  socialLinks: Array<{ platform: string; url: string }>;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  logo: string | null;
+  cover: string | null;
+  theme: MenuThemeKey;
+  primaryColor: string | null;
+  secondaryColor: string | null;
+  showDietarySection: boolean;
+  groups: PublishedGroup[];
+}
+
+const LOAD_PUBLISHED_MENU: pg.QueryConfig = {
+  name: 'published-menu-by-link',
+  text: `select c.id, (extract(epoch from c.updated_at) * 1000000)::bigint::text as version, c.name, c.description, c.title, c.subtitle,
+      c.timezone, c.operating_hours, c.facilities, c.social_links, c.address, c.phone, c.email, c.website,
+      c.logo_file_id, c.cover_file_id, c.theme_image, c.primary_color, c.secondary_color, c.show_dietary_section,
+      coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'image', g.image_file_id)
+                  order by g.sort_order, g.created_at, g.id)
+                from cafe_groups g where g.cafe_id = c.id and g.visible), '[]'::json) as groups,
+      coalesce((select json_agg(json_build_object('id', k.id, 'groupId', k.group_id, 'name', k.name, 'description', k.description,
+                  'image', k.image_file_id) order by k.sort_order, k.created_at, k.id)
+                from cafe_categories k where k.cafe_id = c.id and k.visible), '[]'::json) as categories,
+      coalesce((select json_agg(json_build_object('id', i.id, 'categoryId', i.category_id, 'name', i.name, 'description', i.description,
+                  'price', i.price::text, 'currency', i.currency, 'isFeatured', i.is_featured, 'isNew', i.is_new,
+                  'isRecommended', i.is_recommended, 'spiceLevel', i.spice_level, 'ingredients', i.ingredients,
+                  'allergens', i.allergens, 'tags', i.tags, 'image', i.image_file_id) order by i.sort_order, i.created_at, i.id)
+                from cafe_items i where i.cafe_id = c.id and i.visible), '[]'::json) as items
+    from cafes c where c.link_id = $1`,
+};
+
+interface MenuRecord {
+  id: string;
+  version: string;
+  name: string;
+  description: string | null;
+  title: string | null;
+  subtitle: string | null;
+  timezone: string;
+  operating_hours: DayHours[];
+  facilities: string[];
+  social_links: Array<{ platform: string; url: string }>;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  logo_file_id: string | null;
+  cover_file_id: string | null;
+  theme_image: string | null;
+  primary_color: string | null;
+  secondary_color: string | null;
+  show_dietary_section: boolean;
+  groups: Array<{ id: string; name: string; image: string | null }>;
+  categories: Array<Omit<PublishedCategory, 'items'> & { groupId: string | null }>;
+  items: Array<PublishedItem & { categoryId: string }>;
+}
+
+/** The published menu of the cafe a menu link serves, or null when the link serves no cafe. */
+export async function loadPublishedMenu(pool: pg.Pool, linkId: string): Promise<PublishedMenu | null> {
+  const { rows } = await pool.query<MenuRecord>({ ...LOAD_PUBLISHED_MENU, values: [linkId] });
+  const r = rows[0];
+  if (!r) return null;
+  const itemsOf = new Map<string, PublishedItem[]>();
+  for (const { categoryId, ...item } of r.items) {
+    const list = itemsOf.get(categoryId);
+    if (list) list.push(item);
+    else itemsOf.set(categoryId, [item]);
+  }
+  const groups: PublishedGroup[] = r.groups.map((g) => ({ ...g, categories: [] }));
+  const groupById = new Map(groups.map((g) => [g.id, g]));
+  const ungrouped: PublishedGroup = { id: null, name: null, image: null, categories: [] };
+  for (const { groupId, ...category } of r.categories) {
+    // A category in a hidden group is hidden with it; one whose group was deleted is ungrouped.
+    const group = groupId === null ? ungrouped : groupById.get(groupId);
+    group?.categories.push({ ...category, items: itemsOf.get(category.id) ?? [] });
+  }
+  if (ungrouped.categories.length > 0) groups.push(ungrouped);
+  return {
+    cafeId: r.id,
+    version: r.version,
+    name: r.name,
+    description: r.description,
+    title: r.title,
+    subtitle: r.subtitle,
+    timezone: r.timezone,
+    operatingHours: r.operating_hours,
+    facilities: r.facilities,
+    socialLinks: r.social_links,
+    address: r.address,
+    phone: r.phone,
+    email: r.email,
+    website: r.website,
+    logo: r.logo_file_id,
+    cover: r.cover_file_id,
+    theme: r.theme_image && r.theme_image in MENU_THEMES ? (r.theme_image as MenuThemeKey) : DEFAULT_MENU_THEME,
+    primaryColor: r.primary_color,
+    secondaryColor: r.secondary_color,
+    showDietarySection: r.show_dietary_section,
+    groups,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * A link's page style (pageStyle on POST/PUT /links): validated and stored, its logo and cover
+ * attached like data files (checked, released when dropped, copied on duplicate), and shown by
+ * the redirect: the page's lang, accent colours, brand header, and status pages in the brand.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { files } from '../db/schema.js';
+import { pngBytes, uploadFile } from './support/fixtures.js';
+import { call } from './support/harness.js';
+import { startScanStack, type ScanStack } from './support/redirect.js';
+
+let stack: ScanStack;
+beforeAll(async () => {
+  stack = await startScanStack();
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const api = () => stack.api.app;
+const key = () => stack.me.key;
+const upload = async (width: number) => (await uploadFile(api(), key(), pngBytes(width, 40, [30, 90, 160]), `logo-${width}.png`)).fileId;
+const linkOfFile = async (fileId: string) => (await stack.api.ctx.db.select({ linkId: files.linkId }).from(files).where(eq(files.id, fileId)))[0]?.linkId;
+const wifi = { ssid: 'Cafe Guest', encryption: 'WPA', password: 'espresso42' };
+
+describe('pageStyle', () => {
+  it('is stored canonical, answered as page_style, and shown by the page: lang, accent, logo and cover', async () => {
+    const logo = await upload(41);
+    const cover = await upload(42);
+    const res = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Cafe Aroma Wi-Fi',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { language: 'pt-br', accentColor: '#8A4B2A', accentColorDark: '#f0b27a', logo: { fileId: logo }, cover: { fileId: cover } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const slug = res.json().id as string;
+    const got = (await call(api(), key(), 'GET', `/api/v1/links/${slug}`)).json().data;
+    expect(got.page_style).toEqual({ language: 'pt-BR', accentColor: '#8a4b2a', accentColorDark: '#f0b27a', logo: { fileId: logo }, cover: { fileId: cover } });
+    expect(await linkOfFile(logo)).toBe(got.id);
+    const page = await (await stack.redirect.get(`/${slug}`)).text();
+    expect(page).toContain('<html lang="pt-BR">');
+    expect(page).toContain(':root{--accent:#8a4b2a;--on-accent:#fff}');
+    expect(page).toContain('@media (prefers-color-scheme:dark){:root{--accent:#f0b27a;--on-accent:#000}}');
+    expect(page).toContain(`<img class="brand-cover" src="/files/${cover}" alt="">`);
+    expect(page).toContain(`<img class="brand-logo" src="/files/${logo}" alt="Cafe Aroma Wi-Fi logo"`);
+    expect((await stack.redirect.get(`/files/${logo}`)).status).toBe(200);
+    // Paused, the status page wears the same brand.
+    expect((await call(api(), key(), 'POST', `/api/v1/links/${slug}/pause`)).statusCode).toBe(200);
+    const paused = await stack.redirect.get(`/${slug}`);
+    expect(paused.status).toBe(410);
+    const pausedPage = await paused.text();
+    expect(pausedPage).toContain('<html lang="pt-BR">');
+    expect(pausedPage).toContain(`src="/files/${logo}"`);
+  });
+
+  it('refuses what it cannot use, naming each member', async () => {
+    const pdf = (await uploadFile(api(), key(), Buffer.from('%PDF-1.4\n%%EOF\n'), 'x.pdf')).fileId;
+    const res = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Bad',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { language: 'not a tag!', accentColor: 'red', accentColorDark: '#12345', logo: { fileId: pdf }, cover: { fileId: '00000000-0000-4000-8000-000000000000' }, font: 'Comic Sans' },
+    });
+    expect(res.statusCode).toBe(400);
+    const paths = (res.json().errors as Array<{ path: string }>).map((e) => e.path).sort();
+    expect(paths).toEqual(['pageStyle.accentColor', 'pageStyle.accentColorDark', 'pageStyle.font', 'pageStyle.language'].sort());
+    const badFiles = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Bad files', type: 'wifi', data: wifi, pageStyle: { logo: { fileId: pdf }, cover: { fileId: '00000000-0000-4000-8000-000000000000' } } });
+    expect(badFiles.statusCode).toBe(400);
+    expect(badFiles.json().errors).toEqual([
+      { path: 'pageStyle.logo.fileId', message: 'Must be an image file' },
+      { path: 'pageStyle.cover.fileId', message: 'File not found' },
+    ]);
+  });
+
+  it('a PUT without it keeps it; null clears it and releases its files; a duplicate gets its own copies', async () => {
+    const logo = await upload(43);
+    const created = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Kept', type: 'wifi', data: wifi, pageStyle: { logo: { fileId: logo }, language: 'fr' } });
+    const slug = created.json().id as string;
+    const kept = await call(api(), key(), 'PUT', `/api/v1/links/${slug}`, { name: 'Kept', type: 'wifi', data: { ...wifi, ssid: 'Other' } });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().data.page_style).toEqual({ logo: { fileId: logo }, language: 'fr' });
+    expect(await linkOfFile(logo)).toBe(kept.json().data.id);
+    const copy = await call(api(), key(), 'POST', `/api/v1/links/${slug}/duplicate`, { name: 'Kept copy' });
+    expect(copy.statusCode, copy.body).toBe(200);
+    const [{ slug: copySlug }] = (await stack.api.ctx.database.pool.query<{ slug: string }>("select slug from links where name = 'Kept copy'")).rows as [{ slug: string }];
+    const copyView = (await call(api(), key(), 'GET', `/api/v1/links/${copySlug}`)).json().data;
+    expect(copyView.page_style.language).toBe('fr');
+    expect(copyView.page_style.logo.fileId).not.toBe(logo);
+    expect(await linkOfFile(copyView.page_style.logo.fileId)).toBe(copyView.id);
+    const cleared = await call(api(), key(), 'PUT', `/api/v1/links/${slug}`, { name: 'Kept', type: 'wifi', data: wifi, pageStyle: null });
+    expect(cleared.json().data.page_style).toBeNull();
+    expect(await linkOfFile(logo)).toBeNull();
+    const page = await (await stack.redirect.get(`/${slug}`)).text();
+    expect(page).toContain('<html lang="en">');
+    expect(page).not.toContain('brand-logo');
+  });
+
+  it('keeps text readable: an accent too pale for the page is not used', async () => {
+    const res = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Pale', type: 'wifi', data: wifi, pageStyle: { accentColor: '#ffee00' } });
+    const page = await (await stack.redirect.get(`/${res.json().id}`)).text();
+    expect(page.replace(/@media \(prefers-color-scheme:dark\)\{[^}]*\}\}/g, '')).not.toContain('--accent:#ffee00');
+    // In dark mode the same yellow reads well, so it is used there.
+    expect(page).toContain('@media (prefers-color-scheme:dark){:root{--accent:#ffee00;--on-accent:#000}}');
+  });
+
+  it('a protected link’s password page wears the brand without its images', async () => {
+    const logo = await upload(44);
+    const res = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Locked',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { language: 'de', logo: { fileId: logo } },
+      linkConfigurations: { passwordProtectedActive: true, password: 'secret12' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const page = await (await stack.redirect.get(`/${res.json().id}`)).text();
+    expect(page).toContain('<html lang="de">');
+    expect(page).toContain('This link is protected');
+    expect(page).not.toContain(logo);
+  });
+});
