@@ -3,6 +3,7 @@
  * tables. Every tenant-owned table carries account_id and every query filters on it.
  * Generated SQL lives in db/migrations (drizzle-kit generate); never edit an applied migration.
  */
+import type { ImageVariant } from '../shared/files/image-variants.js';
 import type { PageStyle } from '../shared/links/page-style.js';
 import { sql } from 'drizzle-orm';
 import {
@@ -182,6 +183,8 @@ export const fileBlobs = pgTable(
     contentType: text('content_type').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     refCount: integer('ref_count').notNull(),
+    /** Web-sized copies of a photo, stored beside it (shared/files/image-variants.ts); null: none. */
+    variants: jsonb('variants').$type<ImageVariant[]>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -23,7 +23,7 @@ import { ScanRecorder } from '../shared/scans/recorder.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
-import filesRoutes from './routes/files.js';
+import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import { MenuPages } from './menu-pages.js';
 import type { ScanPath } from './scan-path.js';
@@ -80,9 +80,9 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     visitorKeys,
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,
+    serveFile: (request, reply, id, access, variant) => serveFile(ctx, request, reply, id, access, variant),
     menuPages: new MenuPages(ctx.database.pool, {
       maxBytes: config.MENU_PAGE_CACHE_MB * 1024 * 1024,
-      urls: { file: (id) => `/files/${id}` },
       baseUrl: config.SHORT_URL_BASE,
     }),
   };

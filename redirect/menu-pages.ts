@@ -16,7 +16,8 @@ import type pg from 'pg';
 import { loadPublishedMenu, type PublishedMenu } from '../shared/cafes/published-menu.js';
 import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
 import { acceptedEncoding, compress, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
-import { menuClock, renderLinkPage, renderMenuPage, type MenuPageUrls } from './pages/index.js';
+import { fileUrlOf } from './pages/file-urls.js';
+import { menuClock, renderLinkPage, renderMenuPage } from './pages/index.js';
 import type { EncodedPage, Page } from './pages/types.js';
 
 
@@ -24,6 +25,8 @@ interface Entry {
   version: string;
   menu: PublishedMenu;
   clockKey: string | null;
+  /** Whether the page was made for a password-protected link (its images then live under the link). */
+  protectedLink: boolean;
   page: Page | null;
   /** The page compressed, per encoding; `size` once it is done. */
   encoded: Map<Encoding, { body: Promise<Buffer>; size: number }>;
@@ -33,7 +36,6 @@ interface Entry {
 export interface MenuPagesOptions {
   /** Bytes of menus, pages and compressed pages kept at most (approximate: text counted by length). */
   maxBytes: number;
-  urls: MenuPageUrls;
   /** SHORT_URL_BASE: absolute URLs in the page's schema.org block. */
   baseUrl: string;
 }
@@ -59,12 +61,15 @@ export class MenuPages {
    */
   async page(link: ResolvedLink, now: number, acceptEncoding: string | undefined): Promise<EncodedPage> {
     const entry = await this.entryOf(link);
-    if (!entry) return renderLinkPage(link, { file: this.opts.urls.file, vcard: '', ics: '' });
+    const urls = { file: fileUrlOf(link) };
+    if (!entry) return renderLinkPage(link, { ...urls, vcard: '', ics: '' });
     const at = new Date(now);
     const clock = menuClock(entry.menu, at);
-    if (entry.page === null || entry.clockKey !== clock.key) {
-      entry.page = renderMenuPage(entry.menu, { now: at, urls: this.opts.urls, baseUrl: this.opts.baseUrl });
+    const protectedLink = link.passwordHash !== null;
+    if (entry.page === null || entry.clockKey !== clock.key || entry.protectedLink !== protectedLink) {
+      entry.page = renderMenuPage(entry.menu, { now: at, urls, baseUrl: this.opts.baseUrl });
       entry.clockKey = clock.key;
+      entry.protectedLink = protectedLink;
       entry.encoded.clear();
       this.resize(link.id, entry);
     }
@@ -117,7 +122,7 @@ export class MenuPages {
     }
     this.forget(linkId);
     if (!menu) return null;
-    const entry: Entry = { version: menu.version, menu, clockKey: null, page: null, encoded: new Map(), bytes: 0 };
+    const entry: Entry = { version: menu.version, menu, clockKey: null, protectedLink: false, page: null, encoded: new Map(), bytes: 0 };
     this.entries.set(linkId, entry);
     return entry;
   }

@@ -7,7 +7,9 @@ import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
 import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MenuPages } from './menu-pages.js';
+import type { FileAccess } from './routes/files.js';
 import type { DescribeVisitor } from '../shared/scans/visitor.js';
 import type { VisitorKeys } from '../shared/scans/visitor-key.js';
 import type { RecordedScan } from '../shared/scans/types.js';
@@ -27,6 +29,8 @@ export interface ScanPath {
   recordScan(scan: RecordedScan): Promise<void> | undefined;
   /** Cafe menu pages, rendered once per menu version and kept. */
   menuPages: MenuPages;
+  /** Answers a request for a stored file under `access` (routes/files.ts). */
+  serveFile(request: FastifyRequest, reply: FastifyReply, id: string, access: FileAccess, variant?: string): Promise<FastifyReply>;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */
   shortUrlBase: string;
 }

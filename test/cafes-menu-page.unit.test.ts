@@ -93,7 +93,7 @@ function item(name: string, extra: Partial<PublishedItem> = {}): PublishedItem {
 function menu(extra: Partial<PublishedMenu> = {}): PublishedMenu {
   return {
     cafeId: 'c1', version: '1', name: 'Cafe', description: null, title: null, subtitle: null, timezone: 'UTC', operatingHours: [], facilities: [],
-    socialLinks: [], address: null, phone: null, email: null, website: null, logo: null, cover: null, theme: 'classic', primaryColor: null,
+    socialLinks: [], address: null, phone: null, email: null, website: null, logo: null, cover: null, imageVariants: {}, theme: 'classic', primaryColor: null,
     secondaryColor: null, showDietarySection: true,
     groups: [{ id: 'g1', name: 'Food', image: null, categories: [{ id: 'k1', name: 'Mains', description: null, image: null, items: [item('Soup', { tags: ['Vegan'] })] }] }],
     ...extra,

@@ -43,7 +43,7 @@ describe('pageStyle', () => {
     expect(page).toContain('<html lang="pt-BR">');
     expect(page).toContain(':root{--accent:#8a4b2a;--on-accent:#fff}');
     expect(page).toContain('@media (prefers-color-scheme:dark){:root{--accent:#f0b27a;--on-accent:#000}}');
-    expect(page).toContain(`<img class="brand-cover" src="/files/${cover}" alt="">`);
+    expect(page).toContain(`<img class="brand-cover" src="/files/${cover}" alt="" fetchpriority="high">`);
     expect(page).toContain(`<img class="brand-logo" src="/files/${logo}" alt="Cafe Aroma Wi-Fi logo"`);
     expect((await stack.redirect.get(`/files/${logo}`)).status).toBe(200);
     // Paused, the status page wears the same brand.

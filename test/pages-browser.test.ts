@@ -43,7 +43,7 @@ const PIXEL = `data:image/png;base64,${pngBytes(1, 1, [255, 200, 0]).toString('b
 
 function linkOf(type: LinkType, overrides: Record<string, unknown> = {}): ResolvedLink {
   const data = { ...exampleData(type, { images: IMAGES, pdfs: PDFS }), ...overrides };
-  return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'n', type, data, menu: null, paused: false, scheduleActive: false,
+  return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'Cafe Aroma', type, data, menu: null, paused: false, scheduleActive: false,
     startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0, brokenDestination: false };
 }
 
@@ -72,11 +72,11 @@ const LINK_CASES: PageCase[] = [
   { name: 'sms', page: () => pages.renderLinkPage(linkOf('sms'), URLS), status: 200, heading: 'Send a text message', texts: ['+1 (555) 010-2030', 'Hi!'], links: ['Write message'] },
   { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Research · Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
   { name: 'wifi', page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS), status: 200, heading: 'Join the Wi-Fi', texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'] },
-  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'n', texts: ['48.8584° N, 2.2945° E'], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
+  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['48.8584° N, 2.2945° E'], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
   { name: 'event', page: () => pages.renderLinkPage(linkOf('event'), URLS), status: 200, heading: 'Jazz at the Aroma', texts: ['Thursday, December 24, 2026, 7:00 – 11:00 PM GMT+1', 'Main hall', 'Cafe Aroma', 'Live jazz night'], links: ['Add to calendar', 'Register'], images: 1 },
-  { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Image', texts: [], images: 1 },
-  { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Gallery', texts: [], images: 3 },
-  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Document', texts: ['menu-3.pdf', 'PDF ·'], links: ['Open PDF'] },
+  { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Cafe Aroma', texts: [], images: 1 },
+  { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Cafe Aroma', texts: [], images: 3 },
+  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['menu-3.pdf', 'PDF ·'], links: ['Open PDF'] },
   { name: 'multi-pdf', page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS), status: 200, heading: 'Menus', texts: ['Lunch', 'Dinner', 'menu-4.pdf'] },
   { name: 'landing', page: () => pages.renderLinkPage(linkOf('landing', { landingHTML: LANDING_HTML }), URLS), status: 200, heading: 'Hello & welcome', texts: ['Fresh bread every morning.', 'Sourdough', 'bad link'], links: ['See the menu'], images: 2 },
   { name: 'product', page: () => pages.renderLinkPage(linkOf('product', { images: { files: IMAGES.map((fileId) => ({ fileId })) } }), URLS), status: 200, heading: 'House blend', texts: ['250 g whole beans', 'Discount (10%)', '−€1.25', '€15.00'], images: 3 },
@@ -152,7 +152,8 @@ async function expectGoodPage(visit: PageVisit, expected: PageCase) {
   const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
   for (const text of expected.texts) expect(main).toContain(text);
   for (const name of expected.links ?? []) expect(await page.getByRole('link', { name, exact: true }).first().isVisible(), name).toBe(true);
-  expect(await page.locator('img').count()).toBe(expected.images ?? 0);
+  // Images on the page (not those of the gallery's viewer, loaded when it opens).
+  expect(await page.locator('img:not(.viewer img)').count()).toBe(expected.images ?? 0);
   expect(await imagesLoaded(page)).toBe(true);
   // Mobile-first: nothing scrolls sideways, and buttons are comfortable to tap.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -237,6 +238,26 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
     const bad = 'data:text/html,<html><body><img src="x.png"><a href="/x"></a></body></html>';
     const ids = (await seriousAccessibilityViolations(browser, bad)).map((v) => v.id);
     expect(ids).toEqual(expect.arrayContaining(['html-has-lang', 'image-alt', 'link-name']));
+  });
+
+  it('gallery: a tap opens the picture in a viewer on the page (no script), which moves on and closes', async () => {
+    await withVisit('gallery', async ({ page }) => {
+      const viewer = (n: number) => page.locator(`#view-${n}`);
+      expect(await viewer(1).isVisible()).toBe(false);
+      await page.locator('.gallery a').first().tap();
+      expect(new URL(page.url()).pathname).toBe('/page/gallery');
+      expect(await viewer(1).isVisible()).toBe(true);
+      await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>('#view-1 img');
+        return !!img && img.complete && img.naturalWidth > 0;
+      });
+      await viewer(1).getByRole('link', { name: 'Next' }).tap();
+      expect(await viewer(2).isVisible()).toBe(true);
+      expect(await viewer(1).isVisible()).toBe(false);
+      await viewer(2).getByRole('link', { name: 'Close' }).tap();
+      expect(await viewer(2).isVisible()).toBe(false);
+      expect(new URL(page.url()).hash).toBe('#image-2');
+    });
   });
 
   it('wifi: the password shows on request and selects whole on a tap', async () => {

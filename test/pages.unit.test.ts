@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LINK_TYPES, type LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
+import { fileUrlOf } from '../redirect/pages/file-urls.js';
 import { attachmentDisposition, CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, eventFileName, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard, vcardFileName, type Scanner } from '../redirect/pages/index.js';
 import {
   renderClientErrorPage,
@@ -347,18 +348,51 @@ describe('event', () => {
 });
 
 describe('files', () => {
-  it('image: every image from our file URLs, alt text from the file name, escaped', () => {
-    const body = render('image', { files: [{ fileId: IMAGE_IDS[0] }, { fileId: IMAGE_IDS[1] }] });
-    expect(body).toContain(`<img src="/files/${IMAGE_IDS[0]}" alt="terrace ${XSS_TEXT}.png">`);
-    expect(body).toContain(`<img src="/files/${IMAGE_IDS[1]}" alt="Image 2 of 2">`);
-    expect(body).toContain('<h1>Images</h1>');
+  it('image: every image from our file URLs, headed and described by the link name (escaped), never the file name', () => {
+    const named = (name: string) => renderLinkPage({ ...link('image', { files: [{ fileId: IMAGE_IDS[0] }, { fileId: IMAGE_IDS[1] }] }), name }, URLS).body;
+    const body = named(`Terrace ${XSS}`);
+    expect(body).toContain(`<img src="/files/${IMAGE_IDS[0]}" alt="Terrace ${XSS_TEXT}, image 1 of 2">`);
+    expect(body).toContain(`<img src="/files/${IMAGE_IDS[1]}" alt="Terrace ${XSS_TEXT}, image 2 of 2" loading="lazy">`.replace(' loading="lazy"', ''));
+    expect(body).toContain(`<h1>Terrace ${XSS_TEXT}</h1>`);
+    expect(body).not.toContain('terrace ');
+    // Without a name: what the page is.
+    expect(named(' ')).toContain('<h1>Images</h1>');
+    expect(named(' ')).toContain('alt="Image 2 of 2"');
   });
 
-  it('gallery: a grid of images; a file the link no longer has is left out', () => {
+  it('gallery: a grid of images, each opening a viewer on the page (no script, no leaving the page); a file the link no longer has is left out', () => {
     const body = render('gallery', { files: [{ fileId: IMAGE_IDS[1] }, { fileId: '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4eff' }] });
     expect(body).toContain('<ul class="gallery">');
-    expect(body.match(/<img /g)).toHaveLength(1);
+    // The thumbnail and the viewer's image, of the one file the link has.
+    expect(body.match(/<img /g)).toHaveLength(2);
+    expect(body).toContain('<a href="#view-1">');
+    expect(body).toMatch(/<div class="viewer" id="view-1" role="dialog"[^>]*>\s*<img src="\/files\/[^"]+" alt="[^"]+" loading="lazy"[^>]*>/);
+    expect(hrefs(body).filter((h) => h.startsWith('/files/'))).toEqual([]);
+    expect(body).not.toContain('<script');
+    const three = render('gallery', { files: IMAGE_IDS.slice(0, 2).map((fileId) => ({ fileId })) });
+    expect(hrefs(three)).toEqual(expect.arrayContaining(['#view-1', '#view-2', '#image-1', '#image-2']));
     expect(render('image', { files: [{ fileId: '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4eff' }] })).toContain('nothing to show');
+  });
+
+  it('photos with web-sized copies: WebP by width in a <picture>, the JPEG copy as the <img>, the size from the copies; under the link when it is protected', () => {
+    const variants = [
+      { width: 480, height: 360, format: 'webp' as const, size: 30_000 },
+      { width: 960, height: 720, format: 'webp' as const, size: 60_000 },
+      { width: 1600, height: 1200, format: 'webp' as const, size: 100_000 },
+      { width: 960, height: 720, format: 'jpeg' as const, size: 90_000 },
+    ];
+    const photo = { ...link('image', { files: [{ fileId: IMAGE_IDS[1] }] }), name: 'Terrace', files: [{ ...FILES[1]!, variants }] };
+    const base = `/files/${IMAGE_IDS[1]}`;
+    const body = renderLinkPage(photo, URLS).body;
+    expect(body).toContain(
+      `<picture><source type="image/webp" srcset="${base}/480.webp 480w, ${base}/960.webp 960w, ${base}/1600.webp 1600w" sizes="(min-width: 36rem) 33.5rem, calc(100vw - 2.5rem)">` +
+        `<img src="${base}/960.jpg" alt="Terrace" width="1600" height="1200"></picture>`,
+    );
+    // The original is never what the page loads.
+    expect(body).not.toMatch(new RegExp(`"${base}"`));
+    const locked = renderLinkPage({ ...photo, passwordHash: '$2b$10$x' }, { ...URLS, file: fileUrlOf({ slug: 'abc1234', passwordHash: '$2b$10$x' }) }).body;
+    expect(locked).toContain(`srcset="/abc1234/files/${IMAGE_IDS[1]}/480.webp 480w,`);
+    expect(locked).not.toContain(`"/files/`);
   });
 
   it('pdf: each PDF with its name, size and an open link', () => {

@@ -15,8 +15,8 @@ import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 
 const SCREENSHOTS = 'test-output/scans/';
 const PAGE_TYPES = LINK_TYPES.filter((t) => t !== 'website' && t !== 'smart-url');
-/** Image pages show their pictures (checked by alt text); the others this text from the example data. */
-const EXPECTED_IMAGES: Record<string, string[]> = { image: ['a.png'], gallery: ['a.png', 'b.png'] };
+/** Image pages show their pictures (checked by alt text: the link's name and place, never the file name); the others this text from the example data. */
+const EXPECTED_IMAGES: Record<string, string[]> = { image: ['Scan image'], gallery: ['Scan gallery, image 1 of 2', 'Scan gallery, image 2 of 2'] };
 /** Text each page must show, taken from the example data. */
 const EXPECTED_TEXT: Record<string, string> = {
   email: 'hello@example.com',

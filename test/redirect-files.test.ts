@@ -3,13 +3,14 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRedirectApp } from '../redirect/app.js';
 import type { AppContext } from '../shared/context.js';
 import { findAccountFiles, storeUpload } from '../shared/files/files.js';
 import type { ObjectStorage } from '../shared/files/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
-import { createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { storageDrivers } from './support/s3rver.js';
 
 const PNG = pngBytes(40, 30);
@@ -131,6 +132,63 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       const res = await get(ids.png.toUpperCase());
       expect(res.statusCode).toBe(200);
       expect(res.headers.etag).toBe(`"${ids.png}"`);
+    });
+  });
+
+  describe('web-sized copies of a photo', () => {
+    it('are made at upload (WebP 480/960/1600 and a JPEG 960, never wider than the photo), served under the file, and deleted with it', async () => {
+      // A real 2000×1500 JPEG, made with the library the service uses (no copy is asked for here).
+      const photo = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 180, g: 90, b: 30 } } }).jpeg().toBuffer();
+      const { fileId } = await uploadFile(api.app, account.key, photo, 'IMG_2041.jpg', 'image/jpeg');
+      const [stored] = await findAccountFiles(api.ctx.db, account.accountId, [fileId]);
+      for (const [name, type, width, height] of [
+        ['480.webp', 'image/webp', 480, 360],
+        ['960.webp', 'image/webp', 960, 720],
+        ['1600.webp', 'image/webp', 1600, 1200],
+        ['960.jpg', 'image/jpeg', 960, 720],
+      ] as const) {
+        const res = await redirect.inject({ url: `/files/${fileId}/${name}` });
+        expect(res.statusCode, name).toBe(200);
+        expect(res.headers['content-type']).toBe(type);
+        expect(res.headers['cache-control']).toBe(CACHE_FOREVER);
+        expect(res.headers.etag).toBe(`"${fileId}.${name}"`);
+        expect(res.headers['content-disposition']).toBeUndefined();
+        const meta = await sharp(res.rawPayload).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual([type === 'image/webp' ? 'webp' : 'jpeg', width, height]);
+        expect(res.rawPayload.length).toBeLessThan(photo.length);
+        expect((await redirect.inject({ method: 'HEAD', url: `/files/${fileId}/${name}` })).headers['content-length']).toBe(String(res.rawPayload.length));
+      }
+      // No other width or name, and none for a file that is not a photo or is smaller than the smallest copy.
+      for (const name of ['2000.webp', '480.png', '480.webp.x', '..%2F..%2Fx']) expect((await redirect.inject({ url: `/files/${fileId}/${name}` })).statusCode, name).toBe(404);
+      expect((await redirect.inject({ url: `/files/${ids.png}/480.webp` })).statusCode).toBe(404);
+      expect((await redirect.inject({ url: `/files/${ids.pdf}/480.webp` })).statusCode).toBe(404);
+
+      // The link's page offers the copies by width, the JPEG copy as the fallback.
+      const created = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'Terrace', type: 'image', data: { files: [{ fileId }] } });
+      expect(created.statusCode, created.body).toBe(200);
+      const slug = created.json().id as string;
+      const page = (await redirect.inject({ url: `/${slug}` })).body;
+      expect(page).toContain(`srcset="/files/${fileId}/480.webp 480w, /files/${fileId}/960.webp 960w, /files/${fileId}/1600.webp 1600w"`);
+      expect(page).toContain(`src="/files/${fileId}/960.jpg"`);
+
+      // Deleted with the file (its link deleted here), copies and all.
+      const keys = [stored!.storageKey, ...['480.webp', '960.webp', '1600.webp', '960.jpg'].map((n) => `${stored!.storageKey}.${n}`)];
+      for (const key of keys) expect(await api.ctx.storage.stat(key), key).not.toBeNull();
+      expect((await call(api.app, account.key, 'DELETE', `/api/v1/links/${slug}`)).statusCode).toBe(200);
+      for (const key of keys) expect(await api.ctx.storage.stat(key), key).toBeNull();
+    });
+
+    it('a photo narrower than a width gets only the narrower copies; a picture sharp cannot read is stored as it is', async () => {
+      const narrow = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } }).png().toBuffer();
+      const { fileId } = await uploadFile(api.app, account.key, narrow, 'narrow.png', 'image/png');
+      expect((await redirect.inject({ url: `/files/${fileId}/480.webp` })).statusCode).toBe(200);
+      expect((await redirect.inject({ url: `/files/${fileId}/480.jpg` })).statusCode).toBe(200);
+      expect((await redirect.inject({ url: `/files/${fileId}/960.webp` })).statusCode).toBe(404);
+      // A JPEG signature and nothing a decoder can use.
+      const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(4000)]);
+      const stored = await uploadFile(api.app, account.key, broken, 'broken.jpg', 'image/jpeg');
+      expect((await redirect.inject({ url: `/files/${stored.fileId}` })).statusCode).toBe(200);
+      expect((await redirect.inject({ url: `/files/${stored.fileId}/480.webp` })).statusCode).toBe(404);
     });
   });
 

@@ -2,7 +2,8 @@
  * A protected link's password, end to end through the real api and redirect over HTTP: the
  * cookie is signed with a server secret (not the bcrypt hash an API key can read), secrets
  * rotate without ending live cookies, a new password ends old ones, and wrong tries are capped
- * per link across all addresses and per IPv6 /64.
+ * per link across all addresses and per IPv6 /64. A protected link's files are served only to
+ * visitors who unlocked it.
  */
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../shared/config/index.js';
 import { keptSecret, passwordCookieSecrets } from '../shared/config/secrets.js';
 import { PasswordCookies } from '../shared/links/resolve/password.js';
+import { pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { ROOT } from './support/processes.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
@@ -197,5 +199,43 @@ describe('wrong passwords are capped per link across all addresses, and IPv6 cou
     expect((await post(before, link.slug, 'nope', '2001:db8:77:1::a')).status).toBe(429);
     expect((await post(before, link.slug, 'v6', '2001:db8:77:1:abcd:ef01:2345:6789')).status).toBe(429);
     expect((await post(before, link.slug, 'v6', '2001:db8:77:2::1')).status).toBe(303);
+  });
+});
+
+describe('the files of a protected link', () => {
+  it('are served only under the link to a visitor holding its cookie, with a short private cache; never at /files/<id>', async () => {
+    const photo = await uploadFile(api.app, me.key, pngBytes(8, 8), 'terrace.png', 'image/png');
+    const link = { name: 'Members terrace', type: 'image', data: { files: [{ fileId: photo.fileId }] } };
+    const res = await call(api.app, me.key, 'POST', '/api/v1/links', { ...link, linkConfigurations: { passwordProtectedActive: true, password: 'members only' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const slug = res.json().id as string;
+    const underLink = `/${slug}/files/${photo.fileId}`;
+
+    // Not at its public address, whoever asks (as if it did not exist).
+    expect((await before.get(`/files/${photo.fileId}`)).status).toBe(404);
+    // Under the link, not without the cookie: the password form instead, no image bytes.
+    const locked = await before.get(underLink);
+    expect(locked.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await locked.text()).toContain('name="password"');
+
+    const cookie = await unlock(before, slug, 'members only');
+    const page = await (await before.get(`/${slug}`, { headers: { cookie } })).text();
+    expect(page).toContain(`src="${underLink}"`);
+    expect(page).not.toContain(`"/files/${photo.fileId}"`);
+    const served = await before.get(underLink, { headers: { cookie } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('cache-control')).toBe('private, max-age=300');
+    expect(Buffer.from(await served.arrayBuffer()).equals(pngBytes(8, 8))).toBe(true);
+    // The cookie of this link opens only this link's files: another file of the account is not under it.
+    const other = await uploadFile(api.app, me.key, pngBytes(4, 4), 'other.png', 'image/png');
+    expect((await before.get(`/${slug}/files/${other.fileId}`, { headers: { cookie } })).status).toBe(404);
+
+    // Once the password is off, the file is public again, cached for a year.
+    const unprotect = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { ...link, linkConfigurations: { passwordProtectedActive: false } });
+    expect(unprotect.statusCode, unprotect.body).toBe(200);
+    const open = await before.get(`/files/${photo.fileId}`);
+    expect(open.status).toBe(200);
+    expect(open.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 });

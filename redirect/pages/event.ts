@@ -14,7 +14,8 @@ import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { downloadName } from './download-name.js';
 import { checkedUrl, html } from './html.js';
 import type { PageContent } from './layout.js';
-import { imageAlt, linkFiles } from './files.js';
+import { COLUMN_SIZES, imageAlt, linkFiles } from './files.js';
+import { imageSources, pictureTag } from './images.js';
 import type { PageUrls, Scanner } from './types.js';
 
 type EventData = LinkDataByType['event'];
@@ -154,7 +155,7 @@ ${ended
 <a class="button secondary" href="${googleCalendarHref(data)}">Add to Google Calendar</a>
 <a class="button secondary" href="${outlookCalendarHref(data)}">Add to Outlook</a>
 ${registration && html`<a class="button secondary" href="${registration}">Register</a>`}`}
-${image && html`<img class="hero" src="${urls.file(image.id)}" alt="${imageAlt(image, 0, 1)}">`}
+${image && pictureTag(imageSources(image, urls.file), { className: 'hero', alt: imageAlt(data.eventTitle, 0, 1), sizes: COLUMN_SIZES, lazy: true })}
 <p class="text">${data.description}</p>`,
   };
 }

@@ -9,6 +9,7 @@
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../../shared/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
+import { imageSources, pictureTag } from './images.js';
 import type { PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
 
@@ -18,9 +19,15 @@ export function linkFiles(link: ResolvedLink, ids: readonly string[]): ResolvedL
   return ids.map((id) => byId.get(id.toLowerCase())).filter((file): file is ResolvedLinkFile => file !== undefined);
 }
 
-/** An image's text alternative: its original file name, else its place in the list. */
-export function imageAlt(file: ResolvedLinkFile, index: number, count: number): string {
-  return file.originalName ?? (count > 1 ? `Image ${index + 1} of ${count}` : 'Image');
+/**
+ * An image's text alternative, from what the owner called the page (the link's name, the product,
+ * the event) and its place in the list: "Summer terrace, image 2 of 5". Never the file name
+ * (`IMG_2041.jpg` tells a screen-reader user nothing).
+ */
+export function imageAlt(subject: string | undefined, index: number, count: number): string {
+  const name = subject?.trim();
+  if (count <= 1) return name || 'Image';
+  return name ? `${name}, image ${index + 1} of ${count}` : `Image ${index + 1} of ${count}`;
 }
 
 const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
@@ -38,18 +45,42 @@ function formatSize(bytes: number): string {
 
 const NOTHING_TO_SHOW = html`<p class="muted">There is nothing to show here any more.</p>`;
 
-function imagesPage(title: string, files: ResolvedLinkFile[], urls: PageUrls, styles: string, listClass: string): PageContent {
+/**
+ * The images, each opening a viewer on the page: CSS only (`:target`), so it works with no script;
+ * the viewer's full image loads when it is opened (a lazy image in a hidden box is not fetched).
+ * Previous and next move through the list; closing goes back to the image's place in the list.
+ */
+function imagesPage(name: string, fallbackTitle: string, files: ResolvedLinkFile[], urls: PageUrls, styles: string, listClass: string, thumbnailSizes: string): PageContent {
+  const count = files.length;
+  const title = name.trim() || fallbackTitle;
+  const sources = files.map((file) => imageSources(file, urls.file));
   const items = files.map(
-    (file, i) =>
-      html`<li><a href="${urls.file(file.id)}"><img src="${urls.file(file.id)}" alt="${imageAlt(file, i, files.length)}"${i > 1 ? html` loading="lazy"` : ''}></a></li>`,
+    (_file, i) =>
+      html`<li id="image-${i + 1}"><a href="#view-${i + 1}">${pictureTag(sources[i]!, { alt: imageAlt(name, i, count), sizes: thumbnailSizes, lazy: i > 1 })}</a></li>`,
+  );
+  const viewers = files.map(
+    (_file, i) => html`<div class="viewer" id="view-${i + 1}" role="dialog" aria-label="${imageAlt(name, i, count)}">
+${pictureTag(sources[i]!, { alt: imageAlt(name, i, count), sizes: '100vw', lazy: true })}
+<nav>${i > 0 ? html`<a href="#view-${i}">Previous</a>` : html`<span></span>`}<a href="#image-${i + 1}">Close</a>${i + 1 < count ? html`<a href="#view-${i + 2}">Next</a>` : html`<span></span>`}</nav>
+</div>`,
   );
   return {
     title,
-    styles,
-    content: html`<h1>${title}</h1>${files.length > 0 ? html`<ul class="${listClass}">${items}</ul>` : NOTHING_TO_SHOW}`,
+    styles: styles + VIEWER_STYLES,
+    content: html`<h1>${title}</h1>${count > 0 ? html`<ul class="${listClass}">${items}</ul>${viewers}` : NOTHING_TO_SHOW}`,
   };
 }
 
+const VIEWER_STYLES =
+  '.viewer{display:none;position:fixed;inset:0;z-index:10;background:rgba(0,0,0,.92);flex-direction:column;justify-content:center;align-items:center;padding:1rem}' +
+  '.viewer:target{display:flex}.viewer img{max-width:100%;max-height:calc(100% - 4rem);object-fit:contain}' +
+  '.viewer nav{display:flex;justify-content:space-between;gap:1rem;width:100%;max-width:32rem;margin-top:1rem}' +
+  '.viewer nav a{color:#fff;min-height:48px;min-width:48px;display:inline-flex;align-items:center;justify-content:center;padding:0 1rem}';
+
+/** The page's column: the screen's width on a phone, 36rem (less its padding) on anything wider. */
+export const COLUMN_SIZES = '(min-width: 36rem) 33.5rem, calc(100vw - 2.5rem)';
+/** A gallery tile: two or three a row on a phone. */
+const GALLERY_TILE_SIZES = '(min-width: 36rem) 11rem, 50vw';
 const IMAGE_STYLES = '.images{list-style:none;padding:0}.images li{margin:0 0 1rem}.images img{display:block;width:100%;border-radius:.75rem}';
 const GALLERY_STYLES =
   '.gallery{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.5rem}' +
@@ -57,12 +88,12 @@ const GALLERY_STYLES =
 
 export function renderImagePage(link: ResolvedLink, data: LinkDataByType['image'], urls: PageUrls): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
-  return imagesPage(files.length > 1 ? 'Images' : 'Image', files, urls, IMAGE_STYLES, 'images');
+  return imagesPage(link.name, files.length > 1 ? 'Images' : 'Image', files, urls, IMAGE_STYLES, 'images', COLUMN_SIZES);
 }
 
 export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gallery'], urls: PageUrls): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
-  return imagesPage('Gallery', files, urls, GALLERY_STYLES, 'gallery');
+  return imagesPage(link.name, 'Gallery', files, urls, GALLERY_STYLES, 'gallery', GALLERY_TILE_SIZES);
 }
 
 const PDF_STYLES = '.pdfs{list-style:none;padding:0}.pdfs h2{margin-top:0}';
@@ -83,7 +114,7 @@ function pdfsPage(title: string, items: SafeHtml[]): PageContent {
 export function renderPdfPage(link: ResolvedLink, data: LinkDataByType['pdf'], urls: PageUrls): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
   const items = files.map((file, i) => pdfItem(file.originalName ?? `Document ${i + 1}`, file, urls));
-  return pdfsPage(files.length > 1 ? 'Documents' : 'Document', items);
+  return pdfsPage(link.name.trim() || (files.length > 1 ? 'Documents' : 'Document'), items);
 }
 
 export function renderMultiPdfPage(link: ResolvedLink, data: LinkDataByType['multi-pdf'], urls: PageUrls): PageContent {

@@ -59,7 +59,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: ['script', 'style', 'textarea', 'option', 'xmp', 'title', 'noscript', 'template', 'iframe', 'noembed', 'noframes'],
 };
 
-/** A data: raster image, or exactly the URL this service gives one of its files. */
+/** A data: raster image, or exactly the URL this page gives one of the service's files. */
 function isAllowedImageSource(src: string | undefined, urls: PageUrls): boolean {
   if (!src) return false;
   if (isDataImageUrl(src)) return true;
@@ -67,10 +67,17 @@ function isAllowedImageSource(src: string | undefined, urls: PageUrls): boolean 
   return fileId !== undefined && isUuid(fileId) && urls.file(fileId) === src;
 }
 
+/** A file's public address (`/files/<id>`) as this page links it: under the link when it is password-protected. */
+function asPageFileUrl(src: string | undefined, urls: PageUrls): string | undefined {
+  const fileId = /^\/files\/([0-9a-f-]{36})$/i.exec(src ?? '')?.[1];
+  return fileId !== undefined && isUuid(fileId) ? urls.file(fileId) : src;
+}
+
 function sanitizeLandingHtml(landingHtml: string, urls: PageUrls): { html: string; heading: string | undefined } {
   let heading: string | undefined;
   const sanitized = sanitizeHtml(landingHtml, {
     ...SANITIZE_OPTIONS,
+    transformTags: { img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, src: asPageFileUrl(attribs.src, urls) ?? '' } }) },
     exclusiveFilter: (frame) => {
       if (frame.tag === 'img') return !isAllowedImageSource(frame.attribs.src, urls);
       if (frame.tag === 'h1' && heading === undefined && frame.text.trim()) heading = frame.text.trim();

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { html, SafeHtml } from './html.js';
+import { imageSources, pictureTag, type ImageSources } from './images.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import type { Page, PageUrls } from './types.js';
 
@@ -61,7 +62,7 @@ h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 h1,h2,p,dd,li{overflow-wrap:anywhere}
 p,dl,ul,ol{margin:0 0 1rem}
 :where(a[href]){color:var(--accent)}
-img{max-width:100%;height:auto}
+img{max-width:100%;height:auto}picture{display:contents}
 :focus-visible{outline:3px solid var(--accent);outline-offset:3px}
 .muted{color:var(--muted)}
 .text{white-space:pre-line}
@@ -127,8 +128,8 @@ export interface PageBrand {
   language?: string;
   accentColor?: string;
   accentColorDark?: string;
-  logoUrl?: string;
-  coverUrl?: string;
+  logo?: ImageSources;
+  cover?: ImageSources;
   /** Whose brand: the logo's text alternative. */
   name: string;
 }
@@ -139,15 +140,15 @@ export function pageBrand(link: Pick<ResolvedLink, 'name' | 'pageStyle' | 'files
   if (!style) return null;
   const image = (ref: { fileId: string } | undefined) => {
     const file = ref && link.files.find((f) => f.id.toLowerCase() === ref.fileId.toLowerCase() && f.contentType.startsWith('image/'));
-    return file ? urls.file(file.id) : undefined;
+    return file ? imageSources(file, urls.file) : undefined;
   };
   return {
     name: link.name,
     ...(style.language ? { language: style.language } : {}),
     ...(style.accentColor ? { accentColor: style.accentColor } : {}),
     ...(style.accentColorDark ? { accentColorDark: style.accentColorDark } : {}),
-    ...(image(style.logo) ? { logoUrl: image(style.logo)! } : {}),
-    ...(image(style.cover) ? { coverUrl: image(style.cover)! } : {}),
+    ...(image(style.logo) ? { logo: image(style.logo)! } : {}),
+    ...(image(style.cover) ? { cover: image(style.cover)! } : {}),
   };
 }
 
@@ -185,13 +186,14 @@ function brandStyles(brand: PageBrand): string {
     (dark ? `@media (prefers-color-scheme:dark){:root{--accent:${dark};--on-accent:${textOn(dark)}}}` : '') +
     '.brand{margin:-2rem -1.25rem 1.25rem;text-align:center}.brand-cover{display:block;width:100%;height:9rem;object-fit:cover}' +
     '.brand-logo{display:block;width:4.5rem;height:4.5rem;object-fit:cover;border-radius:1rem;margin:1.25rem auto 0;background:var(--card)}' +
-    '.brand-cover+.brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}'
+    '.with-cover .brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}'
   );
 }
 
 function brandHeader(brand: PageBrand): SafeHtml | null {
-  if (!brand.logoUrl && !brand.coverUrl) return null;
-  return html`<header class="brand">${brand.coverUrl && html`<img class="brand-cover" src="${brand.coverUrl}" alt="">`}${
-    brand.logoUrl && html`<img class="brand-logo" src="${brand.logoUrl}" alt="${brand.name} logo" width="72" height="72">`
+  if (!brand.logo && !brand.cover) return null;
+  // The logo is shown 72 px wide: its smallest copy is plenty.
+  return html`<header class="brand${brand.cover ? ' with-cover' : ''}">${brand.cover && pictureTag(brand.cover, { className: 'brand-cover', alt: '', sizes: '(min-width: 36rem) 36rem, 100vw', priority: true })}${
+    brand.logo && html`<img class="brand-logo" src="${brand.logo.smallest}" alt="${brand.name} logo" width="72" height="72">`
   }</header>`;
 }

@@ -20,6 +20,7 @@ import { MENU_THEMES, type MenuTheme } from '../../shared/cafes/themes.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { checkedUrl, html, SafeHtml, type HtmlValue } from './html.js';
 import { icon, socialPlatform } from './icons.js';
+import { imageSources, pictureTag, thumbnailTag } from './images.js';
 import { htmlPage, PageScript, type PageContent } from './layout.js';
 import type { Page } from './types.js';
 
@@ -291,7 +292,7 @@ function* allItems(menu: PublishedMenu): Generator<PublishedItem> {
   for (const group of menu.groups) for (const category of group.categories) yield* category.items;
 }
 
-function renderItem(item: PublishedItem, urls: MenuPageUrls, showDiets: boolean): SafeHtml {
+function renderItem(item: PublishedItem, urls: MenuPageUrls, variants: PublishedMenu['imageVariants'], showDiets: boolean): SafeHtml {
   const allergenKeys = [...new Set(item.allergens.map(filterKey).filter(Boolean))];
   const diets = [...new Set(item.tags.map(dietOf).filter((d): d is string => d !== null))];
   // Dietary tags are badges when the cafe shows its dietary section; every other tag is a plain tag.
@@ -306,7 +307,7 @@ function renderItem(item: PublishedItem, urls: MenuPageUrls, showDiets: boolean)
   ];
   const hasBadges = badges.some((b) => b && (!Array.isArray(b) || b.length > 0));
   return html`<li class="item" data-n="${searchKey(item.name)}" data-a="${allergenKeys.join('|')}" data-d="${diets.join('|')}">${
-    item.image && html`<img src="${urls.file(item.image)}" alt="${item.name}" loading="lazy" decoding="async" width="88" height="88">`
+    item.image && thumbnailTag(imageSources({ id: item.image, variants: variants[item.image] }, urls.file), { alt: item.name, lazy: true, width: 88, height: 88 })
   }<div class="body"><div class="top"><h4>${item.name}</h4><span class="price">${formatPrice(item.price, item.currency)}</span></div>${
     hasBadges && html`<p class="badges">${badges}</p>`
   }${item.description && html`<p class="desc text">${item.description}</p>`}${
@@ -316,9 +317,9 @@ function renderItem(item: PublishedItem, urls: MenuPageUrls, showDiets: boolean)
   }</div></li>`;
 }
 
-function renderCategory(category: PublishedCategory, urls: MenuPageUrls, showDiets: boolean): SafeHtml {
+function renderCategory(category: PublishedCategory, urls: MenuPageUrls, variants: PublishedMenu['imageVariants'], showDiets: boolean): SafeHtml {
   return html`<section class="cat"><h3>${category.name}</h3>${category.description && html`<p class="text">${category.description}</p>`}<ul class="items">${category.items.map((item) =>
-    renderItem(item, urls, showDiets),
+    renderItem(item, urls, variants, showDiets),
   )}</ul></section>`;
 }
 
@@ -480,8 +481,10 @@ export function renderMenuPage(menu: PublishedMenu, { now, urls, baseUrl, maxIte
     title: `${title} · Menu`,
     styles: themeStyles(theme, menu),
     script: FILTER_SCRIPT,
-    content: html`<header class="hero">${menu.cover && html`<img class="cover" src="${urls.file(menu.cover)}" alt="" fetchpriority="high">`}<div class="intro"><div class="brand">${
-      menu.logo && html`<img class="logo" src="${urls.file(menu.logo)}" alt="${menu.name} logo" width="72" height="72">`
+    content: html`<header class="hero">${
+      menu.cover && pictureTag(imageSources({ id: menu.cover, variants: menu.imageVariants[menu.cover] }, urls.file), { className: 'cover', alt: '', sizes: '100vw', priority: true })
+    }<div class="intro"><div class="brand">${
+      menu.logo && thumbnailTag(imageSources({ id: menu.logo, variants: menu.imageVariants[menu.logo] }, urls.file), { className: 'logo', alt: `${menu.name} logo`, width: 72, height: 72 })
     }<div><h1>${title}</h1>${menu.subtitle && html`<p class="subtitle">${menu.subtitle}</p>`}</div></div>${
       clock.state && html`<p class="status${clock.state.open ? ' open' : ''}">${describeOpenState(clock.state)}</p>`
     }${menu.description && html`<p class="text">${menu.description}</p>`}${
@@ -499,7 +502,7 @@ ${groups.length === 0 && html`<p class="none">The menu is being prepared. Please
 ${groups.map(
   (g, i) =>
     html`<section class="grp" id="g${i + 1}"${g.name ? html` aria-labelledby="g${i + 1}-h"` : ''}>${g.name && html`<h2 id="g${i + 1}-h">${g.name}</h2>`}${g.categories.map((c) =>
-      renderCategory(c, urls, menu.showDietarySection),
+      renderCategory(c, urls, menu.imageVariants, menu.showDietarySection),
     )}</section>`,
 )}
 ${cut > 0 && html`<p class="none">${cut === 1 ? '1 more dish is' : `${cut} more dishes are`} not shown: this menu is larger than a page can hold.</p>`}

@@ -7,7 +7,8 @@ import type { LinkDataByType } from '../../shared/links/data/index.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { html } from './html.js';
 import type { PageContent } from './layout.js';
-import { imageAlt, linkFiles } from './files.js';
+import { COLUMN_SIZES, imageAlt, linkFiles } from './files.js';
+import { imageSources, pictureTag } from './images.js';
 import type { PageUrls } from './types.js';
 
 const STYLES =
@@ -34,7 +35,10 @@ export function renderProductPage(link: ResolvedLink, data: ProductData, urls: P
     title: data.productName,
     styles: STYLES,
     content: html`${images.length > 0 &&
-      html`<ul class="product-images">${images.map((file, i) => html`<li><img src="${urls.file(file.id)}" alt="${imageAlt(file, i, images.length)}"></li>`)}</ul>`}
+      html`<ul class="product-images">${images.map(
+        (file, i) =>
+          html`<li>${pictureTag(imageSources(file, urls.file), { alt: imageAlt(data.productName, i, images.length), sizes: i === 0 ? COLUMN_SIZES : '(min-width: 36rem) 8rem, 25vw', priority: i === 0, lazy: i > 0 })}</li>`,
+      )}</ul>`}
 <h1>${data.productName}</h1>
 ${data.productDescription !== undefined && html`<p class="text">${data.productDescription}</p>`}
 ${hasPrices &&

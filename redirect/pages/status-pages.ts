@@ -1,6 +1,7 @@
 /** The pages a scan gets instead of its link: unknown or unavailable, password form, service down. */
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
+import { publicFileUrl } from './file-urls.js';
 import { icon, type IconName } from './icons.js';
 import { contentSecurityPolicy, htmlPage, pageBrand, type PageBrand } from './layout.js';
 import type { Page, UnavailableReason } from './types.js';
@@ -81,7 +82,7 @@ export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleT
 export function statusBrand(link: Partial<Pick<ResolvedLink, 'name' | 'pageStyle' | 'files' | 'passwordHash'>> | undefined): PageBrand | null {
   if (!link?.pageStyle) return null;
   const files = link.passwordHash ? [] : (link.files ?? []);
-  return pageBrand({ name: link.name ?? '', pageStyle: link.pageStyle, files }, { file: (id) => `/files/${id}` });
+  return pageBrand({ name: link.name ?? '', pageStyle: link.pageStyle, files }, { file: publicFileUrl });
 }
 
 export function renderUnavailablePage(reason: UnavailableReason, schedule?: StatusLink): Page {

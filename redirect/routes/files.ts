@@ -1,7 +1,10 @@
 /**
  * GET and HEAD /files/:id: an uploaded file, streamed from object storage to whoever has its URL
  * (scanners, the hosted pages, api clients previewing an upload). The random UUID is the
- * capability: no account or link check, like any public file URL.
+ * capability: no account check, like any public file URL. One exception: a file of a
+ * password-protected link is not served here (404, as if it did not exist); its pages link it as
+ * `/<slug>/files/<id>` (routes/links.ts), served by `serveFile` below to visitors holding the
+ * link's unlock cookie, with a short private cache instead of a year's public one.
  *
  * A file id is never reused and a file's bytes never change, so the id is the strong ETag, the
  * upload time is Last-Modified, and clients may cache for a year. The `files` row is the file's
@@ -17,14 +20,15 @@
  * ignored (200 with the whole file); If-Range with this ETag or Last-Modified keeps the range,
  * anything else drops it.
  */
-import { eq } from 'drizzle-orm';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { fileBlobs, files } from '../../db/schema.js';
+import { fileBlobs, files, links } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { ByteRange } from '../../shared/files/storage/index.js';
 import { isUuid } from '../../shared/format/ids.js';
+import { findVariant, variantStorageKey } from '../../shared/files/image-variants.js';
 import { encodeRfc5987 } from '../pages/download-name.js';
 import { html } from '../pages/html.js';
 import { renderServiceUnavailablePage, sendPage } from '../pages/index.js';
@@ -32,6 +36,8 @@ import { htmlPage } from '../pages/layout.js';
 import type { Page } from '../pages/types.js';
 
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
+/** A protected link's file: the visitor's browser alone keeps it, briefly (a new password or a lock soon applies). */
+const CACHE_PROTECTED = 'private, max-age=300';
 /**
  * Every stored file, whatever its type: opened directly it is a document on the short-link
  * origin (an SVG, a PDF with /OpenAction JavaScript, HTML a browser might find in a PNG's tail),
@@ -68,33 +74,76 @@ type InclusiveRange = Required<ByteRange>;
 
 const UNSATISFIABLE = 'unsatisfiable';
 
-const routes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Postgres or storage failing (before any byte went out) is "try again", never a stack trace.
-  app.setErrorHandler((err, request, reply) => {
+/**
+ * Who may have the file: `anyone` (GET /files/:id: every file but a protected link's), or the
+ * visitor of a link who may open it (the caller checked its password cookie): that link's own
+ * files only.
+ */
+export type FileAccess = { anyone: true } | { link: { id: string; protected: boolean } };
+
+/**
+ * Answers a request for a file under `access`: the file (or a range of it), a 304, a 416, or the
+ * not-found page. `variant` (`480.webp`, `960.jpg`) asks for one of a photo's web-sized copies
+ * (shared/files/image-variants.ts) instead, served the same way under an ETag of its own.
+ */
+export async function serveFile(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  access: FileAccess,
+  variant?: string,
+): Promise<FastifyReply> {
+  try {
+    const found = isUuid(id) ? await findFile(ctx, id) : undefined;
+    const allowed = found && ('anyone' in access ? !found.linkProtected : found.linkId === access.link.id);
+    const file = allowed ? (variant === undefined ? found : variantOf(found, variant)) : undefined;
+    if (!file) return sendPage(reply, FILE_NOT_FOUND_PAGE);
+    const cacheControl = 'link' in access && access.link.protected ? CACHE_PROTECTED : CACHE_FOREVER;
+    // What every answer about the file carries, 304s included.
+    const cacheHeaders = { etag: `"${file.tag}"`, 'last-modified': file.createdAt.toUTCString(), 'cache-control': cacheControl };
+    if (isNotModified(request.headers, cacheHeaders.etag, file.createdAt)) return reply.code(304).headers(cacheHeaders).send();
+    const range = requestedRange(request.headers, cacheHeaders, file.size);
+    if (range === UNSATISFIABLE) return reply.code(416).header('content-range', `bytes */${file.size}`).send();
+    if (request.method === 'HEAD') return sendFile(reply, file, cacheHeaders, file.size, range);
+    const object = await ctx.storage.get(file.storageKey, range);
+    if (!object) return sendPage(reply, FILE_NOT_FOUND_PAGE);
+    return sendFile(reply, file, cacheHeaders, object.info.size, object.range, object.body);
+  } catch (err) {
+    // Postgres or storage failing (before any byte went out) is "try again", never a stack trace.
     request.log.error({ err }, 'file could not be served');
     for (const name of FILE_HEADERS) reply.removeHeader(name);
-    sendPage(reply, renderServiceUnavailablePage());
-  });
+    return sendPage(reply, renderServiceUnavailablePage());
+  }
+}
 
+const routes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.route<{ Params: { id: string } }>({
     method: ['GET', 'HEAD'],
     url: '/files/:id',
-    handler: async (request, reply) => {
-      const file = isUuid(request.params.id) ? await findFile(ctx, request.params.id) : undefined;
-      if (!file) return sendPage(reply, FILE_NOT_FOUND_PAGE);
-      // What every answer about the file carries, 304s included.
-      const cacheHeaders = { etag: `"${file.id}"`, 'last-modified': file.createdAt.toUTCString(), 'cache-control': CACHE_FOREVER };
-      if (isNotModified(request.headers, cacheHeaders.etag, file.createdAt)) return reply.code(304).headers(cacheHeaders).send();
-      const range = requestedRange(request.headers, cacheHeaders, file.size);
-      if (range === UNSATISFIABLE) return reply.code(416).header('content-range', `bytes */${file.size}`).send();
-      if (request.method === 'HEAD') return sendFile(reply, file, cacheHeaders, file.size, range);
-      const object = await ctx.storage.get(file.storageKey, range);
-      if (!object) return sendPage(reply, FILE_NOT_FOUND_PAGE);
-      return sendFile(reply, file, cacheHeaders, object.info.size, object.range, object.body);
-    },
+    handler: (request, reply) => serveFile(ctx, request, reply, request.params.id, { anyone: true }),
+  });
+  app.route<{ Params: { id: string; variant: string } }>({
+    method: ['GET', 'HEAD'],
+    url: '/files/:id/:variant',
+    handler: (request, reply) => serveFile(ctx, request, reply, request.params.id, { anyone: true }, request.params.variant),
   });
 };
 export default routes;
+
+/** A photo's web-sized copy named `name`, as a file to serve; undefined when it has none such. */
+function variantOf(file: FileRow, name: string): FileRow | undefined {
+  const variant = findVariant(file.variants, name);
+  if (!variant) return undefined;
+  return {
+    ...file,
+    tag: `${file.id}.${name}`,
+    storageKey: variantStorageKey(file.storageKey, variant),
+    contentType: `image/${variant.format}`,
+    size: variant.size,
+    originalName: null,
+  };
+}
 
 async function findFile(ctx: AppContext, id: string) {
   const [row] = await ctx.db
@@ -105,12 +154,17 @@ async function findFile(ctx: AppContext, id: string) {
       size: files.size,
       originalName: files.originalName,
       createdAt: files.createdAt,
+      linkId: files.linkId,
+      variants: fileBlobs.variants,
+      linkProtected: sql<boolean>`coalesce(${links.passwordProtectedActive} and ${links.password} is not null, false)`,
     })
     .from(files)
     .innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId))
+    .leftJoin(links, eq(links.id, files.linkId))
     .where(eq(files.id, id))
     .limit(1);
-  return row;
+  // The ETag: the file id (a file's bytes never change), or the copy's name under it.
+  return row && { ...row, tag: row.id };
 }
 
 /**

@@ -30,6 +30,7 @@ import {
 } from '../pages/index.js';
 import type { EncodedPage, Page } from '../pages/types.js';
 import { newScanId } from '../../shared/scans/scan-id.js';
+import { fileUrlOf } from '../pages/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import type { Visitor } from '../../shared/scans/types.js';
@@ -148,7 +149,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
     if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
     if (link.type === 'menu') return scanPath.menuPages.page(link, now, request.headers['accept-encoding']);
-    return renderLinkPage(link, pageUrls(link.slug), { platform: platformOf(visitor.osName), now });
+    return renderLinkPage(link, pageUrls(link), { platform: platformOf(visitor.osName), now });
   }
 
   function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
@@ -221,14 +222,25 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   }
   app.get('/:slug/contact.vcf', download('contact.vcf'));
   app.get('/:slug/event.ics', download('event.ics'));
+
+  // A file of the link (or a web-sized copy of it), for visitors who may open the link: how a protected link's pages show its files.
+  async function linkFile(request: FastifyRequest<{ Params: { slug: string; id: string; variant?: string } }>, reply: FastifyReply) {
+    const now = Date.now();
+    const found = await findLink(request, now);
+    if (isPage(found)) return answerPage(request, reply, found);
+    if (locked(found, request, now)) return sendPage(reply, passwordPage(found));
+    return scanPath.serveFile(request, reply, request.params.id, { link: { id: found.id, protected: found.passwordHash !== null } }, request.params.variant);
+  }
+  app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id', handler: linkFile });
+  app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id/:variant', handler: linkFile });
 };
 
 function redirectTo(reply: FastifyReply, url: string) {
   return reply.code(302).header('location', url).header('cache-control', 'no-store').send();
 }
 
-function pageUrls(slug: string) {
-  return { file: (id: string) => `/files/${id}`, vcard: `/${slug}/contact.vcf`, ics: `/${slug}/event.ics` };
+function pageUrls(link: ResolvedLink) {
+  return { file: fileUrlOf(link), vcard: `/${link.slug}/contact.vcf`, ics: `/${link.slug}/event.ics` };
 }
 
 export default routes;

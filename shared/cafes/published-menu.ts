@@ -8,6 +8,7 @@
  * result is plain JSON, `version` being the cafe's last change (every menu write marks the cafe
  * updated, see writeMenu), which is what the redirect's page cache is keyed by.
  */
+import type { ImageVariant } from '../files/image-variants.js';
 import type pg from 'pg';
 import type { DayHours } from './opening-hours.js';
 import type { MenuThemeKey } from './themes.js';
@@ -65,6 +66,8 @@ export interface PublishedMenu {
   website: string | null;
   logo: string | null;
   cover: string | null;
+  /** The web-sized copies of the menu's images that have them, by file id. */
+  imageVariants: Record<string, ImageVariant[]>;
   theme: MenuThemeKey;
   primaryColor: string | null;
   secondaryColor: string | null;
@@ -87,7 +90,9 @@ const LOAD_PUBLISHED_MENU: pg.QueryConfig = {
                   'price', i.price::text, 'currency', i.currency, 'isFeatured', i.is_featured, 'isNew', i.is_new,
                   'isRecommended', i.is_recommended, 'spiceLevel', i.spice_level, 'ingredients', i.ingredients,
                   'allergens', i.allergens, 'tags', i.tags, 'image', i.image_file_id) order by i.sort_order, i.created_at, i.id)
-                from cafe_items i where i.cafe_id = c.id and i.visible), '[]'::json) as items
+                from cafe_items i where i.cafe_id = c.id and i.visible), '[]'::json) as items,
+      coalesce((select json_object_agg(f.id, b.variants) from files f join file_blobs b on b.id = f.blob_id
+                where f.link_id = c.link_id and b.variants is not null), '{}'::json) as image_variants
     from cafes c where c.link_id = $1`,
 };
 
@@ -115,6 +120,7 @@ interface MenuRecord {
   groups: Array<{ id: string; name: string; image: string | null }>;
   categories: Array<Omit<PublishedCategory, 'items'> & { groupId: string | null }>;
   items: Array<PublishedItem & { categoryId: string }>;
+  image_variants: Record<string, ImageVariant[]>;
 }
 
 /** The published menu of the cafe a menu link serves, or null when the link serves no cafe. */
@@ -154,6 +160,7 @@ export async function loadPublishedMenu(pool: pg.Pool, linkId: string): Promise<
     website: r.website,
     logo: r.logo_file_id,
     cover: r.cover_file_id,
+    imageVariants: r.image_variants,
     theme: r.theme_image && r.theme_image in MENU_THEMES ? (r.theme_image as MenuThemeKey) : DEFAULT_MENU_THEME,
     primaryColor: r.primary_color,
     secondaryColor: r.secondary_color,

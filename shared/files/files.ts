@@ -27,6 +27,7 @@ import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../format/ids.js';
 import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
+import { makeImageVariants, variantStorageKey, type ImageVariant } from './image-variants.js';
 import { assertStorageFits, lockAccountStorage } from './quota.js';
 import { ALLOWED_TYPES_LABEL, sniff, type SniffedType } from './sniff.js';
 import { sanitizeSvg } from './svg.js';
@@ -114,7 +115,18 @@ export async function storeUpload(ctx: FilesContext, accountId: string, input: U
   await assertStorageFits(ctx.db, accountId, body.length);
   const blobId = randomUUID();
   const storageKey = blobStorageKey(accountId, blobId);
-  await ctx.storage.put(storageKey, body, { contentType, size: body.length });
+  const made = await makeImageVariants(body, contentType, ctx.logger);
+  const variants: ImageVariant[] = made.map(({ bytes: _bytes, ...variant }) => variant);
+  const keys = [storageKey, ...variants.map((v) => variantStorageKey(storageKey, v))];
+  try {
+    await Promise.all([
+      ctx.storage.put(storageKey, body, { contentType, size: body.length }),
+      ...made.map((v) => ctx.storage.put(variantStorageKey(storageKey, v), v.bytes, { contentType: `image/${v.format}`, size: v.size })),
+    ]);
+  } catch (err) {
+    await removeObjects(ctx, keys);
+    throw err;
+  }
   let recorded: { fileId: string; sharedBlob: boolean };
   try {
     recorded = await ctx.db.transaction(async (tx) => {
@@ -124,15 +136,15 @@ export async function storeUpload(ctx: FilesContext, accountId: string, input: U
       const raced = await addFileToKnownBlob(tx, file, sha256);
       if (raced) return { fileId: raced, sharedBlob: true };
       await assertStorageFits(tx, accountId, body.length, plan);
-      await tx.insert(fileBlobs).values({ id: blobId, accountId, sha256, storageKey, contentType, size: body.length, refCount: 1 });
+      await tx.insert(fileBlobs).values({ id: blobId, accountId, sha256, storageKey, contentType, size: body.length, refCount: 1, variants: variants.length > 0 ? variants : null });
       const [row] = await tx.insert(files).values({ ...file, blobId }).returning({ id: files.id });
       return { fileId: row!.id, sharedBlob: false };
     });
   } catch (err) {
-    await removeObjects(ctx, [storageKey]);
+    await removeObjects(ctx, keys);
     throw err;
   }
-  if (recorded.sharedBlob) await removeObjects(ctx, [storageKey]);
+  if (recorded.sharedBlob) await removeObjects(ctx, keys);
   return answer(recorded.fileId);
 }
 
@@ -337,7 +349,7 @@ async function deleteLockedFiles(ctx: FilesContext, tx: Executor, ids: string[])
   const gone = await tx.delete(files).where(inArray(files.id, ids)).returning({ blobId: files.blobId });
   const emptied = (await changeRefCounts(tx, countBy(gone.map((g) => g.blobId)), -1)).filter((b) => b.refCount === 0);
   if (emptied.length > 0) {
-    await ctx.storage.deleteMany(emptied.map((b) => b.storageKey));
+    await ctx.storage.deleteMany(emptied.flatMap((b) => blobObjectKeys(b)));
     await tx.delete(fileBlobs).where(inArray(fileBlobs.id, emptied.map((b) => b.id)));
   }
   return gone.length;
@@ -356,7 +368,12 @@ async function changeRefCounts(tx: Executor, counts: Map<string, number>, sign: 
     .update(fileBlobs)
     .set({ refCount: sql`${fileBlobs.refCount} + ${delta}` })
     .where(inArray(fileBlobs.id, ids))
-    .returning({ id: fileBlobs.id, refCount: fileBlobs.refCount, storageKey: fileBlobs.storageKey });
+    .returning({ id: fileBlobs.id, refCount: fileBlobs.refCount, storageKey: fileBlobs.storageKey, variants: fileBlobs.variants });
+}
+
+/** Every object a blob has in storage: its bytes and their web-sized copies. */
+export function blobObjectKeys(blob: { storageKey: string; variants: ImageVariant[] | null }): string[] {
+  return [blob.storageKey, ...(blob.variants ?? []).map((v) => variantStorageKey(blob.storageKey, v))];
 }
 
 function countBy(values: string[]): Map<string, number> {

@@ -80,9 +80,10 @@ export async function screenshot(visit: PageVisit, path: string): Promise<void> 
   await visit.page.screenshot({ path, fullPage: true });
 }
 
-/** Whether every <img> on the page finished loading with real pixels. */
+/** Whether every <img> the page shows finished loading with real pixels. */
 export function imagesLoaded(page: Page): Promise<boolean> {
-  return page.$$eval('img', (images) => images.every((img) => img.complete && img.naturalWidth > 0));
+  // Images not rendered (in a closed viewer, display:none) are not fetched while lazy; the rest must have loaded.
+  return page.$$eval('img', (images) => images.filter((img) => img.getClientRects().length > 0).every((img) => img.complete && img.naturalWidth > 0));
 }
 
 /** A rule axe-core found broken on a page, with the elements that break it. */

@@ -16,8 +16,8 @@ const LOAD_BY_SLUG: pg.QueryConfig = {
       l.scan_limit_active, l.scan_limit, l.password_protected_active, l.password, l.updated_at,
       case when l.type = 'menu' then (select (extract(epoch from c.updated_at) * 1000000)::bigint::text from cafes c where c.link_id = l.id) end as menu_version,
       coalesce((select json_agg(json_build_object('id', f.id, 'contentType', f.content_type, 'size', f.size,
-                  'originalName', f.original_name) order by f.created_at, f.id)
-                from files f where f.link_id = l.id and l.type <> 'menu'), '[]'::json) as files
+                  'originalName', f.original_name, 'variants', b.variants) order by f.created_at, f.id)
+                from files f join file_blobs b on b.id = f.blob_id where f.link_id = l.id and l.type <> 'menu'), '[]'::json) as files
     from links l where l.slug = $1`,
 };
 

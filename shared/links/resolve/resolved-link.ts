@@ -3,6 +3,7 @@
  * to render, and the files its data names. It is what the resolution cache holds (in-process and
  * in Redis as JSON), so every member is plain JSON: instants are epoch milliseconds.
  */
+import type { ImageVariant } from '../../files/image-variants.js';
 import type { LinkType } from '../data/index.js';
 import type { PageStyle } from '../page-style.js';
 
@@ -11,6 +12,8 @@ export interface ResolvedLinkFile {
   contentType: string;
   size: number;
   originalName: string | null;
+  /** Its web-sized copies (a photo's); absent in copies cached before they existed. */
+  variants?: ImageVariant[] | null;
 }
 
 export interface ResolvedLink {

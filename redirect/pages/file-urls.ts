@@ -1,0 +1,13 @@
+/**
+ * Where a hosted page links its link's files. A password-protected link's files are served only
+ * under the link (`/<slug>/files/<id>`, to visitors holding its unlock cookie); every other file at
+ * its public address (`/files/<id>`, cached for a year).
+ */
+export function fileUrlOf(link: { slug: string; passwordHash: string | null }): (id: string) => string {
+  if (link.passwordHash === null) return publicFileUrl;
+  const base = `/${encodeURIComponent(link.slug)}/files/`;
+  return (id) => `${base}${id}`;
+}
+
+/** A file's public address. */
+export const publicFileUrl = (id: string): string => `/files/${id}`;
