@@ -9,6 +9,7 @@ import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
+import { benchPages } from './pages.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
 import { benchQrLogo } from './qr-logo.js';
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   cafes: benchCafes,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
+  pages: benchPages,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
   'qr-logo': benchQrLogo,

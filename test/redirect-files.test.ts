@@ -2,12 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRedirectApp } from '../redirect/app.js';
 import type { AppContext } from '../shared/context.js';
 import { findAccountFiles, storeUpload } from '../shared/files/files.js';
+import { renderPdfFirstPage } from '../shared/files/pdf-preview.js';
 import type { ObjectStorage } from '../shared/files/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -108,6 +110,28 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       expect(res.body).toContain('<rect');
     });
 
+    it('sends an SVG compressed to clients that take it (brotli first), the same bytes either way; a range of it as stored', async () => {
+      const plain = await get(ids.svg);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Accept-Encoding');
+      for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+        const res = await get(ids.svg, { 'accept-encoding': accept });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers['content-length']).toBeUndefined();
+        expect(res.headers.etag).toBe(`"${ids.svg}.${encoding}"`);
+        expect(decode(res.rawPayload).equals(plain.rawPayload)).toBe(true);
+        // Its own ETag answers a revalidation of that representation.
+        expect((await get(ids.svg, { 'accept-encoding': accept, 'if-none-match': res.headers.etag as string })).statusCode).toBe(304);
+      }
+      const ranged = await get(ids.svg, { 'accept-encoding': 'br', range: 'bytes=0-3' });
+      expect(ranged.statusCode).toBe(206);
+      expect(ranged.headers['content-encoding']).toBeUndefined();
+      expect(ranged.rawPayload.toString()).toBe(plain.rawPayload.subarray(0, 4).toString());
+      // Other types are sent as stored.
+      expect((await get(ids.png, { 'accept-encoding': 'br' })).headers['content-encoding']).toBeUndefined();
+    });
+
     it('serves every type sandboxed with nosniff, on GET, HEAD and ranges: a PDF with JavaScript, HTML after a PNG', async () => {
       const scripted = Buffer.from(
         '%PDF-1.4\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(document.cookie)) >> >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
@@ -158,10 +182,9 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
         expect(res.rawPayload.length).toBeLessThan(photo.length);
         expect((await redirect.inject({ method: 'HEAD', url: `/files/${fileId}/${name}` })).headers['content-length']).toBe(String(res.rawPayload.length));
       }
-      // No other width or name, and none for a file that is not a photo or is smaller than the smallest copy.
+      // No other width or name, and none for a picture smaller than the smallest copy.
       for (const name of ['2000.webp', '480.png', '480.webp.x', '..%2F..%2Fx']) expect((await redirect.inject({ url: `/files/${fileId}/${name}` })).statusCode, name).toBe(404);
       expect((await redirect.inject({ url: `/files/${ids.png}/480.webp` })).statusCode).toBe(404);
-      expect((await redirect.inject({ url: `/files/${ids.pdf}/480.webp` })).statusCode).toBe(404);
 
       // The link's page offers the copies by width, the JPEG copy as the fallback.
       const created = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'Terrace', type: 'image', data: { files: [{ fileId }] } });
@@ -176,6 +199,27 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       for (const key of keys) expect(await api.ctx.storage.stat(key), key).not.toBeNull();
       expect((await call(api.app, account.key, 'DELETE', `/api/v1/links/${slug}`)).statusCode).toBe(200);
       for (const key of keys) expect(await api.ctx.storage.stat(key), key).toBeNull();
+    });
+
+    it('a PDF gets a 480 px picture of its first page (WebP and JPEG), which its page shows as a cover; a PDF pdf.js cannot draw gets none', async () => {
+      const { fileId } = await uploadFile(api.app, account.key, pdfBytes('Lunch menu, first page'), 'lunch.pdf', 'application/pdf');
+      const cover = await redirect.inject({ url: `/files/${fileId}/480.webp` });
+      expect(cover.statusCode).toBe(200);
+      const meta = await sharp(cover.rawPayload).metadata();
+      expect([meta.format, meta.width]).toEqual(['webp', 480]);
+      // Drawn, not blank: the page's text leaves dark pixels on the white page.
+      const { channels } = await sharp(cover.rawPayload).stats();
+      expect(channels[0]!.min).toBeLessThan(100);
+      expect((await redirect.inject({ url: `/files/${fileId}/480.jpg` })).statusCode).toBe(200);
+      const created = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'Lunch', type: 'pdf', data: { files: [{ fileId }] } });
+      const page = (await redirect.inject({ url: `/${created.json().id as string}` })).body;
+      expect(page).toContain(`<li class="card with-cover"><picture><source type="image/webp" srcset="/files/${fileId}/480.webp">`);
+      // The file itself is unchanged.
+      expect((await redirect.inject({ url: `/files/${fileId}` })).headers['content-type']).toBe('application/pdf');
+
+      const broken = await uploadFile(api.app, account.key, Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n'), 'broken.pdf', 'application/pdf');
+      expect((await redirect.inject({ url: `/files/${broken.fileId}` })).statusCode).toBe(200);
+      expect((await redirect.inject({ url: `/files/${broken.fileId}/480.webp` })).statusCode).toBe(404);
     });
 
     it('a photo narrower than a width gets only the narrower copies; a picture sharp cannot read is stored as it is', async () => {
@@ -408,5 +452,16 @@ describe('GET /files/:id when a dependency fails', () => {
     } as unknown as AppContext['db'];
     const app = await redirectWith({ ...api.ctx, db: brokenDb });
     expectUnavailable(await app.inject({ url: `/files/${fileId}` }));
+  });
+});
+
+describe('the first page of a PDF', () => {
+  it('is drawn within a time limit, in a thread that is ended past it', async () => {
+    const pdf = pdfBytes('A page');
+    const drawn = await renderPdfFirstPage(pdf, 200);
+    expect((await sharp(drawn!).metadata()).width).toBe(200);
+    // No time at all: the render is abandoned, and nothing is drawn.
+    expect(await renderPdfFirstPage(pdf, 200, 1)).toBeNull();
+    expect(await renderPdfFirstPage(Buffer.from('not a pdf'), 200)).toBeNull();
   });
 });

@@ -212,7 +212,9 @@ describe('the files of a protected link', () => {
     const underLink = `/${slug}/files/${photo.fileId}`;
 
     // Not at its public address, whoever asks (as if it did not exist).
-    expect((await before.get(`/files/${photo.fileId}`)).status).toBe(404);
+    const hidden = await before.get(`/files/${photo.fileId}`);
+    expect(hidden.status).toBe(404);
+    await hidden.arrayBuffer();
     // Under the link, not without the cookie: the password form instead, no image bytes.
     const locked = await before.get(underLink);
     expect(locked.headers.get('content-type')).toMatch(/^text\/html/);
@@ -229,7 +231,9 @@ describe('the files of a protected link', () => {
     expect(Buffer.from(await served.arrayBuffer()).equals(pngBytes(8, 8))).toBe(true);
     // The cookie of this link opens only this link's files: another file of the account is not under it.
     const other = await uploadFile(api.app, me.key, pngBytes(4, 4), 'other.png', 'image/png');
-    expect((await before.get(`/${slug}/files/${other.fileId}`, { headers: { cookie } })).status).toBe(404);
+    const notItsFile = await before.get(`/${slug}/files/${other.fileId}`, { headers: { cookie } });
+    expect(notItsFile.status).toBe(404);
+    await notItsFile.arrayBuffer();
 
     // Once the password is off, the file is public again, cached for a year.
     const unprotect = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { ...link, linkConfigurations: { passwordProtectedActive: false } });
@@ -237,5 +241,6 @@ describe('the files of a protected link', () => {
     const open = await before.get(`/files/${photo.fileId}`);
     expect(open.status).toBe(200);
     expect(open.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    await open.arrayBuffer();
   });
 });

@@ -9,7 +9,7 @@
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../../shared/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
-import { imageSources, pictureTag } from './images.js';
+import { imageSources, pictureTag, thumbnailTag } from './images.js';
 import type { PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
 
@@ -96,12 +96,21 @@ export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gall
   return imagesPage(link.name, 'Gallery', files, urls, GALLERY_STYLES, 'gallery', GALLERY_TILE_SIZES);
 }
 
-const PDF_STYLES = '.pdfs{list-style:none;padding:0}.pdfs h2{margin-top:0}';
+const PDF_STYLES =
+  '.pdfs{list-style:none;padding:0}.pdfs h2{margin-top:0}.with-cover{display:grid;grid-template-columns:6rem 1fr;gap:1rem;align-items:start}' +
+  '.pdf-cover{display:block;width:6rem;height:auto;border-radius:.25rem;box-shadow:0 1px 4px rgba(0,0,0,.25);background:#fff}';
 
+/** A PDF's card: its first page as a cover when one was made at upload (decorative: the heading names it), name, size, and the button. */
 function pdfItem(heading: string, file: ResolvedLinkFile, urls: PageUrls): SafeHtml {
   const details = [heading === file.originalName ? undefined : file.originalName, 'PDF', formatSize(file.size)].filter(Boolean).join(' · ');
-  return html`<li class="card"><h2>${heading}</h2><p class="muted">${details}</p><a class="button" href="${urls.file(file.id)}">Open PDF</a></li>`;
+  const cover = imageSources(file, urls.file);
+  const text = html`<div><h2>${heading}</h2><p class="muted">${details}</p><a class="button" href="${urls.file(file.id)}">Open PDF</a></div>`;
+  if (!cover.webpSrcset || !cover.width || !cover.height) return html`<li class="card">${text}</li>`;
+  const height = Math.round((PDF_COVER_WIDTH * cover.height) / cover.width);
+  return html`<li class="card with-cover">${thumbnailTag(cover, { className: 'pdf-cover', alt: '', width: PDF_COVER_WIDTH, height, lazy: true })}${text}</li>`;
 }
+
+const PDF_COVER_WIDTH = 96;
 
 function pdfsPage(title: string, items: SafeHtml[]): PageContent {
   return {

@@ -23,12 +23,14 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
+import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
 import { fileBlobs, files, links } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { ByteRange } from '../../shared/files/storage/index.js';
 import { isUuid } from '../../shared/format/ids.js';
 import { findVariant, variantStorageKey } from '../../shared/files/image-variants.js';
+import { acceptedEncoding, type Encoding } from '../pages/compression.js';
 import { encodeRfc5987 } from '../pages/download-name.js';
 import { html } from '../pages/html.js';
 import { renderServiceUnavailablePage, sendPage } from '../pages/index.js';
@@ -66,8 +68,11 @@ const FILE_HEADERS = [
   'content-disposition',
   'content-security-policy',
   'x-content-type-options',
+  'content-encoding',
+  'vary',
 ] as const;
 type FileHeaders = Partial<Record<(typeof FILE_HEADERS)[number], string>>;
+type CacheHeaders = Pick<FileHeaders, 'vary'> & Required<Pick<FileHeaders, 'etag' | 'last-modified' | 'cache-control'>>;
 
 type FileRow = NonNullable<Awaited<ReturnType<typeof findFile>>>;
 type InclusiveRange = Required<ByteRange>;
@@ -100,15 +105,25 @@ export async function serveFile(
     const file = allowed ? (variant === undefined ? found : variantOf(found, variant)) : undefined;
     if (!file) return sendPage(reply, FILE_NOT_FOUND_PAGE);
     const cacheControl = 'link' in access && access.link.protected ? CACHE_PROTECTED : CACHE_FOREVER;
-    // What every answer about the file carries, 304s included.
-    const cacheHeaders = { etag: `"${file.tag}"`, 'last-modified': file.createdAt.toUTCString(), 'cache-control': cacheControl };
+    // An SVG is text and compresses severalfold: sent compressed to clients that take it, whole
+    // (a range is of the stored bytes, so a Range request gets them as they are).
+    const compressible = file.contentType === 'image/svg+xml';
+    const wantsRange = request.headers.range !== undefined;
+    const encoding = compressible && !wantsRange ? acceptedEncoding(request.headers['accept-encoding']) : null;
+    // What every answer about the file carries, 304s included; each encoding is its own representation.
+    const cacheHeaders: CacheHeaders = {
+      etag: `"${file.tag}${encoding ? `.${encoding}` : ''}"`,
+      'last-modified': file.createdAt.toUTCString(),
+      'cache-control': cacheControl,
+      ...(compressible ? { vary: 'Accept-Encoding' } : {}),
+    };
     if (isNotModified(request.headers, cacheHeaders.etag, file.createdAt)) return reply.code(304).headers(cacheHeaders).send();
     const range = requestedRange(request.headers, cacheHeaders, file.size);
     if (range === UNSATISFIABLE) return reply.code(416).header('content-range', `bytes */${file.size}`).send();
-    if (request.method === 'HEAD') return sendFile(reply, file, cacheHeaders, file.size, range);
+    if (request.method === 'HEAD') return sendFile(reply, file, cacheHeaders, file.size, range, encoding);
     const object = await ctx.storage.get(file.storageKey, range);
     if (!object) return sendPage(reply, FILE_NOT_FOUND_PAGE);
-    return sendFile(reply, file, cacheHeaders, object.info.size, object.range, object.body);
+    return sendFile(reply, file, cacheHeaders, object.info.size, object.range, encoding, object.body);
   } catch (err) {
     // Postgres or storage failing (before any byte went out) is "try again", never a stack trace.
     request.log.error({ err }, 'file could not be served');
@@ -174,22 +189,32 @@ async function findFile(ctx: AppContext, id: string) {
 function sendFile(
   reply: FastifyReply,
   file: FileRow,
-  cacheHeaders: Pick<FileHeaders, 'etag' | 'last-modified' | 'cache-control'>,
+  cacheHeaders: CacheHeaders,
   size: number,
   range: InclusiveRange | undefined,
+  encoding: Encoding | null,
   body?: Readable,
 ) {
   const headers: FileHeaders = {
     ...cacheHeaders,
     'content-type': file.contentType,
-    'content-length': String(range ? range.end - range.start + 1 : size),
     'accept-ranges': 'bytes',
     'x-content-type-options': 'nosniff',
     'content-security-policy': FILE_CSP,
   };
+  // Compressed, the length is known only once it is sent (chunked).
+  if (encoding) headers['content-encoding'] = encoding;
+  else headers['content-length'] = String(range ? range.end - range.start + 1 : size);
   if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
   if (file.originalName) headers['content-disposition'] = `inline; filename*=UTF-8''${encodeRfc5987(file.originalName)}`;
-  return reply.code(range ? 206 : 200).headers(headers).send(body);
+  let sent = body;
+  if (body && encoding) {
+    const compressor = encoding === 'br' ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size } }) : createGzip({ level: 6 });
+    // A failure on either side (storage, or the client gone) ends both.
+    pipeline(body, compressor, () => {});
+    sent = compressor;
+  }
+  return reply.code(range ? 206 : 200).headers(headers).send(sent);
 }
 
 /** If-None-Match (any listed tag, weak comparison, or `*`), else If-Modified-Since. */

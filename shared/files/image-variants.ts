@@ -11,12 +11,15 @@
  * storage quota (together they are a fraction of the original).
  *
  * PNG, JPEG and WebP photos get copies; GIFs (animation) and SVGs (vector) are served as they are.
+ * A PDF gets copies of its first page (pdf-preview.ts), 480 px wide, for the cover a page shows
+ * beside it; the PDF itself is served as it is.
  * Input is bounded (VARIANT_MAX_PIXELS), and at most VARIANT_CONCURRENCY uploads in a process make
  * copies at once, so one account's burst of huge photos queues behind itself rather than taking
  * every core. An image sharp cannot read (truncated, odd encoding) simply gets no copies.
  */
 import sharp from 'sharp';
 import type { Logger } from '../logger.js';
+import { renderPdfFirstPage } from './pdf-preview.js';
 
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;
 /** The JPEG copy's width (or the largest width made, when smaller). */
@@ -25,6 +28,8 @@ const JPEG_WIDTH = 960;
 export const VARIANT_MAX_PIXELS = 50_000_000;
 const VARIANT_CONCURRENCY = 2;
 const PHOTO_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+/** A PDF's first page is drawn this wide, so its copies are 480 px (a cover shown small). */
+const PDF_PAGE_WIDTH = 960;
 
 export type VariantFormat = 'webp' | 'jpeg';
 
@@ -74,9 +79,14 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
 
 /** The copies of a photo (none for other types, small images and images sharp cannot read). */
 export async function makeImageVariants(body: Buffer, contentType: string, logger?: Pick<Logger, 'warn'>): Promise<MadeVariant[]> {
-  if (!PHOTO_TYPES.has(contentType)) return [];
+  const isPdf = contentType === 'application/pdf';
+  if (!PHOTO_TYPES.has(contentType) && !isPdf) return [];
   try {
-    return await withSlot(() => resize(body));
+    return await withSlot(async () => {
+      if (!isPdf) return resize(body);
+      const page = await renderPdfFirstPage(body, PDF_PAGE_WIDTH);
+      return page ? resize(page) : [];
+    });
   } catch (err) {
     logger?.warn({ err: (err as Error).message, contentType, size: body.length }, 'image copies not made; the original is served');
     return [];

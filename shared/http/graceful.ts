@@ -13,11 +13,17 @@ export interface GracefulHttp {
  * Once the server starts closing, answers to requests still in flight say `Connection: close`,
  * so their keep-alive sockets end with the answer instead of holding shutdown open until the
  * keep-alive timeout (idle sockets are closed by Fastify's `forceCloseConnections: 'idle'`).
+ * Fastify closes the idle sockets once, when closing starts; a socket whose answer had just gone
+ * out then is not idle yet in Node's eyes (its parser is still finishing that request), and would
+ * keep the server open for the whole keep-alive timeout (72 s). So idle sockets are closed again
+ * every CLOSE_IDLE_EVERY_MS until the server has closed.
  *
  * Done in the response class the server is created with, not in an onSend hook: a hook runs for
  * every request, and on the redirect that cost about 4 µs of a ~30 µs scan (measured with wrk);
  * this costs one flag check when the head is written. Shared by the api and redirect servers.
  */
+const CLOSE_IDLE_EVERY_MS = 100;
+
 export function gracefulHttp(nodeVersion: string = process.versions.node): GracefulHttp {
   let closing = false;
   const state = { get closing() { return closing; } };
@@ -25,9 +31,14 @@ export function gracefulHttp(nodeVersion: string = process.versions.node): Grace
   return {
     serverOptions: { ServerResponse: ResponseClass },
     register(app) {
+      let sweep: NodeJS.Timeout | undefined;
       app.addHook('preClose', async () => {
         closing = true;
+        if (!app.server.listening) return;
+        sweep = setInterval(() => app.server.closeIdleConnections(), CLOSE_IDLE_EVERY_MS).unref();
+        app.server.once('close', () => clearInterval(sweep));
       });
+      app.addHook('onClose', async () => clearInterval(sweep));
     },
   };
 }
