@@ -36,14 +36,35 @@ const UPLOAD_RUNS = 5;
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
 const TYPES = ['image', 'gallery', 'product', 'event', 'pdf', 'multi-pdf', 'vcard', 'wifi', 'location', 'email', 'sms', 'landing', 'multi-links'] as const;
 
-/** A photo-like 4000×3000 JPEG: smoothed noise over a gradient compresses about as a real photo does. */
+/**
+ * A photo-like 4000×3000 JPEG: shapes of every size from a few pixels to a third of the frame, in
+ * many colours, over fine grain. Detail at every scale is what keeps a real photo's smaller
+ * copies from being almost free; plain noise averages out to a flat colour when scaled down.
+ */
 async function photo(seed: number): Promise<Buffer> {
   const width = 4000;
   const height = 3000;
-  const noise = randomBytes(width * height * 3);
-  const base = await sharp(noise, { raw: { width, height, channels: 3 } }).blur(1.2).toBuffer();
-  const tint = Buffer.from(`<svg width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${seed * 67},60%,45%)" fill-opacity="0.55"/></svg>`);
-  return sharp(base, { raw: { width, height, channels: 3 } }).composite([{ input: tint }]).jpeg({ quality: 88 }).toBuffer();
+  // mulberry32: a small seeded generator, so each run draws the same five photos.
+  let state = seed * 7919 + 17;
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const shapes: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const size = Math.round(4 + 1300 * random() ** 4);
+    const colour = `hsl(${Math.round(random() * 360)},${Math.round(30 + random() * 60)}%,${Math.round(20 + random() * 60)}%)`;
+    const x = Math.round(random() * width);
+    const y = Math.round(random() * height);
+    shapes.push(random() < 0.5 ? `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${colour}" fill-opacity="0.7"/>` : `<rect x="${x}" y="${y}" width="${size}" height="${Math.round(size * (0.3 + random()))}" fill="${colour}" fill-opacity="0.7" transform="rotate(${Math.round(random() * 90)} ${x} ${y})"/>`);
+  }
+  const scene = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${seed * 67},40%,50%)"/>${shapes.join('')}</svg>`)).removeAlpha().raw().toBuffer();
+  // Sensor grain: a little noise on every pixel.
+  const grain = randomBytes(width * height * 3);
+  for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i]! + ((grain[i]! & 15) - 8)));
+  return sharp(scene, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 
 interface Weight {

@@ -55,6 +55,27 @@ describe('pageStyle', () => {
     expect(pausedPage).toContain(`src="/files/${logo}"`);
   });
 
+  it('XSS attempts in its members are refused, and the link name it shows (heading, logo alt) is text', async () => {
+    const XSS = `"><script>alert(1)</script><img src=x onerror=alert(2)>`;
+    const refused = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'x',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { language: `en${XSS}`, accentColor: `#fff;}</style>${XSS}`, accentColorDark: `#000${XSS}` },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json().errors as Array<{ path: string }>).map((e) => e.path).sort()).toEqual(['pageStyle.accentColor', 'pageStyle.accentColorDark', 'pageStyle.language']);
+    const logo = await upload(43);
+    const photo = await upload(44);
+    const made = await call(api(), key(), 'POST', '/api/v1/links', { name: `Terrace ${XSS}`, type: 'image', data: { files: [{ fileId: photo }] }, pageStyle: { logo: { fileId: logo } } });
+    expect(made.statusCode, made.body).toBe(200);
+    const page = await (await stack.redirect.get(`/${made.json().id as string}`)).text();
+    expect(page).not.toContain('<script>alert');
+    expect(page).not.toContain('<img src=x');
+    expect(page).toContain('<h1>Terrace &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;</h1>');
+    expect(page).toContain('alt="Terrace &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; logo"');
+  });
+
   it('refuses what it cannot use, naming each member', async () => {
     const pdf = (await uploadFile(api(), key(), Buffer.from('%PDF-1.4\n%%EOF\n'), 'x.pdf')).fileId;
     const res = await call(api(), key(), 'POST', '/api/v1/links', {

@@ -4,9 +4,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { Worker, type Processor, type WorkerOptions } from 'bullmq';
+import { Worker, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
-import { ACCOUNT_JOB_QUEUES, type QueueName } from '../shared/jobs/queues.js';
+import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../shared/jobs/queues.js';
 import { recordGivenUpJob } from '../shared/jobs/records.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
@@ -25,13 +25,14 @@ export interface RunningWorkers {
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // The scans the scans processor receives tell bulk processors when to step back (shared/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
-  const processors: Partial<Record<QueueName, Processor>> = {
-    'analytics-export': analyticsExportProcessor(ctx) as Processor,
-    'cafe-bulk-insert': cafeBulkInsertProcessor(ctx) as Processor,
-    'bulk-generate': bulkGenerateProcessor(ctx, scanTraffic) as Processor,
-    maintenance: maintenanceProcessor(ctx) as Processor,
-    'qr-render': qrRenderProcessor(ctx, scanTraffic) as Processor,
-    scans: scansProcessor(ctx, scanTraffic) as Processor,
+  // Each processor is checked against its queue's payload and result (shared/jobs/queues.ts).
+  const processors: { [N in QueueName]: QueueProcessor<N> } = {
+    'analytics-export': analyticsExportProcessor(ctx),
+    'cafe-bulk-insert': cafeBulkInsertProcessor(ctx),
+    'bulk-generate': bulkGenerateProcessor(ctx, scanTraffic),
+    maintenance: maintenanceProcessor(ctx),
+    'qr-render': qrRenderProcessor(ctx, scanTraffic),
+    scans: scansProcessor(ctx, scanTraffic),
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),
@@ -43,22 +44,23 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     // So does a bulk batch's render.
     'bulk-generate': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
   };
-  const workers = Object.entries(processors).map(([name, processor]) => {
-    const worker = new Worker(name, processor, {
+  const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], JobResults[N]> => {
+    const worker = new Worker<JobPayloads[N], JobResults[N]>(name, processors[name], {
       connection: ctx.redis,
       prefix: ctx.config.QUEUE_PREFIX,
       concurrency: ctx.config.WORKER_CONCURRENCY,
-      ...options[name as QueueName],
+      ...options[name],
     });
     worker.on('failed', (job, err) => {
       ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
-      if (job && ACCOUNT_JOB_QUEUES.has(name as QueueName)) {
+      if (job && ACCOUNT_JOB_QUEUES.has(name)) {
         recordGivenUpJob(ctx.db, job, err).catch((e: Error) => ctx.logger.error({ queue: name, jobId: job.id, err: e.message }, 'job record not updated'));
       }
     });
     worker.on('error', (err) => ctx.logger.error({ queue: name, err: err.message }, 'worker error'));
     return worker;
-  });
+  };
+  const workers: Worker[] = QUEUE_NAMES.map((name) => startWorker(name));
   // Each worker's own connections are up before it can be closed: a close during their start
   // rejects a connection promise nobody awaits ("Connection is closed").
   await Promise.all(workers.map((w) => w.waitUntilReady()));

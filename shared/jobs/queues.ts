@@ -1,11 +1,14 @@
 /**
- * The queues every process agrees on, and the payload each job kind carries. api and redirect
- * only enqueue; workers/ processes. Adding a job kind means adding it here first.
+ * The queues every process agrees on, and the payload and result of each job kind, declared once:
+ * `Queues` types what api and redirect enqueue, `QueueProcessor` what workers/ processes, so a
+ * processor that takes or answers something else does not compile. Adding a job kind means adding
+ * it here first.
  */
-import { Queue, type ConnectionOptions } from 'bullmq';
-import type { AnalyticsExportPayload } from '../analytics/export.js';
+import { Queue, type ConnectionOptions, type Processor } from 'bullmq';
+import type { AnalyticsExportPayload, AnalyticsExportResult } from '../analytics/export.js';
 import type { CafeBulkInsertPayload } from '../cafes/bulk-insert.js';
-import type { BulkGeneratePayload } from '../bulk/bulk.js';
+import type { BulkInsertResult } from '../cafes/schemas.js';
+import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/bulk.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [
@@ -28,6 +31,9 @@ export type MaintenanceJob =
   | { kind: 'prune-visitor-days' }
   | { kind: 'expire-jobs' }
   | { kind: 'prune-idempotency-keys' };
+
+/** What a housekeeping run did: how many rows it changed, under the kind's own word. */
+export type MaintenanceResult = { deactivated: number } | { deleted: number } | { pruned: number } | { expired: number };
 
 /** Fields every account-owned job carries, so the worker can keep its jobs row current. */
 export interface AccountJobData<P = unknown> {
@@ -60,11 +66,31 @@ export interface JobPayloads {
   scans: ScanBatchPayload;
 }
 
-export type Queues = Record<QueueName, Queue>;
+/** What a job of each queue answers (BullMQ keeps it as the job's return value). */
+export interface JobResults {
+  'analytics-export': AnalyticsExportResult;
+  'cafe-bulk-insert': BulkInsertResult;
+  'bulk-generate': BulkGenerateResult;
+  maintenance: MaintenanceResult;
+  'qr-render': QrRenderResult;
+  scans: void;
+}
+
+export type QueueOf<N extends QueueName> = Queue<JobPayloads[N], JobResults[N]>;
+export type Queues = { [N in QueueName]: QueueOf<N> };
+/** A processor of queue N: takes its payload, answers its result. */
+export type QueueProcessor<N extends QueueName> = Processor<JobPayloads[N], JobResults[N]>;
 
 export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
-  return Object.fromEntries(entries) as Queues;
+  const queue = <N extends QueueName>(name: N): QueueOf<N> => new Queue<JobPayloads[N], JobResults[N]>(name, { connection, prefix });
+  return {
+    'bulk-generate': queue('bulk-generate'),
+    'cafe-bulk-insert': queue('cafe-bulk-insert'),
+    'analytics-export': queue('analytics-export'),
+    'qr-render': queue('qr-render'),
+    scans: queue('scans'),
+    maintenance: queue('maintenance'),
+  };
 }
 
 export async function closeQueues(queues: Queues): Promise<void> {

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { scansCsv, type AnalyticsExportPayload, type AnalyticsExportResult } from '../../shared/analytics/export.js';
 import type { AppContext } from '../../shared/context.js';
 import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
+import type { QueueProcessor } from '../../shared/jobs/queues.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 
 /** Progress goes to BullMQ (and, throttled again, to the jobs row) at most this often. */
@@ -18,7 +19,7 @@ const PROGRESS_INTERVAL_MS = 250;
 
 export const EXPORT_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
-export function analyticsExportProcessor(ctx: AppContext) {
+export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analytics-export'> {
   return trackAccountJob<AnalyticsExportPayload, AnalyticsExportResult>(ctx.db, async (job, reportProgress) => {
     const { accountId, payload } = job.data;
     let rows = 0;

@@ -14,6 +14,7 @@ import { bulkManifest, insertBulkLinks, zipEntryName, type BulkGeneratePayload, 
 import type { AppContext } from '../../shared/context.js';
 import { jobDownloadUrl } from '../../shared/jobs/files.js';
 import { BulkPacer } from '../../shared/jobs/pacing.js';
+import type { QueueProcessor } from '../../shared/jobs/queues.js';
 import { publishInterimResult, trackAccountJob } from '../../shared/jobs/records.js';
 import type { ScanTraffic } from '../../shared/scans/traffic.js';
 import { QR_ZIP_NAME, qrZipKey, writeQrZip } from './qr-render.js';
@@ -21,7 +22,7 @@ import { QR_ZIP_NAME, qrZipKey, writeQrZip } from './qr-render.js';
 const INSERT_PROGRESS = 10;
 const READ_BATCH = 500;
 
-export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
+export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic): QueueProcessor<'bulk-generate'> {
   const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
   return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(ctx.db, async (job, reportProgress) => {
     const { accountId, payload } = job.data;

@@ -6,9 +6,10 @@
 import { replaceMenu, type CafeBulkInsertPayload } from '../../shared/cafes/bulk-insert.js';
 import type { BulkInsertResult } from '../../shared/cafes/schemas.js';
 import type { AppContext } from '../../shared/context.js';
+import type { QueueProcessor } from '../../shared/jobs/queues.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 
-export function cafeBulkInsertProcessor(ctx: AppContext) {
+export function cafeBulkInsertProcessor(ctx: AppContext): QueueProcessor<'cafe-bulk-insert'> {
   return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, reportProgress) =>
     replaceMenu(ctx, job.data.accountId, job.data.payload, reportProgress),
   );

@@ -1,14 +1,13 @@
-import type { Processor } from 'bullmq';
 import { deactivateExpiredKeys } from '../../shared/accounts/api-keys.js';
 import { pruneVisitorDays } from '../../shared/analytics/rollups.js';
 import { pruneIdempotencyKeys } from '../../shared/bulk/idempotency.js';
 import type { AppContext } from '../../shared/context.js';
 import { sweepOrphanFiles } from '../../shared/files/files.js';
-import type { MaintenanceJob } from '../../shared/jobs/queues.js';
+import type { MaintenanceJob, QueueProcessor } from '../../shared/jobs/queues.js';
 import { expireFinishedJobs } from '../../shared/jobs/retention.js';
 
 /** Scheduled housekeeping. Each kind is safe to run twice or concurrently. */
-export function maintenanceProcessor(ctx: AppContext): Processor<MaintenanceJob> {
+export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenance'> {
   return async (job) => {
     switch (job.data.kind) {
       case 'expire-api-keys': {

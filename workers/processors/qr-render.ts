@@ -10,7 +10,7 @@ import archiver from 'archiver';
 import { and, eq, inArray } from 'drizzle-orm';
 import { links } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
-import type { QrRenderPayload, QrRenderResult } from '../../shared/jobs/queues.js';
+import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '../../shared/jobs/queues.js';
 import { BulkPacer } from '../../shared/jobs/pacing.js';
 import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
@@ -108,7 +108,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
   return { count: rendered, bytes: info.size };
 }
 
-export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic) {
+export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): QueueProcessor<'qr-render'> {
   const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
   return trackAccountJob<QrRenderPayload, QrRenderResult>(ctx.db, async (job, reportProgress) => {
     const pacer = new BulkPacer(scanTraffic, pacing);

@@ -4,16 +4,16 @@
  * Ingestion is idempotent by scan id, so every way a batch can run twice (a retry after Postgres
  * was away, a worker killed after its commit, a lock lost to a stalled check) is harmless.
  */
-import type { Processor, WorkerOptions } from 'bullmq';
+import type { WorkerOptions } from 'bullmq';
 import type { Config } from '../../shared/config/index.js';
 import type { AppContext } from '../../shared/context.js';
 import { scanBatchSize } from '../../shared/scans/batch.js';
 import { ScanIngester } from '../../shared/scans/ingest.js';
 import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
 import type { ScanTraffic } from '../../shared/scans/traffic.js';
-import type { ScanBatchPayload } from '../../shared/scans/types.js';
+import type { QueueProcessor } from '../../shared/jobs/queues.js';
 
-export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): Processor<ScanBatchPayload> {
+export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): QueueProcessor<'scans'> {
   const ingester = new ScanIngester(ctx.database.pool, ctx.logger, {
     ms: ctx.config.SCAN_INGEST_LINGER_MS,
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
