@@ -88,7 +88,8 @@ export async function benchRedirect(): Promise<string> {
     const redirectPort = await freePort();
     const basePort = await freePort();
     const unloggedPort = await freePort();
-    const [redirect, unlogged, baseline] = await Promise.all([
+    const meteredPort = await freePort();
+    const [redirect, unlogged, baseline, metered] = await Promise.all([
       startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `http://127.0.0.1:${redirectPort}/health`),
       startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false' }, `http://127.0.0.1:${unloggedPort}/health`),
       startServer(
@@ -96,11 +97,18 @@ export async function benchRedirect(): Promise<string> {
         { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
         `http://127.0.0.1:${basePort}/health`,
       ),
+      startServer(
+        'bench/baselines/bare-fastify-redirect.ts',
+        { PORT: String(meteredPort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION, BASELINE_METRICS: '1' },
+        `http://127.0.0.1:${meteredPort}/health`,
+      ),
     ]);
     return {
       redirect,
       unlogged,
       baseline,
+      metered,
+      meteredUrl: `http://127.0.0.1:${meteredPort}/${slug}`,
       ourUrl: `http://127.0.0.1:${redirectPort}/${slug}`,
       unloggedUrl: `http://127.0.0.1:${unloggedPort}/${slug}`,
       baseUrl: `http://127.0.0.1:${basePort}/${slug}`,
@@ -108,7 +116,7 @@ export async function benchRedirect(): Promise<string> {
   }
   let servers: Awaited<ReturnType<typeof startServers>> | null = null;
   const stopServers = async () => {
-    if (servers) await Promise.all([stopProcess(servers.redirect), stopProcess(servers.unlogged), stopProcess(servers.baseline)]);
+    if (servers) await Promise.all([stopProcess(servers.redirect), stopProcess(servers.unlogged), stopProcess(servers.baseline), stopProcess(servers.metered)]);
     servers = null;
   };
   const redis = createRedis(REDIS_URL);
@@ -166,23 +174,27 @@ export async function benchRedirect(): Promise<string> {
     const base: Measured[] = [];
     const ours: Measured[] = [];
     const unlogged: Measured[] = [];
+    const metered: Measured[] = [];
     const busy: Measured[] = [];
     const drainMs: number[] = [];
     // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
     // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
     for (let round = 0; round < RUNS; round++) {
       servers = await startServers();
-      const { ourUrl, unloggedUrl, baseUrl } = servers;
+      const { ourUrl, unloggedUrl, baseUrl, meteredUrl } = servers;
       const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
       if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
       // Warm up (JIT, caches, pools), then start every measured run from the same state: no scans
       // waiting for the worker (it runs at a lower priority and catches up when the load stops).
       await loadOnce(baseUrl);
+      await loadOnce(meteredUrl);
       await loadOnce(ourUrl);
       await loadOnce(unloggedUrl);
       await drained();
       const recordedBefore = await scansOfLink();
       base.push(await loadOnce(baseUrl));
+      // The baseline again with the redirect's request metrics: their cost per request, paired.
+      metered.push(await loadOnce(meteredUrl));
       ours.push(await loadOnce(ourUrl));
       drainMs.push(await drained());
       // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
@@ -202,11 +214,14 @@ export async function benchRedirect(): Promise<string> {
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
     const sent = total(ours) + total(unlogged) + total(busy);
-    for (const r of [...ours, ...unlogged, ...base, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
+    for (const r of [...ours, ...unlogged, ...base, ...metered, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
     const unloggedRatio = median(unlogged.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const walCost = median(ours.map((r, i) => r.requestsPerSec / unlogged[i]!.requestsPerSec));
+    // Per request, metrics add 1/(bm) - 1/(b) seconds; as a share of (a)'s time per request, a × that.
+    const metricsMicros = metered.map((r, i) => 1e6 / r.requestsPerSec - 1e6 / base[i]!.requestsPerSec);
+    const metricsShare = median(ours.map((r, i) => r.requestsPerSec * (metricsMicros[i]! / 1e6)));
     const row = (name: string, runs: Measured[], ratio: string) => {
       const m = medianOfRuns(runs);
       return [name, Math.round(m.requestsPerSec), m.p50.toFixed(2), m.p99.toFixed(2), ratio];
@@ -216,6 +231,11 @@ export async function benchRedirect(): Promise<string> {
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline (median of the rounds\' ratios)'],
       [
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
+        row(
+          `(bm) (b) with the redirect's request metrics (per-route latency histogram): ${median(metricsMicros).toFixed(2)} µs a request, ${(metricsShare * 100).toFixed(1)}% of (a)'s time a request (medians)`,
+          metered,
+          `${median(metered.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)} (rounds: ${metered.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
+        ),
         row('(a) qrlinks redirect, scans recorded', ours, `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`),
         row(
           `(a0) (a) without the per-scan write-ahead (SCAN_WRITE_AHEAD=false; (a)/(a0) median ${walCost.toFixed(2)})`,

@@ -167,6 +167,27 @@ describe('ScanRecorder write-ahead', () => {
   });
 });
 
+describe('ScanRecorder write-ahead, several recorders in one process', () => {
+  it('a recorder starting beside a running one (the same pid) leaves its files alone; a stopped one’s it sends', async () => {
+    const { config, queue, recorder: first } = await setup({}, true);
+    proxy.cut();
+    await first.record(scan());
+    const walFiles = async () => (await readdir(config.SCAN_SPOOL_DIR)).filter((n) => n.startsWith('wal-'));
+    const [firstFile] = await walFiles();
+    expect(firstFile).toBeDefined();
+    // An earlier recorder of this process, stopped without a chance to spool (its instance no longer runs).
+    const host = hostname().replace(/[^a-z0-9.-]/gi, '_');
+    const stopped = scan();
+    await writeFile(join(config.SCAN_SPOOL_DIR, `wal-${host}-${process.pid}-0badf00d-${randomUUID()}.log`), `${JSON.stringify(stopped)}\n`);
+    const second = await startRecorder({ ...config, REDIS_URL });
+    expect(await walFiles()).toEqual([firstFile]);
+    await until(async () => (await queuedScans(queue)).length === 1);
+    expect(ids(await queuedScans(queue))).toEqual([stopped.id]);
+    expect(second.stats().buffered).toBe(0);
+    proxy.restore();
+  });
+});
+
 describe('walFileOwner', () => {
   it('reads the owner from the right, whatever digits and dashes the host name and batch id hold', () => {
     expect(walFileOwner('wal-ip-10-0-0-1-4242-0a1b2c3d-12345678-1234-4123-8123-123456789012.log')).toEqual({ host: 'ip-10-0-0-1', pid: 4242, instance: '0a1b2c3d' });

@@ -1,12 +1,17 @@
 /**
  * Baseline for the redirect benchmark: a bare Fastify route answering a 302 from an in-memory
- * Map, with nothing recorded. What our scan path costs is measured against this.
+ * Map, with nothing recorded. What our scan path costs is measured against this. With
+ * BASELINE_METRICS=1 it also keeps the redirect's request metrics (the same per-route latency
+ * histogram, shared/metrics/http.ts): the pair of the two measures what metrics cost per request.
  */
 import Fastify from 'fastify';
+import { createRoleMetrics } from '../../shared/metrics/index.js';
+import { registerHttpMetrics } from '../../shared/metrics/http.js';
 
 const port = Number(process.env.PORT);
 const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_URL!]]);
 const app = Fastify();
+if (process.env.BASELINE_METRICS === '1') registerHttpMetrics(app, createRoleMetrics('redirect'), undefined);
 app.get('/health', async () => ({ status: 'ok' }));
 app.get('/:slug', async (request, reply) => {
   const url = destinations.get((request.params as { slug: string }).slug);

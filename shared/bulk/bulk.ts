@@ -34,7 +34,7 @@ export interface BulkLink {
   dynamicLinkId: string;
 }
 
-/** The job's result: the spec's answer plus jobId; the ZIP's members once it is stored. */
+/** The job's result: the documented answer of POST /bulk-generate plus jobId; the ZIP's members once it is stored. */
 export interface BulkGenerateResult {
   jobId: string;
   count: number;

@@ -120,7 +120,7 @@ export const bulkQuerySchema = z.strictObject({
     .optional(),
 });
 
-/** One link made by the batch, in request order: the spec's `{id, dynamicLinkId}`. */
+/** One link made by the batch, in request order: `{id, dynamicLinkId}` as the API documents it. */
 export const bulkLinkResponse = z.object({
   id: z.string().meta({ description: 'The database id of the link' }),
   dynamicLinkId: z.string().meta({ description: 'Its slug (`{short_url_base}/<dynamicLinkId>`)' }),

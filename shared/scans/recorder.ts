@@ -100,6 +100,8 @@ const HOST = hostname().replace(/[^a-z0-9.-]/gi, '_').slice(0, 64) || 'host';
  * deletes each within a flush window, or keeps it through a Redis outage while it retries.
  */
 const WAL_ABANDONED_MS = 10 * 60_000;
+/** Recorders running in this process (one per redirect app; tests run several): their files are not a dead process's. */
+const LIVE_INSTANCES = new Set<string>();
 
 export class ScanRecorder {
   private readonly redis: Redis;
@@ -129,6 +131,7 @@ export class ScanRecorder {
     private readonly config: ScanRecorderConfig,
     private readonly logger: Logger,
   ) {
+    LIVE_INSTANCES.add(this.instance);
     this.redis = createFailFastRedis(config.REDIS_URL, 500, logger);
     // No version check: BullMQ reads the server version once, after the first connect, and if that
     // one command fails (Redis gone again) the queue stays broken for good.
@@ -206,6 +209,7 @@ export class ScanRecorder {
     }
     this.closed = true;
     if (this.batches.length > 0) await this.spool();
+    LIVE_INSTANCES.delete(this.instance);
     await this.queue.close().catch(() => {});
     this.redis.disconnect();
   }
@@ -294,7 +298,8 @@ export class ScanRecorder {
     for (const batch of this.batches) sealWriteAhead(batch);
     await this.forgetWriteAhead(this.batches);
     this.batches = [];
-    for (const file of this.spoolFiles.keys()) await unlink(file).catch(() => {});
+    // Covered by the new file: left behind, its scans would be sent again (and dropped by scan id).
+    for (const file of this.spoolFiles.keys()) await unlink(file).catch((err: unknown) => this.logger.warn({ file, err }, 'scan spool file not deleted'));
     this.spoolFiles.clear();
     this.logger.warn({ file, scans: count }, 'Redis unreachable at shutdown: scans spooled to disk');
   }
@@ -376,7 +381,8 @@ export class ScanRecorder {
       if (!owner) continue;
       const { host, pid, instance } = owner;
       let gone: boolean;
-      if (host === HOST) gone = pid === process.pid ? instance !== this.instance : !isAlive(pid);
+      // Of this process: gone unless a recorder of it still runs (an earlier process may have had our pid).
+      if (host === HOST) gone = pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
       // Another host's (a container sharing the volume): left alone until long abandoned.
       else {
         const info = await stat(join(dir, name)).catch(() => null);
@@ -407,7 +413,9 @@ export class ScanRecorder {
       if (builder.size > 0) batches.push({ id: randomUUID(), payload: builder.toPayload() });
     }
     if (batches.length > 0) await this.writeSpoolFile(dir, { batches });
-    for (const name of orphaned) await unlink(join(dir, name)).catch(() => {});
+    for (const name of orphaned) {
+      await unlink(join(dir, name)).catch((err: unknown) => this.logger.warn({ file: name, err }, 'recovered write-ahead file not deleted; its scans may be sent again (dropped by scan id)'));
+    }
     this.logger.warn({ files: orphaned.length, scans }, 'scan write-ahead files of a stopped process recovered');
   }
 }
