@@ -199,13 +199,22 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     );
   });
 
-  /** A download a page offers: the link must still resolve for this visitor, but it is not another scan. */
+  /**
+   * What a page offers beside the scan (a download, a file) is served only while the link resolves
+   * for this visitor, unlocked; it is not another scan. The link, or the page to answer instead:
+   * unknown, unavailable, or the password form.
+   */
+  async function openedLink(request: SlugRequest): Promise<ResolvedLink | Page> {
+    const now = Date.now();
+    const found = await findLink(request, now);
+    return !isPage(found) && locked(found, request, now) ? passwordPage(found) : found;
+  }
+
+  /** A download a page offers. */
   function download(file: 'contact.vcf' | 'event.ics') {
     return async (request: SlugRequest, reply: FastifyReply) => {
-      const now = Date.now();
-      const found = await findLink(request, now);
+      const found = await openedLink(request);
       if (isPage(found)) return answerPage(request, reply, found);
-      if (locked(found, request, now)) return sendPage(reply, passwordPage(found));
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (file === 'contact.vcf' && found.type === 'vcard') {
         return reply
@@ -225,10 +234,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   // A file of the link (or a web-sized copy of it), for visitors who may open the link: how a protected link's pages show its files.
   async function linkFile(request: FastifyRequest<{ Params: { slug: string; id: string; variant?: string } }>, reply: FastifyReply) {
-    const now = Date.now();
-    const found = await findLink(request, now);
+    const found = await openedLink(request);
     if (isPage(found)) return answerPage(request, reply, found);
-    if (locked(found, request, now)) return sendPage(reply, passwordPage(found));
     return scanPath.serveFile(request, reply, request.params.id, { link: { id: found.id, protected: found.passwordHash !== null } }, request.params.variant);
   }
   app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id', handler: linkFile });
