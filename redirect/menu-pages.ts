@@ -61,13 +61,12 @@ export class MenuPages {
    */
   async page(link: ResolvedLink, now: number, acceptEncoding: string | undefined): Promise<EncodedPage> {
     const entry = await this.entryOf(link);
-    const urls = { file: fileUrlOf(link) };
-    if (!entry) return renderLinkPage(link, { ...urls, vcard: '', ics: '' });
+    if (!entry) return renderLinkPage(link, { file: fileUrlOf(link), vcard: '', ics: '' });
     const at = new Date(now);
     const clock = menuClock(entry.menu, at);
     const protectedLink = link.passwordHash !== null;
     if (entry.page === null || entry.clockKey !== clock.key || entry.protectedLink !== protectedLink) {
-      entry.page = renderMenuPage(entry.menu, { now: at, urls, baseUrl: this.opts.baseUrl });
+      entry.page = renderMenuPage(entry.menu, { now: at, urls: { file: fileUrlOf(link) }, baseUrl: this.opts.baseUrl });
       entry.clockKey = clock.key;
       entry.protectedLink = protectedLink;
       entry.encoded.clear();
