@@ -9,7 +9,15 @@ import { testEnv } from './test/support/env.js';
 export default defineConfig({
   test: {
     include: ['test/**/*.unit.test.ts'],
-    env: { ...testEnv, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' },
+    // The TEST_ variables reach testEnv as the test files import it: a unit test that reads
+    // testEnv.REDIS_URL or testEnv.DATABASE_URL gets the closed port too.
+    env: {
+      ...testEnv,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      TEST_PG_URL: 'postgres://postgres@127.0.0.1:1',
+      TEST_REDIS_URL: 'redis://127.0.0.1:1',
+    },
     pool: 'forks',
     testTimeout: 30_000,
   },

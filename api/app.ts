@@ -15,7 +15,7 @@ import { registerHttpMetrics } from '../shared/metrics/http.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import routeTablePlugin from './plugins/app/route-table.js';
-import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH } from './plugins/app/errors.js';
+import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH, notFoundReply } from './plugins/app/errors.js';
 import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
@@ -70,7 +70,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   graceful.register(app);
 
   await app.register(contextPlugin, { ctx });
-  const jobWaiter = new JobWaiter({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.QUEUE_PREFIX });
+  const jobWaiter = new JobWaiter({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.QUEUE_PREFIX, logger: ctx.logger });
   app.decorate('jobWaiter', jobWaiter);
   // Requests waiting for a job answer 202 at once when the server begins to stop, not at JOB_WAIT_MS.
   app.addHook('preClose', async () => jobWaiter.stopWaiting());
@@ -85,7 +85,8 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
 
   observePostgresPool(metrics, ctx.database.pool);
   observeQrRenderer(metrics, ctx.qr);
-  registerHttpMetrics(app, metrics, ctx.config.METRICS_TOKEN);
+  const httpMetrics = registerHttpMetrics(app, metrics, ctx.config.METRICS_TOKEN);
+  app.setNotFoundHandler({ preHandler: httpMetrics.timeNotFound }, notFoundReply);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const checks = await checkReadiness(ctx);

@@ -232,7 +232,7 @@ export async function benchRedirect(): Promise<string> {
       [
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
         row(
-          `(bm) (b) with the redirect's request metrics (per-route latency histogram): ${median(metricsMicros).toFixed(2)} µs a request, ${(metricsShare * 100).toFixed(1)}% of (a)'s time a request (medians)`,
+          `(bm) (b) with the redirect's request metrics (latency sampled on the slug route): ${median(metricsMicros).toFixed(2)} µs a request, ${(metricsShare * 100).toFixed(1)}% of (a)'s time a request (medians)`,
           metered,
           `${median(metered.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)} (rounds: ${metered.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
         ),

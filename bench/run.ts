@@ -9,6 +9,7 @@ import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
+import { benchMetrics } from './metrics.js';
 import { benchPages } from './pages.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   cafes: benchCafes,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
+  metrics: benchMetrics,
   pages: benchPages,
   qr: benchQr,
   'qr-fairness': benchQrFairness,

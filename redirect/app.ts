@@ -73,8 +73,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const scanPath: ScanPath = {
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
-    notFoundLimit: new NotFoundLimit(redis, keys, { max: config.REDIRECT_NOT_FOUND_LIMIT, windowMs: config.REDIRECT_NOT_FOUND_WINDOW_MS }),
-    passwordAttempts: new PasswordAttempts(redis, keys),
+    notFoundLimit: new NotFoundLimit(redis, ctx.logger, keys, { max: config.REDIRECT_NOT_FOUND_LIMIT, windowMs: config.REDIRECT_NOT_FOUND_WINDOW_MS }),
+    passwordAttempts: new PasswordAttempts(redis, ctx.logger, keys),
     passwordCookies: new PasswordCookies(await passwordCookieSecrets(config)),
     describeVisitor: await createVisitorDescriber(),
     visitorKeys,
@@ -101,7 +101,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   }, 'event');
   new Gauge({ name: 'qrlinks_scans_buffered', help: 'Scans held in memory now, not yet in Redis', registers: [metrics.registry], collect() { this.set(recorder.stats().buffered); } });
   counterFrom(metrics, 'qrlinks_link_lookups_total', 'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)', () => resolver.lookups, 'source');
-  registerHttpMetrics(app, metrics, config.METRICS_TOKEN);
+  const httpMetrics = registerHttpMetrics(app, metrics, config.METRICS_TOKEN);
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);
@@ -110,7 +110,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   });
   // Set before the route plugins are registered, so their encapsulated contexts inherit them.
   const answerNotFound = notFoundResponder(scanPath.notFoundLimit);
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler({ preHandler: httpMetrics.timeNotFound }, (request, reply) => {
     // Every path answers GET and HEAD (a page, if only "not found"); one-segment paths are slugs, which also take the password form.
     if (request.method === 'GET' || request.method === 'HEAD') return answerNotFound(request, reply);
     const slugPath = request.url.split('?')[0]!.lastIndexOf('/') === 0;

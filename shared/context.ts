@@ -30,7 +30,7 @@ export async function createContext(config: Config, role: string, logger = creat
   // BullMQ checks the server on first use; finishing that now means a fast shutdown never
   // closes the connection under its feet (an unhandled "Connection is closed").
   await Promise.all(Object.values(queues).map((q) => q.waitUntilReady()));
-  const storage = createStorageFromConfig(config);
+  const storage = createStorageFromConfig(config, logger);
   await storage.init();
   const qr = createQrRenderer({
     threads: config.QR_RENDER_THREADS,
@@ -40,7 +40,7 @@ export async function createContext(config: Config, role: string, logger = creat
   return { config, logger, db: database.db, database, redis, queues, storage, qr };
 }
 
-export function createStorageFromConfig(config: Config): ObjectStorage {
+export function createStorageFromConfig(config: Config, logger?: Logger): ObjectStorage {
   if (config.STORAGE_DRIVER === 's3') {
     return createStorage({
       driver: 's3',
@@ -49,6 +49,7 @@ export function createStorageFromConfig(config: Config): ObjectStorage {
       secretKey: config.S3_SECRET_KEY!,
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
+      logger,
     });
   }
   return createStorage({ driver: 'fs', root: config.STORAGE_DIR });

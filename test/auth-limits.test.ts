@@ -144,7 +144,7 @@ describe('refused keys are remembered briefly, so repeating one does not ask Pos
   });
 
   it('a revoked key is refused on the next request, and a key created after refusals works at once', async () => {
-    const authenticator = new ApiKeyAuthenticator(api.ctx.db);
+    const authenticator = new ApiKeyAuthenticator(api.ctx.db, api.ctx.logger);
     const { id, key } = await addKey(api.ctx, owner.accountId, ['all']);
     expect(await authenticator.authenticate(key)).not.toBeNull();
     await revokeApiKey(api.ctx.db, id);
@@ -158,7 +158,7 @@ describe('refused keys are remembered briefly, so repeating one does not ask Pos
   });
 
   it('is bounded in size and in time', async () => {
-    const authenticator = new ApiKeyAuthenticator(api.ctx.db, { ttlMs: 300, max: 8 });
+    const authenticator = new ApiKeyAuthenticator(api.ctx.db, api.ctx.logger, { ttlMs: 300, max: 8 });
     for (let i = 0; i < 50; i++) await authenticator.authenticate(`key-${'R'.repeat(30)}${String(i).padStart(2, '0')}`);
     expect(authenticator.refusedHeld).toBeLessThanOrEqual(8);
 

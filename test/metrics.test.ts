@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/harness.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
+import { LATENCY_SAMPLE_EVERY } from '../shared/metrics/http.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let stack: ScanStack;
@@ -36,15 +37,29 @@ describe('GET /metrics', () => {
 
   it('the redirect counts its scans, answers per route and where each slug came from', async () => {
     const link = await stack.createLink({ name: 'metrics', type: 'website', data: { url: 'https://example.com/' } });
-    for (let i = 0; i < 5; i++) expect((await stack.redirect.get(`/${link.slug}`)).status).toBe(302);
+    // The scan route is timed one request in LATENCY_SAMPLE_EVERY, and counted on every one.
+    const scans = 2 * LATENCY_SAMPLE_EVERY;
+    for (let i = 0; i < scans; i++) expect((await stack.redirect.get(`/${link.slug}`)).status).toBe(302);
     expect((await stack.redirect.get('/nope-not-a-slug')).status).toBe(404);
+    expect((await stack.redirect.get(`/${link.slug}`, { method: 'HEAD' })).status).toBe(302);
+    expect((await stack.redirect.get('/no/route/here')).status).toBe(404);
+    expect((await stack.redirect.get('/health')).status).toBe(200);
+    expect((await stack.redirect.get('/health', { method: 'HEAD' })).status).toBe(200);
     const res = await stack.redirect.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
     const redirect = { role: 'redirect' };
-    expect(sample(text, 'qrlinks_scans_total', { ...redirect, event: 'received' })).toBe(5);
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '302' })).toBe(5);
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '404' })).toBe(1);
+    expect(sample(text, 'qrlinks_scans_total', { ...redirect, event: 'received' })).toBe(scans + 1); // the HEAD is recorded too (as a bot's)
+    expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/:slug', method: 'GET' })).toBe(scans + 1);
+    expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/:slug', method: 'HEAD' })).toBe(1);
+    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '302' })).toBe(2);
+    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '404' })).toBeUndefined();
+    // Every other route, and paths no route matches, are timed on each request.
+    expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/health', method: 'GET' })).toBe(1);
+    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/health', method: 'GET', status_code: '200' })).toBe(1);
+    expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/health', method: 'HEAD' })).toBe(1);
+    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: 'unmatched', method: 'GET', status_code: '404' })).toBe(1);
+    expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: 'unmatched', method: 'GET' })).toBe(1);
     // The first scan looked the slug up (the shared cache, or Postgres); the other four found it in the process.
     const local = sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'local' }) ?? 0;
     const shared = (sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'redis' }) ?? 0) + (sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'postgres' }) ?? 0);
@@ -59,6 +74,7 @@ describe('GET /metrics', () => {
     await call(stack.api.app, key, 'GET', '/api/v1/links/hijklmn');
     const text = await (await fetchApi({ authorization: `Bearer ${TOKEN}` })).text();
     expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { role: 'api', route: '/api/v1/links/:id', method: 'GET', status_code: '404' })).toBe(2);
+    expect(sample(text, 'qrlinks_http_requests_total', { role: 'api', route: '/api/v1/links/:id', method: 'GET' })).toBe(2);
     expect(text).not.toContain('abcdefg');
     expect(sample(text, 'qrlinks_qr_renders_running', { role: 'api' })).toBe(0);
   });

@@ -2,7 +2,7 @@
  * Baseline for the redirect benchmark: a bare Fastify route answering a 302 from an in-memory
  * Map, with nothing recorded. What our scan path costs is measured against this. With
  * BASELINE_METRICS=1 it also keeps the redirect's request metrics (the same per-route latency
- * histogram, shared/metrics/http.ts): the pair of the two measures what metrics cost per request.
+ * histogram, sampled on the slug route as the redirect's is, shared/metrics/http.ts): the pair of the two measures what metrics cost per request.
  */
 import Fastify from 'fastify';
 import { createRoleMetrics } from '../../shared/metrics/index.js';
@@ -13,7 +13,7 @@ const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_
 const app = Fastify();
 if (process.env.BASELINE_METRICS === '1') registerHttpMetrics(app, createRoleMetrics('redirect'), undefined);
 app.get('/health', async () => ({ status: 'ok' }));
-app.get('/:slug', async (request, reply) => {
+app.get('/:slug', { config: { sampledLatency: true } }, async (request, reply) => {
   const url = destinations.get((request.params as { slug: string }).slug);
   if (!url) return reply.code(404).send();
   return reply.code(302).header('location', url).send();

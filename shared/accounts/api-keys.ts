@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { accounts, apiKeys, type Plan } from '../../db/schema.js';
 import { ConflictError } from '../http/errors.js';
 import { BoundedCache } from '../scans/bounded-cache.js';
+import { throttledWarning, type Logger } from '../logger.js';
 import { DEFAULT_MAX_ACTIVE_API_KEYS, displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
 
@@ -111,6 +112,7 @@ export class ApiKeyAuthenticator {
 
   constructor(
     private readonly db: Database,
+    private readonly logger: Logger,
     private readonly options: RefusedKeyCacheOptions = { ttlMs: 60_000, max: 10_000 },
   ) {
     this.refused = new BoundedCache(options.max);
@@ -122,7 +124,7 @@ export class ApiKeyAuthenticator {
     const keyHash = hashApiKey(rawKey);
     const refusedUntil = this.refused.get(keyHash);
     if (refusedUntil !== undefined && refusedUntil > Date.now()) return null;
-    const principal = await authenticateKeyHash(this.db, keyHash);
+    const principal = await authenticateKeyHash(this.db, keyHash, this.logger);
     if (!principal) this.refused.set(keyHash, Date.now() + this.options.ttlMs);
     return principal;
   }
@@ -137,7 +139,9 @@ export class ApiKeyAuthenticator {
  * Expiry is checked here on every request, so the gap before the sweep job marks a key inactive
  * never lets it through.
  */
-async function authenticateKeyHash(db: Database, keyHash: string): Promise<Principal | null> {
+const lastUsedNotWritten = throttledWarning("an API key's lastUsedAt was not updated");
+
+async function authenticateKeyHash(db: Database, keyHash: string, logger: Logger): Promise<Principal | null> {
   const [row] = await keyLookup(db).execute({ keyHash });
   if (!row || !row.active) return null;
   const now = Date.now();
@@ -149,7 +153,7 @@ async function authenticateKeyHash(db: Database, keyHash: string): Promise<Princ
       .set({ lastUsedAt: new Date(now) })
       .where(eq(apiKeys.id, row.keyId))
       // lastUsedAt is informative: a lost write is retried by the key's next request a minute on.
-      .catch(() => {});
+      .catch((err: unknown) => lastUsedNotWritten(logger, err, { keyId: row.keyId }));
   }
   return { keyId: row.keyId, accountId: row.accountId, plan: row.plan, scopes: row.scopes };
 }

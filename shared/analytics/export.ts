@@ -172,7 +172,7 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
     // The next read is asked for before this batch is encoded, so Postgres works meanwhile.
     const read = () => {
       const next = cursor.read(READ_ROWS);
-      next.catch(() => {}); // a read left pending when the iteration stops early rejects on close
+      next.catch(() => undefined); // a read left pending when the iteration stops early rejects on close; one awaited throws to the caller
       return next;
     };
     try {
@@ -189,7 +189,8 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
         await onBatch?.({ rows, fraction: Math.max(0, Math.min(1, (lastAt - query.from.getTime()) / span)) });
       }
     } finally {
-      await cursor.close().catch(() => {});
+      // A cursor that cannot close leaves the transaction broken: the commit below then fails, and says why.
+      await cursor.close().catch(() => undefined);
     }
     await client.query('commit');
     inTransaction = false;

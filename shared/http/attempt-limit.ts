@@ -17,6 +17,7 @@
  * per process instead of failing open or refusing everyone.
  */
 import type { Redis } from '../redis.js';
+import { throttledWarning, type Logger } from '../logger.js';
 import { BoundedCache } from '../scans/bounded-cache.js';
 
 export interface AttemptCounter {
@@ -93,10 +94,16 @@ interface CounterState {
   max: number;
 }
 
+/** Redis refusing a limit's step (unreachable, or a script error): said once a minute, however many requests meet it. */
+const countedLocally = throttledWarning('attempt limits counted in this process: Redis did not answer');
+
 export class AttemptLimit {
   private readonly local = new BoundedCache<string, { count: number; until: number }>(LOCAL_MAX_COUNTERS);
 
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
 
   /** Starts an attempt that holds its place on every counter until it succeeds or fails. */
   async begin(counters: readonly AttemptCounter[]): Promise<Attempt> {
@@ -106,7 +113,8 @@ export class AttemptLimit {
     const release = () => {
       if (settled) return;
       settled = true;
-      if (inRedis) this.redis.eval(RELEASE_LUA, counters.length, ...counters.map((c) => c.key)).catch(() => {});
+      // A place not given back is held until its window ends: the limit errs towards refusing.
+      if (inRedis) this.redis.eval(RELEASE_LUA, counters.length, ...counters.map((c) => c.key)).catch((err: unknown) => countedLocally(this.logger, err, { step: 'release' }));
       else for (const c of counters) this.releaseLocally(c.key);
     };
     return {
@@ -129,8 +137,9 @@ export class AttemptLimit {
     try {
       const counts = await this.redis.mget(...counters.map((c) => c.key));
       if (counters.every((c, i) => Number(counts[i] ?? 0) < c.max)) return { allowed: true, retryAfterSeconds: 0 };
-    } catch {
+    } catch (err) {
       // run() below counts in process as well.
+      countedLocally(this.logger, err, { step: 'check' });
     }
     const { states } = await this.run('check', counters);
     return Array.isArray(states) ? { allowed: true, retryAfterSeconds: 0 } : refusal(states);
@@ -153,7 +162,8 @@ export class AttemptLimit {
         mode,
         ...counters.flatMap((c) => [c.max, c.windowMs]),
       )) as number[];
-    } catch {
+    } catch (err) {
+      countedLocally(this.logger, err, { step: mode });
       return { states: this.runLocally(mode, counters), inRedis: false };
     }
     if (reply[0] === 0) return { states: reply[1]!, inRedis: true };

@@ -12,6 +12,7 @@
 import { QueueEvents } from 'bullmq';
 import type { Database } from '../../db/client.js';
 import type { Redis } from '../redis.js';
+import { throttledWarning, type Logger } from '../logger.js';
 import { AppError } from '../http/errors.js';
 import type { QueueName } from './queues.js';
 import { getJobView, type JobView } from './records.js';
@@ -23,7 +24,11 @@ export interface JobWaiterOptions {
   db: Database;
   redis: Redis;
   prefix: string;
+  logger: Logger;
 }
+
+/** A reader that cannot start or errs (Redis away) costs only the early wake-up: waits poll. Said once a minute. */
+const eventsUnavailable = throttledWarning('job events unavailable; waiting requests poll the job instead');
 
 /** One per api process: a QueueEvents reader per queue waited on (made on first use), shared by every wait. */
 export class JobWaiter {
@@ -39,12 +44,13 @@ export class JobWaiter {
       // QueueEvents blocks on its connection: BullMQ gives it a duplicate of ours.
       const reader = new QueueEvents(queue, { connection: this.opts.redis, prefix: this.opts.prefix });
       // Its errors (Redis away) only cost the early wake-up; the poll still answers.
-      reader.on('error', () => {});
+      reader.on('error', (err) => eventsUnavailable(this.opts.logger, err, { queue }));
       events = reader.waitUntilReady().then(() => reader);
       // A reader that could not start is dropped, so a later wait tries again.
-      events.catch(() => {
+      events.catch((err: unknown) => {
+        eventsUnavailable(this.opts.logger, err, { queue });
         this.events.delete(queue);
-        reader.close().catch(() => {});
+        reader.close().catch((closeErr: unknown) => eventsUnavailable(this.opts.logger, closeErr, { queue, closing: true }));
       });
       this.events.set(queue, events);
     }
@@ -64,6 +70,7 @@ export class JobWaiter {
     };
     const onEvent = () => wake();
     // Per-job events (`completed:<id>`) are emitted by QueueEvents but not in its typed listener map.
+    // Without a reader (its failure is logged where it starts) the wait polls.
     const events = waitMs > 0 && !this.stopping ? ((await this.eventsOf(queue).catch(() => null)) as NodeJS.EventEmitter | null) : null;
     events?.on(`completed:${jobId}`, onEvent);
     events?.on(`failed:${jobId}`, onEvent);
@@ -106,9 +113,10 @@ export class JobWaiter {
 
   async close(): Promise<void> {
     this.stopWaiting();
+    // A reader that never started was logged then, and has nothing to close.
     const readers = await Promise.all([...this.events.values()].map((p) => p.catch(() => null)));
     this.events.clear();
-    await Promise.all(readers.map((r) => r?.close().catch(() => {})));
+    await Promise.all(readers.map((r) => r?.close().catch((err: unknown) => this.opts.logger.warn({ err }, 'job events reader did not close'))));
   }
 }
 

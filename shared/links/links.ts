@@ -272,7 +272,8 @@ const listChunkTurns = new Map<string, Promise<unknown>>();
  */
 function inAccountTurn<T>(accountId: string, work: () => Promise<T>): Promise<T> {
   const run = (listChunkTurns.get(accountId) ?? Promise.resolve()).then(work);
-  const done = run.catch(() => {});
+  // The caller gets `run` and its error; this chain only marks when the turn is over.
+  const done = run.catch(() => undefined);
   listChunkTurns.set(accountId, done);
   void done.then(() => {
     if (listChunkTurns.get(accountId) === done) listChunkTurns.delete(accountId);

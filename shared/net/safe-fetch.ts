@@ -174,7 +174,7 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
   const timedOut = new Promise<never>((_, reject) => {
     signal.addEventListener('abort', () => reject(new SafeFetchError('timeout')), { once: true });
   });
-  timedOut.catch(() => {});
+  timedOut.catch(() => undefined); // raced, never awaited alone: a rejection nobody raced against is not an error
   const race = <T>(p: Promise<T>) => Promise.race([p, timedOut]);
   try {
     let url = checkFetchUrl(input);

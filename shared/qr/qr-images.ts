@@ -17,6 +17,7 @@ import { throttledWarning } from '../logger.js';
 export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
 export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };
 
+const cacheReadFailed = throttledWarning('QR image cache read failed; the image is rendered afresh');
 const cacheWriteFailed = throttledWarning('QR image cache write failed; the image is served, and rendered again next time');
 
 export type QrImagesContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'qr' | 'logger'>;
@@ -84,7 +85,11 @@ export function planQr(input: QrImageInput): QrPlan {
  */
 export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan, opts: { maxWaiting?: number } = {}): Promise<RenderedQr> {
   const { etag, key, contentType } = plan;
-  const hit = await ctx.storage.get(key).catch(() => null);
+  // A cache that cannot be read costs a render, not the request.
+  const hit = await ctx.storage.get(key).catch((err: unknown) => {
+    cacheReadFailed(ctx.logger, err, { key });
+    return null;
+  });
   if (hit) {
     const chunks: Buffer[] = [];
     for await (const chunk of hit.body) chunks.push(chunk as Buffer);

@@ -83,7 +83,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
     // its error reaches the job when its turn comes to be awaited.
     const start = () => {
       const render = renders[next++]!();
-      render.catch(() => {});
+      render.catch(() => undefined);
       inFlight.push(render);
     };
     while (next < renders.length && inFlight.length < window) start();

@@ -23,7 +23,7 @@ import { createFailFastRedis } from '../../../shared/redis.js';
  */
 export default fp(async (app) => {
   const { config, db } = app.ctx;
-  const authenticator = new ApiKeyAuthenticator(db);
+  const authenticator = new ApiKeyAuthenticator(db, app.ctx.logger);
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
   const redis = createFailFastRedis(config.REDIS_URL, 500, app.ctx.logger);
   // Connected before the first request (which would otherwise be counted in this process only); a
@@ -35,7 +35,7 @@ export default fp(async (app) => {
       resolve();
     });
   });
-  const failures = new AttemptLimit(redis);
+  const failures = new AttemptLimit(redis, app.ctx.logger);
   const failuresOf = (request: FastifyRequest) => [
     { key: `${config.QUEUE_PREFIX}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
   ];

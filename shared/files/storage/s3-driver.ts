@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Client, type BucketItem } from 'minio';
+import type { Logger } from '../../logger.js';
 import { assertValidFolder, assertValidKey, assertValidPrefix } from './keys.js';
 import { assertValidRange, resolveRange } from './range.js';
 import { RangeNotSatisfiableError, type ByteRange, type GetResult, type ObjectStorage, type StoredObjectInfo } from './types.js';
@@ -24,6 +25,8 @@ export interface S3StorageOptions {
   partSize?: number;
   /** ping() gives up after this long so /ready answers even when the endpoint black-holes packets. */
   pingTimeoutMs?: number;
+  /** Where a multipart upload that could not be aborted is reported (its parts stay billed until a lifecycle rule removes them). */
+  logger?: Logger;
 }
 
 const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -91,8 +94,11 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     } catch (err) {
       // Stop reading the source (destroys it), and abort: unaborted uploads keep their parts, and their
       // storage bill, forever on most S3 servers.
-      await parts.return(undefined).catch(() => {});
-      await client.abortMultipartUpload(bucket, key, uploadId).catch(() => {});
+      // The source's own failure, if any, is `err` already.
+      await parts.return(undefined).catch(() => undefined);
+      await client
+        .abortMultipartUpload(bucket, key, uploadId)
+        .catch((abortErr: unknown) => opts.logger?.warn({ err: abortErr, bucket, key, uploadId }, 'multipart upload not aborted: its parts stay stored until the bucket expires them'));
       throw err;
     }
   }

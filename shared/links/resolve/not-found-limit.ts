@@ -14,6 +14,7 @@
 import { AttemptLimit } from '../../http/attempt-limit.js';
 import { rateLimitIdentity } from '../../net/client-identity.js';
 import type { Redis } from '../../redis.js';
+import type { Logger } from '../../logger.js';
 import { BoundedCache } from '../../scans/bounded-cache.js';
 import type { LinkCacheKeys } from './keys.js';
 
@@ -41,10 +42,11 @@ export class NotFoundLimit {
 
   constructor(
     redis: Redis,
+    logger: Logger,
     private readonly keys: LinkCacheKeys,
     private readonly opts: NotFoundLimitOptions,
   ) {
-    this.attempts = new AttemptLimit(redis);
+    this.attempts = new AttemptLimit(redis, logger);
   }
 
   /** Who is counted: a hash of the address (IPv6 by /64). */

@@ -3,6 +3,7 @@ import bcrypt from 'bcrypt';
 import { AttemptLimit, type Attempt } from '../../http/attempt-limit.js';
 import { rateLimitIdentity } from '../../net/client-identity.js';
 import type { Redis } from '../../redis.js';
+import type { Logger } from '../../logger.js';
 import type { LinkCacheKeys } from './keys.js';
 
 export const PASSWORD_COOKIE = 'qrlinks_pass';
@@ -80,9 +81,10 @@ export class PasswordAttempts {
 
   constructor(
     redis: Redis,
+    logger: Logger,
     private readonly keys: LinkCacheKeys,
   ) {
-    this.limit = new AttemptLimit(redis);
+    this.limit = new AttemptLimit(redis, logger);
   }
 
   /** Starts a try; when it is not allowed, nothing is counted. */

@@ -1,6 +1,7 @@
 /**
  * AttemptLimit on the real Redis of the tests, and on a Redis that is not there (a closed port):
- * the same counts either way, so a limit still holds in each process while Redis is away.
+ * the same counts either way, so a limit still holds in each process while Redis is away, and
+ * that it counts in process is said in the log (once a minute, not per request).
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttemptLimit } from '../shared/http/attempt-limit.js';
 import { createFailFastRedis } from '../shared/redis.js';
 import { testEnv } from './support/env.js';
+import { captureLogs } from './support/logs.js';
 
 const up = createFailFastRedis(testEnv.REDIS_URL);
 const down = createFailFastRedis('redis://127.0.0.1:1');
@@ -20,14 +22,22 @@ afterAll(() => {
   down.disconnect();
 });
 
+const logs = captureLogs();
+const FALLBACK_WARNING = 'attempt limits counted in this process: Redis did not answer';
+
 describe.each([
   ['Redis', up],
   ['no Redis (in process)', down],
 ])('AttemptLimit with %s', (_name, redis) => {
+  afterAll(() => {
+    const warnings = logs.lines().filter((l) => l.msg === FALLBACK_WARNING);
+    // Throttled: the down case's many refused steps make one line.
+    expect(warnings).toHaveLength(redis === down ? 1 : 0);
+  });
   const counter = (max: number) => ({ key: `${testEnv.QUEUE_PREFIX}:attempt-limit-test:${randomUUID()}`, max, windowMs: 60_000 });
 
   it('begin holds a place per attempt: a burst gets exactly max tries; a success gives its place back', async () => {
-    const limit = new AttemptLimit(redis);
+    const limit = new AttemptLimit(redis, logs.logger);
     const c = counter(3);
     const burst = await Promise.all(Array.from({ length: 7 }, () => limit.begin([c])));
     expect(burst.filter((a) => a.allowed)).toHaveLength(3);
@@ -46,7 +56,7 @@ describe.each([
   });
 
   it('refuses when any of several counters is full, and then counts on none', async () => {
-    const limit = new AttemptLimit(redis);
+    const limit = new AttemptLimit(redis, logs.logger);
     const small = counter(1);
     const large = counter(10);
     (await limit.begin([small, large])).failed();
@@ -56,7 +66,7 @@ describe.each([
   });
 
   it('check then fail counts only failures', async () => {
-    const limit = new AttemptLimit(redis);
+    const limit = new AttemptLimit(redis, logs.logger);
     const c = counter(2);
     for (let i = 0; i < 5; i++) expect((await limit.check([c])).allowed).toBe(true);
     expect((await limit.fail([c])).allowed).toBe(true);
