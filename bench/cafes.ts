@@ -12,18 +12,9 @@
  * right after a menu edit (cold: the menu read from Postgres, rendered and compressed), with the
  * page's size raw and as sent. Baseline in the same run: GET /<slug> of a website link (a 302).
  */
-import { once } from 'node:events';
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDatabase } from '../db/client.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
-import { freePort, freshDatabase, median, printTable, sendOverConnections, startServer, startWorker } from './support.js';
+import { median, printTable, sendOverConnections, startBenchStack } from './support.js';
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = 'qrlinks-bench-cafes';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ITEMS = 5000;
 const CATEGORIES = 50;
@@ -110,21 +101,9 @@ async function singleInserts(api: string, auth: Record<string, string>, cafeId: 
 }
 
 export async function benchCafes(): Promise<string> {
-  const DATABASE_URL = await freshDatabase('cafes');
-  const database = createDatabase(DATABASE_URL, 2);
-  const storageDir = await mkdtemp(join(tmpdir(), 'qrlinks-bench-cafes-'));
-  const env = { DATABASE_URL, REDIS_URL, QUEUE_PREFIX: PREFIX, STORAGE_DIR: storageDir, MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
-  const port = await freePort();
-  const api = `http://127.0.0.1:${port}`;
-  const apiProcess = await startServer('api/server.ts', { ...env, PORT: String(port), RATE_LIMIT_MAX: '100000000' }, `${api}/health`);
-  const worker = await startWorker(env);
-  const redirectPort = await freePort();
-  const redirect = `http://127.0.0.1:${redirectPort}`;
-  const redirectProcess = await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`);
+  const { api, redirect, accountWithKey, stop } = await startBenchStack('cafes');
   try {
-    const account = await createAccount(database.db, { name: 'bench-cafes', plan: 'pro' });
-    const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'], expiresAt: null }, 100);
-    const auth = { authorization: `Basic ${key}` };
+    const { auth } = await accountWithKey('bench-cafes');
     const created = await fetch(`${api}/api/v1/cafes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Bench cafe"}' });
     const cafeId = ((await created.json()) as { data: { id: string } }).data.id;
 
@@ -198,9 +177,6 @@ export async function benchCafes(): Promise<string> {
     return `${bulkTable}\n${pageTable}`;
 
   } finally {
-    for (const child of [worker, apiProcess, redirectProcess]) child.kill('SIGTERM');
-    await Promise.all([once(worker, 'exit'), once(apiProcess, 'exit'), once(redirectProcess, 'exit')]);
-    await database.close();
-    await rm(storageDir, { recursive: true, force: true });
+    await stop();
   }
 }

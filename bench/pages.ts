@@ -14,22 +14,14 @@
  */
 import { once } from 'node:events';
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { createDatabase } from '../db/client.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
 import { makeImageVariants } from '../shared/files/image-variants.js';
 import { exampleData } from '../test/support/link-examples.js';
 import { pdfBytes } from '../test/support/fixtures.js';
-import { freePort, freshDatabase, median, printTable, startServer, startWorker } from './support.js';
+import { median, printTable, startBenchStack } from './support.js';
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = 'qrlinks-bench-pages';
 const PHOTOS = 5;
 const TTFB_REQUESTS = 50;
 const UPLOAD_RUNS = 5;
@@ -127,17 +119,7 @@ async function medianTtfb(url: string): Promise<number> {
 }
 
 export async function benchPages(): Promise<string> {
-  const DATABASE_URL = await freshDatabase('pages');
-  const database = createDatabase(DATABASE_URL, 2);
-  const storageDir = await mkdtemp(join(tmpdir(), 'qrlinks-bench-pages-'));
-  const env = { DATABASE_URL, REDIS_URL, QUEUE_PREFIX: PREFIX, STORAGE_DIR: storageDir, MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
-  const apiPort = await freePort();
-  const api = `http://127.0.0.1:${apiPort}`;
-  const redirectPort = await freePort();
-  const redirect = `http://127.0.0.1:${redirectPort}`;
-  const apiProcess = await startServer('api/server.ts', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`);
-  const worker = await startWorker(env);
-  const redirectProcess = await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`);
+  const { database, api, redirect, accountWithKey, stop } = await startBenchStack('pages');
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -146,11 +128,6 @@ export async function benchPages(): Promise<string> {
     const photos = await Promise.all(Array.from({ length: PHOTOS }, (_, i) => photo(i)));
     const pdf = pdfBytes('A menu');
 
-    async function accountWithKey(name: string) {
-      const account = await createAccount(database.db, { name, plan: 'pro' });
-      const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'], expiresAt: null }, 100);
-      return { id: account.id, auth: { authorization: `Basic ${key}` } };
-    }
     async function upload(auth: Record<string, string>, bytes: Buffer, name: string): Promise<{ fileId: string; ms: number }> {
       const form = new FormData();
       form.set('file', new Blob([new Uint8Array(bytes)]), name);
@@ -229,9 +206,6 @@ export async function benchPages(): Promise<string> {
     return `${pageTable}\n${uploadTable}`;
   } finally {
     await browser.close();
-    for (const child of [worker, apiProcess, redirectProcess]) child.kill('SIGTERM');
-    await Promise.all([once(worker, 'exit'), once(apiProcess, 'exit'), once(redirectProcess, 'exit')]);
-    await database.close();
-    await rm(storageDir, { recursive: true, force: true });
+    await stop();
   }
 }

@@ -4,14 +4,18 @@
  * are only compared with a baseline measured in the same run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { createDatabase, type DatabaseHandle } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
+import { createAccount } from '../shared/accounts/accounts.js';
+import { createApiKey } from '../shared/accounts/api-keys.js';
 
 import { freePort, stopProcess } from '../test/support/processes.js';
 
@@ -193,4 +197,59 @@ export async function startJsonBaseline(body: string): Promise<RunningServer & {
   const origin = `http://127.0.0.1:${port}`;
   const child = await startServer('bench/baselines/bare-fastify-json.ts', { PORT: String(port), BASELINE_BODY_FILE: await bodyFile(body) }, `${origin}/health`);
   return { child, origin, url: `${origin}/api/v1/folders` };
+}
+
+export interface BenchStack {
+  database: DatabaseHandle;
+  /** The api's origin, http://127.0.0.1:<port> */
+  api: string;
+  /** The redirect's origin. */
+  redirect: string;
+  /** A pro account with an all-scopes key, made in the database. */
+  accountWithKey(name: string): Promise<{ id: string; auth: { authorization: string } }>;
+  /** Stops the three processes, closes the database and removes the stored files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service as `npm start` runs it (api, worker, redirect: one process each) on a fresh
+ * database `name`, its own queue prefix and a temporary file store; for the benches that go
+ * through more than one role.
+ */
+export async function startBenchStack(name: string): Promise<BenchStack> {
+  const DATABASE_URL = await freshDatabase(name);
+  const database = createDatabase(DATABASE_URL, 2);
+  const storageDir = await mkdtemp(join(tmpdir(), `qrlinks-bench-${name}-`));
+  const env = {
+    DATABASE_URL,
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `qrlinks-bench-${name}`,
+    STORAGE_DIR: storageDir,
+    MIGRATE_ON_START: 'false',
+    WORKER_NICE: '0',
+  };
+  const [apiPort, redirectPort] = [await freePort(), await freePort()];
+  const api = `http://127.0.0.1:${apiPort}`;
+  const redirect = `http://127.0.0.1:${redirectPort}`;
+  const children = [
+    await startServer('api/server.ts', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`),
+    await startWorker(env),
+    await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`),
+  ];
+  return {
+    database,
+    api,
+    redirect,
+    async accountWithKey(accountName) {
+      const account = await createAccount(database.db, { name: accountName, plan: 'pro' });
+      const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'], expiresAt: null }, 100);
+      return { id: account.id, auth: { authorization: `Basic ${key}` } };
+    },
+    async stop() {
+      for (const child of children) child.kill('SIGTERM');
+      await Promise.all(children.map((child) => once(child, 'exit')));
+      await database.close();
+      await rm(storageDir, { recursive: true, force: true });
+    },
+  };
 }
