@@ -58,9 +58,10 @@ describe('POST /cafes', () => {
       title: null,
       logo: null,
       cover: null,
-      theme_image: 'classic',
-      primary_color: null,
-      show_dietary_section: true,
+      themeImage: 'classic',
+      primaryColor: null,
+      secondaryColor: null,
+      showDietarySection: true,
     });
     expect(new Date(cafe.created_at as string).toISOString()).toBe(cafe.created_at);
     expect(cafe.link.full_dynamic_url).toBe(`${api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/${cafe.link.dynamic_link_id}`);
@@ -163,12 +164,23 @@ describe('PUT /cafes/:id/theme', () => {
     for (const key of MENU_THEME_KEYS) {
       const res = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), { themeImage: key });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data.theme_image).toBe(key);
+      expect(res.json().data.themeImage).toBe(key);
     }
     const styled = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), { themeImage: 'dark', primaryColor: '#FFAA00', secondaryColor: '#abc', showDietarySection: false });
-    expect(styled.json().data).toMatchObject({ theme_image: 'dark', primary_color: '#ffaa00', secondary_color: '#abc', show_dietary_section: false });
+    expect(styled.json().data).toMatchObject({ themeImage: 'dark', primaryColor: '#ffaa00', secondaryColor: '#abc', showDietarySection: false });
     const kept = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), { themeImage: 'modern', secondaryColor: null });
-    expect(kept.json().data).toMatchObject({ theme_image: 'modern', primary_color: '#ffaa00', secondary_color: null, show_dietary_section: false });
+    expect(kept.json().data).toMatchObject({ themeImage: 'modern', primaryColor: '#ffaa00', secondaryColor: null, showDietarySection: false });
+  });
+
+  it('the cafe reads back what the theme wrote, under the names it was written with', async () => {
+    const cafe = await newCafe();
+    const written = { themeImage: 'elegant', primaryColor: '#0b3d91', secondaryColor: '#ffee00', showDietarySection: false };
+    expect((await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), written)).statusCode).toBe(200);
+    for (const read of [(await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data, ...(await call(api.app, me.key, 'GET', url())).json().data.filter((c: Cafe) => c.id === cafe.id)]) {
+      expect(read).toMatchObject(written);
+      // One name per field: the contract's.
+      for (const snake of ['theme_image', 'primary_color', 'secondary_color', 'show_dietary_section']) expect(read).not.toHaveProperty(snake);
+    }
   });
 
   it('an unknown theme is a 400 listing the themes; bad colors name their field', async () => {

@@ -98,6 +98,10 @@ describe('OpenAPI document at /api/v1/docs', () => {
     expect(JSON.stringify(body('/api/v1/cafes/{id}/profile', 'put'))).toContain('delete_cafe-cover');
     const theme = body('/api/v1/cafes/{id}/theme', 'put')['application/json'].schema;
     for (const key of MENU_THEME_KEYS) expect(JSON.stringify(theme)).toContain(`"${key}"`);
+    // The cafe record answers the theme under the names the theme request takes.
+    const cafe = doc.paths['/api/v1/cafes/{id}'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(Object.keys(cafe.properties)).toEqual(expect.arrayContaining(Object.keys(theme.properties)));
+    expect(cafe.required).toEqual(expect.arrayContaining(Object.keys(theme.properties)));
     expect(body('/api/v1/cafes/{id}/items/reorder', 'patch')['application/json'].schema.type).toBe('array');
     expect(body('/api/v1/cafes/{id}/groups/reorder', 'patch')['application/json'].schema.properties.orders.type).toBe('array');
     expect(body('/api/v1/cafes/{id}/categories', 'post')['application/json'].schema.required).toEqual(['name']);

@@ -66,10 +66,11 @@ export function cafeView(ctx: Pick<CafeContext, 'config'>, row: CafeRow, link: C
     website: row.website,
     logo: imageUrl(ctx, row.logoFileId),
     cover: imageUrl(ctx, row.coverFileId),
-    theme_image: (row.themeImage ?? DEFAULT_MENU_THEME) as MenuThemeKey,
-    primary_color: row.primaryColor,
-    secondary_color: row.secondaryColor,
-    show_dietary_section: row.showDietarySection,
+    // The theme's fields keep the names PUT /cafes/:id/theme takes, so a client reads back what it wrote.
+    themeImage: (row.themeImage ?? DEFAULT_MENU_THEME) as MenuThemeKey,
+    primaryColor: row.primaryColor,
+    secondaryColor: row.secondaryColor,
+    showDietarySection: row.showDietarySection,
     link: {
       id: row.linkId,
       dynamic_link_id: link.slug,

@@ -424,10 +424,10 @@ export const cafeResponse = z.object({
   website: z.string().nullable(),
   logo: imageUrl,
   cover: imageUrl,
-  theme_image: z.enum(MENU_THEME_KEYS),
-  primary_color: z.string().nullable(),
-  secondary_color: z.string().nullable(),
-  show_dietary_section: z.boolean(),
+  themeImage: z.enum(MENU_THEME_KEYS).meta({ description: 'The menu page’s theme (PUT /cafes/{id}/theme)' }),
+  primaryColor: z.string().nullable().meta({ description: 'Replaces the theme’s primary color; null: the theme’s own' }),
+  secondaryColor: z.string().nullable().meta({ description: 'Replaces the theme’s secondary color; null: the theme’s own' }),
+  showDietarySection: z.boolean(),
   link: z
     .object({
       id: z.uuid(),
