@@ -15,7 +15,7 @@ import { registerHttpMetrics } from '../shared/metrics/http.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import routeTablePlugin from './plugins/app/route-table.js';
-import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH, notFoundReply } from './plugins/app/errors.js';
+import errorsPlugin, { clientErrorReply, frameworkErrorReply, notFoundReply } from './plugins/app/errors.js';
 import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
@@ -45,8 +45,10 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     genReqId: () => randomUUID(),
     // Idle keep-alive sockets are closed on shutdown so SIGTERM does not wait for them.
     forceCloseConnections: 'idle',
-    // /folders and /folders/ are the same resource.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // /folders and /folders/ are the same resource. A path id of any length Node's parser lets
+    // through reaches its route, whose params schema answers that resource's 404 for an id no
+    // resource can have, as for any unknown id (never the router's 414).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
     trustProxy: ctx.config.TRUSTED_PROXIES || false,
     // What the router and Node's HTTP parser refuse is answered in our error shapes too.
     frameworkErrors: frameworkErrorReply,

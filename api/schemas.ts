@@ -20,9 +20,17 @@ export interface PathResource {
   unknownId?: 'empty-data';
 }
 
+/**
+ * A path id longer than this names no resource (ours are UUIDs, and slugs of at most 64
+ * characters): the route's 404 without a look-up. The router passes ids of any length up to
+ * Node's header limit (api/app.ts), so a long id is answered like any other unknown one.
+ */
+const PATH_ID_MAX_LENGTH = 200;
+
 /** `{ [param]: string }` naming a `thing` ("Folder", "Link"); see `pathResources`. */
 export function resourceParams<const K extends string>(param: K, thing: string, description?: string, unknownId?: 'empty-data') {
-  const id = z.string().max(200);
+  // An unknown id of any length is empty data there, found so by the handler's look-up.
+  const id = unknownId ? z.string() : z.string().max(PATH_ID_MAX_LENGTH);
   const schema = z.object({ [param]: description ? id.describe(description) : id } as Record<K, typeof id>);
   pathResources.add(schema, unknownId ? { notFound: thing, unknownId } : { notFound: thing });
   return schema;
@@ -32,11 +40,13 @@ export function resourceParams<const K extends string>(param: K, thing: string, 
  * A nested path (`/cafes/:id/groups/:groupId`): every parameter a string, and the path as a whole
  * registered as naming `thing`, the outer resource, which is checked first (another account's
  * cafe is "Cafe not found" whatever the inner ids are); the handler answers the inner resource's
- * 404 for an inner id that is not in it.
+ * 404 for an inner id that is not in it, of any length (only the outer id is `thing`'s).
  */
-export function nestedResourceParams<const K extends string>(params: readonly K[], thing: string) {
-  const id = z.string().max(200);
-  const schema = z.object(Object.fromEntries(params.map((p) => [p, id])) as Record<K, typeof id>);
+export function nestedResourceParams<const K extends string>(params: readonly [K, ...K[]], thing: string) {
+  const [outer] = params;
+  const schema = z.object(
+    Object.fromEntries(params.map((p) => [p, p === outer ? z.string().max(PATH_ID_MAX_LENGTH) : z.string()])) as Record<K, z.ZodString>,
+  );
   pathResources.add(schema, { notFound: thing });
   return schema;
 }

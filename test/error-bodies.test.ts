@@ -47,10 +47,10 @@ describe('router refusals', () => {
     expectNoInternals(res.body);
   });
 
-  it('a path segment past 100 characters is a 414 {message}', async () => {
-    const res = await call(api.app, me.key, 'GET', `/api/v1/folders/${'a'.repeat(101)}`);
-    expect(res.statusCode).toBe(414);
-    expect(res.json()).toEqual({ message: 'A path segment is too long (at most 100 characters)' });
+  it("a path id of 5,000 characters is that resource's 404 {message}, like any unknown id", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/links/${'a'.repeat(5000)}`, { headers: { authorization: `Basic ${me.key}` } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Link not found' });
   });
 
   it('an unsupported method is the unknown-route 404', async () => {

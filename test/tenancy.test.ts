@@ -14,10 +14,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { API_PREFIX } from '../api/app.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
 import { ingestScanBatches } from '../shared/scans/ingest.js';
-import { linkBodySchema } from '../shared/links/schemas.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { apiRoutes, createResources, fillPath, minimalFromSchema, routeName, type ApiRoute, type Resources } from './support/route-table.js';
+import { apiRoutes, createResources, fillPath, routeName, validBody, type ApiRoute, type Resources } from './support/route-table.js';
 
 let api: TestApi;
 let workers: RunningWorkers;
@@ -64,12 +63,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** A body that passes validation, so the answer is about the id, not the body. */
-function validBody(route: ApiRoute): unknown {
-  if (route.entry.schema?.body === linkBodySchema) return { name: 'intruder', type: 'website', data: { url: 'https://example.com/' } };
-  return route.jsonBody ? minimalFromSchema(route.jsonBody) : undefined;
-}
-
 describe('tenancy matrix', () => {
   it('every route with a path id names its resource, of a kind the matrix creates', () => {
     const withIds = routes.filter((r) => r.params.length > 0);
@@ -107,6 +100,51 @@ describe('tenancy matrix', () => {
     expect(checked).toBeGreaterThan(50);
     expect(wrong).toEqual([]);
     expect(await ownerView()).toEqual(before);
+  });
+});
+
+describe('path ids longer than any id', () => {
+  // Far past the router's former 100-character limit, well inside Node's 16 KiB request line.
+  const LONG = 'x'.repeat(5000);
+  const ask = (route: ApiRoute, values: Record<string, string>) => {
+    const body = validBody(route);
+    return call(api.app, owner.key, route.method as 'GET', fillPath(route.url, values), body === undefined ? undefined : body);
+  };
+
+  it("are that resource's 404 on every route (analytics: empty data, as for any unknown id)", { timeout: 300_000 }, async () => {
+    const wrong: string[] = [];
+    const withIds = routes.filter((r) => r.params.length > 0);
+    for (const route of withIds) {
+      const res = await ask(route, Object.fromEntries(route.params.map((p) => [p, LONG])));
+      if (route.unknownId === 'empty-data') {
+        const unknown = await ask(route, Object.fromEntries(route.params.map((p) => [p, 'no-such-link'])));
+        if (res.statusCode !== unknown.statusCode || (route.method !== 'HEAD' && !isEmptyAnalytics(res))) {
+          wrong.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)} (an unknown id: ${unknown.statusCode})`);
+        }
+        continue;
+      }
+      if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify({ message: `${route.notFound} not found` }))) {
+        wrong.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(withIds.length).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  });
+
+  it("an inner id of a real cafe's nested path is answered as an unknown inner id", { timeout: 120_000 }, async () => {
+    const wrong: string[] = [];
+    const nested = routes.filter((r) => r.params.length > 1);
+    for (const route of nested) {
+      const [outer, ...inner] = route.params as [string, ...string[]];
+      const ids = (id: string) => ({ [outer]: owned[route.notFound!]![0]!, ...Object.fromEntries(inner.map((p) => [p, id])) });
+      const res = await ask(route, ids(LONG));
+      const unknown = await ask(route, ids(randomUUID()));
+      if (res.statusCode !== 404 || res.statusCode !== unknown.statusCode || res.body !== unknown.body) {
+        wrong.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)} (an unknown id: ${unknown.statusCode} ${unknown.body.slice(0, 200)})`);
+      }
+    }
+    expect(nested.length).toBeGreaterThan(5);
+    expect(wrong).toEqual([]);
   });
 });
 

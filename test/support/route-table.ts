@@ -11,6 +11,7 @@ import { pathResources } from '../../api/schemas.js';
 import type { AuthRequirement } from '../../api/types.js';
 import type { RouteEntry } from '../../api/plugins/app/route-table.js';
 import type { z } from 'zod';
+import { linkBodySchema } from '../../shared/links/schemas.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -444,4 +445,10 @@ export function minimalFromSchema(schema: JsonSchema | undefined): unknown {
     default:
       return null;
   }
+}
+
+/** A body that passes the route's validation, so its answer is about the path, not the body. */
+export function validBody(route: ApiRoute): unknown {
+  if (route.entry.schema?.body === linkBodySchema) return { name: 'a link', type: 'website', data: { url: 'https://example.com/' } };
+  return route.jsonBody ? minimalFromSchema(route.jsonBody) : undefined;
 }

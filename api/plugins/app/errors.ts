@@ -56,17 +56,11 @@ export function notFoundReply(_request: FastifyRequest, reply: FastifyReply) {
  * URL nor the path is echoed back.
  */
 export function frameworkErrorReply(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  switch (err.code) {
-    case 'FST_ERR_BAD_URL':
-      return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL is not validly percent-encoded' }]));
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return reply.code(414).send({ message: `A path segment is too long (at most ${MAX_PARAM_LENGTH} characters)` });
+  if (err.code === 'FST_ERR_BAD_URL') {
+    return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL is not validly percent-encoded' }]));
   }
   return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL cannot be routed' }]));
 }
-
-/** Fastify's default, made explicit here because the 414 message names it. */
-export const MAX_PARAM_LENGTH = 100;
 
 /**
  * Node's `clientError`: a request its HTTP parser refused, answered on the raw socket (there is no
