@@ -582,13 +582,13 @@ describe('status pages', () => {
     expect(renderUnavailablePage('paused').body).toMatch(/<section class="status-card"><svg class="icon" aria-hidden="true"/);
   });
 
-  it.each([400, 405, 408, 413, 414, 415, 431])('client error %i: its own title, no Retry-After', (status) => {
+  it.each([400, 403, 405, 408, 413, 414, 415, 431])('client error %i: its own title, no Retry-After', (status) => {
     const page = renderClientErrorPage(status, status === 405 ? 'GET, HEAD' : undefined);
     expect(page.status).toBe(status);
     expectSecurePage(page);
     expect(page.headers!['Retry-After']).toBeUndefined();
     expect(page.headers!.Allow).toBe(status === 405 ? 'GET, HEAD' : undefined);
-    const titles = [400, 405, 408, 413, 414, 415, 431].map((s) => visibleText(renderClientErrorPage(s).body).split('\n')[0]);
+    const titles = [400, 403, 405, 408, 413, 414, 415, 431].map((s) => visibleText(renderClientErrorPage(s).body).split('\n')[0]);
     expect(new Set(titles).size).toBe(titles.length);
   });
 

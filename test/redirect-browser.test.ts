@@ -4,6 +4,8 @@
  * files served by the redirect's /files route. Screenshots go to test-output/scans/.
  */
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_TYPES } from '../shared/links/data/index.js';
@@ -86,13 +88,11 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
     }
   });
 
+  const protectedContact = (password: string) =>
+    createLink({ name: 'Secret contact', type: 'vcard', data: exampleData('vcard', { images: [], pdfs: [] }), linkConfigurations: { passwordProtectedActive: true, password } });
+
   it('a password-protected page: the form, then the page once the password is right', async () => {
-    const slug = await createLink({
-      name: 'Secret contact',
-      type: 'vcard',
-      data: exampleData('vcard', { images: [], pdfs: [] }),
-      linkConfigurations: { passwordProtectedActive: true, password: 'table 7' },
-    });
+    const slug = await protectedContact('table 7');
     const visit = await visitPage(browser, `${redirect.base}/${slug}`);
     try {
       expect(visit.response?.status()).toBe(200);
@@ -108,6 +108,26 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
       expect(visit.blockedRequests).toEqual([]);
     } finally {
       await visit.close();
+    }
+  });
+
+  it('a form on another site posting the right password gets the 403 page, and no cookie', async () => {
+    const slug = await protectedContact('table 8');
+    // Another site (localhost is not 127.0.0.1's site) whose button posts the form to the link.
+    const elsewhere = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<form method="post" action="${redirect.base}/${slug}"><input name="password" value="table 8"><button>Win a prize</button></form>`);
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const visit = await visitPage(browser, `http://localhost:${(elsewhere.address() as AddressInfo).port}/`, { allowedHosts: ['localhost', '127.0.0.1'] });
+    try {
+      const [response] = await Promise.all([visit.page.waitForNavigation(), visit.page.click('button')]);
+      expect(response?.status()).toBe(403);
+      expect(await visit.page.textContent('body')).toContain('This form was sent from another site');
+      expect((await visit.context.cookies(redirect.base)).map((c) => c.name)).toEqual([]);
+    } finally {
+      await visit.close();
+      elsewhere.close();
     }
   });
 

@@ -65,10 +65,10 @@ async function protectedLink(password: string): Promise<Link> {
   return { slug, id: seen.id, passwordHash: seen.password };
 }
 
-const post = (redirect: TestRedirect, slug: string, password: string, from = '192.0.2.1', cookie?: string) =>
+const post = (redirect: TestRedirect, slug: string, password: string, from = '192.0.2.1', cookie?: string, headers: Record<string, string> = {}) =>
   redirect.get(`/${slug}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from, ...(cookie ? { cookie } : {}) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from, ...(cookie ? { cookie } : {}), ...headers },
     body: new URLSearchParams({ password }).toString(),
   });
 /** The `name=value` of the cookie a right password sets. */
@@ -136,6 +136,46 @@ describe('the password cookie is signed with a server secret', () => {
     const fresh = cookies.value(link);
     expect(cookies.isValid(link, `qrlinks_pass=${fresh}`)).toBe(true);
     expect(cookies.isValid({ ...link, id: '0190a000-0000-7000-8000-000000000002' }, `qrlinks_pass=${fresh}`)).toBe(false);
+  });
+});
+
+describe('the password form answers only its own page', () => {
+  it('a post from another site is a 403 page, sets no cookie and uses up no try; its own page, curl and old browsers get in', async () => {
+    const link = await protectedLink('same origin');
+    const ownOrigin = before.base;
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      // A browser's header wins over an Origin that looks right.
+      { 'sec-fetch-site': 'cross-site', origin: ownOrigin },
+      // Browsers without Sec-Fetch-Site: Origin is another site's, or unreadable.
+      { origin: 'https://attacker.example' },
+      { origin: 'not a url' },
+    ] as Array<Record<string, string>>) {
+      const res = await post(before, link.slug, 'same origin', '192.0.2.30', undefined, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('This form was sent from another site');
+    }
+    // Even an unknown link: the other site learns nothing about which links exist.
+    expect((await post(before, 'no-such-link-here', 'x', '192.0.2.30', undefined, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    // None of those was a try: the ten tries of this address are all still there.
+    for (let i = 0; i < 9; i++) expect((await post(before, link.slug, 'wrong', '192.0.2.30')).status).toBe(401);
+    for (const headers of [
+      // A browser on the link's own page (its no-referrer policy makes Origin "null").
+      { 'sec-fetch-site': 'same-origin', origin: 'null' },
+      { 'sec-fetch-site': 'none' },
+      // A browser without Sec-Fetch-Site, posting from this host.
+      { origin: ownOrigin },
+      { origin: 'null' },
+      // curl, a script: neither header.
+      {},
+    ] as Array<Record<string, string>>) {
+      const res = await post(before, link.slug, 'same origin', '192.0.2.31', undefined, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(303);
+      expect(res.headers.get('set-cookie')).toMatch(/^qrlinks_pass=/);
+    }
   });
 });
 

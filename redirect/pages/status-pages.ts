@@ -112,6 +112,10 @@ const CLIENT_ERRORS: Record<number, { title: string; message: string }> = {
     title: 'This request could not be read',
     message: 'The address is not valid, or what was sent with it is malformed. Open the link again from its QR code.',
   },
+  403: {
+    title: 'This form was sent from another site',
+    message: 'A link’s password is only taken from the link’s own page. Open the link again and enter the password there.',
+  },
   405: {
     title: 'This address cannot be opened this way',
     message: 'Short links open in a browser (a GET request); this address does not take the kind of request that was sent.',

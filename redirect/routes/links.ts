@@ -15,6 +15,7 @@ import type { LinkDataByType } from '../../shared/links/data/index.js';
 import {
   attachmentDisposition,
   eventFileName,
+  renderClientErrorPage,
   platformOf,
   renderIcs,
   renderLinkPage,
@@ -161,7 +162,27 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     return writtenAhead ? writtenAhead.then(send) : send();
   }
 
+  const ownHosts = new Set([new URL(scanPath.shortUrlBase).host]);
+  /**
+   * Whether the password form was sent from another site: a page elsewhere posting guesses with a
+   * visitor's address, or logging a visitor in unasked. The form posts to its own page, so a
+   * browser marks it `Sec-Fetch-Site: same-origin`; one too old for that header sends Origin, which
+   * must then be this host (the address it was reached by, or SHORT_URL_BASE's). The pages'
+   * no-referrer policy makes a browser's own Origin "null", which says nothing. A request with
+   * neither header (curl, a script) is no browser acting for someone else.
+   */
+  function isCrossSite(request: FastifyRequest): boolean {
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === 'null') return false;
+    const host = URL.canParse(origin) ? new URL(origin).host : null;
+    return host === null || (host !== request.headers.host?.toLowerCase() && !ownHosts.has(host));
+  }
+
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {
+    // Before anything is looked up or counted: a form from elsewhere learns nothing, not even whether the link exists.
+    if (isCrossSite(request)) return sendPage(reply, renderClientErrorPage(403));
     const now = Date.now();
     const found = await findLink(request, now);
     if (isPage(found)) return answerPage(request, reply, found);
