@@ -12,6 +12,7 @@ import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { JobWaiter } from '../shared/jobs/wait.js';
 import { createRoleMetrics, observePostgresPool, observeQrRenderer, type RoleMetrics } from '../shared/metrics/index.js';
 import { registerHttpMetrics } from '../shared/metrics/http.js';
+import { ProxyTrust, warnOfUntrustedForwarding } from '../shared/net/client-identity.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import routeTablePlugin from './plugins/app/route-table.js';
@@ -70,6 +71,8 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     reply.header('x-request-id', request.id);
   });
   graceful.register(app);
+  const proxyTrust = new ProxyTrust(ctx.config.TRUSTED_PROXIES);
+  warnOfUntrustedForwarding(app.server, proxyTrust, ctx.logger);
 
   await app.register(contextPlugin, { ctx });
   const jobWaiter = new JobWaiter({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.QUEUE_PREFIX, logger: ctx.logger });
@@ -87,7 +90,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
 
   observePostgresPool(metrics, ctx.database.pool);
   observeQrRenderer(metrics, ctx.qr);
-  const httpMetrics = registerHttpMetrics(app, metrics, ctx.config.METRICS_TOKEN);
+  const httpMetrics = registerHttpMetrics(app, metrics, { token: ctx.config.METRICS_TOKEN, proxyTrust });
   app.setNotFoundHandler({ preHandler: httpMetrics.timeNotFound }, notFoundReply);
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import Fastify, { type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
 import { createRoleMetrics } from '../shared/metrics/index.js';
 import { LATENCY_SAMPLE_EVERY, registerHttpMetrics } from '../shared/metrics/http.js';
+import { ProxyTrust } from '../shared/net/client-identity.js';
 import { median, printTable } from './support.js';
 
 const CALLS = Number(process.env.BENCH_METRICS_CALLS ?? 2_000_000);
@@ -22,7 +23,7 @@ export async function benchMetrics(): Promise<string> {
     return undefined;
   };
   const app = Fastify();
-  registerHttpMetrics(app, createRoleMetrics('redirect'), undefined);
+  registerHttpMetrics(app, createRoleMetrics('redirect'), { token: undefined, proxyTrust: new ProxyTrust('') });
   let registered: RouteHandlerMethod | undefined;
   app.addHook('onRoute', (route) => {
     if (route.method === 'GET') registered = route.handler;

@@ -11,6 +11,7 @@ import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
 import { counterFrom, createRoleMetrics, observePostgresPool, type RoleMetrics } from '../shared/metrics/index.js';
 import { registerHttpMetrics } from '../shared/metrics/http.js';
+import { ProxyTrust, warnOfUntrustedForwarding } from '../shared/net/client-identity.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
 import { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
@@ -47,6 +48,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     clientErrorHandler: answerClientError,
   });
   graceful.register(app);
+  const proxyTrust = new ProxyTrust(config.TRUSTED_PROXIES);
+  warnOfUntrustedForwarding(app.server, proxyTrust, ctx.logger);
 
   const keys = linkCacheKeys(config.QUEUE_PREFIX);
   const redis = createFailFastRedis(config.REDIS_URL, 500, ctx.logger);
@@ -101,7 +104,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   }, 'event');
   new Gauge({ name: 'qrlinks_scans_buffered', help: 'Scans held in memory now, not yet in Redis', registers: [metrics.registry], collect() { this.set(recorder.stats().buffered); } });
   counterFrom(metrics, 'qrlinks_link_lookups_total', 'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)', () => resolver.lookups, 'source');
-  const httpMetrics = registerHttpMetrics(app, metrics, config.METRICS_TOKEN);
+  const httpMetrics = registerHttpMetrics(app, metrics, { token: config.METRICS_TOKEN, proxyTrust });
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);

@@ -32,6 +32,7 @@ describe('configuration', () => {
     [{ MIGRATE_ON_START: 'yes' }, 'MIGRATE_ON_START'],
     [{ STORAGE_DRIVER: 's3' }, 'S3_ENDPOINT'],
     [{ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY: 'a' }, 'S3_SECRET_KEY'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8, balancer.internal' }, 'TRUSTED_PROXIES'],
   ])('%o → a one-line error naming %s', (env, name) => {
     let error: unknown;
     try {

@@ -3,9 +3,12 @@
  * where every role runs as its own process): Prometheus text, the series the docs name, counts
  * equal to the requests made, and METRICS_TOKEN guarding the endpoint.
  */
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApiApp } from '../api/app.js';
+import type { Config } from '../shared/config/index.js';
 import { call } from './support/harness.js';
-import { startScanStack, type ScanStack } from './support/redirect.js';
+import { startScanStack, startTestRedirect, type ScanStack } from './support/redirect.js';
 import { LATENCY_SAMPLE_EVERY } from '../shared/metrics/http.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -77,6 +80,54 @@ describe('GET /metrics', () => {
     expect(sample(text, 'qrlinks_http_requests_total', { role: 'api', route: '/api/v1/links/:id', method: 'GET' })).toBe(2);
     expect(text).not.toContain('abcdefg');
     expect(sample(text, 'qrlinks_qr_renders_running', { role: 'api' })).toBe(0);
+  });
+});
+
+describe('GET /metrics without METRICS_TOKEN', () => {
+  const opened: FastifyInstance[] = [];
+  afterAll(() => Promise.all(opened.map((app) => app.close())));
+
+  /** The api and the redirect built over the stack's context, without a token. */
+  async function appsWith(config: Partial<Config>): Promise<Record<string, FastifyInstance>> {
+    const ctx = { ...stack.api.ctx, config: { ...stack.api.ctx.config, METRICS_TOKEN: undefined, ...config } };
+    const api = await buildApiApp(ctx);
+    const redirect = (await startTestRedirect(ctx)).app;
+    opened.push(api, redirect);
+    return { api, redirect };
+  }
+  const scrape = (app: FastifyInstance, remoteAddress: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
+
+  it('answers loopback and private networks, and refuses everyone else a 403 that tells nothing', async () => {
+    const apps = await appsWith({ TRUSTED_PROXIES: '' });
+    // Over a real socket from this machine, as a Prometheus beside the stack scrapes.
+    const local = await fetch(`${apps.redirect!.listeningOrigin}/metrics`);
+    expect(local.status).toBe(200);
+    expect(await local.text()).toContain('qrlinks_scans_total');
+    for (const [role, app] of Object.entries(apps)) {
+      for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.5', '192.168.1.4', '::1', 'fd12:3456::1', '::ffff:10.0.0.7']) {
+        const res = await scrape(app, address);
+        expect(res.statusCode, `${role} from ${address}`).toBe(200);
+        expect(res.body).toContain(`role="${role}"`);
+      }
+      for (const address of ['203.0.113.7', '8.8.8.8', '2001:4860::8888', '::ffff:8.8.8.8', '100.64.0.1', '169.254.169.254']) {
+        const res = await scrape(app, address);
+        expect(res.statusCode, `${role} from ${address}`).toBe(403);
+        expect(res.body).not.toContain('qrlinks_');
+        expect(res.body).toContain('METRICS_TOKEN');
+      }
+      // A balancer not in TRUSTED_PROXIES, relaying someone: its private address says nothing of who asks.
+      expect((await scrape(app, '10.0.0.2', { 'x-forwarded-for': '203.0.113.7' })).statusCode, role).toBe(403);
+      expect((await scrape(app, '10.0.0.2', { 'x-forwarded-for': '10.0.0.9' })).statusCode, role).toBe(403);
+    }
+  });
+
+  it('behind a trusted proxy, judges the client it forwarded for', async () => {
+    for (const [role, app] of Object.entries(await appsWith({ TRUSTED_PROXIES: '10.0.0.0/24' }))) {
+      expect((await scrape(app, '10.0.0.2', { 'x-forwarded-for': '203.0.113.7' })).statusCode, role).toBe(403);
+      expect((await scrape(app, '10.0.0.2', { 'x-forwarded-for': '192.168.7.7' })).statusCode, role).toBe(200);
+      expect((await scrape(app, '10.0.0.2')).statusCode, role).toBe(200);
+    }
   });
 });
 

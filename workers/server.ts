@@ -5,6 +5,7 @@ import { closeContext, createContext } from '../shared/context.js';
 import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../shared/metrics/index.js';
 import { observeQueues } from '../shared/metrics/queues.js';
 import { onShutdown } from '../shared/lifecycle.js';
+import { ProxyTrust } from '../shared/net/client-identity.js';
 import { waitForDependencies } from '../shared/startup.js';
 import { announceReady } from '../shared/supervisor.js';
 import { lowerPriority, startWorkers } from './index.js';
@@ -23,7 +24,7 @@ observeQueues(metrics, ctx.queues, running.workers);
 // A second worker on the machine finds the port taken: it works on without a listener, and says so.
 const metricsServer =
   config.WORKER_METRICS_PORT > 0
-    ? await serveMetrics(metrics, { host: config.HOST, port: config.WORKER_METRICS_PORT, token: config.METRICS_TOKEN }).catch((err: Error) => {
+    ? await serveMetrics(metrics, { host: config.HOST, port: config.WORKER_METRICS_PORT, access: { token: config.METRICS_TOKEN, proxyTrust: new ProxyTrust(config.TRUSTED_PROXIES) } }).catch((err: Error) => {
         ctx.logger.warn({ err: err.message, port: config.WORKER_METRICS_PORT }, 'worker metrics not served: give each worker process its own WORKER_METRICS_PORT');
         return null;
       })

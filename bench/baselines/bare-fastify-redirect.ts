@@ -7,11 +7,12 @@
 import Fastify from 'fastify';
 import { createRoleMetrics } from '../../shared/metrics/index.js';
 import { registerHttpMetrics } from '../../shared/metrics/http.js';
+import { ProxyTrust } from '../../shared/net/client-identity.js';
 
 const port = Number(process.env.PORT);
 const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_URL!]]);
 const app = Fastify();
-if (process.env.BASELINE_METRICS === '1') registerHttpMetrics(app, createRoleMetrics('redirect'), undefined);
+if (process.env.BASELINE_METRICS === '1') registerHttpMetrics(app, createRoleMetrics('redirect'), { token: undefined, proxyTrust: new ProxyTrust('') });
 app.get('/health', async () => ({ status: 'ok' }));
 app.get('/:slug', { config: { sampledLatency: true } }, async (request, reply) => {
   const url = destinations.get((request.params as { slug: string }).slug);

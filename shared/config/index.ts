@@ -131,8 +131,11 @@ const envSchema = z
      */
     REDIRECT_NOT_FOUND_LIMIT: positiveInt(100),
     REDIRECT_NOT_FOUND_WINDOW_MS: positiveInt(60_000),
-    /** Comma-separated addresses/CIDRs whose X-Forwarded-For is believed. */
-    TRUSTED_PROXIES: z.string().default(''),
+    /**
+     * Comma-separated addresses/CIDRs whose X-Forwarded-For is believed: the load balancers in
+     * front of the api and the redirect. Without them every limit counts the balancer as one client.
+     */
+    TRUSTED_PROXIES: z.string().default('').refine(isCidrList, 'must be comma-separated addresses or CIDRs'),
     /** The most bytes a QR code's centre image may have (data URI, uploaded file or fetched URL). */
     QR_IMAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
     /** Time allowed for fetching a QR image URL: DNS, connect, redirects and the whole body. */

@@ -21,7 +21,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { Counter, Histogram } from 'prom-client';
-import { mayScrape, type RoleMetrics } from './index.js';
+import { SCRAPE_REFUSALS, scrapeVerdict, type RoleMetrics, type ScrapeAccess } from './index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,7 +45,7 @@ export interface HttpMetrics {
  * Adds `GET /metrics` and times every route added after this call (an `onRoute` hook: call it before
  * the routes are registered).
  */
-export function registerHttpMetrics(app: FastifyInstance, metrics: RoleMetrics, token: string | undefined): HttpMetrics {
+export function registerHttpMetrics(app: FastifyInstance, metrics: RoleMetrics, access: ScrapeAccess): HttpMetrics {
   const histogram = new Histogram({
     name: 'qrlinks_http_request_duration_seconds',
     help: `Time from a request reaching the server to its answer being sent, per route pattern, method and status (on the scan route, one request in ${LATENCY_SAMPLE_EVERY})`,
@@ -127,7 +127,8 @@ export function registerHttpMetrics(app: FastifyInstance, metrics: RoleMetrics, 
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!mayScrape(token, request.headers.authorization)) return reply.code(401).type('text/plain').send('unauthorized\n');
+    const verdict = scrapeVerdict(access, request.raw, request.ip);
+    if (verdict !== 'allowed') return reply.code(SCRAPE_REFUSALS[verdict].status).type('text/plain').send(SCRAPE_REFUSALS[verdict].text);
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { isPrivateNetworkAddress, type ProxyTrust } from '../net/client-identity.js';
 import type { QrRenderer } from '../qr/render-pool.js';
 
 export type Role = 'api' | 'redirect' | 'worker';
@@ -73,26 +74,44 @@ export function counterFrom(
   });
 }
 
-/**
- * Whether a scrape may read the metrics: always without METRICS_TOKEN, else with
- * `Authorization: Bearer <token>`.
- */
-export function mayScrape(token: string | undefined, authorization: string | undefined): boolean {
-  if (!token) return true;
-  const given = Buffer.from(authorization ?? '');
-  const wanted = Buffer.from(`Bearer ${token}`);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+/** Who may read a process's metrics: METRICS_TOKEN, and the peers whose X-Forwarded-For is believed. */
+export interface ScrapeAccess {
+  token: string | undefined;
+  proxyTrust: ProxyTrust;
 }
 
+/**
+ * Whether a scrape may read the metrics. With METRICS_TOKEN: `Authorization: Bearer <token>`, from
+ * anywhere. Without it: a client on loopback or a private network only (`client`: the peer, or the
+ * address a trusted proxy forwarded for), and never a request forwarded by a peer not in
+ * TRUSTED_PROXIES, whose client could be anyone. The redirect's port is public, and its metrics
+ * tell platform-wide scan totals, routes, restarts and the Node version.
+ */
+export function scrapeVerdict(access: ScrapeAccess, request: Pick<IncomingMessage, 'headers' | 'socket'>, client: string): 'allowed' | 'unauthorized' | 'forbidden' {
+  if (access.token) {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    const wanted = Buffer.from(`Bearer ${access.token}`);
+    return given.length === wanted.length && timingSafeEqual(given, wanted) ? 'allowed' : 'unauthorized';
+  }
+  return isPrivateNetworkAddress(client) && !access.proxyTrust.isUntrustedForward(request) ? 'allowed' : 'forbidden';
+}
+
+/** What a refused scrape is told. */
+export const SCRAPE_REFUSALS = {
+  unauthorized: { status: 401, text: 'unauthorized\n' },
+  forbidden: { status: 403, text: 'metrics are served to loopback and private networks only; set METRICS_TOKEN to scrape from elsewhere\n' },
+} as const;
+
 /** The worker's metrics listener: GET /metrics only. */
-export function serveMetrics(metrics: RoleMetrics, opts: { host: string; port: number; token?: string }): Promise<Server> {
+export function serveMetrics(metrics: RoleMetrics, opts: { host: string; port: number; access: ScrapeAccess }): Promise<Server> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    if (!mayScrape(opts.token, req.headers.authorization)) {
-      res.writeHead(401, { 'content-type': 'text/plain' }).end('unauthorized\n');
+    const verdict = scrapeVerdict(opts.access, req, req.socket.remoteAddress ?? '');
+    if (verdict !== 'allowed') {
+      res.writeHead(SCRAPE_REFUSALS[verdict].status, { 'content-type': 'text/plain' }).end(SCRAPE_REFUSALS[verdict].text);
       return;
     }
     metrics.registry.metrics().then(
