@@ -12,6 +12,7 @@ import { folders, templates } from '../../db/schema.js';
 import { csvRecords } from '../analytics/export.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../format/ids.js';
+import { firstCodePoints } from '../format/text.js';
 import { AppError, zodIssuesToFieldErrors, type FieldError } from '../http/errors.js';
 import { AUTO_SLUG_LENGTH, generateSlug, isReservedSlug, shortUrl } from '../links/slugs.js';
 import { loadQrImage } from '../qr/image-source.js';
@@ -183,15 +184,15 @@ export async function insertBulkLinks(ctx: Pick<AppContext, 'db' | 'config'>, ac
 
 /**
  * A record's name as a ZIP entry: letters, digits, `-` and `_` kept (any script), every other run
- * of characters one `_`, at most 60 characters, then `-<slug>`, which makes it unique in the batch.
+ * of characters one `_`, at most 60 characters (code points, so no pair is split), then `-<slug>`,
+ * which makes it unique in the batch.
  */
 export function zipEntryName(name: string, slug: string): string {
   const safe = name
     .normalize('NFC')
     .replace(/[^\p{L}\p{N}_-]+/gu, '_')
-    .replace(/^[_-]+|[_-]+$/g, '')
-    .slice(0, 60);
-  return `${safe || 'link'}-${slug}`;
+    .replace(/^[_-]+|[_-]+$/g, '');
+  return `${firstCodePoints(safe, 60) || 'link'}-${slug}`;
 }
 
 export const MANIFEST_COLUMNS = ['index', 'name', 'slug', 'short_url', 'png', 'svg'] as const;
