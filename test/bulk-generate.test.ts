@@ -432,6 +432,10 @@ describe('the CSV form', () => {
     expect(long.body.length).toBeLessThan(1024);
     const row = await send(`name,url\nA,https://example.com/${','.repeat(500_000)}\n`, { type: 'website' });
     expect(row.json().errors).toEqual([{ path: 'file', message: `A row has more than ${CSV_MAX_CELLS} cells; ${columns}` }]);
+    // A parser error quoting a 1 MB field is cut.
+    const quote = await send(`name,url\nA${'x'.repeat(1_000_000)}"b,https://example.com/\n`, { type: 'website' });
+    expect(quote.json().errors).toEqual([{ path: 'file', message: expect.stringMatching(/^Not a readable CSV file: Invalid Opening Quote: .*…$/) }]);
+    expect(quote.body.length).toBeLessThan(1024);
     // Commas inside quotes are text, not cells.
     const quoted = await send(`name,url\n"${','.repeat(200)}",https://example.com/\n`, { type: 'website' }, '?dryRun=true');
     expect(quoted.json()).toEqual({ dryRun: true, valid: true, count: 1, errors: [] });

@@ -9,6 +9,7 @@
  * of at most CSV_MAX_CELLS cells (a record has far fewer fields), at most BULK_MAX_RECORDS records.
  */
 import { parse } from 'csv-parse/sync';
+import { firstCodePoints } from '../format/text.js';
 import { ValidationError, type FieldError } from '../http/errors.js';
 import { BULK_MAX_RECORDS, bulkRecordSchemas, type BulkType } from './schemas.js';
 
@@ -25,6 +26,7 @@ export interface CsvBatch {
 export const CSV_MAX_HEADER_BYTES = 16 * 1024;
 /** Cells in any row: more than any record's fields, so every extra column can still be named. */
 export const CSV_MAX_CELLS = 100;
+const PARSER_MESSAGE_MAX = 200;
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -70,7 +72,10 @@ export function readBulkCsv(type: BulkType, file: Buffer): CsvBatch {
     // One row past the most a batch may have is enough to say it has too many.
     table = parse(file, { bom: true, skip_empty_lines: true, to: BULK_MAX_RECORDS + 2 }) as string[][];
   } catch (err) {
-    throw new ValidationError([{ path: 'file', message: `Not a readable CSV file: ${(err as Error).message}` }]);
+    // The parser's message can quote a whole field (an opening quote inside one): cut it.
+    const message = (err as Error).message;
+    const cut = firstCodePoints(message, PARSER_MESSAGE_MAX);
+    throw new ValidationError([{ path: 'file', message: `Not a readable CSV file: ${cut}${cut.length < message.length ? '…' : ''}` }]);
   }
   const [header, ...body] = table;
   if (!header) throw new ValidationError([{ path: 'file', message: 'The file is empty: it needs a header row and 1 to 1200 records' }]);
