@@ -36,8 +36,8 @@ const CR = 0x0d;
 /**
  * Refuses a file whose header or rows are too wide, in one pass over its bytes and before the
  * parser builds a cell for each comma: a 12 MB header of empty columns is 12 million strings.
- * Quotes only toggle whether a comma or line end counts; a quote the parser would refuse stops
- * it there, before it builds any more cells than were counted here.
+ * Quotes only toggle whether a comma or line end counts. A quote where RFC 4180 allows none (inside
+ * an unquoted cell) could skew the count after it, but the parser refuses the file at that quote.
  */
 function checkTableWidth(file: Buffer, columnsOf: string): void {
   let quoted = false;
