@@ -17,7 +17,7 @@ import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
 import routeTablePlugin from './plugins/app/route-table.js';
 import errorsPlugin, { clientErrorReply, frameworkErrorReply, notFoundReply } from './plugins/app/errors.js';
-import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
+import validationPlugin, { prototypeKeyError, tooManyMembersError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import analyticsRoutes from './routes/analytics/index.js';
@@ -62,6 +62,8 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
+    const tooWide = tooManyMembersError(body as string);
+    if (tooWide) return done(tooWide, undefined);
     parseJson(request, body as string, (err, value) => {
       if (err) return done(prototypeKeyError(body as string) ?? err, undefined);
       done(null, value);

@@ -7,6 +7,7 @@
  * bodies themselves come from the error handler (api/plugins/app/errors.ts), in these shapes.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { MAX_LISTED_ERRORS } from '../shared/http/errors.js';
 import { ERROR_DESCRIPTIONS } from './schemas.js';
 import { API_PREFIX } from './app.js';
 import type { AuthRequirement } from './types.js';
@@ -33,7 +34,14 @@ const validationBody: JsonSchema = {
           errors: {
             type: 'array',
             minItems: 1,
+            maxItems: MAX_LISTED_ERRORS,
+            description: `Each entry names a field; at most ${MAX_LISTED_ERRORS}, in the order found`,
             items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'] },
+          },
+          omittedErrors: {
+            type: 'integer',
+            minimum: 1,
+            description: `Present when there are more than ${MAX_LISTED_ERRORS} errors: how many are not listed`,
           },
         },
         required: ['message', 'errors'],

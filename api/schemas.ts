@@ -1,5 +1,6 @@
 /** Schemas shared by several routes. Resource schemas live with their domain module in shared/. */
 import { z } from 'zod';
+import { fieldErrorListShape } from '../shared/http/errors.js';
 
 /**
  * What a route's path parameters name. A params schema registered here makes every path that
@@ -56,7 +57,8 @@ export const messageResponse = z.object({ message: z.string() });
 export const validationErrorResponse = z
   .object({
     message: z.literal('Validation failed'),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).min(1),
+    ...fieldErrorListShape,
+    errors: fieldErrorListShape.errors.min(1),
   })
   .describe('The request is invalid; each entry names a field');
 

@@ -8,7 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_OBJECT_MEMBERS } from '../api/plugins/app/validation.js';
+import { CSV_MAX_CELLS, CSV_MAX_HEADER_BYTES } from '../shared/bulk/csv.js';
 import { BULK_MAX_RECORDS } from '../shared/bulk/schemas.js';
+import { MAX_LISTED_ERRORS } from '../shared/http/errors.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { multipart } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -234,6 +237,39 @@ describe('validation: all or nothing, every bad record named', () => {
     expect(await linkCount(me.accountId)).toBe(before);
   });
 
+  it('an answer lists at most 100 errors and counts the rest, whatever the body holds', async () => {
+    // Every record missing its url: 1200 errors.
+    const missing = Array.from({ length: BULK_MAX_RECORDS }, (_, i) => ({ name: `r${i}` }));
+    const res = await bulk({ type: 'website', data: missing });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(res.json().errors[0]).toEqual({ path: 'data[0].url', message: 'Required' });
+    expect(res.json().omittedErrors).toBe(BULK_MAX_RECORDS - MAX_LISTED_ERRORS);
+    const report = await bulk({ type: 'website', data: missing }, {}, me, '?dryRun=true');
+    expect(report.json()).toMatchObject({ dryRun: true, valid: false, count: BULK_MAX_RECORDS, omittedErrors: BULK_MAX_RECORDS - MAX_LISTED_ERRORS });
+    expect(report.json().errors).toHaveLength(MAX_LISTED_ERRORS);
+    // Unknown members of many records: 20 × 900.
+    const record: Record<string, unknown> = { name: 'a', url: 'https://example.com/' };
+    for (let i = 0; i < 900; i++) record[`k${i}`] = 0;
+    const keys = await bulk({ type: 'website', data: Array.from({ length: 20 }, () => record) });
+    expect(keys.statusCode).toBe(400);
+    expect(keys.json().errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(keys.json().errors[0]).toEqual({ path: 'data[0].k0', message: 'Unknown field' });
+    expect(keys.json().omittedErrors).toBe(20 * 900 - MAX_LISTED_ERRORS);
+    expect(keys.body.length).toBeLessThan(8 * 1024);
+  });
+
+  it('an object of more than 1000 members is refused before the body is parsed', async () => {
+    const record: Record<string, unknown> = { name: 'a', url: 'https://example.com/' };
+    for (let i = 0; i < 300_000; i++) record[`k${i}`] = 0;
+    const res = await bulk({ type: 'website', data: [record] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }] });
+    // Colons and braces inside strings are text.
+    const text = await bulk({ type: 'website', data: [{ name: '{:'.repeat(3000), url: 'https://example.com/' }] }, {}, me, '?dryRun=true');
+    expect(text.json().errors).toEqual([{ path: 'data[0].name', message: 'Must be at most 255 characters' }]);
+  });
+
   it('needs the bulk.create scope', async () => {
     const { key } = await createTestAccount(api.ctx, { scopes: ['links.create'] });
     const res = await call(api.app, key, 'POST', URL_BASE, { type: 'website', data: [RECORDS.website(0)] });
@@ -367,9 +403,14 @@ describe('the CSV form', () => {
   });
 
   it('unknown columns, an unreadable file, no file, no type', async () => {
-    const unknown = await send('name,link\nA,https://example.com/\n', { type: 'website' });
+    const unknown = await send('name,link,name\nA,https://example.com/,B\n', { type: 'website' });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().errors[0].path).toBe('file.header[1]');
+    // The valid columns are said once, then each wrong column.
+    expect(unknown.json().errors).toEqual([
+      { path: 'file.header', message: 'Unknown or repeated columns; the columns of website records are: url, name' },
+      { path: 'file.header[1]', message: 'Unknown column "link"' },
+      { path: 'file.header[2]', message: 'Column "name" appears twice' },
+    ]);
     const ragged = await send('name,url\n"A,https://example.com/\n', { type: 'website' });
     expect(ragged.statusCode).toBe(400);
     expect(ragged.json().errors[0].path).toBe('file');
@@ -379,4 +420,29 @@ describe('the CSV form', () => {
     const noFile = await api.app.inject({ method: 'POST', url: URL_BASE, headers: { authorization: `Basic ${me.key}`, 'content-type': contentType }, payload: body });
     expect(noFile.json().errors).toEqual([{ path: 'file', message: 'A CSV file is required in the field `file`' }]);
   });
+
+  it('a header or row too wide is one 400 before any column is read; the answer stays small', async () => {
+    const columns = 'the columns of website records are: url, name';
+    // 1,000,000 columns (a 2 MB header).
+    const wide = await send(`name,url${',x'.repeat(1_000_000)}\nA,https://example.com/\n`, { type: 'website' });
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json().errors).toEqual([{ path: 'file', message: `The header row has more than ${CSV_MAX_CELLS} cells; ${columns}` }]);
+    const long = await send(`name,url,${'x'.repeat(CSV_MAX_HEADER_BYTES)}\nA,https://example.com/,\n`, { type: 'website' });
+    expect(long.json().errors).toEqual([{ path: 'file', message: `The header row is longer than ${CSV_MAX_HEADER_BYTES} bytes; ${columns}` }]);
+    expect(long.body.length).toBeLessThan(1024);
+    const row = await send(`name,url\nA,https://example.com/${','.repeat(500_000)}\n`, { type: 'website' });
+    expect(row.json().errors).toEqual([{ path: 'file', message: `A row has more than ${CSV_MAX_CELLS} cells; ${columns}` }]);
+    // A parser error quoting a 1 MB field is cut.
+    const quote = await send(`name,url\nA${'x'.repeat(1_000_000)}"b,https://example.com/\n`, { type: 'website' });
+    expect(quote.json().errors).toEqual([{ path: 'file', message: expect.stringMatching(/^Not a readable CSV file: Invalid Opening Quote: .*…$/) }]);
+    expect(quote.body.length).toBeLessThan(1024);
+    // Commas inside quotes are text, not cells.
+    const quoted = await send(`name,url\n"${','.repeat(200)}",https://example.com/\n`, { type: 'website' }, '?dryRun=true');
+    expect(quoted.json()).toEqual({ dryRun: true, valid: true, count: 1, errors: [] });
+    // 100 unknown columns and the line saying which are known: 100 listed, the rest counted.
+    const unknown = await send(`${Array.from({ length: CSV_MAX_CELLS }, (_, i) => `c${i}`).join(',')}\n`, { type: 'website' });
+    expect(unknown.json().errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(unknown.json().omittedErrors).toBe(1);
+  });
 });
+

@@ -2,6 +2,7 @@
  * A cafe's menu: groups (forms), categories (JSON, unique names ignoring case, concurrently too),
  * items (forms), images, reorder, hide/show, and ids from another cafe or account.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
 import { pdfBytes, pngPart, sendForm, textPart, type Part } from './support/fixtures.js';
@@ -115,6 +116,10 @@ describe('groups', () => {
     });
     expect(paths(bad)).toEqual(['orders[1].id', 'orders[2].id', 'orders[3].id']);
     expect((await list(cafeId, 'groups')).map((g) => g.name)).toEqual(['C', 'A', 'B']);
+    // 150 unknown ids: the first 100 named, the other 50 counted.
+    const many = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: Array.from({ length: 150 }, (_, i) => ({ id: randomUUID(), order: i })) });
+    expect(many.json().errors).toHaveLength(100);
+    expect(many.json().omittedErrors).toBe(50);
     expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), [{ id: a!.id, order: 0 }]))).toEqual(['(body)']);
     expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: [{ id: a!.id, order: 1.5 }] }))).toEqual(['orders[0].order']);
   });

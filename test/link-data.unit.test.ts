@@ -136,7 +136,7 @@ function parse(type: LinkType, data: unknown) {
 
 function errorsOf(type: LinkType, data: unknown): FieldError[] {
   const result = parse(type, data);
-  return result.success ? [] : zodIssuesToFieldErrors(result.error.issues, 'data');
+  return result.success ? [] : zodIssuesToFieldErrors(result.error.issues, 'data').listed;
 }
 
 /** The full example of `type`, changed by `mutate`. */
@@ -735,7 +735,7 @@ describe('smart-url rules', () => {
   it('reports all problems of one rule together', () => {
     const bad = { conditionType: 'time', operator: 'after', url: 'ftp://x', timezone: 'Mars/Base', timeFrom: '10:00', devices: ['ios'] };
     const result = smartUrlRuleSchema.safeParse(bad);
-    expect(zodIssuesToFieldErrors(result.error!.issues)).toEqual([
+    expect(zodIssuesToFieldErrors(result.error!.issues).listed).toEqual([
       { path: 'operator', message: 'Must be one of: between, not_between' },
       { path: 'url', message: BAD_URL },
       { path: 'timezone', message: 'Must be a valid IANA time zone' },

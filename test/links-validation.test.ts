@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_LISTED_ERRORS } from '../shared/http/errors.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { exampleData, type ExampleFiles } from './support/link-examples.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -112,6 +113,21 @@ describe('bad body shape', () => {
     const res = await post({ name: '', type: 'website', data: { url: 'nope' } });
     const paths = res.json().errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(['name', 'data.url']));
+  });
+
+  it('many unknown members: the first 100 listed in order, the rest counted', async () => {
+    const data: Record<string, unknown> = { url: 'https://example.com' };
+    for (let i = 0; i < 900; i++) data[`k${i}`] = 1;
+    const res = await post({ name: 'x', type: 'website', data });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(body.errors.slice(0, 2)).toEqual([
+      { path: 'data.k0', message: 'Unknown field' },
+      { path: 'data.k1', message: 'Unknown field' },
+    ]);
+    expect(body.omittedErrors).toBe(900 - MAX_LISTED_ERRORS);
+    expect(res.body.length).toBeLessThan(8 * 1024);
   });
 
   it('a 10 MB JSON body → 413', async () => {

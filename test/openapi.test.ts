@@ -3,6 +3,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeErrorCodes } from '../api/error-responses.js';
 import { MENU_THEME_KEYS } from '../shared/cafes/themes.js';
+import { MAX_LISTED_ERRORS } from '../shared/http/errors.js';
 import { startTestApi, type TestApi } from './support/harness.js';
 
 let api: TestApi;
@@ -47,6 +48,12 @@ describe('OpenAPI document at /api/v1/docs', () => {
       for (const code of codes.filter((c) => c >= '400')) {
         const body = op.responses[code].content?.['application/json']?.schema;
         expect(body?.required, `${route.method} ${path} ${code}`).toContain('message');
+      }
+      // A 400 lists at most MAX_LISTED_ERRORS errors and says how many more there are.
+      const invalid = op.responses['400']?.content?.['application/json']?.schema;
+      if (invalid) {
+        expect(invalid.properties.errors.maxItems, `${route.method} ${path}`).toBe(MAX_LISTED_ERRORS);
+        expect(invalid.properties.omittedErrors, `${route.method} ${path}`).toMatchObject({ type: 'integer', minimum: 1 });
       }
     }
     expect(seen.size).toBeGreaterThan(60);

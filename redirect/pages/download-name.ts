@@ -3,6 +3,7 @@
  * in Content-Disposition: the name as written in `filename*` (RFC 6266 / RFC 5987, UTF-8), an
  * ASCII stand-in in `filename` for old clients. Characters no file system takes are dropped.
  */
+import { firstCodePoints } from '../../shared/format/text.js';
 
 const NAME_MAX = 80;
 /** A lone surrogate: encodeURIComponent throws on one, and no file system wants it. */
@@ -16,8 +17,7 @@ export function downloadName(name: string, fallback: string, extension: string):
     .trim()
     .replace(/^\.+/, '')
     .replace(LONE_SURROGATE, '');
-  // Cut by code points, so no pair is split into a lone surrogate.
-  const short = Array.from(cleaned).slice(0, NAME_MAX).join('').trim();
+  const short = firstCodePoints(cleaned, NAME_MAX).trim();
   return `${short || fallback}.${extension}`;
 }
 

@@ -12,7 +12,8 @@ import { folders, templates } from '../../db/schema.js';
 import { csvRecords } from '../analytics/export.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../format/ids.js';
-import { AppError, zodIssuesToFieldErrors, type FieldError } from '../http/errors.js';
+import { firstCodePoints } from '../format/text.js';
+import { AppError, FieldErrorList, zodIssuesToFieldErrors, type FieldError } from '../http/errors.js';
 import { AUTO_SLUG_LENGTH, generateSlug, isReservedSlug, shortUrl } from '../links/slugs.js';
 import { loadQrImage } from '../qr/image-source.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
@@ -50,7 +51,7 @@ export interface CheckedBulkRequest {
   count: number;
   body: BulkBody | null;
   payload: BulkGeneratePayload | null;
-  errors: FieldError[];
+  errors: FieldErrorList;
 }
 
 /**
@@ -83,15 +84,15 @@ export async function prepareBulkJob(
   ctx: Pick<AppContext, 'db' | 'config' | 'storage'>,
   accountId: string,
   body: BulkBody,
-): Promise<{ payload: BulkGeneratePayload; errors: [] } | { payload: null; errors: FieldError[] }> {
-  const errors: FieldError[] = [];
+): Promise<{ payload: BulkGeneratePayload | null; errors: FieldErrorList }> {
+  const errors = new FieldErrorList();
   let folderId: string | null = null;
   if (body.folderId) {
     const [found] = isUuid(body.folderId)
       ? await ctx.db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, body.folderId), eq(folders.accountId, accountId)))
       : [];
     if (found) folderId = body.folderId;
-    else errors.push({ path: 'folderId', message: 'Folder not found' });
+    else errors.add({ path: 'folderId', message: 'Folder not found' });
   }
   let qrStyle: QrOptions = body.qrOptions ?? {};
   let stylePath = 'qrOptions';
@@ -104,7 +105,7 @@ export async function prepareBulkJob(
           .where(and(eq(templates.id, body.templateId), eq(templates.accountId, accountId)))
       : [];
     if (row) qrStyle = row.qrOptions as QrOptions;
-    else errors.push({ path: 'templateId', message: 'Template not found' });
+    else errors.add({ path: 'templateId', message: 'Template not found' });
   }
   try {
     await loadQrImage(ctx, accountId, qrStyle.image, { path: stylePath === 'qrOptions' ? 'qrOptions.image' : 'templateId' });
@@ -112,13 +113,13 @@ export async function prepareBulkJob(
     assertEncodable(withQrDefaults(qrStyle, shortUrl(ctx.config.SHORT_URL_BASE, 'a'.repeat(AUTO_SLUG_LENGTH))) as never, stylePath);
   } catch (err) {
     if (!(err instanceof AppError) || !Array.isArray(err.body.errors)) throw err;
-    errors.push(...(err.body.errors as FieldError[]));
+    for (const error of err.body.errors as FieldError[]) errors.add(error);
   }
-  if (errors.length) return { payload: null, errors };
+  if (errors.size > 0) return { payload: null, errors };
   const { data: _data, ...style } = qrStyle;
   return {
     payload: { type: body.type, records: body.data.map((r) => recordToLink(r as Record<string, unknown>)), folderId, qrStyle: style },
-    errors: [],
+    errors,
   };
 }
 
@@ -183,15 +184,15 @@ export async function insertBulkLinks(ctx: Pick<AppContext, 'db' | 'config'>, ac
 
 /**
  * A record's name as a ZIP entry: letters, digits, `-` and `_` kept (any script), every other run
- * of characters one `_`, at most 60 characters, then `-<slug>`, which makes it unique in the batch.
+ * of characters one `_`, at most 60 characters (code points, so no pair is split), then `-<slug>`,
+ * which makes it unique in the batch.
  */
 export function zipEntryName(name: string, slug: string): string {
   const safe = name
     .normalize('NFC')
     .replace(/[^\p{L}\p{N}_-]+/gu, '_')
-    .replace(/^[_-]+|[_-]+$/g, '')
-    .slice(0, 60);
-  return `${safe || 'link'}-${slug}`;
+    .replace(/^[_-]+|[_-]+$/g, '');
+  return `${firstCodePoints(safe, 60) || 'link'}-${slug}`;
 }
 
 export const MANIFEST_COLUMNS = ['index', 'name', 'slug', 'short_url', 'png', 'svg'] as const;

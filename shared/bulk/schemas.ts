@@ -8,6 +8,7 @@
  * store for the same fields, so scanning a bulk link shows the same page.
  */
 import { z } from 'zod';
+import { fieldErrorListShape } from '../http/errors.js';
 import { productDataSchema, smsDataSchema, vcardDataSchema, websiteDataSchema } from '../links/data/index.js';
 import { linkNameSchema } from '../links/schemas.js';
 import { qrOptionsSchema } from '../qr/options.js';
@@ -151,5 +152,5 @@ export const dryRunResponse = z.object({
   dryRun: z.literal(true),
   valid: z.boolean(),
   count: z.number().int().meta({ description: 'Records sent' }),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })),
+  ...fieldErrorListShape,
 });

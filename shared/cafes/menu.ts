@@ -56,7 +56,7 @@ export async function reorderRows(tx: Executor, table: MenuTable, cafeId: string
     else if (seen.has(id)) errors.push({ path, message: 'Listed more than once' });
     seen.add(id);
   });
-  if (errors.length > 0) throw new ValidationError(errors.slice(0, 100));
+  if (errors.length > 0) throw new ValidationError(errors);
   await tx.execute(sql`
     update ${table} set sort_order = v.ord, updated_at = now()
     from unnest(${sql.param(ids)}::uuid[], ${sql.param(entries.map((e) => e.order))}::int[]) as v(id, ord)

@@ -26,6 +26,7 @@ import { fileBlobs, files } from '../../db/schema.js';
 import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../format/ids.js';
+import { firstCodePoints } from '../format/text.js';
 import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
 import { makeImageVariants, variantStorageKey, type ImageVariant } from './image-variants.js';
 import { assertStorageFits, lockAccountStorage } from './quota.js';
@@ -195,7 +196,7 @@ async function readAtMost(stream: UploadStream, limit: number): Promise<Buffer> 
 function cleanName(name: string | null | undefined): string | null {
   if (typeof name !== 'string') return null;
   const base = name.replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/).pop()!.trim();
-  return base ? [...base].slice(0, 255).join('') : null;
+  return base ? firstCodePoints(base, 255) : null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** One bad field of a request: `path` is dotted with array indexes, e.g. `data.rules[2].timeFrom`. */
 export interface FieldError {
@@ -27,9 +27,80 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The most field errors one answer lists; `omittedErrors` counts the others. */
+export const MAX_LISTED_ERRORS = 100;
+
+/**
+ * The field errors of one request as answers carry them: the first MAX_LISTED_ERRORS in the order
+ * found, and how many there are in all. Past the cap an error is only counted, so a request with
+ * millions of problems (a CSV header of unknown columns, a body of unknown keys) costs no more to
+ * answer than one with a hundred.
+ */
+export class FieldErrorList {
+  readonly listed: FieldError[] = [];
+  private total = 0;
+
+  static of(errors: Iterable<FieldError>): FieldErrorList {
+    const list = new FieldErrorList();
+    for (const error of errors) list.add(error);
+    return list;
+  }
+
+  /** Every error found, listed or not. */
+  get size(): number {
+    return this.total;
+  }
+
+  /** Once full, further errors are only counted: a caller may count them without building them. */
+  get full(): boolean {
+    return this.listed.length >= MAX_LISTED_ERRORS;
+  }
+
+  add(error: FieldError): void {
+    if (!this.full) this.listed.push(error);
+    this.total++;
+  }
+
+  /** Counts `n` more errors that are not listed; only once the list is full. */
+  countUnlisted(n: number): void {
+    if (!this.full) throw new Error('countUnlisted before the list is full');
+    this.total += n;
+  }
+
+  /** `errors`, and `omittedErrors` when some are not listed. */
+  toBody(): { errors: FieldError[]; omittedErrors?: number } {
+    const omitted = this.total - this.listed.length;
+    return omitted > 0 ? { errors: this.listed, omittedErrors: omitted } : { errors: this.listed };
+  }
+}
+
+/** How an answer lists field errors (`FieldErrorList.toBody()`), for the API documentation. */
+export const fieldErrorListShape = {
+  errors: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .max(MAX_LISTED_ERRORS)
+    .meta({ description: `Each entry names a field; at most ${MAX_LISTED_ERRORS}, in the order found` }),
+  omittedErrors: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: `Present when there are more than ${MAX_LISTED_ERRORS} errors: how many are not listed` }),
+};
+
+/** The 400 body: `{message: "Validation failed", errors, omittedErrors?}`. */
+export function validationBody(errors: FieldError[] | FieldErrorList) {
+  return { message: 'Validation failed', ...(errors instanceof FieldErrorList ? errors : FieldErrorList.of(errors)).toBody() };
+}
+
 export class ValidationError extends AppError {
-  constructor(readonly errors: FieldError[]) {
-    super(400, { message: 'Validation failed', errors });
+  constructor(errors: FieldError[] | FieldErrorList) {
+    super(400, validationBody(errors));
+  }
+
+  /** The listed errors (at most MAX_LISTED_ERRORS). */
+  get errors(): FieldError[] {
+    return this.body.errors as FieldError[];
   }
 }
 
@@ -68,19 +139,22 @@ export function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ''): strin
  * Turns zod issues into field errors. An unknown member is reported at its own path
  * (`qrOptions.dotsOptions.shape`), not at its parent, so a client sees which key to remove.
  */
-export function zodIssuesToFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix = ''): FieldError[] {
-  const out: FieldError[] = [];
+export function zodIssuesToFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix = '', out = new FieldErrorList()): FieldErrorList {
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        out.push({ path: formatPath([...issue.path, key], prefix), message: 'Unknown field' });
+      for (const [i, key] of issue.keys.entries()) {
+        if (out.full) {
+          out.countUnlisted(issue.keys.length - i);
+          break;
+        }
+        out.add({ path: formatPath([...issue.path, key], prefix), message: 'Unknown field' });
       }
     } else if (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.errors.every((e) => e.length > 0)) {
       // A discriminated or plain union: report the branch that got furthest, so the path is useful.
       const best = issue.errors.reduce((a, b) => (deepest(b) > deepest(a) ? b : a));
-      out.push(...zodIssuesToFieldErrors(best.map((e) => ({ ...e, path: [...issue.path, ...e.path] })), prefix));
+      zodIssuesToFieldErrors(best.map((e) => ({ ...e, path: [...issue.path, ...e.path] })), prefix, out);
     } else {
-      out.push({ path: formatPath(issue.path, prefix) || '(body)', message: issue.message });
+      out.add({ path: formatPath(issue.path, prefix) || '(body)', message: issue.message });
     }
   }
   return out;

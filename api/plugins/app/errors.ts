@@ -2,13 +2,14 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, zodIssuesToFieldErrors, type FieldError } from '../../../shared/http/errors.js';
+import { AppError, validationBody, zodIssuesToFieldErrors } from '../../../shared/http/errors.js';
 import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../shared/http/client-errors.js';
 import { RequestValidationError } from './validation.js';
 
 /**
  * The one place errors become HTTP answers, in the documented body shapes: 400
- * `{message: "Validation failed", errors: [{path, message}]}`, every other 4xx `{message}`. Whatever
+ * `{message: "Validation failed", errors: [{path, message}], omittedErrors?}` (at most
+ * MAX_LISTED_ERRORS listed, `omittedErrors` counting the rest), every other 4xx `{message}`. Whatever
  * a route, Fastify or Node's HTTP parser refuses, a client sees one of these or a bare 500; never a
  * stack trace, an internal error code or its own input echoed back.
  */
@@ -78,8 +79,4 @@ export function clientErrorReply(err: ParserError, socket: Socket, maxHeaderByte
           ? { message: `Request headers are too large (at most ${maxHeaderBytes / 1024} KiB)` }
           : validationBody([{ path: '(request)', message: 'Malformed HTTP request' }]);
   answerOnSocket(socket, err, status, { 'Content-Type': 'application/json; charset=utf-8' }, JSON.stringify(body));
-}
-
-function validationBody(errors: FieldError[]) {
-  return { message: 'Validation failed', errors };
 }

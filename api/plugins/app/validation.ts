@@ -94,6 +94,41 @@ function refuseUnstorableText(request: FastifyRequest): void {
   if (errors.length > 0) throw new ValidationError(errors);
 }
 
+/** More members than any object of a request has (a record has a few dozen at most). */
+export const MAX_OBJECT_MEMBERS = 1000;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * A JSON text with an object of more than MAX_OBJECT_MEMBERS members is refused before it is
+ * parsed: one object of 800,000 members costs seconds to parse, walk and validate (the engine
+ * turns it into a dictionary), where the same bytes as small objects cost a tenth of that. One
+ * pass over the text counting the colons of each open object; a text too short to hold that many
+ * members is not scanned.
+ */
+export function tooManyMembersError(text: string): ValidationError | null {
+  if (text.length <= MAX_OBJECT_MEMBERS * 4) return null;
+  const members: number[] = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE) members.push(0);
+    else if (c === CLOSE_BRACE) members.pop();
+    else if (c === COLON && members.length > 0 && ++members[members.length - 1]! > MAX_OBJECT_MEMBERS) {
+      return new ValidationError([{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }]);
+    }
+  }
+  return null;
+}
+
 /**
  * Fastify's JSON parser refuses a `__proto__` key, or a `constructor` key holding a `prototype`
  * (prototype poisoning), and says only that the body is invalid. When the text is valid JSON, this

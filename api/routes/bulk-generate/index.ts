@@ -108,7 +108,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const key = idempotencyKeyOf(request.headers['idempotency-key']);
       const form = request.isMultipart() ? await readCsvForm(request) : { raw: request.body as unknown, rows: undefined };
       const checked = await checkBulkRequest(ctx, accountId, form.raw, form.rows);
-      if (request.query.dryRun) return { dryRun: true as const, valid: checked.errors.length === 0, count: checked.count, errors: checked.errors };
+      if (request.query.dryRun) return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
       if (!checked.payload) throw new ValidationError(checked.errors);
       const queue = ctx.queues['bulk-generate'];
       const job = { accountId, type: 'bulk-generate', payload: checked.payload };
