@@ -14,6 +14,7 @@ import { createRoleMetrics, observePostgresPool, observeQrRenderer, type RoleMet
 import { registerHttpMetrics } from '../shared/metrics/http.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
+import requestRedisPlugin from './plugins/app/request-redis.js';
 import routeTablePlugin from './plugins/app/route-table.js';
 import errorsPlugin, { clientErrorReply, frameworkErrorReply, MAX_PARAM_LENGTH, notFoundReply } from './plugins/app/errors.js';
 import validationPlugin, { prototypeKeyError } from './plugins/app/validation.js';
@@ -80,6 +81,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   await app.register(errorsPlugin);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   await app.register(swaggerPlugin);
+  await app.register(requestRedisPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
 
