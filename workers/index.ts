@@ -9,6 +9,7 @@ import type { AppContext } from '../shared/context.js';
 import { throttledWarning } from '../shared/logger.js';
 import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../shared/jobs/queues.js';
 import { recordGivenUpJob } from '../shared/jobs/records.js';
+import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../shared/jobs/recovery.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
@@ -71,10 +72,19 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // Each worker's own connections are up before it can be closed: a close during their start
   // rejects a connection promise nobody awaits ("Connection is closed").
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  await scheduleMaintenance(ctx);
+  await checkRedisDurability(ctx.redis, ctx.logger);
+  // Schedules and jobs a Redis that lost its data no longer holds come back from here (shared/jobs/recovery.ts).
+  const recover = async () => {
+    await scheduleMaintenance(ctx);
+    const requeued = await requeueLostJobs(ctx);
+    if (requeued > 0) ctx.logger.warn({ requeued }, 'jobs Redis no longer held were queued again');
+  };
+  await recover();
+  const stopRecovering = keepRecovering(ctx.redis, ctx.config.JOB_RECOVERY_MS, ctx.logger, recover);
   return {
     workers,
     close: async () => {
+      await stopRecovering();
       await Promise.all(workers.map((w) => w.close()));
     },
   };

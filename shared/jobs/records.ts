@@ -18,13 +18,19 @@ export interface JobView {
 
 /**
  * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
- * its id is handed out), then the BullMQ job under the same id. Retries reuse the id.
+ * its id is handed out, and a job Redis loses can be queued again from it), then the BullMQ job
+ * under the same id. Retries reuse the id.
  */
 export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: AccountJobInput<P>): Promise<string> {
   const id = randomUUID();
-  await db.insert(jobs).values({ id, accountId: input.accountId, type: input.type });
+  await db.insert(jobs).values(jobRow(id, queue, input));
   await addAccountJob(queue, id, input);
   return id;
+}
+
+/** The jobs row of a job being started on `queue`: queued, with its input until it ends. */
+export function jobRow<P>(id: string, queue: Queue, input: AccountJobInput<P>) {
+  return { id, accountId: input.accountId, type: input.type, payload: input.payload as unknown, queuePrefix: queue.opts.prefix ?? null };
 }
 
 export interface AccountJobInput<P> {
@@ -94,7 +100,7 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
       const result = await handler(job, reportProgress);
       await db
         .update(jobs)
-        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, updatedAt: new Date(), finishedAt: new Date() })
+        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, payload: null, updatedAt: new Date(), finishedAt: new Date() })
         .where(eq(jobs.id, id));
       return result;
     } catch (err) {
@@ -103,7 +109,7 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
         .update(jobs)
         .set(
           lastAttempt
-            ? { state: 'failed', error: publicMessage(err), updatedAt: new Date(), finishedAt: new Date() }
+            ? { state: 'failed', error: publicMessage(err), payload: null, updatedAt: new Date(), finishedAt: new Date() }
             : { state: 'queued', updatedAt: sql`now()` },
         )
         .where(eq(jobs.id, id));
@@ -132,7 +138,7 @@ export async function recordGivenUpJob(db: Database, job: Job, err: Error): Prom
   const message = /stalled/i.test(err.message) ? 'The job was interrupted too many times (its worker stopped while running it)' : publicMessage(err);
   await db
     .update(jobs)
-    .set({ state: 'failed', error: message, updatedAt: new Date(), finishedAt: new Date() })
+    .set({ state: 'failed', error: message, payload: null, updatedAt: new Date(), finishedAt: new Date() })
     .where(and(eq(jobs.id, job.id), notInArray(jobs.state, ['completed', 'failed'])));
 }
 
