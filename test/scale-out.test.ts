@@ -90,7 +90,7 @@ describe('unique visitors with two workers', () => {
   const ROUNDS = 3;
 
   it('100 distinct visitors scanning through both redirects are exactly 100 unique, run after run', async () => {
-    for (let run = 1; run <= 4; run++) {
+    for (let run = 1; run <= 8; run++) {
       const { key, slug } = await accountWithLink(`uniques ${run}`);
       // Each visitor scans on both redirects at once, every round: both redirects' batches carry
       // every visitor, and the two workers write them at the same time.
