@@ -41,18 +41,35 @@ export interface AccountJobInput<P> {
 }
 
 /**
+ * How long starting a job waits for Redis to take it. While Redis is unreachable the add waits in
+ * the client's offline queue; the caller goes on after this long, since the jobs row is the record
+ * and the add (once Redis is back) or the workers' recovery sweep (shared/jobs/recovery.ts) queues
+ * the job then.
+ */
+const ADD_WAIT_MS = 1000;
+
+/**
  * The BullMQ half of starting a job whose row exists. BullMQ keeps one job per id (adding an id it
  * holds is a no-op), so adding again a job whose first add may have been lost is safe.
  */
 export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>): Promise<void> {
   const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
-  await queue.add(input.type, data, {
+  const added = queue.add(input.type, data, {
     jobId: id,
     attempts: input.attempts ?? 3,
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 24 * 3600 },
   });
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<'waited'>((resolve) => (timer = setTimeout(() => resolve('waited'), ADD_WAIT_MS)));
+  try {
+    // An add still pending when the wait ends and failing later loses nothing: the row is
+    // unfinished, so the recovery sweep adds it.
+    if ((await Promise.race([added, waited])) === 'waited') added.catch(() => {});
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
