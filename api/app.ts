@@ -15,6 +15,7 @@ import { registerHttpMetrics } from '../shared/metrics/http.js';
 import { ProxyTrust, warnOfUntrustedForwarding } from '../shared/net/client-identity.js';
 import authPlugin from './plugins/app/auth.js';
 import contextPlugin from './plugins/app/context.js';
+import requestRedisPlugin from './plugins/app/request-redis.js';
 import routeTablePlugin from './plugins/app/route-table.js';
 import errorsPlugin, { clientErrorReply, frameworkErrorReply, notFoundReply } from './plugins/app/errors.js';
 import validationPlugin, { prototypeKeyError, tooManyMembersError } from './plugins/app/validation.js';
@@ -87,6 +88,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   await app.register(errorsPlugin);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   await app.register(swaggerPlugin);
+  await app.register(requestRedisPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
 

@@ -1,6 +1,6 @@
 /**
  * The error answers every /api/v1 operation can give, added to its OpenAPI entry from what the
- * route is: any route can be rate limited (429); one with a key requirement answers 401, and 403
+ * route is: any route can be rate limited (429) or meet Postgres unreachable (503); one with a key requirement answers 401, and 403
  * when it needs a particular scope; one with inputs answers 400; one with path ids 404; one with a
  * body 413 (past the body or file limit) and 415 (another content type). A route's own
  * `errorResponses(...)` (409, 503, a more precise description) wins. Documentation only: the
@@ -52,7 +52,7 @@ const validationBody: JsonSchema = {
 
 /** The error status codes a route documents, from its schema and its key requirement. */
 export function routeErrorCodes(schema: FastifySchema | undefined, auth: AuthRequirement | undefined): number[] {
-  const codes = new Set<number>([429]);
+  const codes = new Set<number>([429, 503]);
   if (schema?.params || schema?.querystring || schema?.body || (schema as { consumes?: unknown } | undefined)?.consumes) codes.add(400);
   if (auth) codes.add(401);
   if (auth && auth.scope !== 'any') codes.add(403);

@@ -3,6 +3,7 @@ import type { PlanFeature } from '../shared/accounts/plans.js';
 import type { Scope } from '../shared/accounts/scopes.js';
 import type { AppContext } from '../shared/context.js';
 import type { JobWaiter } from '../shared/jobs/wait.js';
+import type { Redis } from '../shared/redis.js';
 import type { RouteEntry } from './plugins/app/route-table.js';
 
 /**
@@ -17,6 +18,8 @@ export interface AuthRequirement {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** The request path's fail-fast Redis connection (plugins/app/request-redis.ts). */
+    requestRedis: Redis;
     /** Waits for account jobs a request queued (api/job-reply.ts). */
     jobWaiter: JobWaiter;
     /** Every route registered on the app, with its config and schemas (plugins/app/route-table.ts). */

@@ -322,7 +322,12 @@ export const scanVisitorDays = pgTable(
 export const JOB_STATES = ['queued', 'active', 'completed', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
-/** The durable record of an account's background job (GET /jobs/:jobId); BullMQ holds the work itself. */
+/**
+ * The durable record of an account's background job (GET /jobs/:jobId); BullMQ holds the work
+ * itself. `payload` is the job's input until it ends, and `queuePrefix` the QUEUE_PREFIX it was
+ * queued under, so a job Redis lost (wiped, failed over to an empty replica) is queued again
+ * from here, in its own install's queue (shared/jobs/recovery.ts).
+ */
 export const jobs = pgTable(
   'jobs',
   {
@@ -331,13 +336,19 @@ export const jobs = pgTable(
     type: text('type').notNull(),
     state: text('state').$type<JobState>().notNull().default('queued'),
     progress: integer('progress').notNull().default(0),
+    payload: jsonb('payload'),
+    queuePrefix: text('queue_prefix'),
     result: jsonb('result'),
     error: text('error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: tstz('finished_at'),
   },
-  (t) => [index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc())],
+  (t) => [
+    index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc()),
+    // The recovery sweep's read: the few jobs not finished, among a week of finished ones.
+    index('jobs_unfinished_idx').on(t.createdAt).where(sql`${t.state} in ('queued', 'active')`),
+  ],
 );
 
 // ======================================================================================// Cafes: digital menus (shared/cafes). A cafe is served by its link (type `menu`, `links.menu` =

@@ -19,7 +19,7 @@ import { loadConfig } from '../shared/config/index.js';
 const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
-  services: Record<string, { command?: string[]; environment?: Record<string, string>; ports?: string[]; volumes?: string[]; depends_on?: Record<string, unknown>; healthcheck?: { test: string[] } }>;
+  services: Record<string, { command?: string[]; environment?: Record<string, string>; ports?: string[]; expose?: string[]; volumes?: string[]; depends_on?: Record<string, unknown>; healthcheck?: { test: string[] } }>;
   volumes: Record<string, unknown>;
 };
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
@@ -67,11 +67,30 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('publishes the api and the redirect on their configured ports and checks them at /ready', () => {
-    expect(compose.services.api!.ports).toContain('3000:3000');
-    expect(compose.services.redirect!.ports).toContain('3001:3001');
-    expect(compose.services.api!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3000/ready');
-    expect(compose.services.redirect!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3001/ready');
+  it('publishes no host port on a role that is scaled, so every replica starts', () => {
+    for (const role of Object.keys(roles)) expect(compose.services[role]!.ports ?? [], role).toEqual([]);
+  });
+
+  it('checks the api and the redirect for liveness at /health (a redirect serving through a Redis outage stays)', () => {
+    expect(compose.services.api!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3000/health');
+    expect(compose.services.redirect!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3001/health');
+    for (const service of Object.values(compose.services)) expect(service.healthcheck?.test.join(' ') ?? '').not.toContain('/ready');
+  });
+
+  it('balances the api and the redirect replicas behind one proxy that publishes their ports', () => {
+    const proxy = compose.services.proxy!;
+    expect(proxy.ports).toEqual(['3000:3000', '3001:3001']);
+    const [source, target] = proxy.volumes![0]!.split(':');
+    expect(target).toBe('/etc/caddy/Caddyfile');
+    const caddyfile = readFileSync(source!, 'utf8');
+    // Each listener balances over every replica of its role, looked up by service name.
+    expect(caddyfile).toMatch(/:3000 \{\s*reverse_proxy \{\s*dynamic a api 3000/);
+    expect(caddyfile).toMatch(/:3001 \{\s*reverse_proxy \{\s*dynamic a redirect 3001/);
+    expect(compose.services.api!.expose).toEqual(['3000']);
+    expect(compose.services.redirect!.expose).toEqual(['3001']);
+    // The roles believe the proxy's X-Forwarded-For, and only addresses of a private network.
+    const trusted = interpolate(compose.services.api!.environment!.TRUSTED_PROXIES!).split(',');
+    expect(trusted).toEqual(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);
   });
 });
 

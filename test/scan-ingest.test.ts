@@ -6,10 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../db/client.js';
 import { createAccount } from '../shared/accounts/accounts.js';
+import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../shared/analytics/rollups.js';
 import { createLogger } from '../shared/logger.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
 import { ingestScanBatches, ScanIngester, statementColumns } from '../shared/scans/ingest.js';
 import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
+import { until } from './support/until.js';
 
 let database: DatabaseHandle;
 let accountId: string;
@@ -215,6 +217,37 @@ describe('ingestScanBatches', () => {
     const all = await counters(ids);
     expect(Object.values(all).reduce((sum, c) => sum + c.total, 0)).toBe(12 * 200);
     expect(await storedScans(ids)).toBe(12 * 200);
+  });
+
+  it("a visitor is first of the day once when two workers' batches wait on the account at the same time", async () => {
+    const owner = (await createAccount(database.db, { name: 'scan-ingest-race', plan: 'pro' })).id;
+    const [a, b] = await makeLinks(2, owner);
+    // Another writer holds the account's rollup lock while both batches arrive, so both wait for it.
+    const holder = await database.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock($1, hashtext($2))', [ACCOUNT_ROLLUP_LOCK, owner]);
+      const visitor = { accountId: owner, visitorKey: 'same-visitor-both-batches' };
+      const both = Promise.all([ingest([scan(a!, visitor)]), ingest([scan(b!, visitor)])]);
+      await until(async () => {
+        const { rows } = await database.pool.query<{ n: number }>(
+          "select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = $1 and not granted",
+          [ACCOUNT_ROLLUP_LOCK],
+        );
+        return rows[0]!.n === 2;
+      });
+      await holder.query('commit');
+      await both;
+    } finally {
+      holder.release();
+    }
+    const { rows } = await database.pool.query<{ firsts: number; link_firsts: number }>(
+      `select count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0)::int as firsts,
+              count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as link_firsts
+       from scans where account_id = $1`,
+      [owner],
+    );
+    expect(rows[0]).toEqual({ firsts: 1, link_firsts: 2 });
   });
 });
 

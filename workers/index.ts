@@ -6,8 +6,10 @@ import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
+import { throttledWarning } from '../shared/logger.js';
 import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../shared/jobs/queues.js';
 import { recordGivenUpJob } from '../shared/jobs/records.js';
+import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../shared/jobs/recovery.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
@@ -15,6 +17,12 @@ import { maintenanceProcessor, scheduleMaintenance } from './processors/maintena
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
 import { ScanTraffic } from '../shared/scans/traffic.js';
+
+/**
+ * A worker's errors are mostly its Redis connection failing, which BullMQ reports on every retry
+ * of every queue (13-25 lines a second during an outage): said every 10 s with how many more came.
+ */
+const workerError = throttledWarning('queue worker error', 10_000);
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -57,17 +65,26 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
         recordGivenUpJob(ctx.db, job, err).catch((e: Error) => ctx.logger.error({ queue: name, jobId: job.id, err: e.message }, 'job record not updated'));
       }
     });
-    worker.on('error', (err) => ctx.logger.error({ queue: name, err: err.message }, 'worker error'));
+    worker.on('error', (err) => workerError(ctx.logger, err, { queue: name }));
     return worker;
   };
   const workers: Worker[] = QUEUE_NAMES.map((name) => startWorker(name));
   // Each worker's own connections are up before it can be closed: a close during their start
   // rejects a connection promise nobody awaits ("Connection is closed").
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  await scheduleMaintenance(ctx);
+  await checkRedisDurability(ctx.redis, ctx.logger);
+  // Schedules and jobs a Redis that lost its data no longer holds come back from here (shared/jobs/recovery.ts).
+  const recover = async () => {
+    await scheduleMaintenance(ctx);
+    const requeued = await requeueLostJobs(ctx);
+    if (requeued > 0) ctx.logger.warn({ requeued }, 'jobs Redis no longer held were queued again');
+  };
+  await recover();
+  const stopRecovering = keepRecovering(ctx.redis, ctx.config.JOB_RECOVERY_MS, ctx.logger, recover);
   return {
     workers,
     close: async () => {
+      await stopRecovering();
       await Promise.all(workers.map((w) => w.close()));
     },
   };

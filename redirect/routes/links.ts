@@ -67,15 +67,16 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   /**
    * A slug this process's cache does not hold, from Redis or Postgres; for a client over its
-   * allowance of unknown slugs from Redis only (a slug Redis does not hold is a 429 for it).
+   * allowance of unknown slugs (on any redirect process) from Redis only (a slug Redis does not
+   * hold is a 429 for it). Redis is asked for the link and for the client's count at once.
    */
   async function lookUpLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
     const { slug } = request.params;
     try {
-      const blockedFor = notFoundLimit.anyBlocked ? notFoundLimit.blockedFor(notFoundLimit.clientOf(request.ip), now) : 0;
-      if (blockedFor === 0) return availableLink(await resolver.resolve(slug), now);
-      const link = await resolver.resolveFromCache(slug);
-      return link === undefined ? renderTooManyNotFoundPage(blockedFor) : availableLink(link, now);
+      const [blockedFor, cachedLink] = await Promise.all([notFoundLimit.blockedAnywhere(notFoundLimit.clientOf(request.ip), now), resolver.resolveFromCache(slug)]);
+      if (cachedLink !== undefined) return availableLink(cachedLink, now);
+      if (blockedFor > 0) return renderTooManyNotFoundPage(blockedFor);
+      return availableLink(await resolver.resolve(slug), now);
     } catch (err) {
       if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
       throw err;

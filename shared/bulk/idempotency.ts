@@ -13,7 +13,7 @@ import type { Queue } from 'bullmq';
 import type { Database } from '../../db/client.js';
 import { idempotencyKeys, jobs } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../http/errors.js';
-import { addAccountJob, type AccountJobInput } from '../jobs/records.js';
+import { addAccountJob, jobRow, type AccountJobInput } from '../jobs/records.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -70,7 +70,7 @@ export async function startIdempotentJob<P>(
         .onConflictDoNothing()
         .returning({ jobId: idempotencyKeys.jobId });
       if (rows.length === 0) return false;
-      await tx.insert(jobs).values({ id, accountId, type: input.type });
+      await tx.insert(jobs).values(jobRow(id, queue, input));
       return true;
     });
     if (claimed) {

@@ -60,6 +60,11 @@ const envSchema = z
      * died is taken up again (retried) after about this long.
      */
     JOB_LOCK_MS: wholeNumber(1000).default(30_000),
+    /**
+     * How often each worker queues again the jobs Postgres records as unfinished but Redis no longer
+     * holds, and registers the maintenance schedules again (also whenever its Redis connection is back).
+     */
+    JOB_RECOVERY_MS: positiveInt(60_000),
     RATE_LIMIT_MAX: positiveInt(6000),
     RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
     /** How often the maintenance queue sweeps expired API keys. */

@@ -18,13 +18,19 @@ export interface JobView {
 
 /**
  * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
- * its id is handed out), then the BullMQ job under the same id. Retries reuse the id.
+ * its id is handed out, and a job Redis loses can be queued again from it), then the BullMQ job
+ * under the same id. Retries reuse the id.
  */
 export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: AccountJobInput<P>): Promise<string> {
   const id = randomUUID();
-  await db.insert(jobs).values({ id, accountId: input.accountId, type: input.type });
+  await db.insert(jobs).values(jobRow(id, queue, input));
   await addAccountJob(queue, id, input);
   return id;
+}
+
+/** The jobs row of a job being started on `queue`: queued, with its input until it ends. */
+export function jobRow<P>(id: string, queue: Queue, input: AccountJobInput<P>) {
+  return { id, accountId: input.accountId, type: input.type, payload: input.payload as unknown, queuePrefix: queue.opts.prefix ?? null };
 }
 
 export interface AccountJobInput<P> {
@@ -35,18 +41,35 @@ export interface AccountJobInput<P> {
 }
 
 /**
+ * How long starting a job waits for Redis to take it. While Redis is unreachable the add waits in
+ * the client's offline queue; the caller goes on after this long, since the jobs row is the record
+ * and the add (once Redis is back) or the workers' recovery sweep (shared/jobs/recovery.ts) queues
+ * the job then.
+ */
+const ADD_WAIT_MS = 1000;
+
+/**
  * The BullMQ half of starting a job whose row exists. BullMQ keeps one job per id (adding an id it
  * holds is a no-op), so adding again a job whose first add may have been lost is safe.
  */
 export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>): Promise<void> {
   const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
-  await queue.add(input.type, data, {
+  const added = queue.add(input.type, data, {
     jobId: id,
     attempts: input.attempts ?? 3,
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 24 * 3600 },
   });
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<'waited'>((resolve) => (timer = setTimeout(() => resolve('waited'), ADD_WAIT_MS)));
+  try {
+    // An add still pending when the wait ends and failing later loses nothing: the row is
+    // unfinished, so the recovery sweep adds it.
+    if ((await Promise.race([added, waited])) === 'waited') added.catch(() => {});
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
@@ -94,7 +117,7 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
       const result = await handler(job, reportProgress);
       await db
         .update(jobs)
-        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, updatedAt: new Date(), finishedAt: new Date() })
+        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, payload: null, updatedAt: new Date(), finishedAt: new Date() })
         .where(eq(jobs.id, id));
       return result;
     } catch (err) {
@@ -103,7 +126,7 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
         .update(jobs)
         .set(
           lastAttempt
-            ? { state: 'failed', error: publicMessage(err), updatedAt: new Date(), finishedAt: new Date() }
+            ? { state: 'failed', error: publicMessage(err), payload: null, updatedAt: new Date(), finishedAt: new Date() }
             : { state: 'queued', updatedAt: sql`now()` },
         )
         .where(eq(jobs.id, id));
@@ -132,7 +155,7 @@ export async function recordGivenUpJob(db: Database, job: Job, err: Error): Prom
   const message = /stalled/i.test(err.message) ? 'The job was interrupted too many times (its worker stopped while running it)' : publicMessage(err);
   await db
     .update(jobs)
-    .set({ state: 'failed', error: message, updatedAt: new Date(), finishedAt: new Date() })
+    .set({ state: 'failed', error: message, payload: null, updatedAt: new Date(), finishedAt: new Date() })
     .where(and(eq(jobs.id, job.id), notInArray(jobs.state, ['completed', 'failed'])));
 }
 

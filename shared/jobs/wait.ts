@@ -20,6 +20,9 @@ import { getJobView, type JobView } from './records.js';
 /** How often a wait reads the jobs row when no event has woken it. */
 const POLL_MS = 1000;
 
+/** How long a wait waits for its queue's event reader to start before it polls without one. */
+const EVENTS_READY_WAIT_MS = 500;
+
 export interface JobWaiterOptions {
   db: Database;
   redis: Redis;
@@ -58,6 +61,20 @@ export class JobWaiter {
   }
 
   /**
+   * The queue's reader if it is ready within EVENTS_READY_WAIT_MS, else null: a reader that cannot
+   * connect (Redis away) waits for Redis, and a wait must not.
+   */
+  private async readyEventsOf(queue: QueueName): Promise<QueueEvents | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), EVENTS_READY_WAIT_MS)));
+    try {
+      return await Promise.race([this.eventsOf(queue).catch(() => null), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * The job's view once it has completed or failed (or is `ready`: a job that publishes a result
    * before it ends, such as a bulk batch's links before their ZIP), or as it is when `waitMs` has
    * passed (or the process began to stop). Never throws for a job that failed: its view says so.
@@ -71,7 +88,7 @@ export class JobWaiter {
     const onEvent = () => wake();
     // Per-job events (`completed:<id>`) are emitted by QueueEvents but not in its typed listener map.
     // Without a reader (its failure is logged where it starts) the wait polls.
-    const events = waitMs > 0 && !this.stopping ? ((await this.eventsOf(queue).catch(() => null)) as NodeJS.EventEmitter | null) : null;
+    const events = waitMs > 0 && !this.stopping ? ((await this.readyEventsOf(queue)) as NodeJS.EventEmitter | null) : null;
     events?.on(`completed:${jobId}`, onEvent);
     events?.on(`failed:${jobId}`, onEvent);
     // A job publishing a result early announces it with a progress event (publishInterimResult).

@@ -1,22 +1,30 @@
 /**
- * The worker side of scan recording: batches of scans into Postgres, each write one statement
- * (one transaction, one round trip). A scan's id is its idempotency key, so a batch retried after a
+ * The worker side of scan recording: batches of scans into Postgres, each write one transaction
+ * of two statements (the locks, then the write). A scan's id is its idempotency key, so a batch retried after a
  * crash, a lost lock or an ambiguous failure inserts only what is not there yet, and the link
  * counters grow by exactly the rows this statement inserted:
  *
  *   1. `locked`: the batch's links that still exist, locked in id order (FOR NO KEY UPDATE, the
- *      lock the counter update takes anyway). Taking every lock up front in one order means two
- *      concurrent batches never deadlock, and a link deleted meanwhile is simply not there.
+ *      lock the counter update takes anyway) by the statement before. Taking every lock up front
+ *      in one order means two concurrent batches never deadlock, and a link deleted meanwhile is
+ *      simply not there.
  *   2. `inserted`: the scans whose link exists and belongs to the scan's account (anything else
  *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING.
  *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at, from the rows of
  *      step 2 only.
  *
  * The same statement keeps the analytics rollups (shared/analytics/rollups.ts) from the rows of
- * step 2: after the link locks it takes each account's rollup lock (in account order), records the
- * batch's visitor keys per link and account and UTC day (scan_visitor_days; a key new there marks
- * its first scan in scans.visitor_firsts), and adds the inserted scans to link_scan_hours and
- * scan_rollups. A retried batch inserts no scan, so it adds nothing either.
+ * step 2: it records the batch's visitor keys per link and account and UTC day
+ * (scan_visitor_days; a key new there marks its first scan in scans.visitor_firsts), and adds the
+ * inserted scans to link_scan_hours and scan_rollups. A retried batch inserts no scan, so it adds
+ * nothing either.
+ *
+ * The locks (the links', then each account's rollup lock in account order) are taken by a
+ * statement of their own before it, in the same transaction: a statement's snapshot is fixed
+ * when it starts, so a statement that waited for an account's lock inside itself would still not
+ * see the visitor keys the writer it waited for committed, and would mark the same visitor first
+ * again (two workers over-counted uniques by half). Under READ COMMITTED the ingest statement,
+ * started once the locks are held, sees every commit made before.
  */
 import type pg from 'pg';
 import { isUuid } from '../format/ids.js';
@@ -37,8 +45,30 @@ export interface IngestResult {
   malformed: number;
 }
 
-/** What ingestion needs of Postgres: a pool, or a client (tests may wrap it in a transaction). */
-export type Queryable = Pick<pg.Pool, 'query'>;
+/** What ingestion needs of Postgres: a pool to take one connection from for its transaction. */
+type ConnectionSource = Pick<pg.Pool, 'connect'>;
+
+// The batch's links that still exist, locked in id order. In the ingest statement the locks are
+// already held (by LOCK_SQL); it names the links that are there.
+const LOCKED_LINKS = `
+locked as materialized (
+  select links.id, links.account_id from links
+  where links.id in (select link_id from batch_links)
+  order by links.id
+  for no key update
+)`;
+
+// The links' locks, then their accounts' rollup locks in account order: the order every writer of
+// rollups takes them in (a link deletion too), so none deadlock.
+const LOCK_SQL = `
+with batch_links as materialized (
+  select (l->>0)::uuid as link_id from json_array_elements($1::json) as t(l)
+),${LOCKED_LINKS},
+accounts_locked as materialized (
+  select account_id, pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(account_id::text))
+  from (select distinct account_id from locked order by account_id) a
+)
+select count(*) from accounts_locked`;
 
 // batch_links and visitors are materialized: inlined, their ->> extractions would be evaluated
 // (each one re-reading the JSON) for every scan joined to them instead of once per entry.
@@ -51,31 +81,21 @@ visitors as materialized (
   select (n - 1)::int as i, v->>0 as browser_name, v->>1 as device_type, v->>2 as device_vendor, v->>3 as os_name,
     v->>4 as country_name, v->>5 as region, v->>6 as city, (v->>7)::boolean as is_bot
   from json_array_elements($6::json) with ordinality as t(v, n)
-),
-locked as materialized (
-  select links.id, links.account_id from links
-  where links.id in (select link_id from batch_links)
-  order by links.id
-  for no key update
-),
-accounts_locked as materialized (
-  select account_id, pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(account_id::text))
-  from (select distinct account_id from locked order by account_id) a
-),
+),${LOCKED_LINKS},
 src as materialized (
   select s.id, bl.link_id, bl.account_id, to_timestamp(s.at / 1000.0) as created_at, s.visitor_key, v.browser_name,
     v.device_type, v.device_vendor, v.os_name, v.country_name, v.region, v.city, v.is_bot
   from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[], $7::text[]) as s(id, at, link, visitor, visitor_key)
   join batch_links bl on bl.i = s.link
   join locked l on l.id = bl.link_id and l.account_id = bl.account_id
-  join accounts_locked a on a.account_id = bl.account_id
   join visitors v on v.i = s.visitor
 ),
 -- A scan is its visitor's first of the UTC day on its link (on its account) when it is the batch's
 -- earliest with that key and the key is not in scan_visitor_days yet. Checked by index look-ups
 -- per scan, not by joining back the keys an insert returned: the planner cannot size these CTEs
--- and chose nested loops over them (6 s for 10,000 scans). The account lock makes the check and
--- the insert below one step: no other writer adds this account's or its links' keys meanwhile.
+-- and chose nested loops over them (6 s for 10,000 scans). The account lock, held since the
+-- statement before this one, makes the check and the insert below one step: no other writer adds
+-- this account's or its links' keys meanwhile, and those added before are in this snapshot.
 ranked as materialized (
   select src.*, (created_at at time zone 'UTC')::date as day,
     row_number() over (partition by link_id, (created_at at time zone 'UTC')::date, visitor_key order by created_at, id) = 1 as earliest_on_link,
@@ -172,25 +192,42 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
 /** Postgres's array literal of values that need no quoting (validated UUIDs, numbers). */
 const arrayLiteral = (values: ReadonlyArray<string | number>) => `{${values.join(',')}}`;
 
-export async function ingestScanBatches(db: Queryable, batches: readonly ScanBatchPayload[]): Promise<IngestResult> {
+export async function ingestScanBatches(db: ConnectionSource, batches: readonly ScanBatchPayload[]): Promise<IngestResult> {
   const columns = statementColumns(batches);
   if (columns.ids.length === 0) return { inserted: 0, links: 0, malformed: columns.malformed };
-  const result = await db.query<{ scans: number }>({
-    // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
-    // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
-    // 100 of each and joined the visitor keys and rollups 3-4 times slower (2.9 s per 10,000 scans
-    // against 0.8 s); planning takes ~1.5 ms.
-    text: INGEST_SQL,
-    values: [
-      arrayLiteral(columns.ids),
-      arrayLiteral(columns.ats),
-      arrayLiteral(columns.linkOf),
-      arrayLiteral(columns.visitorOf),
-      JSON.stringify(columns.links),
-      JSON.stringify(columns.visitors),
-      columns.visitorKeys,
-    ],
-  });
+  const links = JSON.stringify(columns.links);
+  const client = await db.connect();
+  let result: pg.QueryResult<{ scans: number }>;
+  try {
+    await client.query('begin');
+    await client.query(LOCK_SQL, [links]);
+    result = await client.query<{ scans: number }>({
+      // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
+      // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
+      // 100 of each and joined the visitor keys and rollups 3-4 times slower (2.9 s per 10,000 scans
+      // against 0.8 s); planning takes ~1.5 ms.
+      text: INGEST_SQL,
+      values: [
+        arrayLiteral(columns.ids),
+        arrayLiteral(columns.ats),
+        arrayLiteral(columns.linkOf),
+        arrayLiteral(columns.visitorOf),
+        links,
+        JSON.stringify(columns.visitors),
+        columns.visitorKeys,
+      ],
+    });
+    await client.query('commit');
+  } catch (err) {
+    // A connection that cannot even roll back is dropped from the pool rather than reused.
+    const rolledBack = await client.query('rollback').then(
+      () => true,
+      () => false,
+    );
+    client.release(!rolledBack);
+    throw err;
+  }
+  client.release();
   const inserted = result.rows.reduce((sum, row) => sum + row.scans, 0);
   return { inserted, links: result.rows.length, malformed: columns.malformed };
 }
@@ -235,7 +272,7 @@ export class ScanIngester {
    * there is nothing to wait for.
    */
   constructor(
-    private readonly db: Queryable,
+    private readonly db: ConnectionSource,
     private readonly logger: Logger,
     private readonly linger: { ms: number; maxBatches: number; maxScans?: number } = { ms: 0, maxBatches: 1 },
   ) {}

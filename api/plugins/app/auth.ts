@@ -6,7 +6,6 @@ import { hasScope } from '../../../shared/accounts/scopes.js';
 import { AttemptLimit } from '../../../shared/http/attempt-limit.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/http/errors.js';
 import { rateLimitIdentity } from '../../../shared/net/client-identity.js';
-import { createFailFastRedis } from '../../../shared/redis.js';
 
 /**
  * `Authorization: Basic <key>` with the raw key (not base64, not user:password). Runs before
@@ -25,23 +24,10 @@ export default fp(async (app) => {
   const { config, db } = app.ctx;
   const authenticator = new ApiKeyAuthenticator(db, app.ctx.logger);
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
-  const redis = createFailFastRedis(config.REDIS_URL, 500, app.ctx.logger);
-  // Connected before the first request (which would otherwise be counted in this process only); a
-  // Redis that does not answer within 5 s leaves the counting local until it does.
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 5000).unref();
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  const failures = new AttemptLimit(redis, app.ctx.logger);
+  const failures = new AttemptLimit(app.requestRedis, app.ctx.logger);
   const failuresOf = (request: FastifyRequest) => [
     { key: `${config.QUEUE_PREFIX}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
   ];
-  app.addHook('onClose', async () => {
-    redis.disconnect();
-  });
 
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {

@@ -2,16 +2,19 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionFailure } from '../../../db/client.js';
 import { AppError, validationBody, zodIssuesToFieldErrors } from '../../../shared/http/errors.js';
+import { throttledWarning, type Logger } from '../../../shared/logger.js';
 import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../shared/http/client-errors.js';
 import { RequestValidationError } from './validation.js';
 
 /**
  * The one place errors become HTTP answers, in the documented body shapes: 400
  * `{message: "Validation failed", errors: [{path, message}], omittedErrors?}` (at most
- * MAX_LISTED_ERRORS listed, `omittedErrors` counting the rest), every other 4xx `{message}`. Whatever
- * a route, Fastify or Node's HTTP parser refuses, a client sees one of these or a bare 500; never a
- * stack trace, an internal error code or its own input echoed back.
+ * MAX_LISTED_ERRORS listed, `omittedErrors` counting the rest), every other 4xx `{message}`, 503
+ * `{message}` with Retry-After while Postgres cannot be reached. Whatever a route, Fastify or
+ * Node's HTTP parser refuses, a client sees one of these or a bare 500; never a stack trace, an
+ * internal error code or its own input echoed back.
  */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -41,11 +44,24 @@ export default fp(async (app) => {
     // says what was wrong with the request, in our shape.
     if (status === 400) return reply.code(400).send(validationBody([{ path: '(request)', message: err.message || 'Bad request' }]));
     if (status > 400 && status < 500) return reply.code(status).send({ message: err.message || STATUS_CODES[status] });
+    if (isConnectionFailure(err)) {
+      postgresUnavailable(request.log as Logger, err, { url: request.routeOptions.url });
+      return reply
+        .code(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send({ message: `The service is temporarily unavailable; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s` });
+    }
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ message: 'Internal server error' });
   });
 
 });
+
+/** How long a client is told to wait while Postgres cannot be reached (pg gives up connecting after 5 s). */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Every request fails alike during an outage; the connection watch has already said Postgres is gone. */
+const postgresUnavailable = throttledWarning('requests answered 503: Postgres unreachable');
 
 /** What a path no route matches gets (app.ts sets it, with the request metrics' timing). */
 export function notFoundReply(_request: FastifyRequest, reply: FastifyReply) {

@@ -7,14 +7,16 @@ import rateLimit from '@fastify/rate-limit';
  * one budget. 429 carries Retry-After.
  */
 export default fp(async (app) => {
-  const { config, redis } = app.ctx;
+  const { config } = app.ctx;
   await app.register(rateLimit, {
     global: true,
     max: config.RATE_LIMIT_MAX,
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
-    redis,
+    // The request path's fail-fast connection: while Redis is away the count fails at once and
+    // the limit is skipped, rather than the request waiting for Redis to come back.
+    redis: app.requestRedis,
     nameSpace: `${config.QUEUE_PREFIX}:ratelimit:`,
-    // If Redis is briefly away, serve rather than refuse everyone.
+    // If Redis is away, serve rather than refuse everyone.
     skipOnError: true,
     keyGenerator: (request) => {
       const auth = request.headers.authorization;

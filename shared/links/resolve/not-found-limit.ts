@@ -9,7 +9,8 @@
  * A process that has seen a client go over the limit remembers it until the window ends
  * (`blockedFor`, no I/O), and the routes then resolve that client's slugs from the caches only:
  * links scanned lately (in Redis for an hour) still open, while the client's random slugs cost
- * Postgres nothing.
+ * Postgres nothing. Before a slug goes to Postgres, `blockedAnywhere` asks Redis too, so a client
+ * that went over the limit on another redirect process is answered the same here.
  */
 import { AttemptLimit } from '../../http/attempt-limit.js';
 import { rateLimitIdentity } from '../../net/client-identity.js';
@@ -37,8 +38,6 @@ export class NotFoundLimit {
   private readonly attempts: AttemptLimit;
   /** Client → epoch ms its window ends, for clients this process saw go over the limit. */
   private readonly blocked = new BoundedCache<string, number>(BLOCKED_CLIENTS_MAX);
-  /** When the last known block ends: until then `anyBlocked`. */
-  private lastBlockEnds = 0;
 
   constructor(
     redis: Redis,
@@ -54,26 +53,40 @@ export class NotFoundLimit {
     return rateLimitIdentity(ip);
   }
 
-  /** Whether this process knows of any client over the limit now (lets the routes skip hashing an address). */
-  get anyBlocked(): boolean {
-    return this.lastBlockEnds > Date.now();
-  }
-
   /** Seconds until the client's window ends when this process knows it is over the limit, else 0. No I/O. */
   blockedFor(client: string, now = Date.now()): number {
     const until = this.blocked.get(client);
     return until !== undefined && until > now ? Math.ceil((until - now) / 1000) : 0;
   }
 
+  /**
+   * Like `blockedFor`, but a client this process does not know as blocked is looked up in Redis
+   * (one MGET), where every process counts it; while Redis is away, this process's own counts
+   * decide.
+   */
+  async blockedAnywhere(client: string, now = Date.now()): Promise<number> {
+    const known = this.blockedFor(client, now);
+    if (known > 0) return known;
+    const answer = await this.attempts.check(this.counters(client));
+    if (answer.allowed) return 0;
+    this.remember(client, answer.retryAfterSeconds);
+    return answer.retryAfterSeconds;
+  }
+
   /** Counts one unknown slug for the client: allowed while it is within `max` this window. */
   async count(client: string): Promise<NotFoundAnswer> {
-    // AttemptLimit refuses once a counter reaches its max; max + 1 lets exactly `max` 404s through.
-    const answer = await this.attempts.fail([{ key: this.keys.notFound(client), max: this.opts.max + 1, windowMs: this.opts.windowMs }]);
-    if (!answer.allowed) {
-      const ends = Date.now() + answer.retryAfterSeconds * 1000;
-      this.blocked.set(client, ends);
-      this.lastBlockEnds = Math.max(this.lastBlockEnds, ends);
-    }
+    const answer = await this.attempts.fail(this.counters(client));
+    if (!answer.allowed) this.remember(client, answer.retryAfterSeconds);
     return answer;
+  }
+
+  // AttemptLimit refuses once a counter reaches its max; max + 1 lets exactly `max` 404s through.
+  private counters(client: string) {
+    return [{ key: this.keys.notFound(client), max: this.opts.max + 1, windowMs: this.opts.windowMs }];
+  }
+
+  private remember(client: string, retryAfterSeconds: number): void {
+    const ends = Date.now() + retryAfterSeconds * 1000;
+    this.blocked.set(client, ends);
   }
 }
