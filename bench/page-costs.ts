@@ -67,12 +67,14 @@ async function peakRss<T>(pid: number, work: Promise<T>): Promise<{ result: T; p
     const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     peak = Math.max(peak, kb / 1024);
   };
+  read();
   const timer = setInterval(read, 50);
   try {
-    return { result: await work, peakMb: peak };
+    const result = await work;
+    read();
+    return { result, peakMb: peak };
   } finally {
     clearInterval(timer);
-    read();
   }
 }
 

@@ -25,7 +25,8 @@ import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
-import { MenuPages } from './menu-pages.js';
+import { PageCache } from './page-cache.js';
+import { createPageRenderer } from './page-renderer.js';
 import type { ScanPath } from './scan-path.js';
 
 export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('redirect')): Promise<FastifyInstance> {
@@ -68,6 +69,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
   const recorder = new ScanRecorder(config, ctx.logger);
+  const renderer = createPageRenderer(config.PAGE_RENDER_THREADS);
   await recorder.start();
   await visitorKeysStarted;
   const scanPath: ScanPath = {
@@ -81,14 +83,15 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,
     serveFile: (request, reply, id, access, variant) => serveFile(ctx, request, reply, id, access, variant),
-    menuPages: new MenuPages(ctx.database.pool, {
-      maxBytes: config.MENU_PAGE_CACHE_MB * 1024 * 1024,
+    pages: new PageCache(ctx.database.pool, renderer, {
+      maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
       baseUrl: config.SHORT_URL_BASE,
     }),
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {
     await recorder.close();
+    await renderer.close();
     visitorKeys.stop();
     subscriber.disconnect();
     redis.disconnect();
