@@ -47,6 +47,8 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private readonly making = new Map<string, Promise<Entry | null>>();
   private bytes = 0;
+  /** Pages made in the render thread since the process started, by kind (for metrics). */
+  readonly rendered = { landing: 0, menu: 0 };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -62,7 +64,11 @@ export class PageCache {
   /** A landing link's page, encoded for `acceptEncoding`. */
   async landing(link: ResolvedLink, acceptEncoding: string | undefined): Promise<EncodedPage> {
     const key = `${link.updatedAt}|${link.slug}|${link.passwordHash !== null}`;
-    const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => ({ key, clock: null, page: asBuffer(await this.renderer.render({ kind: 'landing', link })) }));
+    const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => {
+      const page = await this.renderer.render({ kind: 'landing', link });
+      this.rendered.landing++;
+      return { key, clock: null, page: asBuffer(page) };
+    });
     return this.encoded(link.id, entry!, acceptEncoding);
   }
 
@@ -86,6 +92,7 @@ export class PageCache {
       if (!record) return null;
       const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
       const page = await this.renderer.render({ kind: 'menu', record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl });
+      this.rendered.menu++;
       return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page: asBuffer(page) };
     });
     // A menu link serving no cafe (made with POST /links): its placeholder page.
