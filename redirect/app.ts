@@ -104,6 +104,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   }, 'event');
   new Gauge({ name: 'qrlinks_scans_buffered', help: 'Scans held in memory now, not yet in Redis', registers: [metrics.registry], collect() { this.set(recorder.stats().buffered); } });
   counterFrom(metrics, 'qrlinks_link_lookups_total', 'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)', () => resolver.lookups, 'source');
+  new Gauge({ name: 'qrlinks_page_cache_bytes', help: 'Bytes of landing and menu pages (compressed copies included) kept now, at most PAGE_CACHE_MB', registers: [metrics.registry], collect() { this.set(scanPath.pages.stats().bytes); } });
   counterFrom(metrics, 'qrlinks_pages_rendered_total', 'Landing and menu pages made in the render thread (once per version of each, then kept), by kind', () => scanPath.pages.rendered, 'kind');
   const httpMetrics = registerHttpMetrics(app, metrics, config.METRICS_TOKEN);
   app.get('/health', async () => ({ status: 'ok' }));

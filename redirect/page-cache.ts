@@ -9,10 +9,11 @@
  *   version) and per state of the cafe's clock (open or closed, today's row of the hours): when the
  *   clock moves on (opening, closing, midnight) the menu is read and rendered again. When Postgres
  *   cannot be read, the kept page serves; with none, the scan gets the 503 page.
- * A scan of a kept page does no work that grows with the page but sending it (compressed once
- * per encoding, on zlib's thread pool). One render per link at a time: scans arriving meanwhile
- * wait for it. Pages are kept within a byte budget (their bytes, compressed copies included),
- * least recently used first out; a page larger than the budget is made, served and not kept.
+ * The thread also compresses the page (brotli and gzip), so a scan of a kept page does no work
+ * that grows with the page but sending it. One render per link at a time: scans arriving
+ * meanwhile wait for it. Pages are kept within a byte budget (their bytes, compressed copies
+ * included), least recently used first out; a page larger than the budget is made, served and
+ * not kept.
  */
 import type pg from 'pg';
 import { loadPublishedMenu } from '../shared/cafes/published-menu.js';
@@ -20,7 +21,7 @@ import type { DayHours } from '../shared/cafes/opening-hours.js';
 import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
 import type { RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
-import { acceptedEncoding, compress, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
+import { acceptedEncoding } from './pages/compression.js';
 import { linkPageUrls } from './pages/file-urls.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
 import type { EncodedPage } from './pages/types.js';
@@ -30,9 +31,7 @@ interface Entry {
   key: string;
   /** Menus: the cafe's hours, to tell when its clock moves on, and the clock's key the page was made at. */
   clock: { operatingHours: DayHours[]; timezone: string; key: string } | null;
-  page: RenderedPage & { body: Buffer };
-  /** The page compressed, per encoding; `size` once it is done. */
-  encoded: Map<Encoding, { body: Promise<Buffer>; size: number }>;
+  page: RenderedPage;
   bytes: number;
 }
 
@@ -56,7 +55,7 @@ export class PageCache {
     private readonly opts: PageCacheOptions,
   ) {}
 
-  /** Pages and bytes kept now (for metrics and tests). */
+  /** Pages and bytes kept now (for metrics). */
   stats() {
     return { entries: this.entries.size, bytes: this.bytes };
   }
@@ -67,9 +66,9 @@ export class PageCache {
     const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => {
       const page = await this.renderer.render({ kind: 'landing', link });
       this.rendered.landing++;
-      return { key, clock: null, page: asBuffer(page) };
+      return { key, clock: null, page };
     });
-    return this.encoded(link.id, entry!, acceptEncoding);
+    return encodedFor(entry!.page, acceptEncoding);
   }
 
   /**
@@ -93,18 +92,18 @@ export class PageCache {
       const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
       const page = await this.renderer.render({ kind: 'menu', record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl });
       this.rendered.menu++;
-      return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page: asBuffer(page) };
+      return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page };
     });
     // A menu link serving no cafe (made with POST /links): its placeholder page.
     if (!entry) return renderLinkPage(link, linkPageUrls(link));
-    return this.encoded(link.id, entry, acceptEncoding);
+    return encodedFor(entry.page, acceptEncoding);
   }
 
   /** The kept entry when `current` says it still is, else made again (one making per link at a time). */
   private async entryOf(
     linkId: string,
     current: (kept: Entry) => boolean,
-    make: (kept: Entry | undefined) => Promise<Omit<Entry, 'encoded' | 'bytes'> | null>,
+    make: (kept: Entry | undefined) => Promise<Omit<Entry, 'bytes'> | null>,
   ): Promise<Entry | null> {
     const kept = this.entries.get(linkId);
     if (kept && current(kept)) {
@@ -119,37 +118,17 @@ export class PageCache {
           if (made === kept) return kept;
           this.forget(linkId);
           if (!made) return null;
-          const entry: Entry = { ...made, encoded: new Map(), bytes: 0 };
+          const { body, encoded } = made.page;
+          const entry: Entry = { ...made, bytes: body.length + (encoded ? encoded.br.length + encoded.gzip.length : 0) };
           this.entries.set(linkId, entry);
-          this.resize(linkId, entry);
+          this.bytes += entry.bytes;
+          this.evict(entry);
           return entry;
         })
         .finally(() => this.making.delete(linkId));
       this.making.set(linkId, pending);
     }
     return pending;
-  }
-
-  private async encoded(linkId: string, entry: Entry, acceptEncoding: string | undefined): Promise<EncodedPage> {
-    const page = entry.page;
-    const encoding = acceptedEncoding(acceptEncoding);
-    // Sent as it is; sendPage leaves a page with a Vary header uncompressed.
-    if (encoding === null || page.body.length < COMPRESS_MIN_BYTES) return { ...page, headers: { ...page.headers, Vary: 'Accept-Encoding' } };
-    let encoded = entry.encoded.get(encoding);
-    if (!encoded) {
-      const made = { body: Promise.resolve(compress(page.body, encoding)), size: 0 };
-      entry.encoded.set(encoding, made);
-      made.body.then(
-        (buffer) => {
-          made.size = buffer.length;
-          this.resize(linkId, entry);
-        },
-        () => entry.encoded.delete(encoding),
-      );
-      encoded = made;
-    }
-    const body = await encoded.body;
-    return { ...page, body, headers: { ...page.headers, 'Content-Encoding': encoding, Vary: 'Accept-Encoding' } };
   }
 
   private forget(linkId: string) {
@@ -159,21 +138,26 @@ export class PageCache {
     this.entries.delete(linkId);
   }
 
-  /** Recounts an entry's bytes and evicts the least recently used entries beyond the budget. */
-  private resize(linkId: string, entry: Entry) {
-    if (this.entries.get(linkId) !== entry) return;
-    let bytes = entry.page.body.length;
-    for (const { size } of entry.encoded.values()) bytes += size;
-    this.bytes += bytes - entry.bytes;
-    entry.bytes = bytes;
-    for (const [id, other] of this.entries) {
+  /** Evicts the least recently used entries beyond the budget (`added` last: it is served, then). */
+  private evict(added: Entry) {
+    for (const [id, entry] of this.entries) {
       if (this.bytes <= this.opts.maxBytes) break;
       this.forget(id);
-      if (other === entry) break;
+      if (entry === added) break;
     }
   }
 }
 
-function asBuffer(page: RenderedPage): Entry['page'] {
-  return { ...page, body: Buffer.from(page.body.buffer, page.body.byteOffset, page.body.byteLength) };
+/** The page as sent to a client accepting `acceptEncoding`. */
+function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
+  const encoding = page.encoded && acceptedEncoding(acceptEncoding);
+  // With Vary set, sendPage sends the body as it is.
+  const headers = { ...page.headers, Vary: 'Accept-Encoding' };
+  if (!encoding) return { status: page.status, headers, body: asBuffer(page.body) };
+  return { status: page.status, headers: { ...headers, 'Content-Encoding': encoding }, body: asBuffer(page.encoded![encoding]) };
+}
+
+/** Bytes from the thread as a Buffer (no copy). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -1,10 +1,12 @@
 /**
  * What the redirect's render thread does (page-renderer.ts): the pages whose cost grows with what
  * their owner wrote, landing HTML to sanitize and cafe menus of thousands of items, rendered here
- * and handed back as UTF-8 bytes, so that work never runs on the event loop that answers scans.
+ * and compressed, and handed back as bytes, so that work never runs on the event loop that
+ * answers scans.
  */
 import { publishedMenuOf, type PublishedMenuRecord } from '../shared/cafes/published-menu.js';
 import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
+import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
 import { renderLinkPage, renderMenuPage } from './pages/index.js';
 
@@ -27,6 +29,8 @@ export interface RenderedPage {
   headers?: Record<string, string>;
   /** The page's HTML as UTF-8. */
   body: Uint8Array;
+  /** The body compressed with each encoding; null for a page too small to gain from it. */
+  encoded: Record<Encoding, Uint8Array> | null;
 }
 
 export function renderPageTask(task: PageRenderTask): RenderedPage {
@@ -34,5 +38,7 @@ export function renderPageTask(task: PageRenderTask): RenderedPage {
     task.kind === 'landing'
       ? renderLinkPage(task.link, linkPageUrls(task.link))
       : renderMenuPage(publishedMenuOf(task.record), { now: new Date(task.now), urls: { file: fileUrlOf(task.link) }, baseUrl: task.baseUrl });
-  return { status: page.status, headers: page.headers, body: Buffer.from(page.body) };
+  const body = Buffer.from(page.body);
+  const encoded = body.length < COMPRESS_MIN_BYTES ? null : { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') };
+  return { status: page.status, headers: page.headers, body, encoded };
 }
