@@ -64,7 +64,7 @@ export class PageCache {
   async landing(link: ResolvedLink, acceptEncoding: string | undefined): Promise<EncodedPage> {
     const key = `${link.updatedAt}|${link.slug}|${link.passwordHash !== null}`;
     const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => {
-      const page = await this.renderer.render({ kind: 'landing', link });
+      const page = await this.renderer.render(link.accountId, { kind: 'landing', link });
       this.rendered.landing++;
       return { key, clock: null, page };
     });
@@ -90,7 +90,7 @@ export class PageCache {
       }
       if (!record) return null;
       const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
-      const page = await this.renderer.render({ kind: 'menu', record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl });
+      const page = await this.renderer.render(link.accountId, { kind: 'menu', record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl });
       this.rendered.menu++;
       return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page };
     });
