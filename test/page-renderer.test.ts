@@ -7,33 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPageRenderer } from '../redirect/page-renderer.js';
 import { linkPageUrls } from '../redirect/pages/file-urls.js';
 import { renderLinkPage } from '../redirect/pages/index.js';
-import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
+import { resolvedLink } from './support/link-examples.js';
 
 const renderer = createPageRenderer(1);
 afterAll(() => renderer.close());
 
-function landing(accountId: string, landingHTML: string): ResolvedLink {
-  return {
-    id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
-    accountId,
-    slug: 'abc1234',
-    name: 'Internal name',
-    type: 'landing',
-    data: { landingHTML },
-    menu: null,
-    paused: false,
-    scheduleActive: false,
-    startDate: null,
-    endDate: null,
-    scheduleTimezone: null,
-    scanLimitActive: false,
-    scanLimit: null,
-    passwordHash: null,
-    files: [],
-    updatedAt: 0,
-    brokenDestination: false,
-  };
-}
+const landing = (accountId: string, landingHTML: string) => resolvedLink('landing', { landingHTML }, [], accountId);
 
 describe('the page render thread', () => {
   it('makes the page the event loop would, sanitized, with its brotli and gzip copies', async () => {
