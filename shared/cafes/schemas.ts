@@ -27,6 +27,8 @@ export const FACILITIES_MAX = 50;
 export const SOCIAL_LINKS_MAX = 20;
 /** Entries of one bulk insert: a whole menu's items. */
 export const BULK_INSERT_MAX = 5000;
+/** Items a cafe holds at most (hidden ones too): what a bulk insert replaces a menu with, and what its page is built for. */
+export const MENU_ITEMS_MAX = BULK_INSERT_MAX;
 /** Entries of one reorder request: a whole menu's items, so bulk insert's limit. */
 const REORDER_MAX = BULK_INSERT_MAX;
 export const ORDER_MAX = 2_147_483_647;

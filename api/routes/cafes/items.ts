@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../shared/cafes/items.js';
 import { assertCafe } from '../../../shared/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../shared/cafes/bulk-insert.js';
-import { BULK_INSERT_MAX, bulkInsertBody, bulkInsertResult, type BulkInsertResult, createItemForm, formDocument, GENERAL_GROUP, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
+import { BULK_INSERT_MAX, MENU_ITEMS_MAX, bulkInsertBody, bulkInsertResult, type BulkInsertResult, createItemForm, formDocument, GENERAL_GROUP, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders } from '../../job-reply.js';
 import { formRoutes, readImageForm } from './form.js';
@@ -121,11 +121,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Create an item (multipart/form-data)',
-        description: FORM_DESCRIPTION,
+        description: `${FORM_DESCRIPTION} A cafe holds at most ${MENU_ITEMS_MAX} items (hidden ones too): past it, a 409.`,
         consumes: ['multipart/form-data'],
         params: cafeParams,
         body: formDocument(createItemForm, IMAGE_FILE_FIELDS, 'multipart/form-data: the item’s fields and an optional image'),
-        response: { 200: itemAnswer, ...errorResponses(401, 404, 413, 415, 429) },
+        response: { 200: itemAnswer, ...errorResponses(401, 404, 409, 413, 415, 429) },
       },
       handler: async (request) => {
         const { accountId } = request.principal;
