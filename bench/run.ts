@@ -12,6 +12,7 @@ import { benchForwardingWarning } from './forwarding-warning.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
+import { benchPageCosts } from './page-costs.js';
 import { benchPages } from './pages.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
   metrics: benchMetrics,
+  'page-costs': benchPageCosts,
   pages: benchPages,
   qr: benchQr,
   'qr-fairness': benchQrFairness,

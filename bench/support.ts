@@ -205,6 +205,8 @@ export interface BenchStack {
   api: string;
   /** The redirect's origin. */
   redirect: string;
+  /** The redirect process's pid (its memory is read from /proc). */
+  redirectPid: number;
   /** A pro account with an all-scopes key, made in the database. */
   accountWithKey(name: string): Promise<{ id: string; auth: { authorization: string } }>;
   /** Stops the three processes, closes the database and removes the stored files. */
@@ -240,6 +242,7 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
     database,
     api,
     redirect,
+    redirectPid: children[2]!.pid!,
     async accountWithKey(accountName) {
       const account = await createAccount(database.db, { name: accountName, plan: 'pro' });
       const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'], expiresAt: null }, 100);

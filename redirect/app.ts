@@ -26,7 +26,8 @@ import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
-import { MenuPages } from './menu-pages.js';
+import { PageCache } from './page-cache.js';
+import { createPageRenderer } from './page-renderer.js';
 import type { ScanPath } from './scan-path.js';
 
 export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('redirect')): Promise<FastifyInstance> {
@@ -71,6 +72,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
   const recorder = new ScanRecorder(config, ctx.logger);
+  const renderer = createPageRenderer(config.PAGE_RENDER_THREADS);
   await recorder.start();
   await visitorKeysStarted;
   const scanPath: ScanPath = {
@@ -84,14 +86,15 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     recordScan: (scan) => recorder.record(scan),
     shortUrlBase: config.SHORT_URL_BASE,
     serveFile: (request, reply, id, access, variant) => serveFile(ctx, request, reply, id, access, variant),
-    menuPages: new MenuPages(ctx.database.pool, {
-      maxBytes: config.MENU_PAGE_CACHE_MB * 1024 * 1024,
+    pages: new PageCache(ctx.database.pool, renderer, {
+      maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
       baseUrl: config.SHORT_URL_BASE,
     }),
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {
     await recorder.close();
+    await renderer.close();
     visitorKeys.stop();
     subscriber.disconnect();
     redis.disconnect();
@@ -104,6 +107,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   }, 'event');
   new Gauge({ name: 'qrlinks_scans_buffered', help: 'Scans held in memory now, not yet in Redis', registers: [metrics.registry], collect() { this.set(recorder.stats().buffered); } });
   counterFrom(metrics, 'qrlinks_link_lookups_total', 'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)', () => resolver.lookups, 'source');
+  new Gauge({ name: 'qrlinks_page_cache_bytes', help: 'Bytes of landing and menu pages (compressed copies included) kept now, at most PAGE_CACHE_MB', registers: [metrics.registry], collect() { this.set(scanPath.pages.stats().bytes); } });
+  counterFrom(metrics, 'qrlinks_pages_rendered_total', 'Landing and menu pages made in the render thread (once per version of each, then kept), by kind', () => scanPath.pages.rendered, 'kind');
   const httpMetrics = registerHttpMetrics(app, metrics, { token: config.METRICS_TOKEN, proxyTrust });
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/ready', async (_request, reply) => {

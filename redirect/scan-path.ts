@@ -8,7 +8,7 @@ import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
 import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { MenuPages } from './menu-pages.js';
+import type { PageCache } from './page-cache.js';
 import type { FileAccess } from './routes/files.js';
 import type { DescribeVisitor } from '../shared/scans/visitor.js';
 import type { VisitorKeys } from '../shared/scans/visitor-key.js';
@@ -27,8 +27,8 @@ export interface ScanPath {
   visitorKeys: Pick<VisitorKeys, 'keyOf'>;
   /** Records the scan; when it returns a promise, the answer waits for it (the scan is then written ahead). */
   recordScan(scan: RecordedScan): Promise<void> | undefined;
-  /** Cafe menu pages, rendered once per menu version and kept. */
-  menuPages: MenuPages;
+  /** Landing and cafe menu pages, rendered off the event loop once per version and kept. */
+  pages: PageCache;
   /** Answers a request for a stored file under `access` (routes/files.ts). */
   serveFile(request: FastifyRequest, reply: FastifyReply, id: string, access: FileAccess, variant?: string): Promise<FastifyReply>;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */

@@ -236,6 +236,21 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     expect((await list(cafe.id, 'groups')).map((g) => g.name)).toEqual(['Group 0', 'Group 1', 'Group 2', 'Group 3', 'Group 4', 'General']);
   });
 
+  it('a cafe holds at most 5000 items: one more is a 409 saying so, room made by a deletion is taken', { timeout: 60_000 }, async () => {
+    const cafe = await newCafe();
+    expect((await bulk(cafe.id, { items: manyItems(5000) })).statusCode).toBe(200);
+    const items = await list(cafe.id, 'items');
+    const add = () => sendForm(api.app, me.key, 'POST', url(cafe.id, '/items'), [textPart('category_id', items[0]!.category_id as string), textPart('name', 'One more'), textPart('price', '2')]);
+    const refused = await add();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ message: 'A cafe holds at most 5000 items; delete some first' });
+    expect(await list(cafe.id, 'items')).toHaveLength(5000);
+    expect((await call(api.app, me.key, 'DELETE', url(cafe.id, `/items/${items[0]!.id}`))).statusCode).toBe(200);
+    const added = await add();
+    expect(added.statusCode, added.body).toBe(200);
+    expect(await list(cafe.id, 'items')).toHaveLength(5000);
+  });
+
   it('takes bodies past BODY_LIMIT_BYTES up to 16 MiB (413 past that)', { timeout: 60_000 }, async () => {
     const cafe = await newCafe();
     // 5000 entries with 1000-character descriptions: about 5 MB.

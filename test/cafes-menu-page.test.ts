@@ -319,6 +319,25 @@ describe('the menu page', () => {
     }
   });
 
+  it('shows all 5000 items of a menu with long descriptions, in order, and is fresh after an item is hidden', async () => {
+    const cafe = await createCafe(api(), key(), 'Five thousand');
+    const description = 'Slow-cooked with seasonal vegetables from the market, finished with herbs and lemon. '.repeat(11);
+    const items = Array.from({ length: 5000 }, (_, i) => ({ name: `Dish ${i}`, price: 9.5, currency: 'EUR', category: `Category ${i % 50}`, description: `${i} ${description}` }));
+    expectOk(await call(api(), key(), 'POST', cafeUrl(cafe.id, '/items/bulk-insert'), { items }));
+    const slug = cafe.link.dynamic_link_id;
+    const names = (page: string) => [...page.matchAll(/<h4>(Dish \d+)<\/h4>/g)].map((m) => m[1]);
+    const expected = Array.from({ length: 50 }, (_, c) => Array.from({ length: 100 }, (_, k) => `Dish ${k * 50 + c}`)).flat();
+    const page = await pageText(slug);
+    expect(page.length).toBeGreaterThan(5000 * description.length);
+    expect(names(page)).toEqual(expected);
+    expect(page).not.toContain('not shown');
+    const listed = await call(api(), key(), 'GET', cafeUrl(cafe.id, '/items'));
+    const hidden = JSON.parse(listed.body).data.find((item: { name: string }) => item.name === 'Dish 4321');
+    expectOk(await call(api(), key(), 'POST', cafeUrl(cafe.id, `/items/${hidden.id}/hide`)));
+    const after = await pollUntil(() => pageText(slug), (b) => !b.includes('<h4>Dish 4321</h4>'), 10_000);
+    expect(names(after)).toEqual(expected.filter((name) => name !== 'Dish 4321'));
+  }, 60_000);
+
   it('counts its scans like every other link’s', async () => {
     const { slug, linkId } = await sampleCafe('Counted');
     for (let i = 0; i < 3; i++) await pageText(slug);

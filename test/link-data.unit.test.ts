@@ -1,9 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
 import { zodIssuesToFieldErrors, type FieldError } from '../shared/http/errors.js';
+import { nestsAtMost } from '../shared/links/data/html-depth.js';
 import {
   LINK_TYPES,
   LANDING_HTML_MAX_BYTES,
+  LANDING_HTML_MAX_DEPTH,
   fileRefs,
   isCountryCode,
   isCurrencyCode,
@@ -228,6 +230,7 @@ describe('valid data is stored exactly as sent', () => {
     ['time zone alias', 'event', minimal('event', (d) => (d.timezone = 'Asia/Calcutta'))],
     ['time zone name in another case', 'event', minimal('event', (d) => (d.timezone = 'europe/berlin'))],
     ['landing HTML of exactly 512 KiB', 'landing', { landingHTML: 'x'.repeat(LANDING_HTML_MAX_BYTES) }],
+    ['landing HTML nesting elements exactly 100 deep', 'landing', { landingHTML: `${'<div>'.repeat(LANDING_HTML_MAX_DEPTH)}x${'</div>'.repeat(LANDING_HTML_MAX_DEPTH)}` }],
     ['logo null', 'multi-links', minimal('multi-links', (d) => (d.logo = null))],
     ['logo string', 'multi-links', minimal('multi-links', (d) => (d.logo = 'https://example.com/logo.png'))],
     ['logo number', 'multi-links', minimal('multi-links', (d) => (d.logo = 3))],
@@ -406,6 +409,7 @@ describe('string lengths', () => {
     ['pdf label 256', 'multi-pdf', full('multi-pdf', (d) => (d.pdfs[2].label = 'l'.repeat(256))), 'data.pdfs[2].label', 'Must be at most 255 characters'],
     ['menu name 256', 'menu', { name: 'n'.repeat(256) }, 'data.name', 'Must be at most 255 characters'],
     ['landing HTML over 512 KiB', 'landing', { landingHTML: 'x'.repeat(LANDING_HTML_MAX_BYTES + 1) }, 'data.landingHTML', 'Must be at most 512 KiB'],
+    ['landing HTML nesting elements 101 deep', 'landing', { landingHTML: `<p>x</p>${'<div>'.repeat(LANDING_HTML_MAX_DEPTH + 1)}x` }, 'data.landingHTML', 'Must not nest elements more than 100 deep'],
     ['landing HTML over 512 KiB in UTF-8 bytes', 'landing', { landingHTML: 'é'.repeat(LANDING_HTML_MAX_BYTES / 2 + 1) }, 'data.landingHTML', 'Must be at most 512 KiB'],
     ['logo over 256 KiB', 'multi-links', full('multi-links', (d) => (d.logo = { data: 'x'.repeat(256 * 1024) })), 'data.logo', 'Must be at most 256 KiB as JSON'],
   ])('%s', (_name, type, data, path, message) => {
@@ -929,4 +933,27 @@ describe('fileRefs', () => {
       for (const type of LINK_TYPES) expect(fileRefs(type, junk)).toEqual([]);
     },
   );
+});
+
+describe('how deep landing HTML nests, as an HTML parser reads it', () => {
+  it.each<[string, string, number]>([
+    ['closed elements side by side', '<div>a</div><div><p>b</p></div>', 2],
+    ['void elements hold nothing', `<p>${'<br><img src="x">'.repeat(50)}</p>`, 1],
+    ['an <li> closes the open one, a block an open <p>', `<ul>${'<li>a'.repeat(50)}</ul>${'<p>x'.repeat(50)}<div>y</div>`, 2],
+    ['a row closes the open row and cell', `<table>${'<tr><td>a<td>b'.repeat(50)}</table>`, 3],
+    ['a close tag closes everything opened after its element', '<div><span><b>x</div>'.repeat(20), 3],
+    ['self-closing tags close inside svg only', `<svg>${'<path d="M0 0"/>'.repeat(50)}</svg>`, 1],
+    ['script and comment content is text', `<script>${'<div>'.repeat(50)}</script><!--${'<div>'.repeat(50)}-->`, 1],
+    ['an attribute value with a quote does not hide the tag end', `${'<div title="it\'s">'.repeat(3)}`, 3],
+  ])('%s: %i deep', (_name, html, depth) => {
+    expect(nestsAtMost(html, depth)).toBe(true);
+    expect(nestsAtMost(html, depth - 1)).toBe(false);
+  });
+
+  it('reads hostile HTML of 512 KiB', () => {
+    expect(nestsAtMost('<div>'.repeat(100_000), LANDING_HTML_MAX_DEPTH)).toBe(false);
+    for (const html of ["<a'".repeat(170_000), '<script>x</script>'.repeat(29_000), `<!--${'<div>'.repeat(100_000)}`, `<div${'<'.repeat(500_000)}`]) {
+      expect(nestsAtMost(html, LANDING_HTML_MAX_DEPTH)).toBe(true);
+    }
+  });
 });

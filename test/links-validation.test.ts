@@ -58,6 +58,7 @@ const cases: Case[] = [
   ['gallery', '0 files', () => ({ files: [] }), 'data.files'],
   ['landing', 'landingHTML missing', () => ({}), 'data.landingHTML'],
   ['landing', 'landingHTML an object', () => ({ landingHTML: { html: 'x' } }), 'data.landingHTML'],
+  ['landing', 'landingHTML nesting elements 101 deep', () => ({ landingHTML: '<div>'.repeat(101) }), 'data.landingHTML'],
   ['product', 'subTotal -1', (d) => ({ ...d, subTotal: -1 }), 'data.subTotal'],
   ['product', 'tax -0.01', (d) => ({ ...d, tax: -0.01 }), 'data.tax'],
   ['product', 'totalNet -5', (d) => ({ ...d, totalNet: -5 }), 'data.totalNet'],
@@ -128,6 +129,17 @@ describe('bad body shape', () => {
     ]);
     expect(body.omittedErrors).toBe(900 - MAX_LISTED_ERRORS);
     expect(res.body.length).toBeLessThan(8 * 1024);
+  });
+
+  it('landing HTML nesting elements deeper than 100 → 400 saying so; 100 deep is stored as sent', async () => {
+    const res = await post({ name: 'deep', type: 'landing', data: { landingHTML: `<p>Hi</p>${'<div>'.repeat(100_000)}` } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: 'data.landingHTML', message: 'Must not nest elements more than 100 deep' }] });
+    const landingHTML = `${'<div>'.repeat(100)}x${'</div>'.repeat(100)}`;
+    const made = await post({ name: 'deep enough', type: 'landing', data: { landingHTML } });
+    expect(made.statusCode, made.body).toBe(200);
+    const read = await call(api.app, me.key, 'GET', `/api/v1/links/${made.json().id}`);
+    expect(read.json().data.meta_data).toEqual({ landingHTML });
   });
 
   it('a 10 MB JSON body → 413', async () => {

@@ -9,6 +9,7 @@ import { buildApiApp } from '../api/app.js';
 import type { Config } from '../shared/config/index.js';
 import { call } from './support/harness.js';
 import { startScanStack, startTestRedirect, type ScanStack } from './support/redirect.js';
+import { until } from './support/until.js';
 import { LATENCY_SAMPLE_EVERY } from '../shared/metrics/http.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -135,3 +136,24 @@ async function fetchApi(headers?: Record<string, string>) {
   const res = await stack.api.app.inject({ method: 'GET', url: '/metrics', headers });
   return { status: res.statusCode, text: async () => res.body };
 }
+
+describe('the redirect’s page cache', () => {
+  it('landing pages are made once per version of their link: scans of a kept page make none', async () => {
+    const rendered = async () => {
+      const text = await (await stack.redirect.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      return sample(text, 'qrlinks_pages_rendered_total', { role: 'redirect', kind: 'landing' }) ?? 0;
+    };
+    const before = await rendered();
+    const link = await stack.createLink({ name: 'landing', type: 'landing', data: { landingHTML: '<h1>First</h1><script>alert(1)</script><p onclick="x()">Hello</p>' } });
+    for (let i = 0; i < 3; i++) {
+      const page = await (await stack.redirect.get(`/${link.slug}`)).text();
+      expect(page).toContain('<h1>First</h1><p>Hello</p>');
+    }
+    expect(await rendered()).toBe(before + 1);
+    const put = await call(stack.api.app, stack.me.key, 'PUT', `/api/v1/links/${link.slug}`, { name: 'landing', type: 'landing', data: { landingHTML: '<h1>Second</h1>' } });
+    expect(put.statusCode, put.body).toBe(200);
+    await until(async () => (await (await stack.redirect.get(`/${link.slug}`)).text()).includes('<h1>Second</h1>'));
+    for (let i = 0; i < 3; i++) expect(await (await stack.redirect.get(`/${link.slug}`)).text()).toContain('<h1>Second</h1>');
+    expect(await rendered()).toBe(before + 2);
+  });
+});

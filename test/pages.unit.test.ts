@@ -16,7 +16,7 @@ import {
   type Page,
   type UnavailableReason,
 } from '../redirect/pages/index.js';
-import { exampleData } from './support/link-examples.js';
+import { exampleData, resolvedLink } from './support/link-examples.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 const XSS_TEXT = '&lt;img src=x onerror=alert(1)&gt;';
@@ -32,26 +32,7 @@ const FILES: ResolvedLinkFile[] = [
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/abc1234.vcf', ics: '/abc1234.ics' };
 
 function link(type: LinkType, data: Record<string, unknown> = exampleData(type, { images: IMAGE_IDS, pdfs: PDF_IDS })): ResolvedLink {
-  return {
-    id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
-    accountId: '1d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
-    slug: 'abc1234',
-    name: 'Internal name',
-    type,
-    data,
-    menu: null,
-    paused: false,
-    scheduleActive: false,
-    startDate: null,
-    endDate: null,
-    scheduleTimezone: null,
-    scanLimitActive: false,
-    scanLimit: null,
-    passwordHash: null,
-    files: FILES,
-    updatedAt: 0,
-    brokenDestination: false,
-  };
+  return resolvedLink(type, data, FILES);
 }
 
 function render(type: LinkType, data?: Record<string, unknown>): string {

@@ -3,7 +3,8 @@
  * gzip (level 6). HTML compresses about tenfold, which is most of a phone's wait on a slow
  * network. A typical page (a few KB) takes tens of microseconds to compress, so it is done in the
  * request; past COMPRESS_ASYNC_BYTES (large landing pages) on zlib's thread pool, so no request
- * waits behind it. Menu pages are compressed once and kept (redirect/menu-pages.ts).
+ * waits behind it. Landing and menu pages are compressed once, in the render thread, and kept
+ * (redirect/page-cache.ts).
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -34,11 +35,14 @@ export function acceptedEncoding(header: string | string[] | undefined): Encodin
   return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : null;
 }
 
+/** `input` encoded, in this thread. */
+export function compressSync(input: Uint8Array, encoding: Encoding): Buffer {
+  return encoding === 'br' ? zlib.brotliCompressSync(input, BROTLI_OPTIONS(input.length)) : zlib.gzipSync(input, GZIP_OPTIONS);
+}
+
 /** `body` encoded; synchronously when small (see above). */
 export function compress(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
   const input = Buffer.from(body);
-  if (input.length <= COMPRESS_ASYNC_BYTES) {
-    return encoding === 'br' ? zlib.brotliCompressSync(input, BROTLI_OPTIONS(input.length)) : zlib.gzipSync(input, GZIP_OPTIONS);
-  }
+  if (input.length <= COMPRESS_ASYNC_BYTES) return compressSync(input, encoding);
   return encoding === 'br' ? brotli(input, BROTLI_OPTIONS(input.length)) : gzip(input, GZIP_OPTIONS);
 }

@@ -1,3 +1,5 @@
+import type { PageUrls } from './types.js';
+
 /**
  * Where a hosted page links its link's files. A password-protected link's files are served only
  * under the link (`/<slug>/files/<id>`, to visitors holding its unlock cookie); every other file at
@@ -11,3 +13,8 @@ export function fileUrlOf(link: { slug: string; passwordHash: string | null }): 
 
 /** A file's public address. */
 export const publicFileUrl = (id: string): string => `/files/${id}`;
+
+/** Where a link's page finds its files and downloads on this process. */
+export function linkPageUrls(link: { slug: string; passwordHash: string | null }): PageUrls {
+  return { file: fileUrlOf(link), vcard: `/${link.slug}/contact.vcf`, ics: `/${link.slug}/event.ics` };
+}

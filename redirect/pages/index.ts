@@ -73,7 +73,7 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner): 
     case 'multi-links':
       return renderMultiLinksPage(data<'multi-links'>());
     case 'menu':
-      // A menu link serving a cafe is answered by the menu page cache (redirect/menu-pages.ts) instead.
+      // A menu link serving a cafe is answered by the menu page cache (redirect/page-cache.ts) instead.
       return renderMenuPlaceholderPage(data<'menu'>());
     case 'website':
     case 'smart-url':

@@ -11,7 +11,7 @@
  * search engines.
  *
  * The page depends on the menu and on the cafe's clock (open or closed, today's row of the hours):
- * `menuClockKey` says when a rendered copy is still right (redirect/menu-pages.ts caches by it).
+ * `menuClockKey` says when a rendered copy is still right (redirect/page-cache.ts caches by it).
  */
 import { cafeClock, describeOpenState, type CafeClock, type DayHours } from '../../shared/cafes/opening-hours.js';
 import type { PublishedCategory, PublishedItem, PublishedMenu, SpiceLevel } from '../../shared/cafes/published-menu.js';
@@ -260,7 +260,7 @@ read();apply(false)})();`);
 // Rendering
 
 /** The cafe's clock at `now`, and the key of every page rendered at a moment with the same clock. */
-export function menuClock(menu: PublishedMenu, now: Date): CafeClock & { key: string } {
+export function menuClock(menu: Pick<PublishedMenu, 'operatingHours' | 'timezone'>, now: Date): CafeClock & { key: string } {
   const clock = cafeClock(menu.operatingHours, menu.timezone, now);
   return { ...clock, key: `${clock.today}|${clock.state ? describeOpenState(clock.state) : ''}` };
 }

@@ -31,7 +31,7 @@ import {
 } from '../pages/index.js';
 import type { EncodedPage, Page } from '../pages/types.js';
 import { newScanId } from '../../shared/scans/scan-id.js';
-import { fileUrlOf } from '../pages/file-urls.js';
+import { linkPageUrls } from '../pages/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import type { Visitor } from '../../shared/scans/types.js';
@@ -131,7 +131,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     return answer.then(
       (page) => takeScan(request, reply, link, visitor, now, page),
       (err: unknown) => {
-        request.log.error({ err, slug: link.slug }, 'menu page could not be made');
+        request.log.error({ err, slug: link.slug }, 'page could not be made');
         return sendPage(reply, renderServiceUnavailablePage());
       },
     );
@@ -147,12 +147,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     );
   }
 
-  /** Where a scan of the link goes (a URL for Location) or the page it shows (a cafe's menu page may need reading first). */
+  /** Where a scan of the link goes (a URL for Location) or the page it shows (landing and menu pages come from the page cache). */
   function answerOf(request: SlugRequest, link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page | Promise<EncodedPage> {
     if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
     if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
-    if (link.type === 'menu') return scanPath.menuPages.page(link, now, request.headers['accept-encoding']);
-    return renderLinkPage(link, pageUrls(link), { platform: platformOf(visitor.osName), now });
+    if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding']);
+    if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
+    return renderLinkPage(link, linkPageUrls(link), { platform: platformOf(visitor.osName), now });
   }
 
   function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
@@ -267,10 +268,6 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
 function redirectTo(reply: FastifyReply, url: string) {
   return reply.code(302).header('location', url).header('cache-control', 'no-store').send();
-}
-
-function pageUrls(link: ResolvedLink) {
-  return { file: fileUrlOf(link), vcard: `/${link.slug}/contact.vcf`, ics: `/${link.slug}/event.ics` };
 }
 
 export default routes;

@@ -3,14 +3,14 @@
  * last item of its category. Hidden items stay in the API's lists (with visible false); the menu
  * page leaves them out.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { cafeCategories, cafeItems, type SPICE_LEVELS } from '../../db/schema.js';
 import { detachFiles, type Executor } from '../files/files.js';
 import { isUuid } from '../format/ids.js';
-import { NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../http/errors.js';
 import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { assertInCafe, isoTimestamps, menuOrder, nextOrder, reorderRows } from './menu.js';
-import type { ItemForm, ReorderEntry } from './schemas.js';
+import { MENU_ITEMS_MAX, type ItemForm, type ReorderEntry } from './schemas.js';
 
 type ItemRow = typeof cafeItems.$inferSelect;
 
@@ -77,6 +77,8 @@ function fieldsOf(form: ItemForm) {
 }
 
 /** `image`: an uploaded file's id (storeMenuImage), attached to the cafe here. */
+export const MENU_FULL_MESSAGE = `A cafe holds at most ${MENU_ITEMS_MAX} items; delete some first`;
+
 export async function createItem(
   ctx: CafeContext,
   accountId: string,
@@ -86,6 +88,9 @@ export async function createItem(
 ) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     await assertInCafe(tx, cafeCategories, cafe.id, form.category_id, 'category_id', 'Category');
+    // writeMenu holds the cafe's lock: no other write can add an item between the count and the insert.
+    const [held] = await tx.select({ n: count() }).from(cafeItems).where(eq(cafeItems.cafeId, cafe.id));
+    if (held!.n >= MENU_ITEMS_MAX) throw new ConflictError(MENU_FULL_MESSAGE);
     const categoryId = form.category_id.toLowerCase();
     const [row] = await tx
       .insert(cafeItems)

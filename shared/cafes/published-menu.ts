@@ -4,9 +4,12 @@
  * are left out here, so the page cannot show them. Categories whose group was deleted
  * (ungrouped) come after the groups.
  *
- * Read in one statement (one snapshot: never half of a bulk insert), by the cafe's link. The
- * result is plain JSON, `version` being the cafe's last change (every menu write marks the cafe
- * updated, see writeMenu), which is what the redirect's page cache is keyed by.
+ * Read in one statement (one snapshot: never half of a bulk insert), by the cafe's link, as a
+ * record whose large parts (groups, categories, items, image copies) are still JSON text: the
+ * redirect reads it on its event loop and hands it to its render thread, which parses it
+ * (`publishedMenuOf`) and renders the page, so the work that grows with the menu never runs on
+ * the event loop. `version` is the cafe's last change (every menu write marks the cafe updated,
+ * see writeMenu), which is what the redirect's page cache is keyed by.
  */
 import type { ImageVariant } from '../files/image-variants.js';
 import type pg from 'pg';
@@ -82,21 +85,22 @@ const LOAD_PUBLISHED_MENU: pg.QueryConfig = {
       c.logo_file_id, c.cover_file_id, c.theme_image, c.primary_color, c.secondary_color, c.show_dietary_section,
       coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'image', g.image_file_id)
                   order by g.sort_order, g.created_at, g.id)
-                from cafe_groups g where g.cafe_id = c.id and g.visible), '[]'::json) as groups,
+                from cafe_groups g where g.cafe_id = c.id and g.visible), '[]'::json)::text as groups,
       coalesce((select json_agg(json_build_object('id', k.id, 'groupId', k.group_id, 'name', k.name, 'description', k.description,
                   'image', k.image_file_id) order by k.sort_order, k.created_at, k.id)
-                from cafe_categories k where k.cafe_id = c.id and k.visible), '[]'::json) as categories,
+                from cafe_categories k where k.cafe_id = c.id and k.visible), '[]'::json)::text as categories,
       coalesce((select json_agg(json_build_object('id', i.id, 'categoryId', i.category_id, 'name', i.name, 'description', i.description,
                   'price', i.price::text, 'currency', i.currency, 'isFeatured', i.is_featured, 'isNew', i.is_new,
                   'isRecommended', i.is_recommended, 'spiceLevel', i.spice_level, 'ingredients', i.ingredients,
                   'allergens', i.allergens, 'tags', i.tags, 'image', i.image_file_id) order by i.sort_order, i.created_at, i.id)
-                from cafe_items i where i.cafe_id = c.id and i.visible), '[]'::json) as items,
+                from cafe_items i where i.cafe_id = c.id and i.visible), '[]'::json)::text as items,
       coalesce((select json_object_agg(f.id, b.variants) from files f join file_blobs b on b.id = f.blob_id
-                where f.link_id = c.link_id and b.variants is not null), '{}'::json) as image_variants
+                where f.link_id = c.link_id and b.variants is not null), '{}'::json)::text as image_variants
     from cafes c where c.link_id = $1`,
 };
 
-interface MenuRecord {
+/** A published menu as read: its lists still JSON text (plain data, so it can be sent to a thread). */
+export interface PublishedMenuRecord {
   id: string;
   version: string;
   name: string;
@@ -117,27 +121,36 @@ interface MenuRecord {
   primary_color: string | null;
   secondary_color: string | null;
   show_dietary_section: boolean;
-  groups: Array<{ id: string; name: string; image: string | null }>;
-  categories: Array<Omit<PublishedCategory, 'items'> & { groupId: string | null }>;
-  items: Array<PublishedItem & { categoryId: string }>;
-  image_variants: Record<string, ImageVariant[]>;
+  /** JSON: Array<{ id, name, image }> */
+  groups: string;
+  /** JSON: Array<PublishedCategory without items, with groupId> */
+  categories: string;
+  /** JSON: Array<PublishedItem with categoryId> */
+  items: string;
+  /** JSON: Record<fileId, ImageVariant[]> */
+  image_variants: string;
 }
 
-/** The published menu of the cafe a menu link serves, or null when the link serves no cafe. */
-export async function loadPublishedMenu(pool: pg.Pool, linkId: string): Promise<PublishedMenu | null> {
-  const { rows } = await pool.query<MenuRecord>({ ...LOAD_PUBLISHED_MENU, values: [linkId] });
-  const r = rows[0];
-  if (!r) return null;
+/** The published menu of the cafe a menu link serves, as read (see `publishedMenuOf`), or null when the link serves no cafe. */
+export async function loadPublishedMenu(pool: pg.Pool, linkId: string): Promise<PublishedMenuRecord | null> {
+  const { rows } = await pool.query<PublishedMenuRecord>({ ...LOAD_PUBLISHED_MENU, values: [linkId] });
+  return rows[0] ?? null;
+}
+
+/** The menu a record holds, in menu order. */
+export function publishedMenuOf(r: PublishedMenuRecord): PublishedMenu {
+  const items = JSON.parse(r.items) as Array<PublishedItem & { categoryId: string }>;
+  const categories = JSON.parse(r.categories) as Array<Omit<PublishedCategory, 'items'> & { groupId: string | null }>;
   const itemsOf = new Map<string, PublishedItem[]>();
-  for (const { categoryId, ...item } of r.items) {
+  for (const { categoryId, ...item } of items) {
     const list = itemsOf.get(categoryId);
     if (list) list.push(item);
     else itemsOf.set(categoryId, [item]);
   }
-  const groups: PublishedGroup[] = r.groups.map((g) => ({ ...g, categories: [] }));
+  const groups: PublishedGroup[] = (JSON.parse(r.groups) as Array<Omit<PublishedGroup, 'categories'>>).map((g) => ({ ...g, categories: [] }));
   const groupById = new Map(groups.map((g) => [g.id, g]));
   const ungrouped: PublishedGroup = { id: null, name: null, image: null, categories: [] };
-  for (const { groupId, ...category } of r.categories) {
+  for (const { groupId, ...category } of categories) {
     // A category in a hidden group is hidden with it; one whose group was deleted is ungrouped.
     const group = groupId === null ? ungrouped : groupById.get(groupId);
     group?.categories.push({ ...category, items: itemsOf.get(category.id) ?? [] });
@@ -160,7 +173,7 @@ export async function loadPublishedMenu(pool: pg.Pool, linkId: string): Promise<
     website: r.website,
     logo: r.logo_file_id,
     cover: r.cover_file_id,
-    imageVariants: r.image_variants,
+    imageVariants: JSON.parse(r.image_variants) as Record<string, ImageVariant[]>,
     theme: r.theme_image && r.theme_image in MENU_THEMES ? (r.theme_image as MenuThemeKey) : DEFAULT_MENU_THEME,
     primaryColor: r.primary_color,
     secondaryColor: r.secondary_color,

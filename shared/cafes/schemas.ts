@@ -25,10 +25,10 @@ export const ITEM_LIST_MAX = 50;
 export const ITEM_LIST_ENTRY_MAX = 100;
 export const FACILITIES_MAX = 50;
 export const SOCIAL_LINKS_MAX = 20;
-/** Entries of one bulk insert: a whole menu's items. */
-export const BULK_INSERT_MAX = 5000;
+/** Items a cafe holds at most (hidden ones too), and so the entries of one bulk insert (a whole menu). */
+export const MENU_ITEMS_MAX = 5000;
 /** Entries of one reorder request: a whole menu's items, so bulk insert's limit. */
-const REORDER_MAX = BULK_INSERT_MAX;
+const REORDER_MAX = MENU_ITEMS_MAX;
 export const ORDER_MAX = 2_147_483_647;
 export const PRICE_MAX_TEXT = '999999999.999';
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -350,7 +350,7 @@ export const bulkInsertBody = strict({
   items: z
     .array(bulkInsertEntry, { error: typeError('Must be an array') })
     .min(1, { error: 'Must have at least 1 item' })
-    .max(BULK_INSERT_MAX, { error: `Must have at most ${BULK_INSERT_MAX} items` })
+    .max(MENU_ITEMS_MAX, { error: `Must have at most ${MENU_ITEMS_MAX} items` })
     // A category is in one group: the cafe's category names are unique. Checked also when other
     // entries have errors (`when`; zod still skips it after a blank required text, which aborts),
     // on the entries whose category and group are text, so one answer lists the problems together.

@@ -128,8 +128,10 @@ const envSchema = z
     LINK_CACHE_TTL_MS: positiveInt(5000),
     /** Links a redirect process keeps in memory at most. */
     LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
-    /** Megabytes of rendered menu pages (and the menus they are made from) a redirect process keeps at most. */
-    MENU_PAGE_CACHE_MB: positiveInt(128),
+    /** Megabytes of rendered landing and menu pages (and their compressed copies) a redirect process keeps at most. */
+    PAGE_CACHE_MB: positiveInt(128),
+    /** Threads a redirect process renders landing and menu pages on (off the event loop that answers scans). */
+    PAGE_RENDER_THREADS: positiveInt(1),
     /**
      * Unknown slugs (404s) a client address (IPv6: its /64) gets from the redirect per window; past
      * it a 429 page until the window ends. Only 404s count: valid scans behind one NAT never do.

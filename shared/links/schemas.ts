@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { qrOptionsSchema } from '../qr/options.js';
 import { pageStyleSchema } from './page-style.js';
-import { isIanaTimezone, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type LinkType } from './data/index.js';
+import { isIanaTimezone, LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type LinkType } from './data/index.js';
 import { LINK_STATUSES } from './status.js';
 import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slugs.js';
 
@@ -83,7 +83,9 @@ export const linkBodySchema = z
   .strictObject({
     name,
     type: z.enum(LINK_TYPES, { error: `Must be one of: ${LINK_TYPES.join(', ')}` }),
-    data: z.record(z.string(), z.unknown(), { error: 'Must be an object' }),
+    data: z.record(z.string(), z.unknown(), { error: 'Must be an object' }).meta({
+      description: `The fields of the link's type. landing: \`landingHTML\` is at most ${LANDING_HTML_MAX_BYTES / 1024} KiB of UTF-8 and nests elements at most ${LANDING_HTML_MAX_DEPTH} deep (a 400 at \`data.landingHTML\` otherwise); it is sanitized once per change of the link, not per scan.`,
+    }),
     linkConfigurations: linkConfigurationsSchema.optional(),
     qrOptions: qrOptionsSchema.optional(),
     pageStyle: pageStyleSchema.nullable().optional(),

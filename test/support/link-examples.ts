@@ -1,3 +1,6 @@
+import type { LinkType } from '../../shared/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '../../shared/links/resolve/resolved-link.js';
+
 /** A valid `data` payload for each link type; file-bearing ones take the ids of uploaded files. */
 export interface ExampleFiles {
   images: string[];
@@ -92,4 +95,28 @@ export function exampleData(type: string, f: ExampleFiles): Record<string, unkno
     default:
       throw new Error(`no example for ${type}`);
   }
+}
+
+/** A link as the redirect resolves it: active, unprotected, with `data` of `type`. */
+export function resolvedLink(type: LinkType, data: Record<string, unknown>, files: ResolvedLinkFile[] = [], accountId = '1d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6'): ResolvedLink {
+  return {
+    id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
+    accountId,
+    slug: 'abc1234',
+    name: 'Internal name',
+    type,
+    data,
+    menu: null,
+    paused: false,
+    scheduleActive: false,
+    startDate: null,
+    endDate: null,
+    scheduleTimezone: null,
+    scanLimitActive: false,
+    scanLimit: null,
+    passwordHash: null,
+    files,
+    updatedAt: 0,
+    brokenDestination: false,
+  };
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../shared/cafes/items.js';
 import { assertCafe } from '../../../shared/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../shared/cafes/bulk-insert.js';
-import { BULK_INSERT_MAX, bulkInsertBody, bulkInsertResult, type BulkInsertResult, createItemForm, formDocument, GENERAL_GROUP, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
+import { MENU_ITEMS_MAX, bulkInsertBody, bulkInsertResult, type BulkInsertResult, createItemForm, formDocument, GENERAL_GROUP, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders } from '../../job-reply.js';
 import { formRoutes, readImageForm } from './form.js';
@@ -34,7 +34,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'Replace the whole menu: delete every item, category and group, then insert these items',
       description:
-        `1 to ${BULK_INSERT_MAX} entries, all checked before anything changes (a 400 names each bad entry's field, ` +
+        `1 to ${MENU_ITEMS_MAX} entries, all checked before anything changes (a 400 names each bad entry's field, ` +
         '`items[17].price`). Groups are made by name (ignoring case, first spelling kept), in order of first appearance; ' +
         `entries without a group go to a group named ${GENERAL_GROUP}. Categories are made by lowercased name in their ` +
         "entry's group; a category named under two groups is a 400 on the later entry's `group`. Items keep the request's " +
@@ -121,11 +121,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Create an item (multipart/form-data)',
-        description: FORM_DESCRIPTION,
+        description: `${FORM_DESCRIPTION} A cafe holds at most ${MENU_ITEMS_MAX} items (hidden ones too): past it, a 409.`,
         consumes: ['multipart/form-data'],
         params: cafeParams,
         body: formDocument(createItemForm, IMAGE_FILE_FIELDS, 'multipart/form-data: the item’s fields and an optional image'),
-        response: { 200: itemAnswer, ...errorResponses(401, 404, 413, 415, 429) },
+        response: { 200: itemAnswer, ...errorResponses(401, 404, 409, 413, 415, 429) },
       },
       handler: async (request) => {
         const { accountId } = request.principal;

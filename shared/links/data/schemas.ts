@@ -50,13 +50,15 @@
  *   required, i.e. on social links); `logo`
  *   is any JSON value up to 256 KiB serialised and nested at most 32 deep (each limit has its own
  *   message).
- * - landing: `landingHTML` is at most 512 KiB of UTF-8.
+ * - landing: `landingHTML` is at most 512 KiB of UTF-8 and nests elements at most 100 deep
+ *   (`LANDING_HTML_MAX_DEPTH`): the page sanitizes it, and a parser's work grows with the depth.
  * - smart-url rules: see `smartUrlRuleSchema`.
  */
 import { z } from 'zod';
 import { isCssColor } from '../../qr/color.js';
 import { isUuid } from '../../format/ids.js';
 import { isCountryCode, isCurrencyCode } from './codes.js';
+import { nestsAtMost } from './html-depth.js';
 import { isIanaTimezone, parseDateTimeInZone, parseIsoDateTimeParts } from './timezone.js';
 import type { LinkType } from './types.js';
 
@@ -69,6 +71,7 @@ export const EVENT_TITLE_MAX = 100;
 export const PAGE_TITLE_MAX = 100;
 export const ICON_MAX = 2048;
 export const LANDING_HTML_MAX_BYTES = 512 * 1024;
+export const LANDING_HTML_MAX_DEPTH = 100;
 export const LOGO_MAX_BYTES = 256 * 1024;
 export const LOGO_MAX_DEPTH = 32;
 export const FILES_MAX = 100;
@@ -388,7 +391,9 @@ export const landingDataSchema = strict({
     .refine((s) => s.trim().length > 0, { error: REQUIRED, abort: true })
     .refine((s) => s.length <= LANDING_HTML_MAX_BYTES && utf8Length(s) <= LANDING_HTML_MAX_BYTES, {
       error: 'Must be at most 512 KiB',
-    }),
+      abort: true,
+    })
+    .refine((s) => nestsAtMost(s, LANDING_HTML_MAX_DEPTH), { error: `Must not nest elements more than ${LANDING_HTML_MAX_DEPTH} deep` }),
 });
 
 export const discountSchema = z.discriminatedUnion(

@@ -1,0 +1,163 @@
+/**
+ * Pages made once and kept: a landing page (up to 512 KiB of HTML to sanitize) and a cafe's menu
+ * (up to 5000 items, megabytes of HTML) cost far too much to make on every scan. They are made in
+ * the render thread (page-renderer.ts) and kept per link, with their compressed copies:
+ * - a landing page per version of its link (its last change, its slug and whether it is
+ *   password-protected, which decides where its images are linked);
+ * - a menu page per version of the cafe's menu (its last change; every menu write marks the cafe
+ *   updated and invalidates the link, so the resolver's next copy of the link carries the new
+ *   version) and per state of the cafe's clock (open or closed, today's row of the hours): when the
+ *   clock moves on (opening, closing, midnight) the menu is read and rendered again. When Postgres
+ *   cannot be read, the kept page serves; with none, the scan gets the 503 page.
+ * The thread also compresses the page (brotli and gzip), so a scan of a kept page does no work
+ * that grows with the page but sending it. One render per link at a time: scans arriving
+ * meanwhile wait for it. Pages are kept within a byte budget (their bytes, compressed copies
+ * included), least recently used first out; a page larger than the budget is made, served and
+ * not kept.
+ */
+import type pg from 'pg';
+import { loadPublishedMenu } from '../shared/cafes/published-menu.js';
+import type { DayHours } from '../shared/cafes/opening-hours.js';
+import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
+import type { RenderedPage } from './page-render-task.js';
+import type { PageRenderer } from './page-renderer.js';
+import { acceptedEncoding } from './pages/compression.js';
+import { linkPageUrls } from './pages/file-urls.js';
+import { menuClock, renderLinkPage } from './pages/index.js';
+import type { EncodedPage } from './pages/types.js';
+
+interface Entry {
+  /** What the page was made from: another key means it is made again. */
+  key: string;
+  /** Menus: the cafe's hours, to tell when its clock moves on, and the clock's key the page was made at. */
+  clock: { operatingHours: DayHours[]; timezone: string; key: string } | null;
+  page: RenderedPage;
+  bytes: number;
+}
+
+export interface PageCacheOptions {
+  /** Bytes of pages kept at most, compressed copies included (PAGE_CACHE_MB). */
+  maxBytes: number;
+  /** SHORT_URL_BASE: absolute URLs in a menu page's schema.org block. */
+  baseUrl: string;
+}
+
+export class PageCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly making = new Map<string, Promise<Entry | null>>();
+  private bytes = 0;
+  /** Pages made in the render thread since the process started, by kind (for metrics). */
+  readonly rendered = { landing: 0, menu: 0 };
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly renderer: PageRenderer,
+    private readonly opts: PageCacheOptions,
+  ) {}
+
+  /** Pages and bytes kept now (for metrics). */
+  stats() {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** A landing link's page, encoded for `acceptEncoding`. */
+  async landing(link: ResolvedLink, acceptEncoding: string | undefined): Promise<EncodedPage> {
+    const key = `${link.updatedAt}|${link.slug}|${link.passwordHash !== null}`;
+    const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => {
+      const page = await this.renderer.render(link.accountId, { kind: 'landing', link });
+      this.rendered.landing++;
+      return { key, clock: null, page };
+    });
+    return encodedFor(entry!.page, acceptEncoding);
+  }
+
+  /**
+   * The menu page of a menu link at `now`, encoded for `acceptEncoding`. Rejects when the menu
+   * cannot be read (Postgres down) and no page of it is kept.
+   */
+  async menu(link: ResolvedLink, now: number, acceptEncoding: string | undefined): Promise<EncodedPage> {
+    const linkKey = `${link.slug}|${link.passwordHash !== null}`;
+    const at = new Date(now);
+    const current = (kept: Entry) => kept.key === `${link.menuVersion}|${linkKey}` && kept.clock!.key === menuClock(kept.clock!, at).key;
+    const entry = await this.entryOf(link.id, current, async (kept) => {
+      let record;
+      try {
+        record = await loadPublishedMenu(this.pool, link.id);
+      } catch (err) {
+        // Postgres away: the last page kept is better than no menu.
+        if (kept) return kept;
+        throw err;
+      }
+      if (!record) return null;
+      const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
+      const page = await this.renderer.render(link.accountId, { kind: 'menu', record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl });
+      this.rendered.menu++;
+      return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page };
+    });
+    // A menu link serving no cafe (made with POST /links): its placeholder page.
+    if (!entry) return renderLinkPage(link, linkPageUrls(link));
+    return encodedFor(entry.page, acceptEncoding);
+  }
+
+  /** The kept entry when `current` says it still is, else made again (one making per link at a time). */
+  private async entryOf(
+    linkId: string,
+    current: (kept: Entry) => boolean,
+    make: (kept: Entry | undefined) => Promise<Omit<Entry, 'bytes'> | null>,
+  ): Promise<Entry | null> {
+    const kept = this.entries.get(linkId);
+    if (kept && current(kept)) {
+      this.entries.delete(linkId);
+      this.entries.set(linkId, kept); // most recently used last
+      return kept;
+    }
+    let pending = this.making.get(linkId);
+    if (!pending) {
+      pending = make(kept)
+        .then((made) => {
+          if (made === kept) return kept;
+          this.forget(linkId);
+          if (!made) return null;
+          const { body, encoded } = made.page;
+          const entry: Entry = { ...made, bytes: body.length + (encoded ? encoded.br.length + encoded.gzip.length : 0) };
+          this.entries.set(linkId, entry);
+          this.bytes += entry.bytes;
+          this.evict(entry);
+          return entry;
+        })
+        .finally(() => this.making.delete(linkId));
+      this.making.set(linkId, pending);
+    }
+    return pending;
+  }
+
+  private forget(linkId: string) {
+    const entry = this.entries.get(linkId);
+    if (!entry) return;
+    this.bytes -= entry.bytes;
+    this.entries.delete(linkId);
+  }
+
+  /** Evicts the least recently used entries beyond the budget (`added` last: it is served, then). */
+  private evict(added: Entry) {
+    for (const [id, entry] of this.entries) {
+      if (this.bytes <= this.opts.maxBytes) break;
+      this.forget(id);
+      if (entry === added) break;
+    }
+  }
+}
+
+/** The page as sent to a client accepting `acceptEncoding`. */
+function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
+  const encoding = page.encoded && acceptedEncoding(acceptEncoding);
+  // With Vary set, sendPage sends the body as it is.
+  const headers = { ...page.headers, Vary: 'Accept-Encoding' };
+  if (!encoding) return { status: page.status, headers, body: asBuffer(page.body) };
+  return { status: page.status, headers: { ...headers, 'Content-Encoding': encoding }, body: asBuffer(page.encoded![encoding]) };
+}
+
+/** Bytes from the thread as a Buffer (no copy). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,0 +1,44 @@
+/**
+ * What the redirect's render thread does (page-renderer.ts): the pages whose cost grows with what
+ * their owner wrote, landing HTML to sanitize and cafe menus of thousands of items, rendered here
+ * and compressed, and handed back as bytes, so that work never runs on the event loop that
+ * answers scans.
+ */
+import { publishedMenuOf, type PublishedMenuRecord } from '../shared/cafes/published-menu.js';
+import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
+import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
+import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
+import { renderLinkPage, renderMenuPage } from './pages/index.js';
+
+
+export type PageRenderTask =
+  | { kind: 'landing'; link: ResolvedLink }
+  | {
+      kind: 'menu';
+      record: PublishedMenuRecord;
+      /** Epoch ms: the cafe's clock at this moment decides "open now" and today's hours. */
+      now: number;
+      /** Where the page's images are linked: under the link when it is password-protected. */
+      link: Pick<ResolvedLink, 'slug' | 'passwordHash'>;
+      /** SHORT_URL_BASE, for absolute image URLs in the schema.org block. */
+      baseUrl: string;
+    };
+
+export interface RenderedPage {
+  status: number;
+  headers?: Record<string, string>;
+  /** The page's HTML as UTF-8. */
+  body: Uint8Array;
+  /** The body compressed with each encoding; null for a page too small to gain from it. */
+  encoded: Record<Encoding, Uint8Array> | null;
+}
+
+export function renderPageTask(task: PageRenderTask): RenderedPage {
+  const page =
+    task.kind === 'landing'
+      ? renderLinkPage(task.link, linkPageUrls(task.link))
+      : renderMenuPage(publishedMenuOf(task.record), { now: new Date(task.now), urls: { file: fileUrlOf(task.link) }, baseUrl: task.baseUrl });
+  const body = Buffer.from(page.body);
+  const encoded = body.length < COMPRESS_MIN_BYTES ? null : { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') };
+  return { status: page.status, headers: page.headers, body, encoded };
+}
