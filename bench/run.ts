@@ -11,6 +11,7 @@ import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
 import { benchPages } from './pages.js';
+import { benchPdfPreview } from './pdf-preview.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
 import { benchQrLogo } from './qr-logo.js';
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'links-list-memory': benchLinksListMemory,
   metrics: benchMetrics,
   pages: benchPages,
+  'pdf-preview': benchPdfPreview,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
   'qr-logo': benchQrLogo,
