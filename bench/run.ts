@@ -7,6 +7,7 @@ import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
+import { benchImageFairness } from './image-fairness.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   bulk: benchBulk,
   cafes: benchCafes,
+  'image-fairness': benchImageFairness,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
   metrics: benchMetrics,
