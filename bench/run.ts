@@ -16,6 +16,7 @@ import { benchPdfPreview } from './pdf-preview.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
 import { benchQrLogo } from './qr-logo.js';
+import { benchQrLogoSvg } from './qr-logo-svg.js';
 import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
 
@@ -34,6 +35,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   qr: benchQr,
   'qr-fairness': benchQrFairness,
   'qr-logo': benchQrLogo,
+  'qr-logo-svg': benchQrLogoSvg,
   redirect: benchRedirect,
   scans: benchScans,
 };

@@ -19,7 +19,7 @@ import { fileUrl, storeUpload } from '../shared/files/files.js';
 import { ValidationError } from '../shared/http/errors.js';
 import { inRanges, isPublicAddress, parseCidrList } from '../shared/net/ip-ranges.js';
 import { safeFetch, SafeFetchError } from '../shared/net/safe-fetch.js';
-import { loadQrImage, ownFileId, type QrImageContext } from '../shared/qr/image-source.js';
+import { loadQrImage, ownFileId, QR_SVG_FILTERS_MESSAGE, type QrImageContext } from '../shared/qr/image-source.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { createTestAccount, startTestApi, type TestApi } from './support/harness.js';
 
@@ -308,6 +308,22 @@ describe('loadQrImage: data URIs', () => {
     const text = image.data.toString('utf8');
     expect(text).toContain('<rect');
     expect(text).not.toMatch(/script|onclick|evil\.example/);
+  });
+
+  // Filters cost the render thread by the drawn size: over a minute per code.
+  it.each([
+    ['the reported filters', '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="10"/><feMorphology radius="85"/><feGaussianBlur stdDeviation="50"/></filter><rect width="5" height="5" filter="url(#f)"/>'],
+    ['a filter element alone', '<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="5" height="5"/>'],
+    ['a filter function as an attribute', '<rect width="5" height="5" filter="blur(40px)"/>'],
+    ['a filter in a style attribute, escaped', '<rect width="5" height="5" style="fill:red;f\\69lter : blur(40px)"/>'],
+    ['a filter in a stylesheet', '<style>.a{filter:blur(40px)}</style><rect class="a" width="5" height="5"/>'],
+  ])('refuses an SVG logo with %s', async (_name, body) => {
+    await refusedWith(loadQrImage(open(), accountId, dataUri('image/svg+xml', svg('width="10" height="10"', body))), QR_SVG_FILTERS_MESSAGE);
+  });
+
+  it('accepts an SVG logo whose filter is none, or that only names one in text', async () => {
+    const doc = svg('width="10" height="10"', '<rect width="5" height="5" filter="none" style="filter: none"/><text>filter: blur(4px)</text>');
+    expect(await loadQrImage(open(), accountId, dataUri('image/svg+xml', doc))).toMatchObject({ contentType: 'image/svg+xml' });
   });
 
   it('refuses an SVG that is not well-formed', async () => {

@@ -117,7 +117,14 @@ interface Frame {
   declared: Array<[string, string | undefined]>;
 }
 
-export type SanitizedSvg = { svg: string } | { error: string };
+/**
+ * `usesFilters`: the document has a filter (a `<filter>` or `fe…` element, or a `filter` other
+ * than none in an attribute, a style attribute or a stylesheet). A filter reworks every pixel of
+ * its region, by the drawn size (a blur, a morphology of radius 85, turbulence), so a few hundred
+ * bytes can take a rasterizer minutes at 4096 px. A browser showing an uploaded SVG pays that on
+ * the viewer's machine; QR logos, drawn by our render threads, refuse them (image-source.ts).
+ */
+export type SanitizedSvg = { svg: string; usesFilters: boolean } | { error: string };
 
 /**
  * The sanitized document (UTF-8 text without an XML declaration), or why the file is refused (a
@@ -125,15 +132,15 @@ export type SanitizedSvg = { svg: string } | { error: string };
  */
 export async function sanitizeSvg(text: string): Promise<SanitizedSvg> {
   try {
-    const svg = await rebuild(text);
-    return svg === null ? { error: 'SVG has nothing left to show after sanitizing' } : { svg };
+    const rebuilt = await rebuild(text);
+    return rebuilt === null ? { error: 'SVG has nothing left to show after sanitizing' } : rebuilt;
   } catch (err) {
     if (err instanceof SvgRejectedError) return { error: err.message };
     throw err;
   }
 }
 
-async function rebuild(text: string): Promise<string | null> {
+async function rebuild(text: string): Promise<{ svg: string; usesFilters: boolean } | null> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   const out: string[] = [];
   const stack: Frame[] = [];
@@ -143,6 +150,7 @@ async function rebuild(text: string): Promise<string | null> {
   let rootAttrs = '';
   let rootChildren = -1; // set when the root closes
   let usesXlink = false;
+  let usesFilters = false;
 
   const reject = (reason: string): never => {
     throw new SvgRejectedError(reason);
@@ -194,12 +202,14 @@ async function rebuild(text: string): Promise<string | null> {
       return;
     }
 
+    if (local === 'filter' || local.startsWith('fe')) usesFilters = true;
     let attrs = '';
     const written = new Set<string>();
     for (const [name, value] of Object.entries(tag.attributes)) {
       const outName = keptAttributeName(local, name, value, scope);
       if (!outName || written.has(outName)) continue;
       written.add(outName);
+      if (setsFilter(outName, value)) usesFilters = true;
       if (outName.startsWith('xlink:')) usesXlink = true;
       attrs += ` ${outName}="${escapeAttr(value)}"`;
     }
@@ -252,6 +262,7 @@ async function rebuild(text: string): Promise<string | null> {
         if (parent) parent.keptChildren--;
         return;
       }
+      if (setsFilter('style', css)) usesFilters = true;
       out.push(css ? `>${escapeText(css)}</style>` : '/>');
       return;
     }
@@ -268,7 +279,15 @@ async function rebuild(text: string): Promise<string | null> {
 
   if (rootChildren <= 0) return null; // nothing left to show
   out[0] = `<svg xmlns="${SVG_NS}"${usesXlink ? ` xmlns:xlink="${XLINK_NS}"` : ''}${rootAttrs}`;
-  return out.join('');
+  return { svg: out.join(''), usesFilters };
+}
+
+/** Does a kept attribute (or a stylesheet, as `style`) ask for a filter? */
+function setsFilter(attribute: string, value: string): boolean {
+  if (attribute === 'filter') return value.trim().toLowerCase() !== 'none';
+  if (attribute !== 'style') return false;
+  const css = decodeCssEscapes(value.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '')).toLowerCase();
+  return [...css.matchAll(/(?:^|[;{\s])filter\s*:\s*([^;}]*)/g)].some((m) => m[1]!.trim() !== 'none');
 }
 
 /** The name to write an attribute under, or null to drop it. */
