@@ -4,14 +4,16 @@
  * @napi-rs/canvas, prebuilt binaries from npm, is the canvas. Plain JavaScript: the process is
  * started without the TypeScript loader.
  *
- * Arguments: width, max page pixels, max image pixels, standard fonts URL. The PDF comes on
- * standard input; the PNG goes to standard output; exit code 0 when it was drawn.
+ * Arguments: width, max page pixels, max image pixels, time limit (ms), standard fonts URL. The
+ * PDF comes on standard input; the PNG goes to standard output; exit code 0 when it was drawn.
  */
 import { createCanvas } from '@napi-rs/canvas';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-const [width, maxPixels, maxImagePixels] = process.argv.slice(2, 5).map(Number);
-const fontsUrl = process.argv[5];
+const [width, maxPixels, maxImagePixels, timeoutMs] = process.argv.slice(2, 6).map(Number);
+const fontsUrl = process.argv[6];
+// The parent kills us at the time limit; this ends us too when the parent itself is gone.
+setTimeout(() => process.exit(1), timeoutMs).unref();
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);

@@ -38,7 +38,7 @@ const WORKER = fileURLToPath(new URL('./pdf-preview-worker.mjs', import.meta.url
 /** The PDF's first page as a PNG `width` pixels wide (narrower for a very tall page), or null when it cannot be drawn within the limits. */
 export function renderPdfFirstPage(pdf: Buffer, width: number, timeoutMs = PDF_PREVIEW_TIMEOUT_MS): Promise<Buffer | null> {
   return new Promise((resolve) => {
-    const args = [String(width), String(PDF_PREVIEW_MAX_PIXELS), String(PDF_PREVIEW_MAX_IMAGE_PIXELS), STANDARD_FONTS];
+    const args = [String(width), String(PDF_PREVIEW_MAX_PIXELS), String(PDF_PREVIEW_MAX_IMAGE_PIXELS), String(timeoutMs), STANDARD_FONTS];
     // The shell sets the limit and becomes node (exec), so the child's pid is node's.
     const child = spawn(
       '/bin/sh',
