@@ -118,13 +118,22 @@ interface Frame {
 }
 
 /**
- * `usesFilters`: the document has a filter (a `<filter>` or `fe…` element, or a `filter` other
- * than none in an attribute, a style attribute or a stylesheet). A filter reworks every pixel of
- * its region, by the drawn size (a blur, a morphology of radius 85, turbulence), so a few hundred
- * bytes can take a rasterizer minutes at 4096 px. A browser showing an uploaded SVG pays that on
- * the viewer's machine; QR logos, drawn by our render threads, refuse them (image-source.ts).
+ * What drawing the document may cost beyond its size, for a caller that rasterizes it (QR logos,
+ * image-source.ts; a browser showing an uploaded SVG pays it on the viewer's machine):
+ * - `filters`: a `<filter>` or `fe…` element, or a `filter` other than none in an attribute, a
+ *   style attribute or a stylesheet. A filter reworks every pixel of its region at the drawn size
+ *   (a blur, a morphology of radius 85, turbulence): a few hundred bytes can take minutes.
+ * - `masks`: `<mask>` and `<clipPath>` elements. Each one applied is a layer of the drawn size,
+ *   and masks can name masks: a chain as long as their number, all its layers held at once.
+ * - `depth`: the deepest element nesting; nested groups (with opacity) are layers held at once.
  */
-export type SanitizedSvg = { svg: string; usesFilters: boolean } | { error: string };
+export interface SvgDrawingCost {
+  filters: boolean;
+  masks: number;
+  depth: number;
+}
+
+export type SanitizedSvg = { svg: string; drawing: SvgDrawingCost } | { error: string };
 
 /**
  * The sanitized document (UTF-8 text without an XML declaration), or why the file is refused (a
@@ -140,7 +149,7 @@ export async function sanitizeSvg(text: string): Promise<SanitizedSvg> {
   }
 }
 
-async function rebuild(text: string): Promise<{ svg: string; usesFilters: boolean } | null> {
+async function rebuild(text: string): Promise<{ svg: string; drawing: SvgDrawingCost } | null> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   const out: string[] = [];
   const stack: Frame[] = [];
@@ -150,7 +159,7 @@ async function rebuild(text: string): Promise<{ svg: string; usesFilters: boolea
   let rootAttrs = '';
   let rootChildren = -1; // set when the root closes
   let usesXlink = false;
-  let usesFilters = false;
+  const drawing: SvgDrawingCost = { filters: false, masks: 0, depth: 0 };
 
   const reject = (reason: string): never => {
     throw new SvgRejectedError(reason);
@@ -202,14 +211,16 @@ async function rebuild(text: string): Promise<{ svg: string; usesFilters: boolea
       return;
     }
 
-    if (local === 'filter' || local.startsWith('fe')) usesFilters = true;
+    if (local === 'filter' || local.startsWith('fe')) drawing.filters = true;
+    if (local === 'mask' || local === 'clipPath') drawing.masks++;
+    drawing.depth = Math.max(drawing.depth, stack.length);
     let attrs = '';
     const written = new Set<string>();
     for (const [name, value] of Object.entries(tag.attributes)) {
       const outName = keptAttributeName(local, name, value, scope);
       if (!outName || written.has(outName)) continue;
       written.add(outName);
-      if (setsFilter(outName, value)) usesFilters = true;
+      if (setsFilter(outName, value)) drawing.filters = true;
       if (outName.startsWith('xlink:')) usesXlink = true;
       attrs += ` ${outName}="${escapeAttr(value)}"`;
     }
@@ -262,7 +273,7 @@ async function rebuild(text: string): Promise<{ svg: string; usesFilters: boolea
         if (parent) parent.keptChildren--;
         return;
       }
-      if (setsFilter('style', css)) usesFilters = true;
+      if (setsFilter('style', css)) drawing.filters = true;
       out.push(css ? `>${escapeText(css)}</style>` : '/>');
       return;
     }
@@ -279,7 +290,7 @@ async function rebuild(text: string): Promise<{ svg: string; usesFilters: boolea
 
   if (rootChildren <= 0) return null; // nothing left to show
   out[0] = `<svg xmlns="${SVG_NS}"${usesXlink ? ` xmlns:xlink="${XLINK_NS}"` : ''}${rootAttrs}`;
-  return { svg: out.join(''), usesFilters };
+  return { svg: out.join(''), drawing };
 }
 
 /** Does a kept attribute (or a stylesheet, as `style`) ask for a filter? */
