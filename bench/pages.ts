@@ -167,7 +167,7 @@ export async function benchPages(): Promise<string> {
     const sharpMs: number[] = [];
     for (let run = 0; run < UPLOAD_RUNS; run++) {
       const start = performance.now();
-      await makeImageVariants(photos[run % PHOTOS]!, 'image/jpeg');
+      await makeImageVariants('bench', photos[run % PHOTOS]!, 'image/jpeg');
       sharpMs.push(performance.now() - start);
     }
 

@@ -9,14 +9,17 @@ import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
 import { benchErrorLists } from './error-lists.js';
 import { benchForwardingWarning } from './forwarding-warning.js';
+import { benchImageFairness } from './image-fairness.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
 import { benchPageCosts } from './page-costs.js';
 import { benchPages } from './pages.js';
+import { benchPdfPreview } from './pdf-preview.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
 import { benchQrLogo } from './qr-logo.js';
+import { benchQrLogoSvg } from './qr-logo-svg.js';
 import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
 
@@ -28,14 +31,17 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   cafes: benchCafes,
   'error-lists': benchErrorLists,
   'forwarding-warning': benchForwardingWarning,
+  'image-fairness': benchImageFairness,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
   metrics: benchMetrics,
   'page-costs': benchPageCosts,
   pages: benchPages,
+  'pdf-preview': benchPdfPreview,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
   'qr-logo': benchQrLogo,
+  'qr-logo-svg': benchQrLogoSvg,
   redirect: benchRedirect,
   scans: benchScans,
 };

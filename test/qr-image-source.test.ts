@@ -19,7 +19,7 @@ import { fileUrl, storeUpload } from '../shared/files/files.js';
 import { ValidationError } from '../shared/http/errors.js';
 import { inRanges, isPublicAddress, parseCidrList } from '../shared/net/ip-ranges.js';
 import { safeFetch, SafeFetchError } from '../shared/net/safe-fetch.js';
-import { loadQrImage, ownFileId, type QrImageContext } from '../shared/qr/image-source.js';
+import { loadQrImage, ownFileId, QR_SVG_FILTERS_MESSAGE, QR_SVG_MAX_DEPTH, QR_SVG_MAX_MASKS, QR_SVG_TOO_COMPLEX_MESSAGE, type QrImageContext } from '../shared/qr/image-source.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { createTestAccount, startTestApi, type TestApi } from './support/harness.js';
 
@@ -308,6 +308,36 @@ describe('loadQrImage: data URIs', () => {
     const text = image.data.toString('utf8');
     expect(text).toContain('<rect');
     expect(text).not.toMatch(/script|onclick|evil\.example/);
+  });
+
+  // Filters cost the render thread by the drawn size: over a minute per code.
+  it.each([
+    ['the reported filters', '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="10"/><feMorphology radius="85"/><feGaussianBlur stdDeviation="50"/></filter><rect width="5" height="5" filter="url(#f)"/>'],
+    ['a filter element alone', '<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="5" height="5"/>'],
+    ['a filter function as an attribute', '<rect width="5" height="5" filter="blur(40px)"/>'],
+    ['a filter in a style attribute, escaped', '<rect width="5" height="5" style="fill:red;f\\69lter : blur(40px)"/>'],
+    ['a filter in a stylesheet', '<style>.a{filter:blur(40px)}</style><rect class="a" width="5" height="5"/>'],
+  ])('refuses an SVG logo with %s', async (_name, body) => {
+    await refusedWith(loadQrImage(open(), accountId, dataUri('image/svg+xml', svg('width="10" height="10"', body))), QR_SVG_FILTERS_MESSAGE);
+  });
+
+  // Masks and nesting are layers held at once: a chain of n masks, n layers of the drawn size.
+  const maskChain = (n: number) =>
+    `<mask id="m0"><rect width="5" height="5" fill="#fff"/></mask>${Array.from({ length: n - 1 }, (_, i) => `<mask id="m${i + 1}"><rect width="5" height="5" fill="#fff" mask="url(#m${i})"/></mask>`).join('')}<rect width="5" height="5" mask="url(#m${n - 1})"/>`;
+  /** Elements nested `depth` deep, the root counted: groups with opacity around one shape. */
+  const nested = (depth: number) => `${'<g opacity="0.9">'.repeat(depth - 2)}<rect width="5" height="5"/>${'</g>'.repeat(depth - 2)}`;
+  it('refuses an SVG logo with more masks and clip paths, or deeper nesting, than a logo needs', async () => {
+    const doc = (body: string) => dataUri('image/svg+xml', svg('width="10" height="10"', body));
+    expect(await loadQrImage(open(), accountId, doc(maskChain(QR_SVG_MAX_MASKS)))).toMatchObject({ contentType: 'image/svg+xml' });
+    await refusedWith(loadQrImage(open(), accountId, doc(maskChain(QR_SVG_MAX_MASKS + 1))), QR_SVG_TOO_COMPLEX_MESSAGE);
+    await refusedWith(loadQrImage(open(), accountId, doc(`<clipPath id="c"><rect width="5" height="5"/></clipPath>${maskChain(QR_SVG_MAX_MASKS)}`)), QR_SVG_TOO_COMPLEX_MESSAGE);
+    expect(await loadQrImage(open(), accountId, doc(nested(QR_SVG_MAX_DEPTH)))).toMatchObject({ contentType: 'image/svg+xml' });
+    await refusedWith(loadQrImage(open(), accountId, doc(nested(QR_SVG_MAX_DEPTH + 1))), QR_SVG_TOO_COMPLEX_MESSAGE);
+  });
+
+  it('accepts an SVG logo whose filter is none, or that only names one in text', async () => {
+    const doc = svg('width="10" height="10"', '<rect width="5" height="5" filter="none" style="filter: none"/><text>filter: blur(4px)</text>');
+    expect(await loadQrImage(open(), accountId, dataUri('image/svg+xml', doc))).toMatchObject({ contentType: 'image/svg+xml' });
   });
 
   it('refuses an SVG that is not well-formed', async () => {

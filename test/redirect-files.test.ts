@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRedirectApp } from '../redirect/app.js';
 import type { AppContext } from '../shared/context.js';
 import { findAccountFiles, storeUpload } from '../shared/files/files.js';
-import { renderPdfFirstPage } from '../shared/files/pdf-preview.js';
 import type { ObjectStorage } from '../shared/files/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -452,16 +451,5 @@ describe('GET /files/:id when a dependency fails', () => {
     } as unknown as AppContext['db'];
     const app = await redirectWith({ ...api.ctx, db: brokenDb });
     expectUnavailable(await app.inject({ url: `/files/${fileId}` }));
-  });
-});
-
-describe('the first page of a PDF', () => {
-  it('is drawn within a time limit, in a thread that is ended past it', async () => {
-    const pdf = pdfBytes('A page');
-    const drawn = await renderPdfFirstPage(pdf, 200);
-    expect((await sharp(drawn!).metadata()).width).toBe(200);
-    // No time at all: the render is abandoned, and nothing is drawn.
-    expect(await renderPdfFirstPage(pdf, 200, 1)).toBeNull();
-    expect(await renderPdfFirstPage(Buffer.from('not a pdf'), 200)).toBeNull();
   });
 });

@@ -116,7 +116,7 @@ export async function storeUpload(ctx: FilesContext, accountId: string, input: U
   await assertStorageFits(ctx.db, accountId, body.length);
   const blobId = randomUUID();
   const storageKey = blobStorageKey(accountId, blobId);
-  const made = await makeImageVariants(body, contentType, ctx.logger);
+  const made = await makeImageVariants(accountId, body, contentType, ctx.logger);
   const variants: ImageVariant[] = made.map(({ bytes: _bytes, ...variant }) => variant);
   const keys = [storageKey, ...variants.map((v) => variantStorageKey(storageKey, v))];
   try {

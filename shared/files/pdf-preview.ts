@@ -1,46 +1,66 @@
 /**
  * The first page of an uploaded PDF as a picture, for the cover preview pages show beside a PDF
  * (image-variants.ts makes its web-sized copies from it). Rendered by pdf.js on @napi-rs/canvas
- * (both from npm, the canvas as prebuilt binaries) in a worker thread started for the one PDF,
- * with a memory limit and a time limit: a PDF is a program of sorts, and a hostile one must cost
- * at most PDF_PREVIEW_TIMEOUT_MS of one thread, never the process. Any failure (an encrypted
- * or broken file, the limit reached) means no preview; the upload itself is unaffected.
+ * (both from npm, the canvas as prebuilt binaries) in a process started for the one PDF
+ * (pdf-preview-worker.mjs). A PDF is a program of sorts, and most of what a hostile one costs is
+ * native memory (the canvas, decoded images) that no JavaScript heap limit sees and that a thread
+ * would leave in the process once it ends. So the render is bounded three ways:
+ * - the page is drawn into at most PDF_PREVIEW_MAX_PIXELS (a page 25 pt wide and 14,400 pt tall
+ *   would otherwise be a 960 × 552,960 canvas, 2 GB);
+ * - pdf.js leaves out any image of more than PDF_PREVIEW_MAX_IMAGE_PIXELS instead of decoding it;
+ * - the process has PDF_PREVIEW_MEMORY_MB of data memory (`ulimit -d`: heap, canvas and images
+ *   alike; an allocation past it fails and the process ends) and PDF_PREVIEW_TIMEOUT_MS, after
+ *   which it is killed. Whatever it used goes back to the system when it ends.
+ * Any failure (an encrypted or broken file, a limit reached) means no preview; the upload itself
+ * is unaffected.
  */
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 
 /** Longest a first page may take to render. */
 export const PDF_PREVIEW_TIMEOUT_MS = 10_000;
-/** Heap a render may use. */
-const PDF_PREVIEW_HEAP_MB = 256;
+/** Data memory (heap and native) the rendering process may use. */
+export const PDF_PREVIEW_MEMORY_MB = 512;
+/** Pixels the page is drawn into at most: an A4 page 960 px wide is 1.3 million. */
+export const PDF_PREVIEW_MAX_PIXELS = 4_000_000;
+/** Bigger images in the PDF are not drawn (decoded, one would take 4 bytes a pixel). */
+export const PDF_PREVIEW_MAX_IMAGE_PIXELS = 25_000_000;
+/** The JavaScript heap, well inside the data limit so a runaway heap fails as out-of-memory first. */
+const HEAP_MB = 192;
 
 const require = createRequire(import.meta.url);
 /** pdf.js's own copies of the 14 standard PDF fonts, read from its package (never fetched). */
 const STANDARD_FONTS = `${join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-const WORKER = new URL('./pdf-preview-worker.mjs', import.meta.url);
+const WORKER = fileURLToPath(new URL('./pdf-preview-worker.mjs', import.meta.url));
 
-/** The PDF's first page as a PNG `width` pixels wide, or null when it cannot be drawn in time. */
+/** The PDF's first page as a PNG `width` pixels wide (narrower for a very tall page), or null when it cannot be drawn within the limits. */
 export function renderPdfFirstPage(pdf: Buffer, width: number, timeoutMs = PDF_PREVIEW_TIMEOUT_MS): Promise<Buffer | null> {
   return new Promise((resolve) => {
+    const args = [String(width), String(PDF_PREVIEW_MAX_PIXELS), String(PDF_PREVIEW_MAX_IMAGE_PIXELS), String(timeoutMs), STANDARD_FONTS];
+    // The shell sets the limit and becomes node (exec), so the child's pid is node's.
+    const child = spawn(
+      '/bin/sh',
+      ['-c', `ulimit -d ${PDF_PREVIEW_MEMORY_MB * 1024} && exec "$@"`, 'pdf-preview', process.execPath, `--max-old-space-size=${HEAP_MB}`, WORKER, ...args],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
+    const png: Buffer[] = [];
     let settled = false;
-    const worker = new Worker(WORKER, {
-      workerData: { pdf: new Uint8Array(pdf), width, fontsUrl: STANDARD_FONTS },
-      resourceLimits: { maxOldGenerationSizeMb: PDF_PREVIEW_HEAP_MB },
-      // No loader of the parent's (tsx, a test runner's): the worker is plain JavaScript.
-      execArgv: [],
-    });
-    const finish = (png: Buffer | null) => {
+    const finish = (result: Buffer | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
-      resolve(png);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      resolve(result);
     };
     const timer = setTimeout(() => finish(null), timeoutMs);
-    worker.on('message', (message: { png?: Uint8Array; error?: string }) => finish(message.png ? Buffer.from(message.png) : null));
-    // Out of memory, or a crash of the renderer: no preview.
-    worker.on('error', () => finish(null));
-    worker.on('exit', () => finish(null));
+    child.stdout.on('data', (chunk: Buffer) => png.push(chunk));
+    // A render that ends early never reads all of its input: that write error changes nothing.
+    child.stdin.on('error', () => {});
+    child.stdin.end(pdf);
+    child.on('error', () => finish(null));
+    // Out of memory, a crash of the renderer, a file pdf.js cannot read: no preview.
+    child.on('close', (code) => finish(code === 0 && png.length > 0 ? Buffer.concat(png) : null));
   });
 }

@@ -117,7 +117,23 @@ interface Frame {
   declared: Array<[string, string | undefined]>;
 }
 
-export type SanitizedSvg = { svg: string } | { error: string };
+/**
+ * What drawing the document may cost beyond its size, for a caller that rasterizes it (QR logos,
+ * image-source.ts; a browser showing an uploaded SVG pays it on the viewer's machine):
+ * - `filters`: a `<filter>` or `fe…` element, or a `filter` other than none in an attribute, a
+ *   style attribute or a stylesheet. A filter reworks every pixel of its region at the drawn size
+ *   (a blur, a morphology of radius 85, turbulence): a few hundred bytes can take minutes.
+ * - `masks`: `<mask>` and `<clipPath>` elements. Each one applied is a layer of the drawn size,
+ *   and masks can name masks: a chain as long as their number, all its layers held at once.
+ * - `depth`: the deepest element nesting; nested groups (with opacity) are layers held at once.
+ */
+export interface SvgDrawingCost {
+  filters: boolean;
+  masks: number;
+  depth: number;
+}
+
+export type SanitizedSvg = { svg: string; drawing: SvgDrawingCost } | { error: string };
 
 /**
  * The sanitized document (UTF-8 text without an XML declaration), or why the file is refused (a
@@ -125,15 +141,15 @@ export type SanitizedSvg = { svg: string } | { error: string };
  */
 export async function sanitizeSvg(text: string): Promise<SanitizedSvg> {
   try {
-    const svg = await rebuild(text);
-    return svg === null ? { error: 'SVG has nothing left to show after sanitizing' } : { svg };
+    const rebuilt = await rebuild(text);
+    return rebuilt === null ? { error: 'SVG has nothing left to show after sanitizing' } : rebuilt;
   } catch (err) {
     if (err instanceof SvgRejectedError) return { error: err.message };
     throw err;
   }
 }
 
-async function rebuild(text: string): Promise<string | null> {
+async function rebuild(text: string): Promise<{ svg: string; drawing: SvgDrawingCost } | null> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   const out: string[] = [];
   const stack: Frame[] = [];
@@ -143,6 +159,7 @@ async function rebuild(text: string): Promise<string | null> {
   let rootAttrs = '';
   let rootChildren = -1; // set when the root closes
   let usesXlink = false;
+  const drawing: SvgDrawingCost = { filters: false, masks: 0, depth: 0 };
 
   const reject = (reason: string): never => {
     throw new SvgRejectedError(reason);
@@ -194,12 +211,16 @@ async function rebuild(text: string): Promise<string | null> {
       return;
     }
 
+    if (local === 'filter' || local.startsWith('fe')) drawing.filters = true;
+    if (local === 'mask' || local === 'clipPath') drawing.masks++;
+    drawing.depth = Math.max(drawing.depth, stack.length);
     let attrs = '';
     const written = new Set<string>();
     for (const [name, value] of Object.entries(tag.attributes)) {
       const outName = keptAttributeName(local, name, value, scope);
       if (!outName || written.has(outName)) continue;
       written.add(outName);
+      if (setsFilter(outName, value)) drawing.filters = true;
       if (outName.startsWith('xlink:')) usesXlink = true;
       attrs += ` ${outName}="${escapeAttr(value)}"`;
     }
@@ -252,6 +273,7 @@ async function rebuild(text: string): Promise<string | null> {
         if (parent) parent.keptChildren--;
         return;
       }
+      if (setsFilter('style', css)) drawing.filters = true;
       out.push(css ? `>${escapeText(css)}</style>` : '/>');
       return;
     }
@@ -268,7 +290,15 @@ async function rebuild(text: string): Promise<string | null> {
 
   if (rootChildren <= 0) return null; // nothing left to show
   out[0] = `<svg xmlns="${SVG_NS}"${usesXlink ? ` xmlns:xlink="${XLINK_NS}"` : ''}${rootAttrs}`;
-  return out.join('');
+  return { svg: out.join(''), drawing };
+}
+
+/** Does a kept attribute (or a stylesheet, as `style`) ask for a filter? */
+function setsFilter(attribute: string, value: string): boolean {
+  if (attribute === 'filter') return value.trim().toLowerCase() !== 'none';
+  if (attribute !== 'style') return false;
+  const css = decodeCssEscapes(value.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '')).toLowerCase();
+  return [...css.matchAll(/(?:^|[;{\s])filter\s*:\s*([^;}]*)/g)].some((m) => m[1]!.trim() !== 'none');
 }
 
 /** The name to write an attribute under, or null to drop it. */

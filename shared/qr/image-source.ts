@@ -15,7 +15,8 @@
  *
  * Every image is then checked the same way: the type comes from the bytes (sniff.ts) and must be
  * PNG, JPEG, GIF, WebP or SVG; an SVG is always rebuilt by the upload sanitizer (svg.ts) and the
- * sanitized document is what is returned; the natural size is read from the headers (PNG IHDR,
+ * sanitized document is what is returned, and one with filters, too many masks or too deep a
+ * nesting is refused (their cost grows with the drawn size, not the file's); the natural size is read from the headers (PNG IHDR,
  * JPEG SOFn, GIF screen descriptor, WebP VP8/VP8L/VP8X, SVG width/height/viewBox). Raster images
  * of more than QR_IMAGE_MAX_PIXELS are refused from that header, before anything decodes them (a
  * small file can decode to gigabytes).
@@ -49,6 +50,18 @@ export type QrImageContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
  */
 export const QR_IMAGE_MAX_PIXELS = 2048 * 2048;
 export const QR_IMAGE_TOO_MANY_PIXELS_MESSAGE = `Image has more than ${QR_IMAGE_MAX_PIXELS.toLocaleString('en')} pixels (2048 × 2048); scale it down`;
+
+/**
+ * What an SVG logo may ask of a render thread (svg.ts, SvgDrawingCost), which draws it at the
+ * logo's size (up to about 2240 px square on a 4096 px code). Filters are refused: 290 bytes of
+ * feTurbulence, feMorphology and feGaussianBlur take over a minute per code. Masks and clip paths,
+ * and nesting, are layers held at once (about 17 MB and 7.5 MB each on the largest code: 100
+ * chained masks took 2 GB), so they are capped; real logos stay far below both caps.
+ */
+export const QR_SVG_FILTERS_MESSAGE = 'SVG logo uses filters (blur, shadow, texture), which take too long to draw; remove them or use a PNG';
+export const QR_SVG_MAX_MASKS = 16;
+export const QR_SVG_MAX_DEPTH = 24;
+export const QR_SVG_TOO_COMPLEX_MESSAGE = `SVG logo is too complex to draw (more than ${QR_SVG_MAX_MASKS} masks and clip paths, or elements nested more than ${QR_SVG_MAX_DEPTH} deep); simplify it or use a PNG`;
 
 const QR_IMAGE_TYPES: ReadonlySet<string> = new Set<QrImageContentType>([
   'image/png',
@@ -221,6 +234,8 @@ async function decodeImage(bytes: Buffer, fail: Fail, claimed?: QrImageContentTy
   if (sniffed.contentType === 'image/svg+xml') {
     const result = await sanitizeSvg(sniffed.text);
     if ('error' in result) throw fail(result.error);
+    if (result.drawing.filters) throw fail(QR_SVG_FILTERS_MESSAGE);
+    if (result.drawing.masks > QR_SVG_MAX_MASKS || result.drawing.depth > QR_SVG_MAX_DEPTH) throw fail(QR_SVG_TOO_COMPLEX_MESSAGE);
     const size = svgSize(result.svg);
     if (!size) throw fail(UNREADABLE_MESSAGE);
     return { data: Buffer.from(result.svg, 'utf8'), contentType: 'image/svg+xml', ...size };

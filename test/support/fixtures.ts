@@ -44,25 +44,53 @@ export function pngBytes(width = 2, height = 2, rgb: [number, number, number] = 
 
 /** A one-page PDF that readers open. */
 export function pdfBytes(text = 'qrlinks test'): Buffer {
-  const stream = `BT /F1 18 Tf 20 100 Td (${text}) Tj ET`;
-  const objects = [
+  return pdfPage({ text });
+}
+
+export interface PdfPage {
+  text?: string;
+  /** The page's size in points (the MediaBox): 300 × 200 unless told. */
+  width?: number;
+  height?: number;
+  /** `count` (default 1) gray images of this many pixels (all black, so they compress about 1000 to 1), each covering the page. */
+  image?: { width: number; height: number; count?: number };
+}
+
+/** A one-page PDF of any page size, optionally with images over the page: hostile ones are small. */
+export function pdfPage({ text = 'qrlinks test', width = 300, height = 200, image }: PdfPage): Buffer {
+  const names = Array.from({ length: image ? (image.count ?? 1) : 0 }, (_, i) => `Im${i + 1}`);
+  const drawImage = names.map((name) => `q ${width} 0 0 ${height} 0 0 cm /${name} Do Q `).join('');
+  const stream = `${drawImage}BT /F1 18 Tf 20 20 Td (${text}) Tj ET`;
+  const xObject = image ? ` /XObject << ${names.map((name, i) => `/${name} ${6 + i} 0 R`).join(' ')} >>` : '';
+  const objects: Buffer[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >>${xObject} >> >>`,
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
+  ].map((o) => Buffer.from(o, 'latin1'));
+  if (image) {
+    const pixels = deflateSync(Buffer.alloc(image.width * image.height), { level: 9 });
+    const head = `<< /Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${pixels.length} >>\nstream\n`;
+    for (const _ of names) objects.push(Buffer.concat([Buffer.from(head, 'latin1'), pixels, Buffer.from('\nendstream', 'latin1')]));
+  }
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  let size = parts[0]!.length;
+  const add = (b: Buffer) => {
+    parts.push(b);
+    size += b.length;
+  };
   const offsets: number[] = [];
   objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    offsets.push(size);
+    add(Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]));
   });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  const xref = size;
+  let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) tail += `${String(o).padStart(10, '0')} 00000 n \n`;
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  add(Buffer.from(tail, 'latin1'));
+  return Buffer.concat(parts);
 }
 
 export interface Part {
