@@ -336,8 +336,14 @@ export const jobs = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: tstz('finished_at'),
+    /** Bytes of the file the job left in storage (an export, a ZIP), counted against the account's job-file quota; null: none. */
+    fileBytes: bigint('file_bytes', { mode: 'number' }),
   },
-  (t) => [index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc())],
+  (t) => [
+    index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc()),
+    // An account's waiting jobs of one kind, read whenever it starts one (shared/jobs/turns.ts).
+    index('jobs_account_queued_idx').on(t.accountId, t.type, t.createdAt.desc()).where(sql`${t.state} = 'queued'`),
+  ],
 );
 
 // ======================================================================================// Cafes: digital menus (shared/cafes). A cafe is served by its link (type `menu`, `links.menu` =
