@@ -341,8 +341,8 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc()),
-    // An account's waiting jobs of one kind, read whenever it starts one (shared/jobs/turns.ts).
-    index('jobs_account_queued_idx').on(t.accountId, t.type, t.createdAt.desc()).where(sql`${t.state} = 'queued'`),
+    // An account's waiting and running jobs of one kind, read whenever one is queued or starts (shared/jobs/turns.ts).
+    index('jobs_account_unfinished_idx').on(t.accountId, t.type, t.createdAt.desc()).where(sql`${t.state} in ('queued', 'active')`),
   ],
 );
 
