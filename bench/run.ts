@@ -7,6 +7,7 @@ import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
+import { benchJobFairness } from './job-fairness.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   bulk: benchBulk,
   cafes: benchCafes,
+  'job-fairness': benchJobFairness,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
   metrics: benchMetrics,
