@@ -118,6 +118,7 @@ describe('JOB_ACCOUNT_ACTIVE: the jobs of one kind an account may have running',
   const running = new Map<string, number>();
   const most = new Map<string, number>();
   const runs = new Map<string, number>();
+  const started: string[] = [];
 
   beforeAll(async () => {
     const { redis, config, db } = api.ctx;
@@ -126,6 +127,7 @@ describe('JOB_ACCOUNT_ACTIVE: the jobs of one kind an account may have running',
     const slow = trackAccountJob<{ ms: number }, { ms: number }>(db, async (job) => {
       const { accountId } = job.data;
       runs.set(job.id!, (runs.get(job.id!) ?? 0) + 1);
+      started.push(job.id!);
       running.set(accountId, (running.get(accountId) ?? 0) + 1);
       most.set(accountId, Math.max(most.get(accountId) ?? 0, running.get(accountId)!));
       await new Promise((r) => setTimeout(r, job.data.payload.ms));
@@ -157,6 +159,20 @@ describe('JOB_ACCOUNT_ACTIVE: the jobs of one kind an account may have running',
     expect(most.get(a.accountId)).toBe(MAX_ACTIVE);
     expect(flood.filter((id) => done.get(id)! < done.get(bJob)!).length).toBe(0);
     expect(all.map((id) => runs.get(id))).toEqual(all.map(() => 1));
+  });
+
+  it('one account’s jobs start in the order it queued them, also one queued while its earlier ones run', { timeout: 60_000 }, async () => {
+    const a = await createTestAccount(api.ctx);
+    const start = () => enqueueAccountJob(api.ctx.db, queue, { accountId: a.accountId, type: 'slow', payload: { ms: 300 } }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await start());
+    // The first has finished and the second runs: two wait, with priorities 3 and 4; the new one
+    // must not take priority 3 (its count of waiting jobs + 1) and overtake the fourth.
+    await pollUntil(() => finishedAt([ids[0]!]), (d) => d.size === 1, 10_000, 10);
+    ids.push(await start());
+    const done = await pollUntil(() => finishedAt(ids), (d) => d.size === ids.length, 30_000, 50);
+    expect(done.size).toBe(ids.length);
+    expect(started.filter((id) => ids.includes(id))).toEqual(ids);
   });
 });
 

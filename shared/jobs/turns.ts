@@ -16,7 +16,8 @@
  * Priorities choose which job a free worker slot takes; they cannot free a slot. So an account also
  * runs at most JOB_ACCOUNT_ACTIVE of its jobs of a kind at once, across all workers: a job past that
  * goes back to wait without running (`limitRunningPerAccount`), and a slot stays free for the next
- * account instead of every slot being held by one account's long jobs.
+ * account instead of every slot being held by one account's long jobs. A job also waits while one
+ * its account queued before it waits, so held-back jobs do not lose their place to newer ones.
  */
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { DelayedError, type Job, type Processor, type Queue } from 'bullmq';
@@ -79,6 +80,9 @@ async function lockAccountKind(tx: Executor, state: 'queued' | 'active', account
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`jobs-${state}:${accountId}:${type}`}, 0))`);
 }
 
+/** Earlier waiting jobs of the account looked for at a start (the newest first: lost rows are old ones). */
+const MAX_EARLIER_CHECKED = 20;
+
 /** How long a job held back by JOB_ACCOUNT_ACTIVE waits before it asks again. */
 const HELD_BACK_MS = 1000;
 
@@ -98,24 +102,31 @@ export function limitRunningPerAccount<D extends AccountJobData, R>(db: Database
 }
 
 /**
- * Marks the job's row active if fewer than `maxActive` of its account's jobs of its kind are: rows
- * active whose BullMQ job is active too (a row left active by a job Redis lost does not count; a
- * killed worker's job counts until BullMQ's stalled check takes it back). Under the account's lock,
- * so two workers starting its jobs at once count each other.
+ * Marks the job's row active if fewer than `maxActive` of its account's jobs of its kind are
+ * running, and none of them queued before it still waits (one held back, or between two attempts):
+ * the account's jobs start in the order it queued them. Running means rows active whose BullMQ job
+ * is active too, waiting rows whose BullMQ job exists: a row left behind by a job Redis lost does
+ * not count; a killed worker's job counts until BullMQ's stalled check takes it back. Under the
+ * account's lock, so two workers starting its jobs at once count each other.
  */
 async function takeRunningTurn(db: Database, queue: Queue, job: Job<AccountJobData>, maxActive: number): Promise<boolean> {
   const { accountId } = job.data;
   return db.transaction(async (tx) => {
     await lockAccountKind(tx, 'active', accountId, job.name);
-    const others = await tx
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(and(eq(jobs.accountId, accountId), eq(jobs.type, job.name), eq(jobs.state, 'active'), ne(jobs.id, job.id!)));
+    const mine = and(eq(jobs.accountId, accountId), eq(jobs.type, job.name), ne(jobs.id, job.id!));
+    const others = await tx.select({ id: jobs.id }).from(jobs).where(and(mine, eq(jobs.state, 'active')));
     if (others.length >= maxActive) {
       // Read under the lock: a job whose row was marked before is in BullMQ's active list already.
       const running = new Set(await queue.getRanges(['active'], 0, -1));
       if (others.filter((row) => running.has(row.id)).length >= maxActive) return false;
     }
+    const earlier = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(mine, eq(jobs.state, 'queued'), sql`${jobs.createdAt} < (select ${jobs.createdAt} from ${jobs} where ${jobs.id} = ${job.id!})`))
+      .orderBy(desc(jobs.createdAt))
+      .limit(MAX_EARLIER_CHECKED);
+    if ((await bullmqPriorities(queue, earlier.map((row) => row.id))).some((p) => p !== null)) return false;
     await tx.update(jobs).set({ state: 'active', updatedAt: new Date() }).where(eq(jobs.id, job.id!));
     return true;
   });
