@@ -22,9 +22,16 @@ export function createDatabase(url: string, poolSize = 10, logger?: Logger): Dat
   const watch = logger && connectionWatch('PostgreSQL', logger);
   pool.on('error', (err) => watch?.lost(err));
   if (watch) pool.on('connect', () => watch.back());
+  // A checked-out client (a transaction between two statements, a cursor) losing its connection
+  // reports it as its own 'error' event, which pg-pool only listens to on idle clients: unheard,
+  // it would end the process. Its next query fails with the loss, and the client is then released
+  // as broken, so nothing more is needed than hearing it.
+  pool.on('connect', (client) => client.on('error', ignoreErrorHeardByQuery));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }
+
+function ignoreErrorHeardByQuery(): void {}
 
 /**
  * Whether `err` is Postgres refusing a row for one of these unique indexes (23505), as thrown by
