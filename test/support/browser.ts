@@ -81,8 +81,12 @@ export async function screenshot(visit: PageVisit, path: string): Promise<void> 
 }
 
 /** Whether every <img> the page shows finished loading with real pixels. */
-export function imagesLoaded(page: Page): Promise<boolean> {
-  // Images not rendered (in a closed viewer, display:none) are not fetched while lazy; the rest must have loaded.
+export async function imagesLoaded(page: Page, timeoutMs = 5000): Promise<boolean> {
+  // Images not rendered (in a closed viewer, display:none) are not fetched while lazy; the rest must
+  // load. Lazy images in view start after layout and may finish after the load event: waited for.
+  const settled = () =>
+    [...document.images].filter((img) => img.getClientRects().length > 0).every((img) => img.complete && img.currentSrc !== '');
+  await page.waitForFunction(settled, undefined, { timeout: timeoutMs }).catch(() => undefined);
   return page.$$eval('img', (images) => images.filter((img) => img.getClientRects().length > 0).every((img) => img.complete && img.naturalWidth > 0));
 }
 
