@@ -5,6 +5,7 @@
  * serious and critical findings on the sign-in and shell screens.
  */
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
@@ -66,6 +67,12 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await visit.page.getByRole('button', { name: 'Sign in' }).waitFor();
       expect(visit.problems).toEqual([]);
       expect(visit.blockedRequests).toEqual([]);
+      // The budget: the first screen's JavaScript, gzipped, at most 150 KB (sizes: bench/console-size.ts).
+      const scripts = visit.requests.filter((url) => url.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(0);
+      let gzipped = 0;
+      for (const url of scripts) gzipped += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
+      expect(gzipped).toBeLessThanOrEqual(150 * 1024);
     } finally {
       await visit.close();
     }
