@@ -46,7 +46,11 @@ export async function ensureConsoleBuilt(log: (line: string) => void = () => {})
     });
     await writeFile(join(outDir, STAMP), hash);
     await rm(CONSOLE_DIST_DIR, { recursive: true, force: true });
-    await rename(outDir, CONSOLE_DIST_DIR);
+    await rename(outDir, CONSOLE_DIST_DIR).catch(async (err: NodeJS.ErrnoException) => {
+      // Another process building the same sources at once swapped its build in first: that one serves.
+      const theirs = await readFile(join(CONSOLE_DIST_DIR, STAMP), 'utf8').catch(() => null);
+      if (theirs !== hash) throw err;
+    });
   } finally {
     if (existsSync(outDir)) await rm(outDir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
@@ -13,6 +14,8 @@ import { hasChromium, launchChromium, PHONE, seriousViolationsOn, visitPage } fr
 import { addKey, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
+/** With UPDATE_SCREENSHOTS=1 each screen is also written here at both widths (checked in, linked from the README). */
+const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/console/', import.meta.url)) : null;
 
 let api: TestApi;
 let base: string;
@@ -27,7 +30,9 @@ beforeAll(async () => {
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/`;
   owner = await createTestAccount(api.ctx, { plan: 'starter' });
-  accountName = (await api.ctx.database.pool.query('select name from accounts where id = $1', [owner.accountId])).rows[0].name;
+  // A name a person would give, for the screenshots; the tests find it in the page.
+  accountName = 'Cafe Aroma';
+  await api.ctx.database.pool.query('update accounts set name = $2 where id = $1', [owner.accountId, accountName]);
   narrowKey = (await addKey(api.ctx, owner.accountId, ['links.read'])).key;
   if (hasChromium) browser = await launchChromium();
 }, 120_000);
@@ -189,13 +194,16 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
   it('has no serious or critical axe-core finding on the sign-in and shell screens, at both widths', async () => {
     for (const size of [PHONE, DESKTOP]) {
       const context = await browser.newContext({ ...size, bypassCSP: true });
+      const shot = async (page: Page, name: string) => DOC_SCREENSHOTS && page.screenshot({ path: `${DOC_SCREENSHOTS}${name}-${size.viewport.width}.png` });
       try {
         const page = await context.newPage();
         await page.goto(base);
         await page.getByLabel('API key').waitFor();
+        await shot(page, 'sign-in');
         expect(await seriousViolationsOn(page), `sign-in ${size.viewport.width}`).toEqual([]);
         await signIn(page, narrowKey);
         await page.getByRole('heading', { name: accountName }).waitFor();
+        await shot(page, 'shell');
         expect(await seriousViolationsOn(page), `shell ${size.viewport.width}`).toEqual([]);
       } finally {
         await context.close();
