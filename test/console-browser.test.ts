@@ -179,6 +179,8 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
       await page.keyboard.press('Tab');
       expect(await focused()).toBe('api-key');
+      // Focus is visible: a 3 px outline around the focused control.
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineWidth)).toBe('3px');
       await page.keyboard.type(owner.key);
       await page.keyboard.press('Tab');
       expect(await focused()).toBe('remember');
@@ -186,6 +188,15 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       expect(await focused()).toBe('Sign in');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: accountName }).waitFor();
+      // In the shell, Tab walks skip link, brand, the two buttons, then the pages; Enter opens one.
+      const tabTo = async (text: string) => {
+        for (let i = 0; i < 12 && (await focused()) !== text; i++) await page.keyboard.press('Tab');
+        return focused();
+      };
+      expect(await tabTo('Templates')).toBe('Templates');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Templates' }).waitFor();
+      expect(new URL(page.url()).hash).toBe('#/templates');
     } finally {
       await context.close();
     }
