@@ -197,6 +197,7 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Templates' }).waitFor();
       expect(new URL(page.url()).hash).toBe('#/templates');
+      await expect.poll(() => page.title()).toBe('Templates · qrlinks console');
     } finally {
       await context.close();
     }

@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { PAGES, pageAccess, type Page } from '../nav.js';
 import type { Theme } from '../theme.js';
@@ -12,6 +13,10 @@ interface Props {
 
 export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
   const page = PAGES.find((p) => p.path === route);
+  const title = page ? page.label : route === '/' ? 'Overview' : 'No such page';
+  useEffect(() => {
+    document.title = `${title} · qrlinks console`;
+  }, [title]);
   return (
     <div class="shell">
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
