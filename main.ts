@@ -1,10 +1,11 @@
 /**
  * `npm start`: the whole service on one machine. Checks that Postgres and Redis answer, applies
- * migrations once, then runs api, redirect and worker as separate processes (so a CPU-bound job
- * never blocks request handling) under a supervisor that restarts a role that dies
- * (shared/supervisor.ts). SIGTERM is passed to every role, and each drains before exiting.
+ * migrations once, builds the browser console if its sources changed (console/build.ts), then
+ * runs api, redirect and worker as separate processes (so a CPU-bound job never blocks request
+ * handling) under a supervisor that restarts a role that dies (shared/supervisor.ts). SIGTERM is passed to every role, and each drains before exiting.
  */
 import { fileURLToPath } from 'node:url';
+import { ensureConsoleBuilt } from './console/build.js';
 import { migrateDatabase } from './db/migrate.js';
 import { loadConfigOrExit } from './shared/config/index.js';
 import { waitForDependencies, withoutPassword } from './shared/startup.js';
@@ -25,6 +26,11 @@ try {
   process.exit(1);
 }
 
+// The api serves the browser console from console/dist; a failed build leaves the previous one in place.
+await ensureConsoleBuilt((line) => process.stdout.write(`qrlinks: ${line}\n`)).catch((err: unknown) => {
+  process.stderr.write(`qrlinks: the console could not be built (${(err as Error).message}); the api serves the previous build, or a "not built" page at /\n`);
+});
+
 process.exitCode = await supervise(
   Object.entries(ROLES).map(([name, entry]) => ({ name, entry: fileURLToPath(new URL(entry, import.meta.url)) })),
   {
@@ -33,7 +39,7 @@ process.exitCode = await supervise(
     restartMaxDelayMs: 30_000,
     maxRestarts: config.ROLE_MAX_RESTARTS,
     windowMs: config.ROLE_RESTART_WINDOW_MS,
-    runningMessage: `qrlinks running: api http://${config.HOST}:${config.PORT}/api/v1 (docs /api/v1/docs), redirect ${config.SHORT_URL_BASE}`,
+    runningMessage: `qrlinks running: console http://${config.HOST}:${config.PORT}/, api http://${config.HOST}:${config.PORT}/api/v1 (docs /api/v1/docs), redirect ${config.SHORT_URL_BASE}`,
     log: (line) => process.stdout.write(`${line}\n`),
   },
 );

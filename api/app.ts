@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
+import { CONSOLE_DIST_DIR } from '../console/build.js';
 import { checkReadiness, type AppContext } from '../shared/context.js';
 import { gracefulHttp } from '../shared/http/graceful.js';
 import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
@@ -29,9 +30,11 @@ import foldersRoutes from './routes/folders/index.js';
 import filesRoutes from './routes/files/index.js';
 import jobsRoutes from './routes/jobs/index.js';
 import linksRoutes from './routes/links/index.js';
+import meRoutes from './routes/me/index.js';
 import minimalLinksRoutes from './routes/minimal-links/index.js';
 import templatesRoutes from './routes/templates/index.js';
 import usageRoutes from './routes/usage/index.js';
+import { registerConsole } from './console.js';
 import './types.js';
 
 export const API_PREFIX = '/api/v1';
@@ -102,6 +105,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     const ready = checks.postgres && checks.redis;
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });
+  registerConsole(app, CONSOLE_DIST_DIR);
 
   await app.register(
     async (api) => {
@@ -114,6 +118,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
       await api.register(templatesRoutes, { prefix: '/templates' });
       await api.register(jobsRoutes, { prefix: '/jobs' });
       await api.register(linksRoutes, { prefix: '/links' });
+      await api.register(meRoutes, { prefix: '/me' });
       await api.register(minimalLinksRoutes, { prefix: '/minimal-links' });
       await api.register(usageRoutes, { prefix: '/usage' });
     },

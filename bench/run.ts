@@ -7,6 +7,7 @@ import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
+import { benchConsoleSize } from './console-size.js';
 import { benchErrorLists } from './error-lists.js';
 import { benchForwardingWarning } from './forwarding-warning.js';
 import { benchImageFairness } from './image-fairness.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   bulk: benchBulk,
   cafes: benchCafes,
+  'console-size': benchConsoleSize,
   'error-lists': benchErrorLists,
   'forwarding-warning': benchForwardingWarning,
   'image-fairness': benchImageFairness,

@@ -5,7 +5,8 @@
  *   account create --name NAME --plan starter|pro|business|enterprise
  *   account list
  *   key create --account ID --scopes all|a,b,c [--name N] [--expires-at ISO8601]
- *     (refused past API_KEYS_MAX_PER_ACCOUNT active keys of the account)
+ *     (refused past API_KEYS_MAX_PER_ACCOUNT active keys of the account; prints the key and
+ *     consoleUrl, the browser console to paste it into: the root of PUBLIC_API_URL's origin)
  *   key revoke --id ID
  */
 import { parseArgs } from 'node:util';
@@ -61,7 +62,8 @@ async function main(argv: string[]): Promise<unknown> {
           expiresAt = new Date(values['expires-at']);
           if (Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO 8601 date-time');
         }
-        return await createApiKey(db, { accountId, scopes: scopes as Scope[], name: values.name ?? null, expiresAt }, config.API_KEYS_MAX_PER_ACCOUNT);
+        const created = await createApiKey(db, { accountId, scopes: scopes as Scope[], name: values.name ?? null, expiresAt }, config.API_KEYS_MAX_PER_ACCOUNT);
+        return { ...created, consoleUrl: new URL('/', config.PUBLIC_API_URL).href };
       }
       case 'key revoke': {
         const id = required(values.id, '--id');

@@ -26,8 +26,14 @@ describe('CLI: accounts and keys from the shell, one JSON line each', () => {
     const keyRun = await cli('key', 'create', '--account', account.id, '--scopes', 'folders.read,folders.create', '--name', 'ops');
     expect(keyRun.code).toBe(0);
     const key = oneJsonLine(keyRun.stdout);
-    expect(Object.keys(key).sort()).toEqual(['id', 'key']);
+    expect(Object.keys(key).sort()).toEqual(['consoleUrl', 'id', 'key']);
     expect(key.key).toMatch(/^key-/);
+    // The console is served at the root of the api's public origin.
+    expect(key.consoleUrl).toBe(new URL('/', api.ctx.config.PUBLIC_API_URL).href);
+    const behindProxy = oneJsonLine(
+      (await runEntry('cli/index.ts', ['key', 'create', '--account', account.id, '--scopes', 'all'], { PUBLIC_API_URL: 'https://qr.example.com/api/v1' })).stdout,
+    );
+    expect(behindProxy.consoleUrl).toBe('https://qr.example.com/');
 
     const folder = await call(api.app, key.key, 'POST', '/api/v1/folders', { name: 'from cli' });
     expect(folder.statusCode).toBe(200);

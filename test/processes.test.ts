@@ -34,6 +34,12 @@ describe('npm start (main.ts): api, redirect and worker as separate processes', 
       expect(folder.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       const docs = await fetch(`http://127.0.0.1:${port}/api/v1/docs`);
       expect(docs.status).toBe(200);
+      // npm start built the browser console; the api serves it at / with its CSP.
+      const consolePage = await fetch(`http://127.0.0.1:${port}/`);
+      expect(consolePage.status).toBe(200);
+      expect(consolePage.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(await consolePage.text())?.[1];
+      expect((await fetch(`http://127.0.0.1:${port}${script}`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${redirectPort}/abc1234`)).status).toBe(404);
     } finally {
       main.kill('SIGTERM');

@@ -108,13 +108,18 @@ export async function seriousAccessibilityViolations(browser: Browser, url: stri
   try {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'load' });
-    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-      return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
-    });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    return await seriousViolationsOn(page);
   } finally {
     await context.close();
   }
+}
+
+/** The same audit of a page as it is now (after signing in, say); its context must bypass CSP. */
+export async function seriousViolationsOn(page: Page): Promise<AccessibilityViolation[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

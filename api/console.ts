@@ -1,0 +1,61 @@
+/**
+ * The browser console's static files (console/, built by console/build.ts into console/dist): the
+ * page at `/`, its content-hashed files under `/assets/`. The console routes with the URL's hash
+ * (`/#/links`), so `/` is the only page path and every other unknown path stays the api's JSON 404.
+ * Every answer carries a CSP that lets the page load only its own files and talk only to this
+ * origin. Without a build (a dev checkout before `npm start` built it) `/` is a 503 page saying so.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+// Vite names every emitted file `<name>-<hash>.<ext>`; nothing else is looked up on disk.
+const ASSET_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
+
+const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>qrlinks console not built</title></head>
+<body><h1>The console is not built</h1><p>Start the service with <code>npm start</code>, which builds it, or run
+<code>npm run build:console</code>. The API is available under <a href="/api/v1/docs">/api/v1/docs</a>.</p></body></html>
+`;
+
+export function registerConsole(app: FastifyInstance, distDir: string): void {
+  const page = (reply: FastifyReply) => reply.header('content-security-policy', CONSOLE_CSP).header('x-content-type-options', 'nosniff');
+
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    page(reply).header('cache-control', 'no-cache');
+    const html = await readFile(join(distDir, 'index.html'), 'utf8').catch(() => null);
+    if (html === null) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
+
+  app.get<{ Params: { file: string } }>('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params;
+    const type = CONTENT_TYPES[extname(file)];
+    const path = join(distDir, 'assets', file);
+    const found = type && ASSET_NAME.test(file) ? await stat(path).catch(() => null) : null;
+    if (!found?.isFile()) return reply.code(404).send({ message: 'Route not found' });
+    page(reply).header('cache-control', 'public, max-age=31536000, immutable').header('content-length', found.size);
+    return reply.type(type!).send(createReadStream(path));
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Builds the browser console (console/src) with Vite into console/dist, which the api serves
+ * (api/console.ts). `ensureConsoleBuilt` rebuilds only when the console's sources or the
+ * dependency lock changed since the last build (a hash kept beside the output), so `npm start`
+ * calls it every time at little cost. A build is written to a fresh folder and swapped in whole,
+ * so an api serving the old one never sees half of the new one.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONSOLE_DIR = dirname(fileURLToPath(import.meta.url));
+export const CONSOLE_DIST_DIR = join(CONSOLE_DIR, 'dist');
+const STAMP = '.source-hash';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** A hash of everything the build reads: the console's sources, this file and the dependency lock. */
+async function sourceHash(): Promise<string> {
+  const files = [...(await filesUnder(join(CONSOLE_DIR, 'src'))), join(CONSOLE_DIR, 'index.html'), fileURLToPath(import.meta.url), join(CONSOLE_DIR, '..', 'package-lock.json')];
+  const hash = createHash('sha256');
+  for (const file of files.sort()) hash.update(relative(CONSOLE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
+  return hash.digest('hex');
+}
+
+export async function ensureConsoleBuilt(log: (line: string) => void = () => {}): Promise<'current' | 'built'> {
+  const hash = await sourceHash();
+  const built = await readFile(join(CONSOLE_DIST_DIR, STAMP), 'utf8').catch(() => null);
+  if (built === hash) return 'current';
+  log('building the console (console/src changed since the last build)');
+  const outDir = join(CONSOLE_DIR, `.dist-${process.pid}-${Date.now()}`);
+  try {
+    const { build } = await import('vite');
+    await build({
+      configFile: false,
+      root: CONSOLE_DIR,
+      base: '/',
+      logLevel: 'warn',
+      oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+      build: { outDir, emptyOutDir: true, assetsDir: 'assets', target: 'es2022', reportCompressedSize: false },
+    });
+    await writeFile(join(outDir, STAMP), hash);
+    await rm(CONSOLE_DIST_DIR, { recursive: true, force: true });
+    await rename(outDir, CONSOLE_DIST_DIR).catch(async (err: NodeJS.ErrnoException) => {
+      // Another process building the same sources at once swapped its build in first: that one serves.
+      const theirs = await readFile(join(CONSOLE_DIST_DIR, STAMP), 'utf8').catch(() => null);
+      if (theirs !== hash) throw err;
+    });
+  } finally {
+    if (existsSync(outDir)) await rm(outDir, { recursive: true, force: true });
+  }
+  return 'built';
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await ensureConsoleBuilt((line) => process.stdout.write(`${line}\n`));
+  process.stdout.write(`console ${result === 'built' ? 'built' : 'already current'}: ${relative(process.cwd(), CONSOLE_DIST_DIR)}\n`);
+}

@@ -1,0 +1,123 @@
+import { useEffect } from 'preact/hooks';
+import type { Me } from '../api/client.js';
+import { PAGES, pageAccess, type Page } from '../nav.js';
+import type { Theme } from '../theme.js';
+
+interface Props {
+  me: Me;
+  route: string;
+  theme: Theme;
+  onToggleTheme(): void;
+  onSignOut(): void;
+}
+
+export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
+  const page = PAGES.find((p) => p.path === route);
+  const title = page ? page.label : route === '/' ? 'Overview' : 'No such page';
+  useEffect(() => {
+    document.title = `${title} · qrlinks console`;
+  }, [title]);
+  return (
+    <div class="shell">
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="#/">
+          qrlinks
+        </a>
+        <p class="account">
+          <span class="account-name">{me.account.name}</span> <span class="plan">{me.account.plan} plan</span>
+        </p>
+        <div class="actions">
+          <button type="button" aria-pressed={theme === 'dark'} onClick={onToggleTheme}>
+            Dark mode
+          </button>
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav aria-label="Console">
+        <ul>
+          {PAGES.map((p) => (
+            <NavEntry key={p.path} page={p} me={me} current={p.path === route} />
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {page ? <PageView page={page} me={me} /> : route === '/' ? <Overview me={me} /> : <NotFound />}
+      </main>
+    </div>
+  );
+}
+
+function NavEntry({ page, me, current }: { page: Page; me: Me; current: boolean }) {
+  const access = pageAccess(page, me);
+  if (!access.allowed) {
+    return (
+      <li class="disabled">
+        <span aria-disabled="true">{page.label}</span>
+        <small>{access.reason}</small>
+      </li>
+    );
+  }
+  return (
+    <li>
+      <a href={`#${page.path}`} aria-current={current ? 'page' : undefined}>
+        {page.label}
+      </a>
+    </li>
+  );
+}
+
+function PageView({ page, me }: { page: Page; me: Me }) {
+  const access = pageAccess(page, me);
+  return (
+    <section class="empty">
+      <h1>{page.label}</h1>
+      {!access.allowed ? (
+        <p>{access.reason}</p>
+      ) : (
+        <>
+          <p>This page is coming in a later version of the console.</p>
+          <p>
+            Until then the API does it: <code>{page.apiPath}</code>, described at <a href="/api/v1/docs">/api/v1/docs</a>.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Overview({ me }: { me: Me }) {
+  const expires = me.key.expiresAt ? new Date(me.key.expiresAt).toLocaleString() : 'never';
+  return (
+    <section>
+      <h1>{me.account.name}</h1>
+      <dl class="facts">
+        <dt>Plan</dt>
+        <dd>{me.account.plan}</dd>
+        <dt>This key</dt>
+        <dd>{me.key.name ?? 'unnamed'}</dd>
+        <dt>Scopes</dt>
+        <dd>{me.key.scopes.join(', ')}</dd>
+        <dt>Expires</dt>
+        <dd>{expires}</dd>
+        <dt>Key management</dt>
+        <dd>{me.plan.apiKeyManagement ? 'included in the plan' : 'not in this plan (keys are issued with the CLI)'}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function NotFound() {
+  return (
+    <section class="empty">
+      <h1>No such page</h1>
+      <p>
+        This address is not a page of the console. <a href="#/">Go to the overview</a>.
+      </p>
+    </section>
+  );
+}
