@@ -158,5 +158,6 @@ async function ownerView() {
     keys: (await get('/api-keys')).data,
     cafes: (await get('/cafes')).data,
     job: await get(`/jobs/${owned.Job![0]}`),
+    jobs: (await get('/jobs?size=1000')).data,
   };
 }
