@@ -7,17 +7,13 @@
  */
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
-const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
-/** With UPDATE_SCREENSHOTS=1 each screen is also written here at both widths (checked in, linked from the README). */
-const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/console/', import.meta.url)) : null;
 
 let api: TestApi;
 let base: string;
@@ -143,18 +139,17 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
   it('has no serious or critical axe-core finding on the keys and jobs screens, at both widths', async () => {
     for (const size of [PHONE, DESKTOP]) {
       const context = await browser.newContext({ ...size, bypassCSP: true });
-      const shot = async (page: Page, name: string) => DOC_SCREENSHOTS && page.screenshot({ path: `${DOC_SCREENSHOTS}${name}-${size.viewport.width}.png` });
       try {
         const page = await context.newPage();
         await signedIn(page, owner.key, '/keys');
         await page.getByRole('table').waitFor();
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        await shot(page, 'api-keys');
+        await consoleScreenshot(page, 'api-keys');
         expect(await seriousViolationsOn(page), `keys ${size.viewport.width}`).toEqual([]);
         await page.goto(`${base}#/jobs`);
         await page.locator('.job').first().waitFor();
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        await shot(page, 'jobs');
+        await consoleScreenshot(page, 'jobs');
         expect(await seriousViolationsOn(page), `jobs ${size.viewport.width}`).toEqual([]);
       } finally {
         await context.close();

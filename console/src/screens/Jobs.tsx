@@ -62,7 +62,7 @@ export function Jobs() {
   return (
     <section class="jobs">
       <h1>Jobs</h1>
-      <p class="hint">Scan exports, bulk generations and menu imports of this account, newest first. Finished jobs and their files are kept for 7 days.</p>
+      <p class="hint">Scan exports, bulk generations and menu imports of this account, newest first. Finished jobs and their files are kept for 7 days unless the operator set another retention.</p>
       {error ? (
         <p class="field-error" role="alert">
           The jobs could not be loaded. {error}
