@@ -108,6 +108,36 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
     }
   });
 
+  it('creates a key from the keyboard alone, and moves focus to the new key', async () => {
+    const context = await browser.newContext({ ...PHONE });
+    try {
+      const page = await context.newPage();
+      await signedIn(page, owner.key, '/keys');
+      await page.getByRole('heading', { name: 'Keys of this account' }).waitFor();
+      const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
+      await page.getByLabel('Name').focus();
+      await page.keyboard.type('Keyboard key');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toBe('scope-all');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toBe('scope-links.read');
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineWidth)).toBe('3px');
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await page.locator('#new-key-value').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe('new-key-title');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toBe('Copy key');
+      const row = page.getByRole('row', { name: /Keyboard key/ });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('links.read');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('follows an export started over the API to 100% and downloads its file', async () => {
     const started = await call(api.app, owner.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
     expect(started.statusCode).toBe(202);

@@ -50,12 +50,6 @@ export function ApiKeys({ me }: { me: Me }) {
     <section class="keys">
       <h1>API keys</h1>
       {created && <NewKey {...created} onDone={() => setCreated(null)} />}
-      <CreateKey
-        onCreated={(name, key) => {
-          setCreated({ name, key });
-          void load();
-        }}
-      />
       <h2>Keys of this account</h2>
       {error ? (
         <p class="field-error" role="alert">
@@ -111,6 +105,12 @@ export function ApiKeys({ me }: { me: Me }) {
           </table>
         </div>
       )}
+      <CreateKey
+        onCreated={(name, key) => {
+          setCreated({ name, key });
+          void load();
+        }}
+      />
       {revoking && (
         <RevokeDialog
           apiKey={revoking}

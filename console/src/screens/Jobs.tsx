@@ -124,9 +124,11 @@ function JobRow({ job }: { job: Job }) {
         <time dateTime={job.createdAt}>{new Date(job.createdAt).toLocaleString()}</time>
       </div>
       {unfinished(job) && (
-        <div class="progress" role="progressbar" aria-labelledby={labelId} aria-valuemin={0} aria-valuemax={100} aria-valuenow={job.progress}>
-          <div class="progress-fill" style={{ width: `${job.progress}%` }} />
-          <span>{job.progress}%</span>
+        <div class="progress-row">
+          <div class="progress" role="progressbar" aria-labelledby={labelId} aria-valuemin={0} aria-valuemax={100} aria-valuenow={job.progress}>
+            <div class="progress-fill" style={{ width: `${job.progress}%` }} />
+          </div>
+          <span aria-hidden="true">{job.progress}%</span>
         </div>
       )}
       {job.state === 'failed' && <p class="field-error">It failed: {job.error ?? 'no reason was recorded'}.</p>}
