@@ -5,11 +5,9 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
-import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { createKeyBody, keyStatus, type ApiKey, type Scope } from '../forms.js';
 
-type ApiKey = paths['/api/v1/api-keys']['get']['responses'][200]['content']['application/json']['data'][number];
-type Scope = paths['/api/v1/api-keys']['post']['requestBody']['content']['application/json']['scopes'][number];
 
 /** Scopes grouped by what they act on; `all` stands for every one of them. */
 const SCOPE_GROUPS: ReadonlyArray<{ label: string; scopes: readonly Scope[] }> = [
@@ -21,11 +19,6 @@ const SCOPE_GROUPS: ReadonlyArray<{ label: string; scopes: readonly Scope[] }> =
 ];
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
-
-function statusOf(key: ApiKey): 'active' | 'revoked' | 'expired' {
-  if (key.revoked_at) return 'revoked';
-  return key.active ? 'active' : 'expired';
-}
 
 export function ApiKeys({ me }: { me: Me }) {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
@@ -84,7 +77,7 @@ export function ApiKeys({ me }: { me: Me }) {
                   </td>
                   <td>{key.scopes.join(', ')}</td>
                   <td>
-                    <span class={`badge badge-${statusOf(key)}`}>{statusOf(key)}</span>
+                    <span class={`badge badge-${keyStatus(key)}`}>{keyStatus(key)}</span>
                   </td>
                   <td>{when(key.expires_at, 'never')}</td>
                   <td>{when(key.last_used_at, 'not yet')}</td>
@@ -92,7 +85,7 @@ export function ApiKeys({ me }: { me: Me }) {
                     {key.id === me.key.id ? (
                       <small>You are signed in with this key; revoke it from another key or the CLI.</small>
                     ) : (
-                      statusOf(key) === 'active' && (
+                      keyStatus(key) === 'active' && (
                         <button type="button" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name ?? key.prefix}`}>
                           Revoke
                         </button>
@@ -140,12 +133,12 @@ function CreateKey({ onCreated }: { onCreated(name: string, key: string): void }
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (!name.trim()) return setError('Give the key a name, so you can tell it apart later.');
-    if (scopes.size === 0) return setError('Choose at least one scope.');
+    const form = createKeyBody(name, scopes, expiry);
+    if ('error' in form) return setError(form.error);
+    const { body } = form;
     setBusy(true);
     setError(null);
     try {
-      const body = { name: name.trim(), scopes: [...scopes], ...(expiry ? { expiresAt: new Date(expiry).toISOString() } : {}) };
       const { data, error: failure, response } = await signedInClient().POST('/api/v1/api-keys', { body });
       if (!data) return setError(problemText(response.status, failure));
       onCreated(body.name, data.key);

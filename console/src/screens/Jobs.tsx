@@ -5,9 +5,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { jobFile, unfinished, type Job } from '../forms.js';
 
 type JobList = paths['/api/v1/jobs']['get']['responses'][200]['content']['application/json'];
-type Job = JobList['data'][number];
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 20;
@@ -18,16 +18,6 @@ const KINDS: Record<string, string> = {
   'cafe-bulk-insert': 'Menu import',
   'qr-render': 'QR code ZIP',
 };
-
-const unfinished = (job: Job) => job.state === 'queued' || job.state === 'active';
-
-/** The job's file, when its result names one (exports' downloadUrl, bulk generation's qrZipUrl). */
-function fileOf(job: Job): { fileName: string } | null {
-  if (job.state !== 'completed' || !job.result || typeof job.result !== 'object') return null;
-  const result = job.result as { downloadUrl?: unknown; qrZipUrl?: unknown; fileName?: unknown };
-  if (typeof result.downloadUrl !== 'string' && typeof result.qrZipUrl !== 'string') return null;
-  return { fileName: typeof result.fileName === 'string' ? result.fileName : `${job.id}.bin` };
-}
 
 export function Jobs() {
   const [page, setPage] = useState(1);
@@ -99,7 +89,7 @@ export function Jobs() {
 
 function JobRow({ job }: { job: Job }) {
   const kind = KINDS[job.type] ?? job.type;
-  const file = fileOf(job);
+  const file = jobFile(job);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const labelId = `job-${job.id}`;
 
