@@ -90,6 +90,7 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
       await row.getByRole('button', { name: 'Revoke Shop sync' }).click();
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await expect.poll(() => row.textContent()).toContain('revoked');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keys of this account');
       expect(await row.getByRole('button').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {

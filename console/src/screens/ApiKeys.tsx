@@ -25,6 +25,8 @@ export function ApiKeys({ me }: { me: Me }) {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  // Where focus goes when a dialog or the new key's panel closes, so it is never lost on the page.
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   const load = async () => {
     try {
@@ -42,8 +44,18 @@ export function ApiKeys({ me }: { me: Me }) {
   return (
     <section class="keys">
       <h1>API keys</h1>
-      {created && <NewKey {...created} onDone={() => setCreated(null)} />}
-      <h2>Keys of this account</h2>
+      {created && (
+        <NewKey
+          {...created}
+          onDone={() => {
+            setCreated(null);
+            listHeading.current?.focus();
+          }}
+        />
+      )}
+      <h2 ref={listHeading} tabIndex={-1}>
+        Keys of this account
+      </h2>
       {error ? (
         <p class="field-error" role="alert">
           The keys could not be loaded. {error}
@@ -109,7 +121,10 @@ export function ApiKeys({ me }: { me: Me }) {
           apiKey={revoking}
           onClose={(revoked) => {
             setRevoking(null);
-            if (revoked) void load();
+            if (revoked) {
+              listHeading.current?.focus();
+              void load();
+            }
           }}
         />
       )}
@@ -234,7 +249,9 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: bo
   const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // showModal moves focus into the dialog (to its first button) and Escape closes it (the cancel event).
+  const revoked = useRef(false);
+  // showModal moves focus into the dialog (to its first button) and Escape closes it (the cancel
+  // event); every way out goes through close(), which gives focus back before `onClose` runs.
   useEffect(() => dialog.current?.showModal(), []);
   const label = apiKey.name ?? `${apiKey.prefix}…`;
 
@@ -242,7 +259,10 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: bo
     setBusy(true);
     try {
       const { data, error: failure, response } = await signedInClient().DELETE('/api/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } });
-      if (data) return onClose(true);
+      if (data) {
+        revoked.current = true;
+        return dialog.current?.close();
+      }
       setError(problemText(response.status, failure));
     } catch {
       setError(UNREACHABLE);
@@ -252,7 +272,7 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: bo
   };
 
   return (
-    <dialog ref={dialog} aria-labelledby="revoke-title" aria-describedby="revoke-text" onClose={() => onClose(false)}>
+    <dialog ref={dialog} aria-labelledby="revoke-title" aria-describedby="revoke-text" onClose={() => onClose(revoked.current)}>
       <h2 id="revoke-title">Revoke “{label}”?</h2>
       <p id="revoke-text">Programs using this key stop working at once. This cannot be undone.</p>
       {error && (
