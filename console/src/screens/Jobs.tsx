@@ -11,6 +11,8 @@ type JobList = paths['/api/v1/jobs']['get']['responses'][200]['content']['applic
 
 const POLL_MS = 1000;
 const PAGE_SIZE = 20;
+/** At most this many jobs are followed at once (requests a second, well inside a key's rate limit); the next ones as these end. */
+const MAX_FOLLOWED = 5;
 
 const KINDS: Record<string, string> = {
   'analytics-export': 'Scan export',
@@ -36,7 +38,7 @@ export function Jobs() {
   }, [page]);
 
   // Each unfinished job follows its own GET /jobs/:id until it ends.
-  const pending = list?.data.filter(unfinished).map((j) => j.id).join(',') ?? '';
+  const pending = list?.data.filter(unfinished).slice(0, MAX_FOLLOWED).map((j) => j.id).join(',') ?? '';
   useEffect(() => {
     if (!pending) return;
     const client = signedInClient();
