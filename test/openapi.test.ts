@@ -76,6 +76,7 @@ describe('OpenAPI document at /api/v1/docs', () => {
       ['get', '/api/v1/api-keys'],
       ['post', '/api/v1/api-keys'],
       ['delete', '/api/v1/api-keys/{id}'],
+      ['get', '/api/v1/jobs'],
       ['get', '/api/v1/jobs/{jobId}'],
     ];
     for (const [method, path] of expected) {

@@ -100,6 +100,11 @@ describe('tenancy matrix', () => {
     expect(checked).toBeGreaterThan(50);
     expect(wrong).toEqual([]);
     expect(await ownerView()).toEqual(before);
+    // The jobs list (no path id): the intruder's has only the jobs its own calls started.
+    const jobIds = async (key: string) => (await call(api.app, key, 'GET', `${API_PREFIX}/jobs?size=1000`)).json().data.map((j: { id: string }) => j.id);
+    const ownerJobs = await jobIds(owner.key);
+    expect(ownerJobs).toEqual(expect.arrayContaining(owned.Job!));
+    expect((await jobIds(intruder.key)).filter((id: string) => ownerJobs.includes(id))).toEqual([]);
   });
 });
 

@@ -20,8 +20,8 @@ export const PAGES: readonly Page[] = [
   { path: '/links', label: 'Links', scope: 'links.read', apiPath: '/api/v1/links', built: false },
   { path: '/templates', label: 'Templates', scope: 'templates.read', apiPath: '/api/v1/templates', built: false },
   { path: '/bulk', label: 'Bulk', scope: 'bulk.create', apiPath: '/api/v1/bulk-generate', built: false },
-  { path: '/jobs', label: 'Jobs', scope: 'any', apiPath: '/api/v1/jobs/{jobId}', built: false },
-  { path: '/keys', label: 'API keys', scope: 'all', needsKeyManagement: true, apiPath: '/api/v1/api-keys', built: false },
+  { path: '/jobs', label: 'Jobs', scope: 'any', apiPath: '/api/v1/jobs', built: true },
+  { path: '/keys', label: 'API keys', scope: 'all', needsKeyManagement: true, apiPath: '/api/v1/api-keys', built: true },
   { path: '/analytics', label: 'Analytics', scope: 'any', apiPath: '/api/v1/analytics/general', built: false },
   { path: '/cafes', label: 'Cafes', scope: 'cafe.read', apiPath: '/api/v1/cafes', built: false },
 ];
@@ -30,7 +30,7 @@ export type Access = { allowed: true } | { allowed: false; reason: string };
 
 export function pageAccess(page: Page, me: Me): Access {
   if (page.needsKeyManagement && !me.plan.apiKeyManagement) {
-    return { allowed: false, reason: `The ${me.account.plan} plan does not include managing keys here; the operator issues them with the CLI.` };
+    return { allowed: false, reason: `The ${me.account.plan} plan does not include managing keys here; the operator issues them with the CLI (npm run cli -- key create).` };
   }
   const scopes = me.key.scopes;
   if (page.scope === 'any' || scopes.includes('all') || scopes.includes(page.scope)) return { allowed: true };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, notInArray, sql } from 'drizzle-orm';
 import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
 import type { Database } from '../../db/client.js';
 import { jobs, type JobState } from '../../db/schema.js';
@@ -88,10 +88,40 @@ export async function getJobView(db: Database, accountId: string, id: string): P
     .from(jobs)
     .where(and(eq(jobs.id, id), eq(jobs.accountId, accountId)));
   if (!row) throw new NotFoundError('Job');
+  return jobView(row);
+}
+
+function jobView(row: typeof jobs.$inferSelect): JobView {
   const view: JobView = { id: row.id, type: row.type, state: row.state, progress: row.progress };
   if (row.result !== null) view.result = row.result;
   if (row.error !== null) view.error = row.error;
   return view;
+}
+
+export interface JobListItem extends JobView {
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A page of the account's jobs, newest first (ties by id, so pages never overlap); finished jobs
+ * are kept for JOB_RETENTION_MS, so this is the account's recent work.
+ */
+export async function listJobViews(db: Database, accountId: string, page: number, size: number): Promise<{ data: JobListItem[]; meta: { currentPage: number; totalPages: number } }> {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.accountId, accountId))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(size)
+      .offset((page - 1) * size),
+    db.select({ n: count() }).from(jobs).where(eq(jobs.accountId, accountId)),
+  ]);
+  return {
+    data: rows.map((row) => ({ ...jobView(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
+    meta: { currentPage: page, totalPages: Math.ceil((total?.n ?? 0) / size) },
+  };
 }
 
 export type ReportProgress = (percent: number) => Promise<void>;

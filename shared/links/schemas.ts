@@ -121,7 +121,8 @@ export const booleanParam = z
 
 export const SORTS = ['most_recent', 'name', 'last_modified', 'most_visited'] as const;
 
-export const listLinksQuerySchema = z.strictObject({
+/** The API's page parameters: `page` from 1, `size` from 1 to 1000 (default 20); lists answer `meta: pageMeta`. */
+export const pageQuery = {
   page: z.coerce.number({ error: 'Must be a whole number >= 1' }).int('Must be a whole number >= 1').min(1, 'Must be a whole number >= 1').default(1),
   size: z.coerce
     .number({ error: 'Must be a whole number from 1 to 1000' })
@@ -129,6 +130,10 @@ export const listLinksQuerySchema = z.strictObject({
     .min(1, 'Must be a whole number from 1 to 1000')
     .max(1000, 'Must be a whole number from 1 to 1000')
     .default(20),
+};
+
+export const listLinksQuerySchema = z.strictObject({
+  ...pageQuery,
   search: z.string().max(255).optional(),
   folder: z.string().max(64).optional(),
   qr_type: commaList(LINK_TYPES, 'type').optional(),

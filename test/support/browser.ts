@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -21,6 +22,18 @@ export function launchChromium(): Promise<Browser> {
 
 /** An iPhone-sized touch screen. */
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
+export const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
+
+/**
+ * With UPDATE_SCREENSHOTS=1, the page as it is now, written to docs/screenshots/console/ as
+ * `<name>-<viewport width>.png` (checked in, linked from the README); otherwise nothing.
+ */
+export async function consoleScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  const path = fileURLToPath(new URL(`../../docs/screenshots/console/${name}-${page.viewportSize()!.width}.png`, import.meta.url));
+  await mkdir(dirname(path), { recursive: true });
+  await page.screenshot({ path });
+}
 
 export interface VisitOptions {
   /** Hosts the page may fetch from; any other request is blocked and reported. Default: the visited URL's host. */

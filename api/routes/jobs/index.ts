@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { JOB_STATES } from '../../../db/schema.js';
-import { getJobView } from '../../../shared/jobs/records.js';
+import { getJobView, listJobViews } from '../../../shared/jobs/records.js';
+import { pageMeta, pageQuery } from '../../../shared/links/schemas.js';
 import { openJobFile } from '../../../shared/jobs/files.js';
 import { errorResponses, resourceParams } from '../../schemas.js';
 import { sendJobFile } from '../../job-reply.js';
@@ -9,7 +10,35 @@ import { sendJobFile } from '../../job-reply.js';
 const RETENTION =
   'A finished job is kept, with its file, for JOB_RETENTION_MS (default 7 days) after it finished; then both are deleted and this answers 404.';
 
+const jobResponse = z.object({
+  id: z.string(),
+  type: z.string().meta({ description: 'analytics-export, bulk-generate, cafe-bulk-insert or qr-render' }),
+  state: z.enum(JOB_STATES),
+  progress: z.number().int().min(0).max(100),
+  result: z.unknown().optional().meta({
+    description: 'Once completed: what the job made; a file it left is named by `downloadUrl` (exports, QR ZIPs) or `qrZipUrl` (bulk generation)',
+  }),
+  error: z.string().optional().meta({ description: 'Once failed: why, in one line' }),
+});
+
 const routes: FastifyPluginAsyncZod = async (app) => {
+  app.get('', {
+    config: { auth: { scope: 'any' } },
+    schema: {
+      tags: ['jobs'],
+      summary: "The account's recent jobs, newest first, a page at a time",
+      description: `Every kind of job the account started, with the same fields as GET /jobs/{jobId} plus when it was created and last changed. ${RETENTION}`,
+      querystring: z.strictObject(pageQuery),
+      response: {
+        200: z.object({
+          data: z.array(jobResponse.extend({ createdAt: z.string().meta({ description: 'ISO 8601' }), updatedAt: z.string().meta({ description: 'ISO 8601' }) })),
+          meta: pageMeta,
+        }),
+      },
+    },
+    handler: async (request) => listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size),
+  });
+
   app.get('/:jobId', {
     config: { auth: { scope: 'any' } },
     schema: {
@@ -17,16 +46,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       summary: "A background job's state, progress and result (bulk generation, cafe bulk insert, exports)",
       description: RETENTION,
       params: resourceParams('jobId', 'Job'),
-      response: {
-        200: z.object({
-          id: z.string(),
-          type: z.string(),
-          state: z.enum(JOB_STATES),
-          progress: z.number().int().min(0).max(100),
-          result: z.unknown().optional(),
-          error: z.string().optional(),
-        }),
-      },
+      response: { 200: jobResponse },
     },
     handler: async (request) => getJobView(app.ctx.db, request.principal.accountId, request.params.jobId),
   });

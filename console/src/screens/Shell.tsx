@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { PAGES, pageAccess, type Page } from '../nav.js';
 import type { Theme } from '../theme.js';
+import { SCREENS } from './index.js';
 
 interface Props {
   me: Me;
@@ -73,6 +74,8 @@ function NavEntry({ page, me, current }: { page: Page; me: Me; current: boolean 
 
 function PageView({ page, me }: { page: Page; me: Me }) {
   const access = pageAccess(page, me);
+  const Screen = SCREENS[page.path];
+  if (access.allowed && Screen) return <Screen me={me} />;
   return (
     <section class="empty">
       <h1>{page.label}</h1>

@@ -1,0 +1,10 @@
+/** The built pages' screens, by path; a page without one shows where the API does its work. */
+import type { FunctionComponent } from 'preact';
+import type { Me } from '../api/client.js';
+import { ApiKeys } from './ApiKeys.js';
+import { Jobs } from './Jobs.js';
+
+export const SCREENS: Readonly<Record<string, FunctionComponent<{ me: Me }>>> = {
+  '/jobs': Jobs,
+  '/keys': ApiKeys,
+};
