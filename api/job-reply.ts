@@ -38,7 +38,8 @@ export async function answerJob<P>(
   job: { queue: Queue; type: string; payload: P },
   onCompleted: (view: JobView) => Promise<FastifyReply>,
 ): Promise<FastifyReply> {
-  const id = await enqueueAccountJob(request.server.ctx.db, job.queue, { accountId: request.principal.accountId, type: job.type, payload: job.payload });
+  const { ctx } = request.server;
+  const id = await enqueueAccountJob(ctx.db, job.queue, { accountId: request.principal.accountId, type: job.type, payload: job.payload }, ctx.config.JOB_ACCOUNT_QUEUE);
   return answerQueuedJob(request, reply, job.queue, id, onCompleted);
 }
 

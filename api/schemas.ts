@@ -67,9 +67,9 @@ export const ERROR_DESCRIPTIONS = {
   403: 'The key lacks the scope this endpoint needs',
   404: 'The resource is not one of the account’s',
   409: 'The resource is not in a state that allows this',
-  413: 'A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota',
+  413: 'A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota)',
   415: 'A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type',
-  429: 'Past the per-key rate limit, or too many failed authentications from this address (see Retry-After)',
+  429: 'Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After)',
   503: 'The service could not do this now (see Retry-After)',
 } as const;
 

@@ -11,6 +11,7 @@ import { benchConsoleSize } from './console-size.js';
 import { benchErrorLists } from './error-lists.js';
 import { benchForwardingWarning } from './forwarding-warning.js';
 import { benchImageFairness } from './image-fairness.js';
+import { benchJobFairness } from './job-fairness.js';
 import { benchLinksList } from './links-list.js';
 import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
@@ -34,6 +35,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'error-lists': benchErrorLists,
   'forwarding-warning': benchForwardingWarning,
   'image-fairness': benchImageFairness,
+  'job-fairness': benchJobFairness,
   'links-list': benchLinksList,
   'links-list-memory': benchLinksListMemory,
   metrics: benchMetrics,

@@ -343,11 +343,15 @@ export const jobs = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: tstz('finished_at'),
+    /** Bytes of the file the job left in storage (an export, a ZIP), counted against the account's job-file quota; null: none. */
+    fileBytes: bigint('file_bytes', { mode: 'number' }),
   },
   (t) => [
     index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc()),
     // The recovery sweep's read: the few jobs not finished, among a week of finished ones.
     index('jobs_unfinished_idx').on(t.createdAt).where(sql`${t.state} in ('queued', 'active')`),
+    // An account's waiting and running jobs of one kind, read whenever one is queued or starts (shared/jobs/turns.ts).
+    index('jobs_account_unfinished_idx').on(t.accountId, t.type, t.createdAt.desc()).where(sql`${t.state} in ('queued', 'active')`),
   ],
 );
 

@@ -484,7 +484,7 @@ describe('answer now or 202', () => {
       type: 'analytics-export',
       payload: { from: 0, to: 1, fileName: 'bad name/../x' },
       attempts: 2,
-    });
+    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
     const view = await api.app.jobWaiter.wait('analytics-export', me.accountId, id, 20_000);
     expect(view).toMatchObject({ state: 'failed' });
     expect(view.error).toMatch(/^Invalid storage key/);

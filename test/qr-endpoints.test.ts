@@ -252,7 +252,7 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
       accountId: acct.accountId,
       type: 'qr-render',
       payload: { linkIds: await linkIdsOf(slugs) },
-    });
+    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
     const job = await finished(acct, jobId);
     expect(job.state).toBe('completed');
     expect(job.progress).toBe(100);
@@ -295,7 +295,7 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
       }
     })();
     await new Promise((r) => setTimeout(r, 500));
-    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], { accountId: acct.accountId, type: 'qr-render', payload: { linkIds: ids } });
+    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], { accountId: acct.accountId, type: 'qr-render', payload: { linkIds: ids } }, api.ctx.config.JOB_ACCOUNT_QUEUE);
     const job = await finished(acct, jobId);
     scanning = false;
     await scans;
@@ -317,7 +317,7 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
       accountId: acct.accountId,
       type: 'qr-render',
       payload: { linkIds: await linkIdsOf([mine, theirs]) },
-    });
+    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
     const job = await finished(acct, jobId);
     expect(job.result?.count).toBe(1);
     expect([...(await unzip(await storedZip(job.result!.zipKey))).keys()].sort()).toEqual([`${mine}.png`, `${mine}.svg`]);

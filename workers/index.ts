@@ -4,12 +4,13 @@
  */
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { Worker, type WorkerOptions } from 'bullmq';
+import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../shared/context.js';
 import { throttledWarning } from '../shared/logger.js';
-import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../shared/jobs/queues.js';
+import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type AccountJobData, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../shared/jobs/queues.js';
 import { recordGivenUpJob } from '../shared/jobs/records.js';
 import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../shared/jobs/recovery.js';
+import { limitRunningPerAccount } from '../shared/jobs/turns.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
@@ -33,13 +34,16 @@ export interface RunningWorkers {
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // The scans the scans processor receives tell bulk processors when to step back (shared/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
+  // Account jobs run at most JOB_ACCOUNT_ACTIVE at once per account and kind (shared/jobs/turns.ts).
+  const perAccount = <D extends AccountJobData, R>(queue: Queue, processor: Processor<D, R>) =>
+    limitRunningPerAccount(ctx.db, queue, ctx.config.JOB_ACCOUNT_ACTIVE, processor);
   // Each processor is checked against its queue's payload and result (shared/jobs/queues.ts).
   const processors: { [N in QueueName]: QueueProcessor<N> } = {
-    'analytics-export': analyticsExportProcessor(ctx),
-    'cafe-bulk-insert': cafeBulkInsertProcessor(ctx),
-    'bulk-generate': bulkGenerateProcessor(ctx, scanTraffic),
+    'analytics-export': perAccount(ctx.queues['analytics-export'], analyticsExportProcessor(ctx)),
+    'cafe-bulk-insert': perAccount(ctx.queues['cafe-bulk-insert'], cafeBulkInsertProcessor(ctx)),
+    'bulk-generate': perAccount(ctx.queues['bulk-generate'], bulkGenerateProcessor(ctx, scanTraffic)),
     maintenance: maintenanceProcessor(ctx),
-    'qr-render': qrRenderProcessor(ctx, scanTraffic),
+    'qr-render': perAccount(ctx.queues['qr-render'], qrRenderProcessor(ctx, scanTraffic)),
     scans: scansProcessor(ctx, scanTraffic),
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {

@@ -14,6 +14,7 @@ import type { Database } from '../../db/client.js';
 import { idempotencyKeys, jobs } from '../../db/schema.js';
 import { ConflictError, ValidationError } from '../http/errors.js';
 import { addAccountJob, jobRow, type AccountJobInput } from '../jobs/records.js';
+import { takeQueueTurn } from '../jobs/turns.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -59,22 +60,25 @@ export async function startIdempotentJob<P>(
   key: string,
   hash: string,
   input: AccountJobInput<P>,
+  maxQueued: number,
 ): Promise<{ jobId: string; replayed: boolean }> {
   const { accountId } = input;
   for (let attempt = 1; ; attempt++) {
     const id = randomUUID();
-    const claimed = await db.transaction(async (tx) => {
+    const priority = await db.transaction(async (tx) => {
       const rows = await tx
         .insert(idempotencyKeys)
         .values({ accountId, key, requestHash: hash, jobId: id })
         .onConflictDoNothing()
         .returning({ jobId: idempotencyKeys.jobId });
-      if (rows.length === 0) return false;
+      if (rows.length === 0) return null;
+      // A full queue (429) rolls the key back with the rest: the same key may be tried again.
+      const turn = await takeQueueTurn(tx, queue, accountId, input.type, maxQueued);
       await tx.insert(jobs).values(jobRow(id, queue, input));
-      return true;
+      return turn;
     });
-    if (claimed) {
-      await addAccountJob(queue, id, input);
+    if (priority !== null) {
+      await addAccountJob(queue, id, input, priority);
       return { jobId: id, replayed: false };
     }
     const [row] = await db
@@ -93,7 +97,8 @@ export async function startIdempotentJob<P>(
       throw new ConflictError(`This ${IDEMPOTENCY_HEADER} was already used with a different request; use a new key for a new batch`);
     }
     const [job] = await db.select({ state: jobs.state }).from(jobs).where(eq(jobs.id, row.jobId));
-    if (job?.state === 'queued') await addAccountJob(queue, row.jobId, input);
+    // A job whose first add was lost has waited its turn already: it goes first.
+    if (job?.state === 'queued') await addAccountJob(queue, row.jobId, input, 1);
     return { jobId: row.jobId, replayed: true };
   }
 }

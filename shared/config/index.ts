@@ -99,6 +99,17 @@ const envSchema = z
     ORPHAN_SWEEP_MS: positiveInt(60 * 60 * 1000),
     WORKER_CONCURRENCY: positiveInt(4),
     /**
+     * Jobs of one kind (exports, bulk batches, cafe bulk inserts) one account may have waiting to
+     * start; one more is a 429. Also bounds the priorities that make queues fair between accounts.
+     */
+    JOB_ACCOUNT_QUEUE: positiveInt(20),
+    /**
+     * Jobs of one kind one account may have running at once, across all workers; its others wait,
+     * so other accounts' jobs find a free worker slot. Below WORKER_CONCURRENCY, or one account
+     * can still hold every slot of a lone worker.
+     */
+    JOB_ACCOUNT_ACTIVE: positiveInt(2),
+    /**
      * CPU priority (nice, 0-19) of a worker process: background work yields to the api and the
      * redirect when they share a machine; alone on one, it changes nothing.
      */

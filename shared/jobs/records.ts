@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import type { Job, Processor, Queue } from 'bullmq';
+import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
 import type { Database } from '../../db/client.js';
 import { jobs, type JobState } from '../../db/schema.js';
 import { isUuid } from '../format/ids.js';
 import { NotFoundError } from '../http/errors.js';
 import type { AccountJobData } from './queues.js';
+import { takeQueueTurn } from './turns.js';
 
 export interface JobView {
   id: string;
@@ -18,13 +19,18 @@ export interface JobView {
 
 /**
  * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
- * its id is handed out, and a job Redis loses can be queued again from it), then the BullMQ job
- * under the same id. Retries reuse the id.
+ * its id is handed out, and a job Redis loses can be queued again from it), in the account's turn
+ * (shared/jobs/turns.ts: a 429 when the account has `maxQueued` of this kind waiting), then the
+ * BullMQ job under the same id. Retries reuse the id.
  */
-export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: AccountJobInput<P>): Promise<string> {
+export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: AccountJobInput<P>, maxQueued: number): Promise<string> {
   const id = randomUUID();
-  await db.insert(jobs).values(jobRow(id, queue, input));
-  await addAccountJob(queue, id, input);
+  const priority = await db.transaction(async (tx) => {
+    const turn = await takeQueueTurn(tx, queue, input.accountId, input.type, maxQueued);
+    await tx.insert(jobs).values(jobRow(id, queue, input));
+    return turn;
+  });
+  await addAccountJob(queue, id, input, priority);
   return id;
 }
 
@@ -35,6 +41,7 @@ export function jobRow<P>(id: string, queue: Queue, input: AccountJobInput<P>) {
 
 export interface AccountJobInput<P> {
   accountId: string;
+  /** The job's kind, as its jobs row and BullMQ name it; one kind per queue. */
   type: string;
   payload: P;
   attempts?: number;
@@ -49,13 +56,15 @@ export interface AccountJobInput<P> {
 const ADD_WAIT_MS = 1000;
 
 /**
- * The BullMQ half of starting a job whose row exists. BullMQ keeps one job per id (adding an id it
- * holds is a no-op), so adding again a job whose first add may have been lost is safe.
+ * The BullMQ half of starting a job whose row exists, with the priority its turn gave it. BullMQ
+ * keeps one job per id (adding an id it holds is a no-op), so adding again a job whose first add
+ * may have been lost is safe.
  */
-export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>): Promise<void> {
+export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>, priority: number): Promise<void> {
   const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
   const added = queue.add(input.type, data, {
     jobId: id,
+    priority,
     attempts: input.attempts ?? 3,
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: { age: 3600 },
@@ -121,7 +130,8 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
         .where(eq(jobs.id, id));
       return result;
     } catch (err) {
-      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      // BullMQ tries no more after an UnrecoverableError (a job past its file quota would fail again).
+      const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       await db
         .update(jobs)
         .set(

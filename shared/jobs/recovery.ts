@@ -35,7 +35,8 @@ export async function requeueLostJobs(ctx: Pick<AppContext, 'db' | 'queues' | 'c
   for (const row of unfinished) {
     const queue = ctx.queues[row.type as QueueName];
     if (await queue.getJob(row.id)) continue;
-    await addAccountJob(queue, row.id, { accountId: row.accountId, type: row.type, payload: row.payload });
+    // First in line: it has waited longest of all, its first place lost with Redis's data.
+    await addAccountJob(queue, row.id, { accountId: row.accountId, type: row.type, payload: row.payload }, 1);
     requeued++;
   }
   return requeued;

@@ -5,12 +5,13 @@
  * storage drivers make the object appear whole or not at all (fs: a temporary file renamed into
  * place; s3: one PUT, or a multipart upload completed at the end), and the job's result, with
  * its downloadUrl, is written only after the upload finished: a partial file is never served. A
- * retry (after an error, or a worker killed mid-export) writes the same key again.
+ * retry (after an error, or a worker killed mid-export) writes the same key again. The file counts
+ * against the account's job-file quota (putJobFile).
  */
 import { Readable } from 'node:stream';
 import { scansCsv, type AnalyticsExportPayload, type AnalyticsExportResult } from '../../shared/analytics/export.js';
 import type { AppContext } from '../../shared/context.js';
-import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
+import { jobDownloadUrl, putJobFile } from '../../shared/jobs/files.js';
 import type { QueueProcessor } from '../../shared/jobs/queues.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 
@@ -35,9 +36,7 @@ export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analy
       },
     );
     // One batch read ahead at most: the upload pulls the next when it has written the last.
-    const stored = await ctx.storage.put(jobFileKey(accountId, job.id!, payload.fileName), Readable.from(csv, { highWaterMark: 1 }), {
-      contentType: EXPORT_CONTENT_TYPE,
-    });
+    const stored = await putJobFile(ctx, { accountId, jobId: job.id!, fileName: payload.fileName }, Readable.from(csv, { highWaterMark: 1 }), EXPORT_CONTENT_TYPE);
     return { downloadUrl: jobDownloadUrl(ctx.config, job.id!), fileName: payload.fileName, rows, bytes: stored.size };
   });
 }

@@ -17,7 +17,7 @@ import { BulkPacer } from '../../shared/jobs/pacing.js';
 import type { QueueProcessor } from '../../shared/jobs/queues.js';
 import { publishInterimResult, trackAccountJob } from '../../shared/jobs/records.js';
 import type { ScanTraffic } from '../../shared/scans/traffic.js';
-import { QR_ZIP_NAME, qrZipKey, writeQrZip } from './qr-render.js';
+import { QR_ZIP_NAME, writeQrZip } from './qr-render.js';
 
 const INSERT_PROGRESS = 10;
 const READ_BATCH = 500;
@@ -48,7 +48,7 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
     const pacer = new BulkPacer(scanTraffic, pacing);
     const zip = await writeQrZip(ctx, pacer, {
       accountId,
-      zipKey: qrZipKey(accountId, jobId),
+      jobId,
       total,
       // A new batch's codes are rendered, not cached (renderQr): GET /links/:id/qr caches each when asked.
       fillCache: false,

@@ -12,7 +12,7 @@ import { links } from '../../db/schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '../../shared/jobs/queues.js';
 import { BulkPacer } from '../../shared/jobs/pacing.js';
-import { jobDownloadUrl, jobFileKey } from '../../shared/jobs/files.js';
+import { jobDownloadUrl, jobFileKey, putJobFile } from '../../shared/jobs/files.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';
 import { shortUrl } from '../../shared/links/slugs.js';
 import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../shared/qr/qr-images.js';
@@ -36,7 +36,8 @@ export interface QrZipLink {
 
 export interface QrZipInput {
   accountId: string;
-  zipKey: string;
+  /** The job whose file the ZIP is (QR_ZIP_NAME in its folder). */
+  jobId: string;
   /** How many links the batches hold in all (for progress). */
   total: number;
   /** The links, a batch at a time, in ZIP order; a batch may hold fewer (links deleted meanwhile). */
@@ -51,7 +52,7 @@ export interface QrZipInput {
 
 /**
  * Renders every link's PNG and SVG through the render threads (and their cache) and streams them,
- * in order, into one ZIP at `zipKey`. Storage makes the object appear whole or not at all, so a
+ * in order, into one ZIP, the job's file (putJobFile: within the account's job-file quota). Storage makes the object appear whole or not at all, so a
  * ZIP is never seen half-written; a retry writes the same key again.
  */
 export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZipInput): Promise<{ count: number; bytes: number }> {
@@ -59,9 +60,13 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
   const archive = archiver('zip', { zlib: { level: 6 } });
   let archiveError: Error | null = null;
   archive.on('error', (err) => (archiveError = err));
-  const stored = ctx.storage.put(input.zipKey, archive, { contentType: 'application/zip' });
-  // If storage gives up early, stop feeding the archive.
-  stored.catch(() => archive.abort());
+  const stored = putJobFile(ctx, { accountId, jobId: input.jobId, fileName: QR_ZIP_NAME }, archive, 'application/zip');
+  // If storage gives up early (the job-file quota reached, an error), stop rendering and feeding the archive.
+  let storeFailed = false;
+  stored.catch(() => {
+    storeFailed = true;
+    archive.abort();
+  });
 
   let done = 0;
   let rendered = 0;
@@ -69,6 +74,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
   // time while scans are arriving, each followed by the pause that keeps the job to its share.
   const window = Math.max(2, ctx.config.QR_RENDER_THREADS * 2);
   for await (const batch of input.batches) {
+    if (storeFailed) break;
     const renders = batch.links.flatMap((link) =>
       QR_FORMATS.map((format) => () => {
         const data = shortUrl(ctx.config.SHORT_URL_BASE, link.slug);
@@ -87,7 +93,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
       inFlight.push(render);
     };
     while (next < renders.length && inFlight.length < window) start();
-    while (inFlight.length) {
+    while (inFlight.length && !storeFailed) {
       const entry = await inFlight.shift()!;
       const limit = (await pacer.betweenUnits()) ? 1 : window;
       while (next < renders.length && inFlight.length < limit) start();
@@ -101,8 +107,10 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
     }
     done += batch.size - batch.links.length; // links deleted since the job was made count as done
   }
-  for (const file of input.trailer?.() ?? []) archive.append(file.body, { name: file.name });
-  await archive.finalize();
+  if (!storeFailed) {
+    for (const file of input.trailer?.() ?? []) archive.append(file.body, { name: file.name });
+    await archive.finalize();
+  }
   const info = await stored;
   if (archiveError) throw archiveError;
   return { count: rendered, bytes: info.size };
@@ -113,7 +121,6 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): Qu
   return trackAccountJob<QrRenderPayload, QrRenderResult>(ctx.db, async (job, reportProgress) => {
     const pacer = new BulkPacer(scanTraffic, pacing);
     const { accountId, payload } = job.data;
-    const zipKey = qrZipKey(accountId, job.id!);
     const total = payload.linkIds.length;
     async function* batches() {
       for (let i = 0; i < total; i += READ_BATCH) {
@@ -130,9 +137,9 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): Qu
         yield { size: ids.length, links: ordered };
       }
     }
-    const zip = await writeQrZip(ctx, pacer, { accountId, zipKey, total, fillCache: true, batches: batches(), onProgress: (done) => reportProgress((done / total) * 99) });
+    const zip = await writeQrZip(ctx, pacer, { accountId, jobId: job.id!, total, fillCache: true, batches: batches(), onProgress: (done) => reportProgress((done / total) * 99) });
     if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
     await reportProgress(100);
-    return { zipKey, fileName: QR_ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: zip.count, bytes: zip.bytes };
+    return { zipKey: qrZipKey(accountId, job.id!), fileName: QR_ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: zip.count, bytes: zip.bytes };
   });
 }

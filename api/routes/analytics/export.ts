@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportBodySchema, exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../shared/analytics/export.js';
-import { openJobFile } from '../../../shared/jobs/files.js';
+import { assertJobFilesFit, openJobFile } from '../../../shared/jobs/files.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
 
@@ -29,15 +29,19 @@ export function analyticsExportRoute(perLink: boolean, params: { params?: z.ZodT
         description:
           'Waits for the export up to JOB_WAIT_MS and answers the file; past that, or with `Prefer: respond-async`, ' +
           'answers 202 with the job to poll (GET /jobs/{jobId}) whose result has the downloadUrl. ' +
+          'The file counts against the account’s job-file quota (as large as its storage quota, apart from uploads) until it expires with its job: ' +
+          'with that full the request is a 413, and an export that would go past it fails. ' +
+          'An account with JOB_ACCOUNT_QUEUE exports waiting already gets a 429 with Retry-After. ' +
           'The body may be left out (the swagger document cannot say so): every field has a default.',
         ...params,
         headers: preferHeaders,
         // No body (Fastify passes null) is the empty one: every field has its default.
         body: z.preprocess((body) => body ?? {}, exportBodySchema),
-        response: { 200: csvResponse, 202: acceptedJobResponse, ...errorResponses(401, 429, 503) },
+        response: { 200: csvResponse, 202: acceptedJobResponse, ...errorResponses(401, 413, 429, 503) },
       },
       handler: async (request, reply) => {
         const window = exportWindow(request.body);
+        await assertJobFilesFit(ctx.db, request.principal.accountId);
         const linkSlug = perLink ? (request.params as { id: string }).id : undefined;
         const payload: AnalyticsExportPayload = {
           ...(linkSlug !== undefined && { linkSlug }),

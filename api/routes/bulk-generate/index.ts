@@ -113,8 +113,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const queue = ctx.queues['bulk-generate'];
       const job = { accountId, type: 'bulk-generate', payload: checked.payload };
       const jobId = key
-        ? (await startIdempotentJob(ctx.db, queue, key, requestHash(checked.body), job)).jobId
-        : await enqueueAccountJob(ctx.db, queue, job);
+        ? (await startIdempotentJob(ctx.db, queue, key, requestHash(checked.body), job, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
+        : await enqueueAccountJob(ctx.db, queue, job, ctx.config.JOB_ACCOUNT_QUEUE);
       return answerQueuedJob(
         request,
         reply,
