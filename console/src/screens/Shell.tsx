@@ -1,6 +1,7 @@
 import type { Me } from '../api/client.js';
 import { PAGES, pageAccess, type Page } from '../nav.js';
 import type { Theme } from '../theme.js';
+import { Links } from './Links.js';
 
 interface Props {
   me: Me;
@@ -11,7 +12,9 @@ interface Props {
 }
 
 export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
-  const page = PAGES.find((p) => p.path === route);
+  // A page's own view state follows its path in the query (`/links?page=2`).
+  const path = route.split('?')[0];
+  const page = PAGES.find((p) => p.path === path);
   return (
     <div class="shell">
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -36,12 +39,12 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
       <nav aria-label="Console">
         <ul>
           {PAGES.map((p) => (
-            <NavEntry key={p.path} page={p} me={me} current={p.path === route} />
+            <NavEntry key={p.path} page={p} me={me} current={p.path === path} />
           ))}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        {page ? <PageView page={page} me={me} /> : route === '/' ? <Overview me={me} /> : <NotFound />}
+        {page?.path === '/links' && pageAccess(page, me).allowed ? <Links me={me} /> : page ? <PageView page={page} me={me} /> : route === '/' ? <Overview me={me} /> : <NotFound />}
       </main>
     </div>
   );
