@@ -1,7 +1,7 @@
 /**
  * The console's links screen against the real api in headless Chromium: 25 links made over the
  * API, pages and filters kept in the URL, pausing, deleting behind a confirm dialog, multi-select,
- * folders, what a read-only key is offered, and axe-core's serious and critical findings.
+ * folders (moving links into one), what a read-only key is offered, and axe-core's serious and critical findings.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +134,7 @@ describe.skipIf(!hasChromium)('console links screen', () => {
     }
   });
 
-  it('creates and renames a folder in the sidebar and filters the table by it', async () => {
+  it('creates a folder, moves two links into it, filters by it, renames and deletes it', async () => {
     const { context, page } = await openLinks('/links?sort=name');
     try {
       await page.getByRole('button', { name: 'New folder' }).click();
@@ -142,7 +142,12 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
       await page.getByRole('link', { name: 'Posters' }).waitFor();
       const folderId = (await call(api.app, owner.key, 'GET', '/api/v1/folders')).json().data.find((f: { name: string }) => f.name === 'Posters').id;
-      for (const i of [4, 5]) expect((await call(api.app, owner.key, 'PUT', `/api/v1/links/${slugs.get(name(i))}`, { ...body(i), linkConfigurations: { folder_id: folderId } })).statusCode).toBe(200);
+      await page.getByLabel('Select Link 04').check();
+      await page.getByLabel('Select Link 05').check();
+      await page.getByLabel('Move to').selectOption({ label: 'Posters' });
+      await page.getByRole('button', { name: 'Move selected' }).click();
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('2 links moved.');
+      expect((await call(api.app, owner.key, 'GET', `/api/v1/links/${slugs.get('Link 04')}`)).json().data.folder_id).toBe(folderId);
       await page.getByRole('link', { name: 'Posters' }).click();
       await expect.poll(() => rowNames(page)).toEqual(['Link 04', 'Link 05']);
       expect(new URL(page.url()).hash).toBe(`#/links?folder=${folderId}&sort=name`);

@@ -9,10 +9,13 @@ import '../links/links.css';
 
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];
 type Client = ReturnType<typeof apiClient>;
-type Action = 'pause' | 'resume' | 'duplicate' | 'delete';
+type Action = 'pause' | 'resume' | 'duplicate' | 'delete' | 'move';
 
-const ACTION_SCOPES: Record<Action, string> = { pause: 'links.pause', resume: 'links.resume', duplicate: 'links.create', delete: 'links.delete' };
-const ACTION_LABELS: Record<Action, string> = { pause: 'Pause', resume: 'Resume', duplicate: 'Duplicate', delete: 'Delete' };
+const ACTION_SCOPES: Record<Action, string> = { pause: 'links.pause', resume: 'links.resume', duplicate: 'links.create', delete: 'links.delete', move: 'links.update' };
+const ACTION_LABELS: Record<Action, string> = { pause: 'Pause', resume: 'Resume', duplicate: 'Duplicate', delete: 'Delete', move: 'Move' };
+const ACTION_DONE: Record<Action, string> = { pause: 'paused', resume: 'resumed', duplicate: 'duplicated', delete: 'deleted', move: 'moved' };
+/** The move target meaning "no folder". */
+const NO_FOLDER = '';
 
 type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; links: Link[]; totalPages: number };
 
@@ -24,7 +27,7 @@ function failure(status: number, message: string | undefined): string {
 }
 const unreachable = 'The server cannot be reached. Check that qrlinks is running and try again.';
 
-async function runAction(client: Client, action: Action, slug: string): Promise<string | null> {
+async function runAction(client: Client, action: Action, slug: string, folderId: string): Promise<string | null> {
   const params = { params: { path: { id: slug } } };
   const { error, response } =
     action === 'pause'
@@ -33,7 +36,9 @@ async function runAction(client: Client, action: Action, slug: string): Promise<
         ? await client.POST('/api/v1/links/{id}/resume', params)
         : action === 'duplicate'
           ? await client.POST('/api/v1/links/{id}/duplicate', { ...params, body: {} })
-          : await client.DELETE('/api/v1/links/{id}', params);
+          : action === 'move'
+            ? await client.PUT('/api/v1/links/{id}/folder', { ...params, body: { folder_id: folderId === NO_FOLDER ? null : folderId } })
+            : await client.DELETE('/api/v1/links/{id}', params);
   return response.ok ? null : failure(response.status, (error as { message?: string } | undefined)?.message);
 }
 
@@ -47,6 +52,7 @@ export function Links({ me }: { me: Me }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState('');
   const [confirming, setConfirming] = useState<{ action: Action; slugs: string[] } | null>(null);
+  const [folders, reloadFolders] = useFolders(me, client);
   const go = (next: LinkView) => (location.hash = `#${routeOfView(next)}`);
 
   useEffect(() => {
@@ -66,24 +72,23 @@ export function Links({ me }: { me: Me }) {
   }, [client, view, reloads]);
   useEffect(() => setSelected(new Set()), [query]);
 
-  const perform = async (action: Action, slugs: string[]) => {
+  const perform = async (action: Action, slugs: string[], folderId = NO_FOLDER) => {
     setNotice(`${ACTION_LABELS[action]}: working…`);
     const failures: string[] = [];
     for (const slug of slugs) {
       try {
-        const problem = await runAction(client, action, slug);
+        const problem = await runAction(client, action, slug, folderId);
         if (problem) failures.push(`${slug}: ${problem}`);
       } catch {
         failures.push(`${slug}: ${unreachable}`);
       }
     }
     const done = slugs.length - failures.length;
-    const verb = { pause: 'paused', resume: 'resumed', duplicate: 'duplicated', delete: 'deleted' }[action];
-    setNotice([`${done} link${done === 1 ? '' : 's'} ${verb}.`, ...failures].join(' '));
+    setNotice([`${done} link${done === 1 ? '' : 's'} ${ACTION_DONE[action]}.`, ...failures].join(' '));
     setSelected(new Set());
     setReloads((n) => n + 1);
   };
-  const ask = (action: Action, slugs: string[]) => (action === 'delete' ? setConfirming({ action, slugs }) : void perform(action, slugs));
+  const ask = (action: Exclude<Action, 'move'>, slugs: string[]) => (action === 'delete' ? setConfirming({ action, slugs }) : void perform(action, slugs));
 
   const blocked = (action: Action) => scopeBlock(me, ACTION_SCOPES[action]);
   const blockedNotes = [...new Set((Object.keys(ACTION_SCOPES) as Action[]).map(blocked).filter((b): b is string => b !== null))];
@@ -98,7 +103,7 @@ export function Links({ me }: { me: Me }) {
 
   return (
     <div class="links-screen">
-      <Folders me={me} client={client} view={view} go={go} setNotice={setNotice} />
+      <Folders me={me} client={client} view={view} go={go} setNotice={setNotice} folders={folders} reload={reloadFolders} />
       <section class="links-main" aria-labelledby="links-title">
         <h1 id="links-title">Links</h1>
         <form
@@ -166,6 +171,30 @@ export function Links({ me }: { me: Me }) {
               {ACTION_LABELS[action]} selected
             </button>
           ))}
+          {Array.isArray(folders) && (
+            <form
+              class="links-move"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void perform('move', [...selected], String(new FormData(e.currentTarget).get('folder') ?? NO_FOLDER));
+              }}
+            >
+              <label>
+                Move to
+                <select name="folder">
+                  <option value={NO_FOLDER}>No folder</option>
+                  {folders.map((f) => (
+                    <option key={f.id} value={f.id}>
+                      {f.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" disabled={selected.size === 0 || blocked('move') !== null} aria-describedby={blocked('move') ? 'links-blocked' : undefined}>
+                Move selected
+              </button>
+            </form>
+          )}
         </div>
         <p role="status" class="links-notice">
           {notice}
@@ -246,7 +275,7 @@ interface RowProps {
   link: Link;
   selected: boolean;
   onToggle(slug: string): void;
-  onAction(action: Action, slugs: string[]): void;
+  onAction(action: Exclude<Action, 'move'>, slugs: string[]): void;
   blocked(action: Action): string | null;
   setNotice(text: string): void;
 }
@@ -329,21 +358,29 @@ interface FoldersProps {
   view: LinkView;
   go(view: LinkView): void;
   setNotice(text: string): void;
+  folders: FolderList;
+  reload(): void;
 }
 
-function Folders({ me, client, view, go, setNotice }: FoldersProps) {
-  const [folders, setFolders] = useState<Folder[] | string | null>(null);
-  const [reloads, setReloads] = useState(0);
-  const [editing, setEditing] = useState<{ mode: 'create' | 'rename' | 'delete'; folder?: Folder } | null>(null);
-  const readBlock = scopeBlock(me, 'folders.read');
+/** The account's folders, or why they cannot be shown; null while loading. */
+type FolderList = Folder[] | string | null;
 
+function useFolders(me: Me, client: Client): [FolderList, () => void] {
+  const [folders, setFolders] = useState<FolderList>(null);
+  const [reloads, setReloads] = useState(0);
+  const readBlock = scopeBlock(me, 'folders.read');
   useEffect(() => {
-    if (readBlock) return;
+    if (readBlock) return setFolders(readBlock);
     client
       .GET('/api/v1/folders')
-      .then(({ data, error, response }) => setFolders(data ? data.data : failure(response.status, error?.message)))
-      .catch(() => setFolders(unreachable));
+      .then(({ data, error, response }) => setFolders(data ? data.data : `The folders could not be loaded. ${failure(response.status, error?.message)}`))
+      .catch(() => setFolders(`The folders could not be loaded. ${unreachable}`));
   }, [client, reloads, readBlock]);
+  return [folders, () => setReloads((n) => n + 1)];
+}
+
+function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersProps) {
+  const [editing, setEditing] = useState<{ mode: 'create' | 'rename' | 'delete'; folder?: Folder } | null>(null);
 
   const save = async (form: FormData) => {
     const target = editing!;
@@ -359,7 +396,7 @@ function Folders({ me, client, view, go, setNotice }: FoldersProps) {
       if (!response.ok) return setNotice(`The folder was not changed: ${failure(response.status, (error as { message?: string } | undefined)?.message)}`);
       setNotice(target.mode === 'create' ? `Folder ${name} created.` : target.mode === 'rename' ? `Folder renamed to ${name}.` : `Folder ${target.folder!.name} deleted; its links stay, outside any folder.`);
       if (target.mode === 'delete' && view.folder === target.folder!.id) go({ ...view, folder: null, page: 1 });
-      setReloads((n) => n + 1);
+      reload();
     } catch {
       setNotice(unreachable);
     }
@@ -376,10 +413,8 @@ function Folders({ me, client, view, go, setNotice }: FoldersProps) {
   return (
     <aside class="folders" aria-labelledby="folders-title">
       <h2 id="folders-title">Folders</h2>
-      {readBlock ? (
-        <p class="hint">{readBlock}</p>
-      ) : typeof folders === 'string' ? (
-        <p class="field-error">The folders could not be loaded. {folders}</p>
+      {typeof folders === 'string' ? (
+        <p class="hint">{folders}</p>
       ) : folders === null ? (
         <p class="hint">Loading folders…</p>
       ) : (
