@@ -164,6 +164,7 @@ export function Links({ me }: { me: Me }) {
             <button
               key={action}
               type="button"
+              class="small"
               disabled={selected.size === 0 || blocked(action) !== null}
               aria-describedby={blocked(action) ? 'links-blocked' : undefined}
               onClick={() => ask(action, [...selected])}
@@ -190,7 +191,7 @@ export function Links({ me }: { me: Me }) {
                   ))}
                 </select>
               </label>
-              <button type="submit" disabled={selected.size === 0 || blocked('move') !== null} aria-describedby={blocked('move') ? 'links-blocked' : undefined}>
+              <button type="submit" class="small" disabled={selected.size === 0 || blocked('move') !== null} aria-describedby={blocked('move') ? 'links-blocked' : undefined}>
                 Move selected
               </button>
             </form>
