@@ -64,6 +64,10 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       expect(await rowNames(page)).toEqual(Array.from({ length: 5 }, (_, i) => name(i + 21)));
       await page.goBack();
       await expect.poll(() => rowNames(page)).toHaveLength(20);
+      // A page past the last one says so and leads back.
+      await page.goto(`${base}#/links?sort=name&page=9`);
+      await page.getByRole('link', { name: 'Go to the last page' }).click();
+      await expect.poll(() => page.locator('.pager').textContent()).toContain('Page 2 of 2');
       // A bookmarked page 2 opens as page 2.
       await page.goto(`${base}#/links?sort=name&page=2`);
       await expect.poll(() => rowNames(page)).toEqual(Array.from({ length: 5 }, (_, i) => name(i + 21)));
@@ -90,12 +94,22 @@ describe.skipIf(!hasChromium)('console links screen', () => {
     }
   });
 
-  it('pausing a link changes its badge and the API says paused; resume undoes it', async () => {
+  it('pausing a link by keyboard changes its badge and the API says paused; resume undoes it', async () => {
     const { context, page } = await openLinks('/links?sort=name');
     try {
       const row = page.locator('tr', { hasText: 'Link 03' });
       expect(await row.locator('.badge').textContent()).toBe('Active');
-      await page.getByRole('button', { name: 'Pause Link 03' }).click();
+      // By keyboard: focus is visible on the row's button and Enter presses it.
+      await page.getByLabel('Select Link 03').focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => [document.activeElement?.getAttribute('aria-label'), getComputedStyle(document.activeElement!).outlineWidth])).toEqual([
+        'Copy the short URL of Link 03',
+        '3px',
+      ]);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Pause Link 03');
+      await page.keyboard.press('Enter');
       await expect.poll(() => row.locator('.badge').textContent()).toBe('Paused');
       expect(await apiStatus('Link 03')).toBe('paused');
       await page.getByRole('button', { name: 'Resume Link 03' }).click();

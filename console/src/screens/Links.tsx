@@ -209,7 +209,11 @@ export function Links({ me }: { me: Me }) {
         )}
         {listing.phase === 'ready' && links.length === 0 && (
           <div class="empty">
-            {filtered ? (
+            {view.page > listing.totalPages && listing.totalPages > 0 ? (
+              <p>
+                This view has {listing.totalPages} page{listing.totalPages === 1 ? '' : 's'}. <a href={`#${routeOfView({ ...view, page: listing.totalPages })}`}>Go to the last page</a>.
+              </p>
+            ) : filtered ? (
               <p>
                 No links match this view. <a href="#/links">Show all links</a>.
               </p>
