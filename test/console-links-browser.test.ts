@@ -14,6 +14,7 @@ let base: string;
 let browser: Browser;
 let owner: TestAccount;
 let readOnlyKey: string;
+let foldersReadKey: string;
 const slugs = new Map<string, string>();
 const name = (i: number) => `Link ${String(i).padStart(2, '0')}`;
 /** Every fifth link is an email link, the rest websites. */
@@ -27,6 +28,7 @@ beforeAll(async () => {
   await api.ctx.database.pool.query('update accounts set name = $2 where id = $1', [owner.accountId, 'Cafe Aroma']);
   for (let i = 1; i <= 25; i++) slugs.set(name(i), (await createLinkVia(api.app, owner.key, body(i))).slug);
   readOnlyKey = (await addKey(api.ctx, owner.accountId, ['links.read'])).key;
+  foldersReadKey = (await addKey(api.ctx, owner.accountId, ['links.read', 'folders.read'])).key;
   if (hasChromium) browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
@@ -189,9 +191,20 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       expect(await pause.isDisabled()).toBe(true);
       expect(await page.locator('#links-blocked').textContent()).toContain('This key lacks the links.pause scope.');
       expect(await page.locator('.folders').textContent()).toContain('This key lacks the folders.read scope.');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.viewport.width);
     } finally {
       await context.close();
+    }
+    // A key that may read folders but not change them sees them, with the change buttons off and why.
+    const second = await openLinks('/links', { key: foldersReadKey });
+    try {
+      await second.page.getByRole('link', { name: 'All links' }).waitFor();
+      expect(await second.page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
+      expect(await second.page.locator('#folders-blocked').textContent()).toBe(
+        'This key lacks the folders.create scope. This key lacks the folders.update scope. This key lacks the folders.delete scope.',
+      );
+    } finally {
+      await second.context.close();
     }
   });
 

@@ -406,10 +406,11 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
       setNotice(unreachable);
     }
   };
-  const button = (label: string, scope: string, onClick: () => void, describedBy?: string) => {
+  const blockedNotes = [...new Set(['folders.create', 'folders.update', 'folders.delete'].map((scope) => scopeBlock(me, scope)).filter((b): b is string => b !== null))];
+  const button = (label: string, scope: string, onClick: () => void, name?: string) => {
     const block = scopeBlock(me, scope);
     return (
-      <button type="button" class="small" disabled={block !== null} title={block ?? undefined} aria-label={describedBy} onClick={onClick}>
+      <button type="button" class="small" disabled={block !== null} aria-describedby={block ? 'folders-blocked' : undefined} aria-label={name} onClick={onClick}>
         {label}
       </button>
     );
@@ -443,6 +444,11 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
         </ul>
       )}
       {button('New folder', 'folders.create', () => setEditing({ mode: 'create' }))}
+      {Array.isArray(folders) && blockedNotes.length > 0 && (
+        <p class="hint" id="folders-blocked">
+          {blockedNotes.join(' ')}
+        </p>
+      )}
       {editing && (
         <Dialog
           title={editing.mode === 'create' ? 'New folder' : editing.mode === 'rename' ? `Rename ${editing.folder!.name}` : `Delete the folder ${editing.folder!.name}?`}
