@@ -4,7 +4,7 @@
  * (the cost of moving that much JSON at all), measured in the same run.
  */
 import { eq, sql } from 'drizzle-orm';
-import { createDatabase } from '../db/client.js';
+import { createDatabase, type DatabaseHandle } from '../db/client.js';
 import { accounts } from '../db/schema.js';
 import { createAccount } from '../shared/accounts/accounts.js';
 import { createApiKey } from '../shared/accounts/api-keys.js';
@@ -32,19 +32,12 @@ async function timeRequests(url: string, headers: Record<string, string>): Promi
   return { median: times[Math.floor(times.length / 2)]!, p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!, bytes };
 }
 
-export async function benchLinksList(): Promise<string> {
-  const DATABASE_URL = await freshDatabase('links_list');
-  const database = createDatabase(DATABASE_URL, 2);
-  // Rows left dead by an earlier run would slow this one; clear them first.
-  await database.pool.query('vacuum links');
-  const account = await createAccount(database.db, { name: 'bench-list', plan: 'pro' });
-  const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
+/** `count` realistic links in one statement: varied names, types, dates and scan counts. */
+export async function seedLinks(database: DatabaseHandle, accountId: string, count: number): Promise<void> {
   const qr = JSON.stringify(withQrDefaults({}, 'http://localhost:3001/xxxxxxx'));
-  const seedStart = performance.now();
-  // Realistic rows: varied names, types, dates and scan counts, inserted in one statement.
   await database.db.execute(sql`
     insert into links (account_id, slug, name, type, meta_data, qr_options, scan_count, created_at, updated_at)
-    select ${account.id}, 'b' || substr(md5(${account.id} || g::text), 1, 12),
+    select ${accountId}, 'b' || substr(md5(${accountId} || g::text), 1, 12),
       (array['Table','Menu','Flyer','Poster','Coupon','Event'])[1 + g % 6] || ' ' || g,
       (array['website','sms','email','vcard','menu'])[1 + g % 5],
       jsonb_build_object('url', 'https://example.com/' || g),
@@ -52,7 +45,18 @@ export async function benchLinksList(): Promise<string> {
       (g * 7919) % 10007,
       now() - (g || ' minutes')::interval,
       now() - ((g * 13) % 100000 || ' minutes')::interval
-    from generate_series(1, ${LINKS}) g`);
+    from generate_series(1, ${count}) g`);
+}
+
+export async function benchLinksList(): Promise<string> {
+  const DATABASE_URL = await freshDatabase('links_list');
+  const database = createDatabase(DATABASE_URL, 2);
+  // Rows left dead by an earlier run would slow this one; clear them first.
+  await database.pool.query('vacuum links');
+  const account = await createAccount(database.db, { name: 'bench-list', plan: 'pro' });
+  const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
+  const seedStart = performance.now();
+  await seedLinks(database, account.id, LINKS);
   // Steady state, as autovacuum keeps it: visibility map set (index-only scans) and statistics fresh.
   await database.pool.query('vacuum analyze links');
   const seedMs = performance.now() - seedStart;

@@ -7,6 +7,7 @@ import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
+import { benchConsoleLinks } from './console-links.js';
 import { benchConsoleSize } from './console-size.js';
 import { benchErrorLists } from './error-lists.js';
 import { benchForwardingWarning } from './forwarding-warning.js';
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   bulk: benchBulk,
   cafes: benchCafes,
+  'console-links': benchConsoleLinks,
   'console-size': benchConsoleSize,
   'error-lists': benchErrorLists,
   'forwarding-warning': benchForwardingWarning,

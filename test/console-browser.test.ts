@@ -4,18 +4,13 @@
  * offered, remembering the key or not, signing out, dark mode, both screen widths, and axe-core's
  * serious and critical findings on the sign-in and shell screens.
  */
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '../console/build.js';
 import { hasChromium, launchChromium, PHONE, seriousViolationsOn, visitPage } from './support/browser.js';
-import { addKey, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { DESKTOP, DOC_SCREENSHOTS, startConsoleApi } from './support/console.js';
+import { addKey, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
-const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
-/** With UPDATE_SCREENSHOTS=1 each screen is also written here at both widths (checked in, linked from the README). */
-const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/console/', import.meta.url)) : null;
 
 let api: TestApi;
 let base: string;
@@ -25,10 +20,7 @@ let accountName: string;
 let narrowKey: string;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  api = await startTestApi();
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/`;
+  ({ api, base } = await startConsoleApi());
   owner = await createTestAccount(api.ctx, { plan: 'starter' });
   // A name a person would give, for the screenshots; the tests find it in the page.
   accountName = 'Cafe Aroma';
@@ -111,8 +103,7 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await page.getByRole('link', { name: 'Links', exact: true }).click();
       expect(new URL(page.url()).hash).toBe('#/links');
       await page.reload();
-      await page.getByRole('heading', { name: 'Links' }).waitFor();
-      expect(await page.locator('main').textContent()).toContain('coming in a later version');
+      await page.getByRole('heading', { name: 'No links yet' }).waitFor();
       expect(await fitsWidth(page)).toBe(true);
 
       await page.getByRole('button', { name: 'Sign out' }).click();

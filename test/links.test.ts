@@ -323,6 +323,27 @@ describe('updates and actions', () => {
     expect((await getLink(me, id)).favorite).toBe(false);
   });
 
+  it('moving a link into a folder and out of it changes only its folder', async () => {
+    const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'Posters' })).json().id;
+    const id = await createLink(me, website('mover', { linkConfigurations: { scanLimitActive: true, scanLimit: 5, passwordProtectedActive: true, password: 'secret' } }));
+    const before = await getLink(me, id);
+    const move = await call(api.app, me.key, 'PUT', `/api/v1/links/${id}/folder`, { folder_id: folder });
+    expect(move.json()).toEqual({ message: 'Link moved' });
+    const moved = await getLink(me, id);
+    expect(moved).toEqual({ ...before, folder_id: folder, updated_at: moved.updated_at });
+    expect((await call(api.app, me.key, 'GET', `/api/v1/links?folder=${folder}`)).json().data.map((l: { dynamic_link_id: string }) => l.dynamic_link_id)).toEqual([id]);
+    expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${id}/folder`, { folder_id: null })).statusCode).toBe(200);
+    expect((await getLink(me, id)).folder_id).toBeNull();
+    // Unknown, malformed and another account's folders are the same 400 at the field.
+    const theirFolder = (await call(api.app, other.key, 'POST', '/api/v1/folders', { name: 'theirs' })).json().id;
+    for (const folderId of [theirFolder, 'not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const bad = await call(api.app, me.key, 'PUT', `/api/v1/links/${id}/folder`, { folder_id: folderId });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors).toEqual([{ path: 'folder_id', message: 'Folder not found' }]);
+    }
+    expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${id}/folder`, {})).statusCode).toBe(400);
+  });
+
   it('duplicate: a new slug, the optional name, copied files; the original untouched', async () => {
     const f = await freshFiles();
     const id = await createLink(me, { name: 'orig', type: 'pdf', data: { files: [{ fileId: f.pdfs[0] }] }, linkConfigurations: { scanLimitActive: true, scanLimit: 9 } });
@@ -397,6 +418,7 @@ describe('isolation: another account’s link is a 404 everywhere, and stays unc
       ['POST', `/api/v1/links/${theirs}/favorite`],
       ['DELETE', `/api/v1/links/${theirs}/favorite`],
       ['POST', `/api/v1/links/${theirs}/duplicate`, {}],
+      ['PUT', `/api/v1/links/${theirs}/folder`, { folder_id: null }],
       ['POST', `/api/v1/links/${theirs}/save-template`, {}],
     ];
     for (const [method, url, payload] of attempts) {

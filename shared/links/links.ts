@@ -30,17 +30,19 @@ type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0]
 const BCRYPT_COST = 10;
 const SLUG_ATTEMPTS = 5;
 
+/** `folderId` when it is one of the account's folders; otherwise a 400 at `path`. */
+async function accountFolderId(db: Database, accountId: string, folderId: string, path: string): Promise<string> {
+  const found = isUuid(folderId)
+    ? await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, folderId), eq(folders.accountId, accountId)))
+    : [];
+  if (found.length === 0) throw new ValidationError([{ path, message: 'Folder not found' }]);
+  return folderId;
+}
+
 /** What linkConfigurations become in the row; a feature whose toggle is off stores nothing. */
 async function configColumns(db: Database, accountId: string, c: LinkConfigurations | undefined) {
   const cfg = c ?? {};
-  let folderId: string | null = null;
-  if (cfg.folder_id) {
-    const found = isUuid(cfg.folder_id)
-      ? await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, cfg.folder_id), eq(folders.accountId, accountId)))
-      : [];
-    if (found.length === 0) throw new ValidationError([{ path: 'linkConfigurations.folder_id', message: 'Folder not found' }]);
-    folderId = cfg.folder_id;
-  }
+  const folderId = cfg.folder_id ? await accountFolderId(db, accountId, cfg.folder_id, 'linkConfigurations.folder_id') : null;
   const schedule = cfg.scheduleActive === true;
   return {
     folderId,
@@ -422,6 +424,19 @@ export async function setLinkFlags(ctx: LinkContext, accountId: string, slug: st
     .returning({ id: links.id });
   if (rows.length === 0) throw new NotFoundError('Link');
   if (flags.paused !== undefined) await invalidateLinks(ctx, [slug]);
+}
+
+/** Puts a link in one of the account's folders, or in none (null); nothing else of the link changes. */
+export async function moveLink(ctx: LinkContext, accountId: string, slug: string, folderId: string | null): Promise<void> {
+  // Another account's link is its 404 whatever the folder named.
+  await findLinkRow(ctx.db, accountId, slug);
+  const folder = folderId === null ? null : await accountFolderId(ctx.db, accountId, folderId, 'folder_id');
+  const rows = await ctx.db
+    .update(links)
+    .set({ folderId: folder, updatedAt: new Date() })
+    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
+    .returning({ id: links.id });
+  if (rows.length === 0) throw new NotFoundError('Link');
 }
 
 /**

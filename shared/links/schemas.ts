@@ -105,6 +105,10 @@ export type LinkBody = z.infer<typeof linkBodySchema>;
 
 export const patchQrBodySchema = z.strictObject({ qrCode: qrOptionsSchema });
 
+export const moveLinkBodySchema = z.strictObject({
+  folder_id: z.string().max(64).nullable().meta({ description: "One of the account's folders, or null for none" }),
+});
+
 export const optionalNameBodySchema = z
   .strictObject({ name: z.string().trim().min(1, 'Name must not be empty').max(255, 'Must be at most 255 characters').optional() })
   .nullish();

@@ -7,6 +7,7 @@ import {
   findLinkRow,
   getLink,
   listLinks,
+  moveLink,
   saveLinkAsTemplate,
   setLinkFlags,
   updateLink,
@@ -16,6 +17,7 @@ import {
   linkBodySchema,
   linkResponse,
   listLinksQuerySchema,
+  moveLinkBodySchema,
   optionalNameBodySchema,
   pageMeta,
   patchQrBodySchema,
@@ -152,6 +154,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   flag('resume', 'POST', 'links.resume', { paused: false }, 'Link resumed', 'Resume a paused link');
   flag('favorite', 'POST', 'links.update', { favorite: true }, 'Success', 'Mark a link as favorite');
   flag('favorite', 'DELETE', 'links.update', { favorite: false }, 'Success', 'Unmark a favorite link');
+
+  app.put('/:id/folder', {
+    config: { auth: { scope: 'links.update' } },
+    schema: {
+      tags,
+      summary: 'Move a link into a folder, or out of any (folder_id null); nothing else of the link changes',
+      params: slugParams,
+      body: moveLinkBodySchema,
+      response: { 200: messageResponse },
+    },
+    handler: async (request) => {
+      await moveLink(ctx, request.principal.accountId, request.params.id, request.body.folder_id);
+      return { message: 'Link moved' };
+    },
+  });
 
   app.post('/:id/duplicate', {
     config: { auth: { scope: 'links.create' } },

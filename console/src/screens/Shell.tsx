@@ -13,8 +13,10 @@ interface Props {
 }
 
 export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
-  const page = PAGES.find((p) => p.path === route);
-  const title = page ? page.label : route === '/' ? 'Overview' : 'No such page';
+  // A page's own view state follows its path in the query (`/links?page=2`).
+  const path = route.split('?')[0];
+  const page = PAGES.find((p) => p.path === path);
+  const title = page ? page.label : path === '/' ? 'Overview' : 'No such page';
   useEffect(() => {
     document.title = `${title} · qrlinks console`;
   }, [title]);
@@ -42,12 +44,12 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
       <nav aria-label="Console">
         <ul>
           {PAGES.map((p) => (
-            <NavEntry key={p.path} page={p} me={me} current={p.path === route} />
+            <NavEntry key={p.path} page={p} me={me} current={p.path === path} />
           ))}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        {page ? <PageView page={page} me={me} /> : route === '/' ? <Overview me={me} /> : <NotFound />}
+        {page ? <PageView page={page} me={me} /> : path === '/' ? <Overview me={me} /> : <NotFound />}
       </main>
     </div>
   );

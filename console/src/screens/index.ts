@@ -3,8 +3,10 @@ import type { FunctionComponent } from 'preact';
 import type { Me } from '../api/client.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
+import { Links } from './Links.js';
 
 export const SCREENS: Readonly<Record<string, FunctionComponent<{ me: Me }>>> = {
   '/jobs': Jobs,
+  '/links': Links,
   '/keys': ApiKeys,
 };
