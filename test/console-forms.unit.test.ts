@@ -49,5 +49,6 @@ describe('jobs and keys as the screens show them', () => {
     );
     expect(problemText(409, { message: 'This account has 20 active keys already' })).toBe('This account has 20 active keys already');
     expect(problemText(502, undefined)).toBe('The server answered 502.');
+    expect(problemText(401, { message: 'Unauthorized' })).toBe('The key is no longer accepted; sign out and sign in with a valid key.');
   });
 });

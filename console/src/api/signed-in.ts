@@ -8,6 +8,7 @@ export function signedInClient() {
 
 /** What an error answer says, for a person: its message, and the fields it names. */
 export function problemText(status: number, error: unknown): string {
+  if (status === 401) return 'The key is no longer accepted; sign out and sign in with a valid key.';
   const body = (error ?? {}) as { message?: unknown; errors?: Array<{ path: string; message: string }> };
   const message = typeof body.message === 'string' ? body.message : `The server answered ${status}.`;
   const fields = Array.isArray(body.errors) ? body.errors.map((e) => `${e.path}: ${e.message}`) : [];

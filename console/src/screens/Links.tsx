@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { apiClient, type Me } from '../api/client.js';
+import type { Me } from '../api/client.js';
 import type { paths } from '../api/schema.js';
 import { changeView, LINK_TYPES, listQuery, PAGE_SIZES, pauseAction, routeOfView, scopeBlock, SORTS, STATUS_LABELS, viewFromQuery, type Link, type LinkStatus, type LinkView } from '../links/view.js';
+import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { useRoute } from '../router.js';
-import { savedKey } from '../session.js';
 import { Dialog } from './Dialog.js';
 import '../links/links.css';
 
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];
-type Client = ReturnType<typeof apiClient>;
+type Client = ReturnType<typeof signedInClient>;
 type Action = 'pause' | 'resume' | 'duplicate' | 'delete' | 'move';
 
 const ACTION_SCOPES: Record<Action, string> = { pause: 'links.pause', resume: 'links.resume', duplicate: 'links.create', delete: 'links.delete', move: 'links.update' };
@@ -18,14 +18,6 @@ const ACTION_DONE: Record<Action, string> = { pause: 'paused', resume: 'resumed'
 const NO_FOLDER = '';
 
 type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; links: Link[]; totalPages: number };
-
-/** An API failure in words: the server's own message when it gave one. */
-function failure(status: number, message: string | undefined): string {
-  if (status === 401) return 'The key is no longer accepted; sign out and sign in with a valid key.';
-  if (status === 403) return message ?? 'This key is not allowed to do that.';
-  return message ? `${message} (${status})` : `The server answered ${status}; try again.`;
-}
-const unreachable = 'The server cannot be reached. Check that qrlinks is running and try again.';
 
 async function runAction(client: Client, action: Action, slug: string, folderId: string): Promise<string | null> {
   const params = { params: { path: { id: slug } } };
@@ -39,11 +31,11 @@ async function runAction(client: Client, action: Action, slug: string, folderId:
           : action === 'move'
             ? await client.PUT('/api/v1/links/{id}/folder', { ...params, body: { folder_id: folderId === NO_FOLDER ? null : folderId } })
             : await client.DELETE('/api/v1/links/{id}', params);
-  return response.ok ? null : failure(response.status, (error as { message?: string } | undefined)?.message);
+  return response.ok ? null : problemText(response.status, error);
 }
 
 export function Links({ me }: { me: Me }) {
-  const client = useMemo(() => apiClient(savedKey({ session: sessionStorage, local: localStorage }) ?? ''), []);
+  const client = useMemo(signedInClient, []);
   const route = useRoute();
   const query = route.split('?')[1] ?? '';
   const view = useMemo(() => viewFromQuery(query), [query]);
@@ -63,9 +55,9 @@ export function Links({ me }: { me: Me }) {
       .then(({ data, error, response }) => {
         if (!current) return;
         if (data) setListing({ phase: 'ready', links: data.data, totalPages: data.meta.totalPages });
-        else setListing({ phase: 'error', message: failure(response.status, error?.message) });
+        else setListing({ phase: 'error', message: problemText(response.status, error) });
       })
-      .catch(() => current && setListing({ phase: 'error', message: unreachable }));
+      .catch(() => current && setListing({ phase: 'error', message: UNREACHABLE }));
     return () => {
       current = false;
     };
@@ -80,7 +72,7 @@ export function Links({ me }: { me: Me }) {
         const problem = await runAction(client, action, slug, folderId);
         if (problem) failures.push(`${slug}: ${problem}`);
       } catch {
-        failures.push(`${slug}: ${unreachable}`);
+        failures.push(`${slug}: ${UNREACHABLE}`);
       }
     }
     const done = slugs.length - failures.length;
@@ -378,8 +370,8 @@ function useFolders(me: Me, client: Client): [FolderList, () => void] {
     if (readBlock) return setFolders(readBlock);
     client
       .GET('/api/v1/folders')
-      .then(({ data, error, response }) => setFolders(data ? data.data : `The folders could not be loaded. ${failure(response.status, error?.message)}`))
-      .catch(() => setFolders(`The folders could not be loaded. ${unreachable}`));
+      .then(({ data, error, response }) => setFolders(data ? data.data : `The folders could not be loaded. ${problemText(response.status, error)}`))
+      .catch(() => setFolders(`The folders could not be loaded. ${UNREACHABLE}`));
   }, [client, reloads, readBlock]);
   return [folders, () => setReloads((n) => n + 1)];
 }
@@ -398,12 +390,12 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
           : target.mode === 'rename'
             ? await client.PUT('/api/v1/folders/{id}', { params: { path: { id: target.folder!.id } }, body: { name } })
             : await client.DELETE('/api/v1/folders/{id}', { params: { path: { id: target.folder!.id } } });
-      if (!response.ok) return setNotice(`The folder was not changed: ${failure(response.status, (error as { message?: string } | undefined)?.message)}`);
+      if (!response.ok) return setNotice(`The folder was not changed: ${problemText(response.status, error)}`);
       setNotice(target.mode === 'create' ? `Folder ${name} created.` : target.mode === 'rename' ? `Folder renamed to ${name}.` : `Folder ${target.folder!.name} deleted; its links stay, outside any folder.`);
       if (target.mode === 'delete' && view.folder === target.folder!.id) go({ ...view, folder: null, page: 1 });
       reload();
     } catch {
-      setNotice(unreachable);
+      setNotice(UNREACHABLE);
     }
   };
   const blockedNotes = [...new Set(['folders.create', 'folders.update', 'folders.delete'].map((scope) => scopeBlock(me, scope)).filter((b): b is string => b !== null))];
