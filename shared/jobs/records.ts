@@ -7,6 +7,7 @@ import { isUuid } from '../format/ids.js';
 import { NotFoundError } from '../http/errors.js';
 import type { AccountJobData } from './queues.js';
 import { takeQueueTurn } from './turns.js';
+import { within } from './within.js';
 
 export interface JobView {
   id: string;
@@ -70,15 +71,9 @@ export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJ
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 24 * 3600 },
   });
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<'waited'>((resolve) => (timer = setTimeout(() => resolve('waited'), ADD_WAIT_MS)));
-  try {
-    // An add still pending when the wait ends and failing later loses nothing: the row is
-    // unfinished, so the recovery sweep adds it.
-    if ((await Promise.race([added, waited])) === 'waited') added.catch(() => {});
-  } finally {
-    clearTimeout(timer);
-  }
+  // An add still pending when the wait ends and failing later loses nothing: the row is
+  // unfinished, so the recovery sweep adds it.
+  await within(added, ADD_WAIT_MS, undefined);
 }
 
 export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {

@@ -26,6 +26,7 @@ import { jobs } from '../../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { Executor } from '../files/files.js';
 import type { AccountJobData } from './queues.js';
+import { within } from './within.js';
 
 /** BullMQ's highest (last-served) priority. */
 const MAX_PRIORITY = 2_097_152;
@@ -59,7 +60,7 @@ export async function takeQueueTurn(tx: Executor, queue: Queue, accountId: strin
     .where(and(eq(jobs.accountId, accountId), eq(jobs.type, type), eq(jobs.state, 'queued')))
     .orderBy(desc(jobs.createdAt))
     .limit(maxQueued);
-  const priorities = await readPrioritiesWithin(queue, waiting.map((row) => row.id), TURN_REDIS_WAIT_MS);
+  const priorities = await within(bullmqPriorities(queue, waiting.map((row) => row.id)), TURN_REDIS_WAIT_MS, null);
   if (priorities === null) {
     // Redis is not answering: every waiting row counts, and the job gets the turn they give.
     if (waiting.length >= maxQueued) throw new JobQueueFullError(type, maxQueued);
@@ -78,20 +79,6 @@ export async function takeQueueTurn(tx: Executor, queue: Queue, accountId: strin
  * and the job is added once Redis is back), so the turn is then taken from the rows alone.
  */
 const TURN_REDIS_WAIT_MS = 500;
-
-/** bullmqPriorities, or null when Redis has not answered within `ms`. */
-async function readPrioritiesWithin(queue: Queue, ids: string[], ms: number): Promise<Array<number | null> | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
-  const read = bullmqPriorities(queue, ids);
-  try {
-    const priorities = await Promise.race([read, late]);
-    if (priorities === null) read.catch(() => {});
-    return priorities;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Each job's BullMQ priority (the job hash's field only: a payload may be megabytes); null: no such job. */
 async function bullmqPriorities(queue: Queue, ids: string[]): Promise<Array<number | null>> {

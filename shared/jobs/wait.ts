@@ -16,6 +16,7 @@ import { throttledWarning, type Logger } from '../logger.js';
 import { AppError } from '../http/errors.js';
 import type { QueueName } from './queues.js';
 import { getJobView, type JobView } from './records.js';
+import { within } from './within.js';
 
 /** How often a wait reads the jobs row when no event has woken it. */
 const POLL_MS = 1000;
@@ -65,13 +66,7 @@ export class JobWaiter {
    * connect (Redis away) waits for Redis, and a wait must not.
    */
   private async readyEventsOf(queue: QueueName): Promise<QueueEvents | null> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), EVENTS_READY_WAIT_MS)));
-    try {
-      return await Promise.race([this.eventsOf(queue).catch(() => null), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(this.eventsOf(queue).catch(() => null), EVENTS_READY_WAIT_MS, null);
   }
 
   /**
