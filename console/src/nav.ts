@@ -26,6 +26,11 @@ export const PAGES: readonly Page[] = [
   { path: '/cafes', label: 'Cafes', scope: 'cafe.read', apiPath: '/api/v1/cafes', built: false },
 ];
 
+/** The page a path belongs to: its own path, or one beneath it (`/links/new` is the Links page's). */
+export function pageOf(path: string): Page | undefined {
+  return PAGES.find((p) => path === p.path || path.startsWith(`${p.path}/`));
+}
+
 export type Access = { allowed: true } | { allowed: false; reason: string };
 
 export function pageAccess(page: Page, me: Me): Access {

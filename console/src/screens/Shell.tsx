@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import type { Me } from '../api/client.js';
-import { PAGES, pageAccess, type Page } from '../nav.js';
+import { PAGES, pageAccess, pageOf, type Page } from '../nav.js';
 import type { Theme } from '../theme.js';
 import { SCREENS } from './index.js';
 
@@ -14,8 +14,8 @@ interface Props {
 
 export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
   // A page's own view state follows its path in the query (`/links?page=2`).
-  const path = route.split('?')[0];
-  const page = PAGES.find((p) => p.path === path);
+  const path = route.split('?')[0] ?? '/';
+  const page = pageOf(path);
   const title = page ? page.label : path === '/' ? 'Overview' : 'No such page';
   useEffect(() => {
     document.title = `${title} · qrlinks console`;
@@ -44,12 +44,12 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
       <nav aria-label="Console">
         <ul>
           {PAGES.map((p) => (
-            <NavEntry key={p.path} page={p} me={me} current={p.path === path} />
+            <NavEntry key={p.path} page={p} me={me} current={p === page} />
           ))}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        {page ? <PageView page={page} me={me} /> : path === '/' ? <Overview me={me} /> : <NotFound />}
+        {page ? <PageView page={page} me={me} path={path} /> : path === '/' ? <Overview me={me} /> : <NotFound />}
       </main>
     </div>
   );
@@ -74,10 +74,10 @@ function NavEntry({ page, me, current }: { page: Page; me: Me; current: boolean 
   );
 }
 
-function PageView({ page, me }: { page: Page; me: Me }) {
+function PageView({ page, me, path }: { page: Page; me: Me; path: string }) {
   const access = pageAccess(page, me);
   const Screen = SCREENS[page.path];
-  if (access.allowed && Screen) return <Screen me={me} />;
+  if (access.allowed && Screen) return <Screen me={me} subpath={path.slice(page.path.length)} />;
   return (
     <section class="empty">
       <h1>{page.label}</h1>

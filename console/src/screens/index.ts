@@ -5,7 +5,13 @@ import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
 import { Links } from './Links.js';
 
-export const SCREENS: Readonly<Record<string, FunctionComponent<{ me: Me }>>> = {
+/** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
+export interface ScreenProps {
+  me: Me;
+  subpath: string;
+}
+
+export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> = {
   '/jobs': Jobs,
   '/links': Links,
   '/keys': ApiKeys,
