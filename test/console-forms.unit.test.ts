@@ -1,7 +1,8 @@
-/** The Jobs and API keys screens' mapping to and from the API (console/src/forms.ts), and API failures in words. */
+/** The Jobs and API keys screens' mapping to and from the API (console/src/forms.ts), API failures in words, and field errors by path. */
 import { describe, expect, it } from 'vitest';
 import { problemText } from '../console/src/api/signed-in.js';
 import { createKeyBody, jobFile, keyStatus, unfinished, type Scope } from '../console/src/forms.js';
+import { fieldErrorsOf, unplacedErrors } from '../console/src/fields/errors.js';
 
 const scopes = (...s: Scope[]) => new Set<Scope>(s);
 
@@ -50,5 +51,23 @@ describe('jobs and keys as the screens show them', () => {
     expect(problemText(409, { message: 'This account has 20 active keys already' })).toBe('This account has 20 active keys already');
     expect(problemText(502, undefined)).toBe('The server answered 502.');
     expect(problemText(401, { message: 'Unauthorized' })).toBe('The key is no longer accepted; sign out and sign in with a valid key.');
+  });
+});
+
+describe('API field errors by path', () => {
+  it('keys the first message for each path, and lists what no field shows', () => {
+    const errors = fieldErrorsOf({
+      message: 'Validation failed',
+      errors: [
+        { path: 'data.files.0.fileId', message: 'No such file' },
+        { path: 'data.files.0.fileId', message: 'second' },
+        { path: 'linkConfigurations.customUrl', message: 'Taken' },
+        { nonsense: true },
+      ],
+    });
+    expect(errors).toEqual({ 'data.files.0.fileId': 'No such file', 'linkConfigurations.customUrl': 'Taken' });
+    expect(unplacedErrors(errors, (path) => path.startsWith('data.'))).toEqual(['linkConfigurations.customUrl: Taken']);
+    expect(fieldErrorsOf(null)).toEqual({});
+    expect(fieldErrorsOf({ errors: 'x' })).toEqual({});
   });
 });
