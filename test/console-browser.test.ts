@@ -7,8 +7,8 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, PHONE, seriousViolationsOn, visitPage } from './support/browser.js';
-import { DESKTOP, DOC_SCREENSHOTS, startConsoleApi } from './support/console.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn, visitPage } from './support/browser.js';
+import { startConsoleApi } from './support/console.js';
 import { addKey, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
 
@@ -198,16 +198,15 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
   it('has no serious or critical axe-core finding on the sign-in and shell screens, at both widths', async () => {
     for (const size of [PHONE, DESKTOP]) {
       const context = await browser.newContext({ ...size, bypassCSP: true });
-      const shot = async (page: Page, name: string) => DOC_SCREENSHOTS && page.screenshot({ path: `${DOC_SCREENSHOTS}${name}-${size.viewport.width}.png` });
       try {
         const page = await context.newPage();
         await page.goto(base);
         await page.getByLabel('API key').waitFor();
-        await shot(page, 'sign-in');
+        await consoleScreenshot(page, 'sign-in', { dark: true });
         expect(await seriousViolationsOn(page), `sign-in ${size.viewport.width}`).toEqual([]);
         await signIn(page, narrowKey);
         await page.getByRole('heading', { name: accountName }).waitFor();
-        await shot(page, 'shell');
+        await consoleScreenshot(page, 'shell', { dark: true });
         expect(await seriousViolationsOn(page), `shell ${size.viewport.width}`).toEqual([]);
       } finally {
         await context.close();

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
 import { pollUntil } from './support/until.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
@@ -194,14 +194,14 @@ async function auditBothScreens() {
       const page = await context.newPage();
       await signedIn(page, owner.key, '/keys');
       await page.getByRole('table').waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.viewport.width);
-      await consoleScreenshot(page, 'api-keys');
+      expect(await overflowingElements(page, size.viewport.width), `keys wider than ${size.viewport.width} px`).toEqual([]);
+      await consoleScreenshot(page, 'api-keys', { dark: true });
       expect(await seriousViolationsOn(page), `keys ${size.viewport.width}`).toEqual([]);
       await page.goto(`${base}#/jobs`);
       await page.getByRole('progressbar').waitFor();
       await page.getByRole('button', { name: 'Download qr-codes.zip' }).waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.viewport.width);
-      await consoleScreenshot(page, 'jobs');
+      expect(await overflowingElements(page, size.viewport.width), `jobs wider than ${size.viewport.width} px`).toEqual([]);
+      await consoleScreenshot(page, 'jobs', { dark: true });
       expect(await seriousViolationsOn(page), `jobs ${size.viewport.width}`).toEqual([]);
     } finally {
       await context.close();

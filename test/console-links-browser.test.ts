@@ -5,8 +5,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
-import { DESKTOP, DOC_SCREENSHOTS, startConsoleApi } from './support/console.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
+import { startConsoleApi } from './support/console.js';
 import { addKey, call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
 let api: TestApi;
@@ -213,17 +213,10 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       const { context, page } = await openLinks('/links?sort=name', { size, bypassCSP: true });
       try {
         await expect.poll(() => rowNames(page)).toHaveLength(20);
-        // Measured against the screen's width: a phone's layout viewport grows to fit what overflows.
-        const wide = await page.evaluate(
-          (width) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.tagName}.${e.className}`),
-          size.viewport.width,
-        );
-        expect(wide, `wider than ${size.viewport.width} px`).toEqual([]);
-        if (DOC_SCREENSHOTS) {
-          // On a phone the console's navigation comes first; the picture starts at the links.
-          await page.locator('.links-main').evaluate((e) => e.scrollIntoView());
-          await page.screenshot({ path: `${DOC_SCREENSHOTS}links-${size.viewport.width}.png` });
-        }
+        expect(await overflowingElements(page, size.viewport.width), `wider than ${size.viewport.width} px`).toEqual([]);
+        // On a phone the console's navigation comes first; the picture starts at the links.
+        await page.locator('.links-main').evaluate((e) => e.scrollIntoView());
+        await consoleScreenshot(page, 'links', { dark: true });
         expect(await seriousViolationsOn(page), `links ${size.viewport.width}`).toEqual([]);
         for (const theme of ['dark', 'light']) {
           await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);

@@ -26,13 +26,28 @@ export const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
 
 /**
  * With UPDATE_SCREENSHOTS=1, the page as it is now, written to docs/screenshots/console/ as
- * `<name>-<viewport width>.png` (checked in, linked from the README); otherwise nothing.
+ * `<name>-<viewport width>.png` (checked in, linked from the README), and with `dark` also in the
+ * dark theme as `<name>-dark-<width>.png`; otherwise nothing.
  */
-export async function consoleScreenshot(page: Page, name: string): Promise<void> {
+export async function consoleScreenshot(page: Page, name: string, options: { dark?: boolean } = {}): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  const path = fileURLToPath(new URL(`../../docs/screenshots/console/${name}-${page.viewportSize()!.width}.png`, import.meta.url));
-  await mkdir(dirname(path), { recursive: true });
-  await page.screenshot({ path });
+  const width = page.viewportSize()!.width;
+  const path = (suffix: string) => fileURLToPath(new URL(`../../docs/screenshots/console/${name}${suffix}-${width}.png`, import.meta.url));
+  await mkdir(dirname(path('')), { recursive: true });
+  await page.screenshot({ path: path('') });
+  if (!options.dark) return;
+  const before = await page.evaluate(() => document.documentElement.dataset.theme ?? '');
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+  await page.screenshot({ path: path('-dark') });
+  await page.evaluate((theme) => (document.documentElement.dataset.theme = theme), before);
+}
+
+/** The elements reaching past the right edge of a `width`-wide screen (a phone's layout viewport grows to fit them, so scrollWidth alone misses them). */
+export function overflowingElements(page: Page, width: number): Promise<string[]> {
+  return page.evaluate(
+    (w) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => `${e.tagName}.${e.className}`),
+    width,
+  );
 }
 
 export interface VisitOptions {

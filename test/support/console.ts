@@ -1,13 +1,8 @@
 /** The browser console's test setup: the built console served by a real api on a free port. */
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { ensureConsoleBuilt } from '../../console/build.js';
 import { startTestApi, type TestApi } from './harness.js';
 
-export const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
-
-/** With UPDATE_SCREENSHOTS=1 each screen is also written here at both widths (checked in, linked from the README). */
-export const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/screenshots/console/', import.meta.url)) : null;
 
 /** The api listening on 127.0.0.1 with the console built; `base` is its `/`. */
 export async function startConsoleApi(): Promise<{ api: TestApi; base: string }> {

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { createKeyBody, keyStatus, type ApiKey, type Scope } from '../forms.js';
+import { Dialog } from './Dialog.js';
 
 
 /** Scopes grouped by what they act on; `all` stands for every one of them. */
@@ -66,7 +67,7 @@ export function ApiKeys({ me }: { me: Me }) {
         <p class="empty">No keys yet.</p>
       ) : (
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Keys of this account (scrolls sideways on a narrow screen)">
-          <table class="key-table">
+          <table class="key-table cards-on-phone">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -84,15 +85,15 @@ export function ApiKeys({ me }: { me: Me }) {
               {keys.map((key) => (
                 <tr key={key.id}>
                   <th scope="row">{key.name ?? 'unnamed'}</th>
-                  <td>
+                  <td data-label="Key starts">
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>{key.scopes.join(', ')}</td>
-                  <td>
+                  <td data-label="Scopes">{key.scopes.join(', ')}</td>
+                  <td data-label="Status">
                     <span class={`badge badge-${keyStatus(key)}`}>{keyStatus(key)}</span>
                   </td>
-                  <td>{when(key.expires_at, 'never')}</td>
-                  <td>{when(key.last_used_at, 'not yet')}</td>
+                  <td data-label="Expires">{when(key.expires_at, 'never')}</td>
+                  <td data-label="Last used">{when(key.last_used_at, 'not yet')}</td>
                   <td>
                     {key.id === me.key.id ? (
                       <small>You are signed in with this key; revoke it from another key or the CLI.</small>
@@ -121,10 +122,8 @@ export function ApiKeys({ me }: { me: Me }) {
           apiKey={revoking}
           onClose={(revoked) => {
             setRevoking(null);
-            if (revoked) {
-              listHeading.current?.focus();
-              void load();
-            }
+            // The revoked row loses its button, so focus goes to the list rather than nowhere.
+            if (revoked) void load().then(() => listHeading.current?.focus());
           }}
         />
       )}
@@ -246,48 +245,25 @@ function NewKey({ name, key, onDone }: { name: string; key: string; onDone(): vo
 }
 
 function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: boolean): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const revoked = useRef(false);
-  // showModal moves focus into the dialog (to its first button) and Escape closes it (the cancel
-  // event); every way out goes through close(), which gives focus back before `onClose` runs.
-  useEffect(() => dialog.current?.showModal(), []);
   const label = apiKey.name ?? `${apiKey.prefix}…`;
 
   const revoke = async () => {
     setBusy(true);
     try {
       const { data, error: failure, response } = await signedInClient().DELETE('/api/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } });
-      if (data) {
-        revoked.current = true;
-        return dialog.current?.close();
-      }
+      if (data) return onClose(true);
       setError(problemText(response.status, failure));
     } catch {
       setError(UNREACHABLE);
-    } finally {
-      setBusy(false);
     }
+    setBusy(false);
   };
 
   return (
-    <dialog ref={dialog} aria-labelledby="revoke-title" aria-describedby="revoke-text" onClose={() => onClose(revoked.current)}>
-      <h2 id="revoke-title">Revoke “{label}”?</h2>
-      <p id="revoke-text">Programs using this key stop working at once. This cannot be undone.</p>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="actions">
-        <button type="button" onClick={() => dialog.current?.close()}>
-          Cancel
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={revoke}>
-          Revoke key
-        </button>
-      </div>
-    </dialog>
+    <Dialog title={`Revoke “${label}”?`} submitLabel="Revoke key" danger busy={busy} error={error} onSubmit={() => void revoke()} onCancel={() => onClose(false)}>
+      <p>Programs using this key stop working at once. This cannot be undone.</p>
+    </Dialog>
   );
 }

@@ -6,6 +6,12 @@ interface Props {
   submitLabel: string;
   onSubmit(form: FormData): void;
   onCancel(): void;
+  /** Why the last attempt failed, in words; the dialog stays open to try again or cancel. */
+  error?: string | null;
+  /** While the answer is awaited the submit button is disabled, so one click does one thing. */
+  busy?: boolean;
+  /** For what cannot be undone: the submit button is drawn as a warning. */
+  danger?: boolean;
   children?: ComponentChildren;
 }
 
@@ -13,7 +19,7 @@ interface Props {
  * A modal question (the browser's <dialog>): focus moves into it, Tab stays inside, Escape or
  * "Cancel" closes it without doing anything, and focus returns where it was.
  */
-export function Dialog({ title, submitLabel, onSubmit, onCancel, children }: Props) {
+export function Dialog({ title, submitLabel, onSubmit, onCancel, error, busy = false, danger = false, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
@@ -30,11 +36,18 @@ export function Dialog({ title, submitLabel, onSubmit, onCancel, children }: Pro
       >
         <h2 id="dialog-title">{title}</h2>
         {children}
+        {error && (
+          <p class="field-error" role="alert">
+            {error}
+          </p>
+        )}
         <div class="dialog-actions">
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
-          <button type="submit">{submitLabel}</button>
+          <button type="submit" class={danger ? 'danger' : undefined} disabled={busy}>
+            {submitLabel}
+          </button>
         </div>
       </form>
     </dialog>

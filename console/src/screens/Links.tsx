@@ -220,7 +220,7 @@ export function Links({ me }: { me: Me }) {
           </div>
         )}
         {links.length > 0 && (
-          <table class="links-table">
+          <table class="links-table cards-on-phone">
             <thead>
               <tr>
                 <th scope="col">
