@@ -28,7 +28,12 @@ export const linkConfigurationsSchema = z
     scanLimitActive: z.boolean().optional(),
     scanLimit: z.number().nullable().optional(),
     passwordProtectedActive: z.boolean().optional(),
-    password: z.string().max(1000).nullable().optional(),
+    password: z
+      .string()
+      .max(1000)
+      .nullable()
+      .optional()
+      .meta({ description: 'Required when passwordProtectedActive is true, except on PUT: left out there, the link keeps its current password' }),
   })
   .superRefine((c, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -59,7 +64,8 @@ export const linkConfigurationsSchema = z
         issue('scanLimit', 'Must be a positive whole number');
       }
     }
-    if (c.passwordProtectedActive) {
+    // Left out (undefined), the password is the link's current one: PUT keeps it, create has none (links.ts).
+    if (c.passwordProtectedActive && c.password !== undefined) {
       if (!c.password) issue('password', 'Required when passwordProtectedActive is true');
       else if (c.password.length > 32) issue('password', 'Must be at most 32 characters');
     }
