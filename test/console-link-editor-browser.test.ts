@@ -10,8 +10,8 @@ import { crc32 } from 'node:zlib';
 import bcrypt from 'bcrypt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { consoleScreenshot, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
-import { DESKTOP, startConsoleApi } from './support/console.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
+import { startConsoleApi } from './support/console.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
