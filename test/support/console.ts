@@ -9,10 +9,10 @@ export const DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
 /** With UPDATE_SCREENSHOTS=1 each screen is also written here at both widths (checked in, linked from the README). */
 export const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/screenshots/console/', import.meta.url)) : null;
 
-/** The api listening on 127.0.0.1 with the console built; `base` is its `/`. */
-export async function startConsoleApi(): Promise<{ api: TestApi; base: string }> {
+/** The api listening on 127.0.0.1 with the console built; `base` is its `/`. `overrides` are settings (JOB_WAIT_MS, …). */
+export async function startConsoleApi(overrides: Record<string, string> = {}): Promise<{ api: TestApi; base: string }> {
   await ensureConsoleBuilt();
-  const api = await startTestApi();
+  const api = await startTestApi(overrides);
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   return { api, base: `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/` };
 }
