@@ -5,7 +5,7 @@
  * the ZIP of the codes can be downloaded. Rows go as the CSV form (multipart), so the API names
  * them by their row in the person's own file (docs/decisions.md, Browser console).
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
@@ -165,6 +165,13 @@ export function Bulk({ me }: { me: Me }) {
     };
   }, [client, jobId, runKey]);
 
+  // Generate is disabled as the batch goes out: focus moves to the batch's panel, so it is not lost
+  // and the next Tab reaches the download once it is there.
+  const runPanel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (run.phase === 'sending') runPanel.current?.focus();
+  }, [run.phase]);
+
   const restart = () => {
     setRun({ phase: 'idle' });
     setCheck({ phase: 'none' });
@@ -267,7 +274,11 @@ export function Bulk({ me }: { me: Me }) {
           The rows could not be checked. {check.message}
         </p>
       )}
-      {run.phase !== 'idle' && <RunPanel run={run} folderId={folderId} onRestart={restart} />}
+      {run.phase !== 'idle' && (
+        <div class="bulk-run-wrap" ref={runPanel} tabIndex={-1}>
+          <RunPanel run={run} folderId={folderId} onRestart={restart} />
+        </div>
+      )}
       {check.phase === 'done' && <ReportTable table={check.table} report={check.report} />}
     </section>
   );
