@@ -6,10 +6,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { jobFile, unfinished, type Job } from '../forms.js';
+import { JobDownload, JobProgress, POLL_MS } from '../jobs/JobProgress.js';
 
 type JobList = paths['/api/v1/jobs']['get']['responses'][200]['content']['application/json'];
 
-const POLL_MS = 1000;
 const PAGE_SIZE = 20;
 /** At most this many jobs are followed at once (requests a second, well inside a key's rate limit); the next ones as these end. */
 const MAX_FOLLOWED = 5;
@@ -92,22 +92,7 @@ export function Jobs() {
 function JobRow({ job }: { job: Job }) {
   const kind = KINDS[job.type] ?? job.type;
   const file = jobFile(job);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
   const labelId = `job-${job.id}`;
-
-  const download = async () => {
-    setDownloadError(null);
-    try {
-      const { data, error, response } = await signedInClient().GET('/api/v1/jobs/{jobId}/download', { params: { path: { jobId: job.id } }, parseAs: 'blob' });
-      if (!data) return setDownloadError(problemText(response.status, error));
-      const url = URL.createObjectURL(data as Blob);
-      const a = Object.assign(document.createElement('a'), { href: url, download: file!.fileName });
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    } catch {
-      setDownloadError(UNREACHABLE);
-    }
-  };
 
   return (
     <li class="job">
@@ -115,25 +100,9 @@ function JobRow({ job }: { job: Job }) {
         <strong id={labelId}>{kind}</strong> <span class={`badge badge-${job.state}`}>{job.state}</span>
         <time dateTime={job.createdAt}>{new Date(job.createdAt).toLocaleString()}</time>
       </div>
-      {unfinished(job) && (
-        <div class="progress-row">
-          <div class="progress" role="progressbar" aria-labelledby={labelId} aria-valuemin={0} aria-valuemax={100} aria-valuenow={job.progress}>
-            <div class="progress-fill" style={{ width: `${job.progress}%` }} />
-          </div>
-          <span aria-hidden="true">{job.progress}%</span>
-        </div>
-      )}
+      {unfinished(job) && <JobProgress progress={job.progress} labelId={labelId} />}
       {job.state === 'failed' && <p class="field-error">It failed: {job.error ?? 'no reason was recorded'}.</p>}
-      {file && (
-        <button type="button" onClick={download}>
-          Download {file.fileName}
-        </button>
-      )}
-      {downloadError && (
-        <p class="field-error" role="alert">
-          The file could not be downloaded. {downloadError}
-        </p>
-      )}
+      {file && <JobDownload jobId={job.id} fileName={file.fileName} label={`Download ${file.fileName}`} />}
     </li>
   );
 }

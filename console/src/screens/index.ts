@@ -3,6 +3,7 @@ import type { FunctionComponent } from 'preact';
 import type { Me } from '../api/client.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
+import { lazyScreen } from './lazy.js';
 import { Links } from './Links.js';
 
 /** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
@@ -15,4 +16,6 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/jobs': Jobs,
   '/links': Links,
   '/keys': ApiKeys,
+  // Only people making batches need the bulk screen's code.
+  '/bulk': lazyScreen(() => import('./Bulk.js').then((m) => m.Bulk)),
 };

@@ -1,0 +1,54 @@
+/**
+ * A CSV file chosen by dropping it on the zone or through the file input inside it. The input is
+ * the zone's keyboard path: it stays focusable (visually hidden, the zone shows its focus), so
+ * Tab reaches it and Enter (or Space) opens the file chooser.
+ */
+import { useState } from 'preact/hooks';
+
+interface Props {
+  id: string;
+  fileName: string | null;
+  describedBy: string | undefined;
+  invalid: boolean;
+  onFile(file: File): void;
+}
+
+export function DropZone({ id, fileName, describedBy, invalid, onFile }: Props) {
+  const [over, setOver] = useState(false);
+  const take = (files: FileList | null | undefined) => {
+    const file = files?.[0];
+    if (file) onFile(file);
+  };
+  return (
+    <label
+      class={`drop-zone${over ? ' drop-over' : ''}${invalid ? ' drop-invalid' : ''}`}
+      for={id}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        take(e.dataTransfer?.files);
+      }}
+    >
+      <input
+        id={id}
+        class="visually-hidden"
+        type="file"
+        accept=".csv,text/csv"
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => {
+          take(e.currentTarget.files);
+          // Choosing the same file again (after fixing it on disk) must read it again.
+          e.currentTarget.value = '';
+        }}
+      />
+      <strong>CSV file</strong>
+      <span>{fileName ? `Chosen: ${fileName}. Drop or choose another to replace it.` : 'Drop a .csv file here, or choose one.'}</span>
+    </label>
+  );
+}
