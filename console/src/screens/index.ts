@@ -4,6 +4,7 @@ import type { Me } from '../api/client.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
 import { Links } from './Links.js';
+import { Templates } from './Templates.js';
 
 /** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
 export interface ScreenProps {
@@ -15,4 +16,5 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/jobs': Jobs,
   '/links': Links,
   '/keys': ApiKeys,
+  '/templates': Templates,
 };
