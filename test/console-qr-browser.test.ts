@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
 import { DESKTOP, DOC_SCREENSHOTS, startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
-import { decodePng, pngSize } from './support/qr-reference.js';
+import { previewTimes } from './support/qr-preview.js';
+import { decodePng, makeLogoPng, pngSize } from './support/qr-reference.js';
 
 let api: TestApi;
 let base: string;
@@ -47,34 +48,6 @@ const preview = (page: Page) => page.getByTestId('qr-preview');
 const previewSvg = async (page: Page) => decodeURIComponent((await preview(page).getAttribute('src'))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ''));
 const templates = async () => (await call(api.app, owner.key, 'GET', '/api/v1/templates')).json().data as Array<{ id: string; name: string; qr_options: Record<string, unknown> }>;
 
-/**
- * Sets a control the way a person's input arrives (one input or change event) and measures, in the
- * page, the time until the preview shows a different picture, decoded and ready to paint.
- */
-function timedChange(page: Page, selector: string, value: string): Promise<number> {
-  return page.evaluate(
-    ({ selector, value }) =>
-      new Promise<number>((resolve, reject) => {
-        const current = () => document.querySelector<HTMLImageElement>('[data-testid="qr-preview"]');
-        const before = current()?.src;
-        const control = document.querySelector<HTMLInputElement | HTMLSelectElement>(selector);
-        if (!control) return reject(new Error(`no ${selector}`));
-        const observer = new MutationObserver(() => {
-          const img = current();
-          if (!img || img.src === before) return;
-          observer.disconnect();
-          img.decode().then(() => resolve(performance.now() - start), reject);
-        });
-        observer.observe(document.querySelector('.qr-preview')!, { attributes: true, subtree: true, childList: true });
-        setTimeout(() => reject(new Error('the preview did not change within 5 s')), 5000);
-        const start = performance.now();
-        control.value = value;
-        control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
-      }),
-    { selector, value },
-  );
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe.skipIf(!hasChromium)('console QR designer and templates', () => {
@@ -90,12 +63,14 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByLabel('Dot colour', { exact: true }).fill('#b42318');
       await expect.poll(() => previewSvg(page)).toContain('fill="#b42318"');
       expect(dotted).not.toContain('#b42318');
+      // By keyboard: the style select takes arrow keys and the preview follows.
+      await page.getByLabel('Dot style', { exact: true }).focus();
+      const beforeKey = await previewSvg(page);
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => page.getByLabel('Dot style', { exact: true }).inputValue()).toBe('rounded');
+      expect(await previewSvg(page)).not.toBe(beforeKey);
 
-      const times: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        times.push(await timedChange(page, '#field-dotsOptions-type', i % 2 ? 'dots' : 'rounded'));
-        times.push(await timedChange(page, '#field-dotsOptions-color', i % 2 ? '#1d4ed8' : '#0b3d2e'));
-      }
+      const times = await previewTimes(page, 10);
       console.log(`preview follows a change in ${median(times).toFixed(1)} ms (median of ${times.length}; max ${Math.max(...times).toFixed(1)} ms)`);
       // ~100 ms is the goal; the bound is generous for a busy 2-core test machine.
       expect(median(times)).toBeLessThan(250);
@@ -125,6 +100,29 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       const text = await readFile((await svg.path())!, 'utf8');
       expect(text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="512" height="512"/);
       expect(text).toContain('<linearGradient');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('takes a logo file, draws it in the preview, and warns when it is too big for the error correction', async () => {
+    const { context, page, problems } = await open('/templates/new');
+    try {
+      await preview(page).waitFor();
+      expect(await page.getByLabel('Logo size (% of what error correction allows)', { exact: true }).isDisabled()).toBe(true);
+      await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makeLogoPng(64, 64) });
+      await expect.poll(() => previewSvg(page)).toContain('<image ');
+      expect(await previewSvg(page)).toContain(`xlink:href="data:image/png;base64,${makeLogoPng(64, 64).toString('base64')}"`);
+      expect(await page.locator('.qr-warning').count()).toBe(0);
+      await page.getByLabel('Error correction', { exact: true }).selectOption('M');
+      await page.getByLabel('Logo size (% of what error correction allows)', { exact: true }).fill('90');
+      await expect.poll(() => page.locator('.qr-warning').textContent()).toMatch(/The logo covers \d+ % of the code, \d+ % of what error correction M can recover \(15 %\); keep it under half/);
+      await page.getByRole('button', { name: 'Remove the logo' }).click();
+      await expect.poll(() => previewSvg(page)).not.toContain('<image ');
+      // A file that is not an image is refused at the field.
+      await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+      expect(await page.locator('#field-image-error').textContent()).toBe('The logo must be a PNG, JPEG, GIF, WebP or SVG image.');
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }
@@ -241,7 +239,7 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
         try {
           await page.locator(screen === 'templates' ? '.template-card' : '[data-testid="qr-preview"]').first().waitFor();
           const wide = await page.evaluate(
-            (width) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.tagName}.${e.className}#${e.id}${e.getAttribute('for') ?? ''}`),
+            (width) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.tagName}.${e.className}#${e.id}`),
             size.viewport.width,
           );
           expect(wide, `${screen} wider than ${size.viewport.width} px`).toEqual([]);
