@@ -107,10 +107,11 @@ function TemplatePreview({ template }: { template: Template }) {
   return svg ? <img class="template-thumb" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt="" width={96} height={96} /> : <span class="template-thumb" aria-hidden="true" />;
 }
 
-type Loaded = { phase: 'loading' } | { phase: 'ready'; name: string; options: QrOptions } | { phase: 'error'; message: string };
+/** `unreadable`: the stored options no longer pass the API's schema; the editor starts from the defaults and says so. */
+type Loaded = { phase: 'loading' } | { phase: 'ready'; name: string; unreadable: boolean } | { phase: 'error'; message: string };
 
 function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
-  const [loaded, setLoaded] = useState<Loaded>(id ? { phase: 'loading' } : { phase: 'ready', name: '', options: {} });
+  const [loaded, setLoaded] = useState<Loaded>(id ? { phase: 'loading' } : { phase: 'ready', name: '', unreadable: false });
   const [name, setName] = useState('');
   const [options, setOptions] = useState<QrOptions>({});
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
@@ -127,7 +128,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         const stored = storedOptions(data.data.qr_options);
         setName(data.data.name);
         setOptions(stored ?? {});
-        setLoaded({ phase: 'ready', name: data.data.name, options: stored ?? {} });
+        setLoaded({ phase: 'ready', name: data.data.name, unreadable: stored === null });
       })
       .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
   }, [id]);
@@ -175,6 +176,11 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         <a href="#/templates">← Templates</a>
       </p>
       <h1 id="template-title">{title}</h1>
+      {loaded.unreadable && (
+        <p class="field-error" role="alert">
+          This template's stored design does not pass today's option rules, so the designer starts from the defaults; saving replaces the stored design.
+        </p>
+      )}
       <Field path="name" label="Template name" errors={errors}>
         {(input) => <input {...input} value={name} maxLength={255} required onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
