@@ -122,6 +122,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       // A file that is not an image is refused at the field.
       await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
       expect(await page.locator('#field-image-error').textContent()).toBe('The logo must be a PNG, JPEG, GIF, WebP or SVG image.');
+      // A file named and typed as a PNG whose bytes are not one is said to be unreadable.
+      await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') });
+      await expect.poll(() => page.locator('.qr-controls [role="alert"]').textContent()).toBe('The browser cannot draw this logo; choose another file.');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -260,5 +263,5 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
         }
       }
     }
-  });
+  }, 120_000);
 });

@@ -52,7 +52,7 @@ const LEVEL_LABELS: Record<(typeof ERROR_CORRECTION_LEVELS)[number], string> = {
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
 export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS }: Props) {
-  const logo = useLogo(value.image ?? null);
+  const { logo, state: logoState } = useLogo(value.image ?? null);
   const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
   const fieldErrors: FieldErrors = rendered.ok ? errors : { ...errors, ...rendered.errors };
   const opts = resolved(value, data);
@@ -81,7 +81,7 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
           <legend>Background</legend>
           <FillFields part="backgroundOptions" noun="Background" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
-        <LogoFields value={value} onChange={onChange} errors={fieldErrors} hasLogo={logo !== null} />
+        <LogoFields value={value} onChange={onChange} errors={fieldErrors} logoState={logoState} />
         <fieldset>
           <legend>Size and error correction</legend>
           <Field path="margin" label="Margin around the code (pixels)" errors={fieldErrors} hint="The QR standard asks for 4 modules of plain space around the code.">
@@ -113,7 +113,7 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
             </p>
           )}
         </div>
-        {value.image && !logo && !decodeDataUri(value.image) && <p class="hint">The logo at {value.image} is drawn by the server; the preview leaves it out.</p>}
+        {logoState === 'remote' && <p class="hint">The logo at {value.image} is drawn by the server; the preview leaves it out.</p>}
         {rendered.ok && <Risks risks={rendered.risks} />}
         {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} />}
         <ApplyTemplate me={me} onApply={onChange} />
@@ -178,7 +178,7 @@ function FillFields({ part, noun, value, onChange, errors }: { part: FillPart; n
   );
 }
 
-function LogoFields({ value, onChange, errors, hasLogo }: { value: QrOptions; onChange(next: QrOptions): void; errors: FieldErrors; hasLogo: boolean }) {
+function LogoFields({ value, onChange, errors, logoState }: { value: QrOptions; onChange(next: QrOptions): void; errors: FieldErrors; logoState: LogoState }) {
   const [problem, setProblem] = useState<string | null>(null);
   const opts = resolved(value, 'x');
   const choose = (file: File | undefined) => {
@@ -233,27 +233,36 @@ function LogoFields({ value, onChange, errors, hasLogo }: { value: QrOptions; on
           <label for="field-imageOptions-hideBackgroundDots">Hide the dots behind the logo</label>
         </div>
       </fieldset>
-      {value.image && !hasLogo && <p class="hint">Reading the logo…</p>}
+      {logoState === 'reading' && <p class="hint">Reading the logo…</p>}
+      {logoState === 'unreadable' && (
+        <p class="field-error" role="alert">
+          The browser cannot draw this logo; choose another file.
+        </p>
+      )}
     </fieldset>
   );
 }
 
+/** Where the logo stands: none; being read; drawn; not an image the browser can draw; a URL only the server fetches. */
+type LogoState = 'none' | 'reading' | 'ready' | 'unreadable' | 'remote';
+
 /** The logo as the renderer takes it (bytes, type, natural size), for a logo stored inline as a data: URI. */
-function useLogo(image: string | null): QrImage | null {
-  const [logo, setLogo] = useState<QrImage | null>(null);
+function useLogo(image: string | null): { logo: QrImage | null; state: LogoState } {
+  const [loaded, setLoaded] = useState<{ logo: QrImage | null; state: LogoState }>({ logo: null, state: 'none' });
   useEffect(() => {
-    setLogo(null);
     const decoded = image ? decodeDataUri(image) : null;
-    if (!image || !decoded) return;
+    if (!image || !decoded) return setLoaded({ logo: null, state: image ? 'remote' : 'none' });
+    setLoaded({ logo: null, state: 'reading' });
     let current = true;
     const probe = new Image();
-    probe.onload = () => current && setLogo({ ...decoded, width: probe.naturalWidth, height: probe.naturalHeight });
+    probe.onload = () => current && setLoaded({ logo: { ...decoded, width: probe.naturalWidth, height: probe.naturalHeight }, state: 'ready' });
+    probe.onerror = () => current && setLoaded({ logo: null, state: 'unreadable' });
     probe.src = image;
     return () => {
       current = false;
     };
   }, [image]);
-  return logo;
+  return loaded;
 }
 
 function Risks({ risks }: { risks: ScanRisk[] }) {
