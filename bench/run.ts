@@ -8,6 +8,7 @@ import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
 import { benchConsoleLinks } from './console-links.js';
+import { benchConsoleQrPreview } from './console-qr-preview.js';
 import { benchConsoleSize } from './console-size.js';
 import { benchErrorLists } from './error-lists.js';
 import { benchForwardingWarning } from './forwarding-warning.js';
@@ -33,6 +34,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   bulk: benchBulk,
   cafes: benchCafes,
   'console-links': benchConsoleLinks,
+  'console-qr-preview': benchConsoleQrPreview,
   'console-size': benchConsoleSize,
   'error-lists': benchErrorLists,
   'forwarding-warning': benchForwardingWarning,

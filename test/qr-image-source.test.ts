@@ -305,7 +305,7 @@ describe('loadQrImage: data URIs', () => {
   it('returns an SVG sanitized by the upload sanitizer', async () => {
     const doc = svg('width="10" height="10"', '<script>alert(1)</script><rect width="5" height="5" onclick="x()"/><image href="http://evil.example/t.png"/>');
     const image = (await loadQrImage(open(), accountId, dataUri('image/svg+xml', doc)))!;
-    const text = image.data.toString('utf8');
+    const text = Buffer.from(image.data).toString('utf8');
     expect(text).toContain('<rect');
     expect(text).not.toMatch(/script|onclick|evil\.example/);
   });

@@ -407,7 +407,7 @@ describe('the SVG document', () => {
       const { root, elements } = parseSvg(svg);
       expect(root.attributes['xmlns:xlink']?.value).toBe('http://www.w3.org/1999/xlink');
       expect(elements).toContain('image');
-      expect(svg).toContain(`xlink:href="data:${logo.contentType};base64,${logo.data.toString('base64')}"`);
+      expect(svg).toContain(`xlink:href="data:${logo.contentType};base64,${Buffer.from(logo.data).toString('base64')}"`);
     }
   });
 

@@ -18,7 +18,7 @@ export interface Page {
 
 export const PAGES: readonly Page[] = [
   { path: '/links', label: 'Links', scope: 'links.read', apiPath: '/api/v1/links', built: true },
-  { path: '/templates', label: 'Templates', scope: 'templates.read', apiPath: '/api/v1/templates', built: false },
+  { path: '/templates', label: 'Templates', scope: 'templates.read', apiPath: '/api/v1/templates', built: true },
   { path: '/bulk', label: 'Bulk', scope: 'bulk.create', apiPath: '/api/v1/bulk-generate', built: true },
   { path: '/jobs', label: 'Jobs', scope: 'any', apiPath: '/api/v1/jobs', built: true },
   { path: '/keys', label: 'API keys', scope: 'all', needsKeyManagement: true, apiPath: '/api/v1/api-keys', built: true },

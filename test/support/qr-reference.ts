@@ -62,7 +62,7 @@ export function loadReference(): Promise<Reference> {
 }
 
 export function imageDataUri(image: QrImage): string {
-  return `data:${image.contentType};base64,${image.data.toString('base64')}`;
+  return `data:${image.contentType};base64,${Buffer.from(image.data).toString('base64')}`;
 }
 
 /** The library's own SVG for the same options (and the same logo, when given). */

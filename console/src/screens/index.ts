@@ -5,6 +5,7 @@ import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
 import { lazyScreen } from './lazy.js';
 import { Links } from './Links.js';
+import { Templates } from './Templates.js';
 
 /** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
 export interface ScreenProps {
@@ -18,4 +19,5 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/keys': ApiKeys,
   // Only people making batches need the bulk screen's code.
   '/bulk': lazyScreen(() => import('./Bulk.js').then((m) => m.Bulk)),
+  '/templates': Templates,
 };

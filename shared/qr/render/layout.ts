@@ -18,7 +18,7 @@ import type { ResolvedQrOptions } from '../options.js';
 import { QrRenderError } from './errors.js';
 
 /** The share of modules each error correction level may lose (the library's table). */
-const COVER: Record<ResolvedQrOptions['qrOptions']['errorCorrectionLevel'], number> = { L: 0.07, M: 0.15, Q: 0.25, H: 0.3 };
+export const COVER: Record<ResolvedQrOptions['qrOptions']['errorCorrectionLevel'], number> = { L: 0.07, M: 0.15, Q: 0.25, H: 0.3 };
 
 export interface LogoBox {
   x: number;

@@ -12,7 +12,8 @@ import { isInvisible, paintOf, type Box, type Paint } from './paint.js';
 import { drawModules, type DotType, type Sink } from './shapes.js';
 
 export interface QrImage {
-  data: Buffer;
+  /** The file's bytes (a Buffer on the server; the console's preview has plain bytes). */
+  data: Uint8Array;
   contentType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/svg+xml';
   /** Natural size of the logo in pixels (for an SVG: its width/height, or its viewBox size). */
   width: number;

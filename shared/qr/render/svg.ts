@@ -56,17 +56,32 @@ function alpha(a: number): string {
   return String(Math.round(a * 10000) / 10000);
 }
 
-const dataUris = new WeakMap<Buffer, string>();
+const dataUris = new WeakMap<Uint8Array, string>();
 
-/** Base64 of a logo, remembered per Buffer: bulk renders share one logo. */
+/** Base64 of a logo, remembered per byte array: bulk renders share one logo. */
 export function dataUri(image: QrImage): string {
   const prefix = `data:${image.contentType};base64,`;
   let uri = dataUris.get(image.data);
   if (uri === undefined || !uri.startsWith(prefix)) {
-    uri = prefix + image.data.toString('base64');
+    uri = prefix + base64(image.data);
     dataUris.set(image.data, uri);
   }
   return uri;
+}
+
+type NodeBuffer = { from(bytes: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'base64'): string } };
+
+/**
+ * This module also runs in the browser (the console's live preview), which has no Buffer: there
+ * the bytes go through btoa in chunks. On the server Buffer's native encoder is kept (it is much
+ * faster, and bulk renders encode logos of up to a few MB).
+ */
+function base64(bytes: Uint8Array): string {
+  const buffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+  if (buffer) return buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 class SvgWriter implements Backend {
