@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import bcrypt from 'bcrypt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
@@ -334,13 +334,9 @@ describe.skipIf(!hasChromium)('console link editor', () => {
         ] as const) {
           await opened.goto(`${base}#${hash}`);
           await opened.locator('.link-editor-page h1').waitFor();
-          const wide = await opened.evaluate(
-            (width) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.tagName}.${e.className}#${e.id}`),
-            size.viewport.width,
-          );
-          expect(wide, `${hash} wider than ${size.viewport.width} px`).toEqual([]);
+          expect(await overflowingElements(opened, size.viewport.width), `${hash} wider than ${size.viewport.width} px`).toEqual([]);
           await opened.locator('.link-editor-page').evaluate((e) => e.scrollIntoView());
-          await consoleScreenshot(opened, shot);
+          await consoleScreenshot(opened, shot, { dark: true });
           for (const theme of ['dark', 'light']) {
             await opened.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
             expect(await seriousViolationsOn(opened), `${hash} ${size.viewport.width} ${theme}`).toEqual([]);

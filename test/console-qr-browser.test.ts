@@ -8,8 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
-import { DESKTOP, DOC_SCREENSHOTS, startConsoleApi } from './support/console.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
+import { startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { previewTimes } from './support/qr-preview.js';
 import { decodePng, makeLogoPng, pngSize } from './support/qr-reference.js';
@@ -241,15 +241,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
         const { context, page } = await open(hash, { size, bypassCSP: true });
         try {
           await page.locator(screen === 'templates' ? '.template-card' : '[data-testid="qr-preview"]').first().waitFor();
-          const wide = await page.evaluate(
-            (width) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 0.5).map((e) => `${e.tagName}.${e.className}#${e.id}`),
-            size.viewport.width,
-          );
-          expect(wide, `${screen} wider than ${size.viewport.width} px`).toEqual([]);
-          if (DOC_SCREENSHOTS) {
-            await page.locator('main').evaluate((e) => e.scrollIntoView());
-            await page.screenshot({ path: `${DOC_SCREENSHOTS}${screen}-${size.viewport.width}.png` });
-          }
+          expect(await overflowingElements(page, size.viewport.width), `${screen} wider than ${size.viewport.width} px`).toEqual([]);
+          await page.locator('main').evaluate((e) => e.scrollIntoView());
+          await consoleScreenshot(page, screen, { dark: true });
           for (const theme of ['dark', 'light']) {
             await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
             expect(await seriousViolationsOn(page), `${screen} ${size.viewport.width} ${theme}`).toEqual([]);

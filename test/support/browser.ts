@@ -45,7 +45,7 @@ export async function consoleScreenshot(page: Page, name: string, options: { dar
 /** The elements reaching past the right edge of a `width`-wide screen (a phone's layout viewport grows to fit them, so scrollWidth alone misses them). */
 export function overflowingElements(page: Page, width: number): Promise<string[]> {
   return page.evaluate(
-    (w) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => `${e.tagName}.${e.className}`),
+    (w) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => `${e.tagName}.${e.className}#${e.id}`),
     width,
   );
 }
