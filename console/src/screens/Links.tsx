@@ -5,6 +5,7 @@ import type { paths } from '../api/schema.js';
 import { changeView, editorRouteOf, LINK_TYPES, listQuery, PAGE_SIZES, pauseAction, routeOfView, scopeBlock, SORTS, STATUS_LABELS, viewFromQuery, type EditorRoute, type Link, type LinkStatus, type LinkView } from '../links/view.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { useRoute } from '../router.js';
+import { lazyComponent } from '../lazy.js';
 import { Dialog } from './Dialog.js';
 import type { ScreenProps } from './index.js';
 import '../links/links.css';
@@ -37,10 +38,12 @@ async function runAction(client: Client, action: Action, slug: string, folderId:
 }
 
 /** The list on the page itself; beneath it, the link editor (loaded on demand: it is most of the links code) or "no such page". */
+const LinkEditor = lazyComponent(() => import('./LinkEditor.js').then((m) => m.LinkEditor), 'editor');
+
 export function Links({ me, subpath }: ScreenProps) {
   if (subpath === '') return <LinkList me={me} />;
   const route = editorRouteOf(subpath);
-  if (route) return <EditorLoader me={me} route={route} />;
+  if (route) return <LinkEditor me={me} route={route} />;
   return (
     <section aria-labelledby="links-title">
       <h1 id="links-title">No such page</h1>
@@ -49,18 +52,6 @@ export function Links({ me, subpath }: ScreenProps) {
       </p>
     </section>
   );
-}
-
-function EditorLoader({ me, route }: { me: Me; route: EditorRoute }) {
-  const [Editor, setEditor] = useState<FunctionComponent<{ me: Me; route: EditorRoute }> | string | null>(null);
-  useEffect(() => {
-    import('./LinkEditor.js').then(
-      (module) => setEditor(() => module.LinkEditor),
-      () => setEditor('The editor could not be loaded. Check your connection and reload the page.'),
-    );
-  }, []);
-  if (typeof Editor === 'string') return <p role="alert" class="field-error">{Editor}</p>;
-  return Editor ? <Editor me={me} route={route} /> : <p class="loading">Loading the editor…</p>;
 }
 
 function LinkList({ me }: { me: Me }) {

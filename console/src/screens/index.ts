@@ -3,9 +3,8 @@ import type { FunctionComponent } from 'preact';
 import type { Me } from '../api/client.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
-import { lazyScreen } from './lazy.js';
 import { Links } from './Links.js';
-import { Templates } from './Templates.js';
+import { lazyComponent } from '../lazy.js';
 
 /** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
 export interface ScreenProps {
@@ -18,6 +17,7 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/links': Links,
   '/keys': ApiKeys,
   // Only people making batches need the bulk screen's code.
-  '/bulk': lazyScreen(() => import('./Bulk.js').then((m) => m.Bulk)),
-  '/templates': Templates,
+  '/bulk': lazyComponent(() => import('./Bulk.js').then((m) => m.Bulk), 'Bulk page'),
+  // The designer and the QR renderer come with the Templates page, when it is opened.
+  '/templates': lazyComponent(() => import('../qr/Templates.js').then((m) => m.Templates), 'Templates page'),
 };
