@@ -122,6 +122,40 @@ describe('linkConfigurations', () => {
     const list = (await call(api.app, me.key, 'GET', '/api/v1/links?size=1000')).body;
     expect(list).not.toContain('s3cret-pass');
   });
+
+  it('PUT with protection on and no password keeps the stored one; with none stored it is a 400', async () => {
+    const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'Kept' })).json().id;
+    const config = {
+      folder_id: folder,
+      urlActive: true,
+      customUrl: `kept-${Date.now()}`,
+      scheduleActive: true,
+      startDate: '2030-01-01',
+      endDate: '2030-06-30',
+      scheduleTimezone: 'Europe/Lisbon',
+      scanLimitActive: true,
+      scanLimit: 9,
+    };
+    const id = await createLink(me, website('kept', { linkConfigurations: { ...config, passwordProtectedActive: true, password: 'keep-me' } }));
+    const before = await getLink(me, id);
+    // What an editor that never saw the password sends back: the link's own settings, as answered.
+    const again = {
+      ...config,
+      startDate: before.start_date,
+      endDate: before.end_date,
+      passwordProtectedActive: true,
+    };
+    const res = await call(api.app, me.key, 'PUT', `/api/v1/links/${id}`, website('kept, renamed', { linkConfigurations: again }));
+    expect(res.statusCode).toBe(200);
+    const after = await getLink(me, id);
+    expect(after).toEqual({ ...before, name: 'kept, renamed', updated_at: after.updated_at, status: after.status });
+    expect(await bcrypt.compare('keep-me', after.password)).toBe(true);
+
+    const open = await createLink(me, website('open'));
+    const bad = await call(api.app, me.key, 'PUT', `/api/v1/links/${open}`, website('open', { linkConfigurations: { passwordProtectedActive: true } }));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([{ path: 'linkConfigurations.password', message: 'Required when passwordProtectedActive is true' }]);
+  });
 });
 
 describe('status values', () => {

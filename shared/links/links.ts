@@ -39,9 +39,16 @@ async function accountFolderId(db: Database, accountId: string, folderId: string
   return folderId;
 }
 
-/** What linkConfigurations become in the row; a feature whose toggle is off stores nothing. */
-async function configColumns(db: Database, accountId: string, c: LinkConfigurations | undefined) {
+/**
+ * What linkConfigurations become in the row; a feature whose toggle is off stores nothing.
+ * Protection on without a password keeps `storedPassword` (the hash a PUT's link has), so an edit
+ * need not know the password; with none stored it is a 400.
+ */
+async function configColumns(db: Database, accountId: string, c: LinkConfigurations | undefined, storedPassword: string | null = null) {
   const cfg = c ?? {};
+  if (cfg.passwordProtectedActive && cfg.password === undefined && storedPassword === null) {
+    throw new ValidationError([{ path: 'linkConfigurations.password', message: 'Required when passwordProtectedActive is true' }]);
+  }
   const folderId = cfg.folder_id ? await accountFolderId(db, accountId, cfg.folder_id, 'linkConfigurations.folder_id') : null;
   const schedule = cfg.scheduleActive === true;
   return {
@@ -56,7 +63,7 @@ async function configColumns(db: Database, accountId: string, c: LinkConfigurati
     scanLimit: cfg.scanLimitActive ? cfg.scanLimit! : null,
     passwordProtectedActive: cfg.passwordProtectedActive === true,
     // bcrypt runs on libuv's thread pool, not on the event loop.
-    password: cfg.passwordProtectedActive ? await bcrypt.hash(cfg.password!, BCRYPT_COST) : null,
+    password: !cfg.passwordProtectedActive ? null : cfg.password === undefined ? storedPassword : await bcrypt.hash(cfg.password!, BCRYPT_COST),
   };
 }
 
@@ -340,7 +347,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   if (current.menu !== null && body.type !== 'menu') {
     throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
   }
-  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
+  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations, current.passwordProtectedActive ? current.password : null);
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   // Absent, the page style stays as it is; null clears it.
   const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;

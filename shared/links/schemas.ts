@@ -59,7 +59,8 @@ export const linkConfigurationsSchema = z
         issue('scanLimit', 'Must be a positive whole number');
       }
     }
-    if (c.passwordProtectedActive) {
+    // Left out (undefined), the password is the link's current one: PUT keeps it, create has none (links.ts).
+    if (c.passwordProtectedActive && c.password !== undefined) {
       if (!c.password) issue('password', 'Required when passwordProtectedActive is true');
       else if (c.password.length > 32) issue('password', 'Must be at most 32 characters');
     }
