@@ -142,7 +142,7 @@ describe('editing a link keeps it as the owner sees it', () => {
     const form = settingsFromLink(link({ password_protected_active: true, password: '$2b$10$abcdefghijklmnopqrstuv' }));
     expect(form).toMatchObject({ passwordOn: true, passwordSet: true, changePassword: false, password: '' });
     expect(linkConfigurationsOf(form)).toEqual({ value: { passwordProtectedActive: true } });
-    expect(passwordPlan(form)).toBe('A password is set. Saving keeps it.');
+    expect(passwordPlan(form)).toBe('Saving keeps the current password.');
   });
 
   it('…or changed, or removed', () => {

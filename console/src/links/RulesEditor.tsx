@@ -73,7 +73,7 @@ export function RulesEditor({ value, onChange, errors, defaultUrl }: Props) {
 
   return (
     <section class="rules-editor" aria-labelledby="rules-title">
-      <h3 id="rules-title">Rules</h3>
+      <h2 id="rules-title">Rules</h2>
       <p class="hint">
         Rules are tried from the top; the first one a visit matches decides where it goes, and visits no rule matches go to the default destination. Up to {SMART_URL_RULES_MAX} rules.
       </p>
@@ -192,10 +192,10 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
         </Field>
 
         <div class="rule-actions">
-          <button type="button" class="small" id={`rule-${rule.id}-up`} onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move rule ${number} up`}>
+          <button type="button" class="small" id={`rule-${rule.id}-up`} onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move up rule ${number}`}>
             Move up
           </button>
-          <button type="button" class="small" id={`rule-${rule.id}-down`} onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move rule ${number} down`}>
+          <button type="button" class="small" id={`rule-${rule.id}-down`} onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move down rule ${number}`}>
             Move down
           </button>
           <button type="button" class="small" id={`rule-${rule.id}-remove`} onClick={onRemove} aria-label={`Remove rule ${number}`}>

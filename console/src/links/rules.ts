@@ -155,6 +155,15 @@ export function rulesToData(rules: readonly RuleForm[]): RuleData[] {
   });
 }
 
+/**
+ * A smart-url link's data with the rules in it. No rules on data that had none leaves `rules` out
+ * (the data stays as it was); otherwise the list is written, empty when all were removed.
+ */
+export function dataWithRules(data: Record<string, unknown>, rules: readonly RuleForm[]): Record<string, unknown> {
+  const { rules: before, ...rest } = data;
+  return rules.length === 0 && before === undefined ? rest : { ...rest, rules: rulesToData(rules) };
+}
+
 /** A rule switched to another kind: the first operator of that kind unless the current one fits. */
 export function withConditionType(rule: RuleForm, conditionType: ConditionType): RuleForm {
   const operators = operatorsOf(conditionType);

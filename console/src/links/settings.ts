@@ -121,7 +121,7 @@ export function scheduleSummary(form: Pick<LinkSettingsForm, 'start' | 'end' | '
 export function passwordPlan(form: Pick<LinkSettingsForm, 'passwordOn' | 'passwordSet' | 'changePassword'>): string | null {
   if (!form.passwordSet) return null;
   if (!form.passwordOn) return 'Saving removes the password: anyone with the link can open it.';
-  return form.changePassword ? 'Saving replaces the password; visitors will need the new one.' : 'A password is set. Saving keeps it.';
+  return form.changePassword ? 'Saving replaces the password; visitors will need the new one.' : 'Saving keeps the current password.';
 }
 
 function slugProblem(slug: string): string | null {
