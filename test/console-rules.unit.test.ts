@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countryOptions,
+  dataWithRules,
   defaultSummary,
   moveRule,
   newRule,
@@ -62,6 +63,13 @@ describe('rules <-> data.rules', () => {
     // Each is a rule the server takes.
     const data = { defaultUrl: 'https://example.com/', rules: rulesToData([asTime, after, { ...after, operator: 'between' }, rule({ conditionType: 'device', operator: 'is', devices: ['mobile'] })]) };
     expect(smartUrlDataSchema.safeParse(data).success).toBe(true);
+  });
+
+  it('puts the rules into the data: none on data without rules leaves it as it was, all removed is an empty list', () => {
+    expect(dataWithRules({ defaultUrl: 'https://example.com/' }, [])).toEqual({ defaultUrl: 'https://example.com/' });
+    expect(dataWithRules({ defaultUrl: 'https://example.com/', rules: STORED_RULES }, [])).toEqual({ defaultUrl: 'https://example.com/', rules: [] });
+    const forms = rulesFromData({ rules: STORED_RULES });
+    expect(dataWithRules({ defaultUrl: 'https://example.com/' }, forms.slice(0, 2))).toEqual({ defaultUrl: 'https://example.com/', rules: STORED_RULES.slice(0, 2) });
   });
 
   it('moves a rule up and down, staying in bounds', () => {
