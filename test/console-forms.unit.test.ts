@@ -67,6 +67,8 @@ describe('API field errors by path', () => {
     });
     expect(errors).toEqual({ 'data.files.0.fileId': 'No such file', 'linkConfigurations.customUrl': 'Taken' });
     expect(unplacedErrors(errors, (path) => path.startsWith('data.'))).toEqual(['linkConfigurations.customUrl: Taken']);
+    // The API writes indexes in brackets; the form's keys are dotted.
+    expect(fieldErrorsOf({ errors: [{ path: 'data.pdfs[2].label', message: 'Required' }, { path: 'data.links[10]', message: 'x' }] })).toEqual({ 'data.pdfs.2.label': 'Required', 'data.links.10': 'x' });
     expect(fieldErrorsOf(null)).toEqual({});
     expect(fieldErrorsOf({ errors: 'x' })).toEqual({});
   });

@@ -110,6 +110,8 @@ describe.skipIf(!hasChromium)('console links screen', () => {
         '3px',
       ]);
       await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit Link 03');
+      await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Pause Link 03');
       await page.keyboard.press('Enter');
       await expect.poll(() => row.locator('.badge').textContent()).toBe('Paused');

@@ -7,14 +7,20 @@ export type FieldErrors = Readonly<Record<string, string>>;
 
 export const NO_ERRORS: FieldErrors = Object.freeze({});
 
-/** The field errors an API error body carries (the first message per path), or none. */
+/**
+ * The field errors an API error body carries (the first message per path), or none. The API
+ * writes list indexes in brackets (`data.files[0].fileId`); they are read as dotted segments
+ * (`data.files.0.fileId`), the form's keys.
+ */
 export function fieldErrorsOf(error: unknown): FieldErrors {
   const list = (error as { errors?: unknown } | null | undefined)?.errors;
   if (!Array.isArray(list)) return NO_ERRORS;
   const byPath: Record<string, string> = {};
   for (const entry of list) {
     const { path, message } = (entry ?? {}) as { path?: unknown; message?: unknown };
-    if (typeof path === 'string' && typeof message === 'string' && !(path in byPath)) byPath[path] = message;
+    if (typeof path !== 'string' || typeof message !== 'string') continue;
+    const dotted = path.replace(/\[(\d+)\]/g, '.$1');
+    if (!(dotted in byPath)) byPath[dotted] = message;
   }
   return byPath;
 }

@@ -102,3 +102,17 @@ export function scopeBlock(me: Me, scope: string): string | null {
 export function pauseAction(status: LinkStatus): 'pause' | 'resume' {
   return status === 'paused' ? 'resume' : 'pause';
 }
+
+/** The editor's pages beneath Links: `/new` (a query may name the type) and `/<slug>/edit`; null for any other path. */
+export type EditorRoute = { mode: 'new' } | { mode: 'edit'; slug: string };
+
+export function editorRouteOf(subpath: string): EditorRoute | null {
+  if (subpath === '/new') return { mode: 'new' };
+  const edit = /^\/([^/]+)\/edit$/.exec(subpath);
+  if (!edit) return null;
+  try {
+    return { mode: 'edit', slug: decodeURIComponent(edit[1]!) };
+  } catch {
+    return null;
+  }
+}

@@ -1,10 +1,12 @@
+import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import type { paths } from '../api/schema.js';
-import { changeView, LINK_TYPES, listQuery, PAGE_SIZES, pauseAction, routeOfView, scopeBlock, SORTS, STATUS_LABELS, viewFromQuery, type Link, type LinkStatus, type LinkView } from '../links/view.js';
+import { changeView, editorRouteOf, LINK_TYPES, listQuery, PAGE_SIZES, pauseAction, routeOfView, scopeBlock, SORTS, STATUS_LABELS, viewFromQuery, type EditorRoute, type Link, type LinkStatus, type LinkView } from '../links/view.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { useRoute } from '../router.js';
 import { Dialog } from './Dialog.js';
+import type { ScreenProps } from './index.js';
 import '../links/links.css';
 
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -34,7 +36,34 @@ async function runAction(client: Client, action: Action, slug: string, folderId:
   return response.ok ? null : problemText(response.status, error);
 }
 
-export function Links({ me }: { me: Me }) {
+/** The list on the page itself; beneath it, the link editor (loaded on demand: it is most of the links code) or "no such page". */
+export function Links({ me, subpath }: ScreenProps) {
+  if (subpath === '') return <LinkList me={me} />;
+  const route = editorRouteOf(subpath);
+  if (route) return <EditorLoader me={me} route={route} />;
+  return (
+    <section aria-labelledby="links-title">
+      <h1 id="links-title">No such page</h1>
+      <p>
+        There is no page at #/links{subpath}. <a href="#/links">Go to your links</a>.
+      </p>
+    </section>
+  );
+}
+
+function EditorLoader({ me, route }: { me: Me; route: EditorRoute }) {
+  const [Editor, setEditor] = useState<FunctionComponent<{ me: Me; route: EditorRoute }> | string | null>(null);
+  useEffect(() => {
+    import('./LinkEditor.js').then(
+      (module) => setEditor(() => module.LinkEditor),
+      () => setEditor('The editor could not be loaded. Check your connection and reload the page.'),
+    );
+  }, []);
+  if (typeof Editor === 'string') return <p role="alert" class="field-error">{Editor}</p>;
+  return Editor ? <Editor me={me} route={route} /> : <p class="loading">Loading the editor…</p>;
+}
+
+function LinkList({ me }: { me: Me }) {
   const client = useMemo(signedInClient, []);
   const route = useRoute();
   const query = route.split('?')[1] ?? '';
@@ -97,7 +126,14 @@ export function Links({ me }: { me: Me }) {
     <div class="links-screen">
       <Folders me={me} client={client} view={view} go={go} setNotice={setNotice} folders={folders} reload={reloadFolders} />
       <section class="links-main" aria-labelledby="links-title">
-        <h1 id="links-title">Links</h1>
+        <div class="links-head">
+          <h1 id="links-title">Links</h1>
+          {scopeBlock(me, 'links.create') === null && (
+            <a class="button" href="#/links/new">
+              New link
+            </a>
+          )}
+        </div>
         <form
           class="links-filters"
           role="search"
@@ -213,7 +249,7 @@ export function Links({ me }: { me: Me }) {
               <>
                 <h2>No links yet</h2>
                 <p>
-                  Create links over the API (<code>POST /api/v1/links</code>, described at <a href="/api/v1/docs">/api/v1/docs</a>) or with the CLI; they show up here.
+                  Create one with New link, or over the API (<code>POST /api/v1/links</code>, described at <a href="/api/v1/docs">/api/v1/docs</a>) or the CLI; they show up here.
                 </p>
               </>
             )}
@@ -242,7 +278,7 @@ export function Links({ me }: { me: Me }) {
             </thead>
             <tbody>
               {links.map((link) => (
-                <LinkRow key={link.id} link={link} selected={selected.has(link.dynamic_link_id)} onToggle={toggle} onAction={ask} blocked={blocked} setNotice={setNotice} />
+                <LinkRow key={link.id} link={link} selected={selected.has(link.dynamic_link_id)} onToggle={toggle} onAction={ask} blocked={blocked} setNotice={setNotice} canEdit={scopeBlock(me, 'links.update') === null} />
               ))}
             </tbody>
           </table>
@@ -275,9 +311,10 @@ interface RowProps {
   onAction(action: Exclude<Action, 'move'>, slugs: string[]): void;
   blocked(action: Action): string | null;
   setNotice(text: string): void;
+  canEdit: boolean;
 }
 
-function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice }: RowProps) {
+function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEdit }: RowProps) {
   const slug = link.dynamic_link_id;
   const copy = () =>
     navigator.clipboard.writeText(link.full_dynamic_url).then(
@@ -305,6 +342,11 @@ function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice }: Row
         <time dateTime={link.created_at}>{new Date(link.created_at).toLocaleDateString()}</time>
       </td>
       <td data-label="Actions" class="row-actions">
+        {canEdit && (
+          <a class="button small" href={`#/links/${encodeURIComponent(slug)}/edit`} aria-label={`Edit ${link.name}`}>
+            Edit
+          </a>
+        )}
         {([pauseAction(link.status), 'duplicate', 'delete'] as const).map((action) => (
           <button
             key={action}

@@ -1,0 +1,239 @@
+/**
+ * Creating and editing a link: `#/links/new` chooses one of the 16 types, `#/links/new?type=wifi`
+ * and `#/links/<slug>/edit` show its form. Loaded on demand from the Links screen. The mapping
+ * between the form and the API lives in links/link-form.ts; this screen loads, submits and places
+ * the API's errors at their fields.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Me } from '../api/client.js';
+import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { Field } from '../fields/Field.js';
+import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
+import type { FileInfo } from '../links/FileDrop.js';
+import { draftOf, formPaths, linkBodyOf, TYPE_FORMS, type Draft, type StoredLink } from '../links/link-form.js';
+import { TypeFields } from '../links/TypeFields.js';
+import { LINK_TYPES, scopeBlock, type EditorRoute } from '../links/view.js';
+import { isLinkType, type LinkType } from '../../../shared/links/data/types.js';
+import { useRoute } from '../router.js';
+import '../links/editor.css';
+
+interface Props {
+  me: Me;
+  route: EditorRoute;
+}
+
+export function LinkEditor({ me, route }: Props) {
+  const query = new URLSearchParams(useRoute().split('?')[1] ?? '');
+  if (route.mode === 'edit') return <EditLink me={me} slug={route.slug} saved={query.get('saved') === 'created'} />;
+  const type = query.get('type');
+  if (type === null) return <TypeChooser />;
+  if (!isLinkType(type)) {
+    return (
+      <NotFound title="No such link type">
+        <p>
+          “{type}” is not a type of link. <a href="#/links/new">Choose one of the 16 types</a>.
+        </p>
+      </NotFound>
+    );
+  }
+  return <LinkForm key={type} me={me} type={type} link={null} />;
+}
+
+function NotFound({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section class="link-editor-page" aria-labelledby="editor-title">
+      <h1 id="editor-title">{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+function TypeChooser() {
+  return (
+    <section class="link-editor-page" aria-labelledby="editor-title">
+      <p>
+        <a href="#/links">Back to links</a>
+      </p>
+      <h1 id="editor-title">New link</h1>
+      <p>Choose what the QR code does when it is scanned.</p>
+      <ul class="type-cards">
+        {LINK_TYPES.map((type) => (
+          <li key={type}>
+            <a href={`#/links/new?type=${type}`}>
+              <strong>{TYPE_FORMS[type].label}</strong>
+              <span>{TYPE_FORMS[type].description}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+type Loading = { phase: 'loading' } | { phase: 'error'; message: string; missing: boolean } | { phase: 'ready'; link: StoredLink };
+
+function EditLink({ me, slug, saved }: { me: Me; slug: string; saved: boolean }) {
+  const client = useMemo(signedInClient, []);
+  const [loading, setLoading] = useState<Loading>({ phase: 'loading' });
+  useEffect(() => {
+    client
+      .GET('/api/v1/links/{id}', { params: { path: { id: slug } } })
+      .then(({ data, error, response }) =>
+        setLoading(data ? { phase: 'ready', link: data.data } : { phase: 'error', message: problemText(response.status, error), missing: response.status === 404 }),
+      )
+      .catch(() => setLoading({ phase: 'error', message: UNREACHABLE, missing: false }));
+  }, [client, slug]);
+  if (loading.phase === 'loading') return <p class="loading">Loading the link…</p>;
+  if (loading.phase === 'error') {
+    return (
+      <NotFound title={loading.missing ? 'No such link' : 'The link could not be loaded'}>
+        <p role="alert">
+          {loading.missing ? `There is no link ${slug} in this account.` : loading.message} <a href="#/links">Back to links</a>
+        </p>
+      </NotFound>
+    );
+  }
+  const type = loading.link.type;
+  if (!isLinkType(type)) return <NotFound title="This link cannot be edited here">{`Its type, ${type}, has no form.`}</NotFound>;
+  return <LinkForm key={loading.link.updated_at} me={me} type={type} link={loading.link} notice={saved ? 'Link created.' : ''} />;
+}
+
+/** What a link's stored files are, for showing the ones its data names. */
+const filesOf = (link: StoredLink | null): Record<string, FileInfo> =>
+  Object.fromEntries((link?.files ?? []).map((f) => [f.fileId, { name: f.contentType === 'application/pdf' ? 'a stored PDF' : 'a stored image', contentType: f.contentType, size: f.size }]));
+
+interface FormProps {
+  me: Me;
+  type: LinkType;
+  link: StoredLink | null;
+  notice?: string;
+}
+
+function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormProps) {
+  const client = useMemo(signedInClient, []);
+  const [link, setLink] = useState(loaded);
+  const [name, setName] = useState(loaded?.name ?? '');
+  const [draft, setDraft] = useState<Draft>(() => draftOf(type, loaded?.meta_data ?? null));
+  const [files, setFiles] = useState<Record<string, FileInfo>>(() => filesOf(loaded));
+  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
+  const [problem, setProblem] = useState('');
+  const [notice, setNotice] = useState(initialNotice);
+  const [busy, setBusy] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+  const block = scopeBlock(me, link ? 'links.update' : 'links.create');
+  const paths = formPaths(type, draft);
+  const unplaced = unplacedErrors(errors, (path) => paths.has(path));
+
+  const fail = (message: string, fieldErrors: FieldErrors) => {
+    setErrors(fieldErrors);
+    setProblem(message);
+    // The first invalid field, or the summary when the errors have no field here.
+    requestAnimationFrame(() => (document.querySelector<HTMLElement>('.link-form [aria-invalid="true"]') ?? summary.current)?.focus());
+  };
+
+  const submit = async () => {
+    setBusy(true);
+    setNotice('');
+    setProblem('');
+    const body = linkBodyOf(type, name, draft, link);
+    try {
+      if (link) {
+        const { data, error, response } = await client.PUT('/api/v1/links/{id}', { params: { path: { id: link.dynamic_link_id } }, body });
+        if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
+        setErrors(NO_ERRORS);
+        setLink(data.data);
+        setDraft(draftOf(type, data.data.meta_data));
+        setNotice('Changes saved.');
+        if (data.data.dynamic_link_id !== link.dynamic_link_id) location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
+      } else {
+        const { data, error, response } = await client.POST('/api/v1/links', { body });
+        if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
+        location.hash = `#/links/${encodeURIComponent(data.id)}/edit?saved=created`;
+      }
+    } catch {
+      fail(UNREACHABLE, NO_ERRORS);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const form = TYPE_FORMS[type];
+  const rules = type === 'smart-url' && Array.isArray(draft.original.rules) ? draft.original.rules.length : 0;
+  return (
+    <div class="link-editor">
+      <section class="link-editor-page" aria-labelledby="editor-title">
+        <p>
+          <a href="#/links">Back to links</a>
+          {!link && (
+            <>
+              {' · '}
+              <a href="#/links/new">Choose another type</a>
+            </>
+          )}
+        </p>
+        <h1 id="editor-title">{link ? `Edit ${link.name}` : `New ${form.label.toLowerCase()} link`}</h1>
+        {link && (
+          <p class="hint">
+            {form.label} link at <a href={link.full_dynamic_url}>{link.full_dynamic_url.replace(/^https?:\/\//, '')}</a>
+          </p>
+        )}
+        <p role="status" class={notice ? 'notice' : undefined}>
+          {notice}
+        </p>
+        <div ref={summary} tabIndex={-1} role="alert" class={problem ? 'form-problem' : undefined}>
+          {problem && <p>{link ? 'The changes were not saved.' : 'The link was not created.'} Check the fields marked below.</p>}
+          {unplaced.length > 0 && (
+            <ul>
+              {unplaced.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          )}
+          {problem && Object.keys(errors).length === 0 && <p>{problem}</p>}
+        </div>
+        {block && <p class="hint">{block}</p>}
+        <form
+          class="link-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Field path="name" label="Name" errors={errors} hint="For you: it is shown in your list of links, not to people who scan.">
+            {(input) => <input {...input} value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />}
+          </Field>
+          <TypeFields type={type} draft={draft} errors={errors} files={files} update={setDraft} onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))} />
+          {type === 'smart-url' && (
+            // Place for the smart-url rules list (filled by the rules editor, issue 25 item 4).
+            <section class="editor-slot" aria-labelledby="rules-title" data-slot="smart-url-rules">
+              <h2 id="rules-title">Rules</h2>
+              <p class="hint">
+                {rules === 0 ? 'No rules: every scan goes to the default address.' : `${rules} rule${rules === 1 ? '' : 's'}, kept as they are when you save.`} Rules are
+                edited over the API for now.
+              </p>
+            </section>
+          )}
+          {/* Place for the link settings (custom short URL, schedule, scan limit, password: linkConfigurations), filled by the settings editor. */}
+          <section class="editor-slot" aria-labelledby="settings-title" data-slot="link-settings">
+            <h2 id="settings-title">Link settings</h2>
+            <p class="hint">
+              {link
+                ? 'Its folder, custom short URL, schedule, scan limit and password are kept as they are when you save.'
+                : 'The link gets a random short URL, no schedule, no scan limit and no password; these are set over the API for now.'}
+            </p>
+          </section>
+          <button type="submit" disabled={busy || block !== null}>
+            {busy ? 'Saving…' : link ? 'Save changes' : 'Create link'}
+          </button>
+        </form>
+      </section>
+      {/* Place for the QR designer, beside the form. */}
+      <aside class="qr-slot" aria-labelledby="qr-title" data-slot="qr-designer">
+        <h2 id="qr-title">QR code</h2>
+        <p class="hint">{link ? 'The code keeps its current design.' : 'The code gets the default design.'} Designing it here comes with the QR designer.</p>
+      </aside>
+    </div>
+  );
+}
