@@ -10,8 +10,8 @@ import { crc32 } from 'node:zlib';
 import bcrypt from 'bcrypt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { consoleScreenshot, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
-import { DESKTOP, startConsoleApi } from './support/console.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn } from './support/browser.js';
+import { startConsoleApi } from './support/console.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
@@ -271,7 +271,7 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     await open('/links?search=App+download');
     await page.getByRole('link', { name: 'Edit App download' }).click();
     await page.getByRole('heading', { name: 'Edit App download' }).waitFor();
-    await page.getByText('1 rule, kept as they are when you save.').waitFor();
+    await page.getByText('Visitors on iPhone/iPad → https://apps.apple.com/app').waitFor();
     await at('data.defaultUrl').fill('https://example.com/get-the-app');
     await page.getByLabel('Name', { exact: true }).fill('App download (new)');
     await page.getByRole('button', { name: 'Save changes' }).click();

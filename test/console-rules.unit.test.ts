@@ -4,7 +4,6 @@ import {
   countryOptions,
   dataWithRules,
   defaultSummary,
-  moveRule,
   newRule,
   ruleFieldErrors,
   rulesFromData,
@@ -72,12 +71,6 @@ describe('rules <-> data.rules', () => {
     expect(dataWithRules({ defaultUrl: 'https://example.com/' }, forms.slice(0, 2))).toEqual({ defaultUrl: 'https://example.com/', rules: STORED_RULES.slice(0, 2) });
   });
 
-  it('moves a rule up and down, staying in bounds', () => {
-    expect(moveRule(['a', 'b', 'c'], 2, -1)).toEqual(['a', 'c', 'b']);
-    expect(moveRule(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c']);
-    expect(moveRule(['a', 'b', 'c'], 0, -1)).toEqual(['a', 'b', 'c']);
-    expect(moveRule(['a', 'b', 'c'], 2, 1)).toEqual(['a', 'b', 'c']);
-  });
 });
 
 describe('summaries in plain words', () => {

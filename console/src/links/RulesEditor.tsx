@@ -14,7 +14,6 @@ import {
   defaultSummary,
   DEVICE_LABELS,
   DEVICES,
-  moveRule,
   newRule,
   OPERATOR_LABELS,
   operatorsOf,
@@ -27,6 +26,7 @@ import {
   type Device,
   type RuleForm,
 } from './rules.js';
+import { moved } from './link-form.js';
 import { ZoneSelect } from './ZoneSelect.js';
 import './editor-parts.css';
 
@@ -50,7 +50,7 @@ export function RulesEditor({ value, onChange, errors, defaultUrl }: Props) {
   const move = (index: number, by: -1 | 1) => {
     const rule = value[index]!;
     const to = index + by;
-    onChange(moveRule(value, index, by));
+    onChange(moved(value, index, by));
     setAnnouncement(`Rule moved to position ${to + 1} of ${value.length}.`);
     // Keep focus on the button pressed, or on its twin once the rule reaches an end of the list.
     const atEnd = to === 0 || to === value.length - 1;

@@ -170,15 +170,6 @@ export function withConditionType(rule: RuleForm, conditionType: ConditionType):
   return { ...rule, conditionType, operator: operators.includes(rule.operator) ? rule.operator : operators[0]! };
 }
 
-/** The rules with the one at `index` moved by `by` places (kept in bounds). */
-export function moveRule<T>(rules: readonly T[], index: number, by: number): T[] {
-  const to = Math.max(0, Math.min(rules.length - 1, index + by));
-  const next = [...rules];
-  const [moved] = next.splice(index, 1);
-  if (moved !== undefined) next.splice(to, 0, moved);
-  return next;
-}
-
 let regionNames: Intl.DisplayNames | undefined;
 
 /** A country code's English name (`PT` → "Portugal"), or the code when Intl has none. */
