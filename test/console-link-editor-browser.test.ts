@@ -46,6 +46,8 @@ async function signedInTab(options: Parameters<Browser['newContext']>[0] = {}) {
   await tab.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), owner.key);
   const opened = await tab.newPage();
   opened.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  // A CSP refusal (of the editor's lazily loaded script or style, say) is logged as an error.
+  opened.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   return { tab, opened };
 }
 
@@ -189,6 +191,8 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     });
     const big = paddedPng(600 * 1024).toString('base64');
     const zone = page.locator('.drop-zone').first();
+    // The editor's own styles, loaded with it on demand, apply under the console's CSP.
+    expect(await zone.evaluate((e) => getComputedStyle(e).borderTopStyle)).toBe('dashed');
     const transfer = await page.evaluateHandle((b64) => {
       const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
       const data = new DataTransfer();

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataOf, draftOf, formPaths, linkBodyOf, moved, newItem, TYPE_FORMS, type Draft, type ListSpec, type StoredLink } from '../console/src/links/link-form.js';
 import { linkConfigurationsOf, settingsFromLink } from '../console/src/links/settings.js';
+import { uploadFailure } from '../console/src/links/upload.js';
 import { LINK_TYPES, type LinkType } from '../shared/links/data/types.js';
 import { linkBodySchema } from '../shared/links/schemas.js';
 
@@ -242,5 +243,20 @@ describe('an edit sends the link settings back', () => {
   it('no settings leave linkConfigurations out', () => {
     expect(linkBodyOf('website', 'x', typed('website'))).not.toHaveProperty('linkConfigurations');
     expect(linkBodyOf('website', 'x', typed('website'), undefined)).not.toHaveProperty('linkConfigurations');
+  });
+});
+
+describe('a refused upload in words', () => {
+  it("says the API's reason: the file field's message first, else the answer's message", () => {
+    expect(uploadFailure(400, { message: 'Validation failed', errors: [{ path: 'file', message: 'Unsupported file type; allowed: PNG, JPEG, WebP, GIF, PDF, SVG' }] })).toBe(
+      'The file was refused: Unsupported file type; allowed: PNG, JPEG, WebP, GIF, PDF, SVG.',
+    );
+    expect(uploadFailure(413, { message: 'File is too large' })).toBe('The file was refused: File is too large.');
+    expect(uploadFailure(502, null)).toBe('The file was refused (the server answered 502).');
+  });
+
+  it('an upload that never reached the server, or a key no longer accepted, says so', () => {
+    expect(uploadFailure(0, null)).toMatch(/did not reach the server/);
+    expect(uploadFailure(401, { message: 'Unauthorized' })).toMatch(/key is no longer accepted/);
   });
 });

@@ -28,7 +28,12 @@ export const linkConfigurationsSchema = z
     scanLimitActive: z.boolean().optional(),
     scanLimit: z.number().nullable().optional(),
     passwordProtectedActive: z.boolean().optional(),
-    password: z.string().max(1000).nullable().optional(),
+    password: z
+      .string()
+      .max(1000)
+      .nullable()
+      .optional()
+      .meta({ description: 'Required when passwordProtectedActive is true, except on PUT: left out there, the link keeps its current password' }),
   })
   .superRefine((c, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });

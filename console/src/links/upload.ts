@@ -3,6 +3,7 @@
  * uses XMLHttpRequest (docs/decisions.md); its answer is still typed from the generated schema.
  */
 import type { paths } from '../api/schema.js';
+import { problemText } from '../api/signed-in.js';
 import { savedKey } from '../session.js';
 
 type FilesPost = paths['/api/v1/files']['post'];
@@ -13,7 +14,7 @@ export type UploadResult = { ok: true; file: StoredFile } | { ok: false; message
 /** Why the API refused a file, in words: its own message (and the `file` field's), or the status. */
 export function uploadFailure(status: number, body: unknown): string {
   if (status === 0) return 'The upload did not reach the server. Check your connection and try again.';
-  if (status === 401) return 'The key is no longer accepted; sign out and sign in with a valid key.';
+  if (status === 401) return problemText(status, body);
   const answer = (typeof body === 'object' && body !== null ? body : {}) as { message?: unknown; errors?: Array<{ path?: unknown; message?: unknown }> };
   const fieldMessage = Array.isArray(answer.errors) ? answer.errors.find((e) => e.path === 'file')?.message : undefined;
   if (typeof fieldMessage === 'string') return `The file was refused: ${fieldMessage}.`;
