@@ -275,7 +275,7 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     await open('/links?search=App+download');
     await page.getByRole('link', { name: 'Edit App download' }).click();
     await page.getByRole('heading', { name: 'Edit App download' }).waitFor();
-    await page.getByText('1 rule, kept as they are when you save.').waitFor();
+    await page.getByText('Visitors on iPhone/iPad → https://apps.apple.com/app').waitFor();
     await at('data.defaultUrl').fill('https://example.com/get-the-app');
     await page.getByLabel('Name', { exact: true }).fill('App download (new)');
     await page.getByRole('button', { name: 'Save changes' }).click();

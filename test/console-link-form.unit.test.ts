@@ -4,7 +4,8 @@
  * link → form → body unchanged, and empty optional fields are left out rather than sent as "".
  */
 import { describe, expect, it } from 'vitest';
-import { configurationsOf, dataOf, draftOf, formPaths, linkBodyOf, moved, newItem, TYPE_FORMS, type Draft, type ListSpec, type StoredLink } from '../console/src/links/link-form.js';
+import { dataOf, draftOf, formPaths, linkBodyOf, moved, newItem, TYPE_FORMS, type Draft, type ListSpec, type StoredLink } from '../console/src/links/link-form.js';
+import { linkConfigurationsOf, settingsFromLink } from '../console/src/links/settings.js';
 import { uploadFailure } from '../console/src/links/upload.js';
 import { LINK_TYPES, type LinkType } from '../shared/links/data/types.js';
 import { linkBodySchema } from '../shared/links/schemas.js';
@@ -207,6 +208,7 @@ describe('new forms, lists and paths', () => {
 describe('an edit sends the link settings back', () => {
   const link = {
     folder_id: 'f1',
+    full_dynamic_url: 'https://qr.example/spring-menu',
     url_active: true,
     custom_url: 'spring-menu',
     schedule_active: true,
@@ -215,30 +217,32 @@ describe('an edit sends the link settings back', () => {
     schedule_timezone: 'UTC',
     scan_limit_active: true,
     scan_limit: 100,
+    human_scan_count: 3,
     password_protected_active: true,
     password: '$2b$10$hash',
   } as StoredLink;
 
-  it('every setting as the link has it, and never the password hash', () => {
-    expect(configurationsOf(link)).toEqual({
+  it('every setting as the link has it (links/settings.ts), and never the password hash', () => {
+    const settings = linkConfigurationsOf(settingsFromLink(link));
+    if (!('value' in settings)) throw new Error('expected settings');
+    expect(settings.value).toEqual({
       folder_id: 'f1',
       urlActive: true,
       customUrl: 'spring-menu',
       scheduleActive: true,
-      startDate: '2030-01-01T00:00:00.000Z',
-      endDate: '2030-02-01T00:00:00.000Z',
+      startDate: '2030-01-01T00:00',
+      endDate: '2030-02-01T00:00',
       scheduleTimezone: 'UTC',
       scanLimitActive: true,
       scanLimit: 100,
       passwordProtectedActive: true,
     });
-    expect(linkBodySchema.safeParse(linkBodyOf('website', 'x', typed('website'), link)).success).toBe(true);
+    expect(linkBodySchema.safeParse(linkBodyOf('website', 'x', typed('website'), settings.value)).success).toBe(true);
   });
 
-  it('a link without settings sends them off, and a create sends none', () => {
-    const plain = { folder_id: null, url_active: false, custom_url: null, schedule_active: false, scan_limit_active: false, password_protected_active: false } as StoredLink;
-    expect(configurationsOf(plain)).toEqual({ folder_id: null, urlActive: false, scheduleActive: false, scanLimitActive: false, passwordProtectedActive: false });
+  it('no settings leave linkConfigurations out', () => {
     expect(linkBodyOf('website', 'x', typed('website'))).not.toHaveProperty('linkConfigurations');
+    expect(linkBodyOf('website', 'x', typed('website'), undefined)).not.toHaveProperty('linkConfigurations');
   });
 });
 

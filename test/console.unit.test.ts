@@ -38,6 +38,7 @@ const me = (scopes: string[], plan: Me['account']['plan'] = 'pro', apiKeyManagem
   account: { id: 'a', name: 'Cafe', plan },
   key: { id: 'k', name: null, scopes, expiresAt: null },
   plan: { apiKeyManagement },
+  shortUrlBase: 'https://qr.example',
 });
 const page = (label: string) => PAGES.find((p) => p.label === label)!;
 

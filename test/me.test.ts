@@ -20,6 +20,7 @@ describe('GET /me', () => {
       account: { id: owner.accountId, name, plan: 'business' },
       key: { id: narrow.id, name: null, scopes: ['links.read'], expiresAt: expiresAt.toISOString() },
       plan: { apiKeyManagement: true },
+      shortUrlBase: api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, ''),
     });
   });
 

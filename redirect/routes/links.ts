@@ -5,7 +5,8 @@
  * scans of their own.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { CUSTOM_SLUG_PATTERN, shortUrl } from '../../shared/links/slugs.js';
+import { CUSTOM_SLUG_PATTERN } from '../../shared/links/slug-rules.js';
+import { shortUrl } from '../../shared/links/slugs.js';
 import { windowStatus } from '../../shared/links/status.js';
 import { LinkLookupUnavailableError } from '../../shared/links/resolve/link-resolver.js';
 import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../shared/links/resolve/password.js';

@@ -8,7 +8,7 @@ import { qrOptionsSchema } from '../qr/options.js';
 import { pageStyleSchema } from './page-style.js';
 import { isIanaTimezone, LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type LinkType } from './data/index.js';
 import { LINK_STATUSES } from './status.js';
-import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slugs.js';
+import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slug-rules.js';
 
 /** A link's display name, as every way of making links takes it. */
 export const linkNameSchema = z.string().trim().min(1, 'Name is required').max(255, 'Must be at most 255 characters');

@@ -16,6 +16,7 @@ const meResponse = z.object({
   plan: z.object({
     apiKeyManagement: z.boolean().meta({ description: 'Whether keys can be listed, created and revoked over HTTP (/api-keys), given a key with the `all` scope' }),
   }),
+  shortUrlBase: z.string().meta({ description: "Where short links live: a link's short URL is this, a slash and its slug" }),
 });
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -40,6 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         account: { id: accountId, name: row.accountName, plan: row.plan },
         key: { id: keyId, name: row.keyName, scopes: row.scopes, expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null },
         plan: { apiKeyManagement: planAllows(row.plan, 'api-key-management') },
+        shortUrlBase: app.ctx.config.SHORT_URL_BASE.replace(/\/+$/, ''),
       };
     },
   });

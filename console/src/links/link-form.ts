@@ -13,11 +13,12 @@
  */
 import type { paths } from '../api/schema.js';
 import type { LinkType } from '../../../shared/links/data/types.js';
+import type { LinkConfigurations } from './settings.js';
+import { browserTimeZone } from './zones.js';
 
 type Json = Record<string, unknown>;
 export type LinkBody = paths['/api/v1/links']['post']['requestBody']['content']['application/json'];
 export type StoredLink = paths['/api/v1/links/{id}']['get']['responses'][200]['content']['application/json']['data'];
-type LinkConfigurations = NonNullable<LinkBody['linkConfigurations']>;
 
 export type LeafKind = 'text' | 'longtext' | 'html' | 'email' | 'url' | 'tel' | 'number' | 'datetime' | 'timezone' | 'select' | 'checkbox' | 'color' | 'image' | 'pdf';
 
@@ -270,8 +271,6 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
   menu: { label: 'Menu', description: "A cafe or restaurant menu page.", fields: [text('name', 'Menu name')] },
 };
 
-/** The browser's time zone: the event form's default. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -399,28 +398,12 @@ export function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
 }
 
 /**
- * The link's settings as PUT takes them back. PUT replaces the whole configuration, and an omitted
- * `linkConfigurations` turns every feature off and takes the link out of its folder; so an edit
- * sends what the link has. The password is left out: the link holds only its hash, and PUT keeps
- * the stored password when protection stays on and no new password is sent.
+ * The body of POST /links or PUT /links/:id from the form. `linkConfigurations` comes from the
+ * settings (links/settings.ts: on edit, what keeps the link as the owner sees it), left out when
+ * undefined.
  */
-export function configurationsOf(link: StoredLink): LinkConfigurations {
-  const config: LinkConfigurations = {
-    folder_id: link.folder_id,
-    urlActive: link.url_active,
-    scheduleActive: link.schedule_active,
-    scanLimitActive: link.scan_limit_active,
-    passwordProtectedActive: link.password_protected_active,
-  };
-  if (link.url_active && link.custom_url) config.customUrl = link.custom_url;
-  if (link.schedule_active) Object.assign(config, { startDate: link.start_date, endDate: link.end_date, scheduleTimezone: link.schedule_timezone });
-  if (link.scan_limit_active) config.scanLimit = link.scan_limit;
-  return config;
-}
-
-/** The body of POST /links (no `link`) or of PUT /links/:id for `link`, from the form. */
-export function linkBodyOf(type: LinkType, name: string, draft: Draft, link: StoredLink | null = null): LinkBody {
+export function linkBodyOf(type: LinkType, name: string, draft: Draft, linkConfigurations?: LinkConfigurations): LinkBody {
   const body: LinkBody = { name, type, data: dataOf(type, draft) };
-  if (link) body.linkConfigurations = configurationsOf(link);
+  if (linkConfigurations) body.linkConfigurations = linkConfigurations;
   return body;
 }

@@ -12,6 +12,10 @@ import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { FileInfo } from '../links/FileDrop.js';
 import { draftOf, formPaths, linkBodyOf, TYPE_FORMS, type Draft, type StoredLink } from '../links/link-form.js';
+import { LinkSettings } from '../links/LinkSettings.js';
+import { dataWithRules, isRulesPath, rulesFromData } from '../links/rules.js';
+import { RulesEditor } from '../links/RulesEditor.js';
+import { isSettingsPath, linkConfigurationsOf, settingsFromLink } from '../links/settings.js';
 import { TypeFields } from '../links/TypeFields.js';
 import { LINK_TYPES, scopeBlock, type EditorRoute } from '../links/view.js';
 import { isLinkType, type LinkType } from '../../../shared/links/data/types.js';
@@ -116,6 +120,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   const [name, setName] = useState(loaded?.name ?? '');
   const [draft, setDraft] = useState<Draft>(() => draftOf(type, loaded?.meta_data ?? null));
   const [files, setFiles] = useState<Record<string, FileInfo>>(() => filesOf(loaded));
+  const [settings, setSettings] = useState(() => settingsFromLink(loaded));
+  const [rules, setRules] = useState(() => rulesFromData(loaded?.meta_data));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   const [problem, setProblem] = useState('');
   const [notice, setNotice] = useState(initialNotice);
@@ -123,7 +129,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   const summary = useRef<HTMLDivElement>(null);
   const block = scopeBlock(me, link ? 'links.update' : 'links.create');
   const paths = formPaths(type, draft);
-  const unplaced = unplacedErrors(errors, (path) => paths.has(path));
+  const unplaced = unplacedErrors(errors, (path) => paths.has(path) || isSettingsPath(path) || (type === 'smart-url' && isRulesPath(path)));
 
   const fail = (message: string, fieldErrors: FieldErrors) => {
     setErrors(fieldErrors);
@@ -136,7 +142,13 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
     setBusy(true);
     setNotice('');
     setProblem('');
-    const body = linkBodyOf(type, name, draft, link);
+    const configurations = linkConfigurationsOf(settings);
+    if ('errors' in configurations) {
+      setBusy(false);
+      return fail('Some settings need fixing.', configurations.errors);
+    }
+    const body = linkBodyOf(type, name, draft, configurations.value);
+    if (type === 'smart-url') body.data = dataWithRules(body.data, rules);
     try {
       if (link) {
         const { data, error, response } = await client.PUT('/api/v1/links/{id}', { params: { path: { id: link.dynamic_link_id } }, body });
@@ -144,6 +156,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         setErrors(NO_ERRORS);
         setLink(data.data);
         setDraft(draftOf(type, data.data.meta_data));
+        setSettings(settingsFromLink(data.data));
+        setRules(rulesFromData(data.data.meta_data));
         setNotice('Changes saved.');
         if (data.data.dynamic_link_id !== link.dynamic_link_id) location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
       } else {
@@ -159,7 +173,6 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   };
 
   const form = TYPE_FORMS[type];
-  const rules = type === 'smart-url' && Array.isArray(draft.original.rules) ? draft.original.rules.length : 0;
   return (
     <div class="link-editor">
       <section class="link-editor-page" aria-labelledby="editor-title">
@@ -205,25 +218,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
             {(input) => <input {...input} value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
           <TypeFields type={type} draft={draft} errors={errors} files={files} update={setDraft} onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))} />
-          {type === 'smart-url' && (
-            // Place for the smart-url rules list (filled by the rules editor, issue 25 item 4).
-            <section class="editor-slot" aria-labelledby="rules-title" data-slot="smart-url-rules">
-              <h2 id="rules-title">Rules</h2>
-              <p class="hint">
-                {rules === 0 ? 'No rules: every scan goes to the default address.' : `${rules} rule${rules === 1 ? '' : 's'}, kept as they are when you save.`} Rules are
-                edited over the API for now.
-              </p>
-            </section>
-          )}
-          {/* Place for the link settings (custom short URL, schedule, scan limit, password: linkConfigurations), filled by the settings editor. */}
-          <section class="editor-slot" aria-labelledby="settings-title" data-slot="link-settings">
-            <h2 id="settings-title">Link settings</h2>
-            <p class="hint">
-              {link
-                ? 'Its folder, custom short URL, schedule, scan limit and password are kept as they are when you save.'
-                : 'The link gets a random short URL, no schedule, no scan limit and no password; these are set over the API for now.'}
-            </p>
-          </section>
+          {type === 'smart-url' && <RulesEditor value={rules} onChange={setRules} errors={errors} defaultUrl={String(draft.values.defaultUrl ?? '')} />}
+          <LinkSettings value={settings} onChange={setSettings} errors={errors} shortUrlBase={me.shortUrlBase} />
           <button type="submit" disabled={busy || block !== null}>
             {busy ? 'Saving…' : link ? 'Save changes' : 'Create link'}
           </button>

@@ -3,3 +3,4 @@ export * from './timezone.js';
 export * from './codes.js';
 export * from './schemas.js';
 export * from './files.js';
+export * from './smart-url-values.js';

@@ -60,6 +60,7 @@ import { isUuid } from '../../format/ids.js';
 import { isCountryCode, isCurrencyCode } from './codes.js';
 import { nestsAtMost } from './html-depth.js';
 import { isIanaTimezone, parseDateTimeInZone, parseIsoDateTimeParts } from './timezone.js';
+import { CONDITION_TYPES, DEVICES, OPERATORS, SMART_URL_RULES_MAX } from './smart-url-values.js';
 import type { LinkType } from './types.js';
 
 export const SHORT_TEXT_MAX = 255;
@@ -78,7 +79,6 @@ export const FILES_MAX = 100;
 export const GALLERY_FILES_MAX = 20;
 export const MULTI_PDF_MAX = 10;
 export const MULTI_LINKS_MAX = 50;
-export const SMART_URL_RULES_MAX = 10;
 export const COUNTRIES_MAX = 250;
 /**
  * The instants an event may start and end at: what a calendar file can carry (a four-digit UTC
@@ -92,14 +92,6 @@ export const EVENT_RANGE_MESSAGE = 'Must be between 1900-01-01T00:00Z and 9999-1
 export const WIFI_ENCRYPTIONS = ['WPA', 'WEP', 'nopass'] as const;
 export const DISCOUNT_TYPES = ['amount', 'percent'] as const;
 export const MULTI_LINK_TYPES = ['custom', 'social'] as const;
-export const CONDITION_TYPES = ['location', 'time', 'date', 'device'] as const;
-export const DEVICES = ['ios', 'android', 'windows', 'macos', 'linux', 'mobile', 'desktop'] as const;
-export const OPERATORS = {
-  location: ['is', 'is_not'],
-  time: ['between', 'not_between'],
-  date: ['after', 'before', 'between', 'not_between'],
-  device: ['is', 'is_not'],
-} as const satisfies Record<(typeof CONDITION_TYPES)[number], readonly string[]>;
 
 const REQUIRED = 'Required';
 const oneOf = (values: readonly string[]) => `Must be one of: ${values.join(', ')}`;
