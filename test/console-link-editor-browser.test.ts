@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
+import { decodesAll } from './support/qr-reference.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
 const ZONE = 'America/New_York';
@@ -288,6 +289,36 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     }
     expect(await bcrypt.compare('let-me-in', after.password)).toBe(true);
     await page.getByRole('heading', { name: 'Edit App download (new)' }).waitFor();
+  });
+
+  it('designs the QR beside the form: a template applied and restyled is saved with the link and served by its /qr', async () => {
+    await call(api.app, owner.key, 'POST', '/api/v1/templates', { name: 'Green dots', qrOptions: { dotsOptions: { type: 'dots', color: '#0b3d2e' } } });
+    await open('/links/new?type=website');
+    await page.getByLabel('Name', { exact: true }).fill('Table card');
+    await at('data.url').fill('https://example.com/menu');
+    const preview = page.getByTestId('qr-preview');
+    await preview.waitFor();
+    const plain = await preview.getAttribute('src');
+    await page.getByLabel('Apply a template', { exact: true }).selectOption({ label: 'Green dots' });
+    await expect.poll(() => preview.getAttribute('src')).not.toBe(plain);
+    expect(await page.getByLabel('Dot style', { exact: true }).inputValue()).toBe('dots');
+    await page.getByLabel('Dot colour', { exact: true }).fill('#1d4ed8');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByRole('heading', { name: 'Edit Table card' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Link created.' }).waitFor();
+    const slug = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+    const created = await storedLink(slug);
+    expect(created.qr_options).toMatchObject({ data: created.full_dynamic_url, dotsOptions: { type: 'dots', color: '#1d4ed8' } });
+
+    // The edit page shows the stored design; a change is saved with the link's other changes.
+    expect(await page.getByLabel('Dot colour', { exact: true }).inputValue()).toBe('#1d4ed8');
+    await page.getByLabel('Dot style', { exact: true }).selectOption('rounded');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+    expect((await storedLink(slug)).qr_options.dotsOptions).toMatchObject({ type: 'rounded', color: '#1d4ed8' });
+    const png = await call(api.app, owner.key, 'GET', `/api/v1/links/${slug}/qr?format=png&size=512`);
+    expect(png.statusCode).toBe(200);
+    expect(await decodesAll([png.rawPayload], created.full_dynamic_url)).toEqual([true]);
   });
 
   it('creates a link by keyboard alone; an unknown page and type say so', async () => {

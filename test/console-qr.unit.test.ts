@@ -1,6 +1,7 @@
 /** The QR designer's pure parts: scan-risk rules, controls ↔ options, the in-browser render matching the server's. */
 import { describe, expect, it } from 'vitest';
-import { decodeDataUri, downloadName, fillControls, logoFileProblem, MAX_LOGO_BYTES, optionErrors, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
+import { errorsUnder } from '../console/src/fields/errors.js';
+import { decodeDataUri, downloadName, fillControls, logoFileProblem, MAX_LOGO_BYTES, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
 import { contrastRatio, MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
 import { parseCssColor } from '../shared/qr/color.js';
 import { withQrDefaults, type QrOptions } from '../shared/qr/options.js';
@@ -93,7 +94,7 @@ describe('designer controls', () => {
   });
 
   it('places API errors under the options prefix at the designer fields', () => {
-    expect(optionErrors({ name: 'Name is required', 'qrOptions.dotsOptions.color': 'Must be a CSS color or hex' }, 'qrOptions')).toEqual({ 'dotsOptions.color': 'Must be a CSS color or hex' });
+    expect(errorsUnder({ name: 'Name is required', 'qrOptions.dotsOptions.color': 'Must be a CSS color or hex' }, 'qrOptions')).toEqual({ 'dotsOptions.color': 'Must be a CSS color or hex' });
   });
 
   it('names downloads after the design', () => {

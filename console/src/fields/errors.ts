@@ -31,3 +31,10 @@ export function unplacedErrors(errors: FieldErrors, placed: (path: string) => bo
     .filter(([path]) => !placed(path))
     .map(([path, message]) => (path ? `${path}: ${message}` : message));
 }
+
+/** The errors under `prefix`, keyed by the rest of their path (`qrOptions.dotsOptions.color` → `dotsOptions.color`), for a part of a form that names its fields from its own root. */
+export function errorsUnder(errors: FieldErrors, prefix: string): FieldErrors {
+  const inside: Record<string, string> = {};
+  for (const [path, message] of Object.entries(errors)) if (path.startsWith(`${prefix}.`)) inside[path.slice(prefix.length + 1)] = message;
+  return inside;
+}

@@ -7,15 +7,17 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field } from '../fields/Field.js';
-import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
+import { errorsUnder, fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
+import { shortUrlOf } from '../links/settings.js';
 import { scopeBlock } from '../links/view.js';
 import { Dialog } from '../screens/Dialog.js';
-import { optionErrors, renderDesign, storedOptions, type QrOptions } from './design.js';
+import { renderDesign, storedOptions, type QrOptions } from './design.js';
 import { QrDesigner } from './QrDesigner.js';
 import { useTemplates, type Template } from './template-actions.js';
 
 /** What a template preview encodes, as the API's own template preview does: a short URL of a link's shape. */
-const sampleData = () => `${location.origin}/Preview`;
+/** What a template's preview encodes: a short URL of the account's kind, as the API's template preview does. */
+const sampleData = (me: Me) => shortUrlOf(me.shortUrlBase, 'Preview');
 
 export function Templates({ me, subpath }: { me: Me; subpath: string }) {
   const id = subpath.replace(/^\//, '');
@@ -75,7 +77,7 @@ function TemplateList({ me }: { me: Me }) {
         <ul class="template-list">
           {listing.templates.map((t) => (
             <li key={t.id} class="template-card">
-              <TemplatePreview template={t} />
+              <TemplatePreview template={t} me={me} />
               <div>
                 <a href={`#/templates/${t.id}`}>{t.name}</a>
                 <p class="hint">
@@ -98,10 +100,10 @@ function TemplateList({ me }: { me: Me }) {
   );
 }
 
-function TemplatePreview({ template }: { template: Template }) {
+function TemplatePreview({ template, me }: { template: Template; me: Me }) {
   const svg = useMemo(() => {
     const options = storedOptions(template.qr_options);
-    const rendered = options && renderDesign({ ...options, image: null }, sampleData(), null, 96);
+    const rendered = options && renderDesign({ ...options, image: null }, sampleData(me), null, 96);
     return rendered?.ok ? rendered.svg : null;
   }, [template]);
   return svg ? <img class="template-thumb" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt="" width={96} height={96} /> : <span class="template-thumb" aria-hidden="true" />;
@@ -184,7 +186,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
       <Field path="name" label="Template name" errors={errors}>
         {(input) => <input {...input} value={name} maxLength={255} required onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
-      <QrDesigner value={options} onChange={setOptions} data={sampleData()} name={name || 'template'} me={me} errors={optionErrors(errors, 'qrOptions')} />
+      <QrDesigner value={options} onChange={setOptions} data={sampleData(me)} name={name || 'template'} me={me} errors={errorsUnder(errors, 'qrOptions')} />
       {leftOver.length > 0 && (
         <p class="field-error" role="alert">
           {leftOver.join(' ')}

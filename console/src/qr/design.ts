@@ -85,13 +85,6 @@ export function storedOptions(stored: unknown): QrOptions | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** The API's errors about the options (`qrOptions.dotsOptions.color` under `prefix` 'qrOptions'), keyed as the designer's fields are. */
-export function optionErrors(errors: FieldErrors, prefix: string): FieldErrors {
-  const inside: Record<string, string> = {};
-  for (const [path, message] of Object.entries(errors)) if (path.startsWith(`${prefix}.`)) inside[path.slice(prefix.length + 1)] = message;
-  return inside;
-}
-
 /** The options as resolved for drawing (defaults filled in), as the server resolves them. */
 export const resolved = (options: QrOptions, data: string): ResolvedQrOptions => withQrDefaults(options, data);
 

@@ -9,18 +9,24 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field } from '../fields/Field.js';
-import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
+import { errorsUnder, fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { FileInfo } from '../links/FileDrop.js';
 import { draftOf, formPaths, linkBodyOf, TYPE_FORMS, type Draft, type StoredLink } from '../links/link-form.js';
 import { LinkSettings } from '../links/LinkSettings.js';
 import { dataWithRules, isRulesPath, rulesFromData } from '../links/rules.js';
 import { RulesEditor } from '../links/RulesEditor.js';
-import { isSettingsPath, linkConfigurationsOf, settingsFromLink } from '../links/settings.js';
+import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } from '../links/settings.js';
 import { TypeFields } from '../links/TypeFields.js';
 import { LINK_TYPES, scopeBlock, type EditorRoute } from '../links/view.js';
 import { isLinkType, type LinkType } from '../../../shared/links/data/types.js';
 import { useRoute } from '../router.js';
+import { lazyComponent } from '../lazy.js';
+import type { QrOptions } from '../qr/design.js';
 import '../links/editor.css';
+
+// The designer brings the QR renderer; the form shows at once and the designer follows.
+const QrDesigner = lazyComponent(() => import('../qr/QrDesigner.js').then((m) => m.QrDesigner), 'QR designer');
+const qrOptionsOf = (link: StoredLink | null) => import('../qr/design.js').then((m) => (link && m.storedOptions(link.qr_options)) ?? {});
 
 interface Props {
   me: Me;
@@ -29,7 +35,7 @@ interface Props {
 
 export function LinkEditor({ me, route }: Props) {
   const query = new URLSearchParams(useRoute().split('?')[1] ?? '');
-  if (route.mode === 'edit') return <EditLink me={me} slug={route.slug} saved={query.get('saved') === 'created'} />;
+  if (route.mode === 'edit') return <EditLink me={me} slug={route.slug} notice={CREATED_NOTICES[query.get('saved') ?? ''] ?? ''} />;
   const type = query.get('type');
   if (type === null) return <TypeChooser />;
   if (!isLinkType(type)) {
@@ -77,7 +83,13 @@ function TypeChooser() {
 
 type Loading = { phase: 'loading' } | { phase: 'error'; message: string; missing: boolean } | { phase: 'ready'; link: StoredLink };
 
-function EditLink({ me, slug, saved }: { me: Me; slug: string; saved: boolean }) {
+/** What the edit page says after the create that led to it (`?saved=…`). */
+const CREATED_NOTICES: Readonly<Record<string, string>> = {
+  created: 'Link created.',
+  'created-without-design': 'Link created with the standard QR design: the API refused the design you chose. Change it beside the form and save.',
+};
+
+function EditLink({ me, slug, notice }: { me: Me; slug: string; notice: string }) {
   const client = useMemo(signedInClient, []);
   const [loading, setLoading] = useState<Loading>({ phase: 'loading' });
   useEffect(() => {
@@ -100,7 +112,7 @@ function EditLink({ me, slug, saved }: { me: Me; slug: string; saved: boolean })
   }
   const type = loading.link.type;
   if (!isLinkType(type)) return <NotFound title="This link cannot be edited here">{`Its type, ${type}, has no form.`}</NotFound>;
-  return <LinkForm key={loading.link.updated_at} me={me} type={type} link={loading.link} notice={saved ? 'Link created.' : ''} />;
+  return <LinkForm key={loading.link.updated_at} me={me} type={type} link={loading.link} notice={notice} />;
 }
 
 /** What a link's stored files are, for showing the ones its data names. */
@@ -123,13 +135,32 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   const [settings, setSettings] = useState(() => settingsFromLink(loaded));
   const [rules, setRules] = useState(() => rulesFromData(loaded?.meta_data));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
+  // The design as stored (null until read), and as the owner has it now; it is saved only when they differ.
+  const [storedQr, setStoredQr] = useState<string | null>(null);
+  const [qr, setQr] = useState<QrOptions | null>(null);
   const [problem, setProblem] = useState('');
   const [notice, setNotice] = useState(initialNotice);
   const [busy, setBusy] = useState(false);
   const summary = useRef<HTMLDivElement>(null);
   const block = scopeBlock(me, link ? 'links.update' : 'links.create');
   const paths = formPaths(type, draft);
-  const unplaced = unplacedErrors(errors, (path) => paths.has(path) || isSettingsPath(path) || (type === 'smart-url' && isRulesPath(path)));
+  const unplaced = unplacedErrors(errors, (path) => paths.has(path) || isSettingsPath(path) || (type === 'smart-url' && isRulesPath(path)) || path.startsWith('qrCode.'));
+
+  useEffect(() => {
+    void qrOptionsOf(loaded).then((options) => {
+      setStoredQr(JSON.stringify(options));
+      setQr(options);
+    });
+  }, []);
+
+  /** PATCHes the design when it changed; the error in words, or null when saved or unchanged. */
+  const saveQr = async (slug: string): Promise<{ message: string; errors: FieldErrors } | null> => {
+    if (!qr || JSON.stringify(qr) === storedQr) return null;
+    const { data, error, response } = await client.PATCH('/api/v1/links/{id}', { params: { path: { id: slug } }, body: { qrCode: qr } });
+    if (!data) return { message: problemText(response.status, error), errors: fieldErrorsOf(error) };
+    setStoredQr(JSON.stringify(qr));
+    return null;
+  };
 
   const fail = (message: string, fieldErrors: FieldErrors) => {
     setErrors(fieldErrors);
@@ -153,17 +184,20 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
       if (link) {
         const { data, error, response } = await client.PUT('/api/v1/links/{id}', { params: { path: { id: link.dynamic_link_id } }, body });
         if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
-        setErrors(NO_ERRORS);
+        const qrFailure = await saveQr(data.data.dynamic_link_id);
+        setErrors(qrFailure?.errors ?? NO_ERRORS);
         setLink(data.data);
         setDraft(draftOf(type, data.data.meta_data));
         setSettings(settingsFromLink(data.data));
         setRules(rulesFromData(data.data.meta_data));
-        setNotice('Changes saved.');
+        setNotice(qrFailure ? `Changes saved, except the QR design: ${qrFailure.message}` : 'Changes saved.');
         if (data.data.dynamic_link_id !== link.dynamic_link_id) location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
       } else {
         const { data, error, response } = await client.POST('/api/v1/links', { body });
         if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
-        location.hash = `#/links/${encodeURIComponent(data.id)}/edit?saved=created`;
+        // A design the API refuses leaves the link made with the default one; its edit page says so.
+        const qrFailure = await saveQr(data.id);
+        location.hash = `#/links/${encodeURIComponent(data.id)}/edit?saved=${qrFailure ? 'created-without-design' : 'created'}`;
       }
     } catch {
       fail(UNREACHABLE, NO_ERRORS);
@@ -225,10 +259,16 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
           </button>
         </form>
       </section>
-      {/* Place for the QR designer, beside the form. */}
-      <aside class="qr-slot" aria-labelledby="qr-title" data-slot="qr-designer">
+      <aside class="link-qr" aria-labelledby="qr-title">
         <h2 id="qr-title">QR code</h2>
-        <p class="hint">{link ? 'The code keeps its current design.' : 'The code gets the default design.'} Designing it here comes with the QR designer.</p>
+        {!link && <p class="hint">The code will encode the link's short URL; its design is saved with the link.</p>}
+        {qr ? (
+          <QrDesigner value={qr} onChange={setQr} data={link?.full_dynamic_url ?? shortUrlOf(me.shortUrlBase, (settings.slugOn && settings.slug.trim()) || 'preview')} name={name || 'qr-code'} me={me} errors={errorsUnder(errors, 'qrCode')} />
+        ) : (
+          <p class="loading" role="status">
+            Loading the design…
+          </p>
+        )}
       </aside>
     </div>
   );
