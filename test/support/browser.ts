@@ -42,12 +42,19 @@ export async function consoleScreenshot(page: Page, name: string, options: { dar
   await page.evaluate((theme) => (document.documentElement.dataset.theme = theme), before);
 }
 
-/** The elements reaching past the right edge of a `width`-wide screen (a phone's layout viewport grows to fit them, so scrollWidth alone misses them). */
+/**
+ * The elements reaching past the right edge of a `width`-wide screen (a phone's layout viewport
+ * grows to fit them, so scrollWidth alone misses them). What lies inside a box that scrolls or
+ * clips sideways (a wide data table in its own scroller) is that box's business, not the page's.
+ */
 export function overflowingElements(page: Page, width: number): Promise<string[]> {
-  return page.evaluate(
-    (w) => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5).map((e) => `${e.tagName}.${e.className}#${e.id}`),
-    width,
-  );
+  return page.evaluate((w) => {
+    const contained = (e: Element) => {
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true;
+      return false;
+    };
+    return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5 && !contained(e)).map((e) => `${e.tagName}.${e.className}#${e.id}`);
+  }, width);
 }
 
 export interface VisitOptions {
