@@ -22,7 +22,7 @@ export const PAGES: readonly Page[] = [
   { path: '/bulk', label: 'Bulk', scope: 'bulk.create', apiPath: '/api/v1/bulk-generate', built: true },
   { path: '/jobs', label: 'Jobs', scope: 'any', apiPath: '/api/v1/jobs', built: true },
   { path: '/keys', label: 'API keys', scope: 'all', needsKeyManagement: true, apiPath: '/api/v1/api-keys', built: true },
-  { path: '/analytics', label: 'Analytics', scope: 'any', apiPath: '/api/v1/analytics/general', built: false },
+  { path: '/analytics', label: 'Analytics', scope: 'any', apiPath: '/api/v1/analytics/general', built: true },
   { path: '/cafes', label: 'Cafes', scope: 'cafe.read', apiPath: '/api/v1/cafes', built: false },
 ];
 

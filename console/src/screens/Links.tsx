@@ -338,6 +338,7 @@ function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEd
             Edit
           </a>
         )}
+        <a class="button small" href={`#/analytics/${encodeURIComponent(slug)}`} aria-label={`Stats of ${link.name}`}>Stats</a>
         {([pauseAction(link.status), 'duplicate', 'delete'] as const).map((action) => (
           <button
             key={action}

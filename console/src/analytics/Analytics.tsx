@@ -1,0 +1,355 @@
+/**
+ * The analytics dashboard, account-wide (#/analytics) and per link (#/analytics/<slug>): totals
+ * against the period before, scans per day (uPlot), the weekday × hour grid, ranked countries,
+ * cities, browsers and systems, the account's top QR codes, and the CSV export. Loaded on demand
+ * (screens/index.ts), so uPlot only comes with this page. It asks again every POLL_MS while the
+ * tab is visible, so new scans show without a reload (docs/decisions.md, Console analytics).
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import type { paths } from '../api/schema.js';
+import { browserTimeZone, timeZoneOptions } from '../links/zones.js';
+import { useRoute } from '../router.js';
+import type { ScreenProps } from '../screens/index.js';
+import {
+  apiQuery,
+  barWidth,
+  changeText,
+  countryLabel,
+  daySeries,
+  DURATION_LABELS,
+  DURATIONS,
+  heatLevel,
+  previousPeriod,
+  routeOfView,
+  slugOfSubpath,
+  viewFromQuery,
+  weekGrid,
+  WEEKDAY_NAMES,
+  type AnalyticsQuery,
+  type AnalyticsView,
+  type Duration,
+  type RankedRow,
+} from './view.js';
+import { ScanChart } from './ScanChart.js';
+import { ExportCsv } from './ExportCsv.js';
+import './analytics.css';
+
+/** How often an open, visible dashboard asks again: each time one request per panel, each a read of pre-aggregated rows. */
+const POLL_MS = 5000;
+const RANK_LIMIT = 10;
+
+type Answer<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer D } } } } } } ? D : never;
+type General = Answer<'/api/v1/analytics/general'>;
+type Activity = Answer<'/api/v1/analytics/activity'>;
+type Time = Answer<'/api/v1/analytics/time'>;
+type Ranked = RankedRow[];
+
+interface Numbers {
+  general: General;
+  previous: General;
+  activity: Activity;
+  time: Time;
+  country: Ranked;
+  region: Ranked;
+  browser: Ranked;
+  ops: Ranked;
+  qrCode: Ranked | null;
+}
+
+class Problem extends Error {}
+
+type Client = ReturnType<typeof signedInClient>;
+
+/**
+ * One analytics GET, account-wide or for the link. The per-link paths answer exactly what the
+ * account's do (one route plugin serves both, api/routes/analytics), so the account's path types both.
+ */
+async function read<P extends '/api/v1/analytics/general' | '/api/v1/analytics/activity' | '/api/v1/analytics/time' | '/api/v1/analytics/country'>(
+  client: Client,
+  slug: string | null,
+  path: P,
+  query: AnalyticsQuery,
+): Promise<Answer<P>> {
+  const { data, error, response } =
+    slug === null
+      ? await client.GET(path as '/api/v1/analytics/general', { params: { query } })
+      : await client.GET(path.replace('/api/v1/', '/api/v1/links/{id}/') as '/api/v1/links/{id}/analytics/general', { params: { path: { id: slug }, query } });
+  if (!data) throw new Problem(problemText(response.status, error));
+  return data.data as Answer<P>;
+}
+
+async function load(client: Client, slug: string | null, view: AnalyticsView): Promise<Numbers> {
+  const query = apiQuery(view);
+  const ranked = apiQuery(view, RANK_LIMIT);
+  const before = previousPeriod(view, new Date());
+  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops') => read(client, slug, `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country', ranked);
+  const [general, previous, activity, time, country, region, browser, ops, qrCode] = await Promise.all([
+    read(client, slug, '/api/v1/analytics/general', query),
+    read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
+    read(client, slug, '/api/v1/analytics/activity', query),
+    read(client, slug, '/api/v1/analytics/time', query),
+    rank('country'),
+    rank('region'),
+    rank('browser'),
+    rank('ops'),
+    slug === null ? read(client, null, '/api/v1/analytics/qr-code' as '/api/v1/analytics/country', ranked) : Promise.resolve(null),
+  ]);
+  return { general, previous, activity, time, country, region, browser, ops, qrCode };
+}
+
+export function Analytics({ subpath }: ScreenProps) {
+  const slug = slugOfSubpath(subpath.split('?')[0]!);
+  if (slug === undefined) {
+    return (
+      <section aria-labelledby="analytics-title">
+        <h1 id="analytics-title">No such page</h1>
+        <p>
+          There is no page at #/analytics{subpath}. <a href="#/analytics">Go to the account's analytics</a>.
+        </p>
+      </section>
+    );
+  }
+  return <Dashboard key={slug ?? ''} slug={slug} />;
+}
+
+type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; numbers: Numbers; at: Date };
+
+function Dashboard({ slug }: { slug: string | null }) {
+  const client = useMemo(signedInClient, []);
+  const zone = useMemo(browserTimeZone, []);
+  const route = useRoute();
+  const query = route.split('?')[1] ?? '';
+  const view = useMemo(() => viewFromQuery(query, zone), [query, zone]);
+  const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
+  const go = (change: Partial<AnalyticsView>) => (location.hash = `#${routeOfView({ ...view, ...change }, zone, slug)}`);
+
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    setLoaded({ phase: 'loading' });
+    const refresh = async () => {
+      clearTimeout(timer);
+      try {
+        const numbers = await load(client, slug, view);
+        if (live) setLoaded({ phase: 'ready', numbers, at: new Date() });
+      } catch (e) {
+        // A failed poll keeps the numbers on screen; only the first load shows the error.
+        if (live) setLoaded((current) => (current.phase === 'ready' ? current : { phase: 'error', message: e instanceof Problem ? e.message : UNREACHABLE }));
+      }
+      if (live && document.visibilityState === 'visible') timer = setTimeout(refresh, POLL_MS);
+    };
+    // A hidden tab asks nothing; shown again, it catches up at once.
+    const onVisibility = () => document.visibilityState === 'visible' && void refresh();
+    document.addEventListener('visibilitychange', onVisibility);
+    void refresh();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [client, slug, view]);
+
+  const title = slug === null ? 'Analytics' : `Analytics of ${slug}`;
+  return (
+    <section class="analytics" aria-labelledby="analytics-title">
+      <div class="analytics-head">
+        <h1 id="analytics-title">{title}</h1>
+        {slug !== null && <a href={`#${routeOfView(view, zone, null)}`}>All links</a>}
+      </div>
+      <Controls view={view} go={go} />
+      <ExportCsv slug={slug} view={view} />
+      {loaded.phase === 'loading' && (
+        <p class="loading" role="status">
+          Loading the numbers…
+        </p>
+      )}
+      {loaded.phase === 'error' && (
+        <p class="field-error" role="alert">
+          The numbers could not be loaded. {loaded.message}
+        </p>
+      )}
+      {loaded.phase === 'ready' && <Panels numbers={loaded.numbers} view={view} slug={slug} at={loaded.at} />}
+    </section>
+  );
+}
+
+function Controls({ view, go }: { view: AnalyticsView; go: (change: Partial<AnalyticsView>) => void }) {
+  const zones = useMemo(() => timeZoneOptions(view.timezone), [view.timezone]);
+  return (
+    <form class="analytics-controls" onSubmit={(e) => e.preventDefault()} aria-label="What the numbers cover">
+      <label>
+        Range
+        <select value={view.duration} onChange={(e) => go({ duration: e.currentTarget.value as Duration })}>
+          {DURATIONS.map((d) => (
+            <option key={d} value={d}>
+              {DURATION_LABELS[d]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {view.duration === 'custom' && (
+        <>
+          <label>
+            From
+            <input type="date" value={view.from} max={view.to || undefined} onChange={(e) => go({ from: e.currentTarget.value })} />
+          </label>
+          <label>
+            To
+            <input type="date" value={view.to} min={view.from || undefined} onChange={(e) => go({ to: e.currentTarget.value })} />
+          </label>
+        </>
+      )}
+      <label>
+        Time zone
+        <select value={view.timezone} onChange={(e) => go({ timezone: e.currentTarget.value })}>
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="analytics-bots">
+        <input type="checkbox" checked={view.bots} onChange={(e) => go({ bots: e.currentTarget.checked })} />
+        Count bots too
+      </label>
+    </form>
+  );
+}
+
+function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: AnalyticsView; slug: string | null; at: Date }) {
+  const before = previousPeriod(view, at);
+  const { general, previous } = numbers;
+  const [xs, ys] = daySeries(numbers.activity);
+  return (
+    <>
+      <p class="hint" role="status">
+        Updated {at.toLocaleTimeString()}; new scans show within seconds while this tab is open.
+      </p>
+      <dl class="analytics-totals">
+        <Total name="Scans" id="scans" count={general.numberOfScans} note={changeText(general.numberOfScans, previous.numberOfScans, before.label)} />
+        <Total name="Unique visitors" id="visitors" count={general.uniqueVisitors} note={changeText(general.uniqueVisitors, previous.uniqueVisitors, before.label)} />
+        <Total name="Bot scans" id="bots" count={general.botScans} note={view.bots ? 'counted above' : 'left out above'} />
+        {slug === null && <Total name="Links" id="links" count={general.numberOfLinks} />}
+      </dl>
+      <section class="analytics-panel" aria-labelledby="scans-per-day">
+        <h2 id="scans-per-day">Scans per day ({view.timezone.replace(/_/g, ' ')})</h2>
+        <ScanChart xs={xs} ys={ys} labelledBy="scans-per-day" />
+        <details>
+          <summary>Scans per day as a table</summary>
+          <table class="analytics-days">
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Scans</th>
+              </tr>
+            </thead>
+            <tbody>
+              {numbers.activity.Day.x.map((day, i) => (
+                <tr key={day}>
+                  <th scope="row">{day}</th>
+                  <td>{numbers.activity.Day.y[i]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </section>
+      <Heatmap time={numbers.time} />
+      <div class="analytics-ranks">
+        <RankedBars title="Countries" rows={numbers.country} label={(row) => {
+          const c = countryLabel(row.name, navigator.language);
+          return (
+            <>
+              {c.flag && <span aria-hidden="true">{c.flag} </span>}
+              {c.name}
+            </>
+          );
+        }} />
+        <RankedBars title="Cities" rows={numbers.region} />
+        <RankedBars title="Browsers" rows={numbers.browser} />
+        <RankedBars title="Operating systems" rows={numbers.ops} />
+        {numbers.qrCode && <RankedBars title="Top QR codes" rows={numbers.qrCode} />}
+      </div>
+    </>
+  );
+}
+
+function Total({ name, id, count, note }: { name: string; id: string; count: number; note?: string }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd>
+        <strong data-total={id}>{count.toLocaleString('en')}</strong>
+        {note && <span class="hint">{note}</span>}
+      </dd>
+    </div>
+  );
+}
+
+function Heatmap({ time }: { time: Time }) {
+  const { rows, max } = weekGrid(time);
+  return (
+    <section class="analytics-panel" aria-labelledby="heatmap-title">
+      <h2 id="heatmap-title">Scans by weekday and hour</h2>
+      <div class="heatmap-scroll" tabIndex={0} role="region" aria-labelledby="heatmap-title">
+        <table class="heatmap">
+          <caption class="visually-hidden">Scans per local weekday (rows) and hour of the day (columns)</caption>
+          <thead>
+            <tr>
+              <td />
+              {rows[0]!.map((_, hour) => (
+                <th key={hour} scope="col">
+                  <span aria-hidden="true">{hour % 3 === 0 ? hour : ''}</span>
+                  <span class="visually-hidden">{hour}:00</span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((counts, day) => (
+              <tr key={day}>
+                <th scope="row">
+                  <abbr title={WEEKDAY_NAMES[day]}>{WEEKDAY_NAMES[day]!.slice(0, 3)}</abbr>
+                </th>
+                {counts.map((count, hour) => (
+                  <td key={hour} class={`heat-${heatLevel(count, max)}`} title={`${WEEKDAY_NAMES[day]} ${hour}:00: ${count} scans`}>
+                    <span class="visually-hidden">{count}</span>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function RankedBars({ title, rows, label = (row) => row.name }: { title: string; rows: Ranked; label?: (row: RankedRow) => preact.ComponentChildren }) {
+  const id = `rank-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  const top = rows[0]?.scans ?? 0;
+  return (
+    <section class="analytics-panel" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {rows.length === 0 ? (
+        <p class="empty">No scans in this range.</p>
+      ) : (
+        <ol class="ranked">
+          {rows.map((row) => (
+            <li key={row.number}>
+              <span class="ranked-name">{label(row)}</span>
+              <span class="ranked-count">
+                {row.scans.toLocaleString('en')} <span class="hint">({row.percentage}%)</span>
+              </span>
+              <span class="ranked-bar" aria-hidden="true">
+                <span style={{ width: `${barWidth(row, top)}%` }} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
