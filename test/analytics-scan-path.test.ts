@@ -7,14 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/harness.js';
 import { geoSample } from './support/geo.js';
-import { startScanStack, type ScanStack } from './support/redirect.js';
+import { SCAN_USER_AGENTS, startScanStack, type ScanStack } from './support/redirect.js';
 
-const UA = {
-  iosSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  androidChrome: 'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
-  linuxFirefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
-  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-};
+const UA = SCAN_USER_AGENTS;
 
 let stack: ScanStack;
 beforeAll(async () => {

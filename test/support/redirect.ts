@@ -43,6 +43,14 @@ export function rawGet(redirect: TestRedirect, path: string, acceptEncoding: str
   });
 }
 
+/** Real user agents for scans through the redirect: three browsers on three systems, and a bot. */
+export const SCAN_USER_AGENTS = {
+  iosSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  androidChrome: 'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
+  linuxFirefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
+  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+};
+
 /** The whole scan path for a test file: the api, the redirect app, the workers and one account. */
 export interface ScanStack {
   api: TestApi;

@@ -9,6 +9,33 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
 const HEIGHT = 240;
+const DAY_S = 86_400;
+const dayFormat = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', day: 'numeric', month: 'short' });
+/** A tick at a day's UTC midnight (see tzDate) as "26 Nov". */
+const dayLabel = (ts: number) => dayFormat.format(new Date(ts * 1000));
+
+function options(el: HTMLElement): uPlot.Options {
+  // `.scan-chart` has color: var(--accent) and its axes the text colour (CSS variables hold light-dark(), which a canvas cannot read).
+  const accent = getComputedStyle(el).color;
+  const text = getComputedStyle(el.parentElement!).color;
+  const axis = { stroke: text, grid: { stroke: 'rgba(128,128,128,0.2)' }, ticks: { stroke: 'rgba(128,128,128,0.4)' } };
+  return {
+    width: Math.max(200, el.clientWidth),
+    height: HEIGHT,
+    // The x values are each local day's UTC midnight: show them as UTC, whatever the browser's zone.
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    // Half a day either side, so the first and last bars are whole.
+    scales: { x: { time: true, range: (_u, min, max) => [min - DAY_S / 2, max + DAY_S / 2] }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
+    // Ticks a whole number of days (and of scans) apart: the buckets are days.
+    axes: [
+      { ...axis, incrs: [DAY_S, 2 * DAY_S, 7 * DAY_S, 14 * DAY_S, 30 * DAY_S, 91 * DAY_S, 365 * DAY_S], values: (_u, ticks) => ticks.map(dayLabel) },
+      { ...axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] },
+    ],
+    series: [{}, { label: 'Scans', stroke: accent, fill: accent, paths: uPlot.paths.bars!({ size: [0.7, 48] }), points: { show: false } }],
+  };
+}
 
 export function ScanChart({ xs, ys, labelledBy }: { xs: number[]; ys: number[]; labelledBy: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -16,34 +43,24 @@ export function ScanChart({ xs, ys, labelledBy }: { xs: number[]; ys: number[]; 
 
   useEffect(() => {
     const el = box.current!;
-    const styles = getComputedStyle(el);
-    // `.scan-chart` has color: var(--accent) and its axes the text colour (CSS variables hold light-dark(), which a canvas cannot read).
-    const accent = styles.color;
-    const text = getComputedStyle(el.parentElement!).color;
-    const plot = new uPlot(
-      {
-        width: Math.max(200, el.clientWidth),
-        height: HEIGHT,
-        // The x values are each local day's UTC midnight: show them as UTC, whatever the browser's zone.
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        legend: { show: false },
-        cursor: { show: true, drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
-        axes: [
-          { stroke: text, grid: { stroke: 'rgba(128,128,128,0.2)' }, ticks: { stroke: 'rgba(128,128,128,0.4)' } },
-          { stroke: text, grid: { stroke: 'rgba(128,128,128,0.2)' }, ticks: { stroke: 'rgba(128,128,128,0.4)' } },
-        ],
-        series: [{}, { label: 'Scans', stroke: accent, fill: accent, paths: uPlot.paths.bars!({ size: [0.7, 48] }), points: { show: false } }],
-      },
-      [[], []],
-      el,
-    );
-    chart.current = plot;
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
+    const build = () => {
+      const data = chart.current?.data ?? [[], []];
+      chart.current?.destroy();
+      chart.current = new uPlot(options(el), data, el);
+    };
+    build();
+    const resize = new ResizeObserver(() => chart.current?.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
     resize.observe(el);
+    // The colours are read once per chart: a theme change (the toggle, or the system's) draws it anew.
+    const themeChange = new MutationObserver(build);
+    themeChange.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    const systemTheme = matchMedia('(prefers-color-scheme: dark)');
+    systemTheme.addEventListener('change', build);
     return () => {
       resize.disconnect();
-      plot.destroy();
+      themeChange.disconnect();
+      systemTheme.removeEventListener('change', build);
+      chart.current?.destroy();
       chart.current = null;
     };
   }, []);
