@@ -170,8 +170,12 @@ describe('account-wide', () => {
     expect(await get(owner, '/analytics/region')).toEqual({
       data: [row(1, 'Berlin', 3, '42.86'), row(2, 'Paris', 2, '28.57'), row(3, 'Munich', 1, '14.29'), row(4, 'Unknown', 1, '14.29')],
     });
-    expect(await get(owner, '/analytics/qr-code')).toEqual({ data: [row(1, 'Alpha', 6, '85.71'), row(2, 'Beta', 1, '14.29')] });
-    expect(await get(owner, '/analytics/qr-code?exclude_bots=false&duration=7_days')).toEqual({ data: [row(1, 'Alpha', 9, '90.00'), row(2, 'Beta', 1, '10.00')] });
+    // qr-code's rows name the link's slug too, for its own analytics.
+    const link = (slug: string) => ({ dynamicLinkId: slugs[slug] });
+    expect(await get(owner, '/analytics/qr-code')).toEqual({ data: [{ ...row(1, 'Alpha', 6, '85.71'), ...link('alpha') }, { ...row(2, 'Beta', 1, '14.29'), ...link('beta') }] });
+    expect(await get(owner, '/analytics/qr-code?exclude_bots=false&duration=7_days')).toEqual({
+      data: [{ ...row(1, 'Alpha', 9, '90.00'), ...link('alpha') }, { ...row(2, 'Beta', 1, '10.00'), ...link('beta') }],
+    });
   });
 
   it('limit 1 keeps the percentage of the whole range; a limit past 1000 is capped, not refused', async () => {

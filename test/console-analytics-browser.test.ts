@@ -94,6 +94,8 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       expect(await ranked(page, 'Browsers')).toEqual(rows(await api('/analytics/browser?duration=7_days&timezone=UTC&limit=10')));
       expect(await ranked(page, 'Top QR codes')).toEqual(rows(await api('/analytics/qr-code?duration=7_days&timezone=UTC&limit=10')));
       expect((await ranked(page, 'Countries'))[0]).toEqual(['🇩🇪 Germany', 3]);
+      // Each top QR code leads to its link's dashboard.
+      expect(await page.getByRole('region', { name: 'Top QR codes' }).getByRole('link', { name: 'Menu' }).getAttribute('href')).toBe(`#/analytics/${menu.slug}`);
       expect(await days(page)).toEqual(apiDays(await api('/analytics/activity?duration=7_days&timezone=UTC')));
       // The chart is drawn: uPlot's canvas is there, and the weekday-hour grid counts every scan.
       expect(await page.locator('.scan-chart canvas').count()).toBeGreaterThan(0);

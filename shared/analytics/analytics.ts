@@ -240,15 +240,14 @@ export async function rankedAnalytics(db: Database, scope: AnalyticsScope, query
 /** Account-wide scans by link, named by the link's name; same names are told apart by slug order. */
 export async function qrCodeAnalytics(db: Database, accountId: string, query: AnalyticsQuery) {
   const { rows, bots } = await readingFor(db, { accountId }, query);
-  return ranked(
-    await rowsOf<RankedRow>(
-      db,
-      sql`select l.name, t.scans, (sum(t.scans) over ())::float8 as total
-          from (select c.value, sum(c.scans)::int as scans from (${rows!('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0) t
-          join links l on l.id = t.value::uuid and l.account_id = ${accountId}
-          order by 2 desc, l.name collate "C", l.slug collate "C" limit ${query.limit}`,
-    ),
+  const links = await rowsOf<RankedRow & { slug: string }>(
+    db,
+    sql`select l.name, l.slug, t.scans, (sum(t.scans) over ())::float8 as total
+        from (select c.value, sum(c.scans)::int as scans from (${rows!('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0) t
+        join links l on l.id = t.value::uuid and l.account_id = ${accountId}
+        order by 3 desc, l.name collate "C", l.slug collate "C" limit ${query.limit}`,
   );
+  return { data: ranked(links).data.map((row, i) => ({ ...row, dynamicLinkId: links[i]!.slug })) };
 }
 
 /**

@@ -52,15 +52,15 @@ export const generalResponse = z.object({
   }),
 }).meta({ example: { data: { numberOfLinks: 12, numberOfScans: 3480, humanScans: 3480, botScans: 212, uniqueVisitors: 2975 } } });
 
+const rankedRow = z.object({
+  number: z.number().int().min(1).meta({ description: 'Rank, from 1' }),
+  name: z.string().meta({ description: '"Unknown" for scans where the value could not be told' }),
+  scans: z.number().int(),
+  percentage: z.string().meta({ description: 'Share of all scans in the range, two decimals', example: '42.50' }),
+});
+
 export const rankedResponse = z.object({
-  data: z.array(
-    z.object({
-      number: z.number().int().min(1).meta({ description: 'Rank, from 1' }),
-      name: z.string().meta({ description: '"Unknown" for scans where the value could not be told' }),
-      scans: z.number().int(),
-      percentage: z.string().meta({ description: 'Share of all scans in the range, two decimals', example: '42.50' }),
-    }),
-  ),
+  data: z.array(rankedRow),
 }).meta({
   example: {
     data: [
@@ -70,6 +70,11 @@ export const rankedResponse = z.object({
     ],
   },
 });
+
+/** qr-code's rows also carry the link's slug, so a client can open that link's own analytics. */
+export const qrCodeResponse = z.object({
+  data: z.array(rankedRow.extend({ dynamicLinkId: z.string().meta({ description: "The link's dynamic_link_id (slug), the id of its per-link analytics" }) })),
+}).meta({ example: { data: [{ number: 1, name: 'Table 4', scans: 42, percentage: '60.00', dynamicLinkId: 'aB3xY9k' }] } });
 
 const series = <T extends z.ZodType>(x: T) => z.object({ x: z.array(x), y: z.array(z.number().int()) });
 

@@ -13,7 +13,7 @@ import {
   type AnalyticsScope,
   type RankedDimension,
 } from '../../../shared/analytics/analytics.js';
-import { activityResponse, analyticsQuerySchema, generalResponse, rankedResponse, timeResponse } from '../../../shared/analytics/schemas.js';
+import { activityResponse, analyticsQuerySchema, generalResponse, qrCodeResponse, rankedResponse, timeResponse } from '../../../shared/analytics/schemas.js';
 import { resourceParams } from '../../schemas.js';
 import { analyticsExportRoute } from './export.js';
 
@@ -56,7 +56,7 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
     if (!perLink) {
       app.get('/qr-code', {
         config,
-        schema: { tags, summary: 'Scans by link (named by the link name), most first', querystring: analyticsQuerySchema, response: { 200: rankedResponse } },
+        schema: { tags, summary: 'Scans by link (named by the link name, with its slug), most first', querystring: analyticsQuerySchema, response: { 200: qrCodeResponse } },
         handler: async (request) => qrCodeAnalytics(db, request.principal.accountId, request.query),
       });
     }

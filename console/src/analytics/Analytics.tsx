@@ -44,6 +44,7 @@ type General = Answer<'/api/v1/analytics/general'>;
 type Activity = Answer<'/api/v1/analytics/activity'>;
 type Time = Answer<'/api/v1/analytics/time'>;
 type Ranked = RankedRow[];
+type QrCodes = Answer<'/api/v1/analytics/qr-code'>;
 
 interface Numbers {
   general: General;
@@ -54,7 +55,7 @@ interface Numbers {
   region: Ranked;
   browser: Ranked;
   ops: Ranked;
-  qrCode: Ranked | null;
+  qrCode: QrCodes | null;
 }
 
 class Problem extends Error {}
@@ -79,6 +80,13 @@ async function read<P extends '/api/v1/analytics/general' | '/api/v1/analytics/a
   return data.data as Answer<P>;
 }
 
+/** The account's links by scans (account-wide only), each with its slug. */
+async function readQrCodes(client: Client, query: AnalyticsQuery): Promise<QrCodes> {
+  const { data, error, response } = await client.GET('/api/v1/analytics/qr-code', { params: { query } });
+  if (!data) throw new Problem(problemText(response.status, error));
+  return data.data;
+}
+
 async function load(client: Client, slug: string | null, view: AnalyticsView): Promise<Numbers> {
   const query = apiQuery(view);
   const ranked = apiQuery(view, RANK_LIMIT);
@@ -93,7 +101,7 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
     rank('region'),
     rank('browser'),
     rank('ops'),
-    slug === null ? read(client, null, '/api/v1/analytics/qr-code' as '/api/v1/analytics/country', ranked) : Promise.resolve(null),
+    slug === null ? readQrCodes(client, ranked) : Promise.resolve(null),
   ]);
   return { general, previous, activity, time, country, region, browser, ops, qrCode };
 }
@@ -270,10 +278,16 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         <RankedBars title="Cities" rows={numbers.region} />
         <RankedBars title="Browsers" rows={numbers.browser} />
         <RankedBars title="Operating systems" rows={numbers.ops} />
-        {numbers.qrCode && <RankedBars title="Top QR codes" rows={numbers.qrCode} />}
+        {numbers.qrCode && <TopQrCodes rows={numbers.qrCode} view={view} />}
       </div>
     </>
   );
+}
+
+/** The account's links by scans, each leading to its own dashboard with the same view. */
+function TopQrCodes({ rows, view }: { rows: QrCodes; view: AnalyticsView }) {
+  const zone = browserTimeZone();
+  return <RankedBars title="Top QR codes" rows={rows} label={(row) => <a href={`#${routeOfView(view, zone, row.dynamicLinkId)}`}>{row.name}</a>} />;
 }
 
 function Total({ name, id, count, note }: { name: string; id: string; count: number; note?: string }) {
@@ -327,7 +341,7 @@ function Heatmap({ time }: { time: Time }) {
   );
 }
 
-function RankedBars({ title, rows, label = (row) => row.name }: { title: string; rows: Ranked; label?: (row: RankedRow) => preact.ComponentChildren }) {
+function RankedBars<R extends RankedRow>({ title, rows, label = (row) => row.name }: { title: string; rows: R[]; label?: (row: R) => preact.ComponentChildren }) {
   const id = `rank-${title.replace(/\W+/g, '-').toLowerCase()}`;
   const top = rows[0]?.scans ?? 0;
   return (
