@@ -132,11 +132,11 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
     }
   }, 60_000);
 
-  it('a link’s dashboard from its row: that link’s numbers only', async () => {
+  it('a link’s dashboard from its row’s scan count: that link’s numbers only', async () => {
     const { context, page, problems } = await open('/analytics');
     try {
       await page.goto(`${base}#/links`);
-      await page.getByRole('link', { name: 'Stats of Table 4' }).click();
+      await page.getByRole('link', { name: /^\d+ scans of Table 4: its analytics$/ }).click();
       await page.getByRole('heading', { name: `Analytics of ${table.slug}` }).waitFor();
       expect(new URL(page.url()).hash).toBe(`#/analytics/${table.slug}`);
       const general = await api(`/links/${table.slug}/analytics/general?duration=7_days&timezone=UTC`);

@@ -109,6 +109,9 @@ describe.skipIf(!hasChromium)('console links screen', () => {
         'Copy the short URL of Link 03',
         '3px',
       ]);
+      // The scan count leads to the link's analytics.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('0 scans of Link 03: its analytics');
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Edit Link 03');
       await page.keyboard.press('Tab');

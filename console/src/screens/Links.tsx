@@ -328,7 +328,11 @@ function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEd
       <td data-label="Status">
         <span class={`badge badge-${link.status}`}>{STATUS_LABELS[link.status]}</span>
       </td>
-      <td data-label="Scans">{link.human_scan_count}</td>
+      <td data-label="Scans">
+        <a href={`#/analytics/${encodeURIComponent(slug)}`} aria-label={`${link.human_scan_count} scans of ${link.name}: its analytics`}>
+          {link.human_scan_count}
+        </a>
+      </td>
       <td data-label="Created">
         <time dateTime={link.created_at}>{new Date(link.created_at).toLocaleDateString()}</time>
       </td>
@@ -338,7 +342,6 @@ function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEd
             Edit
           </a>
         )}
-        <a class="button small" href={`#/analytics/${encodeURIComponent(slug)}`} aria-label={`Stats of ${link.name}`}>Stats</a>
         {([pauseAction(link.status), 'duplicate', 'delete'] as const).map((action) => (
           <button
             key={action}
