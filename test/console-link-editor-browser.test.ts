@@ -289,6 +289,9 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     }
     expect(await bcrypt.compare('let-me-in', after.password)).toBe(true);
     await page.getByRole('heading', { name: 'Edit App download (new)' }).waitFor();
+    // The link's analytics are a click away from its edit page.
+    await page.getByRole('link', { name: 'Its scans and analytics' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/analytics/${slug}`);
   });
 
   it('designs the QR beside the form: a template applied and restyled is saved with the link and served by its /qr', async () => {

@@ -223,6 +223,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         {link && (
           <p class="hint">
             {form.label} link at <a href={link.full_dynamic_url}>{link.full_dynamic_url.replace(/^https?:\/\//, '')}</a>
+            {' · '}
+            <a href={`#/analytics/${encodeURIComponent(link.dynamic_link_id)}`}>Its scans and analytics</a>
           </p>
         )}
         <p role="status" class={notice ? 'notice' : undefined}>
