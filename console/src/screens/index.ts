@@ -20,4 +20,5 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/bulk': lazyComponent(() => import('./Bulk.js').then((m) => m.Bulk), 'Bulk page'),
   // The designer and the QR renderer come with the Templates page, when it is opened.
   '/templates': lazyComponent(() => import('../qr/Templates.js').then((m) => m.Templates), 'Templates page'),
+  '/cafes': lazyComponent(() => import('./Cafes.js').then((m) => m.Cafes), 'Cafes page'),
 };
