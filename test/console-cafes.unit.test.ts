@@ -1,6 +1,7 @@
-/** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names. */
+/** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names, the profile form ↔ its two requests. */
 import { describe, expect, it } from 'vitest';
-import { cafeRouteOf, createCafeBody, qrFileName } from '../console/src/cafes/cafe-list.js';
+import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
+import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, timeZoneChoices } from '../console/src/cafes/profile.js';
 
 describe('creating a cafe', () => {
   it('sends the trimmed name', () => {
@@ -34,5 +35,83 @@ describe('the QR download', () => {
   it('is named after the cafe, safe for any file system', () => {
     expect(qrFileName('Café Aroma', 512)).toBe('cafe-aroma-menu-512.png');
     expect(qrFileName('***', 512)).toBe('menu-512.png');
+  });
+});
+
+const stored: Cafe = {
+  id: '0b6f0f5e-8f3a-4c1e-9d2b-1a2b3c4d5e6f',
+  name: 'Café Lisboa',
+  description: null,
+  timezone: 'Europe/Lisbon',
+  operating_hours: [
+    { day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] },
+    { day: 'sunday', enabled: false, ranges: [] },
+  ],
+  facilities: ['wifi', 'terrace'],
+  social_links: [{ platform: 'instagram', url: 'https://instagram.com/cafe.lisboa' }],
+  title: null,
+  subtitle: 'Since 1921',
+  address: null,
+  phone: '+351 21 000 0000',
+  email: null,
+  website: null,
+  logo: 'http://localhost:3001/files/f1',
+  cover: null,
+  themeImage: 'classic',
+  primaryColor: null,
+  secondaryColor: null,
+  showDietarySection: true,
+  link: { id: '1b6f0f5e-8f3a-4c1e-9d2b-1a2b3c4d5e6f', dynamic_link_id: 'Ab12Cd34', full_dynamic_url: 'http://localhost:3001/Ab12Cd34', qr_options: {} },
+  created_at: '2026-11-26T10:00:00.000Z',
+  updated_at: '2026-11-26T10:00:00.000Z',
+};
+
+describe('the profile form', () => {
+  it('shows every weekday in order, stored days as stored, the others closed with a usual range ready', () => {
+    const form = profileFormOf(stored);
+    expect(form.hours.map((d) => d.day)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+    expect(form.hours[4]).toEqual({ day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] });
+    expect(form.hours[0]).toEqual({ day: 'monday', enabled: false, ranges: [{ from: '09:00', to: '17:00' }] });
+    expect(form.hours[6]!.enabled).toBe(false);
+    expect(form).toMatchObject({ name: 'Café Lisboa', description: '', subtitle: 'Since 1921', phone: '+351 21 000 0000', website: '', facilities: 'wifi\nterrace' });
+  });
+
+  it('round-trips: a stored cafe sent back unchanged is the same week, facilities and links', () => {
+    const body = cafeBodyOf(profileFormOf(stored));
+    expect(body.timezone).toBe('Europe/Lisbon');
+    expect(body.operating_hours).toHaveLength(7);
+    expect(body.operating_hours![4]).toEqual(stored.operating_hours[0]);
+    expect(body.facilities).toEqual(['wifi', 'terrace']);
+    expect(body.social_links).toEqual(stored.social_links);
+  });
+
+  it('reads facilities one per line, blank lines dropped, and trims social links', () => {
+    const form = { ...profileFormOf(stored), facilities: ' wifi \n\n dogs welcome\n', social: [{ platform: ' facebook ', url: ' https://fb.com/x ' }] };
+    expect(cafeBodyOf(form)).toMatchObject({ facilities: ['wifi', 'dogs welcome'], social_links: [{ platform: 'facebook', url: 'https://fb.com/x' }] });
+  });
+
+  it('sends every text field (empty clears it), a chosen image, or else its delete flag', () => {
+    const logo = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
+    const data = profileFormData({ ...profileFormOf(stored), phone: '  ', logo, deleteLogo: true, deleteCover: true });
+    expect(data.get('name')).toBe('Café Lisboa');
+    expect(data.get('phone')).toBe('');
+    expect(data.get('subtitle')).toBe('Since 1921');
+    expect((data.get('logo') as File).name).toBe('logo.png');
+    expect(data.has('delete_logo')).toBe(false);
+    expect(data.get('delete_cover')).toBe('true');
+    expect(data.has('cover')).toBe(false);
+  });
+
+  it("places the API's errors at their fields: a facility's line at the box, a delete flag at its image", () => {
+    expect(placeProfileErrors({ 'facilities.3': 'Must be at most 100 characters', 'operating_hours.4.ranges.1.to': 'Must differ from from', delete_cover: 'Send a new cover or delete_cover, not both' })).toEqual({
+      facilities: 'Must be at most 100 characters',
+      'operating_hours.4.ranges.1.to': 'Must differ from from',
+      cover: 'Send a new cover or delete_cover, not both',
+    });
+  });
+
+  it("offers the browser's zones, with UTC and the cafe's own zone even when the browser lacks them", () => {
+    expect(timeZoneChoices('Europe/Lisbon', ['Europe/Lisbon', 'Europe/Paris'])).toEqual(['UTC', 'Europe/Lisbon', 'Europe/Paris']);
+    expect(timeZoneChoices('Etc/GMT+5', ['UTC'])).toEqual(['Etc/GMT+5', 'UTC']);
   });
 });

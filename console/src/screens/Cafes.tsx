@@ -9,10 +9,12 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../cafes/cafe-list.js';
 import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
+import { CafeProfile } from '../cafes/CafeProfile.js';
 import type { ScreenProps } from './index.js';
 import '../cafes/cafes.css';
 
 type Client = ReturnType<typeof signedInClient>;
+type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafe: Cafe };
 type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafes: Cafe[] };
 
 /** The QR's size on screen and in the download: large enough to print on a table card. */
@@ -23,6 +25,7 @@ export function Cafes({ me, subpath }: ScreenProps) {
   const canCreate = me.key.scopes.includes('all') || me.key.scopes.includes('cafe.create');
   // A path that names no page still shows the cafes, with what went wrong above them.
   const lost = route.view === 'none' ? `There is no page at #/cafes${subpath}; here are your cafes.` : null;
+  if (route.view === 'cafe') return <CafeEditor id={route.id} />;
   return <CafeList canCreate={canCreate} lost={lost} />;
 }
 
@@ -186,5 +189,48 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** One cafe: its profile, and where guests find its menu. */
+function CafeEditor({ id }: { id: string }) {
+  const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
+  useEffect(() => {
+    setLoaded({ phase: 'loading' });
+    signedInClient()
+      .GET('/api/v1/cafes/{id}', { params: { path: { id } } })
+      .then(({ data, error, response }) => setLoaded(data ? { phase: 'ready', cafe: data.data } : { phase: 'error', message: problemText(response.status, error) }))
+      .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
+  }, [id]);
+  if (loaded.phase !== 'ready') {
+    return (
+      <section aria-labelledby="cafe-title">
+        <h1 id="cafe-title">Cafe</h1>
+        {loaded.phase === 'loading' ? (
+          <p class="loading" role="status">
+            Loading the cafe…
+          </p>
+        ) : (
+          <p class="field-error" role="alert">
+            The cafe could not be loaded. {loaded.message} <a href="#/cafes">Back to your cafes</a>.
+          </p>
+        )}
+      </section>
+    );
+  }
+  const { cafe } = loaded;
+  return (
+    <section class="cafe-editor" aria-labelledby="cafe-title">
+      <p>
+        <a href="#/cafes">← All cafes</a>
+      </p>
+      <div class="cafe-editor-head">
+        <h1 id="cafe-title">{cafe.name}</h1>
+        <a href={cafe.link.full_dynamic_url} target="_blank" rel="noopener noreferrer">
+          Open the menu page<span class="visually-hidden"> (new tab)</span>
+        </a>
+      </div>
+      <CafeProfile key={cafe.id} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
+    </section>
   );
 }
