@@ -1,6 +1,7 @@
 /** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names, the profile form ↔ its two requests. */
 import { describe, expect, it } from 'vitest';
 import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
+import { moved, newItemForm, orderEntries, priceText } from '../console/src/cafes/menu.js';
 import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, timeZoneChoices } from '../console/src/cafes/profile.js';
 
 describe('creating a cafe', () => {
@@ -113,5 +114,40 @@ describe('the profile form', () => {
   it("offers the browser's zones, with UTC and the cafe's own zone even when the browser lacks them", () => {
     expect(timeZoneChoices('Europe/Lisbon', ['Europe/Lisbon', 'Europe/Paris'])).toEqual(['UTC', 'Europe/Lisbon', 'Europe/Paris']);
     expect(timeZoneChoices('Etc/GMT+5', ['UTC'])).toEqual(['Etc/GMT+5', 'UTC']);
+  });
+});
+
+describe('the menu', () => {
+  const list = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+  it('moves an entry one place, and not past either end', () => {
+    expect(moved(list, 2, -1)).toEqual([{ id: 'a' }, { id: 'c' }, { id: 'b' }]);
+    expect(moved(list, 0, 1)).toEqual([{ id: 'b' }, { id: 'a' }, { id: 'c' }]);
+    expect(moved(list, 0, -1)).toBeNull();
+    expect(moved(list, 2, 1)).toBeNull();
+    expect(list.map((e) => e.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reorders by position', () => {
+    expect(orderEntries([{ id: 'c' }, { id: 'a' }])).toEqual([
+      { id: 'c', order: 0 },
+      { id: 'a', order: 1 },
+    ]);
+  });
+
+  it("sends a new dish as the items endpoint's form, a comma read as the decimal point, the code uppercased", () => {
+    const checked = newItemForm('cat-1', { name: ' Pastel de nata ', price: '1,5', currency: 'eur' });
+    expect('form' in checked && Object.fromEntries(checked.form)).toEqual({ category_id: 'cat-1', name: 'Pastel de nata', price: '1.5', currency: 'EUR' });
+  });
+
+  it('refuses what the API would, at each field', () => {
+    expect(newItemForm('c', { name: ' ', price: '1.2345', currency: 'euro' })).toEqual({
+      errors: { name: 'Give the dish a name.', price: 'A price such as 4.50 (up to 3 decimals).', currency: 'A three-letter currency code such as EUR.' },
+    });
+  });
+
+  it('writes prices as the guest page does', () => {
+    expect(priceText(12.5, 'EUR')).toBe('€12.50');
+    expect(priceText(2.125, 'KWD')).toBe('KWD\u00a02.125');
+    expect(priceText(3, 'XYZ1')).toBe('XYZ1 3');
   });
 });

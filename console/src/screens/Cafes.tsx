@@ -10,6 +10,7 @@ import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../cafes/caf
 import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { CafeProfile } from '../cafes/CafeProfile.js';
+import { MenuEditor } from '../cafes/MenuEditor.js';
 import type { ScreenProps } from './index.js';
 import '../cafes/cafes.css';
 
@@ -192,7 +193,7 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
   );
 }
 
-/** One cafe: its profile, and where guests find its menu. */
+/** One cafe: its menu, its profile, and where guests find the menu page. */
 function CafeEditor({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
   useEffect(() => {
@@ -230,6 +231,7 @@ function CafeEditor({ id }: { id: string }) {
           Open the menu page<span class="visually-hidden"> (new tab)</span>
         </a>
       </div>
+      <MenuEditor cafeId={cafe.id} />
       <CafeProfile key={cafe.id} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
     </section>
   );
