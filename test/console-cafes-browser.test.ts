@@ -5,7 +5,8 @@
  * fields, a logo and cover, hours with two ranges in the cafe's time zone, social links and
  * facilities, with the API's refusals at their fields; the guest menu page served by the redirect
  * shows them; a menu built in the editor (a category, two dishes) is on the guest page, and moving
- * a dish up by keyboard, hiding and deleting one (after a confirm) change it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
+ * a dish up by keyboard, hiding and deleting one (after a confirm) change it; a theme and an own
+ * colour saved are on it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
@@ -216,7 +217,35 @@ describe.skipIf(!hasChromium)('console cafes', () => {
     }
   });
 
-  it("has no serious or critical axe-core finding on the cafes list and a cafe's menu and profile, at both widths and in both themes", async () => {
+  it('sets the look: a theme, an own primary colour, the dietary section off; the guest page follows', async () => {
+    const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca' })).json().data;
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
+    try {
+      const look = page.getByRole('form', { name: 'Look of the menu page' });
+      await look.waitFor();
+      expect(await look.getByLabel('Theme').inputValue()).toBe('classic');
+      await look.getByLabel('Theme').selectOption('rustic');
+      expect(await look.getByLabel('Primary (headings, prices) colour').isDisabled()).toBe(true);
+      await look.getByLabel('Use my own primary colour').check();
+      await look.getByLabel('Primary (headings, prices) colour').fill('#aa2200');
+      await look.getByLabel(/Show the dietary section/).uncheck();
+      await look.getByRole('button', { name: 'Save look' }).click();
+      await look.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      const saved = (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data;
+      expect(saved).toMatchObject({ themeImage: 'rustic', primaryColor: '#aa2200', secondaryColor: null, showDietarySection: false });
+      const preview = look.getByRole('link', { name: /Preview the menu page/ });
+      expect(await preview.getAttribute('href')).toBe(cafe.link.full_dynamic_url);
+      expect(await preview.getAttribute('target')).toBe('_blank');
+      const guest = await context.newPage();
+      await guest.goto(`${redirect.base}/${cafe.link.dynamic_link_id}`);
+      expect(await guest.content()).toContain('#aa2200');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("has no serious or critical axe-core finding on the cafes list and a cafe's menu, profile and look, at both widths and in both themes", async () => {
     for (const size of [PHONE, DESKTOP]) {
       const { context, page } = await openConsole('/cafes', size, { bypassCSP: true });
       try {
@@ -232,6 +261,8 @@ describe.skipIf(!hasChromium)('console cafes', () => {
         await consoleScreenshot(page, 'cafe-editor-menu', { dark: true });
         await page.locator('.cafe-profile').evaluate((e) => e.scrollIntoView());
         await consoleScreenshot(page, 'cafe-editor-profile', { dark: true });
+        await page.locator('.cafe-theme').evaluate((e) => e.scrollIntoView());
+        await consoleScreenshot(page, 'cafe-editor-theme', { dark: true });
         await accessible(page, `cafe editor ${size.viewport.width}`);
       } finally {
         await context.close();

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
 import { moved, newItemForm, orderEntries, priceText } from '../console/src/cafes/menu.js';
+import { themeBodyOf, themeFormOf, withTheme } from '../console/src/cafes/theme.js';
 import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, timeZoneChoices } from '../console/src/cafes/profile.js';
 
 describe('creating a cafe', () => {
@@ -149,5 +150,19 @@ describe('the menu', () => {
     expect(priceText(12.5, 'EUR')).toBe('€12.50');
     expect(priceText(2.125, 'KWD')).toBe('KWD\u00a02.125');
     expect(priceText(3, 'XYZ1')).toBe('XYZ1 3');
+  });
+});
+
+describe('the look of the menu page', () => {
+  const look = { themeImage: 'classic' as const, primaryColor: null, secondaryColor: '#abc', showDietarySection: true };
+  it("shows the theme's colours when the cafe has none of its own, and short hex in the long form", () => {
+    expect(themeFormOf(look)).toEqual({ themeImage: 'classic', ownPrimary: false, primary: '#8a4b2a', ownSecondary: true, secondary: '#aabbcc', showDietarySection: true });
+  });
+  it("choosing another theme shows its colours, keeping the cafe's own", () => {
+    const form = withTheme(themeFormOf(look), 'modern');
+    expect(form).toMatchObject({ themeImage: 'modern', primary: '#2563eb', secondary: '#aabbcc' });
+  });
+  it("sends null for a colour left to the theme (the API's way back to it)", () => {
+    expect(themeBodyOf({ ...themeFormOf(look), showDietarySection: false })).toEqual({ themeImage: 'classic', primaryColor: null, secondaryColor: '#aabbcc', showDietarySection: false });
   });
 });

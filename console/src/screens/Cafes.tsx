@@ -11,6 +11,7 @@ import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { CafeProfile } from '../cafes/CafeProfile.js';
 import { MenuEditor } from '../cafes/MenuEditor.js';
+import { ThemeSettings } from '../cafes/ThemeSettings.js';
 import type { ScreenProps } from './index.js';
 import '../cafes/cafes.css';
 
@@ -193,7 +194,7 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
   );
 }
 
-/** One cafe: its menu, its profile, and where guests find the menu page. */
+/** One cafe: its menu, its profile, the look of its menu page, and where guests find it. */
 function CafeEditor({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
   useEffect(() => {
@@ -233,6 +234,7 @@ function CafeEditor({ id }: { id: string }) {
       </div>
       <MenuEditor cafeId={cafe.id} />
       <CafeProfile key={cafe.id} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
+      <ThemeSettings key={`theme-${cafe.id}`} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
     </section>
   );
 }
