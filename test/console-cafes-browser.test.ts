@@ -5,7 +5,7 @@
  * fields, a logo and cover, hours with two ranges in the cafe's time zone, social links and
  * facilities, with the API's refusals at their fields; the guest menu page served by the redirect
  * shows them; a menu built in the editor (a category, two dishes) is on the guest page, and moving
- * a dish up by keyboard, hiding and deleting one (after a confirm) change it; a theme and an own
+ * a dish up by keyboard or dragging it, hiding and deleting one (after a confirm) change it; a theme and an own
  * colour saved are on it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
  */
 import { readFile } from 'node:fs/promises';
@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
     }
   });
 
-  it('builds a menu: a category and two dishes; moving one up by keyboard changes the guest page; hide, and delete after a confirm', async () => {
+  it('builds a menu: a category and two dishes; moving one by keyboard or by drag changes the guest page; hide, and delete after a confirm', async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Pastelaria' })).json().data;
     const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
     const guestOrder = async () => {
@@ -195,6 +195,14 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Bola de Berlim', 'Pastel de nata']);
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Bola de Berlim down');
       expect(await guestOrder()).toEqual(['Bola de Berlim', 'Pastel de nata']);
+
+      // By mouse: drag the first dish onto the second's place, and back.
+      const rows = dishes.locator('li');
+      await rows.nth(0).dragTo(rows.nth(1));
+      await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Pastel de nata', 'Bola de Berlim']);
+      expect(await guestOrder()).toEqual(['Pastel de nata', 'Bola de Berlim']);
+      await rows.nth(1).dragTo(rows.nth(0));
+      await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Bola de Berlim', 'Pastel de nata']);
 
       await page.getByRole('button', { name: 'Hide Pastel de nata' }).click();
       await page.getByRole('button', { name: 'Show Pastel de nata' }).waitFor();

@@ -1,7 +1,7 @@
 /** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names, the profile form ↔ its two requests. */
 import { describe, expect, it } from 'vitest';
 import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
-import { moved, newItemForm, orderEntries, priceText } from '../console/src/cafes/menu.js';
+import { moved, movedTo, newItemForm, orderEntries, priceText } from '../console/src/cafes/menu.js';
 import { themeBodyOf, themeFormOf, withTheme } from '../console/src/cafes/theme.js';
 import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, timeZoneChoices } from '../console/src/cafes/profile.js';
 
@@ -126,6 +126,13 @@ describe('the menu', () => {
     expect(moved(list, 0, -1)).toBeNull();
     expect(moved(list, 2, 1)).toBeNull();
     expect(list.map((e) => e.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a drag takes an entry out and puts it at the drop place', () => {
+    expect(movedTo(list, 0, 2)).toEqual([{ id: 'b' }, { id: 'c' }, { id: 'a' }]);
+    expect(movedTo(list, 2, 0)).toEqual([{ id: 'c' }, { id: 'a' }, { id: 'b' }]);
+    expect(movedTo(list, 1, 1)).toBeNull();
+    expect(movedTo(list, 0, 3)).toBeNull();
   });
 
   it('reorders by position', () => {

@@ -1,14 +1,15 @@
 /**
  * The cafe's menu: its categories, each with its dishes in menu order. Add a category or a dish,
  * hide or show a dish, delete one after a confirm, and move dishes up or down with buttons (the
- * keyboard's way to reorder; focus stays on the moved dish's button) through the reorder endpoint.
+ * keyboard's way to reorder; focus stays on the moved dish's button) or by dragging a dish onto
+ * another's place, through the reorder endpoint.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { Dialog } from '../screens/Dialog.js';
-import { moved, newItemForm, orderEntries, priceText, type Category, type Item, type NewItem } from './menu.js';
+import { moved, movedTo, newItemForm, orderEntries, priceText, type Category, type Item, type NewItem } from './menu.js';
 
 type Client = ReturnType<typeof signedInClient>;
 type Menu = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; categories: Category[]; items: Item[] };
@@ -30,6 +31,8 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
   const [menu, setMenu] = useState<Menu>({ phase: 'loading' });
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const [deleting, setDeleting] = useState<Item | null>(null);
+  // The dish being dragged (within its category), so a drop knows where it came from.
+  const [dragged, setDragged] = useState<{ categoryId: string; index: number } | null>(null);
   const reload = async () => setMenu(await loadMenu(client, cafeId));
   useEffect(() => void reload(), [cafeId]);
 
@@ -52,6 +55,15 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
     const direction = delta < 0 ? 'up' : 'down';
     const button = document.getElementById(`move-${direction}-${item.id}`) as HTMLButtonElement | null;
     (button && !button.disabled ? button : document.getElementById(`move-${delta < 0 ? 'down' : 'up'}-${item.id}`))?.focus();
+  };
+
+  const drop = async (category: Item[], to: number) => {
+    const from = dragged;
+    setDragged(null);
+    if (!from || category[0]?.category_id !== from.categoryId) return;
+    const next = movedTo(category, from.index, to);
+    if (!next) return;
+    await act(() => client.PATCH('/api/v1/cafes/{id}/items/reorder', { params: { path: { id: cafeId } }, body: orderEntries(next) }), `${category[from.index]!.name} moved.`);
   };
 
   if (menu.phase !== 'ready') {
@@ -82,7 +94,20 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
             ) : (
               <ol class="menu-items" aria-label={`Dishes in ${category.name}`}>
                 {dishes.map((item, index) => (
-                  <li key={item.id} class={item.visible ? undefined : 'menu-item-hidden'}>
+                  <li
+                    key={item.id}
+                    class={item.visible ? undefined : 'menu-item-hidden'}
+                    draggable
+                    onDragStart={(e) => {
+                      e.dataTransfer?.setData('text/plain', item.id);
+                      setDragged({ categoryId: category.id, index });
+                    }}
+                    onDragOver={(e) => dragged?.categoryId === category.id && e.preventDefault()}
+                    onDrop={(e) => {
+                      e.preventDefault();
+                      void drop(dishes, index);
+                    }}
+                  >
                     <span class="menu-item-name">{item.name}</span>
                     <span>{priceText(item.price, item.currency)}</span>
                     {!item.visible && <span class="badge">hidden</span>}

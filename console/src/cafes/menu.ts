@@ -1,5 +1,5 @@
 /**
- * The menu section's mapping: moving an entry by one place and the reorder body that says so, a
+ * The menu section's mapping: moving an entry by one place or by a drag, and the reorder body that says so, a
  * new item's form as the multipart body POST /cafes/:id/items takes (checked here first, keyed by
  * the body's paths), and prices in words as the guest page writes them.
  */
@@ -14,6 +14,15 @@ export function moved<T>(list: readonly T[], index: number, delta: -1 | 1): T[] 
   if (index < 0 || index >= list.length || to < 0 || to >= list.length) return null;
   const next = [...list];
   [next[index], next[to]] = [next[to]!, next[index]!];
+  return next;
+}
+
+/** The list with the entry at `from` taken out and put at `to` (a drag and drop), or null when nothing moves. */
+export function movedTo<T>(list: readonly T[], from: number, to: number): T[] | null {
+  if (from === to || from < 0 || to < 0 || from >= list.length || to >= list.length) return null;
+  const next = [...list];
+  const [entry] = next.splice(from, 1);
+  next.splice(to, 0, entry!);
   return next;
 }
 
