@@ -23,7 +23,7 @@ export const PAGES: readonly Page[] = [
   { path: '/jobs', label: 'Jobs', scope: 'any', apiPath: '/api/v1/jobs', built: true },
   { path: '/keys', label: 'API keys', scope: 'all', needsKeyManagement: true, apiPath: '/api/v1/api-keys', built: true },
   { path: '/analytics', label: 'Analytics', scope: 'any', apiPath: '/api/v1/analytics/general', built: true },
-  { path: '/cafes', label: 'Cafes', scope: 'cafe.read', apiPath: '/api/v1/cafes', built: false },
+  { path: '/cafes', label: 'Cafes', scope: 'cafe.read', apiPath: '/api/v1/cafes', built: true },
 ];
 
 /** The page a path belongs to: its own path, or one beneath it (`/links/new` is the Links page's). */

@@ -22,4 +22,5 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/templates': lazyComponent(() => import('../qr/Templates.js').then((m) => m.Templates), 'Templates page'),
   // uPlot comes with the dashboard only.
   '/analytics': lazyComponent(() => import('../analytics/Analytics.js').then((m) => m.Analytics), 'Analytics page'),
+  '/cafes': lazyComponent(() => import('./Cafes.js').then((m) => m.Cafes), 'Cafes page'),
 };

@@ -1,0 +1,208 @@
+/**
+ * One cafe's profile form (#/cafes/<id>): name, description, logo and cover, contact fields, social
+ * links, the opening hours per weekday (several ranges each) in the cafe's time zone, and
+ * facilities. Saved by two requests (profile.ts says which field goes where); an error from
+ * either is shown at its field, keyed by the body path the API names.
+ */
+import { useMemo, useState } from 'preact/hooks';
+import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { Field } from '../fields/Field.js';
+import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
+import type { Cafe } from './cafe-list.js';
+import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
+
+type Client = ReturnType<typeof signedInClient>;
+
+const CONTACT_LABELS = { title: 'Heading on the menu (optional, else the name)', subtitle: 'Subtitle', address: 'Address', phone: 'Phone', email: 'Email', website: 'Website' } as const;
+/** The keyboard a phone offers for each (inputMode: the API, not the browser, checks what is typed). */
+const CONTACT_MODES = { title: 'text', subtitle: 'text', address: 'text', phone: 'tel', email: 'email', website: 'url' } as const;
+const dayLabel = (day: string) => day[0]!.toUpperCase() + day.slice(1);
+
+/** Every path a field of this form shows; other errors are listed above the form. */
+function placedHere(path: string, form: ProfileForm): boolean {
+  if (['name', 'description', 'timezone', 'facilities', 'logo', 'cover', ...Object.keys(CONTACT_LABELS)].includes(path)) return true;
+  const range = /^operating_hours\.(\d+)\.ranges\.(\d+)\.(from|to)$/.exec(path);
+  if (range) return Number(range[1]) < form.hours.length;
+  return /^social_links\.\d+\.(platform|url)$/.test(path);
+}
+
+export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe): void }) {
+  const client = useMemo(signedInClient, []);
+  const [form, setForm] = useState<ProfileForm>(() => profileFormOf(cafe));
+  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Bumped on each save, so the file inputs start empty again once their files are stored.
+  const [saves, setSaves] = useState(0);
+  const zones = useMemo(() => timeZoneChoices(form.timezone, Intl.supportedValuesOf('timeZone')), []);
+  const set = (change: Partial<ProfileForm>) => setForm({ ...form, ...change });
+  const setDay = (index: number, change: Partial<ProfileForm['hours'][number]>) => set({ hours: form.hours.map((d, i) => (i === index ? { ...d, ...change } : d)) });
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setStatus(null);
+    try {
+      const params = { params: { path: { id: cafe.id } } };
+      const first = await saveStep(() => client.PUT('/api/v1/cafes/{id}', { ...params, body: cafeBodyOf(form) }));
+      // The form is sent as FormData; the OpenAPI document gives the multipart body its members as JSON.
+      const second = first.ok ? await saveStep(() => client.PUT('/api/v1/cafes/{id}/profile', { ...params, body: profileFormData(form) as never })) : first;
+      if (second.ok) {
+        setErrors(NO_ERRORS);
+        setForm({ ...form, logo: null, cover: null, deleteLogo: false, deleteCover: false });
+        setStatus({ ok: true, text: 'Saved. The menu page shows it now.' });
+        setSaves(saves + 1);
+        onSaved(second.cafe);
+      } else {
+        setErrors(placeProfileErrors(second.errors));
+        setStatus({ ok: false, text: second.message });
+      }
+    } catch {
+      setStatus({ ok: false, text: UNREACHABLE });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const unplaced = unplacedErrors(errors, (p) => placedHere(p, form));
+
+  return (
+    <form class="cafe-profile" onSubmit={save} noValidate aria-labelledby="profile-title">
+      <h2 id="profile-title">Profile</h2>
+      {unplaced.length > 0 && (
+        <ul class="field-error" role="alert">
+          {unplaced.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+      <fieldset>
+        <legend>About</legend>
+        <Field path="name" label="Name" errors={errors}>
+          {(input) => <input {...input} value={form.name} maxLength={255} onInput={(e) => set({ name: e.currentTarget.value })} />}
+        </Field>
+        <Field path="description" label="Description" errors={errors}>
+          {(input) => <textarea {...input} value={form.description} maxLength={2000} rows={3} onInput={(e) => set({ description: e.currentTarget.value })} />}
+        </Field>
+        <ImageField key={`logo-${saves}`} path="logo" label="Logo" current={cafe.logo} file={form.logo} remove={form.deleteLogo} errors={errors} onChange={(logo, deleteLogo) => set({ logo, deleteLogo })} />
+        <ImageField key={`cover-${saves}`} path="cover" label="Cover photo" current={cafe.cover} file={form.cover} remove={form.deleteCover} errors={errors} onChange={(cover, deleteCover) => set({ cover, deleteCover })} />
+      </fieldset>
+      <fieldset>
+        <legend>Contact</legend>
+        {(Object.keys(CONTACT_LABELS) as Array<keyof typeof CONTACT_LABELS>).map((f) => (
+          <Field key={f} path={f} label={CONTACT_LABELS[f]} errors={errors}>
+            {(input) => <input {...input} inputMode={CONTACT_MODES[f]} value={form[f]} onInput={(e) => set({ [f]: e.currentTarget.value })} />}
+          </Field>
+        ))}
+        <h3>Social links</h3>
+        {form.social.map((s, i) => (
+          <div class="social-row" key={i} role="group" aria-label={`Social link ${i + 1}`}>
+            <Field path={`social_links.${i}.platform`} label="Platform" errors={errors}>
+              {(input) => <input {...input} value={s.platform} placeholder="instagram" onInput={(e) => set({ social: form.social.map((x, j) => (j === i ? { ...x, platform: e.currentTarget.value } : x)) })} />}
+            </Field>
+            <Field path={`social_links.${i}.url`} label="Address (URL)" errors={errors}>
+              {(input) => <input {...input} type="url" value={s.url} onInput={(e) => set({ social: form.social.map((x, j) => (j === i ? { ...x, url: e.currentTarget.value } : x)) })} />}
+            </Field>
+            <button type="button" onClick={() => set({ social: form.social.filter((_, j) => j !== i) })}>
+              Remove social link {i + 1}
+            </button>
+          </div>
+        ))}
+        <button type="button" onClick={() => set({ social: [...form.social, { platform: '', url: '' }] })}>
+          Add a social link
+        </button>
+      </fieldset>
+      <fieldset>
+        <legend>Opening hours</legend>
+        <Field path="timezone" label="Time zone" errors={errors} hint="The hours are the cafe's local time; guests see whether it is open now.">
+          {(input) => (
+            <select {...input} value={form.timezone} onChange={(e) => set({ timezone: e.currentTarget.value })}>
+              {zones.map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {form.hours.map((d, i) => (
+          <fieldset class="day-hours" key={d.day}>
+            <legend>{dayLabel(d.day)}</legend>
+            <div class="check">
+              <input id={`open-${d.day}`} type="checkbox" checked={d.enabled} onChange={(e) => setDay(i, { enabled: e.currentTarget.checked })} />
+              <label for={`open-${d.day}`}>Open on {dayLabel(d.day)}</label>
+            </div>
+            {d.enabled &&
+              d.ranges.map((r, k) => (
+                <div class="time-range" key={k} role="group" aria-label={`${dayLabel(d.day)} opening ${k + 1}`}>
+                  {(['from', 'to'] as const).map((end) => (
+                    <Field key={end} path={`operating_hours.${i}.ranges.${k}.${end}`} label={end === 'from' ? 'Opens' : 'Closes'} errors={errors}>
+                      {(input) => <input {...input} type="time" value={r[end]} onInput={(e) => setDay(i, { ranges: d.ranges.map((x, j) => (j === k ? { ...x, [end]: e.currentTarget.value } : x)) })} />}
+                    </Field>
+                  ))}
+                  {d.ranges.length > 1 && (
+                    <button type="button" onClick={() => setDay(i, { ranges: d.ranges.filter((_, j) => j !== k) })}>
+                      Remove {dayLabel(d.day)} opening {k + 1}
+                    </button>
+                  )}
+                </div>
+              ))}
+            {d.enabled && d.ranges.length < RANGES_MAX && (
+              <button type="button" onClick={() => setDay(i, { ranges: [...d.ranges, { from: '18:00', to: '22:00' }] })}>
+                Add a {dayLabel(d.day)} opening
+              </button>
+            )}
+          </fieldset>
+        ))}
+        <p class="hint">A closing time before the opening runs past midnight (18:00 to 02:00).</p>
+      </fieldset>
+      <Field path="facilities" label="Facilities" errors={errors} hint="One per line: wifi, terrace, wheelchair access…">
+        {(input) => <textarea {...input} rows={4} value={form.facilities} onInput={(e) => set({ facilities: e.currentTarget.value })} />}
+      </Field>
+      {status && (
+        <p class={status.ok ? undefined : 'field-error'} role={status.ok ? 'status' : 'alert'}>
+          {status.text}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Save profile'}
+      </button>
+    </form>
+  );
+}
+
+type StepResult = { ok: true; cafe: Cafe } | { ok: false; errors: FieldErrors; message: string };
+
+/** One of the two saves: the cafe it answered, or its errors by field and in words. */
+async function saveStep(send: () => Promise<{ data?: { data: Cafe }; error?: unknown; response: Response }>): Promise<StepResult> {
+  const { data, error, response } = await send();
+  if (data) return { ok: true, cafe: data.data };
+  const errors = fieldErrorsOf(error);
+  return { ok: false, errors, message: Object.keys(errors).length ? 'Some fields need fixing; see the messages beside them.' : problemText(response.status, error) };
+}
+
+/** An image kept as a file until the form is saved (the profile endpoint takes the file itself), or removed. */
+function ImageField({ path, label, current, file, remove, errors, onChange }: { path: string; label: string; current: string | null; file: File | null; remove: boolean; errors: FieldErrors; onChange(file: File | null, remove: boolean): void }) {
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  // Stored images are served by the short-link host, which the console's CSP does not load from: they are linked, not shown.
+  return (
+    <div class="image-field">
+      <Field path={path} label={`${label} (optional)`} errors={errors} hint="PNG, JPEG, WebP, GIF or SVG. Saved with the profile.">
+        {(input) => <input {...input} type="file" accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml" onChange={(e) => onChange(e.currentTarget.files?.[0] ?? null, false)} />}
+      </Field>
+      {preview && <img src={preview} alt={`${label} chosen, saved with the profile`} class="image-preview" />}
+      {current && !file && !remove && (
+        <p>
+          <a href={current} target="_blank" rel="noopener noreferrer">
+            Open the current {label.toLowerCase()}
+          </a>
+        </p>
+      )}
+      {current && !file && (
+        <div class="check">
+          <input id={`remove-${path}`} type="checkbox" checked={remove} onChange={(e) => onChange(null, e.currentTarget.checked)} />
+          <label for={`remove-${path}`}>Remove the {label.toLowerCase()}</label>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The account's cafes (#/cafes): the list, and creating one (POST /cafes), after which its menu
+ * link's short URL and QR code show at once, with a PNG download. #/cafes/<id> is the cafe's
+ * editor. The QR comes from GET /links/:id/qr through the API with the key (an <img src> could not
+ * carry the Authorization header), shown and saved from a blob URL.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../cafes/cafe-list.js';
+import { Field } from '../fields/Field.js';
+import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
+import { CafeProfile } from '../cafes/CafeProfile.js';
+import { MenuEditor } from '../cafes/MenuEditor.js';
+import { ThemeSettings } from '../cafes/ThemeSettings.js';
+import type { ScreenProps } from './index.js';
+import '../cafes/cafes.css';
+
+type Client = ReturnType<typeof signedInClient>;
+type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafe: Cafe };
+type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafes: Cafe[] };
+
+/** The QR's size on screen and in the download: large enough to print on a table card. */
+const QR_SIZE = 512;
+
+export function Cafes({ me, subpath }: ScreenProps) {
+  const route = cafeRouteOf(subpath);
+  const canCreate = me.key.scopes.includes('all') || me.key.scopes.includes('cafe.create');
+  // A path that names no page still shows the cafes, with what went wrong above them.
+  const lost = route.view === 'none' ? `There is no page at #/cafes${subpath}; here are your cafes.` : null;
+  if (route.view === 'cafe') return <CafeEditor id={route.id} />;
+  return <CafeList canCreate={canCreate} lost={lost} />;
+}
+
+function CafeList({ canCreate, lost }: { canCreate: boolean; lost: string | null }) {
+  const client = useMemo(signedInClient, []);
+  const [listing, setListing] = useState<Listing>({ phase: 'loading' });
+  const [created, setCreated] = useState<Cafe | null>(null);
+
+  const load = async () => {
+    try {
+      const { data, error, response } = await client.GET('/api/v1/cafes');
+      setListing(data ? { phase: 'ready', cafes: data.data } : { phase: 'error', message: problemText(response.status, error) });
+    } catch {
+      setListing({ phase: 'error', message: UNREACHABLE });
+    }
+  };
+  useEffect(() => void load(), []);
+
+  return (
+    <section class="cafes" aria-labelledby="cafes-title">
+      <h1 id="cafes-title">Cafes</h1>
+      {lost && (
+        <p class="field-error" role="alert">
+          {lost}
+        </p>
+      )}
+      {created && <NewCafe cafe={created} client={client} />}
+      {listing.phase === 'loading' ? (
+        <p class="loading" role="status">
+          Loading cafes…
+        </p>
+      ) : listing.phase === 'error' ? (
+        <p class="field-error" role="alert">
+          The cafes could not be loaded. {listing.message}
+        </p>
+      ) : listing.cafes.length === 0 ? (
+        <div class="empty">
+          <p>No cafes yet. A cafe is a menu guests open from its QR code: create one below, then add its hours and dishes.</p>
+        </div>
+      ) : (
+        <ul class="cafe-list" aria-label="Your cafes">
+          {listing.cafes.map((cafe) => (
+            <li key={cafe.id}>
+              <a href={`#/cafes/${cafe.id}`}>{cafe.name}</a>
+              <span class="cafe-url">{cafe.link.full_dynamic_url}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {canCreate ? (
+        <CreateCafe
+          client={client}
+          onCreated={(cafe) => {
+            setCreated(cafe);
+            void load();
+          }}
+        />
+      ) : (
+        <p class="hint">This key lacks the cafe.create scope, so it cannot create cafes.</p>
+      )}
+    </section>
+  );
+}
+
+function CreateCafe({ client, onCreated }: { client: Client; onCreated(cafe: Cafe): void }) {
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setProblem(null);
+    const form = createCafeBody(name);
+    if ('errors' in form) return setErrors(form.errors);
+    setErrors(NO_ERRORS);
+    setBusy(true);
+    try {
+      const { data, error, response } = await client.POST('/api/v1/cafes', { body: form.body });
+      if (data) {
+        setName('');
+        onCreated(data.data);
+      } else {
+        const byField = fieldErrorsOf(error);
+        setErrors(byField);
+        if (!byField.name) setProblem(problemText(response.status, error));
+      }
+    } catch {
+      setProblem(UNREACHABLE);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="create-cafe" onSubmit={submit} noValidate aria-labelledby="create-cafe-title">
+      <h2 id="create-cafe-title">Create a cafe</h2>
+      <Field path="name" label="Cafe name" errors={errors} hint="Also the name of its menu link.">
+        {(input) => <input {...input} value={name} maxLength={255} autoComplete="organization" onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      {problem && (
+        <p class="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Creating…' : 'Create cafe'}
+      </button>
+    </form>
+  );
+}
+
+/** The cafe just made: where its menu is, and its QR code to print. Takes focus so a screen reader hears it. */
+function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
+  const panel = useRef<HTMLDivElement>(null);
+  const [qr, setQr] = useState<{ url: string; blob: Blob } | { error: string } | null>(null);
+  useEffect(() => panel.current?.focus(), [cafe.id]);
+  useEffect(() => {
+    let url = '';
+    setQr(null);
+    client
+      .GET('/api/v1/links/{id}/qr', { params: { path: { id: cafe.link.dynamic_link_id }, query: { format: 'png', size: QR_SIZE } }, parseAs: 'blob' })
+      .then(({ data, error, response }) => {
+        if (!data) return setQr({ error: problemText(response.status, error) });
+        url = URL.createObjectURL(data as Blob);
+        setQr({ url, blob: data as Blob });
+      })
+      .catch(() => setQr({ error: UNREACHABLE }));
+    return () => url && URL.revokeObjectURL(url);
+  }, [cafe.id]);
+
+  const download = () => {
+    if (!qr || !('url' in qr)) return;
+    const a = Object.assign(document.createElement('a'), { href: qr.url, download: qrFileName(cafe.name, QR_SIZE) });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  };
+
+  return (
+    <div class="new-cafe notice" ref={panel} tabIndex={-1} role="region" aria-labelledby="new-cafe-title">
+      <h2 id="new-cafe-title">“{cafe.name}” is ready</h2>
+      <p>
+        Its menu is at <a href={cafe.link.full_dynamic_url} target="_blank" rel="noopener noreferrer">{cafe.link.full_dynamic_url}</a>. Guests who scan this code open it.
+      </p>
+      <div class="cafe-qr">
+        {qr === null ? (
+          <p role="status">Drawing the QR code…</p>
+        ) : 'error' in qr ? (
+          <p class="field-error" role="alert">
+            The QR code could not be drawn. {qr.error}
+          </p>
+        ) : (
+          <img src={qr.url} alt={`QR code for ${cafe.link.full_dynamic_url}`} width={192} height={192} data-testid="cafe-qr" />
+        )}
+        <div class="actions">
+          <button type="button" onClick={download} disabled={!qr || !('url' in qr)}>
+            Download QR (PNG)
+          </button>
+          <a href={`#/cafes/${cafe.id}`}>Edit {cafe.name}</a>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** One cafe: its menu, its profile, the look of its menu page, and where guests find it. */
+function CafeEditor({ id }: { id: string }) {
+  const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
+  useEffect(() => {
+    setLoaded({ phase: 'loading' });
+    signedInClient()
+      .GET('/api/v1/cafes/{id}', { params: { path: { id } } })
+      .then(({ data, error, response }) => setLoaded(data ? { phase: 'ready', cafe: data.data } : { phase: 'error', message: problemText(response.status, error) }))
+      .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
+  }, [id]);
+  if (loaded.phase !== 'ready') {
+    return (
+      <section aria-labelledby="cafe-title">
+        <h1 id="cafe-title">Cafe</h1>
+        {loaded.phase === 'loading' ? (
+          <p class="loading" role="status">
+            Loading the cafe…
+          </p>
+        ) : (
+          <p class="field-error" role="alert">
+            The cafe could not be loaded. {loaded.message} <a href="#/cafes">Back to your cafes</a>.
+          </p>
+        )}
+      </section>
+    );
+  }
+  const { cafe } = loaded;
+  return (
+    <section class="cafe-editor" aria-labelledby="cafe-title">
+      <p>
+        <a href="#/cafes">← All cafes</a>
+      </p>
+      <div class="cafe-editor-head">
+        <h1 id="cafe-title">{cafe.name}</h1>
+        <a href={cafe.link.full_dynamic_url} target="_blank" rel="noopener noreferrer">
+          Open the menu page<span class="visually-hidden"> (new tab)</span>
+        </a>
+      </div>
+      <MenuEditor cafeId={cafe.id} />
+      <CafeProfile key={cafe.id} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
+      <ThemeSettings key={`theme-${cafe.id}`} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
+    </section>
+  );
+}

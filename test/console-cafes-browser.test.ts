@@ -1,0 +1,280 @@
+/**
+ * The console's Cafes screens against the real api in headless Chromium: the empty list invites
+ * creating a cafe; a blank name is refused at its field; a created cafe shows its menu link and QR
+ * code at once (the PNG downloaded is the API's), and is listed; its profile form saves contact
+ * fields, a logo and cover, hours with two ranges in the cafe's time zone, social links and
+ * facilities, with the API's refusals at their fields; the guest menu page served by the redirect
+ * shows them; a menu built in the editor (a category, two dishes) is on the guest page, and moving
+ * a dish up by keyboard or dragging it, hiding and deleting one (after a confirm) change it; a theme and an own
+ * colour saved are on it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
+import { startConsoleApi } from './support/console.js';
+import { pngBytes } from './support/fixtures.js';
+import { call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
+import { startTestRedirect, type TestRedirect } from './support/redirect.js';
+
+let api: TestApi;
+let base: string;
+let browser: Browser;
+let owner: TestAccount;
+let redirect: TestRedirect;
+
+beforeAll(async () => {
+  ({ api, base } = await startConsoleApi());
+  redirect = await startTestRedirect(api.ctx);
+  if (hasChromium) browser = await launchChromium();
+  owner = await createTestAccount(api.ctx, { plan: 'pro' });
+  // The name the console shows in its header, as a cafe owner's account would be called.
+  await api.ctx.database.pool.query('update accounts set name = $2 where id = $1', [owner.accountId, 'Cafe Aroma']);
+}, 120_000);
+afterAll(async () => {
+  await redirect?.close();
+  await api?.close();
+  await browser?.close();
+});
+
+/** A signed-in page (the key in this tab's sessionStorage, as signing in leaves it) at `hash`. */
+async function openConsole(hash: string, size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean } = {}) {
+  const context = await browser.newContext({ ...size, bypassCSP: options.bypassCSP ?? false, acceptDownloads: true });
+  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), owner.key);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${base}#${hash}`);
+  return { context, page, problems };
+}
+
+async function accessible(page: Awaited<ReturnType<typeof openConsole>>['page'], what: string) {
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    expect(await seriousViolationsOn(page), `${what} ${theme}`).toEqual([]);
+  }
+}
+
+describe.skipIf(!hasChromium)('console cafes', () => {
+  it('lists none, creates a cafe and shows its menu link and QR at once, with the PNG download', async () => {
+    const { context, page, problems } = await openConsole('/cafes', DESKTOP);
+    try {
+      await page.getByRole('heading', { name: 'Cafes', exact: true }).waitFor();
+      await page.getByText('No cafes yet').waitFor();
+
+      await page.getByRole('button', { name: 'Create cafe' }).click();
+      expect(await page.locator('#field-name-error').textContent()).toContain('Give the cafe a name');
+      expect(await page.getByLabel('Cafe name').getAttribute('aria-invalid')).toBe('true');
+
+      await page.getByLabel('Cafe name').fill('Café Lisboa');
+      await page.getByRole('button', { name: 'Create cafe' }).click();
+      const panel = page.getByRole('region', { name: '“Café Lisboa” is ready' });
+      await panel.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id || document.activeElement?.className)).toContain('new-cafe');
+
+      const cafes = (await call(api.app, owner.key, 'GET', '/api/v1/cafes')).json().data;
+      expect(cafes).toHaveLength(1);
+      const url: string = cafes[0].link.full_dynamic_url;
+      expect(await panel.getByRole('link', { name: url }).getAttribute('href')).toBe(url);
+      const qr = panel.getByRole('img', { name: `QR code for ${url}` });
+      await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(512);
+
+      const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download QR (PNG)' }).click()]);
+      expect(download.suggestedFilename()).toBe('cafe-lisboa-menu-512.png');
+      const saved = await readFile((await download.path())!);
+      const fromApi = await call(api.app, owner.key, 'GET', `/api/v1/links/${cafes[0].link.dynamic_link_id}/qr?format=png&size=512`);
+      expect(saved.equals(fromApi.rawPayload)).toBe(true);
+
+      const listed = page.getByRole('list', { name: 'Your cafes' });
+      await listed.getByRole('link', { name: 'Café Lisboa' }).waitFor();
+      expect(await listed.getByRole('link', { name: 'Café Lisboa' }).getAttribute('href')).toBe(`#/cafes/${cafes[0].id}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("edits the profile: the API's refusal at its field, then contact, images, hours and facilities saved and on the guest page", async () => {
+    const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Bar Noite' })).json().data;
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
+    try {
+      await page.getByRole('heading', { name: 'Bar Noite', level: 1 }).waitFor();
+      await page.getByLabel('Description').fill('Late drinks by the river.');
+      await page.getByLabel('Phone').fill('+351 21 123 4567');
+      await page.getByLabel('Address', { exact: true }).fill('Rua do Cais 1, Lisboa');
+      await page.getByLabel('Website').fill('not a web address');
+      await page.getByLabel('Logo (optional)').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes(64, 64) });
+      await page.getByLabel('Cover photo (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: pngBytes(390, 160, [20, 90, 160]) });
+      await page.getByRole('img', { name: 'Logo chosen, saved with the profile' }).waitFor();
+      await page.getByLabel('Time zone').selectOption('Europe/Lisbon');
+      // Friday: open with a second evening range running past midnight.
+      await page.getByLabel('Open on Friday').check();
+      const friday = page.getByRole('group', { name: 'Friday opening 1' });
+      await friday.getByLabel('Opens').fill('08:00');
+      await friday.getByLabel('Closes').fill('15:00');
+      await page.getByRole('button', { name: 'Add a Friday opening' }).click();
+      const evening = page.getByRole('group', { name: 'Friday opening 2' });
+      await evening.getByLabel('Opens').fill('19:00');
+      await evening.getByLabel('Closes').fill('02:00');
+      await page.getByRole('button', { name: 'Add a social link' }).click();
+      await page.getByRole('group', { name: 'Social link 1' }).getByLabel('Platform').fill('Instagram');
+      await page.getByRole('group', { name: 'Social link 1' }).getByLabel('Address (URL)').fill('https://instagram.com/bar.noite');
+      await page.getByLabel('Facilities').fill('Terrace\nLive music');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+
+      // The website is refused by the API, in its words at its field.
+      await expect.poll(() => page.locator('#field-website-error').count()).toBe(1);
+      expect(await page.locator('#field-website-error').textContent()).not.toBe('');
+      expect(await page.getByLabel('Website').getAttribute('aria-invalid')).toBe('true');
+      await page.getByLabel('Website').fill('https://bar-noite.example');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      expect(await page.locator('#field-website-error').count()).toBe(0);
+
+      const saved = (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data;
+      expect(saved).toMatchObject({
+        description: 'Late drinks by the river.',
+        phone: '+351 21 123 4567',
+        website: 'https://bar-noite.example/',
+        timezone: 'Europe/Lisbon',
+        facilities: ['Terrace', 'Live music'],
+        social_links: [{ platform: 'Instagram', url: 'https://instagram.com/bar.noite' }],
+      });
+      expect(saved.operating_hours.find((d: { day: string }) => d.day === 'friday')).toEqual({ day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '02:00' }] });
+      expect(saved.operating_hours.find((d: { day: string }) => d.day === 'monday').enabled).toBe(false);
+      expect(saved.logo).toMatch(/\/files\//);
+      expect(saved.cover).toMatch(/\/files\//);
+      expect(problems).toEqual([]);
+
+      // What the guest sees, served by the redirect.
+      const guest = await context.newPage();
+      await guest.goto(`${redirect.base}/${cafe.link.dynamic_link_id}`);
+      const text = await guest.locator('body').textContent();
+      for (const shown of ['Bar Noite', 'Late drinks by the river.', 'Terrace', 'Live music', 'Instagram']) expect(text).toContain(shown);
+      expect(await guest.getByRole('img', { name: 'Bar Noite logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      expect(text).toContain('08:00–15:00, 19:00–02:00');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('builds a menu: a category and two dishes; moving one by keyboard or by drag changes the guest page; hide, and delete after a confirm', async () => {
+    const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Pastelaria' })).json().data;
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
+    const guestOrder = async () => {
+      const guest = await context.newPage();
+      await guest.goto(`${redirect.base}/${cafe.link.dynamic_link_id}`);
+      const names = await guest.locator('h4').allTextContents();
+      await guest.close();
+      return names;
+    };
+    try {
+      await page.getByText('No categories yet').waitFor();
+      await page.getByLabel('New category').fill('Pastries');
+      await page.getByRole('button', { name: 'Add category' }).click();
+      const pastries = page.getByRole('form', { name: 'Add a dish to Pastries' });
+      await pastries.waitFor();
+      // A price the API would refuse is refused at its field first.
+      await pastries.getByLabel('Dish').fill('Pastel de nata');
+      await pastries.getByLabel('Price').fill('1.2345');
+      await pastries.getByRole('button', { name: 'Add dish' }).click();
+      expect(await pastries.locator('.field-error').textContent()).toContain('up to 3 decimals');
+      await pastries.getByLabel('Price').fill('1,50');
+      await pastries.getByRole('button', { name: 'Add dish' }).click();
+      const dishes = page.getByRole('list', { name: 'Dishes in Pastries' });
+      await dishes.getByText('€1.50').waitFor();
+      await pastries.getByLabel('Dish').fill('Bola de Berlim');
+      await pastries.getByLabel('Price').fill('2');
+      await pastries.getByRole('button', { name: 'Add dish' }).click();
+      await dishes.locator('.menu-item-name', { hasText: 'Bola de Berlim' }).waitFor();
+      expect(await guestOrder()).toEqual(['Pastel de nata', 'Bola de Berlim']);
+
+      // Keyboard: focus the second dish's "up" and press Enter; focus stays with the dish.
+      await page.getByRole('button', { name: 'Move Bola de Berlim up' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Bola de Berlim', 'Pastel de nata']);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Bola de Berlim down');
+      expect(await guestOrder()).toEqual(['Bola de Berlim', 'Pastel de nata']);
+
+      // By mouse: drag the first dish onto the second's place, and back.
+      const rows = dishes.locator('li');
+      await rows.nth(0).dragTo(rows.nth(1));
+      await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Pastel de nata', 'Bola de Berlim']);
+      expect(await guestOrder()).toEqual(['Pastel de nata', 'Bola de Berlim']);
+      await rows.nth(1).dragTo(rows.nth(0));
+      await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Bola de Berlim', 'Pastel de nata']);
+
+      await page.getByRole('button', { name: 'Hide Pastel de nata' }).click();
+      await page.getByRole('button', { name: 'Show Pastel de nata' }).waitFor();
+      expect(await guestOrder()).toEqual(['Bola de Berlim']);
+
+      // Delete asks first; Escape keeps the dish.
+      await page.getByRole('button', { name: 'Delete Pastel de nata' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete “Pastel de nata”?' });
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Delete Pastel de nata' }).click();
+      await dialog.getByRole('button', { name: 'Delete dish' }).click();
+      await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Bola de Berlim']);
+      const items = (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}/items`)).json().data;
+      expect(items.map((i: { name: string; price: number; currency: string }) => [i.name, i.price, i.currency])).toEqual([['Bola de Berlim', 2, 'EUR']]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sets the look: a theme, an own primary colour, the dietary section off; the guest page follows', async () => {
+    const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca' })).json().data;
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
+    try {
+      const look = page.getByRole('form', { name: 'Look of the menu page' });
+      await look.waitFor();
+      expect(await look.getByLabel('Theme').inputValue()).toBe('classic');
+      await look.getByLabel('Theme').selectOption('rustic');
+      expect(await look.getByLabel('Primary (headings, prices) colour').isDisabled()).toBe(true);
+      await look.getByLabel('Use my own primary colour').check();
+      await look.getByLabel('Primary (headings, prices) colour').fill('#aa2200');
+      await look.getByLabel(/Show the dietary section/).uncheck();
+      await look.getByRole('button', { name: 'Save look' }).click();
+      await look.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      const saved = (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data;
+      expect(saved).toMatchObject({ themeImage: 'rustic', primaryColor: '#aa2200', secondaryColor: null, showDietarySection: false });
+      const preview = look.getByRole('link', { name: /Preview the menu page/ });
+      expect(await preview.getAttribute('href')).toBe(cafe.link.full_dynamic_url);
+      expect(await preview.getAttribute('target')).toBe('_blank');
+      const guest = await context.newPage();
+      await guest.goto(`${redirect.base}/${cafe.link.dynamic_link_id}`);
+      expect(await guest.content()).toContain('#aa2200');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("has no serious or critical axe-core finding on the cafes list and a cafe's menu, profile and look, at both widths and in both themes", async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      const { context, page } = await openConsole('/cafes', size, { bypassCSP: true });
+      try {
+        await page.getByRole('list', { name: 'Your cafes' }).waitFor();
+        expect(await overflowingElements(page, size.viewport.width), `wider than ${size.viewport.width} px`).toEqual([]);
+        await page.locator('.cafes').evaluate((e) => e.scrollIntoView());
+        await consoleScreenshot(page, 'cafes', { dark: true });
+        await accessible(page, `cafes ${size.viewport.width}`);
+        await page.getByRole('link', { name: 'Pastelaria' }).click();
+        await page.getByRole('list', { name: 'Dishes in Pastries' }).waitFor();
+        expect(await overflowingElements(page, size.viewport.width), `editor wider than ${size.viewport.width} px`).toEqual([]);
+        await page.locator('.cafe-editor').evaluate((e) => e.scrollIntoView());
+        await consoleScreenshot(page, 'cafe-editor-menu', { dark: true });
+        await page.locator('.cafe-profile').evaluate((e) => e.scrollIntoView());
+        await consoleScreenshot(page, 'cafe-editor-profile', { dark: true });
+        await page.locator('.cafe-theme').evaluate((e) => e.scrollIntoView());
+        await consoleScreenshot(page, 'cafe-editor-theme', { dark: true });
+        await accessible(page, `cafe editor ${size.viewport.width}`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
