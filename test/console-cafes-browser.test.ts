@@ -124,7 +124,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
 
       // The website is refused by the API, in its words at its field.
       await expect.poll(() => page.locator('#field-website-error').count()).toBe(1);
-      expect(await page.locator('#field-website-error').textContent()).not.toBe('');
+      expect(await page.locator('#field-website-error').textContent()).toBe('Must be an http(s) URL, or empty to clear it');
       expect(await page.getByLabel('Website').getAttribute('aria-invalid')).toBe('true');
       await page.getByLabel('Website').fill('https://bar-noite.example');
       await page.getByRole('button', { name: 'Save profile' }).click();

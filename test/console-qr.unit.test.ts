@@ -1,7 +1,8 @@
 /** The QR designer's pure parts: scan-risk rules, controls ↔ options, the in-browser render matching the server's. */
 import { describe, expect, it } from 'vitest';
 import { errorsUnder } from '../console/src/fields/errors.js';
-import { decodeDataUri, downloadName, fillControls, logoFileProblem, MAX_LOGO_BYTES, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
+import { downloadName } from '../console/src/qr/download-name.js';
+import { decodeDataUri, fillControls, logoFileProblem, MAX_LOGO_BYTES, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
 import { contrastRatio, MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
 import { parseCssColor } from '../shared/qr/color.js';
 import { withQrDefaults, type QrOptions } from '../shared/qr/options.js';

@@ -68,18 +68,19 @@ const orderNumber = () => z.int({ error: ORDER_MESSAGE }).min(0, { error: ORDER_
 /** An id in a body. Any text is accepted here; one that is not in the cafe is a 400 naming it. */
 const bodyId = (what: string) => z.string({ error: typeError('Must be a string') }).max(64, { error: `${what} not found in this cafe` }).meta({ format: 'uuid' });
 
-const httpUrl = () =>
-  z
-    .string({ error: typeError('Must be a string') })
-    .max(URL_MAX, { error: atMost(URL_MAX) })
-    .transform((value, ctx) => {
-      const href = httpUrlHref(value);
-      if (href === null) {
-        ctx.addIssue({ code: 'custom', message: 'Must be an http(s) URL' });
-        return z.NEVER;
-      }
-      return href;
-    });
+const urlText = () => z.string({ error: typeError('Must be a string') }).max(URL_MAX, { error: atMost(URL_MAX) });
+
+function hrefOrIssue(value: string, ctx: z.RefinementCtx, message: string) {
+  const href = httpUrlHref(value);
+  if (href !== null) return href;
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
+const httpUrl = () => urlText().transform((value, ctx) => hrefOrIssue(value, ctx, 'Must be an http(s) URL'));
+
+/** '' clears the field (null); anything else must be an http(s) URL, said in one message. */
+const clearableHttpUrl = () => urlText().transform((value, ctx) => (value === '' ? null : hrefOrIssue(value, ctx, 'Must be an http(s) URL, or empty to clear it')));
 
 // ---------------------------------------------------------------------------------------------
 // Cafes (JSON)
@@ -217,11 +218,7 @@ export const profileForm = strict({
     .refine((s) => s === '' || z.regexes.email.test(s), { error: 'Must be a valid email' })
     .transform((s) => (s === '' ? null : s))
     .optional(),
-  website: z
-    .literal('')
-    .transform(() => null)
-    .or(httpUrl())
-    .optional(),
+  website: clearableHttpUrl().optional(),
   description: clearableText(CAFE_DESCRIPTION_MAX).optional(),
   delete_logo: formBoolean().optional(),
   delete_cover: formBoolean().optional(),

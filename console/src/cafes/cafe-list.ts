@@ -3,7 +3,7 @@
  * and what a downloaded QR file is called. Components stay thin; this is what the unit tests read.
  */
 import type { paths } from '../api/schema.js';
-import { downloadName } from '../qr/design.js';
+import { downloadName } from '../qr/download-name.js';
 
 export type Cafe = paths['/api/v1/cafes']['get']['responses'][200]['content']['application/json']['data'][number];
 type CreateCafeBody = paths['/api/v1/cafes']['post']['requestBody']['content']['application/json'];

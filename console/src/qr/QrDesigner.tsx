@@ -14,7 +14,6 @@ import {
   decodeDataUri,
   DEFAULT_MARGIN,
   DOWNLOAD_SIZES,
-  downloadName,
   fillControls,
   hexColor,
   logoFileProblem,
@@ -29,6 +28,7 @@ import {
 } from './design.js';
 import type { ScanRisk } from './risks.js';
 import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
+import { downloadName } from './download-name.js';
 import './qr.css';
 
 interface Props {

@@ -140,17 +140,5 @@ export function decodeDataUri(uri: string): { contentType: LogoType; data: Uint8
   return { contentType: m[1]!.toLowerCase() as LogoType, data };
 }
 
-/** A download's file name: the design's name made safe for file systems, its size and type. */
-export function downloadName(name: string, size: number, format: 'png' | 'svg'): string {
-  const base =
-    name
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/[^A-Za-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .toLowerCase()
-      .slice(0, 60) || 'qr-code';
-  return `${base}-${size}.${format}`;
-}
 
 export const DOWNLOAD_SIZES = [256, 512, 1024, 2048] as const;
