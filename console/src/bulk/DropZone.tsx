@@ -3,7 +3,7 @@
  * the zone's keyboard path: it stays focusable (visually hidden, the zone shows its focus), so
  * Tab reaches it and Enter (or Space) opens the file chooser.
  */
-import { useState } from 'preact/hooks';
+import { useFileDrop } from '../fields/file-drop.js';
 
 interface Props {
   id: string;
@@ -14,26 +14,9 @@ interface Props {
 }
 
 export function DropZone({ id, fileName, describedBy, invalid, onFile }: Props) {
-  const [over, setOver] = useState(false);
-  const take = (files: FileList | null | undefined) => {
-    const file = files?.[0];
-    if (file) onFile(file);
-  };
+  const { over, handlers } = useFileDrop(onFile);
   return (
-    <label
-      class={`drop-zone${over ? ' drop-over' : ''}${invalid ? ' drop-invalid' : ''}`}
-      for={id}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setOver(false);
-        take(e.dataTransfer?.files);
-      }}
-    >
+    <label class={`drop-zone${over ? ' drop-over' : ''}${invalid ? ' drop-invalid' : ''}`} for={id} {...handlers}>
       <input
         id={id}
         class="visually-hidden"
@@ -42,7 +25,8 @@ export function DropZone({ id, fileName, describedBy, invalid, onFile }: Props) 
         aria-invalid={invalid ? 'true' : undefined}
         aria-describedby={describedBy}
         onChange={(e) => {
-          take(e.currentTarget.files);
+          const file = e.currentTarget.files?.[0];
+          if (file) onFile(file);
           // Choosing the same file again (after fixing it on disk) must read it again.
           e.currentTarget.value = '';
         }}

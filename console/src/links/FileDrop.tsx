@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { Field } from '../fields/Field.js';
+import { useFileDrop } from '../fields/file-drop.js';
 import type { FieldErrors } from '../fields/errors.js';
 import { uploadFile } from './upload.js';
 
@@ -34,7 +35,6 @@ export const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1,
 export function FileDrop({ path, label, kind, fileId, info, errors, required, onUploaded }: Props) {
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [refusal, setRefusal] = useState('');
-  const [over, setOver] = useState(false);
 
   const take = async (file: File | undefined) => {
     if (!file) return;
@@ -46,24 +46,13 @@ export function FileDrop({ path, label, kind, fileId, info, errors, required, on
     const preview = result.file.contentType.startsWith('image/') ? URL.createObjectURL(file) : undefined;
     onUploaded(result.file.fileId, { name: file.name, contentType: result.file.contentType, size: result.file.size, preview });
   };
+  const { over, handlers } = useFileDrop((file) => void take(file));
   const shown = refusal ? { ...errors, [path]: refusal } : errors;
 
   return (
     <Field path={path} label={required ? label : `${label} (optional)`} errors={shown} hint={`Drop ${kind === 'pdf' ? 'a PDF' : 'an image'} here, or choose one.`}>
       {(input) => (
-        <div
-          class={over ? 'drop-zone drop-over' : 'drop-zone'}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(true);
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setOver(false);
-            void take(e.dataTransfer?.files[0]);
-          }}
-        >
+        <div class={over ? 'drop-zone drop-over' : 'drop-zone'} {...handlers}>
           <input
             {...input}
             type="file"
