@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { saveBlob } from '../save-file.js';
 
 /** How often an unfinished job is asked for (GET /jobs/:id): well inside a key's rate limit. */
 export const POLL_MS = 1000;
@@ -26,10 +27,7 @@ async function downloadJobFile(jobId: string, fileName: string): Promise<string 
   try {
     const { data, error, response } = await signedInClient().GET('/api/v1/jobs/{jobId}/download', { params: { path: { jobId } }, parseAs: 'blob' });
     if (!data) return problemText(response.status, error);
-    const url = URL.createObjectURL(data as Blob);
-    const a = Object.assign(document.createElement('a'), { href: url, download: fileName });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(data as Blob, fileName);
     return null;
   } catch {
     return UNREACHABLE;

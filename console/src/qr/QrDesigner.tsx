@@ -30,6 +30,7 @@ import type { ScanRisk } from './risks.js';
 import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
 import { downloadName } from './download-name.js';
 import './qr.css';
+import { saveBlob } from '../save-file.js';
 
 interface Props {
   value: QrOptions;
@@ -62,27 +63,27 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
   return (
     <div class="qr-designer">
       <div class="qr-controls">
-        <fieldset>
+        <fieldset class="group">
           <legend>Dots</legend>
           <StyleSelect path="dotsOptions.type" label="Dot style" value={opts.dotsOptions.type} options={DOT_TYPES} errors={fieldErrors} onSelect={(type) => set('dotsOptions', { type })} />
           <FillFields part="dotsOptions" noun="Dot" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
-        <fieldset>
+        <fieldset class="group">
           <legend>Corner squares</legend>
           <StyleSelect path="cornersSquareOptions.type" label="Corner square style" value={opts.cornersSquareOptions.type} options={CORNER_SQUARE_TYPES} errors={fieldErrors} onSelect={(type) => set('cornersSquareOptions', { type })} />
           <FillFields part="cornersSquareOptions" noun="Corner square" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
-        <fieldset>
+        <fieldset class="group">
           <legend>Corner dots</legend>
           <StyleSelect path="cornersDotOptions.type" label="Corner dot style" value={opts.cornersDotOptions.type} options={CORNER_DOT_TYPES} errors={fieldErrors} onSelect={(type) => set('cornersDotOptions', { type })} />
           <FillFields part="cornersDotOptions" noun="Corner dot" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
-        <fieldset>
+        <fieldset class="group">
           <legend>Background</legend>
           <FillFields part="backgroundOptions" noun="Background" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
         <LogoFields value={value} onChange={onChange} errors={fieldErrors} logoState={logoState} />
-        <fieldset>
+        <fieldset class="group">
           <legend>Size and error correction</legend>
           <Field path="margin" label="Margin around the code (pixels)" errors={fieldErrors} hint="The QR standard asks for 4 modules of plain space around the code.">
             {(input) => (
@@ -193,7 +194,7 @@ function LogoFields({ value, onChange, errors, logoState }: { value: QrOptions; 
   };
   const imageError = problem ?? errors.image;
   return (
-    <fieldset>
+    <fieldset class="group">
       <legend>Logo</legend>
       <Field path="image" label="Logo image" errors={imageError ? { image: imageError } : NO_ERRORS} hint="PNG, JPEG, GIF, WebP or SVG, up to 1.5 MB; kept inside the design.">
         {(input) => <input {...input} type="file" accept={LOGO_TYPES.join(',')} onChange={(e) => choose(e.currentTarget.files?.[0])} />}
@@ -292,22 +293,14 @@ function Risks({ risks }: { risks: ScanRisk[] }) {
 function Downloads({ value, data, name, logo }: { value: QrOptions; data: string; name: string; logo: QrImage | null }) {
   const [size, setSize] = useState<number>(1024);
   const [problem, setProblem] = useState<string | null>(null);
-  const save = (blob: Blob, fileName: string) => {
-    const url = URL.createObjectURL(blob);
-    const a = Object.assign(document.createElement('a'), { href: url, download: fileName });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
   const download = async (format: 'png' | 'svg') => {
     setProblem(null);
     const rendered = renderDesign(value, data, logo, size);
     if (!rendered.ok) return setProblem(Object.values(rendered.errors).join('; '));
     const svgBlob = new Blob([rendered.svg], { type: 'image/svg+xml' });
-    if (format === 'svg') return save(svgBlob, downloadName(name, size, 'svg'));
+    if (format === 'svg') return saveBlob(svgBlob, downloadName(name, size, 'svg'));
     try {
-      save(await pngOf(svgBlob, size), downloadName(name, size, 'png'));
+      saveBlob(await pngOf(svgBlob, size), downloadName(name, size, 'png'));
     } catch {
       setProblem('The browser could not draw the PNG; download the SVG instead.');
     }

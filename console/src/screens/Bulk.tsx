@@ -19,6 +19,7 @@ import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { JobDownload, JobProgress, POLL_MS } from '../jobs/JobProgress.js';
 import { DEFAULT_VIEW, routeOfView, scopeBlock } from '../links/view.js';
 import '../bulk/bulk.css';
+import { saveBlob } from '../save-file.js';
 
 type Client = ReturnType<typeof signedInClient>;
 type JobView = paths['/api/v1/jobs/{jobId}']['get']['responses'][200]['content']['application/json'];
@@ -62,9 +63,7 @@ function bulkForm(type: BulkType, rows: Blob, fileName: string, folderId: string
 }
 
 function saveSample(type: BulkType) {
-  const url = URL.createObjectURL(new Blob([sampleCsv(type)], { type: 'text/csv;charset=utf-8' }));
-  Object.assign(document.createElement('a'), { href: url, download: `qrlinks-${type}-sample.csv` }).click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(new Blob([sampleCsv(type)], { type: 'text/csv;charset=utf-8' }), `qrlinks-${type}-sample.csv`);
 }
 
 export function Bulk({ me }: { me: Me }) {

@@ -14,6 +14,7 @@ import { MenuEditor } from '../cafes/MenuEditor.js';
 import { ThemeSettings } from '../cafes/ThemeSettings.js';
 import type { ScreenProps } from './index.js';
 import '../cafes/cafes.css';
+import { saveBlob } from '../save-file.js';
 
 type Client = ReturnType<typeof signedInClient>;
 type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafe: Cafe };
@@ -160,11 +161,7 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
   }, [cafe.id]);
 
   const download = () => {
-    if (!qr || !('url' in qr)) return;
-    const a = Object.assign(document.createElement('a'), { href: qr.url, download: qrFileName(cafe.name, QR_SIZE) });
-    document.body.append(a);
-    a.click();
-    a.remove();
+    if (qr && 'blob' in qr) saveBlob(qr.blob, qrFileName(cafe.name, QR_SIZE));
   };
 
   return (
