@@ -75,7 +75,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
           ))}
         </ul>
       )}
-      <fieldset>
+      <fieldset class="group">
         <legend>About</legend>
         <Field path="name" label="Name" errors={errors}>
           {(input) => <input {...input} value={form.name} maxLength={255} onInput={(e) => set({ name: e.currentTarget.value })} />}
@@ -86,7 +86,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
         <ImageField key={`logo-${saves}`} path="logo" label="Logo" current={cafe.logo} file={form.logo} remove={form.deleteLogo} errors={errors} onChange={(logo, deleteLogo) => set({ logo, deleteLogo })} />
         <ImageField key={`cover-${saves}`} path="cover" label="Cover photo" current={cafe.cover} file={form.cover} remove={form.deleteCover} errors={errors} onChange={(cover, deleteCover) => set({ cover, deleteCover })} />
       </fieldset>
-      <fieldset>
+      <fieldset class="group">
         <legend>Contact</legend>
         {(Object.keys(CONTACT_LABELS) as Array<keyof typeof CONTACT_LABELS>).map((f) => (
           <Field key={f} path={f} label={CONTACT_LABELS[f]} errors={errors}>
@@ -111,7 +111,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
           Add a social link
         </button>
       </fieldset>
-      <fieldset>
+      <fieldset class="group">
         <legend>Opening hours</legend>
         <Field path="timezone" label="Time zone" errors={errors} hint="The hours are the cafe's local time; guests see whether it is open now.">
           {(input) => (
@@ -125,7 +125,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
           )}
         </Field>
         {form.hours.map((d, i) => (
-          <fieldset class="day-hours" key={d.day}>
+          <fieldset class="group day-hours" key={d.day}>
             <legend>{dayLabel(d.day)}</legend>
             <div class="check">
               <input id={`open-${d.day}`} type="checkbox" checked={d.enabled} onChange={(e) => setDay(i, { enabled: e.currentTarget.checked })} />

@@ -118,7 +118,7 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
   const number = index + 1;
   return (
     <li class="rule">
-      <fieldset>
+      <fieldset class="group">
         <legend>Rule {number}</legend>
         <p class="rule-summary">{ruleSummary(rule)}</p>
         {otherErrors.map(([p, message]) => (

@@ -132,7 +132,7 @@ function ListField({ list, items, setItems, errors, files, onFile }: ListProps) 
     setFocus(`${fieldId(listPath)}-${items[i]!.id}-${(by < 0) !== atEnd ? 'up' : 'down'}`);
   };
   return (
-    <fieldset class="list-field" aria-describedby={errors[listPath] ? `${fieldId(listPath)}-error` : undefined}>
+    <fieldset class="group list-field" aria-describedby={errors[listPath] ? `${fieldId(listPath)}-error` : undefined}>
       <legend>{list.label}</legend>
       {errors[listPath] && (
         <p class="field-error" id={`${fieldId(listPath)}-error`}>
@@ -143,7 +143,7 @@ function ListField({ list, items, setItems, errors, files, onFile }: ListProps) 
       <ol>
         {items.map((item, i) => (
           <li key={item.id}>
-            <fieldset class="list-item">
+            <fieldset class="group list-item">
               <legend>{name(i)}</legend>
               {list.fields.map((spec) => (
                 <LeafField

@@ -172,7 +172,7 @@ function CreateKey({ onCreated }: { onCreated(name: string, key: string): void }
       <h2 id="create-key-title">Create a key</h2>
       <label for="key-name">Name</label>
       <input id="key-name" value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />
-      <fieldset>
+      <fieldset class="group">
         <legend>Scopes</legend>
         <div class="check">
           <input id="scope-all" type="checkbox" checked={all} onChange={(e) => toggle('all', e.currentTarget.checked)} />
@@ -180,7 +180,7 @@ function CreateKey({ onCreated }: { onCreated(name: string, key: string): void }
         </div>
         <div class="scope-groups">
           {SCOPE_GROUPS.map((group) => (
-            <fieldset key={group.label} disabled={all}>
+            <fieldset class="group" key={group.label} disabled={all}>
               <legend>{group.label}</legend>
               {group.scopes.map((scope) => (
                 <div class="check" key={scope}>
