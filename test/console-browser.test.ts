@@ -16,15 +16,13 @@ let api: TestApi;
 let base: string;
 let browser: Browser;
 let owner: TestAccount;
-let accountName: string;
+const accountName = 'Cafe Aroma';
 let narrowKey: string;
 
 beforeAll(async () => {
   ({ api, base } = await startConsoleApi());
-  owner = await createTestAccount(api.ctx, { plan: 'starter' });
-  // A name a person would give, for the screenshots; the tests find it in the page.
-  accountName = 'Cafe Aroma';
-  await api.ctx.database.pool.query('update accounts set name = $2 where id = $1', [owner.accountId, accountName]);
+  // The tests find the account's name in the page.
+  owner = await createTestAccount(api.ctx, { plan: 'starter', name: accountName });
   narrowKey = (await addKey(api.ctx, owner.accountId, ['links.read'])).key;
   if (hasChromium) browser = await launchChromium();
 }, 120_000);

@@ -27,8 +27,7 @@ beforeAll(async () => {
   api = await startTestApi();
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/`;
-  owner = await createTestAccount(api.ctx, { plan: 'pro' });
-  await api.ctx.database.pool.query('update accounts set name = $2 where id = $1', [owner.accountId, 'Cafe Aroma']);
+  owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
   if (hasChromium) browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {

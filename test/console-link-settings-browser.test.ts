@@ -23,7 +23,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   ({ api, base } = await startConsoleApi());
-  owner = await createTestAccount(api.ctx, { plan: 'pro' });
+  owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
   redirect = await startTestRedirect(api.ctx);
   if (hasChromium) browser = await launchChromium();
 }, 120_000);

@@ -150,6 +150,18 @@ export async function seriousAccessibilityViolations(browser: Browser, url: stri
 }
 
 /** The same audit of a page as it is now (after signing in, say); its context must bypass CSP. */
+/** The serious and critical findings on the page in the light theme and in the dark one; the page's theme is as it was after. */
+export async function seriousViolationsByTheme(page: Page): Promise<Record<'light' | 'dark', AccessibilityViolation[]>> {
+  const before = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
+  const found = { light: [] as AccessibilityViolation[], dark: [] as AccessibilityViolation[] };
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+    found[theme] = await seriousViolationsOn(page);
+  }
+  await page.evaluate((t) => (t === null ? delete document.documentElement.dataset.theme : (document.documentElement.dataset.theme = t)), before);
+  return found;
+}
+
 export async function seriousViolationsOn(page: Page): Promise<AccessibilityViolation[]> {
   await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {

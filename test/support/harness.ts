@@ -41,9 +41,10 @@ export interface TestAccount {
 let counter = 0;
 export async function createTestAccount(
   ctx: AppContext,
-  opts: { plan?: Plan; scopes?: Scope[]; expiresAt?: Date } = {},
+  /** `name`: one a person would give, where a screenshot shows it. */
+  opts: { plan?: Plan; scopes?: Scope[]; expiresAt?: Date; name?: string } = {},
 ): Promise<TestAccount> {
-  const account = await createAccount(ctx.db, { name: `test-${process.pid}-${++counter}`, plan: opts.plan ?? 'pro' });
+  const account = await createAccount(ctx.db, { name: opts.name ?? `test-${process.pid}-${++counter}`, plan: opts.plan ?? 'pro' });
   const { id, key } = await createApiKey(
     ctx.db,
     { accountId: account.id, scopes: opts.scopes ?? ['all'], expiresAt: opts.expiresAt ?? null },

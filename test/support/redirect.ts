@@ -64,11 +64,11 @@ export interface ScanStack {
   close(): Promise<void>;
 }
 
-export async function startScanStack(apiOverrides: Record<string, string> = {}): Promise<ScanStack> {
+export async function startScanStack(apiOverrides: Record<string, string> = {}, account: Parameters<typeof createTestAccount>[1] = {}): Promise<ScanStack> {
   const api = await startTestApi(apiOverrides);
   const redirect = await startTestRedirect(api.ctx);
   const workers = await startWorkers(api.ctx);
-  const me = await createTestAccount(api.ctx);
+  const me = await createTestAccount(api.ctx, account);
   const scansOf = (linkId: string) => api.ctx.db.select().from(scans).where(eq(scans.linkId, linkId));
   return {
     api,
