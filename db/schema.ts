@@ -254,7 +254,7 @@ export const scans = pgTable(
 );
 
 /**
- * A link's scans per UTC hour and visitor facts (bot, browser, OS, country, city; '' where
+ * A link's scans per UTC hour and visitor facts (bot, browser, OS, country, city, device type; '' where
  * unknown), kept by the scans worker in the statement that inserts the scans. One row holds the
  * facts together, so a link whose scans are few costs about a row per scan, and a busy link
  * one row per distinct combination an hour.
@@ -269,16 +269,17 @@ export const linkScanHours = pgTable(
     osName: text('os_name').notNull(),
     countryName: text('country_name').notNull(),
     city: text('city').notNull(),
+    deviceType: text('device_type').notNull(),
     scans: integer('scans').notNull(),
     /** Scans that were their visitor's first on the link that UTC day. */
     visitors: integer('visitors').notNull(),
   },
-  (t) => [primaryKey({ name: 'link_scan_hours_pk', columns: [t.linkId, t.hour, t.isBot, t.browserName, t.osName, t.countryName, t.city] })],
+  (t) => [primaryKey({ name: 'link_scan_hours_pk', columns: [t.linkId, t.hour, t.isBot, t.browserName, t.osName, t.countryName, t.city, t.deviceType] })],
 );
 
 /**
  * Scans per bucket, one dimension at a time (0 all scans, 1 browser, 2 OS, 3 country, 4 city,
- * 5 link id), kept with link_scan_hours. An account's rows (scope_id = account id) hold every
+ * 5 link id, 6 device type), kept with link_scan_hours. An account's rows (scope_id = account id) hold every
  * dimension per UTC hour and per UTC day; a link's (scope_id = link id) all scans per UTC hour and
  * every dimension per UTC day, so a year of a busy link is a few hundred rows per value, not a
  * row per visitor combination and hour.

@@ -25,6 +25,7 @@ const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia
 const WHOLE_HOUR_ZONES = new Set(['UTC', 'Europe/Berlin', 'America/New_York']);
 const BROWSERS = ['Chrome', 'Mobile Safari', 'Firefox', '', null];
 const OSES = ['Android', 'iOS', 'Windows', null];
+const DEVICES = ['mobile', 'tablet', 'desktop', null];
 const PLACES: Array<[string | null, string | null]> = [
   ['Germany', 'Berlin'],
   ['Germany', 'Munich'],
@@ -69,12 +70,13 @@ const scanArb = fc.record({
   ),
   browser: fc.constantFrom(...BROWSERS),
   os: fc.constantFrom(...OSES),
+  device: fc.constantFrom(...DEVICES),
   place: fc.constantFrom(...PLACES),
   // A visitor is its key; whether it is a bot follows from it, as isbot follows the user agent.
   visitor: fc.option(fc.nat(30), { nil: null }),
 });
 
-function toEvent(s: { link: number; at: number; browser: string | null; os: string | null; place: [string | null, string | null]; visitor: number | null }) {
+function toEvent(s: { link: number; at: number; browser: string | null; os: string | null; device: string | null; place: [string | null, string | null]; visitor: number | null }) {
   const pick = s.link % (ownerLinks.length + 1);
   const target = pick < ownerLinks.length ? ownerLinks[pick]! : otherLink;
   const account = target === otherLink ? other : owner;
@@ -84,7 +86,7 @@ function toEvent(s: { link: number; at: number; browser: string | null; os: stri
     accountId: account.accountId,
     at: s.at,
     browserName: s.browser,
-    deviceType: null,
+    deviceType: s.device,
     deviceVendor: null,
     osName: s.os,
     countryName: s.place[0],
@@ -188,7 +190,7 @@ async function compare(w: WindowCase) {
     });
 
     for (const [endpoint, dimension] of Object.entries(RANKED_DIMENSIONS)) {
-      const column = { os: 'os_name', country: 'country_name', city: 'city', browser: 'browser_name' }[dimension];
+      const column = { os: 'os_name', country: 'country_name', city: 'city', browser: 'browser_name', device: 'device_type' }[dimension];
       const expected = await raw<{ name: string; scans: number }>(
         `select coalesce(nullif(s.${column}, ''), '${UNKNOWN_NAME}') collate "C" as name, count(*)::int as scans ${inWindow} ${bots}
          group by 1 order by 2 desc, 1`,
@@ -212,6 +214,17 @@ async function compare(w: WindowCase) {
     const total = human + (w.excludeBots ? 0 : bot);
     expect(activity.Day.y.reduce((a: number, b: number) => a + b, 0), `activity ${query}`).toBe(total);
     expect(Object.values(time).reduce((a, b) => a + b, 0), `time ${query}`).toBe(total);
+    // Hours are exact in every zone, :30 and :45 ones too.
+    expect('Hour' in activity, `activity hours ${query}`).toBe(activity.Day.x.length <= 7);
+    if (activity.Hour) {
+      const hours = await raw<{ hour: string; n: number }>(
+        `select to_char(s.created_at at time zone $4, 'YYYY-MM-DD"T"HH24":00"') as hour, count(*)::int as n ${inWindow} ${bots} group by 1`,
+        [...params, w.timezone],
+      );
+      const perHour = Object.fromEntries(activity.Hour.x.map((h: string, i: number) => [h, activity.Hour.y[i]]).filter(([, n]: [string, number]) => n > 0));
+      expect(perHour, `activity hours ${query}`).toEqual(Object.fromEntries(hours.map((r) => [r.hour, r.n])));
+      expect(new Set(activity.Hour.x).size, `activity hour labels ${query}`).toBe(activity.Hour.x.length);
+    }
     if (WHOLE_HOUR_ZONES.has(w.timezone)) {
       const days = await raw<{ day: string; n: number }>(
         `select to_char(s.created_at at time zone $4, 'YYYY-MM-DD') as day, count(*)::int as n ${inWindow} ${bots} group by 1`,

@@ -21,6 +21,8 @@ let other: TestAccount;
 let berlin: TestAccount;
 /** 1001 scans from 1001 cities. */
 let wide: TestAccount;
+/** Scans around local hour edges in Asia/Kolkata (UTC+5:30). */
+let kolkata: TestAccount;
 const slugs: Record<string, string> = {};
 const now = Date.now();
 const HOUR = 3_600_000;
@@ -87,12 +89,14 @@ beforeAll(async () => {
   other = await createTestAccount(api.ctx);
   berlin = await createTestAccount(api.ctx);
   wide = await createTestAccount(api.ctx);
+  kolkata = await createTestAccount(api.ctx);
   const alpha = await makeLink(owner, 'Alpha');
   const beta = await makeLink(owner, 'Beta');
   const theirs = await makeLink(other, 'Theirs');
   const edges = await makeLink(berlin, 'Edges');
   const cities = await makeLink(wide, 'Cities');
-  Object.assign(slugs, { alpha: alpha.slug, beta: beta.slug, theirs: theirs.slug, edges: edges.slug, cities: cities.slug });
+  const halves = await makeLink(kolkata, 'Halves');
+  Object.assign(slugs, { alpha: alpha.slug, beta: beta.slug, theirs: theirs.slug, edges: edges.slug, cities: cities.slug, halves: halves.slug });
 
   const recent = (i: number) => now - HOUR - i * 60_000;
   const ownerScans = [
@@ -128,6 +132,18 @@ beforeAll(async () => {
     scan(berlin, edges.id, Date.parse('2026-10-25T22:59:59Z'), CHROME), // 23:59:59 CET
     scan(berlin, edges.id, Date.parse('2026-10-25T23:00:00Z'), CHROME), // Mon 26 October 00:00 CET
   ]);
+  // Kolkata, 15 January 2026: each pair either side of a local hour's start, which is a UTC half hour.
+  await ingest(
+    [
+      '2026-01-14T18:29:59Z', // 14 January 23:59:59, the day before
+      '2026-01-14T18:30:00Z', // 15 January 00:00
+      '2026-01-15T05:29:59Z', // 10:59:59
+      '2026-01-15T05:30:00Z', // 11:00
+      '2026-01-15T05:59:59Z', // 11:29:59, same UTC hour as 11:00 and 10:59:59's neighbour
+      '2026-01-15T18:29:59Z', // 23:59:59
+      '2026-01-15T18:30:00Z', // 16 January 00:00, the day after
+    ].map((t) => scan(kolkata, halves.id, Date.parse(t), CHROME)),
+  );
   await ingest(Array.from({ length: 1001 }, (_, i) => scan(wide, cities.id, recent(0), { city: `City ${String(i).padStart(4, '0')}` })));
 }, 120_000);
 afterAll(() => api.close());
@@ -178,6 +194,13 @@ describe('account-wide', () => {
     });
   });
 
+  it('device: ranked by device type (mobile, tablet, desktop…), Unknown for bots and agents that name nothing', async () => {
+    expect(await get(owner, '/analytics/device')).toEqual({ data: [row(1, 'mobile', 5, '71.43'), row(2, 'Unknown', 1, '14.29'), row(3, 'desktop', 1, '14.29')] });
+    expect(await get(owner, '/analytics/device?exclude_bots=false')).toEqual({ data: [row(1, 'mobile', 5, '55.56'), row(2, 'Unknown', 3, '33.33'), row(3, 'desktop', 1, '11.11')] });
+    expect(await get(owner, `/links/${slugs.beta}/analytics/device`)).toEqual({ data: [row(1, 'desktop', 1, '100.00')] });
+    expect(await get(owner, `/links/${slugs.theirs}/analytics/device`)).toEqual({ data: [] });
+  });
+
   it('limit 1 keeps the percentage of the whole range; a limit past 1000 is capped, not refused', async () => {
     expect(await get(owner, '/analytics/browser?limit=1')).toEqual({ data: [row(1, 'Chrome', 3, '42.86')] });
     const capped = (await get(wide, '/analytics/region?limit=5000')).data;
@@ -198,6 +221,28 @@ describe('account-wide', () => {
     expect(data.Month).toEqual({ x: months.map(monthName), y: months.map((m) => ownerHumanTimes.filter((t) => new Date(t).toISOString().startsWith(m)).length) });
     const years = [...new Set(days.map((d) => Number(d.slice(0, 4))))];
     expect(data.Year).toEqual({ x: years, y: years.map((y) => ownerHumanTimes.filter((t) => new Date(t).getUTCFullYear() === y).length) });
+  });
+
+  it('activity: every local hour of a range of up to 7 days, zeros included; none for longer ranges', async () => {
+    const hourOf = (t: number) => `${new Date(t).toISOString().slice(0, 13)}:00`;
+    const today = new Date(now).toISOString().slice(0, 10);
+    for (const [duration, firstDay] of [
+      ['7_days', shiftDate(today, -6)],
+      ['today', today],
+    ] as const) {
+      const { Hour } = (await get(owner, `/analytics/activity?duration=${duration}`)).data;
+      const first = Date.parse(`${firstDay}T00:00:00Z`);
+      const hours = Math.floor((Date.now() - first) / HOUR) + 1;
+      expect(Hour.x).toEqual(Array.from({ length: hours }, (_, i) => hourOf(first + i * HOUR)));
+      expect(Hour.y).toEqual(Hour.x.map((h: string) => ownerHumanTimes.filter((t) => t >= first && hourOf(t) === h).length));
+    }
+    const hours48 = (await get(owner, '/analytics/activity')).data.Hour;
+    expect(hours48.x).toHaveLength(49);
+    expect(hours48.y.reduce((a: number, b: number) => a + b, 0)).toBe(7);
+    expect((await get(owner, '/analytics/activity?duration=custom&date_from=2026-01-01&date_to=2026-01-07')).data.Hour.x).toHaveLength(7 * 24);
+    for (const query of ['duration=30_days', 'duration=custom&date_from=2026-01-01&date_to=2026-01-08']) {
+      expect((await get(owner, `/analytics/activity?${query}`)).data).not.toHaveProperty('Hour');
+    }
   });
 
   it('time: all 168 weekday-hour keys in order, the scans in their UTC hours', async () => {
@@ -292,6 +337,40 @@ describe('time zones', () => {
     expect(year.Month.x).toEqual(['March', 'April', 'May', 'June', 'July', 'August', 'September', 'October']);
     expect(year.Month.y).toEqual([5, 0, 0, 0, 0, 0, 0, 5]);
     expect(year.Year).toEqual({ x: [2026], y: [10] });
+  });
+
+  it('hours are local wall-clock hours: 23 on a spring-forward day, 24 on a fall-back day whose repeated hour holds both', async () => {
+    const hours = async (date: string) => {
+      const { Hour } = (await get(berlin, `/links/${slugs.edges}/analytics/activity?duration=custom&date_from=${date}&date_to=${date}&timezone=Europe/Berlin`)).data;
+      return { labels: Hour.x as string[], scans: Object.fromEntries(Hour.x.map((h: string, i: number) => [h, Hour.y[i]]).filter(([, n]: [string, number]) => n > 0)) };
+    };
+    const spring = await hours('2026-03-29');
+    expect(spring.labels).toHaveLength(23);
+    expect(spring.labels).not.toContain('2026-03-29T02:00');
+    expect(spring.scans).toEqual({ '2026-03-29T00:00': 1, '2026-03-29T03:00': 1, '2026-03-29T23:00': 1 });
+    const autumn = await hours('2026-10-25');
+    expect(autumn.labels).toEqual(Array.from({ length: 24 }, (_, h) => `2026-10-25T${String(h).padStart(2, '0')}:00`));
+    expect(autumn.scans).toEqual({ '2026-10-25T02:00': 2, '2026-10-25T23:00': 1 });
+  });
+
+  it('hours are exact in a half-hour zone (Asia/Kolkata): a local hour is the second half of one UTC hour and the first of the next', async () => {
+    const q = (path: string, from: string, to: string) => `${path}/analytics/activity?duration=custom&date_from=${from}&date_to=${to}&timezone=Asia/Kolkata`;
+    for (const path of ['', `/links/${slugs.halves}`]) {
+      const { Day, Hour } = (await get(kolkata, q(path, '2026-01-15', '2026-01-15'))).data;
+      expect(Day).toEqual({ x: ['2026-01-15'], y: [5] });
+      expect(Hour.x).toEqual(Array.from({ length: 24 }, (_, h) => `2026-01-15T${String(h).padStart(2, '0')}:00`));
+      expect(Object.fromEntries(Hour.x.map((h: string, i: number) => [h, Hour.y[i]]).filter(([, n]: [string, number]) => n > 0))).toEqual({
+        '2026-01-15T00:00': 1,
+        '2026-01-15T10:00': 1,
+        '2026-01-15T11:00': 2,
+        '2026-01-15T23:00': 1,
+      });
+      const three = (await get(kolkata, q(path, '2026-01-14', '2026-01-16'))).data.Hour;
+      expect(three.x).toHaveLength(72);
+      expect(three.y.reduce((a: number, b: number) => a + b, 0)).toBe(7);
+      expect(three.y[23]).toBe(1); // 14 January 23:00
+      expect(three.y[48]).toBe(1); // 16 January 00:00
+    }
   });
 });
 

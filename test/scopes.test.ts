@@ -11,8 +11,8 @@ import { apiRoutes, fillPath, routeName, type ApiRoute } from './support/route-t
 
 // Open to any valid key: the account's jobs, a job's state and file (its account decides), the calling key and its account, the account's own storage use,
 // and analytics with their exports, account-wide and per link (no scope, as the API's authentication rules say).
-const ACCOUNT_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'qr-code', 'time'].map((e) => `/api/v1/analytics/${e}`);
-const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'time'].map((e) => `/api/v1/links/:id/analytics/${e}`);
+const ACCOUNT_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'qr-code', 'time'].map((e) => `/api/v1/analytics/${e}`);
+const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time'].map((e) => `/api/v1/links/:id/analytics/${e}`);
 const ANY_KEY_ROUTES = [
   ...['/api/v1/jobs', '/api/v1/jobs/:jobId', '/api/v1/jobs/:jobId/download', '/api/v1/me', '/api/v1/usage', ...ACCOUNT_ANALYTICS, ...LINK_ANALYTICS].flatMap((url) => [`GET ${url}`, `HEAD ${url}`]),
   // Scan exports, like the analytics GETs they export.

@@ -11,7 +11,7 @@ import { links } from '../../db/schema.js';
 import { ValidationError } from '../http/errors.js';
 import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, ROLLUP_DIMENSIONS } from './rollups.js';
 import type { AnalyticsQuery } from './schemas.js';
-import { addDays, analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
+import { addDays, analyticsWindow, formatDate, localDateAt, localHoursOf, type AnalyticsWindow } from './window.js';
 
 /** Whose scans: the whole account, or one of its links named by slug. */
 export interface AnalyticsScope {
@@ -20,7 +20,7 @@ export interface AnalyticsScope {
 }
 
 /** The ranked endpoints and the visitor fact each groups by. */
-export const RANKED_DIMENSIONS = { ops: 'os', country: 'country', region: 'city', browser: 'browser' } as const;
+export const RANKED_DIMENSIONS = { ops: 'os', country: 'country', region: 'city', browser: 'browser', device: 'device' } as const;
 export type RankedDimension = keyof typeof RANKED_DIMENSIONS;
 type Dimension = keyof typeof ROLLUP_DIMENSIONS;
 
@@ -31,6 +31,7 @@ const DIMENSION_COLUMNS: Record<Exclude<Dimension, 'all'>, string> = {
   country: 'country_name',
   city: 'city',
   link: 'link_id',
+  device: 'device_type',
 };
 
 export const UNKNOWN_NAME = 'Unknown';
@@ -59,6 +60,12 @@ export interface WindowPlan {
 
 const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
 const ceilTo = (ms: number, unit: number) => Math.ceil(ms / unit) * unit;
+
+/** A window read from raw scans alone: a count per part of an hour no rollup has. */
+function rawPlan(window: Pick<AnalyticsWindow, 'from' | 'to'>): WindowPlan {
+  const from = window.from.getTime();
+  return { hoursFrom: from, hoursTo: from, daysFrom: from, daysTo: from, raw: from < window.to.getTime() ? [[from, window.to.getTime()]] : [] };
+}
 
 export function planWindow(window: Pick<AnalyticsWindow, 'from' | 'to'>, now: number): WindowPlan {
   const from = window.from.getTime();
@@ -120,8 +127,11 @@ function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days:
 
 interface Reading {
   window: AnalyticsWindow;
-  /** The rows to count, or null when the scope has no scans at all (an unknown link). */
-  rows: ((dimension: Dimension, days: boolean) => SQL) | null;
+  /**
+   * The rows to count, or null when the scope has no scans at all (an unknown link). `raw`: every
+   * scan of the window on its own, no rollup rows.
+   */
+  rows: ((dimension: Dimension, days: boolean, raw?: boolean) => SQL) | null;
   /** The bot condition on those rows. */
   bots: SQL;
 }
@@ -140,7 +150,7 @@ async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQ
     owner = { accountId: scope.accountId, linkId };
   }
   const plan = planWindow(window, now);
-  return { window, rows: (dimension, days) => countedRows(owner, plan, dimension, days), bots };
+  return { window, rows: (dimension, days, raw = false) => countedRows(owner, raw ? rawPlan(window) : plan, dimension, days), bots };
 }
 
 async function linkIdOf(db: Database, scope: AnalyticsScope): Promise<string | null> {
@@ -250,10 +260,14 @@ export async function qrCodeAnalytics(db: Database, accountId: string, query: An
   return { data: ranked(links).data.map((row, i) => ({ ...row, dynamicLinkId: links[i]!.slug })) };
 }
 
+/** Windows of at most this many local days also answer scans per local hour. */
+export const HOUR_SERIES_MAX_DAYS = 7;
+
 /**
  * Scans per local day, month and year of the window; every bucket inside it appears, zeros
  * included. Hour rows are placed by the local time their hour starts at: exact in whole-hour
  * zones; in a zone like Asia/Kolkata an hour row's scans go to the local day of its first minute.
+ * A window of at most HOUR_SERIES_MAX_DAYS local days also has `Hour`, exact in every zone.
  */
 export async function activityAnalytics(db: Database, scope: AnalyticsScope, query: AnalyticsQuery) {
   const { window, rows, bots } = await readingFor(db, scope, query);
@@ -282,7 +296,30 @@ export async function activityAnalytics(db: Database, scope: AnalyticsScope, que
     Month.y[Month.y.length - 1]! += n;
     if (key >= last) break;
   }
-  return { data: { Year, Month, Day } };
+  if (Day.x.length > HOUR_SERIES_MAX_DAYS) return { data: { Year, Month, Day } };
+  return { data: { Year, Month, Day, Hour: await hourSeries(db, { window, rows, bots }) } };
+}
+
+/**
+ * Scans per local wall-clock hour (`YYYY-MM-DDTHH:00`), every hour of the window, zeros included.
+ * Where the zone's offset is whole hours, an hour row is exactly one local hour and the rollups
+ * are read as for the other series. In a :30 or :45 zone (Asia/Kolkata, Asia/Kathmandu) every
+ * local hour cuts two UTC hours in half, which no rollup row holds, so the window's raw scans are
+ * counted (a week of scans, by the account's or link's time index). A fall-back day's repeated hour
+ * is one bucket holding both; a spring-forward day's skipped hour is not there.
+ */
+async function hourSeries(db: Database, { window, rows, bots }: Reading) {
+  const { labels, onUtcHours } = localHoursOf(window);
+  const perHour = new Map<string, number>();
+  if (rows) {
+    const counted = await rowsOf<{ hour: string; n: number }>(
+      db,
+      sql`select to_char(c.at at time zone ${window.timezone}, 'YYYY-MM-DD"T"HH24":00"') as hour, sum(c.scans)::int as n
+          from (${rows('all', false, !onUtcHours)}) c where ${bots} group by 1`,
+    );
+    for (const r of counted) perHour.set(r.hour, r.n);
+  }
+  return { x: labels, y: labels.map((label) => perHour.get(label) ?? 0) };
 }
 
 /** Scans per local weekday and hour: all 168 keys `Mon-0` … `Sun-23`, zeros included; hour rows placed as in activity. */

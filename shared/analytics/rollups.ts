@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 
 /** scan_rollups.dimension: what `value` holds ('' for all scans, a link id for link). */
-export const ROLLUP_DIMENSIONS = { all: 0, browser: 1, os: 2, country: 3, city: 4, link: 5 } as const;
+export const ROLLUP_DIMENSIONS = { all: 0, browser: 1, os: 2, country: 3, city: 4, link: 5, device: 6 } as const;
 
 /** scans.visitor_firsts bits. */
 export const FIRST_ON_LINK = 1;
@@ -30,10 +30,11 @@ export const ACCOUNT_ROLLUP_LOCK = 7_340_001;
 function hourlyRows(scans: string): string {
   return `
   select account_id, link_id, date_trunc('hour', created_at, 'UTC') as hour, is_bot, coalesce(browser_name, '') as browser_name,
-    coalesce(os_name, '') as os_name, coalesce(country_name, '') as country_name, coalesce(city, '') as city, count(*)::int as scans,
+    coalesce(os_name, '') as os_name, coalesce(country_name, '') as country_name, coalesce(city, '') as city,
+    coalesce(device_type, '') as device_type, count(*)::int as scans,
     (count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0))::int as link_visitors,
     (count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0))::int as account_visitors
-  from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8`;
+  from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8, 9`;
 }
 
 /**
@@ -44,22 +45,25 @@ function hourlyRows(scans: string): string {
  * `prelude`: common table expressions the rows need first (ending with a comma).
  */
 function rollupRows(hourly: string, prelude = ''): string {
-  const { all, browser, os, country, city, link } = ROLLUP_DIMENSIONS;
+  const { all, browser, os, country, city, link, device } = ROLLUP_DIMENSIONS;
   const dimension = (extra: string) => `case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
-        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}${extra} else ${all} end`;
+        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
+        when grouping(device_type) = 0 then ${device}${extra} else ${all} end`;
   const sets = (scope: string, bucket: string, withLink: boolean) =>
-    ['', ', browser_name', ', os_name', ', country_name', ', city', ...(withLink ? [', link_id'] : [])].map((d) => `(${scope}, ${bucket}, is_bot${d})`).join(', ');
+    ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ...(withLink ? [', link_id'] : [])]
+      .map((d) => `(${scope}, ${bucket}, is_bot${d})`)
+      .join(', ');
   return `
   with ${prelude}account_hours as materialized (
     select account_id as scope_id, hour, is_bot, ${dimension(` when grouping(link_id) = 0 then ${link}`)} as dimension,
-      coalesce(browser_name, os_name, country_name, city, link_id::text, '') as value,
+      coalesce(browser_name, os_name, country_name, city, device_type, link_id::text, '') as value,
       sum(scans)::int as scans, sum(account_visitors)::int as visitors
     from ${hourly} h
     group by grouping sets (${sets('account_id', 'hour', true)})
   ),
   link_days as materialized (
     select link_id as scope_id, date_trunc('day', hour, 'UTC') as day, is_bot, ${dimension('')} as dimension,
-      coalesce(browser_name, os_name, country_name, city, '') as value, sum(scans)::int as scans, sum(link_visitors)::int as visitors
+      coalesce(browser_name, os_name, country_name, city, device_type, '') as value, sum(scans)::int as scans, sum(link_visitors)::int as visitors
     from ${hourly} h
     group by grouping sets (${sets('link_id', "date_trunc('day', hour, 'UTC')", false)})
   )
@@ -86,10 +90,10 @@ function rollupRows(hourly: string, prelude = ''): string {
 export const ADD_INSERTED_TO_ROLLUPS = `
 inserted_hours as materialized (${hourlyRows('inserted')}),
 link_rollup as (
-  insert into link_scan_hours as r (link_id, hour, is_bot, browser_name, os_name, country_name, city, scans, visitors)
-  select link_id, hour, is_bot, browser_name, os_name, country_name, city, scans, link_visitors
+  insert into link_scan_hours as r (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, visitors)
+  select link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, link_visitors
   from inserted_hours
-  on conflict (link_id, hour, is_bot, browser_name, os_name, country_name, city)
+  on conflict (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 ),
 scan_rollup as (

@@ -83,6 +83,14 @@ export const activityResponse = z.object({
     Year: series(z.number().int()),
     Month: series(z.string()).meta({ description: 'English month names, one per calendar month in the range' }),
     Day: series(z.string()).meta({ description: 'YYYY-MM-DD, every local day in the range, zero included' }),
+    Hour: series(z.string())
+      .optional()
+      .meta({
+        description:
+          'Only for a range of at most 7 local days (today, yesterday, 48_hours, 7_days, a custom range of up to 7 days): ' +
+          'YYYY-MM-DDTHH:00, every local wall-clock hour in the range, zero included. A DST fall-back hour that comes round twice is one bucket ' +
+          'holding both; a skipped spring-forward hour is absent; the first and last may be partial hours (48_hours in a :30 zone, today up to now).',
+      }),
   }),
 }).meta({
   example: {
@@ -90,6 +98,10 @@ export const activityResponse = z.object({
       Year: { x: [2026], y: [7] },
       Month: { x: ['November'], y: [7] },
       Day: { x: ['2026-11-21', '2026-11-22', '2026-11-23'], y: [0, 4, 3] },
+      Hour: {
+        x: ['21', '22', '23'].flatMap((day) => Array.from({ length: 24 }, (_, h) => `2026-11-${day}T${String(h).padStart(2, '0')}:00`)),
+        y: Array.from({ length: 72 }, (_, i) => ({ 33: 3, 37: 1, 58: 1, 61: 2 })[i] ?? 0),
+      },
     },
   },
 });

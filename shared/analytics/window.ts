@@ -51,6 +51,36 @@ export function localDateAt(instant: Date, tz: string): LocalDate {
   return { year, month, day };
 }
 
+/** The local hours a window touches and whether each starts on a UTC hour (see localHoursOf). */
+export interface LocalHours {
+  /** `YYYY-MM-DDTHH:00`, in order, each once. */
+  labels: string[];
+  /** Every local hour of the window starts on a UTC hour: the zone's offset is whole hours throughout. */
+  onUtcHours: boolean;
+}
+
+/**
+ * The local wall-clock hours of [from, to) in its zone, walked hour by hour. A fall-back day's
+ * repeated hour is one label (it comes round twice); a spring-forward day's skipped hour has none.
+ * The first and last may be partial hours (a window that starts or ends inside one).
+ */
+export function localHoursOf(window: AnalyticsWindow): LocalHours {
+  const labels: string[] = [];
+  const seen = new Set<string>();
+  let onUtcHours = true;
+  const to = window.to.getTime();
+  for (let t = window.from.getTime(); t < to; ) {
+    const local = zonedDateTimeAt(new Date(t), window.timezone);
+    const date = formatDate(local);
+    const label = `${date}T${String(local.hour).padStart(2, '0')}:00`;
+    if (!seen.has(label)) (seen.add(label), labels.push(label));
+    const wall = utcMidnight(local).getTime() + local.hour * HOUR_MS + local.minute * 60_000 + local.second * 1000 + (((t % 1000) + 1000) % 1000);
+    if ((wall - t) % HOUR_MS !== 0) onUtcHours = false;
+    t += HOUR_MS - (((wall % HOUR_MS) + HOUR_MS) % HOUR_MS);
+  }
+  return { labels, onUtcHours };
+}
+
 /** The instant a local day starts in `tz` (a midnight skipped by DST is the first instant of the day). */
 function startOfDay(date: LocalDate, tz: string): Date {
   return zonedLocalToUtc({ ...date, hour: 0, minute: 0, second: 0, ms: 0 }, tz);

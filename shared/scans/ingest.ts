@@ -123,7 +123,7 @@ inserted as (
     (case when first_on_link then ${FIRST_ON_LINK} else 0 end) + (case when first_on_account then ${FIRST_ON_ACCOUNT} else 0 end)
   from marked
   on conflict (id) do nothing
-  returning link_id, account_id, created_at, browser_name, os_name, country_name, city, is_bot, visitor_firsts
+  returning link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
 ),${ADD_INSERTED_TO_ROLLUPS},
 counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans, max(created_at) as last

@@ -10,7 +10,8 @@ export async function setup() {
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
-  await client.query(`drop database if exists ${new URL(testEnv.DATABASE_URL).pathname.slice(1)} with (force)`);
+  // Quoted: a TEST_RUN_NAME may hold characters an identifier may not (h-analytics).
+  await client.query(`drop database if exists ${pg.escapeIdentifier(decodeURIComponent(new URL(testEnv.DATABASE_URL).pathname.slice(1)))} with (force)`);
   await client.end();
   await migrateDatabase(testEnv.DATABASE_URL);
   await clearQueues();

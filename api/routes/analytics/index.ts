@@ -25,6 +25,7 @@ const RANKED: Array<[RankedDimension, string]> = [
   ['country', 'Scans by country'],
   ['region', 'Scans by city'],
   ['browser', 'Scans by browser'],
+  ['device', 'Scans by device type (mobile, tablet, desktop, …)'],
 ];
 
 export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
@@ -43,7 +44,7 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
     });
     app.get('/activity', {
       config,
-      schema: { tags, summary: `Scans${of} per year, month and day`, ...params, querystring: analyticsQuerySchema, response: { 200: activityResponse } },
+      schema: { tags, summary: `Scans${of} per year, month and day (and hour, for up to 7 days)`, ...params, querystring: analyticsQuerySchema, response: { 200: activityResponse } },
       handler: async (request) => activityAnalytics(db, scopeOf(request), request.query),
     });
     for (const [dimension, summary] of RANKED) {
