@@ -1,7 +1,8 @@
 /**
  * The console's analytics dashboard against the real scan path in headless Chromium: scans sent
  * through the redirect and recorded by the workers show on the dashboard with the API's numbers,
- * a new scan appears without a reload, switching the time zone moves the day buckets, the CSV
+ * a new scan appears without a reload, switching the time zone moves the hour buckets, a long
+ * range draws days instead of hours, device types beside browsers and systems, the CSV
  * export downloads the API's rows, the per-link dashboard from the link's row, nothing the CSP
  * blocks, and axe-core's serious and critical findings at phone and desktop width in both themes.
  */
@@ -9,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { exportBody, viewFromQuery } from '../console/src/analytics/view.js';
+import { bucketLabel, deviceLabel, exportBody, viewFromQuery } from '../console/src/analytics/view.js';
 import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
 import { geoSample } from './support/geo.js';
 import { call } from './support/harness.js';
@@ -77,12 +78,16 @@ const ranked = (page: Page, title: string) =>
     .getByRole('region', { name: title, exact: true })
     .locator('li')
     .evaluateAll((items) => items.map((li) => [li.querySelector('.ranked-name')!.textContent!.trim(), Number(li.querySelector('.ranked-count')!.firstChild!.textContent!.replace(/\D/g, ''))]));
-const days = (page: Page) =>
-  page.locator('.analytics-days tbody tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, Number(r.querySelector('td')!.textContent)]));
-const apiDays = (activity: { Day: { x: string[]; y: number[] } }) => activity.Day.x.map((d, i) => [d, activity.Day.y[i]]);
+/** The chart's buckets as the table beside it lists them. */
+const buckets = (page: Page) =>
+  page.locator('.analytics-series tbody tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, Number(r.querySelector('td')!.textContent)]));
+type Series = { x: string[]; y: number[] };
+const apiBuckets = (series: Series) => series.x.map((d, i) => [bucketLabel(d), series.y[i]]);
+/** The buckets uPlot has drawn (data-drawn, set by its draw hook). */
+const drawn = (page: Page) => page.locator('.scan-chart').getAttribute('data-drawn');
 
 describe.skipIf(!hasChromium)('console analytics dashboard', () => {
-  it('shows the API’s numbers, takes in a new scan without a reload, moves days with the zone, and exports the API’s rows', async () => {
+  it('shows the API’s numbers, takes in a new scan without a reload, moves hours with the zone, exports the API’s rows, and draws days for a month', async () => {
     const { context, page, problems } = await open('/analytics');
     try {
       const general = await api('/analytics/general?duration=7_days&timezone=UTC');
@@ -96,9 +101,21 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       expect((await ranked(page, 'Countries'))[0]).toEqual(['🇩🇪 Germany', 3]);
       // Each top QR code leads to its link's dashboard.
       expect(await page.getByRole('region', { name: 'Top QR codes' }).getByRole('link', { name: 'Menu' }).getAttribute('href')).toBe(`#/analytics/${menu.slug}`);
-      expect(await days(page)).toEqual(apiDays(await api('/analytics/activity?duration=7_days&timezone=UTC')));
-      // The chart is drawn: uPlot's canvas is there, and the weekday-hour grid counts every scan.
+      expect(await ranked(page, 'Devices')).toEqual(
+        (await api('/analytics/device?duration=7_days&timezone=UTC&limit=10')).map((r: { name: string; scans: number }) => [deviceLabel(r.name), r.scans]),
+      );
+      expect(await ranked(page, 'Devices')).toEqual([
+        ['Mobile', 4],
+        ['Desktop', 1],
+      ]);
+      // The last 7 days are drawn per hour: every hour of the API's answer, on uPlot's canvas.
+      const hours = (await api('/analytics/activity?duration=7_days&timezone=UTC')).Hour as Series;
+      expect(await page.getByRole('heading', { name: 'Scans per hour (UTC)' }).count()).toBe(1);
+      expect(await buckets(page)).toEqual(apiBuckets(hours));
+      expect(hours.x.length).toBeGreaterThan(6 * 24);
+      expect(await drawn(page)).toBe(String(hours.x.length));
       expect(await page.locator('.scan-chart canvas').count()).toBeGreaterThan(0);
+      // The weekday-hour grid counts every scan.
       const gridSum = await page.locator('.heatmap tbody td').evaluateAll((cells) => cells.reduce((s, c) => s + Number(c.textContent), 0));
       expect(gridSum).toBe(5);
       await consoleScreenshot(page, 'analytics', { dark: true });
@@ -107,13 +124,13 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       await scan(table.slug, UA.linuxFirefox, ip.JP);
       await expect.poll(() => total(page, 'scans'), { timeout: 12_000, interval: 500 }).toBe('6');
 
-      // A zone 14 hours ahead of UTC: the scans made now fall on another local day.
+      // A zone 14 hours ahead of UTC: the scans made now fall in other local hours and on another local day.
       await page.getByLabel('Time zone').selectOption('Pacific/Kiritimati');
       await expect.poll(() => new URL(page.url()).hash).toBe('#/analytics?tz=Pacific%2FKiritimati');
-      const farDays = apiDays(await api('/analytics/activity?duration=7_days&timezone=Pacific/Kiritimati'));
-      await expect.poll(() => days(page)).toEqual(farDays);
-      const utcDays = apiDays(await api('/analytics/activity?duration=7_days&timezone=UTC'));
-      expect(farDays.at(-1)![0]).not.toBe(utcDays.at(-1)![0]);
+      const farHours = apiBuckets((await api('/analytics/activity?duration=7_days&timezone=Pacific/Kiritimati')).Hour);
+      await expect.poll(() => buckets(page)).toEqual(farHours);
+      const utcHours = apiBuckets((await api('/analytics/activity?duration=7_days&timezone=UTC')).Hour);
+      expect(farHours.at(-1)![0]).not.toBe(utcHours.at(-1)![0]);
 
       // The export: the job's progress, then the file, with exactly the API's rows for the same days.
       await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -126,6 +143,13 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       expect(expected.statusCode).toBe(200);
       expect(file).toBe(expected.body);
       expect(file.trim().split('\n')).toHaveLength(1 + 6);
+
+      // Longer than 7 days: one bar per day.
+      await page.getByLabel('Range').selectOption('30_days');
+      await page.getByRole('heading', { name: 'Scans per day (Pacific/Kiritimati)' }).waitFor();
+      const days = (await api('/analytics/activity?duration=30_days&timezone=Pacific/Kiritimati')).Day as Series;
+      await expect.poll(() => buckets(page)).toEqual(apiBuckets(days));
+      await expect.poll(() => drawn(page)).toBe('30');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

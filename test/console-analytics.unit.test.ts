@@ -5,11 +5,13 @@ import {
   barWidth,
   changeText,
   countryLabel,
-  daySeries,
+  bucketLabel,
+  deviceLabel,
   exportBody,
   heatLevel,
   previousPeriod,
   routeOfView,
+  scanSeries,
   slugOfSubpath,
   viewFromQuery,
   weekGrid,
@@ -87,10 +89,27 @@ describe('answers as the screen draws them', () => {
     expect(changeText(3, 0, 'yesterday')).toBe('none in yesterday');
   });
 
-  it('day buckets become UTC-midnight seconds with their counts', () => {
-    const [xs, ys] = daySeries({ Year: { x: [2026], y: [5] }, Month: { x: ['November'], y: [5] }, Day: { x: ['2026-11-24', '2026-11-25'], y: [2, 3] } });
-    expect(xs).toEqual([Date.UTC(2026, 10, 24) / 1000, Date.UTC(2026, 10, 25) / 1000]);
-    expect(ys).toEqual([2, 3]);
+  it('day buckets become UTC-midnight seconds with their counts when the answer has no hours', () => {
+    const series = scanSeries({ Year: { x: [2026], y: [5] }, Month: { x: ['November'], y: [5] }, Day: { x: ['2026-11-24', '2026-11-25'], y: [2, 3] } });
+    expect(series).toEqual({ unit: 'day', labels: ['2026-11-24', '2026-11-25'], xs: [Date.UTC(2026, 10, 24) / 1000, Date.UTC(2026, 10, 25) / 1000], ys: [2, 3] });
+    expect(bucketLabel(series.labels[0]!)).toBe('2026-11-24');
+  });
+
+  it('hour buckets, when the answer has them, become their wall-clock start as UTC seconds', () => {
+    const series = scanSeries({
+      Year: { x: [2026], y: [5] },
+      Month: { x: ['October'], y: [5] },
+      Day: { x: ['2026-10-25'], y: [5] },
+      Hour: { x: ['2026-10-25T01:00', '2026-10-25T02:00', '2026-10-25T23:00'], y: [0, 4, 1] },
+    });
+    expect(series.unit).toBe('hour');
+    expect(series.xs).toEqual([Date.UTC(2026, 9, 25, 1) / 1000, Date.UTC(2026, 9, 25, 2) / 1000, Date.UTC(2026, 9, 25, 23) / 1000]);
+    expect(series.ys).toEqual([0, 4, 1]);
+    expect(bucketLabel(series.labels[1]!)).toBe('2026-10-25 02:00');
+  });
+
+  it('device types in words; names the console does not know stay as they are', () => {
+    expect(['mobile', 'desktop', 'smarttv', 'Unknown', 'hologram'].map(deviceLabel)).toEqual(['Mobile', 'Desktop', 'Smart TV', 'Unknown', 'hologram']);
   });
 
   it('the weekday-hour answer as 7 rows of 24, Monday first, with shading levels', () => {

@@ -1,7 +1,7 @@
 /**
  * The analytics dashboard, account-wide (#/analytics) and per link (#/analytics/<slug>): totals
- * against the period before, scans per day (uPlot), the weekday × hour grid, ranked countries,
- * cities, browsers and systems, the account's top QR codes, and the CSV export. Loaded on demand
+ * against the period before, scans per hour or day (uPlot), the weekday × hour grid, ranked
+ * countries, cities, browsers, systems and device types, the account's top QR codes, and the CSV export. Loaded on demand
  * (screens/index.ts), so uPlot only comes with this page. It asks again every POLL_MS while the
  * tab is visible, so new scans show without a reload (docs/decisions.md, Console analytics).
  */
@@ -16,12 +16,14 @@ import {
   barWidth,
   changeText,
   countryLabel,
-  daySeries,
+  bucketLabel,
   DURATION_LABELS,
+  deviceLabel,
   DURATIONS,
   heatLevel,
   previousPeriod,
   routeOfView,
+  scanSeries,
   slugOfSubpath,
   viewFromQuery,
   weekGrid,
@@ -55,6 +57,7 @@ interface Numbers {
   region: Ranked;
   browser: Ranked;
   ops: Ranked;
+  device: Ranked;
   qrCode: QrCodes | null;
 }
 
@@ -91,8 +94,8 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
   const query = apiQuery(view);
   const ranked = apiQuery(view, RANK_LIMIT);
   const before = previousPeriod(view, new Date());
-  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops') => read(client, slug, `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country', ranked);
-  const [general, previous, activity, time, country, region, browser, ops, qrCode] = await Promise.all([
+  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops' | 'device') => read(client, slug, `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country', ranked);
+  const [general, previous, activity, time, country, region, browser, ops, device, qrCode] = await Promise.all([
     read(client, slug, '/api/v1/analytics/general', query),
     read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
     read(client, slug, '/api/v1/analytics/activity', query),
@@ -101,9 +104,10 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
     rank('region'),
     rank('browser'),
     rank('ops'),
+    rank('device'),
     slug === null ? readQrCodes(client, ranked) : Promise.resolve(null),
   ]);
-  return { general, previous, activity, time, country, region, browser, ops, qrCode };
+  return { general, previous, activity, time, country, region, browser, ops, device, qrCode };
 }
 
 export function Analytics({ subpath }: ScreenProps) {
@@ -229,7 +233,8 @@ function Controls({ view, go }: { view: AnalyticsView; go: (change: Partial<Anal
 function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: AnalyticsView; slug: string | null; at: Date }) {
   const before = previousPeriod(view, at);
   const { general, previous } = numbers;
-  const [xs, ys] = daySeries(numbers.activity);
+  const series = scanSeries(numbers.activity);
+  const per = series.unit === 'hour' ? 'hour' : 'day';
   return (
     <>
       <p class="hint" role="status">
@@ -241,23 +246,25 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         <Total name="Bot scans" id="bots" count={general.botScans} note={view.bots ? 'counted above' : 'left out above'} />
         {slug === null && <Total name="Links" id="links" count={general.numberOfLinks} />}
       </dl>
-      <section class="analytics-panel" aria-labelledby="scans-per-day">
-        <h2 id="scans-per-day">Scans per day ({view.timezone.replace(/_/g, ' ')})</h2>
-        <ScanChart xs={xs} ys={ys} labelledBy="scans-per-day" />
+      <section class="analytics-panel" aria-labelledby="scans-per-bucket">
+        <h2 id="scans-per-bucket">
+          Scans per {per} ({view.timezone.replace(/_/g, ' ')})
+        </h2>
+        <ScanChart series={series} labelledBy="scans-per-bucket" />
         <details>
-          <summary>Scans per day as a table</summary>
-          <table class="analytics-days">
+          <summary>Scans per {per} as a table</summary>
+          <table class="analytics-series">
             <thead>
               <tr>
-                <th scope="col">Day</th>
+                <th scope="col">{per === 'hour' ? 'Hour' : 'Day'}</th>
                 <th scope="col">Scans</th>
               </tr>
             </thead>
             <tbody>
-              {numbers.activity.Day.x.map((day, i) => (
-                <tr key={day}>
-                  <th scope="row">{day}</th>
-                  <td>{numbers.activity.Day.y[i]}</td>
+              {series.labels.map((label, i) => (
+                <tr key={label}>
+                  <th scope="row">{bucketLabel(label)}</th>
+                  <td>{series.ys[i]}</td>
                 </tr>
               ))}
             </tbody>
@@ -278,6 +285,7 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         <RankedBars title="Cities" rows={numbers.region} />
         <RankedBars title="Browsers" rows={numbers.browser} />
         <RankedBars title="Operating systems" rows={numbers.ops} />
+        <RankedBars title="Devices" rows={numbers.device} label={(row) => deviceLabel(row.name)} />
         {numbers.qrCode && <TopQrCodes rows={numbers.qrCode} view={view} />}
       </div>
     </>

@@ -146,14 +146,48 @@ export function changeText(now: number, before: number, label: string): string {
   return `${percent > 0 ? '+' : percent < 0 ? '−' : '±'}${Math.abs(percent)}% vs ${label} (${before.toLocaleString('en')})`;
 }
 
-/** The activity answer's day buckets as a chart's data: x in seconds at each local day's UTC midnight (the chart reads them as UTC), y the scans. */
-export function daySeries(activity: Activity): [number[], number[]] {
-  const xs = activity.Day.x.map((day) => {
-    const d = parseLocalDate(day);
-    return d ? d.getTime() / 1000 : NaN;
-  });
-  return [xs, [...activity.Day.y]];
+/** What the scans chart draws: one bar per local hour or per local day. */
+export interface ScanSeries {
+  unit: 'hour' | 'day';
+  /** The buckets as the API names them: `YYYY-MM-DDTHH:00` or `YYYY-MM-DD`. */
+  labels: string[];
+  /** Each bucket's local wall-clock start read as UTC, in seconds (the chart shows them as UTC). */
+  xs: number[];
+  ys: number[];
 }
+
+/**
+ * The activity answer as the chart's series: its hours when it has them (ranges of up to 7 days:
+ * today, yesterday, 48 hours, 7 days, short custom ranges), else its days.
+ */
+export function scanSeries(activity: Activity): ScanSeries {
+  const hours = activity.Hour;
+  const [unit, series] = hours ? (['hour', hours] as const) : (['day', activity.Day] as const);
+  const xs = series.x.map((label) => {
+    const day = parseLocalDate(label.slice(0, 10));
+    const hour = unit === 'hour' ? /^T(\d{2}):00$/.exec(label.slice(10)) : null;
+    if (!day || (unit === 'hour' && !hour)) return NaN;
+    return day.getTime() / 1000 + (hour ? Number(hour[1]) * 3600 : 0);
+  });
+  return { unit, labels: [...series.x], xs, ys: [...series.y] };
+}
+
+/** A bucket's name in the table beside the chart: `2026-11-26 14:00` for an hour, the date for a day. */
+export const bucketLabel = (label: string) => label.replace('T', ' ');
+
+const DEVICE_NAMES: Record<string, string> = {
+  mobile: 'Mobile',
+  tablet: 'Tablet',
+  desktop: 'Desktop',
+  smarttv: 'Smart TV',
+  wearable: 'Wearable',
+  console: 'Game console',
+  embedded: 'Embedded',
+  xr: 'VR/AR headset',
+};
+
+/** A device type as the API names it (ua-parser-js's lower-case types, "Unknown") in words. */
+export const deviceLabel = (name: string) => DEVICE_NAMES[name] ?? name;
 
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
