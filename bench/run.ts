@@ -7,6 +7,7 @@ import { benchAnalyticsExport } from './analytics-export.js';
 import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
+import { benchConsoleAnalytics } from './console-analytics.js';
 import { benchConsoleLinks } from './console-links.js';
 import { benchConsoleQrPreview } from './console-qr-preview.js';
 import { benchConsoleSize } from './console-size.js';
@@ -33,6 +34,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   api: benchApi,
   bulk: benchBulk,
   cafes: benchCafes,
+  'console-analytics': benchConsoleAnalytics,
   'console-links': benchConsoleLinks,
   'console-qr-preview': benchConsoleQrPreview,
   'console-size': benchConsoleSize,

@@ -183,7 +183,6 @@ const DEVICE_NAMES: Record<string, string> = {
   wearable: 'Wearable',
   console: 'Game console',
   embedded: 'Embedded',
-  xr: 'VR/AR headset',
 };
 
 /** A device type as the API names it (ua-parser-js's lower-case types, "Unknown") in words. */
