@@ -33,7 +33,7 @@ export async function benchConsoleAnalytics(): Promise<string> {
   try {
     const rows: Array<Array<string | number>> = [];
     const measure = async (label: string, key: string, hash: string, timezoneId = 'UTC') => {
-      const times = await timesToSelector(browser, key, `${api.origin}/#${hash}`, DRAWN, timezoneId);
+      const times = await timesToSelector(browser, key, `${api.origin}/#${hash}`, DRAWN, { timezoneId, inPage: true });
       const mid = median(times);
       rows.push([label, hash, timezoneId, mid.toFixed(0), Math.max(...times).toFixed(0), mid < TARGET_MS ? 'yes' : 'no']);
     };

@@ -66,7 +66,8 @@ const scanArb = fc.record({
   at: fc.oneof(
     fc.integer({ min: now - 10 * DAY, max: now }),
     fc.integer({ min: -240, max: 0 }).map((h) => Math.floor(now / HOUR) * HOUR + h * HOUR + (h % 2 === 0 ? 0 : -1)),
-    fc.integer({ min: -240, max: 0 }).map((h) => Math.floor(now / HOUR) * HOUR + h * HOUR + 30 * 60_000),
+    // Never after now (the current hour's :30 is still ahead before half past): no scan is later than now.
+    fc.integer({ min: -240, max: 0 }).map((h) => Math.min(now, Math.floor(now / HOUR) * HOUR + h * HOUR + 30 * 60_000)),
   ),
   browser: fc.constantFrom(...BROWSERS),
   os: fc.constantFrom(...OSES),

@@ -132,6 +132,8 @@ interface Reading {
    * scan of the window on its own, no rollup rows.
    */
   rows: ((dimension: Dimension, days: boolean, raw?: boolean) => SQL) | null;
+  /** Whose scans, for reads of their own (null with `rows`). */
+  owner: Scope | null;
   /** The bot condition on those rows. */
   bots: SQL;
 }
@@ -146,11 +148,11 @@ async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQ
   let owner: Scope = { accountId: scope.accountId };
   if (scope.linkSlug !== undefined) {
     const linkId = await linkIdOf(db, scope);
-    if (!linkId) return { window, rows: null, bots };
+    if (!linkId) return { window, rows: null, owner: null, bots };
     owner = { accountId: scope.accountId, linkId };
   }
   const plan = planWindow(window, now);
-  return { window, rows: (dimension, days, raw = false) => countedRows(owner, raw ? rawPlan(window) : plan, dimension, days), bots };
+  return { window, rows: (dimension, days, raw = false) => countedRows(owner, raw ? rawPlan(window) : plan, dimension, days), owner, bots };
 }
 
 async function linkIdOf(db: Database, scope: AnalyticsScope): Promise<string | null> {
@@ -270,7 +272,8 @@ export const HOUR_SERIES_MAX_DAYS = 7;
  * A window of at most HOUR_SERIES_MAX_DAYS local days also has `Hour`, exact in every zone.
  */
 export async function activityAnalytics(db: Database, scope: AnalyticsScope, query: AnalyticsQuery) {
-  const { window, rows, bots } = await readingFor(db, scope, query);
+  const reading = await readingFor(db, scope, query);
+  const { window, rows, bots } = reading;
   const perDay = new Map<string, number>();
   if (rows) {
     const counted = await rowsOf<{ day: string; n: number }>(
@@ -297,29 +300,60 @@ export async function activityAnalytics(db: Database, scope: AnalyticsScope, que
     if (key >= last) break;
   }
   if (Day.x.length > HOUR_SERIES_MAX_DAYS) return { data: { Year, Month, Day } };
-  return { data: { Year, Month, Day, Hour: await hourSeries(db, { window, rows, bots }) } };
+  return { data: { Year, Month, Day, Hour: await hourSeries(db, reading) } };
 }
 
 /**
  * Scans per local wall-clock hour (`YYYY-MM-DDTHH:00`), every hour of the window, zeros included.
  * Where the zone's offset is whole hours, an hour row is exactly one local hour and the rollups
- * are read as for the other series. In a :30 or :45 zone (Asia/Kolkata, Asia/Kathmandu) every
- * local hour cuts two UTC hours in half, which no rollup row holds, so the window's raw scans are
- * counted (a week of scans, by the account's or link's time index). A fall-back day's repeated hour
- * is one bucket holding both; a spring-forward day's skipped hour is not there.
+ * are read as for the other series. In a :30 or :45 zone every local hour is the end of one UTC
+ * hour and the start of the next, which no rollup row holds (shiftedHourRows). A fall-back day's
+ * repeated hour is one bucket holding both; a spring-forward day's skipped hour is not there.
  */
-async function hourSeries(db: Database, { window, rows, bots }: Reading) {
-  const { labels, onUtcHours } = localHoursOf(window);
+async function hourSeries(db: Database, { window, rows, owner, bots }: Reading) {
+  const { labels, startPastUtcHour: past } = localHoursOf(window);
   const perHour = new Map<string, number>();
-  if (rows) {
+  if (rows && owner) {
+    const from = window.from.getTime();
+    const to = window.to.getTime();
+    const onLocalHour = (ms: number) => (((ms - (past ?? 0)) % HOUR_MS) + HOUR_MS) % HOUR_MS === 0;
+    // Shifted rows need the window to start on a UTC or local hour and to end on a local hour or
+    // at now (no scan is later); otherwise, and where the offset changes inside the window, every
+    // scan of the window is counted on its own.
+    const shifted = past !== null && past !== 0 && (from % HOUR_MS === 0 || onLocalHour(from)) && (to >= Date.now() || onLocalHour(to));
     const counted = await rowsOf<{ hour: string; n: number }>(
       db,
       sql`select to_char(c.at at time zone ${window.timezone}, 'YYYY-MM-DD"T"HH24":00"') as hour, sum(c.scans)::int as n
-          from (${rows('all', false, !onUtcHours)}) c where ${bots} group by 1`,
+          from (${past === 0 ? rows('all', false) : shifted ? shiftedHourRows(owner, from, to, past) : rows('all', false, true)}) c
+          where ${bots} group by 1`,
     );
     for (const r of counted) perHour.set(r.hour, r.n);
   }
   return { x: labels, y: labels.map((label) => perHour.get(label) ?? 0) };
+}
+
+/**
+ * Rows (at, is_bot, scans) whose sums per local hour are exact in a zone whose hours start `past`
+ * ms after each UTC hour: the local hour starting at h + past holds the UTC hour h's scans less
+ * those of its first `past` ms, plus the first `past` ms of the hour after. So each hour row of
+ * [floor(from), ceil(to)) is placed at h + past, and the raw scans of the first `past` ms of each
+ * of those hours count +1 at their own time and -1 at their hour's h + past: Asia/Kolkata reads
+ * half the window's raw scans, Asia/Kathmandu a quarter. Rows that land outside the window's
+ * hours (before `from`, at or after `to`) hold only scans outside it and are not among its labels.
+ */
+function shiftedHourRows(scope: Scope, from: number, to: number, past: number): SQL {
+  const scopeId = scope.linkId ?? scope.accountId;
+  const owner = scope.linkId !== undefined ? sql`s.link_id = ${scope.linkId}` : sql`s.account_id = ${scope.accountId}`;
+  const first = Math.floor(from / HOUR_MS) * HOUR_MS;
+  const last = Math.ceil(to / HOUR_MS) * HOUR_MS;
+  const shift = sql`make_interval(secs => ${past / 1000}::float8)`;
+  return sql`select r.bucket + ${shift} as at, r.is_bot, r.scans from scan_rollups r
+      where r.scope_id = ${scopeId} and r.dimension = ${ROLLUP_DIMENSIONS.all} and r.grain = 'hour'
+        and r.bucket >= ${at(first)} and r.bucket < ${at(last)}
+    union all
+    select x.at, x.is_bot, x.scans from generate_series(${at(first)}, ${at(last - HOUR_MS)}, interval '1 hour') g(h)
+      cross join lateral (select s.created_at, s.is_bot from scans s where ${owner} and s.created_at >= g.h and s.created_at < g.h + ${shift}) p
+      cross join lateral (values (p.created_at, p.is_bot, 1), (g.h + ${shift}, p.is_bot, -1)) x(at, is_bot, scans)`;
 }
 
 /** Scans per local weekday and hour: all 168 keys `Mon-0` … `Sun-23`, zeros included; hour rows placed as in activity. */

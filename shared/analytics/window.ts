@@ -51,12 +51,16 @@ export function localDateAt(instant: Date, tz: string): LocalDate {
   return { year, month, day };
 }
 
-/** The local hours a window touches and whether each starts on a UTC hour (see localHoursOf). */
+/** The local hours a window touches and where they start (see localHoursOf). */
 export interface LocalHours {
   /** `YYYY-MM-DDTHH:00`, in order, each once. */
   labels: string[];
-  /** Every local hour of the window starts on a UTC hour: the zone's offset is whole hours throughout. */
-  onUtcHours: boolean;
+  /**
+   * How far past a UTC hour every local hour of the window starts, in ms: 0 where the zone's
+   * offset is whole hours, 30 minutes in Asia/Kolkata, 15 in Asia/Kathmandu; null when it changes
+   * within the window (Australia/Lord_Howe's half-hour DST).
+   */
+  startPastUtcHour: number | null;
 }
 
 /**
@@ -67,7 +71,7 @@ export interface LocalHours {
 export function localHoursOf(window: AnalyticsWindow): LocalHours {
   const labels: string[] = [];
   const seen = new Set<string>();
-  let onUtcHours = true;
+  const starts = new Set<number>();
   const to = window.to.getTime();
   for (let t = window.from.getTime(); t < to; ) {
     const local = zonedDateTimeAt(new Date(t), window.timezone);
@@ -75,10 +79,11 @@ export function localHoursOf(window: AnalyticsWindow): LocalHours {
     const label = `${date}T${String(local.hour).padStart(2, '0')}:00`;
     if (!seen.has(label)) (seen.add(label), labels.push(label));
     const wall = utcMidnight(local).getTime() + local.hour * HOUR_MS + local.minute * 60_000 + local.second * 1000 + (((t % 1000) + 1000) % 1000);
-    if ((wall - t) % HOUR_MS !== 0) onUtcHours = false;
-    t += HOUR_MS - (((wall % HOUR_MS) + HOUR_MS) % HOUR_MS);
+    const intoHour = ((wall % HOUR_MS) + HOUR_MS) % HOUR_MS;
+    starts.add((((t - intoHour) % HOUR_MS) + HOUR_MS) % HOUR_MS);
+    t += HOUR_MS - intoHour;
   }
-  return { labels, onUtcHours };
+  return { labels, startPastUtcHour: starts.size <= 1 ? ([...starts][0] ?? 0) : null };
 }
 
 /** The instant a local day starts in `tz` (a midnight skipped by DST is the first instant of the day). */
