@@ -28,12 +28,15 @@ export async function benchConsoleAnalytics(): Promise<string> {
   const empty = await createAccount(database.db, { name: 'bench-console-analytics-empty', plan: 'business' });
   const fullKey = await createApiKey(database.db, { accountId: seeded.accountId, scopes: ['all'], name: 'bench-console-analytics' });
   const emptyKey = await createApiKey(database.db, { accountId: empty.id, scopes: ['all'], name: 'bench-console-analytics' });
-  const api = await startBenchApi(url);
-  const browser = await launchChromium();
+  let api: Awaited<ReturnType<typeof startBenchApi>> | undefined;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   try {
+    api = await startBenchApi(url);
+    browser = await launchChromium();
+    const [origin, chromium] = [api.origin, browser];
     const rows: Array<Array<string | number>> = [];
     const measure = async (label: string, key: string, hash: string, timezoneId = 'UTC') => {
-      const times = await timesToSelector(browser, key, `${api.origin}/#${hash}`, DRAWN, { timezoneId, inPage: true });
+      const times = await timesToSelector(chromium, key, `${origin}/#${hash}`, DRAWN, { timezoneId, inPage: true });
       const mid = median(times);
       rows.push([label, hash, timezoneId, mid.toFixed(0), Math.max(...times).toFixed(0), mid < TARGET_MS ? 'yes' : 'no']);
     };
@@ -44,7 +47,7 @@ export async function benchConsoleAnalytics(): Promise<string> {
     await measure(`${account}: last 30 days (per day)`, fullKey.key, '/analytics?duration=30_days');
     await measure(`${account}: last year (per day)`, fullKey.key, '/analytics?duration=1_year');
     // A :30 zone: the hours come from raw scans (a week of them), not the rollups.
-    await measure(`${account}: last 7 days in Asia/Kolkata (per hour, raw scans)`, fullKey.key, '/analytics', 'Asia/Kolkata');
+    await measure(`${account}: last 7 days in Asia/Kolkata (per hour, a half hour of raw scans per hour)`, fullKey.key, '/analytics', 'Asia/Kolkata');
     await measure(`hottest link: last 7 days (per hour)`, fullKey.key, `/analytics/${seeded.hotSlug}`);
     const seededNote = kept ? `reused seed of ${seeded.seededAt.toISOString()}` : `seeded now in ${seeded.seedSeconds.toFixed(0)} s`;
     return printTable(
@@ -53,8 +56,9 @@ export async function benchConsoleAnalytics(): Promise<string> {
       rows,
     );
   } finally {
-    await browser.close();
-    await stopProcess(api.child);
+    // The kept database keeps none of this run's keys or accounts, whatever failed.
+    await browser?.close();
+    if (api) await stopProcess(api.child);
     await database.db.delete(apiKeys).where(inArray(apiKeys.id, [fullKey.id, emptyKey.id]));
     await database.db.delete(accounts).where(eq(accounts.id, empty.id));
     await database.close();
