@@ -6,8 +6,10 @@
  * SIGKILL mid-job (its transaction open), whose retry makes the new menu once.
  */
 import { randomUUID } from 'node:crypto';
+import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
+import { ITEM_BATCH } from '../shared/cafes/bulk-insert.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { pngPart, sendForm, textPart } from './support/fixtures.js';
@@ -290,6 +292,27 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     });
     // Another account does not see the job.
     expect((await call(api.app, other.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).statusCode).toBe(404);
+  });
+
+  it('the job reports progress after each batch of items, from 10 (old menu gone) to 99', { timeout: 60_000 }, async () => {
+    const cafe = await newCafe();
+    const events = new QueueEvents('cafe-bulk-insert', { connection: api.ctx.redis.duplicate(), prefix: api.ctx.config.QUEUE_PREFIX });
+    try {
+      await events.waitUntilReady();
+      const seen = new Map<string, number[]>();
+      events.on('progress', ({ jobId, data }) => seen.set(jobId, [...(seen.get(jobId) ?? []), Number(data)]));
+      const entries = 5 * ITEM_BATCH - 10;
+      const res = await bulk(cafe.id, { items: manyItems(entries) }, me.key, { prefer: 'respond-async' });
+      expect(res.statusCode, res.body).toBe(202);
+      const { jobId } = res.json();
+      await pollUntil(async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).json(), (j) => j.state === 'completed', 30_000);
+      // The events of one job arrive in order; the last may trail the completion a little.
+      const progress = await pollUntil(async () => seen.get(jobId) ?? [], (p) => p.at(-1) === 99, 5_000);
+      // 10 once the old menu is gone, then one step per batch of ITEM_BATCH items (the last one short).
+      expect(progress).toEqual([10, ...[1, 2, 3, 4].map((b) => Math.round(10 + (89 * b * ITEM_BATCH) / entries)), 99]);
+    } finally {
+      await events.close();
+    }
   });
 
   it('needs cafe.update; another account’s or no cafe is 404 "Cafe not found"', async () => {
