@@ -315,6 +315,31 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     }
   });
 
+  it('Idempotency-Key: a retry answers the first job and replaces the menu once; another menu with the key is a 409', async () => {
+    const cafe = await newCafe();
+    const key = randomUUID();
+    const first = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key, prefer: 'respond-async' });
+    expect(first.statusCode, first.body).toBe(202);
+    const retry = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key, prefer: 'respond-async' });
+    expect(retry.statusCode, retry.body).toBe(202);
+    expect(retry.json().jobId).toBe(first.json().jobId);
+    const done = await pollUntil(async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${first.json().jobId}`)).json(), (j) => j.state === 'completed', 30_000);
+    expect(done.result).toEqual({ groups: 5, categories: 30, items: 30, deleted: { groups: 0, categories: 0, items: 0 } });
+    // Waited for, the retry answers the finished job's result: the menu was not replaced again.
+    const waited = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key });
+    expect(waited.statusCode, waited.body).toBe(200);
+    expect(waited.json().data).toEqual(done.result);
+    expect(await list(cafe.id, 'items')).toHaveLength(30);
+    const other = await bulk(cafe.id, { items: manyItems(31) }, me.key, { 'idempotency-key': key });
+    expect(other.statusCode, other.body).toBe(409);
+    expect(other.json().message).toMatch(/already used with a different request/);
+    const otherCafe = await newCafe();
+    expect((await bulk(otherCafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key })).statusCode).toBe(409);
+    const bad = await bulk(cafe.id, { items: manyItems(1) }, me.key, { 'idempotency-key': 'has space' });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json().errors).toEqual([{ path: 'Idempotency-Key', message: 'Must be 1 to 255 visible ASCII characters' }]);
+  });
+
   it('needs cafe.update; another account’s or no cafe is 404 "Cafe not found"', async () => {
     const cafe = await newCafe();
     const body = { items: [{ name: 'Espresso', price: 2.5, currency: 'EUR', category: 'Coffee' }] };
