@@ -3,7 +3,8 @@
  * workers and redirect: a 500-item CSV in five groups (one row without: General) and 25
  * categories dropped on the zone is previewed with its one bad cell marked in the API schema's
  * words, and the import is refused until it is fixed; the fixed file, chosen through the file
- * input, replaces the old menu after a confirm, the progress bar following the cafe-bulk-insert
+ * input, replaces the old menu after a confirm reached by keyboard (focus then on the import's
+ * panel), the progress bar following the cafe-bulk-insert
  * job to 100%; the menu editor, the API and the guest menu page then hold the 500 items in the
  * file's order. Scans sent through the redirect to the menu link (a bot among them) are the cafe
  * page's and the cafe list's "scans today", the API's number, linked to that link's dashboard.
@@ -131,12 +132,21 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
       await dialog.waitFor({ state: 'detached' });
       expect(await apiItems()).toHaveLength(3);
 
-      await replace.click();
-      await dialog.getByRole('button', { name: 'Replace the menu' }).click();
+      // By keyboard: Enter on the button opens the confirm with focus inside it; its submit starts the import.
+      await replace.focus();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor();
+      expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
+      await dialog.getByRole('button', { name: 'Replace the menu' }).focus();
+      await page.keyboard.press('Enter');
       const bar = page.getByRole('progressbar', { name: 'The import' });
       await bar.waitFor();
+      // Focus is not lost with the closed confirm: it is on the import's panel.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('bulk-run-wrap');
       await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
       await page.getByRole('status').filter({ hasText: 'Done: the menu now has 500 items in 25 categories and 5 groups. It replaced 3 items.' }).waitFor();
+      // Once finished the file cannot be sent again by mistake: a new import starts from a new file.
+      expect(await replace.isDisabled()).toBe(true);
       // One job for the import (the other made the old menu), finished.
       const jobs = (await call(stack.api.app, stack.me.key, 'GET', '/api/v1/jobs')).json().data as Array<{ type: string; state: string }>;
       expect(jobs.filter((j) => j.type === 'cafe-bulk-insert').map((j) => j.state)).toEqual(['completed', 'completed']);
@@ -206,7 +216,7 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
     }
   });
 
-  it('has no serious or critical axe-core finding on the preview at both widths in both themes, and nothing wider than the phone', { timeout: 90_000 }, async () => {
+  it('has no serious or critical axe-core finding on the preview, the confirm and the finished import, at both widths in both themes, and nothing wider than the phone', { timeout: 90_000 }, async () => {
     for (const size of [PHONE, DESKTOP]) {
       const { context, page } = await openCafe(size, { bypassCSP: true });
       try {
@@ -220,8 +230,14 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
         await page.locator('#menu-import-file').setInputFiles({ name: 'menu-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(menuCsv(false)) });
         await expect.poll(() => summary(page)).toBe('500 items in 25 categories and 5 groups. 500 rows ready.');
         await page.getByRole('button', { name: /^Replace the menu with these 500 items/ }).click();
-        await page.getByRole('dialog', { name: 'Replace the whole menu?' }).waitFor();
+        const dialog = page.getByRole('dialog', { name: 'Replace the whole menu?' });
+        await dialog.waitFor();
         expect(await seriousViolationsByTheme(page), `confirm at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+        // And the finished import's panel.
+        await dialog.getByRole('button', { name: 'Replace the menu' }).click();
+        await expect.poll(() => page.getByRole('progressbar', { name: 'The import' }).getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
+        expect(await overflowingElements(page, size.viewport.width), `finished, wider than ${size.viewport.width} px`).toEqual([]);
+        expect(await seriousViolationsByTheme(page), `finished at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
       } finally {
         await context.close();
       }
