@@ -1,15 +1,14 @@
 /**
  * The cafe page's menu import and today's scans in headless Chromium, against the real api,
- * workers and redirect: a 500-item CSV in five groups (one row without: General) and 25
- * categories dropped on the zone is previewed with its one bad cell marked in the API schema's
+ * workers and redirect: a 500-item CSV in 25 categories (four named groups, and rows without one:
+ * General) dropped on the zone is previewed with its one bad cell marked in the API schema's
  * words, and the import is refused until it is fixed; the fixed file, chosen through the file
  * input, replaces the old menu after a confirm reached by keyboard (focus then on the import's
- * panel), the progress bar following the cafe-bulk-insert
- * job to 100%; the menu editor, the API and the guest menu page then hold the 500 items in the
- * file's order. Scans sent through the redirect to the menu link (a bot among them) are the cafe
- * page's and the cafe list's "scans today", the API's number, linked to that link's dashboard.
- * axe-core finds nothing serious in either theme at 390 and 1440 px, and nothing is wider than
- * the phone.
+ * panel), the progress bar following the cafe-bulk-insert job to 100%; the menu editor, the API
+ * and the guest menu page then hold the 500 items in the file's order. Scans sent through the
+ * redirect to the menu link (a bot among them) are the cafe page's and the cafe list's "scans
+ * today", the API's number, linked to that link's dashboard. axe-core finds nothing serious in
+ * either theme at 390 and 1440 px, and nothing is wider than the phone.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
@@ -31,7 +30,7 @@ const ITEMS = 500;
 /** The bad row (the header being row 1) and its bad price. */
 const BAD_ROW = 5;
 
-/** 500 items: five groups (the last rows' blank, so General), 25 categories, some with descriptions, commas and ingredients. */
+/** 500 items in 25 categories: four named groups and General (a blank group), some with descriptions, commas and ingredients. */
 function menuCsv(bad: boolean): string {
   const lines = ['name,price,currency,category,group,description,ingredients'];
   for (let i = 0; i < ITEMS; i++) {
