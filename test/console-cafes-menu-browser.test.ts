@@ -95,10 +95,16 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await categoryDialog.getByLabel('Category name').fill('Coffee');
       await categoryDialog.getByLabel('Description (optional)').fill('Roasted in house');
       expect(await categoryDialog.getByLabel('Group').inputValue()).not.toBe('');
+      // A file that is no image: the category is made, the refusal shown at the image; saving again sends the image to it.
+      await categoryDialog.getByLabel('Image (optional)').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+      await categoryDialog.getByRole('button', { name: 'Add category' }).click();
+      await expect.poll(() => categoryDialog.locator('#field-category-image-error').textContent()).toContain('unsupported image type');
       await categoryDialog.getByLabel('Image (optional)').setInputFiles(png('coffee.png', [90, 60, 30]));
       await categoryDialog.getByRole('img', { name: 'Image chosen, saved with the category' }).waitFor();
       await categoryDialog.getByRole('button', { name: 'Add category' }).click();
       await categoryDialog.waitFor({ state: 'detached' });
+      const categories = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/categories`)).json().data;
+      expect(categories.map((c: { name: string; description: string; image: string | null }) => [c.name, c.description, Boolean(c.image)])).toEqual([['Coffee', 'Roasted in house', true]]);
       await page.getByRole('heading', { name: 'Coffee', level: 4 }).waitFor();
 
       // Two dishes with photos; a currency the API does not know is refused at its field.

@@ -164,6 +164,11 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
     setNotice({ ok: true, text: `${name} ${verb}.` });
     void reload();
   };
+  // A dialog may have saved part of its work before it was cancelled (a category whose image was refused).
+  const cancelled = () => {
+    setEditing(null);
+    void reload();
+  };
   const groups = tree.flatMap((t) => (t.group ? [t.group] : []));
   const allCategories = tree.flatMap((t) => t.categories.map((c) => c.category));
   const hidden = <span class="badge">hidden</span>;
@@ -242,9 +247,9 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
       <button type="button" onClick={() => setEditing({ kind: 'group', group: null })}>
         Add a group
       </button>
-      {editing?.kind === 'group' && <GroupDialog client={client} cafeId={cafeId} group={editing.group} onSaved={saved(editing.group ? 'saved' : 'added')} onCancel={() => setEditing(null)} />}
+      {editing?.kind === 'group' && <GroupDialog client={client} cafeId={cafeId} group={editing.group} onSaved={saved(editing.group ? 'saved' : 'added')} onCancel={cancelled} />}
       {editing?.kind === 'category' && (
-        <CategoryDialog client={client} cafeId={cafeId} category={editing.category} groupId={editing.groupId} groups={groups} onSaved={saved(editing.category ? 'saved' : 'added')} onCancel={() => setEditing(null)} />
+        <CategoryDialog client={client} cafeId={cafeId} category={editing.category} groupId={editing.groupId} groups={groups} onSaved={saved(editing.category ? 'saved' : 'added')} onCancel={cancelled} />
       )}
       {editing?.kind === 'item' && (
         <ItemDialog
@@ -254,7 +259,7 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
           start={{ categoryId: editing.categoryId, currency: menu.items.at(-1)?.currency ?? 'EUR' }}
           categories={allCategories}
           onSaved={saved(editing.item ? 'saved' : 'added')}
-          onCancel={() => setEditing(null)}
+          onCancel={cancelled}
         />
       )}
       {deleting && (

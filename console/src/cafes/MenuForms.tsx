@@ -47,11 +47,10 @@ function useSave(prefix: string, fields: readonly string[], onSaved: (name: stri
     const rest = unplacedErrors(byField, (p) => fields.includes(p));
     setProblem(rest.length > 0 ? rest.join(' ') : null);
   };
-  const save = async (send: () => Promise<Answer | { failed: string }>, placeAnswer: (byPath: FieldErrors) => Record<string, string> = (e) => ({ ...e })) => {
+  const save = async (send: () => Promise<Answer>, placeAnswer: (byPath: FieldErrors) => Record<string, string> = (e) => ({ ...e })) => {
     setBusy(true);
     try {
       const answer = await send();
-      if ('failed' in answer) return setProblem(answer.failed);
       const { data, error, response } = answer;
       if (data) return onSaved(data.data.name);
       const byField = placeAnswer(fieldErrorsOf(error));
@@ -127,22 +126,24 @@ export function CategoryDialog({
   onCancel(): void;
 }) {
   const [draft, setDraft] = useState<CategoryDraft>(() => categoryDraftOf(category, groupId));
+  // A new category made whose image was then refused: saving again edits it rather than making another.
+  const [made, setMade] = useState<Category | null>(null);
   const set = (change: Partial<CategoryDraft>) => setDraft({ ...draft, ...change });
   const { errors, problem, busy, place, save } = useSave('category', ['name', 'description', 'group_id', 'image'], onSaved);
   const submit = () => {
-    const checked = categoryBody(draft, category !== null);
+    const target = category ?? made;
+    const checked = categoryBody(draft, target !== null);
     if ('errors' in checked) return place(checked.errors);
     void save(async () => {
-      const saved = category
-        ? await client.PUT('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: category.id } }, body: checked.body })
+      const saved = target
+        ? await client.PUT('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: target.id } }, body: checked.body })
         : await client.POST('/api/v1/cafes/{id}/categories', { params: { path: { id: cafeId } }, body: checked.body });
       if (!saved.data || !draft.image) return saved;
-      // The image is a form of its own; a new category's image follows the category it belongs to.
+      setMade(saved.data.data);
+      // The image is a form of its own, sent once the category it belongs to is saved.
       const form = new FormData();
       form.append('image', draft.image);
-      const image = await client.PUT('/api/v1/cafes/{id}/categories/{categoryId}/image', { params: { path: { id: cafeId, categoryId: saved.data.data.id } }, body: form as never });
-      if (image.data || category) return image;
-      return { failed: `“${saved.data.data.name}” was added, but its image was not: ${problemText(image.response.status, image.error)} Edit the category to try again.` };
+      return client.PUT('/api/v1/cafes/{id}/categories/{categoryId}/image', { params: { path: { id: cafeId, categoryId: saved.data.data.id } }, body: form as never });
     });
   };
   return (
