@@ -221,6 +221,7 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await page.getByRole('button', { name: 'Delete category Coffee' }).click();
       await confirm.getByRole('button', { name: 'Delete category' }).click();
       await page.getByRole('heading', { name: 'Coffee', level: 4 }).waitFor({ state: 'detached' });
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('menu-title');
       const left = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items`)).json().data;
       expect(left.map((i: { name: string }) => i.name).sort()).toEqual(['Green tea', 'Pastel de nata']);
 

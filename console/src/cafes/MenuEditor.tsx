@@ -46,6 +46,7 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<Deleting | null>(null);
+  const [deletes, setDeletes] = useState(0);
   // The row being dragged (its level and parent), so a drop knows where it came from.
   const [dragged, setDragged] = useState<{ kind: Kind; parent: string; index: number } | null>(null);
   const reload = async () => setMenu(await loadMenu(client, cafeId));
@@ -95,13 +96,18 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
     return act(() => client.PUT('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } }, body: form as never }), done);
   };
 
-  const remove = ({ kind, entry }: Deleting) => {
+  const remove = async ({ kind, entry }: Deleting) => {
     setDeleting(null);
     const done = `${entry.name} deleted.`;
-    if (kind === 'item') return act(() => client.DELETE('/api/v1/cafes/{id}/items/{itemId}', { params: { path: { id: cafeId, itemId: entry.id } } }), done);
-    if (kind === 'category') return act(() => client.DELETE('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: entry.id } } }), done);
-    return act(() => client.DELETE('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } } }), done);
+    if (kind === 'item') await act(() => client.DELETE('/api/v1/cafes/{id}/items/{itemId}', { params: { path: { id: cafeId, itemId: entry.id } } }), done);
+    else if (kind === 'category') await act(() => client.DELETE('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: entry.id } } }), done);
+    else await act(() => client.DELETE('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } } }), done);
+    setDeletes((n) => n + 1);
   };
+  // The deleted row's button had the focus: once the row is gone, it goes to the menu's heading rather than the page's start.
+  useEffect(() => {
+    if (deletes > 0 && (!document.activeElement || document.activeElement === document.body)) document.getElementById('menu-title')?.focus();
+  }, [deletes]);
 
   /** A row's drag and drop among its siblings (the same level under the same parent). */
   const dragProps = (kind: Kind, parent: string, list: Entry[], index: number) => ({
@@ -210,7 +216,9 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
 
   return (
     <section class="menu-editor" aria-labelledby="menu-title">
-      <h2 id="menu-title">Menu</h2>
+      <h2 id="menu-title" tabIndex={-1}>
+        Menu
+      </h2>
       <p role={notice?.ok === false ? 'alert' : 'status'} class={notice?.ok === false ? 'field-error' : undefined}>
         {notice?.text}
       </p>
