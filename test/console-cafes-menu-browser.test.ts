@@ -4,7 +4,8 @@
  * (the API's refusal shown at its field) are on the page with their photos, dietary badges and
  * allergens; a dish edited keeps what the form shows; dishes, categories and groups moved by
  * keyboard, or a dish by drag, change the page's order; hidden ones leave it; deletes ask first and
- * say what goes with them. axe-core finds nothing serious at 390 and 1440 px in either theme, and
+ * say what goes with them; a category moves to another group and a group is renamed and shown
+ * again in their dialogs. axe-core finds nothing serious at 390 and 1440 px in either theme, and
  * nothing is wider than a phone.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -85,9 +86,12 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       expect(await groupDialog.locator('#field-group-name-error').textContent()).toContain('Give the group a name');
       expect(await groupDialog.getByLabel('Group name').getAttribute('aria-invalid')).toBe('true');
       await groupDialog.getByLabel('Group name').fill('Drinks');
+      await groupDialog.getByLabel('Image (optional)').setInputFiles(png('drinks.png', [20, 60, 120]));
       await groupDialog.getByRole('button', { name: 'Add group' }).click();
       await groupDialog.waitFor({ state: 'detached' });
       await page.getByRole('heading', { name: 'Drinks', level: 3 }).waitFor();
+      const [drinks] = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/groups`)).json().data;
+      expect(drinks).toMatchObject({ name: 'Drinks', visible: true, image: expect.stringContaining('/files/') });
 
       // A category in it, with a description and an image.
       await page.getByRole('button', { name: 'Add a category to Drinks' }).click();
@@ -232,6 +236,25 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await groupConfirm.getByRole('button', { name: 'Delete group' }).click();
       await page.getByRole('heading', { name: 'Not in a group', level: 3 }).waitFor();
       expect(await page.getByRole('list', { name: 'Categories in no group' }).locator('h4').allTextContents()).toEqual(['Tea']);
+
+      // A category moves to another group, and a group is renamed, in their dialogs.
+      await page.getByRole('button', { name: 'Edit category Tea' }).click();
+      const teaDialog = page.getByRole('dialog', { name: 'Edit the category “Tea”' });
+      expect(await teaDialog.getByLabel('Group').inputValue()).toBe('');
+      await teaDialog.getByLabel('Group').selectOption({ label: 'Food' });
+      await teaDialog.getByRole('button', { name: 'Save category' }).click();
+      await page.getByRole('heading', { name: 'Not in a group', level: 3 }).waitFor({ state: 'detached' });
+      expect((await page.getByRole('list', { name: 'Categories in Food' }).locator('h4').allTextContents()).sort()).toEqual(['Pastries', 'Tea']);
+      await page.getByRole('button', { name: 'Edit group Food' }).click();
+      const foodDialog = page.getByRole('dialog', { name: 'Edit the group “Food”' });
+      expect(await foodDialog.getByLabel('Shown on the menu page').isChecked()).toBe(false);
+      await foodDialog.getByLabel('Group name').fill('Kitchen');
+      await foodDialog.getByLabel('Shown on the menu page').check();
+      await foodDialog.getByRole('button', { name: 'Save group' }).click();
+      await page.getByRole('heading', { name: 'Kitchen', level: 3 }).waitFor();
+      view = await guestView(page, cafe);
+      expect(view).toMatchObject({ groups: ['Kitchen'], categories: ['Pastries'], dishes: ['Pastel de nata'] });
+      await view.guest.close();
       expect(problems).toEqual([]);
     } finally {
       await context.close();
