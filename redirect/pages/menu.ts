@@ -13,7 +13,7 @@
  * The page depends on the menu and on the cafe's clock (open or closed, today's row of the hours):
  * `menuClockKey` says when a rendered copy is still right (redirect/page-cache.ts caches by it).
  */
-import { dietOf, DIETS, filterKey } from '../../shared/cafes/diets.js';
+import { dietOf, DIETS, filterKey, SPICE_LABELS } from '../../shared/cafes/diets.js';
 import { cafeClock, describeOpenState, type CafeClock, type DayHours } from '../../shared/cafes/opening-hours.js';
 import type { PublishedCategory, PublishedItem, PublishedMenu, SpiceLevel } from '../../shared/cafes/published-menu.js';
 import { WEEKDAYS } from '../../shared/cafes/schemas.js';
@@ -42,11 +42,11 @@ function searchKey(text: string): string {
 }
 
 const SPICE: Record<SpiceLevel, { label: string; peppers: number }> = {
-  none: { label: 'Not spicy', peppers: 0 },
-  mild: { label: 'Mild', peppers: 1 },
-  medium: { label: 'Medium hot', peppers: 2 },
-  hot: { label: 'Hot', peppers: 3 },
-  extra_hot: { label: 'Extra hot', peppers: 4 },
+  none: { label: SPICE_LABELS.none, peppers: 0 },
+  mild: { label: SPICE_LABELS.mild, peppers: 1 },
+  medium: { label: SPICE_LABELS.medium, peppers: 2 },
+  hot: { label: SPICE_LABELS.hot, peppers: 3 },
+  extra_hot: { label: SPICE_LABELS.extra_hot, peppers: 4 },
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
+import type { SpiceLevel } from './published-menu.js';
+
 /**
  * The words a menu page understands in an item's tags and allergens: the dietary tags it shows as
  * badges and filters by (compared by filterKey),
- * and the allergens a menu usually declares. The console offers these as choices, so what an
+ * the allergens a menu usually declares, and spice levels in words. The console offers these as choices, so what an
  * owner ticks is what the guest page recognises.
  */
 
@@ -56,3 +58,6 @@ export function filterKey(text: string): string {
 
 /** The dietary tag a tag is, by its key, or null for any other tag. */
 export const dietOf = (tag: string): string | null => (filterKey(tag) in DIETS ? filterKey(tag) : null);
+
+/** Spice levels in the page's words. */
+export const SPICE_LABELS: Readonly<Record<SpiceLevel, string>> = { none: 'Not spicy', mild: 'Mild', medium: 'Medium hot', hot: 'Hot', extra_hot: 'Extra hot' };

@@ -5,7 +5,7 @@
  * the body's paths), with the dietary tags and allergens the guest page understands as choices;
  * and prices in words as the guest page writes them.
  */
-import { COMMON_ALLERGENS, DIETS, dietOf, filterKey } from '../../../shared/cafes/diets.js';
+import { COMMON_ALLERGENS, DIETS, dietOf, filterKey, SPICE_LABELS } from '../../../shared/cafes/diets.js';
 import type { paths } from '../api/schema.js';
 
 export type Group = paths['/api/v1/cafes/{id}/groups']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -77,13 +77,8 @@ const PRICE = /^\d{1,9}(\.\d{1,3})?$/;
 export const DIET_CHOICES: ReadonlyArray<{ key: string; label: string }> = Object.entries(DIETS).map(([key, { label }]) => ({ key, label }));
 export { COMMON_ALLERGENS };
 
-export const SPICE_CHOICES: ReadonlyArray<{ value: SpiceLevel; label: string }> = [
-  { value: 'none', label: 'Not spicy' },
-  { value: 'mild', label: 'Mild' },
-  { value: 'medium', label: 'Medium hot' },
-  { value: 'hot', label: 'Hot' },
-  { value: 'extra_hot', label: 'Extra hot' },
-];
+/** Spice levels, mildest first, in the page's words. */
+export const SPICE_CHOICES = Object.entries(SPICE_LABELS).map(([value, label]) => ({ value: value as SpiceLevel, label }));
 
 /** An item's form as typed: lists as text (one entry per line or comma), dietary tags and common allergens as choices. */
 export interface ItemDraft {
