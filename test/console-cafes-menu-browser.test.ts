@@ -261,7 +261,7 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
     }
   });
 
-  it('has no serious axe-core finding on the menu tree and the dish form, at both widths and in both themes, and nothing wider than the screen', async () => {
+  it('has no serious axe-core finding on the menu tree and its dialogs, at both widths and in both themes, and nothing wider than the screen', async () => {
     const cafe = await newCafe('Café Screens');
     await addThroughApi(cafe, 'Drinks', 'Coffee', 'Espresso');
     await addThroughApi(cafe, 'Food', 'Pastries', 'Pastel de nata');
@@ -297,6 +297,19 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
         expect(await overflowingElements(page, size.viewport.width), `dish form wider than ${size.viewport.width} px`).toEqual([]);
         await consoleScreenshot(page, 'cafe-editor-menu-item-form', { dark: true });
         expect(await seriousViolationsByTheme(page), `dish form ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+        await page.keyboard.press('Escape');
+        await form.waitFor({ state: 'detached' });
+
+        // The group and category dialogs, with a long-named file chosen.
+        for (const [button, title] of [['Edit group Drinks', 'Edit the group “Drinks”'], ['Edit category Coffee', 'Edit the category “Coffee”']] as const) {
+          await page.getByRole('button', { name: button }).click();
+          const dialog = page.getByRole('dialog', { name: title });
+          await dialog.getByLabel('Image (optional)').setInputFiles(png(`${'a-very-long-file-name-'.repeat(4)}.png`, [10, 10, 10]));
+          expect(await overflowingElements(page, size.viewport.width), `${title} wider than ${size.viewport.width} px`).toEqual([]);
+          expect(await seriousViolationsByTheme(page), `${title} ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+          await page.keyboard.press('Escape');
+          await dialog.waitFor({ state: 'detached' });
+        }
         expect(problems).toEqual([]);
       } finally {
         await context.close();
