@@ -62,14 +62,14 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function openCafe(size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean } = {}) {
+async function openCafe(size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean; cafeId?: string } = {}) {
   const context = await browser.newContext({ ...size, bypassCSP: options.bypassCSP ?? false, timezoneId: ZONE, acceptDownloads: true });
   await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), stack.me.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
-  await page.goto(`${base}#/cafes/${cafe.id}`);
+  await page.goto(`${base}#/cafes/${options.cafeId ?? cafe.id}`);
   await page.getByRole('heading', { name: 'Import a whole menu from a CSV file' }).waitFor();
   return { context, page, problems };
 }
@@ -215,9 +215,11 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
     }
   });
 
-  it('has no serious or critical axe-core finding on the preview, the confirm and the finished import, at both widths in both themes, and nothing wider than the phone', { timeout: 90_000 }, async () => {
+  it('has no serious or critical axe-core finding on the preview, the confirm and the finished import, at both widths in both themes, and nothing wider than the phone', { timeout: 240_000 }, async () => {
     for (const size of [PHONE, DESKTOP]) {
-      const { context, page } = await openCafe(size, { bypassCSP: true });
+      // A cafe of its own with an empty menu: axe reads the import, not 500 dishes of the editor too.
+      const own = (await call(stack.api.app, stack.me.key, 'POST', '/api/v1/cafes', { name: 'Café Porto' })).json().data;
+      const { context, page } = await openCafe(size, { bypassCSP: true, cafeId: own.id });
       try {
         await previewWithBadRow(page);
         expect(await overflowingElements(page, size.viewport.width), `wider than ${size.viewport.width} px`).toEqual([]);
@@ -225,10 +227,10 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
         await page.locator(size === PHONE ? '.menu-import .bulk-summary' : '.menu-import').evaluate((e) => e.scrollIntoView());
         await consoleScreenshot(page, 'cafe-menu-import-preview', { dark: true });
         expect(await seriousViolationsByTheme(page), `preview at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
-        // The confirm, too.
-        await page.locator('#menu-import-file').setInputFiles({ name: 'menu-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(menuCsv(false)) });
-        await expect.poll(() => summary(page)).toBe('500 items in 25 categories and 5 groups. 500 rows ready.');
-        await page.getByRole('button', { name: /^Replace the menu with these 500 items/ }).click();
+        // The confirm and the finished import, with the sample file (the same panels, a short menu).
+        await page.locator('#menu-import-file').setInputFiles({ name: 'sample.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleMenuCsv()) });
+        await expect.poll(() => summary(page)).toBe('5 items in 4 categories and 3 groups. 5 rows ready.');
+        await page.getByRole('button', { name: /^Replace the menu with these 5 items/ }).click();
         const dialog = page.getByRole('dialog', { name: 'Replace the whole menu?' });
         await dialog.waitFor();
         expect(await seriousViolationsByTheme(page), `confirm at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
