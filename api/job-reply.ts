@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { JOB_STATES } from '../db/schema.js';
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '../shared/bulk/idempotency.js';
 import { jobStatusUrl, type JobFile } from '../shared/jobs/files.js';
 import type { QueueName } from '../shared/jobs/queues.js';
 import { enqueueAccountJob, type JobView } from '../shared/jobs/records.js';
@@ -27,6 +28,32 @@ export const preferHeaders = z.object({
     .optional()
     .describe('`respond-async`: answer 202 at once instead of waiting for the job; `wait=<seconds>`: wait at most this long'),
 });
+
+/** preferHeaders and `Idempotency-Key`, for endpoints a client must be able to retry without starting a second job. */
+export const idempotentJobHeaders = preferHeaders.extend({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe('1-255 visible ASCII characters; a retry with the same key returns the first request’s job and result'),
+});
+
+/** What the endpoints taking idempotentJobHeaders say of the key. */
+export const IDEMPOTENCY_DESCRIPTION =
+  `\`${IDEMPOTENCY_HEADER}\`: a retry with the same key (same account, same request) answers the first request’s job; ` +
+  'the same key with another request is a 409. Keys are kept 24 h.';
+
+/**
+ * The request's job: queued now, or, when the request carries an Idempotency-Key, the job the key
+ * already started (shared/bulk/idempotency.ts). `request` is what the key's request is compared by.
+ */
+export async function startRequestJob<P>(httpRequest: FastifyRequest, job: { queue: Queue; type: string; payload: P }, request: unknown): Promise<string> {
+  const { ctx } = httpRequest.server;
+  const key = idempotencyKeyOf(httpRequest.headers['idempotency-key']);
+  const input = { accountId: httpRequest.principal.accountId, type: job.type, payload: job.payload };
+  return key
+    ? (await startIdempotentJob(ctx.db, job.queue, key, requestHash(request), input, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
+    : enqueueAccountJob(ctx.db, job.queue, input, ctx.config.JOB_ACCOUNT_QUEUE);
+}
 
 /**
  * Runs an account job for a request: the finished job's view goes to `onCompleted`, which

@@ -20,9 +20,13 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-/** A hash of everything the build reads: the console's sources, the QR renderer it bundles, this file and the dependency lock. */
+/**
+ * A hash of everything the build reads: the console's sources, the shared code it bundles (the QR
+ * renderer, link data rules, the cafe bulk-insert schema: all of shared/, so none is missed), this
+ * file and the dependency lock.
+ */
 async function sourceHash(): Promise<string> {
-  const files = [...(await filesUnder(join(CONSOLE_DIR, 'src'))), ...(await filesUnder(join(CONSOLE_DIR, '..', 'shared', 'qr'))), join(CONSOLE_DIR, 'index.html'), fileURLToPath(import.meta.url), join(CONSOLE_DIR, '..', 'package-lock.json')];
+  const files = [...(await filesUnder(join(CONSOLE_DIR, 'src'))), ...(await filesUnder(join(CONSOLE_DIR, '..', 'shared'))), join(CONSOLE_DIR, 'index.html'), fileURLToPath(import.meta.url), join(CONSOLE_DIR, '..', 'package-lock.json')];
   const hash = createHash('sha256');
   for (const file of files.sort()) hash.update(relative(CONSOLE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
   return hash.digest('hex');

@@ -6,8 +6,10 @@
  * SIGKILL mid-job (its transaction open), whose retry makes the new menu once.
  */
 import { randomUUID } from 'node:crypto';
+import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
+import { ITEM_BATCH } from '../shared/cafes/bulk-insert.js';
 import { linkCacheKeys } from '../shared/links/resolve/keys.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { pngPart, sendForm, textPart } from './support/fixtures.js';
@@ -290,6 +292,52 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     });
     // Another account does not see the job.
     expect((await call(api.app, other.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).statusCode).toBe(404);
+  });
+
+  it('the job reports progress after each batch of items, from 10 (old menu gone) to 99', { timeout: 60_000 }, async () => {
+    const cafe = await newCafe();
+    const events = new QueueEvents('cafe-bulk-insert', { connection: api.ctx.redis.duplicate(), prefix: api.ctx.config.QUEUE_PREFIX });
+    try {
+      await events.waitUntilReady();
+      const seen = new Map<string, number[]>();
+      events.on('progress', ({ jobId, data }) => seen.set(jobId, [...(seen.get(jobId) ?? []), Number(data)]));
+      const entries = 5 * ITEM_BATCH - 10;
+      const res = await bulk(cafe.id, { items: manyItems(entries) }, me.key, { prefer: 'respond-async' });
+      expect(res.statusCode, res.body).toBe(202);
+      const { jobId } = res.json();
+      await pollUntil(async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).json(), (j) => j.state === 'completed', 30_000);
+      // The events of one job arrive in order; the last may trail the completion a little.
+      const progress = await pollUntil(async () => seen.get(jobId) ?? [], (p) => p.at(-1) === 99, 5_000);
+      // 10 once the old menu is gone, then one step per batch of ITEM_BATCH items (the last one short).
+      expect(progress).toEqual([10, ...[1, 2, 3, 4].map((b) => Math.round(10 + (89 * b * ITEM_BATCH) / entries)), 99]);
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('Idempotency-Key: a retry answers the first job and replaces the menu once; another menu with the key is a 409', async () => {
+    const cafe = await newCafe();
+    const key = randomUUID();
+    const first = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key, prefer: 'respond-async' });
+    expect(first.statusCode, first.body).toBe(202);
+    const retry = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key, prefer: 'respond-async' });
+    expect(retry.statusCode, retry.body).toBe(202);
+    expect(retry.json().jobId).toBe(first.json().jobId);
+    const done = await pollUntil(async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${first.json().jobId}`)).json(), (j) => j.state === 'completed', 30_000);
+    expect(done.result).toEqual({ groups: 5, categories: 30, items: 30, deleted: { groups: 0, categories: 0, items: 0 } });
+    // Waited for, the retry answers the finished job's result: the menu was not replaced again.
+    const waited = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key });
+    expect(waited.statusCode, waited.body).toBe(200);
+    expect(waited.json().data).toEqual(done.result);
+    expect(await list(cafe.id, 'items')).toHaveLength(30);
+    const other = await bulk(cafe.id, { items: manyItems(31) }, me.key, { 'idempotency-key': key });
+    expect(other.statusCode, other.body).toBe(409);
+    expect(other.json().message).toMatch(/already used with a different request/);
+    const otherCafe = await newCafe();
+    expect((await bulk(otherCafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key })).statusCode).toBe(409);
+    const bad = await bulk(cafe.id, { items: manyItems(1) }, me.key, { 'idempotency-key': 'has space' });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json().errors).toEqual([{ path: 'Idempotency-Key', message: 'Must be 1 to 255 visible ASCII characters' }]);
   });
 
   it('needs cafe.update; another account’s or no cafe is 404 "Cafe not found"', async () => {

@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, dropCsvFile, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { unzip } from './support/images.js';
@@ -62,18 +62,9 @@ async function openBulk(options: { key?: string; size?: typeof PHONE | typeof DE
   return { context, page, problems };
 }
 
-/** Drops a CSV file on the drop zone, as a file dragged from the desktop. */
+/** Drops a CSV file on the drop zone and waits for it to be taken. */
 async function dropFile(page: Page, name: string, text: string) {
-  const transfer = await page.evaluateHandle(
-    ([fileName, contents]) => {
-      const data = new DataTransfer();
-      data.items.add(new File([contents], fileName, { type: 'text/csv' }));
-      return data;
-    },
-    [name, text] as const,
-  );
-  await page.dispatchEvent('.drop-zone', 'dragover', { dataTransfer: transfer });
-  await page.dispatchEvent('.drop-zone', 'drop', { dataTransfer: transfer });
+  await dropCsvFile(page, '.drop-zone', name, text);
   await page.getByText(`Chosen: ${name}.`).waitFor();
 }
 

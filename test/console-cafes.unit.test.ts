@@ -1,7 +1,7 @@
 /** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names, the profile form ↔ its two requests. */
 import { describe, expect, it } from 'vitest';
 import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
-import { moved, movedTo, newItemForm, orderEntries, priceText } from '../console/src/cafes/menu.js';
+import { moved, movedTo, orderEntries, priceText } from '../console/src/cafes/menu.js';
 import { themeBodyOf, themeFormOf, withTheme } from '../console/src/cafes/theme.js';
 import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, timeZoneChoices } from '../console/src/cafes/profile.js';
 
@@ -140,17 +140,6 @@ describe('the menu', () => {
       { id: 'c', order: 0 },
       { id: 'a', order: 1 },
     ]);
-  });
-
-  it("sends a new dish as the items endpoint's form, a comma read as the decimal point, the code uppercased", () => {
-    const checked = newItemForm('cat-1', { name: ' Pastel de nata ', price: '1,5', currency: 'eur' });
-    expect('form' in checked && Object.fromEntries(checked.form)).toEqual({ category_id: 'cat-1', name: 'Pastel de nata', price: '1.5', currency: 'EUR' });
-  });
-
-  it('refuses what the API would, at each field', () => {
-    expect(newItemForm('c', { name: ' ', price: '1.2345', currency: 'euro' })).toEqual({
-      errors: { name: 'Give the dish a name.', price: 'A price such as 4.50 (up to 3 decimals).', currency: 'A three-letter currency code such as EUR.' },
-    });
   });
 
   it('writes prices as the guest page does', () => {

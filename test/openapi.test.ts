@@ -119,9 +119,9 @@ describe('OpenAPI document at /api/v1/docs', () => {
     expect(bulkBody.schema.properties.items.maxItems).toBe(5000);
     expect(bulkBody.schema.properties.items.items.required).toEqual(['name', 'price', 'currency', 'category']);
     expect(JSON.stringify(bulkBody)).toContain('Pastel de nata');
-    expect(Object.keys(bulk.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '413', '415', '429', '503']);
+    expect(Object.keys(bulk.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
     expect(JSON.stringify(bulk.responses['202'])).toContain('statusUrl');
-    expect(bulk.parameters.map((p: { name: string }) => p.name)).toContain('prefer');
+    expect(bulk.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['prefer', 'idempotency-key']));
   });
 
   it('leaves out no /api/v1 route the server actually serves', async () => {

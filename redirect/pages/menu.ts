@@ -13,6 +13,7 @@
  * The page depends on the menu and on the cafe's clock (open or closed, today's row of the hours):
  * `menuClockKey` says when a rendered copy is still right (redirect/page-cache.ts caches by it).
  */
+import { dietOf, DIETS, filterKey, SPICE_LABELS } from '../../shared/cafes/diets.js';
 import { cafeClock, describeOpenState, type CafeClock, type DayHours } from '../../shared/cafes/opening-hours.js';
 import type { PublishedCategory, PublishedItem, PublishedMenu, SpiceLevel } from '../../shared/cafes/published-menu.js';
 import { WEEKDAYS } from '../../shared/cafes/schemas.js';
@@ -35,47 +36,17 @@ export const JSON_LD_ITEMS_MAX = 500;
 // ---------------------------------------------------------------------------------------------
 // Words guests filter by
 
-/** Dietary tags the page recognises among an item's tags (normalised), with their schema.org diet where one exists. */
-const DIETS: Record<string, { label: string; schema?: string }> = {
-  vegan: { label: 'Vegan', schema: 'VeganDiet' },
-  vegetarian: { label: 'Vegetarian', schema: 'VegetarianDiet' },
-  'gluten-free': { label: 'Gluten-free', schema: 'GlutenFreeDiet' },
-  'dairy-free': { label: 'Dairy-free' },
-  'lactose-free': { label: 'Lactose-free', schema: 'LowLactoseDiet' },
-  'nut-free': { label: 'Nut-free' },
-  halal: { label: 'Halal', schema: 'HalalDiet' },
-  kosher: { label: 'Kosher', schema: 'KosherDiet' },
-  pescatarian: { label: 'Pescatarian' },
-  keto: { label: 'Keto' },
-  'low-calorie': { label: 'Low-calorie', schema: 'LowCalorieDiet' },
-  'low-fat': { label: 'Low-fat', schema: 'LowFatDiet' },
-  'low-salt': { label: 'Low-salt', schema: 'LowSaltDiet' },
-  'sugar-free': { label: 'Sugar-free', schema: 'DiabeticDiet' },
-};
-
-/** How a word is compared: case, accents and separators ignored ("Gluten free" = "gluten-free"). */
-export function filterKey(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .trim()
-    .replace(/[\s_|]+/g, '-');
-}
-
 /** The search form of a name: case and accents ignored, as the page script compares. */
 function searchKey(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const dietOf = (tag: string) => (filterKey(tag) in DIETS ? filterKey(tag) : null);
-
 const SPICE: Record<SpiceLevel, { label: string; peppers: number }> = {
-  none: { label: 'Not spicy', peppers: 0 },
-  mild: { label: 'Mild', peppers: 1 },
-  medium: { label: 'Medium hot', peppers: 2 },
-  hot: { label: 'Hot', peppers: 3 },
-  extra_hot: { label: 'Extra hot', peppers: 4 },
+  none: { label: SPICE_LABELS.none, peppers: 0 },
+  mild: { label: SPICE_LABELS.mild, peppers: 1 },
+  medium: { label: SPICE_LABELS.medium, peppers: 2 },
+  hot: { label: SPICE_LABELS.hot, peppers: 3 },
+  extra_hot: { label: SPICE_LABELS.extra_hot, peppers: 4 },
 };
 
 // ---------------------------------------------------------------------------------------------

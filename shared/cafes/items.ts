@@ -10,7 +10,8 @@ import { isUuid } from '../format/ids.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { assertInCafe, isoTimestamps, menuOrder, nextOrder, reorderRows } from './menu.js';
-import { MENU_ITEMS_MAX, type ItemForm, type ReorderEntry } from './schemas.js';
+import { MENU_ITEMS_MAX } from './schema-parts.js';
+import type { ItemForm, ReorderEntry } from './schemas.js';
 
 type ItemRow = typeof cafeItems.$inferSelect;
 

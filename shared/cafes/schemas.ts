@@ -8,59 +8,27 @@
 import { z } from 'zod';
 import { hexColorSchema } from '../format/hex-color.js';
 import { SPICE_LEVELS } from '../../db/schema.js';
-import { httpUrlHref, isCurrencyCode, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '../links/data/index.js';
+import { httpUrlHref, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '../links/data/index.js';
 import { qrOptionsSchema } from '../qr/options.js';
 import { MENU_THEME_KEYS } from './themes.js';
+import { atMost, clearableText, currency, ITEM_DESCRIPTION_MAX, ITEM_LIST_ENTRY_MAX, itemList, MENU_ITEMS_MAX, nameText, PRICE_MESSAGE, REQUIRED, requiredText, strict, typeError } from './schema-parts.js';
 
-export const NAME_MAX = 255;
 export const CAFE_DESCRIPTION_MAX = 2000;
-export const ITEM_DESCRIPTION_MAX = 2000;
 export const CATEGORY_DESCRIPTION_MAX = 1000;
 export const CATEGORY_TYPE_MAX = 50;
 export const PROFILE_TEXT_MAX = 255;
 export const ADDRESS_MAX = 500;
 export const PHONE_MAX = 50;
-/** Entries of one item's ingredients, tags or allergens, and the length of each. */
-export const ITEM_LIST_MAX = 50;
-export const ITEM_LIST_ENTRY_MAX = 100;
 export const FACILITIES_MAX = 50;
 export const SOCIAL_LINKS_MAX = 20;
-/** Items a cafe holds at most (hidden ones too), and so the entries of one bulk insert (a whole menu). */
-export const MENU_ITEMS_MAX = 5000;
 /** Entries of one reorder request: a whole menu's items, so bulk insert's limit. */
 const REORDER_MAX = MENU_ITEMS_MAX;
 export const ORDER_MAX = 2_147_483_647;
-export const PRICE_MAX_TEXT = '999999999.999';
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
-const REQUIRED = 'Required';
-const atMost = (max: number) => `Must be at most ${max} characters`;
-const typeError = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? REQUIRED : expected);
 const THEME_MESSAGE = `Must be one of: ${MENU_THEME_KEYS.join(', ')}`;
 const ORDER_MESSAGE = `Must be a whole number from 0 to ${ORDER_MAX}`;
-const PRICE_MESSAGE = `Must be a number from 0 to ${PRICE_MAX_TEXT} with at most 3 decimals`;
 const BOOLEAN_TEXT_MESSAGE = 'Must be true or false';
-
-/** Unknown members are "Unknown field" (zodIssuesToFieldErrors); a wrong type says what was expected. */
-function strict<T extends z.core.$ZodLooseShape>(shape: T) {
-  return z.strictObject(shape, { error: (issue) => (issue.code === 'invalid_type' ? typeError('Must be an object')(issue) : undefined) });
-}
-
-/** Required text: not blank, at most `max` characters, kept exactly as sent. */
-const requiredText = (max: number) =>
-  z
-    .string({ error: typeError('Must be a string') })
-    .refine((s) => s.trim().length > 0, { error: REQUIRED, abort: true })
-    .max(max, { error: atMost(max) });
-const nameText = () => requiredText(NAME_MAX);
-
-/** Optional text: null or empty clears it. */
-const clearableText = (max: number) =>
-  z
-    .string({ error: typeError('Must be a string') })
-    .max(max, { error: atMost(max) })
-    .nullable()
-    .transform((s) => (s === '' ? null : s));
 
 /** A menu position: 0 first; lists are sorted by it, then by creation. */
 const orderNumber = () => z.int({ error: ORDER_MESSAGE }).min(0, { error: ORDER_MESSAGE }).max(ORDER_MAX, { error: ORDER_MESSAGE });
@@ -181,24 +149,7 @@ const formPrice = () =>
     .string({ error: typeError('Must be a string') })
     .regex(/^\d{1,9}(?:\.\d{1,3})?$/, { error: PRICE_MESSAGE });
 
-const currency = () =>
-  z
-    .string({ error: typeError('Must be a string') })
-    .refine(isCurrencyCode, { error: 'Must be an ISO 4217 currency code such as USD' })
-    .transform((c) => c.toUpperCase())
-    .meta({ description: 'An ISO 4217 currency code (any case, stored uppercase)', example: 'USD' });
 
-/**
- * An item's ingredients, tags or allergens: in a form, repeated fields or one field holding a JSON
- * array of strings (gathered by the form reader); in bulk insert's JSON, an array of strings.
- */
-const itemList = () =>
-  z
-    .array(
-      requiredText(ITEM_LIST_ENTRY_MAX),
-      { error: typeError('Must be a list of strings') },
-    )
-    .max(ITEM_LIST_MAX, { error: `Must have at most ${ITEM_LIST_MAX} items` });
 
 /** The form fields that may be sent more than once (each occurrence one entry). */
 export const FORM_LIST_FIELDS: ReadonlySet<string> = new Set(['ingredients', 'tags', 'allergens']);
@@ -314,85 +265,6 @@ export type ReorderEntry = { id: string; order: number };
 export const listItemsQuery = z.object({
   category_id: z.string().max(64).optional().meta({ description: 'Only the items of this category' }),
 });
-
-// ---------------------------------------------------------------------------------------------
-// Bulk insert (JSON): a whole menu replaces the cafe's
-
-/** The group of the entries that name none. */
-export const GENERAL_GROUP = 'General';
-
-/** A JSON price: a number ≥ 0 with at most 3 decimals, kept as exact text for the numeric column. */
-const jsonPrice = () =>
-  z
-    .number({ error: typeError(PRICE_MESSAGE) })
-    .refine((n) => n >= 0 && n <= Number(PRICE_MAX_TEXT) && Number(n.toFixed(3)) === n, { error: PRICE_MESSAGE })
-    .transform((n) => n.toFixed(3));
-
-const bulkInsertEntry = strict({
-  name: nameText(),
-  price: jsonPrice(),
-  currency: currency(),
-  category: nameText()
-    .transform((c) => c.toLowerCase())
-    .meta({ description: 'A category name; entries naming the same one (ignoring case) share it. Stored lowercased.' }),
-  group: nameText().optional().meta({ description: `A group name (entries naming the same one, ignoring case, share it); none: the ${GENERAL_GROUP} group` }),
-  description: clearableText(ITEM_DESCRIPTION_MAX).optional(),
-  ingredients: itemList().optional(),
-});
-
-/** Which group (compared ignoring case) an entry's category is in. */
-export const groupKeyOf = (entry: { group?: string | undefined }) => (entry.group ?? GENERAL_GROUP).toLowerCase();
-
-export const bulkInsertBody = strict({
-  items: z
-    .array(bulkInsertEntry, { error: typeError('Must be an array') })
-    .min(1, { error: 'Must have at least 1 item' })
-    .max(MENU_ITEMS_MAX, { error: `Must have at most ${MENU_ITEMS_MAX} items` })
-    // A category is in one group: the cafe's category names are unique. Checked also when other
-    // entries have errors (`when`; zod still skips it after a blank required text, which aborts),
-    // on the entries whose category and group are text, so one answer lists the problems together.
-    .superRefine(
-      (entries, ctx) => {
-        const firstOf = new Map<string, { index: number; group: string | undefined }>();
-        entries.forEach((entry: unknown, i) => {
-          const { category, group } = (entry ?? {}) as { category?: unknown; group?: unknown };
-          if (typeof category !== 'string' || !(group === undefined || typeof group === 'string')) return;
-          const name = category.toLowerCase();
-          const first = firstOf.get(name);
-          if (first === undefined) firstOf.set(name, { index: i, group });
-          else if (groupKeyOf(first) !== groupKeyOf({ group })) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [i, 'group'],
-              message: `Category "${name}" is already in group "${first.group ?? GENERAL_GROUP}" (entry ${first.index}); a category is in one group`,
-            });
-          }
-        });
-      },
-      { when: (payload) => Array.isArray(payload.value) },
-    ),
-}).meta({
-  example: {
-    items: [
-      { name: 'Espresso', price: 2.5, currency: 'EUR', category: 'Coffee', group: 'Drinks', ingredients: ['coffee'] },
-      { name: 'Flat white', price: 3.2, currency: 'EUR', category: 'coffee', group: 'Drinks', description: 'Double shot, steamed milk' },
-      { name: 'Pastel de nata', price: 1.4, currency: 'EUR', category: 'Pastries' },
-    ],
-  },
-});
-export type BulkInsertEntry = z.output<typeof bulkInsertEntry>;
-
-export const bulkInsertResult = z
-  .object({
-    groups: z.number().int().meta({ description: `Groups made (the ${GENERAL_GROUP} group included)` }),
-    categories: z.number().int(),
-    items: z.number().int(),
-    deleted: z
-      .object({ groups: z.number().int(), categories: z.number().int(), items: z.number().int() })
-      .meta({ description: 'What the menu held before' }),
-  })
-  .meta({ example: { groups: 2, categories: 2, items: 3, deleted: { groups: 1, categories: 4, items: 37 } } });
-export type BulkInsertResult = z.output<typeof bulkInsertResult>;
 
 // ---------------------------------------------------------------------------------------------
 // Answers

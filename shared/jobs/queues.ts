@@ -7,7 +7,7 @@
 import { Queue, type ConnectionOptions, type Processor } from 'bullmq';
 import type { AnalyticsExportPayload, AnalyticsExportResult } from '../analytics/export.js';
 import type { CafeBulkInsertPayload } from '../cafes/bulk-insert.js';
-import type { BulkInsertResult } from '../cafes/schemas.js';
+import type { BulkInsertResult } from '../cafes/bulk-insert-schema.js';
 import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/bulk.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 

@@ -170,3 +170,17 @@ export async function seriousViolationsOn(page: Page): Promise<AccessibilityViol
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Drops a CSV file named `name` holding `text` on the element at `selector`, as a file dragged from the desktop. */
+export async function dropCsvFile(page: Page, selector: string, name: string, text: string): Promise<void> {
+  const transfer = await page.evaluateHandle(
+    ([fileName, contents]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([contents], fileName, { type: 'text/csv' }));
+      return data;
+    },
+    [name, text] as const,
+  );
+  await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
+  await page.dispatchEvent(selector, 'drop', { dataTransfer: transfer });
+}

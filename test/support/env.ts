@@ -1,6 +1,8 @@
 /**
  * The environment every test process runs with: its own database and queue prefix, so a test
- * run never touches the data of a service running on the same machine.
+ * run never touches the data of a service running on the same machine. Test files run in parallel
+ * workers (vitest.config.ts); each worker has a database, key namespace and folders of its own, so
+ * the files of one worker meet the machine as they would in a serial run.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,23 +11,32 @@ const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 /** Two test runs on one machine at once (e.g. two working copies) each need their own database and prefix. */
 const runName = process.env.TEST_RUN_NAME ? `_${process.env.TEST_RUN_NAME}` : '';
 
-export const testEnv = {
-  NODE_ENV: 'test',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  DATABASE_URL: `${pgBase}/qrlinks_test${runName}`,
-  REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  QUEUE_PREFIX: `qrlinks-test${runName}`,
-  STORAGE_DRIVER: 'fs',
-  STORAGE_DIR: join(tmpdir(), `qrlinks-test-files${runName}`),
-  RATE_LIMIT_MAX: '100000',
-  // Whole suites send bad keys from 127.0.0.1; the tests of the limit set their own.
-  AUTH_FAILURE_LIMIT: '100000',
-  SECRETS_DIR: join(tmpdir(), `qrlinks-test-secrets${runName}`),
-  // Scans written ahead and spooled by test redirect processes stay with their run.
-  SCAN_SPOOL_DIR: join(tmpdir(), `qrlinks-test-spool${runName}`),
-  // Whole suites ask the redirect for unknown slugs from 127.0.0.1; the test of the limit sets its own.
-  REDIRECT_NOT_FOUND_LIMIT: '100000',
-  HOST: '127.0.0.1',
-  // Test files start workers side by side; the metrics test gives its own a port.
-  WORKER_METRICS_PORT: '0',
-} satisfies Record<string, string>;
+/** How many test files run at once (vitest.config.ts); global-setup.ts prepares a database for each. */
+export const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
+
+/** The environment of one worker (1 … TEST_WORKERS; vitest's VITEST_POOL_ID), or of the run as a whole. */
+export function testEnvOf(worker?: string) {
+  const name = worker ? `${runName}_w${worker}` : runName;
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: `${pgBase}/qrlinks_test${name}`,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `qrlinks-test${name}`,
+    STORAGE_DRIVER: 'fs',
+    STORAGE_DIR: join(tmpdir(), `qrlinks-test-files${name}`),
+    RATE_LIMIT_MAX: '100000',
+    // Whole suites send bad keys from 127.0.0.1; the tests of the limit set their own.
+    AUTH_FAILURE_LIMIT: '100000',
+    SECRETS_DIR: join(tmpdir(), `qrlinks-test-secrets${name}`),
+    // Scans written ahead and spooled by test redirect processes stay with their run.
+    SCAN_SPOOL_DIR: join(tmpdir(), `qrlinks-test-spool${name}`),
+    // Whole suites ask the redirect for unknown slugs from 127.0.0.1; the test of the limit sets its own.
+    REDIRECT_NOT_FOUND_LIMIT: '100000',
+    HOST: '127.0.0.1',
+    // Test files start workers side by side; the metrics test gives its own a port.
+    WORKER_METRICS_PORT: '0',
+  } satisfies Record<string, string>;
+}
+
+export const testEnv = testEnvOf(process.env.VITEST_POOL_ID);

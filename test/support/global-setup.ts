@@ -1,32 +1,37 @@
-/** Once per test run: a fresh test database with every migration applied, and clean queues. */
+/** Once per test run: for each worker, a fresh test database with every migration applied, and clean queues. */
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '../../db/migrate.js';
-import { testEnv } from './env.js';
+import { TEST_WORKERS, testEnvOf } from './env.js';
+
+const workerEnvs = () => Array.from({ length: TEST_WORKERS }, (_, i) => testEnvOf(String(i + 1)));
 
 export async function setup() {
-  const admin = new URL(testEnv.DATABASE_URL);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  // Quoted: a TEST_RUN_NAME may hold characters an identifier may not (h-analytics).
-  await client.query(`drop database if exists ${pg.escapeIdentifier(decodeURIComponent(new URL(testEnv.DATABASE_URL).pathname.slice(1)))} with (force)`);
-  await client.end();
-  await migrateDatabase(testEnv.DATABASE_URL);
-  await clearQueues();
-  await rm(testEnv.STORAGE_DIR, { recursive: true, force: true });
+  await Promise.all(workerEnvs().map(prepare));
 }
 
 export async function teardown() {
-  await clearQueues();
+  for (const env of workerEnvs()) await clearQueues(env);
 }
 
-async function clearQueues() {
-  const redis = new Redis(testEnv.REDIS_URL);
+async function prepare(env: ReturnType<typeof testEnvOf>) {
+  const admin = new URL(env.DATABASE_URL);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`drop database if exists ${pg.escapeIdentifier(new URL(env.DATABASE_URL).pathname.slice(1))} with (force)`);
+  await client.end();
+  await migrateDatabase(env.DATABASE_URL);
+  await clearQueues(env);
+  await rm(env.STORAGE_DIR, { recursive: true, force: true });
+}
+
+async function clearQueues(env: ReturnType<typeof testEnvOf>) {
+  const redis = new Redis(env.REDIS_URL);
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${testEnv.QUEUE_PREFIX}:*`, 'COUNT', 1000);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);
     cursor = next;
     if (keys.length) await redis.del(...keys);
   } while (cursor !== '0');

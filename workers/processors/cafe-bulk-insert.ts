@@ -4,7 +4,7 @@
  * whose transaction Postgres rolls back) runs the same replacement again and ends with the same menu.
  */
 import { replaceMenu, type CafeBulkInsertPayload } from '../../shared/cafes/bulk-insert.js';
-import type { BulkInsertResult } from '../../shared/cafes/schemas.js';
+import type { BulkInsertResult } from '../../shared/cafes/bulk-insert-schema.js';
 import type { AppContext } from '../../shared/context.js';
 import type { QueueProcessor } from '../../shared/jobs/queues.js';
 import { trackAccountJob } from '../../shared/jobs/records.js';

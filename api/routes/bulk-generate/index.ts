@@ -10,11 +10,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkBulkRequest, type BulkGenerateResult } from '../../../shared/bulk/bulk.js';
 import { readBulkCsv } from '../../../shared/bulk/csv.js';
-import { idempotencyKeyOf, IDEMPOTENCY_HEADER, requestHash, startIdempotentJob } from '../../../shared/bulk/idempotency.js';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse, type BulkType } from '../../../shared/bulk/schemas.js';
 import { formatPath, ValidationError } from '../../../shared/http/errors.js';
-import { enqueueAccountJob } from '../../../shared/jobs/records.js';
-import { acceptedJobResponse, answerQueuedJob, preferHeaders } from '../../job-reply.js';
+import { acceptedJobResponse, answerQueuedJob, IDEMPOTENCY_DESCRIPTION, idempotentJobHeaders, startRequestJob } from '../../job-reply.js';
 import { bodyCheckedByHandler, findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';
 import multipartPlugin, { multipartError } from '../../plugins/external/multipart.js';
 import { errorResponses } from '../../schemas.js';
@@ -84,18 +82,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'answered in the order of the records within JOB_WAIT_MS (else, or with `Prefer: respond-async`, 202 with the job). ' +
         'The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: ' +
         'GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. ' +
-        `\`${IDEMPOTENCY_HEADER}\`: a retry with the same key (same account, same request) answers the first request’s batch; ` +
-        'the same key with another request is a 409. Keys are kept 24 h. ' +
+        `${IDEMPOTENCY_DESCRIPTION} ` +
         'CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), ' +
         '`type`, and optional `folderId`, `templateId`, `qrOptions` (JSON text) as fields.',
       consumes: ['application/json', 'multipart/form-data'],
       querystring: bulkQuerySchema,
-      headers: preferHeaders.extend({
-        'idempotency-key': z
-          .string()
-          .optional()
-          .describe('1-255 visible ASCII characters; a retry with the same key returns the first request’s job and result'),
-      }),
+      headers: idempotentJobHeaders,
       body: bulkBodySchema,
       response: {
         200: z.union([bulkResultResponse, dryRunResponse]),
@@ -105,16 +97,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       const { accountId } = request.principal;
-      const key = idempotencyKeyOf(request.headers['idempotency-key']);
       const form = request.isMultipart() ? await readCsvForm(request) : { raw: request.body as unknown, rows: undefined };
       const checked = await checkBulkRequest(ctx, accountId, form.raw, form.rows);
       if (request.query.dryRun) return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
       if (!checked.payload) throw new ValidationError(checked.errors);
       const queue = ctx.queues['bulk-generate'];
-      const job = { accountId, type: 'bulk-generate', payload: checked.payload };
-      const jobId = key
-        ? (await startIdempotentJob(ctx.db, queue, key, requestHash(checked.body), job, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
-        : await enqueueAccountJob(ctx.db, queue, job, ctx.config.JOB_ACCOUNT_QUEUE);
+      const jobId = await startRequestJob(request, { queue, type: 'bulk-generate', payload: checked.payload }, checked.body);
       return answerQueuedJob(
         request,
         reply,

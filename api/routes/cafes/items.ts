@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../shared/cafes/items.js';
 import { assertCafe } from '../../../shared/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../shared/cafes/bulk-insert.js';
-import { MENU_ITEMS_MAX, bulkInsertBody, bulkInsertResult, type BulkInsertResult, createItemForm, formDocument, GENERAL_GROUP, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
+import { bulkInsertBody, bulkInsertResult, type BulkInsertResult, GENERAL_GROUP } from '../../../shared/cafes/bulk-insert-schema.js';
+import { MENU_ITEMS_MAX } from '../../../shared/cafes/schema-parts.js';
+import { createItemForm, formDocument, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../shared/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
-import { acceptedJobResponse, answerJob, preferHeaders } from '../../job-reply.js';
+import { acceptedJobResponse, answerQueuedJob, IDEMPOTENCY_DESCRIPTION, idempotentJobHeaders, startRequestJob } from '../../job-reply.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, itemParams, tags } from './params.js';
 
@@ -41,18 +43,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'order. The replacement is one transaction: the old menu stays whole until the new one is in. Images of what is ' +
         'deleted are released. Runs as a job: answers its result when it finishes within JOB_WAIT_MS, else (or with ' +
         '`Prefer: respond-async`) 202 with the job to poll at GET /jobs/{jobId}, whose result is the same object. ' +
-        `Body up to ${BULK_INSERT_BODY_LIMIT_BYTES / 1024 / 1024} MiB (413 past it).`,
+        `Body up to ${BULK_INSERT_BODY_LIMIT_BYTES / 1024 / 1024} MiB (413 past it). ${IDEMPOTENCY_DESCRIPTION}`,
       params: cafeParams,
-      headers: preferHeaders,
+      headers: idempotentJobHeaders,
       body: bulkInsertBody,
-      response: { 200: z.object({ data: bulkInsertResult }), 202: acceptedJobResponse, ...errorResponses(401, 404, 413, 429, 503) },
+      response: { 200: z.object({ data: bulkInsertResult }), 202: acceptedJobResponse, ...errorResponses(401, 404, 409, 413, 429, 503) },
     },
     handler: async (request, reply) => {
       await assertCafe(ctx.db, request.principal.accountId, request.params.id);
       const payload: CafeBulkInsertPayload = { cafeId: request.params.id.toLowerCase(), items: request.body.items };
-      return answerJob(request, reply, { queue: ctx.queues['cafe-bulk-insert'], type: 'cafe-bulk-insert', payload }, async (view) =>
-        reply.send({ data: view.result as BulkInsertResult }),
-      );
+      const queue = ctx.queues['cafe-bulk-insert'];
+      const jobId = await startRequestJob(request, { queue, type: 'cafe-bulk-insert', payload }, payload);
+      return answerQueuedJob(request, reply, queue, jobId, async (view) => reply.send({ data: view.result as BulkInsertResult }));
     },
   });
 

@@ -75,9 +75,13 @@ function csvCell(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Lines of cells as CSV text, CRLF line ends as spreadsheets write them. */
+export function csvText(lines: ReadonlyArray<readonly string[]>): string {
+  return `${lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}
+
 /** The sample file for `type`: every column as its header, then the example rows. */
 export function sampleCsv(type: BulkType): string {
   const names = BULK_COLUMNS[type].map((c) => c.name);
-  const lines = [names, ...SAMPLE_ROWS[type].map((row) => names.map((n) => row[n] ?? ''))];
-  return `${lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  return csvText([names, ...SAMPLE_ROWS[type].map((row) => names.map((n) => row[n] ?? ''))]);
 }

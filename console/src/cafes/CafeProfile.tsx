@@ -9,6 +9,7 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { Cafe } from './cafe-list.js';
+import { ImageField } from './ImageField.js';
 import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
 
 type Client = ReturnType<typeof signedInClient>;
@@ -83,8 +84,8 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
         <Field path="description" label="Description" errors={errors}>
           {(input) => <textarea {...input} value={form.description} maxLength={2000} rows={3} onInput={(e) => set({ description: e.currentTarget.value })} />}
         </Field>
-        <ImageField key={`logo-${saves}`} path="logo" label="Logo" current={cafe.logo} file={form.logo} remove={form.deleteLogo} errors={errors} onChange={(logo, deleteLogo) => set({ logo, deleteLogo })} />
-        <ImageField key={`cover-${saves}`} path="cover" label="Cover photo" current={cafe.cover} file={form.cover} remove={form.deleteCover} errors={errors} onChange={(cover, deleteCover) => set({ cover, deleteCover })} />
+        <ImageField key={`logo-${saves}`} path="logo" label="Logo" savedWith="profile" current={cafe.logo} file={form.logo} remove={form.deleteLogo} errors={errors} onChange={(logo, deleteLogo) => set({ logo, deleteLogo })} />
+        <ImageField key={`cover-${saves}`} path="cover" label="Cover photo" savedWith="profile" current={cafe.cover} file={form.cover} remove={form.deleteCover} errors={errors} onChange={(cover, deleteCover) => set({ cover, deleteCover })} />
       </fieldset>
       <fieldset class="group">
         <legend>Contact</legend>
@@ -178,31 +179,4 @@ async function saveStep(send: () => Promise<{ data?: { data: Cafe }; error?: unk
   if (data) return { ok: true, cafe: data.data };
   const errors = fieldErrorsOf(error);
   return { ok: false, errors, message: Object.keys(errors).length ? 'Some fields need fixing; see the messages beside them.' : problemText(response.status, error) };
-}
-
-/** An image kept as a file until the form is saved (the profile endpoint takes the file itself), or removed. */
-function ImageField({ path, label, current, file, remove, errors, onChange }: { path: string; label: string; current: string | null; file: File | null; remove: boolean; errors: FieldErrors; onChange(file: File | null, remove: boolean): void }) {
-  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  // Stored images are served by the short-link host, which the console's CSP does not load from: they are linked, not shown.
-  return (
-    <div class="image-field">
-      <Field path={path} label={`${label} (optional)`} errors={errors} hint="PNG, JPEG, WebP, GIF or SVG. Saved with the profile.">
-        {(input) => <input {...input} type="file" accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml" onChange={(e) => onChange(e.currentTarget.files?.[0] ?? null, false)} />}
-      </Field>
-      {preview && <img src={preview} alt={`${label} chosen, saved with the profile`} class="image-preview" />}
-      {current && !file && !remove && (
-        <p>
-          <a href={current} target="_blank" rel="noopener noreferrer">
-            Open the current {label.toLowerCase()}
-          </a>
-        </p>
-      )}
-      {current && !file && (
-        <div class="check">
-          <input id={`remove-${path}`} type="checkbox" checked={remove} onChange={(e) => onChange(null, e.currentTarget.checked)} />
-          <label for={`remove-${path}`}>Remove the {label.toLowerCase()}</label>
-        </div>
-      )}
-    </div>
-  );
 }

@@ -1,12 +1,39 @@
 /**
- * The menu section's mapping: moving an entry by one place or by a drag, and the reorder body that says so, a
- * new item's form as the multipart body POST /cafes/:id/items takes (checked here first, keyed by
- * the body's paths), and prices in words as the guest page writes them.
+ * The menu editor's mapping: the API's flat groups, categories and items as the tree the guest
+ * page shows; moving an entry by one place or by a drag, and the reorder body that says so; the
+ * item, group and category forms as the bodies their endpoints take (checked here first, keyed by
+ * the body's paths), with the dietary tags and allergens the guest page understands as choices;
+ * and prices in words as the guest page writes them.
  */
+import { COMMON_ALLERGENS, DIETS, dietOf, filterKey, SPICE_LABELS } from '../../../shared/cafes/diets.js';
 import type { paths } from '../api/schema.js';
 
+export type Group = paths['/api/v1/cafes/{id}/groups']['get']['responses'][200]['content']['application/json']['data'][number];
 export type Category = paths['/api/v1/cafes/{id}/categories']['get']['responses'][200]['content']['application/json']['data'][number];
 export type Item = paths['/api/v1/cafes/{id}/items']['get']['responses'][200]['content']['application/json']['data'][number];
+export type SpiceLevel = Item['spice_level'];
+
+export interface TreeCategory {
+  category: Category;
+  items: Item[];
+}
+export interface TreeGroup {
+  /** null: the categories whose group was deleted, which the guest page shows after the groups. */
+  group: Group | null;
+  categories: TreeCategory[];
+}
+
+/** The menu as the guest page orders it: groups, their categories, their items, each in the API's order (the lists come sorted). */
+export function menuTree(groups: readonly Group[], categories: readonly Category[], items: readonly Item[]): TreeGroup[] {
+  const itemsOf = new Map<string, Item[]>();
+  for (const item of items) itemsOf.set(item.category_id, [...(itemsOf.get(item.category_id) ?? []), item]);
+  const known = new Set(groups.map((g) => g.id));
+  const under = (groupId: string | null) => categories.filter((c) => (groupId === null ? c.group_id === null || !known.has(c.group_id) : c.group_id === groupId)).map((category) => ({ category, items: itemsOf.get(category.id) ?? [] }));
+  const tree: TreeGroup[] = groups.map((group) => ({ group, categories: under(group.id) }));
+  const ungrouped = under(null);
+  if (ungrouped.length > 0) tree.push({ group: null, categories: ungrouped });
+  return tree;
+}
 
 /** The list with the entry at `index` moved `delta` places (−1 up, +1 down), or null at an end. */
 export function moved<T>(list: readonly T[], index: number, delta: -1 | 1): T[] | null {
@@ -29,31 +56,142 @@ export function movedTo<T>(list: readonly T[], from: number, to: number): T[] | 
 /** The reorder endpoints' entries: each row's position as its order. */
 export const orderEntries = (list: ReadonlyArray<{ id: string }>) => list.map((entry, order) => ({ id: entry.id, order }));
 
+/** What a delete takes with it, in words for its confirm. */
+export function deleteConsequence(what: { kind: 'group'; categories: number; items: number } | { kind: 'category'; items: number } | { kind: 'item' }): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (what.kind === 'item') return 'It leaves the menu page at once, with its image. This cannot be undone.';
+  if (what.kind === 'category') {
+    return what.items === 0 ? 'It holds no dishes. This cannot be undone.' : `Its ${count(what.items, 'dish is', 'dishes are')} deleted with it, with their images. This cannot be undone.`;
+  }
+  if (what.categories === 0) return 'It holds no categories. This cannot be undone.';
+  return `Only the group and its image are deleted: its ${count(what.categories, 'category', 'categories')} (${count(what.items, 'dish', 'dishes')}) stay on the menu page, under “Not in a group”, from where you can move them to another group.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Items
+
 /** The API's price text: up to 9 digits, and up to 3 decimals. */
 const PRICE = /^\d{1,9}(\.\d{1,3})?$/;
 
-export interface NewItem {
+/** The dietary tags offered as choices (the guest page's badges and filters), by key. */
+export const DIET_CHOICES: ReadonlyArray<{ key: string; label: string }> = Object.entries(DIETS).map(([key, { label }]) => ({ key, label }));
+export { COMMON_ALLERGENS };
+
+/** Spice levels, mildest first, in the page's words. */
+export const SPICE_CHOICES = Object.entries(SPICE_LABELS).map(([value, label]) => ({ value: value as SpiceLevel, label }));
+
+/** An item's form as typed: lists as text (one entry per line or comma), dietary tags and common allergens as choices. */
+export interface ItemDraft {
+  categoryId: string;
   name: string;
   price: string;
   currency: string;
+  description: string;
+  ingredients: string;
+  /** Keys of DIETS. */
+  diets: string[];
+  otherTags: string;
+  /** Entries of COMMON_ALLERGENS. */
+  allergens: string[];
+  otherAllergens: string;
+  spiceLevel: SpiceLevel;
+  featured: boolean;
+  isNew: boolean;
+  recommended: boolean;
+  visible: boolean;
+  image: File | null;
+  deleteImage: boolean;
 }
 
-/** A new item's form, or what to fix first by body path; a comma is read as the decimal point. */
-export function newItemForm(categoryId: string, item: NewItem): { form: FormData } | { errors: Record<string, string> } {
+/** A new dish's draft in a category (its currency the one last used, or EUR), or a stored item's. */
+export function itemDraftOf(from: Item | { categoryId: string; currency: string }): ItemDraft {
+  if (!('id' in from)) {
+    return { categoryId: from.categoryId, name: '', price: '', currency: from.currency, description: '', ingredients: '', diets: [], otherTags: '', allergens: [], otherAllergens: '', spiceLevel: 'none', featured: false, isNew: false, recommended: false, visible: true, image: null, deleteImage: false };
+  }
+  const commonByKey = new Map(COMMON_ALLERGENS.map((a) => [filterKey(a), a]));
+  return {
+    categoryId: from.category_id,
+    name: from.name,
+    price: String(from.price),
+    currency: from.currency,
+    description: from.description ?? '',
+    ingredients: from.ingredients.join('\n'),
+    diets: [...new Set(from.tags.map(dietOf).filter((d): d is string => d !== null))],
+    otherTags: from.tags.filter((t) => dietOf(t) === null).join(', '),
+    allergens: [...new Set(from.allergens.flatMap((a): string[] => { const common = commonByKey.get(filterKey(a)); return common ? [common] : []; }))],
+    otherAllergens: from.allergens.filter((a) => !commonByKey.has(filterKey(a))).join(', '),
+    spiceLevel: from.spice_level,
+    featured: from.is_featured,
+    isNew: from.is_new,
+    recommended: from.is_recommended,
+    visible: from.visible,
+    image: null,
+    deleteImage: false,
+  };
+}
+
+/** Entries of a list typed one per line or separated by commas, trimmed, each once (ignoring case). */
+export function listEntries(text: string): string[] {
+  const seen = new Set<string>();
+  return text
+    .split(/[\n,]/)
+    .map((e) => e.trim())
+    .filter((e) => e && !seen.has(e.toLowerCase()) && seen.add(e.toLowerCase()));
+}
+
+/** The item's stored tags: the chosen dietary tags (by their label, which the page reads) and the others. */
+export const tagsOf = (draft: Pick<ItemDraft, 'diets' | 'otherTags'>) => [...draft.diets.flatMap((k) => (DIETS[k] ? [DIETS[k].label] : [])), ...listEntries(draft.otherTags).filter((t) => !draft.diets.includes(dietOf(t) ?? ''))];
+export const allergensOf = (draft: Pick<ItemDraft, 'allergens' | 'otherAllergens'>) => {
+  const chosen = new Set(draft.allergens.map(filterKey));
+  return [...draft.allergens, ...listEntries(draft.otherAllergens).filter((a) => !chosen.has(filterKey(a)))];
+};
+
+/**
+ * The item's multipart body (POST /items or PUT /items/:id, every field sent, so an edit saves
+ * what the form shows), or what to fix first by body path; a comma in the price is the decimal point.
+ */
+export function itemFormData(draft: ItemDraft): { form: FormData } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
-  const name = item.name.trim();
-  const price = item.price.trim().replace(',', '.');
-  const currency = item.currency.trim().toUpperCase();
+  const name = draft.name.trim();
+  const price = draft.price.trim().replace(',', '.');
+  const currency = draft.currency.trim().toUpperCase();
   if (!name) errors.name = 'Give the dish a name.';
   if (!PRICE.test(price)) errors.price = 'A price such as 4.50 (up to 3 decimals).';
   if (!/^[A-Z]{3}$/.test(currency)) errors.currency = 'A three-letter currency code such as EUR.';
   if (Object.keys(errors).length > 0) return { errors };
   const form = new FormData();
-  form.append('category_id', categoryId);
-  form.append('name', name);
-  form.append('price', price);
-  form.append('currency', currency);
+  const text: Record<string, string> = {
+    category_id: draft.categoryId,
+    name,
+    price,
+    currency,
+    description: draft.description.trim(),
+    spice_level: draft.spiceLevel,
+    is_featured: String(draft.featured),
+    is_new: String(draft.isNew),
+    is_recommended: String(draft.recommended),
+    visible: String(draft.visible),
+    // One field holding a JSON array each: an empty list clears the stored one.
+    ingredients: JSON.stringify(listEntries(draft.ingredients)),
+    tags: JSON.stringify(tagsOf(draft)),
+    allergens: JSON.stringify(allergensOf(draft)),
+  };
+  for (const [field, value] of Object.entries(text)) form.append(field, value);
+  if (draft.image) form.append('image', draft.image);
+  else if (draft.deleteImage) form.append('delete_image', 'true');
   return { form };
+}
+
+/** The form's fields by the paths the API names; an entry of a list (`tags[3]`) is shown at its list. */
+const ITEM_FIELD_OF: Readonly<Record<string, string>> = { tags: 'otherTags', allergens: 'otherAllergens', category_id: 'categoryId', spice_level: 'spiceLevel', delete_image: 'image' };
+export function itemErrorsAt(byPath: Readonly<Record<string, string>>): Record<string, string> {
+  const placed: Record<string, string> = {};
+  for (const [path, message] of Object.entries(byPath)) {
+    const root = path.split('.')[0]!;
+    const field = ITEM_FIELD_OF[root] ?? root;
+    placed[field] ??= message;
+  }
+  return placed;
 }
 
 /** A price as the guest page shows it (`€4.50`), or the bare number and code for a code the browser does not know. */
@@ -63,4 +201,62 @@ export function priceText(price: number, currency: string): string {
   } catch {
     return `${currency} ${price}`;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Groups and categories
+
+export interface GroupDraft {
+  name: string;
+  visible: boolean;
+  image: File | null;
+  deleteImage: boolean;
+}
+
+export const groupDraftOf = (group: Group | null): GroupDraft => ({ name: group?.name ?? '', visible: group?.visible ?? true, image: null, deleteImage: false });
+
+/** A group's multipart body (POST /groups or PUT /groups/:id), or what to fix first. */
+export function groupFormData(draft: GroupDraft): { form: FormData } | { errors: Record<string, string> } {
+  const name = draft.name.trim();
+  if (!name) return { errors: { name: 'Give the group a name (Drinks, Food…).' } };
+  const form = new FormData();
+  form.append('name', name);
+  form.append('visible', String(draft.visible));
+  if (draft.image) form.append('image', draft.image);
+  else if (draft.deleteImage) form.append('delete_image', 'true');
+  return { form };
+}
+
+export interface CategoryDraft {
+  name: string;
+  description: string;
+  /** '' : not in a group. */
+  groupId: string;
+  visible: boolean;
+  image: File | null;
+  deleteImage: boolean;
+}
+
+export const categoryDraftOf = (category: Category | null, groupId: string | null): CategoryDraft => ({
+  name: category?.name ?? '',
+  description: category?.description ?? '',
+  groupId: (category ? category.group_id : groupId) ?? '',
+  visible: category?.visible ?? true,
+  image: null,
+  deleteImage: false,
+});
+
+/** A category's JSON body (POST /categories or PUT /categories/:id; its image goes separately), or what to fix first. */
+export function categoryBody(draft: CategoryDraft, editing: boolean): { body: { name: string; description: string; group_id: string | null; visible: boolean; delete_image?: boolean } } | { errors: Record<string, string> } {
+  const name = draft.name.trim();
+  if (!name) return { errors: { name: 'Give the category a name (Coffee, Breakfast…).' } };
+  return {
+    body: {
+      name,
+      description: draft.description.trim(),
+      group_id: draft.groupId || null,
+      visible: draft.visible,
+      ...(editing && draft.deleteImage && !draft.image ? { delete_image: true } : {}),
+    },
+  };
 }

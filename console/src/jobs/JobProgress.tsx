@@ -1,14 +1,51 @@
 /**
- * What the Jobs and Bulk screens share about one job: its progress bar, and saving its file.
+ * What the screens share about one job: following it until it ends, its progress bar, and saving its file.
  * The file comes through the API with the key (a plain link could not carry the Authorization
  * header), then is saved from a blob URL.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
+import { unfinished } from '../forms.js';
 import { saveBlob } from '../save-file.js';
 
 /** How often an unfinished job is asked for (GET /jobs/:id): well inside a key's rate limit. */
 export const POLL_MS = 1000;
+
+export type JobView = paths['/api/v1/jobs/{jobId}']['get']['responses'][200]['content']['application/json'];
+
+/** The job as last read, or why it cannot be followed (`lost`: gone past its retention, refused). */
+export interface FollowedJob {
+  job: JobView | null;
+  lost: string | null;
+}
+
+/** Follows job `jobId` (GET /jobs/:jobId every POLL_MS) until it ends; nothing while `jobId` is null. */
+export function useFollowedJob(jobId: string | null): FollowedJob {
+  const [followed, setFollowed] = useState<FollowedJob & { jobId: string | null }>({ jobId, job: null, lost: null });
+  useEffect(() => {
+    setFollowed({ jobId, job: null, lost: null });
+    if (!jobId) return;
+    const client = signedInClient();
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      const view = await client.GET('/api/v1/jobs/{jobId}', { params: { path: { jobId } } }).catch(() => null);
+      if (!live) return;
+      if (view?.data) setFollowed({ jobId, job: view.data, lost: null });
+      // Gone or refused for good (a 404 once the job is past its retention): asking again would not help.
+      else if (view && view.response.status < 500 && view.response.status !== 429) return setFollowed({ jobId, job: null, lost: problemText(view.response.status, view.error) });
+      // Unreachable, a 5xx or a 429: asked again at the next turn.
+      if (!view?.data || unfinished(view.data)) timer = setTimeout(poll, POLL_MS);
+    };
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [jobId]);
+  return followed.jobId === jobId ? followed : { job: null, lost: null };
+}
 
 /** A job's progress as a bar named by `labelId`, with the percentage beside it for sighted users. */
 export function JobProgress({ progress, labelId }: { progress: number; labelId: string }) {

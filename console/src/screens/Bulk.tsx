@@ -7,22 +7,21 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
-import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { BULK_COLUMNS, BULK_TYPE_LABELS, sampleCsv, type BulkType } from '../bulk/columns.js';
 import { readCsvText, type CsvTable } from '../bulk/csv.js';
+import { ReportTable } from '../bulk/ReportTable.js';
 import { DropZone } from '../bulk/DropZone.js';
 import { newIdempotencyKey, progressText, reportOf, summaryText, type CheckReport, type FieldProblem } from '../bulk/report.js';
 import { jobFile, unfinished, type Job } from '../forms.js';
 import { Field } from '../fields/Field.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
-import { JobDownload, JobProgress, POLL_MS } from '../jobs/JobProgress.js';
+import { JobDownload, JobProgress, useFollowedJob, type JobView } from '../jobs/JobProgress.js';
 import { DEFAULT_VIEW, routeOfView, scopeBlock } from '../links/view.js';
 import '../bulk/bulk.css';
 import { saveBlob } from '../save-file.js';
 
 type Client = ReturnType<typeof signedInClient>;
-type JobView = paths['/api/v1/jobs/{jobId}']['get']['responses'][200]['content']['application/json'];
 /** A list the key may not read, or that failed, is the reason in words; null while loading. */
 type Choices = Array<{ id: string; name: string }> | string | null;
 
@@ -36,7 +35,7 @@ type Run =
   | { phase: 'idle' }
   | { phase: 'sending' }
   | { phase: 'refused'; message: string }
-  | { phase: 'following'; key: string; jobId: string; job: Pick<JobView, 'id' | 'state' | 'progress' | 'result' | 'error'> | null };
+  | { phase: 'following'; key: string; jobId: string };
 
 const TYPES = Object.keys(BULK_COLUMNS) as BulkType[];
 
@@ -88,7 +87,8 @@ export function Bulk({ me }: { me: Me }) {
   // These very inputs were sent: sending them again would only answer the same batch.
   const sent = run.phase === 'following' && run.key === batchKey;
   const ready = current && check.phase === 'done' && check.valid;
-  const busy = run.phase === 'sending' || (run.phase === 'following' && (!run.job || unfinished(run.job)));
+  const { job, lost } = useFollowedJob(run.phase === 'following' ? run.jobId : null);
+  const busy = run.phase === 'sending' || (run.phase === 'following' && (!job || unfinished(job)) && !lost);
 
   const showReport = (errors: readonly FieldProblem[], omitted: number | undefined, count: number | null, valid: boolean, table: CsvTable) =>
     setCheck({ phase: 'done', key: batchKey, table, count, valid, report: reportOf(errors, omitted) });
@@ -121,7 +121,7 @@ export function Bulk({ me }: { me: Me }) {
       const body = bulkForm(type, rows, fileName, folderId, templateId) as never;
       const { data, error, response } = await client.POST('/api/v1/bulk-generate', { params: { header: { 'idempotency-key': batchKey } }, body });
       // 200: the links are made and the job goes on rendering; 202: the job has not made them yet. Both are followed.
-      if (data && 'jobId' in data) return setRun({ phase: 'following', key: batchKey, jobId: data.jobId, job: null });
+      if (data && 'jobId' in data) return setRun({ phase: 'following', key: batchKey, jobId: data.jobId });
       const problems = error as { errors?: FieldProblem[]; omittedErrors?: number } | undefined;
       if (response.status === 400 && Array.isArray(problems?.errors)) {
         showReport(problems.errors, problems.omittedErrors, check.phase === 'done' ? check.count : null, false, readCsvText(text));
@@ -139,30 +139,6 @@ export function Bulk({ me }: { me: Me }) {
       setRun({ phase: 'refused', message: `${UNREACHABLE} Pressing Generate again is safe: the same batch is never made twice.` });
     }
   };
-
-  // The job is followed from the answer until it ends.
-  const jobId = run.phase === 'following' ? run.jobId : null;
-  const runKey = run.phase === 'following' ? run.key : null;
-  useEffect(() => {
-    if (!jobId) return;
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      const view = await client.GET('/api/v1/jobs/{jobId}', { params: { path: { jobId } } }).catch(() => null);
-      if (!live) return;
-      if (view?.data) setRun({ phase: 'following', key: runKey!, jobId, job: view.data });
-      else if (view && view.response.status < 500 && view.response.status !== 429) {
-        // Gone or refused for good (a 404 once the job is past its retention): asking again would not help.
-        return setRun({ phase: 'refused', message: `The batch's progress cannot be followed: ${problemText(view.response.status, view.error)} The Jobs page lists the account's batches.` });
-      }
-      if (!view?.data || unfinished(view.data)) timer = setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [client, jobId, runKey]);
 
   // Generate is disabled as the batch goes out: focus moves to the batch's panel, so it is not lost
   // and the next Tab reaches the download once it is there.
@@ -275,7 +251,7 @@ export function Bulk({ me }: { me: Me }) {
       )}
       {run.phase !== 'idle' && (
         <div class="bulk-run-wrap" ref={runPanel} tabIndex={-1}>
-          <RunPanel run={run} folderId={folderId} onRestart={restart} />
+          <RunPanel run={run} job={job} lost={lost} folderId={folderId} onRestart={restart} />
         </div>
       )}
       {check.phase === 'done' && <ReportTable table={check.table} report={check.report} />}
@@ -355,16 +331,15 @@ function Choice({ path, label, none, choices, value, onChange, errors, disabled 
   );
 }
 
-function RunPanel({ run, folderId, onRestart }: { run: Exclude<Run, { phase: 'idle' }>; folderId: string; onRestart(): void }) {
+function RunPanel({ run, job, lost, folderId, onRestart }: { run: Exclude<Run, { phase: 'idle' }>; job: JobView | null; lost: string | null; folderId: string; onRestart(): void }) {
   if (run.phase === 'sending') return <p class="notice">Sending the batch…</p>;
-  if (run.phase === 'refused') {
+  if (run.phase === 'refused' || lost) {
     return (
       <p class="field-error" role="alert">
-        {run.message}
+        {run.phase === 'refused' ? run.message : `The batch's progress cannot be followed: ${lost} The Jobs page lists the account's batches.`}
       </p>
     );
   }
-  const job = run.job;
   const file = job ? jobFile(job) : null;
   const made = job?.result && typeof job.result === 'object' ? (job.result as { count?: number }).count : undefined;
   const linksRoute = routeOfView({ ...DEFAULT_VIEW, folder: folderId || null });
@@ -384,75 +359,6 @@ function RunPanel({ run, folderId, onRestart }: { run: Exclude<Run, { phase: 'id
             Start another batch
           </button>
         )}
-      </div>
-    </div>
-  );
-}
-
-/** The checked rows as a table: bad rows marked, each bad cell with its message, what the header lacks said per row. */
-function ReportTable({ table, report }: { table: CsvTable; report: CheckReport }) {
-  const [onlyBad, setOnlyBad] = useState(false);
-  const known = new Set(table.header);
-  const shown = onlyBad ? table.rows.filter((r) => report.rows.has(r.row)) : table.rows;
-  return (
-    <div class="bulk-report">
-      {report.other.length > 0 && (
-        <ul class="field-error">
-          {report.other.map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-        </ul>
-      )}
-      {report.rows.size > 0 && (
-        <label class="check">
-          <input type="checkbox" checked={onlyBad} onChange={(e) => setOnlyBad(e.currentTarget.checked)} />
-          Show only the rows that need fixing
-        </label>
-      )}
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Checked rows (scrolls sideways on a narrow screen)">
-        <table class="bulk-table">
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              {table.header.map((name, i) => (
-                <th scope="col" key={i} class={report.header.has(i) ? 'cell-invalid' : undefined}>
-                  {name}
-                  {report.header.has(i) && <span class="cell-error">{report.header.get(i)}</span>}
-                </th>
-              ))}
-              <th scope="col">Check</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map(({ row, cells }) => {
-              const problems = report.rows.get(row);
-              // Problems at a column the file does not have (a required one left out) are said in the row's Check cell.
-              const elsewhere = problems ? [...problems].filter(([column]) => !known.has(column)) : [];
-              return (
-                <tr key={row} class={problems ? 'row-invalid' : undefined}>
-                  <th scope="row">{row}</th>
-                  {table.header.map((name, i) => {
-                    const message = problems?.get(name);
-                    return (
-                      <td key={i} class={message ? 'cell-invalid' : undefined} data-column={name}>
-                        {cells[i] || (message && <span class="blank">(blank)</span>)}
-                        {message && <span class="cell-error">{message}</span>}
-                      </td>
-                    );
-                  })}
-                  <td>
-                    {problems ? 'Needs fixing' : 'Ready'}
-                    {elsewhere.map(([column, message]) => (
-                      <span class="cell-error" key={column}>
-                        {column ? `${column}: ${message}` : message}
-                      </span>
-                    ))}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
       </div>
     </div>
   );

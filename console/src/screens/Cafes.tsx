@@ -12,6 +12,8 @@ import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js'
 import { CafeProfile } from '../cafes/CafeProfile.js';
 import { MenuEditor } from '../cafes/MenuEditor.js';
 import { ThemeSettings } from '../cafes/ThemeSettings.js';
+import { MenuScansToday, ScansTodayLink, useScansTodayBySlug } from '../cafes/MenuScansToday.js';
+import { lazyComponent } from '../lazy.js';
 import type { ScreenProps } from './index.js';
 import '../cafes/cafes.css';
 import { saveBlob } from '../save-file.js';
@@ -19,6 +21,9 @@ import { saveBlob } from '../save-file.js';
 type Client = ReturnType<typeof signedInClient>;
 type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafe: Cafe };
 type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; cafes: Cafe[] };
+
+// The import brings zod and the API's bulk-insert schema along: only cafe pages load it.
+const MenuImport = lazyComponent(() => import('../cafes/MenuImport.js').then((m) => m.MenuImport), 'menu import');
 
 /** The QR's size on screen and in the download: large enough to print on a table card. */
 const QR_SIZE = 512;
@@ -36,6 +41,7 @@ function CafeList({ canCreate, lost }: { canCreate: boolean; lost: string | null
   const client = useMemo(signedInClient, []);
   const [listing, setListing] = useState<Listing>({ phase: 'loading' });
   const [created, setCreated] = useState<Cafe | null>(null);
+  const scansToday = useScansTodayBySlug();
 
   const load = async () => {
     try {
@@ -70,12 +76,18 @@ function CafeList({ canCreate, lost }: { canCreate: boolean; lost: string | null
         </div>
       ) : (
         <ul class="cafe-list" aria-label="Your cafes">
-          {listing.cafes.map((cafe) => (
-            <li key={cafe.id}>
-              <a href={`#/cafes/${cafe.id}`}>{cafe.name}</a>
-              <span class="cafe-url">{cafe.link.full_dynamic_url}</span>
-            </li>
-          ))}
+          {listing.cafes.map((cafe) => {
+            const scans = scansToday?.(cafe.link.dynamic_link_id) ?? null;
+            return (
+              <li key={cafe.id}>
+                <a href={`#/cafes/${cafe.id}`} id={`cafe-name-${cafe.id}`}>
+                  {cafe.name}
+                </a>
+                <span class="cafe-url">{cafe.link.full_dynamic_url}</span>
+                {scans !== null && <ScansTodayLink slug={cafe.link.dynamic_link_id} scans={scans} describedBy={`cafe-name-${cafe.id}`} />}
+              </li>
+            );
+          })}
         </ul>
       )}
       {canCreate ? (
@@ -194,6 +206,8 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
 /** One cafe: its menu, its profile, the look of its menu page, and where guests find it. */
 function CafeEditor({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
+  // Bumped when an import replaced the menu: the editor is made afresh and reads the new one.
+  const [menuVersion, setMenuVersion] = useState(0);
   useEffect(() => {
     setLoaded({ phase: 'loading' });
     signedInClient()
@@ -229,7 +243,9 @@ function CafeEditor({ id }: { id: string }) {
           Open the menu page<span class="visually-hidden"> (new tab)</span>
         </a>
       </div>
-      <MenuEditor cafeId={cafe.id} />
+      <MenuScansToday slug={cafe.link.dynamic_link_id} />
+      <MenuEditor key={menuVersion} cafeId={cafe.id} />
+      <MenuImport cafeId={cafe.id} cafeName={cafe.name} onImported={() => setMenuVersion((v) => v + 1)} />
       <CafeProfile key={cafe.id} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
       <ThemeSettings key={`theme-${cafe.id}`} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
     </section>
