@@ -1,9 +1,10 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { fetchMe, type Me } from './api/client.js';
-import { useRoute } from './router.js';
+import { routeOf, useRoute } from './router.js';
 import { SignIn } from './screens/SignIn.js';
 import { Shell } from './screens/Shell.js';
+import { preloadScreen } from './screens/index.js';
 import { forgetKey, savedKey, saveKey, type KeyStores } from './session.js';
 import { chooseTheme, chosenTheme, effectiveTheme, type Theme } from './theme.js';
 import './styles.css';
@@ -30,6 +31,7 @@ function App() {
   useEffect(() => {
     const key = savedKey(stores);
     if (state.phase !== 'checking' || !key) return;
+    preloadScreen(routeOf(location.hash));
     void fetchMe(key).then((result) => {
       if (result.ok) return setState({ phase: 'signed-in', me: result.me });
       forgetKey(stores);

@@ -33,9 +33,12 @@ import {
   type Duration,
   type RankedRow,
 } from './view.js';
-import { ScanChart } from './ScanChart.js';
 import { ExportCsv } from './ExportCsv.js';
 import './analytics.css';
+import { lazyComponent } from '../lazy.js';
+
+// uPlot is fetched while the numbers are asked for, not before.
+const ScanChart = lazyComponent(() => import('./ScanChart.js').then((m) => m.ScanChart), 'chart');
 
 /** How often an open, visible dashboard asks again: each time one request per panel, each a read of pre-aggregated rows. */
 const POLL_MS = 5000;
@@ -135,6 +138,8 @@ function Dashboard({ slug }: { slug: string | null }) {
   const view = useMemo(() => viewFromQuery(query, zone), [query, zone]);
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
   const go = (change: Partial<AnalyticsView>) => (location.hash = `#${routeOfView({ ...view, ...change }, zone, slug)}`);
+  // A failure is said where the chart would be.
+  useEffect(() => void ScanChart.preload().catch(() => {}), []);
 
   useEffect(() => {
     let live = true;

@@ -2,15 +2,14 @@
  * "Export CSV": asks for the export job at once (Prefer: respond-async), follows it with the
  * progress bar the Jobs and Bulk screens use, and saves the file when it is done.
  */
-import { useEffect, useState } from 'preact/hooks';
-import type { paths } from '../api/schema.js';
+import { useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { jobFile, unfinished } from '../forms.js';
-import { JobDownload, JobProgress, POLL_MS } from '../jobs/JobProgress.js';
+import { JobDownload, JobProgress, useFollowedJob } from '../jobs/JobProgress.js';
 import { exportBody, type AnalyticsView } from './view.js';
 
-type JobView = paths['/api/v1/jobs/{jobId}']['get']['responses'][200]['content']['application/json'];
-type Run = { phase: 'idle' } | { phase: 'failed'; message: string } | { phase: 'following'; jobId: string; job: JobView | null };
+/** `jobId` is empty between the click and the API's answer. */
+type Run = { phase: 'idle' } | { phase: 'failed'; message: string } | { phase: 'following'; jobId: string };
 
 export function ExportCsv({ slug, view }: { slug: string | null; view: AnalyticsView }) {
   const [run, setRun] = useState<Run>({ phase: 'idle' });
@@ -19,41 +18,22 @@ export function ExportCsv({ slug, view }: { slug: string | null; view: Analytics
     const client = signedInClient();
     const params = { header: { prefer: 'respond-async' } };
     const body = exportBody(view, new Date());
-    setRun({ phase: 'following', jobId: '', job: null });
+    setRun({ phase: 'following', jobId: '' });
     try {
       const { data, error, response } =
         slug === null
           ? await client.POST('/api/v1/analytics/export', { params, body })
           : await client.POST('/api/v1/links/{id}/analytics/export', { params: { ...params, path: { id: slug } }, body });
-      if (data && typeof data === 'object' && 'jobId' in data) setRun({ phase: 'following', jobId: data.jobId, job: null });
+      if (data && typeof data === 'object' && 'jobId' in data) setRun({ phase: 'following', jobId: data.jobId });
       else setRun({ phase: 'failed', message: problemText(response.status, error) });
     } catch {
       setRun({ phase: 'failed', message: UNREACHABLE });
     }
   };
 
-  const jobId = run.phase === 'following' ? run.jobId : '';
-  useEffect(() => {
-    if (!jobId) return;
-    const client = signedInClient();
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      const answer = await client.GET('/api/v1/jobs/{jobId}', { params: { path: { jobId } } }).catch(() => null);
-      if (!live) return;
-      if (answer?.data) setRun({ phase: 'following', jobId, job: answer.data });
-      if (!answer?.data || unfinished(answer.data)) timer = setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [jobId]);
-
-  const job = run.phase === 'following' ? run.job : null;
+  const { job, lost } = useFollowedJob(run.phase === 'following' && run.jobId ? run.jobId : null);
   const file = job && jobFile(job);
-  const busy = run.phase === 'following' && (!job || unfinished(job));
+  const busy = run.phase === 'following' && !lost && (!job || unfinished(job));
   return (
     <div class="analytics-export">
       <button type="button" onClick={start} disabled={busy}>
@@ -70,6 +50,7 @@ export function ExportCsv({ slug, view }: { slug: string | null; view: Analytics
           <span id="export-progress">{!job ? 'Starting the export…' : unfinished(job) ? 'Exporting…' : job.state === 'completed' ? 'Export ready.' : 'The export failed.'}</span>
           {job && unfinished(job) && <JobProgress progress={job.progress} labelId="export-progress" />}
           {job?.state === 'failed' && <p class="field-error">{job.error ?? 'No reason was recorded.'}</p>}
+          {lost && <p class="field-error">The export's progress could not be read. {lost}</p>}
         </div>
       )}
       {run.phase === 'following' && file && <JobDownload jobId={run.jobId} fileName={file.fileName} label={`Download ${file.fileName}`} primary />}

@@ -5,6 +5,7 @@ import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
 import { Links } from './Links.js';
 import { lazyComponent } from '../lazy.js';
+import { pageOf } from '../nav.js';
 
 /** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
 export interface ScreenProps {
@@ -24,3 +25,14 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/analytics': lazyComponent(() => import('../analytics/Analytics.js').then((m) => m.Analytics), 'Analytics page'),
   '/cafes': lazyComponent(() => import('./Cafes.js').then((m) => m.Cafes), 'Cafes page'),
 };
+
+/**
+ * Starts fetching the code of the screen at `path` when it comes on demand: at boot, beside the key
+ * check, so the screen does not wait for the check and then for its code. A failure here is
+ * left for the screen itself to say.
+ */
+export function preloadScreen(path: string): void {
+  const page = pageOf(path);
+  const screen = page && SCREENS[page.path];
+  if (screen && 'preload' in screen && typeof screen.preload === 'function') void screen.preload().catch(() => {});
+}
