@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import * as pages from '../redirect/pages/index.js';
-import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, seriousAccessibilityViolations, visitPage, type PageVisit } from './support/browser.js';
+import { renderMenuPage } from '../redirect/pages/menu.js';
+import type { PublishedMenu } from '../shared/cafes/published-menu.js';
+import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, seriousAccessibilityViolations, seriousViolationsOn, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData } from './support/link-examples.js';
 
@@ -31,11 +33,14 @@ const FILE_BYTES = new Map<string, { contentType: string; bytes: Buffer }>([
   [PDFS[0]!, { contentType: 'application/pdf', bytes: pdfBytes('Lunch') }],
   [PDFS[1]!, { contentType: 'application/pdf', bytes: pdfBytes('Dinner') }],
 ]);
+// A PDF's first page as made at upload (a WebP copy under the file's URL), served for every copy asked for.
+const PAGE_COPY = pngBytes(96, 136, [245, 245, 240]);
 const FILES: ResolvedLinkFile[] = [...FILE_BYTES].map(([id, { contentType, bytes }], i) => ({
   id,
   contentType,
   size: bytes.length,
-  originalName: i === 0 ? `terrace ${XSS}.png` : contentType === 'application/pdf' ? `menu-${i}.pdf` : null,
+  originalName: i === 0 ? `terrace ${XSS}.png` : contentType === 'application/pdf' ? `menu-2026-${i}.pdf` : null,
+  ...(contentType === 'application/pdf' ? { variants: [{ format: 'webp' as const, width: 96, height: 136, size: PAGE_COPY.length }] } : {}),
 }));
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/contact.vcf', ics: '/event.ics' };
 // A 1×1 PNG, for images carried in the data itself.
@@ -70,21 +75,62 @@ interface PageCase {
 const LINK_CASES: PageCase[] = [
   { name: 'email', page: () => pages.renderLinkPage(linkOf('email'), URLS), status: 200, heading: 'Send an email', texts: ['hello@example.com', 'Booking', 'A table for two, please.'], links: ['Write email'] },
   { name: 'sms', page: () => pages.renderLinkPage(linkOf('sms'), URLS), status: 200, heading: 'Send a text message', texts: ['+1 (555) 010-2030', 'Hi!'], links: ['Write message'] },
-  { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Research · Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
+  { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
   { name: 'wifi', page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS), status: 200, heading: 'Join the Wi-Fi', texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'] },
   { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['48.8584° N, 2.2945° E'], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
   { name: 'event', page: () => pages.renderLinkPage(linkOf('event'), URLS), status: 200, heading: 'Jazz at the Aroma', texts: ['Thursday, December 24, 2026, 7:00 – 11:00 PM GMT+1', 'Main hall', 'Cafe Aroma', 'Live jazz night'], links: ['Add to calendar', 'Register'], images: 1 },
   { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Cafe Aroma', texts: [], images: 1 },
   { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Cafe Aroma', texts: [], images: 3 },
-  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['menu-3.pdf', 'PDF ·'], links: ['Open PDF'] },
-  { name: 'multi-pdf', page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS), status: 200, heading: 'Menus', texts: ['Lunch', 'Dinner', 'menu-4.pdf'] },
+  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['menu-2026-3.pdf', 'PDF ·'], links: ['Open PDF'], images: 1 },
+  { name: 'multi-pdf', page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS), status: 200, heading: 'Menus', texts: ['Lunch', 'Dinner', 'menu-2026-4.pdf'], images: 2 },
   { name: 'landing', page: () => pages.renderLinkPage(linkOf('landing', { landingHTML: LANDING_HTML }), URLS), status: 200, heading: 'Hello & welcome', texts: ['Fresh bread every morning.', 'Sourdough', 'bad link'], links: ['See the menu'], images: 2 },
   { name: 'product', page: () => pages.renderLinkPage(linkOf('product', { images: { files: IMAGES.map((fileId) => ({ fileId })) } }), URLS), status: 200, heading: 'House blend', texts: ['250 g whole beans', 'Discount (10%)', '−€1.25', '€15.00'], images: 3 },
   { name: 'multi-links', page: () => pages.renderLinkPage(linkOf('multi-links', { logo: PIXEL, design: { backgroundColor: '#1e3a5f', linkBackgroundColor: '#ffd166', textColor: '#ffffff' } }), URLS), status: 200, heading: 'Cafe Aroma', texts: ['Find us everywhere'], links: ['Order online', 'Instagram'], images: 1 },
   { name: 'menu', page: () => pages.renderLinkPage(linkOf('menu'), URLS), status: 200, heading: 'Dinner menu', texts: ['This menu is being prepared.'] },
+  { name: 'cafe-menu', page: () => renderMenuPage(CAFE_MENU, { now: new Date('2026-11-25T12:00:00Z'), urls: { file: URLS.file }, baseUrl: 'http://127.0.0.1' }), status: 200, heading: 'Cafe Aroma', texts: ['Opening hours', 'Pastel de nata'], images: 1 },
 ];
 
+/** A cafe's menu with one dish with a photo (its web-sized copies made) and weekly hours. */
+const CAFE_MENU: PublishedMenu = {
+  cafeId: 'c1', version: '1', name: 'Cafe Aroma', description: null, title: null, subtitle: null, timezone: 'Europe/Lisbon',
+  operatingHours: [
+    { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '19:00' }] },
+    { day: 'wednesday', enabled: true, ranges: [{ from: '08:00', to: '12:00' }, { from: '14:00', to: '19:00' }] },
+  ],
+  facilities: [], socialLinks: [], address: null, phone: null, email: null, website: null, logo: null, cover: null,
+  imageVariants: { [PDFS[0]!]: [{ format: 'webp', width: 96, height: 136, size: 1 }] },
+  theme: 'classic', primaryColor: null, secondaryColor: null, showDietarySection: false,
+  groups: [{ id: null, name: null, image: null, categories: [{ id: 'k1', name: 'Pastries', description: null, image: null, items: [
+    { id: 'i1', name: 'Pastel de nata', description: 'Custard tart.', price: '1.6', currency: 'EUR', isFeatured: false, isNew: false, isRecommended: false, spiceLevel: 'none', ingredients: [], allergens: [], tags: [], image: PDFS[0]! },
+  ] }] }],
+};
+
+/** A brand as a link's page style gives it: a logo the link has, the link's name, and an accent. */
+const BRANDED = { name: 'Cafe Aroma', pageStyle: { accentColor: '#8a4b2a', logo: { fileId: IMAGES[1]! } }, files: FILES } as const;
+const brandedLink = (schedule: { startDate?: number; endDate?: number; scheduleTimezone?: string } = {}) => ({ startDate: null, endDate: null, scheduleTimezone: null, ...BRANDED, ...schedule });
+
+/** A scheduled or expired link's page (in Paris), branded or not, saying when it opens or ended. */
+function scheduleCase(name: string, reason: 'scheduled' | 'expired', schedule: { startDate?: number; endDate?: number }, when: string, branded = true): PageCase {
+  const link = { scheduleTimezone: 'Europe/Paris', ...schedule };
+  return {
+    name,
+    page: () => pages.renderUnavailablePage(reason, branded ? brandedLink(link) : { startDate: null, endDate: null, ...link }),
+    status: 410,
+    heading: reason === 'scheduled' ? 'This link is not active yet' : 'This link has expired',
+    texts: branded ? ['Cafe Aroma', when] : [when],
+    images: branded ? 1 : 0,
+  };
+}
+
 const STATUS_CASES: PageCase[] = [
+  { name: 'paused-branded', page: () => pages.renderUnavailablePage('paused', brandedLink()), status: 410, heading: 'This link is paused', texts: ['Cafe Aroma'], images: 1 },
+  scheduleCase('scheduled-branded', 'scheduled', { startDate: Date.parse('2026-12-23T23:00:00Z') }, 'Opens on Thursday, December 24, 2026 (Europe/Paris)'),
+  // Ends 30 November (a date: through that day), stored as the next midnight in Paris.
+  scheduleCase('expired-branded', 'expired', { endDate: Date.parse('2026-11-30T23:00:00Z') }, 'Ended on Monday, November 30, 2026 (Europe/Paris)'),
+  scheduleCase('expired-at-time', 'expired', { endDate: Date.parse('2026-11-30T14:30:00Z') }, 'Ended on Monday, November 30, 2026 at 3:30 PM (Europe/Paris)', false),
+  { name: 'limit-reached-branded', page: () => pages.renderUnavailablePage('limit_reached', brandedLink()), status: 410, heading: 'This link has reached its limit', texts: ['Cafe Aroma'], images: 1 },
+  // A protected link's files are not shown before it is unlocked: its name is.
+  { name: 'password-branded', page: () => pages.renderPasswordPage({ action: '/password', brand: pages.statusBrand({ ...BRANDED, passwordHash: 'x' }) }), status: 200, heading: 'This link is protected', texts: ['Cafe Aroma', 'Password'] },
   { name: 'not-found', page: () => pages.renderUnavailablePage('not_found'), status: 404, heading: 'Link not found', texts: ['does not lead anywhere'] },
   { name: 'paused', page: () => pages.renderUnavailablePage('paused'), status: 410, heading: 'This link is paused', texts: ['try again later'] },
   {
@@ -116,7 +162,8 @@ function pagesServer(destination: () => string): Server {
   const cases = new Map([...LINK_CASES, ...STATUS_CASES].map((c) => [c.name, c]));
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const file = /^\/files\/([0-9a-f-]{36})$/.exec(path);
+    const file = /^\/files\/([0-9a-f-]{36})(\/[0-9]+\.(?:webp|jpg))?$/.exec(path);
+    if (file && FILE_BYTES.has(file[1]!) && file[2]) return send(res, 200, { 'Content-Type': 'image/png', 'X-Content-Type-Options': 'nosniff' }, PAGE_COPY);
     if (file && FILE_BYTES.has(file[1]!)) {
       const { contentType, bytes } = FILE_BYTES.get(file[1]!)!;
       return send(res, 200, { 'Content-Type': contentType, 'X-Content-Type-Options': 'nosniff' }, bytes);
@@ -231,6 +278,132 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
     // No serious or critical accessibility violation (axe-core), on a phone and on a laptop.
     for (const viewport of [PHONE.viewport, { width: 1280, height: 800 }]) {
       expect(await seriousAccessibilityViolations(browser, `${base}/page/${name}`, viewport), `${name} at ${viewport.width}px`).toEqual([]);
+    }
+  });
+
+  /** Each word of each visible button or action link on `page`: how many lines it spans, and whether the whole label is on one line. */
+  const buttonWords = (page: PageVisit['page']) =>
+    page.$$eval('.button, .actions a', (els) =>
+      els.filter((el) => (el as HTMLElement).offsetParent !== null).map((el) => {
+        const text = el.firstChild as Text;
+        const lineTops = (start: number, end: number) => {
+          const range = document.createRange();
+          range.setStart(text, start);
+          range.setEnd(text, end);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        };
+        const words = [...text.data.matchAll(/\S+/g)].map((m) => ({ word: m[0], lines: lineTops(m.index, m.index + m[0].length).size }));
+        return { label: text.data, oneLine: lineTops(0, text.data.length).size === 1, words };
+      }),
+    );
+
+  it.each(['pdf', 'multi-pdf'])('%s: each card has its cover in a first column beside a wide text column', async (name) => {
+    await withVisit(name, async ({ page }) => {
+      await imagesLoaded(page);
+      const cards = await page.$$eval('.pdfs > li', (els) =>
+        els.map((li) => {
+          const box = (el: Element | null) => el && el.getBoundingClientRect().toJSON();
+          return { card: box(li)!, cover: box(li.querySelector('img')), heading: box(li.querySelector('h2')), button: box(li.querySelector('.button')) };
+        }),
+      );
+      expect(cards.length).toBeGreaterThan(0);
+      for (const { card, cover, heading, button } of cards) {
+        expect(cover).not.toBeNull();
+        // The cover is first (left), beside the text (same row), and the text has room.
+        expect(cover!.left - card.left).toBeLessThan(30);
+        expect(heading!.left).toBeGreaterThanOrEqual(cover!.right);
+        expect(Math.abs(heading!.top - cover!.top)).toBeLessThan(20);
+        expect(button!.width).toBeGreaterThan(150);
+      }
+    });
+  });
+
+  it.each(['pdf', 'multi-pdf', 'vcard'])('%s: no button label is broken, no word split across lines', async (name) => {
+    await withVisit(name, async ({ page }) => {
+      const buttons = await buttonWords(page);
+      expect(buttons.length).toBeGreaterThan(0);
+      for (const button of buttons) {
+        expect(button.oneLine, button.label).toBe(true);
+        for (const { word, lines } of button.words) expect(lines, word).toBe(1);
+      }
+    });
+  });
+
+  it('vcard: each label reads on the line of its value; the company and department named as such', async () => {
+    await withVisit('vcard', async ({ page }) => {
+      const pairs = await page.$$eval('.facts dt', (dts) =>
+        dts.map((dt) => {
+          // The top of the first line of text (not of a box around it, like a link's 48 px tap target).
+          const firstLineTop = (el: Element) => {
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, (n) => (n.textContent!.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP));
+            const range = document.createRange();
+            range.selectNodeContents(walker.nextNode()!);
+            return range.getClientRects()[0]!.top;
+          };
+          const dd = dt.nextElementSibling!;
+          return { label: dt.textContent, value: dd.textContent, offset: Math.abs(firstLineTop(dt) - firstLineTop(dd)) };
+        }),
+      );
+      for (const pair of pairs) expect(pair.offset, pair.label!).toBeLessThan(3);
+      const facts = Object.fromEntries(pairs.map((p) => [p.label, p.value]));
+      expect(facts).toMatchObject({ Company: 'Analytical Engines', Department: 'Research' });
+    });
+  });
+
+  it('cafe menu: dish photos start at the dish’s edge; the hours read as day, separator, times', async () => {
+    await withVisit('cafe-menu', async ({ page }) => {
+      await imagesLoaded(page);
+      const indents = await page.$$eval('.item', (items) => items.map((item) => item.querySelector('img')!.getBoundingClientRect().left - item.getBoundingClientRect().left));
+      expect(indents.length).toBeGreaterThan(0);
+      for (const indent of indents) expect(indent).toBeLessThan(1);
+      const rows = await page.$$eval('.hours > div', (rows) =>
+        rows.map((row) => {
+          const [day, times] = [row.querySelector('dt')!, row.querySelector('dd')!].map((el) => el.getBoundingClientRect());
+          return { text: row.textContent, gap: times!.left - day!.right, sameLine: Math.abs(times!.top - day!.top) < 3 };
+        }),
+      );
+      expect(rows.map((r) => r.text)).toEqual([
+        'Monday: 08:00–19:00', 'Tuesday: Closed', 'Wednesday: 08:00–12:00, 14:00–19:00', 'Thursday: Closed', 'Friday: Closed', 'Saturday: Closed', 'Sunday: Closed',
+      ]);
+      for (const row of rows) {
+        expect(row.gap, row.text!).toBeGreaterThanOrEqual(12);
+        expect(row.sameLine, row.text!).toBe(true);
+      }
+    });
+  });
+
+  it.each(['paused-branded', 'scheduled-branded', 'expired-branded', 'limit-reached-branded', 'password-branded'])('%s: the brand is inside the card, whole', async (name) => {
+    await withVisit(name, async ({ page }) => {
+      await imagesLoaded(page);
+      const layout = await page.evaluate(() => {
+        const card = document.querySelector('.status-card')!;
+        const logo = document.querySelector('img');
+        const inside = (r: DOMRect, outer: DOMRect) => r.left >= outer.left && r.right <= outer.right && r.top >= outer.top && r.bottom <= outer.bottom;
+        const logoBox = logo?.getBoundingClientRect();
+        return {
+          cardText: card.textContent,
+          logoInCard: logoBox ? inside(logoBox, card.getBoundingClientRect()) : null,
+          logoOnScreen: logoBox ? inside(logoBox, new DOMRect(0, 0, window.innerWidth, window.innerHeight)) : null,
+          // Nothing covers or clips the logo: points near its edges (inside its rounded corners) are its own.
+          logoUncovered:
+            logo && logoBox
+              ? [[0.5, 0.05], [0.5, 0.95], [0.05, 0.5], [0.95, 0.5], [0.5, 0.5]].every(([x, y]) => document.elementFromPoint(logoBox.left + x! * logoBox.width, logoBox.top + y! * logoBox.height) === logo)
+              : null,
+        };
+      });
+      if (name !== 'password-branded') expect(layout, JSON.stringify(layout)).toMatchObject({ logoInCard: true, logoOnScreen: true, logoUncovered: true });
+      expect(layout.cardText).toContain('Cafe Aroma');
+    });
+  });
+
+  it.each(['pdf', 'multi-pdf', 'vcard', 'cafe-menu', 'paused-branded', 'expired-branded', 'password-branded'])('%s: no serious accessibility violation in dark mode', async (name) => {
+    const context = await browser.newContext({ ...PHONE, colorScheme: 'dark', bypassCSP: true });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${base}/page/${name}`, { waitUntil: 'load' });
+      expect(await seriousViolationsOn(page)).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 

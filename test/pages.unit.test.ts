@@ -159,7 +159,7 @@ describe('vcard', () => {
     const links = hrefs(body);
     expect(links).toEqual(expect.arrayContaining(['mailto:ada@example.com', 'tel:+447700900123', 'tel:+442079460000', 'https://ada.example.com/']));
     const text = visibleText(body);
-    for (const value of ['Research · Analytical Engines', '+44 20 7946 0001', '12 St James Square', 'SW1Y 4JH London', 'Greater London', 'United Kingdom']) {
+    for (const value of ['Analytical Engines', 'Research', '+44 20 7946 0001', '12 St James Square', 'SW1Y 4JH London', 'Greater London', 'United Kingdom']) {
       expect(text).toContain(value);
     }
   });
@@ -557,7 +557,9 @@ describe('status pages', () => {
   it('a scheduled link says when it opens, and an expired one when it ended, in the schedule’s zone', () => {
     const schedule = { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: Date.parse('2026-12-31T23:00:00Z'), scheduleTimezone: 'Europe/Paris' };
     expect(visibleText(renderUnavailablePage('scheduled', schedule).body)).toContain('Opens on Thursday, December 24, 2026 at 7:00 PM (Europe/Paris)');
-    expect(visibleText(renderUnavailablePage('expired', schedule).body)).toContain('Ended on Friday, January 1, 2027 at 12:00 AM (Europe/Paris)');
+    // An end date of 31 December is stored as the next midnight: the page names the last day, not that midnight.
+    expect(visibleText(renderUnavailablePage('expired', schedule).body)).toContain('Ended on Thursday, December 31, 2026 (Europe/Paris)');
+    expect(visibleText(renderUnavailablePage('expired', { ...schedule, endDate: Date.parse('2026-12-31T13:30:00Z') }).body)).toContain('Ended on Thursday, December 31, 2026 at 2:30 PM (Europe/Paris)');
     expect(visibleText(renderUnavailablePage('scheduled', { ...schedule, scheduleTimezone: null }).body)).toContain('Opens on Thursday, December 24, 2026 at 6:00 PM (UTC)');
     // Each status page is a card with its icon (drawn inline, hidden from screen readers).
     expect(renderUnavailablePage('paused').body).toMatch(/<section class="status-card"><svg class="icon" aria-hidden="true"/);

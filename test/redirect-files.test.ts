@@ -212,7 +212,7 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       expect((await redirect.inject({ url: `/files/${fileId}/480.jpg` })).statusCode).toBe(200);
       const created = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'Lunch', type: 'pdf', data: { files: [{ fileId }] } });
       const page = (await redirect.inject({ url: `/${created.json().id as string}` })).body;
-      expect(page).toContain(`<li class="card with-cover"><picture><source type="image/webp" srcset="/files/${fileId}/480.webp">`);
+      expect(page).toContain(`<li class="card pdf-card-with-cover"><picture><source type="image/webp" srcset="/files/${fileId}/480.webp">`);
       // The file itself is unchanged.
       expect((await redirect.inject({ url: `/files/${fileId}` })).headers['content-type']).toBe('application/pdf');
 

@@ -80,10 +80,13 @@ function websiteHref(value: string): string | undefined {
   return checkedUrl(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`, ['http', 'https']);
 }
 
+// Actions share a row as wide as their words (never split inside one: "Directions" is wider than a
+// quarter of a phone); facts align each label with the first line of its value (baseline), as the
+// values' links are 48 px tall tap targets.
 const ACTION_STYLES =
-  '.actions{display:grid;grid-template-columns:repeat(auto-fit,minmax(4.5rem,1fr));gap:.5rem;margin:0 0 1rem;padding:0;list-style:none}' +
-  '.actions a{display:flex;align-items:center;justify-content:center;min-height:3rem;padding:.5rem;border-radius:.75rem;background:var(--card);border:1px solid var(--line);color:var(--fg);font-weight:600;text-decoration:none}' +
-  '.facts a{display:inline-flex;align-items:center;min-height:3rem}';
+  '.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1rem;padding:0;list-style:none}.actions li{flex:1 1 auto}' +
+  '.actions a{display:flex;align-items:center;justify-content:center;min-height:3rem;padding:.5rem .75rem;border-radius:.75rem;background:var(--card);border:1px solid var(--line);color:var(--fg);font-weight:600;text-decoration:none;white-space:nowrap}' +
+  '.facts{align-items:baseline}.facts a{display:inline-flex;align-items:center;min-height:3rem}';
 
 /** The file name a contact is saved under: the person's name, safe on every file system. */
 export function vcardFileName(data: VcardData): string {
@@ -97,7 +100,9 @@ export function renderVcardPage(data: VcardData, vcardUrl: string, scanner: Scan
   const fax = filled(data.fax);
   const website = filled(data.website);
   const href = website && websiteHref(website);
-  const organisation = [filled(data.department), filled(data.company)].filter(Boolean).join(' · ');
+  // The data has a company and a department (the vCard's ORG), no job title: each is named as what it is.
+  const company = filled(data.company);
+  const department = filled(data.department);
   const address = addressLines(data);
   // One tap for what people do with a contact: call, text, email, get there (48 px targets).
   const callable = [mobile, phone].find((n): n is string => !!n && isPhoneNumber(n));
@@ -112,7 +117,7 @@ export function renderVcardPage(data: VcardData, vcardUrl: string, scanner: Scan
     title: name,
     styles: ACTION_STYLES,
     content: html`<h1>${name}</h1>
-${organisation && html`<p class="muted">${organisation}</p>`}
+${company && html`<p class="muted">${company}</p>`}
 <a class="button" href="${vcardUrl}">Save contact</a>
 <ul class="actions">${actions}</ul>
 <dl class="facts card">
@@ -120,6 +125,8 @@ ${organisation && html`<p class="muted">${organisation}</p>`}
 ${mobile && html`<dt>Mobile</dt><dd>${phoneValue(mobile)}</dd>`}
 ${phone && html`<dt>Phone</dt><dd>${phoneValue(phone)}</dd>`}
 ${fax && html`<dt>Fax</dt><dd>${fax}</dd>`}
+${company && html`<dt>Company</dt><dd>${company}</dd>`}
+${department && html`<dt>Department</dt><dd>${department}</dd>`}
 ${website && html`<dt>Website</dt><dd>${href ? html`<a href="${href}">${website}</a>` : website}</dd>`}
 ${address.length > 0 && html`<dt>Address</dt><dd class="text">${address.join('\n')}</dd>`}
 </dl>`,

@@ -97,7 +97,7 @@ export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gall
 }
 
 const PDF_STYLES =
-  '.pdfs{list-style:none;padding:0}.pdfs h2{margin-top:0}.with-cover{display:grid;grid-template-columns:6rem 1fr;gap:1rem;align-items:start}' +
+  '.pdfs{list-style:none;padding:0}.pdfs h2{margin-top:0}.pdf-card-with-cover{display:grid;grid-template-columns:6rem minmax(0,1fr);gap:1rem;align-items:start}' +
   '.pdf-cover{display:block;width:6rem;height:auto;border-radius:.25rem;box-shadow:0 1px 4px rgba(0,0,0,.25);background:#fff}';
 
 /** A PDF's card: its first page as a cover when one was made at upload (decorative: the heading names it), name, size, and the button. */
@@ -107,7 +107,7 @@ function pdfItem(heading: string, file: ResolvedLinkFile, urls: PageUrls): SafeH
   const text = html`<div><h2>${heading}</h2><p class="muted">${details}</p><a class="button" href="${urls.file(file.id)}">Open PDF</a></div>`;
   if (!cover.webpSrcset || !cover.width || !cover.height) return html`<li class="card">${text}</li>`;
   const height = Math.round((PDF_COVER_WIDTH * cover.height) / cover.width);
-  return html`<li class="card with-cover">${thumbnailTag(cover, { className: 'pdf-cover', alt: '', width: PDF_COVER_WIDTH, height, lazy: true })}${text}</li>`;
+  return html`<li class="card pdf-card-with-cover">${thumbnailTag(cover, { className: 'pdf-cover', alt: '', width: PDF_COVER_WIDTH, height, lazy: true })}${text}</li>`;
 }
 
 const PDF_COVER_WIDTH = 96;

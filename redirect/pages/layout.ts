@@ -49,6 +49,10 @@ export const pageHeaders: Readonly<Record<string, string>> = Object.freeze({
   'Cache-Control': 'no-store',
 });
 
+// `picture{display:contents}` lets the <img> be the flex or grid item its page styles; a <source>
+// is not display:none by default, so it would become an empty item of its own (a grid cell, a gap).
+// Buttons never split a word: `anywhere` (inherited from a list item) would let a narrow column
+// shrink them to a few letters a line; `break-word` breaks only a word longer than the line.
 // Light and dark palettes both keep body text and buttons above WCAG AA contrast. The link colour
 // has no specificity, so any class (.button) or inline style overrides it.
 const BASE_STYLES = `
@@ -62,13 +66,13 @@ h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 h1,h2,p,dd,li{overflow-wrap:anywhere}
 p,dl,ul,ol{margin:0 0 1rem}
 :where(a[href]){color:var(--accent)}
-img{max-width:100%;height:auto}picture{display:contents}
+img{max-width:100%;height:auto}picture{display:contents}source{display:none}
 :focus-visible{outline:3px solid var(--accent);outline-offset:3px}
 .muted{color:var(--muted)}
 .text{white-space:pre-line}
 .card{background:var(--card);border:1px solid var(--line);border-radius:1rem;padding:1rem 1.25rem;margin:0 0 1rem}
 .card>:last-child{margin-bottom:0}
-.button{display:flex;align-items:center;justify-content:center;width:100%;min-height:3rem;padding:.75rem 1.25rem;margin:0 0 .75rem;border:0;border-radius:.75rem;background:var(--accent);color:var(--on-accent);font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
+.button{display:flex;align-items:center;justify-content:center;width:100%;min-height:3rem;padding:.75rem 1.25rem;margin:0 0 .75rem;border:0;border-radius:.75rem;background:var(--accent);color:var(--on-accent);font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer;overflow-wrap:break-word}
 .button.secondary{background:var(--card);color:var(--fg);border:1px solid var(--line)}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.5rem 1rem}
 .facts dt{color:var(--muted)}
@@ -90,6 +94,8 @@ export interface HtmlPageOptions {
   headers?: Record<string, string>;
   /** The link owner's brand and page language (pageBrand); none: the default look, in English. */
   brand?: PageBrand | null;
+  /** false: the page shows the brand itself (brandMark), the layout only applies its colours and language. */
+  brandHeader?: boolean;
   /**
    * A script of this module's kind (a constant, never user data) run at the end of the page and
    * allowed by its hash in the page's CSP. Scripts only enhance: every page works without them.
@@ -109,12 +115,12 @@ export class PageScript {
  * A complete page: the layout around `content`, and every header it must be sent with (the
  * security headers included), so a route sends `status`, `headers` and `body` as they are.
  */
-export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers, script, brand }: HtmlPageOptions): Page {
+export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers, script, brand, brandHeader: withHeader = true }: HtmlPageOptions): Page {
   // Styles are this module's constants, never user data, and <style> content must not be escaped.
   // The empty data: icon stops browsers from asking for /favicon.ico on every scan.
   const body = html`<!doctype html>
 <html lang="${brand?.language ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${title}</title><style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
-<body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && brandHeader(brand)}${content}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
+<body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && withHeader && brandHeader(brand)}${content}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
 `;
   const policy: Record<string, string> = script ? { 'Content-Security-Policy': contentSecurityPolicy({ scriptHashes: [script.hash] }) } : {};
   return { status, body: body.value, headers: { ...pageHeaders, ...policy, ...headers } };
@@ -186,14 +192,29 @@ function brandStyles(brand: PageBrand): string {
     (dark ? `@media (prefers-color-scheme:dark){:root{--accent:${dark};--on-accent:${textOn(dark)}}}` : '') +
     '.brand{margin:-2rem -1.25rem 1.25rem;text-align:center}.brand-cover{display:block;width:100%;height:9rem;object-fit:cover}' +
     '.brand-logo{display:block;width:4.5rem;height:4.5rem;object-fit:cover;border-radius:1rem;margin:1.25rem auto 0;background:var(--card)}' +
-    '.with-cover .brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}'
+    '.brand-has-cover .brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}'
   );
 }
 
 function brandHeader(brand: PageBrand): SafeHtml | null {
   if (!brand.logo && !brand.cover) return null;
   // The logo is shown 72 px wide: its smallest copy is plenty.
-  return html`<header class="brand${brand.cover ? ' with-cover' : ''}">${brand.cover && pictureTag(brand.cover, { className: 'brand-cover', alt: '', sizes: '(min-width: 36rem) 36rem, 100vw', priority: true })}${
+  return html`<header class="brand${brand.cover ? ' brand-has-cover' : ''}">${brand.cover && pictureTag(brand.cover, { className: 'brand-cover', alt: '', sizes: '(min-width: 36rem) 36rem, 100vw', priority: true })}${
     brand.logo && html`<img class="brand-logo" src="${brand.logo.smallest}" alt="${brand.name} logo" width="72" height="72">`
   }</header>`;
 }
+
+/**
+ * The brand inside a page's own card (status pages): the logo, whole, above the brand's name, so a
+ * visitor knows whose link this is; the name alone when there is no logo (a protected link's files
+ * are not shown before it is unlocked).
+ */
+export function brandMark(brand: PageBrand): SafeHtml {
+  return html`<div class="brand-mark">${brand.logo && html`<img class="brand-mark-logo" src="${brand.logo.smallest}" alt="${brand.name.trim() ? '' : 'Logo'}" width="64" height="64">`}${
+    brand.name.trim() && html`<p class="brand-mark-name">${brand.name}</p>`
+  }</div>`;
+}
+
+export const BRAND_MARK_STYLES =
+  '.brand-mark{margin:0 0 1rem}.brand-mark-logo{display:block;width:4rem;height:4rem;object-fit:cover;border-radius:1rem;margin:0 auto .5rem;background:var(--bg)}' +
+  '.brand-mark-name{font-weight:600;margin:0}';

@@ -184,10 +184,10 @@ h1,h2,h3,h4{font-family:var(--head-font)}
 .visit{margin:2rem 1.25rem 0;padding:1rem 1.25rem;border-radius:1rem;background:var(--card);border:1px solid var(--line)}
 .visit h2{margin:0 0 .75rem}
 .visit h3{font-size:1rem;margin:1rem 0 .25rem}
-.hours{border-collapse:collapse;width:100%}
-.hours th,.hours td{text-align:left;padding:.3rem 0;font-weight:400;vertical-align:top}
-.hours tr.today{font-weight:700}
-.hours tr.today th{font-weight:700}
+.hours{display:grid;grid-template-columns:max-content 1fr;gap:0 1.5rem;margin:0}
+.hours>div{display:contents}
+.hours dt,.hours dd{margin:0;padding:.3rem 0}
+.hours .today>*{font-weight:700}
 .visit a{display:inline-flex;align-items:center;gap:.4rem;min-height:2.75rem}
 .social{display:flex;flex-wrap:wrap;gap:.5rem 1rem;list-style:none;margin:0;padding:0}
 [hidden]{display:none!important}
@@ -324,9 +324,10 @@ function renderHours(hours: readonly DayHours[], today: string): HtmlValue {
   const rows = WEEKDAYS.map((day) => {
     const entry = hours.find((h) => h.day === day);
     const open = entry?.enabled && entry.ranges.length > 0 ? entry.ranges.map((r) => `${r.from}–${r.to}`).join(', ') : 'Closed';
-    return html`<tr${day === today ? html` class="today" aria-current="date"` : ''}><th scope="row">${dayLabel(day)}</th><td>${open}</td></tr>`;
+    // The colon is for screen readers and copied text; the grid's gap separates the columns on screen.
+    return html`<div${day === today ? html` class="today" aria-current="date"` : ''}><dt>${dayLabel(day)}<span class="sr">:</span> </dt><dd>${open}</dd></div>`;
   });
-  return html`<h3>Opening hours</h3><table class="hours">${rows}</table>`;
+  return html`<h3>Opening hours</h3><dl class="hours">${rows}</dl>`;
 }
 
 function mapsUrl(address: string): string {

@@ -3,7 +3,7 @@ import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
 import { publicFileUrl } from './file-urls.js';
 import { icon, type IconName } from './icons.js';
-import { contentSecurityPolicy, htmlPage, pageBrand, type PageBrand } from './layout.js';
+import { BRAND_MARK_STYLES, brandMark, contentSecurityPolicy, htmlPage, pageBrand, type PageBrand } from './layout.js';
 import type { Page, UnavailableReason } from './types.js';
 
 const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; message: string; icon: IconName }> = {
@@ -53,22 +53,44 @@ const STATUS_STYLES =
   '.status-card .icon{color:var(--accent);margin:0 auto 1rem;display:block}.status-card h1{font-size:1.4rem}.status-card p:last-child{margin-bottom:0}' +
   '.when{font-weight:600}';
 
+/**
+ * A status page; a brand is shown inside the card (its logo and name: whose link this is), as the
+ * layout's banner would sit beside a card centred in a flex row.
+ */
 function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null }): Page {
+  const brand = options.brand ?? null;
   return htmlPage({
     status: options.status,
     title: options.title,
-    brand: options.brand ?? null,
-    styles: STATUS_STYLES + (options.styles ?? ''),
-    content: html`<section class="status-card">${icon(options.icon, 48)}<h1>${options.title}</h1>${options.body}</section>`,
+    brand,
+    brandHeader: false,
+    styles: STATUS_STYLES + (brand ? BRAND_MARK_STYLES : '') + (options.styles ?? ''),
+    content: html`<section class="status-card">${brand && brandMark(brand)}${icon(options.icon, 48)}<h1>${options.title}</h1>${options.body}</section>`,
     ...(options.headers ? { headers: options.headers } : {}),
   });
 }
 
-/** "Thursday, December 24, 2026 at 7:00 PM GMT+1": an instant in the link's schedule zone, with the zone's name. */
-function formatInstant(at: number, timeZone: string | null): string {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether `at` is midnight in `zone`: how a schedule given as dates starts and ends (scheduleEnd). */
+function isMidnightIn(at: number, zone: string): boolean {
+  const parts = new Intl.DateTimeFormat('en', { timeZone: zone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+  return parts.filter((p) => p.type === 'hour' || p.type === 'minute' || p.type === 'second').every((p) => Number(p.value) === 0);
+}
+
+/**
+ * When a schedule starts or ends, in its zone, with the zone's name: "Thursday, December 24, 2026
+ * at 7:00 PM (Europe/Paris)". A start at midnight is that day; an end at midnight is the end of
+ * the day before (an end date of 30 November is stored as 1 December, 00:00: "through the 30th").
+ */
+function formatScheduleInstant(at: number, timeZone: string | null, edge: 'start' | 'end'): string {
   const zone = timeZone ?? 'UTC';
-  const format = new Intl.DateTimeFormat('en', { timeZone: zone, dateStyle: 'full', timeStyle: 'short' });
-  return `${format.format(at)} (${zone})`;
+  if (isMidnightIn(at, zone)) {
+    // Half a day back is still the day before, whatever a daylight-saving change did to its length.
+    const day = edge === 'end' ? at - DAY_MS / 2 : at;
+    return `${new Intl.DateTimeFormat('en', { timeZone: zone, dateStyle: 'full' }).format(day)} (${zone})`;
+  }
+  return `${new Intl.DateTimeFormat('en', { timeZone: zone, dateStyle: 'full', timeStyle: 'short' }).format(at)} (${zone})`;
 }
 
 /**
@@ -88,8 +110,8 @@ export function statusBrand(link: Partial<Pick<ResolvedLink, 'name' | 'pageStyle
 export function renderUnavailablePage(reason: UnavailableReason, schedule?: StatusLink): Page {
   const { status, title, message, icon } = UNAVAILABLE[reason];
   let when: SafeHtml | null = null;
-  if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">Opens on ${formatInstant(schedule.startDate, schedule.scheduleTimezone)}</p>`;
-  if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">Ended on ${formatInstant(schedule.endDate, schedule.scheduleTimezone)}</p>`;
+  if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">Opens on ${formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start')}</p>`;
+  if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">Ended on ${formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end')}</p>`;
   return statusPage({ status, title, icon, body: html`${when}<p>${message}</p>`, brand: statusBrand(schedule) });
 }
 
