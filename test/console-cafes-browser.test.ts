@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
     }
   });
 
-  it('shows the preview at 390 px, scaled to the column, with nothing wider than the screen', async () => {
+  it('shows the preview at 390 px, scaled to the column, with nothing wider than the screen; a refused preview in words', async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca pequena' })).json().data;
     const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, PHONE);
     try {
@@ -214,6 +214,12 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       const box = await look.locator('iframe[title="Preview of the menu page"]').boundingBox();
       expect(box!.width).toBeLessThan(390);
       expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.viewport.width);
+      // A preview the API refuses (the cafe deleted meanwhile) is said in words; the last page stays.
+      expect((await call(api.app, owner.key, 'DELETE', `/api/v1/cafes/${cafe.id}`)).statusCode).toBe(200);
+      await look.getByLabel('Theme').selectOption('dark');
+      await look.getByRole('alert').filter({ hasText: 'The preview could not be updated: ' }).waitFor();
+      expect(await look.getByRole('alert').textContent()).toMatch(/not found/i);
+      expect(await look.locator('iframe[title="Preview of the menu page"]').count()).toBe(1);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
