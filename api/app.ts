@@ -105,7 +105,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     const ready = checks.postgres && checks.redis;
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });
-  registerConsole(app, CONSOLE_DIST_DIR);
+  registerConsole(app, CONSOLE_DIST_DIR, ctx.config.SHORT_URL_BASE);
 
   await app.register(
     async (api) => {

@@ -3,14 +3,15 @@
  * page at `/`, its content-hashed files under `/assets/`. The console routes with the URL's hash
  * (`/#/links`), so `/` is the only page path and every other unknown path stays the api's JSON 404.
  * Every answer carries a CSP that lets the page load only its own files and talk only to this
- * origin. Without a build (a dev checkout before `npm start` built it) `/` is a 503 page saying so.
+ * origin; its one frame is the menu page preview, from the short-URL origin (SHORT_URL_BASE). Without a build (a dev checkout before `npm start` built it) `/` is a 503 page saying so.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-export const CONSOLE_CSP = [
+/** The console's policy; `shortUrlBase` (SHORT_URL_BASE) is the one origin it may frame. */
+export const consoleCsp = (shortUrlBase: string) => [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -18,6 +19,7 @@ export const CONSOLE_CSP = [
   "font-src 'self'",
   "connect-src 'self'",
   "manifest-src 'self'",
+  `frame-src ${new URL(shortUrlBase).origin}`,
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -39,8 +41,9 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-
 <code>npm run build:console</code>. The API is available under <a href="/api/v1/docs">/api/v1/docs</a>.</p></body></html>
 `;
 
-export function registerConsole(app: FastifyInstance, distDir: string): void {
-  const page = (reply: FastifyReply) => reply.header('content-security-policy', CONSOLE_CSP).header('x-content-type-options', 'nosniff');
+export function registerConsole(app: FastifyInstance, distDir: string, shortUrlBase: string): void {
+  const csp = consoleCsp(shortUrlBase);
+  const page = (reply: FastifyReply) => reply.header('content-security-policy', csp).header('x-content-type-options', 'nosniff');
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     page(reply).header('cache-control', 'no-cache');

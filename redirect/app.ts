@@ -26,6 +26,7 @@ import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
+import { MenuPreviews } from './menu-preview.js';
 import { PageCache } from './page-cache.js';
 import { createPageRenderer } from './page-renderer.js';
 import type { ScanPath } from './scan-path.js';
@@ -90,6 +91,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
       maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
       baseUrl: config.SHORT_URL_BASE,
     }),
+    menuPreviews: new MenuPreviews(redis, ctx.database.pool, renderer, { prefix: config.QUEUE_PREFIX, baseUrl: config.SHORT_URL_BASE }),
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {

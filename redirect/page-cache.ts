@@ -149,7 +149,7 @@ export class PageCache {
 }
 
 /** The page as sent to a client accepting `acceptEncoding`. */
-function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
+export function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
   const encoding = page.encoded && acceptedEncoding(acceptEncoding);
   // With Vary set, sendPage sends the body as it is.
   const headers = { ...page.headers, Vary: 'Accept-Encoding' };

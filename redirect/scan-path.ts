@@ -8,6 +8,7 @@ import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
 import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
 import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MenuPreviews } from './menu-preview.js';
 import type { PageCache } from './page-cache.js';
 import type { FileAccess } from './routes/files.js';
 import type { DescribeVisitor } from '../shared/scans/visitor.js';
@@ -29,6 +30,8 @@ export interface ScanPath {
   recordScan(scan: RecordedScan): Promise<void> | undefined;
   /** Landing and cafe menu pages, rendered off the event loop once per version and kept. */
   pages: PageCache;
+  /** A menu page in a look not saved yet (`?preview=<id>`), for the console's frame. */
+  menuPreviews: MenuPreviews;
   /** Answers a request for a stored file under `access` (routes/files.ts). */
   serveFile(request: FastifyRequest, reply: FastifyReply, id: string, access: FileAccess, variant?: string): Promise<FastifyReply>;
   /** SHORT_URL_BASE: absolute links in downloads; https means cookies get `Secure`. */

@@ -4,8 +4,8 @@
  * code at once (the PNG downloaded is the API's), and is listed; its profile form saves contact
  * fields, a logo and cover, hours with two ranges in the cafe's time zone, social links and
  * facilities, with the API's refusals at their fields; the guest menu page served by the redirect
- * shows them (the menu editor has its own file, console-cafes-menu-browser); a theme and an own
- * colour saved are on it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
+ * shows them (the menu editor has its own file, console-cafes-menu-browser); the look's preview
+ * frame shows the real menu page in the unsaved theme and colour, and once saved they are on it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
@@ -14,7 +14,9 @@ import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingEle
 import { startConsoleApi } from './support/console.js';
 import { pngBytes, sendForm, textPart } from './support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
+import { freePort } from './support/processes.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
+import { MENU_THEMES } from '../shared/cafes/themes.js';
 
 let api: TestApi;
 let base: string;
@@ -23,8 +25,11 @@ let owner: TestAccount;
 let redirect: TestRedirect;
 
 beforeAll(async () => {
-  ({ api, base } = await startConsoleApi());
-  redirect = await startTestRedirect(api.ctx);
+  // Real origins in the settings: the console frames the menu preview from SHORT_URL_BASE, which
+  // lets PUBLIC_API_URL's origin (the console's) frame it.
+  const [apiPort, redirectPort] = [await freePort(), await freePort()];
+  ({ api, base } = await startConsoleApi({ PUBLIC_API_URL: `http://127.0.0.1:${apiPort}/api/v1`, SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}` }, apiPort));
+  redirect = await startTestRedirect(api.ctx, redirectPort);
   if (hasChromium) browser = await launchChromium();
   owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
   // The name the console shows in its header, as a cafe owner's account would be called.
@@ -153,28 +158,68 @@ describe.skipIf(!hasChromium)('console cafes', () => {
     }
   });
 
-  it('sets the look: a theme, an own primary colour, the dietary section off; the guest page follows', async () => {
+  it('sets the look: the preview frame follows the form before saving; a theme, an own primary colour, the dietary section off; the guest page follows', async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca' })).json().data;
     const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
     try {
       const look = page.getByRole('form', { name: 'Look of the menu page' });
       await look.waitFor();
+      const frame = look.locator('iframe[title="Preview of the menu page"]');
+      /** A custom property of the framed page's root, read from the frame's own document. */
+      const framed = async (name: string) => {
+        const doc = await (await frame.elementHandle())?.contentFrame();
+        return doc?.evaluate((n) => (document.readyState === 'complete' ? getComputedStyle(document.documentElement).getPropertyValue(n).trim() : ''), name).catch(() => '');
+      };
+      await look.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
+      expect(await framed('--bg')).toBe(MENU_THEMES.classic.palette.background);
+      expect(new URL((await frame.getAttribute('src'))!).origin).toBe(redirect.base);
+      expect(await frame.evaluate((f: HTMLIFrameElement) => f.getBoundingClientRect().width)).toBe(390);
+
       expect(await look.getByLabel('Theme').inputValue()).toBe('classic');
       await look.getByLabel('Theme').selectOption('rustic');
+      await expect.poll(() => framed('--bg')).toBe(MENU_THEMES.rustic.palette.background);
       expect(await look.getByLabel('Primary (headings, prices) colour').isDisabled()).toBe(true);
       await look.getByLabel('Use my own primary colour').check();
       await look.getByLabel('Primary (headings, prices) colour').fill('#aa2200');
+      await expect.poll(() => framed('--primary')).toBe('#aa2200');
       await look.getByLabel(/Show the dietary section/).uncheck();
+      await look.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
+      // Only previewed: nothing is saved, and guests still get the classic look.
+      expect((await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data).toMatchObject({ themeImage: 'classic', primaryColor: null });
+      expect(await (await fetch(`${redirect.base}/${cafe.link.dynamic_link_id}`)).text()).not.toContain('#aa2200');
+
       await look.getByRole('button', { name: 'Save look' }).click();
       await look.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       const saved = (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data;
       expect(saved).toMatchObject({ themeImage: 'rustic', primaryColor: '#aa2200', secondaryColor: null, showDietarySection: false });
-      const preview = look.getByRole('link', { name: /Preview the menu page/ });
-      expect(await preview.getAttribute('href')).toBe(cafe.link.full_dynamic_url);
-      expect(await preview.getAttribute('target')).toBe('_blank');
+      const open = look.getByRole('link', { name: /Open the saved menu page/ });
+      expect(await open.getAttribute('href')).toBe(cafe.link.full_dynamic_url);
+      expect(await open.getAttribute('target')).toBe('_blank');
       const guest = await context.newPage();
       await guest.goto(`${redirect.base}/${cafe.link.dynamic_link_id}`);
       expect(await guest.content()).toContain('#aa2200');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the preview at 390 px, scaled to the column, with nothing wider than the screen; a refused preview in words', async () => {
+    const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca pequena' })).json().data;
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, PHONE);
+    try {
+      const look = page.getByRole('form', { name: 'Look of the menu page' });
+      await look.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
+      expect(await overflowingElements(page, PHONE.viewport.width)).toEqual([]);
+      const box = await look.locator('iframe[title="Preview of the menu page"]').boundingBox();
+      expect(box!.width).toBeLessThan(390);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.viewport.width);
+      // A preview the API refuses (the cafe deleted meanwhile) is said in words; the last page stays.
+      expect((await call(api.app, owner.key, 'DELETE', `/api/v1/cafes/${cafe.id}`)).statusCode).toBe(200);
+      await look.getByLabel('Theme').selectOption('dark');
+      await look.getByRole('alert').filter({ hasText: 'The preview could not be updated: ' }).waitFor();
+      expect(await look.getByRole('alert').textContent()).toMatch(/not found/i);
+      expect(await look.locator('iframe[title="Preview of the menu page"]').count()).toBe(1);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -201,6 +246,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
         await consoleScreenshot(page, 'cafe-editor-menu', { dark: true });
         await page.locator('.cafe-profile').evaluate((e) => e.scrollIntoView());
         await consoleScreenshot(page, 'cafe-editor-profile', { dark: true });
+        await page.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
         await page.locator('.cafe-theme').evaluate((e) => e.scrollIntoView());
         await consoleScreenshot(page, 'cafe-editor-theme', { dark: true });
         await accessible(page, `cafe editor ${size.viewport.width}`);

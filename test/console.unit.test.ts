@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CSP, registerConsole } from '../api/console.js';
+import { consoleCsp, registerConsole } from '../api/console.js';
 import { signInFailure, type Me } from '../console/src/api/client.js';
 import { PAGES, pageAccess } from '../console/src/nav.js';
 import { forgetKey, savedKey, saveKey, type KeyStores } from '../console/src/session.js';
 import { effectiveTheme } from '../console/src/theme.js';
+
+const SHORT_URL_BASE = 'https://qr.example.com/go';
 
 const memoryStorage = () => {
   const items = new Map<string, string>();
@@ -86,16 +88,25 @@ describe("the api's serving of the console", () => {
 
   const appWith = async (dir: string) => {
     const app = Fastify();
-    registerConsole(app, dir);
+    registerConsole(app, dir, SHORT_URL_BASE);
     await app.ready();
     return app;
   };
+
+  it('the CSP frames nothing but the short-URL origin (the menu preview), and nothing may frame the console', () => {
+    const csp = consoleCsp(SHORT_URL_BASE);
+    expect(csp).toContain("frame-src https://qr.example.com;");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('*');
+    expect(consoleCsp('http://127.0.0.1:3001/')).toContain('frame-src http://127.0.0.1:3001;');
+  });
 
   it('/ is the page, not cached, with the CSP; assets are immutable', async () => {
     const app = await appWith(dist);
     const index = await app.inject({ url: '/' });
     expect(index.statusCode).toBe(200);
-    expect(index.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-security-policy': CONSOLE_CSP });
+    expect(index.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-security-policy': consoleCsp(SHORT_URL_BASE) });
     const asset = await app.inject({ url: '/assets/index-Ab12.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log(1)');
@@ -114,6 +125,6 @@ describe("the api's serving of the console", () => {
     const res = await app.inject({ url: '/' });
     expect(res.statusCode).toBe(503);
     expect(res.body).toContain('The console is not built');
-    expect(res.headers['content-security-policy']).toBe(CONSOLE_CSP);
+    expect(res.headers['content-security-policy']).toBe(consoleCsp(SHORT_URL_BASE));
   });
 });

@@ -24,7 +24,7 @@ export { platformOf, type ScannerPlatform } from './maps.js';
 export { DEFAULT_EVENT_DURATION_MINUTES, eventFileName, renderIcs } from './event.js';
 export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
 export { sendPage } from './send.js';
-export { menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
+export { framedMenuPolicy, menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
 export { renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, statusBrand, type PasswordPageOptions } from './status-pages.js';
 export type { Page, PageUrls, Scanner, UnavailableReason } from './types.js';
 

@@ -23,10 +23,12 @@ export interface PolicyOptions {
   formAction?: string;
   /** Inline scripts allowed by hash ('sha256-…'); pages work without them, scripts only enhance. */
   scriptHashes?: readonly string[];
+  /** The one origin that may frame the page (a menu preview, framed by the console); none: no frame. */
+  frameAncestor?: string;
 }
 
-/** The policy of every page: only a form's target and a page's own hashed scripts may differ. */
-export function contentSecurityPolicy({ formAction = "'self'", scriptHashes = [] }: PolicyOptions = {}): string {
+/** The policy of every page: only a form's target, a page's own hashed scripts and a preview's framer may differ. */
+export function contentSecurityPolicy({ formAction = "'self'", scriptHashes = [], frameAncestor }: PolicyOptions = {}): string {
   return [
     "default-src 'none'",
     ...(scriptHashes.length > 0 ? [`script-src ${scriptHashes.map((h) => `'${h}'`).join(' ')}`] : []),
@@ -34,7 +36,7 @@ export function contentSecurityPolicy({ formAction = "'self'", scriptHashes = []
     "style-src 'unsafe-inline'",
     `form-action ${formAction}`,
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestor ?? "'none'"}`,
   ].join('; ');
 }
 

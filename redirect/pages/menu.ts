@@ -22,7 +22,7 @@ import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { checkedUrl, html, SafeHtml, type HtmlValue } from './html.js';
 import { icon, socialPlatform } from './icons.js';
 import { imageSources, pictureTag, thumbnailTag } from './images.js';
-import { htmlPage, PageScript, type PageContent } from './layout.js';
+import { contentSecurityPolicy, htmlPage, PageScript, type PageContent } from './layout.js';
 import type { Page } from './types.js';
 
 /** Where the page's images are served (the redirect's /files/:id). */
@@ -226,6 +226,9 @@ if(write){const p=new URLSearchParams();if(f.q.value.trim())p.set('q',f.q.value.
 const s=p.toString();history.replaceState(null,'',s?'?'+s:location.pathname+location.hash)}}
 f.addEventListener('input',()=>apply(true));f.addEventListener('submit',e=>{e.preventDefault();apply(true)});
 read();apply(false)})();`);
+
+/** The menu page's policy when `frameAncestor` (the console's origin) shows it as a preview in a frame. */
+export const framedMenuPolicy = (frameAncestor: string) => contentSecurityPolicy({ scriptHashes: [FILTER_SCRIPT.hash], frameAncestor });
 
 // ---------------------------------------------------------------------------------------------
 // Rendering

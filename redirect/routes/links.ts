@@ -38,6 +38,8 @@ import type { ScanPath } from '../scan-path.js';
 import type { Visitor } from '../../shared/scans/types.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
+/** A scan: `preview` names a menu preview (menu-preview.ts). */
+type ScanRequest = FastifyRequest<{ Params: { slug: string }; Querystring: { preview?: unknown } }>;
 
 /** The longest password the API accepts; anything longer cannot match, so bcrypt is not asked. */
 const PASSWORD_MAX = 32;
@@ -103,14 +105,33 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   // Not an async handler: a link in this process's cache (nearly every scan) is answered within
   // this call, with no promise for Fastify to wait on. A cache miss or a scan limit returns one.
   // Its latency is sampled (shared/metrics/http.ts): a hook on every scan costs a sixth of its time.
-  app.get('/:slug', { config: { sampledLatency: true } }, (request: SlugRequest, reply) => {
+  app.get('/:slug', { config: { sampledLatency: true } }, (request: ScanRequest, reply) => {
     const now = Date.now();
+    // The scan path's one check for a preview: without the parameter, nothing below changes.
+    if (request.query.preview !== undefined) return answerPreview(request, reply, request.query.preview, now);
     const cached = findCachedLink(request.params.slug, now);
     if (cached === undefined) return lookUpLink(request, now).then((found) => answerScan(request, reply, found, now));
     const answered = answerScan(request, reply, cached, now);
     // The reply itself must not be returned from a handler that is not async (Fastify would send it).
     return answered instanceof Promise ? answered : undefined;
   });
+
+  /**
+   * A menu link's page in the look a live preview record of THIS link holds (the console's frame):
+   * not a scan, so nothing is taken from a scan limit or recorded. Anything else (no such
+   * record, another link's, a locked link, Redis or Postgres away) is answered as a scan is.
+   */
+  async function answerPreview(request: SlugRequest, reply: FastifyReply, id: unknown, now: number) {
+    const found = await findLink(request, now);
+    if (!isPage(found) && found.type === 'menu' && typeof id === 'string' && !locked(found, request, now)) {
+      const page = await scanPath.menuPreviews.page(found, id, now, request.headers['accept-encoding']).catch((err: unknown) => {
+        request.log.warn({ err, slug: found.slug }, 'menu preview could not be made');
+        return null;
+      });
+      if (page) return sendPage(reply, page);
+    }
+    return answerScan(request, reply, found, now);
+  }
 
   function answerScan(request: SlugRequest, reply: FastifyReply, found: ResolvedLink | Page, now: number) {
     if (isPage(found)) return answerPage(request, reply, found);

@@ -4,10 +4,13 @@ import { ensureConsoleBuilt } from '../../console/build.js';
 import { startTestApi, type TestApi } from './harness.js';
 
 
-/** The api listening on 127.0.0.1 with the console built; `base` is its `/`. `overrides` are settings (JOB_WAIT_MS, …). */
-export async function startConsoleApi(overrides: Record<string, string> = {}): Promise<{ api: TestApi; base: string }> {
+/**
+ * The api listening on 127.0.0.1 with the console built; `base` is its `/`. `overrides` are
+ * settings (JOB_WAIT_MS, …); `port` one chosen beforehand (freePort), for settings that name it.
+ */
+export async function startConsoleApi(overrides: Record<string, string> = {}, port = 0): Promise<{ api: TestApi; base: string }> {
   await ensureConsoleBuilt();
   const api = await startTestApi(overrides);
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  await api.app.listen({ port, host: '127.0.0.1' });
   return { api, base: `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/` };
 }

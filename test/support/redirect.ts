@@ -16,9 +16,10 @@ export interface TestRedirect {
   close(): Promise<void>;
 }
 
-export async function startTestRedirect(ctx: AppContext): Promise<TestRedirect> {
+/** `port`: one chosen beforehand (freePort), when SHORT_URL_BASE must name it. */
+export async function startTestRedirect(ctx: AppContext, port = 0): Promise<TestRedirect> {
   const app = await buildRedirectApp(ctx);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assertCafe, createCafe, deleteCafe, getCafe, listCafes, updateCafe, updateProfile, updateTheme } from '../../../shared/cafes/cafes.js';
 import { cafeResponse, createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from '../../../shared/cafes/schemas.js';
+import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../shared/cafes/theme-preview.js';
 import { MENU_THEME_KEYS, MENU_THEMES } from '../../../shared/cafes/themes.js';
 import { ValidationError } from '../../../shared/http/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
@@ -17,6 +18,13 @@ import itemsRoutes from './items.js';
 import { cafeParams, tags } from './params.js';
 
 const cafeAnswer = z.object({ data: cafeResponse });
+
+const themePreviewAnswer = z
+  .object({
+    url: z.string().meta({ description: 'The menu link’s short URL with `?preview=<id>`: the menu page in this look, framable by the console' }),
+    expiresAt: z.string().meta({ description: 'When the preview stops working (ISO 8601); after it the URL shows the saved look' }),
+  })
+  .meta({ example: { url: 'https://qr.example.com/cafe-aroma?preview=Q2h4nX0pV7mWc1bYt9LzRg', expiresAt: '2026-11-26T18:10:00.000Z' } });
 
 const THEMES_DESCRIPTION = MENU_THEME_KEYS.map((key) => `\`${key}\`: ${MENU_THEMES[key].label}`).join('; ');
 
@@ -76,6 +84,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) },
     },
     handler: async (request) => ({ data: await updateTheme(ctx, request.principal.accountId, request.params.id, request.body) }),
+  });
+
+  app.post('/:id/theme/preview', {
+    config: { auth: { scope: 'cafe.update' } },
+    schema: {
+      tags,
+      summary: 'Preview the menu page in a look not saved yet',
+      description:
+        `Takes the body of PUT /cafes/:id/theme and saves nothing: the URL answered shows the menu page in that look for ${MENU_PREVIEW_TTL_SECONDS / 60} minutes ` +
+        '(not cached, not counted as a scan, framable only by this console’s origin). A colour or `showDietarySection` left out keeps the saved value.',
+      params: cafeParams,
+      body: themeBody,
+      response: { 200: themePreviewAnswer, ...errorResponses(401, 404, 429) },
+    },
+    handler: async (request) => createMenuPreview(ctx, request.principal.accountId, request.params.id, request.body),
   });
 
   app.delete('/:id', {
