@@ -229,7 +229,7 @@ export async function findAccountFiles(db: Executor, accountId: string, ids: rea
  * not the account's files (another account's, deleted, not UUIDs) are skipped. The rows are locked
  * first (FOR UPDATE, in id order), so two links attaching one unattached file at once get it and a
  * new file respectively, never both the same row. Returns named id (lower case) → the id of the
- * file the link now has: the caller puts a changed one in the link's data (withFileIds).
+ * file the link now has: the caller puts a changed one in the link's data.
  */
 export async function attachFiles(db: Executor, accountId: string, linkId: string, ids: readonly string[]): Promise<Map<string, string>> {
   const wanted = uuids(ids);
@@ -249,12 +249,6 @@ export async function attachFiles(db: Executor, accountId: string, linkId: strin
   const ours = [...attached.values()];
   if (ours.length > 0) await db.update(files).set({ linkId, attachedAt: sql`now()` }).where(inArray(files.id, ours));
   return attached;
-}
-
-/** `value` (link data, a page style) with each `fileId` the map names replaced by its new id. */
-export function withFileIds<T>(value: T, ids: ReadonlyMap<string, string>): T {
-  if (value === null || value === undefined || [...ids].every(([from, to]) => from === to)) return value;
-  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'fileId' && typeof v === 'string' ? (ids.get(v.toLowerCase()) ?? v) : v)) as T;
 }
 
 /**

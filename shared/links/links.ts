@@ -9,13 +9,14 @@ import { cafes, files, folders, links, scans, templates } from '../../db/schema.
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
-import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles, withFileIds } from '../files/files.js';
+import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
 import { isUuid } from '../format/ids.js';
 import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldError } from '../http/errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { loadQrImage } from '../qr/image-source.js';
 import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
-import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
+import { fileRefs, parseDateTimeInZone, withFileIds, type LinkType } from './data/index.js';
+import { landingImageProblems, withRelativeFileUrls } from './data/landing-images.js';
 import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
@@ -70,10 +71,15 @@ async function configColumns(db: Database, accountId: string, c: LinkConfigurati
 /**
  * The files a link names (its data's, its page style's logo and cover): each must exist, be the
  * account's and be of the right kind; a bad one is a 400 at its place (`data.files[0].fileId`,
- * `pageStyle.logo.fileId`). One another link already uses is fine (attachFiles gives this link a
+ * `pageStyle.logo.fileId`); a landing's images must be files or data images (landing-images.ts).
+ * One another link already uses is fine (attachFiles gives this link a
  * file of its own on the same bytes). Returns the ids to attach.
  */
-async function checkFiles(db: Database, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined): Promise<string[]> {
+async function checkFiles(db: Database, shortUrlBase: string, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined): Promise<string[]> {
+  if (type === 'landing') {
+    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase);
+    if (problems.length > 0) throw new ValidationError(problems.map((message) => ({ path: 'data.landingHTML', message })));
+  }
   const refs = [
     ...fileRefs(type, data).map((ref) => ({ ...ref, root: 'data' })),
     ...pageStyleFileRefs(style).map((ref) => ({ ...ref, root: 'pageStyle' })),
@@ -83,13 +89,21 @@ async function checkFiles(db: Database, accountId: string, type: LinkType, data:
   const errors: FieldError[] = [];
   for (const ref of refs) {
     const path = formatPath(ref.path, ref.root);
-    const file = found.get(ref.fileId);
-    if (!file) errors.push({ path, message: 'File not found' });
+    // Several images share `data.landingHTML`: the message says which.
+    const which = ref.path[0] === 'landingHTML' ? `Image /files/${ref.fileId}: ` : '';
+    const file = found.get(ref.fileId.toLowerCase());
+    if (!file) errors.push({ path, message: `${which}File not found` });
     else if (ref.kind === 'pdf' && file.contentType !== 'application/pdf') errors.push({ path, message: 'Must be a PDF file' });
-    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: 'Must be an image file' });
+    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: `${which}Must be an image file` });
   }
   if (errors.length) throw new ValidationError(errors);
   return [...new Set(refs.map((r) => r.fileId))];
+}
+
+/** The data as stored: a landing's file urls relative (`/files/<id>`), however POST /files answered them. */
+function storedData(ctx: LinkContext, body: LinkBody): LinkBody['data'] {
+  if (body.type !== 'landing' || typeof body.data.landingHTML !== 'string') return body.data;
+  return { ...body.data, landingHTML: withRelativeFileUrls(body.data.landingHTML, ctx.config.SHORT_URL_BASE) };
 }
 
 /**
@@ -158,7 +172,8 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
-  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, body.pageStyle);
+  const data = storedData(ctx, body);
+  const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, body.pageStyle);
   const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
     const [row] = await tx
       .insert(links)
@@ -167,7 +182,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
         slug,
         name: body.name,
         type: body.type,
-        metaData: body.data,
+        metaData: data,
         qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
         pageStyle: body.pageStyle ?? null,
         ...columns,
@@ -360,7 +375,8 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   // Absent, the page style stays as it is; null clears it.
   const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;
-  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, pageStyle);
+  const data = storedData(ctx, body);
+  const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, pageStyle);
   const nextSlug = columns.customUrl ?? current.slug;
   const qrBase = body.qrOptions ?? styling(current.qrOptions);
   let row: LinkRow;
@@ -374,7 +390,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
           slugCaseDuplicate: nextSlug === current.slug && current.slugCaseDuplicate,
           name: body.name,
           type: body.type,
-          metaData: body.data,
+          metaData: data,
           qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
           pageStyle,
           ...columns,
