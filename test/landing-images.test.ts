@@ -61,7 +61,8 @@ describe('landing HTML images', () => {
   it('refuses any other image source with a 400 at data.landingHTML naming it, on create and on PUT', async () => {
     const a = await uploadFile(api.app, me.key, pngBytes(32, 20), 'a.png');
     const other = 'http://elsewhere.example/files/' + a.fileId;
-    const bad = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<p>x</p><img src="${a.url}"><img src="${other}"><img alt="none"><img src="/files/${a.fileId}/960.jpg">`));
+    const pixel = 'data:image/png;base64,iVBORw0KGgo=';
+    const bad = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<p>x</p><img src="${a.url}"><img src="${other}"><img alt="none"><img src="/files/${a.fileId}/960.jpg"><img src="${pixel}">`));
     expect(bad.statusCode).toBe(400);
     const body = bad.json() as { message: string; errors: { path: string; message: string }[] };
     expect(body.message).toEqual(expect.any(String));
@@ -117,5 +118,20 @@ describe('landing HTML images', () => {
     expect((await redirect.inject({ url: `/${second.json().id}` })).body).toContain(`/files/${copy}/480.webp`);
     expect((await call(api.app, me.key, 'DELETE', `/api/v1/links/${first}`)).statusCode).toBe(200);
     expect((await redirect.inject({ url: `/files/${copy}/960.jpg` })).statusCode).toBe(200);
+  });
+
+  it('a protected landing link shows its images under its slug to visitors who unlocked it; their public address is a 404', async () => {
+    const p = await uploadFile(api.app, me.key, await photo(), 'p.jpg', 'image/jpeg');
+    const res = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<img src="${p.url}" alt="x">`, { linkConfigurations: { passwordProtectedActive: true, password: 'landing-pw' } }));
+    expect(res.statusCode, res.body).toBe(200);
+    const slug = res.json().id as string;
+    const unlocked = await redirect.inject({ method: 'POST', url: `/${slug}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=landing-pw' });
+    expect(unlocked.statusCode).toBe(303);
+    const cookie = String(unlocked.headers['set-cookie']).split(';')[0]!;
+    const page = await redirect.inject({ url: `/${slug}`, headers: { cookie } });
+    expect(page.body).toContain(`src="/${slug}/files/${p.fileId}/960.jpg"`);
+    expect(page.body).toContain(`/${slug}/files/${p.fileId}/480.webp 480w`);
+    expect((await redirect.inject({ url: `/${slug}/files/${p.fileId}/960.jpg`, headers: { cookie } })).statusCode).toBe(200);
+    expect((await redirect.inject({ url: `/files/${p.fileId}` })).statusCode).toBe(404);
   });
 });
