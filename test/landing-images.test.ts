@@ -136,4 +136,16 @@ describe('landing HTML images', () => {
     expect((await redirect.inject({ url: `/${slug}/files/${p.fileId}/960.jpg`, headers: { cookie } })).statusCode).toBe(200);
     expect((await redirect.inject({ url: `/files/${p.fileId}` })).statusCode).toBe(404);
   });
+
+  it('duplicating a landing link gives the copy files of its own, named in its HTML', async () => {
+    const p = await uploadFile(api.app, me.key, pngBytes(34, 20), 'p.png');
+    const slug = (await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<p>a</p><img src="/files/${p.fileId}" alt="x">`))).json().id as string;
+    const name = `dup-${randomUUID()}`;
+    expect((await call(api.app, me.key, 'POST', `/api/v1/links/${slug}/duplicate`, { name })).statusCode).toBe(200);
+    const [copy] = await api.ctx.db.select().from(links).where(eq(links.name, name));
+    const copyId = /\/files\/([0-9a-f-]{36})/.exec((copy!.metaData as { landingHTML: string }).landingHTML)![1]!;
+    expect(copyId).not.toBe(p.fileId);
+    expect((await fileRow(copyId))!.linkId).toBe(copy!.id);
+    expect((await fileRow(copyId))!.blobId).toBe((await fileRow(p.fileId))!.blobId);
+  });
 });
