@@ -6,7 +6,7 @@
  * invariants (ref_count = files per blob, one object per blob and none without a blob).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRedirectApp } from '../redirect/app.js';
@@ -23,6 +23,8 @@ let api: TestApi;
 let redirect: FastifyInstance;
 
 const DRIVERS = storageDrivers('qrlinks-file-sharing');
+/** Attached files made to look this old; no other suite's files are, so a sweep older than it touches only them. */
+const SHARED_LONG_AGO = new Date('1990-01-01T00:00:00Z');
 
 const TINY_PNG = pngBytes(2, 2);
 /** A PNG (a tiny one with random bytes after it) of UNIQUE_PNG_BYTES + `extra` bytes that no other upload has. */
@@ -190,6 +192,125 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'image', data: { files: [{ fileId: theirs }] } });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ path: 'data.files[0].fileId', message: 'File not found' }]);
+    });
+  });
+
+  describe('one upload used by several links of the account', () => {
+    const fileIdsOf = async (slug: string) => {
+      const [row] = await api.ctx.db.select().from(links).where(eq(links.slug, slug));
+      const data = row!.metaData as { files: { fileId: string }[] };
+      return { id: row!.id, files: data.files.map((f) => f.fileId), logo: (row!.pageStyle as { logo?: { fileId: string } } | null)?.logo?.fileId };
+    };
+    const linkIdOfFile = async (fileId: string) => (await api.ctx.db.select({ linkId: files.linkId }).from(files).where(eq(files.id, fileId)))[0]?.linkId;
+
+    it('a second link naming the file (data and page-style logo) gets its own file on the same bytes; quota counts them once; bytes go with the last link', async () => {
+      const me = await createTestAccount(api.ctx);
+      const photo = uniquePng(4000);
+      const logoBytes = uniquePng(2000);
+      const [photoId, logoId] = [await upload(me, photo), await upload(me, logoBytes)];
+      const body = (name: string) => ({ name, type: 'gallery', data: { files: [{ fileId: photoId }] }, pageStyle: { logo: { fileId: logoId } } });
+      const first = await createLink(me, body('first'));
+      const second = await createLink(me, body('second'));
+      const [a, b] = [await fileIdsOf(first), await fileIdsOf(second)];
+      expect(a.files).toEqual([photoId]);
+      expect(a.logo).toBe(logoId);
+      expect(b.files[0]).not.toBe(photoId);
+      expect(b.logo).not.toBe(logoId);
+      expect(await blobIdOf(b.files[0]!)).toBe(await blobIdOf(photoId));
+      expect(await blobIdOf(b.logo!)).toBe(await blobIdOf(logoId));
+      expect(await linkIdOfFile(b.files[0]!)).toBe(b.id);
+      expect(await linkIdOfFile(photoId)).toBe(a.id);
+      // The answer names the link's own files too.
+      const got = (await call(api.app, me.key, 'GET', `/api/v1/links/${second}`)).json();
+      expect(got.data.page_style.logo.fileId).toBe(b.logo);
+      expect(await usage(me)).toMatchObject({ usedBytes: photo.length + logoBytes.length, files: 4 });
+      await expectConsistentStorage(me.accountId);
+
+      // Nothing attached is swept, whatever its age (a date no other suite uses keeps the sweep to these rows).
+      await api.ctx.db.update(files).set({ createdAt: SHARED_LONG_AGO }).where(inArray(files.id, [photoId, logoId, ...b.files, b.logo!]));
+      expect(await sweepOrphanFiles(api.ctx, new Date(SHARED_LONG_AGO.getTime() + 1000))).toBe(0);
+      expect((await blobsOf(me.accountId)).map((blob) => blob.refCount).sort()).toEqual([2, 2]);
+
+      expect((await call(api.app, me.key, 'DELETE', `/api/v1/links/${first}`)).statusCode).toBe(200);
+      expect((await served(b.files[0]!)).rawPayload.equals(photo)).toBe(true);
+      expect((await served(b.logo!)).rawPayload.equals(logoBytes)).toBe(true);
+      expect((await served(photoId)).statusCode).toBe(404);
+      expect(await usage(me)).toMatchObject({ usedBytes: photo.length + logoBytes.length, files: 2 });
+      await expectConsistentStorage(me.accountId);
+
+      expect((await call(api.app, me.key, 'DELETE', `/api/v1/links/${second}`)).statusCode).toBe(200);
+      expect(await blobsOf(me.accountId)).toEqual([]);
+      expect(await objectKeys(me.accountId)).toEqual([]);
+      expect(await usage(me)).toMatchObject({ usedBytes: 0, files: 0 });
+    });
+
+    it('PUT may name another link’s file; the link keeps the file it already has', async () => {
+      const me = await createTestAccount(api.ctx);
+      const [x, y] = [await upload(me, uniquePng()), await upload(me, uniquePng())];
+      const first = await gallery(me, [x]);
+      const second = await gallery(me, [y]);
+      const put = await call(api.app, me.key, 'PUT', `/api/v1/links/${second}`, { name: 'second', type: 'gallery', data: { files: [{ fileId: y }, { fileId: x }] } });
+      expect(put.statusCode, put.body).toBe(200);
+      const b = await fileIdsOf(second);
+      expect(b.files[0]).toBe(y);
+      expect(b.files[1]).not.toBe(x);
+      expect(await blobIdOf(b.files[1]!)).toBe(await blobIdOf(x));
+      expect((await fileIdsOf(first)).files).toEqual([x]);
+      await expectConsistentStorage(me.accountId);
+    });
+
+    it('another account’s file is still "File not found", also when one of its links has it', async () => {
+      const me = await createTestAccount(api.ctx);
+      const them = await createTestAccount(api.ctx);
+      const theirs = await upload(them, uniquePng());
+      await gallery(them, [theirs]);
+      const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'image', data: { files: [{ fileId: theirs }] } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: expect.any(String), errors: [{ path: 'data.files[0].fileId', message: 'File not found' }] });
+      const style = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com/' }, pageStyle: { logo: { fileId: theirs } } });
+      expect(style.statusCode).toBe(400);
+      expect(style.json().errors).toEqual([{ path: 'pageStyle.logo.fileId', message: 'File not found' }]);
+    });
+
+    it('a protected and an open link sharing an upload: the open link’s page and file are public, the protected one’s file is not', async () => {
+      const me = await createTestAccount(api.ctx);
+      const bytes = uniquePng(1000);
+      const x = await upload(me, bytes);
+      const closed = await createLink(me, { name: 'closed', type: 'gallery', data: { files: [{ fileId: x }] }, linkConfigurations: { passwordProtectedActive: true, password: 'secret-pw' } });
+      const open = await gallery(me, [x]);
+      const y = (await fileIdsOf(open)).files[0]!;
+      expect(y).not.toBe(x);
+      expect((await fileIdsOf(closed)).files).toEqual([x]);
+      const page = await redirect.inject({ method: 'GET', url: `/${open}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain(`/files/${y}`);
+      expect(page.body).not.toContain(x);
+      expect((await served(y)).rawPayload.equals(bytes)).toBe(true);
+      expect((await served(x)).statusCode).toBe(404);
+      // Without the protected link's cookie its address answers the password page, not the bytes.
+      const locked = await redirect.inject({ method: 'GET', url: `/${closed}/files/${x}` });
+      expect(locked.headers['content-type']).toMatch(/^text\/html/);
+      expect(locked.rawPayload.includes(bytes)).toBe(false);
+      // Nor does the open link's address serve the protected link's file.
+      expect((await redirect.inject({ method: 'GET', url: `/${open}/files/${x}` })).statusCode).toBe(404);
+    });
+
+    it('links attaching the same unattached file at once: one gets it, each other a file of its own on the same bytes', async () => {
+      const me = await createTestAccount(api.ctx);
+      for (let round = 0; round < 3; round++) {
+        const x = await upload(me, uniquePng());
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, (_, i) => call(api.app, me.key, 'POST', '/api/v1/links', { name: `r${round}-${i}`, type: 'gallery', data: { files: [{ fileId: x }] } })),
+        );
+        expect(answers.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+        const named = await Promise.all(answers.map(async (r) => (await fileIdsOf(r.json().id as string)).files[0]!));
+        expect(new Set(named).size).toBe(5);
+        expect(named.filter((id) => id === x)).toHaveLength(1);
+        for (const id of named) expect(await blobIdOf(id)).toBe(await blobIdOf(x));
+        const blobId = await blobIdOf(x);
+        expect((await blobsOf(me.accountId)).find((b) => b.id === blobId)?.refCount).toBe(5);
+        await expectConsistentStorage(me.accountId);
+      }
     });
   });
 

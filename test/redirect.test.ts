@@ -321,7 +321,7 @@ describe('pages and downloads', () => {
       type: 'landing',
       data: {
         landingHTML:
-          '<h1>Hello</h1><script>alert(1)</script><img src="x" onerror="alert(2)"><a href="javascript:alert(3)">click</a><p onclick="x()">Menu</p>',
+          '<h1>Hello</h1><script>alert(1)</script><img src="data:image/png;base64,iVBORw0KGgo=" onerror="alert(2)"><a href="javascript:alert(3)">click</a><p onclick="x()">Menu</p>',
       },
     });
     const res = await redirect.get(`/${link.slug}`);

@@ -57,7 +57,3 @@ export function checkedUrl(value: unknown, schemes: readonly UrlScheme[]): strin
   return schemes.includes(url.protocol.slice(0, -1) as UrlScheme) ? url.href : undefined;
 }
 
-/** A base64 raster image as a data URL (what `<img>` may show from user data without a request). */
-export function isDataImageUrl(value: unknown): value is string {
-  return typeof value === 'string' && /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/]+=*$/i.test(value);
-}

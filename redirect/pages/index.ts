@@ -67,7 +67,7 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner): 
     case 'multi-pdf':
       return renderMultiPdfPage(link, data<'multi-pdf'>(), urls);
     case 'landing':
-      return renderLandingPage(data<'landing'>(), urls);
+      return renderLandingPage(link, data<'landing'>(), urls);
     case 'product':
       return renderProductPage(link, data<'product'>(), urls);
     case 'multi-links':

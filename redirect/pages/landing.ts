@@ -9,12 +9,19 @@
  * only colours, alignment and font settings whose values cannot hold a url() or expression.
  * Links: http, https, mailto, tel, sms, or relative. Images: a base64 raster data URL or one of
  * this service's own file URLs; a remote image would be a third-party request on every scan, and
- * the CSP refuses it, so it is removed. The page title is the first <h1>'s text.
+ * the CSP refuses it, so it is removed (the api refuses such HTML when it is written, so only
+ * HTML stored before that check can have one). A file with web-sized copies is shown as the copy
+ * the screen needs (`srcset` of the WebP copies, the JPEG copy as `src`) with width and height,
+ * so the page does not jump as it loads. The page title is the first <h1>'s text.
  */
 import sanitizeHtml from 'sanitize-html';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
+import { isDataImageUrl, LANDING_NON_TEXT_TAGS, relativeFileId } from '../../shared/links/data/landing-images.js';
+import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { isUuid } from '../../shared/format/ids.js';
-import { html, isDataImageUrl, trustSanitizedHtml } from './html.js';
+import { COLUMN_SIZES } from './files.js';
+import { html, trustSanitizedHtml } from './html.js';
+import { imageSources } from './images.js';
 import type { PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
 
@@ -32,7 +39,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedAttributes: {
     '*': ['title', 'lang', 'dir', 'style'],
     a: ['href'],
-    img: ['src', 'alt', 'width', 'height'],
+    img: ['src', 'alt', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
     ol: ['start', 'reversed'],
     th: ['colspan', 'rowspan', 'scope'],
     td: ['colspan', 'rowspan'],
@@ -56,30 +63,51 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     },
   },
   // Their text is not page content: dropped along with the tag.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'xmp', 'title', 'noscript', 'template', 'iframe', 'noembed', 'noframes'],
+  nonTextTags: LANDING_NON_TEXT_TAGS,
 };
 
-/** A data: raster image, or exactly the URL this page gives one of the service's files. */
-function isAllowedImageSource(src: string | undefined, urls: PageUrls): boolean {
+/** A data: raster image, exactly the URL this page gives one of the service's files, or a source `imageAttributes` made. */
+function isAllowedImageSource(src: string | undefined, urls: PageUrls, made: ReadonlySet<string>): boolean {
   if (!src) return false;
-  if (isDataImageUrl(src)) return true;
+  if (isDataImageUrl(src) || made.has(src)) return true;
   const fileId = /([0-9a-f-]{36})$/i.exec(src)?.[1];
   return fileId !== undefined && isUuid(fileId) && urls.file(fileId) === src;
 }
 
-/** A file's public address (`/files/<id>`) as this page links it: under the link when it is password-protected. */
-function asPageFileUrl(src: string | undefined, urls: PageUrls): string | undefined {
-  const fileId = /^\/files\/([0-9a-f-]{36})$/i.exec(src ?? '')?.[1];
-  return fileId !== undefined && isUuid(fileId) ? urls.file(fileId) : src;
+const whole = (value: string | undefined): number | undefined => (value !== undefined && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : undefined);
+
+/**
+ * An image's attributes on the page. A file's public address (`/files/<id>`) becomes this page's
+ * (under the link when it is password-protected); a photo with web-sized copies gets them as
+ * `srcset`, and a width and height: the author's when both are given, one of them completed by
+ * the photo's aspect ratio, else the photo's. Any `srcset`/`sizes` of the author's goes (they
+ * could name any server). Adds each file source it makes to `made`.
+ */
+function imageAttributes(attribs: sanitizeHtml.Attributes, link: Pick<ResolvedLink, 'files'>, urls: PageUrls, made: Set<string>): sanitizeHtml.Attributes {
+  const { srcset: _srcset, sizes: _sizes, loading: _loading, decoding: _decoding, ...rest } = attribs;
+  const fileId = relativeFileId(rest.src);
+  if (fileId === undefined) return rest;
+  const file = link.files.find((f) => f.id.toLowerCase() === fileId.toLowerCase());
+  const sources = imageSources(file ?? { id: fileId }, urls.file);
+  made.add(sources.src);
+  if (!sources.webpSrcset || !sources.width || !sources.height) return { ...rest, src: sources.src };
+  const [w, h] = [whole(rest.width), whole(rest.height)];
+  const ratio = sources.height / sources.width;
+  const width = w ?? (h !== undefined ? Math.round(h / ratio) : sources.width);
+  const height = h ?? Math.round(width * ratio);
+  // Shown at the author's size, the browser needs no copy wider than that.
+  const sizes = w !== undefined || h !== undefined ? `min(${width}px, 100vw)` : COLUMN_SIZES;
+  return { ...rest, src: sources.src, srcset: sources.webpSrcset, sizes, width: String(width), height: String(height), loading: 'lazy', decoding: 'async' };
 }
 
-function sanitizeLandingHtml(landingHtml: string, urls: PageUrls): { html: string; heading: string | undefined } {
+function sanitizeLandingHtml(landingHtml: string, link: Pick<ResolvedLink, 'files'>, urls: PageUrls): { html: string; heading: string | undefined } {
   let heading: string | undefined;
+  const made = new Set<string>();
   const sanitized = sanitizeHtml(landingHtml, {
     ...SANITIZE_OPTIONS,
-    transformTags: { img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, src: asPageFileUrl(attribs.src, urls) ?? '' } }) },
+    transformTags: { img: (tagName, attribs) => ({ tagName, attribs: imageAttributes(attribs, link, urls, made) }) },
     exclusiveFilter: (frame) => {
-      if (frame.tag === 'img') return !isAllowedImageSource(frame.attribs.src, urls);
+      if (frame.tag === 'img') return !isAllowedImageSource(frame.attribs.src, urls, made);
       if (frame.tag === 'h1' && heading === undefined && frame.text.trim()) heading = frame.text.trim();
       return false;
     },
@@ -87,8 +115,8 @@ function sanitizeLandingHtml(landingHtml: string, urls: PageUrls): { html: strin
   return { html: sanitized, heading };
 }
 
-export function renderLandingPage(data: LinkDataByType['landing'], urls: PageUrls): PageContent {
-  const { html: sanitized, heading } = sanitizeLandingHtml(data.landingHTML, urls);
+export function renderLandingPage(link: Pick<ResolvedLink, 'files'>, data: LinkDataByType['landing'], urls: PageUrls): PageContent {
+  const { html: sanitized, heading } = sanitizeLandingHtml(data.landingHTML, link, urls);
   return {
     title: heading ?? 'Welcome',
     styles: 'table{border-collapse:collapse}th,td{padding:.25rem .5rem;border:1px solid var(--line)}pre{overflow-x:auto}',

@@ -19,7 +19,8 @@
  */
 import { parseCssColor, type Rgba } from '../../shared/qr/color.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
-import { checkedUrl, html, isDataImageUrl, type SafeHtml } from './html.js';
+import { isDataImageUrl } from '../../shared/links/data/landing-images.js';
+import { checkedUrl, html, type SafeHtml } from './html.js';
 import { icon, socialPlatform } from './icons.js';
 import type { PageContent } from './layout.js';
 import type { Page } from './types.js';

@@ -148,13 +148,15 @@ export async function writeMenu<T>(ctx: CafeContext, accountId: string, cafeId: 
 
 /**
  * An image row's file changes: the new upload (if any) is attached to the cafe's link, and the
- * file it replaces (if any) is released for the orphan sweep. Returns the id to store.
+ * file it replaces (if any) is released for the orphan sweep. Returns the id to store (a new one
+ * when another link had the file).
  */
 export async function swapImage(tx: Executor, cafe: LockedCafe, current: string | null, next: string | null): Promise<string | null> {
   if (next === current) return current;
-  if (next) await attachFiles(tx, cafe.accountId, cafe.linkId, [next]);
+  // A file another link has is, for the cafe, a new file on the same bytes.
+  const own = next ? ((await attachFiles(tx, cafe.accountId, cafe.linkId, [next])).get(next.toLowerCase()) ?? next) : null;
   if (current) await detachFiles(tx, cafe.linkId, [current]);
-  return next;
+  return own;
 }
 
 export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null }): Promise<CafeView> {

@@ -7,7 +7,8 @@
  * adds or removes them; the last file's removal deletes the blob row and its object.
  *
  * A file is uploaded first (unattached, link_id and attached_at null), then attached by the link
- * whose data names it; files nobody attached within ORPHAN_FILE_TTL_MS are removed by the orphan
+ * whose data names it (a file serves one link; another link of the account naming it gets a new
+ * file on the same blob, see attachFiles); files nobody attached within ORPHAN_FILE_TTL_MS are removed by the orphan
  * sweep, and a link's files go with the link (their bytes stay while another file shares them).
  *
  * The stored type is always the sniffed one (sniff.ts), never what the client claimed, and an SVG
@@ -221,19 +222,33 @@ export async function findAccountFiles(db: Executor, accountId: string, ids: rea
 }
 
 /**
- * Marks the account's files among `ids` as used by the link (link_id, attached_at = now), so the
- * orphan sweep leaves them alone. Returns how many rows were attached: fewer than the distinct
- * valid ids means some no longer exist (e.g. swept in the meantime) and the caller should fail.
+ * Attaches the account's files among `ids` to the link (link_id, attached_at = now), so the orphan
+ * sweep leaves them alone. A file another link of the account already has stays that link's: this
+ * link gets a new file on the same blob (one more reference: no byte stored, no quota used), so
+ * several links can use one upload and deleting one never takes the others' media. Ids that are
+ * not the account's files (another account's, deleted, not UUIDs) are skipped. The rows are locked
+ * first (FOR UPDATE, in id order), so two links attaching one unattached file at once get it and a
+ * new file respectively, never both the same row. Returns named id (lower case) → the id of the
+ * file the link now has: the caller puts a changed one in the link's data.
  */
-export async function attachFiles(db: Executor, accountId: string, linkId: string, ids: readonly string[]): Promise<number> {
+export async function attachFiles(db: Executor, accountId: string, linkId: string, ids: readonly string[]): Promise<Map<string, string>> {
   const wanted = uuids(ids);
-  if (wanted.length === 0) return 0;
+  const attached = new Map<string, string>();
+  if (wanted.length === 0) return attached;
   const rows = await db
-    .update(files)
-    .set({ linkId, attachedAt: sql`now()` })
+    .select({ id: files.id, linkId: files.linkId })
+    .from(files)
     .where(and(eq(files.accountId, accountId), inArray(files.id, wanted)))
-    .returning({ id: files.id });
-  return rows.length;
+    .orderBy(asc(files.id))
+    .for('update');
+  const free = rows.filter((r) => r.linkId === null || r.linkId === linkId).map((r) => r.id);
+  const taken = rows.filter((r) => r.linkId !== null && r.linkId !== linkId).map((r) => r.id);
+  for (const id of free) attached.set(id, id);
+  const copies = await copyFiles(db, accountId, taken);
+  for (const [source, copy] of copies) attached.set(source, copy);
+  const ours = [...attached.values()];
+  if (ours.length > 0) await db.update(files).set({ linkId, attachedAt: sql`now()` }).where(inArray(files.id, ours));
+  return attached;
 }
 
 /**

@@ -15,7 +15,8 @@ import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldEr
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { loadQrImage } from '../qr/image-source.js';
 import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
-import { fileRefs, parseDateTimeInZone, type LinkType } from './data/index.js';
+import { fileRefs, parseDateTimeInZone, withFileIds, type LinkType } from './data/index.js';
+import { landingImageProblems, withRelativeFileUrls } from './data/landing-images.js';
 import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
@@ -68,15 +69,17 @@ async function configColumns(db: Database, accountId: string, c: LinkConfigurati
 }
 
 /**
- * Every fileId the data names must be a file of this account, of the right kind, and not already
- * serving another link. Returns the ids to attach.
- */
-/**
  * The files a link names (its data's, its page style's logo and cover): each must exist, be the
- * account's, be of the right kind and not belong to another link; a bad one is a 400 at its place
- * (`data.files[0].fileId`, `pageStyle.logo.fileId`). Returns the ids to attach.
+ * account's and be of the right kind; a bad one is a 400 at its place (`data.files[0].fileId`,
+ * `pageStyle.logo.fileId`); a landing's images must be files or data images (landing-images.ts).
+ * One another link already uses is fine (attachFiles gives this link a
+ * file of its own on the same bytes). Returns the ids to attach.
  */
-async function checkFiles(db: Database, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined, linkId: string | null): Promise<string[]> {
+async function checkFiles(db: Database, shortUrlBase: string, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined): Promise<string[]> {
+  if (type === 'landing') {
+    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase);
+    if (problems.length > 0) throw new ValidationError(problems.map((message) => ({ path: 'data.landingHTML', message })));
+  }
   const refs = [
     ...fileRefs(type, data).map((ref) => ({ ...ref, root: 'data' })),
     ...pageStyleFileRefs(style).map((ref) => ({ ...ref, root: 'pageStyle' })),
@@ -86,14 +89,33 @@ async function checkFiles(db: Database, accountId: string, type: LinkType, data:
   const errors: FieldError[] = [];
   for (const ref of refs) {
     const path = formatPath(ref.path, ref.root);
-    const file = found.get(ref.fileId);
-    if (!file) errors.push({ path, message: 'File not found' });
+    // Several images share `data.landingHTML`: the message says which.
+    const which = ref.path[0] === 'landingHTML' ? `Image /files/${ref.fileId}: ` : '';
+    const file = found.get(ref.fileId.toLowerCase());
+    if (!file) errors.push({ path, message: `${which}File not found` });
     else if (ref.kind === 'pdf' && file.contentType !== 'application/pdf') errors.push({ path, message: 'Must be a PDF file' });
-    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: 'Must be an image file' });
-    else if (file.linkId !== null && file.linkId !== linkId) errors.push({ path, message: 'File belongs to another link' });
+    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: `${which}Must be an image file` });
   }
   if (errors.length) throw new ValidationError(errors);
   return [...new Set(refs.map((r) => r.fileId))];
+}
+
+/** The data as stored: a landing's file urls relative (`/files/<id>`), however POST /files answered them. */
+function storedData(ctx: LinkContext, body: LinkBody): LinkBody['data'] {
+  if (body.type !== 'landing' || typeof body.data.landingHTML !== 'string') return body.data;
+  return { ...body.data, landingHTML: withRelativeFileUrls(body.data.landingHTML, ctx.config.SHORT_URL_BASE) };
+}
+
+/**
+ * The link row naming the files it was given: a file another link had is, for this one, a new file
+ * on the same bytes (attachFiles), and its data and page style must name that one.
+ */
+async function pointAtOwnFiles(tx: Executor, row: LinkRow, named: ReadonlyMap<string, string>): Promise<LinkRow> {
+  const metaData = withFileIds(row.metaData, named);
+  const pageStyle = withFileIds(row.pageStyle, named);
+  if (metaData === row.metaData && pageStyle === row.pageStyle) return row;
+  const [updated] = await tx.update(links).set({ metaData, pageStyle }).where(eq(links.id, row.id)).returning();
+  return updated!;
 }
 
 function isSlugConflict(err: unknown): boolean {
@@ -150,7 +172,8 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
-  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, body.pageStyle, null);
+  const data = storedData(ctx, body);
+  const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, body.pageStyle);
   const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
     const [row] = await tx
       .insert(links)
@@ -159,16 +182,17 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
         slug,
         name: body.name,
         type: body.type,
-        metaData: body.data,
+        metaData: data,
         qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
         pageStyle: body.pageStyle ?? null,
         ...columns,
         menu: extras.menu ?? null,
       })
       .returning();
-    await attachFiles(tx, who.accountId, row!.id, fileIds);
-    await extras.within?.(tx, row!);
-    return row!;
+    const named = await attachFiles(tx, who.accountId, row!.id, fileIds);
+    const own = await pointAtOwnFiles(tx, row!, named);
+    await extras.within?.(tx, own);
+    return own;
   });
   // A redirect process may hold "no such slug" for a custom slug that now exists.
   await invalidateLinks(ctx, [row.slug]);
@@ -351,7 +375,8 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   // Absent, the page style stays as it is; null clears it.
   const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;
-  const fileIds = await checkFiles(ctx.db, who.accountId, body.type, body.data, pageStyle, current.id);
+  const data = storedData(ctx, body);
+  const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, pageStyle);
   const nextSlug = columns.customUrl ?? current.slug;
   const qrBase = body.qrOptions ?? styling(current.qrOptions);
   let row: LinkRow;
@@ -365,7 +390,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
           slugCaseDuplicate: nextSlug === current.slug && current.slugCaseDuplicate,
           name: body.name,
           type: body.type,
-          metaData: body.data,
+          metaData: data,
           qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
           pageStyle,
           ...columns,
@@ -375,8 +400,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         .returning();
       // A cafe's link holds the cafe's images, which its data does not name: they stay.
       if (current.menu === null) await detachFilesNotIn(tx, current.id, fileIds);
-      await attachFiles(tx, who.accountId, current.id, fileIds);
-      return updated!;
+      return pointAtOwnFiles(tx, updated!, await attachFiles(tx, who.accountId, current.id, fileIds));
     });
   } catch (err) {
     if (isSlugConflict(err)) throw customUrlTaken();
@@ -471,16 +495,14 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
     const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
     const copies = await copyFiles(tx, who.accountId, named.map((ref) => ref.fileId));
     // Point the copy's data and page style at its own files.
-    const ownFiles = <T>(value: T): T =>
-      JSON.parse(JSON.stringify(value), (key, v) => (key === 'fileId' && typeof v === 'string' ? (copies.get(v.toLowerCase()) ?? v) : v)) as T;
-    const data = ownFiles(source.metaData);
+    const data = withFileIds(source.metaData, copies);
     const [row] = await tx
       .insert(links)
       .values({
         ...rest,
         name: name ?? `${source.name} (copy)`,
         metaData: data,
-        pageStyle: source.pageStyle ? ownFiles(source.pageStyle) : null,
+        pageStyle: withFileIds(source.pageStyle, copies),
         // A cafe has one link; a copy of it is a menu link of no cafe (its images are not copied either).
         menu: null,
         urlActive: false,

@@ -90,7 +90,7 @@ export const linkBodySchema = z
     name,
     type: z.enum(LINK_TYPES, { error: `Must be one of: ${LINK_TYPES.join(', ')}` }),
     data: z.record(z.string(), z.unknown(), { error: 'Must be an object' }).meta({
-      description: `The fields of the link's type. landing: \`landingHTML\` is at most ${LANDING_HTML_MAX_BYTES / 1024} KiB of UTF-8 and nests elements at most ${LANDING_HTML_MAX_DEPTH} deep (a 400 at \`data.landingHTML\` otherwise); it is sanitized once per change of the link, not per scan.`,
+      description: `The fields of the link's type. landing: \`landingHTML\` is at most ${LANDING_HTML_MAX_BYTES / 1024} KiB of UTF-8 and nests elements at most ${LANDING_HTML_MAX_DEPTH} deep (a 400 at \`data.landingHTML\` otherwise); it is sanitized once per change of the link, not per scan. Its images must be uploaded files, written as the \`url\` POST /files answered or as \`/files/<fileId>\` (stored as the latter; shown as the photo's web-sized copies), or base64 \`data:image/(png|jpeg|gif|webp)\` URLs; any other \`<img>\` is a 400 at \`data.landingHTML\` naming it. A \`fileId\` (here or in \`pageStyle\`) may name any upload of the account, also one another link uses: this link then gets a file of its own on the same stored bytes (no quota used), and the stored and answered data name that file's id.`,
     }),
     linkConfigurations: linkConfigurationsSchema.optional(),
     qrOptions: qrOptionsSchema.optional(),

@@ -1,3 +1,4 @@
+import { landingImageSources, relativeFileId, withLandingFileIds } from './landing-images.js';
 import type { LinkType } from './types.js';
 
 /** A file a link's `data` names: where (`path` inside `data`), which file, and what it must be. */
@@ -13,7 +14,8 @@ export interface FileRefLocation {
  * `data.<path>`. Meant for payloads that passed `linkDataSchemas[type]`; anything else is read
  * defensively (members that are not where or what they should be are skipped, never thrown on).
  *
- * image, gallery, event `image`, product `images` → image; pdf, multi-pdf → pdf.
+ * image, gallery, event `image`, product `images` → image; pdf, multi-pdf → pdf; landing: each
+ * `<img src="/files/<id>">` of `landingHTML` → image at `landingHTML`.
  */
 export function fileRefs(type: LinkType, data: unknown): FileRefLocation[] {
   const out: FileRefLocation[] = [];
@@ -36,6 +38,14 @@ export function fileRefs(type: LinkType, data: unknown): FileRefLocation[] {
     case 'multi-pdf':
       listed(d.pdfs, ['pdfs'], 'pdf', out);
       break;
+    case 'landing':
+      if (typeof d.landingHTML === 'string') {
+        for (const src of landingImageSources(d.landingHTML)) {
+          const fileId = relativeFileId(src);
+          if (fileId) out.push({ path: ['landingHTML'], fileId, kind: 'image' });
+        }
+      }
+      break;
     default:
       break;
   }
@@ -54,4 +64,18 @@ function single(value: unknown, path: Array<string | number>, kind: FileRefLocat
 function listed(value: unknown, path: Array<string | number>, kind: FileRefLocation['kind'], out: FileRefLocation[]) {
   if (!Array.isArray(value)) return;
   value.forEach((item, i) => single(item, [...path, i], kind, out));
+}
+
+/**
+ * `value` (link data, a page style) with each file the map names (lower-case id → new id) replaced
+ * by its new one: `fileId` members, and the `/files/<id>` urls of a landing's `landingHTML`.
+ */
+export function withFileIds<T>(value: T, ids: ReadonlyMap<string, string>): T {
+  if (value === null || value === undefined || [...ids].every(([from, to]) => from === to)) return value;
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => {
+    if (typeof v !== 'string') return v;
+    if (key === 'fileId') return ids.get(v.toLowerCase()) ?? v;
+    if (key === 'landingHTML') return withLandingFileIds(v, ids);
+    return v;
+  }) as T;
 }
