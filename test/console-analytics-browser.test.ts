@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { bucketLabel, deviceLabel, exportBody, viewFromQuery } from '../console/src/analytics/view.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { geoSample } from './support/geo.js';
 import { call } from './support/harness.js';
 import { SCAN_USER_AGENTS, startScanStack, type ScanStack } from './support/redirect.js';
@@ -62,7 +62,7 @@ afterAll(async () => {
 /** A signed-in page at `hash` in `timezoneId`, recording page errors and everything logged (a CSP violation is logged as an error). */
 async function open(hash: string, options: { size?: typeof PHONE | typeof DESKTOP; bypassCSP?: boolean; timezoneId?: string } = {}) {
   const context = await browser.newContext({ ...(options.size ?? DESKTOP), bypassCSP: options.bypassCSP ?? false, timezoneId: options.timezoneId ?? 'UTC', acceptDownloads: true });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), stack.me.key);
+  await signInBeforeLoad(context, stack.me.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pngBytes, sendForm, textPart } from './support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
@@ -43,7 +43,7 @@ afterAll(async () => {
 /** A signed-in page (the key in this tab's sessionStorage, as signing in leaves it) at `hash`. */
 async function openConsole(hash: string, size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean } = {}) {
   const context = await browser.newContext({ ...size, bypassCSP: options.bypassCSP ?? false, acceptDownloads: true });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), owner.key);
+  await signInBeforeLoad(context, owner.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

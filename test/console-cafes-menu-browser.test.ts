@@ -11,7 +11,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pngBytes, sendForm, textPart } from './support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
@@ -47,7 +47,7 @@ async function addThroughApi(cafe: Cafe, group: string, category: string, dish: 
 
 async function openEditor(cafe: Cafe, size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean } = {}) {
   const context = await stack.browser!.newContext({ ...size, bypassCSP: options.bypassCSP ?? false });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), stack.owner.key);
+  await signInBeforeLoad(context, stack.owner.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

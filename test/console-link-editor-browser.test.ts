@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import bcrypt from 'bcrypt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { decodesAll } from './support/qr-reference.js';
@@ -44,7 +44,7 @@ const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: pdfB
 
 async function signedInTab(options: Parameters<Browser['newContext']>[0] = {}) {
   const tab = await browser.newContext({ ...DESKTOP, timezoneId: ZONE, ...options });
-  await tab.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), owner.key);
+  await signInBeforeLoad(tab, owner.key);
   const opened = await tab.newPage();
   opened.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   // A CSP refusal (of the editor's lazily loaded script or style, say) is logged as an error.

@@ -9,7 +9,7 @@
 import bcrypt from 'bcrypt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
@@ -36,7 +36,7 @@ afterAll(async () => {
 /** A signed-in tab at `hash`, in Tokyo: no schedule below is in the browser's zone. */
 async function open(hash: string, size: typeof PHONE | typeof DESKTOP = DESKTOP, bypassCSP = false) {
   const context = await browser.newContext({ ...size, timezoneId: 'Asia/Tokyo', bypassCSP });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), owner.key);
+  await signInBeforeLoad(context, owner.key);
   const page = await context.newPage();
   page.setDefaultTimeout(8_000);
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

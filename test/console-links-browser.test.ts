@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, seriousViolationsOn } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, seriousViolationsOn, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
@@ -37,7 +37,7 @@ afterAll(async () => {
 /** A signed-in page (the key in this tab's sessionStorage, as signing in leaves it) at `hash`. */
 async function openLinks(hash: string, options: { key?: string; size?: typeof PHONE | typeof DESKTOP; bypassCSP?: boolean } = {}) {
   const context = await browser.newContext({ ...(options.size ?? DESKTOP), bypassCSP: options.bypassCSP ?? false });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), options.key ?? owner.key);
+  await signInBeforeLoad(context, options.key ?? owner.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

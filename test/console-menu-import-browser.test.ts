@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { sampleMenuCsv } from '../console/src/cafes/menu-import.js';
-import { consoleScreenshot, DESKTOP, dropCsvFile, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, dropCsvFile, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { call } from './support/harness.js';
 import { SCAN_USER_AGENTS, startScanStack, type ScanStack } from './support/redirect.js';
 
@@ -64,7 +64,7 @@ afterAll(async () => {
 
 async function openCafe(size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean; cafeId?: string } = {}) {
   const context = await browser.newContext({ ...size, bypassCSP: options.bypassCSP ?? false, timezoneId: ZONE, acceptDownloads: true });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), stack.me.key);
+  await signInBeforeLoad(context, stack.me.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

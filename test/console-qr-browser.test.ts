@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme } from './support/browser.js';
+import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { previewTimes } from './support/qr-preview.js';
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 async function open(hash: string, options: { key?: string; size?: typeof PHONE | typeof DESKTOP; bypassCSP?: boolean } = {}) {
   const context = await browser.newContext({ ...(options.size ?? DESKTOP), bypassCSP: options.bypassCSP ?? false, acceptDownloads: true });
-  await context.addInitScript((key) => sessionStorage.setItem('qrlinks.apiKey', key), options.key ?? owner.key);
+  await signInBeforeLoad(context, options.key ?? owner.key);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));

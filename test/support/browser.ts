@@ -184,3 +184,13 @@ export async function dropCsvFile(page: Page, selector: string, name: string, te
   await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
   await page.dispatchEvent(selector, 'drop', { dataTransfer: transfer });
 }
+
+/**
+ * Signs the console in with `key` before its script runs, as a sign-in that was not remembered
+ * would. Only the top document: frames (the sandboxed menu preview) have no storage to write.
+ */
+export async function signInBeforeLoad(target: BrowserContext | Page, key: string): Promise<void> {
+  await target.addInitScript((k) => {
+    if (window === window.top) sessionStorage.setItem('qrlinks.apiKey', k);
+  }, key);
+}
