@@ -31,6 +31,12 @@ import { PageCache } from './page-cache.js';
 import { createPageRenderer } from './page-renderer.js';
 import type { ScanPath } from './scan-path.js';
 
+/**
+ * Crawlers may read the pages (a shared link previews and a menu is found); a protected link's
+ * files, under /<slug>/files/, are for visitors who unlocked it, not for an index.
+ */
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /*/files/\nAllow: /\n';
+
 export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('redirect')): Promise<FastifyInstance> {
   const { config } = ctx;
   keepTickObjectShape();
@@ -113,6 +119,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   counterFrom(metrics, 'qrlinks_pages_rendered_total', 'Landing and menu pages made in the render thread (once per version of each, then kept), by kind', () => scanPath.pages.rendered, 'kind');
   const httpMetrics = registerHttpMetrics(app, metrics, { token: config.METRICS_TOKEN, proxyTrust });
   app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/robots.txt', (_request, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=86400').send(ROBOTS_TXT));
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);
     const ready = checks.postgres && checks.redis;

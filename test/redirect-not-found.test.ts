@@ -34,6 +34,19 @@ async function probe(ip: string, n: number): Promise<number[]> {
   return statuses;
 }
 
+describe('/robots.txt', () => {
+  it('is text that keeps crawlers from protected links\' files, and never counts as an unknown slug', async () => {
+    const ip = freshIpv4();
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const res = await scan('/robots.txt', ip);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await res.text()).toBe('User-agent: *\nDisallow: /*/files/\nAllow: /\n');
+    }
+    expect(await probe(ip, 1)).toEqual([404]);
+  });
+});
+
 describe('unknown slugs per client address', () => {
   it(`${LIMIT} 404s, then a 429 page with Retry-After; another address is not affected`, async () => {
     const ip = freshIpv4();
