@@ -5,10 +5,7 @@
  * say; scans ingested after it land in the rebuilt link_scan_hours. Runs on a database of its own.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -20,44 +17,19 @@ import { analyticsQuerySchema } from '../shared/analytics/schemas.js';
 import { analyticsWindow } from '../shared/analytics/window.js';
 import { encodeScanBatch } from '../shared/scans/batch.js';
 import { ingestScanBatches } from '../shared/scans/ingest.js';
+import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
 
-const MIGRATIONS = fileURLToPath(new URL('../db/migrations', import.meta.url));
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `${url.pathname}_device_migration`;
-const name = decodeURIComponent(url.pathname.slice(1));
-const admin = new URL(url);
-admin.pathname = '/postgres';
 const DAY = 86_400_000;
 const DEVICES = ['mobile', 'tablet', 'desktop', null];
 const COLUMNS: Record<string, string> = { os: 'os_name', country: 'country_name', city: 'city', browser: 'browser_name', device: 'device_type' };
-
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The migrations up to and including `lastIdx`, in a folder of their own. */
-async function migrationsUpTo(lastIdx: number): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'qrlinks-migrations-'));
-  await cp(MIGRATIONS, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 let handle: DatabaseHandle;
 const old = { account: '', links: [] as Array<{ id: string; slug: string }> };
 
 beforeAll(async () => {
-  await adminQuery(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
-  await adminQuery(`create database ${pg.escapeIdentifier(name)}`);
+  await freshDatabase(url);
   // Scans recorded before the rollups existed; migration 0004 rolls them up, without device types.
   for (const [lastIdx, seed] of [
     [3, true],
@@ -97,7 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await handle?.close();
-  await adminQuery(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+  await freshDatabase(url, false);
 });
 
 const queryOf = (timezone: string) => {

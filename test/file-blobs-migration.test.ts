@@ -3,10 +3,9 @@
  * (same id, same object, no hash, ref_count 1), and the file functions find, share and delete them.
  * Runs on a database of its own, migrated to 0001 first, with rows written in the old shape.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -19,30 +18,10 @@ import { copyFiles, findAccountFiles, storeUpload } from '../shared/files/files.
 import { createFsStorage } from '../shared/files/storage/fs-driver.js';
 import { loadConfig } from '../shared/config/index.js';
 import { pngBytes } from './support/fixtures.js';
+import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
 
-const MIGRATIONS = fileURLToPath(new URL('../db/migrations', import.meta.url));
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `${url.pathname}_migration`;
-const admin = new URL(url);
-admin.pathname = '/postgres';
-
-async function dropDatabase() {
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`drop database if exists ${url.pathname.slice(1)} with (force)`);
-  await client.end();
-}
-
-/** The migrations up to and including `lastIdx`, in a folder of their own. */
-async function migrationsUpTo(lastIdx: number): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'qrlinks-migrations-'));
-  await cp(MIGRATIONS, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 let handle: DatabaseHandle;
 const storageDir = join(tmpdir(), `qrlinks-migration-files-${process.pid}`);
@@ -50,11 +29,7 @@ const old = { account: '', files: [] as { id: string; key: string }[] };
 const BYTES = pngBytes(5, 5);
 
 beforeAll(async () => {
-  await dropDatabase();
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`create database ${url.pathname.slice(1)}`);
-  await client.end();
+  await freshDatabase(url);
   const folder = await migrationsUpTo(1);
   const before = new pg.Client({ connectionString: url.toString() });
   await before.connect();
@@ -83,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await handle?.close();
-  await dropDatabase();
+  await freshDatabase(url, false);
   await rm(storageDir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,37 @@
+/**
+ * For tests of one migration on existing rows: a database of their own, made empty, and the
+ * migrations up to the one before, so rows can be written in the shape older code wrote.
+ */
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const MIGRATIONS = fileURLToPath(new URL('../../db/migrations', import.meta.url));
+
+/** The database of `url`, dropped if it exists and, unless `create` is false, made again empty. */
+export async function freshDatabase(url: URL, create = true): Promise<void> {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const name = pg.escapeIdentifier(decodeURIComponent(url.pathname.slice(1)));
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${name} with (force)`);
+    if (create) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The migrations up to and including `lastIdx`, in a folder of their own. */
+export async function migrationsUpTo(lastIdx: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'qrlinks-migrations-'));
+  await cp(MIGRATIONS, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
+  await writeFile(journalPath, JSON.stringify(journal));
+  return dir;
+}
