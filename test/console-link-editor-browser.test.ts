@@ -239,7 +239,8 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     await page.getByRole('button', { name: 'Create link' }).click();
     await expect.poll(() => page.locator('#field-data-url-error').textContent()).toBe('Must be a valid URL');
     expect(await at('data.url').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-data-url');
+    // Focus moves to the first refused field in the commit after the errors show.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-data-url');
     expect(await at('data.url').inputValue()).toBe('javascript:alert(1)');
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Refused');
 
