@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       await page.getByRole('button', { name: 'Create cafe' }).click();
       const panel = page.getByRole('region', { name: '“Café Lisboa” is ready' });
       await panel.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.id || document.activeElement?.className)).toContain('new-cafe');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id || document.activeElement?.className)).toContain('new-cafe');
 
       const cafes = (await call(api.app, owner.key, 'GET', '/api/v1/cafes')).json().data;
       expect(cafes).toHaveLength(1);

@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
       await row.getByRole('button', { name: 'Revoke Shop sync' }).click();
       const dialog = page.getByRole('dialog', { name: 'Revoke “Shop sync”?' });
       await dialog.waitFor();
-      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect((await call(api.app, newKey, 'GET', '/api/v1/me')).statusCode).toBe(200);
@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
       await row.getByRole('button', { name: 'Revoke Shop sync' }).click();
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await expect.poll(() => row.textContent()).toContain('revoked');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keys of this account');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keys of this account');
       expect(await row.getByRole('button').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Enter');
       await page.locator('#new-key-value').waitFor();
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe('new-key-title');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe('new-key-title');
       await page.keyboard.press('Tab');
       expect(await focused()).toBe('Copy key');
       const row = page.getByRole('row', { name: /Keyboard key/ });

@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     await page.getByRole('button', { name: 'Move down (Image 1)' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.list-item').first().textContent()).toContain('second.png');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move up (Image 2)');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move up (Image 2)');
 
     // A file the API refuses: its message, in words, at the field.
     await page.getByRole('button', { name: 'Add image' }).click();

@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       const dialog = page.getByRole('dialog', { name: 'Delete this link?' });
       await dialog.waitFor();
       // Focus is inside the dialog; Escape closes it and deletes nothing.
-      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect(await apiStatus('Link 25')).toBe('active');

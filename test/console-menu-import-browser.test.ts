@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
       await replace.focus();
       await page.keyboard.press('Enter');
       await dialog.waitFor();
-      expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
+      await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
       await dialog.getByRole('button', { name: 'Replace the menu' }).focus();
       await page.keyboard.press('Enter');
       const bar = page.getByRole('progressbar', { name: 'The import' });

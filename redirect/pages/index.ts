@@ -15,6 +15,7 @@ import { renderEmailPage, renderSmsPage } from './messages.js';
 import { renderMultiLinksPage } from './multi-links.js';
 import { renderProductPage } from './product.js';
 import { htmlPage, pageBrand, type PageContent } from './layout.js';
+import { pageLocale, type PageLocale } from './locale.js';
 import type { Page, PageUrls, Scanner } from './types.js';
 import { renderWifiPage } from './wifi.js';
 
@@ -23,6 +24,7 @@ export { attachmentDisposition } from './download-name.js';
 export { platformOf, type ScannerPlatform } from './maps.js';
 export { DEFAULT_EVENT_DURATION_MINUTES, eventFileName, renderIcs } from './event.js';
 export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
+export { pageLocale, type PageLocale } from './locale.js';
 export { sendPage } from './send.js';
 export { framedMenuPolicy, menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
 export { renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, statusBrand, type PasswordPageOptions } from './status-pages.js';
@@ -39,10 +41,11 @@ const ANY_SCANNER = (): Scanner => ({ platform: 'other', now: Date.now() });
  * page), for `scanner`'s platform (map links) at its time (an event that has ended).
  */
 export function renderLinkPage(link: ResolvedLink, urls: PageUrls, scanner: Scanner = ANY_SCANNER()): Page {
-  return htmlPage({ ...linkPageContent(link, urls, scanner), brand: pageBrand(link, urls) });
+  const locale = pageLocale(link.pageStyle?.language, scanner.acceptLanguage);
+  return htmlPage({ ...linkPageContent(link, urls, scanner, locale), brand: pageBrand(link, urls), locale });
 }
 
-function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner): PageContent {
+function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, locale: PageLocale): PageContent {
   // The data was validated against the type's schema when it was stored.
   const data = <T extends LinkType>() => link.data as unknown as LinkDataByType[T];
   switch (link.type) {

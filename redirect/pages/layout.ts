@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { html, SafeHtml } from './html.js';
 import { imageSources, pictureTag, type ImageSources } from './images.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
+import { ENGLISH, localeHeaders, type PageLocale } from './locale.js';
 import type { Page, PageUrls } from './types.js';
 
 export interface PolicyOptions {
@@ -94,9 +95,11 @@ export interface HtmlPageOptions {
   bodyStyle?: string;
   /** Headers on top of `pageHeaders` (e.g. Retry-After). */
   headers?: Record<string, string>;
-  /** The link owner's brand and page language (pageBrand); none: the default look, in English. */
+  /** The link owner's brand (pageBrand); none: the default look. */
   brand?: PageBrand | null;
-  /** false: the page shows the brand itself (brandMark), the layout only applies its colours and language. */
+  /** The page's language (its `lang`); default English. */
+  locale?: PageLocale;
+  /** false: the page shows the brand itself (brandMark), the layout only applies its colours. */
   brandHeader?: boolean;
   /**
    * A script of this module's kind (a constant, never user data) run at the end of the page and
@@ -117,23 +120,22 @@ export class PageScript {
  * A complete page: the layout around `content`, and every header it must be sent with (the
  * security headers included), so a route sends `status`, `headers` and `body` as they are.
  */
-export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers, script, brand, brandHeader: withHeader = true }: HtmlPageOptions): Page {
+export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers, script, brand, locale = ENGLISH, brandHeader: withHeader = true }: HtmlPageOptions): Page {
   // Styles are this module's constants, never user data, and <style> content must not be escaped.
   // The empty data: icon stops browsers from asking for /favicon.ico on every scan.
   const body = html`<!doctype html>
-<html lang="${brand?.language ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${title}</title><style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
+<html lang="${locale.tag}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${title}</title><style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
 <body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && withHeader && brandHeader(brand)}${content}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
 `;
   const policy: Record<string, string> = script ? { 'Content-Security-Policy': contentSecurityPolicy({ scriptHashes: [script.hash] }) } : {};
-  return { status, body: body.value, headers: { ...pageHeaders, ...policy, ...headers } };
+  return { status, body: body.value, headers: { ...pageHeaders, ...localeHeaders(locale), ...policy, ...headers } };
 }
 
 // ---------------------------------------------------------------------------------------------
-// The owner's brand (a link's pageStyle): language, accent colours, logo and cover.
+// The owner's brand (a link's pageStyle): accent colours, logo and cover.
 
 /** What the layout shows of a link's page style, its files resolved to URLs. */
 export interface PageBrand {
-  language?: string;
   accentColor?: string;
   accentColorDark?: string;
   logo?: ImageSources;
@@ -152,7 +154,6 @@ export function pageBrand(link: Pick<ResolvedLink, 'name' | 'pageStyle' | 'files
   };
   return {
     name: link.name,
-    ...(style.language ? { language: style.language } : {}),
     ...(style.accentColor ? { accentColor: style.accentColor } : {}),
     ...(style.accentColorDark ? { accentColorDark: style.accentColorDark } : {}),
     ...(image(style.logo) ? { logo: image(style.logo)! } : {}),

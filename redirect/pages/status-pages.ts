@@ -4,6 +4,7 @@ import { html, type SafeHtml } from './html.js';
 import { publicFileUrl } from './file-urls.js';
 import { icon, type IconName } from './icons.js';
 import { BRAND_MARK_STYLES, brandMark, contentSecurityPolicy, htmlPage, pageBrand, type PageBrand } from './layout.js';
+import { pageLocale, type PageLocale } from './locale.js';
 import type { Page, UnavailableReason } from './types.js';
 
 const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; message: string; icon: IconName }> = {
@@ -57,9 +58,10 @@ const STATUS_STYLES =
  * A status page; a brand is shown inside the card (its logo and name: whose link this is), as the
  * layout's banner would sit beside a card centred in a flex row.
  */
-function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null }): Page {
+function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null; locale?: PageLocale }): Page {
   const brand = options.brand ?? null;
   return htmlPage({
+    ...(options.locale ? { locale: options.locale } : {}),
     status: options.status,
     title: options.title,
     brand,
@@ -112,7 +114,7 @@ export function renderUnavailablePage(reason: UnavailableReason, schedule?: Stat
   let when: SafeHtml | null = null;
   if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">Opens on ${formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start')}</p>`;
   if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">Ended on ${formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end')}</p>`;
-  return statusPage({ status, title, icon, body: html`${when}<p>${message}</p>`, brand: statusBrand(schedule) });
+  return statusPage({ status, title, icon, body: html`${when}<p>${message}</p>`, brand: statusBrand(schedule), locale: pageLocale(schedule?.pageStyle?.language, undefined) });
 }
 
 /** How long a scanner is told to wait when the service is briefly unavailable. */
@@ -196,10 +198,11 @@ export interface PasswordPageOptions {
   retryAfterSeconds?: number;
   /** The link's owner's brand (statusBrand: without images, the link being protected). */
   brand?: PageBrand | null;
+  locale?: PageLocale;
 }
 
 /** 200 with the form; 401 after a wrong password; 429 with Retry-After after too many attempts. */
-export function renderPasswordPage({ action, error, retryAfterSeconds, brand }: PasswordPageOptions): Page {
+export function renderPasswordPage({ action, error, retryAfterSeconds, brand, locale }: PasswordPageOptions): Page {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds ?? DEFAULT_PASSWORD_RETRY_SECONDS));
   const alert =
     error === 'wrong'
@@ -212,6 +215,7 @@ export function renderPasswordPage({ action, error, retryAfterSeconds, brand }: 
     title: 'This link is protected',
     icon: 'lock',
     brand,
+    ...(locale ? { locale } : {}),
     body: html`<p>Enter the password you were given to open it.</p>
 ${alert && html`<p class="alert" role="alert">${alert}</p>`}
 <form method="post" action="${action}"><label for="password">Password</label>

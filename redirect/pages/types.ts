@@ -27,9 +27,11 @@ export interface PageUrls {
   ics: string;
 }
 
-/** Who is looking at a page: the platform its actions should suit, and the time it is asked at. */
+/** Who is looking at a page: the platform its actions should suit, the time it is asked at, the languages it reads. */
 export interface Scanner {
   platform: ScannerPlatform;
   /** Epoch ms. */
   now: number;
+  /** The request's Accept-Language: the page's language when its owner set none. */
+  acceptLanguage?: string;
 }

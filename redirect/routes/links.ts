@@ -17,6 +17,7 @@ import {
   attachmentDisposition,
   eventFileName,
   renderClientErrorPage,
+  pageLocale,
   platformOf,
   renderIcs,
   renderLinkPage,
@@ -95,7 +96,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
   /** The link's password form (posting to the link), in its owner's brand. */
   const passwordPage = (link: ResolvedLink, options: Pick<PasswordPageOptions, 'error' | 'retryAfterSeconds'> = {}) =>
-    renderPasswordPage({ action: `/${link.slug}`, brand: statusBrand(link), ...options });
+    renderPasswordPage({ action: `/${link.slug}`, brand: statusBrand(link), locale: pageLocale(link.pageStyle?.language, undefined), ...options });
   /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
   const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
     page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
@@ -175,7 +176,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
     if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
-    return renderLinkPage(link, linkPageUrls(link), { platform: platformOf(visitor.osName), now });
+    return renderLinkPage(link, linkPageUrls(link), { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] });
   }
 
   function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
