@@ -14,6 +14,7 @@ import { downloadName } from './download-name.js';
 import { mapLink } from './maps.js';
 import { dialableNumber, mailtoHref, smsHref } from './messages.js';
 import type { Scanner } from './types.js';
+import type { PageLocale } from './locale.js';
 
 type VcardData = LinkDataByType['vcard'];
 
@@ -93,7 +94,7 @@ export function vcardFileName(data: VcardData): string {
   return downloadName(`${data.firstName} ${data.lastName}`, 'contact', 'vcf');
 }
 
-export function renderVcardPage(data: VcardData, vcardUrl: string, scanner: Scanner): PageContent {
+export function renderVcardPage(data: VcardData, vcardUrl: string, scanner: Scanner, _locale: PageLocale): PageContent {
   const name = `${data.firstName} ${data.lastName}`;
   const mobile = filled(data.contact);
   const phone = filled(data.phone);

@@ -17,6 +17,7 @@ import type { PageContent } from './layout.js';
 import { COLUMN_SIZES, imageAlt, linkFiles } from './files.js';
 import { imageSources, pictureTag } from './images.js';
 import type { PageUrls, Scanner } from './types.js';
+import type { PageLocale } from './locale.js';
 
 type EventData = LinkDataByType['event'];
 
@@ -134,7 +135,7 @@ export function outlookCalendarHref(data: EventData): string {
   return `https://outlook.live.com/calendar/0/action/compose?${params}`;
 }
 
-export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageUrls, scanner: Scanner): PageContent {
+export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageUrls, scanner: Scanner, _locale: PageLocale): PageContent {
   const title = eventTitle(data);
   const [image] = data.image ? linkFiles(link, [data.image.fileId]) : [];
   const registration = checkedUrl(data.registrationUrl, ['http', 'https']);

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from './html.js';
 import { imageSources, pictureTag, thumbnailTag } from './images.js';
 import type { PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
+import type { PageLocale } from './locale.js';
 
 /** The link's files named by `ids`, in that order, skipping any it does not have. */
 export function linkFiles(link: ResolvedLink, ids: readonly string[]): ResolvedLinkFile[] {
@@ -86,12 +87,12 @@ const GALLERY_STYLES =
   '.gallery{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.5rem}' +
   '.gallery a{display:block}.gallery img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border-radius:.5rem}';
 
-export function renderImagePage(link: ResolvedLink, data: LinkDataByType['image'], urls: PageUrls): PageContent {
+export function renderImagePage(link: ResolvedLink, data: LinkDataByType['image'], urls: PageUrls, _locale: PageLocale): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
   return imagesPage(link.name, files.length > 1 ? 'Images' : 'Image', files, urls, IMAGE_STYLES, 'images', COLUMN_SIZES);
 }
 
-export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gallery'], urls: PageUrls): PageContent {
+export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gallery'], urls: PageUrls, _locale: PageLocale): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
   return imagesPage(link.name, 'Gallery', files, urls, GALLERY_STYLES, 'gallery', GALLERY_TILE_SIZES);
 }
@@ -120,13 +121,13 @@ function pdfsPage(title: string, items: SafeHtml[]): PageContent {
   };
 }
 
-export function renderPdfPage(link: ResolvedLink, data: LinkDataByType['pdf'], urls: PageUrls): PageContent {
+export function renderPdfPage(link: ResolvedLink, data: LinkDataByType['pdf'], urls: PageUrls, _locale: PageLocale): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
   const items = files.map((file, i) => pdfItem(file.originalName ?? `Document ${i + 1}`, file, urls));
   return pdfsPage(link.name.trim() || (files.length > 1 ? 'Documents' : 'Document'), items);
 }
 
-export function renderMultiPdfPage(link: ResolvedLink, data: LinkDataByType['multi-pdf'], urls: PageUrls): PageContent {
+export function renderMultiPdfPage(link: ResolvedLink, data: LinkDataByType['multi-pdf'], urls: PageUrls, _locale: PageLocale): PageContent {
   const items = data.pdfs.flatMap(({ label, fileId }) => linkFiles(link, [fileId]).map((file) => pdfItem(label, file, urls)));
   return pdfsPage(data.pageTitle, items);
 }

@@ -50,34 +50,34 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, l
   const data = <T extends LinkType>() => link.data as unknown as LinkDataByType[T];
   switch (link.type) {
     case 'email':
-      return renderEmailPage(data<'email'>());
+      return renderEmailPage(data<'email'>(), locale);
     case 'sms':
-      return renderSmsPage(data<'sms'>());
+      return renderSmsPage(data<'sms'>(), locale);
     case 'vcard':
-      return renderVcardPage(data<'vcard'>(), urls.vcard, scanner);
+      return renderVcardPage(data<'vcard'>(), urls.vcard, scanner, locale);
     case 'wifi':
-      return renderWifiPage(data<'wifi'>());
+      return renderWifiPage(data<'wifi'>(), locale);
     case 'location':
-      return renderLocationPage(link.name, data<'location'>(), scanner);
+      return renderLocationPage(link.name, data<'location'>(), scanner, locale);
     case 'event':
-      return renderEventPage(link, data<'event'>(), urls, scanner);
+      return renderEventPage(link, data<'event'>(), urls, scanner, locale);
     case 'image':
-      return renderImagePage(link, data<'image'>(), urls);
+      return renderImagePage(link, data<'image'>(), urls, locale);
     case 'gallery':
-      return renderGalleryPage(link, data<'gallery'>(), urls);
+      return renderGalleryPage(link, data<'gallery'>(), urls, locale);
     case 'pdf':
-      return renderPdfPage(link, data<'pdf'>(), urls);
+      return renderPdfPage(link, data<'pdf'>(), urls, locale);
     case 'multi-pdf':
-      return renderMultiPdfPage(link, data<'multi-pdf'>(), urls);
+      return renderMultiPdfPage(link, data<'multi-pdf'>(), urls, locale);
     case 'landing':
-      return renderLandingPage(link, data<'landing'>(), urls);
+      return renderLandingPage(link, data<'landing'>(), urls, locale);
     case 'product':
-      return renderProductPage(link, data<'product'>(), urls);
+      return renderProductPage(link, data<'product'>(), urls, locale);
     case 'multi-links':
-      return renderMultiLinksPage(data<'multi-links'>());
+      return renderMultiLinksPage(data<'multi-links'>(), locale);
     case 'menu':
       // A menu link serving a cafe is answered by the menu page cache (redirect/page-cache.ts) instead.
-      return renderMenuPlaceholderPage(data<'menu'>());
+      return renderMenuPlaceholderPage(data<'menu'>(), locale);
     case 'website':
     case 'smart-url':
       throw new TypeError(`${link.type} links redirect; they have no page`);

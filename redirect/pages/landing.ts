@@ -24,6 +24,7 @@ import { html, trustSanitizedHtml } from './html.js';
 import { imageSources } from './images.js';
 import type { PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
+import type { PageLocale } from './locale.js';
 
 const TEXT_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'address'];
 const INLINE_TAGS = ['a', 'abbr', 'b', 'cite', 'del', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u'];
@@ -115,7 +116,7 @@ function sanitizeLandingHtml(landingHtml: string, link: Pick<ResolvedLink, 'file
   return { html: sanitized, heading };
 }
 
-export function renderLandingPage(link: Pick<ResolvedLink, 'files'>, data: LinkDataByType['landing'], urls: PageUrls): PageContent {
+export function renderLandingPage(link: Pick<ResolvedLink, 'files'>, data: LinkDataByType['landing'], urls: PageUrls, _locale: PageLocale): PageContent {
   const { html: sanitized, heading } = sanitizeLandingHtml(data.landingHTML, link, urls);
   return {
     title: heading ?? 'Welcome',

@@ -7,6 +7,7 @@ import { html } from './html.js';
 import type { PageContent } from './layout.js';
 import { mapLink } from './maps.js';
 import type { Scanner } from './types.js';
+import type { PageLocale } from './locale.js';
 
 /** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros. */
 function formatCoordinates(latitude: number, longitude: number): string {
@@ -16,7 +17,7 @@ function formatCoordinates(latitude: number, longitude: number): string {
 }
 
 /** `name`: the link's own name, the page's heading (the data has no title of its own). */
-export function renderLocationPage(name: string, { latitude, longitude }: LinkDataByType['location'], scanner: Scanner): PageContent {
+export function renderLocationPage(name: string, { latitude, longitude }: LinkDataByType['location'], scanner: Scanner, _locale: PageLocale): PageContent {
   const point = `${latitude},${longitude}`;
   const query = encodeURIComponent(point);
   const main = mapLink({ latitude, longitude }, scanner.platform);

@@ -24,6 +24,7 @@ import { icon, socialPlatform } from './icons.js';
 import { imageSources, pictureTag, thumbnailTag } from './images.js';
 import { contentSecurityPolicy, htmlPage, PageScript, type PageContent } from './layout.js';
 import type { Page } from './types.js';
+import type { PageLocale } from './locale.js';
 
 /** Where the page's images are served (the redirect's /files/:id). */
 export interface MenuPageUrls {
@@ -488,7 +489,7 @@ ${renderJsonLd(menu, urls, baseUrl)}`,
 }
 
 /** A menu link that serves no cafe (made with POST /links rather than POST /cafes): its name and a note. */
-export function renderMenuPlaceholderPage(data: LinkDataByType['menu']): PageContent {
+export function renderMenuPlaceholderPage(data: LinkDataByType['menu'], _locale: PageLocale): PageContent {
   const title = data.name?.trim() ? data.name : 'Menu';
   return {
     title,

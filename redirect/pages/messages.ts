@@ -3,6 +3,7 @@ import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { html } from './html.js';
 import type { PageContent } from './layout.js';
 import type { Page } from './types.js';
+import type { PageLocale } from './locale.js';
 
 /** The digits (and a leading +) of a phone number, as `tel:` and `sms:` URIs want it. */
 export function dialableNumber(phone: string): string {
@@ -18,7 +19,7 @@ export function mailtoHref(address: string, fields: { subject?: string; body?: s
   return `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}${query.length ? `?${query.join('&')}` : ''}`;
 }
 
-export function renderEmailPage(data: LinkDataByType['email']): PageContent {
+export function renderEmailPage(data: LinkDataByType['email'], _locale: PageLocale): PageContent {
   return {
     title: `Email ${data.email}`,
     content: html`<h1>Send an email</h1>
@@ -38,7 +39,7 @@ export function smsHref(phone: string, message?: string): string {
   return `sms:${dialableNumber(phone)}${message ? `?&body=${encodeURIComponent(message)}` : ''}`;
 }
 
-export function renderSmsPage(data: LinkDataByType['sms']): PageContent {
+export function renderSmsPage(data: LinkDataByType['sms'], _locale: PageLocale): PageContent {
   const sms = smsHref(data.phone, data.message);
   return {
     title: `Text ${data.phone}`,

@@ -24,6 +24,7 @@ import { checkedUrl, html, type SafeHtml } from './html.js';
 import { icon, socialPlatform } from './icons.js';
 import type { PageContent } from './layout.js';
 import type { Page } from './types.js';
+import type { PageLocale } from './locale.js';
 
 type MultiLinksData = LinkDataByType['multi-links'];
 type MultiLink = NonNullable<MultiLinksData['links']>[number];
@@ -91,7 +92,7 @@ function linkIcon(link: MultiLink): SafeHtml {
   return html`<span class="icon" aria-hidden="true">${icon(socialPlatform(link.icon, link.value)?.icon ?? 'link')}</span>`;
 }
 
-export function renderMultiLinksPage(data: MultiLinksData): PageContent {
+export function renderMultiLinksPage(data: MultiLinksData, _locale: PageLocale): PageContent {
   const { backgroundColor, linkBackgroundColor, textColor } = data.design;
   const pageBackground = parseCssColor(backgroundColor);
   const linkBackground = parseCssColor(linkBackgroundColor);

@@ -10,6 +10,7 @@ import type { PageContent } from './layout.js';
 import { COLUMN_SIZES, imageAlt, linkFiles } from './files.js';
 import { imageSources, pictureTag } from './images.js';
 import type { PageUrls } from './types.js';
+import type { PageLocale } from './locale.js';
 
 const STYLES =
   '.product-images{list-style:none;padding:0;display:grid;grid-template-columns:repeat(4,1fr);gap:.5rem}' +
@@ -24,7 +25,7 @@ const STYLES =
 type ProductData = Omit<LinkDataByType['product'], 'productDescription' | 'subTotal' | 'tax' | 'totalNet'> &
   Partial<Pick<LinkDataByType['product'], 'productDescription' | 'subTotal' | 'tax' | 'totalNet'>>;
 
-export function renderProductPage(link: ResolvedLink, data: ProductData, urls: PageUrls): PageContent {
+export function renderProductPage(link: ResolvedLink, data: ProductData, urls: PageUrls, _locale: PageLocale): PageContent {
   const money = new Intl.NumberFormat('en', { style: 'currency', currency: data.currency });
   const images = linkFiles(link, data.images?.files.map((f) => f.fileId) ?? []);
   const discount = data.discount;

@@ -8,6 +8,7 @@ import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { html } from './html.js';
 import { PageScript, type PageContent } from './layout.js';
 import type { Page } from './types.js';
+import type { PageLocale } from './locale.js';
 
 const SECURITY_LABELS: Record<LinkDataByType['wifi']['encryption'], string> = {
   WPA: 'WPA/WPA2/WPA3',
@@ -29,7 +30,7 @@ const COPY_SCRIPT = new PageScript(
     "r.selectNodeContents(s);const w=getSelection();w.removeAllRanges();w.addRange(r);o.textContent='Password selected: use Copy'}})})();",
 );
 
-export function renderWifiPage(data: LinkDataByType['wifi']): PageContent {
+export function renderWifiPage(data: LinkDataByType['wifi'], _locale: PageLocale): PageContent {
   const password = data.encryption !== 'nopass' && data.password ? data.password : undefined;
   return {
     title: `Wi-Fi: ${data.ssid}`,
