@@ -159,6 +159,26 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       expect(await usage(me)).toMatchObject({ usedBytes: 0, files: 0 });
     });
 
+    it('a file named as a QR centre image by a link, a template or a QR restyle outlives the orphan sweep', async () => {
+      const me = await createTestAccount(api.ctx);
+      const uploaded = () => uploadFile(api.app, me.key, uniquePng(), 'logo.png', 'image/png');
+      const [forLink, forTemplate, forRestyle, unused] = [await uploaded(), await uploaded(), await uploaded(), await uploaded()];
+      const slug = await createLink(me, { name: 'qr-logo', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: forLink.url } });
+      const template = await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'with logo', qrOptions: { image: forTemplate.url } });
+      expect(template.statusCode, template.body).toBe(200);
+      const other = await createLink(me, { name: 'restyled', type: 'website', data: { url: 'https://example.com' } });
+      const restyle = await call(api.app, me.key, 'PATCH', `/api/v1/links/${other}`, { qrCode: { image: forRestyle.url } });
+      expect(restyle.statusCode, restyle.body).toBe(200);
+
+      await sweepOrphanFiles(api.ctx, new Date(Date.now() + 60_000));
+      const left = await api.ctx.db.select({ id: files.id }).from(files).where(inArray(files.id, [forLink, forTemplate, forRestyle, unused].map((f) => f.fileId)));
+      expect(left.map((f) => f.id).sort()).toEqual([forLink, forTemplate, forRestyle].map((f) => f.fileId).sort());
+      // The code still draws with its logo after the sweep.
+      const qr = await call(api.app, me.key, 'GET', `/api/v1/links/${slug}/qr?format=png`);
+      expect(qr.statusCode, qr.body).toBe(200);
+      await expectConsistentStorage(me.accountId);
+    });
+
     it('a file PUT releases is swept with its bytes unless another file still has them', async () => {
       const me = await createTestAccount(api.ctx);
       const [kept, released] = [uniquePng(), uniquePng()];

@@ -16,7 +16,7 @@ import { firstCodePoints } from '../format/text.js';
 import { AppError, FieldErrorList, zodIssuesToFieldErrors, type FieldError } from '../http/errors.js';
 import { isReservedSlug } from '../links/slug-rules.js';
 import { AUTO_SLUG_LENGTH, generateSlug, shortUrl } from '../links/slugs.js';
-import { loadQrImage } from '../qr/image-source.js';
+import { checkStoredQrImage } from '../qr/image-source.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { assertEncodable } from '../qr/qr-images.js';
 import { csvIssuePath } from './csv.js';
@@ -109,7 +109,7 @@ export async function prepareBulkJob(
     else errors.add({ path: 'templateId', message: 'Template not found' });
   }
   try {
-    await loadQrImage(ctx, accountId, qrStyle.image, { path: stylePath === 'qrOptions' ? 'qrOptions.image' : 'templateId' });
+    await checkStoredQrImage(ctx, accountId, qrStyle.image, { path: stylePath === 'qrOptions' ? 'qrOptions.image' : 'templateId' });
     // Every random slug has the same length, so one sample stands for the batch's short URLs.
     assertEncodable(withQrDefaults(qrStyle, shortUrl(ctx.config.SHORT_URL_BASE, 'a'.repeat(AUTO_SLUG_LENGTH))) as never, stylePath);
   } catch (err) {

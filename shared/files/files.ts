@@ -8,8 +8,9 @@
  *
  * A file is uploaded first (unattached, link_id and attached_at null), then attached by the link
  * whose data names it (a file serves one link; another link of the account naming it gets a new
- * file on the same blob, see attachFiles); files nobody attached within ORPHAN_FILE_TTL_MS are removed by the orphan
- * sweep, and a link's files go with the link (their bytes stay while another file shares them).
+ * file on the same blob, see attachFiles), or kept without a link when QR options name it as their centre image
+ * (keepFiles); files nobody attached or kept within ORPHAN_FILE_TTL_MS are removed by the orphan sweep, and a
+ * link's files go with the link (their bytes stay while another file shares them).
  *
  * The stored type is always the sniffed one (sniff.ts), never what the client claimed, and an SVG
  * is stored only as its sanitized rebuild (svg.ts).
@@ -249,6 +250,20 @@ export async function attachFiles(db: Executor, accountId: string, linkId: strin
   const ours = [...attached.values()];
   if (ours.length > 0) await db.update(files).set({ linkId, attachedAt: sql`now()` }).where(inArray(files.id, ours));
   return attached;
+}
+
+/**
+ * Marks the account's unattached files among `ids` as in use without a link (attached_at = now,
+ * link_id null), so the orphan sweep leaves them alone: a QR centre image named by its file URL
+ * in a link's or template's QR options is used by every later render of that code.
+ */
+export async function keepFiles(db: Executor, accountId: string, ids: readonly string[]): Promise<void> {
+  const wanted = uuids(ids);
+  if (wanted.length === 0) return;
+  await db
+    .update(files)
+    .set({ attachedAt: sql`now()` })
+    .where(and(eq(files.accountId, accountId), inArray(files.id, wanted), isNull(files.attachedAt)));
 }
 
 /**

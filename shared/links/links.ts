@@ -13,7 +13,7 @@ import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccoun
 import { isUuid } from '../format/ids.js';
 import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldError } from '../http/errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
-import { loadQrImage } from '../qr/image-source.js';
+import { checkStoredQrImage } from '../qr/image-source.js';
 import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
 import { fileRefs, parseDateTimeInZone, withFileIds, type LinkType } from './data/index.js';
 import { landingImageProblems, withRelativeFileUrls } from './data/landing-images.js';
@@ -171,7 +171,7 @@ export interface CreateLinkExtras {
 export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody, extras: CreateLinkExtras = {}): Promise<LinkRow> {
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
-  await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
+  await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const data = storedData(ctx, body);
   const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, body.pageStyle);
   const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
@@ -372,7 +372,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
     throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
   }
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations, current.passwordProtectedActive ? current.password : null);
-  await loadQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
+  await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   // Absent, the page style stays as it is; null clears it.
   const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;
   const data = storedData(ctx, body);
@@ -417,7 +417,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
  */
 export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions, field = 'qrCode') {
   const current = await findLinkRow(ctx.db, accountId, slug);
-  await loadQrImage(ctx, accountId, qrCode.image, { path: `${field}.image` });
+  await checkStoredQrImage(ctx, accountId, qrCode.image, { path: `${field}.image` });
   const [row] = await ctx.db
     .update(links)
     .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field), updatedAt: new Date() })

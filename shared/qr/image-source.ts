@@ -27,7 +27,7 @@
 import type { Readable } from 'node:stream';
 import type { Config } from '../config/index.js';
 import type { AppContext } from '../context.js';
-import { findAccountFiles } from '../files/files.js';
+import { findAccountFiles, keepFiles } from '../files/files.js';
 import { sniff, svgRootIndex } from '../files/sniff.js';
 import { sanitizeSvg } from '../files/svg.js';
 import { ValidationError } from '../http/errors.js';
@@ -119,6 +119,17 @@ export async function loadQrImage(
     throw fail('Image could not be fetched');
   }
   return decodeImage(body, fail);
+}
+
+/**
+ * The check of a centre image about to be stored in QR options (a link's, a template's): loaded as
+ * a render would, and when it is one of the account's uploads, kept from the orphan sweep, since
+ * every later render of the code reads it.
+ */
+export async function checkStoredQrImage(ctx: QrImageContext, accountId: string, image: string | null | undefined, opts: { path?: string } = {}): Promise<void> {
+  await loadQrImage(ctx, accountId, image, opts);
+  const ownId = typeof image === 'string' ? ownFileId(ctx.config, image) : null;
+  if (ownId !== null) await keepFiles(ctx.db, accountId, [ownId]);
 }
 
 const FETCH_MESSAGES: Record<Exclude<SafeFetchErrorCode, 'too_large' | 'http_status'>, string> = {

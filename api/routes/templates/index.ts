@@ -8,7 +8,7 @@ import {
   listTemplates,
   updateTemplate,
 } from '../../../shared/templates/templates.js';
-import { loadQrImage } from '../../../shared/qr/image-source.js';
+import { checkStoredQrImage } from '../../../shared/qr/image-source.js';
 import { deleteQrCache, qrImageQuery } from '../../../shared/qr/qr-images.js';
 import { shortUrl } from '../../../shared/links/slugs.js';
 import { sendQr } from '../../qr-reply.js';
@@ -66,7 +66,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: templateResponse },
     },
     handler: async (request) => {
-      await loadQrImage(app.ctx, request.principal.accountId, request.body.qrOptions.image, { path: 'qrOptions.image' });
+      await checkStoredQrImage(app.ctx, request.principal.accountId, request.body.qrOptions.image, { path: 'qrOptions.image' });
       return createTemplate(db, request.principal.accountId, request.body);
     },
   });
@@ -75,7 +75,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'templates.update' } },
     schema: { tags, summary: 'Update a template (answers {})', params: idParams, body: updateTemplateBody, response: { 200: z.object({}) } },
     handler: async (request) => {
-      await loadQrImage(app.ctx, request.principal.accountId, request.body.qrOptions?.image, { path: 'qrOptions.image' });
+      await checkStoredQrImage(app.ctx, request.principal.accountId, request.body.qrOptions?.image, { path: 'qrOptions.image' });
       await updateTemplate(db, request.principal.accountId, request.params.id, request.body);
       return {};
     },
