@@ -16,7 +16,6 @@ export const filesText = catalogue(
     close: 'Close',
     openPdf: 'Open PDF',
     nothingToShow: 'There is nothing to show here any more.',
-    enlarge: 'Enlarge {alt}',
   },
   {
     pt: {
@@ -33,7 +32,6 @@ export const filesText = catalogue(
       close: 'Fechar',
       openPdf: 'Abrir PDF',
       nothingToShow: 'Já não há nada para mostrar aqui.',
-      enlarge: 'Ampliar {alt}',
     },
     es: {
       image: 'Imagen',
@@ -49,7 +47,6 @@ export const filesText = catalogue(
       close: 'Cerrar',
       openPdf: 'Abrir PDF',
       nothingToShow: 'Ya no hay nada que mostrar aquí.',
-      enlarge: 'Ampliar {alt}',
     },
     fr: {
       image: 'Image',
@@ -65,7 +62,6 @@ export const filesText = catalogue(
       close: 'Fermer',
       openPdf: 'Ouvrir le PDF',
       nothingToShow: 'Il n’y a plus rien à afficher ici.',
-      enlarge: 'Agrandir {alt}',
     },
     de: {
       image: 'Bild',
@@ -81,7 +77,6 @@ export const filesText = catalogue(
       close: 'Schließen',
       openPdf: 'PDF öffnen',
       nothingToShow: 'Hier gibt es nichts mehr zu sehen.',
-      enlarge: '{alt} vergrößern',
     },
   },
 );
