@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, draftOf, newItem, type ListSpec } from '../console/src/links/link-form.js';
 import { loadResolvedLink } from '../shared/links/resolve/load.js';
 import { renderLinkPage, renderVcard, type Scanner } from '../redirect/pages/index.js';
 import type { Catalogue } from '../redirect/pages/catalogue.js';
@@ -268,6 +269,22 @@ describe('the new fields through POST /links', () => {
     expect(bought.statusCode, bought.body).toBe(200);
     const stored = await call(api.app, me.key, 'GET', `/api/v1/links/${bought.json().id}`);
     expect(stored.json().data.meta_data.buyUrl).toBe('https://shop.example.com/');
+  });
+
+  it('the console’s forms send the new members, and the API takes them', async () => {
+    const place = draftOf('location', null, 'Europe/Lisbon');
+    Object.assign(place.values, { latitude: '38.7', longitude: '-9.1', name: 'Pier', address: 'Dock 4' });
+    expect(dataOf('location', place)).toEqual({ latitude: 38.7, longitude: -9.1, name: 'Pier', address: 'Dock 4' });
+    const contact = draftOf('vcard', null, 'Europe/Lisbon');
+    Object.assign(contact.values, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', jobTitle: 'Engineer', 'photo.fileId': image });
+    const profile = newItem({ kind: 'list', key: 'socialLinks', label: '', itemLabel: '', min: 0, max: 10, fields: [{ kind: 'url', key: 'url', label: '' }] } satisfies ListSpec);
+    profile.values.url = 'https://github.com/ada';
+    contact.lists.socialLinks = [profile];
+    const data = dataOf('vcard', contact);
+    expect(data).toEqual({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', jobTitle: 'Engineer', photo: { fileId: image }, socialLinks: [{ url: 'https://github.com/ada' }] });
+    expect((await post('vcard', data)).statusCode).toBe(200);
+    // Left empty, the optional list is left out.
+    expect(dataOf('vcard', { ...contact, lists: { socialLinks: [] } })).not.toHaveProperty('socialLinks');
   });
 
   it('the OpenAPI document names the new members', async () => {
