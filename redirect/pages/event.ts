@@ -85,8 +85,7 @@ export function renderIcs(data: EventData, opts: { uid: string; url: string }): 
  * city ("Thursday, 24 December 2026" / "19:00–23:00, Paris time"); an event over several days is
  * one range with its dates.
  */
-function whenLines(data: EventData, locale: PageLocale): string[] {
-  const { start, end } = eventTimes(data);
+function whenLines(data: EventData, { start, end }: { start: Date; end: Date | undefined }, locale: PageLocale): string[] {
   const timeZone = data.timezone;
   const inZone = (times: string) => eventText(locale, 'zoneTime', { times, city: zoneCity(timeZone) });
   const day = dateTimeFormat(locale, { timeZone, weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
@@ -106,9 +105,13 @@ export function eventFileName(data: EventData): string {
   return downloadName(eventTitle(data, ENGLISH), 'event', 'ics');
 }
 
+interface EventSpan {
+  start: Date;
+  end: Date;
+}
+
 /** The event's start and end (an event without one lasts DEFAULT_EVENT_DURATION_MINUTES). */
-function eventSpan(data: EventData): { start: Date; end: Date } {
-  const { start, end } = eventTimes(data);
+function eventSpan({ start, end }: { start: Date; end: Date | undefined }): EventSpan {
   return { start, end: end ?? new Date(start.getTime() + DEFAULT_EVENT_DURATION_MINUTES * 60_000) };
 }
 
@@ -120,8 +123,7 @@ const compactUtc = (at: Date) => icsUtc(at);
  * with text, dates as start/end in compact UTC, details and location), which opens the signed-in
  * user's calendar with the event filled in.
  */
-export function googleCalendarHref(data: EventData, locale: PageLocale): string {
-  const { start, end } = eventSpan(data);
+function googleCalendarHref(data: EventData, { start, end }: EventSpan, locale: PageLocale): string {
   const params = new URLSearchParams({
     action: 'TEMPLATE',
     text: eventTitle(data, locale),
@@ -133,8 +135,7 @@ export function googleCalendarHref(data: EventData, locale: PageLocale): string 
 }
 
 /** "Add to Outlook": Outlook on the web's compose deep link (`/calendar/action/compose`, ISO instants). */
-export function outlookCalendarHref(data: EventData, locale: PageLocale): string {
-  const { start, end } = eventSpan(data);
+function outlookCalendarHref(data: EventData, { start, end }: EventSpan, locale: PageLocale): string {
   const params = new URLSearchParams({
     path: '/calendar/action/compose',
     rru: 'addevent',
@@ -151,10 +152,10 @@ export function outlookCalendarHref(data: EventData, locale: PageLocale): string
  * The calendar buttons, the scanner's own calendar first: the .ics on iPhone (Safari hands it to
  * Calendar), Google Calendar on Android, the .ics elsewhere (any desktop calendar opens it).
  */
-function calendarLinks(data: EventData, urls: PageUrls, scanner: Scanner, locale: PageLocale): Array<{ href: string; label: string }> {
+function calendarLinks(data: EventData, span: EventSpan, urls: PageUrls, scanner: Scanner, locale: PageLocale): Array<{ href: string; label: string }> {
   const ics = { href: urls.ics, label: eventText(locale, scanner.platform === 'ios' ? 'addToAppleCalendar' : 'addToCalendar') };
-  const google = { href: googleCalendarHref(data, locale), label: eventText(locale, 'addToGoogleCalendar') };
-  const outlook = { href: outlookCalendarHref(data, locale), label: eventText(locale, 'addToOutlook') };
+  const google = { href: googleCalendarHref(data, span, locale), label: eventText(locale, 'addToGoogleCalendar') };
+  const outlook = { href: outlookCalendarHref(data, span, locale), label: eventText(locale, 'addToOutlook') };
   return scanner.platform === 'android' ? [google, ics, outlook] : [ics, google, outlook];
 }
 
@@ -167,10 +168,13 @@ export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageU
   const title = eventTitle(data, locale);
   const [image] = data.image ? linkFiles(link, [data.image.fileId]) : [];
   const registration = checkedUrl(data.registrationUrl, ['http', 'https']);
-  const ended = eventSpan(data).end.getTime() <= scanner.now;
-  const actions: Array<{ href: string; label: string }> = [
+  // Parsing a wall-clock time in a zone costs ~20 µs: each end is read once per page.
+  const times = eventTimes(data);
+  const span = eventSpan(times);
+  const ended = span.end.getTime() <= scanner.now;
+  const actions = (): Array<{ href: string; label: string }> => [
     ...(registration ? [{ href: registration, label: eventText(locale, 'register') }] : []),
-    ...calendarLinks(data, urls, scanner, locale),
+    ...calendarLinks(data, span, urls, scanner, locale),
   ];
   const button = ({ href, label }: { href: string; label: string }, i: number): SafeHtml =>
     html`<a class="button${i === 0 ? '' : ' secondary'}" href="${href}">${label}</a>`;
@@ -181,11 +185,11 @@ export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageU
     content: html`${image && pictureTag(imageSources(image, urls.file), { className: 'hero', alt: eventText(locale, 'photo', { title }), sizes: COLUMN_SIZES, priority: true })}
 <h1>${title}</h1>
 <dl class="facts card">
-<dt>${eventText(locale, 'when')}</dt><dd>${whenLines(data, locale).map((line, i) => (i === 0 ? line : html`<br>${line}`))}</dd>
+<dt>${eventText(locale, 'when')}</dt><dd>${whenLines(data, times, locale).map((line, i) => (i === 0 ? line : html`<br>${line}`))}</dd>
 <dt>${eventText(locale, 'where')}</dt><dd><a href="${where}">${data.location}</a></dd>
 ${data.organizerName?.trim() && html`<dt>${eventText(locale, 'organizer')}</dt><dd>${data.organizerName}</dd>`}
 </dl>
-${ended ? html`<p class="card ended" role="status">${eventText(locale, 'ended')}</p>` : actions.map(button)}
+${ended ? html`<p class="card ended" role="status">${eventText(locale, 'ended')}</p>` : actions().map(button)}
 <p class="text">${data.description}</p>`,
   };
 }
