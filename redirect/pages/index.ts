@@ -54,7 +54,7 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, l
     case 'sms':
       return renderSmsPage(data<'sms'>(), locale);
     case 'vcard':
-      return renderVcardPage(data<'vcard'>(), urls.vcard, scanner, locale);
+      return renderVcardPage(link, data<'vcard'>(), urls, scanner, locale);
     case 'wifi':
       return renderWifiPage(data<'wifi'>(), locale);
     case 'location':

@@ -1,37 +1,51 @@
 /**
- * location links: the coordinates, a main button that opens them in the scanner's own maps app
- * (maps.ts chooses by platform), and links to the other maps (nothing loads from them).
+ * location links: the place's name and address when the owner gave them, its coordinates, one
+ * main button that opens it in the scanner's own maps app (maps.ts chooses by platform), and
+ * links to the other maps that work there (nothing loads from them). The map pin is titled with
+ * the place's name, else the link's name; coordinates only when there is neither.
  */
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { html } from './html.js';
 import type { PageContent } from './layout.js';
-import { mapLink } from './maps.js';
-import type { Scanner } from './types.js';
 import type { PageLocale } from './locale.js';
+import { locationText } from './location-messages.js';
+import { mapAppFor, mapHref, openInLabel, type MapApp } from './maps.js';
+import type { Scanner } from './types.js';
 
-/** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros. */
-function formatCoordinates(latitude: number, longitude: number): string {
-  const part = (value: number, positive: string, negative: string) =>
-    `${Number(Math.abs(value).toFixed(6))}° ${value < 0 ? negative : positive}`;
+/** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros, the locale's decimal sign. */
+function formatCoordinates(latitude: number, longitude: number, locale: PageLocale): string {
+  const number = new Intl.NumberFormat(locale.tag, { maximumFractionDigits: 6 });
+  const part = (value: number, positive: string, negative: string) => `${number.format(Math.abs(value))}° ${value < 0 ? negative : positive}`;
   return `${part(latitude, 'N', 'S')}, ${part(longitude, 'E', 'W')}`;
 }
 
-/** `name`: the link's own name, the page's heading (the data has no title of its own). */
-export function renderLocationPage(name: string, { latitude, longitude }: LinkDataByType['location'], scanner: Scanner, _locale: PageLocale): PageContent {
-  const point = `${latitude},${longitude}`;
-  const query = encodeURIComponent(point);
-  const main = mapLink({ latitude, longitude }, scanner.platform);
-  const others = [
-    { label: 'Apple Maps', href: mapLink({ latitude, longitude }, 'ios').href },
-    { label: 'Google Maps', href: mapLink({ latitude, longitude }, 'other').href },
-    { label: 'OpenStreetMap', href: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}` },
-    ...(scanner.platform === 'android' ? [] : [{ label: 'Other maps app', href: `geo:${point}?q=${query}` }]),
-  ].filter((link) => link.href !== main.href);
+/** The other maps each platform can open: never Apple Maps on Android, never `geo:` on iOS (Safari does not open it). */
+const OTHER_MAPS: Record<MapApp, ReadonlyArray<MapApp | 'osm'>> = {
+  apple: ['google', 'osm'],
+  device: ['google', 'osm'],
+  google: ['apple', 'osm', 'device'],
+};
+
+const APP_NAMES = { apple: 'appleMaps', google: 'googleMaps', osm: 'openStreetMap', device: 'otherMapsApp' } as const;
+
+/** `linkName`: the link's own name, the heading when the place has no name of its own. */
+export function renderLocationPage(linkName: string, data: LinkDataByType['location'], scanner: Scanner, locale: PageLocale): PageContent {
+  const { latitude, longitude } = data;
+  const placeName = data.name?.trim() || linkName.trim() || undefined;
+  const address = data.address?.trim() ? data.address : undefined;
+  const coordinates = formatCoordinates(latitude, longitude, locale);
+  const place = { latitude, longitude, ...(placeName ? { label: placeName } : {}) };
+  const main = mapAppFor(scanner.platform);
+  const hrefOf = (app: MapApp | 'osm') =>
+    app === 'osm' ? `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}` : mapHref(place, app);
   return {
-    title: name,
-    content: html`<h1>${name}</h1>
-<p class="card">${formatCoordinates(latitude, longitude)}</p>
-<a class="button" href="${main.href}">${main.label}</a>
-${others.map((link) => html`<a class="button secondary" href="${link.href}">${link.label}</a>`)}`,
+    title: placeName ?? coordinates,
+    content: html`<h1>${placeName ?? coordinates}</h1>
+${(placeName || address) && html`<div class="card">${address && html`<p class="text">${address}</p>`}${placeName && html`<p class="muted"><span class="visually-hidden">${locationText(locale, 'coordinates')}: </span>${coordinates}</p>`}</div>`}
+<a class="button" href="${hrefOf(main)}">${openInLabel(main, locale)}</a>
+<nav aria-label="${locationText(locale, 'alsoOpenIn')}">${OTHER_MAPS[main].map(
+      (app) => html`<a class="button secondary" href="${hrefOf(app)}">${locationText(locale, APP_NAMES[app])}</a>`,
+    )}</nav>`,
+    styles: '.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
   };
 }

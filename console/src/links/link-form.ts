@@ -131,7 +131,19 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
       text('firstName', 'First name', { required: true }),
       text('lastName', 'Last name', { required: true }),
       { kind: 'email', key: 'email', label: 'Email address', required: true },
+      text('jobTitle', 'Job title'),
       ...VCARD_OPTIONAL.map(([key, label]) => text(key, label)),
+      { kind: 'image', key: 'photo.fileId', label: 'Photo' },
+      {
+        kind: 'list',
+        key: 'socialLinks',
+        label: 'Social profiles',
+        itemLabel: 'Profile',
+        min: 0,
+        max: 10,
+        optional: true,
+        fields: [{ kind: 'url', key: 'url', label: 'Profile address', required: true, hint: 'e.g. https://www.linkedin.com/in/your-name' }],
+      },
     ],
   },
   wifi: {
@@ -161,6 +173,8 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
     fields: [
       { kind: 'number', key: 'latitude', label: 'Latitude', required: true, step: 'any', hint: 'From -90 to 90, e.g. 38.7223' },
       { kind: 'number', key: 'longitude', label: 'Longitude', required: true, step: 'any', hint: 'From -180 to 180, e.g. -9.1393' },
+      text('name', 'Place name', { hint: "The page's heading and the map pin's title; the link's name when empty." }),
+      { kind: 'longtext', key: 'address', label: 'Address', maxLength: 500 },
     ],
   },
   event: {
@@ -208,6 +222,7 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
       },
       { kind: 'number', key: 'discount.value', label: 'Discount value', step: 'any' },
       fileList('image', 'images.files', 'Product images', 'Product image', 0, 100, true),
+      { kind: 'url', key: 'buyUrl', label: 'Shop page', hint: 'Where the Buy button leads.' },
     ],
   },
   'multi-links': {

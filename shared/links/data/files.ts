@@ -14,7 +14,7 @@ export interface FileRefLocation {
  * `data.<path>`. Meant for payloads that passed `linkDataSchemas[type]`; anything else is read
  * defensively (members that are not where or what they should be are skipped, never thrown on).
  *
- * image, gallery, event `image`, product `images` → image; pdf, multi-pdf → pdf; landing: each
+ * image, gallery, event `image`, vcard `photo`, product `images` → image; pdf, multi-pdf → pdf; landing: each
  * `<img src="/files/<id>">` of `landingHTML` → image at `landingHTML`.
  */
 export function fileRefs(type: LinkType, data: unknown): FileRefLocation[] {
@@ -31,6 +31,9 @@ export function fileRefs(type: LinkType, data: unknown): FileRefLocation[] {
       break;
     case 'event':
       single(d.image, ['image'], 'image', out);
+      break;
+    case 'vcard':
+      single(d.photo, ['photo'], 'image', out);
       break;
     case 'product':
       listed(asRecord(d.images)?.files, ['images', 'files'], 'image', out);

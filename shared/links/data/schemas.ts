@@ -23,7 +23,7 @@
  *   UTF-8 percent-encoding, punycode hosts, lower-case host, `/` for an empty path), which must
  *   also fit in 2048 characters: the form a Location header can carry and browsers send anyway.
  *   Every URL field gets it (website `url`, smart-url `defaultUrl` and rule `url`, event
- *   `registrationUrl`, multi-links `value`), so one rule covers what is redirected to and what a
+ *   `registrationUrl`, multi-links `value`, product `buyUrl`, vcard `socialLinks[].url`), so one rule covers what is redirected to and what a
  *   page links to. Free-text fields that may hold a URL (vCard `website`, multi-links `icon`) are
  *   text and kept as sent.
  * - **Email**: zod's email pattern, at most 254 characters.
@@ -41,7 +41,9 @@
  *
  * Per type (beyond the API contract's own rules):
  * - vcard: the optional members are free text as the API contract says (no phone or URL rule: vCards carry
- *   things like `+1 555 0100 ext. 12` or `example.com`), each at most 255.
+ *   things like `+1 555 0100 ext. 12` or `example.com`), each at most 255. Our additions: `jobTitle`
+ *   (text), `photo` (`{fileId}`, an image) and `socialLinks` (at most 10 `{url}`, each an http(s) URL).
+ * - location: optional `name` (255) and `address` (500, line breaks kept) of the place.
  * - event: `location` is short text (255); the image is `{fileId}`. Start and end, as instants,
  *   lie between 1900-01-01T00:00Z and 9999-12-31T23:59Z (`EVENT_EARLIEST_MS`, `EVENT_LATEST_MS`).
  * - product: currency must be an ISO 4217 code in use (`isCurrencyCode`); the totals are not
@@ -80,6 +82,8 @@ export const GALLERY_FILES_MAX = 20;
 export const MULTI_PDF_MAX = 10;
 export const MULTI_LINKS_MAX = 50;
 export const COUNTRIES_MAX = 250;
+export const VCARD_SOCIAL_LINKS_MAX = 10;
+export const ADDRESS_MAX = 500;
 /**
  * The instants an event may start and end at: what a calendar file can carry (a four-digit UTC
  * year) and calendar apps agree on (the Gregorian calendar and standard time zones, not the local
@@ -329,6 +333,11 @@ export const vcardDataSchema = strict({
   city: optionalText(SHORT_TEXT_MAX),
   zip: optionalText(SHORT_TEXT_MAX),
   country: optionalText(SHORT_TEXT_MAX),
+  jobTitle: optionalText(SHORT_TEXT_MAX).meta({ description: 'The person\'s job title (the vCard\'s TITLE), apart from `department`' }),
+  photo: fileRefSchema.optional().meta({ description: 'An uploaded image (`{fileId}`) shown on the contact page' }),
+  socialLinks: list(strict({ url: urlSchema() }), 0, VCARD_SOCIAL_LINKS_MAX)
+    .optional()
+    .meta({ description: `Profiles elsewhere, at most ${VCARD_SOCIAL_LINKS_MAX}: \`{url}\` each, an http(s) URL (the page names the platform from its host)` }),
 });
 
 export const wifiDataSchema = strict({
@@ -341,6 +350,8 @@ export const wifiDataSchema = strict({
 export const locationDataSchema = strict({
   latitude: numberType().min(-90, { error: 'Must be >= -90' }).max(90, { error: 'Must be <= 90' }),
   longitude: numberType().min(-180, { error: 'Must be >= -180' }).max(180, { error: 'Must be <= 180' }),
+  name: optionalText(SHORT_TEXT_MAX).meta({ description: "The place's name: the page's heading and the map pin's title (default: the link's name)" }),
+  address: optionalText(ADDRESS_MAX).meta({ description: 'The place\'s address as people write it, shown under its name (line breaks kept)' }),
 });
 
 export const eventDataSchema = strict({
@@ -406,6 +417,7 @@ export const productDataSchema = strict({
   totalNet: nonNegative(),
   discount: discountSchema.optional(),
   images: strict({ files: list(fileRefSchema, 0, FILES_MAX) }).optional(),
+  buyUrl: urlSchema().optional().meta({ description: 'Where the product is bought: the page\'s main "Buy" button' }),
 });
 
 export const multiLinkSchema = z.discriminatedUnion(
