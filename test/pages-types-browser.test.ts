@@ -4,7 +4,7 @@
  * word broken inside a button or a label, fact columns that leave values most of the line, the
  * event's photo on top, and the image viewer's keys, counter, swipe and history. With
  * UPDATE_SCREENSHOTS=1 the first screen of the pages showing fields of their own (SCREENSHOT_TYPES)
- * is written to docs/screenshots/pages/<type>.png; the others' come from pages-browser.test.ts.
+ * is written to docs/screenshots/pages/<type>-pt.png, in Portuguese; the English ones come from pages-browser.test.ts.
  */
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -162,10 +162,11 @@ describe.skipIf(!hasChromium)('type pages on a phone', () => {
       }
     }
     if (DOC_SCREENSHOTS && SCREENSHOT_TYPES.includes(type)) {
-      await withVisit(`/${type}/en/ios`, async ({ page }) => {
+      // In Portuguese: the English pages' screenshots come from pages-browser.test.ts.
+      await withVisit(`/${type}/pt/ios`, async ({ page }) => {
         await imagesLoaded(page);
         await mkdir(DOC_SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: `${DOC_SCREENSHOTS}${type}.png` });
+        await page.screenshot({ path: `${DOC_SCREENSHOTS}${type}-pt.png` });
       });
     }
   });
