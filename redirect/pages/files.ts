@@ -12,7 +12,7 @@ import { html, type SafeHtml } from './html.js';
 import { imageSources, pictureTag, thumbnailTag } from './images.js';
 import { PageScript, type PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
-import type { PageLocale } from './locale.js';
+import { numberFormat, type PageLocale } from './locale.js';
 import { filesText } from './files-messages.js';
 
 /** The link's files named by `ids`, in that order, skipping any it does not have. */
@@ -42,7 +42,7 @@ function formatSize(locale: PageLocale, bytes: number): string {
     value /= 1000;
     unit++;
   }
-  return new Intl.NumberFormat(locale.tag, { style: 'unit', unit: SIZE_UNITS[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: 1 }).format(value);
+  return numberFormat(locale, { style: 'unit', unit: SIZE_UNITS[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: 1 }).format(value);
 }
 
 const nothingToShow = (locale: PageLocale) => html`<p class="muted">${filesText(locale, 'nothingToShow')}</p>`;

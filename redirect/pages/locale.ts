@@ -101,6 +101,11 @@ export function dateTimeFormat(locale: PageLocale, options: Intl.DateTimeFormatO
   return cached(`d|${locale.tag}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale.tag, options));
 }
 
+/** Numbers of `locale` with `options` (units, percentages, coordinates). */
+export function numberFormat(locale: PageLocale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return cached(`n|${locale.tag}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale.tag, options));
+}
+
 /** A price as the locale writes it: "€1.20" in en, "1,20 €" in pt-PT and de; the bare number for an unknown currency code. */
 export function formatPrice(locale: PageLocale, amount: number, currency: string | null | undefined): string {
   const code = currency?.trim().toUpperCase();
@@ -111,7 +116,7 @@ export function formatPrice(locale: PageLocale, amount: number, currency: string
       // a code Intl does not know: the number alone, with the code after it
     }
   }
-  const number = cached(`n|${locale.tag}`, () => new Intl.NumberFormat(locale.tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(amount);
+  const number = numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
   return code ? `${number} ${code}` : number;
 }
 

@@ -7,14 +7,14 @@
 import type { LinkDataByType } from '../../shared/links/data/index.js';
 import { html } from './html.js';
 import type { PageContent } from './layout.js';
-import type { PageLocale } from './locale.js';
+import { numberFormat, type PageLocale } from './locale.js';
 import { locationText } from './location-messages.js';
 import { mapAppFor, mapHref, openInLabel, type MapApp } from './maps.js';
 import type { Scanner } from './types.js';
 
 /** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros, the locale's decimal sign. */
 function formatCoordinates(latitude: number, longitude: number, locale: PageLocale): string {
-  const number = new Intl.NumberFormat(locale.tag, { maximumFractionDigits: 6 });
+  const number = numberFormat(locale, { maximumFractionDigits: 6 });
   const part = (value: number, positive: string, negative: string) => `${number.format(Math.abs(value))}° ${value < 0 ? negative : positive}`;
   return `${part(latitude, 'N', 'S')}, ${part(longitude, 'E', 'W')}`;
 }

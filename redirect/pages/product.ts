@@ -9,7 +9,7 @@ import { checkedUrl, html } from './html.js';
 import type { PageContent } from './layout.js';
 import { COLUMN_SIZES, imageAlt, imageViewers, linkFiles, VIEWER_SCRIPT, VIEWER_STYLES } from './files.js';
 import { imageSources, pictureTag } from './images.js';
-import { formatPrice, type PageLocale } from './locale.js';
+import { formatPrice, numberFormat, type PageLocale } from './locale.js';
 import { productText } from './product-messages.js';
 import type { PageUrls } from './types.js';
 
@@ -39,7 +39,7 @@ export function renderProductPage(link: ResolvedLink, data: ProductData, urls: P
   const hasPrices = data.subTotal !== undefined || data.tax !== undefined || data.totalNet !== undefined;
   const discountLabel =
     discount?.type === 'percent'
-      ? productText(locale, 'discountPercent', { percent: new Intl.NumberFormat(locale.tag, { style: 'percent', maximumFractionDigits: 2 }).format(discount.value / 100) })
+      ? productText(locale, 'discountPercent', { percent: numberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(discount.value / 100) })
       : productText(locale, 'discount');
   const buy = checkedUrl(data.buyUrl, ['http', 'https']);
   return {
