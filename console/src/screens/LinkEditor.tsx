@@ -13,6 +13,8 @@ import { errorsUnder, fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors
 import type { FileInfo } from '../links/FileDrop.js';
 import { draftOf, formPaths, linkBodyOf, TYPE_FORMS, type Draft, type StoredLink } from '../links/link-form.js';
 import { LinkSettings } from '../links/LinkSettings.js';
+import { isPageLookPath, pageLookFromLink, pageStyleOf } from '../links/page-look.js';
+import { PageLook } from '../links/PageLook.js';
 import { dataWithRules, isRulesPath, rulesFromData } from '../links/rules.js';
 import { RulesEditor } from '../links/RulesEditor.js';
 import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } from '../links/settings.js';
@@ -133,6 +135,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   const [draft, setDraft] = useState<Draft>(() => draftOf(type, loaded?.meta_data ?? null));
   const [files, setFiles] = useState<Record<string, FileInfo>>(() => filesOf(loaded));
   const [settings, setSettings] = useState(() => settingsFromLink(loaded));
+  const [look, setLook] = useState(() => pageLookFromLink(loaded));
   const [rules, setRules] = useState(() => rulesFromData(loaded?.meta_data));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   // The design as stored (null until read), and as the owner has it now; it is saved only when they differ.
@@ -144,7 +147,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   const summary = useRef<HTMLDivElement>(null);
   const block = scopeBlock(me, link ? 'links.update' : 'links.create');
   const paths = formPaths(type, draft);
-  const unplaced = unplacedErrors(errors, (path) => paths.has(path) || isSettingsPath(path) || (type === 'smart-url' && isRulesPath(path)) || path.startsWith('qrCode.'));
+  const unplaced = unplacedErrors(errors, (path) => paths.has(path) || isSettingsPath(path) || isPageLookPath(path) || (type === 'smart-url' && isRulesPath(path)) || path.startsWith('qrCode.'));
 
   useEffect(() => {
     void qrOptionsOf(loaded).then((options) => {
@@ -174,11 +177,13 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
     setNotice('');
     setProblem('');
     const configurations = linkConfigurationsOf(settings);
-    if ('errors' in configurations) {
+    const pageStyle = pageStyleOf(look);
+    if ('errors' in configurations || 'errors' in pageStyle) {
       setBusy(false);
-      return fail('Some settings need fixing.', configurations.errors);
+      return fail('Some settings need fixing.', { ...('errors' in configurations ? configurations.errors : {}), ...('errors' in pageStyle ? pageStyle.errors : {}) });
     }
     const body = linkBodyOf(type, name, draft, configurations.value);
+    if (pageStyle.value !== undefined) body.pageStyle = pageStyle.value;
     if (type === 'smart-url') body.data = dataWithRules(body.data, rules);
     try {
       if (link) {
@@ -189,6 +194,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         setLink(data.data);
         setDraft(draftOf(type, data.data.meta_data));
         setSettings(settingsFromLink(data.data));
+        setLook(pageLookFromLink(data.data));
         setRules(rulesFromData(data.data.meta_data));
         setNotice(qrFailure ? `Changes saved, except the QR design: ${qrFailure.message}` : 'Changes saved.');
         if (data.data.dynamic_link_id !== link.dynamic_link_id) location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
@@ -256,6 +262,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
           <TypeFields type={type} draft={draft} errors={errors} files={files} update={setDraft} onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))} />
           {type === 'smart-url' && <RulesEditor value={rules} onChange={setRules} errors={errors} defaultUrl={String(draft.values.defaultUrl ?? '')} />}
           <LinkSettings value={settings} onChange={setSettings} errors={errors} shortUrlBase={me.shortUrlBase} />
+          {type !== 'menu' && <PageLook value={look} onChange={setLook} errors={errors} files={files} onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))} />}
           <button type="submit" disabled={busy || block !== null}>
             {busy ? 'Saving…' : link ? 'Save changes' : 'Create link'}
           </button>
