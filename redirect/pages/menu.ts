@@ -199,8 +199,8 @@ h1,h2,h3,h4{font-family:var(--head-font)}
 .found{flex-basis:100%;order:2;margin:0;color:var(--muted);font-size:.95rem}
 .grp{padding:0 1.25rem;scroll-margin-top:4rem}
 .grp>h2{font-size:1.4rem;margin:1rem 0 .25rem;color:var(--accent)}
-.section-img{display:block;width:100%;height:7rem;object-fit:cover;border-radius:.75rem;margin:.25rem 0 .5rem;background:var(--card)}
-.cat .section-img{height:5rem}
+.section-img{display:block;width:100%;height:5.5rem;object-fit:cover;border-radius:.75rem;margin:.25rem 0 .5rem;background:var(--card)}
+.cat .section-img{height:4rem}
 .cat>h3{font-size:1.15rem;margin:.75rem 0 .25rem;padding-bottom:.25rem;border-bottom:2px solid var(--secondary)}
 .cat>p{margin:0 0 .5rem;color:var(--muted)}
 .items{list-style:none;margin:0;padding:0}
@@ -427,7 +427,7 @@ function renderHours(hours: readonly DayHours[], today: string, locale: PageLoca
     const entry = hours.find((h) => h.day === day);
     const open =
       entry?.enabled && entry.ranges.length > 0
-        ? entry.ranges.map((r) => `${timeText(locale, r.from)} – ${timeText(locale, r.to)}`).join(', ')
+        ? entry.ranges.map((r) => (r.from === '00:00' && r.to === '24:00' ? menuText(locale, 'allDay') : `${timeText(locale, r.from)} – ${timeText(locale, r.to)}`)).join(', ')
         : menuText(locale, 'closedAllDay');
     return html`<tr${day === today ? html` class="today" aria-current="date"` : ''}><th scope="row">${weekdayName(locale, WEEKDAY_NUMBER[day])}</th><td>${open}</td></tr>`;
   });
