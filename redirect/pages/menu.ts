@@ -172,11 +172,11 @@ h1,h2,h3,h4{font-family:var(--head-font)}
 .intro h1{margin:0;font-size:1.4rem;line-height:1.2}
 .subtitle{margin:.1rem 0 0;color:var(--muted);font-size:.9rem}
 .intro>.text{margin:.4rem 0 0;font-size:.95rem;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
-.facts{display:flex;flex-wrap:wrap;align-items:center;gap:.1rem 1rem;margin:.4rem 0 0;padding:0;list-style:none;font-size:.95rem}
+.facts{display:flex;flex-wrap:wrap;align-items:center;gap:0 1rem;margin:.15rem 0 0;padding:0;list-style:none;font-size:.95rem}
 .status{display:inline-flex;align-items:center;gap:.4rem;font-weight:600}
 .status::before{content:"";width:.6rem;height:.6rem;border-radius:50%;background:#b3261e}
 .status.open::before{background:#1e8e3e}
-.facts a{display:inline-flex;align-items:center;min-height:1.75rem;color:var(--accent);font-weight:600}
+.facts a{display:inline-flex;align-items:center;min-height:2.75rem;color:var(--accent);font-weight:600}
 .tabs{position:sticky;top:0;z-index:2;display:flex;gap:.4rem;overflow-x:auto;padding:.4rem 1.25rem;margin-top:.6rem;background:var(--bg);border-bottom:1px solid var(--line);scrollbar-width:none}
 .tabs a{flex:none;display:inline-flex;align-items:center;min-height:2.5rem;padding:.3rem .9rem;border-radius:999px;border:1px solid var(--secondary);color:var(--fg);text-decoration:none;white-space:nowrap;font-weight:600}
 .tabs a:hover,.tabs a:focus-visible{background:var(--primary);color:var(--on-accent)}
