@@ -60,8 +60,8 @@ describe('a menu page in the cafe’s language', () => {
     expect(body).toContain('<html lang="pt-PT">');
     expect(body).toContain('<span class="price">1,20\u00a0€</span>');
     expect(body).toContain('Fechado · abre às 08:00');
-    expect(body).toContain('<th scope="row">segunda-feira</th><td>08:00 – 19:00</td>');
-    expect(body).toContain('<th scope="row">quarta-feira</th><td>08:00 – 12:00, 14:00 – 19:00</td>');
+    expect(body).toContain('<th scope="row">segunda-feira</th><td><span class="range">08:00 – 19:00</span></td>');
+    expect(body).toContain('<th scope="row">quarta-feira</th><td><span class="range">08:00 – 12:00</span>, <span class="range">14:00 – 19:00</span></td>');
     expect(body).toContain('<th scope="row">terça-feira</th><td>Fechado</td>');
     for (const text of ['Procurar pratos', 'Filtros', 'Mostrar só', 'Esconder pratos com', 'Horário', 'Visite-nos', 'Ligar', 'Direções', 'Novo', 'Vegetariano', 'Alergénios:', 'Nível de picante: Suave']) {
       expect(body, text).toContain(text);
@@ -78,7 +78,7 @@ describe('a menu page in the cafe’s language', () => {
   it('German and French: their words, times and weekdays', () => {
     const de = page('de').body;
     expect(de).toContain('Geschlossen · öffnet um 08:00');
-    expect(de).toContain('<th scope="row">Montag</th><td>08:00 – 19:00</td>');
+    expect(de).toContain('<th scope="row">Montag</th><td><span class="range">08:00 – 19:00</span></td>');
     expect(de).toContain('1,20\u00a0€');
     const fr = page('fr').body;
     expect(fr).toContain('Fermé · ouvre à 08:00');

@@ -23,7 +23,7 @@ import type { PublishedCategory, PublishedItem, PublishedMenu, SpiceLevel } from
 import { WEEKDAYS } from '../../shared/cafes/schemas.js';
 import { MENU_THEMES, type MenuTheme } from '../../shared/cafes/themes.js';
 import type { LinkDataByType } from '../../shared/links/data/index.js';
-import { pluralOf, weekdayName } from './catalogue.js';
+import { weekdayName } from './catalogue.js';
 import { checkedUrl, html, SafeHtml, type HtmlValue } from './html.js';
 import { icon, socialPlatform } from './icons.js';
 import { imageSources, pictureTag, thumbnailTag, type ImageSources } from './images.js';
@@ -62,9 +62,9 @@ const SPICE: Record<SpiceLevel, { key: MenuTextKey; peppers: number }> = {
   extra_hot: { key: 'spiceExtraHot', peppers: 4 },
 };
 
-/** `one`'s text for a count the language says "one" of (1), else `other`'s. */
+/** `one`'s text for 1 (it says "1" itself), else `other`'s with the count: every catalogue language says "1 dish", "0 dishes", "2 dishes". */
 function counted(locale: PageLocale, count: number, one: MenuTextKey, other: MenuTextKey): string {
-  return menuText(locale, count === 1 && pluralOf(locale, count) === 'one' ? one : other, { count });
+  return menuText(locale, count === 1 ? one : other, { count });
 }
 
 /** A stored "HH:MM" as the locale writes a time: "09:00" in de, fr, pt and en-GB, "9:00 AM" in en. */
@@ -178,7 +178,7 @@ h1,h2,h3,h4{font-family:var(--head-font)}
 .status.open::before{background:#1e8e3e}
 .facts a{display:inline-flex;align-items:center;min-height:2.75rem;color:var(--accent);font-weight:600}
 .tabs{position:sticky;top:0;z-index:2;display:flex;gap:.4rem;overflow-x:auto;padding:.4rem 1.25rem;margin-top:.6rem;background:var(--bg);border-bottom:1px solid var(--line);scrollbar-width:none}
-.tabs a{flex:none;display:inline-flex;align-items:center;min-height:2.5rem;padding:.3rem .9rem;border-radius:999px;border:1px solid var(--secondary);color:var(--fg);text-decoration:none;white-space:nowrap;font-weight:600}
+.tabs a{flex:none;display:inline-flex;align-items:center;min-height:2.75rem;padding:.3rem .9rem;border-radius:999px;border:1px solid var(--secondary);color:var(--fg);text-decoration:none;white-space:nowrap;font-weight:600}
 .tabs a:hover,.tabs a:focus-visible{background:var(--primary);color:var(--on-accent)}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-start;padding:.6rem 1.25rem 0}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
@@ -230,8 +230,8 @@ h1,h2,h3,h4{font-family:var(--head-font)}
 .visit h2{margin:0 0 .75rem}
 .visit h3{font-size:1rem;margin:1rem 0 .25rem}
 .hours{border-collapse:collapse;margin:0}
-.hours th,.hours td{padding:.3rem 1.5rem .3rem 0;text-align:left;vertical-align:top}
-.hours th{font-weight:400}
+.hours th,.hours td{padding:.3rem 0;text-align:left;vertical-align:top}
+.hours th{font-weight:400;padding-right:1.25rem}.hours .range{white-space:nowrap}
 .hours .today>*{font-weight:700}
 .visit a{display:inline-flex;align-items:center;gap:.4rem;min-height:2.75rem}
 .social{display:flex;flex-wrap:wrap;gap:.5rem 1rem;list-style:none;margin:0;padding:0}
@@ -269,11 +269,11 @@ const LAYOUT_STYLES: Record<MenuTheme['layout'], string> = {
 
 const FILTER_SCRIPT = new PageScript(`(()=>{const f=document.getElementById('mf');if(!f)return;f.hidden=false;
 const items=[...document.querySelectorAll('.item')],cats=[...document.querySelectorAll('.cat')],grps=[...document.querySelectorAll('.grp')],tabs=[...document.querySelectorAll('.tabs a')];
-const found=document.getElementById('mf-found'),none=document.getElementById('mf-none'),sum=f.querySelector('summary'),plural=new Intl.PluralRules(document.documentElement.lang),d=f.dataset;
+const found=document.getElementById('mf-found'),none=document.getElementById('mf-none'),sum=f.querySelector('summary'),d=f.dataset;
 const key=s=>s.normalize('NFD').replace(/\\p{M}/gu,'').toLowerCase().trim();
 const words=new Map(items.map(el=>[el,key([...el.querySelectorAll('.s')].map(s=>s.textContent).join(' '))]));
 const checked=n=>[...f.querySelectorAll('input[name='+n+']:checked')].map(c=>c.value);
-const say=(n,one,other)=>(n===1&&plural.select(n)==='one'?one:other).replace('{count}',n);
+const say=(n,one,other)=>(n===1?one:other).replace('{count}',n);
 function read(){const p=new URLSearchParams(location.search);f.q.value=p.get('q')||'';for(const c of f.querySelectorAll('input[type=checkbox]'))c.checked=p.getAll(c.name).includes(c.value)}
 function apply(write){const q=key(f.q.value),avoid=checked('avoid'),diet=checked('diet');let shown=0;
 for(const el of items){const a=el.dataset.a?el.dataset.a.split('|'):[],t=el.dataset.d?el.dataset.d.split('|'):[];
@@ -425,9 +425,12 @@ function renderHours(hours: readonly DayHours[], today: string, locale: PageLoca
   if (!hours.some((h) => h.enabled && h.ranges.length > 0)) return null;
   const rows = WEEKDAYS.map((day) => {
     const entry = hours.find((h) => h.day === day);
+    // A range never breaks inside ("7:00" and "PM" on two lines); a day's ranges break between them.
     const open =
       entry?.enabled && entry.ranges.length > 0
-        ? entry.ranges.map((r) => (r.from === '00:00' && r.to === '24:00' ? menuText(locale, 'allDay') : `${timeText(locale, r.from)} – ${timeText(locale, r.to)}`)).join(', ')
+        ? entry.ranges.map(
+            (r, i) => html`${i > 0 ? ', ' : ''}<span class="range">${r.from === '00:00' && r.to === '24:00' ? menuText(locale, 'allDay') : `${timeText(locale, r.from)} – ${timeText(locale, r.to)}`}</span>`,
+          )
         : menuText(locale, 'closedAllDay');
     return html`<tr${day === today ? html` class="today" aria-current="date"` : ''}><th scope="row">${weekdayName(locale, WEEKDAY_NUMBER[day])}</th><td>${open}</td></tr>`;
   });
