@@ -13,7 +13,7 @@
  *   with Vary: Accept-Language. When Postgres cannot be read, the kept page serves; with none, the
  *   scan gets the 503 page.
  * The thread also compresses the page (brotli and gzip), so a scan of a kept page does no work
- * that grows with the page but sending it. One render per link at a time: scans arriving
+ * that grows with the page but sending it. One render per page at a time: scans arriving
  * meanwhile wait for it. Pages are kept within a byte budget (their bytes, compressed copies
  * included), least recently used first out; a page larger than the budget is made, served and
  * not kept.
