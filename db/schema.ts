@@ -391,6 +391,8 @@ export const cafes = pgTable(
     primaryColor: text('primary_color'),
     secondaryColor: text('secondary_color'),
     showDietarySection: boolean('show_dietary_section').notNull().default(true),
+    /** The menu page's language (a canonical BCP 47 tag); null: each guest's browser language. */
+    language: text('language'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

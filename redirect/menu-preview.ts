@@ -12,6 +12,7 @@ import type { Redis } from '../shared/redis.js';
 import { encodedFor } from './page-cache.js';
 import type { PageRenderer } from './page-renderer.js';
 import { framedMenuPolicy } from './pages/index.js';
+import { menuLocale } from './pages/menu.js';
 import type { EncodedPage } from './pages/types.js';
 
 export class MenuPreviews {
@@ -22,14 +23,15 @@ export class MenuPreviews {
     private readonly opts: { prefix: string; baseUrl: string },
   ) {}
 
-  /** The preview `id` names for this menu link, encoded for `acceptEncoding`; null when it names none of this link. */
-  async page(link: ResolvedLink, id: string, now: number, acceptEncoding: string | undefined): Promise<EncodedPage | null> {
+  /** The preview `id` names for this menu link, in the cafe's (else `acceptLanguage`'s) language, encoded for `acceptEncoding`; null when it names none of this link. */
+  async page(link: ResolvedLink, id: string, now: number, acceptEncoding: string | undefined, acceptLanguage: string | undefined): Promise<EncodedPage | null> {
     if (!MENU_PREVIEW_ID.test(id)) return null;
     const preview = menuPreviewOf(await this.redis.get(menuPreviewKey(this.opts.prefix, id)));
     if (!preview || preview.linkId !== link.id) return null;
     const record = await loadPublishedMenu(this.pool, link.id);
     if (!record) return null;
-    const task = { kind: 'menu' as const, record: withPreviewTheme(record, preview.theme), now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl };
+    const locale = menuLocale(record.language, acceptLanguage);
+    const task = { kind: 'menu' as const, record: withPreviewTheme(record, preview.theme), now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl, locale };
     const page = encodedFor(await this.renderer.render(link.accountId, task), acceptEncoding);
     return {
       ...page,

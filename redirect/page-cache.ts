@@ -7,10 +7,13 @@
  * - a menu page per version of the cafe's menu (its last change; every menu write marks the cafe
  *   updated and invalidates the link, so the resolver's next copy of the link carries the new
  *   version) and per state of the cafe's clock (open or closed, today's row of the hours): when the
- *   clock moves on (opening, closing, midnight) the menu is read and rendered again. When Postgres
- *   cannot be read, the kept page serves; with none, the scan gets the 503 page.
+ *   clock moves on (opening, closing, midnight) the menu is read and rendered again. A cafe with a
+ *   language has one page; one without has a page per catalogue language its guests' browsers
+ *   chose (at most five, keyed by that language, never by the raw Accept-Language header), sent
+ *   with Vary: Accept-Language. When Postgres cannot be read, the kept page serves; with none, the
+ *   scan gets the 503 page.
  * The thread also compresses the page (brotli and gzip), so a scan of a kept page does no work
- * that grows with the page but sending it. One render per link at a time: scans arriving
+ * that grows with the page but sending it. One render per page at a time: scans arriving
  * meanwhile wait for it. Pages are kept within a byte budget (their bytes, compressed copies
  * included), least recently used first out; a page larger than the budget is made, served and
  * not kept.
@@ -23,7 +26,9 @@ import type { RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
 import { acceptedEncoding } from './pages/compression.js';
 import { linkPageUrls } from './pages/file-urls.js';
+import { CATALOGUE_LANGUAGES } from './pages/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
+import { menuLocale } from './pages/menu.js';
 import type { EncodedPage } from './pages/types.js';
 
 interface Entry {
@@ -72,70 +77,90 @@ export class PageCache {
   }
 
   /**
-   * The menu page of a menu link at `now`, encoded for `acceptEncoding`. Rejects when the menu
-   * cannot be read (Postgres down) and no page of it is kept.
+   * The menu page of a menu link at `now` for a guest sending `acceptLanguage`, encoded for
+   * `acceptEncoding`. Rejects when the menu cannot be read (Postgres down) and no page of it is kept.
    */
-  async menu(link: ResolvedLink, now: number, acceptEncoding: string | undefined): Promise<EncodedPage> {
+  async menu(link: ResolvedLink, now: number, acceptEncoding: string | undefined, acceptLanguage: string | undefined): Promise<EncodedPage> {
     const linkKey = `${link.slug}|${link.passwordHash !== null}`;
     const at = new Date(now);
     const current = (kept: Entry) => kept.key === `${link.menuVersion}|${linkKey}` && kept.clock!.key === menuClock(kept.clock!, at).key;
-    const entry = await this.entryOf(link.id, current, async (kept) => {
-      let record;
-      try {
-        record = await loadPublishedMenu(this.pool, link.id);
-      } catch (err) {
-        // Postgres away: the last page kept is better than no menu.
-        if (kept) return kept;
-        throw err;
-      }
-      if (!record) return null;
-      const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
-      const page = await this.renderer.render(link.accountId, { kind: 'menu', record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl });
-      this.rendered.menu++;
-      return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page };
-    });
+    // The cafe's own language's page serves every guest; else the page of the guest's catalogue language.
+    const ownKey = menuPageKey(link.id, null);
+    const guestKey = menuPageKey(link.id, menuLocale(null, acceptLanguage).language);
+    const own = this.entries.get(ownKey);
+    const entry =
+      own && current(own)
+        ? this.touch(ownKey, own)
+        : await this.entryOf(guestKey, current, async (kept) => {
+            let record;
+            try {
+              record = await loadPublishedMenu(this.pool, link.id);
+            } catch (err) {
+              // Postgres away: the last page kept is better than no menu.
+              if (kept ?? own) return (kept ?? own)!;
+              throw err;
+            }
+            if (!record) return null;
+            const locale = menuLocale(record.language, acceptLanguage);
+            const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
+            const task = { kind: 'menu' as const, record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl, locale };
+            const page = await this.renderer.render(link.accountId, task);
+            this.rendered.menu++;
+            // A page in the cafe's language replaces every guest language's; a guest language's replaces the cafe's.
+            const replaces = locale.negotiated ? [ownKey] : CATALOGUE_LANGUAGES.map((l) => menuPageKey(link.id, l));
+            for (const key of replaces) this.forget(key);
+            return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page, keptAs: locale.negotiated ? guestKey : ownKey };
+          });
     // A menu link serving no cafe (made with POST /links): its placeholder page.
     if (!entry) return renderLinkPage(link, linkPageUrls(link));
     return encodedFor(entry.page, acceptEncoding);
   }
 
-  /** The kept entry when `current` says it still is, else made again (one making per link at a time). */
+  private touch(key: string, kept: Entry): Entry {
+    this.entries.delete(key);
+    this.entries.set(key, kept); // most recently used last
+    return kept;
+  }
+
+  /**
+   * The entry kept under `key` when `current` says it still is, else made again (one making per
+   * key at a time) and kept under `key`, or under the `keptAs` key the making names. A making
+   * may answer with an entry kept before (a stale page while Postgres is away): it stays as it is.
+   */
   private async entryOf(
-    linkId: string,
+    key: string,
     current: (kept: Entry) => boolean,
-    make: (kept: Entry | undefined) => Promise<Omit<Entry, 'bytes'> | null>,
+    make: (kept: Entry | undefined) => Promise<Entry | (Omit<Entry, 'bytes'> & { keptAs?: string }) | null>,
   ): Promise<Entry | null> {
-    const kept = this.entries.get(linkId);
-    if (kept && current(kept)) {
-      this.entries.delete(linkId);
-      this.entries.set(linkId, kept); // most recently used last
-      return kept;
-    }
-    let pending = this.making.get(linkId);
+    const kept = this.entries.get(key);
+    if (kept && current(kept)) return this.touch(key, kept);
+    let pending = this.making.get(key);
     if (!pending) {
       pending = make(kept)
         .then((made) => {
-          if (made === kept) return kept;
-          this.forget(linkId);
+          if (made && 'bytes' in made) return made;
+          this.forget(key);
           if (!made) return null;
-          const { body, encoded } = made.page;
-          const entry: Entry = { ...made, bytes: body.length + (encoded ? encoded.br.length + encoded.gzip.length : 0) };
-          this.entries.set(linkId, entry);
+          const { keptAs = key, ...fields } = made;
+          const { body, encoded } = fields.page;
+          const entry: Entry = { ...fields, bytes: body.length + (encoded ? encoded.br.length + encoded.gzip.length : 0) };
+          this.forget(keptAs);
+          this.entries.set(keptAs, entry);
           this.bytes += entry.bytes;
           this.evict(entry);
           return entry;
         })
-        .finally(() => this.making.delete(linkId));
-      this.making.set(linkId, pending);
+        .finally(() => this.making.delete(key));
+      this.making.set(key, pending);
     }
     return pending;
   }
 
-  private forget(linkId: string) {
-    const entry = this.entries.get(linkId);
+  private forget(key: string) {
+    const entry = this.entries.get(key);
     if (!entry) return;
     this.bytes -= entry.bytes;
-    this.entries.delete(linkId);
+    this.entries.delete(key);
   }
 
   /** Evicts the least recently used entries beyond the budget (`added` last: it is served, then). */
@@ -148,11 +173,16 @@ export class PageCache {
   }
 }
 
+/** Where a menu page is kept: per link, and per guest language when the cafe has no language of its own (null: it has). */
+function menuPageKey(linkId: string, guestLanguage: string | null): string {
+  return `menu|${linkId}|${guestLanguage ?? '*'}`;
+}
+
 /** The page as sent to a client accepting `acceptEncoding`. */
 export function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
   const encoding = page.encoded && acceptedEncoding(acceptEncoding);
-  // With Vary set, sendPage sends the body as it is.
-  const headers = { ...page.headers, Vary: 'Accept-Encoding' };
+  // With Vary set, sendPage sends the body as it is; a page in the guest's language varies by it too.
+  const headers = { ...page.headers, Vary: page.headers?.Vary ? `Accept-Encoding, ${page.headers.Vary}` : 'Accept-Encoding' };
   if (!encoding) return { status: page.status, headers, body: asBuffer(page.body) };
   return { status: page.status, headers: { ...headers, 'Content-Encoding': encoding }, body: asBuffer(page.encoded![encoding]) };
 }

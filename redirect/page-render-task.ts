@@ -8,7 +8,7 @@ import { publishedMenuOf, type PublishedMenuRecord } from '../shared/cafes/publi
 import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
 import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
-import { renderLinkPage, renderMenuPage } from './pages/index.js';
+import { renderLinkPage, renderMenuPage, type PageLocale } from './pages/index.js';
 
 
 export type PageRenderTask =
@@ -22,6 +22,8 @@ export type PageRenderTask =
       link: Pick<ResolvedLink, 'slug' | 'passwordHash'>;
       /** SHORT_URL_BASE, for absolute image URLs in the schema.org block. */
       baseUrl: string;
+      /** The page's language (menuLocale: the cafe's, else the guest's catalogue language). */
+      locale: PageLocale;
     };
 
 export interface RenderedPage {
@@ -37,7 +39,7 @@ export function renderPageTask(task: PageRenderTask): RenderedPage {
   const page =
     task.kind === 'landing'
       ? renderLinkPage(task.link, linkPageUrls(task.link))
-      : renderMenuPage(publishedMenuOf(task.record), { now: new Date(task.now), urls: { file: fileUrlOf(task.link) }, baseUrl: task.baseUrl });
+      : renderMenuPage(publishedMenuOf(task.record), { now: new Date(task.now), urls: { file: fileUrlOf(task.link) }, baseUrl: task.baseUrl, locale: task.locale });
   const body = Buffer.from(page.body);
   const encoded = body.length < COMPRESS_MIN_BYTES ? null : { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') };
   return { status: page.status, headers: page.headers, body, encoded };

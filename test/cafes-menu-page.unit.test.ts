@@ -5,17 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cafeClock, describeOpenState, type DayHours } from '../shared/cafes/opening-hours.js';
+import { cafeClock, type DayHours } from '../shared/cafes/opening-hours.js';
 import type { PublishedItem, PublishedMenu } from '../shared/cafes/published-menu.js';
-import { JSON_LD_ITEMS_MAX, formatPrice, menuClock, renderMenuPage } from '../redirect/pages/menu.js';
+import { formatPrice, pageLocale } from '../redirect/pages/locale.js';
+import { JSON_LD_ITEMS_MAX, menuClock, openStateText, renderMenuPage } from '../redirect/pages/menu.js';
 
 // 2026-11-23 is a Monday; Lisbon is on UTC in November, New York on UTC-5, Tokyo on UTC+9.
 const MONDAY = (hhmm: string) => new Date(`2026-11-23T${hhmm}:00Z`);
 const hours = (...days: Array<[DayHours['day'], ...Array<[string, string]>]>): DayHours[] =>
   days.map(([day, ...ranges]) => ({ day, enabled: true, ranges: ranges.map(([from, to]) => ({ from, to })) }));
+// en-GB: English words with 24-hour times.
 const said = (h: DayHours[], at: Date, zone = 'Europe/Lisbon') => {
   const { state } = cafeClock(h, zone, at);
-  return state && describeOpenState(state);
+  return state && openStateText(pageLocale('en-GB', undefined), state);
 };
 
 describe('open now', () => {
@@ -74,10 +76,11 @@ describe('open now', () => {
 
 describe('prices', () => {
   it('use each currency’s symbol and minor units', () => {
-    expect(formatPrice('12.500', 'EUR')).toBe('€12.50');
-    expect(formatPrice('1200.000', 'JPY')).toBe('¥1,200');
-    expect(formatPrice('2.125', 'BHD')).toBe('BHD\u00a02.125');
-    expect(formatPrice('0.000', 'USD')).toBe('$0.00');
+    const en = pageLocale('en', undefined);
+    expect(formatPrice(en, 12.5, 'EUR')).toBe('€12.50');
+    expect(formatPrice(en, 1200, 'JPY')).toBe('¥1,200');
+    expect(formatPrice(en, 2.125, 'BHD')).toBe('BHD\u00a02.125');
+    expect(formatPrice(en, 0, 'USD')).toBe('$0.00');
   });
 });
 

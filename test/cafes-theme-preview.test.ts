@@ -51,7 +51,7 @@ describe('menu theme preview', () => {
     expectOrdinaryPage(saved);
     const savedHtml = await saved.text();
     expect(savedHtml).toContain('--bg:#fbf7f0'); // classic, the default
-    expect(savedHtml).toContain('class="diet"');
+    expect(savedHtml).toContain('class="badge diet-tag"');
 
     const before = Date.now();
     const { path, expiresAt } = await preview(cafe.id, { themeImage: 'dark', primaryColor: '#ff00aa', secondaryColor: '#00aa55', showDietarySection: false });
@@ -70,7 +70,7 @@ describe('menu theme preview', () => {
       expect(body).toContain('--bg:#121212'); // dark
       expect(body).toContain('--primary:#ff00aa');
       expect(body).toContain('--secondary:#00aa55');
-      expect(body).not.toContain('class="diet"');
+      expect(body).not.toContain('class="badge diet-tag"');
       expect(body).toContain('Pastel de nata');
     }
 
@@ -79,7 +79,7 @@ describe('menu theme preview', () => {
     const partialHtml = await partial.text();
     expect(partialHtml).toContain('--bg:#ffffff;');
     expect(partialHtml).toContain('--primary:#000000');
-    expect(partialHtml).toContain('class="diet"');
+    expect(partialHtml).toContain('class="badge diet-tag"');
 
     // Nothing was saved: the ordinary page (from the page cache) and the api still have the classic look.
     const after = await stack.redirect.get(`/${slug}`);

@@ -107,6 +107,8 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       await page.getByLabel('Cover photo (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: pngBytes(390, 160, [20, 90, 160]) });
       await page.getByRole('img', { name: 'Logo chosen, saved with the profile' }).waitFor();
       await page.getByLabel('Time zone').selectOption('Europe/Lisbon');
+      expect(await page.getByLabel('Menu language').inputValue()).toBe('');
+      await page.getByLabel('Menu language').selectOption({ label: 'Português (Portugal)' });
       // Friday: open with a second evening range running past midnight.
       await page.getByLabel('Open on Friday').check();
       const friday = page.getByRole('group', { name: 'Friday opening 1' });
@@ -137,6 +139,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
         phone: '+351 21 123 4567',
         website: 'https://bar-noite.example/',
         timezone: 'Europe/Lisbon',
+        language: 'pt-PT',
         facilities: ['Terrace', 'Live music'],
         social_links: [{ platform: 'Instagram', url: 'https://instagram.com/bar.noite' }],
       });
@@ -151,8 +154,10 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       await guest.goto(`${redirect.base}/${cafe.link.dynamic_link_id}`);
       const text = await guest.locator('body').textContent();
       for (const shown of ['Bar Noite', 'Late drinks by the river.', 'Terrace', 'Live music', 'Instagram']) expect(text).toContain(shown);
-      expect(await guest.getByRole('img', { name: 'Bar Noite logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-      expect(text).toContain('08:00–15:00, 19:00–02:00');
+      // In the cafe's language.
+      expect(await guest.getAttribute('html', 'lang')).toBe('pt-PT');
+      expect(await guest.getByRole('img', { name: 'Logótipo de Bar Noite' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      expect(text).toContain('08:00 – 15:00, 19:00 – 02:00');
     } finally {
       await context.close();
     }

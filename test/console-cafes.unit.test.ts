@@ -45,6 +45,7 @@ const stored: Cafe = {
   name: 'Café Lisboa',
   description: null,
   timezone: 'Europe/Lisbon',
+  language: 'pt-PT',
   operating_hours: [
     { day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] },
     { day: 'sunday', enabled: false, ranges: [] },
@@ -85,6 +86,9 @@ describe('the profile form', () => {
     expect(body.operating_hours![4]).toEqual(stored.operating_hours[0]);
     expect(body.facilities).toEqual(['wifi', 'terrace']);
     expect(body.social_links).toEqual(stored.social_links);
+    expect(body.language).toBe('pt-PT');
+    // "The guest's browser language" is no language: null.
+    expect(cafeBodyOf({ ...profileFormOf(stored), language: '' }).language).toBeNull();
   });
 
   it('reads facilities one per line, blank lines dropped, and trims social links', () => {

@@ -125,7 +125,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   async function answerPreview(request: SlugRequest, reply: FastifyReply, id: unknown, now: number) {
     const found = await findLink(request, now);
     if (!isPage(found) && found.type === 'menu' && typeof id === 'string' && !locked(found, request, now)) {
-      const page = await scanPath.menuPreviews.page(found, id, now, request.headers['accept-encoding']).catch((err: unknown) => {
+      const page = await scanPath.menuPreviews.page(found, id, now, request.headers['accept-encoding'], request.headers['accept-language']).catch((err: unknown) => {
         request.log.warn({ err, slug: found.slug }, 'menu preview could not be made');
         return null;
       });
@@ -174,7 +174,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   function answerOf(request: SlugRequest, link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page | Promise<EncodedPage> {
     if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
     if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
-    if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding']);
+    if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding'], request.headers['accept-language']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
     return renderLinkPage(link, linkPageUrls(link), { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] });
   }

@@ -55,6 +55,7 @@ export function cafeView(ctx: Pick<CafeContext, 'config'>, row: CafeRow, link: C
     name: row.name,
     description: row.description,
     timezone: row.timezone,
+    language: row.language,
     operating_hours: row.operatingHours as Array<{ day: (typeof WEEKDAYS)[number]; enabled: boolean; ranges: Array<{ from: string; to: string }> }>,
     facilities: row.facilities,
     social_links: row.socialLinks as Array<{ platform: string; url: string }>,
@@ -159,7 +160,7 @@ export async function swapImage(tx: Executor, cafe: LockedCafe, current: string 
   return own;
 }
 
-export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null }): Promise<CafeView> {
+export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null; language?: string | null }): Promise<CafeView> {
   const cafeId = randomUUID();
   await createLink(
     ctx,
@@ -168,7 +169,7 @@ export async function createCafe(ctx: CafeContext, who: Principal, body: { name:
     {
       menu: cafeId,
       within: async (tx, link) => {
-        await tx.insert(cafes).values({ id: cafeId, accountId: who.accountId, linkId: link.id, name: body.name, description: body.description ?? null });
+        await tx.insert(cafes).values({ id: cafeId, accountId: who.accountId, linkId: link.id, name: body.name, description: body.description ?? null, language: body.language ?? null });
       },
     },
   );
@@ -197,6 +198,7 @@ export async function updateCafe(ctx: CafeContext, accountId: string, cafeId: st
     if (body.name !== undefined) set.name = body.name;
     if (body.description !== undefined) set.description = body.description;
     if (body.timezone !== undefined) set.timezone = body.timezone;
+    if (body.language !== undefined) set.language = body.language;
     if (body.operating_hours !== undefined) set.operatingHours = body.operating_hours;
     if (body.facilities !== undefined) set.facilities = body.facilities;
     if (body.social_links !== undefined) set.socialLinks = body.social_links;

@@ -1,6 +1,6 @@
 /**
- * "Open now · closes at 23:00" / "Closed · opens at 17:00": a cafe's state at an instant, read in
- * the cafe's own time zone from its weekly operating hours.
+ * Whether a cafe is open at an instant and until when, or when it opens next: read in the cafe's
+ * own time zone from its weekly operating hours (the menu page puts it in words).
  *
  * Hours are wall-clock times: a range whose `to` is not after its `from` runs past midnight into
  * the next day (a bar open 18:00-02:00), and `24:00` ends a day. A day that is not listed, or is
@@ -19,7 +19,7 @@ export interface DayHours {
 
 export type OpenState =
   | { open: true; /** "23:00"; null when the cafe never closes within the week. */ closesAt: string | null }
-  | { open: false; /** "17:00", "tomorrow at 08:00" or "Monday at 09:00"; null when no opening is coming. */ opensAt: string | null };
+  | { open: false; /** The next opening (in 0 days: today); null when no opening is coming. */ opensAt: { inDays: number; day: Weekday; time: string } | null };
 
 const DAY_ORDER: readonly Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MINUTES = 1440;
@@ -42,7 +42,6 @@ const clock = (minute: number) => {
   const m = ((minute % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES;
   return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 };
-const capitalized = (day: Weekday) => day[0]!.toUpperCase() + day.slice(1);
 
 /**
  * Open intervals in minutes relative to the start of today (local), from yesterday (whose ranges
@@ -92,14 +91,5 @@ function openState(hours: readonly DayHours[], weekday: number, minute: number):
   const next = intervals.find(([start]) => start > minute);
   if (!next) return { open: false, opensAt: null };
   const days = Math.floor(next[0] / DAY_MINUTES);
-  const time = clock(next[0]);
-  if (days === 0) return { open: false, opensAt: time };
-  if (days === 1) return { open: false, opensAt: `tomorrow at ${time}` };
-  return { open: false, opensAt: `${capitalized(DAY_ORDER[(weekday + days) % 7]!)} at ${time}` };
-}
-
-/** The state in words: "Open now · closes at 23:00", "Closed · opens tomorrow at 08:00". */
-export function describeOpenState(state: OpenState): string {
-  if (state.open) return state.closesAt ? `Open now · closes at ${state.closesAt}` : 'Open now';
-  return state.opensAt ? `Closed · opens ${/^\d/.test(state.opensAt) ? 'at ' : ''}${state.opensAt}` : 'Closed';
+  return { open: false, opensAt: { inDays: days, day: DAY_ORDER[(weekday + days) % 7]!, time: clock(next[0]) } };
 }

@@ -82,7 +82,7 @@ const LOAD_PUBLISHED_MENU: pg.QueryConfig = {
   name: 'published-menu-by-link',
   text: `select c.id, (extract(epoch from c.updated_at) * 1000000)::bigint::text as version, c.name, c.description, c.title, c.subtitle,
       c.timezone, c.operating_hours, c.facilities, c.social_links, c.address, c.phone, c.email, c.website,
-      c.logo_file_id, c.cover_file_id, c.theme_image, c.primary_color, c.secondary_color, c.show_dietary_section,
+      c.logo_file_id, c.cover_file_id, c.theme_image, c.primary_color, c.secondary_color, c.show_dietary_section, c.language,
       coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'image', g.image_file_id)
                   order by g.sort_order, g.created_at, g.id)
                 from cafe_groups g where g.cafe_id = c.id and g.visible), '[]'::json)::text as groups,
@@ -121,6 +121,8 @@ export interface PublishedMenuRecord {
   primary_color: string | null;
   secondary_color: string | null;
   show_dietary_section: boolean;
+  /** The page's language (a canonical BCP 47 tag); null: each guest's browser language (redirect/page-cache.ts). */
+  language: string | null;
   /** JSON: Array<{ id, name, image }> */
   groups: string;
   /** JSON: Array<PublishedCategory without items, with groupId> */

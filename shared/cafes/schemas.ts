@@ -87,15 +87,44 @@ const timezone = z
   .max(TIMEZONE_MAX, { error: atMost(TIMEZONE_MAX) })
   .refine(isIanaTimezone, { error: 'Must be an IANA time zone such as Europe/Paris' });
 
+const LANGUAGE_TAG_MAX = 35;
+
+/** A well-formed BCP 47 tag in its canonical form (`pt-br` → `pt-BR`), else undefined. */
+function canonicalTag(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The menu page's language, stored canonical; null or empty: each guest's browser language. */
+const cafeLanguage = z
+  .string({ error: typeError('Must be a string') })
+  .max(LANGUAGE_TAG_MAX, { error: atMost(LANGUAGE_TAG_MAX) })
+  .nullable()
+  .transform((tag, ctx) => {
+    if (!tag) return null;
+    const canonical = canonicalTag(tag);
+    if (!canonical) ctx.addIssue({ code: 'custom', message: 'Must be a BCP 47 language tag such as en, fr or pt-BR' });
+    return canonical ?? z.NEVER;
+  })
+  .meta({
+    description:
+      "The menu page's language (BCP 47, e.g. pt-PT, en, de), stored canonical; null or empty: each guest's browser language among en, pt, es, fr, de, else English",
+  });
+
 export const createCafeBody = strict({
   name: nameText(),
   description: clearableText(CAFE_DESCRIPTION_MAX).optional(),
+  language: cafeLanguage.optional(),
 });
 
 export const updateCafeBody = strict({
   name: nameText().optional(),
   description: clearableText(CAFE_DESCRIPTION_MAX).optional(),
   timezone: timezone.optional().meta({ description: 'IANA time zone the operating hours are in (default UTC)' }),
+  language: cafeLanguage.optional(),
   operating_hours: operatingHours.optional(),
   facilities: z
     .array(requiredText(ITEM_LIST_ENTRY_MAX), { error: typeError('Must be an array') })
@@ -109,6 +138,7 @@ export const updateCafeBody = strict({
 }).meta({
   example: {
     timezone: 'Europe/Lisbon',
+    language: 'pt-PT',
     operating_hours: [
       { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }] },
       { day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] },
@@ -280,6 +310,7 @@ export const cafeResponse = z.object({
   name: z.string(),
   description: z.string().nullable(),
   timezone: z.string(),
+  language: z.string().nullable().meta({ description: "The menu page's language (BCP 47); null: each guest's browser language" }),
   operating_hours: z.array(
     z.object({ day: z.enum(WEEKDAYS), enabled: z.boolean(), ranges: z.array(z.object({ from: z.string(), to: z.string() })) }),
   ),

@@ -1,5 +1,5 @@
 /**
- * One cafe's profile form (#/cafes/<id>): name, description, logo and cover, contact fields, social
+ * One cafe's profile form (#/cafes/<id>): name, description, menu language, logo and cover, contact fields, social
  * links, the opening hours per weekday (several ranges each) in the cafe's time zone, and
  * facilities. Saved by two requests (profile.ts says which field goes where); an error from
  * either is shown at its field, keyed by the body path the API names.
@@ -10,7 +10,7 @@ import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { Cafe } from './cafe-list.js';
 import { ImageField } from './ImageField.js';
-import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
+import { cafeBodyOf, languageChoices, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
 
 type Client = ReturnType<typeof signedInClient>;
 
@@ -21,7 +21,7 @@ const dayLabel = (day: string) => day[0]!.toUpperCase() + day.slice(1);
 
 /** Every path a field of this form shows; other errors are listed above the form. */
 function placedHere(path: string, form: ProfileForm): boolean {
-  if (['name', 'description', 'timezone', 'facilities', 'logo', 'cover', ...Object.keys(CONTACT_LABELS)].includes(path)) return true;
+  if (['name', 'description', 'timezone', 'language', 'facilities', 'logo', 'cover', ...Object.keys(CONTACT_LABELS)].includes(path)) return true;
   const range = /^operating_hours\.(\d+)\.ranges\.(\d+)\.(from|to)$/.exec(path);
   if (range) return Number(range[1]) < form.hours.length;
   return /^social_links\.\d+\.(platform|url)$/.test(path);
@@ -36,6 +36,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
   // Bumped on each save, so the file inputs start empty again once their files are stored.
   const [saves, setSaves] = useState(0);
   const zones = useMemo(() => timeZoneChoices(form.timezone, Intl.supportedValuesOf('timeZone')), []);
+  const languages = useMemo(() => languageChoices(form.language), []);
   const set = (change: Partial<ProfileForm>) => setForm({ ...form, ...change });
   const setDay = (index: number, change: Partial<ProfileForm['hours'][number]>) => set({ hours: form.hours.map((d, i) => (i === index ? { ...d, ...change } : d)) });
 
@@ -83,6 +84,17 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
         </Field>
         <Field path="description" label="Description" errors={errors}>
           {(input) => <textarea {...input} value={form.description} maxLength={2000} rows={3} onInput={(e) => set({ description: e.currentTarget.value })} />}
+        </Field>
+        <Field path="language" label="Menu language" errors={errors} hint="The language of the menu page's own words, dates and prices. Your dish names stay as you write them.">
+          {(input) => (
+            <select {...input} value={form.language} onChange={(e) => set({ language: e.currentTarget.value })}>
+              {languages.map((l) => (
+                <option key={l.tag} value={l.tag}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          )}
         </Field>
         <ImageField key={`logo-${saves}`} path="logo" label="Logo" savedWith="profile" current={cafe.logo} file={form.logo} remove={form.deleteLogo} errors={errors} onChange={(logo, deleteLogo) => set({ logo, deleteLogo })} />
         <ImageField key={`cover-${saves}`} path="cover" label="Cover photo" savedWith="profile" current={cafe.cover} file={form.cover} remove={form.deleteCover} errors={errors} onChange={(cover, deleteCover) => set({ cover, deleteCover })} />

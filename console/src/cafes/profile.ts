@@ -1,6 +1,6 @@
 /**
  * The cafe's profile form and the two requests it is saved by: PUT /cafes/:id (JSON: time zone,
- * opening hours, facilities, social links) and PUT /cafes/:id/profile (multipart: name,
+ * menu language, opening hours, facilities, social links) and PUT /cafes/:id/profile (multipart: name,
  * description, contact fields, logo and cover). Their bodies' member names do not overlap, so one
  * form keys its fields by either body's paths and an error from either lands at its field.
  */
@@ -26,6 +26,8 @@ export interface ProfileForm extends Record<ContactField, string> {
   name: string;
   description: string;
   timezone: string;
+  /** The menu page's language (a BCP 47 tag); '': each guest's browser language. */
+  language: string;
   /** Every weekday, in order (the index is the body's `operating_hours.<i>`). */
   hours: Array<{ day: Weekday; enabled: boolean; ranges: TimeRange[] }>;
   /** One facility per line. */
@@ -45,6 +47,7 @@ export function profileFormOf(cafe: Cafe): ProfileForm {
     name: cafe.name,
     description: cafe.description ?? '',
     timezone: cafe.timezone,
+    language: cafe.language ?? '',
     hours: WEEKDAYS.map((day) => {
       const stored = cafe.operating_hours.find((d) => d.day === day);
       return stored && stored.ranges.length > 0 ? { day, enabled: stored.enabled, ranges: stored.ranges.map((r) => ({ ...r })) } : { day, enabled: false, ranges: [{ from: '09:00', to: '17:00' }] };
@@ -62,6 +65,7 @@ export function profileFormOf(cafe: Cafe): ProfileForm {
 export function cafeBodyOf(form: ProfileForm): UpdateCafeBody {
   return {
     timezone: form.timezone,
+    language: form.language || null,
     operating_hours: form.hours.map((d) => ({ day: d.day, enabled: d.enabled, ranges: d.ranges })),
     facilities: form.facilities
       .split('\n')
@@ -103,6 +107,20 @@ export function placeProfileErrors(errors: Readonly<Record<string, string>>): Re
     if (!(field in placed)) placed[field] = message;
   }
   return placed;
+}
+
+/** The menu page languages the console offers ('' first: each guest's browser language), the cafe's own when it is another. */
+export function languageChoices(current: string): Array<{ tag: string; label: string }> {
+  const choices = [
+    { tag: '', label: "The guest's browser language" },
+    { tag: 'en', label: 'English' },
+    { tag: 'pt-PT', label: 'Português (Portugal)' },
+    { tag: 'pt-BR', label: 'Português (Brasil)' },
+    { tag: 'es', label: 'Español' },
+    { tag: 'fr', label: 'Français' },
+    { tag: 'de', label: 'Deutsch' },
+  ];
+  return choices.some((c) => c.tag === current) ? choices : [...choices, { tag: current, label: current }];
 }
 
 /** The browser's list of IANA zones, with the cafe's own first when the browser does not know it. */
