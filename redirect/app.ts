@@ -131,15 +131,15 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     // Every path answers GET and HEAD (a page, if only "not found"); one-segment paths are slugs, which also take the password form.
     if (request.method === 'GET' || request.method === 'HEAD') return answerNotFound(request, reply);
     const slugPath = request.url.split('?')[0]!.lastIndexOf('/') === 0;
-    return sendPage(reply, renderClientErrorPage(405, slugPath ? 'GET, HEAD, POST' : 'GET, HEAD'));
+    return sendPage(reply, renderClientErrorPage(405, slugPath ? 'GET, HEAD, POST' : 'GET, HEAD', request.headers['accept-language']));
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     // Headers set before the failure (perhaps its cause: a value Node refuses) are not the page's.
     for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
     // A bad request (a body over the form limit, not a form, a malformed form) is the client's; anything else is ours.
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderClientErrorPage(err.statusCode));
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderClientErrorPage(err.statusCode, undefined, request.headers['accept-language']));
     request.log.error({ err, url: request.url }, 'redirect request failed');
-    return sendPage(reply, renderServiceUnavailablePage());
+    return sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language']));
   });
   await app.register(filesRoutes, { ctx });
   await app.register(linkRoutes, { scanPath });

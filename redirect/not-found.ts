@@ -5,18 +5,19 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
-import { renderTooManyNotFoundPage, renderUnavailablePage, sendPage } from './pages/index.js';
+import { notFoundPage, renderTooManyNotFoundPage, sendPage } from './pages/index.js';
 
-/** The 404 page, rendered once: it is the same for every unknown slug. */
-export const NOT_FOUND_PAGE = renderUnavailablePage('not_found');
+/** What a slug that leads nowhere resolves to; answered with `notFoundPage` in the visitor's language. */
+export const NOT_FOUND_PAGE = notFoundPage(undefined);
 
 export function notFoundResponder(limit: NotFoundLimit) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => {
     const client = limit.clientOf(request.ip);
     const blockedFor = limit.blockedFor(client);
-    if (blockedFor > 0) return sendPage(reply, renderTooManyNotFoundPage(blockedFor));
+    const acceptLanguage = request.headers['accept-language'];
+    if (blockedFor > 0) return sendPage(reply, renderTooManyNotFoundPage(blockedFor, acceptLanguage));
     return limit
       .count(client)
-      .then((answer) => sendPage(reply, answer.allowed ? NOT_FOUND_PAGE : renderTooManyNotFoundPage(answer.retryAfterSeconds)));
+      .then((answer) => sendPage(reply, answer.allowed ? notFoundPage(acceptLanguage) : renderTooManyNotFoundPage(answer.retryAfterSeconds, acceptLanguage)));
   };
 }

@@ -69,7 +69,7 @@ export class PageCache {
   async landing(link: ResolvedLink, acceptEncoding: string | undefined): Promise<EncodedPage> {
     const key = `${link.updatedAt}|${link.slug}|${link.passwordHash !== null}`;
     const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => {
-      const page = await this.renderer.render(link.accountId, { kind: 'landing', link });
+      const page = await this.renderer.render(link.accountId, { kind: 'landing', link, baseUrl: this.opts.baseUrl });
       this.rendered.landing++;
       return { key, clock: null, page };
     });
@@ -112,7 +112,7 @@ export class PageCache {
             return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page, keptAs: locale.negotiated ? guestKey : ownKey };
           });
     // A menu link serving no cafe (made with POST /links): its placeholder page.
-    if (!entry) return renderLinkPage(link, linkPageUrls(link));
+    if (!entry) return renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl));
     return encodedFor(entry.page, acceptEncoding);
   }
 

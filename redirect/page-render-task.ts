@@ -12,7 +12,7 @@ import { renderLinkPage, renderMenuPage, type PageLocale } from './pages/index.j
 
 
 export type PageRenderTask =
-  | { kind: 'landing'; link: ResolvedLink }
+  | { kind: 'landing'; link: ResolvedLink; /** SHORT_URL_BASE: the page's own address in its preview tags. */ baseUrl: string }
   | {
       kind: 'menu';
       record: PublishedMenuRecord;
@@ -38,7 +38,7 @@ export interface RenderedPage {
 export function renderPageTask(task: PageRenderTask): RenderedPage {
   const page =
     task.kind === 'landing'
-      ? renderLinkPage(task.link, linkPageUrls(task.link))
+      ? renderLinkPage(task.link, linkPageUrls(task.link, task.baseUrl))
       : renderMenuPage(publishedMenuOf(task.record), { now: new Date(task.now), urls: { file: fileUrlOf(task.link) }, baseUrl: task.baseUrl, locale: task.locale });
   const body = Buffer.from(page.body);
   const encoded = body.length < COMPRESS_MIN_BYTES ? null : { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') };

@@ -17,8 +17,8 @@ const landing = (accountId: string, landingHTML: string) => resolvedLink('landin
 describe('the page render thread', () => {
   it('makes the page the event loop would, sanitized, with its brotli and gzip copies', async () => {
     const link = landing('a', `<h1>Hello</h1><script>alert(1)</script><p onclick="x()">${'Our menu changes daily. '.repeat(100)}</p>`);
-    const made = await renderer.render(link.accountId, { kind: 'landing', link });
-    const expected = renderLinkPage(link, linkPageUrls(link));
+    const made = await renderer.render(link.accountId, { kind: 'landing', link, baseUrl: 'https://qr.example' });
+    const expected = renderLinkPage(link, linkPageUrls(link, 'https://qr.example'));
     const body = Buffer.from(made.body).toString('utf8');
     expect(body).toBe(expected.body);
     expect(body).not.toContain('script>');
@@ -33,7 +33,7 @@ describe('the page render thread', () => {
     const finished: string[] = [];
     const render = (accountId: string, name: string, html: string) => {
       const link = landing(accountId, html);
-      return renderer.render(accountId, { kind: 'landing', link }).then(() => finished.push(name));
+      return renderer.render(accountId, { kind: 'landing', link, baseUrl: 'https://qr.example' }).then(() => finished.push(name));
     };
     const backlog = Array.from({ length: 6 }, (_, i) => render('a', `a${i}`, heavy));
     const other = render('b', 'b', '<p>Small</p>');

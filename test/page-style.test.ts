@@ -32,19 +32,47 @@ describe('pageStyle', () => {
       name: 'Cafe Aroma Wi-Fi',
       type: 'wifi',
       data: wifi,
-      pageStyle: { language: 'pt-br', accentColor: '#8A4B2A', accentColorDark: '#f0b27a', logo: { fileId: logo }, cover: { fileId: cover } },
+      pageStyle: {
+        language: 'pt-br',
+        title: 'Café Aroma',
+        description: 'Coffee by the river.',
+        website: 'https://cafe-aroma.example',
+        accentColor: '#8A4B2A',
+        accentColorDark: '#f0b27a',
+        logo: { fileId: logo },
+        cover: { fileId: cover },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const slug = res.json().id as string;
     const got = (await call(api(), key(), 'GET', `/api/v1/links/${slug}`)).json().data;
-    expect(got.page_style).toEqual({ language: 'pt-BR', accentColor: '#8a4b2a', accentColorDark: '#f0b27a', logo: { fileId: logo }, cover: { fileId: cover } });
+    expect(got.page_style).toEqual({
+      language: 'pt-BR',
+      title: 'Café Aroma',
+      description: 'Coffee by the river.',
+      website: 'https://cafe-aroma.example/',
+      accentColor: '#8a4b2a',
+      accentColorDark: '#f0b27a',
+      logo: { fileId: logo },
+      cover: { fileId: cover },
+    });
     expect(await linkOfFile(logo)).toBe(got.id);
     const page = await (await stack.redirect.get(`/${slug}`)).text();
     expect(page).toContain('<html lang="pt-BR">');
     expect(page).toContain(':root{--accent:#8a4b2a;--on-accent:#fff}');
     expect(page).toContain('@media (prefers-color-scheme:dark){:root{--accent:#f0b27a;--on-accent:#000}}');
     expect(page).toContain(`<img class="brand-cover" src="/files/${cover}" alt="" fetchpriority="high">`);
-    expect(page).toContain(`<img class="brand-logo" src="/files/${logo}" alt="Cafe Aroma Wi-Fi logo"`);
+    // The owner's title, never the link's own name; the logo is decoration beside it.
+    expect(page).toContain(`<img class="brand-logo" src="/files/${logo}" alt=""`);
+    expect(page).toContain('<p class="brand-title">Café Aroma</p>');
+    expect(page).not.toContain('Cafe Aroma Wi-Fi');
+    expect(page).toContain('<meta name="description" content="Coffee by the river.">');
+    expect(page).toContain('<meta property="og:site_name" content="Café Aroma">');
+    expect(page).toContain(`<meta property="og:url" content="${stack.api.ctx.config.SHORT_URL_BASE}/${slug}">`);
+    expect(page).toContain(`<meta property="og:image" content="${stack.api.ctx.config.SHORT_URL_BASE}/files/${cover}">`);
+    expect(page).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(page).toContain(`<link rel="icon" href="/files/${logo}">`);
+    expect(page).toContain('<footer class="site-footer"><a href="https://cafe-aroma.example/">Visitar Café Aroma</a></footer>');
     expect((await stack.redirect.get(`/files/${logo}`)).status).toBe(200);
     // Paused, the status page wears the same brand.
     expect((await call(api(), key(), 'POST', `/api/v1/links/${slug}/pause`)).statusCode).toBe(200);
@@ -53,9 +81,11 @@ describe('pageStyle', () => {
     const pausedPage = await paused.text();
     expect(pausedPage).toContain('<html lang="pt-BR">');
     expect(pausedPage).toContain(`src="/files/${logo}"`);
+    expect(pausedPage).toContain('Este link está em pausa');
+    expect(pausedPage).toContain('<a class="button secondary" href="https://cafe-aroma.example/">Visitar Café Aroma</a>');
   });
 
-  it('XSS attempts in its members are refused, and the link name it shows (heading, logo alt) is text', async () => {
+  it('XSS attempts in its members are refused, and the title it shows (heading, logo alt) is text', async () => {
     const XSS = `"><script>alert(1)</script><img src=x onerror=alert(2)>`;
     const refused = await call(api(), key(), 'POST', '/api/v1/links', {
       name: 'x',
@@ -67,13 +97,13 @@ describe('pageStyle', () => {
     expect((refused.json().errors as Array<{ path: string }>).map((e) => e.path).sort()).toEqual(['pageStyle.accentColor', 'pageStyle.accentColorDark', 'pageStyle.language']);
     const logo = await upload(43);
     const photo = await upload(44);
-    const made = await call(api(), key(), 'POST', '/api/v1/links', { name: `Terrace ${XSS}`, type: 'image', data: { files: [{ fileId: photo }] }, pageStyle: { logo: { fileId: logo } } });
+    const made = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Terrace', type: 'image', data: { files: [{ fileId: photo }] }, pageStyle: { title: `Terrace ${XSS}`, description: XSS, logo: { fileId: logo } } });
     expect(made.statusCode, made.body).toBe(200);
     const page = await (await stack.redirect.get(`/${made.json().id as string}`)).text();
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('<img src=x');
     expect(page).toContain('<h1>Terrace &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;</h1>');
-    expect(page).toContain('alt="Terrace &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; logo"');
+    expect(page).toContain('<meta name="description" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;">');
   });
 
   it('refuses what it cannot use, naming each member', async () => {
@@ -138,7 +168,7 @@ describe('pageStyle', () => {
     expect(res.statusCode, res.body).toBe(200);
     const page = await (await stack.redirect.get(`/${res.json().id}`)).text();
     expect(page).toContain('<html lang="de">');
-    expect(page).toContain('This link is protected');
+    expect(page).toContain('Dieser Link ist geschützt');
     expect(page).not.toContain(logo);
   });
 });

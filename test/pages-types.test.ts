@@ -122,9 +122,10 @@ describe('location page', () => {
     expect(text(body)).toContain('Largo da Graça 1170-165 Lisboa');
     expect(buttons(body)[0]).toEqual({ main: true, href: 'https://maps.apple.com/?ll=38.7139,-9.1334&q=Miradouro%20da%20Gra%C3%A7a', label: 'Open in Apple Maps' });
     expect(buttons(page('location', place, on('android')))[0]).toEqual({ main: true, href: 'geo:38.7139,-9.1334?q=38.7139,-9.1334(Miradouro%20da%20Gra%C3%A7a)', label: 'Open in maps app' });
-    // Without a place name, the link's name titles the pin; never the coordinates when there is a name.
+    // Without a place name, the page style's title titles the pin (never the link's own name); never the coordinates when there is a title.
     const { name: _n, ...unnamed } = place;
-    const linkNamed = page('location', unnamed, on('ios'));
+    expect(page('location', unnamed, on('ios'))).not.toContain('Cafe Aroma');
+    const linkNamed = renderLinkPage({ ...resolvedLink('location', unnamed, FILES), name: 'Table flyer', pageStyle: { title: 'Cafe Aroma' } }, URLS, on('ios')).body;
     expect(linkNamed).toContain('<h1>Cafe Aroma</h1>');
     expect(buttons(linkNamed)[0]!.href).toBe('https://maps.apple.com/?ll=38.7139,-9.1334&q=Cafe%20Aroma');
   });
@@ -153,7 +154,7 @@ describe('gallery and images', () => {
     expect(page3.headers!['Content-Security-Policy']).toContain(`'${hash}'`);
     expect(script).toContain("'Escape'");
     expect(script).toContain('location.replace');
-    const de = renderLinkPage({ ...resolvedLink('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }, FILES), name: 'Terrasse', pageStyle: { language: 'de' } }, URLS, on('other')).body;
+    const de = renderLinkPage({ ...resolvedLink('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }, FILES), name: 'Terrace flyer', pageStyle: { language: 'de', title: 'Terrasse' } }, URLS, on('other')).body;
     expect(text(de)).toContain('Weiter');
     expect(de).toContain('alt="Terrasse, Bild 2 von 3"');
   });

@@ -234,7 +234,7 @@ describe('wifi and location', () => {
     expect(visibleText(body)).toContain('33.856784° S, 151.215297° E');
     expect(hrefs(body)).toEqual(
       expect.arrayContaining([
-        'geo:-33.856784,151.215297?q=-33.856784,151.215297(Internal%20name)',
+        'geo:-33.856784,151.215297?q=-33.856784,151.215297',
         'https://www.openstreetmap.org/?mlat=-33.856784&mlon=151.215297#map=17/-33.856784/151.215297',
       ]),
     );
@@ -329,8 +329,8 @@ describe('event', () => {
 });
 
 describe('files', () => {
-  it('image: every image from our file URLs, headed and described by the link name (escaped), never the file name', () => {
-    const named = (name: string) => renderLinkPage({ ...link('image', { files: [{ fileId: IMAGE_IDS[0] }, { fileId: IMAGE_IDS[1] }] }), name }, URLS).body;
+  it('image: every image from our file URLs, headed and described by the page style title (escaped), never the link or file name', () => {
+    const named = (title: string) => renderLinkPage({ ...link('image', { files: [{ fileId: IMAGE_IDS[0] }, { fileId: IMAGE_IDS[1] }] }), name: 'flyer 12', pageStyle: { title } }, URLS).body;
     const body = named(`Terrace ${XSS}`);
     expect(body).toContain(`<img src="/files/${IMAGE_IDS[0]}" alt="Terrace ${XSS_TEXT}, image 1 of 2">`);
     expect(body).toContain(`<img src="/files/${IMAGE_IDS[1]}" alt="Terrace ${XSS_TEXT}, image 2 of 2" loading="lazy">`.replace(' loading="lazy"', ''));
@@ -361,7 +361,7 @@ describe('files', () => {
       { width: 1600, height: 1200, format: 'webp' as const, size: 100_000 },
       { width: 960, height: 720, format: 'jpeg' as const, size: 90_000 },
     ];
-    const photo = { ...link('image', { files: [{ fileId: IMAGE_IDS[1] }] }), name: 'Terrace', files: [{ ...FILES[1]!, variants }] };
+    const photo = { ...link('image', { files: [{ fileId: IMAGE_IDS[1] }] }), pageStyle: { title: 'Terrace' }, files: [{ ...FILES[1]!, variants }] };
     const base = `/files/${IMAGE_IDS[1]}`;
     const body = renderLinkPage(photo, URLS).body;
     expect(body).toContain(
@@ -556,10 +556,10 @@ describe('status pages', () => {
 
   it('a scheduled link says when it opens, and an expired one when it ended, in the schedule’s zone', () => {
     const schedule = { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: Date.parse('2026-12-31T23:00:00Z'), scheduleTimezone: 'Europe/Paris' };
-    expect(visibleText(renderUnavailablePage('scheduled', schedule).body)).toContain('Opens on Thursday, December 24, 2026 at 7:00 PM (Europe/Paris)');
+    expect(visibleText(renderUnavailablePage('scheduled', schedule).body)).toContain('Opens on Thursday, December 24, 2026 at 7:00 PM (Paris time)');
     // An end date of 31 December is stored as the next midnight: the page names the last day, not that midnight.
-    expect(visibleText(renderUnavailablePage('expired', schedule).body)).toContain('Ended on Thursday, December 31, 2026 (Europe/Paris)');
-    expect(visibleText(renderUnavailablePage('expired', { ...schedule, endDate: Date.parse('2026-12-31T13:30:00Z') }).body)).toContain('Ended on Thursday, December 31, 2026 at 2:30 PM (Europe/Paris)');
+    expect(visibleText(renderUnavailablePage('expired', schedule).body)).toContain('Ended on Thursday, December 31, 2026 (Paris time)');
+    expect(visibleText(renderUnavailablePage('expired', { ...schedule, endDate: Date.parse('2026-12-31T13:30:00Z') }).body)).toContain('Ended on Thursday, December 31, 2026 at 2:30 PM (Paris time)');
     expect(visibleText(renderUnavailablePage('scheduled', { ...schedule, scheduleTimezone: null }).body)).toContain('Opens on Thursday, December 24, 2026 at 6:00 PM (UTC)');
     // Each status page is a card with its icon (drawn inline, hidden from screen readers).
     expect(renderUnavailablePage('paused').body).toMatch(/<section class="status-card"><svg class="icon" aria-hidden="true"/);
@@ -620,8 +620,8 @@ describe('actions that work on the scanner’s device', () => {
 
   it('location: the main button opens the platform’s own maps app', () => {
     const point = { latitude: 48.8584, longitude: 2.2945 };
-    expect(mainButton(page('location', on('ios'), point))).toEqual(['https://maps.apple.com/?ll=48.8584,2.2945&q=Internal%20name', 'Open in Apple Maps']);
-    expect(mainButton(page('location', on('android'), point))).toEqual(['geo:48.8584,2.2945?q=48.8584,2.2945(Internal%20name)', 'Open in maps app']);
+    expect(mainButton(page('location', on('ios'), point))).toEqual(['https://maps.apple.com/?ll=48.8584,2.2945&q=48.8584%2C2.2945', 'Open in Apple Maps']);
+    expect(mainButton(page('location', on('android'), point))).toEqual(['geo:48.8584,2.2945?q=48.8584,2.2945', 'Open in maps app']);
     expect(mainButton(page('location', on('other'), point))).toEqual(['https://www.google.com/maps/search/?api=1&query=48.8584%2C2.2945', 'Open in Google Maps']);
     // The other maps stay offered, the main one not twice.
     const links = hrefs(page('location', on('ios'), point));

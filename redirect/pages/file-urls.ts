@@ -14,7 +14,7 @@ export function fileUrlOf(link: { slug: string; passwordHash: string | null }): 
 /** A file's public address. */
 export const publicFileUrl = (id: string): string => `/files/${id}`;
 
-/** Where a link's page finds its files and downloads on this process. */
-export function linkPageUrls(link: { slug: string; passwordHash: string | null }): PageUrls {
-  return { file: fileUrlOf(link), vcard: `/${link.slug}/contact.vcf`, ics: `/${link.slug}/event.ics` };
+/** Where a link's page finds its files and downloads on this process, and its own address under `shortUrlBase`. */
+export function linkPageUrls(link: { slug: string; passwordHash: string | null }, shortUrlBase: string): PageUrls {
+  return { file: fileUrlOf(link), vcard: `/${link.slug}/contact.vcf`, ics: `/${link.slug}/event.ics`, page: `${shortUrlBase.replace(/\/+$/, '')}/${link.slug}` };
 }

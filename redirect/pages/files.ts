@@ -10,7 +10,7 @@ import type { LinkDataByType } from '../../shared/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../../shared/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
 import { imageSources, pictureTag, thumbnailTag } from './images.js';
-import { PageScript, type PageContent } from './layout.js';
+import { PageScript, shownName, type PageContent } from './layout.js';
 import type { PageUrls } from './types.js';
 import { numberFormat, type PageLocale } from './locale.js';
 import { filesText } from './files-messages.js';
@@ -117,13 +117,13 @@ const GALLERY_STYLES =
 
 export function renderImagePage(link: ResolvedLink, data: LinkDataByType['image'], urls: PageUrls, locale: PageLocale): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
-  const title = link.name.trim() || filesText(locale, files.length > 1 ? 'images' : 'image');
-  return imagesPage(link.name, title, files, urls, locale, IMAGE_STYLES, 'images', COLUMN_SIZES);
+  const title = shownName(link) || filesText(locale, files.length > 1 ? 'images' : 'image');
+  return imagesPage(shownName(link), title, files, urls, locale, IMAGE_STYLES, 'images', COLUMN_SIZES);
 }
 
 export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gallery'], urls: PageUrls, locale: PageLocale): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
-  return imagesPage(link.name, link.name.trim() || filesText(locale, 'gallery'), files, urls, locale, GALLERY_STYLES, 'gallery', GALLERY_TILE_SIZES);
+  return imagesPage(shownName(link), shownName(link) || filesText(locale, 'gallery'), files, urls, locale, GALLERY_STYLES, 'gallery', GALLERY_TILE_SIZES);
 }
 
 const PDF_STYLES =
@@ -153,7 +153,7 @@ function pdfsPage(title: string, items: SafeHtml[], locale: PageLocale): PageCon
 export function renderPdfPage(link: ResolvedLink, data: LinkDataByType['pdf'], urls: PageUrls, locale: PageLocale): PageContent {
   const files = linkFiles(link, data.files.map((f) => f.fileId));
   const items = files.map((file, i) => pdfItem(file.originalName ?? filesText(locale, 'documentNumber', { number: i + 1 }), file, urls, locale));
-  return pdfsPage(link.name.trim() || filesText(locale, files.length > 1 ? 'documents' : 'document'), items, locale);
+  return pdfsPage(shownName(link) || filesText(locale, files.length > 1 ? 'documents' : 'document'), items, locale);
 }
 
 export function renderMultiPdfPage(link: ResolvedLink, data: LinkDataByType['multi-pdf'], urls: PageUrls, locale: PageLocale): PageContent {

@@ -14,7 +14,7 @@ import { renderMenuPlaceholderPage } from './menu.js';
 import { renderEmailPage, renderSmsPage } from './messages.js';
 import { renderMultiLinksPage } from './multi-links.js';
 import { renderProductPage } from './product.js';
-import { htmlPage, pageBrand, type PageContent } from './layout.js';
+import { htmlPage, pageBrand, shownName, type PageContent } from './layout.js';
 import { pageLocale, type PageLocale } from './locale.js';
 import type { Page, PageUrls, Scanner } from './types.js';
 import { renderWifiPage } from './wifi.js';
@@ -27,7 +27,7 @@ export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
 export { pageLocale, type PageLocale } from './locale.js';
 export { sendPage } from './send.js';
 export { framedMenuPolicy, menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
-export { renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, statusBrand, type PasswordPageOptions } from './status-pages.js';
+export { notFoundPage, renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, statusBrand, type PasswordPageOptions } from './status-pages.js';
 export type { Page, PageUrls, Scanner, UnavailableReason } from './types.js';
 
 /** The link types answered with a redirect rather than a page. */
@@ -42,7 +42,7 @@ const ANY_SCANNER = (): Scanner => ({ platform: 'other', now: Date.now() });
  */
 export function renderLinkPage(link: ResolvedLink, urls: PageUrls, scanner: Scanner = ANY_SCANNER()): Page {
   const locale = pageLocale(link.pageStyle?.language, scanner.acceptLanguage);
-  return htmlPage({ ...linkPageContent(link, urls, scanner, locale), brand: pageBrand(link, urls), locale });
+  return htmlPage({ ...linkPageContent(link, urls, scanner, locale), brand: pageBrand(link, urls), locale, ...(urls.page ? { pageUrl: urls.page } : {}) });
 }
 
 function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, locale: PageLocale): PageContent {
@@ -58,7 +58,7 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, l
     case 'wifi':
       return renderWifiPage(data<'wifi'>(), locale);
     case 'location':
-      return renderLocationPage(link.name, data<'location'>(), scanner, locale);
+      return renderLocationPage(shownName(link), data<'location'>(), scanner, locale);
     case 'event':
       return renderEventPage(link, data<'event'>(), urls, scanner, locale);
     case 'image':

@@ -13,6 +13,7 @@ import { html, SafeHtml } from './html.js';
 import { imageSources, pictureTag, type ImageSources } from './images.js';
 import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { ENGLISH, localeHeaders, type PageLocale } from './locale.js';
+import { layoutText } from './layout-messages.js';
 import type { Page, PageUrls } from './types.js';
 
 export interface PolicyOptions {
@@ -99,6 +100,10 @@ export interface HtmlPageOptions {
   brand?: PageBrand | null;
   /** The page's language (its `lang`); default English. */
   locale?: PageLocale;
+  /** What the page is about, for link previews; the brand's description wins, a generic line otherwise. */
+  description?: string;
+  /** The page's own absolute address (og:url), against which a preview image's address is made absolute. */
+  pageUrl?: string;
   /** false: the page shows the brand itself (brandMark), the layout only applies its colours. */
   brandHeader?: boolean;
   /**
@@ -120,19 +125,35 @@ export class PageScript {
  * A complete page: the layout around `content`, and every header it must be sent with (the
  * security headers included), so a route sends `status`, `headers` and `body` as they are.
  */
-export function htmlPage({ status = 200, title, content, styles = '', bodyStyle, headers, script, brand, locale = ENGLISH, brandHeader: withHeader = true }: HtmlPageOptions): Page {
+export function htmlPage(options: HtmlPageOptions): Page {
+  const { status = 200, title, content, styles = '', bodyStyle, headers, script, brand, locale = ENGLISH, brandHeader: withHeader = true } = options;
   // Styles are this module's constants, never user data, and <style> content must not be escaped.
-  // The empty data: icon stops browsers from asking for /favicon.ico on every scan.
+  // Without a logo, the empty data: icon stops browsers from asking for /favicon.ico on every scan.
   const body = html`<!doctype html>
-<html lang="${locale.tag}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${title}</title><style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
-<body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && withHeader && brandHeader(brand)}${content}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
+<html lang="${locale.tag}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="${brand?.logo?.smallest ?? 'data:,'}"><title>${title}</title>${previewTags(options, locale)}<style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
+<body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && withHeader && brandHeader(brand)}${content}${brand && withHeader && websiteFooter(brand, locale)}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
 `;
   const policy: Record<string, string> = script ? { 'Content-Security-Policy': contentSecurityPolicy({ scriptHashes: [script.hash] }) } : {};
   return { status, body: body.value, headers: { ...pageHeaders, ...localeHeaders(locale), ...policy, ...headers } };
 }
 
+/**
+ * What a chat app or a social network shows for a shared link: the description (meta and og), the
+ * title, the brand's name, and its cover (else logo) as the image, by absolute address.
+ */
+function previewTags({ title, description, pageUrl, brand }: HtmlPageOptions, locale: PageLocale): SafeHtml {
+  const text = brand?.description || description || layoutText(locale, 'defaultDescription', { title });
+  const picture = brand?.cover ?? brand?.logo;
+  const image = picture && pageUrl ? new URL(picture.src, pageUrl).href : undefined;
+  return html`<meta name="description" content="${text}"><meta property="og:type" content="website"><meta property="og:title" content="${title}"><meta property="og:description" content="${text}">${
+    pageUrl && html`<meta property="og:url" content="${pageUrl}">`
+  }${brand?.title && html`<meta property="og:site_name" content="${brand.title}">`}${image && html`<meta property="og:image" content="${image}">`}<meta name="twitter:card" content="${
+    image && brand?.cover ? 'summary_large_image' : 'summary'
+  }">`;
+}
+
 // ---------------------------------------------------------------------------------------------
-// The owner's brand (a link's pageStyle): accent colours, logo and cover.
+// The owner's brand (a link's pageStyle): accent colours, logo, cover, title, description, website.
 
 /** What the layout shows of a link's page style, its files resolved to URLs. */
 export interface PageBrand {
@@ -140,12 +161,15 @@ export interface PageBrand {
   accentColorDark?: string;
   logo?: ImageSources;
   cover?: ImageSources;
-  /** Whose brand: the logo's text alternative. */
-  name: string;
+  /** Who the page is from, as the owner wrote it: the logo's text alternative (empty: the logo is decoration). */
+  title: string;
+  description?: string;
+  /** The way back to the business. */
+  website?: string;
 }
 
 /** The brand of a link's page, from its page style; its logo and cover only when they are files the link has. */
-export function pageBrand(link: Pick<ResolvedLink, 'name' | 'pageStyle' | 'files'>, urls: Pick<PageUrls, 'file'>): PageBrand | null {
+export function pageBrand(link: Pick<ResolvedLink, 'pageStyle' | 'files'>, urls: Pick<PageUrls, 'file'>): PageBrand | null {
   const style = link.pageStyle;
   if (!style) return null;
   const image = (ref: { fileId: string } | undefined) => {
@@ -153,7 +177,9 @@ export function pageBrand(link: Pick<ResolvedLink, 'name' | 'pageStyle' | 'files
     return file ? imageSources(file, urls.file) : undefined;
   };
   return {
-    name: link.name,
+    title: style.title?.trim() ?? '',
+    ...(style.description?.trim() ? { description: style.description.trim() } : {}),
+    ...(style.website ? { website: style.website } : {}),
     ...(style.accentColor ? { accentColor: style.accentColor } : {}),
     ...(style.accentColorDark ? { accentColorDark: style.accentColorDark } : {}),
     ...(image(style.logo) ? { logo: image(style.logo)! } : {}),
@@ -195,16 +221,33 @@ function brandStyles(brand: PageBrand): string {
     (dark ? `@media (prefers-color-scheme:dark){:root{--accent:${dark};--on-accent:${textOn(dark)}}}` : '') +
     '.brand{margin:-2rem -1.25rem 1.25rem;text-align:center}.brand-cover{display:block;width:100%;height:9rem;object-fit:cover}' +
     '.brand-logo{display:block;width:4.5rem;height:4.5rem;object-fit:cover;border-radius:1rem;margin:1.25rem auto 0;background:var(--card)}' +
-    '.brand-has-cover .brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}'
+    '.brand-has-cover .brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}.brand-title{font-weight:600;margin:.5rem 0 0}' +
+    '.site-footer{margin:2rem 0 0;padding:1rem 0 0;border-top:1px solid var(--line);text-align:center}.site-footer a{display:inline-block;padding:.5rem 0}'
   );
 }
 
+/** The cover, the logo and who the page is from; the logo's alt is empty when the title follows it. */
 function brandHeader(brand: PageBrand): SafeHtml | null {
-  if (!brand.logo && !brand.cover) return null;
+  if (!brand.logo && !brand.cover && !brand.title) return null;
   // The logo is shown 72 px wide: its smallest copy is plenty.
   return html`<header class="brand${brand.cover ? ' brand-has-cover' : ''}">${brand.cover && pictureTag(brand.cover, { className: 'brand-cover', alt: '', sizes: '(min-width: 36rem) 36rem, 100vw', priority: true })}${
-    brand.logo && html`<img class="brand-logo" src="${brand.logo.smallest}" alt="${brand.name} logo" width="72" height="72">`
-  }</header>`;
+    brand.logo && html`<img class="brand-logo" src="${brand.logo.smallest}" alt="" width="72" height="72">`
+  }${brand.title && html`<p class="brand-title">${brand.title}</p>`}</header>`;
+}
+
+/**
+ * The name a visitor sees for a link: its page style's title. Never the link's own name, which is
+ * the owner's label in their list ("Table 12 flyer"); pages without a title use their type's word.
+ */
+export const shownName = (link: Pick<ResolvedLink, 'pageStyle'>): string => link.pageStyle?.title?.trim() ?? '';
+
+/** The host of a website as people read it ("cafe-aroma.example"). */
+export const websiteHost = (website: string) => new URL(website).host.replace(/^www\./, '');
+
+/** The way back to the business, at the end of its pages. */
+function websiteFooter(brand: PageBrand, locale: PageLocale): SafeHtml | null {
+  if (!brand.website) return null;
+  return html`<footer class="site-footer"><a href="${brand.website}">${layoutText(locale, 'visit', { name: brand.title || websiteHost(brand.website) })}</a></footer>`;
 }
 
 /**
@@ -213,8 +256,8 @@ function brandHeader(brand: PageBrand): SafeHtml | null {
  * are not shown before it is unlocked).
  */
 export function brandMark(brand: PageBrand): SafeHtml {
-  return html`<div class="brand-mark">${brand.logo && html`<img class="brand-mark-logo" src="${brand.logo.smallest}" alt="${brand.name.trim() ? '' : 'Logo'}" width="64" height="64">`}${
-    brand.name.trim() && html`<p class="brand-mark-name">${brand.name}</p>`
+  return html`<div class="brand-mark">${brand.logo && html`<img class="brand-mark-logo" src="${brand.logo.smallest}" alt="" width="64" height="64">`}${
+    brand.title && html`<p class="brand-mark-name">${brand.title}</p>`
   }</div>`;
 }
 

@@ -3,48 +3,22 @@ import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
 import { publicFileUrl } from './file-urls.js';
 import { icon, type IconName } from './icons.js';
-import { BRAND_MARK_STYLES, brandMark, contentSecurityPolicy, htmlPage, pageBrand, type PageBrand } from './layout.js';
-import { pageLocale, type PageLocale } from './locale.js';
+import { BRAND_MARK_STYLES, brandMark, contentSecurityPolicy, htmlPage, pageBrand, websiteHost, type PageBrand } from './layout.js';
+import { layoutText } from './layout-messages.js';
+import { dateTimeFormat, ENGLISH, pageLocale, zoneCity, type PageLocale } from './locale.js';
+import { statusText } from './status-messages.js';
 import type { Page, UnavailableReason } from './types.js';
 
-const UNAVAILABLE: Record<UnavailableReason, { status: number; title: string; message: string; icon: IconName }> = {
-  not_found: {
-    status: 404,
-    title: 'Link not found',
-    message: 'This QR code or short link does not lead anywhere. Check the address, or ask whoever shared it for a new one.',
-    icon: 'question',
-  },
-  paused: {
-    status: 410,
-    title: 'This link is paused',
-    message: 'Its owner has paused it for now. Please try again later.',
-    icon: 'pause',
-  },
-  scheduled: {
-    status: 410,
-    title: 'This link is not active yet',
-    message: 'It has been set up to start later. Please come back when it goes live.',
-    icon: 'clock',
-  },
-  expired: {
-    status: 410,
-    title: 'This link has expired',
-    message: 'It was only available for a limited time, and that time is over.',
-    icon: 'hourglass',
-  },
-  limit_reached: {
-    status: 410,
-    title: 'This link has reached its limit',
-    message: 'It has already been opened as many times as its owner allowed.',
-    icon: 'blocked',
-  },
+type StatusKey = Parameters<typeof statusText>[1];
+
+const UNAVAILABLE: Record<UnavailableReason, { status: number; title: StatusKey; message: StatusKey; icon: IconName }> = {
+  not_found: { status: 404, title: 'notFoundTitle', message: 'notFoundMessage', icon: 'question' },
+  paused: { status: 410, title: 'pausedTitle', message: 'pausedMessage', icon: 'pause' },
+  scheduled: { status: 410, title: 'scheduledTitle', message: 'scheduledMessage', icon: 'clock' },
+  expired: { status: 410, title: 'expiredTitle', message: 'expiredMessage', icon: 'hourglass' },
+  limit_reached: { status: 410, title: 'limitTitle', message: 'limitMessage', icon: 'blocked' },
   // Only a row written outside the api can get here (the api stores valid URLs only); nothing was counted.
-  broken_destination: {
-    status: 502,
-    title: 'This link cannot be opened',
-    message: 'Its destination is not a valid web address. Please let whoever shared it know.',
-    icon: 'alert',
-  },
+  broken_destination: { status: 502, title: 'brokenTitle', message: 'brokenMessage', icon: 'alert' },
 };
 
 /** Status pages are a card in the middle of the screen: an icon, the heading, what it means. */
@@ -52,22 +26,24 @@ const STATUS_STYLES =
   'main{min-height:100vh;min-height:100dvh;display:flex;align-items:center;justify-content:center}' +
   '.status-card{width:100%;max-width:26rem;text-align:center;background:var(--card);border:1px solid var(--line);border-radius:1.25rem;padding:2rem 1.5rem}' +
   '.status-card .icon{color:var(--accent);margin:0 auto 1rem;display:block}.status-card h1{font-size:1.4rem}.status-card p:last-child{margin-bottom:0}' +
-  '.when{font-weight:600}';
+  '.when{font-weight:600}.visit{margin:1.25rem 0 0}.visit .button{margin:0}';
 
 /**
  * A status page; a brand is shown inside the card (its logo and name: whose link this is), as the
  * layout's banner would sit beside a card centred in a flex row.
  */
-function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null; locale?: PageLocale }): Page {
+function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null; locale: PageLocale }): Page {
   const brand = options.brand ?? null;
+  // The way back to the business, also when its link cannot be opened.
+  const visit = brand?.website && html`<p class="visit"><a class="button secondary" href="${brand.website}">${layoutText(options.locale, 'visit', { name: brand.title || websiteHost(brand.website) })}</a></p>`;
   return htmlPage({
-    ...(options.locale ? { locale: options.locale } : {}),
     status: options.status,
     title: options.title,
     brand,
+    locale: options.locale,
     brandHeader: false,
     styles: STATUS_STYLES + (brand ? BRAND_MARK_STYLES : '') + (options.styles ?? ''),
-    content: html`<section class="status-card">${brand && brandMark(brand)}${icon(options.icon, 48)}<h1>${options.title}</h1>${options.body}</section>`,
+    content: html`<section class="status-card">${brand && brandMark(brand)}${icon(options.icon, 48)}<h1>${options.title}</h1>${options.body}${visit}</section>`,
     ...(options.headers ? { headers: options.headers } : {}),
   });
 }
@@ -76,23 +52,23 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whether `at` is midnight in `zone`: how a schedule given as dates starts and ends (scheduleEnd). */
 function isMidnightIn(at: number, zone: string): boolean {
-  const parts = new Intl.DateTimeFormat('en', { timeZone: zone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+  const parts = dateTimeFormat(ENGLISH, { timeZone: zone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
   return parts.filter((p) => p.type === 'hour' || p.type === 'minute' || p.type === 'second').every((p) => Number(p.value) === 0);
 }
 
 /**
- * When a schedule starts or ends, in its zone, with the zone's name: "Thursday, December 24, 2026
- * at 7:00 PM (Europe/Paris)". A start at midnight is that day; an end at midnight is the end of
- * the day before (an end date of 30 November is stored as 1 December, 00:00: "through the 30th").
+ * When a schedule starts or ends, in its zone, named by its city, in the page's language:
+ * "Thursday, December 24, 2026 at 7:00 PM (Paris time)". A start at midnight is that day; an end
+ * at midnight is the end of the day before (an end date of 30 November is stored as 1 December,
+ * 00:00: "through the 30th").
  */
-function formatScheduleInstant(at: number, timeZone: string | null, edge: 'start' | 'end'): string {
+function formatScheduleInstant(at: number, timeZone: string | null, edge: 'start' | 'end', locale: PageLocale): string {
   const zone = timeZone ?? 'UTC';
-  if (isMidnightIn(at, zone)) {
-    // Half a day back is still the day before, whatever a daylight-saving change did to its length.
-    const day = edge === 'end' ? at - DAY_MS / 2 : at;
-    return `${new Intl.DateTimeFormat('en', { timeZone: zone, dateStyle: 'full' }).format(day)} (${zone})`;
-  }
-  return `${new Intl.DateTimeFormat('en', { timeZone: zone, dateStyle: 'full', timeStyle: 'short' }).format(at)} (${zone})`;
+  // Half a day back from a midnight end is still the day before, whatever a daylight-saving change did to its length.
+  const when = isMidnightIn(at, zone)
+    ? dateTimeFormat(locale, { timeZone: zone, dateStyle: 'full' }).format(edge === 'end' ? at - DAY_MS / 2 : at)
+    : dateTimeFormat(locale, { timeZone: zone, dateStyle: 'full', timeStyle: 'short' }).format(at);
+  return zone === 'UTC' ? `${when} (UTC)` : statusText(locale, 'inZone', { when, city: zoneCity(zone) });
 }
 
 /**
@@ -100,91 +76,90 @@ function formatScheduleInstant(at: number, timeZone: string | null, edge: 'start
  * given, its owner's brand. A protected link's logo and cover are left out: its files are served
  * only to visitors who have unlocked it.
  */
-export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleTimezone'> & Partial<Pick<ResolvedLink, 'name' | 'pageStyle' | 'files' | 'passwordHash'>>;
+export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleTimezone'> & Partial<Pick<ResolvedLink, 'pageStyle' | 'files' | 'passwordHash'>>;
 
 /** The brand a status page of `link` shows (public file URLs, no images for a protected link). */
-export function statusBrand(link: Partial<Pick<ResolvedLink, 'name' | 'pageStyle' | 'files' | 'passwordHash'>> | undefined): PageBrand | null {
+export function statusBrand(link: Partial<Pick<ResolvedLink, 'pageStyle' | 'files' | 'passwordHash'>> | undefined): PageBrand | null {
   if (!link?.pageStyle) return null;
   const files = link.passwordHash ? [] : (link.files ?? []);
-  return pageBrand({ name: link.name ?? '', pageStyle: link.pageStyle, files }, { file: publicFileUrl });
+  return pageBrand({ pageStyle: link.pageStyle, files }, { file: publicFileUrl });
 }
 
-export function renderUnavailablePage(reason: UnavailableReason, schedule?: StatusLink): Page {
+/** A status page's language: the owner's, else the visitor's (Accept-Language), else English. */
+const statusLocale = (link: Partial<Pick<ResolvedLink, 'pageStyle'>> | undefined, acceptLanguage: string | undefined) => pageLocale(link?.pageStyle?.language, acceptLanguage);
+
+export function renderUnavailablePage(reason: UnavailableReason, schedule?: StatusLink, acceptLanguage?: string): Page {
   const { status, title, message, icon } = UNAVAILABLE[reason];
+  const locale = statusLocale(schedule, acceptLanguage);
   let when: SafeHtml | null = null;
-  if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">Opens on ${formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start')}</p>`;
-  if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">Ended on ${formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end')}</p>`;
-  return statusPage({ status, title, icon, body: html`${when}<p>${message}</p>`, brand: statusBrand(schedule), locale: pageLocale(schedule?.pageStyle?.language, undefined) });
+  if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">${statusText(locale, 'opensOn', { when: formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start', locale) })}</p>`;
+  if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">${statusText(locale, 'endedOn', { when: formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end', locale) })}</p>`;
+  return statusPage({ status, title: statusText(locale, title), icon, body: html`${when}<p>${statusText(locale, message)}</p>`, brand: statusBrand(schedule), locale });
+}
+
+const notFoundPages = new Map<string, Page>();
+const NOT_FOUND_PAGES_MAX = 64;
+
+/** The 404 page in the visitor's language: the same for every unknown slug, so made once per language. */
+export function notFoundPage(acceptLanguage: string | undefined): Page {
+  const locale = pageLocale(undefined, acceptLanguage);
+  let page = notFoundPages.get(locale.tag);
+  if (!page) {
+    if (notFoundPages.size >= NOT_FOUND_PAGES_MAX) notFoundPages.clear();
+    page = renderUnavailablePage('not_found', undefined, acceptLanguage);
+    notFoundPages.set(locale.tag, page);
+  }
+  return page;
 }
 
 /** How long a scanner is told to wait when the service is briefly unavailable. */
 const SERVICE_RETRY_AFTER_SECONDS = 5;
 
-export function renderServiceUnavailablePage(): Page {
+export function renderServiceUnavailablePage(acceptLanguage?: string): Page {
+  const locale = pageLocale(undefined, acceptLanguage);
   return statusPage({
     status: 503,
-    title: 'Please try again in a moment',
+    title: statusText(locale, 'unavailableTitle'),
     icon: 'alert',
-    body: html`<p>We could not open this link just now. Reload the page in a few seconds.</p>`,
+    body: html`<p>${statusText(locale, 'unavailableMessage')}</p>`,
     headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) },
+    locale,
   });
 }
 
-/** What each client error tells the scanner: the cause, and what to do about it. */
-const CLIENT_ERRORS: Record<number, { title: string; message: string }> = {
-  400: {
-    title: 'This request could not be read',
-    message: 'The address is not valid, or what was sent with it is malformed. Open the link again from its QR code.',
-  },
-  403: {
-    title: 'This form was sent from another site',
-    message: 'A link’s password is only taken from the link’s own page. Open the link again and enter the password there.',
-  },
-  405: {
-    title: 'This address cannot be opened this way',
-    message: 'Short links open in a browser (a GET request); this address does not take the kind of request that was sent.',
-  },
-  408: {
-    title: 'The request took too long',
-    message: 'It did not arrive in time. Please open the link again.',
-  },
-  413: {
-    title: 'This request is too large',
-    message: 'What was sent with it is more than this page accepts. Go back to the link and try once more.',
-  },
-  414: {
-    title: 'This address is too long',
-    message: 'No short link is that long. Check the address, or scan the QR code again.',
-  },
-  415: {
-    title: 'This form could not be read',
-    message: 'It was not sent as a web form. Go back to the link and submit the form from the page.',
-  },
-  431: {
-    title: 'The request headers are too large',
-    message: 'Your browser sent more cookies or headers than this site accepts. Clearing this site’s cookies usually helps.',
-  },
-};
+/** The client errors that have words of their own; any other is told as a 400. */
+const CLIENT_ERRORS = [400, 403, 405, 408, 413, 414, 415, 431] as const;
+type ClientError = (typeof CLIENT_ERRORS)[number];
 
 /**
  * A request the client got wrong, from the framework or Node's HTTP parser (a malformed path, a
  * body of the wrong type or size, headers too large...): its status, a message naming the cause
  * (never the request's own text), and no "try again later" advice. `allow` for a 405.
  */
-export function renderClientErrorPage(status: number, allow?: string): Page {
-  const { title, message } = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
-  return statusPage({ status, title, icon: 'alert', body: html`<p>${message}</p>`, ...(allow ? { headers: { Allow: allow } } : {}) });
+export function renderClientErrorPage(status: number, allow?: string, acceptLanguage?: string): Page {
+  const locale = pageLocale(undefined, acceptLanguage);
+  const known: ClientError = (CLIENT_ERRORS as readonly number[]).includes(status) ? (status as ClientError) : 400;
+  return statusPage({
+    status,
+    title: statusText(locale, `error${known}Title`),
+    icon: 'alert',
+    body: html`<p>${statusText(locale, `error${known}Message`)}</p>`,
+    locale,
+    ...(allow ? { headers: { Allow: allow } } : {}),
+  });
 }
 
 /** A client that asked for too many unknown links this window (429; see NotFoundLimit). */
-export function renderTooManyNotFoundPage(retryAfterSeconds: number): Page {
+export function renderTooManyNotFoundPage(retryAfterSeconds: number, acceptLanguage?: string): Page {
+  const locale = pageLocale(undefined, acceptLanguage);
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
   return statusPage({
     status: 429,
-    title: 'Too many unknown links',
+    title: statusText(locale, 'tooManyTitle'),
     icon: 'blocked',
-    body: html`<p>This network has asked for many links that do not exist. Please wait ${waitText(retryAfter)} and try again.</p>`,
+    body: html`<p>${statusText(locale, 'tooManyMessage', { wait: waitText(retryAfter, locale) })}</p>`,
     headers: { 'Retry-After': String(retryAfter) },
+    locale,
   });
 }
 
@@ -198,29 +173,26 @@ export interface PasswordPageOptions {
   retryAfterSeconds?: number;
   /** The link's owner's brand (statusBrand: without images, the link being protected). */
   brand?: PageBrand | null;
+  /** The link's page style's language, else the visitor's; default English. */
   locale?: PageLocale;
 }
 
 /** 200 with the form; 401 after a wrong password; 429 with Retry-After after too many attempts. */
-export function renderPasswordPage({ action, error, retryAfterSeconds, brand, locale }: PasswordPageOptions): Page {
+export function renderPasswordPage({ action, error, retryAfterSeconds, brand, locale = ENGLISH }: PasswordPageOptions): Page {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds ?? DEFAULT_PASSWORD_RETRY_SECONDS));
   const alert =
-    error === 'wrong'
-      ? 'That password is not right. Please try again.'
-      : error === 'too_many'
-        ? `Too many attempts. Please wait ${waitText(retryAfter)} and try again.`
-        : undefined;
+    error === 'wrong' ? statusText(locale, 'wrongPassword') : error === 'too_many' ? statusText(locale, 'tooManyAttempts', { wait: waitText(retryAfter, locale) }) : undefined;
   return statusPage({
     status: error === 'wrong' ? 401 : error === 'too_many' ? 429 : 200,
-    title: 'This link is protected',
+    title: statusText(locale, 'protectedTitle'),
     icon: 'lock',
     brand,
-    ...(locale ? { locale } : {}),
-    body: html`<p>Enter the password you were given to open it.</p>
+    locale,
+    body: html`<p>${statusText(locale, 'protectedMessage')}</p>
 ${alert && html`<p class="alert" role="alert">${alert}</p>`}
-<form method="post" action="${action}"><label for="password">Password</label>
+<form method="post" action="${action}"><label for="password">${statusText(locale, 'passwordLabel')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${error ? '' : html` autofocus`}>
-<button class="button" type="submit">Open link</button></form>`,
+<button class="button" type="submit">${statusText(locale, 'openLink')}</button></form>`,
     styles:
       'form{text-align:left}label{display:block;font-weight:600;margin:0 0 .25rem}' +
       'input{display:block;width:100%;min-height:3rem;padding:.5rem .75rem;margin:0 0 1rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.5rem}' +
@@ -233,8 +205,8 @@ ${alert && html`<p class="alert" role="alert">${alert}</p>`}
   });
 }
 
-function waitText(seconds: number): string {
-  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+function waitText(seconds: number, locale: PageLocale): string {
+  if (seconds < 60) return seconds === 1 ? statusText(locale, 'second') : statusText(locale, 'seconds', { count: seconds });
   const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  return minutes === 1 ? statusText(locale, 'minute') : statusText(locale, 'minutes', { count: minutes });
 }

@@ -25,6 +25,8 @@ export interface PageUrls {
   vcard: string;
   /** The link's calendar file (.ics), for event links. */
   ics: string;
+  /** The page's own absolute address (SHORT_URL_BASE/slug), for link previews; absent where a page is made for a test. */
+  page?: string;
 }
 
 /** Who is looking at a page: the platform its actions should suit, the time it is asked at, the languages it reads. */

@@ -25,6 +25,7 @@ import {
   renderServiceUnavailablePage,
   renderTooManyNotFoundPage,
   renderUnavailablePage,
+  notFoundPage,
   renderVcard,
   statusBrand,
   sendPage,
@@ -58,15 +59,15 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   const answerNotFound = notFoundResponder(notFoundLimit);
 
   /** The link, or the page to answer instead, when the slug is settled without a lookup; undefined when this process's cache does not hold it. */
-  function findCachedLink(slug: string, now: number): ResolvedLink | Page | undefined {
+  function findCachedLink(slug: string, now: number, acceptLanguage: string | undefined): ResolvedLink | Page | undefined {
     if (!CUSTOM_SLUG_PATTERN.test(slug)) return NOT_FOUND_PAGE;
     const link = resolver.cached(slug);
-    return link === undefined ? undefined : availableLink(link, now);
+    return link === undefined ? undefined : availableLink(link, now, acceptLanguage);
   }
 
   /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
   async function findLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
-    return findCachedLink(request.params.slug, now) ?? lookUpLink(request, now);
+    return findCachedLink(request.params.slug, now, request.headers['accept-language']) ?? lookUpLink(request, now);
   }
 
   /**
@@ -78,25 +79,26 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const { slug } = request.params;
     try {
       const [blockedFor, cachedLink] = await Promise.all([notFoundLimit.blockedAnywhere(notFoundLimit.clientOf(request.ip), now), resolver.resolveFromCache(slug)]);
-      if (cachedLink !== undefined) return availableLink(cachedLink, now);
-      if (blockedFor > 0) return renderTooManyNotFoundPage(blockedFor);
-      return availableLink(await resolver.resolve(slug), now);
+      const acceptLanguage = request.headers['accept-language'];
+      if (cachedLink !== undefined) return availableLink(cachedLink, now, acceptLanguage);
+      if (blockedFor > 0) return renderTooManyNotFoundPage(blockedFor, acceptLanguage);
+      return availableLink(await resolver.resolve(slug), now, acceptLanguage);
     } catch (err) {
-      if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage();
+      if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage(request.headers['accept-language']);
       throw err;
     }
   }
 
-  function availableLink(link: ResolvedLink | null, now: number): ResolvedLink | Page {
+  function availableLink(link: ResolvedLink | null, now: number, acceptLanguage: string | undefined): ResolvedLink | Page {
     if (!link) return NOT_FOUND_PAGE;
     const reason = windowStatus(link, now) ?? (link.brokenDestination ? 'broken_destination' : null);
-    return reason ? renderUnavailablePage(reason, link) : link;
+    return reason ? renderUnavailablePage(reason, link, acceptLanguage) : link;
   }
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
   /** The link's password form (posting to the link), in its owner's brand. */
-  const passwordPage = (link: ResolvedLink, options: Pick<PasswordPageOptions, 'error' | 'retryAfterSeconds'> = {}) =>
-    renderPasswordPage({ action: `/${link.slug}`, brand: statusBrand(link), locale: pageLocale(link.pageStyle?.language, undefined), ...options });
+  const passwordPage = (link: ResolvedLink, request: FastifyRequest, options: Pick<PasswordPageOptions, 'error' | 'retryAfterSeconds'> = {}) =>
+    renderPasswordPage({ action: `/${link.slug}`, brand: statusBrand(link), locale: pageLocale(link.pageStyle?.language, request.headers['accept-language']), ...options });
   /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
   const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
     page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
@@ -110,7 +112,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const now = Date.now();
     // The scan path's one check for a preview: without the parameter, nothing below changes.
     if (request.query.preview !== undefined) return answerPreview(request, reply, request.query.preview, now);
-    const cached = findCachedLink(request.params.slug, now);
+    const cached = findCachedLink(request.params.slug, now, request.headers['accept-language']);
     if (cached === undefined) return lookUpLink(request, now).then((found) => answerScan(request, reply, found, now));
     const answered = answerScan(request, reply, cached, now);
     // The reply itself must not be returned from a handler that is not async (Fastify would send it).
@@ -136,7 +138,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   function answerScan(request: SlugRequest, reply: FastifyReply, found: ResolvedLink | Page, now: number) {
     if (isPage(found)) return answerPage(request, reply, found);
-    if (locked(found, request, now)) return sendPage(reply, passwordPage(found));
+    if (locked(found, request, now)) return sendPage(reply, passwordPage(found, request));
     return resolveScan(request, reply, found, now);
   }
 
@@ -155,7 +157,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       (page) => takeScan(request, reply, link, visitor, now, page),
       (err: unknown) => {
         request.log.error({ err, slug: link.slug }, 'page could not be made');
-        return sendPage(reply, renderServiceUnavailablePage());
+        return sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language']));
       },
     );
   }
@@ -164,9 +166,9 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   function takeScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
     if (!link.scanLimitActive) return recordAndSend(request, reply, link, visitor, now, answer);
     return scanLimiter.take(link, !visitor.isBot).then(
-      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached', link)) : recordAndSend(request, reply, link, visitor, now, answer)),
+      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached', link, request.headers['accept-language'])) : recordAndSend(request, reply, link, visitor, now, answer)),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
-      () => sendPage(reply, renderServiceUnavailablePage()),
+      () => sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language'])),
     );
   }
 
@@ -176,7 +178,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
     if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding'], request.headers['accept-language']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
-    return renderLinkPage(link, linkPageUrls(link), { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] });
+    return renderLinkPage(link, linkPageUrls(link, scanPath.shortUrlBase), { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] });
   }
 
   function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
@@ -207,7 +209,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {
     // Before anything is looked up or counted: a form from elsewhere learns nothing, not even whether the link exists.
-    if (isCrossSite(request)) return sendPage(reply, renderClientErrorPage(403));
+    if (isCrossSite(request)) return sendPage(reply, renderClientErrorPage(403, undefined, request.headers['accept-language']));
     const now = Date.now();
     const found = await findLink(request, now);
     if (isPage(found)) return answerPage(request, reply, found);
@@ -216,7 +218,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     if (found.passwordHash === null || !locked(found, request, now)) return reply.code(303).header('location', action).send();
     // Limited per link and client and per link; visitors holding a cookie never reach this.
     const attempt = await passwordAttempts.begin(found.id, request.ip);
-    if (!attempt.allowed) return sendPage(reply, passwordPage(found, { error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
+    if (!attempt.allowed) return sendPage(reply, passwordPage(found, request, { error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
     const right =
@@ -242,7 +244,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const after = attempt.failed();
     return sendPage(
       reply,
-      passwordPage(found, after.allowed ? { error: 'wrong' } : { error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),
+      passwordPage(found, request, after.allowed ? { error: 'wrong' } : { error: 'too_many', retryAfterSeconds: after.retryAfterSeconds }),
     );
   });
 
@@ -254,7 +256,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   async function openedLink(request: SlugRequest): Promise<ResolvedLink | Page> {
     const now = Date.now();
     const found = await findLink(request, now);
-    return !isPage(found) && locked(found, request, now) ? passwordPage(found) : found;
+    return !isPage(found) && locked(found, request, now) ? passwordPage(found, request) : found;
   }
 
   /** A download a page offers. */
@@ -273,7 +275,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
           .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': attachmentDisposition(eventFileName(found.data as LinkDataByType['event'])) })
           .send(renderIcs(found.data as LinkDataByType['event'], { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
       }
-      return sendPage(reply, renderUnavailablePage('not_found'));
+      return sendPage(reply, notFoundPage(request.headers['accept-language']));
     };
   }
   app.get('/:slug/contact.vcf', download('contact.vcf'));

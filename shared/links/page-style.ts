@@ -2,15 +2,17 @@
  * A link's page style: how the page a scan shows is branded, for every link type with a page.
  * The owner sets it per link (`pageStyle` on POST/PUT /links; absent on a PUT keeps it, null
  * clears it):
- * - `language`: the page's `lang` (a BCP 47 tag, stored canonical: `pt-br` → `pt-BR`; default en),
- *   so screen readers pronounce it and browsers offer the right translation;
+ * - `language`: the page's `lang` and the language of its words, dates and prices (a BCP 47 tag,
+ *   stored canonical: `pt-br` → `pt-BR`); unset, the visitor's browser language chooses;
+ * - `title`, `description`, `website`: who the page is from (heading, logo alt, shared title), its
+ *   preview text, and the way back to the business (linked from every page, status pages too);
  * - `accentColor` / `accentColorDark`: buttons and links in light and dark mode (hex; the page
  *   keeps text readable whatever they are);
  * - `logo` / `cover`: image files of the account, attached to the link like its data's files.
  * Menu links are styled by their cafe's theme instead.
  */
 import { z } from 'zod';
-import { fileRefSchema, type FileRefLocation } from './data/index.js';
+import { fileRefSchema, httpUrlHref, PAGE_TITLE_MAX, URL_MAX, type FileRefLocation } from './data/index.js';
 import { hexColorSchema } from '../format/hex-color.js';
 
 const LANGUAGE_TAG_MAX = 35;
@@ -29,10 +31,34 @@ const languageTag = z
     return z.NEVER;
   });
 
+export const PAGE_DESCRIPTION_MAX = 300;
+
+const optionalLine = (max: number) =>
+  z
+    .string({ error: 'Must be a string' })
+    .max(max, { error: `Must be at most ${max} characters` })
+    .refine((value) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value), { error: 'Must not contain control characters' })
+    .optional();
+
+const websiteSchema = z
+  .string({ error: 'Must be a string' })
+  .max(URL_MAX, { error: `Must be at most ${URL_MAX} characters`, abort: true })
+  .transform((value, ctx) => {
+    const href = httpUrlHref(value);
+    if (href !== null && href.length <= URL_MAX) return href;
+    ctx.addIssue({ code: 'custom', message: 'Must be a valid http(s) URL' });
+    return z.NEVER;
+  });
+
 export const pageStyleSchema = z
   .strictObject(
     {
-      language: languageTag.optional().meta({ description: 'The page language (BCP 47), e.g. en, fr, pt-BR; default en' }),
+      language: languageTag
+        .optional()
+        .meta({ description: "The page language (BCP 47), e.g. en, fr, pt-BR; default: the visitor's browser language among en, pt, es, fr, de, else en" }),
+      title: optionalLine(PAGE_TITLE_MAX).meta({ description: "Who the page is from, e.g. the business: the heading where the page has none of its own, the logo's text alternative and the shared title (never the link's name)" }),
+      description: optionalLine(PAGE_DESCRIPTION_MAX).meta({ description: 'A sentence or two for link previews (meta description, og:description)' }),
+      website: websiteSchema.optional().meta({ description: 'The way back to the business: linked from every page, also when the link is paused, scheduled, expired or protected' }),
       accentColor: hexColorSchema.optional().meta({ description: 'Buttons and links (light mode)' }),
       accentColorDark: hexColorSchema.optional().meta({ description: 'Buttons and links in dark mode (default: accentColor where it reads, else the default)' }),
       logo: fileRefSchema.optional().meta({ description: 'An image file of the account, shown at the top of the page' }),
@@ -42,7 +68,15 @@ export const pageStyleSchema = z
   )
   .meta({
     description: "The brand and language of the link's page (not used by menu links, which have their cafe's theme)",
-    example: { language: 'pt-PT', accentColor: '#8a4b2a', accentColorDark: '#f0b27a', logo: { fileId: '0b9c6f57-3d0e-4d67-9a43-7c1f0f1d2e11' } },
+    example: {
+      language: 'pt-PT',
+      title: 'Café Aroma',
+      description: 'Coffee and cakes by the river.',
+      website: 'https://cafe-aroma.example',
+      accentColor: '#8a4b2a',
+      accentColorDark: '#f0b27a',
+      logo: { fileId: '0b9c6f57-3d0e-4d67-9a43-7c1f0f1d2e11' },
+    },
   });
 
 export type PageStyle = z.output<typeof pageStyleSchema>;

@@ -1,0 +1,15 @@
+/** The words every page's layout has: the way back to the business, the preview text when the owner wrote none. */
+import { catalogue } from './catalogue.js';
+
+export const layoutText = catalogue(
+  {
+    visit: 'Visit {name}',
+    defaultDescription: '{title}: opened from a QR code or short link.',
+  },
+  {
+    pt: { visit: 'Visitar {name}', defaultDescription: '{title}: aberto a partir de um código QR ou link curto.' },
+    es: { visit: 'Visitar {name}', defaultDescription: '{title}: abierto desde un código QR o enlace corto.' },
+    fr: { visit: 'Visiter {name}', defaultDescription: '{title} : ouvert depuis un code QR ou un lien court.' },
+    de: { visit: '{name} besuchen', defaultDescription: '{title}: geöffnet über einen QR-Code oder Kurzlink.' },
+  },
+);
