@@ -28,34 +28,18 @@ describe('pageStyle', () => {
   it('is stored canonical, answered as page_style, and shown by the page: lang, accent, logo and cover', async () => {
     const logo = await upload(41);
     const cover = await upload(42);
+    const brand = { title: 'Café Aroma', description: 'Coffee by the river.', accentColorDark: '#f0b27a', logo: { fileId: logo }, cover: { fileId: cover } };
     const res = await call(api(), key(), 'POST', '/api/v1/links', {
       name: 'Cafe Aroma Wi-Fi',
       type: 'wifi',
       data: wifi,
-      pageStyle: {
-        language: 'pt-br',
-        title: 'Café Aroma',
-        description: 'Coffee by the river.',
-        website: 'https://cafe-aroma.example',
-        accentColor: '#8A4B2A',
-        accentColorDark: '#f0b27a',
-        logo: { fileId: logo },
-        cover: { fileId: cover },
-      },
+      pageStyle: { ...brand, language: 'pt-br', website: 'https://cafe-aroma.example', accentColor: '#8A4B2A' },
     });
     expect(res.statusCode, res.body).toBe(200);
     const slug = res.json().id as string;
     const got = (await call(api(), key(), 'GET', `/api/v1/links/${slug}`)).json().data;
-    expect(got.page_style).toEqual({
-      language: 'pt-BR',
-      title: 'Café Aroma',
-      description: 'Coffee by the river.',
-      website: 'https://cafe-aroma.example/',
-      accentColor: '#8a4b2a',
-      accentColorDark: '#f0b27a',
-      logo: { fileId: logo },
-      cover: { fileId: cover },
-    });
+    // Stored canonical: the tag's case, the URL's serialisation, the colour in lower case.
+    expect(got.page_style).toEqual({ ...brand, language: 'pt-BR', website: 'https://cafe-aroma.example/', accentColor: '#8a4b2a' });
     expect(await linkOfFile(logo)).toBe(got.id);
     const page = await (await stack.redirect.get(`/${slug}`)).text();
     expect(page).toContain('<html lang="pt-BR">');
