@@ -46,6 +46,7 @@ const URLS = { file: (id: string) => `/files/${id}`, vcard: '/contact.vcf', ics:
 // A 1×1 PNG, for images carried in the data itself.
 const PIXEL = `data:image/png;base64,${pngBytes(1, 1, [255, 200, 0]).toString('base64')}`;
 
+/** A link with no page style: its own name ("Cafe Aroma") is the owner's label and never shown. */
 function linkOf(type: LinkType, overrides: Record<string, unknown> = {}): ResolvedLink {
   const data = { ...exampleData(type, { images: IMAGES, pdfs: PDFS }), ...overrides };
   return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'Cafe Aroma', type, data, menu: null, paused: false, scheduleActive: false,
@@ -77,11 +78,11 @@ const LINK_CASES: PageCase[] = [
   { name: 'sms', page: () => pages.renderLinkPage(linkOf('sms'), URLS), status: 200, heading: 'Send a text message', texts: ['+1 (555) 010-2030', 'Hi!'], links: ['Write message'] },
   { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
   { name: 'wifi', page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS), status: 200, heading: 'Join the Wi-Fi', texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'] },
-  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['48.8584° N, 2.2945° E'], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
+  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: '48.8584° N, 2.2945° E', texts: [], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
   { name: 'event', page: () => pages.renderLinkPage(linkOf('event'), URLS), status: 200, heading: 'Jazz at the Aroma', texts: ['Thursday, December 24, 2026 7:00 – 11:00 PM, Paris time', 'Main hall', 'Cafe Aroma', 'Live jazz night'], links: ['Add to calendar', 'Register'], images: 1 },
-  { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Cafe Aroma', texts: [], images: 1 },
-  { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Cafe Aroma', texts: [], images: 3 },
-  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Cafe Aroma', texts: ['menu-2026-3.pdf', 'PDF ·'], links: ['Open PDF'], images: 1 },
+  { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Image', texts: [], images: 1 },
+  { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Gallery', texts: [], images: 3 },
+  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Document', texts: ['menu-2026-3.pdf', 'PDF ·'], links: ['Open PDF'], images: 1 },
   { name: 'multi-pdf', page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS), status: 200, heading: 'Menus', texts: ['Lunch', 'Dinner', 'menu-2026-4.pdf'], images: 2 },
   { name: 'landing', page: () => pages.renderLinkPage(linkOf('landing', { landingHTML: LANDING_HTML }), URLS), status: 200, heading: 'Hello & welcome', texts: ['Fresh bread every morning.', 'Sourdough', 'bad link'], links: ['See the menu'], images: 2 },
   { name: 'product', page: () => pages.renderLinkPage(linkOf('product', { images: { files: IMAGES.map((fileId) => ({ fileId })) } }), URLS), status: 200, heading: 'House blend', texts: ['250 g whole beans', 'Discount (10%)', '−€1.25', '€15.00'], images: 3 },
@@ -105,8 +106,8 @@ const CAFE_MENU: PublishedMenu = {
   ] }] }],
 };
 
-/** A brand as a link's page style gives it: a logo the link has, the link's name, and an accent. */
-const BRANDED = { name: 'Cafe Aroma', pageStyle: { accentColor: '#8a4b2a', logo: { fileId: IMAGES[1]! } }, files: FILES } as const;
+/** A brand as a link's page style gives it: a logo the link has, the owner's title and website, and an accent. */
+const BRANDED = { name: 'Table flyer', pageStyle: { title: 'Cafe Aroma', website: 'https://cafe-aroma.example/', accentColor: '#8a4b2a', logo: { fileId: IMAGES[1]! } }, files: FILES } as const;
 const brandedLink = (schedule: { startDate?: number; endDate?: number; scheduleTimezone?: string } = {}) => ({ startDate: null, endDate: null, scheduleTimezone: null, ...BRANDED, ...schedule });
 
 /** A scheduled or expired link's page (in Paris), branded or not, saying when it opens or ended. */
@@ -117,17 +118,29 @@ function scheduleCase(name: string, reason: 'scheduled' | 'expired', schedule: {
     page: () => pages.renderUnavailablePage(reason, branded ? brandedLink(link) : { startDate: null, endDate: null, ...link }),
     status: 410,
     heading: reason === 'scheduled' ? 'This link is not active yet' : 'This link has expired',
-    texts: branded ? ['Cafe Aroma', when] : [when],
+    texts: branded ? ['Cafe Aroma', when, 'Visit Cafe Aroma'] : [when],
     images: branded ? 1 : 0,
   };
 }
 
 const STATUS_CASES: PageCase[] = [
-  { name: 'paused-branded', page: () => pages.renderUnavailablePage('paused', brandedLink()), status: 410, heading: 'This link is paused', texts: ['Cafe Aroma'], images: 1 },
-  scheduleCase('scheduled-branded', 'scheduled', { startDate: Date.parse('2026-12-23T23:00:00Z') }, 'Opens on Thursday, December 24, 2026 (Europe/Paris)'),
+  { name: 'paused-branded', page: () => pages.renderUnavailablePage('paused', brandedLink()), status: 410, heading: 'This link is paused', texts: ['Cafe Aroma', 'Visit Cafe Aroma'], images: 1 },
+  // In the owner's language whatever the visitor's; a date in Portuguese, the zone by its city.
+  {
+    name: 'expired-branded-pt',
+    page: () => pages.renderUnavailablePage('expired', { ...brandedLink({ endDate: Date.parse('2026-12-01T00:00:00Z'), scheduleTimezone: 'Europe/Lisbon' }), pageStyle: { ...BRANDED.pageStyle, language: 'pt-PT' } }, 'de'),
+    status: 410,
+    heading: 'Este link expirou',
+    texts: ['Terminou em segunda-feira, 30 de novembro de 2026 (hora de Lisbon)', 'Visitar Cafe Aroma'],
+    images: 1,
+  },
+  // Without an owner's language, the visitor's: German; Japanese (no catalogue) reads English.
+  { name: 'not-found-de', page: () => pages.notFoundPage('de-DE,de;q=0.9,en;q=0.5'), status: 404, heading: 'Link nicht gefunden', texts: ['führt nirgendwohin'] },
+  { name: 'not-found-ja', page: () => pages.notFoundPage('ja-JP,ja;q=0.9'), status: 404, heading: 'Link not found', texts: ['does not lead anywhere'] },
+  scheduleCase('scheduled-branded', 'scheduled', { startDate: Date.parse('2026-12-23T23:00:00Z') }, 'Opens on Thursday, December 24, 2026 (Paris time)'),
   // Ends 30 November (a date: through that day), stored as the next midnight in Paris.
-  scheduleCase('expired-branded', 'expired', { endDate: Date.parse('2026-11-30T23:00:00Z') }, 'Ended on Monday, November 30, 2026 (Europe/Paris)'),
-  scheduleCase('expired-at-time', 'expired', { endDate: Date.parse('2026-11-30T14:30:00Z') }, 'Ended on Monday, November 30, 2026 at 3:30 PM (Europe/Paris)', false),
+  scheduleCase('expired-branded', 'expired', { endDate: Date.parse('2026-11-30T23:00:00Z') }, 'Ended on Monday, November 30, 2026 (Paris time)'),
+  scheduleCase('expired-at-time', 'expired', { endDate: Date.parse('2026-11-30T14:30:00Z') }, 'Ended on Monday, November 30, 2026 at 3:30 PM (Paris time)', false),
   { name: 'limit-reached-branded', page: () => pages.renderUnavailablePage('limit_reached', brandedLink()), status: 410, heading: 'This link has reached its limit', texts: ['Cafe Aroma'], images: 1 },
   // A protected link's files are not shown before it is unlocked: its name is.
   { name: 'password-branded', page: () => pages.renderPasswordPage({ action: '/password', brand: pages.statusBrand({ ...BRANDED, passwordHash: 'x' }) }), status: 200, heading: 'This link is protected', texts: ['Cafe Aroma', 'Password'] },
@@ -138,7 +151,7 @@ const STATUS_CASES: PageCase[] = [
     page: () => pages.renderUnavailablePage('scheduled', { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: null, scheduleTimezone: 'Europe/Paris' }),
     status: 410,
     heading: 'This link is not active yet',
-    texts: ['goes live', 'Opens on Thursday, December 24, 2026 at 7:00 PM (Europe/Paris)'],
+    texts: ['goes live', 'Opens on Thursday, December 24, 2026 at 7:00 PM (Paris time)'],
   },
   { name: 'expired', page: () => pages.renderUnavailablePage('expired'), status: 410, heading: 'This link has expired', texts: ['limited time'] },
   { name: 'limit-reached', page: () => pages.renderUnavailablePage('limit_reached'), status: 410, heading: 'This link has reached its limit', texts: ['as many times'] },

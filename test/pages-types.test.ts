@@ -9,13 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataOf, draftOf, newItem, type ListSpec } from '../console/src/links/link-form.js';
 import { loadResolvedLink } from '../shared/links/resolve/load.js';
 import { renderLinkPage, renderVcard, type Scanner } from '../redirect/pages/index.js';
-import type { Catalogue } from '../redirect/pages/catalogue.js';
-import { contactText } from '../redirect/pages/contact-messages.js';
-import { eventText } from '../redirect/pages/event-messages.js';
-import { filesText } from '../redirect/pages/files-messages.js';
-import { CATALOGUE_LANGUAGES } from '../redirect/pages/locale.js';
-import { locationText } from '../redirect/pages/location-messages.js';
-import { productText } from '../redirect/pages/product-messages.js';
 import type { LinkType } from '../shared/links/data/index.js';
 import type { ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
@@ -43,22 +36,6 @@ const text = (body: string) =>
     .replace(/[\s\u202f\u2009\u00a0]+/g, ' ');
 const hrefs = (body: string) => [...body.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 const buttons = (body: string) => [...body.matchAll(/<a class="button( secondary)?" href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({ main: !m[1], href: m[2]!.replace(/&amp;/g, '&'), label: m[3]! }));
-
-describe('catalogues', () => {
-  const catalogues: Record<string, Pick<Catalogue<string>, 'english'> & { translations: Record<string, Partial<Record<string, string>>> }> = { event: eventText, location: locationText, files: filesText, contact: contactText, product: productText };
-  it.each(Object.entries(catalogues))('%s: every key in every language, with the same parameters', (_name, words) => {
-    const params = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-    for (const language of CATALOGUE_LANGUAGES.filter((l) => l !== 'en')) {
-      const translations = words.translations[language] ?? {};
-      for (const [key, english] of Object.entries(words.english)) {
-        const translated = translations[key];
-        expect(translated?.trim(), `${language}.${key}`).toBeTruthy();
-        expect(params(translated!), `${language}.${key}`).toEqual(params(english));
-      }
-      expect(Object.keys(translations).sort()).toEqual(Object.keys(words.english).sort());
-    }
-  });
-});
 
 describe('event page', () => {
   const jazz = { ...exampleData('event', { images: IMAGES, pdfs: [] }), startDateTime: '2026-06-12T19:00', endDateTime: '2026-06-12T22:30', timezone: 'Europe/Lisbon' };

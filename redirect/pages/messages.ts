@@ -4,6 +4,7 @@ import { html } from './html.js';
 import type { PageContent } from './layout.js';
 import type { Page } from './types.js';
 import type { PageLocale } from './locale.js';
+import { emailSmsText } from './email-sms-messages.js';
 
 /** The digits (and a leading +) of a phone number, as `tel:` and `sms:` URIs want it. */
 export function dialableNumber(phone: string): string {
@@ -19,14 +20,15 @@ export function mailtoHref(address: string, fields: { subject?: string; body?: s
   return `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}${query.length ? `?${query.join('&')}` : ''}`;
 }
 
-export function renderEmailPage(data: LinkDataByType['email'], _locale: PageLocale): PageContent {
+export function renderEmailPage(data: LinkDataByType['email'], locale: PageLocale): PageContent {
+  const t = (key: Parameters<typeof emailSmsText>[1], params?: Record<string, string>) => emailSmsText(locale, key, params);
   return {
-    title: `Email ${data.email}`,
-    content: html`<h1>Send an email</h1>
-<dl class="facts"><dt>To</dt><dd>${data.email}</dd>${data.subject && html`<dt>Subject</dt><dd>${data.subject}</dd>`}</dl>
+    title: t('emailTitle', { email: data.email }),
+    content: html`<h1>${t('emailHeading')}</h1>
+<dl class="facts"><dt>${t('to')}</dt><dd>${data.email}</dd>${data.subject && html`<dt>${t('subject')}</dt><dd>${data.subject}</dd>`}</dl>
 ${data.body && html`<p class="card text">${data.body}</p>`}
-<a class="button" href="${mailtoHref(data.email, { subject: data.subject, body: data.body })}">Write email</a>
-<p class="muted">Opens your email app with this message ready to send.</p>`,
+<a class="button" href="${mailtoHref(data.email, { subject: data.subject, body: data.body })}">${t('writeEmail')}</a>
+<p class="muted">${t('emailHint')}</p>`,
   };
 }
 
@@ -39,14 +41,14 @@ export function smsHref(phone: string, message?: string): string {
   return `sms:${dialableNumber(phone)}${message ? `?&body=${encodeURIComponent(message)}` : ''}`;
 }
 
-export function renderSmsPage(data: LinkDataByType['sms'], _locale: PageLocale): PageContent {
+export function renderSmsPage(data: LinkDataByType['sms'], locale: PageLocale): PageContent {
   const sms = smsHref(data.phone, data.message);
   return {
-    title: `Text ${data.phone}`,
-    content: html`<h1>Send a text message</h1>
-<dl class="facts"><dt>To</dt><dd>${data.phone}</dd></dl>
+    title: emailSmsText(locale, 'smsTitle', { phone: data.phone }),
+    content: html`<h1>${emailSmsText(locale, 'smsHeading')}</h1>
+<dl class="facts"><dt>${emailSmsText(locale, 'to')}</dt><dd>${data.phone}</dd></dl>
 ${data.message && html`<p class="card text">${data.message}</p>`}
-<a class="button" href="${sms}">Write message</a>
-<p class="muted">Opens your messages app with this text ready to send.</p>`,
+<a class="button" href="${sms}">${emailSmsText(locale, 'writeMessage')}</a>
+<p class="muted">${emailSmsText(locale, 'smsHint')}</p>`,
   };
 }

@@ -115,7 +115,7 @@ export function renderMultiLinksPage(data: MultiLinksData, _locale: PageLocale):
     styles: STYLES,
     bodyStyle,
     content: html`<div${data.isRound ? html` class="round"` : ''}>
-${isDataImageUrl(data.logo) && html`<img class="logo" src="${data.logo}" alt="${data.title} logo">`}
+${isDataImageUrl(data.logo) && html`<img class="logo" src="${data.logo}" alt="">`}
 <h1>${data.title}</h1>
 ${data.description && html`<p class="text">${data.description}</p>`}
 ${socials.length > 0 && html`<ul class="socials">${socials}</ul>`}

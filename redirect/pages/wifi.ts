@@ -9,12 +9,11 @@ import { html } from './html.js';
 import { PageScript, type PageContent } from './layout.js';
 import type { Page } from './types.js';
 import type { PageLocale } from './locale.js';
+import { wifiText } from './wifi-messages.js';
 
-const SECURITY_LABELS: Record<LinkDataByType['wifi']['encryption'], string> = {
-  WPA: 'WPA/WPA2/WPA3',
-  WEP: 'WEP',
-  nopass: 'None (open network)',
-};
+/** The security a network names: the protocols, or the catalogue's words for an open one. */
+const securityLabel = (encryption: LinkDataByType['wifi']['encryption'], locale: PageLocale) =>
+  encryption === 'WPA' ? 'WPA/WPA2/WPA3' : encryption === 'WEP' ? 'WEP' : wifiText(locale, 'openNetwork');
 
 const STYLES =
   'summary{cursor:pointer;color:var(--accent);font-weight:600;min-height:2.75rem;display:flex;align-items:center}' +
@@ -23,33 +22,34 @@ const STYLES =
 const COPY_STYLES = '.copy{margin:.5rem 0 0}';
 
 // Copies the password (the clipboard API needs a secure context; elsewhere it selects the text for
-// the system's Copy) and says so for screen readers through the status line.
+// the system's Copy) and says so for screen readers through the status line, in the words the
+// page put on the button (one script, hence one hash, for every language).
 const COPY_SCRIPT = new PageScript(
   "(()=>{const b=document.getElementById('copy'),s=document.querySelector('.secret'),o=document.getElementById('copied');if(!b||!s)return;b.hidden=false;" +
-    "b.addEventListener('click',async()=>{try{await navigator.clipboard.writeText(s.textContent);o.textContent='Password copied'}catch{const r=document.createRange();" +
-    "r.selectNodeContents(s);const w=getSelection();w.removeAllRanges();w.addRange(r);o.textContent='Password selected: use Copy'}})})();",
+    "b.addEventListener('click',async()=>{try{await navigator.clipboard.writeText(s.textContent);o.textContent=b.dataset.copied}catch{const r=document.createRange();" +
+    "r.selectNodeContents(s);const w=getSelection();w.removeAllRanges();w.addRange(r);o.textContent=b.dataset.selected}})})();",
 );
 
-export function renderWifiPage(data: LinkDataByType['wifi'], _locale: PageLocale): PageContent {
+export function renderWifiPage(data: LinkDataByType['wifi'], locale: PageLocale): PageContent {
+  const t = (key: Parameters<typeof wifiText>[1], params?: Record<string, string>) => wifiText(locale, key, params);
   const password = data.encryption !== 'nopass' && data.password ? data.password : undefined;
+  const security = securityLabel(data.encryption, locale);
   return {
-    title: `Wi-Fi: ${data.ssid}`,
+    title: t('title', { ssid: data.ssid }),
     styles: STYLES + COPY_STYLES,
     ...(password ? { script: COPY_SCRIPT } : {}),
-    content: html`<h1>Join the Wi-Fi</h1>
+    content: html`<h1>${t('heading')}</h1>
 <dl class="facts card">
-<dt>Network</dt><dd>${data.ssid}</dd>
-<dt>Security</dt><dd>${SECURITY_LABELS[data.encryption]}</dd>
-${password && html`<dt>Password</dt><dd><details><summary>Show password</summary><code class="secret">${password}</code></details><button type="button" id="copy" class="button copy" hidden>Copy password</button><p id="copied" class="muted" role="status"></p></dd>`}
-${data.hidden && html`<dt>Hidden</dt><dd>Yes: it does not appear in the list of networks</dd>`}
+<dt>${t('network')}</dt><dd>${data.ssid}</dd>
+<dt>${t('security')}</dt><dd>${security}</dd>
+${password && html`<dt>${t('password')}</dt><dd><details><summary>${t('showPassword')}</summary><code class="secret">${password}</code></details><button type="button" id="copy" class="button copy" data-copied="${t('copied')}" data-selected="${t('selected')}" hidden>${t('copyPassword')}</button><p id="copied" class="muted" role="status"></p></dd>`}
+${data.hidden && html`<dt>${t('hidden')}</dt><dd>${t('hiddenValue')}</dd>`}
 </dl>
-<h2>How to connect</h2>
+<h2>${t('howTo')}</h2>
 <ol>
-<li>Open your device's Wi-Fi settings.</li>
-${data.hidden
-  ? html`<li>Choose "Other network" (or "Add network"), then enter the name <strong>${data.ssid}</strong> and the security ${SECURITY_LABELS[data.encryption]}.</li>`
-  : html`<li>Choose <strong>${data.ssid}</strong>.</li>`}
-${password && html`<li>Enter the password. Tap it above to select it, then copy.</li>`}
+<li>${t('openSettings')}</li>
+<li>${data.hidden ? t('chooseHidden', { ssid: data.ssid, security }) : t('choose', { ssid: data.ssid })}</li>
+${password && html`<li>${t('enterPassword')}</li>`}
 </ol>`,
   };
 }
