@@ -22,7 +22,8 @@ import { isUuid } from '../../shared/format/ids.js';
 import { COLUMN_SIZES } from './files.js';
 import { html, trustSanitizedHtml } from './html.js';
 import { imageSources } from './images.js';
-import type { PageContent } from './layout.js';
+import { LIGHT_ONLY_STYLES, type PageContent } from './layout.js';
+import { layoutText } from './layout-messages.js';
 import type { PageUrls } from './types.js';
 import type { PageLocale } from './locale.js';
 
@@ -116,11 +117,13 @@ function sanitizeLandingHtml(landingHtml: string, link: Pick<ResolvedLink, 'file
   return { html: sanitized, heading };
 }
 
-export function renderLandingPage(link: Pick<ResolvedLink, 'files'>, data: LinkDataByType['landing'], urls: PageUrls, _locale: PageLocale): PageContent {
+export function renderLandingPage(link: Pick<ResolvedLink, 'files'>, data: LinkDataByType['landing'], urls: PageUrls, locale: PageLocale): PageContent {
   const { html: sanitized, heading } = sanitizeLandingHtml(data.landingHTML, link, urls);
+  // Colours the owner set (kept style attributes naming color or background-color) keep the page light.
+  const ownColours = /\sstyle="[^"]*color:/i.test(sanitized);
   return {
-    title: heading ?? 'Welcome',
-    styles: 'table{border-collapse:collapse}th,td{padding:.25rem .5rem;border:1px solid var(--line)}pre{overflow-x:auto}',
+    title: heading ?? layoutText(locale, 'welcome'),
+    styles: 'table{border-collapse:collapse}th,td{padding:.25rem .5rem;border:1px solid var(--line)}pre{overflow-x:auto}' + (ownColours ? LIGHT_ONLY_STYLES : ''),
     content: html`<div class="landing">${trustSanitizedHtml(sanitized)}</div>`,
   };
 }

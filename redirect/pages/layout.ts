@@ -59,8 +59,16 @@ export const pageHeaders: Readonly<Record<string, string>> = Object.freeze({
 // shrink them to a few letters a line; `break-word` breaks only a word longer than the line.
 // Light and dark palettes both keep body text and buttons above WCAG AA contrast. The link colour
 // has no specificity, so any class (.button) or inline style overrides it.
+const LIGHT_PALETTE = '--bg:#fff;--fg:#1b1b1f;--muted:#585863;--line:#d6d6de;--card:#f3f3f6;--accent:#0a57c2;--on-accent:#fff;--danger:#b3261e';
+
+/**
+ * A page whose owner chose its colours (a landing's inline colours) stays light in dark mode: the
+ * owner's dark text on a dark page would not read, and a page is not ours to recolour.
+ */
+export const LIGHT_ONLY_STYLES = `:root{color-scheme:light}@media (prefers-color-scheme:dark){:root{${LIGHT_PALETTE}}}`;
+
 const BASE_STYLES = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1f;--muted:#585863;--line:#d6d6de;--card:#f3f3f6;--accent:#0a57c2;--on-accent:#fff;--danger:#b3261e}
+:root{color-scheme:light dark;${LIGHT_PALETTE}}
 @media (prefers-color-scheme:dark){:root{--bg:#121216;--fg:#ececf1;--muted:#a9a9b3;--line:#3a3a44;--card:#1e1e25;--accent:#8ab4f8;--on-accent:#0b1a33;--danger:#f2b8b5}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%}
