@@ -123,7 +123,7 @@ describe('every page type', () => {
 
   it('the default CSP forbids scripts, frames, plugins and foreign images', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(
-      "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "default-src 'none'; img-src 'self' data:; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
     );
   });
 });

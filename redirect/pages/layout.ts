@@ -35,6 +35,9 @@ export function contentSecurityPolicy({ formAction = "'self'", scriptHashes = []
     "default-src 'none'",
     ...(scriptHashes.length > 0 ? [`script-src ${scriptHashes.map((h) => `'${h}'`).join(' ')}`] : []),
     "img-src 'self' data:",
+    // Same-origin reads only: a page's own hashed scripts make none, but a crawler reading the
+    // site's /robots.txt from within the page (Lighthouse does) would otherwise be refused.
+    "connect-src 'self'",
     "style-src 'unsafe-inline'",
     `form-action ${formAction}`,
     "base-uri 'none'",

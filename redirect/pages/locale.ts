@@ -8,6 +8,8 @@
  * string by string).
  */
 
+import { canonicalLanguageTag } from '../../shared/format/language-tag.js';
+
 /** The languages every page's words are written in. */
 export const CATALOGUE_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de'] as const;
 export type CatalogueLanguage = (typeof CATALOGUE_LANGUAGES)[number];
@@ -29,14 +31,6 @@ const ACCEPT_LANGUAGE_RANGES_MAX = 16;
 function catalogueLanguageOf(tag: string): CatalogueLanguage | undefined {
   const base = tag.split('-')[0]!.toLowerCase();
   return (CATALOGUE_LANGUAGES as readonly string[]).includes(base) ? (base as CatalogueLanguage) : undefined;
-}
-
-function canonical(tag: string): string | undefined {
-  try {
-    return Intl.getCanonicalLocales(tag)[0];
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -63,12 +57,12 @@ export function acceptedLanguages(header: string | undefined): string[] {
 /** The page's locale: the owner's language when set, else the scanner's best catalogue language, else English. */
 export function pageLocale(ownerLanguage: string | null | undefined, acceptLanguage: string | undefined): PageLocale {
   if (ownerLanguage) {
-    const tag = canonical(ownerLanguage);
+    const tag = canonicalLanguageTag(ownerLanguage);
     if (tag) return { tag, language: catalogueLanguageOf(tag) ?? 'en', negotiated: false };
   }
   for (const range of acceptedLanguages(acceptLanguage)) {
     const language = catalogueLanguageOf(range);
-    const tag = language && canonical(range);
+    const tag = language && canonicalLanguageTag(range);
     if (language && tag) return { tag, language, negotiated: true };
   }
   return { ...ENGLISH, negotiated: acceptLanguage !== undefined };

@@ -12,6 +12,7 @@ import { httpUrlHref, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '.
 import { qrOptionsSchema } from '../qr/options.js';
 import { MENU_THEME_KEYS } from './themes.js';
 import { atMost, clearableText, currency, ITEM_DESCRIPTION_MAX, ITEM_LIST_ENTRY_MAX, itemList, MENU_ITEMS_MAX, nameText, PRICE_MESSAGE, REQUIRED, requiredText, strict, typeError } from './schema-parts.js';
+import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '../format/language-tag.js';
 
 export const CAFE_DESCRIPTION_MAX = 2000;
 export const CATEGORY_DESCRIPTION_MAX = 1000;
@@ -87,17 +88,6 @@ const timezone = z
   .max(TIMEZONE_MAX, { error: atMost(TIMEZONE_MAX) })
   .refine(isIanaTimezone, { error: 'Must be an IANA time zone such as Europe/Paris' });
 
-const LANGUAGE_TAG_MAX = 35;
-
-/** A well-formed BCP 47 tag in its canonical form (`pt-br` → `pt-BR`), else undefined. */
-function canonicalTag(tag: string): string | undefined {
-  try {
-    return Intl.getCanonicalLocales(tag)[0];
-  } catch {
-    return undefined;
-  }
-}
-
 /** The menu page's language, stored canonical; null or empty: each guest's browser language. */
 const cafeLanguage = z
   .string({ error: typeError('Must be a string') })
@@ -105,8 +95,8 @@ const cafeLanguage = z
   .nullable()
   .transform((tag, ctx) => {
     if (!tag) return null;
-    const canonical = canonicalTag(tag);
-    if (!canonical) ctx.addIssue({ code: 'custom', message: 'Must be a BCP 47 language tag such as en, fr or pt-BR' });
+    const canonical = canonicalLanguageTag(tag);
+    if (!canonical) ctx.addIssue({ code: 'custom', message: LANGUAGE_TAG_MESSAGE });
     return canonical ?? z.NEVER;
   })
   .meta({

@@ -14,20 +14,15 @@
 import { z } from 'zod';
 import { fileRefSchema, httpUrlHref, PAGE_TITLE_MAX, URL_MAX, type FileRefLocation } from './data/index.js';
 import { hexColorSchema } from '../format/hex-color.js';
-
-const LANGUAGE_TAG_MAX = 35;
+import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '../format/language-tag.js';
 
 const languageTag = z
   .string({ error: 'Must be a string' })
   .max(LANGUAGE_TAG_MAX, { error: `Must be at most ${LANGUAGE_TAG_MAX} characters` })
   .transform((tag, ctx) => {
-    try {
-      const [canonical] = Intl.getCanonicalLocales(tag);
-      if (canonical) return canonical;
-    } catch {
-      // not a well-formed tag: reported below
-    }
-    ctx.addIssue({ code: 'custom', message: 'Must be a BCP 47 language tag such as en, fr or pt-BR' });
+    const canonical = canonicalLanguageTag(tag);
+    if (canonical) return canonical;
+    ctx.addIssue({ code: 'custom', message: LANGUAGE_TAG_MESSAGE });
     return z.NEVER;
   });
 
