@@ -29,13 +29,11 @@ const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isM
 const TYPES = ['image', 'gallery', 'product', 'event', 'pdf', 'multi-pdf', 'vcard', 'wifi', 'location', 'email', 'sms', 'landing', 'multi-links'] as const;
 
 /**
- * A photo-like 4000×3000 JPEG: shapes of every size from a few pixels to a third of the frame, in
+ * A photo-like JPEG (4000×3000 unless told): shapes of every size from a few pixels to a third of the frame, in
  * many colours, over fine grain. Detail at every scale is what keeps a real photo's smaller
  * copies from being almost free; plain noise averages out to a flat colour when scaled down.
  */
-async function photo(seed: number): Promise<Buffer> {
-  const width = 4000;
-  const height = 3000;
+export async function photo(seed: number, width = 4000, height = 3000): Promise<Buffer> {
   // mulberry32: a small seeded generator, so each run draws the same five photos.
   let state = seed * 7919 + 17;
   const random = () => {

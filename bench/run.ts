@@ -20,6 +20,7 @@ import { benchLinksListMemory } from './links-list-memory.js';
 import { benchMetrics } from './metrics.js';
 import { benchPageCosts } from './page-costs.js';
 import { benchPages } from './pages.js';
+import { benchPagesAudit } from './pages-audit.js';
 import { benchPdfPreview } from './pdf-preview.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
@@ -47,6 +48,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   metrics: benchMetrics,
   'page-costs': benchPageCosts,
   pages: benchPages,
+  'pages-audit': benchPagesAudit,
   'pdf-preview': benchPdfPreview,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
