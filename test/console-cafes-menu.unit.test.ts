@@ -66,8 +66,10 @@ describe('the dish form', () => {
   });
 
   it('reads a stored dish: known dietary tags and allergens as choices (any case or spelling), the rest as text', () => {
+    expect(itemDraftOf(item('i2', 'c1', { price: 2.125 })).price).toBe('2.125');
+    expect(itemDraftOf(item('i3', 'c1', { price: 4 })).price).toBe('4.00');
     const draft = itemDraftOf(item('i1', 'c1', { price: 3.1, tags: ['gluten free', 'House special', 'VEGAN'], allergens: ['milk', 'Oat'], ingredients: ['coffee', 'milk'], description: 'Smooth' }));
-    expect(draft).toMatchObject({ price: '3.1', diets: ['gluten-free', 'vegan'], otherTags: 'House special', allergens: ['Milk'], otherAllergens: 'Oat', ingredients: 'coffee\nmilk', description: 'Smooth' });
+    expect(draft).toMatchObject({ price: '3.10', diets: ['gluten-free', 'vegan'], otherTags: 'House special', allergens: ['Milk'], otherAllergens: 'Oat', ingredients: 'coffee\nmilk', description: 'Smooth' });
   });
 
   it('sends every field as the items endpoint takes them: lists as JSON arrays, flags as true/false, a comma price read as a point', () => {

@@ -209,7 +209,7 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
         await page.locator('#field-data-rules-0-countries').fill('');
         await page.locator('.rules-editor').scrollIntoViewIfNeeded();
         await consoleScreenshot(page, 'link-rules', { dark: true });
-        await page.locator('.link-settings').scrollIntoViewIfNeeded();
+        await page.getByRole('group', { name: 'Link settings' }).scrollIntoViewIfNeeded();
         await consoleScreenshot(page, 'link-settings', { dark: true });
       } finally {
         await context.close();

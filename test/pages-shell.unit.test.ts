@@ -4,7 +4,7 @@
  * and status pages in the owner's or the visitor's language (with Vary when the visitor chose).
  */
 import { describe, expect, it } from 'vitest';
-import { notFoundPage, renderClientErrorPage, renderLinkPage, renderUnavailablePage } from '../redirect/pages/index.js';
+import { notFoundPage, renderClientErrorPage, renderLinkPage, renderPasswordPage, renderUnavailablePage, statusBrand } from '../redirect/pages/index.js';
 import { LIGHT_ONLY_STYLES } from '../redirect/pages/layout.js';
 import { resolvedLink } from './support/link-examples.js';
 
@@ -28,6 +28,14 @@ describe('page shell', () => {
     expect(plain).toContain('<meta name="description" content="Wi-Fi: Aroma: opened from a QR code or short link.">');
     expect(plain).toContain('<link rel="icon" href="data:,">');
     expect(plain).not.toContain('og:image');
+  });
+
+  it('a protected link’s password page names whose it is, and shows neither its files nor its description', () => {
+    const brand = statusBrand({ passwordHash: 'x', files: FILES, pageStyle: { title: 'Café Aroma', description: 'Tonight: the secret menu', logo: { fileId: LOGO } } });
+    const body = renderPasswordPage({ action: '/abc1234', brand }).body;
+    expect(body).toContain('Café Aroma');
+    expect(body).not.toContain('secret menu');
+    expect(body).not.toContain(LOGO);
   });
 
   it('a landing with the owner’s colours stays light in dark mode; one without follows the visitor', () => {

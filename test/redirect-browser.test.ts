@@ -17,7 +17,7 @@ import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 
 const SCREENSHOTS = 'test-output/scans/';
 const PAGE_TYPES = LINK_TYPES.filter((t) => t !== 'website' && t !== 'smart-url');
-/** Image pages show their pictures (checked by alt text: the link's name and place, never the file name); the others this text from the example data. */
+/** Image pages show their pictures (checked by alt text: the owner's page title and place, never the file name); the others this text from the example data. */
 const EXPECTED_IMAGES: Record<string, string[]> = { image: ['Scan image'], gallery: ['Scan gallery, image 1 of 2', 'Scan gallery, image 2 of 2'] };
 /** Text each page must show, taken from the example data. */
 const EXPECTED_TEXT: Record<string, string> = {
@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
   }
 
   it.each(PAGE_TYPES)('%s', async (type) => {
-    const slug = await createLink({ name: `Scan ${type}`, type, data: exampleData(type, await freshFiles()) });
+    const slug = await createLink({ name: `Scan ${type}`, type, data: exampleData(type, await freshFiles()), ...(EXPECTED_IMAGES[type] ? { pageStyle: { title: `Scan ${type}` } } : {}) });
     const visit = await visitPage(browser, `${redirect.base}/${slug}`);
     try {
       expect(visit.response?.status()).toBe(200);

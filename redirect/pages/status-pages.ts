@@ -81,8 +81,10 @@ export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleT
 /** The brand a status page of `link` shows (public file URLs, no images for a protected link). */
 export function statusBrand(link: Partial<Pick<ResolvedLink, 'pageStyle' | 'files' | 'passwordHash'>> | undefined): PageBrand | null {
   if (!link?.pageStyle) return null;
-  const files = link.passwordHash ? [] : (link.files ?? []);
-  return pageBrand({ pageStyle: link.pageStyle, files }, { file: publicFileUrl });
+  if (!link.passwordHash) return pageBrand({ pageStyle: link.pageStyle, files: link.files ?? [] }, { file: publicFileUrl });
+  // A protected link shows whose it is, and nothing of what it holds: no files, no description.
+  const { description: _description, ...style } = link.pageStyle;
+  return pageBrand({ pageStyle: style, files: [] }, { file: publicFileUrl });
 }
 
 /** A status page's language: the owner's, else the visitor's (Accept-Language), else English. */

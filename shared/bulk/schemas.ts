@@ -39,8 +39,9 @@ export const bulkRecordSchemas = {
     }),
   // The single link's optional message is kept: an SMS code usually pre-fills one.
   sms: smsDataSchema.extend({ name: recordName }),
-  // contact (the mobile number) is required here, optional on a single vCard link.
-  vcard: vcardDataSchema.extend({ name: recordName, contact: vcard.firstName }),
+  // contact (the mobile number) is required here, optional on a single vCard link. A photo (an
+  // uploaded file to attach) and social links (a list) are not cells of a CSV row.
+  vcard: vcardDataSchema.omit({ photo: true, socialLinks: true }).extend({ name: recordName, contact: vcard.firstName }),
 } satisfies Record<BulkType, z.ZodType>;
 
 /** A record as stored: the link's name, and its `data` (meta_data) without members left out. */

@@ -38,7 +38,7 @@ export const BULK_COLUMNS: Readonly<Record<BulkType, readonly Column[]>> = {
     required('lastName'),
     required('contact', 'mobile number'),
     required('email'),
-    ...['phone', 'fax', 'company', 'department', 'street', 'city', 'zip', 'state', 'country'].map((name) => optional(name)),
+    ...['phone', 'fax', 'company', 'jobTitle', 'department', 'street', 'city', 'zip', 'state', 'country'].map((name) => optional(name)),
     optional('website', 'a web address'),
   ],
 };

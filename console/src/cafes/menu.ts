@@ -112,7 +112,7 @@ export function itemDraftOf(from: Item | { categoryId: string; currency: string 
   return {
     categoryId: from.category_id,
     name: from.name,
-    price: String(from.price),
+    price: priceField(from.price),
     currency: from.currency,
     description: from.description ?? '',
     ingredients: from.ingredients.join('\n'),
@@ -192,6 +192,12 @@ export function itemErrorsAt(byPath: Readonly<Record<string, string>>): Record<s
     placed[field] ??= message;
   }
   return placed;
+}
+
+/** A stored price as the form shows it: two decimals as people write prices ("3.10"), or the three the API keeps. */
+function priceField(price: number): string {
+  const cents = price.toFixed(2);
+  return Number(cents) === price ? cents : String(price);
 }
 
 /** A price as the guest page shows it (`€4.50`), or the bare number and code for a code the browser does not know. */
