@@ -9,10 +9,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
 import { MENU_THEME_KEYS } from '../shared/cafes/themes.js';
 import { hasChromium, imagesLoaded, launchChromium, seriousAccessibilityViolations, visitPage, type PageVisit } from './support/browser.js';
-import { createCafe, createMenu, itemParts, SAMPLE_MENU, SAMPLE_PROFILE, type MadeMenu } from './support/cafe-menus.js';
+import { cafeUrl, createCafe, createMenu, itemParts, type MadeMenu, SAMPLE_MENU, SAMPLE_PROFILE, expectOk } from './support/cafe-menus.js';
 import { pngPart, sendForm, textPart } from './support/fixtures.js';
 import { call } from './support/harness.js';
 import { rawGet, startScanStack, type ScanStack } from './support/redirect.js';
@@ -35,12 +34,6 @@ afterAll(async () => {
 
 const api = () => stack.api.app;
 const key = () => stack.me.key;
-const cafeUrl = (cafeId: string, path = '') => `${API_PREFIX}/cafes/${cafeId}${path}`;
-
-function expectOk(res: { statusCode: number; body: string }) {
-  expect(res.statusCode, res.body).toBe(200);
-}
-
 /** A cafe with the sample menu, profile, hours (open around the clock in Lisbon) and social links. */
 async function sampleCafe(name = 'Café Lisboa'): Promise<{ cafeId: string; slug: string; linkId: string; menu: MadeMenu }> {
   const cafe = await createCafe(api(), key(), name);

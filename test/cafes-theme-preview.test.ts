@@ -6,9 +6,8 @@
  * cafe route refuses it; an unknown or expired id, or one of another cafe, gets the ordinary page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
 import { menuPreviewKey } from '../shared/cafes/theme-preview.js';
-import { createCafe, createMenu, SAMPLE_MENU } from './support/cafe-menus.js';
+import { cafeUrl, createCafe, createMenu, SAMPLE_MENU } from './support/cafe-menus.js';
 import { call, createTestAccount } from './support/harness.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 
@@ -24,8 +23,6 @@ afterAll(async () => {
 
 const api = () => stack.api.app;
 const key = () => stack.me.key;
-const cafeUrl = (cafeId: string, path = '') => `${API_PREFIX}/cafes/${cafeId}${path}`;
-
 /** The preview's URL on the redirect under test (the answer's carries SHORT_URL_BASE). */
 async function preview(cafeId: string, body: Record<string, unknown>): Promise<{ path: string; id: string; expiresAt: string }> {
   const res = await call(api(), key(), 'POST', cafeUrl(cafeId, '/theme/preview'), body);

@@ -7,13 +7,11 @@
  * JavaScript, and photo copies at least twice the size they are shown at in the card and grid
  * layouts.
  */
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
 import { MENU_THEME_KEYS, MENU_THEMES } from '../shared/cafes/themes.js';
-import { hasChromium, launchChromium, PHONE } from './support/browser.js';
-import { createCafe, createMenu, itemParts, SAMPLE_MENU, SAMPLE_PROFILE } from './support/cafe-menus.js';
+import { accessibilityViolations, hasChromium, launchChromium, PHONE } from './support/browser.js';
+import { cafeUrl, createCafe, createMenu, itemParts, SAMPLE_MENU, SAMPLE_PROFILE, expectOk } from './support/cafe-menus.js';
 import { pngPart, sendForm, textPart } from './support/fixtures.js';
 import { call } from './support/harness.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
@@ -33,11 +31,6 @@ afterAll(async () => {
 
 const api = () => stack.api.app;
 const key = () => stack.me.key;
-const cafeUrl = (cafeId: string, path = '') => `${API_PREFIX}/cafes/${cafeId}${path}`;
-function expectOk(res: { statusCode: number; body: string }) {
-  expect(res.statusCode, res.body).toBe(200);
-}
-
 /**
  * The sample cafe with everything a first screen can hold: cover, logo, a long description, hours,
  * phone, address and website; a mocha whose description alone says chocolate; a photo of 2000 px
@@ -80,15 +73,6 @@ async function phonePage(url: string, options: { javaScriptEnabled?: boolean } =
   return page;
 }
 
-/** Every axe-core violation (every rule axe runs by default, best practices included; any impact). */
-async function axeViolations(page: Page) {
-  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact?: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => String(n.target)).slice(0, 5) }));
-  });
-}
-
 /** The width of the copy the browser chose (its file is named by it: `…/960.webp`) and the photo's displayed width. */
 const copyWidth = (img: HTMLImageElement) => ({ copy: Number(/\/(\d+)\.(?:webp|jpg)$/.exec(img.currentSrc)?.[1] ?? 0), shown: img.clientWidth });
 
@@ -114,7 +98,7 @@ describe.skipIf(!hasChromium)('the menu page on a phone', () => {
       expect(await page.locator('.diet').count()).toBe(0);
       await page.click('.filters summary');
       expect(await page.isVisible('#avoid-gluten')).toBe(true);
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     } finally {
       await page.context().close();
     }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
-import { createCafe, createMenu } from './support/cafe-menus.js';
+import { cafeUrl, createCafe, createMenu } from './support/cafe-menus.js';
 import { call } from './support/harness.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 import { pollUntil } from './support/until.js';
@@ -18,8 +18,6 @@ beforeAll(async () => {
   stack = await startScanStack({ METRICS_TOKEN: TOKEN });
 }, 60_000);
 afterAll(() => stack?.close());
-
-const cafeUrl = (cafeId: string) => `${API_PREFIX}/cafes/${cafeId}`;
 
 /** Menu pages the redirect has made in its render thread so far. */
 async function menusRendered(): Promise<number> {

@@ -163,12 +163,16 @@ export async function seriousViolationsByTheme(page: Page): Promise<Record<'ligh
 }
 
 export async function seriousViolationsOn(page: Page): Promise<AccessibilityViolation[]> {
+  return (await accessibilityViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Every violation of the rules axe-core runs by default (best practices included), of any impact; the page's context must bypass CSP. */
+export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
   await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
+  return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
     return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 /** Drops a CSV file named `name` holding `text` on the element at `selector`, as a file dragged from the desktop. */

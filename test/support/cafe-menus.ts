@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../api/app.js';
 import { pngBytes, sendForm, textPart, type Part } from './fixtures.js';
+import { expect } from 'vitest';
 import { call } from './harness.js';
 
 export interface SampleItem {
@@ -47,6 +48,14 @@ export interface MadeMenu {
 function ok<T>(res: { statusCode: number; body: string; json(): { data: T } }): T {
   if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${res.body}`);
   return res.json().data;
+}
+
+/** A cafe's API path, or one of its sub-resources (`/items`, `/theme`…). */
+export const cafeUrl = (cafeId: string, path = '') => `${API_PREFIX}/cafes/${cafeId}${path}`;
+
+/** The answer was a 200; its body says why when it was not. */
+export function expectOk(res: { statusCode: number; body: string }) {
+  expect(res.statusCode, res.body).toBe(200);
 }
 
 export async function createCafe(app: FastifyInstance, key: string, name: string): Promise<{ id: string; link: { id: string; dynamic_link_id: string } }> {
