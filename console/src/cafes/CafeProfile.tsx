@@ -10,7 +10,8 @@ import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { Cafe } from './cafe-list.js';
 import { ImageField } from './ImageField.js';
-import { cafeBodyOf, languageChoices, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
+import { languageChoices } from '../fields/languages.js';
+import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
 
 type Client = ReturnType<typeof signedInClient>;
 
@@ -36,7 +37,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
   // Bumped on each save, so the file inputs start empty again once their files are stored.
   const [saves, setSaves] = useState(0);
   const zones = useMemo(() => timeZoneChoices(form.timezone, Intl.supportedValuesOf('timeZone')), []);
-  const languages = useMemo(() => languageChoices(form.language), []);
+  const languages = useMemo(() => languageChoices(form.language, "The guest's browser language"), []);
   const set = (change: Partial<ProfileForm>) => setForm({ ...form, ...change });
   const setDay = (index: number, change: Partial<ProfileForm['hours'][number]>) => set({ hours: form.hours.map((d, i) => (i === index ? { ...d, ...change } : d)) });
 

@@ -109,20 +109,6 @@ export function placeProfileErrors(errors: Readonly<Record<string, string>>): Re
   return placed;
 }
 
-/** The menu page languages the console offers ('' first: each guest's browser language), the cafe's own when it is another. */
-export function languageChoices(current: string): Array<{ tag: string; label: string }> {
-  const choices = [
-    { tag: '', label: "The guest's browser language" },
-    { tag: 'en', label: 'English' },
-    { tag: 'pt-PT', label: 'Português (Portugal)' },
-    { tag: 'pt-BR', label: 'Português (Brasil)' },
-    { tag: 'es', label: 'Español' },
-    { tag: 'fr', label: 'Français' },
-    { tag: 'de', label: 'Deutsch' },
-  ];
-  return choices.some((c) => c.tag === current) ? choices : [...choices, { tag: current, label: current }];
-}
-
 /** The browser's list of IANA zones, with the cafe's own first when the browser does not know it. */
 export function timeZoneChoices(current: string, known: readonly string[]): string[] {
   const zones = known.includes('UTC') ? [...known] : ['UTC', ...known];

@@ -6,7 +6,8 @@
 import { Field } from '../fields/Field.js';
 import type { FieldErrors } from '../fields/errors.js';
 import { FileDrop, type FileInfo } from './FileDrop.js';
-import { PAGE_LANGUAGES, PAGE_LOOK_PATHS, type PageLookForm } from './page-look.js';
+import { languageChoices } from '../fields/languages.js';
+import { PAGE_LOOK_PATHS, type PageLookForm } from './page-look.js';
 import './editor-parts.css';
 
 interface Props {
@@ -19,7 +20,6 @@ interface Props {
 
 export function PageLook({ value, onChange, errors, files, onFile }: Props) {
   const set = (change: Partial<PageLookForm>) => onChange({ ...value, ...change });
-  const known = PAGE_LANGUAGES.some((l) => l.tag === value.language);
   const image = (member: 'logo' | 'cover', label: string) => (
     <div class="page-look-image">
       <FileDrop
@@ -70,13 +70,11 @@ export function PageLook({ value, onChange, errors, files, onFile }: Props) {
             <Field path={PAGE_LOOK_PATHS.language} label="Language of the pages" errors={errors} hint="Words, dates and prices follow it.">
               {(input) => (
                 <select {...input} value={value.language} onChange={(e) => set({ language: e.currentTarget.value })}>
-                  <option value="">The visitor’s language (English, Portuguese, Spanish, French or German)</option>
-                  {PAGE_LANGUAGES.map((l) => (
+                  {languageChoices(value.language, 'The visitor’s language (English, Portuguese, Spanish, French or German)').map((l) => (
                     <option key={l.tag} value={l.tag}>
-                      {l.name}
+                      {l.label}
                     </option>
                   ))}
-                  {!known && value.language && <option value={value.language}>{value.language}</option>}
                 </select>
               )}
             </Field>

@@ -38,16 +38,6 @@ export const PAGE_LOOK_PATHS = {
   cover: 'pageStyle.cover.fileId',
 } as const;
 
-/** The languages the pages are written in, and the regional forms people ask for. */
-export const PAGE_LANGUAGES: ReadonlyArray<{ tag: string; name: string }> = [
-  { tag: 'en', name: 'English' },
-  { tag: 'pt-PT', name: 'Portuguese (Portugal)' },
-  { tag: 'pt-BR', name: 'Portuguese (Brazil)' },
-  { tag: 'es', name: 'Spanish' },
-  { tag: 'fr', name: 'French' },
-  { tag: 'de', name: 'German' },
-];
-
 const DEFAULT_ACCENT = '#0a57c2';
 const DEFAULT_ACCENT_DARK = '#8ab4f8';
 const TITLE_MAX = 120;
