@@ -87,12 +87,10 @@ export function statusBrand(link: Partial<Pick<ResolvedLink, 'pageStyle' | 'file
   return pageBrand({ pageStyle: style, files: [] }, { file: publicFileUrl });
 }
 
-/** A status page's language: the owner's, else the visitor's (Accept-Language), else English. */
-const statusLocale = (link: Partial<Pick<ResolvedLink, 'pageStyle'>> | undefined, acceptLanguage: string | undefined) => pageLocale(link?.pageStyle?.language, acceptLanguage);
-
 export function renderUnavailablePage(reason: UnavailableReason, schedule?: StatusLink, acceptLanguage?: string): Page {
   const { status, title, message, icon } = UNAVAILABLE[reason];
-  const locale = statusLocale(schedule, acceptLanguage);
+  // The owner's language, else the visitor's (Accept-Language), else English.
+  const locale = pageLocale(schedule?.pageStyle?.language, acceptLanguage);
   let when: SafeHtml | null = null;
   if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">${statusText(locale, 'opensOn', { when: formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start', locale) })}</p>`;
   if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">${statusText(locale, 'endedOn', { when: formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end', locale) })}</p>`;

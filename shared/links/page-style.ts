@@ -12,7 +12,7 @@
  * Menu links are styled by their cafe's theme instead.
  */
 import { z } from 'zod';
-import { fileRefSchema, httpUrlHref, PAGE_TITLE_MAX, URL_MAX, type FileRefLocation } from './data/index.js';
+import { fileRefSchema, PAGE_TITLE_MAX, urlSchema, type FileRefLocation } from './data/index.js';
 import { hexColorSchema } from '../format/hex-color.js';
 import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '../format/language-tag.js';
 
@@ -35,16 +35,6 @@ const optionalLine = (max: number) =>
     .refine((value) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value), { error: 'Must not contain control characters' })
     .optional();
 
-const websiteSchema = z
-  .string({ error: 'Must be a string' })
-  .max(URL_MAX, { error: `Must be at most ${URL_MAX} characters`, abort: true })
-  .transform((value, ctx) => {
-    const href = httpUrlHref(value);
-    if (href !== null && href.length <= URL_MAX) return href;
-    ctx.addIssue({ code: 'custom', message: 'Must be a valid http(s) URL' });
-    return z.NEVER;
-  });
-
 export const pageStyleSchema = z
   .strictObject(
     {
@@ -53,7 +43,7 @@ export const pageStyleSchema = z
         .meta({ description: "The page language (BCP 47), e.g. en, fr, pt-BR; default: the visitor's browser language among en, pt, es, fr, de, else en" }),
       title: optionalLine(PAGE_TITLE_MAX).meta({ description: "Who the page is from, e.g. the business: the heading where the page has none of its own, the logo's text alternative and the shared title (never the link's name)" }),
       description: optionalLine(PAGE_DESCRIPTION_MAX).meta({ description: 'A sentence or two for link previews (meta description, og:description)' }),
-      website: websiteSchema.optional().meta({ description: 'The way back to the business: linked from every page, also when the link is paused, scheduled, expired or protected' }),
+      website: urlSchema().optional().meta({ description: 'The way back to the business: linked from every page, also when the link is paused, scheduled, expired or protected' }),
       accentColor: hexColorSchema.optional().meta({ description: 'Buttons and links (light mode)' }),
       accentColorDark: hexColorSchema.optional().meta({ description: 'Buttons and links in dark mode (default: accentColor where it reads, else the default)' }),
       logo: fileRefSchema.optional().meta({ description: 'An image file of the account, shown at the top of the page' }),

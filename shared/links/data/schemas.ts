@@ -259,8 +259,8 @@ export function isSmallJsonValue(value: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // Field schemas
 
-/** Validated, then stored in its WHATWG serialisation (`httpUrlHref`), which must fit URL_MAX as well. */
-const urlSchema = () =>
+/** An http(s) URL, validated, then stored in its WHATWG serialisation (`httpUrlHref`), which must fit URL_MAX as well. */
+export const urlSchema = () =>
   stringType()
     .max(URL_MAX, { error: atMost(URL_MAX), abort: true })
     .transform((value, ctx) => {
