@@ -2,14 +2,14 @@
  * `npm start`: the whole service on one machine. Checks that Postgres and Redis answer, applies
  * migrations once, builds the browser console if its sources changed (console/build.ts), then
  * runs api, redirect and worker as separate processes (so a CPU-bound job never blocks request
- * handling) under a supervisor that restarts a role that dies (shared/supervisor.ts). SIGTERM is passed to every role, and each drains before exiting.
+ * handling) under a supervisor that restarts a role that dies (platform/process/supervisor.ts). SIGTERM is passed to every role, and each drains before exiting.
  */
 import { fileURLToPath } from 'node:url';
 import { ensureConsoleBuilt } from './console/build.js';
-import { migrateDatabase } from './db/migrate.js';
-import { loadConfigOrExit } from './shared/config/index.js';
-import { waitForDependencies, withoutPassword } from './shared/startup.js';
-import { supervise } from './shared/supervisor.js';
+import { migrateDatabase } from './platform/database/migrate.js';
+import { loadConfigOrExit } from './platform/config/index.js';
+import { waitForDependencies, withoutPassword } from './platform/process/startup.js';
+import { supervise } from './platform/process/supervisor.js';
 
 const ROLES = {
   api: './api/server.ts',

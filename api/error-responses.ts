@@ -7,7 +7,7 @@
  * bodies themselves come from the error handler (api/plugins/app/errors.ts), in these shapes.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { MAX_LISTED_ERRORS } from '../shared/http/errors.js';
+import { MAX_LISTED_ERRORS } from '../domain/errors.js';
 import { ERROR_DESCRIPTIONS } from './schemas.js';
 import { API_PREFIX } from './app.js';
 import type { AuthRequirement } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * The api half of the "answer now or 202" contract (shared/jobs/wait.ts): a heavy endpoint queues
+ * The api half of the "answer now or 202" contract (domain/jobs/wait.ts): a heavy endpoint queues
  * its job, waits as the client's `Prefer` header and JOB_WAIT_MS allow, and answers the finished
  * job itself, or 202 `{jobId, state, statusUrl}` with `Location` so the client polls
  * GET /jobs/:jobId. A job that failed is a 503 with its one-line error, never a stack.
@@ -7,12 +7,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
-import { JOB_STATES } from '../db/schema.js';
-import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '../shared/bulk/idempotency.js';
-import { jobStatusUrl, type JobFile } from '../shared/jobs/files.js';
-import type { QueueName } from '../shared/jobs/queues.js';
-import { enqueueAccountJob, type JobView } from '../shared/jobs/records.js';
-import { JobFailedError, parsePrefer, waitMsFor } from '../shared/jobs/wait.js';
+import { JOB_STATES } from '../domain/schema.js';
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '../domain/bulk/idempotency.js';
+import { jobStatusUrl, type JobFile } from '../domain/jobs/files.js';
+import type { QueueName } from '../domain/jobs/queues.js';
+import { enqueueAccountJob, type JobView } from '../domain/jobs/records.js';
+import { JobFailedError, parsePrefer, waitMsFor } from '../domain/jobs/wait.js';
 
 export const acceptedJobResponse = z
   .object({
@@ -44,7 +44,7 @@ export const IDEMPOTENCY_DESCRIPTION =
 
 /**
  * The request's job: queued now, or, when the request carries an Idempotency-Key, the job the key
- * already started (shared/bulk/idempotency.ts). `request` is what the key's request is compared by.
+ * already started (domain/bulk/idempotency.ts). `request` is what the key's request is compared by.
  */
 export async function startRequestJob<P>(httpRequest: FastifyRequest, job: { queue: Queue; type: string; payload: P }, request: unknown): Promise<string> {
   const { ctx } = httpRequest.server;

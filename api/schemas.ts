@@ -1,6 +1,6 @@
-/** Schemas shared by several routes. Resource schemas live with their domain module in shared/. */
+/** Schemas shared by several routes. Resource schemas live with their domain module in domain/. */
 import { z } from 'zod';
-import { fieldErrorListShape } from '../shared/http/errors.js';
+import { fieldErrorListShape } from '../domain/errors.js';
 
 /**
  * What a route's path parameters name. A params schema registered here makes every path that

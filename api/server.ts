@@ -1,10 +1,10 @@
 /** `npm run start:api`: the management API alone. */
-import { migrateDatabase } from '../db/migrate.js';
-import { loadConfigOrExit } from '../shared/config/index.js';
-import { closeContext, createContext } from '../shared/context.js';
-import { onShutdown } from '../shared/lifecycle.js';
-import { waitForDependencies } from '../shared/startup.js';
-import { announceReady } from '../shared/supervisor.js';
+import { migrateDatabase } from '../platform/database/migrate.js';
+import { loadConfigOrExit } from '../platform/config/index.js';
+import { closeContext, createContext } from '../domain/context.js';
+import { onShutdown } from '../platform/process/lifecycle.js';
+import { waitForDependencies } from '../platform/process/startup.js';
+import { announceReady } from '../platform/process/supervisor.js';
 import { buildApiApp } from './app.js';
 
 const config = loadConfigOrExit();

@@ -1,9 +1,9 @@
-import type { Principal } from '../shared/accounts/api-keys.js';
-import type { PlanFeature } from '../shared/accounts/plans.js';
-import type { Scope } from '../shared/accounts/scopes.js';
-import type { AppContext } from '../shared/context.js';
-import type { JobWaiter } from '../shared/jobs/wait.js';
-import type { Redis } from '../shared/redis.js';
+import type { Principal } from '../domain/accounts/api-keys.js';
+import type { PlanFeature } from '../domain/accounts/plans.js';
+import type { Scope } from '../domain/accounts/scopes.js';
+import type { AppContext } from '../domain/context.js';
+import type { JobWaiter } from '../domain/jobs/wait.js';
+import type { Redis } from '../platform/redis/client.js';
 import type { RouteEntry } from './plugins/app/route-table.js';
 
 /**

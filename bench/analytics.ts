@@ -19,16 +19,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
-import { createDatabase } from '../db/client.js';
-import { apiKeys } from '../db/schema.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
-import { analyticsWindow, type AnalyticsWindow, type Duration } from '../shared/analytics/window.js';
-import { encodeScanBatch } from '../shared/scans/batch.js';
-import { ingestScanBatches } from '../shared/scans/ingest.js';
-import { newScanId } from '../shared/scans/scan-id.js';
-import type { ScanEvent } from '../shared/scans/types.js';
-import { createUserAgentParser, type UserAgentFacts } from '../shared/scans/user-agent.js';
+import { createDatabase } from '../domain/database.js';
+import { apiKeys } from '../domain/schema.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
+import { analyticsWindow, type AnalyticsWindow, type Duration } from '../domain/analytics/window.js';
+import { encodeScanBatch } from '../domain/scans/batch.js';
+import { ingestScanBatches } from '../domain/scans/ingest.js';
+import { newScanId } from '../domain/scans/scan-id.js';
+import type { ScanEvent } from '../domain/scans/types.js';
+import { createUserAgentParser, type UserAgentFacts } from '../domain/scans/user-agent.js';
 import { BOT_AGENTS, COUNTRIES, HUMAN_AGENTS } from './analytics-data.js';
 import { benchDatabaseUrl, freshDatabase, median, printTable, ROOT, startBenchApi, stopProcess } from './support.js';
 
@@ -223,7 +223,7 @@ const PARAMETERS = JSON.stringify(SEED);
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
   const migrations = async (dir: string) => (await readdir(join(ROOT, dir))).filter((f) => /\.(sql|json)$/.test(f)).sort().map((f) => `${dir}/${f}`);
-  const files = ['shared/scans/ingest.ts', 'shared/scans/batch.ts', 'shared/scans/types.ts', 'shared/analytics/rollups.ts', 'bench/analytics-data.ts', ...(await migrations('db/migrations')), ...(await migrations('db/migrations/meta'))];
+  const files = ['domain/scans/ingest.ts', 'domain/scans/batch.ts', 'domain/scans/types.ts', 'domain/analytics/rollups.ts', 'bench/analytics-data.ts', ...(await migrations('db/migrations')), ...(await migrations('db/migrations/meta'))];
   for (const file of files) hash.update(`${file}\0`).update(await readFile(join(ROOT, file))).update('\0');
   return hash.digest('hex');
 }

@@ -3,10 +3,10 @@
  * limit in Redis, a Postgres query, zod-described JSON) against a bare Fastify route that answers
  * the same body from memory, in the same run.
  */
-import { createDatabase } from '../db/client.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
-import { folders } from '../db/schema.js';
+import { createDatabase } from '../domain/database.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
+import { folders } from '../domain/schema.js';
 import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
 const CONNECTIONS = 16;

@@ -9,10 +9,10 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../db/client.js';
-import { accounts, apiKeys } from '../db/schema.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
+import { createDatabase } from '../domain/database.js';
+import { accounts, apiKeys } from '../domain/schema.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
 import { launchChromium } from '../test/support/browser.js';
 import { analyticsSeed } from './analytics.js';
 import { SAMPLES, timesToSelector } from './console-links.js';

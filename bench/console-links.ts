@@ -8,10 +8,10 @@
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../db/client.js';
-import { accounts } from '../db/schema.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
+import { createDatabase } from '../domain/database.js';
+import { accounts } from '../domain/schema.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
 import { launchChromium } from '../test/support/browser.js';
 import { seedLinks } from './links-list.js';
 import { freshDatabase, median, printTable, startBenchApi, stopProcess } from './support.js';

@@ -7,9 +7,9 @@
  * the status, the answer's size and the time to the whole answer.
  */
 import { readFile } from 'node:fs/promises';
-import { createDatabase } from '../db/client.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
+import { createDatabase } from '../domain/database.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
 import { multipart } from '../test/support/fixtures.js';
 import { freshDatabase, printTable, startBenchApi, stopProcess } from './support.js';
 

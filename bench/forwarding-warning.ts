@@ -1,5 +1,5 @@
 /**
- * What the untrusted-proxy warning (warnOfUntrustedForwarding, shared/net/client-identity.ts)
+ * What the untrusted-proxy warning (warnOfUntrustedForwarding, platform/net/client-identity.ts)
  * adds to every request while it listens: a second listener on the server's `request` event, which
  * reads X-Forwarded-For and, when the header is there, the peer's memoized trust. Measured without
  * the noise of a load test: the server's `request` event emitted in a tight loop with and without
@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { pino } from 'pino';
-import { ProxyTrust, warnOfUntrustedForwarding } from '../shared/net/client-identity.js';
+import { ProxyTrust, warnOfUntrustedForwarding } from '../platform/net/client-identity.js';
 import { median, printTable } from './support.js';
 
 const CALLS = Number(process.env.BENCH_FORWARDING_CALLS ?? 2_000_000);

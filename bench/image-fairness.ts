@@ -1,7 +1,7 @@
 /**
  * One account uploads a burst of huge photos; how long does another account's ordinary photo take
  * meanwhile? Web-sized copies are made at upload in a few slots per api process
- * (shared/files/image-variants.ts). Account A sends BENCH_IMAGE_FLOOD (default 8) 7000 × 7000
+ * (domain/files/image-variants.ts). Account A sends BENCH_IMAGE_FLOOD (default 8) 7000 × 7000
  * 16-bit PNGs at once; a second later account B uploads a 1200 × 900 JPEG BENCH_IMAGE_PROBES
  * (default 5) times in a row. Baseline: B's same uploads with nothing else running, in the same
  * run. Every image is new bytes (never a stored blob), so each upload makes its copies.

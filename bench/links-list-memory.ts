@@ -11,11 +11,11 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
-import { createDatabase } from '../db/client.js';
-import { accounts, folders } from '../db/schema.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
-import { withQrDefaults } from '../shared/qr/options.js';
+import { createDatabase } from '../domain/database.js';
+import { accounts, folders } from '../domain/schema.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
+import { withQrDefaults } from '../domain/qr/options.js';
 import { freshDatabase, median, printTable, startBenchApi, stopProcess } from './support.js';
 
 const LINKS = Number(process.env.BENCH_LIST_LINKS ?? 1000);

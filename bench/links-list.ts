@@ -4,11 +4,11 @@
  * (the cost of moving that much JSON at all), measured in the same run.
  */
 import { eq, sql } from 'drizzle-orm';
-import { createDatabase, type DatabaseHandle } from '../db/client.js';
-import { accounts } from '../db/schema.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
-import { withQrDefaults } from '../shared/qr/options.js';
+import { createDatabase, type DatabaseHandle } from '../domain/database.js';
+import { accounts } from '../domain/schema.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
+import { withQrDefaults } from '../domain/qr/options.js';
 import { freshDatabase, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
 

@@ -1,5 +1,5 @@
 /**
- * QR rendering throughput on one core: our native renderer (shared/qr/render) against
+ * QR rendering throughput on one core: our native renderer (domain/qr/render) against
  * qr-code-styling 1.9.2's fastest Node pipeline, measured in the same run, in-process, one
  * render at a time.
  *
@@ -22,8 +22,8 @@
  * in the same round, which keeps the ratio steady while other work on the machine comes and goes.
  */
 import { Resvg } from '@resvg/resvg-js';
-import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from '../shared/qr/options.js';
-import { renderPng, renderSvg, type QrImage } from '../shared/qr/render/index.js';
+import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from '../domain/qr/options.js';
+import { renderPng, renderSvg, type QrImage } from '../domain/qr/render/index.js';
 import { makeLogoPng, RESVG_OPTIONS, referenceSvg } from '../test/support/qr-reference.js';
 import { median, printTable } from './support.js';
 

@@ -7,12 +7,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { count, eq } from 'drizzle-orm';
-import { createDatabase } from '../db/client.js';
-import { links, scans } from '../db/schema.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
-import { createRedis } from '../shared/redis.js';
-import { createQueues, closeQueues } from '../shared/jobs/queues.js';
+import { createDatabase } from '../domain/database.js';
+import { links, scans } from '../domain/schema.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
+import { createRedis } from '../platform/redis/client.js';
+import { createQueues, closeQueues } from '../domain/jobs/queues.js';
 import { freePort, freshDatabase, load, median, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -82,7 +82,7 @@ export async function benchRedirect(): Promise<string> {
    * A new redirect and a new baseline process for every round. How fast one Node.js process runs
    * this load can depend on the process, not only on the machine: one start of the same server did
    * 25 µs of CPU per request and the next 38 (mostly V8's lost tick-object map, now prevented by
-   * shared/http/tick-object-shape.ts). A round per start lets the median cover what is left of that.
+   * platform/http/tick-object-shape.ts). A round per start lets the median cover what is left of that.
    */
   async function startServers() {
     const redirectPort = await freePort();

@@ -12,10 +12,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createDatabase, type DatabaseHandle } from '../db/client.js';
-import { migrateDatabase } from '../db/migrate.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { createApiKey } from '../shared/accounts/api-keys.js';
+import { createDatabase, type DatabaseHandle } from '../domain/database.js';
+import { migrateDatabase } from '../platform/database/migrate.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { createApiKey } from '../domain/accounts/api-keys.js';
 
 import { freePort, stopProcess } from '../test/support/processes.js';
 

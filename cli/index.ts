@@ -10,14 +10,14 @@
  *   key revoke --id ID
  */
 import { parseArgs } from 'node:util';
-import { migrateDatabase } from '../db/migrate.js';
-import { createDatabase } from '../db/client.js';
-import { createAccount, findAccount, listAccounts } from '../shared/accounts/accounts.js';
-import { createApiKey, revokeApiKey } from '../shared/accounts/api-keys.js';
-import { PLANS, type Plan } from '../shared/accounts/plans.js';
-import { isScope, SCOPES, type Scope } from '../shared/accounts/scopes.js';
-import { loadConfig } from '../shared/config/index.js';
-import { isUuid } from '../shared/format/ids.js';
+import { migrateDatabase } from '../platform/database/migrate.js';
+import { createDatabase } from '../domain/database.js';
+import { createAccount, findAccount, listAccounts } from '../domain/accounts/accounts.js';
+import { createApiKey, revokeApiKey } from '../domain/accounts/api-keys.js';
+import { PLANS, type Plan } from '../domain/accounts/plans.js';
+import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
+import { loadConfig } from '../platform/config/index.js';
+import { isUuid } from '../platform/format/ids.js';
 
 class UsageError extends Error {}
 

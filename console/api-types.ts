@@ -9,9 +9,9 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApiApp } from '../api/app.js';
-import { loadConfig } from '../shared/config/index.js';
-import { closeContext, createContext } from '../shared/context.js';
-import { waitForDependencies } from '../shared/startup.js';
+import { loadConfig } from '../platform/config/index.js';
+import { closeContext, createContext } from '../domain/context.js';
+import { waitForDependencies } from '../platform/process/startup.js';
 
 export const API_TYPES_FILE = fileURLToPath(new URL('./src/api/schema.d.ts', import.meta.url));
 

@@ -1,14 +1,14 @@
 /**
- * Menu previews (shared/cafes/theme-preview.ts): a menu link's page in a look its owner has not
+ * Menu previews (domain/cafes/theme-preview.ts): a menu link's page in a look its owner has not
  * saved, for the console's frame. Made in the render thread like every menu page, but for this
  * request only: never read from nor kept in the page cache (the cache holds the saved look), and
  * sent uncached, unindexed and framable by the console's origin alone.
  */
 import type pg from 'pg';
-import { loadPublishedMenu } from '../shared/cafes/published-menu.js';
-import { MENU_PREVIEW_ID, menuPreviewKey, menuPreviewOf, withPreviewTheme } from '../shared/cafes/theme-preview.js';
-import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
-import type { Redis } from '../shared/redis.js';
+import { loadPublishedMenu } from '../domain/cafes/published-menu.js';
+import { MENU_PREVIEW_ID, menuPreviewKey, menuPreviewOf, withPreviewTheme } from '../domain/cafes/theme-preview.js';
+import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
+import type { Redis } from '../platform/redis/client.js';
 import { encodedFor } from './page-cache.js';
 import type { PageRenderer } from './page-renderer.js';
 import { framedMenuPolicy } from './pages/index.js';

@@ -19,9 +19,9 @@
  * not kept.
  */
 import type pg from 'pg';
-import { loadPublishedMenu } from '../shared/cafes/published-menu.js';
-import type { DayHours } from '../shared/cafes/opening-hours.js';
-import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
+import { loadPublishedMenu } from '../domain/cafes/published-menu.js';
+import type { DayHours } from '../domain/cafes/opening-hours.js';
+import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
 import type { RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
 import { acceptedEncoding } from './pages/compression.js';

@@ -4,8 +4,8 @@
  * and compressed, and handed back as bytes, so that work never runs on the event loop that
  * answers scans.
  */
-import { publishedMenuOf, type PublishedMenuRecord } from '../shared/cafes/published-menu.js';
-import type { ResolvedLink } from '../shared/links/resolve/resolved-link.js';
+import { publishedMenuOf, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
+import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
 import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
 import { renderLinkPage, renderMenuPage, type PageLocale } from './pages/index.js';

@@ -1,19 +1,19 @@
 /**
  * Everything the redirect routes need to answer a scan, built once per process by app.ts: the
  * cached slug resolution, the scan limit, unknown slugs per client, password attempts and cookies, who the visitor is, their
- * visitor key, and the scan recorder. Routes stay thin; these are the domain's parts (shared/links/resolve, shared/scans).
+ * visitor key, and the scan recorder. Routes stay thin; these are the domain's parts (domain/links/resolve, domain/scans).
  */
-import type { LinkResolver } from '../shared/links/resolve/link-resolver.js';
-import type { NotFoundLimit } from '../shared/links/resolve/not-found-limit.js';
-import type { PasswordAttempts, PasswordCookies } from '../shared/links/resolve/password.js';
-import type { ScanLimiter } from '../shared/links/resolve/scan-limit.js';
+import type { LinkResolver } from '../domain/links/resolve/link-resolver.js';
+import type { NotFoundLimit } from '../domain/links/resolve/not-found-limit.js';
+import type { PasswordAttempts, PasswordCookies } from '../domain/links/resolve/password.js';
+import type { ScanLimiter } from '../domain/links/resolve/scan-limit.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MenuPreviews } from './menu-preview.js';
 import type { PageCache } from './page-cache.js';
 import type { FileAccess } from './routes/files.js';
-import type { DescribeVisitor } from '../shared/scans/visitor.js';
-import type { VisitorKeys } from '../shared/scans/visitor-key.js';
-import type { RecordedScan } from '../shared/scans/types.js';
+import type { DescribeVisitor } from '../domain/scans/visitor.js';
+import type { VisitorKeys } from '../domain/scans/visitor-key.js';
+import type { RecordedScan } from '../domain/scans/types.js';
 
 export interface ScanPath {
   resolver: LinkResolver;

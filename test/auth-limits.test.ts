@@ -5,7 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyAuthenticator, revokeApiKey } from '../shared/accounts/api-keys.js';
+import { ApiKeyAuthenticator, revokeApiKey } from '../domain/accounts/api-keys.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { testEnv } from './support/env.js';
 import { runEntry } from './support/processes.js';

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../shared/config/index.js';
-import type { AppContext } from '../shared/context.js';
-import { BulkPacer } from '../shared/jobs/pacing.js';
-import { createLogger } from '../shared/logger.js';
-import { encodeScanBatch } from '../shared/scans/batch.js';
-import { ScanTraffic } from '../shared/scans/traffic.js';
-import type { ScanBatchPayload } from '../shared/scans/types.js';
+import { loadConfig } from '../platform/config/index.js';
+import type { AppContext } from '../domain/context.js';
+import { BulkPacer } from '../domain/jobs/pacing.js';
+import { createLogger } from '../platform/logger.js';
+import { encodeScanBatch } from '../domain/scans/batch.js';
+import { ScanTraffic } from '../domain/scans/traffic.js';
+import type { ScanBatchPayload } from '../domain/scans/types.js';
 import { scansProcessor } from '../workers/processors/scans.js';
 
 describe('ScanTraffic: scans ingested over the last second', () => {

@@ -9,7 +9,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENU_THEME_KEYS } from '../shared/cafes/themes.js';
+import { MENU_THEME_KEYS } from '../domain/cafes/themes.js';
 import { hasChromium, imagesLoaded, launchChromium, seriousAccessibilityViolations, visitPage, type PageVisit } from './support/browser.js';
 import { cafeUrl, createCafe, createMenu, itemParts, type MadeMenu, SAMPLE_MENU, SAMPLE_PROFILE, expectOk } from './support/cafe-menus.js';
 import { pngPart, sendForm, textPart } from './support/fixtures.js';

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cafeClock, type DayHours } from '../shared/cafes/opening-hours.js';
-import type { PublishedItem, PublishedMenu } from '../shared/cafes/published-menu.js';
+import { cafeClock, type DayHours } from '../domain/cafes/opening-hours.js';
+import type { PublishedItem, PublishedMenu } from '../domain/cafes/published-menu.js';
 import { formatPrice, pageLocale } from '../redirect/pages/locale.js';
 import { JSON_LD_ITEMS_MAX, menuClock, openStateText, renderMenuPage } from '../redirect/pages/menu.js';
 

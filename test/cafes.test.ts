@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
-import { MENU_THEME_KEYS } from '../shared/cafes/themes.js';
-import { linkCacheKeys } from '../shared/links/resolve/keys.js';
+import { MENU_THEME_KEYS } from '../domain/cafes/themes.js';
+import { linkCacheKeys } from '../domain/links/resolve/keys.js';
 import { pdfBytes, pngBytes, pngPart, sendForm, textPart } from './support/fixtures.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 

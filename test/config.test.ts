@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../shared/config/index.js';
+import { ConfigError, loadConfig } from '../platform/config/index.js';
 import { runEntry } from './support/processes.js';
 
 describe('configuration', () => {

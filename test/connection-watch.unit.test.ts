@@ -1,9 +1,9 @@
-/** Losing Postgres or Redis is logged once per outage, and its return once (shared/connection-watch.ts). */
+/** Losing Postgres or Redis is logged once per outage, and its return once (platform/connection-watch.ts). */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ConnectionWatch } from '../shared/connection-watch.js';
-import type { Logger } from '../shared/logger.js';
-import { createRedis } from '../shared/redis.js';
+import { ConnectionWatch } from '../platform/connection-watch.js';
+import type { Logger } from '../platform/logger.js';
+import { createRedis } from '../platform/redis/client.js';
 
 function recordingLogger() {
   const lines: Array<{ level: string; message: string }> = [];

@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { BULK_COLUMNS, sampleCsv, type BulkType } from '../console/src/bulk/columns.js';
 import { readCsvText } from '../console/src/bulk/csv.js';
 import { newIdempotencyKey, progressText, reportOf, summaryText } from '../console/src/bulk/report.js';
-import { csvIssuePath, readBulkCsv } from '../shared/bulk/csv.js';
-import { idempotencyKeyOf } from '../shared/bulk/idempotency.js';
-import { BULK_TYPES, bulkBodySchema, bulkRecordSchemas } from '../shared/bulk/schemas.js';
-import { zodIssuesToFieldErrors } from '../shared/http/errors.js';
+import { csvIssuePath, readBulkCsv } from '../domain/bulk/csv.js';
+import { idempotencyKeyOf } from '../domain/bulk/idempotency.js';
+import { BULK_TYPES, bulkBodySchema, bulkRecordSchemas } from '../domain/bulk/schemas.js';
+import { zodIssuesToFieldErrors } from '../domain/errors.js';
 
 /** What the API answers for a CSV form of `type` (its schema check, paths as the CSV form names them). */
 function apiErrors(type: BulkType, csv: string) {

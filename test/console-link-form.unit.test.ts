@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { dataOf, draftOf, formPaths, linkBodyOf, moved, newItem, TYPE_FORMS, type Draft, type ListSpec, type StoredLink } from '../console/src/links/link-form.js';
 import { linkConfigurationsOf, settingsFromLink } from '../console/src/links/settings.js';
 import { uploadFailure } from '../console/src/links/upload.js';
-import { LINK_TYPES, type LinkType } from '../shared/links/data/types.js';
-import { linkBodySchema } from '../shared/links/schemas.js';
+import { LINK_TYPES, type LinkType } from '../domain/links/data/types.js';
+import { linkBodySchema } from '../domain/links/schemas.js';
 
 const FILE_A = '0190a000-0000-7000-8000-00000000000a';
 const FILE_B = '0190a000-0000-7000-8000-00000000000b';

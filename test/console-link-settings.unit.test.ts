@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkConfigurationsOf, passwordPlan, scheduleSummary, settingsFromLink, shortUrlOf, type LinkSettingsForm } from '../console/src/links/settings.js';
 import type { Link } from '../console/src/links/view.js';
-import { parseDateTimeInZone } from '../shared/links/data/timezone.js';
-import { linkConfigurationsSchema, scheduleEnd } from '../shared/links/schemas.js';
+import { parseDateTimeInZone } from '../domain/links/data/timezone.js';
+import { linkConfigurationsSchema, scheduleEnd } from '../domain/links/schemas.js';
 
 const link = (overrides: Partial<Link> = {}): Link => ({
   id: 'l1',

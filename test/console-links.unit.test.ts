@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../console/src/api/client.js';
 import { changeView, DEFAULT_VIEW, listQuery, pauseAction, queryFromView, routeOfView, scopeBlock, STATUS_LABELS, viewFromQuery } from '../console/src/links/view.js';
-import { LINK_STATUSES } from '../shared/links/status.js';
+import { LINK_STATUSES } from '../domain/links/status.js';
 
 describe('links view in the URL', () => {
   it('the default view is the bare route', () => {

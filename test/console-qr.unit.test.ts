@@ -4,11 +4,11 @@ import { errorsUnder } from '../console/src/fields/errors.js';
 import { downloadName } from '../console/src/qr/download-name.js';
 import { decodeDataUri, fillControls, logoFileProblem, MAX_LOGO_BYTES, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
 import { contrastRatio, MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
-import { parseCssColor } from '../shared/qr/color.js';
-import { withQrDefaults, type QrOptions } from '../shared/qr/options.js';
-import { computeLayout } from '../shared/qr/render/layout.js';
-import { makeMatrix } from '../shared/qr/render/matrix.js';
-import { renderSvg } from '../shared/qr/render/index.js';
+import { parseCssColor } from '../domain/qr/color.js';
+import { withQrDefaults, type QrOptions } from '../domain/qr/options.js';
+import { computeLayout } from '../domain/qr/render/layout.js';
+import { makeMatrix } from '../domain/qr/render/matrix.js';
+import { renderSvg } from '../domain/qr/render/index.js';
 
 const DATA = 'https://qr.example/AbC123';
 const rgb = (c: string) => parseCssColor(c)!;

@@ -13,7 +13,7 @@ import {
   withConditionType,
   type RuleForm,
 } from '../console/src/links/rules.js';
-import { smartUrlDataSchema } from '../shared/links/data/schemas.js';
+import { smartUrlDataSchema } from '../domain/links/data/schemas.js';
 
 const STORED_RULES = [
   { conditionType: 'location', operator: 'is', countries: ['PT', 'es'], url: 'https://example.pt/' },

@@ -13,7 +13,7 @@ import { DockerfileParser } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../shared/config/index.js';
+import { loadConfig } from '../platform/config/index.js';
 
 // ajv is CommonJS: its class is the module's default export's default.
 const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;

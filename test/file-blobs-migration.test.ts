@@ -11,12 +11,12 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../db/client.js';
-import { migrateDatabase } from '../db/migrate.js';
-import { fileBlobs, files } from '../db/schema.js';
-import { copyFiles, findAccountFiles, storeUpload } from '../shared/files/files.js';
-import { createFsStorage } from '../shared/files/storage/fs-driver.js';
-import { loadConfig } from '../shared/config/index.js';
+import { createDatabase, type DatabaseHandle } from '../domain/database.js';
+import { migrateDatabase } from '../platform/database/migrate.js';
+import { fileBlobs, files } from '../domain/schema.js';
+import { copyFiles, findAccountFiles, storeUpload } from '../domain/files/files.js';
+import { createFsStorage } from '../platform/storage/fs-driver.js';
+import { loadConfig } from '../platform/config/index.js';
 import { pngBytes } from './support/fixtures.js';
 import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
 

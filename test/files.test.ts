@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileBlobs, files, links } from '../db/schema.js';
+import { fileBlobs, files, links } from '../domain/schema.js';
 import {
   attachFiles,
   copyFiles,
@@ -14,10 +14,10 @@ import {
   storeUpload,
   sweepOrphanFiles,
   UNSUPPORTED_TYPE_MESSAGE,
-} from '../shared/files/files.js';
-import { sniff } from '../shared/files/sniff.js';
-import { cssIsSafe, sanitizeSvg } from '../shared/files/svg.js';
-import type { MaintenanceJob } from '../shared/jobs/queues.js';
+} from '../domain/files/files.js';
+import { sniff } from '../domain/files/sniff.js';
+import { cssIsSafe, sanitizeSvg } from '../domain/files/svg.js';
+import type { MaintenanceJob } from '../domain/jobs/queues.js';
 import { startWorkers } from '../workers/index.js';
 import { maintenanceProcessor } from '../workers/processors/maintenance.js';
 import { multipart, pdfBytes, pngBytes, type Part } from './support/fixtures.js';

@@ -11,9 +11,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/app.js';
-import { SCOPES } from '../shared/accounts/scopes.js';
-import { LINK_TYPES } from '../shared/links/data/index.js';
-import { linkBodySchema } from '../shared/links/schemas.js';
+import { SCOPES } from '../domain/accounts/scopes.js';
+import { LINK_TYPES } from '../domain/links/data/index.js';
+import { linkBodySchema } from '../domain/links/schemas.js';
 import { multipart, pdfBytes, pngBytes } from './support/fixtures.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';

@@ -1,8 +1,8 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '../db/schema.js';
-import { enqueueAccountJob, trackAccountJob } from '../shared/jobs/records.js';
+import { apiKeys } from '../domain/schema.js';
+import { enqueueAccountJob, trackAccountJob } from '../domain/jobs/records.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { pollUntil } from './support/until.js';

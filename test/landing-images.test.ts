@@ -9,9 +9,9 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, links } from '../db/schema.js';
+import { files, links } from '../domain/schema.js';
 import { buildRedirectApp } from '../redirect/app.js';
-import { sweepOrphanFiles } from '../shared/files/files.js';
+import { sweepOrphanFiles } from '../domain/files/files.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 

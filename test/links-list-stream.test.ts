@@ -11,10 +11,10 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { links } from '../db/schema.js';
-import { getLink } from '../shared/links/links.js';
-import { linkResponse, pageMeta } from '../shared/links/schemas.js';
-import { withQrDefaults } from '../shared/qr/options.js';
+import { links } from '../domain/schema.js';
+import { getLink } from '../domain/links/links.js';
+import { linkResponse, pageMeta } from '../domain/links/schemas.js';
+import { withQrDefaults } from '../domain/qr/options.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 

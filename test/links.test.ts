@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, links, scans, templates } from '../db/schema.js';
-import { findAccountFiles } from '../shared/files/files.js';
-import { LINK_TYPES } from '../shared/links/data/index.js';
+import { files, links, scans, templates } from '../domain/schema.js';
+import { findAccountFiles } from '../domain/files/files.js';
+import { LINK_TYPES } from '../domain/links/data/index.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, type ExampleFiles } from './support/link-examples.js';
 import { addKey, call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -499,7 +499,7 @@ describe('scopes per endpoint', () => {
   it.each(matrix)('%s for %s %s', async (scope, method, path, body) => {
     const id = await createLink(me, website('scoped'));
     const url = path.replace(':id', id);
-    const { SCOPES } = await import('../shared/accounts/scopes.js');
+    const { SCOPES } = await import('../domain/accounts/scopes.js');
     const without = await addKey(api.ctx, me.accountId, SCOPES.filter((s) => s !== scope && s !== 'all'));
     const denied = await call(api.app, without.key, method as 'GET', url, body(id));
     expect(denied.statusCode).toBe(403);

@@ -5,7 +5,7 @@
  * guest's Accept-Language (by catalogue language alone, so at most five pages per cafe).
  */
 import { describe, expect, it } from 'vitest';
-import type { PublishedItem, PublishedMenu } from '../shared/cafes/published-menu.js';
+import type { PublishedItem, PublishedMenu } from '../domain/cafes/published-menu.js';
 import { CATALOGUE_LANGUAGES } from '../redirect/pages/locale.js';
 import { menuText } from '../redirect/pages/menu-messages.js';
 import { menuLocale, renderMenuPage } from '../redirect/pages/menu.js';

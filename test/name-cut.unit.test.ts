@@ -4,8 +4,8 @@
  * never split into a lone surrogate.
  */
 import { describe, expect, it } from 'vitest';
-import { zipEntryName } from '../shared/bulk/bulk.js';
-import { firstCodePoints } from '../shared/format/text.js';
+import { zipEntryName } from '../domain/bulk/bulk.js';
+import { firstCodePoints } from '../platform/format/text.js';
 import { downloadName } from '../redirect/pages/download-name.js';
 
 /** In unicode mode a well-formed pair is one code point, so `\p{Cs}` only meets lone halves. */

@@ -5,9 +5,9 @@
 import { request } from 'node:http';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { gracefulHttp } from '../shared/http/graceful.js';
-import { nodeInternalsVerified, VERIFIED_NODE_MAJOR } from '../shared/http/node-internals.js';
-import { keepTickObjectShape } from '../shared/http/tick-object-shape.js';
+import { gracefulHttp } from '../platform/http/graceful.js';
+import { nodeInternalsVerified, VERIFIED_NODE_MAJOR } from '../platform/http/node-internals.js';
+import { keepTickObjectShape } from '../platform/http/tick-object-shape.js';
 
 const verified = `${VERIFIED_NODE_MAJOR}.11.0`;
 const other = `${VERIFIED_NODE_MAJOR + 2}.1.0`;

@@ -10,18 +10,18 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LinkType } from '../shared/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
+import type { LinkType } from '../domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '../domain/links/resolve/resolved-link.js';
 import * as pages from '../redirect/pages/index.js';
 import { renderMenuPage } from '../redirect/pages/menu.js';
-import type { PublishedMenu } from '../shared/cafes/published-menu.js';
+import type { PublishedMenu } from '../domain/cafes/published-menu.js';
 import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, seriousAccessibilityViolations, seriousViolationsOn, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData } from './support/link-examples.js';
 
-const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages/', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages', import.meta.url));
 /** With UPDATE_SCREENSHOTS=1 the first screen of each page is also written here (checked in, linked from the README). */
-const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages/', import.meta.url)) : null;
+const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
 const XSS = '<img src=x onerror=alert(1)>';
 
 const IMAGES = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e02', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e03'];

@@ -13,13 +13,13 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pages from '../redirect/pages/index.js';
-import type { LinkType } from '../shared/links/data/index.js';
-import type { ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
+import type { LinkType } from '../domain/links/data/index.js';
+import type { ResolvedLinkFile } from '../domain/links/resolve/resolved-link.js';
 import { hasChromium, imagesLoaded, launchChromium, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, resolvedLink } from './support/link-examples.js';
 
-const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages/', import.meta.url)) : null;
+const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
 const IMAGES = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e11', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e12', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e13'];
 const PDFS = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e14', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e15'];
 const BYTES = new Map<string, { contentType: string; bytes: Buffer }>([

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { LINK_TYPES, type LinkType } from '../shared/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../shared/links/resolve/resolved-link.js';
+import { LINK_TYPES, type LinkType } from '../domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '../domain/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
 import { fileUrlOf } from '../redirect/pages/file-urls.js';
 import { attachmentDisposition, CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, eventFileName, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard, vcardFileName, type Scanner } from '../redirect/pages/index.js';

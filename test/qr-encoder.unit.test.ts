@@ -1,5 +1,5 @@
 /**
- * Our QR encoder (shared/qr/render/encoder.ts) against qrcode-generator, the encoder
+ * Our QR encoder (domain/qr/render/encoder.ts) against qrcode-generator, the encoder
  * qr-code-styling 1.9.2 bundles and whose matrices our pictures must reproduce: for each input,
  * both must give the same matrix module for module (so the same version and mask), or both must
  * refuse it for the same reason.
@@ -14,7 +14,7 @@
  */
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
-import { encodeQr, QrEncodeError, type EncodingMode, type ErrorCorrectionLevel, type QrMatrix } from '../shared/qr/render/encoder.js';
+import { encodeQr, QrEncodeError, type EncodingMode, type ErrorCorrectionLevel, type QrMatrix } from '../domain/qr/render/encoder.js';
 
 const LEVELS: ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
 const MODES = ['Numeric', 'Alphanumeric', 'Byte'] as const;

@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { CSS_COLOR_NAMES, isCssColor, parseCssColor } from '../shared/qr/color.js';
+import { CSS_COLOR_NAMES, isCssColor, parseCssColor } from '../domain/qr/color.js';
 import {
   QR_DEFAULTS,
   QR_MAX_IMAGE_CHARS,
   qrOptionsSchema,
   withQrDefaults,
   type QrOptions,
-} from '../shared/qr/options.js';
+} from '../domain/qr/options.js';
 
 describe('parseCssColor', () => {
   it.each([

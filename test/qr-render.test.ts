@@ -1,5 +1,5 @@
 /**
- * The native QR renderer (shared/qr/render) held against qr-code-styling 1.9.2 itself, run in
+ * The native QR renderer (domain/qr/render) held against qr-code-styling 1.9.2 itself, run in
  * this process with jsdom and rasterized by the same resvg (test/support/qr-reference.ts).
  *
  * 1. Scannability: every dot type × every error correction level × gradient on/off × logo on/off,
@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseCssColor } from '../shared/qr/color.js';
+import { parseCssColor } from '../domain/qr/color.js';
 import {
   CORNER_DOT_TYPES,
   CORNER_SQUARE_TYPES,
@@ -27,9 +27,9 @@ import {
   type QrGradient,
   type QrOptions,
   type ResolvedQrOptions,
-} from '../shared/qr/options.js';
-import { QrRenderError, renderPng, renderSvg, type QrImage } from '../shared/qr/render/index.js';
-import { createQrRenderer } from '../shared/qr/render-pool.js';
+} from '../domain/qr/options.js';
+import { QrRenderError, renderPng, renderSvg, type QrImage } from '../domain/qr/render/index.js';
+import { createQrRenderer } from '../domain/qr/render-pool.js';
 import { pngBytes } from './support/fixtures.js';
 import {
   decodesAll,

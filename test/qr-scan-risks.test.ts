@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { scanRisks } from '../console/src/qr/risks.js';
-import { withQrDefaults, type QrOptions } from '../shared/qr/options.js';
-import { computeLayout } from '../shared/qr/render/layout.js';
-import { makeMatrix } from '../shared/qr/render/matrix.js';
-import { renderPng, type QrImage } from '../shared/qr/render/index.js';
+import { withQrDefaults, type QrOptions } from '../domain/qr/options.js';
+import { computeLayout } from '../domain/qr/render/layout.js';
+import { makeMatrix } from '../domain/qr/render/matrix.js';
+import { renderPng, type QrImage } from '../domain/qr/render/index.js';
 import { decodePng, decodesAll, makeLogoPng, QUIET_ZONE } from './support/qr-reference.js';
 
 const DATA = 'https://qr.example/AbC123';

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkCacheKeys } from '../shared/links/resolve/keys.js';
-import { LinkResolver } from '../shared/links/resolve/link-resolver.js';
-import { createRedis } from '../shared/redis.js';
+import { linkCacheKeys } from '../domain/links/resolve/keys.js';
+import { LinkResolver } from '../domain/links/resolve/link-resolver.js';
+import { createRedis } from '../platform/redis/client.js';
 import { CONTENT_SECURITY_POLICY } from '../redirect/pages/index.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 

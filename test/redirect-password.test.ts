@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../shared/config/index.js';
-import { keptSecret, passwordCookieSecrets } from '../shared/config/secrets.js';
-import { PasswordCookies } from '../shared/links/resolve/password.js';
+import { ConfigError, loadConfig } from '../platform/config/index.js';
+import { keptSecret, passwordCookieSecrets } from '../platform/config/secrets.js';
+import { PasswordCookies } from '../domain/links/resolve/password.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { ROOT } from './support/processes.js';
@@ -197,7 +197,7 @@ describe('the configured secrets', () => {
 describe('the secret made when none is configured', () => {
   it('is made once, 0600 in a 0700 folder, and processes starting together agree on it', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'qrlinks-secret-')), 'secrets');
-    const script = `import { keptSecret } from './shared/config/secrets.ts'; process.stdout.write(await keptSecret(${JSON.stringify(dir)}, 'password-cookie-secret'));`;
+    const script = `import { keptSecret } from './platform/config/secrets.ts'; process.stdout.write(await keptSecret(${JSON.stringify(dir)}, 'password-cookie-secret'));`;
     const run = promisify(execFile);
     const outputs = await Promise.all(
       Array.from({ length: 6 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }).then((r) => r.stdout)),

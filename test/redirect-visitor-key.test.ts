@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeScanBatch } from '../shared/scans/batch.js';
-import type { ScanEvent } from '../shared/scans/types.js';
-import { visitorKey, visitorSalt, visitorSaltKey } from '../shared/scans/visitor-key.js';
+import { decodeScanBatch } from '../domain/scans/batch.js';
+import type { ScanEvent } from '../domain/scans/types.js';
+import { visitorKey, visitorSalt, visitorSaltKey } from '../domain/scans/visitor-key.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';

@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../db/client.js';
-import { createAccount } from '../shared/accounts/accounts.js';
-import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../shared/analytics/rollups.js';
-import { createLogger } from '../shared/logger.js';
-import { encodeScanBatch } from '../shared/scans/batch.js';
-import { ingestScanBatches, ScanIngester, statementColumns } from '../shared/scans/ingest.js';
-import type { ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
+import { createDatabase, type DatabaseHandle } from '../domain/database.js';
+import { createAccount } from '../domain/accounts/accounts.js';
+import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../domain/analytics/rollups.js';
+import { createLogger } from '../platform/logger.js';
+import { encodeScanBatch } from '../domain/scans/batch.js';
+import { ingestScanBatches, ScanIngester, statementColumns } from '../domain/scans/ingest.js';
+import type { ScanBatchPayload, ScanEvent } from '../domain/scans/types.js';
 import { until } from './support/until.js';
 
 let database: DatabaseHandle;

@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../shared/config/index.js';
-import { createLogger } from '../shared/logger.js';
-import { ScanRecorder, walFileOwner, type ScanRecorderConfig } from '../shared/scans/recorder.js';
-import { decodeScanBatch, scanBatchSize } from '../shared/scans/batch.js';
-import { newScanId } from '../shared/scans/scan-id.js';
-import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../shared/scans/types.js';
+import { ConfigError, loadConfig } from '../platform/config/index.js';
+import { createLogger } from '../platform/logger.js';
+import { ScanRecorder, walFileOwner, type ScanRecorderConfig } from '../domain/scans/recorder.js';
+import { decodeScanBatch, scanBatchSize } from '../domain/scans/batch.js';
+import { newScanId } from '../domain/scans/scan-id.js';
+import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../domain/scans/types.js';
 import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
 import { until } from './support/until.js';
 

@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'maxmind';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DescribeVisitor } from '../shared/scans/visitor.js';
-import { createVisitorDescriber } from '../shared/scans/visitor.js';
+import type { DescribeVisitor } from '../domain/scans/visitor.js';
+import { createVisitorDescriber } from '../domain/scans/visitor.js';
 
 const UA = {
   iosSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',

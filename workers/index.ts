@@ -5,19 +5,19 @@
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
-import type { AppContext } from '../shared/context.js';
-import { throttledWarning } from '../shared/logger.js';
-import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type AccountJobData, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../shared/jobs/queues.js';
-import { recordGivenUpJob } from '../shared/jobs/records.js';
-import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../shared/jobs/recovery.js';
-import { limitRunningPerAccount } from '../shared/jobs/turns.js';
+import type { AppContext } from '../domain/context.js';
+import { throttledWarning } from '../platform/logger.js';
+import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type AccountJobData, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../domain/jobs/queues.js';
+import { recordGivenUpJob } from '../domain/jobs/records.js';
+import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../domain/jobs/recovery.js';
+import { limitRunningPerAccount } from '../domain/jobs/turns.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
-import { ScanTraffic } from '../shared/scans/traffic.js';
+import { ScanTraffic } from '../domain/scans/traffic.js';
 
 /**
  * A worker's errors are mostly its Redis connection failing, which BullMQ reports on every retry
@@ -32,12 +32,12 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
-  // The scans the scans processor receives tell bulk processors when to step back (shared/jobs/pacing.ts).
+  // The scans the scans processor receives tell bulk processors when to step back (domain/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
-  // Account jobs run at most JOB_ACCOUNT_ACTIVE at once per account and kind (shared/jobs/turns.ts).
+  // Account jobs run at most JOB_ACCOUNT_ACTIVE at once per account and kind (domain/jobs/turns.ts).
   const perAccount = <D extends AccountJobData, R>(queue: Queue, processor: Processor<D, R>) =>
     limitRunningPerAccount(ctx.db, queue, ctx.config.JOB_ACCOUNT_ACTIVE, processor);
-  // Each processor is checked against its queue's payload and result (shared/jobs/queues.ts).
+  // Each processor is checked against its queue's payload and result (domain/jobs/queues.ts).
   const processors: { [N in QueueName]: QueueProcessor<N> } = {
     'analytics-export': perAccount(ctx.queues['analytics-export'], analyticsExportProcessor(ctx)),
     'cafe-bulk-insert': perAccount(ctx.queues['cafe-bulk-insert'], cafeBulkInsertProcessor(ctx)),
@@ -77,7 +77,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // rejects a connection promise nobody awaits ("Connection is closed").
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await checkRedisDurability(ctx.redis, ctx.logger);
-  // Schedules and jobs a Redis that lost its data no longer holds come back from here (shared/jobs/recovery.ts).
+  // Schedules and jobs a Redis that lost its data no longer holds come back from here (domain/jobs/recovery.ts).
   const recover = async () => {
     await scheduleMaintenance(ctx);
     const requeued = await requeueLostJobs(ctx);

@@ -1,13 +1,13 @@
 /** `npm run start:worker`: BullMQ processors for every queue. Run as many as the work needs. */
-import { migrateDatabase } from '../db/migrate.js';
-import { loadConfigOrExit } from '../shared/config/index.js';
-import { closeContext, createContext } from '../shared/context.js';
-import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../shared/metrics/index.js';
-import { observeQueues } from '../shared/metrics/queues.js';
-import { onShutdown } from '../shared/lifecycle.js';
-import { ProxyTrust } from '../shared/net/client-identity.js';
-import { waitForDependencies } from '../shared/startup.js';
-import { announceReady } from '../shared/supervisor.js';
+import { migrateDatabase } from '../platform/database/migrate.js';
+import { loadConfigOrExit } from '../platform/config/index.js';
+import { closeContext, createContext } from '../domain/context.js';
+import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../platform/metrics/index.js';
+import { observeQueues } from '../platform/metrics/queues.js';
+import { onShutdown } from '../platform/process/lifecycle.js';
+import { ProxyTrust } from '../platform/net/client-identity.js';
+import { waitForDependencies } from '../platform/process/startup.js';
+import { announceReady } from '../platform/process/supervisor.js';
 import { lowerPriority, startWorkers } from './index.js';
 
 const config = loadConfigOrExit();

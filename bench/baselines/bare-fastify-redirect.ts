@@ -2,12 +2,12 @@
  * Baseline for the redirect benchmark: a bare Fastify route answering a 302 from an in-memory
  * Map, with nothing recorded. What our scan path costs is measured against this. With
  * BASELINE_METRICS=1 it also keeps the redirect's request metrics (the same per-route latency
- * histogram, sampled on the slug route as the redirect's is, shared/metrics/http.ts): the pair of the two measures what metrics cost per request.
+ * histogram, sampled on the slug route as the redirect's is, platform/metrics/http.ts): the pair of the two measures what metrics cost per request.
  */
 import Fastify from 'fastify';
-import { createRoleMetrics } from '../../shared/metrics/index.js';
-import { registerHttpMetrics } from '../../shared/metrics/http.js';
-import { ProxyTrust } from '../../shared/net/client-identity.js';
+import { createRoleMetrics } from '../../platform/metrics/index.js';
+import { registerHttpMetrics } from '../../platform/metrics/http.js';
+import { ProxyTrust } from '../../platform/net/client-identity.js';
 
 const port = Number(process.env.PORT);
 const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_URL!]]);

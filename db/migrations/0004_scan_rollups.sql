@@ -1,5 +1,5 @@
 -- Analytics rollups, kept by the scans worker in the statement that inserts the scans
--- (shared/scans/ingest.ts, shared/analytics/rollups.ts), so they never drift from the raw rows.
+-- (domain/scans/ingest.ts, domain/analytics/rollups.ts), so they never drift from the raw rows.
 ALTER TABLE "scans" ADD COLUMN "visitor_firsts" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE TABLE "link_scan_hours" (
 	"link_id" uuid NOT NULL,

@@ -6,8 +6,8 @@
  * do not render embedded PDFs (Android) or show only the first page (iOS), while opening the file
  * hands it to the system viewer everywhere.
  */
-import type { LinkDataByType } from '../../shared/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../../shared/links/resolve/resolved-link.js';
+import type { LinkDataByType } from '../../domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '../../domain/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from './html.js';
 import { imageSources, pictureTag, thumbnailTag } from './images.js';
 import { PageScript, shownName, type PageContent } from './layout.js';

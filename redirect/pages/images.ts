@@ -1,11 +1,11 @@
 /**
  * A link's photo on a page, sized for the screen: when the file has web-sized copies
- * (shared/files/image-variants.ts) a `<picture>` offers the WebP copies by width (`srcset`, the
+ * (domain/files/image-variants.ts) a `<picture>` offers the WebP copies by width (`srcset`, the
  * browser picks by its screen and `sizes`) with the JPEG copy as the `<img>` for browsers without
  * WebP, and width/height from the copies so the page does not jump as images arrive; otherwise
  * the file as uploaded. Copies live under the file's URL: `<file url>/<width>.<webp|jpg>`.
  */
-import { variantFileName, type ImageVariant } from '../../shared/files/image-variants.js';
+import { variantFileName, type ImageVariant } from '../../domain/files/image-variants.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What a page needs to show one image. */

@@ -3,8 +3,8 @@
  * routes send as is. Every page carries its complete headers (`pageHeaders`: CSP, nosniff,
  * no-referrer, no-store).
  */
-import type { LinkDataByType, LinkType } from '../../shared/links/data/index.js';
-import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
+import type { LinkDataByType, LinkType } from '../../domain/links/data/index.js';
+import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
 import { renderVcardPage } from './contact.js';
 import { renderEventPage } from './event.js';
 import { renderGalleryPage, renderImagePage, renderMultiPdfPage, renderPdfPage } from './files.js';

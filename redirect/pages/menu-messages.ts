@@ -407,7 +407,7 @@ export const menuText = catalogue(
 
 export type MenuTextKey = keyof typeof menuText.english;
 
-/** The key of each dietary tag's name (shared/cafes/diets.ts DIETS keys). */
+/** The key of each dietary tag's name (domain/cafes/diets.ts DIETS keys). */
 export const DIET_TEXT: Readonly<Record<string, MenuTextKey>> = {
   vegan: 'dietVegan',
   vegetarian: 'dietVegetarian',

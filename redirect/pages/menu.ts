@@ -17,12 +17,12 @@
  * The page depends on the menu and on the cafe's clock (open or closed, today's row of the hours):
  * `menuClockKey` says when a rendered copy is still right (redirect/page-cache.ts caches by it).
  */
-import { dietOf, DIETS, filterKey } from '../../shared/cafes/diets.js';
-import { cafeClock, type CafeClock, type DayHours, type OpenState } from '../../shared/cafes/opening-hours.js';
-import type { PublishedCategory, PublishedItem, PublishedMenu, SpiceLevel } from '../../shared/cafes/published-menu.js';
-import { WEEKDAYS } from '../../shared/cafes/schemas.js';
-import { MENU_THEMES, type MenuTheme } from '../../shared/cafes/themes.js';
-import type { LinkDataByType } from '../../shared/links/data/index.js';
+import { dietOf, DIETS, filterKey } from '../../domain/cafes/diets.js';
+import { cafeClock, type CafeClock, type DayHours, type OpenState } from '../../domain/cafes/opening-hours.js';
+import type { PublishedCategory, PublishedItem, PublishedMenu, SpiceLevel } from '../../domain/cafes/published-menu.js';
+import { WEEKDAYS } from '../../domain/cafes/schemas.js';
+import { MENU_THEMES, type MenuTheme } from '../../domain/cafes/themes.js';
+import type { LinkDataByType } from '../../domain/links/data/index.js';
 import { weekdayName } from './catalogue.js';
 import { checkedUrl, html, SafeHtml, type HtmlValue } from './html.js';
 import { icon, socialPlatform } from './icons.js';

@@ -17,9 +17,9 @@
  * - Social links are a row of round icon buttons (their name as the accessible label) under the
  *   description; custom links full-width buttons.
  */
-import { parseCssColor, type Rgba } from '../../shared/qr/color.js';
-import type { LinkDataByType } from '../../shared/links/data/index.js';
-import { isDataImageUrl } from '../../shared/links/data/landing-images.js';
+import { parseCssColor, type Rgba } from '../../domain/qr/color.js';
+import type { LinkDataByType } from '../../domain/links/data/index.js';
+import { isDataImageUrl } from '../../domain/links/data/landing-images.js';
 import { checkedUrl, html, type SafeHtml } from './html.js';
 import { icon, socialPlatform } from './icons.js';
 import type { PageContent } from './layout.js';

@@ -25,11 +25,11 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
-import { fileBlobs, files, links } from '../../db/schema.js';
-import type { AppContext } from '../../shared/context.js';
-import type { ByteRange } from '../../shared/files/storage/index.js';
-import { isUuid } from '../../shared/format/ids.js';
-import { findVariant, variantStorageKey } from '../../shared/files/image-variants.js';
+import { fileBlobs, files, links } from '../../domain/schema.js';
+import type { AppContext } from '../../domain/context.js';
+import type { ByteRange } from '../../platform/storage/index.js';
+import { isUuid } from '../../platform/format/ids.js';
+import { findVariant, variantStorageKey } from '../../domain/files/image-variants.js';
 import { acceptedEncoding, type Encoding } from '../pages/compression.js';
 import { encodeRfc5987 } from '../pages/download-name.js';
 import { html } from '../pages/html.js';
@@ -89,7 +89,7 @@ export type FileAccess = { anyone: true } | { link: { id: string; protected: boo
 /**
  * Answers a request for a file under `access`: the file (or a range of it), a 304, a 416, or the
  * not-found page. `variant` (`480.webp`, `960.jpg`) asks for one of a photo's web-sized copies
- * (shared/files/image-variants.ts) instead, served the same way under an ETag of its own.
+ * (domain/files/image-variants.ts) instead, served the same way under an ETag of its own.
  */
 export async function serveFile(
   ctx: AppContext,

@@ -5,14 +5,14 @@
  * scans of their own.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { CUSTOM_SLUG_PATTERN } from '../../shared/links/slug-rules.js';
-import { shortUrl } from '../../shared/links/slugs.js';
-import { windowStatus } from '../../shared/links/status.js';
-import { LinkLookupUnavailableError } from '../../shared/links/resolve/link-resolver.js';
-import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../shared/links/resolve/password.js';
-import type { ResolvedLink } from '../../shared/links/resolve/resolved-link.js';
-import { smartUrlDestination } from '../../shared/links/smart-url.js';
-import type { LinkDataByType } from '../../shared/links/data/index.js';
+import { CUSTOM_SLUG_PATTERN } from '../../domain/links/slug-rules.js';
+import { shortUrl } from '../../domain/links/slugs.js';
+import { windowStatus } from '../../domain/links/status.js';
+import { LinkLookupUnavailableError } from '../../domain/links/resolve/link-resolver.js';
+import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../domain/links/resolve/password.js';
+import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
+import { smartUrlDestination } from '../../domain/links/smart-url.js';
+import type { LinkDataByType } from '../../domain/links/data/index.js';
 import {
   attachmentDisposition,
   eventFileName,
@@ -33,11 +33,11 @@ import {
   type PasswordPageOptions,
 } from '../pages/index.js';
 import type { EncodedPage, Page } from '../pages/types.js';
-import { newScanId } from '../../shared/scans/scan-id.js';
+import { newScanId } from '../../domain/scans/scan-id.js';
 import { linkPageUrls } from '../pages/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
-import type { Visitor } from '../../shared/scans/types.js';
+import type { Visitor } from '../../domain/scans/types.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 /** A scan: `preview` names a menu preview (menu-preview.ts). */
@@ -107,7 +107,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   // Not an async handler: a link in this process's cache (nearly every scan) is answered within
   // this call, with no promise for Fastify to wait on. A cache miss or a scan limit returns one.
-  // Its latency is sampled (shared/metrics/http.ts): a hook on every scan costs a sixth of its time.
+  // Its latency is sampled (platform/metrics/http.ts): a hook on every scan costs a sixth of its time.
   app.get('/:slug', { config: { sampledLatency: true } }, (request: ScanRequest, reply) => {
     const now = Date.now();
     // The scan path's one check for a preview: without the parameter, nothing below changes.

@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { migrateDatabase } from '../../db/migrate.js';
+import { migrateDatabase } from '../../platform/database/migrate.js';
 import { TEST_WORKERS, testEnvOf } from './env.js';
 
 const workerEnvs = () => Array.from({ length: TEST_WORKERS }, (_, i) => testEnvOf(String(i + 1)));

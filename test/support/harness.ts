@@ -4,12 +4,12 @@
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApiApp } from '../../api/app.js';
-import { createAccount } from '../../shared/accounts/accounts.js';
-import { createApiKey } from '../../shared/accounts/api-keys.js';
-import type { Plan } from '../../shared/accounts/plans.js';
-import type { Scope } from '../../shared/accounts/scopes.js';
-import { loadConfig } from '../../shared/config/index.js';
-import { closeContext, createContext, type AppContext } from '../../shared/context.js';
+import { createAccount } from '../../domain/accounts/accounts.js';
+import { createApiKey } from '../../domain/accounts/api-keys.js';
+import type { Plan } from '../../domain/accounts/plans.js';
+import type { Scope } from '../../domain/accounts/scopes.js';
+import { loadConfig } from '../../platform/config/index.js';
+import { closeContext, createContext, type AppContext } from '../../domain/context.js';
 
 export interface TestApi {
   app: FastifyInstance;

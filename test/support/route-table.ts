@@ -11,7 +11,7 @@ import { pathResources } from '../../api/schemas.js';
 import type { AuthRequirement } from '../../api/types.js';
 import type { RouteEntry } from '../../api/plugins/app/route-table.js';
 import type { z } from 'zod';
-import { linkBodySchema } from '../../shared/links/schemas.js';
+import { linkBodySchema } from '../../domain/links/schemas.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -375,8 +375,8 @@ export async function createResources(app: FastifyInstance, account: { accountId
   const { call } = await import('./harness.js');
   const { uploadFile, pngBytes, pdfBytes } = await import('./fixtures.js');
   const { exampleData } = await import('./link-examples.js');
-  const { LINK_TYPES } = await import('../../shared/links/data/index.js');
-  const { jobs } = await import('../../db/schema.js');
+  const { LINK_TYPES } = await import('../../domain/links/data/index.js');
+  const { jobs } = await import('../../domain/schema.js');
   const ok = async (res: LightMyRequestResponse, what: string) => {
     if (res.statusCode !== 200) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
     return res.json();

@@ -1,6 +1,6 @@
 /**
  * The bulk-generate job, in two phases over one jobs row:
- * 1. the batch's links, inserted in one transaction (shared/bulk/bulk.ts); their ids go into the
+ * 1. the batch's links, inserted in one transaction (domain/bulk/bulk.ts); their ids go into the
  *    jobs row as the result at once (`publishInterimResult`), which is what the api answers;
  * 2. their QR codes, PNG and SVG each in the link's own style, into one ZIP with manifest.csv
  *    (`writeQrZip`, shared with qr-render); the result then gains `qrZipUrl` and the job completes.
@@ -9,14 +9,14 @@
  * again, and rebuilds the ZIP under the same key (codes already rendered come from the cache).
  */
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
-import { links } from '../../db/schema.js';
-import { bulkManifest, insertBulkLinks, zipEntryName, type BulkGeneratePayload, type BulkGenerateResult } from '../../shared/bulk/bulk.js';
-import type { AppContext } from '../../shared/context.js';
-import { jobDownloadUrl } from '../../shared/jobs/files.js';
-import { BulkPacer } from '../../shared/jobs/pacing.js';
-import type { QueueProcessor } from '../../shared/jobs/queues.js';
-import { publishInterimResult, trackAccountJob } from '../../shared/jobs/records.js';
-import type { ScanTraffic } from '../../shared/scans/traffic.js';
+import { links } from '../../domain/schema.js';
+import { bulkManifest, insertBulkLinks, zipEntryName, type BulkGeneratePayload, type BulkGenerateResult } from '../../domain/bulk/bulk.js';
+import type { AppContext } from '../../domain/context.js';
+import { jobDownloadUrl } from '../../domain/jobs/files.js';
+import { BulkPacer } from '../../domain/jobs/pacing.js';
+import type { QueueProcessor } from '../../domain/jobs/queues.js';
+import { publishInterimResult, trackAccountJob } from '../../domain/jobs/records.js';
+import type { ScanTraffic } from '../../domain/scans/traffic.js';
 import { QR_ZIP_NAME, writeQrZip } from './qr-render.js';
 
 const INSERT_PROGRESS = 10;

@@ -1,13 +1,13 @@
 /**
  * The cafe-bulk-insert job: the submitted menu replaces the cafe's, all or nothing, in one
- * transaction (shared/cafes/bulk-insert.ts). A retry (after an error, or a worker killed mid-job,
+ * transaction (domain/cafes/bulk-insert.ts). A retry (after an error, or a worker killed mid-job,
  * whose transaction Postgres rolls back) runs the same replacement again and ends with the same menu.
  */
-import { replaceMenu, type CafeBulkInsertPayload } from '../../shared/cafes/bulk-insert.js';
-import type { BulkInsertResult } from '../../shared/cafes/bulk-insert-schema.js';
-import type { AppContext } from '../../shared/context.js';
-import type { QueueProcessor } from '../../shared/jobs/queues.js';
-import { trackAccountJob } from '../../shared/jobs/records.js';
+import { replaceMenu, type CafeBulkInsertPayload } from '../../domain/cafes/bulk-insert.js';
+import type { BulkInsertResult } from '../../domain/cafes/bulk-insert-schema.js';
+import type { AppContext } from '../../domain/context.js';
+import type { QueueProcessor } from '../../domain/jobs/queues.js';
+import { trackAccountJob } from '../../domain/jobs/records.js';
 
 export function cafeBulkInsertProcessor(ctx: AppContext): QueueProcessor<'cafe-bulk-insert'> {
   return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, reportProgress) =>

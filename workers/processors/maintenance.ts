@@ -1,10 +1,10 @@
-import { deactivateExpiredKeys } from '../../shared/accounts/api-keys.js';
-import { pruneVisitorDays } from '../../shared/analytics/rollups.js';
-import { pruneIdempotencyKeys } from '../../shared/bulk/idempotency.js';
-import type { AppContext } from '../../shared/context.js';
-import { sweepOrphanFiles } from '../../shared/files/files.js';
-import type { MaintenanceJob, QueueProcessor } from '../../shared/jobs/queues.js';
-import { expireFinishedJobs } from '../../shared/jobs/retention.js';
+import { deactivateExpiredKeys } from '../../domain/accounts/api-keys.js';
+import { pruneVisitorDays } from '../../domain/analytics/rollups.js';
+import { pruneIdempotencyKeys } from '../../domain/bulk/idempotency.js';
+import type { AppContext } from '../../domain/context.js';
+import { sweepOrphanFiles } from '../../domain/files/files.js';
+import type { MaintenanceJob, QueueProcessor } from '../../domain/jobs/queues.js';
+import { expireFinishedJobs } from '../../domain/jobs/retention.js';
 
 /** Scheduled housekeeping. Each kind is safe to run twice or concurrently. */
 export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenance'> {

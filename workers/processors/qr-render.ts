@@ -3,20 +3,20 @@
  * storage (`accounts/<account>/exports/<job>/qr-codes.zip`). Renders go through the thread pool
  * (and fill the same cache GET /links/:id/qr reads); the ZIP streams into storage as it is built.
  * A retry rebuilds the same ZIP under the same key, so it never leaves duplicates. The result names
- * it for GET /jobs/:jobId/download (shared/jobs/files.ts). `writeQrZip` is the ZIP builder, shared
+ * it for GET /jobs/:jobId/download (domain/jobs/files.ts). `writeQrZip` is the ZIP builder, shared
  * with bulk generation's render phase.
  */
 import archiver from 'archiver';
 import { and, eq, inArray } from 'drizzle-orm';
-import { links } from '../../db/schema.js';
-import type { AppContext } from '../../shared/context.js';
-import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '../../shared/jobs/queues.js';
-import { BulkPacer } from '../../shared/jobs/pacing.js';
-import { jobDownloadUrl, jobFileKey, putJobFile } from '../../shared/jobs/files.js';
-import { trackAccountJob } from '../../shared/jobs/records.js';
-import { shortUrl } from '../../shared/links/slugs.js';
-import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../shared/qr/qr-images.js';
-import type { ScanTraffic } from '../../shared/scans/traffic.js';
+import { links } from '../../domain/schema.js';
+import type { AppContext } from '../../domain/context.js';
+import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '../../domain/jobs/queues.js';
+import { BulkPacer } from '../../domain/jobs/pacing.js';
+import { jobDownloadUrl, jobFileKey, putJobFile } from '../../domain/jobs/files.js';
+import { trackAccountJob } from '../../domain/jobs/records.js';
+import { shortUrl } from '../../domain/links/slugs.js';
+import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../domain/qr/qr-images.js';
+import type { ScanTraffic } from '../../domain/scans/traffic.js';
 
 const READ_BATCH = 500;
 

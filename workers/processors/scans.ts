@@ -1,17 +1,17 @@
 /**
- * The scans job: one redirect process's batch of scans into Postgres (shared/scans/ingest.ts),
+ * The scans job: one redirect process's batch of scans into Postgres (domain/scans/ingest.ts),
  * written together with the other batches this process holds at that moment.
  * Ingestion is idempotent by scan id, so every way a batch can run twice (a retry after Postgres
  * was away, a worker killed after its commit, a lock lost to a stalled check) is harmless.
  */
 import type { WorkerOptions } from 'bullmq';
-import type { Config } from '../../shared/config/index.js';
-import type { AppContext } from '../../shared/context.js';
-import { scanBatchSize } from '../../shared/scans/batch.js';
-import { ScanIngester } from '../../shared/scans/ingest.js';
-import { scanRetryDelay } from '../../shared/scans/scan-jobs.js';
-import type { ScanTraffic } from '../../shared/scans/traffic.js';
-import type { QueueProcessor } from '../../shared/jobs/queues.js';
+import type { Config } from '../../platform/config/index.js';
+import type { AppContext } from '../../domain/context.js';
+import { scanBatchSize } from '../../domain/scans/batch.js';
+import { ScanIngester } from '../../domain/scans/ingest.js';
+import { scanRetryDelay } from '../../domain/scans/scan-jobs.js';
+import type { ScanTraffic } from '../../domain/scans/traffic.js';
+import type { QueueProcessor } from '../../domain/jobs/queues.js';
 
 export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): QueueProcessor<'scans'> {
   const ingester = new ScanIngester(ctx.database.pool, ctx.logger, {

@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyAuthenticator } from '../../../shared/accounts/api-keys.js';
-import { planAllows } from '../../../shared/accounts/plans.js';
-import { hasScope } from '../../../shared/accounts/scopes.js';
-import { AttemptLimit } from '../../../shared/http/attempt-limit.js';
-import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../shared/http/errors.js';
-import { rateLimitIdentity } from '../../../shared/net/client-identity.js';
+import { ApiKeyAuthenticator } from '../../../domain/accounts/api-keys.js';
+import { planAllows } from '../../../domain/accounts/plans.js';
+import { hasScope } from '../../../domain/accounts/scopes.js';
+import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../domain/errors.js';
+import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
 
 /**
  * `Authorization: Basic <key>` with the raw key (not base64, not user:password). Runs before

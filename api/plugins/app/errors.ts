@@ -2,10 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionFailure } from '../../../db/client.js';
-import { AppError, validationBody, zodIssuesToFieldErrors } from '../../../shared/http/errors.js';
-import { throttledWarning, type Logger } from '../../../shared/logger.js';
-import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../shared/http/client-errors.js';
+import { isConnectionFailure } from '../../../platform/database/pool.js';
+import { AppError, validationBody, zodIssuesToFieldErrors } from '../../../domain/errors.js';
+import { throttledWarning, type Logger } from '../../../platform/logger.js';
+import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../platform/http/client-errors.js';
 import { RequestValidationError } from './validation.js';
 
 /**

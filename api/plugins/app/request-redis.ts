@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
-import { createFailFastRedis } from '../../../shared/redis.js';
+import { createFailFastRedis } from '../../../platform/redis/client.js';
 
 /**
  * The Redis connection of the request path (the rate limit, the failed-key limit): fail-fast
- * (shared/redis.ts), so while Redis is unreachable each step fails at once, or after 500 ms on a
+ * (platform/redis/client.ts), so while Redis is unreachable each step fails at once, or after 500 ms on a
  * server that stopped answering, and the request goes on without it, instead of waiting in an
  * offline queue for the whole outage. BullMQ's connections (ctx.redis) wait for Redis as they must.
  */

@@ -1,13 +1,13 @@
 /**
- * POST …/analytics/export: the scans of a window as CSV (shared/analytics/export.ts), made by an
+ * POST …/analytics/export: the scans of a window as CSV (domain/analytics/export.ts), made by an
  * analytics-export job. Answers the file itself when the job finishes within the wait, else 202
  * with the job's status URL (api/job-reply.ts); the file stays downloadable at
  * GET /jobs/:jobId/download. Open to any valid key, like the analytics GETs.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { exportBodySchema, exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../shared/analytics/export.js';
-import { assertJobFilesFit, openJobFile } from '../../../shared/jobs/files.js';
+import { exportBodySchema, exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../domain/analytics/export.js';
+import { assertJobFilesFit, openJobFile } from '../../../domain/jobs/files.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
 

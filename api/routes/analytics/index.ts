@@ -12,8 +12,8 @@ import {
   timeAnalytics,
   type AnalyticsScope,
   type RankedDimension,
-} from '../../../shared/analytics/analytics.js';
-import { activityResponse, analyticsQuerySchema, generalResponse, qrCodeResponse, rankedResponse, timeResponse } from '../../../shared/analytics/schemas.js';
+} from '../../../domain/analytics/analytics.js';
+import { activityResponse, analyticsQuerySchema, generalResponse, qrCodeResponse, rankedResponse, timeResponse } from '../../../domain/analytics/schemas.js';
 import { resourceParams } from '../../schemas.js';
 import { analyticsExportRoute } from './export.js';
 

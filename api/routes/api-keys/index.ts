@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/accounts/api-keys.js';
-import { apiKeyResponse, createApiKeyBody } from '../../../shared/accounts/schemas.js';
-import { NotFoundError } from '../../../shared/http/errors.js';
-import { isUuid } from '../../../shared/format/ids.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../domain/accounts/api-keys.js';
+import { apiKeyResponse, createApiKeyBody } from '../../../domain/accounts/schemas.js';
+import { NotFoundError } from '../../../domain/errors.js';
+import { isUuid } from '../../../platform/format/ids.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 
 const idParams = resourceParams('id', 'API key');

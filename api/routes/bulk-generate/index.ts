@@ -1,5 +1,5 @@
 /**
- * POST /bulk-generate: many links of one type in one all-or-nothing batch (shared/bulk), made by a
+ * POST /bulk-generate: many links of one type in one all-or-nothing batch (domain/bulk), made by a
  * bulk-generate job. The body is JSON, or a multipart form with a CSV file (`file`) and the
  * batch's `type` (and optional `folderId`, `templateId`, `qrOptions` as JSON text) as fields. The
  * answer is the batch's links as soon as they are inserted (within JOB_WAIT_MS), else 202 with the
@@ -8,10 +8,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkBulkRequest, type BulkGenerateResult } from '../../../shared/bulk/bulk.js';
-import { readBulkCsv } from '../../../shared/bulk/csv.js';
-import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse, type BulkType } from '../../../shared/bulk/schemas.js';
-import { formatPath, ValidationError } from '../../../shared/http/errors.js';
+import { checkBulkRequest, type BulkGenerateResult } from '../../../domain/bulk/bulk.js';
+import { readBulkCsv } from '../../../domain/bulk/csv.js';
+import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse, type BulkType } from '../../../domain/bulk/schemas.js';
+import { formatPath, ValidationError } from '../../../domain/errors.js';
 import { acceptedJobResponse, answerQueuedJob, IDEMPOTENCY_DESCRIPTION, idempotentJobHeaders, startRequestJob } from '../../job-reply.js';
 import { bodyCheckedByHandler, findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';
 import multipartPlugin, { multipartError } from '../../plugins/external/multipart.js';

@@ -10,9 +10,9 @@ import {
   reorderCategories,
   setCategoryImage,
   updateCategory,
-} from '../../../shared/cafes/categories.js';
-import { categoryResponse, createCategoryBody, formDocument, IMAGE_FILE_FIELDS, reorderCategoriesBody, updateCategoryBody } from '../../../shared/cafes/schemas.js';
-import { ValidationError } from '../../../shared/http/errors.js';
+} from '../../../domain/cafes/categories.js';
+import { categoryResponse, createCategoryBody, formDocument, IMAGE_FILE_FIELDS, reorderCategoriesBody, updateCategoryBody } from '../../../domain/cafes/schemas.js';
+import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, categoryParams, tags } from './params.js';

@@ -7,10 +7,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { FileTooLargeError } from '../../../shared/files/files.js';
-import { formatPath, ValidationError, zodIssuesToFieldErrors, type FieldError } from '../../../shared/http/errors.js';
-import { storeMenuImage, type ImageUpload } from '../../../shared/cafes/images.js';
-import { FORM_LIST_FIELDS, IMAGE_FILE_FIELDS } from '../../../shared/cafes/schemas.js';
+import { FileTooLargeError } from '../../../domain/files/files.js';
+import { formatPath, ValidationError, zodIssuesToFieldErrors, type FieldError } from '../../../domain/errors.js';
+import { storeMenuImage, type ImageUpload } from '../../../domain/cafes/images.js';
+import { FORM_LIST_FIELDS, IMAGE_FILE_FIELDS } from '../../../domain/cafes/schemas.js';
 import multipartPlugin, { MULTIPART_FIELD_LIMITS, multipartError } from '../../plugins/external/multipart.js';
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';
 

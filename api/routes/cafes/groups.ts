@@ -1,9 +1,9 @@
 /** /cafes/:id/groups: the menu's top level. Create and update are forms (an optional image). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertCafe } from '../../../shared/cafes/cafes.js';
-import { createGroup, deleteGroup, getGroup, listGroups, reorderGroups, updateGroup } from '../../../shared/cafes/groups.js';
-import { createGroupForm, formDocument, groupResponse, IMAGE_FILE_FIELDS, reorderGroupsBody, updateGroupForm } from '../../../shared/cafes/schemas.js';
+import { assertCafe } from '../../../domain/cafes/cafes.js';
+import { createGroup, deleteGroup, getGroup, listGroups, reorderGroups, updateGroup } from '../../../domain/cafes/groups.js';
+import { createGroupForm, formDocument, groupResponse, IMAGE_FILE_FIELDS, reorderGroupsBody, updateGroupForm } from '../../../domain/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, groupParams, tags } from './params.js';

@@ -5,11 +5,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertCafe, createCafe, deleteCafe, getCafe, listCafes, updateCafe, updateProfile, updateTheme } from '../../../shared/cafes/cafes.js';
-import { cafeResponse, createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from '../../../shared/cafes/schemas.js';
-import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../shared/cafes/theme-preview.js';
-import { MENU_THEME_KEYS, MENU_THEMES } from '../../../shared/cafes/themes.js';
-import { ValidationError } from '../../../shared/http/errors.js';
+import { assertCafe, createCafe, deleteCafe, getCafe, listCafes, updateCafe, updateProfile, updateTheme } from '../../../domain/cafes/cafes.js';
+import { cafeResponse, createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from '../../../domain/cafes/schemas.js';
+import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../domain/cafes/theme-preview.js';
+import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
+import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import categoriesRoutes from './categories.js';
 import { formRoutes, readMenuForm, storeFormImage } from './form.js';

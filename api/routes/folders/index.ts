@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../shared/folders/folders.js';
-import { createFolderBody, folderResponse, renameFolderBody } from '../../../shared/folders/schemas.js';
+import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../domain/folders/folders.js';
+import { createFolderBody, folderResponse, renameFolderBody } from '../../../domain/folders/schemas.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 
 const idParams = resourceParams('id', 'Folder');

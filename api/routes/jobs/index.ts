@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { JOB_STATES } from '../../../db/schema.js';
-import { getJobView, listJobViews } from '../../../shared/jobs/records.js';
-import { pageMeta, pageQuery } from '../../../shared/links/schemas.js';
-import { openJobFile } from '../../../shared/jobs/files.js';
+import { JOB_STATES } from '../../../domain/schema.js';
+import { getJobView, listJobViews } from '../../../domain/jobs/records.js';
+import { pageMeta, pageQuery } from '../../../domain/links/schemas.js';
+import { openJobFile } from '../../../domain/jobs/files.js';
 import { errorResponses, resourceParams } from '../../schemas.js';
 import { sendJobFile } from '../../job-reply.js';
 

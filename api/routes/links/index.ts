@@ -12,7 +12,7 @@ import {
   setLinkFlags,
   updateLink,
   updateLinkQr,
-} from '../../../shared/links/links.js';
+} from '../../../domain/links/links.js';
 import {
   linkBodySchema,
   linkResponse,
@@ -21,13 +21,13 @@ import {
   optionalNameBodySchema,
   pageMeta,
   patchQrBodySchema,
-} from '../../../shared/links/schemas.js';
-import { qrImageQuery } from '../../../shared/qr/qr-images.js';
+} from '../../../domain/links/schemas.js';
+import { qrImageQuery } from '../../../domain/qr/qr-images.js';
 import { sendJsonPage } from '../../json-stream.js';
 import { analyticsRoutes } from '../analytics/index.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
-import { shortUrl } from '../../../shared/links/slugs.js';
+import { shortUrl } from '../../../domain/links/slugs.js';
 
 const tags = ['links'];
 const slugParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug)');

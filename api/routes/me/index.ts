@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accounts, apiKeys, PLANS } from '../../../db/schema.js';
-import { planAllows } from '../../../shared/accounts/plans.js';
-import { UnauthorizedError } from '../../../shared/http/errors.js';
+import { accounts, apiKeys, PLANS } from '../../../domain/schema.js';
+import { planAllows } from '../../../domain/accounts/plans.js';
+import { UnauthorizedError } from '../../../domain/errors.js';
 
 const meResponse = z.object({
   account: z.object({ id: z.string(), name: z.string(), plan: z.enum(PLANS) }),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listMinimalLinks } from '../../../shared/links/links.js';
-import { minimalLinksQuerySchema, pageMeta } from '../../../shared/links/schemas.js';
+import { listMinimalLinks } from '../../../domain/links/links.js';
+import { minimalLinksQuerySchema, pageMeta } from '../../../domain/links/schemas.js';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {

@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createTemplateBody, templateResponse, updateTemplateBody } from '../../../shared/templates/schemas.js';
+import { createTemplateBody, templateResponse, updateTemplateBody } from '../../../domain/templates/schemas.js';
 import {
   createTemplate,
   deleteTemplate,
   getTemplate,
   listTemplates,
   updateTemplate,
-} from '../../../shared/templates/templates.js';
-import { checkStoredQrImage } from '../../../shared/qr/image-source.js';
-import { deleteQrCache, qrImageQuery } from '../../../shared/qr/qr-images.js';
-import { shortUrl } from '../../../shared/links/slugs.js';
+} from '../../../domain/templates/templates.js';
+import { checkStoredQrImage } from '../../../domain/qr/image-source.js';
+import { deleteQrCache, qrImageQuery } from '../../../domain/qr/qr-images.js';
+import { shortUrl } from '../../../domain/links/slugs.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 

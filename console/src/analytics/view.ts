@@ -5,7 +5,7 @@
  */
 import type { paths } from '../api/schema.js';
 
-// The API's presets (shared/analytics/window.ts, which is not imported: it brings zod along).
+// The API's presets (domain/analytics/window.ts, which is not imported: it brings zod along).
 export const DURATIONS = ['today', 'yesterday', '48_hours', '7_days', '30_days', '3_months', '1_year', 'custom'] as const;
 export type Duration = (typeof DURATIONS)[number];
 

@@ -1,6 +1,6 @@
 /**
  * The columns a bulk CSV takes for each link type, as the API's record schemas require them
- * (shared/bulk/schemas.ts; the OpenAPI document types `data` only as a list, so the generated
+ * (domain/bulk/schemas.ts; the OpenAPI document types `data` only as a list, so the generated
  * client cannot say). test/console-bulk.unit.test.ts holds this list to those schemas, so it
  * cannot drift from what the API checks. Also the sample file offered for each type.
  */

@@ -1,12 +1,12 @@
 /**
  * A whole menu from a CSV file, for POST /cafes/:id/items/bulk-insert: one row per item, its
  * columns the body's entry fields. The rows are read as the Bulk page reads its files
- * (bulk/csv.ts) and checked with the API's own schema (shared/cafes/bulk-insert-schema.ts), so the
+ * (bulk/csv.ts) and checked with the API's own schema (domain/cafes/bulk-insert-schema.ts), so the
  * preview marks exactly what the API would refuse, in its words, before anything is sent. Problems
  * are written with the Bulk page's paths (`file.row[N].<column>`, `file.header[i]`, `file`), so its
  * report (bulk/report.ts) places them in the same table.
  */
-import { bulkInsertBody, groupKeyOf } from '../../../shared/cafes/bulk-insert-schema.js';
+import { bulkInsertBody, groupKeyOf } from '../../../domain/cafes/bulk-insert-schema.js';
 import { csvText, type Column } from '../bulk/columns.js';
 import { readCsvText, type CsvTable } from '../bulk/csv.js';
 import type { FieldProblem } from '../bulk/report.js';

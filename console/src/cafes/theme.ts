@@ -3,7 +3,7 @@
  * the dietary section; and PUT /cafes/:id/theme's body from it.
  */
 import type { paths } from '../api/schema.js';
-import { MENU_THEMES, type MenuThemeKey } from '../../../shared/cafes/themes.js';
+import { MENU_THEMES, type MenuThemeKey } from '../../../domain/cafes/themes.js';
 import type { Cafe } from './cafe-list.js';
 
 type ThemeBody = paths['/api/v1/cafes/{id}/theme']['put']['requestBody']['content']['application/json'];

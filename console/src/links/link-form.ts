@@ -2,7 +2,7 @@
  * The link form's mapping between what a person types and the API's link body, one entry per
  * type. A form is a list of fields, each keyed by its path inside `data` (`url`,
  * `design.textColor`, `pdfs.2.label`), so the same key names the input, the value sent and the
- * API's 400 (`data.<key>`). The server's rules (shared/links/data/schemas.ts) decide what is valid;
+ * API's 400 (`data.<key>`). The server's rules (domain/links/data/schemas.ts) decide what is valid;
  * this module only says how each member is typed and sent:
  *
  * - An empty input leaves its member out (never `""`): an empty optional field means "not set",
@@ -12,7 +12,7 @@
  *   multi-links `logo`, anything unknown) go back exactly as they were, and so do list entries'.
  */
 import type { paths } from '../api/schema.js';
-import type { LinkType } from '../../../shared/links/data/types.js';
+import type { LinkType } from '../../../domain/links/data/types.js';
 import type { LinkConfigurations } from './settings.js';
 import { browserTimeZone } from './zones.js';
 

@@ -1,14 +1,14 @@
 /**
  * Smart-url rules as the link editor edits them: an ordered list, the first rule that matches
- * giving the destination (shared/links/smart-url.ts), each summed up in plain words.
+ * giving the destination (domain/links/smart-url.ts), each summed up in plain words.
  *
  * The form keeps every field of every kind of rule, so switching a rule from "time" to "device" and
  * back loses nothing, but `rulesToData` writes only the members the rule's kind and operator take
  * (the API refuses the others). Members this console does not know are kept and written back
  * as they were, so `rulesToData(rulesFromData(data))` is `data.rules`, exactly.
  */
-import { isCountryCode } from '../../../shared/links/data/codes.js';
-import { CONDITION_TYPES, DEVICES, OPERATORS, SMART_URL_RULES_MAX } from '../../../shared/links/data/smart-url-values.js';
+import { isCountryCode } from '../../../domain/links/data/codes.js';
+import { CONDITION_TYPES, DEVICES, OPERATORS, SMART_URL_RULES_MAX } from '../../../domain/links/data/smart-url-values.js';
 import { browserTimeZone, formatDay, zoneLabel } from './zones.js';
 
 export type ConditionType = (typeof CONDITION_TYPES)[number];

@@ -4,7 +4,7 @@
  */
 import type { paths } from '../api/schema.js';
 import type { Me } from '../api/client.js';
-import { LINK_TYPES } from '../../../shared/links/data/types.js';
+import { LINK_TYPES } from '../../../domain/links/data/types.js';
 
 type ListQuery = NonNullable<paths['/api/v1/links']['get']['parameters']['query']>;
 export type Link = paths['/api/v1/links']['get']['responses'][200]['content']['application/json']['data'][number];

@@ -6,8 +6,8 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
-import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, ERROR_CORRECTION_LEVELS } from '../../../shared/qr/options.js';
-import type { QrImage } from '../../../shared/qr/render/scene.js';
+import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, ERROR_CORRECTION_LEVELS } from '../../../domain/qr/options.js';
+import type { QrImage } from '../../../domain/qr/render/scene.js';
 import { Field } from '../fields/Field.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import {

@@ -1,16 +1,16 @@
 /**
  * The QR designer's mapping between its controls and the stored QR options (the API's
- * `qrOptions`, shared/qr/options.ts), and the in-browser render with the server's own renderer.
+ * `qrOptions`, domain/qr/options.ts), and the in-browser render with the server's own renderer.
  * Controls only ever set members; what a control does not touch stays as it was, so options the
  * designer has no control for (shape, typeNumber, …) survive an edit.
  */
-import { parseCssColor } from '../../../shared/qr/color.js';
-import { QR_DEFAULTS, QR_MAX_IMAGE_CHARS, qrOptionsSchema, withQrDefaults, type QrGradient, type QrOptions, type ResolvedQrOptions } from '../../../shared/qr/options.js';
-import { QrRenderError } from '../../../shared/qr/render/errors.js';
-import { computeLayout } from '../../../shared/qr/render/layout.js';
-import { makeMatrix } from '../../../shared/qr/render/matrix.js';
-import type { QrImage } from '../../../shared/qr/render/scene.js';
-import { svgFromMatrix } from '../../../shared/qr/render/svg.js';
+import { parseCssColor } from '../../../domain/qr/color.js';
+import { QR_DEFAULTS, QR_MAX_IMAGE_CHARS, qrOptionsSchema, withQrDefaults, type QrGradient, type QrOptions, type ResolvedQrOptions } from '../../../domain/qr/options.js';
+import { QrRenderError } from '../../../domain/qr/render/errors.js';
+import { computeLayout } from '../../../domain/qr/render/layout.js';
+import { makeMatrix } from '../../../domain/qr/render/matrix.js';
+import type { QrImage } from '../../../domain/qr/render/scene.js';
+import { svgFromMatrix } from '../../../domain/qr/render/svg.js';
 import type { FieldErrors } from '../fields/errors.js';
 import { scanRisks, type ScanRisk } from './risks.js';
 

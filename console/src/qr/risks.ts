@@ -15,9 +15,9 @@
  * - Quiet zone: the standard asks for 4 modules of background around the code. Scanners read with
  *   less when the surface around the code is as light as its background, so this is a note.
  */
-import { parseCssColor, type Rgba } from '../../../shared/qr/color.js';
-import type { QrGradient, ResolvedQrOptions } from '../../../shared/qr/options.js';
-import { COVER, type Layout } from '../../../shared/qr/render/layout.js';
+import { parseCssColor, type Rgba } from '../../../domain/qr/color.js';
+import type { QrGradient, ResolvedQrOptions } from '../../../domain/qr/options.js';
+import { COVER, type Layout } from '../../../domain/qr/render/layout.js';
 
 export interface ScanRisk {
   /** A warning likely stops some phones from reading the code; a note is good practice. */

@@ -20,7 +20,7 @@ import { RulesEditor } from '../links/RulesEditor.js';
 import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } from '../links/settings.js';
 import { TypeFields } from '../links/TypeFields.js';
 import { LINK_TYPES, scopeBlock, type EditorRoute } from '../links/view.js';
-import { isLinkType, type LinkType } from '../../../shared/links/data/types.js';
+import { isLinkType, type LinkType } from '../../../domain/links/data/types.js';
 import { useRoute } from '../router.js';
 import { lazyComponent } from '../lazy.js';
 import type { QrOptions } from '../qr/design.js';

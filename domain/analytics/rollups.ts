@@ -1,0 +1,135 @@
+/**
+ * The analytics rollups (domain/schema.ts: scan_rollups, link_scan_hours, scan_visitor_days):
+ * how scans enter them and leave them. Ingestion adds a statement's new scans in that same
+ * statement (domain/scans/ingest.ts), and deleting a link takes its scans back out in the
+ * deleting transaction, so a rollup always equals a count over the raw rows it stands for.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database } from '../database.js';
+
+/** scan_rollups.dimension: what `value` holds ('' for all scans, a link id for link). */
+export const ROLLUP_DIMENSIONS = { all: 0, browser: 1, os: 2, country: 3, city: 4, link: 5, device: 6 } as const;
+
+/** scans.visitor_firsts bits. */
+export const FIRST_ON_LINK = 1;
+export const FIRST_ON_ACCOUNT = 2;
+
+/**
+ * First of the advisory lock pair ingestion takes per account (the second is the account id's
+ * hash). It serialises the writers of one account's rollup rows, which would otherwise deadlock
+ * when two worker processes upsert the same hour rows in different orders. Taken after the link
+ * rows are locked, in account order, by ingestion and by link deletion alike.
+ */
+export const ACCOUNT_ROLLUP_LOCK = 7_340_001;
+
+/**
+ * Scans (columns of `scans`) grouped per link, UTC hour and visitor facts: the rows of
+ * link_scan_hours, and what the account's rows are summed from. Nulls become '' (rollup keys are
+ * never null).
+ */
+function hourlyRows(scans: string): string {
+  return `
+  select account_id, link_id, date_trunc('hour', created_at, 'UTC') as hour, is_bot, coalesce(browser_name, '') as browser_name,
+    coalesce(os_name, '') as os_name, coalesce(country_name, '') as country_name, coalesce(city, '') as city,
+    coalesce(device_type, '') as device_type, count(*)::int as scans,
+    (count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0))::int as link_visitors,
+    (count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0))::int as account_visitors
+  from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8, 9`;
+}
+
+/**
+ * hourlyRows as scan_rollups rows. For the account (scope = account id): one per dimension value,
+ * per UTC hour and per UTC day. For each link (scope = link id): all scans per UTC hour, and one per
+ * dimension value per UTC day (a link's partial days are read from link_scan_hours). Grouping sets
+ * sum each dimension in one pass over the hourly rows; day rows are summed from hour rows.
+ * `prelude`: common table expressions the rows need first (ending with a comma).
+ */
+function rollupRows(hourly: string, prelude = ''): string {
+  const { all, browser, os, country, city, link, device } = ROLLUP_DIMENSIONS;
+  const dimension = (extra: string) => `case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
+        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
+        when grouping(device_type) = 0 then ${device}${extra} else ${all} end`;
+  const sets = (scope: string, bucket: string, withLink: boolean) =>
+    ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ...(withLink ? [', link_id'] : [])]
+      .map((d) => `(${scope}, ${bucket}, is_bot${d})`)
+      .join(', ');
+  return `
+  with ${prelude}account_hours as materialized (
+    select account_id as scope_id, hour, is_bot, ${dimension(` when grouping(link_id) = 0 then ${link}`)} as dimension,
+      coalesce(browser_name, os_name, country_name, city, device_type, link_id::text, '') as value,
+      sum(scans)::int as scans, sum(account_visitors)::int as visitors
+    from ${hourly} h
+    group by grouping sets (${sets('account_id', 'hour', true)})
+  ),
+  link_days as materialized (
+    select link_id as scope_id, date_trunc('day', hour, 'UTC') as day, is_bot, ${dimension('')} as dimension,
+      coalesce(browser_name, os_name, country_name, city, device_type, '') as value, sum(scans)::int as scans, sum(link_visitors)::int as visitors
+    from ${hourly} h
+    group by grouping sets (${sets('link_id', "date_trunc('day', hour, 'UTC')", false)})
+  )
+  select scope_id, dimension, 'hour' as grain, hour as bucket, is_bot, value, scans,
+    case when dimension = ${all} then visitors else 0 end as visitors
+  from account_hours
+  union all
+  select scope_id, dimension, 'day', date_trunc('day', hour, 'UTC'), is_bot, value, sum(scans)::int,
+    case when dimension = ${all} then sum(visitors)::int else 0 end
+  from account_hours group by scope_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value
+  union all
+  select link_id, ${all}, 'hour', hour, is_bot, '', sum(scans)::int, sum(link_visitors)::int
+  from ${hourly} h group by link_id, hour, is_bot
+  union all
+  select scope_id, dimension, 'day', day, is_bot, value, scans, case when dimension = ${all} then visitors else 0 end
+  from link_days`;
+}
+
+/**
+ * Common table expressions that add the scans of the CTE `inserted` (the scans a statement has just
+ * inserted) to the rollups. In no particular order: a link's rows have one writer at a time (its
+ * row lock) and so do an account's (ACCOUNT_ROLLUP_LOCK), so no two writers wait on each other's rows.
+ */
+export const ADD_INSERTED_TO_ROLLUPS = `
+inserted_hours as materialized (${hourlyRows('inserted')}),
+link_rollup as (
+  insert into link_scan_hours as r (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, visitors)
+  select link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, link_visitors
+  from inserted_hours
+  on conflict (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type)
+  do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
+),
+scan_rollup as (
+  insert into scan_rollups as r (scope_id, dimension, grain, bucket, is_bot, value, scans, visitors)
+  ${rollupRows('inserted_hours')}
+  on conflict (scope_id, dimension, grain, bucket, is_bot, value)
+  do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
+)`;
+
+/**
+ * Takes a link's scans out of its account's rollups and drops the link's own rollup rows (its
+ * visitor keys go with their day's pruning); call in the transaction that deletes the link's scans,
+ * with the link row locked, before the scans go. The account's visitors lose the ones first seen on this link that day
+ * (their later scans on other links that day were not marked first: a small undercount).
+ */
+export async function retractLinkFromRollups(tx: Pick<Database, 'execute'>, link: { id: string; accountId: string }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(${link.accountId}::text))`);
+  // The account's rows lose what the link's scans added; the link's own rows go whole.
+  const [before, after] = rollupRows('gone_hours', `gone_hours as materialized (${hourlyRows(SOURCE)}), `).split(SOURCE);
+  await tx.execute(sql`
+    update scan_rollups r set scans = r.scans - g.scans, visitors = r.visitors - g.visitors
+    from (${sql.raw(before!)}(select * from scans where link_id = ${link.id}) s${sql.raw(after!)}) g
+    where g.scope_id = ${link.accountId} and r.scope_id = g.scope_id and r.dimension = g.dimension and r.grain = g.grain
+      and r.bucket = g.bucket and r.is_bot = g.is_bot and r.value = g.value`);
+  // Other emptied account rows stay (readers leave out values whose sum is 0): finding them would
+  // read the account's every row.
+  await tx.execute(sql`delete from scan_rollups where scope_id = ${link.accountId} and dimension = ${ROLLUP_DIMENSIONS.link} and value = ${link.id}`);
+  await tx.execute(sql`delete from scan_rollups where scope_id = ${link.id}`);
+  await tx.execute(sql`delete from link_scan_hours where link_id = ${link.id}`);
+}
+
+/** Where the scans to retract go in accountRollupRows' text. */
+const SOURCE = '/*source*/';
+
+/** Visitor keys serve only scans still to come for their day: today's, yesterday's, and the day before's (a batch delayed by an outage) are kept. */
+export async function pruneVisitorDays(db: Pick<Database, 'execute'>, now: Date = new Date()): Promise<number> {
+  const result = await db.execute(sql`delete from scan_visitor_days where day < (${now.toISOString()}::timestamptz at time zone 'UTC')::date - 2`);
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,272 @@
+/**
+ * Cafes: a digital menu and the link that serves it. A cafe is created with its link (type
+ * `menu`, `links.menu` = the cafe's id, so GET /links?menu=<cafe id> finds it) in one
+ * transaction, and goes with it: deleting either deletes the cafe, its groups, categories, items
+ * and images (its images are files attached to its link, so the link's deletion takes them).
+ *
+ * Every write to a cafe or its menu runs in a transaction that first locks the cafe row
+ * (`writeMenu`), so single writes and a whole-menu replacement never interleave, then marks the
+ * cafe updated and, once committed, invalidates the link's cached copy on every redirect process,
+ * as a link edit does: the menu page can rely on the cache never outliving a change.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { cafes, links } from '../schema.js';
+import type { Principal } from '../accounts/api-keys.js';
+import type { AppContext } from '../context.js';
+import { attachFiles, detachFiles, fileUrl, type Executor } from '../files/files.js';
+import { isUuid } from '../../platform/format/ids.js';
+import { NotFoundError } from '../errors.js';
+import { createLink, deleteLink, updateLinkQr } from '../links/links.js';
+import { invalidateLinks } from '../links/resolve/invalidation.js';
+import { shortUrl } from '../links/slugs.js';
+import type { QrOptions } from '../qr/options.js';
+import type { ProfileForm, ThemeBody, UpdateCafeBody, WEEKDAYS } from './schemas.js';
+import { DEFAULT_MENU_THEME, type MenuThemeKey } from './themes.js';
+
+export type CafeContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
+
+type CafeRow = typeof cafes.$inferSelect;
+interface CafeLinkRow {
+  slug: string;
+  qrOptions: Record<string, unknown>;
+}
+
+/** A cafe as its write sees it: the row, locked, and its link's slug. */
+export interface LockedCafe {
+  id: string;
+  accountId: string;
+  linkId: string;
+  slug: string;
+  logoFileId: string | null;
+  coverFileId: string | null;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+/** Where an image file is served, or null. */
+export function imageUrl(ctx: Pick<CafeContext, 'config'>, fileId: string | null): string | null {
+  return fileId ? fileUrl(ctx.config, fileId) : null;
+}
+
+export function cafeView(ctx: Pick<CafeContext, 'config'>, row: CafeRow, link: CafeLinkRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    timezone: row.timezone,
+    language: row.language,
+    operating_hours: row.operatingHours as Array<{ day: (typeof WEEKDAYS)[number]; enabled: boolean; ranges: Array<{ from: string; to: string }> }>,
+    facilities: row.facilities,
+    social_links: row.socialLinks as Array<{ platform: string; url: string }>,
+    title: row.title,
+    subtitle: row.subtitle,
+    address: row.address,
+    phone: row.phone,
+    email: row.email,
+    website: row.website,
+    logo: imageUrl(ctx, row.logoFileId),
+    cover: imageUrl(ctx, row.coverFileId),
+    // The theme's fields keep the names PUT /cafes/:id/theme takes, so a client reads back what it wrote.
+    themeImage: (row.themeImage ?? DEFAULT_MENU_THEME) as MenuThemeKey,
+    primaryColor: row.primaryColor,
+    secondaryColor: row.secondaryColor,
+    showDietarySection: row.showDietarySection,
+    link: {
+      id: row.linkId,
+      dynamic_link_id: link.slug,
+      full_dynamic_url: shortUrl(ctx.config.SHORT_URL_BASE, link.slug),
+      qr_options: link.qrOptions,
+    },
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export type CafeView = ReturnType<typeof cafeView>;
+
+const withLink = { cafe: cafes, slug: links.slug, qrOptions: links.qrOptions };
+
+async function readCafes(db: Executor, accountId: string, cafeId?: string) {
+  const where = cafeId ? and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)) : eq(cafes.accountId, accountId);
+  return db.select(withLink).from(cafes).innerJoin(links, eq(links.id, cafes.linkId)).where(where).orderBy(desc(cafes.createdAt), desc(cafes.id));
+}
+
+/** Newest first, like every other list of the account's resources. */
+export async function listCafes(ctx: CafeContext, accountId: string): Promise<CafeView[]> {
+  return (await readCafes(ctx.db, accountId)).map((r) => cafeView(ctx, r.cafe, r));
+}
+
+export async function getCafe(ctx: CafeContext, accountId: string, cafeId: string): Promise<CafeView> {
+  const [row] = isUuid(cafeId) ? await readCafes(ctx.db, accountId, cafeId) : [];
+  if (!row) throw new NotFoundError('Cafe');
+  return cafeView(ctx, row.cafe, row);
+}
+
+/** 404 "Cafe not found" unless the cafe is the account's; reads nothing else. */
+export async function assertCafe(db: Executor, accountId: string, cafeId: string): Promise<void> {
+  const [row] = isUuid(cafeId)
+    ? await db.select({ id: cafes.id }).from(cafes).where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
+    : [];
+  if (!row) throw new NotFoundError('Cafe');
+}
+
+/** Locks the account's cafe row for the transaction (FOR UPDATE), or 404. */
+export async function lockCafe(tx: Executor, accountId: string, cafeId: string): Promise<LockedCafe> {
+  const [row] = isUuid(cafeId)
+    ? await tx
+        .select({
+          id: cafes.id,
+          accountId: cafes.accountId,
+          linkId: cafes.linkId,
+          slug: links.slug,
+          logoFileId: cafes.logoFileId,
+          coverFileId: cafes.coverFileId,
+        })
+        .from(cafes)
+        .innerJoin(links, eq(links.id, cafes.linkId))
+        .where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
+        .for('update', { of: cafes })
+    : [];
+  if (!row) throw new NotFoundError('Cafe');
+  return row;
+}
+
+/**
+ * Runs one write to a cafe or its menu: in a transaction holding the cafe row, which is marked
+ * updated; after the commit the link's cached copies are dropped everywhere.
+ */
+export async function writeMenu<T>(ctx: CafeContext, accountId: string, cafeId: string, work: (tx: Executor, cafe: LockedCafe) => Promise<T>): Promise<T> {
+  const { result, slug } = await ctx.db.transaction(async (tx) => {
+    const cafe = await lockCafe(tx, accountId, cafeId);
+    const result = await work(tx, cafe);
+    await tx.update(cafes).set({ updatedAt: sql`now()` }).where(eq(cafes.id, cafe.id));
+    return { result, slug: cafe.slug };
+  });
+  await invalidateLinks(ctx, [slug]);
+  return result;
+}
+
+/**
+ * An image row's file changes: the new upload (if any) is attached to the cafe's link, and the
+ * file it replaces (if any) is released for the orphan sweep. Returns the id to store (a new one
+ * when another link had the file).
+ */
+export async function swapImage(tx: Executor, cafe: LockedCafe, current: string | null, next: string | null): Promise<string | null> {
+  if (next === current) return current;
+  // A file another link has is, for the cafe, a new file on the same bytes.
+  const own = next ? ((await attachFiles(tx, cafe.accountId, cafe.linkId, [next])).get(next.toLowerCase()) ?? next) : null;
+  if (current) await detachFiles(tx, cafe.linkId, [current]);
+  return own;
+}
+
+export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null; language?: string | null }): Promise<CafeView> {
+  const cafeId = randomUUID();
+  await createLink(
+    ctx,
+    who,
+    { name: body.name, type: 'menu', data: { name: body.name } },
+    {
+      menu: cafeId,
+      within: async (tx, link) => {
+        await tx.insert(cafes).values({ id: cafeId, accountId: who.accountId, linkId: link.id, name: body.name, description: body.description ?? null, language: body.language ?? null });
+      },
+    },
+  );
+  return getCafe(ctx, who.accountId, cafeId);
+}
+
+/** The link's name and its page's name follow the cafe's. */
+async function renameLink(tx: Executor, linkId: string, name: string) {
+  await tx
+    .update(links)
+    .set({ name, metaData: sql`${links.metaData} || jsonb_build_object('name', ${name}::text)`, updatedAt: sql`now()` })
+    .where(eq(links.id, linkId));
+}
+
+/**
+ * PUT /cafes/:id: the cafe's own fields; `qr_options` restyle its link (checked and stored as
+ * PATCH /links/:id does, before the cafe's fields are written).
+ */
+export async function updateCafe(ctx: CafeContext, accountId: string, cafeId: string, body: UpdateCafeBody): Promise<CafeView> {
+  if (body.qr_options) {
+    const { slug } = await ctx.db.transaction((tx) => lockCafe(tx, accountId, cafeId));
+    await updateLinkQr(ctx, accountId, slug, body.qr_options as QrOptions, 'qr_options');
+  }
+  await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
+    const set: Partial<typeof cafes.$inferInsert> = {};
+    if (body.name !== undefined) set.name = body.name;
+    if (body.description !== undefined) set.description = body.description;
+    if (body.timezone !== undefined) set.timezone = body.timezone;
+    if (body.language !== undefined) set.language = body.language;
+    if (body.operating_hours !== undefined) set.operatingHours = body.operating_hours;
+    if (body.facilities !== undefined) set.facilities = body.facilities;
+    if (body.social_links !== undefined) set.socialLinks = body.social_links;
+    if (Object.keys(set).length > 0) await tx.update(cafes).set(set).where(eq(cafes.id, cafe.id));
+    if (body.name !== undefined) await renameLink(tx, cafe.linkId, body.name);
+  });
+  return getCafe(ctx, accountId, cafeId);
+}
+
+/** New logo / cover uploads, already stored (unattached) by the caller. */
+export interface ProfileImages {
+  logo?: string;
+  cover?: string;
+}
+
+/** PUT /cafes/:id/profile: contact fields, logo and cover (replaced, or removed by the flags). */
+export async function updateProfile(ctx: CafeContext, accountId: string, cafeId: string, form: ProfileForm, images: ProfileImages): Promise<CafeView> {
+  const deleteCover = form.delete_cover === true || form['delete_cafe-cover'] === true;
+  await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
+    const set: Partial<typeof cafes.$inferInsert> = {};
+    for (const key of ['name', 'title', 'subtitle', 'address', 'phone', 'email', 'website', 'description'] as const) {
+      if (form[key] !== undefined) (set as Record<string, unknown>)[key] = form[key];
+    }
+    const logo = images.logo ?? (form.delete_logo ? null : cafe.logoFileId);
+    const cover = images.cover ?? (deleteCover ? null : cafe.coverFileId);
+    set.logoFileId = await swapImage(tx, cafe, cafe.logoFileId, logo);
+    set.coverFileId = await swapImage(tx, cafe, cafe.coverFileId, cover);
+    await tx.update(cafes).set(set).where(eq(cafes.id, cafe.id));
+    if (form.name !== undefined) await renameLink(tx, cafe.linkId, form.name);
+  });
+  return getCafe(ctx, accountId, cafeId);
+}
+
+/** PUT /cafes/:id/theme: the theme and its colors; a color left out keeps its value, null returns to the theme's. */
+export async function updateTheme(ctx: CafeContext, accountId: string, cafeId: string, body: ThemeBody): Promise<CafeView> {
+  await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
+    await tx
+      .update(cafes)
+      .set({
+        themeImage: body.themeImage,
+        ...(body.primaryColor !== undefined ? { primaryColor: body.primaryColor } : {}),
+        ...(body.secondaryColor !== undefined ? { secondaryColor: body.secondaryColor } : {}),
+        ...(body.showDietarySection !== undefined ? { showDietarySection: body.showDietarySection } : {}),
+      })
+      .where(eq(cafes.id, cafe.id));
+  });
+  return getCafe(ctx, accountId, cafeId);
+}
+
+/**
+ * Deletes the cafe's link the way DELETE /links/:id does (its files, QR renders, scans), which
+ * deletes the cafe and its menu first (see deleteLink). If a later step fails, the link stays and
+ * DELETE /links/:id finishes the work.
+ */
+export async function deleteCafe(ctx: CafeContext, accountId: string, cafeId: string): Promise<void> {
+  const [row] = isUuid(cafeId)
+    ? await ctx.db
+        .select({ slug: links.slug })
+        .from(cafes)
+        .innerJoin(links, eq(links.id, cafes.linkId))
+        .where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
+    : [];
+  if (!row) throw new NotFoundError('Cafe');
+  try {
+    await deleteLink(ctx, accountId, row.slug);
+  } catch (err) {
+    // Deleted meanwhile by another request: the same outcome.
+    if (!(err instanceof NotFoundError)) throw err;
+    throw new NotFoundError('Cafe');
+  }
+}

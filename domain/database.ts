@@ -1,0 +1,19 @@
+/** The domain's tables over a Postgres pool: what every domain module queries through. */
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { createPool } from '../platform/database/pool.js';
+import type { Logger } from '../platform/logger.js';
+import * as schema from './schema.js';
+
+export type Database = NodePgDatabase<typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function createDatabase(url: string, poolSize = 10, logger?: Logger): DatabaseHandle {
+  const pool = createPool(url, poolSize, logger);
+  return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
+}

@@ -1,0 +1,76 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Database } from '../database.js';
+import { folders } from '../schema.js';
+import type { Principal } from '../accounts/api-keys.js';
+import { dateFormatter, type DateStyle } from '../../platform/format/dates.js';
+import { isUuid } from '../../platform/format/ids.js';
+import { NotFoundError } from '../errors.js';
+
+type FolderRow = typeof folders.$inferSelect;
+
+export function folderView(row: FolderRow, dates: DateStyle) {
+  const fmt = dateFormatter(dates);
+  return {
+    id: row.id,
+    name: row.name,
+    account_id: row.accountId,
+    created_by: row.createdBy,
+    updated_by: row.updatedBy,
+    created_at: fmt(row.createdAt),
+    updated_at: fmt(row.updatedAt),
+  };
+}
+
+export async function createFolder(db: Database, who: Principal, name: string) {
+  const [row] = await db
+    .insert(folders)
+    .values({ accountId: who.accountId, name, createdBy: who.keyId, updatedBy: who.keyId })
+    .returning();
+  return folderView(row!, 'iso');
+}
+
+/** Newest first; the id breaks ties so the order is stable. */
+export async function listFolders(db: Database, accountId: string) {
+  const rows = await db
+    .select()
+    .from(folders)
+    .where(eq(folders.accountId, accountId))
+    .orderBy(desc(folders.createdAt), desc(folders.id));
+  return rows.map((r) => folderView(r, 'list'));
+}
+
+export async function getFolder(db: Database, accountId: string, id: string) {
+  return folderView(await findFolderRow(db, accountId, id), 'list');
+}
+
+/** Another account's folder is "not found" exactly like a missing one. */
+export async function findFolderRow(db: Database, accountId: string, id: string): Promise<FolderRow> {
+  if (!isUuid(id)) throw new NotFoundError('Folder');
+  const [row] = await db
+    .select()
+    .from(folders)
+    .where(and(eq(folders.id, id), eq(folders.accountId, accountId)));
+  if (!row) throw new NotFoundError('Folder');
+  return row;
+}
+
+export async function renameFolder(db: Database, who: Principal, id: string, name: string) {
+  if (!isUuid(id)) throw new NotFoundError('Folder');
+  const [row] = await db
+    .update(folders)
+    .set({ name, updatedBy: who.keyId, updatedAt: new Date() })
+    .where(and(eq(folders.id, id), eq(folders.accountId, who.accountId)))
+    .returning();
+  if (!row) throw new NotFoundError('Folder');
+  return folderView(row, 'list');
+}
+
+/** Links in the folder stay; the foreign key (ON DELETE SET NULL) clears their folder_id in the same statement. */
+export async function deleteFolder(db: Database, accountId: string, id: string): Promise<void> {
+  if (!isUuid(id)) throw new NotFoundError('Folder');
+  const rows = await db
+    .delete(folders)
+    .where(and(eq(folders.id, id), eq(folders.accountId, accountId)))
+    .returning({ id: folders.id });
+  if (rows.length === 0) throw new NotFoundError('Folder');
+}

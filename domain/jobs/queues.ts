@@ -1,0 +1,98 @@
+/**
+ * The queues every process agrees on, and the payload and result of each job kind, declared once:
+ * `Queues` types what api and redirect enqueue, `QueueProcessor` what workers/ processes, so a
+ * processor that takes or answers something else does not compile. Adding a job kind means adding
+ * it here first.
+ */
+import { Queue, type ConnectionOptions, type Processor } from 'bullmq';
+import type { AnalyticsExportPayload, AnalyticsExportResult } from '../analytics/export.js';
+import type { CafeBulkInsertPayload } from '../cafes/bulk-insert.js';
+import type { BulkInsertResult } from '../cafes/bulk-insert-schema.js';
+import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/bulk.js';
+import type { ScanBatchPayload } from '../scans/types.js';
+
+export const QUEUE_NAMES = [
+  'bulk-generate',
+  'cafe-bulk-insert',
+  'analytics-export',
+  'qr-render',
+  'scans',
+  'maintenance',
+] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Queues whose jobs belong to an account and have a jobs row (domain/jobs/records.ts). */
+export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set(['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render']);
+
+/** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
+export type MaintenanceJob =
+  | { kind: 'expire-api-keys' }
+  | { kind: 'sweep-orphan-files' }
+  | { kind: 'prune-visitor-days' }
+  | { kind: 'expire-jobs' }
+  | { kind: 'prune-idempotency-keys' };
+
+/** What a housekeeping run did: how many rows it changed, under the kind's own word. */
+export type MaintenanceResult = { deactivated: number } | { deleted: number } | { pruned: number } | { expired: number };
+
+/** Fields every account-owned job carries, so the worker can keep its jobs row current. */
+export interface AccountJobData<P = unknown> {
+  accountId: string;
+  payload: P;
+}
+
+/** Render these links' QR codes (PNG and SVG) into one ZIP in object storage. */
+export interface QrRenderPayload {
+  linkIds: string[];
+}
+
+export interface QrRenderResult {
+  /** Storage key of the ZIP. */
+  zipKey: string;
+  /** GET /jobs/:jobId/download serves the ZIP under this name. */
+  fileName: string;
+  downloadUrl: string;
+  /** Links rendered (each as PNG and SVG). */
+  count: number;
+  bytes: number;
+}
+
+export interface JobPayloads {
+  'analytics-export': AccountJobData<AnalyticsExportPayload>;
+  'cafe-bulk-insert': AccountJobData<CafeBulkInsertPayload>;
+  'bulk-generate': AccountJobData<BulkGeneratePayload>;
+  maintenance: MaintenanceJob;
+  'qr-render': AccountJobData<QrRenderPayload>;
+  scans: ScanBatchPayload;
+}
+
+/** What a job of each queue answers (BullMQ keeps it as the job's return value). */
+export interface JobResults {
+  'analytics-export': AnalyticsExportResult;
+  'cafe-bulk-insert': BulkInsertResult;
+  'bulk-generate': BulkGenerateResult;
+  maintenance: MaintenanceResult;
+  'qr-render': QrRenderResult;
+  scans: void;
+}
+
+export type QueueOf<N extends QueueName> = Queue<JobPayloads[N], JobResults[N]>;
+export type Queues = { [N in QueueName]: QueueOf<N> };
+/** A processor of queue N: takes its payload, answers its result. */
+export type QueueProcessor<N extends QueueName> = Processor<JobPayloads[N], JobResults[N]>;
+
+export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
+  const queue = <N extends QueueName>(name: N): QueueOf<N> => new Queue<JobPayloads[N], JobResults[N]>(name, { connection, prefix });
+  return {
+    'bulk-generate': queue('bulk-generate'),
+    'cafe-bulk-insert': queue('cafe-bulk-insert'),
+    'analytics-export': queue('analytics-export'),
+    'qr-render': queue('qr-render'),
+    scans: queue('scans'),
+    maintenance: queue('maintenance'),
+  };
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q) => q.close()));
+}

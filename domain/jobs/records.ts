@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
+import type { Database } from '../database.js';
+import { jobs, type JobState } from '../schema.js';
+import { isUuid } from '../../platform/format/ids.js';
+import { NotFoundError } from '../errors.js';
+import type { AccountJobData } from './queues.js';
+import { takeQueueTurn } from './turns.js';
+import { within } from './within.js';
+
+export interface JobView {
+  id: string;
+  type: string;
+  state: JobState;
+  progress: number;
+  result?: unknown;
+  error?: string;
+}
+
+/**
+ * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
+ * its id is handed out, and a job Redis loses can be queued again from it), in the account's turn
+ * (domain/jobs/turns.ts: a 429 when the account has `maxQueued` of this kind waiting), then the
+ * BullMQ job under the same id. Retries reuse the id.
+ */
+export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: AccountJobInput<P>, maxQueued: number): Promise<string> {
+  const id = randomUUID();
+  const priority = await db.transaction(async (tx) => {
+    const turn = await takeQueueTurn(tx, queue, input.accountId, input.type, maxQueued);
+    await tx.insert(jobs).values(jobRow(id, queue, input));
+    return turn;
+  });
+  await addAccountJob(queue, id, input, priority);
+  return id;
+}
+
+/** The jobs row of a job being started on `queue`: queued, with its input until it ends. */
+export function jobRow<P>(id: string, queue: Queue, input: AccountJobInput<P>) {
+  return { id, accountId: input.accountId, type: input.type, payload: input.payload as unknown, queuePrefix: queue.opts.prefix ?? null };
+}
+
+export interface AccountJobInput<P> {
+  accountId: string;
+  /** The job's kind, as its jobs row and BullMQ name it; one kind per queue. */
+  type: string;
+  payload: P;
+  attempts?: number;
+}
+
+/**
+ * How long starting a job waits for Redis to take it. While Redis is unreachable the add waits in
+ * the client's offline queue; the caller goes on after this long, since the jobs row is the record
+ * and the add (once Redis is back) or the workers' recovery sweep (domain/jobs/recovery.ts) queues
+ * the job then.
+ */
+const ADD_WAIT_MS = 1000;
+
+/**
+ * The BullMQ half of starting a job whose row exists, with the priority its turn gave it. BullMQ
+ * keeps one job per id (adding an id it holds is a no-op), so adding again a job whose first add
+ * may have been lost is safe.
+ */
+export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>, priority: number): Promise<void> {
+  const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
+  const added = queue.add(input.type, data, {
+    jobId: id,
+    priority,
+    attempts: input.attempts ?? 3,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: { age: 24 * 3600 },
+  });
+  // An add still pending when the wait ends and failing later loses nothing: the row is
+  // unfinished, so the recovery sweep adds it.
+  await within(added, ADD_WAIT_MS, undefined);
+}
+
+export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
+  if (!isUuid(id)) throw new NotFoundError('Job');
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.accountId, accountId)));
+  if (!row) throw new NotFoundError('Job');
+  return jobView(row);
+}
+
+function jobView(row: typeof jobs.$inferSelect): JobView {
+  const view: JobView = { id: row.id, type: row.type, state: row.state, progress: row.progress };
+  if (row.result !== null) view.result = row.result;
+  if (row.error !== null) view.error = row.error;
+  return view;
+}
+
+export interface JobListItem extends JobView {
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A page of the account's jobs, newest first (ties by id, so pages never overlap); finished jobs
+ * are kept for JOB_RETENTION_MS, so this is the account's recent work.
+ */
+export async function listJobViews(db: Database, accountId: string, page: number, size: number): Promise<{ data: JobListItem[]; meta: { currentPage: number; totalPages: number } }> {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.accountId, accountId))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(size)
+      .offset((page - 1) * size),
+    db.select({ n: count() }).from(jobs).where(eq(jobs.accountId, accountId)),
+  ]);
+  return {
+    data: rows.map((row) => ({ ...jobView(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
+    meta: { currentPage: page, totalPages: Math.ceil((total?.n ?? 0) / size) },
+  };
+}
+
+export type ReportProgress = (percent: number) => Promise<void>;
+export type AccountJobHandler<P, R> = (
+  job: Job<AccountJobData<P>>,
+  reportProgress: ReportProgress,
+) => Promise<R>;
+
+/** Progress writes to Postgres at most this often; BullMQ's own progress is always current. */
+const PROGRESS_WRITE_INTERVAL_MS = 250;
+
+/**
+ * Wraps a processor of account jobs so its jobs row follows it: active when it starts, progress
+ * while it runs, completed with the result, failed (with a message a user can read) only after
+ * the last attempt. The handler itself must be idempotent: a retry runs it again.
+ */
+export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P, R>): Processor<AccountJobData<P>, R> {
+  return async (job) => {
+    const id = job.id!;
+    await db.update(jobs).set({ state: 'active', updatedAt: new Date() }).where(eq(jobs.id, id));
+    let lastWrite = 0;
+    const reportProgress: ReportProgress = async (percent) => {
+      const value = Math.max(0, Math.min(100, Math.round(percent)));
+      await job.updateProgress(value);
+      const now = Date.now();
+      if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || value === 100) {
+        lastWrite = now;
+        await db.update(jobs).set({ progress: value, updatedAt: new Date() }).where(eq(jobs.id, id));
+      }
+    };
+    try {
+      const result = await handler(job, reportProgress);
+      await db
+        .update(jobs)
+        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, payload: null, updatedAt: new Date(), finishedAt: new Date() })
+        .where(eq(jobs.id, id));
+      return result;
+    } catch (err) {
+      // BullMQ tries no more after an UnrecoverableError (a job past its file quota would fail again).
+      const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      await db
+        .update(jobs)
+        .set(
+          lastAttempt
+            ? { state: 'failed', error: publicMessage(err), payload: null, updatedAt: new Date(), finishedAt: new Date() }
+            : { state: 'queued', updatedAt: sql`now()` },
+        )
+        .where(eq(jobs.id, id));
+      throw err;
+    }
+  };
+}
+
+/**
+ * A result a running job can give before it ends (a bulk batch's links, before their ZIP): written
+ * to the jobs row while the state stays as it is, then announced by a BullMQ progress event, which
+ * wakes a waiting api (`JobWaiter.wait` with `ready`) at once.
+ */
+export async function publishInterimResult(db: Database, job: Job, result: unknown, progress: number): Promise<void> {
+  await db.update(jobs).set({ result, progress, updatedAt: new Date() }).where(eq(jobs.id, job.id!));
+  await job.updateProgress(progress);
+}
+
+/**
+ * For a worker's `failed` event: a job BullMQ has given up on without the processor's last attempt
+ * recording it (the stalled check fails a job whose workers died more than maxStalledCount times,
+ * and no processor runs then) still ends as `failed` in its jobs row, not `active` for ever.
+ */
+export async function recordGivenUpJob(db: Database, job: Job, err: Error): Promise<void> {
+  if (!job.id || !isUuid(job.id) || !(await job.isFailed())) return;
+  const message = /stalled/i.test(err.message) ? 'The job was interrupted too many times (its worker stopped while running it)' : publicMessage(err);
+  await db
+    .update(jobs)
+    .set({ state: 'failed', error: message, payload: null, updatedAt: new Date(), finishedAt: new Date() })
+    .where(and(eq(jobs.id, job.id), notInArray(jobs.state, ['completed', 'failed'])));
+}
+
+/** Job errors are shown to users: keep the message, never a stack. */
+function publicMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0]!.slice(0, 500) || 'Job failed';
+}

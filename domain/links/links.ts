@@ -1,0 +1,531 @@
+/**
+ * The links domain: create, read, list, update and the small actions. Routes stay thin and call
+ * these; every query is scoped by the caller's account, and another account's link is "not found".
+ */
+import bcrypt from 'bcrypt';
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { type Database } from '../database.js';
+import { isUniqueViolation } from '../../platform/database/pool.js';
+import { cafes, files, folders, links, scans, templates } from '../schema.js';
+import { retractLinkFromRollups } from '../analytics/rollups.js';
+import type { Principal } from '../accounts/api-keys.js';
+import type { AppContext } from '../context.js';
+import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
+import { isUuid } from '../../platform/format/ids.js';
+import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldError } from '../errors.js';
+import { withQrDefaults, type QrOptions } from '../qr/options.js';
+import { checkStoredQrImage } from '../qr/image-source.js';
+import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
+import { fileRefs, parseDateTimeInZone, withFileIds, type LinkType } from './data/index.js';
+import { landingImageProblems, withRelativeFileUrls } from './data/landing-images.js';
+import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
+import { scheduleEnd } from './schemas.js';
+import { invalidateLinks } from './resolve/invalidation.js';
+import { pageStyleFileRefs, type PageStyle } from './page-style.js';
+import { generateSlug, shortUrl } from './slugs.js';
+import { linkStatusSql } from './status.js';
+import { linkView, type LinkFileRow, type LinkRow } from './view.js';
+
+export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
+type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
+const BCRYPT_COST = 10;
+const SLUG_ATTEMPTS = 5;
+
+/** `folderId` when it is one of the account's folders; otherwise a 400 at `path`. */
+async function accountFolderId(db: Database, accountId: string, folderId: string, path: string): Promise<string> {
+  const found = isUuid(folderId)
+    ? await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, folderId), eq(folders.accountId, accountId)))
+    : [];
+  if (found.length === 0) throw new ValidationError([{ path, message: 'Folder not found' }]);
+  return folderId;
+}
+
+/**
+ * What linkConfigurations become in the row; a feature whose toggle is off stores nothing.
+ * Protection on without a password keeps `storedPassword` (the hash a PUT's link has), so an edit
+ * need not know the password; with none stored it is a 400.
+ */
+async function configColumns(db: Database, accountId: string, c: LinkConfigurations | undefined, storedPassword: string | null = null) {
+  const cfg = c ?? {};
+  if (cfg.passwordProtectedActive && cfg.password === undefined && storedPassword === null) {
+    throw new ValidationError([{ path: 'linkConfigurations.password', message: 'Required when passwordProtectedActive is true' }]);
+  }
+  const folderId = cfg.folder_id ? await accountFolderId(db, accountId, cfg.folder_id, 'linkConfigurations.folder_id') : null;
+  const schedule = cfg.scheduleActive === true;
+  return {
+    folderId,
+    urlActive: cfg.urlActive === true,
+    customUrl: cfg.urlActive ? cfg.customUrl! : null,
+    scheduleActive: schedule,
+    startDate: schedule ? parseDateTimeInZone(cfg.startDate!, cfg.scheduleTimezone!) : null,
+    endDate: schedule ? scheduleEnd(cfg.endDate!, cfg.scheduleTimezone!) : null,
+    scheduleTimezone: schedule ? cfg.scheduleTimezone! : null,
+    scanLimitActive: cfg.scanLimitActive === true,
+    scanLimit: cfg.scanLimitActive ? cfg.scanLimit! : null,
+    passwordProtectedActive: cfg.passwordProtectedActive === true,
+    // bcrypt runs on libuv's thread pool, not on the event loop.
+    password: !cfg.passwordProtectedActive ? null : cfg.password === undefined ? storedPassword : await bcrypt.hash(cfg.password!, BCRYPT_COST),
+  };
+}
+
+/**
+ * The files a link names (its data's, its page style's logo and cover): each must exist, be the
+ * account's and be of the right kind; a bad one is a 400 at its place (`data.files[0].fileId`,
+ * `pageStyle.logo.fileId`); a landing's images must be files or data images (landing-images.ts).
+ * One another link already uses is fine (attachFiles gives this link a
+ * file of its own on the same bytes). Returns the ids to attach.
+ */
+async function checkFiles(db: Database, shortUrlBase: string, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined): Promise<string[]> {
+  if (type === 'landing') {
+    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase);
+    if (problems.length > 0) throw new ValidationError(problems.map((message) => ({ path: 'data.landingHTML', message })));
+  }
+  const refs = [
+    ...fileRefs(type, data).map((ref) => ({ ...ref, root: 'data' })),
+    ...pageStyleFileRefs(style).map((ref) => ({ ...ref, root: 'pageStyle' })),
+  ];
+  if (refs.length === 0) return [];
+  const found = new Map((await findAccountFiles(db, accountId, refs.map((r) => r.fileId))).map((f) => [f.id, f]));
+  const errors: FieldError[] = [];
+  for (const ref of refs) {
+    const path = formatPath(ref.path, ref.root);
+    // Several images share `data.landingHTML`: the message says which.
+    const which = ref.path[0] === 'landingHTML' ? `Image /files/${ref.fileId}: ` : '';
+    const file = found.get(ref.fileId.toLowerCase());
+    if (!file) errors.push({ path, message: `${which}File not found` });
+    else if (ref.kind === 'pdf' && file.contentType !== 'application/pdf') errors.push({ path, message: 'Must be a PDF file' });
+    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: `${which}Must be an image file` });
+  }
+  if (errors.length) throw new ValidationError(errors);
+  return [...new Set(refs.map((r) => r.fileId))];
+}
+
+/** The data as stored: a landing's file urls relative (`/files/<id>`), however POST /files answered them. */
+function storedData(ctx: LinkContext, body: LinkBody): LinkBody['data'] {
+  if (body.type !== 'landing' || typeof body.data.landingHTML !== 'string') return body.data;
+  return { ...body.data, landingHTML: withRelativeFileUrls(body.data.landingHTML, ctx.config.SHORT_URL_BASE) };
+}
+
+/**
+ * The link row naming the files it was given: a file another link had is, for this one, a new file
+ * on the same bytes (attachFiles), and its data and page style must name that one.
+ */
+async function pointAtOwnFiles(tx: Executor, row: LinkRow, named: ReadonlyMap<string, string>): Promise<LinkRow> {
+  const metaData = withFileIds(row.metaData, named);
+  const pageStyle = withFileIds(row.pageStyle, named);
+  if (metaData === row.metaData && pageStyle === row.pageStyle) return row;
+  const [updated] = await tx.update(links).set({ metaData, pageStyle }).where(eq(links.id, row.id)).returning();
+  return updated!;
+}
+
+function isSlugConflict(err: unknown): boolean {
+  return isUniqueViolation(err, 'links_slug_idx', 'links_slug_lower_idx');
+}
+
+const customUrlTaken = () => new ConflictError('Custom URL is already in use', 'linkConfigurations.customUrl');
+
+/**
+ * Inserts with a fresh random slug, or the custom one. A random slug that collides (exactly or
+ * ignoring case: slugs are unique both ways) is drawn again; a custom slug that is taken is a 409.
+ */
+async function insertWithSlug(
+  ctx: LinkContext,
+  custom: string | null,
+  insert: (tx: Executor, slug: string) => Promise<LinkRow>,
+): Promise<LinkRow> {
+  for (let attempt = 1; ; attempt++) {
+    const slug = custom ?? generateSlug();
+    try {
+      return await ctx.db.transaction((tx) => insert(tx, slug));
+    } catch (err) {
+      if (!isSlugConflict(err)) throw err;
+      if (custom) throw customUrlTaken();
+      if (attempt >= SLUG_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** Stored options: the API contract's defaults applied, data = the short URL, checked to be encodable. */
+function resolvedQr(options: QrOptions | Record<string, unknown>, url: string, pathPrefix = 'qrOptions') {
+  const resolved = withQrDefaults(options as QrOptions, url) as unknown as Record<string, unknown>;
+  assertEncodable(resolved, pathPrefix);
+  return resolved;
+}
+
+/** The styling part of stored options: what a template keeps and a new slug carries over. */
+function styling(qr: Record<string, unknown>): QrOptions {
+  const { data: _data, ...rest } = qr;
+  return rest as QrOptions;
+}
+
+/**
+ * What a feature built on a link adds to its creation: `menu` (the cafe the link serves), and
+ * `within`, run in the transaction that inserts the link, so the feature's own rows and the link
+ * are made together or not at all.
+ */
+export interface CreateLinkExtras {
+  menu?: string;
+  within?: (tx: Executor, row: LinkRow) => Promise<void>;
+}
+
+export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody, extras: CreateLinkExtras = {}): Promise<LinkRow> {
+  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
+  // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
+  await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
+  const data = storedData(ctx, body);
+  const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, body.pageStyle);
+  const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
+    const [row] = await tx
+      .insert(links)
+      .values({
+        accountId: who.accountId,
+        slug,
+        name: body.name,
+        type: body.type,
+        metaData: data,
+        qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
+        pageStyle: body.pageStyle ?? null,
+        ...columns,
+        menu: extras.menu ?? null,
+      })
+      .returning();
+    const named = await attachFiles(tx, who.accountId, row!.id, fileIds);
+    const own = await pointAtOwnFiles(tx, row!, named);
+    await extras.within?.(tx, own);
+    return own;
+  });
+  // A redirect process may hold "no such slug" for a custom slug that now exists.
+  await invalidateLinks(ctx, [row.slug]);
+  return row;
+}
+
+export async function findLinkRow(db: Executor, accountId: string, slug: string): Promise<LinkRow> {
+  const [row] = await db
+    .select()
+    .from(links)
+    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)));
+  if (!row) throw new NotFoundError('Link');
+  return row;
+}
+
+async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, LinkFileRow[]>> {
+  const byLink = new Map<string, LinkFileRow[]>();
+  if (linkIds.length === 0) return byLink;
+  const rows = await db
+    .select({ id: files.id, linkId: files.linkId, contentType: files.contentType, size: files.size, createdAt: files.createdAt })
+    .from(files)
+    .where(inArray(files.linkId, linkIds))
+    .orderBy(asc(files.createdAt), asc(files.id));
+  for (const r of rows) {
+    const list = byLink.get(r.linkId!) ?? [];
+    list.push(r);
+    byLink.set(r.linkId!, list);
+  }
+  return byLink;
+}
+
+export async function getLink(ctx: LinkContext, accountId: string, slug: string) {
+  const row = await findLinkRow(ctx.db, accountId, slug);
+  const byLink = await filesOf(ctx.db, [row.id]);
+  return linkView(row, byLink.get(row.id) ?? [], ctx.config);
+}
+
+function listConditions(accountId: string, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
+  const where: SQL[] = [eq(links.accountId, accountId)];
+  if (q.search) where.push(ilike(links.name, `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (q.folder !== undefined) {
+    // An id that cannot exist matches nothing rather than erroring.
+    where.push(isUuid(q.folder) ? eq(links.folderId, q.folder) : sql`false`);
+  }
+  if (q.qr_type?.length) where.push(inArray(links.type, q.qr_type));
+  if (q.status?.length) where.push(inArray(linkStatusSql, q.status));
+  if (q.only_favorites) where.push(eq(links.favorite, true));
+  if (q.menu !== undefined) where.push(eq(links.menu, q.menu));
+  return and(...where)!;
+}
+
+function listOrder(sort: ListLinksQuery['sort_by']) {
+  switch (sort) {
+    case 'name':
+      return [asc(sql`lower(${links.name})`), asc(links.id)];
+    case 'last_modified':
+      return [desc(links.updatedAt), desc(links.id)];
+    case 'most_visited':
+      return [desc(links.scanCount), desc(links.id)];
+    case 'most_recent':
+    default:
+      return [desc(links.createdAt), desc(links.id)];
+  }
+}
+
+async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
+  const [[total], data] = await Promise.all([db.select({ n: count() }).from(links).where(where), rows()]);
+  return { data, meta: { currentPage: q.page, totalPages: Math.ceil((total?.n ?? 0) / q.size) } };
+}
+
+/** Links read per query while a page streams: this many first, then as many as make about LIST_CHUNK_BYTES of JSON. */
+const LIST_FIRST_CHUNK_ROWS = 20;
+const LIST_CHUNK_BYTES = 2 << 20;
+
+export interface LinkListPage {
+  meta: { currentPage: number; totalPages: number };
+  /**
+   * The page's links as JSON text (each one `JSON.stringify(linkView(...))`), a chunk of
+   * comma-separated items at a time. Rows are read from Postgres only as the consumer pulls, so a
+   * page of big links (1000 landing pages of 500 KB) holds one chunk in memory, not the page.
+   */
+  items: AsyncGenerator<string, void, undefined>;
+}
+
+export async function listLinks(ctx: LinkContext, accountId: string, q: ListLinksQuery): Promise<LinkListPage> {
+  const where = listConditions(accountId, q);
+  // The page is chosen on narrow (id, sort key) tuples that the indexes hold (sorting whole rows,
+  // jsonb and all, spills to disk on a deep page of a large account); its rows are then read whole
+  // by id, a chunk at a time, in that order.
+  const page = await pageOf(ctx.db, where, q, () =>
+    ctx.db
+      .select({ id: links.id })
+      .from(links)
+      .where(where)
+      .orderBy(...listOrder(q.sort_by))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
+  );
+  return { meta: page.meta, items: linkJsonChunks(ctx, accountId, page.data.map((r) => r.id)) };
+}
+
+/** Per account, the last list chunk asked for in this process; the next one starts after it. */
+const listChunkTurns = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `work` after the account's list chunks asked for before it: several big lists of one
+ * account take turns, a chunk each, so together they take the event loop and the database like
+ * one list, not like four (before, four 500 MB pages slowed another account's calls for seconds).
+ * Only reading and serializing a chunk takes a turn; a client slow to read holds none.
+ */
+function inAccountTurn<T>(accountId: string, work: () => Promise<T>): Promise<T> {
+  const run = (listChunkTurns.get(accountId) ?? Promise.resolve()).then(work);
+  // The caller gets `run` and its error; this chain only marks when the turn is over.
+  const done = run.catch(() => undefined);
+  listChunkTurns.set(accountId, done);
+  void done.then(() => {
+    if (listChunkTurns.get(accountId) === done) listChunkTurns.delete(accountId);
+  });
+  return run;
+}
+
+/**
+ * The links of `ids` as JSON text, in that order, a chunk per query: the first of
+ * LIST_FIRST_CHUNK_ROWS, each later one sized so that as many links as big as the biggest so far
+ * make about LIST_CHUNK_BYTES. A link deleted after the page was chosen is left out; one changed
+ * meanwhile is read as it is when its chunk is read.
+ */
+async function* linkJsonChunks(ctx: LinkContext, accountId: string, ids: string[]): AsyncGenerator<string, void, undefined> {
+  const now = new Date();
+  let rowsPerChunk = LIST_FIRST_CHUNK_ROWS;
+  let largest = 0;
+  const readChunk = async (chunkIds: string[]) => {
+    // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
+    // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
+    const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(chunkIds)}::uuid[])`);
+    const rows = new Map((await ctx.db.select().from(links).where(where)).map((r) => [r.id, r]));
+    const byLink = await filesOf(ctx.db, chunkIds);
+    const items: string[] = [];
+    for (const id of chunkIds) {
+      const row = rows.get(id);
+      if (row) items.push(JSON.stringify(linkView(row, byLink.get(id) ?? [], ctx.config, now)));
+    }
+    return items;
+  };
+  for (let at = 0; at < ids.length; ) {
+    const chunkIds = ids.slice(at, at + rowsPerChunk);
+    at += chunkIds.length;
+    const items = await inAccountTurn(accountId, () => readChunk(chunkIds));
+    if (items.length === 0) continue;
+    for (const item of items) largest = Math.max(largest, item.length);
+    rowsPerChunk = Math.max(1, Math.floor(LIST_CHUNK_BYTES / largest));
+    yield items.join(',');
+  }
+}
+
+export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {
+  const where = listConditions(accountId, q);
+  return pageOf(ctx.db, where, q, () =>
+    ctx.db
+      .select({ name: links.name, dynamic_link_id: links.slug })
+      .from(links)
+      .where(where)
+      .orderBy(...listOrder(q.sort_by))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
+  );
+}
+
+/**
+ * PUT: the same body as create replaces name, type, data and configuration. A new custom slug
+ * moves the link (and its QR data) to it; turning the custom URL off keeps the current slug, so
+ * codes already printed keep working. Files the new data no longer names are released.
+ */
+export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody) {
+  const current = await findLinkRow(ctx.db, who.accountId, slug);
+  if (current.menu !== null && body.type !== 'menu') {
+    throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
+  }
+  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations, current.passwordProtectedActive ? current.password : null);
+  await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
+  // Absent, the page style stays as it is; null clears it.
+  const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;
+  const data = storedData(ctx, body);
+  const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, pageStyle);
+  const nextSlug = columns.customUrl ?? current.slug;
+  const qrBase = body.qrOptions ?? styling(current.qrOptions);
+  let row: LinkRow;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(links)
+        .set({
+          slug: nextSlug,
+          // A new slug is checked against every other ignoring case, whatever the old one was.
+          slugCaseDuplicate: nextSlug === current.slug && current.slugCaseDuplicate,
+          name: body.name,
+          type: body.type,
+          metaData: data,
+          qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
+          pageStyle,
+          ...columns,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(links.id, current.id), eq(links.accountId, who.accountId)))
+        .returning();
+      // A cafe's link holds the cafe's images, which its data does not name: they stay.
+      if (current.menu === null) await detachFilesNotIn(tx, current.id, fileIds);
+      return pointAtOwnFiles(tx, updated!, await attachFiles(tx, who.accountId, current.id, fileIds));
+    });
+  } catch (err) {
+    if (isSlugConflict(err)) throw customUrlTaken();
+    throw err;
+  }
+  await invalidateLinks(ctx, [current.slug, row.slug]);
+  const byLink = await filesOf(ctx.db, [row.id]);
+  return linkView(row, byLink.get(row.id) ?? [], ctx.config);
+}
+
+/**
+ * PATCH: new styling; the encoded data always stays the link's short URL. `field` is where the
+ * options were sent, for the paths of its 400s (a cafe's PUT sends them as `qr_options`).
+ */
+export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions, field = 'qrCode') {
+  const current = await findLinkRow(ctx.db, accountId, slug);
+  await checkStoredQrImage(ctx, accountId, qrCode.image, { path: `${field}.image` });
+  const [row] = await ctx.db
+    .update(links)
+    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field), updatedAt: new Date() })
+    .where(eq(links.id, current.id))
+    .returning({ dynamic_link_id: links.slug, qr_options: links.qrOptions });
+  return row!;
+}
+
+/** Permanent: the link, its files (objects and rows) and its scans; a menu link's cafe and menu first. */
+export async function deleteLink(ctx: LinkContext, accountId: string, slug: string): Promise<void> {
+  const row = await findLinkRow(ctx.db, accountId, slug);
+  // The cafe (and its menu, by cascade) goes before anything else, in a statement of its own: it
+  // waits for the menu write in progress (which holds the cafe row), and no later one finds the
+  // cafe, so none can attach a file to this link or hold a menu row while the files below go.
+  await ctx.db.delete(cafes).where(eq(cafes.linkId, row.id));
+  await deleteFilesOfLink(ctx, row.id);
+  await deleteQrCache(ctx, accountId, `link-${row.id}`);
+  await ctx.db.transaction(async (tx) => {
+    // The scans worker locks a link's row while it writes its scans: waiting for that lock first
+    // means no batch committed in between can leave scans of a deleted link behind.
+    await tx.select({ id: links.id }).from(links).where(eq(links.id, row.id)).for('update');
+    await retractLinkFromRollups(tx, { id: row.id, accountId });
+    await tx.delete(scans).where(eq(scans.linkId, row.id));
+    await tx.delete(links).where(eq(links.id, row.id));
+  });
+  await invalidateLinks(ctx, [row.slug], [row.id]);
+}
+
+/** Sets simple flags (paused, favorite); answers 404 for a link that is not the caller's. */
+export async function setLinkFlags(ctx: LinkContext, accountId: string, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
+  const rows = await ctx.db
+    .update(links)
+    .set({ ...flags, updatedAt: new Date() })
+    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
+    .returning({ id: links.id });
+  if (rows.length === 0) throw new NotFoundError('Link');
+  if (flags.paused !== undefined) await invalidateLinks(ctx, [slug]);
+}
+
+/** Puts a link in one of the account's folders, or in none (null); nothing else of the link changes. */
+export async function moveLink(ctx: LinkContext, accountId: string, slug: string, folderId: string | null): Promise<void> {
+  // Another account's link is its 404 whatever the folder named.
+  await findLinkRow(ctx.db, accountId, slug);
+  const folder = folderId === null ? null : await accountFolderId(ctx.db, accountId, folderId, 'folder_id');
+  const rows = await ctx.db
+    .update(links)
+    .set({ folderId: folder, updatedAt: new Date() })
+    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
+    .returning({ id: links.id });
+  if (rows.length === 0) throw new NotFoundError('Link');
+}
+
+/**
+ * A new link with the same type, data, configuration and styling under a new random slug. Its
+ * files are new files on the same stored bytes (no byte is copied, no quota used), so deleting
+ * either link never takes the other's media with it. A custom slug is not copied (it is unique);
+ * the copy gets a random one.
+ */
+export async function duplicateLink(ctx: LinkContext, who: Principal, slug: string, name?: string): Promise<LinkRow> {
+  const source = await findLinkRow(ctx.db, who.accountId, slug);
+  const {
+    id: _id,
+    slug: _slug,
+    createdAt: _c,
+    updatedAt: _u,
+    scanCount: _s,
+    humanScanCount: _h,
+    lastScannedAt: _l,
+    sourceJobId: _j,
+    sourceIndex: _i,
+    favorite: _f,
+    ...rest
+  } = source;
+  const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
+    const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
+    const copies = await copyFiles(tx, who.accountId, named.map((ref) => ref.fileId));
+    // Point the copy's data and page style at its own files.
+    const data = withFileIds(source.metaData, copies);
+    const [row] = await tx
+      .insert(links)
+      .values({
+        ...rest,
+        name: name ?? `${source.name} (copy)`,
+        metaData: data,
+        pageStyle: withFileIds(source.pageStyle, copies),
+        // A cafe has one link; a copy of it is a menu link of no cafe (its images are not copied either).
+        menu: null,
+        urlActive: false,
+        customUrl: null,
+        qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
+        slug: newSlug,
+        slugCaseDuplicate: false,
+      })
+      .returning();
+    await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
+    return row!;
+  });
+  await invalidateLinks(ctx, [copy.slug]);
+  return copy;
+}
+
+/** Saves the link's QR styling (without its data) as a new template. */
+export async function saveLinkAsTemplate(db: Database, accountId: string, slug: string, name?: string) {
+  const link = await findLinkRow(db, accountId, slug);
+  const [row] = await db
+    .insert(templates)
+    .values({ accountId, name: name ?? link.name, qrOptions: styling(link.qrOptions) as Record<string, unknown> })
+    .returning({ id: templates.id });
+  return row!;
+}

@@ -1,0 +1,220 @@
+import type pg from 'pg';
+import type { Logger } from '../../../platform/logger.js';
+import type { Redis } from '../../../platform/redis/client.js';
+import type { LinkCacheKeys } from './keys.js';
+import { withSendableDestinations } from './destinations.js';
+import { loadResolvedLink } from './load.js';
+import type { ResolvedLink } from './resolved-link.js';
+
+export interface LinkResolverOptions {
+  /** How long an in-process copy is used without asking Redis (pub/sub drops it sooner on a change). */
+  localTtlMs: number;
+  /** In-process copies kept at most (oldest refreshed first out). */
+  localMax: number;
+  /** Lifetime of a Redis copy of a link; invalidation drops it on any change. */
+  redisTtlSeconds: number;
+  /** Lifetime of a Redis "no such slug" answer (creating the slug drops it too). */
+  missingTtlSeconds: number;
+  /**
+   * New "no such slug" answers written to Redis per `missingTtlSeconds` window at most, so random
+   * slugs cannot grow Redis without bound (at most about twice this many such keys live at once);
+   * past it a miss is cached in process only.
+   */
+  missingRedisMax: number;
+  /** "No such slug" answers kept in process at most, apart from links, so random slugs never push links out. */
+  missingLocalMax: number;
+}
+
+export interface LinkResolverDeps {
+  /** A fail-fast connection (see createFailFastRedis): Redis being down must not hold a scan. */
+  redis: Redis;
+  /**
+   * A connection of its own for pub/sub (a subscribed connection can run nothing else), with an
+   * offline queue: ioredis re-subscribes on every reconnection, and that must wait for the
+   * connection rather than fail.
+   */
+  subscriber: Redis;
+  pool: pg.Pool;
+  keys: LinkCacheKeys;
+  logger: Logger;
+}
+
+/** A Redis copy, possibly written by an older process: its destinations are made sendable again (a no-op for current ones). */
+function fromRedisEntry(entry: string): ResolvedLink | null {
+  const link = JSON.parse(entry) as ResolvedLink | null;
+  return link && withSendableDestinations(link);
+}
+
+/** Neither Redis nor Postgres could say what a slug is, and no copy of it is held here. */
+export class LinkLookupUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('link lookup unavailable', { cause });
+  }
+}
+
+interface LocalEntry {
+  link: ResolvedLink | null;
+  freshUntil: number;
+}
+
+// Writes a loaded entry only if no invalidation bumped the slug's version since it was read, so a
+// slow loader can never put back what a change just removed. A "no such slug" entry ('null') also
+// needs room in the window's budget (KEYS[3], ARGV[4] entries per window of ARGV[3] seconds).
+const WRITE_IF_VERSION_LUA = `
+local v = redis.call('GET', KEYS[2])
+if (v or '') ~= ARGV[1] then return 0 end
+if ARGV[2] == 'null' then
+  local n = redis.call('INCR', KEYS[3])
+  if n == 1 then redis.call('EXPIRE', KEYS[3], 2 * tonumber(ARGV[3])) end
+  if n > tonumber(ARGV[4]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1`;
+
+/**
+ * Slug → link, from an in-process map (a few seconds) in front of Redis (shared by every redirect
+ * process) in front of Postgres. Invalidations arrive by pub/sub; a reconnect of the subscriber
+ * clears the map, because messages sent while it was away are lost. Expired in-process copies are
+ * kept: when neither Redis nor Postgres answers, the last known copy still serves the scan.
+ */
+export class LinkResolver {
+  private readonly local = new Map<string, LocalEntry>();
+  /** "No such slug" answers, apart from `local` so that random slugs cannot evict links. */
+  private readonly missing = new Map<string, LocalEntry>();
+  private readonly loading = new Map<string, Promise<ResolvedLink | null>>();
+  /** Bumped by every invalidation: a load that started before one does not keep its result. */
+  private epoch = 0;
+  /** Where each answer came from, since the process started (for metrics: the cache's hit ratio). */
+  readonly lookups = { local: 0, redis: 0, postgres: 0 };
+
+  constructor(
+    private readonly deps: LinkResolverDeps,
+    private readonly opts: LinkResolverOptions,
+  ) {}
+
+  /**
+   * Subscribes to invalidations (waiting at most `waitMs` for Redis; the subscription completes
+   * whenever it comes up, and ioredis renews it after every reconnection). Every reconnection
+   * clears the in-process map first: messages published while this process was away are lost.
+   */
+  async start(waitMs = 2000): Promise<void> {
+    const { subscriber, keys, logger } = this.deps;
+    subscriber.on('message', (channel: string, slug: string) => {
+      if (channel !== keys.channel) return;
+      this.local.delete(slug);
+      this.missing.delete(slug);
+      this.epoch++;
+    });
+    let connectedBefore = subscriber.status === 'ready';
+    subscriber.on('ready', () => {
+      if (connectedBefore) this.forgetAll();
+      connectedBefore = true;
+    });
+    const subscribed = subscriber.subscribe(keys.channel).catch((err: unknown) => logger.warn({ err }, 'link cache: subscribe failed'));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([subscribed, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** The fresh in-process answer (a link, or null for "no such slug"), or undefined when a lookup is needed. */
+  cached(slug: string): ResolvedLink | null | undefined {
+    const entry = this.local.get(slug) ?? this.missing.get(slug);
+    if (!entry || entry.freshUntil <= Date.now()) return undefined;
+    this.lookups.local++;
+    return entry.link;
+  }
+
+  /**
+   * Like `resolve`, but never asks Postgres: undefined when neither this process nor Redis holds
+   * an answer (or Redis is down). For clients that may not cost Postgres a query (too many unknown slugs).
+   */
+  async resolveFromCache(slug: string): Promise<ResolvedLink | null | undefined> {
+    const hit = this.cached(slug);
+    if (hit !== undefined) return hit;
+    const pending = this.loading.get(slug);
+    if (pending) return pending;
+    const epoch = this.epoch;
+    try {
+      const entry = await this.deps.redis.get(this.deps.keys.entry(slug));
+      if (entry == null) return undefined;
+      this.lookups.redis++;
+      return this.keep(slug, fromRedisEntry(entry), epoch);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async resolve(slug: string): Promise<ResolvedLink | null> {
+    const hit = this.cached(slug);
+    if (hit !== undefined) return hit;
+    let pending = this.loading.get(slug);
+    if (!pending) {
+      pending = this.load(slug).finally(() => this.loading.delete(slug));
+      this.loading.set(slug, pending);
+    }
+    return pending;
+  }
+
+  forgetAll(): void {
+    this.local.clear();
+    this.missing.clear();
+    this.epoch++;
+  }
+
+  private async load(slug: string): Promise<ResolvedLink | null> {
+    const { redis, keys, pool, logger } = this.deps;
+    const epoch = this.epoch;
+    let version: string | null = null;
+    let redisUp = true;
+    try {
+      const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
+      if (entry != null) {
+        this.lookups.redis++;
+        return this.keep(slug, fromRedisEntry(entry), epoch);
+      }
+      version = v ?? '';
+    } catch (err) {
+      redisUp = false;
+      logger.debug({ err }, 'link cache: Redis unavailable, reading Postgres');
+    }
+    let link: ResolvedLink | null;
+    try {
+      link = await loadResolvedLink(pool, slug);
+      this.lookups.postgres++;
+    } catch (err) {
+      const stale = this.local.get(slug) ?? this.missing.get(slug);
+      if (stale) {
+        logger.warn({ err, slug }, 'link cache: Postgres unavailable, serving the last known copy');
+        return stale.link;
+      }
+      throw new LinkLookupUnavailableError(err);
+    }
+    if (redisUp) {
+      const ttl = link ? this.opts.redisTtlSeconds : this.opts.missingTtlSeconds;
+      redis
+        .eval(
+          WRITE_IF_VERSION_LUA,
+          3,
+          keys.entry(slug),
+          keys.version(slug),
+          keys.missingBudget(Math.floor(Date.now() / (this.opts.missingTtlSeconds * 1000))),
+          version ?? '',
+          JSON.stringify(link),
+          ttl,
+          this.opts.missingRedisMax,
+        )
+        .catch((err: unknown) => logger.debug({ err }, 'link cache: write-back failed'));
+    }
+    return this.keep(slug, link, epoch);
+  }
+
+  private keep(slug: string, link: ResolvedLink | null, epoch: number): ResolvedLink | null {
+    if (epoch !== this.epoch) return link;
+    const [map, other, max] = link ? [this.local, this.missing, this.opts.localMax] : [this.missing, this.local, this.opts.missingLocalMax];
+    other.delete(slug);
+    map.delete(slug);
+    map.set(slug, { link, freshUntil: Date.now() + this.opts.localTtlMs });
+    if (map.size > max) map.delete(map.keys().next().value!);
+    return link;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A link as the redirect process needs it to answer a scan: the rules' inputs, the type and data
+ * to render, and the files its data names. It is what the resolution cache holds (in-process and
+ * in Redis as JSON), so every member is plain JSON: instants are epoch milliseconds.
+ */
+import type { ImageVariant } from '../../files/image-variants.js';
+import type { LinkType } from '../data/index.js';
+import type { PageStyle } from '../page-style.js';
+
+export interface ResolvedLinkFile {
+  id: string;
+  contentType: string;
+  size: number;
+  originalName: string | null;
+  /** Its web-sized copies (a photo's); absent in copies cached before they existed. */
+  variants?: ImageVariant[] | null;
+}
+
+export interface ResolvedLink {
+  id: string;
+  accountId: string;
+  slug: string;
+  name: string;
+  type: LinkType;
+  /** meta_data: the type's data exactly as validated and stored. */
+  data: Record<string, unknown>;
+  /** The brand and language of the link's page; null (or absent, in copies of older processes): the default look. */
+  pageStyle?: PageStyle | null;
+  /** The cafe whose menu a menu link serves (`links.menu`); null for other links and menu links made without a cafe. */
+  menu: string | null;
+  /**
+   * Menu links: the version of the cafe's menu (its last change, see domain/cafes/published-menu.ts),
+   * so a changed menu is a new key for the rendered page; null for other links or a link serving
+   * no cafe. Absent in copies written by an older process.
+   */
+  menuVersion?: string | null;
+  paused: boolean;
+  scheduleActive: boolean;
+  /** Epoch ms; the window is [startDate, endDate). */
+  startDate: number | null;
+  endDate: number | null;
+  scheduleTimezone: string | null;
+  scanLimitActive: boolean;
+  scanLimit: number | null;
+  /** bcrypt hash when password protection is on, else null. */
+  passwordHash: string | null;
+  /** The files the data names, by id (attached to this link). */
+  files: ResolvedLinkFile[];
+  updatedAt: number;
+  /**
+   * website / smart-url: a stored destination is not an http(s) URL (a row written outside the
+   * api), so there is nowhere to redirect to. Set by `withSendableDestinations`, which also puts
+   * every destination in `data` in its sendable (WHATWG-serialised, ASCII) form.
+   */
+  brokenDestination: boolean;
+}

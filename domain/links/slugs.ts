@@ -1,0 +1,17 @@
+import { randomBase62 } from '../../platform/format/random.js';
+import { isReservedSlug } from './slug-rules.js';
+
+export const AUTO_SLUG_LENGTH = 7;
+
+/** 62^7 ≈ 3.5 × 10^12 slugs; a collision is retried by the caller against the unique index. */
+export function generateSlug(): string {
+  for (;;) {
+    // 'metrics' is seven letters, so a random slug could be it.
+    const slug = randomBase62(AUTO_SLUG_LENGTH);
+    if (!isReservedSlug(slug)) return slug;
+  }
+}
+
+export function shortUrl(base: string, slug: string): string {
+  return `${base.replace(/\/+$/, '')}/${slug}`;
+}

@@ -1,0 +1,454 @@
+/**
+ * The redirect side of scan recording. `record()` only appends to an in-memory buffer; the
+ * buffer goes to the `scans` queue as one job per batch of SCAN_BATCH_SIZE, at the latest
+ * SCAN_FLUSH_MS after its first scan, so a kill -9 of the process loses at most the scans of
+ * one flush window (and of a send in flight).
+ *
+ * Redis being away never slows a response: the recorder has its own fail-fast connection (no
+ * offline queue, short command timeout), so a send fails at once and its scans stay buffered,
+ * to be sent again with backoff and as soon as the connection is back. The buffer is bounded
+ * by SCAN_BUFFER_MAX; past it new scans are dropped and counted (the buffer keeps an unbroken
+ * run from the start of the outage, and refusing costs nothing on the hot path). Each batch
+ * has a fixed job id (its own UUID), so sending it again after an ambiguous failure does not
+ * enqueue it twice; the worker is idempotent by scan id besides.
+ *
+ * `close()` sends what it can; if Redis is unreachable it writes the rest to a spool file in
+ * SCAN_SPOOL_DIR (atomically: a temporary file, fsync, rename), which `start()` of the next
+ * process loads and sends, deleting the file once all of its batches are queued.
+ *
+ * A kill -9 gives no chance to spool, so every scan is also written ahead, before its answer
+ * leaves: `record()` queues the scan's line and returns a promise the answer waits for; once per
+ * event-loop turn (setImmediate, after every request that turn read) the lines go to their
+ * batches' write-ahead files in SCAN_SPOOL_DIR in one `write()` per file, and only then is that
+ * turn's promise resolved: one system call per turn instead of one per scan (a group commit).
+ * Corking the response's socket instead would not hold it: Node's `res.end()` uncorks fully.
+ * Each batch has its file
+ * (`wal-<host>-<pid>-<instance>-<batch>.log`, written synchronously to the kernel's page cache,
+ * which a killed process cannot lose), deleted once its batch is in Redis.
+ * `start()` turns the write-ahead files of processes that are gone into a spool file, so their
+ * scans are sent by the next start: on this host, those of pids that no longer run (or of an
+ * earlier process with our pid); of another host sharing the directory (containers on one
+ * volume), those untouched for WAL_ABANDONED_MS. A batch whose send succeeded just before the kill
+ * is sent twice; the worker ingests by scan id, so a scan lands once.
+ */
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import type { Config } from '../../platform/config/index.js';
+import type { Logger } from '../../platform/logger.js';
+import { createFailFastRedis, type Redis } from '../../platform/redis/client.js';
+import { SCAN_JOB_OPTIONS } from './scan-jobs.js';
+import { ScanBatchBuilder, scanBatchSize } from './batch.js';
+import type { RecordedScan, ScanBatchPayload } from './types.js';
+
+export type ScanRecorderConfig = Pick<
+  Config,
+  'REDIS_URL' | 'QUEUE_PREFIX' | 'SCAN_FLUSH_MS' | 'SCAN_BATCH_SIZE' | 'SCAN_BUFFER_MAX' | 'SCAN_SPOOL_DIR' | 'SCAN_WRITE_AHEAD'
+>;
+
+export interface ScanRecorderStats {
+  /** Scans handed to record() since the process started. */
+  received: number;
+  /** Scans held in memory, not yet in Redis. */
+  buffered: number;
+  /** Scans refused because the buffer was full (or recorded after close). */
+  dropped: number;
+  /** Scans handed to Redis. */
+  flushed: number;
+  /** Scans written to spool files at close. */
+  spooled: number;
+  /** Whether the recorder's Redis connection is up (scans are sent within the window). */
+  connected: boolean;
+}
+
+interface Batch {
+  /** The job id: fixed for the batch's life, across retries and spool files. */
+  id: string;
+  /** The job's data. */
+  payload: ScanBatchPayload;
+  /**
+   * Adds scans to `payload` while the batch is open. Dropped once the batch may be in Redis (a
+   * send was tried, or it comes from a spool file): no scan joins it after that, since a second
+   * send of its job id is ignored by BullMQ.
+   */
+  builder?: ScanBatchBuilder;
+  count: number;
+  /** Epoch ms of its first scan. */
+  since: number;
+  /** The spool file it was loaded from, deleted once all of that file's batches are queued. */
+  spoolFile?: string;
+  /** Its write-ahead file (one line per scan), deleted once the batch is queued or spooled. */
+  wal?: { path: string; fd: number | null };
+}
+
+interface SpoolFile {
+  batches: Array<Pick<Batch, 'id' | 'payload'>>;
+}
+
+/** A queue write carries at most this many batches (a backlog goes out in several). */
+const BATCHES_PER_SEND = 10;
+/** Retries while Redis is away: the flush window doubled per failure, up to this. */
+const MAX_RETRY_DELAY_MS = 1000;
+const DROP_LOG_INTERVAL_MS = 1000;
+/** This machine (or container) in write-ahead file names, so processes of other hosts sharing the directory are told apart. */
+const HOST = hostname().replace(/[^a-z0-9.-]/gi, '_').slice(0, 64) || 'host';
+/**
+ * A write-ahead file of another host is taken over only when unchanged this long: a live process
+ * deletes each within a flush window, or keeps it through a Redis outage while it retries.
+ */
+const WAL_ABANDONED_MS = 10 * 60_000;
+/** Recorders running in this process (one per redirect app; tests run several): their files are not a dead process's. */
+const LIVE_INSTANCES = new Set<string>();
+
+export class ScanRecorder {
+  private readonly redis: Redis;
+  private readonly queue: Queue<ScanBatchPayload>;
+  /** Oldest first; scans are appended to the last one. Batches being sent are not in here. */
+  private batches: Batch[] = [];
+  private counts = { received: 0, buffered: 0, dropped: 0, flushed: 0, spooled: 0 };
+  private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
+  private sending: Promise<void> | null = null;
+  private failures = 0;
+  /** close() has begun: no more timers; scans are still taken until it ends. */
+  private closing = false;
+  private closed = false;
+  /** Spool files loaded at start → their batches not yet queued. */
+  private readonly spoolFiles = new Map<string, number>();
+  private lastDropLog = 0;
+  /** Tells this process's write-ahead files from those of an earlier process that had the same pid. */
+  private readonly instance = randomUUID().slice(0, 8);
+  private lastWalErrorLog = 0;
+  /** Write-ahead lines not yet written, per batch. */
+  private readonly pendingLines = new Map<Batch, string[]>();
+  /** Resolved once this turn's lines are written; null when nothing is queued. */
+  private writtenAhead: { promise: Promise<void>; resolve: () => void } | null = null;
+
+  constructor(
+    private readonly config: ScanRecorderConfig,
+    private readonly logger: Logger,
+  ) {
+    LIVE_INSTANCES.add(this.instance);
+    this.redis = createFailFastRedis(config.REDIS_URL, 500, logger);
+    // No version check: BullMQ reads the server version once, after the first connect, and if that
+    // one command fails (Redis gone again) the queue stays broken for good.
+    this.queue = new Queue<ScanBatchPayload>('scans', { connection: this.redis, prefix: config.QUEUE_PREFIX, skipVersionCheck: true });
+    // Connection trouble is seen (and logged) where a send fails; BullMQ's own error events would otherwise be unhandled.
+    this.queue.on('error', () => {});
+    this.redis.on('ready', () => {
+      if (this.counts.buffered > 0) this.schedule(0);
+    });
+  }
+
+  /** Loads the spool files a previous process left and sends them (in the background). */
+  async start(): Promise<void> {
+    const dir = this.config.SCAN_SPOOL_DIR;
+    await mkdir(dir, { recursive: true });
+    await this.recoverWriteAhead(dir);
+    const loaded: Batch[] = [];
+    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
+      const file = join(dir, name);
+      let spool: SpoolFile;
+      try {
+        spool = JSON.parse(await readFile(file, 'utf8')) as SpoolFile;
+      } catch (err) {
+        this.logger.error({ file, err }, 'scan spool file unreadable; left in place');
+        continue;
+      }
+      for (const { id, payload } of spool.batches) {
+        const count = scanBatchSize(payload);
+        loaded.push({ id, payload, count, since: Date.now(), spoolFile: file });
+        this.counts.buffered += count;
+      }
+      this.spoolFiles.set(file, spool.batches.length);
+      this.logger.info({ file, batches: spool.batches.length }, 'scan spool file loaded');
+    }
+    this.batches.unshift(...loaded);
+    if (this.counts.buffered > 0) this.schedule(0);
+  }
+
+  /**
+   * O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. With write-ahead on, the
+   * answer to the scan must wait for the returned promise: it resolves once the scan's line is
+   * written, at the end of this event-loop turn.
+   */
+  record(scan: RecordedScan): Promise<void> | undefined {
+    this.counts.received++;
+    if (this.closed || this.counts.buffered >= this.config.SCAN_BUFFER_MAX) {
+      this.drop();
+      return undefined;
+    }
+    let batch = this.batches[this.batches.length - 1];
+    if (!batch?.builder || batch.count >= this.config.SCAN_BATCH_SIZE) {
+      const builder = new ScanBatchBuilder();
+      batch = { id: randomUUID(), payload: builder.toPayload(), builder, count: 0, since: Date.now() };
+      this.batches.push(batch);
+    }
+    batch.builder!.add(scan);
+    batch.count++;
+    this.counts.buffered++;
+    this.schedule(batch.count >= this.config.SCAN_BATCH_SIZE ? 0 : this.config.SCAN_FLUSH_MS);
+    return this.config.SCAN_WRITE_AHEAD ? this.queueWriteAhead(batch, scan) : undefined;
+  }
+
+  stats(): ScanRecorderStats {
+    return { ...this.counts, connected: this.redis.status === 'ready' };
+  }
+
+  /** Sends everything it can, spools the rest, and lets go of Redis. Call it once the server takes no more requests. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.sending;
+    while (this.batches.length > 0 && (await this.sendSome())) {
+      // sent; go on with the next batches
+    }
+    this.closed = true;
+    if (this.batches.length > 0) await this.spool();
+    LIVE_INSTANCES.delete(this.instance);
+    // Every batch is in Redis or spooled by now: a close that fails loses nothing, but is said.
+    await this.queue.close().catch((err: unknown) => this.logger.warn({ err }, 'scan queue did not close cleanly'));
+    this.redis.disconnect();
+  }
+
+  private drop(): void {
+    this.counts.dropped++;
+    const now = Date.now();
+    if (now - this.lastDropLog >= DROP_LOG_INTERVAL_MS) {
+      this.lastDropLog = now;
+      this.logger.error({ ...this.counts, bufferMax: this.config.SCAN_BUFFER_MAX }, 'scan buffer full: scans dropped');
+    }
+  }
+
+  /** Arms the send timer to fire within `delayMs` (an earlier deadline wins). */
+  private schedule(delayMs: number): void {
+    if (this.sending || this.closing) return;
+    const due = Date.now() + delayMs;
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.sending = this.sendSome().then((sent) => {
+        this.sending = null;
+        this.afterSend(sent);
+      });
+    }, delayMs);
+  }
+
+  private afterSend(sent: boolean): void {
+    const oldest = this.batches[0];
+    if (!oldest) return;
+    if (!sent) return this.schedule(Math.min(MAX_RETRY_DELAY_MS, this.config.SCAN_FLUSH_MS * 2 ** this.failures));
+    const full = this.batches.length > 1 || oldest.count >= this.config.SCAN_BATCH_SIZE;
+    this.schedule(full ? 0 : Math.max(0, oldest.since + this.config.SCAN_FLUSH_MS - Date.now()));
+  }
+
+  /** One queue write of the oldest batches; false (and the batches back in the buffer) when Redis did not take them. */
+  private async sendSome(): Promise<boolean> {
+    const batches = this.batches.splice(0, BATCHES_PER_SEND);
+    if (batches.length === 0) return true;
+    try {
+      // Without a connection there is nothing to wait for; the 'ready' event sends again.
+      if (this.redis.status !== 'ready') throw new Error(`Redis connection is ${this.redis.status}`);
+      this.writePendingLines();
+      for (const batch of batches) {
+        batch.builder = undefined;
+        sealWriteAhead(batch);
+      }
+      await this.queue.addBulk(batches.map((b) => ({ name: 'scans', data: b.payload, opts: { ...SCAN_JOB_OPTIONS, jobId: b.id } })));
+    } catch (err) {
+      this.batches.unshift(...batches);
+      if (this.failures++ === 0) this.logger.warn({ err: (err as Error).message, ...this.counts }, 'scan queue unreachable; buffering scans');
+      return false;
+    }
+    const count = batches.reduce((n, b) => n + b.count, 0);
+    this.counts.buffered -= count;
+    this.counts.flushed += count;
+    if (this.failures > 0) this.logger.info({ ...this.counts }, 'scan queue reachable again');
+    this.failures = 0;
+    await this.forgetSpooled(batches);
+    await this.forgetWriteAhead(batches);
+    return true;
+  }
+
+  private async forgetSpooled(batches: Batch[]): Promise<void> {
+    for (const { spoolFile } of batches) {
+      if (!spoolFile) continue;
+      const left = this.spoolFiles.get(spoolFile)! - 1;
+      this.spoolFiles.set(spoolFile, left);
+      if (left > 0) continue;
+      this.spoolFiles.delete(spoolFile);
+      await unlink(spoolFile).catch((err: unknown) => this.logger.error({ file: spoolFile, err }, 'scan spool file not deleted'));
+    }
+  }
+
+  /** Everything still buffered into one new spool file; spool files it came from are then covered by it. */
+  private async spool(): Promise<void> {
+    const dir = this.config.SCAN_SPOOL_DIR;
+    await mkdir(dir, { recursive: true });
+    const file = await this.writeSpoolFile(dir, { batches: this.batches.map(({ id, payload }) => ({ id, payload })) });
+    const count = this.counts.buffered;
+    this.counts.spooled += count;
+    this.counts.buffered = 0;
+    this.writePendingLines();
+    for (const batch of this.batches) sealWriteAhead(batch);
+    await this.forgetWriteAhead(this.batches);
+    this.batches = [];
+    // Covered by the new file: left behind, its scans would be sent again (and dropped by scan id).
+    for (const file of this.spoolFiles.keys()) await unlink(file).catch((err: unknown) => this.logger.warn({ file, err }, 'scan spool file not deleted'));
+    this.spoolFiles.clear();
+    this.logger.warn({ file, scans: count }, 'Redis unreachable at shutdown: scans spooled to disk');
+  }
+
+  /** A spool file, written atomically (a temporary file, fsync, rename); its path. */
+  private async writeSpoolFile(dir: string, spool: SpoolFile): Promise<string> {
+    const name = `scans-${Date.now()}-${process.pid}-${randomUUID()}`;
+    const temporary = join(dir, `${name}.tmp`);
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(spool));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const file = join(dir, `${name}.json`);
+    await rename(temporary, file);
+    return file;
+  }
+
+  /** Queues the scan's write-ahead line, to be written at the end of this turn; the promise of that write. */
+  private queueWriteAhead(batch: Batch, scan: RecordedScan): Promise<void> {
+    const lines = this.pendingLines.get(batch);
+    if (lines) lines.push(JSON.stringify(scan));
+    else this.pendingLines.set(batch, [JSON.stringify(scan)]);
+    if (!this.writtenAhead) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.writtenAhead = { promise, resolve };
+      setImmediate(() => this.writePendingLines());
+    }
+    return this.writtenAhead.promise;
+  }
+
+  /**
+   * Writes the queued lines, one synchronous write per batch file, then lets their answers go.
+   * A failed write (a full disk) is logged, at most once a second; the scans are still buffered
+   * and sent as usual, and their answers let go.
+   */
+  private writePendingLines(): void {
+    for (const [batch, lines] of this.pendingLines) {
+      try {
+        if (!batch.wal) {
+          const path = join(this.config.SCAN_SPOOL_DIR, `wal-${HOST}-${process.pid}-${this.instance}-${batch.id}.log`);
+          batch.wal = { path, fd: openSync(path, 'a') };
+        }
+        if (batch.wal.fd !== null) writeSync(batch.wal.fd, `${lines.join('\n')}\n`);
+      } catch (err) {
+        const now = Date.now();
+        if (now - this.lastWalErrorLog >= DROP_LOG_INTERVAL_MS) {
+          this.lastWalErrorLog = now;
+          this.logger.error({ err, dir: this.config.SCAN_SPOOL_DIR }, 'scan write-ahead failed: a kill -9 now could lose buffered scans');
+        }
+      }
+    }
+    this.pendingLines.clear();
+    const written = this.writtenAhead;
+    this.writtenAhead = null;
+    written?.resolve();
+  }
+
+  private async forgetWriteAhead(batches: Batch[]): Promise<void> {
+    for (const batch of batches) {
+      if (!batch.wal) continue;
+      const { path } = batch.wal;
+      batch.wal = undefined;
+      await unlink(path).catch((err: unknown) => this.logger.error({ file: path, err }, 'scan write-ahead file not deleted'));
+    }
+  }
+
+  /**
+   * The write-ahead files of processes that are gone become one spool file (loaded next, like any
+   * other), then are deleted. A line cut short by the kill is skipped.
+   */
+  private async recoverWriteAhead(dir: string): Promise<void> {
+    const orphaned: string[] = [];
+    for (const name of await readdir(dir)) {
+      const owner = walFileOwner(name);
+      if (!owner) continue;
+      const { host, pid, instance } = owner;
+      let gone: boolean;
+      // Of this process: gone unless a recorder of it still runs (an earlier process may have had our pid).
+      if (host === HOST) gone = pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
+      // Another host's (a container sharing the volume): left alone until long abandoned.
+      else {
+        // Gone since the listing (its owner finished it): nothing to recover.
+        const info = await stat(join(dir, name)).catch(() => null);
+        gone = info !== null && Date.now() - info.mtimeMs > WAL_ABANDONED_MS;
+      }
+      if (gone) orphaned.push(name);
+    }
+    if (orphaned.length === 0) return;
+    const batches: SpoolFile['batches'] = [];
+    const visitors = new Map<string, RecordedScan['visitor']>();
+    let scans = 0;
+    for (const name of orphaned.sort()) {
+      const builder = new ScanBatchBuilder();
+      for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
+        if (!line) continue;
+        let scan: RecordedScan;
+        try {
+          scan = JSON.parse(line) as RecordedScan;
+        } catch {
+          continue; // the last line, cut short by the kill
+        }
+        // One visitor object per distinct visitor, as the batch format expects.
+        const visitorJson = JSON.stringify(scan.visitor);
+        scan.visitor = visitors.get(visitorJson) ?? (visitors.set(visitorJson, scan.visitor), scan.visitor);
+        builder.add(scan);
+        scans++;
+      }
+      if (builder.size > 0) batches.push({ id: randomUUID(), payload: builder.toPayload() });
+    }
+    if (batches.length > 0) await this.writeSpoolFile(dir, { batches });
+    for (const name of orphaned) {
+      await unlink(join(dir, name)).catch((err: unknown) => this.logger.warn({ file: name, err }, 'recovered write-ahead file not deleted; its scans may be sent again (dropped by scan id)'));
+    }
+    this.logger.warn({ files: orphaned.length, scans }, 'scan write-ahead files of a stopped process recovered');
+  }
+}
+
+/**
+ * The process that wrote a write-ahead file, read from its name. Parsed from the right, where every
+ * part has a fixed form: a host name may hold dashes and digits, and a UUID's groups may be all
+ * digits, so a loose pattern could take part of the batch id for the pid and the file for another host's.
+ */
+export function walFileOwner(name: string): { host: string; pid: number; instance: string } | null {
+  const match = /^wal-(.+)-(\d+)-([0-9a-f]{8})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/.exec(name);
+  return match ? { host: match[1]!, pid: Number(match[2]), instance: match[3]! } : null;
+}
+
+/** Closes a batch's write-ahead file: no scan joins the batch any more. */
+function sealWriteAhead(batch: Batch): void {
+  if (batch.wal?.fd == null) return;
+  try {
+    closeSync(batch.wal.fd);
+  } catch {
+    // already closed
+  }
+  batch.wal.fd = null;
+}
+
+/** Whether a process with this pid runs (EPERM: it does, as another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Configuration comes from environment variables only, validated once at start-up. Every
+ * variable has a default that runs the whole service on one machine (`npm start`), so a fresh
+ * install needs no .env; production overrides what it must.
+ */
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../domain/accounts/keys.js';
+import { isCidrList } from '../net/ip-ranges.js';
+
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const message = max === Number.MAX_SAFE_INTEGER ? `must be a whole number >= ${min}` : `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+const port = (fallback: number) => wholeNumber(1, 65535).default(fallback);
+const positiveInt = (fallback: number) => wholeNumber(1).default(fallback);
+const url = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => URL.canParse(v), 'must be a URL');
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z
+  .object({
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: port(3000),
+    REDIRECT_PORT: port(3001),
+    /** The worker's metrics listener (GET /metrics); 0: none. */
+    WORKER_METRICS_PORT: wholeNumber(0, 65535).default(3002),
+    /** When set, GET /metrics of every role wants `Authorization: Bearer <it>`; unset, /metrics is open. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Where the api is reached from outside; used in links it hands out (job status URLs). */
+    PUBLIC_API_URL: url('http://localhost:3000/api/v1'),
+    SHORT_URL_BASE: url('http://localhost:3001'),
+    DATABASE_URL: url('postgres://postgres@127.0.0.1:5432/qrlinks'),
+    DATABASE_POOL_SIZE: positiveInt(10),
+    /** Apply migrations before serving (npm start does); roles in production may leave it to `npm run db:migrate`. */
+    MIGRATE_ON_START: bool(true),
+    REDIS_URL: url('redis://127.0.0.1:6379'),
+    /** Prefix of every BullMQ key, so several installs (or test runs) can share one Redis. */
+    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('qrlinks'),
+    STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
+    STORAGE_DIR: z.string().min(1).default('./data/files'),
+    S3_ENDPOINT: z.string().refine((v) => URL.canParse(v), 'must be a URL').optional(),
+    S3_ACCESS_KEY: z.string().min(1).optional(),
+    S3_SECRET_KEY: z.string().min(1).optional(),
+    S3_BUCKET: z.string().min(3).default('qrlinks'),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+    FILE_SIZE_LIMIT_BYTES: positiveInt(25 * 1024 * 1024),
+    JOB_WAIT_MS: wholeNumber(0).default(30_000),
+    /**
+     * Lock on a running account job (exports, bulk work), renewed while it runs: a job whose worker
+     * died is taken up again (retried) after about this long.
+     */
+    JOB_LOCK_MS: wholeNumber(1000).default(30_000),
+    /**
+     * How often each worker queues again the jobs Postgres records as unfinished but Redis no longer
+     * holds, and registers the maintenance schedules again (also whenever its Redis connection is back).
+     */
+    JOB_RECOVERY_MS: positiveInt(60_000),
+    RATE_LIMIT_MAX: positiveInt(6000),
+    RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+    /** How often the maintenance queue sweeps expired API keys. */
+    KEY_EXPIRY_SWEEP_MS: positiveInt(60_000),
+    /**
+     * Failed API authentications (a key that is unknown, revoked, expired or malformed) one client
+     * address (an IPv6 /64) may make per AUTH_FAILURE_WINDOW_MS; past it 429 without a key lookup.
+     */
+    AUTH_FAILURE_LIMIT: positiveInt(100),
+    AUTH_FAILURE_WINDOW_MS: positiveInt(15 * 60 * 1000),
+    /** Active (not revoked, not expired) API keys an account may hold; creating one more is a 409. */
+    API_KEYS_MAX_PER_ACCOUNT: positiveInt(DEFAULT_MAX_ACTIVE_API_KEYS),
+    /**
+     * Comma-separated secrets that sign the cookie a link's password opens (each at least 32
+     * characters): the first signs, every one verifies, so a new secret put first rotates without
+     * ending live sessions. Unset: one is made once and kept in SECRETS_DIR.
+     */
+    PASSWORD_COOKIE_SECRETS: z
+      .string()
+      .optional()
+      .refine(
+        (v) => v === undefined || v.split(',').every((s) => s.trim().length >= 32),
+        'must be comma-separated secrets of at least 32 characters each',
+      ),
+    /** Where secrets made by the service itself are kept (0700 folder, 0600 files), when not given in the environment. */
+    SECRETS_DIR: z.string().min(1).default('./data/secrets'),
+    /** An uploaded file no link has used for this long is deleted by the orphan sweep. */
+    ORPHAN_FILE_TTL_MS: positiveInt(24 * 60 * 60 * 1000),
+    /** A finished job (its status, result and file: exports, ZIPs) is deleted this long after it finished. */
+    JOB_RETENTION_MS: positiveInt(7 * 24 * 60 * 60 * 1000),
+    /** How often the maintenance queue sweeps orphaned uploads. */
+    ORPHAN_SWEEP_MS: positiveInt(60 * 60 * 1000),
+    WORKER_CONCURRENCY: positiveInt(4),
+    /**
+     * Jobs of one kind (exports, bulk batches, cafe bulk inserts) one account may have waiting to
+     * start; one more is a 429. Also bounds the priorities that make queues fair between accounts.
+     */
+    JOB_ACCOUNT_QUEUE: positiveInt(20),
+    /**
+     * Jobs of one kind one account may have running at once, across all workers; its others wait,
+     * so other accounts' jobs find a free worker slot. Below WORKER_CONCURRENCY, or one account
+     * can still hold every slot of a lone worker.
+     */
+    JOB_ACCOUNT_ACTIVE: positiveInt(2),
+    /**
+     * CPU priority (nice, 0-19) of a worker process: background work yields to the api and the
+     * redirect when they share a machine; alone on one, it changes nothing.
+     */
+    WORKER_NICE: wholeNumber(0, 19).default(10),
+    /**
+     * Scans per second (received by this worker) at which bulk jobs such as qr-render pace themselves,
+     * so the scan path keeps its latency on a shared machine; 0: never (a worker on a machine of its own).
+     */
+    BULK_PACE_SCANS_PER_SEC: wholeNumber(0).default(200),
+    /** Share of wall time, in percent, a bulk job keeps for its work while it paces. */
+    BULK_PACE_SHARE_PERCENT: wholeNumber(1, 100).default(25),
+    /** Threads that render QR images in each process (default: cores - 1, at least 1). */
+    QR_RENDER_THREADS: positiveInt(Math.max(1, availableParallelism() - 1)),
+    /** Renders one account may have running at once in a process (at most QR_RENDER_THREADS), so other accounts find threads. */
+    QR_RENDER_ACCOUNT_THREADS: positiveInt(2),
+    /** Renders of one account that may wait in an api process beyond its running ones; past it a QR request is a 429. */
+    QR_RENDER_ACCOUNT_QUEUE: wholeNumber(0).default(16),
+    /** Longest a QR render may take, waiting for a thread included; past it the request is a 503 with Retry-After. */
+    QR_RENDER_TIMEOUT_MS: positiveInt(20_000),
+    SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /** `npm start`: first delay before a role that died is started again (doubling for each further exit in the window, at most 30 s). */
+    ROLE_RESTART_DELAY_MS: positiveInt(1000),
+    /** `npm start`: exits of one role tolerated within ROLE_RESTART_WINDOW_MS; one more stops the whole service. */
+    ROLE_MAX_RESTARTS: positiveInt(5),
+    ROLE_RESTART_WINDOW_MS: positiveInt(60_000),
+    /** How long a redirect process uses its own copy of a link before asking Redis (changes reach it sooner, by pub/sub). */
+    LINK_CACHE_TTL_MS: positiveInt(5000),
+    /** Links a redirect process keeps in memory at most. */
+    LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
+    /** Megabytes of rendered landing and menu pages (and their compressed copies) a redirect process keeps at most. */
+    PAGE_CACHE_MB: positiveInt(128),
+    /** Threads a redirect process renders landing and menu pages on (off the event loop that answers scans). */
+    PAGE_RENDER_THREADS: positiveInt(1),
+    /**
+     * Unknown slugs (404s) a client address (IPv6: its /64) gets from the redirect per window; past
+     * it a 429 page until the window ends. Only 404s count: valid scans behind one NAT never do.
+     */
+    REDIRECT_NOT_FOUND_LIMIT: positiveInt(100),
+    REDIRECT_NOT_FOUND_WINDOW_MS: positiveInt(60_000),
+    /**
+     * Comma-separated addresses/CIDRs whose X-Forwarded-For is believed: the load balancers in
+     * front of the api and the redirect. Without them every limit counts the balancer as one client.
+     */
+    TRUSTED_PROXIES: z.string().default('').refine(isCidrList, 'must be comma-separated addresses or CIDRs'),
+    /** The most bytes a QR code's centre image may have (data URI, uploaded file or fetched URL). */
+    QR_IMAGE_MAX_BYTES: positiveInt(2 * 1024 * 1024),
+    /** Time allowed for fetching a QR image URL: DNS, connect, redirects and the whole body. */
+    QR_IMAGE_FETCH_TIMEOUT_MS: positiveInt(5000),
+    /** Comma-separated CIDRs an image URL may resolve to although they are not public (e.g. an intranet CDN). */
+    QR_IMAGE_FETCH_ALLOW_CIDRS: z.string().default('').refine(isCidrList, 'must be comma-separated CIDRs'),
+    /** The longest a redirect process holds a scan before sending it to Redis: what a kill -9 of it can lose. */
+    SCAN_FLUSH_MS: wholeNumber(1, 10).default(10),
+    /** Scans per job of the `scans` queue; a full batch is sent at once, without waiting for the window. */
+    SCAN_BATCH_SIZE: wholeNumber(1, 10_000).default(1000),
+    /** Scans a redirect process holds while Redis is unreachable; past it new scans are dropped (and counted). */
+    SCAN_BUFFER_MAX: positiveInt(200_000),
+    /** Where a redirect process stopping while Redis is unreachable writes its scans, to send them at its next start. */
+    SCAN_SPOOL_DIR: z.string().min(1).default('./data/scan-spool'),
+    /**
+     * Each scan written ahead to SCAN_SPOOL_DIR before its answer leaves, so a kill -9 of a redirect
+     * process loses none (a group commit, one write per event-loop turn; its cost is measured in docs/benchmarks.md);
+     * false: a kill -9 can lose the last flush window's scans.
+     */
+    SCAN_WRITE_AHEAD: bool(true),
+    /** Scan batches a worker process inserts at once. */
+    SCAN_WORKER_CONCURRENCY: positiveInt(64),
+    /** How long a worker waits to gather scan batches into one statement when fewer than SCAN_INGEST_MAX_SCANS wait (0: write at once). */
+    SCAN_INGEST_LINGER_MS: wholeNumber(0, 5000).default(200),
+    /** Most queued scans one ingesting statement writes (bigger statements cost Postgres less per scan). */
+    SCAN_INGEST_MAX_SCANS: wholeNumber(1, 200_000).default(50_000),
+    /** Lock of a scan batch being inserted; a batch whose worker died is taken up again after about this long. */
+    SCAN_WORKER_LOCK_MS: wholeNumber(500).default(30_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER !== 's3') return;
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
+    }
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; throws a ConfigError whose message is one line naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset" so `PORT= npm start` falls back to the default instead of failing.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'environment');
+    // A secret's value is never repeated into logs.
+    const got = /SECRET/.test(name) ? undefined : env[name];
+    const message = issue.message.replace(/^Invalid (input|option): /, '').replace(/^expected one of/, 'must be one of');
+    return `${name} ${message}${got !== undefined ? ` (got ${JSON.stringify(got)})` : ''}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** Entry points call this: a bad variable ends the process with one clear line, not a stack trace. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
