@@ -35,9 +35,9 @@ import minimalLinksRoutes from './routes/minimal-links/index.js';
 import templatesRoutes from './routes/templates/index.js';
 import usageRoutes from './routes/usage/index.js';
 import { registerConsole } from './console.js';
+import { API_PREFIX } from './prefix.js';
 import './types.js';
 
-export const API_PREFIX = '/api/v1';
 
 export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('api')): Promise<FastifyInstance> {
   keepTickObjectShape();

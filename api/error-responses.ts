@@ -9,7 +9,7 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { MAX_LISTED_ERRORS } from '../domain/errors.js';
 import { ERROR_DESCRIPTIONS } from './schemas.js';
-import { API_PREFIX } from './app.js';
+import { API_PREFIX } from './prefix.js';
 import type { AuthRequirement } from './types.js';
 
 type JsonSchema = Record<string, unknown>;

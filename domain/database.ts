@@ -13,6 +13,9 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** The database or a transaction on it: what a function that may run inside a caller's transaction takes. */
+export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+
 export function createDatabase(url: string, poolSize = 10, logger?: Logger): DatabaseHandle {
   const pool = createPool(url, poolSize, logger);
   return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
+import { API_PREFIX } from '../api/prefix.js';
 import { RANKED_DIMENSIONS, UNKNOWN_NAME, planWindow } from '../domain/analytics/analytics.js';
 import { analyticsWindow } from '../domain/analytics/window.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';

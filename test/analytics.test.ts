@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
+import { API_PREFIX } from '../api/prefix.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { ingestScanBatches } from '../domain/scans/ingest.js';
 import type { ScanEvent } from '../domain/scans/types.js';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
+import { API_PREFIX } from '../api/prefix.js';
 import { ITEM_BATCH } from '../domain/cafes/bulk-insert.js';
 import { linkCacheKeys } from '../domain/links/resolve/keys.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';

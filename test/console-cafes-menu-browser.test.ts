@@ -10,7 +10,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
+import { API_PREFIX } from '../api/prefix.js';
 import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pngBytes, sendForm, textPart } from './support/fixtures.js';

@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../api/app.js';
+import { API_PREFIX } from '../api/prefix.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { LINK_TYPES } from '../domain/links/data/index.js';
 import { linkBodySchema } from '../domain/links/schemas.js';

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { API_PREFIX } from '../api/app.js';
+import { API_PREFIX } from '../api/prefix.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { ingestScanBatches } from '../domain/scans/ingest.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';

@@ -2,9 +2,10 @@ import { and, count, desc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizz
 import type { Database } from '../database.js';
 import { accounts, apiKeys, type Plan } from '../schema.js';
 import { ConflictError } from '../errors.js';
-import { BoundedCache } from '../scans/bounded-cache.js';
+import { BoundedCache } from '../../platform/bounded-cache.js';
 import { throttledWarning, type Logger } from '../../platform/logger.js';
-import { DEFAULT_MAX_ACTIVE_API_KEYS, displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
+import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../platform/config/index.js';
+import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
 
 /** Who is calling: what every authenticated request carries. */

@@ -3,8 +3,6 @@ import { randomBase62 } from '../../platform/format/random.js';
 
 export const KEY_PREFIX = 'key-';
 
-/** Active keys an account may hold unless the operator says otherwise (API_KEYS_MAX_PER_ACCOUNT). */
-export const DEFAULT_MAX_ACTIVE_API_KEYS = 100;
 
 /** 32 base62 characters after the prefix: about 190 bits, so a plain SHA-256 is a safe store. */
 export function generateApiKey(): string {

@@ -20,32 +20,8 @@ import { checkStoredQrImage } from '../qr/image-source.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { assertEncodable } from '../qr/qr-images.js';
 import { csvIssuePath } from './csv.js';
-import { bulkBodySchema, recordToLink, type BulkBody, type BulkLinkRecord, type BulkType } from './schemas.js';
-
-/** What a bulk-generate job carries: the batch exactly as it will be stored. */
-export interface BulkGeneratePayload {
-  type: BulkType;
-  records: BulkLinkRecord[];
-  folderId: string | null;
-  /** Styling of every link of the batch (the template's or the request's qrOptions), without data. */
-  qrStyle: QrOptions;
-}
-
-export interface BulkLink {
-  id: string;
-  dynamicLinkId: string;
-}
-
-/** The job's result: the documented answer of POST /bulk-generate plus jobId; the ZIP's members once it is stored. */
-export interface BulkGenerateResult {
-  jobId: string;
-  count: number;
-  links: BulkLink[];
-  qrZipUrl?: string;
-  /** For GET /jobs/:jobId/download (domain/jobs/files.ts). */
-  fileName?: string;
-  zipBytes?: number;
-}
+import type { BulkGeneratePayload, BulkLink } from './job.js';
+import { bulkBodySchema, recordToLink, type BulkBody, type BulkLinkRecord } from './schemas.js';
 
 export interface CheckedBulkRequest {
   /** Records sent (0 when `data` is not a list). */

@@ -81,3 +81,9 @@ export const bulkInsertResult = z
   })
   .meta({ example: { groups: 2, categories: 2, items: 3, deleted: { groups: 1, categories: 4, items: 37 } } });
 export type BulkInsertResult = z.output<typeof bulkInsertResult>;
+
+/** What the cafe-bulk-insert job carries: entries already checked by the api (bulkInsertBody). */
+export interface CafeBulkInsertPayload {
+  cafeId: string;
+  items: BulkInsertEntry[];
+}

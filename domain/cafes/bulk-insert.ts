@@ -10,22 +10,17 @@
  */
 import { sql } from 'drizzle-orm';
 import { cafeCategories, cafeGroups, cafeItems } from '../schema.js';
-import { detachFiles, type Executor } from '../files/files.js';
+import { detachFiles } from '../files/files.js';
+import type { Executor } from '../database.js';
 import type { ReportProgress } from '../jobs/records.js';
 import { writeMenu, type CafeContext } from './cafes.js';
-import { GENERAL_GROUP, groupKeyOf, type BulkInsertEntry, type BulkInsertResult } from './bulk-insert-schema.js';
+import { GENERAL_GROUP, groupKeyOf, type BulkInsertEntry, type BulkInsertResult, type CafeBulkInsertPayload } from './bulk-insert-schema.js';
 
 /**
  * Items per insert statement: a 5000-item menu is 10 statements, 10 steps of its progress bar, at
  * little cost over one statement (the rows are unpacked by Postgres either way).
  */
 export const ITEM_BATCH = 500;
-
-/** What the cafe-bulk-insert job carries: entries already checked by the api (bulkInsertBody). */
-export interface CafeBulkInsertPayload {
-  cafeId: string;
-  items: BulkInsertEntry[];
-}
 
 /** Deletes the cafe's rows of `table`; returns how many, and the image files they held. */
 async function deleteAll(tx: Executor, table: typeof cafeItems | typeof cafeCategories | typeof cafeGroups, cafeId: string) {

@@ -7,7 +7,8 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { isUniqueViolation } from '../../platform/database/pool.js';
 import { cafeCategories, cafeGroups, cafeItems } from '../schema.js';
-import { detachFiles, type Executor } from '../files/files.js';
+import { detachFiles } from '../files/files.js';
+import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';

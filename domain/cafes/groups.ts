@@ -4,7 +4,8 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { cafeGroups } from '../schema.js';
-import { detachFiles, type Executor } from '../files/files.js';
+import { detachFiles } from '../files/files.js';
+import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';

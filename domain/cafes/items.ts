@@ -5,7 +5,8 @@
  */
 import { and, count, eq } from 'drizzle-orm';
 import { cafeCategories, cafeItems, type SPICE_LEVELS } from '../schema.js';
-import { detachFiles, type Executor } from '../files/files.js';
+import { detachFiles } from '../files/files.js';
+import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { cafes, links } from '../schema.js';
-import type { Executor } from '../files/files.js';
+import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { shortUrl } from '../links/slugs.js';

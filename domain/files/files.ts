@@ -23,7 +23,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lt, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../database.js';
+import type { Database, Executor } from '../database.js';
 import { fileBlobs, files } from '../schema.js';
 import type { Config } from '../../platform/config/index.js';
 import type { AppContext } from '../context.js';
@@ -36,8 +36,6 @@ import { ALLOWED_TYPES_LABEL, sniff, type SniffedType } from './sniff.js';
 import { sanitizeSvg } from './svg.js';
 
 /** The database or a transaction on it: the attach/detach functions run inside the link service's transactions. */
-export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
-
 /** What the file functions need from a process's context (the logger only reports failed clean-ups). */
 export type FilesContext = Pick<AppContext, 'db' | 'config' | 'storage'> & Partial<Pick<AppContext, 'logger'>>;
 

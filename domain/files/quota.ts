@@ -8,7 +8,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import { accounts, fileBlobs, files } from '../schema.js';
 import { STORAGE_QUOTA_BYTES, type Plan } from '../accounts/plans.js';
 import { AppError, NotFoundError } from '../errors.js';
-import type { Executor } from './files.js';
+import type { Executor } from '../database.js';
 
 export interface StorageUsage {
   /** Bytes of the account's unique stored contents. */

@@ -6,9 +6,8 @@
  */
 import { Queue, type ConnectionOptions, type Processor } from 'bullmq';
 import type { AnalyticsExportPayload, AnalyticsExportResult } from '../analytics/export.js';
-import type { CafeBulkInsertPayload } from '../cafes/bulk-insert.js';
-import type { BulkInsertResult } from '../cafes/bulk-insert-schema.js';
-import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/bulk.js';
+import type { BulkInsertResult, CafeBulkInsertPayload } from '../cafes/bulk-insert-schema.js';
+import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/job.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
 export const QUEUE_NAMES = [

@@ -24,7 +24,7 @@ import { DelayedError, type Job, type Processor, type Queue } from 'bullmq';
 import type { Database } from '../database.js';
 import { jobs } from '../schema.js';
 import { AppError } from '../errors.js';
-import type { Executor } from '../files/files.js';
+import type { Executor } from '../database.js';
 import type { AccountJobData } from './queues.js';
 import { within } from './within.js';
 

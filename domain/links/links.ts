@@ -11,6 +11,7 @@ import { retractLinkFromRollups } from '../analytics/rollups.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
 import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
+import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldError } from '../errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
@@ -27,7 +28,6 @@ import { linkStatusSql } from './status.js';
 import { linkView, type LinkFileRow, type LinkRow } from './view.js';
 
 export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
-type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const BCRYPT_COST = 10;
 const SLUG_ATTEMPTS = 5;

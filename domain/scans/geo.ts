@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'maxmind';
 import { isPublicAddress } from '../../platform/net/ip-ranges.js';
-import { BoundedCache } from './bounded-cache.js';
+import { BoundedCache } from '../../platform/bounded-cache.js';
 
 export interface Geo {
   /** ISO 3166-1 alpha-2, upper case. */

@@ -5,8 +5,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../domain/accounts/keys.js';
 import { isCidrList } from '../net/ip-ranges.js';
+
+/** Active keys an account may hold unless the operator says otherwise (API_KEYS_MAX_PER_ACCOUNT). */
+export const DEFAULT_MAX_ACTIVE_API_KEYS = 100;
 
 const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
   const message = max === Number.MAX_SAFE_INTEGER ? `must be a whole number >= ${min}` : `must be a whole number from ${min} to ${max}`;

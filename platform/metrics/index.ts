@@ -10,7 +10,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { isPrivateNetworkAddress, type ProxyTrust } from '../net/client-identity.js';
-import type { QrRenderer } from '../../domain/qr/render-pool.js';
 
 export type Role = 'api' | 'redirect' | 'worker';
 
@@ -37,7 +36,12 @@ export function observePostgresPool(metrics: RoleMetrics, pool: pg.Pool): void {
 }
 
 /** The process's QR render threads: renders running and waiting, and renders done with their time. */
-export function observeQrRenderer(metrics: RoleMetrics, qr: QrRenderer): void {
+/** What the render threads report of themselves: renders running and waiting now, and done so far. */
+interface RenderActivitySource {
+  activity(): { running: number; waiting: number; rendered: number; renderSeconds: number };
+}
+
+export function observeQrRenderer(metrics: RoleMetrics, qr: RenderActivitySource): void {
   const registers = [metrics.registry];
   new Gauge({ name: 'qrlinks_qr_renders_running', help: 'QR renders running on worker threads now', registers, collect() { this.set(qr.activity().running); } });
   new Gauge({ name: 'qrlinks_qr_renders_waiting', help: 'QR renders waiting for a thread now', registers, collect() { this.set(qr.activity().waiting); } });

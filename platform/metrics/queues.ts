@@ -2,9 +2,8 @@
  * The worker's queue metrics: how many jobs wait in each queue (read from Redis when Prometheus
  * scrapes), and how long this process's jobs took and how they ended.
  */
-import type { Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import { Gauge, Histogram } from 'prom-client';
-import type { Queues } from '../../domain/jobs/queues.js';
 import type { RoleMetrics } from './index.js';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
@@ -12,7 +11,7 @@ const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as 
 /** Job run time in seconds: a scans batch takes milliseconds, an export or a ZIP tens of seconds. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
-export function observeQueues(metrics: RoleMetrics, queues: Queues, workers: Worker[]): void {
+export function observeQueues(metrics: RoleMetrics, queues: Readonly<Record<string, Queue>>, workers: Worker[]): void {
   new Gauge({
     name: 'qrlinks_queue_jobs',
     help: 'Jobs in each queue by state (waiting: not started yet; failed: kept after their last attempt)',

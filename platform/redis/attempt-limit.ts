@@ -18,7 +18,7 @@
  */
 import type { Redis } from './client.js';
 import { throttledWarning, type Logger } from '../logger.js';
-import { BoundedCache } from '../../domain/scans/bounded-cache.js';
+import { BoundedCache } from '../bounded-cache.js';
 
 export interface AttemptCounter {
   /** The Redis key (already under the install's prefix). */

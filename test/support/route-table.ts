@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { API_PREFIX } from '../../api/app.js';
+import { API_PREFIX } from '../../api/prefix.js';
 import { pathResources } from '../../api/schemas.js';
 import type { AuthRequirement } from '../../api/types.js';
 import type { RouteEntry } from '../../api/plugins/app/route-table.js';

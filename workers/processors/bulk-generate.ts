@@ -10,7 +10,8 @@
  */
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import { links } from '../../domain/schema.js';
-import { bulkManifest, insertBulkLinks, zipEntryName, type BulkGeneratePayload, type BulkGenerateResult } from '../../domain/bulk/bulk.js';
+import { bulkManifest, insertBulkLinks, zipEntryName } from '../../domain/bulk/bulk.js';
+import type { BulkGeneratePayload, BulkGenerateResult } from '../../domain/bulk/job.js';
 import type { AppContext } from '../../domain/context.js';
 import { jobDownloadUrl } from '../../domain/jobs/files.js';
 import { BulkPacer } from '../../domain/jobs/pacing.js';

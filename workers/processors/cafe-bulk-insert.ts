@@ -3,7 +3,8 @@
  * transaction (domain/cafes/bulk-insert.ts). A retry (after an error, or a worker killed mid-job,
  * whose transaction Postgres rolls back) runs the same replacement again and ends with the same menu.
  */
-import { replaceMenu, type CafeBulkInsertPayload } from '../../domain/cafes/bulk-insert.js';
+import { replaceMenu } from '../../domain/cafes/bulk-insert.js';
+import type { CafeBulkInsertPayload } from '../../domain/cafes/bulk-insert-schema.js';
 import type { BulkInsertResult } from '../../domain/cafes/bulk-insert-schema.js';
 import type { AppContext } from '../../domain/context.js';
 import type { QueueProcessor } from '../../domain/jobs/queues.js';

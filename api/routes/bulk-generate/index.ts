@@ -8,7 +8,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkBulkRequest, type BulkGenerateResult } from '../../../domain/bulk/bulk.js';
+import { checkBulkRequest } from '../../../domain/bulk/bulk.js';
+import type { BulkGenerateResult } from '../../../domain/bulk/job.js';
 import { readBulkCsv } from '../../../domain/bulk/csv.js';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse, type BulkType } from '../../../domain/bulk/schemas.js';
 import { formatPath, ValidationError } from '../../../domain/errors.js';

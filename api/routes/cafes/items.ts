@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../domain/cafes/items.js';
 import { assertCafe } from '../../../domain/cafes/cafes.js';
-import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert.js';
+import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
 import { bulkInsertBody, bulkInsertResult, type BulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
 import { createItemForm, formDocument, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../domain/cafes/schemas.js';

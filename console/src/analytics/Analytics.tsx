@@ -10,7 +10,7 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import type { paths } from '../api/schema.js';
 import { browserTimeZone, timeZoneOptions } from '../links/zones.js';
 import { useRoute } from '../router.js';
-import type { ScreenProps } from '../screens/index.js';
+import type { ScreenProps } from '../screens/screen-props.js';
 import {
   apiQuery,
   barWidth,

@@ -14,7 +14,7 @@ import { MenuEditor } from '../cafes/MenuEditor.js';
 import { ThemeSettings } from '../cafes/ThemeSettings.js';
 import { MenuScansToday, ScansTodayLink, useScansTodayBySlug } from '../cafes/MenuScansToday.js';
 import { lazyComponent } from '../lazy.js';
-import type { ScreenProps } from './index.js';
+import type { ScreenProps } from './screen-props.js';
 import '../cafes/cafes.css';
 import { saveBlob } from '../save-file.js';
 

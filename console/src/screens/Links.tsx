@@ -7,7 +7,7 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { useRoute } from '../router.js';
 import { lazyComponent } from '../lazy.js';
 import { Dialog } from './Dialog.js';
-import type { ScreenProps } from './index.js';
+import type { ScreenProps } from './screen-props.js';
 import '../links/links.css';
 
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];

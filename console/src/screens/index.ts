@@ -1,17 +1,12 @@
 /** The built pages' screens, by path; a page without one shows where the API does its work. */
 import type { FunctionComponent } from 'preact';
-import type { Me } from '../api/client.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Jobs } from './Jobs.js';
 import { Links } from './Links.js';
 import { lazyComponent } from '../lazy.js';
 import { pageOf } from '../nav.js';
+import type { ScreenProps } from './screen-props.js';
 
-/** What a screen is given: who is signed in, and the rest of the path beneath its page (`/new` of `/links/new`, '' on the page itself). */
-export interface ScreenProps {
-  me: Me;
-  subpath: string;
-}
 
 export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> = {
   '/jobs': Jobs,

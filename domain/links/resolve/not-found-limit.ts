@@ -16,7 +16,7 @@ import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
 import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
 import type { Redis } from '../../../platform/redis/client.js';
 import type { Logger } from '../../../platform/logger.js';
-import { BoundedCache } from '../../scans/bounded-cache.js';
+import { BoundedCache } from '../../../platform/bounded-cache.js';
 import type { LinkCacheKeys } from './keys.js';
 
 /** Clients a process remembers as over the limit; beyond it the oldest are forgotten (their next 404 asks Redis again). */

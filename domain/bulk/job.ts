@@ -1,0 +1,28 @@
+/** The bulk-generate job's contract: what the api queues and what the worker answers. */
+import type { QrOptions } from '../qr/options.js';
+import type { BulkLinkRecord, BulkType } from './schemas.js';
+
+/** What a bulk-generate job carries: the batch exactly as it will be stored. */
+export interface BulkGeneratePayload {
+  type: BulkType;
+  records: BulkLinkRecord[];
+  folderId: string | null;
+  /** Styling of every link of the batch (the template's or the request's qrOptions), without data. */
+  qrStyle: QrOptions;
+}
+
+export interface BulkLink {
+  id: string;
+  dynamicLinkId: string;
+}
+
+/** The job's result: the documented answer of POST /bulk-generate plus jobId; the ZIP's members once it is stored. */
+export interface BulkGenerateResult {
+  jobId: string;
+  count: number;
+  links: BulkLink[];
+  qrZipUrl?: string;
+  /** For GET /jobs/:jobId/download (domain/jobs/files.ts). */
+  fileName?: string;
+  zipBytes?: number;
+}
