@@ -34,7 +34,8 @@ await ensureConsoleBuilt((line) => process.stdout.write(`qrlinks: ${line}\n`)).c
 process.exitCode = await supervise(
   Object.entries(ROLES).map(([name, entry]) => ({ name, entry: fileURLToPath(new URL(entry, import.meta.url)) })),
   {
-    env: { ...process.env, MIGRATE_ON_START: 'false' },
+    // The roles get the namespace under its current name, so the deprecation line is printed once, here.
+    env: { ...process.env, REDIS_NAMESPACE: config.REDIS_NAMESPACE, QUEUE_PREFIX: undefined, MIGRATE_ON_START: 'false' },
     restartDelayMs: config.ROLE_RESTART_DELAY_MS,
     restartMaxDelayMs: 30_000,
     maxRestarts: config.ROLE_MAX_RESTARTS,

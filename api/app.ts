@@ -81,7 +81,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   warnOfUntrustedForwarding(app.server, proxyTrust, ctx.logger);
 
   await app.register(contextPlugin, { ctx });
-  const jobWaiter = new JobWaiter({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.QUEUE_PREFIX, logger: ctx.logger });
+  const jobWaiter = new JobWaiter({ db: ctx.db, redis: ctx.redis, prefix: ctx.config.REDIS_NAMESPACE, logger: ctx.logger });
   app.decorate('jobWaiter', jobWaiter);
   // Requests waiting for a job answer 202 at once when the server begins to stop, not at JOB_WAIT_MS.
   app.addHook('preClose', async () => jobWaiter.stopWaiting());

@@ -131,7 +131,7 @@ export async function benchAnalyticsExport(): Promise<string> {
   const env = {
     DATABASE_URL,
     REDIS_URL,
-    QUEUE_PREFIX: PREFIX,
+    REDIS_NAMESPACE: PREFIX,
     STORAGE_DIR: storageDir,
     MIGRATE_ON_START: 'false',
     // The worker's default nice only matters beside a busy api; alone here it would only add noise.

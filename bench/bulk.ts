@@ -73,7 +73,7 @@ export async function benchBulk(): Promise<string> {
   const port = await freePort();
   const api = `http://127.0.0.1:${port}`;
   // PUBLIC_API_URL: the ZIP's URL in the job's result must reach this api.
-  const env = { DATABASE_URL, REDIS_URL, QUEUE_PREFIX: PREFIX, STORAGE_DIR: storageDir, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn', PUBLIC_API_URL: `${api}/api/v1` };
+  const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, STORAGE_DIR: storageDir, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn', PUBLIC_API_URL: `${api}/api/v1` };
   const apiProcess = await startServer('api/server.ts', { ...env, PORT: String(port), RATE_LIMIT_MAX: '100000000' }, `${api}/health`);
   const worker = await startWorker(env);
   try {

@@ -76,7 +76,7 @@ export async function benchRedirect(): Promise<string> {
   const scansOfLink = async () =>
     (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
 
-  const env = { DATABASE_URL, REDIS_URL, QUEUE_PREFIX: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
+  const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
   const worker = startProcess('workers/server.ts', env);
   /**
    * A new redirect and a new baseline process for every round. How fast one Node.js process runs

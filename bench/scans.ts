@@ -89,7 +89,7 @@ async function startWorker(databaseUrl: string, concurrency: number) {
       ...process.env,
       DATABASE_URL: databaseUrl,
       REDIS_URL,
-      QUEUE_PREFIX: PREFIX,
+      REDIS_NAMESPACE: PREFIX,
       MIGRATE_ON_START: 'false',
       LOG_LEVEL: 'info',
       SCAN_WORKER_CONCURRENCY: String(concurrency),

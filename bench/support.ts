@@ -185,7 +185,7 @@ export async function startBenchApi(databaseUrl: string): Promise<RunningServer>
   const origin = `http://127.0.0.1:${port}`;
   const child = await startServer(
     'api/server.ts',
-    { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '100000000', QUEUE_PREFIX: 'qrlinks-bench' },
+    { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '100000000', REDIS_NAMESPACE: 'qrlinks-bench' },
     `${origin}/health`,
   );
   return { child, origin };
@@ -225,7 +225,7 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
   const env = {
     DATABASE_URL,
     REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `qrlinks-bench-${name}`,
+    REDIS_NAMESPACE: `qrlinks-bench-${name}`,
     STORAGE_DIR: storageDir,
     MIGRATE_ON_START: 'false',
     WORKER_NICE: '0',

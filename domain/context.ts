@@ -26,7 +26,7 @@ export interface AppContext {
 export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
   const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger);
   const redis = createRedis(config.REDIS_URL, logger);
-  const queues = createQueues(redis, config.QUEUE_PREFIX);
+  const queues = createQueues(redis, config.REDIS_NAMESPACE);
   // BullMQ checks the server on first use; finishing that now means a fast shutdown never
   // closes the connection under its feet (an unhandled "Connection is closed").
   await Promise.all(Object.values(queues).map((q) => q.waitUntilReady()));

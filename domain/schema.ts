@@ -325,7 +325,7 @@ export type JobState = (typeof JOB_STATES)[number];
 
 /**
  * The durable record of an account's background job (GET /jobs/:jobId); BullMQ holds the work
- * itself. `payload` is the job's input until it ends, and `queuePrefix` the QUEUE_PREFIX it was
+ * itself. `payload` is the job's input until it ends, and `queuePrefix` the REDIS_NAMESPACE it was
  * queued under, so a job Redis lost (wiped, failed over to an empty replica) is queued again
  * from here, in its own install's queue (domain/jobs/recovery.ts).
  */

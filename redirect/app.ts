@@ -59,7 +59,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const proxyTrust = new ProxyTrust(config.TRUSTED_PROXIES);
   warnOfUntrustedForwarding(app.server, proxyTrust, ctx.logger);
 
-  const keys = linkCacheKeys(config.QUEUE_PREFIX);
+  const keys = linkCacheKeys(config.REDIS_NAMESPACE);
   const redis = createFailFastRedis(config.REDIS_URL, 500, ctx.logger);
   const subscriber = createRedis(config.REDIS_URL, ctx.logger);
   const resolver = new LinkResolver(
@@ -74,7 +74,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     },
   );
   // On the scan path's fail-fast connection: a salt refresh must fail, not wait, while Redis is away.
-  const visitorKeys = new VisitorKeys({ redis, prefix: config.QUEUE_PREFIX, logger: ctx.logger });
+  const visitorKeys = new VisitorKeys({ redis, prefix: config.REDIS_NAMESPACE, logger: ctx.logger });
   // Started beside the link cache: without Redis both wait for it a little, together rather than in turn.
   const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
@@ -97,7 +97,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
       maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
       baseUrl: config.SHORT_URL_BASE,
     }),
-    menuPreviews: new MenuPreviews(redis, ctx.database.pool, renderer, { prefix: config.QUEUE_PREFIX, baseUrl: config.SHORT_URL_BASE }),
+    menuPreviews: new MenuPreviews(redis, ctx.database.pool, renderer, { prefix: config.REDIS_NAMESPACE, baseUrl: config.SHORT_URL_BASE }),
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {

@@ -501,7 +501,7 @@ describe('with the s3 storage driver', () => {
   beforeAll(async () => {
     s3 = await startS3rver();
     own = await startTestApi({
-      QUEUE_PREFIX: PREFIX,
+      REDIS_NAMESPACE: PREFIX,
       STORAGE_DRIVER: 's3',
       S3_ENDPOINT: s3.endpoint,
       S3_ACCESS_KEY: S3RVER_KEY,
@@ -550,14 +550,14 @@ describe('with the s3 storage driver', () => {
 
 describe('a worker killed with SIGKILL mid-export', () => {
   const PREFIX = `qrlinks-test-export-${randomUUID().slice(0, 8)}`;
-  const WORKER_ENV = { QUEUE_PREFIX: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
+  const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
   const ROWS = 300_000;
   let own: TestApi;
   let me: TestAccount;
   let link: { slug: string; id: string };
 
   beforeAll(async () => {
-    own = await startTestApi({ QUEUE_PREFIX: PREFIX });
+    own = await startTestApi({ REDIS_NAMESPACE: PREFIX });
     me = await createTestAccount(own.ctx);
     link = await createLink(me);
     await own.ctx.database.pool.query(

@@ -34,7 +34,7 @@ describe.each([
     // Throttled: the down case's many refused steps make one line.
     expect(warnings).toHaveLength(redis === down ? 1 : 0);
   });
-  const counter = (max: number) => ({ key: `${testEnv.QUEUE_PREFIX}:attempt-limit-test:${randomUUID()}`, max, windowMs: 60_000 });
+  const counter = (max: number) => ({ key: `${testEnv.REDIS_NAMESPACE}:attempt-limit-test:${randomUUID()}`, max, windowMs: 60_000 });
 
   it('begin holds a place per attempt: a burst gets exactly max tries; a success gives its place back', async () => {
     const limit = new AttemptLimit(redis, logs.logger);

@@ -22,7 +22,7 @@ beforeAll(async () => {
     AUTH_FAILURE_LIMIT: String(LIMIT),
     AUTH_FAILURE_WINDOW_MS: '600000',
     API_KEYS_MAX_PER_ACCOUNT: '4',
-    QUEUE_PREFIX: `${testEnv.QUEUE_PREFIX}-auth-limits`,
+    REDIS_NAMESPACE: `${testEnv.REDIS_NAMESPACE}-auth-limits`,
   };
   api = await startTestApi(limits);
   // A second api process on the same Redis and database.

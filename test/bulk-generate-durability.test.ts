@@ -11,14 +11,14 @@ import { startEntry, stopProcess } from './support/processes.js';
 import { pollUntil } from './support/until.js';
 
 const PREFIX = `qrlinks-test-bulk-${randomUUID().slice(0, 8)}`;
-const WORKER_ENV = { QUEUE_PREFIX: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
+const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
 const N = 1200;
 
 let api: TestApi;
 let me: TestAccount;
 
 beforeAll(async () => {
-  api = await startTestApi({ QUEUE_PREFIX: PREFIX });
+  api = await startTestApi({ REDIS_NAMESPACE: PREFIX });
   me = await createTestAccount(api.ctx);
 });
 afterAll(async () => {

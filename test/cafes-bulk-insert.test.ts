@@ -102,7 +102,7 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
   it('replaces the menu: old rows gone (images released), new groups, General, lowercased categories, request order', async () => {
     const cafe = await newCafe();
     const old = await oldMenu(cafe.id);
-    const keys = linkCacheKeys(api.ctx.config.QUEUE_PREFIX);
+    const keys = linkCacheKeys(api.ctx.config.REDIS_NAMESPACE);
     const version = async () => Number((await api.ctx.redis.get(keys.version(cafe.slug))) ?? 0);
     const before = await version();
 
@@ -296,7 +296,7 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
 
   it('the job reports progress after each batch of items, from 10 (old menu gone) to 99', { timeout: 60_000 }, async () => {
     const cafe = await newCafe();
-    const events = new QueueEvents('cafe-bulk-insert', { connection: api.ctx.redis.duplicate(), prefix: api.ctx.config.QUEUE_PREFIX });
+    const events = new QueueEvents('cafe-bulk-insert', { connection: api.ctx.redis.duplicate(), prefix: api.ctx.config.REDIS_NAMESPACE });
     try {
       await events.waitUntilReady();
       const seen = new Map<string, number[]>();
@@ -388,11 +388,11 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
 
 describe('a worker killed with SIGKILL mid-job', () => {
   const PREFIX = `qrlinks-test-cafebulk-${randomUUID().slice(0, 8)}`;
-  const WORKER_ENV = { QUEUE_PREFIX: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
+  const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
   let own: TestApi;
 
   beforeAll(async () => {
-    own = await startTestApi({ QUEUE_PREFIX: PREFIX });
+    own = await startTestApi({ REDIS_NAMESPACE: PREFIX });
   }, 60_000);
   afterAll(async () => {
     await own?.ctx.queues['cafe-bulk-insert'].obliterate({ force: true });

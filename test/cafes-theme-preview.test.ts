@@ -130,7 +130,7 @@ describe('menu theme preview', () => {
     expectOrdinaryPage(twice);
 
     // Expired: Redis drops the record at its TTL.
-    await stack.api.ctx.redis.pexpire(menuPreviewKey(stack.api.ctx.config.QUEUE_PREFIX, ofA.id), 1);
+    await stack.api.ctx.redis.pexpire(menuPreviewKey(stack.api.ctx.config.REDIS_NAMESPACE, ofA.id), 1);
     await new Promise((r) => setTimeout(r, 20));
     const expired = await stack.redirect.get(ofA.path);
     expectOrdinaryPage(expired);

@@ -327,7 +327,7 @@ describe('the cafe’s link through /links', () => {
 describe('the link cache', () => {
   it('every write to the cafe or its menu invalidates the link’s cached copy', async () => {
     const cafe = await newCafe();
-    const keys = linkCacheKeys(api.ctx.config.QUEUE_PREFIX);
+    const keys = linkCacheKeys(api.ctx.config.REDIS_NAMESPACE);
     const slug = cafe.link.dynamic_link_id;
     const version = async () => Number((await api.ctx.redis.get(keys.version(slug))) ?? 0);
     const writes: Array<() => Promise<{ statusCode: number; body: string }>> = [

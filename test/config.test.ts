@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../platform/config/index.js';
+import { ConfigError, configDeprecations, loadConfig } from '../platform/config/index.js';
 import { runEntry } from './support/processes.js';
 
 describe('configuration', () => {
@@ -15,6 +15,14 @@ describe('configuration', () => {
     });
   });
 
+  it('reads the namespace under its old name, QUEUE_PREFIX, with a deprecation line, until REDIS_NAMESPACE is set', () => {
+    expect(loadConfig({ QUEUE_PREFIX: 'old-name' }).REDIS_NAMESPACE).toBe('old-name');
+    expect(configDeprecations({ QUEUE_PREFIX: 'old-name' })).toEqual([expect.stringMatching(/^QUEUE_PREFIX is deprecated \(read as REDIS_NAMESPACE .*set REDIS_NAMESPACE instead$/)]);
+    expect(loadConfig({ QUEUE_PREFIX: 'old-name', REDIS_NAMESPACE: 'new-name' }).REDIS_NAMESPACE).toBe('new-name');
+    expect(configDeprecations({ QUEUE_PREFIX: 'old-name', REDIS_NAMESPACE: 'new-name' })).toEqual([expect.stringContaining('ignored: REDIS_NAMESPACE is set')]);
+    expect(configDeprecations({ REDIS_NAMESPACE: 'new-name' })).toEqual([]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
@@ -28,7 +36,7 @@ describe('configuration', () => {
     [{ STORAGE_DRIVER: 'ftp' }, 'STORAGE_DRIVER'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ JOB_WAIT_MS: '1.5' }, 'JOB_WAIT_MS'],
-    [{ QUEUE_PREFIX: 'has space' }, 'QUEUE_PREFIX'],
+    [{ REDIS_NAMESPACE: 'has space' }, 'REDIS_NAMESPACE'],
     [{ MIGRATE_ON_START: 'yes' }, 'MIGRATE_ON_START'],
     [{ STORAGE_DRIVER: 's3' }, 'S3_ENDPOINT'],
     [{ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY: 'a' }, 'S3_SECRET_KEY'],

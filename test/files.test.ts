@@ -587,7 +587,7 @@ describe('orphan sweep', () => {
   });
 
   it('is registered as a job scheduler on the maintenance queue when workers start', async () => {
-    const own = await startTestApi({ QUEUE_PREFIX: `qrlinks-test-files-${process.pid}`, ORPHAN_SWEEP_MS: '1234567' });
+    const own = await startTestApi({ REDIS_NAMESPACE: `qrlinks-test-files-${process.pid}`, ORPHAN_SWEEP_MS: '1234567' });
     const workers = await startWorkers(own.ctx);
     try {
       const scheduler = await own.ctx.queues.maintenance.getJobScheduler('sweep-orphan-files');

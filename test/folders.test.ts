@@ -204,7 +204,7 @@ describe('HTTP details', () => {
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After once a key spends its budget, per key', async () => {
-    const limited = await startTestApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', QUEUE_PREFIX: `qrlinks-test-rl-${Date.now()}` });
+    const limited = await startTestApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', REDIS_NAMESPACE: `qrlinks-test-rl-${Date.now()}` });
     try {
       const a = await createTestAccount(limited.ctx);
       const b = await createTestAccount(limited.ctx);

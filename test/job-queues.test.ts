@@ -27,7 +27,7 @@ let workers: RunningWorkers;
 
 beforeAll(async () => {
   // One job at a time, so the order the worker takes them in is the order they finish in.
-  api = await startTestApi({ QUEUE_PREFIX: `qrlinks-test-fair-${randomUUID().slice(0, 8)}`, WORKER_CONCURRENCY: '1', JOB_ACCOUNT_QUEUE: String(FLOOD) });
+  api = await startTestApi({ REDIS_NAMESPACE: `qrlinks-test-fair-${randomUUID().slice(0, 8)}`, WORKER_CONCURRENCY: '1', JOB_ACCOUNT_QUEUE: String(FLOOD) });
   workers = await startWorkers(api.ctx);
 }, 60_000);
 afterAll(async () => {
@@ -123,7 +123,7 @@ describe('JOB_ACCOUNT_ACTIVE: the jobs of one kind an account may have running',
   beforeAll(async () => {
     const { redis, config, db } = api.ctx;
     const name = `held-back-${process.pid}`;
-    queue = new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX });
+    queue = new Queue(name, { connection: redis, prefix: config.REDIS_NAMESPACE });
     const slow = trackAccountJob<{ ms: number }, { ms: number }>(db, async (job) => {
       const { accountId } = job.data;
       runs.set(job.id!, (runs.get(job.id!) ?? 0) + 1);
@@ -134,7 +134,7 @@ describe('JOB_ACCOUNT_ACTIVE: the jobs of one kind an account may have running',
       running.set(accountId, running.get(accountId)! - 1);
       return { ms: job.data.payload.ms };
     });
-    worker = new Worker(name, limitRunningPerAccount(db, queue, MAX_ACTIVE, slow), { connection: redis, prefix: config.QUEUE_PREFIX, concurrency: SLOTS });
+    worker = new Worker(name, limitRunningPerAccount(db, queue, MAX_ACTIVE, slow), { connection: redis, prefix: config.REDIS_NAMESPACE, concurrency: SLOTS });
     await worker.waitUntilReady();
   });
   afterAll(async () => {

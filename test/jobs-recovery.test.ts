@@ -15,7 +15,7 @@ let workers: RunningWorkers | undefined;
 
 beforeAll(async () => {
   // A prefix of its own: the wipe below must not touch other test files' queues.
-  api = await startTestApi({ QUEUE_PREFIX: `${process.env.QUEUE_PREFIX}-recovery-${randomUUID().slice(0, 8)}`, JOB_RECOVERY_MS: '300' });
+  api = await startTestApi({ REDIS_NAMESPACE: `${process.env.REDIS_NAMESPACE}-recovery-${randomUUID().slice(0, 8)}`, JOB_RECOVERY_MS: '300' });
 });
 afterAll(async () => {
   await workers?.close();
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** Deletes every Redis key of this file's prefix. */
 async function wipeRedis(): Promise<number> {
-  const keys = await api.ctx.redis.keys(`${api.ctx.config.QUEUE_PREFIX}:*`);
+  const keys = await api.ctx.redis.keys(`${api.ctx.config.REDIS_NAMESPACE}:*`);
   if (keys.length > 0) await api.ctx.redis.del(...keys);
   return keys.length;
 }

@@ -51,8 +51,8 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
 
   beforeAll(async () => {
     const { redis, config, db } = api.ctx;
-    queue = new Queue(queueName, { connection: redis, prefix: config.QUEUE_PREFIX });
-    events = new QueueEvents(queueName, { connection: redis.duplicate(), prefix: config.QUEUE_PREFIX });
+    queue = new Queue(queueName, { connection: redis, prefix: config.REDIS_NAMESPACE });
+    events = new QueueEvents(queueName, { connection: redis.duplicate(), prefix: config.REDIS_NAMESPACE });
     worker = new Worker(
       queueName,
       trackAccountJob<{ steps: number; fail?: string }, { done: number }>(db, async (job, progress) => {
@@ -63,7 +63,7 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
         }
         return { done: job.data.payload.steps };
       }),
-      { connection: redis, prefix: config.QUEUE_PREFIX },
+      { connection: redis, prefix: config.REDIS_NAMESPACE },
     );
     await events.waitUntilReady();
   });

@@ -215,9 +215,9 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     // Queues of their own, so that only this worker takes these jobs and sees these scans (other
     // test files run workers on the shared prefix at the same time). Bulk work paces itself from
     // the first scan a second: the pacing test needs only a trickle of scans.
-    const prefix = `${api.ctx.config.QUEUE_PREFIX}:paced`;
+    const prefix = `${api.ctx.config.REDIS_NAMESPACE}:paced`;
     queues = createQueues(api.ctx.redis, prefix);
-    workers = await startWorkers({ ...api.ctx, queues, config: { ...api.ctx.config, QUEUE_PREFIX: prefix, BULK_PACE_SCANS_PER_SEC: 1 } });
+    workers = await startWorkers({ ...api.ctx, queues, config: { ...api.ctx.config, REDIS_NAMESPACE: prefix, BULK_PACE_SCANS_PER_SEC: 1 } });
   });
   afterAll(async () => {
     await workers.close();

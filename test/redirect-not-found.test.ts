@@ -93,7 +93,7 @@ describe('unknown slugs per client address', () => {
   it('no raw address in Redis: clients are counted under a hash', async () => {
     const ip = '203.0.113.77';
     await probe(ip, 1);
-    const keys = await stack.api.ctx.redis.keys(`${stack.api.ctx.config.QUEUE_PREFIX}:redirect-not-found:*`);
+    const keys = await stack.api.ctx.redis.keys(`${stack.api.ctx.config.REDIS_NAMESPACE}:redirect-not-found:*`);
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.join(' ')).not.toMatch(/203\.0\.113|198\.51\.100|2001:db8/);
   });
@@ -101,7 +101,7 @@ describe('unknown slugs per client address', () => {
 
 describe('the "no such slug" cache is bounded', () => {
   it('at most missingRedisMax new Redis entries per window, at most missingLocalMax in process, and links stay cached', async () => {
-    const prefix = `${stack.api.ctx.config.QUEUE_PREFIX}-bound-${Date.now()}`;
+    const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-bound-${Date.now()}`;
     const keys = linkCacheKeys(prefix);
     const redis = createRedis(stack.api.ctx.config.REDIS_URL);
     const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);

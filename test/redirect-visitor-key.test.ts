@@ -16,7 +16,7 @@ import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 /** Its own queue prefix: no worker of another test file takes these batches before they are read. */
-const PREFIX = `${process.env.QUEUE_PREFIX}-visitor-keys-${randomUUID().slice(0, 8)}`;
+const PREFIX = `${process.env.REDIS_NAMESPACE}-visitor-keys-${randomUUID().slice(0, 8)}`;
 
 let api: TestApi;
 let me: TestAccount;
@@ -25,7 +25,7 @@ let workers: RunningWorkers | undefined;
 let connection: Redis;
 
 beforeAll(async () => {
-  api = await startTestApi({ QUEUE_PREFIX: PREFIX, TRUSTED_PROXIES: '127.0.0.1' });
+  api = await startTestApi({ REDIS_NAMESPACE: PREFIX, TRUSTED_PROXIES: '127.0.0.1' });
   me = await createTestAccount(api.ctx);
   redirects = [await startTestRedirect(api.ctx), await startTestRedirect(api.ctx)];
   connection = new Redis(process.env.REDIS_URL!);

@@ -36,10 +36,10 @@ const workers: Role[] = [];
 
 // The six processes' own Redis namespace: the run's other test files send bad keys and unknown
 // slugs from 127.0.0.1 under the run's prefix, which would count against this file's low limits.
-const QUEUE_PREFIX = `${process.env.QUEUE_PREFIX}-scale-out`;
+const REDIS_NAMESPACE = `${process.env.REDIS_NAMESPACE}-scale-out`;
 
 function start(entry: string, env: Record<string, string>): Role {
-  const child = startEntry(entry, [], { MIGRATE_ON_START: 'false', TRUSTED_PROXIES: '127.0.0.1', QUEUE_PREFIX, ...env });
+  const child = startEntry(entry, [], { MIGRATE_ON_START: 'false', TRUSTED_PROXIES: '127.0.0.1', REDIS_NAMESPACE, ...env });
   let text = '';
   child.stdout!.on('data', (d) => (text += d));
   child.stderr!.on('data', (d) => (text += d));

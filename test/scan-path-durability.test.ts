@@ -27,14 +27,14 @@ let redis: TcpProxy;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  api = await startTestApi({ QUEUE_PREFIX: PREFIX });
+  api = await startTestApi({ REDIS_NAMESPACE: PREFIX });
   me = await createTestAccount(api.ctx);
   const pgUrl = new URL(process.env.DATABASE_URL!);
   const redisUrl = new URL(process.env.REDIS_URL!);
   pg = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
   redis = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
   env = {
-    QUEUE_PREFIX: PREFIX,
+    REDIS_NAMESPACE: PREFIX,
     DATABASE_URL: pg.url(process.env.DATABASE_URL!),
     REDIS_URL: redis.url(process.env.REDIS_URL!),
     MIGRATE_ON_START: 'false',

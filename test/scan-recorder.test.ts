@@ -49,7 +49,7 @@ afterAll(async () => {
 async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = false) {
   const config: ScanRecorderConfig = {
     REDIS_URL: viaProxy ? proxy.url(REDIS_URL) : REDIS_URL,
-    QUEUE_PREFIX: `qrlinks-test-recorder-${randomUUID().slice(0, 8)}`,
+    REDIS_NAMESPACE: `qrlinks-test-recorder-${randomUUID().slice(0, 8)}`,
     SCAN_FLUSH_MS: 10,
     SCAN_BATCH_SIZE: 1000,
     SCAN_BUFFER_MAX: 200_000,
@@ -58,7 +58,7 @@ async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = fal
     ...overrides,
   };
   spoolDirs.push(config.SCAN_SPOOL_DIR);
-  const queue = new Queue<ScanBatchPayload>('scans', { connection, prefix: config.QUEUE_PREFIX });
+  const queue = new Queue<ScanBatchPayload>('scans', { connection, prefix: config.REDIS_NAMESPACE });
   queues.push(queue);
   return { config, queue, recorder: await startRecorder(config) };
 }

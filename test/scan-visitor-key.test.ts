@@ -52,7 +52,7 @@ afterAll(async () => {
 
 /** A queue prefix of the test's own, so no other test's salts or jobs are seen. */
 function newPrefix(): string {
-  const prefix = `${process.env.QUEUE_PREFIX}-visitor-key-${randomUUID().slice(0, 8)}`;
+  const prefix = `${process.env.REDIS_NAMESPACE}-visitor-key-${randomUUID().slice(0, 8)}`;
   prefixes.push(prefix);
   return prefix;
 }
@@ -207,7 +207,7 @@ describe('VisitorKeys: the day salt in Redis', () => {
     const spool = await mkdtemp(join(tmpdir(), 'qrlinks-spool-'));
     cleanups.push(() => rm(spool, { recursive: true, force: true }));
     const recorder = new ScanRecorder(
-      { REDIS_URL: proxy.url(REDIS_URL), QUEUE_PREFIX: prefix, SCAN_FLUSH_MS: 10, SCAN_BATCH_SIZE: 1000, SCAN_BUFFER_MAX: 1000, SCAN_SPOOL_DIR: spool, SCAN_WRITE_AHEAD: true },
+      { REDIS_URL: proxy.url(REDIS_URL), REDIS_NAMESPACE: prefix, SCAN_FLUSH_MS: 10, SCAN_BATCH_SIZE: 1000, SCAN_BUFFER_MAX: 1000, SCAN_SPOOL_DIR: spool, SCAN_WRITE_AHEAD: true },
       logger,
     );
     cleanups.push(() => recorder.close());

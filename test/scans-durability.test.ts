@@ -22,7 +22,7 @@ import { startTcpProxy } from './support/tcp-proxy.js';
 const BATCH_SIZE = 1000;
 const PREFIX = `qrlinks-test-durability-${randomUUID().slice(0, 8)}`;
 // Statements of 10,000 scans, so a run of 40,000-50,000 is written in several and a kill lands mid-way.
-const WORKER_ENV = { QUEUE_PREFIX: PREFIX, SCAN_WORKER_LOCK_MS: '1000', MIGRATE_ON_START: 'false', SCAN_INGEST_MAX_SCANS: '10000' };
+const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, SCAN_WORKER_LOCK_MS: '1000', MIGRATE_ON_START: 'false', SCAN_INGEST_MAX_SCANS: '10000' };
 
 let database: DatabaseHandle;
 let connection: Redis;

@@ -59,7 +59,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], JobResults[N]> => {
     const worker = new Worker<JobPayloads[N], JobResults[N]>(name, processors[name], {
       connection: ctx.redis,
-      prefix: ctx.config.QUEUE_PREFIX,
+      prefix: ctx.config.REDIS_NAMESPACE,
       concurrency: ctx.config.WORKER_CONCURRENCY,
       ...options[name],
     });

@@ -22,7 +22,7 @@ export const MENU_PREVIEW_TTL_SECONDS = 600;
 /** What the short URL's `preview` parameter names: 128 random bits, base64url. */
 export const MENU_PREVIEW_ID = /^[A-Za-z0-9_-]{22}$/;
 
-/** The Redis key of a preview, under the install's prefix (QUEUE_PREFIX) like every other key. */
+/** The Redis key of a preview, under the install's prefix (REDIS_NAMESPACE) like every other key. */
 export const menuPreviewKey = (prefix: string, id: string) => `${prefix}:menu-preview:${id}`;
 
 export interface MenuPreview {
@@ -37,7 +37,7 @@ export interface MenuPreview {
 interface PreviewContext {
   db: Executor;
   redis: Pick<Redis, 'set'>;
-  config: { QUEUE_PREFIX: string; SHORT_URL_BASE: string; PUBLIC_API_URL: string };
+  config: { REDIS_NAMESPACE: string; SHORT_URL_BASE: string; PUBLIC_API_URL: string };
 }
 
 /** Stores a preview of the account's cafe in `theme`: the URL that shows it, and when it stops. 404 for a cafe not the account's. */
@@ -52,7 +52,7 @@ export async function createMenuPreview(ctx: PreviewContext, accountId: string, 
   if (!cafe) throw new NotFoundError('Cafe');
   const id = randomBytes(16).toString('base64url');
   const preview: MenuPreview = { linkId: cafe.linkId, frameAncestor: new URL(ctx.config.PUBLIC_API_URL).origin, theme };
-  await ctx.redis.set(menuPreviewKey(ctx.config.QUEUE_PREFIX, id), JSON.stringify(preview), 'EX', MENU_PREVIEW_TTL_SECONDS);
+  await ctx.redis.set(menuPreviewKey(ctx.config.REDIS_NAMESPACE, id), JSON.stringify(preview), 'EX', MENU_PREVIEW_TTL_SECONDS);
   const url = new URL(shortUrl(ctx.config.SHORT_URL_BASE, cafe.slug));
   url.searchParams.set('preview', id);
   return { url: url.href, expiresAt: new Date(now + MENU_PREVIEW_TTL_SECONDS * 1000).toISOString() };

@@ -15,7 +15,7 @@ import { addAccountJob } from './records.js';
 import { ACCOUNT_JOB_QUEUES, type QueueName } from './queues.js';
 
 /**
- * Queues again every unfinished job of this install (its QUEUE_PREFIX) that BullMQ no longer
+ * Queues again every unfinished job of this install (its REDIS_NAMESPACE) that BullMQ no longer
  * holds; answers how many. Jobs recorded without their input (queued before records kept it) are
  * left as they are.
  */
@@ -26,7 +26,7 @@ export async function requeueLostJobs(ctx: Pick<AppContext, 'db' | 'queues' | 'c
     .where(
       and(
         inArray(jobs.state, ['queued', 'active']),
-        eq(jobs.queuePrefix, ctx.config.QUEUE_PREFIX),
+        eq(jobs.queuePrefix, ctx.config.REDIS_NAMESPACE),
         inArray(jobs.type, [...ACCOUNT_JOB_QUEUES]),
         isNotNull(jobs.payload),
       ),

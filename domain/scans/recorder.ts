@@ -46,7 +46,7 @@ import type { RecordedScan, ScanBatchPayload } from './types.js';
 
 export type ScanRecorderConfig = Pick<
   Config,
-  'REDIS_URL' | 'QUEUE_PREFIX' | 'SCAN_FLUSH_MS' | 'SCAN_BATCH_SIZE' | 'SCAN_BUFFER_MAX' | 'SCAN_SPOOL_DIR' | 'SCAN_WRITE_AHEAD'
+  'REDIS_URL' | 'REDIS_NAMESPACE' | 'SCAN_FLUSH_MS' | 'SCAN_BATCH_SIZE' | 'SCAN_BUFFER_MAX' | 'SCAN_SPOOL_DIR' | 'SCAN_WRITE_AHEAD'
 >;
 
 export interface ScanRecorderStats {
@@ -135,7 +135,7 @@ export class ScanRecorder {
     this.redis = createFailFastRedis(config.REDIS_URL, 500, logger);
     // No version check: BullMQ reads the server version once, after the first connect, and if that
     // one command fails (Redis gone again) the queue stays broken for good.
-    this.queue = new Queue<ScanBatchPayload>('scans', { connection: this.redis, prefix: config.QUEUE_PREFIX, skipVersionCheck: true });
+    this.queue = new Queue<ScanBatchPayload>('scans', { connection: this.redis, prefix: config.REDIS_NAMESPACE, skipVersionCheck: true });
     // Connection trouble is seen (and logged) where a send fails; BullMQ's own error events would otherwise be unhandled.
     this.queue.on('error', () => {});
     this.redis.on('ready', () => {

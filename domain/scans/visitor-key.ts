@@ -89,7 +89,7 @@ function clientAddress(address: string): string {
 export interface VisitorKeysDeps {
   /** A fail-fast connection (the scan path's): a refresh must fail, not wait, while Redis is away. */
   redis: Redis;
-  /** QUEUE_PREFIX. */
+  /** REDIS_NAMESPACE. */
   prefix: string;
   logger: Logger;
   /** The clock of refreshes (which days to fetch); tests move it. */

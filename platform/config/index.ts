@@ -45,8 +45,8 @@ const envSchema = z
     /** Apply migrations before serving (npm start does); roles in production may leave it to `npm run db:migrate`. */
     MIGRATE_ON_START: bool(true),
     REDIS_URL: url('redis://127.0.0.1:6379'),
-    /** Prefix of every BullMQ key, so several installs (or test runs) can share one Redis. */
-    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('qrlinks'),
+    /** Prefix of every Redis key the install writes (queues, caches, limits, previews), so several installs (or test runs) can share one Redis. */
+    REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('qrlinks'),
     STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
     STORAGE_DIR: z.string().min(1).default('./data/files'),
     S3_ENDPOINT: z.string().refine((v) => URL.canParse(v), 'must be a URL').optional(),
@@ -202,6 +202,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "unset" so `PORT= npm start` falls back to the default instead of failing.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  if (present.REDIS_NAMESPACE === undefined && present[DEPRECATED_NAMESPACE] !== undefined) present.REDIS_NAMESPACE = present[DEPRECATED_NAMESPACE];
   const parsed = envSchema.safeParse(present);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
@@ -214,8 +215,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }
 
+/** The namespace's earlier name, read when REDIS_NAMESPACE is unset; dropped in the next release. */
+const DEPRECATED_NAMESPACE = 'QUEUE_PREFIX';
+
+/** Lines to print at start for settings given under a name that is going away. */
+export function configDeprecations(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (!env[DEPRECATED_NAMESPACE]) return [];
+  const used = env.REDIS_NAMESPACE ? 'ignored: REDIS_NAMESPACE is set' : 'read as REDIS_NAMESPACE for this release';
+  return [`${DEPRECATED_NAMESPACE} is deprecated (${used}); it names every Redis key of the install, so set REDIS_NAMESPACE instead`];
+}
+
 /** Entry points call this: a bad variable ends the process with one clear line, not a stack trace. */
 export function loadConfigOrExit(): Config {
+  for (const line of configDeprecations()) process.stderr.write(`qrlinks: ${line}\n`);
   try {
     return loadConfig();
   } catch (err) {

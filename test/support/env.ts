@@ -22,7 +22,7 @@ export function testEnvOf(worker?: string) {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: `${pgBase}/qrlinks_test${name}`,
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    QUEUE_PREFIX: `qrlinks-test${name}`,
+    REDIS_NAMESPACE: `qrlinks-test${name}`,
     STORAGE_DRIVER: 'fs',
     STORAGE_DIR: join(tmpdir(), `qrlinks-test-files${name}`),
     RATE_LIMIT_MAX: '100000',

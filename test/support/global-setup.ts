@@ -31,7 +31,7 @@ async function clearQueues(env: ReturnType<typeof testEnvOf>) {
   const redis = new Redis(env.REDIS_URL);
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.QUEUE_PREFIX}:*`, 'COUNT', 1000);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.REDIS_NAMESPACE}:*`, 'COUNT', 1000);
     cursor = next;
     if (keys.length) await redis.del(...keys);
   } while (cursor !== '0');

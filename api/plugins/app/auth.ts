@@ -26,7 +26,7 @@ export default fp(async (app) => {
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
   const failures = new AttemptLimit(app.requestRedis, app.ctx.logger);
   const failuresOf = (request: FastifyRequest) => [
-    { key: `${config.QUEUE_PREFIX}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
+    { key: `${config.REDIS_NAMESPACE}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
   ];
 
   app.decorateRequest('principal', null as never);

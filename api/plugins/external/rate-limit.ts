@@ -15,7 +15,7 @@ export default fp(async (app) => {
     // The request path's fail-fast connection: while Redis is away the count fails at once and
     // the limit is skipped, rather than the request waiting for Redis to come back.
     redis: app.requestRedis,
-    nameSpace: `${config.QUEUE_PREFIX}:ratelimit:`,
+    nameSpace: `${config.REDIS_NAMESPACE}:ratelimit:`,
     // If Redis is away, serve rather than refuse everyone.
     skipOnError: true,
     keyGenerator: (request) => {

@@ -5,7 +5,7 @@ import { linkCacheKeys } from './keys.js';
 
 export interface InvalidationContext {
   redis: Redis;
-  config: Pick<Config, 'QUEUE_PREFIX'>;
+  config: Pick<Config, 'REDIS_NAMESPACE'>;
   logger?: Logger;
 }
 
@@ -25,7 +25,7 @@ const CONFIRM_WAIT_MS = 1000;
  */
 export async function invalidateLinks(ctx: InvalidationContext, slugs: readonly string[], deletedLinkIds: readonly string[] = []) {
   if (slugs.length === 0 && deletedLinkIds.length === 0) return;
-  const keys = linkCacheKeys(ctx.config.QUEUE_PREFIX);
+  const keys = linkCacheKeys(ctx.config.REDIS_NAMESPACE);
   const tx = ctx.redis.multi();
   for (const slug of new Set(slugs)) {
     tx.incr(keys.version(slug));

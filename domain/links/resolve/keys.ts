@@ -1,5 +1,5 @@
 /**
- * Redis names of the scan path, all under the install's prefix (QUEUE_PREFIX), so several
+ * Redis names of the scan path, all under the install's prefix (REDIS_NAMESPACE), so several
  * installs or test runs can share one Redis.
  */
 export const linkCacheKeys = (prefix: string) => ({
