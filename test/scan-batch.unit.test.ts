@@ -53,9 +53,10 @@ describe('scan batches', () => {
     expect(decodeScanBatch(encodeScanBatch([keyless]))).toEqual([{ ...keyless, visitorKey: null }]);
   });
 
-  it('reads a batch without keys (queued or spooled before visitor keys) as scans without keys; a key that is no key is none', () => {
+  it('reads a damaged batch that lost its keys as scans without keys; a key that is no key is none', () => {
     const input = scans(4).map((s) => ({ ...s, visitorKey: null }));
-    const { visitorKeys: _keys, ...old } = encodeScanBatch(input);
+    const { visitorKeys: _keys, ...keyless } = encodeScanBatch(input);
+    const old = keyless as ScanBatchPayload;
     expect(scanBatchSize(old)).toBe(4);
     expect(decodeScanBatch(JSON.parse(JSON.stringify(old)))).toEqual(input);
     const odd = { ...old, visitorKeys: ['k'.repeat(65), 42, 'has space', 'fine_KEY-1'] } as unknown as ScanBatchPayload;

@@ -13,7 +13,7 @@ export const FIELDS_PER_SCAN = 4;
  */
 const VISITOR_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The visitor key of the batch's `n`th scan, or null (none, not one, or a batch from before keys). */
+/** The visitor key of the batch's `n`th scan, or null (none, or not a key: a malformed job's scans still count). */
 export function visitorKeyOf(payload: ScanBatchPayload, n: number): string | null {
   const key: unknown = Array.isArray(payload?.visitorKeys) ? payload.visitorKeys[n] : null;
   return typeof key === 'string' && VISITOR_KEY.test(key) ? key : null;
@@ -25,7 +25,7 @@ function visitorTuple(v: Readonly<ScanVisitor>): ScanVisitorTuple {
 }
 
 export class ScanBatchBuilder {
-  private readonly payload: ScanBatchPayload & { visitorKeys: Array<string | null> } = { links: [], visitors: [], scans: [], visitorKeys: [] };
+  private readonly payload: ScanBatchPayload = { links: [], visitors: [], scans: [], visitorKeys: [] };
   private readonly linkIndex = new Map<string, number>();
   /** By identity: the redirect's visitors are interned (describeVisitor), so equal ones are the same object. */
   private readonly visitorIndex = new Map<Readonly<ScanVisitor>, number>();

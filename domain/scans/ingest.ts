@@ -144,8 +144,7 @@ function isVisitor(value: unknown): value is ScanVisitorTuple {
 
 /**
  * Batches as one statement's columns: the scans as parallel arrays (id, time, link index,
- * visitor index, visitor key: null for scans without one, such as those of batches from before
- * visitor keys), the links and visitors once each. Postgres reads arrays of UUIDs and numbers
+ * visitor index, visitor key: null for scans without one), the links and visitors once each. Postgres reads arrays of UUIDs and numbers
  * for a fraction of what twelve named fields per scan in JSON cost it (6.7 against 9.1 µs of
  * backend CPU per scan, measured), and the worker never expands a batch scan by scan.
  * Malformed entries (a hand-made or damaged job) are left out and counted: one of them must not

@@ -61,7 +61,7 @@ export interface ScanEvent {
   region: string | null;
   city: string | null;
   isBot: boolean;
-  /** The unique-visitor key; absent or null when the scan has none (batches of older processes). */
+  /** The unique-visitor key; null (or left out) when the scan has none. */
   visitorKey?: string | null;
 }
 
@@ -90,10 +90,6 @@ export interface ScanBatchPayload {
   visitors: ScanVisitorTuple[];
   /** Flattened, four entries per scan: id, at (epoch ms), index in `links`, index in `visitors`. */
   scans: Array<string | number>;
-  /**
-   * The visitor key of each scan, in the order of `scans` (null for none). Beside the scans rather
-   * than a fifth entry of each: a worker from before keys reads a new batch's scans unchanged and
-   * ignores this, so a rolling upgrade loses no scan; batches from before keys have none.
-   */
-  visitorKeys?: Array<string | null>;
+  /** The visitor key of each scan, in the order of `scans` (null for none). */
+  visitorKeys: Array<string | null>;
 }
