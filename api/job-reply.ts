@@ -5,12 +5,11 @@
  * GET /jobs/:jobId. A job that failed is a 503 with its one-line error, never a stack.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { JOB_STATES } from '../domain/schema.js';
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '../domain/bulk/idempotency.js';
 import { jobStatusUrl, type JobFile } from '../domain/jobs/files.js';
-import type { QueueName } from '../domain/jobs/queues.js';
+import type { AccountJobPayload, AccountQueueName, JobResults } from '../domain/jobs/queues.js';
 import { enqueueAccountJob, type JobView } from '../domain/jobs/records.js';
 import { JobFailedError, parsePrefer, waitMsFor } from '../domain/jobs/wait.js';
 
@@ -46,27 +45,36 @@ export const IDEMPOTENCY_DESCRIPTION =
  * The request's job: queued now, or, when the request carries an Idempotency-Key, the job the key
  * already started (domain/bulk/idempotency.ts). `request` is what the key's request is compared by.
  */
-export async function startRequestJob<P>(httpRequest: FastifyRequest, job: { queue: Queue; type: string; payload: P }, request: unknown): Promise<string> {
+export async function startRequestJob<N extends AccountQueueName>(
+  httpRequest: FastifyRequest,
+  job: { queue: N; payload: AccountJobPayload<N> },
+  request: unknown,
+): Promise<string> {
   const { ctx } = httpRequest.server;
+  const queue = ctx.queues[job.queue];
   const key = idempotencyKeyOf(httpRequest.headers['idempotency-key']);
-  const input = { accountId: httpRequest.principal.accountId, type: job.type, payload: job.payload };
+  const input = { accountId: httpRequest.principal.accountId, type: job.queue, payload: job.payload };
   return key
-    ? (await startIdempotentJob(ctx.db, job.queue, key, requestHash(request), input, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
-    : enqueueAccountJob(ctx.db, job.queue, input, ctx.config.JOB_ACCOUNT_QUEUE);
+    ? (await startIdempotentJob(ctx.db, queue, key, requestHash(request), input, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
+    : enqueueAccountJob(ctx.db, queue, input, ctx.config.JOB_ACCOUNT_QUEUE);
 }
+
+/** A job that has its result: completed, or `ready` to answer before it ends. */
+type JobWithResult<N extends AccountQueueName> = JobView<JobResults[N]> & { result: JobResults[N] };
 
 /**
  * Runs an account job for a request: the finished job's view goes to `onCompleted`, which
  * answers; otherwise 202 (or the failure).
  */
-export async function answerJob<P>(
+export async function answerJob<N extends AccountQueueName>(
   request: FastifyRequest,
   reply: FastifyReply,
-  job: { queue: Queue; type: string; payload: P },
-  onCompleted: (view: JobView) => Promise<FastifyReply>,
+  job: { queue: N; payload: AccountJobPayload<N> },
+  onCompleted: (job: JobWithResult<N>) => Promise<FastifyReply>,
 ): Promise<FastifyReply> {
   const { ctx } = request.server;
-  const id = await enqueueAccountJob(ctx.db, job.queue, { accountId: request.principal.accountId, type: job.type, payload: job.payload }, ctx.config.JOB_ACCOUNT_QUEUE);
+  const input = { accountId: request.principal.accountId, type: job.queue, payload: job.payload };
+  const id = await enqueueAccountJob(ctx.db, ctx.queues[job.queue], input, ctx.config.JOB_ACCOUNT_QUEUE);
   return answerQueuedJob(request, reply, job.queue, id, onCompleted);
 }
 
@@ -75,23 +83,27 @@ export async function answerJob<P>(
  * JOB_WAIT_MS allow) and answers it: `onCompleted` gets its view once it has completed, or once
  * `ready` says its result can be answered before it ends; otherwise 202 (or the failure).
  */
-export async function answerQueuedJob(
+export async function answerQueuedJob<N extends AccountQueueName>(
   request: FastifyRequest,
   reply: FastifyReply,
-  queue: Queue,
+  queue: N,
   id: string,
-  onCompleted: (view: JobView) => Promise<FastifyReply>,
-  ready?: (view: JobView) => boolean,
+  onCompleted: (job: JobWithResult<N>) => Promise<FastifyReply>,
+  ready?: (view: JobView<JobResults[N]>) => boolean,
 ): Promise<FastifyReply> {
   const { ctx, jobWaiter } = request.server;
   const preferences = parsePrefer(request.headers.prefer);
-  const view = await jobWaiter.wait(queue.name as QueueName, request.principal.accountId, id, waitMsFor(preferences, ctx.config.JOB_WAIT_MS), ready);
-  if (view.state === 'completed' || ready?.(view)) return onCompleted(view);
+  const view = await jobWaiter.wait(queue, request.principal.accountId, id, waitMsFor(preferences, ctx.config.JOB_WAIT_MS), ready);
+  if (hasResult(view) && (view.state === 'completed' || ready?.(view))) return onCompleted(view);
   if (view.state === 'failed') throw new JobFailedError(view);
   const statusUrl = jobStatusUrl(ctx.config, id);
   reply.code(202).header('location', statusUrl);
   if (preferences.respondAsync) reply.header('preference-applied', 'respond-async');
   return reply.send({ jobId: id, state: view.state, statusUrl });
+}
+
+function hasResult<R>(view: JobView<R>): view is JobView<R> & { result: R } {
+  return view.result !== undefined;
 }
 
 /** A job's stored file as the answer: its content type, length and a download name. */

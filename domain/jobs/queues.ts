@@ -75,6 +75,10 @@ export interface JobResults {
   scans: void;
 }
 
+/** The queues whose jobs belong to an account (ACCOUNT_JOB_QUEUES), and what such a job's request carries. */
+export type AccountQueueName = { [N in QueueName]: JobPayloads[N] extends AccountJobData ? N : never }[QueueName];
+export type AccountJobPayload<N extends AccountQueueName> = JobPayloads[N]['payload'];
+
 export type QueueOf<N extends QueueName> = Queue<JobPayloads[N], JobResults[N]>;
 export type Queues = { [N in QueueName]: QueueOf<N> };
 /** A processor of queue N: takes its payload, answers its result. */

@@ -9,12 +9,13 @@ import type { AccountJobData } from './queues.js';
 import { takeQueueTurn } from './turns.js';
 import { within } from './within.js';
 
-export interface JobView {
+/** A job as GET /jobs/:jobId shows it; `R` is its result's type where the queue is known. */
+export interface JobView<R = unknown> {
   id: string;
   type: string;
   state: JobState;
   progress: number;
-  result?: unknown;
+  result?: R;
   error?: string;
 }
 

@@ -14,7 +14,7 @@ import type { Database } from '../database.js';
 import type { Redis } from '../../platform/redis/client.js';
 import { throttledWarning, type Logger } from '../../platform/logger.js';
 import { AppError } from '../errors.js';
-import type { QueueName } from './queues.js';
+import type { JobResults, QueueName } from './queues.js';
 import { getJobView, type JobView } from './records.js';
 import { within } from './within.js';
 
@@ -74,7 +74,13 @@ export class JobWaiter {
    * before it ends, such as a bulk batch's links before their ZIP), or as it is when `waitMs` has
    * passed (or the process began to stop). Never throws for a job that failed: its view says so.
    */
-  async wait(queue: QueueName, accountId: string, jobId: string, waitMs: number, ready?: (view: JobView) => boolean): Promise<JobView> {
+  async wait<N extends QueueName>(
+    queue: N,
+    accountId: string,
+    jobId: string,
+    waitMs: number,
+    ready?: (view: JobView<JobResults[N]>) => boolean,
+  ): Promise<JobView<JobResults[N]>> {
     const deadline = Date.now() + waitMs;
     let woken = false;
     let wake = () => {
@@ -92,7 +98,9 @@ export class JobWaiter {
     try {
       for (;;) {
         woken = false;
-        const view = await getJobView(this.opts.db, accountId, jobId);
+        // The one place a stored result gets its type back: it is what queue N's processor answered,
+        // and QueueProcessor<N> (queues.ts) makes that processor answer JobResults[N].
+        const view = (await getJobView(this.opts.db, accountId, jobId)) as JobView<JobResults[N]>;
         const left = deadline - Date.now();
         if (view.state === 'completed' || view.state === 'failed' || ready?.(view) || left <= 0 || this.stopping) return view;
         // An event that came while the row was being read is not lost: `woken` is checked first.

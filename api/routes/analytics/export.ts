@@ -49,8 +49,8 @@ export function analyticsExportRoute(perLink: boolean, params: { params?: z.ZodT
           to: window.to.getTime(),
           fileName: exportFileName(linkSlug, window),
         };
-        return answerJob(request, reply, { queue: ctx.queues['analytics-export'], type: 'analytics-export', payload }, async (view) =>
-          sendJobFile(reply, await openJobFile(ctx.db, ctx.storage, request.principal.accountId, view.id)),
+        return answerJob(request, reply, { queue: 'analytics-export', payload }, async (job) =>
+          sendJobFile(reply, await openJobFile(ctx.db, ctx.storage, request.principal.accountId, job.id)),
         );
       },
     });

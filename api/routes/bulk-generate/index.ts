@@ -9,7 +9,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkBulkRequest } from '../../../domain/bulk/bulk.js';
-import type { BulkGenerateResult } from '../../../domain/bulk/job.js';
 import { readBulkCsv } from '../../../domain/bulk/csv.js';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse, type BulkType } from '../../../domain/bulk/schemas.js';
 import { formatPath, ValidationError } from '../../../domain/errors.js';
@@ -102,15 +101,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const checked = await checkBulkRequest(ctx, accountId, form.raw, form.rows);
       if (request.query.dryRun) return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
       if (!checked.payload) throw new ValidationError(checked.errors);
-      const queue = ctx.queues['bulk-generate'];
-      const jobId = await startRequestJob(request, { queue, type: 'bulk-generate', payload: checked.payload }, checked.body);
+      const jobId = await startRequestJob(request, { queue: 'bulk-generate', payload: checked.payload }, checked.body);
       return answerQueuedJob(
         request,
         reply,
-        queue,
+        'bulk-generate',
         jobId,
-        async (view) => {
-          const { jobId: id, count, links, qrZipUrl } = view.result as BulkGenerateResult;
+        async (job) => {
+          const { jobId: id, count, links, qrZipUrl } = job.result;
           return reply.send({ jobId: id, count, links, ...(qrZipUrl && { qrZipUrl }) });
         },
         // The links are the answer; the job goes on to render their ZIP.

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createItem, deleteItem, getItem, listItems, reorderItems, setItemVisible, updateItem } from '../../../domain/cafes/items.js';
 import { assertCafe } from '../../../domain/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
-import { bulkInsertBody, bulkInsertResult, type BulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
+import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
 import { createItemForm, formDocument, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../domain/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
@@ -52,9 +52,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       await assertCafe(ctx.db, request.principal.accountId, request.params.id);
       const payload: CafeBulkInsertPayload = { cafeId: request.params.id.toLowerCase(), items: request.body.items };
-      const queue = ctx.queues['cafe-bulk-insert'];
-      const jobId = await startRequestJob(request, { queue, type: 'cafe-bulk-insert', payload }, payload);
-      return answerQueuedJob(request, reply, queue, jobId, async (view) => reply.send({ data: view.result as BulkInsertResult }));
+      const jobId = await startRequestJob(request, { queue: 'cafe-bulk-insert', payload }, payload);
+      return answerQueuedJob(request, reply, 'cafe-bulk-insert', jobId, async (job) => reply.send({ data: job.result }));
     },
   });
 
