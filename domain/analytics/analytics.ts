@@ -1,9 +1,10 @@
 /**
  * The analytics GETs, read from the rollups the scans worker keeps (domain/analytics/rollups.ts;
- * docs/decisions.md, Analytics). A window [from, to) is read as whole UTC hours (and, for the
- * account's rankings, whole UTC days) from the rollups, plus the raw scans of any part of an hour
- * at its edges; so every answer equals the count over the raw rows, in every time zone. Every read
- * is bounded by the account (per link by the link) and the window, on the rollups' primary keys.
+ * docs/decisions/0182-how-a-window-is-read.md). A window [from, to) is read as whole UTC hours
+ * (and, for the account's rankings, whole UTC days) from the rollups, plus the raw scans of any
+ * part of an hour at its edges; so every answer equals the count over the raw rows, in every time
+ * zone. Every read is bounded by the account (per link by the link) and the window, on the rollups'
+ * primary keys.
  */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database.js';

@@ -1,7 +1,7 @@
 /**
- * CSV exports of scans (docs/decisions.md, Analytics exports): the request body, the window it
- * asks for, and the rows as CSV read from Postgres with a cursor, a batch at a time, so memory
- * stays flat however many scans the window holds. The job that runs it is
+ * CSV exports of scans (docs/decisions/README.md, "Analytics exports"): the request body, the
+ * window it asks for, and the rows as CSV read from Postgres with a cursor, a batch at a time, so
+ * memory stays flat however many scans the window holds. The job that runs it is
  * workers/processors/analytics-export.ts.
  */
 import { stringify } from 'csv-stringify/sync';
@@ -112,9 +112,9 @@ export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 /**
  * Rows per cursor read. Small on purpose: a batch's arrays and strings then die young, in V8's
  * cheap young-generation collections. With 8000-row reads they outlived them and were promoted,
- * and collecting them took more time than encoding (2,000,000 rows: ~70,000 rows/s at 8000,
- * 200,000–450,000 at 500, same machine, docs/decisions.md). Reads are pipelined, so the extra
- * round trips cost little.
+ * and collecting them took more time than encoding (measured: docs/benchmarks.md,
+ * analytics-export; docs/decisions/0204-small-reads-because-of-the-garbage-collector.md). Reads are
+ * pipelined, so the extra round trips cost little.
  */
 const READ_ROWS = 500;
 

@@ -1,6 +1,6 @@
 /**
  * What a duration preset covers: the [from, to) instants of an analytics query, read in the
- * caller's time zone (docs/decisions.md, Analytics). "Today" starts at local midnight, a day
+ * caller's time zone (docs/decisions/0185-durations.md). "Today" starts at local midnight, a day
  * bucket is a local calendar day, and a DST change day is 23 or 25 hours long.
  */
 import { ValidationError } from '../errors.js';

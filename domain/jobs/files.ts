@@ -62,10 +62,11 @@ export async function openJobFile(db: Database, storage: ObjectStorage, accountI
 }
 
 /**
- * The job-file quota (docs/decisions.md, Jobs): the files an account's jobs leave (exports, ZIPs)
- * may take as many bytes as its plan's storage quota, apart from its uploads, until they expire
- * with their jobs (JOB_RETENTION_MS). Checked before an export is queued (413 when already full) and
- * while a file is written (the job fails for good at the first byte past it, leaving nothing).
+ * The job-file quota (docs/decisions/0067-job-file-quota.md): the files an account's jobs leave
+ * (exports, ZIPs) may take as many bytes as its plan's storage quota, apart from its uploads, until
+ * they expire with their jobs (JOB_RETENTION_MS). Checked before an export is queued (413 when
+ * already full) and while a file is written (the job fails for good at the first byte past it,
+ * leaving nothing).
  */
 function quotaMessage(plan: Plan, usedBytes: number): string {
   const quota = STORAGE_QUOTA_BYTES[plan];

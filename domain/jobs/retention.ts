@@ -1,8 +1,8 @@
 /**
- * Job retention (docs/decisions.md): a finished job (completed or failed) is kept, with its file,
- * for JOB_RETENTION_MS after it finished, then the maintenance queue deletes both. Without it every
- * export and ZIP an account ever made would stay in object storage for good, and the temporary
- * files of attempts killed mid-upload with them.
+ * Job retention (docs/decisions/0070-job-retention.md): a finished job (completed or failed) is
+ * kept, with its file, for JOB_RETENTION_MS after it finished, then the maintenance queue deletes
+ * both. Without it every export and ZIP an account ever made would stay in object storage for good,
+ * and the temporary files of attempts killed mid-upload with them.
  */
 import { and, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../database.js';

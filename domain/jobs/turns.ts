@@ -1,11 +1,11 @@
 /**
- * Fair turns in a job queue (docs/decisions.md, Jobs). BullMQ serves a queue first come, first
- * served, so one account's backlog would make every other account wait for all of it. Each account
- * job is therefore given a BullMQ priority (lower runs first; equal priorities run in the order
- * added): one more than the account's jobs of that kind already waiting, and never less than the
- * newest of them, so an account's own jobs keep their order. An account with nothing waiting gets
- * priority 1 and runs next, ahead of a flood of another account's jobs, which take turns with it:
- * round robin between accounts.
+ * Fair turns in a job queue (docs/decisions/0068-fair-turns-between-accounts.md). BullMQ serves a
+ * queue first come, first served, so one account's backlog would make every other account wait for
+ * all of it. Each account job is therefore given a BullMQ priority (lower runs first; equal
+ * priorities run in the order added): one more than the account's jobs of that kind already
+ * waiting, and never less than the newest of them, so an account's own jobs keep their order. An
+ * account with nothing waiting gets priority 1 and runs next, ahead of a flood of another account's
+ * jobs, which take turns with it: round robin between accounts.
  *
  * "Waiting" is read from the jobs rows (`queued`), the same truth GET /jobs/:jobId shows, so there
  * is no counter to drift, leak or lose with a worker that dies: a worker killed mid-job changes

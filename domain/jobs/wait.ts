@@ -2,7 +2,7 @@
  * The "answer now or 202" contract of heavy endpoints (exports, bulk generation, cafe bulk
  * insert): the api queues an account job, waits for it up to JOB_WAIT_MS and answers its result
  * itself; past the wait, or when the client sent `Prefer: respond-async`, it answers 202 with the
- * job's status URL (docs/decisions.md, Jobs).
+ * job's status URL (docs/decisions/0064-answer-now-or-202.md).
  *
  * The jobs row is the truth a wait reads (it is what GET /jobs/:jobId shows, and trackAccountJob
  * writes it before BullMQ marks the job finished); BullMQ's queue events only wake the wait early,

@@ -3,7 +3,7 @@
  * condition holds, else `defaultUrl`. Runs on the redirect's hot path, so it does no I/O and reads
  * each time zone's wall clock at most once a minute (`wallClock`).
  *
- * What each condition means (docs/decisions.md, "Smart-url rules"):
+ * What each condition means (docs/decisions/README.md, "Smart-url rules"):
  * - **location**: the visitor's country (ISO 3166-1 alpha-2) compared case-insensitively with the
  *   rule's. An unknown country (the geo database had no answer) matches neither `is` nor
  *   `is_not`: the visitor may well be in one of the listed countries, so neither statement is

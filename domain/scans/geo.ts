@@ -5,7 +5,7 @@
  * `timezone` (empty strings where unknown). No look-up ever leaves the process.
  *
  * The two files are read whole into memory (about 134 MB together) once per process: every
- * caller shares the promise of `loadGeo()`. Measured figures are in docs/decisions.md.
+ * caller shares the promise of `loadGeo()`. Measured figures are in docs/benchmarks.md, scans.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -3,7 +3,7 @@
  * process's role. Each role serves them at `/metrics` (api and redirect on their own port, the
  * worker on a small listener of its own: WORKER_METRICS_PORT). What a role knows anyway (its pool,
  * its scan recorder, its queues) is read when Prometheus scrapes, not counted on the hot path.
- * docs/decisions.md, "Metrics", lists the series.
+ * docs/decisions/0008-metrics.md lists the series.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';

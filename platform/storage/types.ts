@@ -50,7 +50,7 @@ export interface ObjectStorage {
   /**
    * Deletes every object under `folder` (a prefix ending in '/', e.g. a job's folder). The fs driver
    * also removes what interrupted puts left there (temporary files); on S3, unfinished multipart
-   * uploads are the server's to expire (docs/decisions.md, Job retention).
+   * uploads are the server's to expire (docs/decisions/0070-job-retention.md).
    */
   deleteFolder(folder: string): Promise<void>;
   /**

@@ -44,9 +44,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       querystring: listLinksQuerySchema,
       response: { 200: z.object({ data: z.array(linkResponse), meta: pageMeta }) },
     },
-    // Streamed (docs/decisions.md, Links › List): a page of 1000 big links is hundreds of MB of
-    // JSON, so it is written a chunk of links at a time rather than built whole. The schema above
-    // documents the answer; the stream writes what it would serialize (test/links-list-stream.test.ts).
+    // Streamed (docs/decisions/0106-list-pages-are-streamed-not-built.md): a page of 1000 big links
+    // is hundreds of MB of JSON, so it is written a chunk of links at a time rather than built
+    // whole. The schema above documents the answer; the stream writes what it would serialize
+    // (test/links-list-stream.test.ts).
     handler: async (request, reply) => {
       const page = await listLinks(ctx, request.principal.accountId, request.query);
       return sendJsonPage(reply, page.items, page.meta);

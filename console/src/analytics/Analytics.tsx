@@ -3,7 +3,8 @@
  * against the period before, scans per hour or day (uPlot), the weekday × hour grid, ranked
  * countries, cities, browsers, systems and device types, the account's top QR codes, and the CSV export. Loaded on demand
  * (screens/index.ts), so uPlot only comes with this page. It asks again every POLL_MS while the
- * tab is visible, so new scans show without a reload (docs/decisions.md, Console analytics).
+ * tab is visible, so new scans show without a reload
+ * (docs/decisions/0300-polling-not-server-sent-events.md).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';

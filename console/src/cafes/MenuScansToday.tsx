@@ -3,7 +3,7 @@
  * left out, as the dashboard counts them), linked to that link's dashboard (#/analytics/<slug>).
  * The cafe page asks for its one link (GET /links/:id/analytics/general); the list of cafes asks
  * once for the whole account's links ranked by today's scans (GET /analytics/qr-code), never once
- * per cafe (docs/decisions.md, Cafes).
+ * per cafe (docs/decisions/0319-today-s-scans-of-the-menu-link.md).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';

@@ -3,11 +3,11 @@
  * owner sees and the API's `linkConfigurations`. The checks mirror the API's and report at the same
  * paths (`linkConfigurations.customUrl`...), in words.
  *
- * What the API does with a schedule (docs/decisions.md, "Console: link settings"): `startDate` and
- * `endDate` without an offset are wall-clock times in `scheduleTimezone`, and responses give them
- * back as UTC instants. The form holds wall-clock times in the chosen zone and sends them without
- * an offset; a link's instants are shown in its own zone, so a window reads the same before and
- * after saving, wherever the browser is.
+ * What the API does with a schedule (docs/decisions/0288-schedule-times-are-wall-clock-times.md):
+ * `startDate` and `endDate` without an offset are wall-clock times in `scheduleTimezone`, and
+ * responses give them back as UTC instants. The form holds wall-clock times in the chosen zone and
+ * sends them without an offset; a link's instants are shown in its own zone, so a window reads the
+ * same before and after saving, wherever the browser is.
  */
 import type { paths } from '../api/schema.js';
 import { isIanaTimezone, parseDateTimeInZone, parseIsoDateTimeParts } from '../../../domain/links/data/timezone.js';

@@ -1,6 +1,7 @@
 /**
  * Uploads to POST /api/v1/files with progress. fetch reports no upload progress, so this one call
- * uses XMLHttpRequest (docs/decisions.md); its answer is still typed from the generated schema.
+ * uses XMLHttpRequest (docs/decisions/0295-uploads-use-xmlhttprequest-not-the-typed-client.md); its
+ * answer is still typed from the generated schema.
  */
 import type { paths } from '../api/schema.js';
 import { problemText } from '../api/signed-in.js';

@@ -3,7 +3,7 @@
  * with the API's dry run (the report as a table, each bad cell marked with its message), then
  * generate: the batch goes out with an Idempotency-Key, and a progress bar follows its job until
  * the ZIP of the codes can be downloaded. Rows go as the CSV form (multipart), so the API names
- * them by their row in the person's own file (docs/decisions.md, Browser console).
+ * them by their row in the person's own file (docs/decisions/0085-bulk-page-rows-are-sent.md).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
