@@ -8,14 +8,15 @@
  * record whose large parts (groups, categories, items, image copies) are still JSON text: the
  * redirect reads it on its event loop and hands it to its render thread, which parses it
  * (`publishedMenuOf`) and renders the page, so the work that grows with the menu never runs on
- * the event loop. `version` is the cafe's last change (every menu write marks the cafe updated,
- * see writeMenu), which is what the redirect's page cache is keyed by.
+ * the event loop. `version` is the cafe's menu version (menu-version.ts), which is what the redirect's page cache
+ * is keyed by.
  */
 import type { ImageVariant } from '../files/image-variants.js';
 import type pg from 'pg';
 import type { DayHours } from './opening-hours.js';
 import type { MenuThemeKey } from './themes.js';
 import { DEFAULT_MENU_THEME, MENU_THEMES } from './themes.js';
+import { menuVersionSql } from './menu-version.js';
 
 export type SpiceLevel = 'none' | 'mild' | 'medium' | 'hot' | 'extra_hot';
 
@@ -80,7 +81,7 @@ export interface PublishedMenu {
 
 const LOAD_PUBLISHED_MENU: pg.QueryConfig = {
   name: 'published-menu-by-link',
-  text: `select c.id, (extract(epoch from c.updated_at) * 1000000)::bigint::text as version, c.name, c.description, c.title, c.subtitle,
+  text: `select c.id, ${menuVersionSql('c')} as version, c.name, c.description, c.title, c.subtitle,
       c.timezone, c.operating_hours, c.facilities, c.social_links, c.address, c.phone, c.email, c.website,
       c.logo_file_id, c.cover_file_id, c.theme_image, c.primary_color, c.secondary_color, c.show_dietary_section, c.language,
       coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'image', g.image_file_id)

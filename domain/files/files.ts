@@ -301,21 +301,9 @@ export async function detachFiles(db: Executor, linkId: string, ids: readonly (s
  * were deleted.
  */
 export async function deleteFilesOfLink(ctx: FilesContext, linkId: string): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const n = await ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: files.id })
-        .from(files)
-        .where(eq(files.linkId, linkId))
-        .orderBy(asc(files.id))
-        .limit(FILE_BATCH_SIZE)
-        .for('update');
-      return deleteLockedFiles(ctx, tx, rows.map((r) => r.id));
-    });
-    deleted += n;
-    if (n < FILE_BATCH_SIZE) return deleted;
-  }
+  return deleteInBatches(ctx, FILE_BATCH_SIZE, (tx, limit) =>
+    tx.select({ id: files.id }).from(files).where(eq(files.linkId, linkId)).orderBy(asc(files.id)).limit(limit).for('update'),
+  );
 }
 
 /**
@@ -351,16 +339,31 @@ export async function copyFiles(tx: Executor, accountId: string, ids: readonly s
  * were deleted.
  */
 export async function sweepOrphanFiles(ctx: FilesContext, olderThan: Date, batchSize = FILE_BATCH_SIZE): Promise<number> {
+  return deleteInBatches(ctx, batchSize, (tx, limit) =>
+    tx
+      .select({ id: files.id })
+      .from(files)
+      .where(and(isNull(files.attachedAt), isNull(files.linkId), lt(files.createdAt, olderThan)))
+      .orderBy(files.createdAt)
+      .limit(limit)
+      .for('update', { skipLocked: true }),
+  );
+}
+
+/**
+ * Deletes files batch by batch, each batch in a transaction of its own: `lockBatch` selects and
+ * locks at most `batchSize` file ids, deleteLockedFiles deletes them. A batch shorter than
+ * `batchSize` is the last. Returns how many files were deleted.
+ */
+async function deleteInBatches(
+  ctx: FilesContext,
+  batchSize: number,
+  lockBatch: (tx: Executor, limit: number) => Promise<Array<{ id: string }>>,
+): Promise<number> {
   let deleted = 0;
   for (;;) {
     const n = await ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: files.id })
-        .from(files)
-        .where(and(isNull(files.attachedAt), isNull(files.linkId), lt(files.createdAt, olderThan)))
-        .orderBy(files.createdAt)
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
+      const rows = await lockBatch(tx, batchSize);
       return deleteLockedFiles(ctx, tx, rows.map((r) => r.id));
     });
     deleted += n;

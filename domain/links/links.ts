@@ -6,8 +6,9 @@ import bcrypt from 'bcrypt';
 import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { type Database } from '../database.js';
 import { isUniqueViolation } from '../../platform/database/pool.js';
-import { cafes, files, folders, links, scans, templates } from '../schema.js';
+import { files, folders, links, scans, templates } from '../schema.js';
 import { retractLinkFromRollups } from '../analytics/rollups.js';
+import { deleteCafeOfLink } from '../cafes/link-deletion.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
 import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
@@ -430,10 +431,7 @@ export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: st
 /** Permanent: the link, its files (objects and rows) and its scans; a menu link's cafe and menu first. */
 export async function deleteLink(ctx: LinkContext, accountId: string, slug: string): Promise<void> {
   const row = await findLinkRow(ctx.db, accountId, slug);
-  // The cafe (and its menu, by cascade) goes before anything else, in a statement of its own: it
-  // waits for the menu write in progress (which holds the cafe row), and no later one finds the
-  // cafe, so none can attach a file to this link or hold a menu row while the files below go.
-  await ctx.db.delete(cafes).where(eq(cafes.linkId, row.id));
+  await deleteCafeOfLink(ctx.db, row.id);
   await deleteFilesOfLink(ctx, row.id);
   await deleteQrCache(ctx, accountId, `link-${row.id}`);
   await ctx.db.transaction(async (tx) => {

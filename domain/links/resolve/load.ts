@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { LinkType } from '../data/index.js';
 import type { PageStyle } from '../page-style.js';
+import { menuVersionSql } from '../../cafes/menu-version.js';
 import { withSendableDestinations } from './destinations.js';
 import type { ResolvedLink, ResolvedLinkFile } from './resolved-link.js';
 
@@ -14,7 +15,7 @@ const LOAD_BY_SLUG: pg.QueryConfig = {
   text: `select l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.page_style, l.menu, l.paused,
       l.schedule_active, l.start_date, l.end_date, l.schedule_timezone,
       l.scan_limit_active, l.scan_limit, l.password_protected_active, l.password, l.updated_at,
-      case when l.type = 'menu' then (select (extract(epoch from c.updated_at) * 1000000)::bigint::text from cafes c where c.link_id = l.id) end as menu_version,
+      case when l.type = 'menu' then (select ${menuVersionSql('c')} from cafes c where c.link_id = l.id) end as menu_version,
       coalesce((select json_agg(json_build_object('id', f.id, 'contentType', f.content_type, 'size', f.size,
                   'originalName', f.original_name, 'variants', b.variants) order by f.created_at, f.id)
                 from files f join file_blobs b on b.id = f.blob_id where f.link_id = l.id and l.type <> 'menu'), '[]'::json) as files

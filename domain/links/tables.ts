@@ -1,0 +1,71 @@
+/** Links: the short link, its type and data, and the settings a scan is resolved with. */
+import type { PageStyle } from './page-style.js';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { id, createdAt, updatedAt, tstz } from '../columns.js';
+import { accountId } from '../accounts/tables.js';
+import { folders } from '../folders/tables.js';
+
+export const links = pgTable(
+  'links',
+  {
+    id: id(),
+    accountId: accountId(),
+    /**
+     * dynamic_link_id: globally unique because the redirect process resolves by it alone (exactly,
+     * case-sensitively), and unique ignoring case so no two links are look-alikes.
+     */
+    slug: text('slug').notNull(),
+    /**
+     * The slug equalled an older link's ignoring case when that became unique (migration 0003):
+     * kept, and left out of `links_slug_lower_idx`. False again once the link takes a new slug.
+     */
+    slugCaseDuplicate: boolean('slug_case_duplicate').notNull().default(false),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull(),
+    qrOptions: jsonb('qr_options').$type<Record<string, unknown>>().notNull(),
+    /** The brand and language of the link's page (domain/links/page-style.ts); null: the default look. */
+    pageStyle: jsonb('page_style').$type<PageStyle>(),
+    folderId: uuid('folder_id').references(() => folders.id, { onDelete: 'set null' }),
+    /** Used by the cafe feature: the id of the cafe whose menu this link serves. */
+    menu: text('menu'),
+    favorite: boolean('favorite').notNull().default(false),
+    paused: boolean('paused').notNull().default(false),
+    urlActive: boolean('url_active').notNull().default(false),
+    customUrl: text('custom_url'),
+    scheduleActive: boolean('schedule_active').notNull().default(false),
+    startDate: tstz('start_date'),
+    endDate: tstz('end_date'),
+    scheduleTimezone: text('schedule_timezone'),
+    scanLimitActive: boolean('scan_limit_active').notNull().default(false),
+    scanLimit: integer('scan_limit'),
+    passwordProtectedActive: boolean('password_protected_active').notNull().default(false),
+    /** bcrypt hash; plaintext is never stored. */
+    password: text('password'),
+    /** All recorded scans, and the human ones (bots never count toward a scan limit). */
+    scanCount: bigint('scan_count', { mode: 'number' }).notNull().default(0),
+    humanScanCount: bigint('human_scan_count', { mode: 'number' }).notNull().default(0),
+    lastScannedAt: tstz('last_scanned_at'),
+    /** A bulk job's id and the record's index in it: a retried job finds its links instead of duplicating them. */
+    sourceJobId: uuid('source_job_id'),
+    sourceIndex: integer('source_index'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('links_slug_idx').on(t.slug),
+    uniqueIndex('links_slug_lower_idx').on(sql`lower(${t.slug})`).where(sql`not ${t.slugCaseDuplicate}`),
+    index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
+    index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),
+    index('links_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.id.desc()),
+    index('links_account_folder_idx').on(t.accountId, t.folderId),
+    index('links_account_type_idx').on(t.accountId, t.type),
+    index('links_account_menu_idx').on(t.accountId, t.menu).where(sql`${t.menu} is not null`),
+    index('links_account_favorite_idx').on(t.accountId, t.createdAt.desc()).where(sql`${t.favorite}`),
+    // Case-insensitive substring search on name (ILIKE '%x%') needs trigrams to stay fast.
+    index('links_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    uniqueIndex('links_source_idx').on(t.sourceJobId, t.sourceIndex).where(sql`${t.sourceJobId} is not null`),
+  ],
+);
