@@ -17,7 +17,7 @@ import { renderMenuPage } from '../redirect/pages/menu.js';
 import type { PublishedMenu } from '../domain/cafes/published-menu.js';
 import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, seriousAccessibilityViolations, seriousViolationsOn, visitPage, type PageVisit } from './support/browser.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
-import { exampleData } from './support/link-examples.js';
+import { exampleData, resolvedLink } from './support/link-examples.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages', import.meta.url));
 /** With UPDATE_SCREENSHOTS=1 the first screen of each page is also written here (checked in, linked from the README). */
@@ -49,8 +49,7 @@ const PIXEL = `data:image/png;base64,${pngBytes(1, 1, [255, 200, 0]).toString('b
 /** A link with no page style: its own name ("Cafe Aroma") is the owner's label and never shown. */
 function linkOf(type: LinkType, overrides: Record<string, unknown> = {}): ResolvedLink {
   const data = { ...exampleData(type, { images: IMAGES, pdfs: PDFS }), ...overrides };
-  return { id: 'l1', accountId: 'a1', slug: 'abc1234', name: 'Cafe Aroma', type, data, menu: null, paused: false, scheduleActive: false,
-    startDate: null, endDate: null, scheduleTimezone: null, scanLimitActive: false, scanLimit: null, passwordHash: null, files: FILES, updatedAt: 0, brokenDestination: false };
+  return { ...resolvedLink(type, data, FILES, 'a1'), id: 'l1', name: 'Cafe Aroma' };
 }
 
 const LANDING_HTML = [

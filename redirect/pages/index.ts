@@ -3,7 +3,7 @@
  * routes send as is. Every page carries its complete headers (`pageHeaders`: CSP, nosniff,
  * no-referrer, no-store).
  */
-import type { LinkDataByType, LinkType } from '../../domain/links/data/index.js';
+import type { LinkType } from '../../domain/links/data/index.js';
 import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
 import { renderVcardPage } from './contact.js';
 import { renderEventPage } from './event.js';
@@ -46,38 +46,36 @@ export function renderLinkPage(link: ResolvedLink, urls: PageUrls, scanner: Scan
 }
 
 function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, locale: PageLocale): PageContent {
-  // The data was validated against the type's schema when it was stored.
-  const data = <T extends LinkType>() => link.data as unknown as LinkDataByType[T];
   switch (link.type) {
     case 'email':
-      return renderEmailPage(data<'email'>(), locale);
+      return renderEmailPage(link.data, locale);
     case 'sms':
-      return renderSmsPage(data<'sms'>(), locale);
+      return renderSmsPage(link.data, locale);
     case 'vcard':
-      return renderVcardPage(link, data<'vcard'>(), urls, scanner, locale);
+      return renderVcardPage(link, link.data, urls, scanner, locale);
     case 'wifi':
-      return renderWifiPage(data<'wifi'>(), locale);
+      return renderWifiPage(link.data, locale);
     case 'location':
-      return renderLocationPage(shownName(link), data<'location'>(), scanner, locale);
+      return renderLocationPage(shownName(link), link.data, scanner, locale);
     case 'event':
-      return renderEventPage(link, data<'event'>(), urls, scanner, locale);
+      return renderEventPage(link, link.data, urls, scanner, locale);
     case 'image':
-      return renderImagePage(link, data<'image'>(), urls, locale);
+      return renderImagePage(link, link.data, urls, locale);
     case 'gallery':
-      return renderGalleryPage(link, data<'gallery'>(), urls, locale);
+      return renderGalleryPage(link, link.data, urls, locale);
     case 'pdf':
-      return renderPdfPage(link, data<'pdf'>(), urls, locale);
+      return renderPdfPage(link, link.data, urls, locale);
     case 'multi-pdf':
-      return renderMultiPdfPage(link, data<'multi-pdf'>(), urls, locale);
+      return renderMultiPdfPage(link, link.data, urls, locale);
     case 'landing':
-      return renderLandingPage(link, data<'landing'>(), urls, locale);
+      return renderLandingPage(link, link.data, urls, locale);
     case 'product':
-      return renderProductPage(link, data<'product'>(), urls, locale);
+      return renderProductPage(link, link.data, urls, locale);
     case 'multi-links':
-      return renderMultiLinksPage(data<'multi-links'>(), locale);
+      return renderMultiLinksPage(link.data, locale);
     case 'menu':
       // A menu link serving a cafe is answered by the menu page cache (redirect/page-cache.ts) instead.
-      return renderMenuPlaceholderPage(data<'menu'>(), locale);
+      return renderMenuPlaceholderPage(link.data, locale);
     case 'website':
     case 'smart-url':
       throw new TypeError(`${link.type} links redirect; they have no page`);

@@ -12,7 +12,6 @@ import { LinkLookupUnavailableError } from '../../domain/links/resolve/link-reso
 import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../domain/links/resolve/password.js';
 import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
 import { smartUrlDestination } from '../../domain/links/smart-url.js';
-import type { LinkDataByType } from '../../domain/links/data/index.js';
 import {
   attachmentDisposition,
   eventFileName,
@@ -174,8 +173,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   /** Where a scan of the link goes (a URL for Location) or the page it shows (landing and menu pages come from the page cache). */
   function answerOf(request: SlugRequest, link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page | Promise<EncodedPage> {
-    if (link.type === 'website') return (link.data as LinkDataByType['website']).url;
-    if (link.type === 'smart-url') return smartUrlDestination(link.data as LinkDataByType['smart-url'], visitor, new Date(now));
+    if (link.type === 'website') return link.data.url;
+    if (link.type === 'smart-url') return smartUrlDestination(link.data, visitor, new Date(now));
     if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding'], request.headers['accept-language']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
     return renderLinkPage(link, linkPageUrls(link, scanPath.shortUrlBase), { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] });
@@ -267,13 +266,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (file === 'contact.vcf' && found.type === 'vcard') {
         return reply
-          .headers({ ...headers, 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': attachmentDisposition(vcardFileName(found.data as LinkDataByType['vcard'])) })
-          .send(renderVcard(found.data as LinkDataByType['vcard']));
+          .headers({ ...headers, 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': attachmentDisposition(vcardFileName(found.data)) })
+          .send(renderVcard(found.data));
       }
       if (file === 'event.ics' && found.type === 'event') {
         return reply
-          .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': attachmentDisposition(eventFileName(found.data as LinkDataByType['event'])) })
-          .send(renderIcs(found.data as LinkDataByType['event'], { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
+          .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': attachmentDisposition(eventFileName(found.data)) })
+          .send(renderIcs(found.data, { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
       }
       return sendPage(reply, notFoundPage(request.headers['accept-language']));
     };

@@ -1,5 +1,5 @@
 import type { LinkType } from '../../domain/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../../domain/links/resolve/resolved-link.js';
+import type { ResolvedLink, ResolvedLinkFile, StoredLink } from '../../domain/links/resolve/resolved-link.js';
 
 /** A valid `data` payload for each link type; file-bearing ones take the ids of uploaded files. */
 export interface ExampleFiles {
@@ -97,9 +97,13 @@ export function exampleData(type: string, f: ExampleFiles): Record<string, unkno
   }
 }
 
-/** A link as the redirect resolves it: active, unprotected, with `data` of `type`. */
+/**
+ * A link as the redirect resolves it: active, unprotected, with `data` of `type`. `data` is taken
+ * as that type's unchecked, as the resolver takes a stored link's, so a test can also hand a page
+ * data the api would refuse.
+ */
 export function resolvedLink(type: LinkType, data: Record<string, unknown>, files: ResolvedLinkFile[] = [], accountId = '1d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6'): ResolvedLink {
-  return {
+  const link: StoredLink = {
     id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
     accountId,
     slug: 'abc1234',
@@ -119,4 +123,5 @@ export function resolvedLink(type: LinkType, data: Record<string, unknown>, file
     updatedAt: 0,
     brokenDestination: false,
   };
+  return link as ResolvedLink;
 }

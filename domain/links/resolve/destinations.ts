@@ -8,20 +8,30 @@
  * anything is counted.
  */
 import { httpUrlHref } from '../data/schemas.js';
-import type { ResolvedLink } from './resolved-link.js';
+import type { ResolvedLink, StoredLink } from './resolved-link.js';
 
-/** A copy of the link with its destinations sendable and `brokenDestination` set (run once per cache fill, not per scan). */
-export function withSendableDestinations(link: Omit<ResolvedLink, 'brokenDestination'> & { brokenDestination?: boolean }): ResolvedLink {
+/**
+ * The resolved link of a stored one (a Postgres row, or a Redis copy possibly written by an older
+ * process): its destinations sendable and `brokenDestination` set (run once per cache fill, not per
+ * scan). This is the one place a link's `data` is taken as its type's: the api validated it
+ * against the type's schema before storing it, and a Redis copy is JSON of a link resolved here.
+ * The destinations are the part a row written outside the api may get wrong, so they are checked.
+ */
+export function withSendableDestinations(link: StoredLink): ResolvedLink {
+  return { ...link, ...sendableDestinations(link) } as ResolvedLink;
+}
+
+function sendableDestinations(link: StoredLink): Pick<StoredLink, 'data'> & { brokenDestination: boolean } {
   if (link.type === 'website') {
     const url = httpUrlHref(link.data.url as string);
-    return url === null ? { ...link, brokenDestination: true } : { ...link, data: { ...link.data, url }, brokenDestination: false };
+    return url === null ? { data: link.data, brokenDestination: true } : { data: { ...link.data, url }, brokenDestination: false };
   }
   if (link.type === 'smart-url') {
     const defaultUrl = httpUrlHref(link.data.defaultUrl as string);
     const stored = link.data.rules ?? [];
     const rules = Array.isArray(stored) ? stored.map((rule: Record<string, unknown>) => ({ ...rule, url: httpUrlHref(rule?.url as string) })) : null;
-    if (defaultUrl === null || rules === null || rules.some((rule) => rule.url === null)) return { ...link, brokenDestination: true };
-    return { ...link, data: { ...link.data, defaultUrl, ...(link.data.rules ? { rules } : {}) }, brokenDestination: false };
+    if (defaultUrl === null || rules === null || rules.some((rule) => rule.url === null)) return { data: link.data, brokenDestination: true };
+    return { data: { ...link.data, defaultUrl, ...(link.data.rules ? { rules } : {}) }, brokenDestination: false };
   }
-  return { ...link, brokenDestination: false };
+  return { data: link.data, brokenDestination: false };
 }

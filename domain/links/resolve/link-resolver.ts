@@ -4,7 +4,7 @@ import type { Redis } from '../../../platform/redis/client.js';
 import type { LinkCacheKeys } from './keys.js';
 import { withSendableDestinations } from './destinations.js';
 import { loadResolvedLink } from './load.js';
-import type { ResolvedLink } from './resolved-link.js';
+import type { ResolvedLink, StoredLink } from './resolved-link.js';
 
 export interface LinkResolverOptions {
   /** How long an in-process copy is used without asking Redis (pub/sub drops it sooner on a change). */
@@ -41,7 +41,7 @@ export interface LinkResolverDeps {
 
 /** A Redis copy, possibly written by an older process: its destinations are made sendable again (a no-op for current ones). */
 function fromRedisEntry(entry: string): ResolvedLink | null {
-  const link = JSON.parse(entry) as ResolvedLink | null;
+  const link = JSON.parse(entry) as StoredLink | null;
   return link && withSendableDestinations(link);
 }
 

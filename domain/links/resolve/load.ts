@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { LinkType } from '../data/index.js';
 import type { PageStyle } from '../page-style.js';
 import { menuVersionSql } from '../../cafes/menu-version.js';
 import { withSendableDestinations } from './destinations.js';
@@ -54,7 +53,7 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
     accountId: r.account_id,
     slug: r.slug,
     name: r.name,
-    type: r.type as LinkType,
+    type: r.type,
     data: r.meta_data,
     pageStyle: r.page_style,
     menu: r.menu,

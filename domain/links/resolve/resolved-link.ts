@@ -4,7 +4,7 @@
  * in Redis as JSON), so every member is plain JSON: instants are epoch milliseconds.
  */
 import type { ImageVariant } from '../../files/image-variants.js';
-import type { LinkType } from '../data/index.js';
+import type { LinkDataByType, LinkType } from '../data/index.js';
 import type { PageStyle } from '../page-style.js';
 
 export interface ResolvedLinkFile {
@@ -16,14 +16,12 @@ export interface ResolvedLinkFile {
   variants?: ImageVariant[] | null;
 }
 
-export interface ResolvedLink {
+/** What every resolved link has, whatever its type. */
+interface ResolvedLinkFields {
   id: string;
   accountId: string;
   slug: string;
   name: string;
-  type: LinkType;
-  /** meta_data: the type's data exactly as validated and stored. */
-  data: Record<string, unknown>;
   /** The brand and language of the link's page; null (or absent, in copies of older processes): the default look. */
   pageStyle?: PageStyle | null;
   /** The cafe whose menu a menu link serves (`links.menu`); null for other links and menu links made without a cafe. */
@@ -54,3 +52,15 @@ export interface ResolvedLink {
    */
   brokenDestination: boolean;
 }
+
+/** A resolved link of one type: `data` (meta_data) is that type's data exactly as validated and stored. */
+type ResolvedLinkOf<T extends LinkType> = ResolvedLinkFields & { type: T; data: LinkDataByType[T] };
+
+/** A resolved link of any type; checking `type` gives `data` its type's shape. */
+export type ResolvedLink = { [T in LinkType]: ResolvedLinkOf<T> }[LinkType];
+
+/**
+ * A link as read back from Postgres or from a Redis copy, before its data is taken as its type's
+ * (`withSendableDestinations` does that); `brokenDestination` is absent in a row.
+ */
+export type StoredLink = Omit<ResolvedLinkFields, 'brokenDestination'> & { type: string; data: Record<string, unknown>; brokenDestination?: boolean };
