@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../domain/errors.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
 /**
@@ -108,5 +109,86 @@ describe("Node's HTTP parser refusals (real sockets)", () => {
   it('the server still answers afterwards', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/health`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('every error answer carries a code naming its reason', () => {
+  /** The body has the code, the status is the one ERROR_CODES gives it, and the rest is as before. */
+  function expectCode(res: { statusCode: number; json: () => Record<string, unknown> }, code: keyof typeof ERROR_CODES) {
+    expect(res.json().code, JSON.stringify(res.json())).toBe(code);
+    expect(res.statusCode).toBe(ERROR_CODES[code]);
+  }
+
+  it('an unknown link is link_not_found, an unknown route not_found (whatever the method)', async () => {
+    const link = await call(api.app, me.key, 'GET', '/api/v1/links/no-such-link');
+    expect(link.json()).toEqual({ code: 'link_not_found', message: 'Link not found' });
+    expectCode(link, 'link_not_found');
+    for (const method of ['GET', 'PROPFIND', 'DELETE'] as const) {
+      const route = await call(api.app, me.key, method, '/api/v1/nothing-here');
+      expect(route.json(), method).toEqual({ code: 'not_found', message: 'Route not found' });
+      expectCode(route, 'not_found');
+    }
+  });
+
+  it('an invalid body, query or JSON text is validation_failed, its field errors as before', async () => {
+    const body = await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'x', extra: 1 });
+    expect(body.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: 'extra', message: 'Unknown field' }] });
+    expectCode(body, 'validation_failed');
+    expectCode(await call(api.app, me.key, 'GET', '/api/v1/links?size=nope'), 'validation_failed');
+    expectCode(await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name":', { 'content-type': 'application/json' }), 'validation_failed');
+  });
+
+  it('no key or an unknown key is unauthorized, a missing scope forbidden', async () => {
+    const none = await call(api.app, null, 'GET', '/api/v1/folders');
+    expect(none.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });
+    expectCode(none, 'unauthorized');
+    expectCode(await call(api.app, 'qrl_not-a-real-key', 'GET', '/api/v1/folders'), 'unauthorized');
+    const reader = await createTestAccount(api.ctx, { scopes: ['folders.read'] });
+    const denied = await call(api.app, reader.key, 'POST', '/api/v1/folders', { name: 'x' });
+    expect(denied.json()).toEqual({ code: 'forbidden', message: 'You do not have permission to perform this action.' });
+    expectCode(denied, 'forbidden');
+  });
+
+  it('a body past the limit is payload_too_large, another content type unsupported_media_type', async () => {
+    const big = await call(api.app, me.key, 'POST', '/api/v1/folders', JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }), {
+      'content-type': 'application/json',
+    });
+    expect(big.json()).toEqual({ code: 'payload_too_large', message: 'Request body is too large' });
+    expectCode(big, 'payload_too_large');
+    const text = await call(api.app, me.key, 'POST', '/api/v1/folders', 'name=x', { 'content-type': 'text/plain' });
+    expect(text.json()).toEqual({ code: 'unsupported_media_type', message: 'Unsupported Content-Type: text/plain' });
+    expectCode(text, 'unsupported_media_type');
+  });
+
+  it('a custom URL taken is slug_taken, its field error kept', async () => {
+    const slug = `taken-${Date.now()}`;
+    const link = (customUrl: string) => ({ name: 'x', type: 'website', data: { url: 'https://example.com' }, linkConfigurations: { urlActive: true, customUrl } });
+    expect((await call(api.app, me.key, 'POST', '/api/v1/links', link(slug))).statusCode).toBe(200);
+    const again = await call(api.app, me.key, 'POST', '/api/v1/links', link(slug));
+    expect(again.json()).toEqual({
+      code: 'slug_taken',
+      message: 'Custom URL is already in use',
+      errors: [{ path: 'linkConfigurations.customUrl', message: 'Custom URL is already in use' }],
+    });
+    expectCode(again, 'slug_taken');
+  });
+
+  it('past the per-key rate limit is rate_limited', async () => {
+    const limited = await startTestApi({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '60000', QUEUE_PREFIX: `qrlinks-test-codes-${Date.now()}` });
+    try {
+      const a = await createTestAccount(limited.ctx);
+      expect((await call(limited.app, a.key, 'GET', '/api/v1/folders')).statusCode).toBe(200);
+      const res = await call(limited.app, a.key, 'GET', '/api/v1/folders');
+      expect(res.json()).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Too many requests; retry in \d+ s$/) });
+      expectCode(res, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("Node's parser refusals carry codes too (real sockets)", async () => {
+    expect(JSON.parse((await raw(`GET /api/v1/folders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).body).code).toBe('headers_too_large');
+    expect(JSON.parse((await raw(`GET /api/v1/links?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)).body).code).toBe('uri_too_long');
+    expect(JSON.parse((await raw('FOO /api/v1/folders HTTP/1.1\r\nHost: x\r\n\r\n')).body).code).toBe('validation_failed');
   });
 });
