@@ -4,21 +4,29 @@
  * when it needs a particular scope; one with inputs answers 400; one with path ids 404; one with a
  * body 413 (past the body or file limit) and 415 (another content type). A route's own
  * `errorResponses(...)` (409, 503, a more precise description) wins. Documentation only: the
- * bodies themselves come from the error handler (api/plugins/app/errors.ts), in these shapes.
+ * bodies themselves come from the error handler (api/plugins/app/errors.ts), in these shapes:
+ * `{code, message, ...}`, `code` one of the status's ERROR_CODES (domain/errors.ts).
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { MAX_LISTED_ERRORS } from '../domain/errors.js';
+import { errorCodesOf, MAX_LISTED_ERRORS } from '../domain/errors.js';
 import { ERROR_DESCRIPTIONS } from './schemas.js';
 import { API_PREFIX } from './prefix.js';
 import type { AuthRequirement } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
 
-const messageBody = (description: string): JsonSchema => ({
+const CODE_DESCRIPTION = 'Why the request was refused; stable, for clients to match on (the message may change)';
+
+const messageBody = (status: number, description: string): JsonSchema => ({
   description,
   content: {
     'application/json': {
-      schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
+      schema: {
+        type: 'object',
+        properties: { code: { type: 'string', enum: errorCodesOf(status), description: CODE_DESCRIPTION }, message: { type: 'string' } },
+        required: ['code', 'message'],
+        additionalProperties: false,
+      },
     },
   },
 });
@@ -30,6 +38,7 @@ const validationBody: JsonSchema = {
       schema: {
         type: 'object',
         properties: {
+          code: { type: 'string', enum: errorCodesOf(400), description: CODE_DESCRIPTION },
           message: { type: 'string', enum: ['Validation failed'] },
           errors: {
             type: 'array',
@@ -44,7 +53,7 @@ const validationBody: JsonSchema = {
             description: `Present when there are more than ${MAX_LISTED_ERRORS} errors: how many are not listed`,
           },
         },
-        required: ['message', 'errors'],
+        required: ['code', 'message', 'errors'],
       },
     },
   },
@@ -76,7 +85,7 @@ export function withErrorResponses<T extends { schema: unknown; url: string }>(i
   const auth = (input.route?.config as { auth?: AuthRequirement } | undefined)?.auth;
   const response: Record<string, unknown> = {};
   for (const code of routeErrorCodes(input.schema, auth)) {
-    response[code] = code === 400 ? validationBody : messageBody(ERROR_DESCRIPTIONS[code as keyof typeof ERROR_DESCRIPTIONS]);
+    response[code] = code === 400 ? validationBody : messageBody(code, ERROR_DESCRIPTIONS[code as keyof typeof ERROR_DESCRIPTIONS]);
   }
   return { ...out, schema: { ...schema, response: { ...response, ...schema.response } } };
 }

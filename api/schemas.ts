@@ -1,6 +1,6 @@
 /** Schemas shared by several routes. Resource schemas live with their domain module in domain/. */
 import { z } from 'zod';
-import { fieldErrorListShape } from '../domain/errors.js';
+import { errorCodesOf, fieldErrorListShape, type ErrorCode, type Resource } from '../domain/errors.js';
 
 /**
  * What a route's path parameters name. A params schema registered here makes every path that
@@ -12,7 +12,7 @@ import { fieldErrorListShape } from '../domain/errors.js';
 export const pathResources = z.registry<PathResource>();
 
 export interface PathResource {
-  notFound: string;
+  notFound: Resource;
   /**
    * `'empty-data'`: an id that is not one of the caller's resources is answered 200 with empty data
    * instead of the 404 (analytics: no scans is not an error). Only text no id can hold (NUL, lone
@@ -29,7 +29,7 @@ export interface PathResource {
 const PATH_ID_MAX_LENGTH = 200;
 
 /** `{ [param]: string }` naming a `thing` ("Folder", "Link"); see `pathResources`. */
-export function resourceParams<const K extends string>(param: K, thing: string, description?: string, unknownId?: 'empty-data') {
+export function resourceParams<const K extends string>(param: K, thing: Resource, description?: string, unknownId?: 'empty-data') {
   // An unknown id of any length is empty data there, found so by the handler's look-up.
   const id = unknownId ? z.string() : z.string().max(PATH_ID_MAX_LENGTH);
   const schema = z.object({ [param]: description ? id.describe(description) : id } as Record<K, typeof id>);
@@ -43,7 +43,7 @@ export function resourceParams<const K extends string>(param: K, thing: string, 
  * cafe is "Cafe not found" whatever the inner ids are); the handler answers the inner resource's
  * 404 for an inner id that is not in it, of any length (only the outer id is `thing`'s).
  */
-export function nestedResourceParams<const K extends string>(params: readonly [K, ...K[]], thing: string) {
+export function nestedResourceParams<const K extends string>(params: readonly [K, ...K[]], thing: Resource) {
   const [outer] = params;
   const schema = z.object(
     Object.fromEntries(params.map((p) => [p, p === outer ? z.string().max(PATH_ID_MAX_LENGTH) : z.string()])) as Record<K, z.ZodString>,
@@ -54,8 +54,20 @@ export function nestedResourceParams<const K extends string>(params: readonly [K
 
 export const messageResponse = z.object({ message: z.string() });
 
+/** The `code` of an error answer of `status`: one of ERROR_CODES (domain/errors.ts), named by reason. */
+function errorCodeSchema(status: number) {
+  const codes = errorCodesOf(status);
+  return z.enum(codes as [ErrorCode, ...ErrorCode[]]).meta({ description: 'Why the request was refused; stable, for clients to match on (the message may change)' });
+}
+
+/** An error answer other than a 400: `{code, message}`. */
+function errorResponse(status: number) {
+  return z.object({ code: errorCodeSchema(status), message: z.string() });
+}
+
 export const validationErrorResponse = z
   .object({
+    code: errorCodeSchema(400),
     message: z.literal('Validation failed'),
     ...fieldErrorListShape,
     errors: fieldErrorListShape.errors.min(1),
@@ -63,7 +75,7 @@ export const validationErrorResponse = z
   .describe('The request is invalid; each entry names a field');
 
 export const ERROR_DESCRIPTIONS = {
-  401: 'No key, an unknown, revoked or expired key, or a plan without the feature',
+  401: 'No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`)',
   403: 'The key lacks the scope this endpoint needs',
   404: 'The resource is not one of the account’s',
   409: 'The resource is not in a state that allows this',
@@ -73,9 +85,11 @@ export const ERROR_DESCRIPTIONS = {
   503: 'The service could not do this now (see Retry-After)',
 } as const;
 
-/** The documented error answers of a route: 400 `{message, errors}`, every other one `{message}`. */
-export function errorResponses<const C extends keyof typeof ERROR_DESCRIPTIONS>(...codes: C[]) {
+type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+/** The documented error answers of a route: 400 `{code, message, errors}`, every other one `{code, message}`. */
+export function errorResponses<const C extends ErrorStatus>(...codes: C[]) {
   const out: Record<number, z.ZodType> = { 400: validationErrorResponse };
-  for (const code of codes) out[code] = messageResponse.describe(ERROR_DESCRIPTIONS[code]);
-  return out as { 400: typeof validationErrorResponse } & Record<C, typeof messageResponse>;
+  for (const code of codes) out[code] = errorResponse(code).describe(ERROR_DESCRIPTIONS[code]);
+  return out as { 400: typeof validationErrorResponse } & Record<C, ReturnType<typeof errorResponse>>;
 }

@@ -7,23 +7,136 @@ export interface FieldError {
 }
 
 /**
+ * Every `code` an error answer of the api can carry, with the status it comes with. The single
+ * list: throw sites name one of these (TypeScript refuses anything else), the error handler uses
+ * the generic ones, and the OpenAPI document enumerates them per status. A code names the reason
+ * as precisely as the code that refuses knows it; the generic code of a status (`not_found`,
+ * `conflict`, …) is for the rest. Codes are stable: clients match on them, not on `message`.
+ */
+export const ERROR_CODES = {
+  validation_failed: 400,
+  unauthorized: 401,
+  plan_feature_unavailable: 401,
+  forbidden: 403,
+  not_found: 404,
+  account_not_found: 404,
+  api_key_not_found: 404,
+  cafe_not_found: 404,
+  category_not_found: 404,
+  file_not_found: 404,
+  folder_not_found: 404,
+  group_not_found: 404,
+  item_not_found: 404,
+  job_not_found: 404,
+  job_file_not_found: 404,
+  link_not_found: 404,
+  template_not_found: 404,
+  not_acceptable: 406,
+  request_timeout: 408,
+  conflict: 409,
+  slug_taken: 409,
+  idempotency_key_reused: 409,
+  menu_full: 409,
+  api_key_limit_reached: 409,
+  job_not_completed: 409,
+  payload_too_large: 413,
+  file_too_large: 413,
+  storage_quota_exceeded: 413,
+  job_files_quota_exceeded: 413,
+  uri_too_long: 414,
+  unsupported_media_type: 415,
+  unsupported_image_type: 415,
+  rate_limited: 429,
+  auth_attempts_exceeded: 429,
+  job_queue_full: 429,
+  render_busy: 429,
+  headers_too_large: 431,
+  internal_error: 500,
+  service_unavailable: 503,
+  render_timeout: 503,
+  job_failed: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes an answer of `status` can carry. */
+export type ErrorCodeOf<S extends number> = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends S ? C : never }[ErrorCode];
+
+/** The codes an answer of `status` can carry, for the API documentation (empty for a status we never answer). */
+export function errorCodesOf(status: number): ErrorCode[] {
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code] === status);
+}
+
+/**
+ * The code of an answer whose reason is known only by its status (a refusal of Fastify, one of
+ * its plugins or Node's HTTP parser). Undefined for a status no answer of ours has.
+ */
+export const GENERIC_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'validation_failed',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
+
+/** What an error answer says besides its code: `message` always, some answers more (`errors`, …). */
+type ErrorFields = { message: string } & Record<string, unknown>;
+
+/** An error answer's body: `{code, message, ...}`. */
+export type ErrorBody = { code: ErrorCode } & ErrorFields;
+
+/**
  * An error that maps to a user-facing HTTP answer. Domain code throws these; the api's error
- * handler sends `statusCode` with `body` and never anything else (no stack traces).
+ * handler sends `statusCode` (the code's, from ERROR_CODES) with `body` and never anything else
+ * (no stack traces).
  */
 export class AppError extends Error {
+  readonly statusCode: number;
+  readonly body: ErrorBody;
+
   constructor(
-    readonly statusCode: number,
-    readonly body: Record<string, unknown>,
+    readonly code: ErrorCode,
+    fields: ErrorFields,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body.message === 'string' ? body.message : `HTTP ${statusCode}`);
+    super(fields.message);
+    this.statusCode = ERROR_CODES[code];
+    this.body = { code, ...fields };
   }
 }
 
+/** The code of each resource a 404 can name; the key is the resource as users read it. */
+const NOT_FOUND_CODES = {
+  Account: 'account_not_found',
+  'API key': 'api_key_not_found',
+  Cafe: 'cafe_not_found',
+  Category: 'category_not_found',
+  File: 'file_not_found',
+  Folder: 'folder_not_found',
+  Group: 'group_not_found',
+  Item: 'item_not_found',
+  Job: 'job_not_found',
+  'Job file': 'job_file_not_found',
+  Link: 'link_not_found',
+  Template: 'template_not_found',
+} as const satisfies Record<string, ErrorCodeOf<404>>;
+
+/** A resource a 404 can name. */
+export type Resource = keyof typeof NOT_FOUND_CODES;
+
 export class NotFoundError extends AppError {
-  /** `thing` is the resource name as users read it: "Folder" gives `{message: "Folder not found"}`. */
-  constructor(thing: string) {
-    super(404, { message: `${thing} not found` });
+  /** `thing` is the resource name as users read it: "Folder" gives `{code: "folder_not_found", message: "Folder not found"}`. */
+  constructor(thing: Resource) {
+    super(NOT_FOUND_CODES[thing], { message: `${thing} not found` });
   }
 }
 
@@ -88,14 +201,18 @@ export const fieldErrorListShape = {
     .meta({ description: `Present when there are more than ${MAX_LISTED_ERRORS} errors: how many are not listed` }),
 };
 
-/** The 400 body: `{message: "Validation failed", errors, omittedErrors?}`. */
-export function validationBody(errors: FieldError[] | FieldErrorList) {
+function validationFields(errors: FieldError[] | FieldErrorList) {
   return { message: 'Validation failed', ...(errors instanceof FieldErrorList ? errors : FieldErrorList.of(errors)).toBody() };
+}
+
+/** The 400 body: `{code: "validation_failed", message: "Validation failed", errors, omittedErrors?}`. */
+export function validationBody(errors: FieldError[] | FieldErrorList) {
+  return { code: 'validation_failed' as const, ...validationFields(errors) };
 }
 
 export class ValidationError extends AppError {
   constructor(errors: FieldError[] | FieldErrorList) {
-    super(400, validationBody(errors));
+    super('validation_failed', validationFields(errors));
   }
 
   /** The listed errors (at most MAX_LISTED_ERRORS). */
@@ -104,21 +221,23 @@ export class ValidationError extends AppError {
   }
 }
 
+/** 401 `{message: "Unauthorized"}`; `code` says why (`unauthorized`: no, an unknown or a revoked key). */
 export class UnauthorizedError extends AppError {
-  constructor() {
-    super(401, { message: 'Unauthorized' });
+  constructor(code: ErrorCodeOf<401> = 'unauthorized') {
+    super(code, { message: 'Unauthorized' });
   }
 }
 
 export class ForbiddenError extends AppError {
   constructor() {
-    super(403, { message: 'You do not have permission to perform this action.' });
+    super('forbidden', { message: 'You do not have permission to perform this action.' });
   }
 }
 
+/** 409: the resource is not in a state that allows this; `path` names the field that conflicts. */
 export class ConflictError extends AppError {
-  constructor(message: string, path?: string) {
-    super(409, path ? { message, errors: [{ path, message }] } : { message });
+  constructor(code: ErrorCodeOf<409>, message: string, path?: string) {
+    super(code, path ? { message, errors: [{ path, message }] } : { message });
   }
 }
 
@@ -166,14 +285,14 @@ function deepest(issues: ReadonlyArray<z.core.$ZodIssue>): number {
 
 /** 429: the caller is over a limit; `retryAfterSeconds` (at least 1) goes into Retry-After. */
 export class TooManyRequestsError extends AppError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  constructor(code: ErrorCodeOf<429>, message: string, retryAfterSeconds: number) {
+    super(code, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }
 
 /** 503: the service cannot do this now, through no fault of the request; retry after `retryAfterSeconds`. */
 export class ServiceUnavailableError extends AppError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super(503, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  constructor(code: ErrorCodeOf<503>, message: string, retryAfterSeconds: number) {
+    super(code, { message }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
   }
 }

@@ -387,7 +387,7 @@ describe('answer now or 202', () => {
     // Any key of the account may download; another account's key, or an unknown job, is a 404.
     const narrow = await createTestAccount(api.ctx, { scopes: ['links.read'] });
     expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(404);
-    expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).json()).toEqual({ message: 'Job not found' });
+    expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).json()).toEqual({ code: 'job_not_found', message: 'Job not found' });
     expect((await call(api.app, me.key, 'GET', `/api/v1/jobs/${randomUUID()}/download`)).statusCode).toBe(404);
     expect((await call(api.app, null, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(401);
   });
@@ -444,7 +444,7 @@ describe('answer now or 202', () => {
       (status) => status === 404,
     );
     expect(gone).toBe(404);
-    expect((await call(api.app, me.key, 'GET', new URL(old.result.downloadUrl).pathname)).json()).toEqual({ message: 'Job not found' });
+    expect((await call(api.app, me.key, 'GET', new URL(old.result.downloadUrl).pathname)).json()).toEqual({ code: 'job_not_found', message: 'Job not found' });
     expect(existsSync(oldDir)).toBe(false);
 
     expect((await call(api.app, me.key, 'GET', new URL(young.result.downloadUrl).pathname)).statusCode).toBe(200);
@@ -468,7 +468,8 @@ describe('answer now or 202', () => {
     const res = await exportCall(broken, null);
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();
-    expect(Object.keys(res.json())).toEqual(['message']);
+    expect(Object.keys(res.json())).toEqual(['code', 'message']);
+    expect(res.json().code).toBe('job_failed');
     expect(res.json().message).toMatch(/^The job [0-9a-f-]{36} failed: \S/);
     expect(res.json().message).not.toContain('\n');
     const jobId = /The job ([0-9a-f-]{36})/.exec(res.json().message)![1];

@@ -58,7 +58,7 @@ describe('/api-keys', () => {
     const stranger = await createTestAccount(api.ctx, { plan: 'pro' });
     const res = await call(api.app, me.key, 'DELETE', `/api/v1/api-keys/${stranger.keyId}`);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'API key not found' });
+    expect(res.json()).toEqual({ code: 'api_key_not_found', message: 'API key not found' });
     expect((await call(api.app, stranger.key, 'GET', '/api/v1/folders')).statusCode).toBe(200);
     const mine = (await call(api.app, me.key, 'GET', '/api/v1/api-keys')).json().data;
     expect(mine.some((k: { id: string }) => k.id === stranger.keyId)).toBe(false);

@@ -57,7 +57,8 @@ async function lookupsDuring(app: TestApi, work: () => Promise<unknown>): Promis
 
 function expectTooMany(res: LightMyRequestResponse) {
   expect(res.statusCode).toBe(429);
-  expect(Object.keys(res.json())).toEqual(['message']);
+  expect(Object.keys(res.json())).toEqual(['code', 'message']);
+  expect(res.json().code).toBe('auth_attempts_exceeded');
   expect(res.json().message).toMatch(/^Too many failed authentication attempts/);
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThan(0);
@@ -70,7 +71,7 @@ describe('failed authentication is limited per client address', () => {
     for (let i = 0; i < LIMIT; i++) {
       const res = await folders(api, `Basic ${badKey()}${i}`, address);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'Unauthorized' });
+      expect(res.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });
     }
     expectTooMany(await folders(api, `Basic ${badKey()}`, address));
     expectTooMany(await folders(api, `Basic ${owner.key}`, address));
@@ -191,7 +192,7 @@ describe('an account holds at most API_KEYS_MAX_PER_ACCOUNT active keys', () => 
     }
     const refused = await create();
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ message: 'This account already has 4 active API keys, the most it may have; revoke one before creating another' });
+    expect(refused.json()).toEqual({ code: 'api_key_limit_reached', message: 'This account already has 4 active API keys, the most it may have; revoke one before creating another' });
     expect((await call(api.app, acct.key, 'DELETE', `/api/v1/api-keys/${made[0]}`)).statusCode).toBe(200);
     expect((await create()).statusCode).toBe(200);
     expect((await create()).statusCode).toBe(409);

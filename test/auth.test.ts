@@ -36,7 +36,7 @@ describe('authentication: every way in that must fail answers 401 {message: Unau
   it.each(cases)('%s → 401', async (_name, header) => {
     const res = await get(header());
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'Unauthorized' });
+    expect(res.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });
   });
 
   it('a revoked key → 401', async () => {
@@ -45,7 +45,7 @@ describe('authentication: every way in that must fail answers 401 {message: Unau
     await revokeApiKey(api.ctx.db, id);
     const res = await get(`Basic ${key}`);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'Unauthorized' });
+    expect(res.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });
   });
 
   it('an expired key → 401 at once, before the sweep job marks it inactive', async () => {
@@ -87,7 +87,7 @@ describe('scopes: each folders.* and templates.* endpoint needs its own scope (o
     const without = await addKey(api.ctx, owner.accountId, others);
     const denied = await call(api.app, without.key, method, url(id), body);
     expect(denied.statusCode).toBe(403);
-    expect(denied.json()).toEqual({ message: 'You do not have permission to perform this action.' });
+    expect(denied.json()).toEqual({ code: 'forbidden', message: 'You do not have permission to perform this action.' });
 
     const only = await addKey(api.ctx, owner.accountId, [scope]);
     expect((await call(api.app, only.key, method, url(id), body)).statusCode).toBe(200);
@@ -108,7 +108,7 @@ describe('plan rule: API key management is unavailable on starter and enterprise
     ] as const) {
       const res = await call(api.app, acct.key, method, url, body);
       expect(res.statusCode, `${method} ${url}`).toBe(401);
-      expect(res.json()).toEqual({ message: 'Unauthorized' });
+      expect(res.json()).toEqual({ code: 'plan_feature_unavailable', message: 'Unauthorized' });
     }
     // The same key still works where the plan does not matter.
     expect((await call(api.app, acct.key, 'GET', '/api/v1/folders')).statusCode).toBe(200);

@@ -158,6 +158,7 @@ describe('validation: all or nothing, every bad record named', () => {
     const res = await bulk({ type: 'website', data });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
+      code: 'validation_failed',
       message: 'Validation failed',
       errors: [
         { path: 'data[3].url', message: 'Must be a valid URL' },
@@ -264,7 +265,7 @@ describe('validation: all or nothing, every bad record named', () => {
     for (let i = 0; i < 300_000; i++) record[`k${i}`] = 0;
     const res = await bulk({ type: 'website', data: [record] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }] });
+    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }] });
     // Colons and braces inside strings are text.
     const text = await bulk({ type: 'website', data: [{ name: '{:'.repeat(3000), url: 'https://example.com/' }] }, {}, me, '?dryRun=true');
     expect(text.json().errors).toEqual([{ path: 'data[0].name', message: 'Must be at most 255 characters' }]);

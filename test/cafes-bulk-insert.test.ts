@@ -245,7 +245,7 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const add = () => sendForm(api.app, me.key, 'POST', url(cafe.id, '/items'), [textPart('category_id', items[0]!.category_id as string), textPart('name', 'One more'), textPart('price', '2')]);
     const refused = await add();
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ message: 'A cafe holds at most 5000 items; delete some first' });
+    expect(refused.json()).toEqual({ code: 'menu_full', message: 'A cafe holds at most 5000 items; delete some first' });
     expect(await list(cafe.id, 'items')).toHaveLength(5000);
     expect((await call(api.app, me.key, 'DELETE', url(cafe.id, `/items/${items[0]!.id}`))).statusCode).toBe(200);
     const added = await add();
@@ -355,7 +355,7 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     for (const id of [theirs.id, randomUUID(), 'not-a-uuid']) {
       const res = await bulk(id, body);
       expect(res.statusCode, id).toBe(404);
-      expect(res.json()).toEqual({ message: 'Cafe not found' });
+      expect(res.json()).toEqual({ code: 'cafe_not_found', message: 'Cafe not found' });
     }
     const theirMenu = await call(api.app, other.key, 'GET', url(theirs.id, '/items'));
     expect(theirMenu.json().data.map((i: Row) => i.name)).toEqual(['Old item']);
@@ -376,7 +376,7 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
       // Before the bulk insert: done (and then replaced); after it: the category or item is gone.
       expect([200, 400, 404], a.body).toContain(a.statusCode);
       if (a.statusCode === 400) expect(a.json().errors).toEqual([{ path: 'category_id', message: 'Category not found in this cafe' }]);
-      if (a.statusCode === 404) expect(a.json()).toEqual({ message: 'Item not found' });
+      if (a.statusCode === 404) expect(a.json()).toEqual({ code: 'item_not_found', message: 'Item not found' });
     }
     const items = await list(cafe.id, 'items');
     expect(items.map((i) => i.name)).toEqual(entries.map((e) => e.name));

@@ -86,7 +86,7 @@ describe('groups', () => {
     expect(ok(await call(api.app, me.key, 'GET', url(cafeId, `/categories/${category.id}`)))).toMatchObject({ group_id: null });
     const gone = await call(api.app, me.key, 'GET', url(cafeId, `/groups/${lunch.id}`));
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual({ message: 'Group not found' });
+    expect(gone.json()).toEqual({ code: 'group_not_found', message: 'Group not found' });
   });
 
   it('validation: names each bad field; non-images are 415; JSON is 415', async () => {
@@ -147,9 +147,9 @@ describe('categories', () => {
 
     const item = ok(await newItem(cafeId, [textPart('category_id', coffee.id), textPart('name', 'Espresso'), textPart('price', '2.5'), pngPart('image', 6, 2)]));
     expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/categories/${coffee.id}`))).statusCode).toBe(200);
-    expect((await call(api.app, me.key, 'GET', url(cafeId, `/items/${item.id}`))).json()).toEqual({ message: 'Item not found' });
+    expect((await call(api.app, me.key, 'GET', url(cafeId, `/items/${item.id}`))).json()).toEqual({ code: 'item_not_found', message: 'Item not found' });
     expect(await linkIdOfFile(item.image!)).toBeNull();
-    expect((await call(api.app, me.key, 'GET', url(cafeId, `/categories/${coffee.id}`))).json()).toEqual({ message: 'Category not found' });
+    expect((await call(api.app, me.key, 'GET', url(cafeId, `/categories/${coffee.id}`))).json()).toEqual({ code: 'category_not_found', message: 'Category not found' });
   });
 
   it('names are unique within a cafe ignoring case, on create and rename; other cafes may reuse them', async () => {
@@ -257,7 +257,7 @@ describe('items', () => {
     expect(await list(cafeId, 'items', '?category_id=nope')).toEqual([]);
 
     expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/items/${plain.id}`))).json()).toEqual({ message: 'Item deleted' });
-    expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/items/${plain.id}`))).json()).toEqual({ message: 'Item not found' });
+    expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/items/${plain.id}`))).json()).toEqual({ code: 'item_not_found', message: 'Item not found' });
   });
 
   it('names every bad field', async () => {
@@ -312,7 +312,7 @@ describe('items', () => {
     expect(ok(await call(api.app, me.key, 'GET', url(cafeId, `/items/${item.id}`))).visible).toBe(true);
     const missing = await call(api.app, me.key, 'POST', url(cafeId, '/items/00000000-0000-4000-8000-000000000000/hide'));
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Item not found' });
+    expect(missing.json()).toEqual({ code: 'item_not_found', message: 'Item not found' });
   });
 
   it('reorder takes the bare array', async () => {
@@ -366,7 +366,8 @@ describe('ids from another cafe or account', () => {
     for (const [pending, message] of expectations) {
       const res = await pending;
       expect(res.statusCode, `${message}: ${res.body}`).toBe(404);
-      expect(JSON.parse(res.body)).toEqual({ message });
+      // `Item not found` is `item_not_found`: the code names the same resource.
+      expect(JSON.parse(res.body)).toEqual({ code: `${message.replace(' not found', '').toLowerCase()}_not_found`, message });
     }
     expect(ok(await call(api.app, other.key, 'GET', url(theirs, `/items/${theirItem.id}`)))).toEqual(theirItem);
     expect(ok(await call(api.app, other.key, 'GET', url(theirs, `/groups/${theirGroup.id}`)))).toEqual(theirGroup);

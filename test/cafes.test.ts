@@ -86,7 +86,7 @@ describe('POST /cafes', () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', 'x'.repeat(100)]) {
       const res = await call(api.app, me.key, 'GET', url(`/${id}`));
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Cafe not found' });
+      expect(res.json()).toEqual({ code: 'cafe_not_found', message: 'Cafe not found' });
     }
   });
 });
@@ -252,7 +252,7 @@ describe('PUT /cafes/:id/profile (multipart)', () => {
     const cafe = await newCafe();
     const pdf = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [{ name: 'logo', data: pdfBytes('menu'), filename: 'logo.png', contentType: 'image/png' }]);
     expect(pdf.statusCode).toBe(415);
-    expect(pdf.json()).toEqual({ message: expect.stringContaining('PNG') });
+    expect(pdf.json()).toEqual({ code: 'unsupported_image_type', message: expect.stringContaining('PNG') });
     const junk = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [{ name: 'cover', data: 'hello', filename: 'c.jpg' }]);
     expect(junk.statusCode).toBe(415);
     expect(paths(await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('colour', 'red')]))).toEqual(['colour']);
@@ -389,7 +389,7 @@ describe('scopes and tenancy', () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode, res.body).toBe(404);
-      expect(JSON.parse(res.body)).toEqual({ message: 'Cafe not found' });
+      expect(JSON.parse(res.body)).toEqual({ code: 'cafe_not_found', message: 'Cafe not found' });
     }
     expect((await call(api.app, other.key, 'GET', url(`/${id}`))).json().data).toEqual(theirs);
     expect((await call(api.app, me.key, 'GET', url())).json().data.map((c: Cafe) => c.id)).not.toContain(id);

@@ -286,7 +286,7 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       await gallery(them, [theirs]);
       const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'image', data: { files: [{ fileId: theirs }] } });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message: expect.any(String), errors: [{ path: 'data.files[0].fileId', message: 'File not found' }] });
+      expect(res.json()).toEqual({ code: 'validation_failed', message: expect.any(String), errors: [{ path: 'data.files[0].fileId', message: 'File not found' }] });
       const style = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com/' }, pageStyle: { logo: { fileId: theirs } } });
       expect(style.statusCode).toBe(400);
       expect(style.json().errors).toEqual([{ path: 'pageStyle.logo.fileId', message: 'File not found' }]);
@@ -429,7 +429,8 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       expect(res.statusCode).toBe(413);
       const used = quota - free;
       const { message } = res.json();
-      expect(Object.keys(res.json())).toEqual(['message']);
+      expect(Object.keys(res.json())).toEqual(['code', 'message']);
+      expect(res.json().code).toBe('storage_quota_exceeded');
       expect(message).toMatch(/^Storage quota exceeded: the starter plan stores up to 500 MiB /);
       for (const part of [`(${quota} bytes)`, `uses 499.99 MiB (${used} bytes)`, `(${tooBig.length} bytes) does not fit`]) expect(message).toContain(part);
       expect(await objectKeys(me.accountId)).toEqual(objectsBefore);

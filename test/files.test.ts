@@ -95,7 +95,7 @@ async function makeLink(api: TestApi, accountId: string) {
   return link!;
 }
 
-const VALIDATION = (message: string) => ({ message: 'Validation failed', errors: [{ path: 'file', message }] });
+const VALIDATION = (message: string) => ({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: 'file', message }] });
 
 let api: TestApi;
 let me: TestAccount;
@@ -242,7 +242,7 @@ describe('POST /files: SVG is stored sanitized', () => {
     const before = (await storedKeys(api, me.accountId)).length;
     const res = await post(api, me.key, fileForm(svg, 'x.svg', 'image/svg+xml'));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: 'file', message }] });
+    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: 'file', message }] });
     expect((await storedKeys(api, me.accountId)).length).toBe(before);
   });
 });
@@ -301,7 +301,7 @@ describe('POST /files: size limit', () => {
     const big = Buffer.concat([PNG, Buffer.alloc(1001 - PNG.length, 7)]);
     const res = await post(small, acct.key, fileForm(big, 'big.png', 'image/png'));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ message: 'File is too large' });
+    expect(res.json()).toEqual({ code: 'file_too_large', message: 'File is too large' });
     expect(await accountRows(small, acct.accountId)).toEqual([]);
     expect(await storedKeys(small, acct.accountId)).toEqual([]);
   });
@@ -310,7 +310,7 @@ describe('POST /files: size limit', () => {
     const huge = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]);
     const res = await post(small, acct.key, fileForm(huge, 'huge.png', 'image/png'));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ message: 'File is too large' });
+    expect(res.json()).toEqual({ code: 'file_too_large', message: 'File is too large' });
     expect(await accountRows(small, acct.accountId)).toEqual([]);
   });
 
@@ -376,7 +376,7 @@ describe('POST /files: bad requests never store anything', () => {
     const { payload, headers } = fileForm(PNG, 'a.png', 'image/png');
     const res = await post(api, me.key, { payload: payload.subarray(0, payload.length - 30), headers });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: '(body)', message: 'Malformed multipart body' }] });
+    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(body)', message: 'Malformed multipart body' }] });
     expect((await accountRows(api, me.accountId)).length).toBe(before);
   });
 
@@ -401,14 +401,14 @@ describe('POST /files: auth', () => {
   it('no key → 401, before the body is read', async () => {
     const res = await post(api, null, fileForm(PNG));
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'Unauthorized' });
+    expect(res.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });
   });
 
   it('a key without links.create → 403; with it → 200', async () => {
     const readOnly = await addKey(api.ctx, me.accountId, ['links.read', 'folders.create']);
     const res = await post(api, readOnly.key, fileForm(PNG));
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: 'You do not have permission to perform this action.' });
+    expect(res.json()).toEqual({ code: 'forbidden', message: 'You do not have permission to perform this action.' });
     const creator = await addKey(api.ctx, me.accountId, ['links.create']);
     expect((await post(api, creator.key, fileForm(PNG))).statusCode).toBe(200);
   });

@@ -91,7 +91,7 @@ describe('folders', () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const res = await call(api.app, me.key, method, `/api/v1/folders/${id}`, body);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Folder not found' });
+      expect(res.json()).toEqual({ code: 'folder_not_found', message: 'Folder not found' });
     }
   });
 
@@ -100,7 +100,7 @@ describe('folders', () => {
     for (const [method, body] of [['GET'], ['PUT', { name: 'hijacked' }], ['DELETE']] as const) {
       const res = await call(api.app, me.key, method, `/api/v1/folders/${theirs.id}`, body);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Folder not found' });
+      expect(res.json()).toEqual({ code: 'folder_not_found', message: 'Folder not found' });
     }
     const mine = (await call(api.app, me.key, 'GET', '/api/v1/folders')).json().data;
     expect(mine.find((f: { id: string }) => f.id === theirs.id)).toBeUndefined();
@@ -144,7 +144,7 @@ describe('folders: bad input is a 400 naming the field, never a 500', () => {
   it('malformed JSON → 400', async () => {
     const res = await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name": ', { 'content-type': 'application/json' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: '(body)', message: 'Body is not valid JSON' }] });
+    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(body)', message: 'Body is not valid JSON' }] });
   });
 
   it('a content type other than JSON → 415', async () => {
@@ -160,13 +160,13 @@ describe('folders: bad input is a 400 naming the field, never a 500', () => {
       'content-type': 'application/json',
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ message: 'Request body is too large' });
+    expect(res.json()).toEqual({ code: 'payload_too_large', message: 'Request body is too large' });
   });
 
   it('an unknown route → 404 with a message', async () => {
     const res = await call(api.app, me.key, 'GET', '/api/v1/nothing-here');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Route not found' });
+    expect(res.json()).toEqual({ code: 'not_found', message: 'Route not found' });
   });
 });
 

@@ -111,7 +111,7 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
     ] as const) {
       const res = await call(api.app, key, 'GET', `/api/v1/jobs/${jobId}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Job not found' });
+      expect(res.json()).toEqual({ code: 'job_not_found', message: 'Job not found' });
     }
   });
 

@@ -134,7 +134,7 @@ describe('bad body shape', () => {
   it('landing HTML nesting elements deeper than 100 → 400 saying so; 100 deep is stored as sent', async () => {
     const res = await post({ name: 'deep', type: 'landing', data: { landingHTML: `<p>Hi</p>${'<div>'.repeat(100_000)}` } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Validation failed', errors: [{ path: 'data.landingHTML', message: 'Must not nest elements more than 100 deep' }] });
+    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: 'data.landingHTML', message: 'Must not nest elements more than 100 deep' }] });
     const landingHTML = `${'<div>'.repeat(100)}x${'</div>'.repeat(100)}`;
     const made = await post({ name: 'deep enough', type: 'landing', data: { landingHTML } });
     expect(made.statusCode, made.body).toBe(200);

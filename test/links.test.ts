@@ -458,7 +458,7 @@ describe('isolation: another account’s link is a 404 everywhere, and stays unc
     for (const [method, url, payload] of attempts) {
       const res = await call(api.app, me.key, method as 'GET', url, payload);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(res.json()).toEqual({ message: 'Link not found' });
+      expect(res.json()).toEqual({ code: 'link_not_found', message: 'Link not found' });
     }
     expect(await getLink(other, theirs)).toEqual(before);
     const mine = (await call(api.app, me.key, 'GET', '/api/v1/links?size=1000')).json().data;

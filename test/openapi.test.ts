@@ -3,7 +3,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeErrorCodes } from '../api/error-responses.js';
 import { MENU_THEME_KEYS } from '../domain/cafes/themes.js';
-import { MAX_LISTED_ERRORS } from '../domain/errors.js';
+import { ERROR_CODES, errorCodesOf, MAX_LISTED_ERRORS } from '../domain/errors.js';
 import { startTestApi, type TestApi } from './support/harness.js';
 
 let api: TestApi;
@@ -47,7 +47,10 @@ describe('OpenAPI document at /api/v1/docs', () => {
       if (route.config.auth && route.config.auth.scope !== 'any') expect(codes, `${route.method} ${path}`).toContain('403');
       for (const code of codes.filter((c) => c >= '400')) {
         const body = op.responses[code].content?.['application/json']?.schema;
-        expect(body?.required, `${route.method} ${path} ${code}`).toContain('message');
+        expect(body?.required, `${route.method} ${path} ${code}`).toEqual(expect.arrayContaining(['code', 'message']));
+        // The code is one of the status's codes in the one list (ERROR_CODES), all of them listed.
+        expect(body.properties.code.enum, `${route.method} ${path} ${code}`).toEqual(errorCodesOf(Number(code)));
+        expect(body.properties.code.enum.length, `${route.method} ${path} ${code}`).toBeGreaterThan(0);
       }
       // A 400 lists at most MAX_LISTED_ERRORS errors and says how many more there are.
       const invalid = op.responses['400']?.content?.['application/json']?.schema;
@@ -122,6 +125,30 @@ describe('OpenAPI document at /api/v1/docs', () => {
     expect(Object.keys(bulk.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
     expect(JSON.stringify(bulk.responses['202'])).toContain('statusUrl');
     expect(bulk.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['prefer', 'idempotency-key']));
+  });
+
+  it('lists the error codes of every status an operation documents, by reason', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    const codeEnum = (path: string, method: string, status: number) =>
+      doc.paths[path][method].responses[String(status)].content['application/json'].schema.properties.code.enum;
+    expect(codeEnum('/api/v1/links/{id}', 'get', 404)).toEqual(expect.arrayContaining(['link_not_found', 'folder_not_found', 'not_found']));
+    expect(codeEnum('/api/v1/links/{id}', 'get', 400)).toEqual(['validation_failed']);
+    expect(codeEnum('/api/v1/links/{id}', 'get', 401)).toEqual(['unauthorized', 'plan_feature_unavailable']);
+    expect(codeEnum('/api/v1/links/{id}', 'get', 429)).toEqual(expect.arrayContaining(['rate_limited', 'auth_attempts_exceeded', 'job_queue_full']));
+    expect(codeEnum('/api/v1/cafes/{id}/items/bulk-insert', 'post', 409)).toEqual(expect.arrayContaining(['conflict', 'slug_taken', 'menu_full']));
+    expect(codeEnum('/api/v1/cafes/{id}/items/bulk-insert', 'post', 413)).toEqual(expect.arrayContaining(['payload_too_large', 'storage_quota_exceeded']));
+    // Every code of a status some operation answers appears in the document.
+    const documented = new Set<string>();
+    for (const ops of Object.values(doc.paths) as Array<Record<string, { responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> }>>) {
+      for (const op of Object.values(ops)) {
+        for (const response of Object.values(op.responses ?? {})) {
+          for (const code of response.content?.['application/json']?.schema?.properties?.code?.enum ?? []) documented.add(code);
+        }
+      }
+    }
+    const answeredStatuses = [400, 401, 403, 404, 409, 413, 415, 429, 503];
+    const expected = Object.entries(ERROR_CODES).filter(([, status]) => answeredStatuses.includes(status)).map(([code]) => code);
+    expect([...documented].sort()).toEqual(expected.sort());
   });
 
   it('leaves out no /api/v1 route the server actually serves', async () => {

@@ -125,7 +125,7 @@ describe('GET /links/:id/qr', () => {
     expect((await call(api.app, noRead.key, 'GET', `/api/v1/links/${id}/qr`)).statusCode).toBe(403);
     const res = await qr(other, id);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Link not found' });
+    expect(res.json()).toEqual({ code: 'link_not_found', message: 'Link not found' });
   });
 
   it('a burst of renders runs off the event loop: a cheap request finishes while they are still going', async () => {

@@ -109,7 +109,7 @@ describe('render threads are shared fairly between accounts', () => {
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const res of extra) expect([200, 429]).toContain(res.status);
     for (const res of refused) {
-      expect(await res.json()).toEqual({ message: RENDER_BUSY_MESSAGE });
+      expect(await res.json()).toEqual({ code: 'render_busy', message: RENDER_BUSY_MESSAGE });
       expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     }
     const small = await request(api, other, 'GET', `/links/${light}/qr?size=201`);
@@ -161,13 +161,13 @@ describe('a render that runs out of time', () => {
     const res = await request(api, me, 'GET', `/links/${id}/qr?size=1024`);
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    expect(await res.json()).toEqual({ message: RENDER_TIMEOUT_MESSAGE });
+    expect(await res.json()).toEqual({ code: 'render_timeout', message: RENDER_TIMEOUT_MESSAGE });
 
     const tpl = (await (await request(api, me, 'POST', '/templates', { name: 't', qrOptions: {} })).json()) as { id: string };
     const preview = await request(api, me, 'GET', `/templates/${tpl.id}/preview`);
     expect(preview.status).toBe(503);
     expect(preview.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    expect(await preview.json()).toEqual({ message: RENDER_TIMEOUT_MESSAGE });
+    expect(await preview.json()).toEqual({ code: 'render_timeout', message: RENDER_TIMEOUT_MESSAGE });
   });
 });
 
@@ -177,6 +177,7 @@ describe('a centre image of too many pixels', () => {
   // What the probe sent: 8000 × 8000 px, under 200 KB as PNG, hundreds of MB once decoded.
   const huge = `data:image/png;base64,${pngBytes(8000, 8000, [250, 250, 250]).toString('base64')}`;
   const refusal = (path: string) => ({
+    code: 'validation_failed',
     message: 'Validation failed',
     errors: [{ path, message: 'Image has more than 4,194,304 pixels (2048 × 2048); scale it down' }],
   });

@@ -201,7 +201,7 @@ describe('outages', () => {
         const res = await fetch(`${base}/api/v1/links`, { headers: { authorization: `Basic ${key}` } });
         expect(res.status).toBe(503);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-        expect(await res.json()).toEqual({ message: expect.stringMatching(/temporarily unavailable/) });
+        expect(await res.json()).toEqual({ code: 'service_unavailable', message: expect.stringMatching(/temporarily unavailable/) });
       }
     } finally {
       pgProxy.restore();

@@ -19,7 +19,7 @@ const ANY_KEY_ROUTES = [
   'POST /api/v1/analytics/export',
   'POST /api/v1/links/:id/analytics/export',
 ].sort();
-const FORBIDDEN = { message: 'You do not have permission to perform this action.' };
+const FORBIDDEN = { code: 'forbidden', message: 'You do not have permission to perform this action.' };
 
 let api: TestApi;
 let routes: ApiRoute[];

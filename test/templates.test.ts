@@ -84,7 +84,7 @@ describe('templates', () => {
       for (const [method, body] of [['GET'], ['PUT', { name: 'n' }], ['DELETE']] as const) {
         const res = await call(api.app, me.key, method, `/api/v1/templates/${id}`, body);
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: 'Template not found' });
+        expect(res.json()).toEqual({ code: 'template_not_found', message: 'Template not found' });
       }
     }
   });

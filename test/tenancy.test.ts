@@ -91,7 +91,7 @@ describe('tenancy matrix', () => {
           }
           continue;
         }
-        const expected = { message: `${route.notFound} not found` };
+        const expected = notFoundBody(route.notFound!);
         if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify(expected))) {
           wrong.push(`${routeName(route)} with ${id}: ${res.statusCode} ${res.body.slice(0, 200)}`);
         }
@@ -128,7 +128,7 @@ describe('path ids longer than any id', () => {
         }
         continue;
       }
-      if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify({ message: `${route.notFound} not found` }))) {
+      if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify(notFoundBody(route.notFound!)))) {
         wrong.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
     }
@@ -164,4 +164,9 @@ async function ownerView() {
     cafes: (await get('/cafes')).data,
     job: await get(`/jobs/${owned.Job![0]}`),
   };
+}
+
+/** A resource's 404 body: "API key" is `{code: "api_key_not_found", message: "API key not found"}`. */
+function notFoundBody(thing: string) {
+  return { code: `${thing.toLowerCase().replace(' ', '_')}_not_found`, message: `${thing} not found` };
 }

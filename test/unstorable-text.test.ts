@@ -12,7 +12,7 @@ let slug: string;
 let folderId: string;
 
 const MESSAGE = 'Must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
-const invalid = (...paths: string[]) => ({ message: 'Validation failed', errors: paths.map((path) => ({ path, message: MESSAGE })) });
+const invalid = (...paths: string[]) => ({ code: 'validation_failed', message: 'Validation failed', errors: paths.map((path) => ({ path, message: MESSAGE })) });
 /** A raw JSON text, so escapes such as `\ud800` reach the parser exactly as a client wrote them. */
 const json = (text: string) => ({ payload: text, headers: { 'content-type': 'application/json' } });
 
@@ -88,7 +88,7 @@ describe('NUL and lone surrogates in queries and paths', () => {
   ] as const)('%s %s is "%s not found"', async (method, url, thing) => {
     const res = await call(api.app, me.key, method, url);
     expect(res.statusCode, res.body).toBe(404);
-    expect(res.json()).toEqual({ message: `${thing} not found` });
+    expect(res.json()).toEqual({ code: `${thing.toLowerCase().replace(' ', '_')}_not_found`, message: `${thing} not found` });
   });
 });
 

@@ -26,7 +26,7 @@ export interface NewApiKey {
 /** An account already holds as many active keys as it may (409). */
 export class ApiKeyLimitError extends ConflictError {
   constructor(max: number) {
-    super(`This account already has ${max} active API key${max === 1 ? '' : 's'}, the most it may have; revoke one before creating another`);
+    super('api_key_limit_reached', `This account already has ${max} active API key${max === 1 ? '' : 's'}, the most it may have; revoke one before creating another`);
   }
 }
 

@@ -13,7 +13,7 @@ export const IMAGE_TYPES_LABEL = 'PNG, JPEG, WebP, GIF, SVG';
 /** 415: the file is not an image we accept (a PDF, a text file, anything unknown). */
 export class UnsupportedImageError extends AppError {
   constructor(field: string) {
-    super(415, { message: `${field}: unsupported image type; allowed: ${IMAGE_TYPES_LABEL}` });
+    super('unsupported_image_type', { message: `${field}: unsupported image type; allowed: ${IMAGE_TYPES_LABEL}` });
   }
 }
 

@@ -92,7 +92,7 @@ export async function createItem(
     await assertInCafe(tx, cafeCategories, cafe.id, form.category_id, 'category_id', 'Category');
     // writeMenu holds the cafe's lock: no other write can add an item between the count and the insert.
     const [held] = await tx.select({ n: count() }).from(cafeItems).where(eq(cafeItems.cafeId, cafe.id));
-    if (held!.n >= MENU_ITEMS_MAX) throw new ConflictError(MENU_FULL_MESSAGE);
+    if (held!.n >= MENU_ITEMS_MAX) throw new ConflictError('menu_full', MENU_FULL_MESSAGE);
     const categoryId = form.category_id.toLowerCase();
     const [row] = await tx
       .insert(cafeItems)

@@ -46,7 +46,7 @@ export const FILE_BATCH_SIZE = 500;
 
 export class FileTooLargeError extends AppError {
   constructor() {
-    super(413, { message: 'File is too large' });
+    super('file_too_large', { message: 'File is too large' });
   }
 }
 

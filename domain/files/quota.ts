@@ -32,7 +32,7 @@ export function formatStorageSize(bytes: number): string {
 
 export class StorageQuotaExceededError extends AppError {
   constructor(plan: Plan, quotaBytes: number, usedBytes: number, fileBytes: number) {
-    super(413, {
+    super('storage_quota_exceeded', {
       message:
         `Storage quota exceeded: the ${plan} plan stores up to ${formatStorageSize(quotaBytes)} (${quotaBytes} bytes) ` +
         `and this account uses ${formatStorageSize(usedBytes)} (${usedBytes} bytes); ` +

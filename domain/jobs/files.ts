@@ -52,7 +52,7 @@ export interface JobFile extends GetResult {
 export async function openJobFile(db: Database, storage: ObjectStorage, accountId: string, jobId: string): Promise<JobFile> {
   const view = await getJobView(db, accountId, jobId);
   if (view.state !== 'completed') {
-    throw new AppError(409, { message: `The job is ${view.state}; its file can be downloaded once it has completed` });
+    throw new AppError('job_not_completed', { message: `The job is ${view.state}; its file can be downloaded once it has completed` });
   }
   const fileName = (view.result as { fileName?: unknown } | undefined)?.fileName;
   if (typeof fileName !== 'string' || !isValidSegment(fileName)) throw new NotFoundError('Job file');
@@ -79,7 +79,7 @@ function quotaMessage(plan: Plan, usedBytes: number): string {
 
 class JobFilesQuotaExceededError extends AppError {
   constructor(plan: Plan, usedBytes: number) {
-    super(413, { message: quotaMessage(plan, usedBytes) });
+    super('job_files_quota_exceeded', { message: quotaMessage(plan, usedBytes) });
   }
 }
 

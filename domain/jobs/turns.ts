@@ -37,7 +37,7 @@ const LOST_AFTER_MS = 60_000;
 class JobQueueFullError extends AppError {
   constructor(type: string, maxQueued: number) {
     super(
-      429,
+      'job_queue_full',
       { message: `This account already has ${maxQueued} ${type} jobs waiting, the most it may have; retry when some have started` },
       { 'retry-after': '5' },
     );

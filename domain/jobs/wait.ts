@@ -167,6 +167,6 @@ export function waitMsFor(preferences: Preferences, jobWaitMs: number): number {
 /** A job the api waited for failed (after its last attempt): its one-line error, as a 503 the client may retry. */
 export class JobFailedError extends AppError {
   constructor(view: JobView) {
-    super(503, { message: `The job ${view.id} failed: ${view.error ?? 'unknown error'}` }, { 'retry-after': '1' });
+    super('job_failed', { message: `The job ${view.id} failed: ${view.error ?? 'unknown error'}` }, { 'retry-after': '1' });
   }
 }

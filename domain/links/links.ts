@@ -124,7 +124,7 @@ function isSlugConflict(err: unknown): boolean {
   return isUniqueViolation(err, 'links_slug_idx', 'links_slug_lower_idx');
 }
 
-const customUrlTaken = () => new ConflictError('Custom URL is already in use', 'linkConfigurations.customUrl');
+const customUrlTaken = () => new ConflictError('slug_taken', 'Custom URL is already in use', 'linkConfigurations.customUrl');
 
 /**
  * Inserts with a fresh random slug, or the custom one. A random slug that collides (exactly or

@@ -127,7 +127,7 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
           renderMs += tookMs;
           item.resolve(outcome);
         },
-        (err) => item.reject(item.signal.aborted ? new ServiceUnavailableError(RENDER_TIMEOUT_MESSAGE, retryAfter(lane)) : err),
+        (err) => item.reject(item.signal.aborted ? new ServiceUnavailableError('render_timeout', RENDER_TIMEOUT_MESSAGE, retryAfter(lane)) : err),
       ).finally(() => {
         lane.running--;
         running--;
@@ -142,7 +142,7 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       const known = lanes.get(call.accountId);
       const mustWait = !!known && (known.waiting.length > 0 || known.running >= perAccount);
       if (call.maxWaiting !== undefined && mustWait && known.waiting.length >= call.maxWaiting) {
-        reject(new TooManyRequestsError(RENDER_BUSY_MESSAGE, retryAfter(known)));
+        reject(new TooManyRequestsError('render_busy', RENDER_BUSY_MESSAGE, retryAfter(known)));
         return;
       }
       const lane = known ?? { running: 0, waiting: [], servedAt: 0 };
@@ -158,7 +158,7 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
           const at = lane.waiting.indexOf(item);
           if (at >= 0) lane.waiting.splice(at, 1);
           dropIfIdle(call.accountId, lane);
-          reject(new ServiceUnavailableError(RENDER_TIMEOUT_MESSAGE, retryAfter(lane)));
+          reject(new ServiceUnavailableError('render_timeout', RENDER_TIMEOUT_MESSAGE, retryAfter(lane)));
         },
       };
       signal.addEventListener('abort', item.onAbort, { once: true });

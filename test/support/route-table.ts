@@ -11,6 +11,7 @@ import { pathResources } from '../../api/schemas.js';
 import type { AuthRequirement } from '../../api/types.js';
 import type { RouteEntry } from '../../api/plugins/app/route-table.js';
 import type { z } from 'zod';
+import { ERROR_CODES } from '../../domain/errors.js';
 import { linkBodySchema } from '../../domain/links/schemas.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -91,8 +92,9 @@ const INTERNALS = [
 
 /**
  * What is wrong with an answer, or null: never a 5xx; an error answers in its documented shape
- * (400 `{message: "Validation failed", errors: [{path, message}]}` with non-empty strings, other 4xx
- * `{message}`, 429 with Retry-After) and names no internals. Paths are left out of the internals
+ * (a `code` of ERROR_CODES whose status is the answer's; 400 `{code, message: "Validation failed",
+ * errors: [{path, message}]}` with non-empty strings, other 4xx `{code, message}`, 429 with
+ * Retry-After) and names no internals. Paths are left out of the internals
  * check: they echo the client's own keys.
  */
 export function answerProblem(res: LightMyRequestResponse, method: string): string | null {
@@ -102,12 +104,14 @@ export function answerProblem(res: LightMyRequestResponse, method: string): stri
   if (!ERROR_STATUSES.has(status)) return `undocumented status ${status}: ${res.body.slice(0, 300)}`;
   if (method === 'HEAD') return null;
   if (!/^application\/json/.test(String(res.headers['content-type']))) return `error ${status} is not JSON: ${res.headers['content-type']}`;
-  let body: { message?: unknown; errors?: unknown };
+  let body: { code?: unknown; message?: unknown; errors?: unknown };
   try {
     body = res.json();
   } catch {
     return `error ${status} body is not JSON: ${res.body.slice(0, 200)}`;
   }
+  if (typeof body.code !== 'string' || !Object.hasOwn(ERROR_CODES, body.code)) return `error ${status} without a known code: ${res.body.slice(0, 200)}`;
+  if (ERROR_CODES[body.code as keyof typeof ERROR_CODES] !== status) return `error ${status} with the code of another status: ${body.code}`;
   if (typeof body.message !== 'string' || body.message === '') return `error ${status} without a message: ${res.body.slice(0, 200)}`;
   const messages = [body.message];
   if (status === 400) {
@@ -122,7 +126,7 @@ export function answerProblem(res: LightMyRequestResponse, method: string): stri
       messages.push(e.message);
     }
   } else {
-    const extra = Object.keys(body).filter((k) => k !== 'message' && !(status === 409 && k === 'errors'));
+    const extra = Object.keys(body).filter((k) => k !== 'code' && k !== 'message' && !(status === 409 && k === 'errors'));
     if (extra.length > 0) return `error ${status} has members ${extra.join(', ')}: ${res.body.slice(0, 200)}`;
   }
   if (status === 429 && !res.headers['retry-after']) return '429 without Retry-After';

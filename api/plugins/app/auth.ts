@@ -39,7 +39,7 @@ export default fp(async (app) => {
     if (!allowed.allowed) {
       // retryAfterSeconds is whole seconds, at least 1 (AttemptLimit).
       const seconds = allowed.retryAfterSeconds;
-      throw new TooManyRequestsError(`Too many failed authentication attempts from this address; retry in ${seconds} s`, seconds);
+      throw new TooManyRequestsError('auth_attempts_exceeded', `Too many failed authentication attempts from this address; retry in ${seconds} s`, seconds);
     }
     const key = readKey(header);
     const principal = key ? await authenticator.authenticate(key) : null;
@@ -47,7 +47,7 @@ export default fp(async (app) => {
       await failures.fail(failuresOf(request));
       throw new UnauthorizedError();
     }
-    if (requirement.plan && !planAllows(principal.plan, requirement.plan)) throw new UnauthorizedError();
+    if (requirement.plan && !planAllows(principal.plan, requirement.plan)) throw new UnauthorizedError('plan_feature_unavailable');
     if (requirement.scope !== 'any' && !hasScope(principal.scopes, requirement.scope)) throw new ForbiddenError();
     request.principal = principal;
   });
