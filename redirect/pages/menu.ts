@@ -31,6 +31,7 @@ import { contentSecurityPolicy, htmlPage, PageScript, type PageContent } from '.
 import { dateTimeFormat, ENGLISH, formatPrice, pageLocale, type PageLocale } from './locale.js';
 import { ALLERGEN_TEXT, DIET_TEXT, menuText, type MenuTextKey } from './menu-messages.js';
 import type { Page } from './types.js';
+import { AA_CONTRAST, contrastRatio, isHexColor, relativeLuminance, textColorOn } from '../../platform/format/colour.js';
 
 /** Where the page's images are served (the redirect's /files/:id). */
 export interface MenuPageUrls {
@@ -109,29 +110,13 @@ const dietLabel = (locale: PageLocale, diet: string) => menuText(locale, DIET_TE
 // ---------------------------------------------------------------------------------------------
 // Colors: an owner's primary/secondary color may be any hex; text on or in it must stay readable.
 
-function luminance(hex: string): number {
-  const full = hex.length === 4 ? hex.replace(/[0-9a-f]/gi, (c) => c + c) : hex.slice(0, 7);
-  const channel = (i: number) => {
-    const c = parseInt(full.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-}
-
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-const isHexColor = (value: string | null): value is string => value !== null && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(value);
-
 /** The theme's palette with the cafe's colors, each text color checked against WCAG AA (4.5:1). */
 function paletteOf(theme: MenuTheme, menu: PublishedMenu) {
   const p = theme.palette;
   const primary = isHexColor(menu.primaryColor) ? menu.primaryColor : p.primary;
   const secondary = isHexColor(menu.secondaryColor) ? menu.secondaryColor : p.secondary;
-  const readable = (color: string, on: string, fallback: string) => (contrast(color, on) >= 4.5 ? color : fallback);
-  const onColor = (color: string) => (contrast('#ffffff', color) >= contrast('#000000', color) ? '#ffffff' : '#000000');
+  const readable = (color: string, on: string, fallback: string) => (contrastRatio(color, on) >= AA_CONTRAST ? color : fallback);
+  const onColor = (color: string) => textColorOn(color, { black: '#000000', white: '#ffffff' });
   return {
     ...p,
     primary,
@@ -140,7 +125,7 @@ function paletteOf(theme: MenuTheme, menu: PublishedMenu) {
     primaryText: readable(primary, p.surface, p.text),
     onPrimary: onColor(primary),
     onSecondary: onColor(secondary),
-    dark: luminance(p.background) < 0.2,
+    dark: relativeLuminance(p.background) < 0.2,
   };
 }
 
