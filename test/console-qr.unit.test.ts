@@ -4,7 +4,7 @@ import { errorsUnder } from '../console/src/fields/errors.js';
 import { downloadName } from '../console/src/qr/download-name.js';
 import { decodeDataUri, fillControls, logoFileProblem, MAX_LOGO_BYTES, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
 import { MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
-import { contrastRatio } from '../platform/format/colour.js';
+import { contrastRatio } from '../domain/colour.js';
 import { parseCssColor } from '../domain/qr/color.js';
 import { withQrDefaults, type QrOptions } from '../domain/qr/options.js';
 import { computeLayout } from '../domain/qr/render/layout.js';

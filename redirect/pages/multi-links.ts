@@ -18,7 +18,7 @@
  *   description; custom links full-width buttons.
  */
 import { parseCssColor } from '../../domain/qr/color.js';
-import { AA_CONTRAST, contrastRatio, over, textColorOn, type Rgba } from '../../platform/format/colour.js';
+import { AA_CONTRAST, contrastRatio, over, textColorOn, type Rgba } from '../../domain/colour.js';
 import type { LinkDataByType } from '../../domain/links/data/index.js';
 import { isDataImageUrl } from '../../domain/links/data/landing-images.js';
 import { checkedUrl, html, type SafeHtml } from './html.js';

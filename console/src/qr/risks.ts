@@ -16,7 +16,7 @@
  *   less when the surface around the code is as light as its background, so this is a note.
  */
 import { parseCssColor } from '../../../domain/qr/color.js';
-import { contrastRatio, over, relativeLuminance, type Rgba } from '../../../platform/format/colour.js';
+import { contrastRatio, over, relativeLuminance, type Rgba } from '../../../domain/colour.js';
 import type { QrGradient, ResolvedQrOptions } from '../../../domain/qr/options.js';
 import { COVER, type Layout } from '../../../domain/qr/render/layout.js';
 

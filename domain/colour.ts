@@ -1,12 +1,14 @@
 /**
  * Colour maths shared by the hosted pages, the API's colour rules and the console: the hex colour
- * an owner may pick, WCAG 2.x relative luminance and contrast ratio, and black or white text on a
- * colour. One module so every page and the console judge "readable" by the same numbers.
+ * an owner may pick (and its schema), WCAG 2.x relative luminance and contrast ratio, and black or
+ * white text on a colour. One module so every page and the console judge "readable" by the same
+ * numbers; in domain/, not platform/, because the console may import domain/ only.
  *
  * Luminance uses the sRGB transfer function's threshold 0.04045 (IEC 61966-2-1, as WCAG 2.2 now
  * writes it). Older WCAG text said 0.03928; for 8-bit channels both give the same result, since no
  * channel value n/255 lies between them.
  */
+import { z } from 'zod';
 
 /** An opaque colour: `r`, `g`, `b` are 0..255. */
 export interface Rgb {
@@ -21,7 +23,14 @@ export interface Rgba extends Rgb {
 }
 
 /** A hex colour as page and menu colours take it: `#rgb` or `#rrggbb`, any case. */
-export const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+// Spelled without the `i` flag: the API's OpenAPI document carries the pattern's source only.
+export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** A hex color (`#rgb` or `#rrggbb`), stored lowercase: what page and menu colors take. */
+export const hexColorSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'Must be a string') })
+  .regex(HEX_COLOR, { error: 'Must be a hex color such as #1a2b3c' })
+  .transform((c) => c.toLowerCase());
 
 export const isHexColor = (value: string | null | undefined): value is string => typeof value === 'string' && HEX_COLOR.test(value);
 
