@@ -17,13 +17,10 @@
  * end up in, so rejecting them is safer than guessing.
  */
 
-/** `r`, `g`, `b` are integers 0..255; `a` is 0..1 and is not rounded (`#ff000080` gives 128/255). */
-export interface Rgba {
-  r: number;
-  g: number;
-  b: number;
-  a: number;
-}
+import type { Rgba } from '../colour.js';
+
+/** The channels `parseCssColor` answers: `a` is not rounded (`#ff000080` gives 128/255). */
+export type { Rgba };
 
 /** `parseCssColor` answers `null` for anything that is not one of the supported forms. */
 export function parseCssColor(input: string): Rgba | null {

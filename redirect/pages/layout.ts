@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { html, SafeHtml } from './html.js';
 import { imageSources, pictureTag, type ImageSources } from './images.js';
 import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
+import { AA_CONTRAST, contrastRatio, isHexColor, textColorOn } from '../../domain/colour.js';
 import { ENGLISH, localeHeaders, type PageLocale } from './locale.js';
 import { layoutText } from './layout-messages.js';
 import type { Page, PageUrls } from './types.js';
@@ -201,35 +202,17 @@ export function pageBrand(link: Pick<ResolvedLink, 'pageStyle' | 'files'>, urls:
 const LIGHT_BACKGROUND = '#ffffff';
 const DARK_BACKGROUND = '#121216';
 
-function luminance(hex: string): number {
-  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(full.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
-export function contrastRatio(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-}
-
-/** Black or white, whichever reads better on `color`. */
-const textOn = (color: string) => (contrastRatio('#ffffff', color) >= contrastRatio('#000000', color) ? '#fff' : '#000');
-
 /**
  * The accent where it is readable as link text on the page's background (WCAG AA, 4.5:1), in
  * light and dark mode; where it is not, the default accent stays. Button text is black or white.
  */
 function brandStyles(brand: PageBrand): string {
-  const isHex = (c: string | undefined): c is string => !!c && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(c);
-  const light = isHex(brand.accentColor) && contrastRatio(brand.accentColor, LIGHT_BACKGROUND) >= 4.5 ? brand.accentColor : undefined;
-  const darkCandidate = isHex(brand.accentColorDark) ? brand.accentColorDark : brand.accentColor;
-  const dark = isHex(darkCandidate) && contrastRatio(darkCandidate, DARK_BACKGROUND) >= 4.5 ? darkCandidate : undefined;
+  const light = isHexColor(brand.accentColor) && contrastRatio(brand.accentColor, LIGHT_BACKGROUND) >= AA_CONTRAST ? brand.accentColor : undefined;
+  const darkCandidate = isHexColor(brand.accentColorDark) ? brand.accentColorDark : brand.accentColor;
+  const dark = isHexColor(darkCandidate) && contrastRatio(darkCandidate, DARK_BACKGROUND) >= AA_CONTRAST ? darkCandidate : undefined;
   return (
-    (light ? `:root{--accent:${light};--on-accent:${textOn(light)}}` : '') +
-    (dark ? `@media (prefers-color-scheme:dark){:root{--accent:${dark};--on-accent:${textOn(dark)}}}` : '') +
+    (light ? `:root{--accent:${light};--on-accent:${textColorOn(light)}}` : '') +
+    (dark ? `@media (prefers-color-scheme:dark){:root{--accent:${dark};--on-accent:${textColorOn(dark)}}}` : '') +
     '.brand{margin:-2rem -1.25rem 1.25rem;text-align:center}.brand-cover{display:block;width:100%;height:9rem;object-fit:cover}' +
     '.brand-logo{display:block;width:4.5rem;height:4.5rem;object-fit:cover;border-radius:1rem;margin:1.25rem auto 0;background:var(--card)}' +
     '.brand-has-cover .brand-logo{margin-top:-2.25rem;border:3px solid var(--bg)}.brand-title{font-weight:600;margin:.5rem 0 0}' +

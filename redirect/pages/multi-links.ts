@@ -17,7 +17,8 @@
  * - Social links are a row of round icon buttons (their name as the accessible label) under the
  *   description; custom links full-width buttons.
  */
-import { parseCssColor, type Rgba } from '../../domain/qr/color.js';
+import { parseCssColor } from '../../domain/qr/color.js';
+import { AA_CONTRAST, contrastRatio, over, textColorOn, type Rgba } from '../../domain/colour.js';
 import type { LinkDataByType } from '../../domain/links/data/index.js';
 import { isDataImageUrl } from '../../domain/links/data/landing-images.js';
 import { checkedUrl, html, type SafeHtml } from './html.js';
@@ -41,34 +42,12 @@ const STYLES =
   '.round .logo{border-radius:50%}.round .bio-link{border-radius:999px}';
 
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
-const BLACK: Rgba = { r: 0, g: 0, b: 0, a: 1 };
-
-/** `top` painted over the opaque `bottom`. */
-function over(top: Rgba, bottom: Rgba): Rgba {
-  const mix = (t: number, b: number) => Math.round(t * top.a + b * (1 - top.a));
-  return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
-}
-
-/** WCAG 2 contrast ratio of two opaque colours. */
-function contrast(a: Rgba, b: Rgba): number {
-  const luminance = ({ r, g, b: blue }: Rgba) => {
-    const [R, G, B] = [r, g, blue].map((c) => {
-      const s = c / 255;
-      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-}
-
-const AA_CONTRAST = 4.5;
 
 /** The design's text colour where it reads on `background`, else black or white. */
 function readableText(text: string, background: Rgba): string {
   const parsed = parseCssColor(text);
-  if (parsed && contrast(over(parsed, background), background) >= AA_CONTRAST) return text;
-  return contrast(BLACK, background) >= contrast(WHITE, background) ? '#000' : '#fff';
+  if (parsed && contrastRatio(over(parsed, background), background) >= AA_CONTRAST) return text;
+  return textColorOn(background);
 }
 
 function style(declarations: Record<string, string | undefined>): string {

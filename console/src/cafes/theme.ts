@@ -4,6 +4,7 @@
  */
 import type { paths } from '../api/schema.js';
 import { MENU_THEMES, type MenuThemeKey } from '../../../domain/cafes/themes.js';
+import { longHex } from '../../../domain/colour.js';
 import type { Cafe } from './cafe-list.js';
 
 type ThemeBody = paths['/api/v1/cafes/{id}/theme']['put']['requestBody']['content']['application/json'];
@@ -18,8 +19,6 @@ export interface ThemeForm {
   showDietarySection: boolean;
 }
 
-/** `#rgb` as `#rrggbb`: the colour input takes only the long form. */
-const longHex = (color: string) => (/^#[0-9a-f]{3}$/i.test(color) ? `#${[...color.slice(1)].map((c) => c + c).join('')}` : color).toLowerCase();
 
 export function themeFormOf(cafe: Pick<Cafe, 'themeImage' | 'primaryColor' | 'secondaryColor' | 'showDietarySection'>): ThemeForm {
   const palette = MENU_THEMES[cafe.themeImage].palette;

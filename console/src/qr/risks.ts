@@ -15,7 +15,8 @@
  * - Quiet zone: the standard asks for 4 modules of background around the code. Scanners read with
  *   less when the surface around the code is as light as its background, so this is a note.
  */
-import { parseCssColor, type Rgba } from '../../../domain/qr/color.js';
+import { parseCssColor } from '../../../domain/qr/color.js';
+import { contrastRatio, over, relativeLuminance, type Rgba } from '../../../domain/colour.js';
 import type { QrGradient, ResolvedQrOptions } from '../../../domain/qr/options.js';
 import { COVER, type Layout } from '../../../domain/qr/render/layout.js';
 
@@ -36,28 +37,6 @@ function colorsOf(fill: { color: string; gradient?: QrGradient }): Rgba[] {
 }
 
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
-
-/** `top` painted over `bottom` (which is opaque). */
-function over(top: Rgba, bottom: Rgba): Rgba {
-  const mix = (t: number, b: number) => Math.round(t * top.a + b * (1 - top.a));
-  return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
-}
-
-/** WCAG 2 relative luminance of an opaque colour. */
-export function relativeLuminance(c: Rgba): number {
-  const channel = (v: number) => {
-    const s = v / 255;
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
-}
-
-/** WCAG 2 contrast ratio of two opaque colours, 1 to 21. */
-export function contrastRatio(a: Rgba, b: Rgba): number {
-  const la = relativeLuminance(a);
-  const lb = relativeLuminance(b);
-  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
-}
 
 const PARTS = [
   ['dots', 'dotsOptions'],
