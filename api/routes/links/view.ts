@@ -1,6 +1,6 @@
 import type { Config } from '../../../platform/config/index.js';
 import { fileUrl } from '../../../domain/files/files.js';
-import { formatListDate } from '../../../platform/format/dates.js';
+import { formatListDate } from '../../dates.js';
 import type { LinkWithFiles } from '../../../domain/links/links.js';
 import { shortUrl } from '../../../domain/links/slugs.js';
 import { linkStatus } from '../../../domain/links/status.js';
