@@ -36,7 +36,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         }),
       },
     },
-    handler: async (request) => listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size),
+    handler: async (request) => {
+      const page = await listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size);
+      return { data: page.data.map((job) => ({ ...job, createdAt: job.createdAt.toISOString(), updatedAt: job.updatedAt.toISOString() })), meta: page.meta };
+    },
   });
 
   app.get('/:jobId', {
