@@ -1,4 +1,7 @@
-/** Schemas shared by several routes. Resource schemas live with their domain module in domain/. */
+/**
+ * Schemas shared by several routes. A resource's response schemas live beside its routes
+ * (api/routes/<area>/schemas.ts); request schemas that are domain rules live in domain/.
+ */
 import { z } from 'zod';
 import { errorCodesOf, fieldErrorListShape, type ErrorCode, type Resource } from '../domain/errors.js';
 
@@ -64,6 +67,9 @@ function errorCodeSchema(status: number) {
 function errorResponse(status: number) {
   return z.object({ code: errorCodeSchema(status), message: z.string() });
 }
+
+/** What every paged list answers beside its `data` (the page parameters are domain/links/schemas.ts `pageQuery`). */
+export const pageMeta = z.object({ currentPage: z.number(), totalPages: z.number() });
 
 export const validationErrorResponse = z
   .object({

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { links } from '../domain/schema.js';
 import { getLink } from '../domain/links/links.js';
-import { linkResponse, pageMeta } from '../domain/links/schemas.js';
+import { pageMeta } from '../api/schemas.js';
+import { linkResponse } from '../api/routes/links/schemas.js';
+import { linkView } from '../api/routes/links/view.js';
 import { withQrDefaults } from '../domain/qr/options.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -100,7 +102,7 @@ describe('GET /links streams the page', () => {
         .orderBy(...c.order)
         .limit(c.size)
         .offset(c.offset);
-      const data = await Promise.all(slugs.map((r) => getLink(api.ctx, me.accountId, r.slug)));
+      const data = await Promise.all(slugs.map(async (r) => linkView(await getLink(api.ctx, me.accountId, r.slug), api.ctx.config)));
       const expected = serializePage({ data, meta: { currentPage: Number(/page=(\d+)/.exec(c.query)?.[1] ?? 1), totalPages: Math.ceil(bodies.length / c.size) } });
       expect(body.toString('utf8')).toBe(expected);
     }

@@ -63,6 +63,9 @@ export async function createApiKey(
   });
 }
 
+/** The account's keys, newest first: what is shown of them, never the key or its hash. */
+export type ApiKeyListing = Awaited<ReturnType<typeof listApiKeys>>[number];
+
 export async function listApiKeys(db: Database, accountId: string) {
   return db
     .select({
@@ -71,10 +74,10 @@ export async function listApiKeys(db: Database, accountId: string) {
       prefix: apiKeys.keyPrefix,
       scopes: apiKeys.scopes,
       active: apiKeys.active,
-      expires_at: apiKeys.expiresAt,
-      last_used_at: apiKeys.lastUsedAt,
-      revoked_at: apiKeys.revokedAt,
-      created_at: apiKeys.createdAt,
+      expiresAt: apiKeys.expiresAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+      createdAt: apiKeys.createdAt,
     })
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId))

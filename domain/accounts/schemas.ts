@@ -13,15 +13,3 @@ export const createApiKeyBody = z.strictObject({
     .refine((v) => Date.parse(v) > Date.now(), 'Must be in the future')
     .optional(),
 });
-
-export const apiKeyResponse = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  prefix: z.string(),
-  scopes: z.array(z.string()),
-  active: z.boolean(),
-  expires_at: z.string().nullable(),
-  last_used_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  created_at: z.string(),
-});

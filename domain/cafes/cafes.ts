@@ -14,21 +14,22 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { cafes, links } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
-import { attachFiles, detachFiles, fileUrl } from '../files/files.js';
+import { attachFiles, detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { createLink, deleteLink, updateLinkQr } from '../links/links.js';
 import { invalidateLinks } from '../links/resolve/invalidation.js';
-import { shortUrl } from '../links/slugs.js';
 import type { QrOptions } from '../qr/options.js';
-import type { ProfileForm, ThemeBody, UpdateCafeBody, WEEKDAYS } from './schemas.js';
-import { DEFAULT_MENU_THEME, type MenuThemeKey } from './themes.js';
+import type { ProfileForm, ThemeBody, UpdateCafeBody } from './schemas.js';
 
 export type CafeContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
 
-type CafeRow = typeof cafes.$inferSelect;
-interface CafeLinkRow {
+export type CafeRow = typeof cafes.$inferSelect;
+
+/** A cafe with what its answers show of its link. */
+export interface CafeWithLink {
+  cafe: CafeRow;
   slug: string;
   qrOptions: Record<string, unknown>;
 }
@@ -43,49 +44,6 @@ export interface LockedCafe {
   coverFileId: string | null;
 }
 
-const iso = (d: Date) => d.toISOString();
-
-/** Where an image file is served, or null. */
-export function imageUrl(ctx: Pick<CafeContext, 'config'>, fileId: string | null): string | null {
-  return fileId ? fileUrl(ctx.config, fileId) : null;
-}
-
-export function cafeView(ctx: Pick<CafeContext, 'config'>, row: CafeRow, link: CafeLinkRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    timezone: row.timezone,
-    language: row.language,
-    operating_hours: row.operatingHours as Array<{ day: (typeof WEEKDAYS)[number]; enabled: boolean; ranges: Array<{ from: string; to: string }> }>,
-    facilities: row.facilities,
-    social_links: row.socialLinks as Array<{ platform: string; url: string }>,
-    title: row.title,
-    subtitle: row.subtitle,
-    address: row.address,
-    phone: row.phone,
-    email: row.email,
-    website: row.website,
-    logo: imageUrl(ctx, row.logoFileId),
-    cover: imageUrl(ctx, row.coverFileId),
-    // The theme's fields keep the names PUT /cafes/:id/theme takes, so a client reads back what it wrote.
-    themeImage: (row.themeImage ?? DEFAULT_MENU_THEME) as MenuThemeKey,
-    primaryColor: row.primaryColor,
-    secondaryColor: row.secondaryColor,
-    showDietarySection: row.showDietarySection,
-    link: {
-      id: row.linkId,
-      dynamic_link_id: link.slug,
-      full_dynamic_url: shortUrl(ctx.config.SHORT_URL_BASE, link.slug),
-      qr_options: link.qrOptions,
-    },
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
-  };
-}
-
-export type CafeView = ReturnType<typeof cafeView>;
-
 const withLink = { cafe: cafes, slug: links.slug, qrOptions: links.qrOptions };
 
 async function readCafes(db: Executor, accountId: string, cafeId?: string) {
@@ -94,14 +52,14 @@ async function readCafes(db: Executor, accountId: string, cafeId?: string) {
 }
 
 /** Newest first, like every other list of the account's resources. */
-export async function listCafes(ctx: CafeContext, accountId: string): Promise<CafeView[]> {
-  return (await readCafes(ctx.db, accountId)).map((r) => cafeView(ctx, r.cafe, r));
+export async function listCafes(ctx: CafeContext, accountId: string): Promise<CafeWithLink[]> {
+  return readCafes(ctx.db, accountId);
 }
 
-export async function getCafe(ctx: CafeContext, accountId: string, cafeId: string): Promise<CafeView> {
+export async function getCafe(ctx: CafeContext, accountId: string, cafeId: string): Promise<CafeWithLink> {
   const [row] = isUuid(cafeId) ? await readCafes(ctx.db, accountId, cafeId) : [];
   if (!row) throw new NotFoundError('Cafe');
-  return cafeView(ctx, row.cafe, row);
+  return row;
 }
 
 /** 404 "Cafe not found" unless the cafe is the account's; reads nothing else. */
@@ -161,7 +119,7 @@ export async function swapImage(tx: Executor, cafe: LockedCafe, current: string 
   return own;
 }
 
-export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null; language?: string | null }): Promise<CafeView> {
+export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null; language?: string | null }): Promise<CafeWithLink> {
   const cafeId = randomUUID();
   await createLink(
     ctx,
@@ -189,7 +147,7 @@ async function renameLink(tx: Executor, linkId: string, name: string) {
  * PUT /cafes/:id: the cafe's own fields; `qr_options` restyle its link (checked and stored as
  * PATCH /links/:id does, before the cafe's fields are written).
  */
-export async function updateCafe(ctx: CafeContext, accountId: string, cafeId: string, body: UpdateCafeBody): Promise<CafeView> {
+export async function updateCafe(ctx: CafeContext, accountId: string, cafeId: string, body: UpdateCafeBody): Promise<CafeWithLink> {
   if (body.qr_options) {
     const { slug } = await ctx.db.transaction((tx) => lockCafe(tx, accountId, cafeId));
     await updateLinkQr(ctx, accountId, slug, body.qr_options as QrOptions, 'qr_options');
@@ -216,7 +174,7 @@ export interface ProfileImages {
 }
 
 /** PUT /cafes/:id/profile: contact fields, logo and cover (replaced, or removed by the flags). */
-export async function updateProfile(ctx: CafeContext, accountId: string, cafeId: string, form: ProfileForm, images: ProfileImages): Promise<CafeView> {
+export async function updateProfile(ctx: CafeContext, accountId: string, cafeId: string, form: ProfileForm, images: ProfileImages): Promise<CafeWithLink> {
   const deleteCover = form.delete_cover === true || form['delete_cafe-cover'] === true;
   await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     const set: Partial<typeof cafes.$inferInsert> = {};
@@ -234,7 +192,7 @@ export async function updateProfile(ctx: CafeContext, accountId: string, cafeId:
 }
 
 /** PUT /cafes/:id/theme: the theme and its colors; a color left out keeps its value, null returns to the theme's. */
-export async function updateTheme(ctx: CafeContext, accountId: string, cafeId: string, body: ThemeBody): Promise<CafeView> {
+export async function updateTheme(ctx: CafeContext, accountId: string, cafeId: string, body: ThemeBody): Promise<CafeWithLink> {
   await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     await tx
       .update(cafes)

@@ -11,28 +11,13 @@ import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';
-import { assertInCafe, isoTimestamps, menuOrder, nextOrder, reorderRows } from './menu.js';
+import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
+import { assertInCafe, menuOrder, nextOrder, reorderRows } from './menu.js';
 import type { CategoryBody, ReorderEntry } from './schemas.js';
 
-type CategoryRow = typeof cafeCategories.$inferSelect;
+export type CategoryRow = typeof cafeCategories.$inferSelect;
 
 export const DUPLICATE_CATEGORY_MESSAGE = 'A category with this name already exists in this cafe (names are compared ignoring case)';
-
-export function categoryView(ctx: Pick<CafeContext, 'config'>, row: CategoryRow) {
-  return {
-    id: row.id,
-    cafe_id: row.cafeId,
-    group_id: row.groupId,
-    name: row.name,
-    description: row.description,
-    type: row.type,
-    order: row.sortOrder,
-    visible: row.visible,
-    image: imageUrl(ctx, row.imageFileId),
-    ...isoTimestamps(row),
-  };
-}
 
 async function findCategory(db: Executor, cafeId: string, categoryId: string): Promise<CategoryRow> {
   const [row] = isUuid(categoryId)
@@ -52,15 +37,14 @@ async function namedUniquely<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function listCategories(ctx: CafeContext, accountId: string, cafeId: string) {
+export async function listCategories(ctx: CafeContext, accountId: string, cafeId: string): Promise<CategoryRow[]> {
   await assertCafe(ctx.db, accountId, cafeId);
-  const rows = await ctx.db.select().from(cafeCategories).where(eq(cafeCategories.cafeId, cafeId)).orderBy(...menuOrder(cafeCategories));
-  return rows.map((r) => categoryView(ctx, r));
+  return ctx.db.select().from(cafeCategories).where(eq(cafeCategories.cafeId, cafeId)).orderBy(...menuOrder(cafeCategories));
 }
 
 export async function getCategory(ctx: CafeContext, accountId: string, cafeId: string, categoryId: string) {
   await assertCafe(ctx.db, accountId, cafeId);
-  return categoryView(ctx, await findCategory(ctx.db, cafeId, categoryId));
+  return await findCategory(ctx.db, cafeId, categoryId);
 }
 
 function fieldsOf(body: CategoryBody) {
@@ -85,7 +69,7 @@ export async function createCategory(ctx: CafeContext, accountId: string, cafeId
       return row!;
     }),
   );
-  return categoryView(ctx, row);
+  return row;
 }
 
 export async function updateCategory(ctx: CafeContext, accountId: string, cafeId: string, categoryId: string, body: CategoryBody) {
@@ -102,7 +86,7 @@ export async function updateCategory(ctx: CafeContext, accountId: string, cafeId
       return row!;
     }),
   );
-  return categoryView(ctx, row);
+  return row;
 }
 
 /** PUT /cafes/:id/categories/:categoryId/image: `image` is the uploaded file's id. */
@@ -116,7 +100,7 @@ export async function setCategoryImage(ctx: CafeContext, accountId: string, cafe
       .returning();
     return row!;
   });
-  return categoryView(ctx, row);
+  return row;
 }
 
 /** Deletes the category and its items, and releases their images. */

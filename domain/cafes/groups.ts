@@ -8,23 +8,11 @@ import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
-import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';
-import { isoTimestamps, menuOrder, nextOrder, reorderRows } from './menu.js';
+import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
+import { menuOrder, nextOrder, reorderRows } from './menu.js';
 import type { GroupForm, ReorderEntry } from './schemas.js';
 
-type GroupRow = typeof cafeGroups.$inferSelect;
-
-export function groupView(ctx: Pick<CafeContext, 'config'>, row: GroupRow) {
-  return {
-    id: row.id,
-    cafe_id: row.cafeId,
-    name: row.name,
-    visible: row.visible,
-    order: row.sortOrder,
-    image: imageUrl(ctx, row.imageFileId),
-    ...isoTimestamps(row),
-  };
-}
+export type GroupRow = typeof cafeGroups.$inferSelect;
 
 async function findGroup(db: Executor, cafeId: string, groupId: string): Promise<GroupRow> {
   const [row] = isUuid(groupId) ? await db.select().from(cafeGroups).where(and(eq(cafeGroups.cafeId, cafeId), eq(cafeGroups.id, groupId))) : [];
@@ -32,15 +20,14 @@ async function findGroup(db: Executor, cafeId: string, groupId: string): Promise
   return row;
 }
 
-export async function listGroups(ctx: CafeContext, accountId: string, cafeId: string) {
+export async function listGroups(ctx: CafeContext, accountId: string, cafeId: string): Promise<GroupRow[]> {
   await assertCafe(ctx.db, accountId, cafeId);
-  const rows = await ctx.db.select().from(cafeGroups).where(eq(cafeGroups.cafeId, cafeId)).orderBy(...menuOrder(cafeGroups));
-  return rows.map((r) => groupView(ctx, r));
+  return ctx.db.select().from(cafeGroups).where(eq(cafeGroups.cafeId, cafeId)).orderBy(...menuOrder(cafeGroups));
 }
 
 export async function getGroup(ctx: CafeContext, accountId: string, cafeId: string, groupId: string) {
   await assertCafe(ctx.db, accountId, cafeId);
-  return groupView(ctx, await findGroup(ctx.db, cafeId, groupId));
+  return await findGroup(ctx.db, cafeId, groupId);
 }
 
 /** `image`: an uploaded file's id (storeMenuImage), attached to the cafe here. */
@@ -59,7 +46,7 @@ export async function createGroup(ctx: CafeContext, accountId: string, cafeId: s
       .returning();
     return row!;
   });
-  return groupView(ctx, row);
+  return row;
 }
 
 export async function updateGroup(ctx: CafeContext, accountId: string, cafeId: string, groupId: string, form: GroupForm, image: string | null) {
@@ -78,7 +65,7 @@ export async function updateGroup(ctx: CafeContext, accountId: string, cafeId: s
       .returning();
     return row!;
   });
-  return groupView(ctx, row);
+  return row;
 }
 
 export async function deleteGroup(ctx: CafeContext, accountId: string, cafeId: string, groupId: string): Promise<void> {

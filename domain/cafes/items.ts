@@ -9,35 +9,12 @@ import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { assertCafe, imageUrl, swapImage, writeMenu, type CafeContext } from './cafes.js';
-import { assertInCafe, isoTimestamps, menuOrder, nextOrder, reorderRows } from './menu.js';
+import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
+import { assertInCafe, menuOrder, nextOrder, reorderRows } from './menu.js';
 import { MENU_ITEMS_MAX } from './schema-parts.js';
 import type { ItemForm, ReorderEntry } from './schemas.js';
 
-type ItemRow = typeof cafeItems.$inferSelect;
-
-export function itemView(ctx: Pick<CafeContext, 'config'>, row: ItemRow) {
-  return {
-    id: row.id,
-    cafe_id: row.cafeId,
-    category_id: row.categoryId,
-    name: row.name,
-    price: Number(row.price),
-    currency: row.currency,
-    description: row.description,
-    visible: row.visible,
-    is_featured: row.isFeatured,
-    is_new: row.isNew,
-    is_recommended: row.isRecommended,
-    spice_level: row.spiceLevel as (typeof SPICE_LEVELS)[number],
-    ingredients: row.ingredients,
-    tags: row.tags,
-    allergens: row.allergens,
-    image: imageUrl(ctx, row.imageFileId),
-    order: row.sortOrder,
-    ...isoTimestamps(row),
-  };
-}
+export type ItemRow = typeof cafeItems.$inferSelect;
 
 async function findItem(db: Executor, cafeId: string, itemId: string): Promise<ItemRow> {
   const [row] = isUuid(itemId) ? await db.select().from(cafeItems).where(and(eq(cafeItems.cafeId, cafeId), eq(cafeItems.id, itemId))) : [];
@@ -46,17 +23,16 @@ async function findItem(db: Executor, cafeId: string, itemId: string): Promise<I
 }
 
 /** All the cafe's items, or one category's (an id that names none of its categories lists nothing). */
-export async function listItems(ctx: CafeContext, accountId: string, cafeId: string, categoryId?: string) {
+export async function listItems(ctx: CafeContext, accountId: string, cafeId: string, categoryId?: string): Promise<ItemRow[]> {
   await assertCafe(ctx.db, accountId, cafeId);
   if (categoryId !== undefined && !isUuid(categoryId)) return [];
   const where = categoryId ? and(eq(cafeItems.cafeId, cafeId), eq(cafeItems.categoryId, categoryId)) : eq(cafeItems.cafeId, cafeId);
-  const rows = await ctx.db.select().from(cafeItems).where(where).orderBy(...menuOrder(cafeItems));
-  return rows.map((r) => itemView(ctx, r));
+  return ctx.db.select().from(cafeItems).where(where).orderBy(...menuOrder(cafeItems));
 }
 
 export async function getItem(ctx: CafeContext, accountId: string, cafeId: string, itemId: string) {
   await assertCafe(ctx.db, accountId, cafeId);
-  return itemView(ctx, await findItem(ctx.db, cafeId, itemId));
+  return await findItem(ctx.db, cafeId, itemId);
 }
 
 function fieldsOf(form: ItemForm) {
@@ -109,7 +85,7 @@ export async function createItem(
       .returning();
     return row!;
   });
-  return itemView(ctx, row);
+  return row;
 }
 
 export async function updateItem(ctx: CafeContext, accountId: string, cafeId: string, itemId: string, form: ItemForm, image: string | null) {
@@ -127,7 +103,7 @@ export async function updateItem(ctx: CafeContext, accountId: string, cafeId: st
       .returning();
     return row!;
   });
-  return itemView(ctx, row);
+  return row;
 }
 
 /** Hide (false) or show (true): the menu page shows visible items only. */

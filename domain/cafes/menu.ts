@@ -62,8 +62,3 @@ export async function reorderRows(tx: Executor, table: MenuTable, cafeId: string
     from unnest(${sql.param(ids)}::uuid[], ${sql.param(entries.map((e) => e.order))}::int[]) as v(id, ord)
     where ${table.id} = v.id and ${table.cafeId} = ${cafeId}`);
 }
-
-export const isoTimestamps = (row: { createdAt: Date; updatedAt: Date }) => ({
-  created_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
-});

@@ -2,45 +2,30 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import { folders } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
-import { dateFormatter, type DateStyle } from '../../platform/format/dates.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 
-type FolderRow = typeof folders.$inferSelect;
+export type FolderRow = typeof folders.$inferSelect;
 
-export function folderView(row: FolderRow, dates: DateStyle) {
-  const fmt = dateFormatter(dates);
-  return {
-    id: row.id,
-    name: row.name,
-    account_id: row.accountId,
-    created_by: row.createdBy,
-    updated_by: row.updatedBy,
-    created_at: fmt(row.createdAt),
-    updated_at: fmt(row.updatedAt),
-  };
-}
-
-export async function createFolder(db: Database, who: Principal, name: string) {
+export async function createFolder(db: Database, who: Principal, name: string): Promise<FolderRow> {
   const [row] = await db
     .insert(folders)
     .values({ accountId: who.accountId, name, createdBy: who.keyId, updatedBy: who.keyId })
     .returning();
-  return folderView(row!, 'iso');
+  return row!;
 }
 
 /** Newest first; the id breaks ties so the order is stable. */
-export async function listFolders(db: Database, accountId: string) {
-  const rows = await db
+export async function listFolders(db: Database, accountId: string): Promise<FolderRow[]> {
+  return db
     .select()
     .from(folders)
     .where(eq(folders.accountId, accountId))
     .orderBy(desc(folders.createdAt), desc(folders.id));
-  return rows.map((r) => folderView(r, 'list'));
 }
 
-export async function getFolder(db: Database, accountId: string, id: string) {
-  return folderView(await findFolderRow(db, accountId, id), 'list');
+export async function getFolder(db: Database, accountId: string, id: string): Promise<FolderRow> {
+  return findFolderRow(db, accountId, id);
 }
 
 /** Another account's folder is "not found" exactly like a missing one. */
@@ -54,7 +39,7 @@ export async function findFolderRow(db: Database, accountId: string, id: string)
   return row;
 }
 
-export async function renameFolder(db: Database, who: Principal, id: string, name: string) {
+export async function renameFolder(db: Database, who: Principal, id: string, name: string): Promise<FolderRow> {
   if (!isUuid(id)) throw new NotFoundError('Folder');
   const [row] = await db
     .update(folders)
@@ -62,7 +47,7 @@ export async function renameFolder(db: Database, who: Principal, id: string, nam
     .where(and(eq(folders.id, id), eq(folders.accountId, who.accountId)))
     .returning();
   if (!row) throw new NotFoundError('Folder');
-  return folderView(row, 'list');
+  return row;
 }
 
 /** Links in the folder stay; the foreign key (ON DELETE SET NULL) clears their folder_id in the same statement. */

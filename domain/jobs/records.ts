@@ -95,8 +95,8 @@ function jobView(row: typeof jobs.$inferSelect): JobView {
 }
 
 export interface JobListItem extends JobView {
-  createdAt: string;
-  updatedAt: string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /**
@@ -115,7 +115,7 @@ export async function listJobViews(db: Database, accountId: string, page: number
     db.select({ n: count() }).from(jobs).where(eq(jobs.accountId, accountId)),
   ]);
   return {
-    data: rows.map((row) => ({ ...jobView(row), createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
+    data: rows.map((row) => ({ ...jobView(row), createdAt: row.createdAt, updatedAt: row.updatedAt })),
     meta: { currentPage: page, totalPages: Math.ceil((total?.n ?? 0) / size) },
   };
 }

@@ -26,7 +26,19 @@ import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug, shortUrl } from './slugs.js';
 import { linkStatusSql } from './status.js';
-import { linkView, type LinkFileRow, type LinkRow } from './view.js';
+
+export type LinkRow = typeof links.$inferSelect;
+
+/** A file of a link, as its answers list it. */
+export interface LinkFileRow {
+  id: string;
+  linkId: string | null;
+  contentType: string;
+  size: number;
+}
+
+/** A link with the files its data names, oldest first: what get, list and update give. */
+export type LinkWithFiles = LinkRow & { files: LinkFileRow[] };
 
 export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
 
@@ -226,10 +238,13 @@ async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, Lin
   return byLink;
 }
 
-export async function getLink(ctx: LinkContext, accountId: string, slug: string) {
-  const row = await findLinkRow(ctx.db, accountId, slug);
-  const byLink = await filesOf(ctx.db, [row.id]);
-  return linkView(row, byLink.get(row.id) ?? [], ctx.config);
+async function withFiles(db: Executor, row: LinkRow): Promise<LinkWithFiles> {
+  const byLink = await filesOf(db, [row.id]);
+  return { ...row, files: byLink.get(row.id) ?? [] };
+}
+
+export async function getLink(ctx: LinkContext, accountId: string, slug: string): Promise<LinkWithFiles> {
+  return withFiles(ctx.db, await findLinkRow(ctx.db, accountId, slug));
 }
 
 function listConditions(accountId: string, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
@@ -265,25 +280,21 @@ async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page
   return { data, meta: { currentPage: q.page, totalPages: Math.ceil((total?.n ?? 0) / q.size) } };
 }
 
-/** Links read per query while a page streams: this many first, then as many as make about LIST_CHUNK_BYTES of JSON. */
-const LIST_FIRST_CHUNK_ROWS = 20;
-const LIST_CHUNK_BYTES = 2 << 20;
-
 export interface LinkListPage {
   meta: { currentPage: number; totalPages: number };
   /**
-   * The page's links as JSON text (each one `JSON.stringify(linkView(...))`), a chunk of
-   * comma-separated items at a time. Rows are read from Postgres only as the consumer pulls, so a
-   * page of big links (1000 landing pages of 500 KB) holds one chunk in memory, not the page.
+   * The ids of the page's links, in its order. Their rows are read with readLinks a chunk at a
+   * time as the answer is written, so a page of big links (1000 landing pages of 500 KB) is never
+   * held whole in memory.
    */
-  items: AsyncGenerator<string, void, undefined>;
+  ids: string[];
 }
 
 export async function listLinks(ctx: LinkContext, accountId: string, q: ListLinksQuery): Promise<LinkListPage> {
   const where = listConditions(accountId, q);
   // The page is chosen on narrow (id, sort key) tuples that the indexes hold (sorting whole rows,
   // jsonb and all, spills to disk on a deep page of a large account); its rows are then read whole
-  // by id, a chunk at a time, in that order.
+  // by id, a chunk at a time, in that order (readLinks).
   const page = await pageOf(ctx.db, where, q, () =>
     ctx.db
       .select({ id: links.id })
@@ -293,68 +304,32 @@ export async function listLinks(ctx: LinkContext, accountId: string, q: ListLink
       .limit(q.size)
       .offset((q.page - 1) * q.size),
   );
-  return { meta: page.meta, items: linkJsonChunks(ctx, accountId, page.data.map((r) => r.id)) };
-}
-
-/** Per account, the last list chunk asked for in this process; the next one starts after it. */
-const listChunkTurns = new Map<string, Promise<unknown>>();
-
-/**
- * Runs `work` after the account's list chunks asked for before it: several big lists of one
- * account take turns, a chunk each, so together they take the event loop and the database like
- * one list, not like four (before, four 500 MB pages slowed another account's calls for seconds).
- * Only reading and serializing a chunk takes a turn; a client slow to read holds none.
- */
-function inAccountTurn<T>(accountId: string, work: () => Promise<T>): Promise<T> {
-  const run = (listChunkTurns.get(accountId) ?? Promise.resolve()).then(work);
-  // The caller gets `run` and its error; this chain only marks when the turn is over.
-  const done = run.catch(() => undefined);
-  listChunkTurns.set(accountId, done);
-  void done.then(() => {
-    if (listChunkTurns.get(accountId) === done) listChunkTurns.delete(accountId);
-  });
-  return run;
+  return { meta: page.meta, ids: page.data.map((r) => r.id) };
 }
 
 /**
- * The links of `ids` as JSON text, in that order, a chunk per query: the first of
- * LIST_FIRST_CHUNK_ROWS, each later one sized so that as many links as big as the biggest so far
- * make about LIST_CHUNK_BYTES. A link deleted after the page was chosen is left out; one changed
- * meanwhile is read as it is when its chunk is read.
+ * The account's links of `ids` with their files, in that order, in two queries. A link deleted
+ * after its page was chosen is left out; one changed meanwhile is read as it is now.
  */
-async function* linkJsonChunks(ctx: LinkContext, accountId: string, ids: string[]): AsyncGenerator<string, void, undefined> {
-  const now = new Date();
-  let rowsPerChunk = LIST_FIRST_CHUNK_ROWS;
-  let largest = 0;
-  const readChunk = async (chunkIds: string[]) => {
-    // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
-    // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
-    const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(chunkIds)}::uuid[])`);
-    const rows = new Map((await ctx.db.select().from(links).where(where)).map((r) => [r.id, r]));
-    const byLink = await filesOf(ctx.db, chunkIds);
-    const items: string[] = [];
-    for (const id of chunkIds) {
-      const row = rows.get(id);
-      if (row) items.push(JSON.stringify(linkView(row, byLink.get(id) ?? [], ctx.config, now)));
-    }
-    return items;
-  };
-  for (let at = 0; at < ids.length; ) {
-    const chunkIds = ids.slice(at, at + rowsPerChunk);
-    at += chunkIds.length;
-    const items = await inAccountTurn(accountId, () => readChunk(chunkIds));
-    if (items.length === 0) continue;
-    for (const item of items) largest = Math.max(largest, item.length);
-    rowsPerChunk = Math.max(1, Math.floor(LIST_CHUNK_BYTES / largest));
-    yield items.join(',');
+export async function readLinks(ctx: LinkContext, accountId: string, ids: string[]): Promise<LinkWithFiles[]> {
+  // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
+  // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
+  const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
+  const rows = new Map((await ctx.db.select().from(links).where(where)).map((r) => [r.id, r]));
+  const byLink = await filesOf(ctx.db, ids);
+  const found: LinkWithFiles[] = [];
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (row) found.push({ ...row, files: byLink.get(id) ?? [] });
   }
+  return found;
 }
 
 export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {
   const where = listConditions(accountId, q);
   return pageOf(ctx.db, where, q, () =>
     ctx.db
-      .select({ name: links.name, dynamic_link_id: links.slug })
+      .select({ name: links.name, slug: links.slug })
       .from(links)
       .where(where)
       .orderBy(...listOrder(q.sort_by))
@@ -368,7 +343,7 @@ export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: O
  * moves the link (and its QR data) to it; turning the custom URL off keeps the current slug, so
  * codes already printed keep working. Files the new data no longer names are released.
  */
-export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody) {
+export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody): Promise<LinkWithFiles> {
   const current = await findLinkRow(ctx.db, who.accountId, slug);
   if (current.menu !== null && body.type !== 'menu') {
     throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
@@ -409,8 +384,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
     throw err;
   }
   await invalidateLinks(ctx, [current.slug, row.slug]);
-  const byLink = await filesOf(ctx.db, [row.id]);
-  return linkView(row, byLink.get(row.id) ?? [], ctx.config);
+  return withFiles(ctx.db, row);
 }
 
 /**
@@ -424,7 +398,7 @@ export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: st
     .update(links)
     .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field), updatedAt: new Date() })
     .where(eq(links.id, current.id))
-    .returning({ dynamic_link_id: links.slug, qr_options: links.qrOptions });
+    .returning({ slug: links.slug, qrOptions: links.qrOptions });
   return row!;
 }
 

@@ -5,12 +5,3 @@ const templateName = z.string().trim().min(1, 'Name is required').max(255, 'Name
 
 export const createTemplateBody = z.strictObject({ name: templateName, qrOptions: qrOptionsSchema });
 export const updateTemplateBody = z.strictObject({ name: templateName.optional(), qrOptions: qrOptionsSchema.optional() });
-
-export const templateResponse = z.object({
-  id: z.string(),
-  account_id: z.string(),
-  name: z.string(),
-  qr_options: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-  updated_at: z.string(),
-});

@@ -1,51 +1,37 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import { templates } from '../schema.js';
-import { dateFormatter, type DateStyle } from '../../platform/format/dates.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import type { QrOptions } from '../qr/options.js';
 
-type TemplateRow = typeof templates.$inferSelect;
-
-export function templateView(row: TemplateRow, dates: DateStyle) {
-  const fmt = dateFormatter(dates);
-  return {
-    id: row.id,
-    account_id: row.accountId,
-    name: row.name,
-    qr_options: row.qrOptions,
-    created_at: fmt(row.createdAt),
-    updated_at: fmt(row.updatedAt),
-  };
-}
+export type TemplateRow = typeof templates.$inferSelect;
 
 /** Stores the QR options as submitted (validated); defaults are applied when a link uses them. */
-export async function createTemplate(db: Database, accountId: string, input: { name: string; qrOptions: QrOptions }) {
+export async function createTemplate(db: Database, accountId: string, input: { name: string; qrOptions: QrOptions }): Promise<TemplateRow> {
   const [row] = await db
     .insert(templates)
     .values({ accountId, name: input.name, qrOptions: input.qrOptions as Record<string, unknown> })
     .returning();
-  return templateView(row!, 'iso');
+  return row!;
 }
 
-export async function listTemplates(db: Database, accountId: string) {
-  const rows = await db
+export async function listTemplates(db: Database, accountId: string): Promise<TemplateRow[]> {
+  return db
     .select()
     .from(templates)
     .where(eq(templates.accountId, accountId))
     .orderBy(desc(templates.createdAt), desc(templates.id));
-  return rows.map((r) => templateView(r, 'list'));
 }
 
-export async function getTemplate(db: Database, accountId: string, id: string) {
+export async function getTemplate(db: Database, accountId: string, id: string): Promise<TemplateRow> {
   if (!isUuid(id)) throw new NotFoundError('Template');
   const [row] = await db
     .select()
     .from(templates)
     .where(and(eq(templates.id, id), eq(templates.accountId, accountId)));
   if (!row) throw new NotFoundError('Template');
-  return templateView(row, 'list');
+  return row;
 }
 
 export async function updateTemplate(

@@ -13,7 +13,8 @@ import {
   type AnalyticsScope,
   type RankedDimension,
 } from '../../../domain/analytics/analytics.js';
-import { activityResponse, analyticsQuerySchema, generalResponse, qrCodeResponse, rankedResponse, timeResponse } from '../../../domain/analytics/schemas.js';
+import { analyticsQuerySchema } from '../../../domain/analytics/schemas.js';
+import { activityResponse, generalResponse, qrCodeResponse, rankedResponse, timeResponse } from './schemas.js';
 import { resourceParams } from '../../schemas.js';
 import { analyticsExportRoute } from './export.js';
 

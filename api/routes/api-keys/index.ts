@@ -1,16 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../domain/accounts/api-keys.js';
-import { apiKeyResponse, createApiKeyBody } from '../../../domain/accounts/schemas.js';
+import { createApiKeyBody } from '../../../domain/accounts/schemas.js';
 import { NotFoundError } from '../../../domain/errors.js';
 import { isUuid } from '../../../platform/format/ids.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
+import { apiKeyResponse } from './schemas.js';
+import { apiKeyView } from './view.js';
 
 const idParams = resourceParams('id', 'API key');
 const tags = ['api-keys'];
 // Key management needs the `all` scope and a plan that includes it (not starter, not enterprise).
 const auth = { scope: 'all', plan: 'api-key-management' } as const;
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
@@ -18,18 +19,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth },
     schema: { tags, summary: "List the account's API keys (never the keys themselves)", response: { 200: z.object({ data: z.array(apiKeyResponse) }) } },
-    handler: async (request) => {
-      const rows = await listApiKeys(db, request.principal.accountId);
-      return {
-        data: rows.map((r) => ({
-          ...r,
-          expires_at: iso(r.expires_at),
-          last_used_at: iso(r.last_used_at),
-          revoked_at: iso(r.revoked_at),
-          created_at: r.created_at.toISOString(),
-        })),
-      };
-    },
+    handler: async (request) => ({ data: (await listApiKeys(db, request.principal.accountId)).map(apiKeyView) }),
   });
 
   app.post('', {

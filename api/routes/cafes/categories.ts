@@ -11,9 +11,11 @@ import {
   setCategoryImage,
   updateCategory,
 } from '../../../domain/cafes/categories.js';
-import { categoryResponse, createCategoryBody, formDocument, IMAGE_FILE_FIELDS, reorderCategoriesBody, updateCategoryBody } from '../../../domain/cafes/schemas.js';
+import { createCategoryBody, formDocument, IMAGE_FILE_FIELDS, reorderCategoriesBody, updateCategoryBody } from '../../../domain/cafes/schemas.js';
 import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
+import { categoryResponse } from './schemas.js';
+import { categoryView } from './view.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, categoryParams, tags } from './params.js';
 
@@ -31,13 +33,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       params: cafeParams,
       response: { 200: z.object({ data: z.array(categoryResponse) }), ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: await listCategories(ctx, request.principal.accountId, request.params.id) }),
+    handler: async (request) => ({ data: (await listCategories(ctx, request.principal.accountId, request.params.id)).map((r) => categoryView(ctx, r)) }),
   });
 
   app.get('/:categoryId', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One category', params: categoryParams, response: { 200: categoryAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: await getCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId) }),
+    handler: async (request) => ({ data: categoryView(ctx, await getCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId)) }),
   });
 
   app.post('', {
@@ -50,7 +52,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: createCategoryBody,
       response: { 200: categoryAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: await createCategory(ctx, request.principal.accountId, request.params.id, request.body) }),
+    handler: async (request) => ({ data: categoryView(ctx, await createCategory(ctx, request.principal.accountId, request.params.id, request.body)) }),
   });
 
   app.put('/:categoryId', {
@@ -63,7 +65,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: categoryAnswer, ...errorResponses(401, 404, 429) },
     },
     handler: async (request) => ({
-      data: await updateCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId, request.body),
+      data: categoryView(ctx, await updateCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId, request.body)),
     }),
   });
 
@@ -109,7 +111,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         await getCategory(ctx, accountId, id, categoryId);
         const { image } = await readImageForm(request, imageForm);
         if (!image) throw new ValidationError([{ path: 'image', message: 'An image file is required' }]);
-        return { data: await setCategoryImage(ctx, accountId, id, categoryId, image) };
+        return { data: categoryView(ctx, await setCategoryImage(ctx, accountId, id, categoryId, image)) };
       },
     });
   });

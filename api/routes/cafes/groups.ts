@@ -3,8 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assertCafe } from '../../../domain/cafes/cafes.js';
 import { createGroup, deleteGroup, getGroup, listGroups, reorderGroups, updateGroup } from '../../../domain/cafes/groups.js';
-import { createGroupForm, formDocument, groupResponse, IMAGE_FILE_FIELDS, reorderGroupsBody, updateGroupForm } from '../../../domain/cafes/schemas.js';
+import { createGroupForm, formDocument, IMAGE_FILE_FIELDS, reorderGroupsBody, updateGroupForm } from '../../../domain/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
+import { groupResponse } from './schemas.js';
+import { groupView } from './view.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, groupParams, tags } from './params.js';
 
@@ -16,13 +18,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: "The cafe's groups, by order then creation", params: cafeParams, response: { 200: z.object({ data: z.array(groupResponse) }), ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: await listGroups(ctx, request.principal.accountId, request.params.id) }),
+    handler: async (request) => ({ data: (await listGroups(ctx, request.principal.accountId, request.params.id)).map((r) => groupView(ctx, r)) }),
   });
 
   app.get('/:groupId', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One group', params: groupParams, response: { 200: groupAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: await getGroup(ctx, request.principal.accountId, request.params.id, request.params.groupId) }),
+    handler: async (request) => ({ data: groupView(ctx, await getGroup(ctx, request.principal.accountId, request.params.id, request.params.groupId)) }),
   });
 
   app.delete('/:groupId', {
@@ -71,7 +73,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { accountId } = request.principal;
         await assertCafe(ctx.db, accountId, request.params.id);
         const { fields, image } = await readImageForm(request, createGroupForm);
-        return { data: await createGroup(ctx, accountId, request.params.id, fields, image) };
+        return { data: groupView(ctx, await createGroup(ctx, accountId, request.params.id, fields, image)) };
       },
     });
 
@@ -91,7 +93,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { id, groupId } = request.params;
         await getGroup(ctx, accountId, id, groupId);
         const { fields, image } = await readImageForm(request, updateGroupForm);
-        return { data: await updateGroup(ctx, accountId, id, groupId, fields, image) };
+        return { data: groupView(ctx, await updateGroup(ctx, accountId, id, groupId, fields, image)) };
       },
     });
   });

@@ -6,11 +6,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assertCafe, createCafe, deleteCafe, getCafe, listCafes, updateCafe, updateProfile, updateTheme } from '../../../domain/cafes/cafes.js';
-import { cafeResponse, createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from '../../../domain/cafes/schemas.js';
+import { createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from '../../../domain/cafes/schemas.js';
 import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../domain/cafes/theme-preview.js';
 import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
 import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
+import { cafeResponse } from './schemas.js';
+import { cafeView } from './view.js';
 import categoriesRoutes from './categories.js';
 import { formRoutes, readMenuForm, storeFormImage } from './form.js';
 import groupsRoutes from './groups.js';
@@ -34,13 +36,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: "The account's cafes, newest first", response: { 200: z.object({ data: z.array(cafeResponse) }), ...errorResponses(401, 429) } },
-    handler: async (request) => ({ data: await listCafes(ctx, request.principal.accountId) }),
+    handler: async (request) => ({ data: (await listCafes(ctx, request.principal.accountId)).map((r) => cafeView(ctx, r)) }),
   });
 
   app.get('/:id', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One cafe', params: cafeParams, response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: await getCafe(ctx, request.principal.accountId, request.params.id) }),
+    handler: async (request) => ({ data: cafeView(ctx, await getCafe(ctx, request.principal.accountId, request.params.id)) }),
   });
 
   app.post('', {
@@ -54,7 +56,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: createCafeBody,
       response: { 200: cafeAnswer, ...errorResponses(401, 429) },
     },
-    handler: async (request) => ({ data: await createCafe(ctx, request.principal, request.body) }),
+    handler: async (request) => ({ data: cafeView(ctx, await createCafe(ctx, request.principal, request.body)) }),
   });
 
   app.put('/:id', {
@@ -70,7 +72,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: updateCafeBody,
       response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: await updateCafe(ctx, request.principal.accountId, request.params.id, request.body) }),
+    handler: async (request) => ({ data: cafeView(ctx, await updateCafe(ctx, request.principal.accountId, request.params.id, request.body)) }),
   });
 
   app.put('/:id/theme', {
@@ -83,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: themeBody,
       response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: await updateTheme(ctx, request.principal.accountId, request.params.id, request.body) }),
+    handler: async (request) => ({ data: cafeView(ctx, await updateTheme(ctx, request.principal.accountId, request.params.id, request.body)) }),
   });
 
   app.post('/:id/theme/preview', {
@@ -144,7 +146,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const logo = await storeFormImage(request, files, 'logo');
         const cover = await storeFormImage(request, files, 'cover');
         const images = { ...(logo ? { logo } : {}), ...(cover ? { cover } : {}) };
-        return { data: await updateProfile(ctx, accountId, request.params.id, fields, images) };
+        return { data: cafeView(ctx, await updateProfile(ctx, accountId, request.params.id, fields, images)) };
       },
     });
   });

@@ -9,8 +9,10 @@ import { assertCafe } from '../../../domain/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
 import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
-import { createItemForm, formDocument, IMAGE_FILE_FIELDS, itemResponse, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../domain/cafes/schemas.js';
+import { createItemForm, formDocument, IMAGE_FILE_FIELDS, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../domain/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
+import { itemResponse } from './schemas.js';
+import { itemView } from './view.js';
 import { acceptedJobResponse, answerQueuedJob, IDEMPOTENCY_DESCRIPTION, idempotentJobHeaders, startRequestJob } from '../../job-reply.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, itemParams, tags } from './params.js';
@@ -66,13 +68,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       querystring: listItemsQuery,
       response: { 200: z.object({ data: z.array(itemResponse) }), ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: await listItems(ctx, request.principal.accountId, request.params.id, request.query.category_id) }),
+    handler: async (request) => ({ data: (await listItems(ctx, request.principal.accountId, request.params.id, request.query.category_id)).map((r) => itemView(ctx, r)) }),
   });
 
   app.get('/:itemId', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One item', params: itemParams, response: { 200: itemAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: await getItem(ctx, request.principal.accountId, request.params.id, request.params.itemId) }),
+    handler: async (request) => ({ data: itemView(ctx, await getItem(ctx, request.principal.accountId, request.params.id, request.params.itemId)) }),
   });
 
   app.delete('/:itemId', {
@@ -132,7 +134,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { accountId } = request.principal;
         await assertCafe(ctx.db, accountId, request.params.id);
         const { fields, image } = await readImageForm(request, createItemForm);
-        return { data: await createItem(ctx, accountId, request.params.id, fields, image) };
+        return { data: itemView(ctx, await createItem(ctx, accountId, request.params.id, fields, image)) };
       },
     });
 
@@ -152,7 +154,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { id, itemId } = request.params;
         await getItem(ctx, accountId, id, itemId);
         const { fields, image } = await readImageForm(request, updateItemForm);
-        return { data: await updateItem(ctx, accountId, id, itemId, fields, image) };
+        return { data: itemView(ctx, await updateItem(ctx, accountId, id, itemId, fields, image)) };
       },
     });
   });

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../domain/folders/folders.js';
-import { createFolderBody, folderResponse, renameFolderBody } from '../../../domain/folders/schemas.js';
+import { createFolderBody, renameFolderBody } from '../../../domain/folders/schemas.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
+import { folderResponse } from './schemas.js';
+import { folderView } from './view.js';
 
 const idParams = resourceParams('id', 'Folder');
 const tags = ['folders'];
@@ -13,13 +15,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth: { scope: 'folders.read' } },
     schema: { tags, summary: 'List folders, newest first', response: { 200: z.object({ data: z.array(folderResponse) }) } },
-    handler: async (request) => ({ data: await listFolders(db, request.principal.accountId) }),
+    handler: async (request) => ({ data: (await listFolders(db, request.principal.accountId)).map((f) => folderView(f, 'list')) }),
   });
 
   app.get('/:id', {
     config: { auth: { scope: 'folders.read' } },
     schema: { tags, summary: 'Get a folder', params: idParams, response: { 200: z.object({ data: folderResponse }) } },
-    handler: async (request) => ({ data: await getFolder(db, request.principal.accountId, request.params.id) }),
+    handler: async (request) => ({ data: folderView(await getFolder(db, request.principal.accountId, request.params.id), 'list') }),
   });
 
   app.post('', {
@@ -30,13 +32,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: createFolderBody,
       response: { 200: folderResponse },
     },
-    handler: async (request) => createFolder(db, request.principal, request.body.name),
+    handler: async (request) => folderView(await createFolder(db, request.principal, request.body.name), 'iso'),
   });
 
   app.put('/:id', {
     config: { auth: { scope: 'folders.update' } },
     schema: { tags, summary: 'Rename a folder', params: idParams, body: renameFolderBody, response: { 200: z.object({ data: folderResponse }) } },
-    handler: async (request) => ({ data: await renameFolder(db, request.principal, request.params.id, request.body.name) }),
+    handler: async (request) => ({ data: folderView(await renameFolder(db, request.principal, request.params.id, request.body.name), 'list') }),
   });
 
   app.delete('/:id', {

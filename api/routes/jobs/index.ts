@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { JOB_STATES } from '../../../domain/schema.js';
 import { getJobView, listJobViews } from '../../../domain/jobs/records.js';
-import { pageMeta, pageQuery } from '../../../domain/links/schemas.js';
+import { pageQuery } from '../../../domain/links/schemas.js';
 import { openJobFile } from '../../../domain/jobs/files.js';
-import { errorResponses, resourceParams } from '../../schemas.js';
+import { errorResponses, pageMeta, resourceParams } from '../../schemas.js';
 import { sendJobFile } from '../../job-reply.js';
 
 const RETENTION =
@@ -36,7 +36,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         }),
       },
     },
-    handler: async (request) => listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size),
+    handler: async (request) => {
+      const page = await listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size);
+      return { data: page.data.map((job) => ({ ...job, createdAt: job.createdAt.toISOString(), updatedAt: job.updatedAt.toISOString() })), meta: page.meta };
+    },
   });
 
   app.get('/:jobId', {

@@ -8,28 +8,27 @@ import {
   getLink,
   listLinks,
   moveLink,
+  readLinks,
   saveLinkAsTemplate,
   setLinkFlags,
   updateLink,
   updateLinkQr,
 } from '../../../domain/links/links.js';
-import {
-  linkBodySchema,
-  linkResponse,
-  listLinksQuerySchema,
-  moveLinkBodySchema,
-  optionalNameBodySchema,
-  pageMeta,
-  patchQrBodySchema,
-} from '../../../domain/links/schemas.js';
+import { linkBodySchema, listLinksQuerySchema, moveLinkBodySchema, optionalNameBodySchema, patchQrBodySchema } from '../../../domain/links/schemas.js';
 import { qrImageQuery } from '../../../domain/qr/qr-images.js';
-import { sendJsonPage } from '../../json-stream.js';
+import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { analyticsRoutes } from '../analytics/index.js';
 import { sendQr } from '../../qr-reply.js';
-import { messageResponse, resourceParams } from '../../schemas.js';
+import { messageResponse, pageMeta, resourceParams } from '../../schemas.js';
+import { linkResponse } from './schemas.js';
+import { linkView } from './view.js';
 import { shortUrl } from '../../../domain/links/slugs.js';
 
 const tags = ['links'];
+
+/** Links read per query while a page streams: this many first, then as many as make about LIST_CHUNK_BYTES of JSON. */
+const LIST_FIRST_CHUNK_ROWS = 20;
+const LIST_CHUNK_BYTES = 2 << 20;
 const slugParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug)');
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -49,15 +48,25 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     // whole. The schema above documents the answer; the stream writes what it would serialize
     // (test/links-list-stream.test.ts).
     handler: async (request, reply) => {
-      const page = await listLinks(ctx, request.principal.accountId, request.query);
-      return sendJsonPage(reply, page.items, page.meta);
+      const { accountId } = request.principal;
+      const page = await listLinks(ctx, accountId, request.query);
+      // One instant for the whole page: every link's status is as of the request.
+      const now = new Date();
+      const items = jsonChunks(page.ids, {
+        read: (ids) => readLinks(ctx, accountId, ids),
+        view: (link) => linkView(link, ctx.config, now),
+        firstChunkItems: LIST_FIRST_CHUNK_ROWS,
+        chunkBytes: LIST_CHUNK_BYTES,
+        turnKey: accountId,
+      });
+      return sendJsonPage(reply, items, page.meta);
     },
   });
 
   app.get('/:id', {
     config: { auth: { scope: 'links.read' } },
     schema: { tags, summary: 'Get a link', params: slugParams, response: { 200: z.object({ data: linkResponse }) } },
-    handler: async (request) => ({ data: await getLink(ctx, request.principal.accountId, request.params.id) }),
+    handler: async (request) => ({ data: linkView(await getLink(ctx, request.principal.accountId, request.params.id), ctx.config) }),
   });
 
   app.get('/:id/qr', {
@@ -102,7 +111,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: linkBodySchema,
       response: { 200: z.object({ data: linkResponse }) },
     },
-    handler: async (request) => ({ data: await updateLink(ctx, request.principal, request.params.id, request.body) }),
+    handler: async (request) => ({ data: linkView(await updateLink(ctx, request.principal, request.params.id, request.body), ctx.config) }),
   });
 
   app.patch('/:id', {
@@ -114,7 +123,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: patchQrBodySchema,
       response: { 200: z.object({ data: z.object({ dynamic_link_id: z.string(), qr_options: z.record(z.string(), z.unknown()) }) }) },
     },
-    handler: async (request) => ({ data: await updateLinkQr(ctx, request.principal.accountId, request.params.id, request.body.qrCode) }),
+    handler: async (request) => {
+      const link = await updateLinkQr(ctx, request.principal.accountId, request.params.id, request.body.qrCode);
+      return { data: { dynamic_link_id: link.slug, qr_options: link.qrOptions } };
+    },
   });
 
   const remove = async (request: { principal: { accountId: string }; params: { id: string } }) => {

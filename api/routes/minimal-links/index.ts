@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listMinimalLinks } from '../../../domain/links/links.js';
-import { minimalLinksQuerySchema, pageMeta } from '../../../domain/links/schemas.js';
+import { minimalLinksQuerySchema } from '../../../domain/links/schemas.js';
+import { pageMeta } from '../../schemas.js';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
@@ -12,7 +13,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       querystring: minimalLinksQuerySchema,
       response: { 200: z.object({ data: z.array(z.object({ name: z.string(), dynamic_link_id: z.string() })), meta: pageMeta }) },
     },
-    handler: async (request) => listMinimalLinks(app.ctx, request.principal.accountId, request.query),
+    handler: async (request) => {
+      const page = await listMinimalLinks(app.ctx, request.principal.accountId, request.query);
+      return { data: page.data.map((l) => ({ name: l.name, dynamic_link_id: l.slug })), meta: page.meta };
+    },
   });
 };
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createTemplateBody, templateResponse, updateTemplateBody } from '../../../domain/templates/schemas.js';
+import { createTemplateBody, updateTemplateBody } from '../../../domain/templates/schemas.js';
 import {
   createTemplate,
   deleteTemplate,
@@ -13,6 +13,8 @@ import { deleteQrCache, qrImageQuery } from '../../../domain/qr/qr-images.js';
 import { shortUrl } from '../../../domain/links/slugs.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
+import { templateResponse } from './schemas.js';
+import { templateView } from './view.js';
 
 /** What a template preview encodes: a short URL of the same shape as a real link's. */
 const PREVIEW_SLUG = 'Preview';
@@ -26,13 +28,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth: { scope: 'templates.read' } },
     schema: { tags, summary: 'List QR style templates, newest first', response: { 200: z.object({ data: z.array(templateResponse) }) } },
-    handler: async (request) => ({ data: await listTemplates(db, request.principal.accountId) }),
+    handler: async (request) => ({ data: (await listTemplates(db, request.principal.accountId)).map((t) => templateView(t, 'list')) }),
   });
 
   app.get('/:id', {
     config: { auth: { scope: 'templates.read' } },
     schema: { tags, summary: 'Get a template', params: idParams, response: { 200: z.object({ data: templateResponse }) } },
-    handler: async (request) => ({ data: await getTemplate(db, request.principal.accountId, request.params.id) }),
+    handler: async (request) => ({ data: templateView(await getTemplate(db, request.principal.accountId, request.params.id), 'list') }),
   });
 
   app.get('/:id/preview', {
@@ -48,7 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       return sendQr(app.ctx, request, reply, {
         accountId: request.principal.accountId,
         owner: `template-${template.id}`,
-        options: template.qr_options,
+        options: template.qrOptions,
         data: shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG),
         format: request.query.format,
         size: request.query.size,
@@ -67,7 +69,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       await checkStoredQrImage(app.ctx, request.principal.accountId, request.body.qrOptions.image, { path: 'qrOptions.image' });
-      return createTemplate(db, request.principal.accountId, request.body);
+      return templateView(await createTemplate(db, request.principal.accountId, request.body), 'iso');
     },
   });
 
