@@ -40,7 +40,7 @@ const FILES: ResolvedLinkFile[] = [...FILE_BYTES].map(([id, { contentType, bytes
   contentType,
   size: bytes.length,
   originalName: i === 0 ? `terrace ${XSS}.png` : contentType === 'application/pdf' ? `menu-2026-${i}.pdf` : null,
-  ...(contentType === 'application/pdf' ? { variants: [{ format: 'webp' as const, width: 96, height: 136, size: PAGE_COPY.length }] } : {}),
+  variants: contentType === 'application/pdf' ? [{ format: 'webp' as const, width: 96, height: 136, size: PAGE_COPY.length }] : null,
 }));
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/contact.vcf', ics: '/event.ics' };
 // A 1×1 PNG, for images carried in the data itself.

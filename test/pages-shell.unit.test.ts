@@ -9,7 +9,7 @@ import { LIGHT_ONLY_STYLES } from '../redirect/pages/layout.js';
 import { resolvedLink } from './support/link-examples.js';
 
 const LOGO = '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01';
-const FILES = [{ id: LOGO, contentType: 'image/png', size: 100, originalName: null }];
+const FILES = [{ id: LOGO, contentType: 'image/png', size: 100, originalName: null, variants: null }];
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/abc1234/contact.vcf', ics: '/abc1234/event.ics', page: 'https://qr.example/abc1234' };
 
 describe('page shell', () => {

@@ -29,7 +29,7 @@ const BYTES = new Map<string, { contentType: string; bytes: Buffer }>([
   [PDFS[0]!, { contentType: 'application/pdf', bytes: pdfBytes('Lunch') }],
   [PDFS[1]!, { contentType: 'application/pdf', bytes: pdfBytes('Dinner') }],
 ]);
-const FILES: ResolvedLinkFile[] = [...BYTES].map(([id, { contentType, bytes }], i) => ({ id, contentType, size: bytes.length, originalName: contentType === 'application/pdf' ? `menu-${i}.pdf` : null }));
+const FILES: ResolvedLinkFile[] = [...BYTES].map(([id, { contentType, bytes }], i) => ({ id, contentType, size: bytes.length, originalName: contentType === 'application/pdf' ? `menu-${i}.pdf` : null, variants: null }));
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/contact.vcf', ics: '/event.ics' };
 
 const DATA: Partial<Record<LinkType, Record<string, unknown>>> = {

@@ -16,7 +16,7 @@ import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount,
 import { exampleData, resolvedLink } from './support/link-examples.js';
 
 const IMAGES = ['6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e02', '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e03'];
-const FILES: ResolvedLinkFile[] = IMAGES.map((id) => ({ id, contentType: 'image/png', size: 1000, originalName: null }));
+const FILES: ResolvedLinkFile[] = IMAGES.map((id) => ({ id, contentType: 'image/png', size: 1000, originalName: null, variants: null }));
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/abc1234.vcf', ics: '/abc1234.ics' };
 const JANUARY = Date.parse('2026-01-01T00:00:00Z');
 const on = (platform: Scanner['platform'], acceptLanguage?: string): Scanner => ({ platform, now: JANUARY, ...(acceptLanguage ? { acceptLanguage } : {}) });

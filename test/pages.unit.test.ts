@@ -24,10 +24,10 @@ const XSS_TEXT = '&lt;img src=x onerror=alert(1)&gt;';
 const IMAGE_IDS = ['6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e02'];
 const PDF_IDS = ['6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e03', '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e04'];
 const FILES: ResolvedLinkFile[] = [
-  { id: IMAGE_IDS[0]!, contentType: 'image/png', size: 48_213, originalName: `terrace ${XSS}.png` },
-  { id: IMAGE_IDS[1]!, contentType: 'image/jpeg', size: 1_250_000, originalName: null },
-  { id: PDF_IDS[0]!, contentType: 'application/pdf', size: 123_456, originalName: 'lunch-menu.pdf' },
-  { id: PDF_IDS[1]!, contentType: 'application/pdf', size: 2_400_000, originalName: null },
+  { id: IMAGE_IDS[0]!, contentType: 'image/png', size: 48_213, originalName: `terrace ${XSS}.png`, variants: null },
+  { id: IMAGE_IDS[1]!, contentType: 'image/jpeg', size: 1_250_000, originalName: null, variants: null },
+  { id: PDF_IDS[0]!, contentType: 'application/pdf', size: 123_456, originalName: 'lunch-menu.pdf', variants: null },
+  { id: PDF_IDS[1]!, contentType: 'application/pdf', size: 2_400_000, originalName: null, variants: null },
 ];
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/abc1234.vcf', ics: '/abc1234.ics' };
 

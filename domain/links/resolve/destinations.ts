@@ -2,8 +2,7 @@
  * What website and smart-url links redirect to, made ready when a link enters a redirect
  * process's cache (not per scan): every destination in its WHATWG serialisation, which is plain
  * printable ASCII and so always fits a Location header. The api stores URLs in that form already;
- * this also covers rows stored before it did (raw Unicode, which Node refuses in a header) and
- * Redis copies written by older processes. A destination that is not an http(s) URL at all (a row
+ * this also covers rows written outside the api (raw Unicode, which Node refuses in a header). A destination that is not an http(s) URL at all (a row
  * written outside the api) marks the link `brokenDestination`, answered with an error page before
  * anything is counted.
  */
@@ -11,10 +10,9 @@ import { httpUrlHref } from '../data/schemas.js';
 import type { ResolvedLink, StoredLink } from './resolved-link.js';
 
 /**
- * The resolved link of a stored one (a Postgres row, or a Redis copy possibly written by an older
- * process): its destinations sendable and `brokenDestination` set (run once per cache fill, not per
+ * The resolved link of a Postgres row: its destinations sendable and `brokenDestination` set (run once per cache fill, not per
  * scan). This is the one place a link's `data` is taken as its type's: the api validated it
- * against the type's schema before storing it, and a Redis copy is JSON of a link resolved here.
+ * against the type's schema before storing it.
  * The destinations are the part a row written outside the api may get wrong, so they are checked.
  */
 export function withSendableDestinations(link: StoredLink): ResolvedLink {

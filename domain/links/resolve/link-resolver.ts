@@ -39,10 +39,10 @@ export interface LinkResolverDeps {
   logger: Logger;
 }
 
-/** A Redis copy, possibly written by an older process: its destinations are made sendable again (a no-op for current ones). */
+/** A Redis copy: JSON of a link that went through withSendableDestinations when it was loaded. */
 function fromRedisEntry(entry: string): ResolvedLink | null {
-  const link = JSON.parse(entry) as StoredLink | null;
-  return link && withSendableDestinations(link);
+  const link: ResolvedLink | null = JSON.parse(entry);
+  return link;
 }
 
 /** Neither Redis nor Postgres could say what a slug is, and no copy of it is held here. */

@@ -12,8 +12,8 @@ export interface ResolvedLinkFile {
   contentType: string;
   size: number;
   originalName: string | null;
-  /** Its web-sized copies (a photo's); absent in copies cached before they existed. */
-  variants?: ImageVariant[] | null;
+  /** Its web-sized copies (a photo's); null: none. */
+  variants: ImageVariant[] | null;
 }
 
 /** What every resolved link has, whatever its type. */
@@ -22,16 +22,16 @@ interface ResolvedLinkFields {
   accountId: string;
   slug: string;
   name: string;
-  /** The brand and language of the link's page; null (or absent, in copies of older processes): the default look. */
-  pageStyle?: PageStyle | null;
+  /** The brand and language of the link's page; null: the default look. */
+  pageStyle: PageStyle | null;
   /** The cafe whose menu a menu link serves (`links.menu`); null for other links and menu links made without a cafe. */
   menu: string | null;
   /**
    * Menu links: the version of the cafe's menu (its last change, see domain/cafes/published-menu.ts),
    * so a changed menu is a new key for the rendered page; null for other links or a link serving
-   * no cafe. Absent in copies written by an older process.
+   * no cafe.
    */
-  menuVersion?: string | null;
+  menuVersion: string | null;
   paused: boolean;
   scheduleActive: boolean;
   /** Epoch ms; the window is [startDate, endDate). */
