@@ -22,13 +22,17 @@ await waitForDependencies(config, 'qrlinks');
 try {
   await migrateDatabase(config.DATABASE_URL);
 } catch (err) {
-  process.stderr.write(`qrlinks: cannot prepare the database at DATABASE_URL=${withoutPassword(config.DATABASE_URL)}: ${(err as Error).message}\n`);
+  process.stderr.write(
+    `qrlinks: cannot prepare the database at DATABASE_URL=${withoutPassword(config.DATABASE_URL)}: ${(err as Error).message}\n`,
+  );
   process.exit(1);
 }
 
 // The api serves the browser console from console/dist; a failed build leaves the previous one in place.
 await ensureConsoleBuilt((line) => process.stdout.write(`qrlinks: ${line}\n`)).catch((err: unknown) => {
-  process.stderr.write(`qrlinks: the console could not be built (${(err as Error).message}); the api serves the previous build, or a "not built" page at /\n`);
+  process.stderr.write(
+    `qrlinks: the console could not be built (${(err as Error).message}); the api serves the previous build, or a "not built" page at /\n`,
+  );
 });
 
 process.exitCode = await supervise(

@@ -38,7 +38,6 @@ import { registerConsole } from './console.js';
 import { API_PREFIX } from './prefix.js';
 import './types.js';
 
-
 export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('api')): Promise<FastifyInstance> {
   keepTickObjectShape();
   const graceful = gracefulHttp();

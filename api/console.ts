@@ -12,19 +12,20 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from './plugins/app/errors.js';
 
 /** The console's policy; `shortUrlBase` (SHORT_URL_BASE) is the one origin it may frame. */
-export const consoleCsp = (shortUrlBase: string) => [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  `frame-src ${new URL(shortUrlBase).origin}`,
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const consoleCsp = (shortUrlBase: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    `frame-src ${new URL(shortUrlBase).origin}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

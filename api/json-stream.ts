@@ -63,7 +63,7 @@ export interface JsonChunking<T> {
 export async function* jsonChunks<T>(ids: readonly string[], o: JsonChunking<T>): AsyncGenerator<string, void, undefined> {
   let perChunk = o.firstChunkItems;
   let largest = 0;
-  for (let at = 0; at < ids.length; ) {
+  for (let at = 0; at < ids.length;) {
     const chunkIds = ids.slice(at, at + perChunk);
     at += chunkIds.length;
     const items = await inTurn(o.turnKey, async () => (await o.read(chunkIds)).map((item) => JSON.stringify(o.view(item))));

@@ -15,5 +15,8 @@ export async function sendQr(ctx: AppContext, request: FastifyRequest, reply: Fa
   reply.header('etag', etag).header('cache-control', 'private, no-cache');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
   const rendered = await renderQrCached(ctx, plan, { maxWaiting: ctx.config.QR_RENDER_ACCOUNT_QUEUE });
-  return reply.header('content-type', rendered.contentType).header('x-qr-cache', rendered.cached ? 'hit' : 'miss').send(rendered.body);
+  return reply
+    .header('content-type', rendered.contentType)
+    .header('x-qr-cache', rendered.cached ? 'hit' : 'miss')
+    .send(rendered.body);
 }

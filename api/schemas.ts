@@ -60,7 +60,9 @@ export const messageResponse = z.object({ message: z.string() });
 /** The `code` of an error answer of `status`: one of ERROR_CODES (domain/errors.ts), named by reason. */
 function errorCodeSchema(status: number) {
   const codes = errorCodesOf(status);
-  return z.enum(codes as [ErrorCode, ...ErrorCode[]]).meta({ description: 'Why the request was refused; stable, for clients to match on (the message may change)' });
+  return z
+    .enum(codes as [ErrorCode, ...ErrorCode[]])
+    .meta({ description: 'Why the request was refused; stable, for clients to match on (the message may change)' });
 }
 
 /** An error answer other than a 400: `{code, message}`. */

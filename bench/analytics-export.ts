@@ -101,7 +101,11 @@ async function exportRun(api: string, key: string, env: Record<string, string>):
     const idleRssMb = await peakRssMb(worker.pid!);
     const auth = { authorization: `Basic ${key}`, 'content-type': 'application/json' };
     const start = performance.now();
-    const res = await fetch(`${api}/api/v1/analytics/export`, { method: 'POST', headers: { ...auth, prefer: 'respond-async' }, body: '{}' });
+    const res = await fetch(`${api}/api/v1/analytics/export`, {
+      method: 'POST',
+      headers: { ...auth, prefer: 'respond-async' },
+      body: '{}',
+    });
     if (res.status !== 202) throw new Error(`export answered ${res.status}: ${await res.text()}`);
     const { jobId } = (await res.json()) as { jobId: string };
     for (;;) {
@@ -161,8 +165,22 @@ export async function benchAnalyticsExport(): Promise<string> {
       if (run.rows !== account.size) throw new Error(`expected ${account.size} rows, the export has ${run.rows}`);
       const rate = (ms: number) => Math.round(account.size / (ms / 1000));
       const label = account.size.toLocaleString('en');
-      rows.push([`${label}: COPY … TO STDOUT (FORMAT csv) via psql into /dev/null (baseline)`, rate(copyMs), (copyMs / 1000).toFixed(2), '1.00', '—', '—']);
-      rows.push([`${label}: cursor read only (pg-cursor, 500-row reads, no CSV)`, rate(cursorMs), (cursorMs / 1000).toFixed(2), (copyMs / cursorMs).toFixed(2), '—', '—']);
+      rows.push([
+        `${label}: COPY … TO STDOUT (FORMAT csv) via psql into /dev/null (baseline)`,
+        rate(copyMs),
+        (copyMs / 1000).toFixed(2),
+        '1.00',
+        '—',
+        '—',
+      ]);
+      rows.push([
+        `${label}: cursor read only (pg-cursor, 500-row reads, no CSV)`,
+        rate(cursorMs),
+        (cursorMs / 1000).toFixed(2),
+        (copyMs / cursorMs).toFixed(2),
+        '—',
+        '—',
+      ]);
       rows.push([
         `${label}: **export job end to end** (api → queue → worker → CSV in storage)`,
         rate(run.ms),

@@ -141,7 +141,9 @@ const visitorKeyOf = (visitor: number) => createHash('sha256').update(`bench-vis
  * Scans per hour of the 90 days: growing from 0.6 to 1.4 over the period, busier in the
  * European and American afternoon (by UTC hour) and at the weekend.
  */
-const BY_UTC_HOUR = [0.35, 0.3, 0.3, 0.3, 0.35, 0.45, 0.6, 0.8, 1, 1.15, 1.25, 1.35, 1.45, 1.5, 1.5, 1.5, 1.55, 1.6, 1.65, 1.6, 1.4, 1.1, 0.8, 0.5];
+const BY_UTC_HOUR = [
+  0.35, 0.3, 0.3, 0.3, 0.35, 0.45, 0.6, 0.8, 1, 1.15, 1.25, 1.35, 1.45, 1.5, 1.5, 1.5, 1.55, 1.6, 1.65, 1.6, 1.4, 1.1, 0.8, 0.5,
+];
 const BY_UTC_WEEKDAY = [1.1, 0.85, 0.9, 0.9, 0.95, 1.15, 1.25]; // Sunday first
 
 function hourlyCounts(start: number, scans: number): number[] {
@@ -222,9 +224,25 @@ const PARAMETERS = JSON.stringify(SEED);
 /** What seeded rows depend on besides the parameters: the ingestion and rollup code, the migrations and the seed's data. */
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  const migrations = async (dir: string) => (await readdir(join(ROOT, dir))).filter((f) => /\.(sql|json)$/.test(f)).sort().map((f) => `${dir}/${f}`);
-  const files = ['domain/scans/ingest.ts', 'domain/scans/batch.ts', 'domain/scans/types.ts', 'domain/analytics/rollups.ts', 'bench/analytics-data.ts', ...(await migrations('db/migrations')), ...(await migrations('db/migrations/meta'))];
-  for (const file of files) hash.update(`${file}\0`).update(await readFile(join(ROOT, file))).update('\0');
+  const migrations = async (dir: string) =>
+    (await readdir(join(ROOT, dir)))
+      .filter((f) => /\.(sql|json)$/.test(f))
+      .sort()
+      .map((f) => `${dir}/${f}`);
+  const files = [
+    'domain/scans/ingest.ts',
+    'domain/scans/batch.ts',
+    'domain/scans/types.ts',
+    'domain/analytics/rollups.ts',
+    'bench/analytics-data.ts',
+    ...(await migrations('db/migrations')),
+    ...(await migrations('db/migrations/meta')),
+  ];
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(await readFile(join(ROOT, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -244,7 +262,14 @@ async function keptSeed(url: string, source: string): Promise<Seed | null> {
     );
     const row = rows[0];
     return row
-      ? { accountId: row.account_id, seededAt: row.seeded_at, seedSeconds: row.seed_seconds, vacuumSeconds: row.vacuum_seconds, hotSlug: row.hot_slug, midSlug: row.mid_slug }
+      ? {
+          accountId: row.account_id,
+          seededAt: row.seeded_at,
+          seedSeconds: row.seed_seconds,
+          vacuumSeconds: row.vacuum_seconds,
+          hotSlug: row.hot_slug,
+          midSlug: row.mid_slug,
+        }
       : null;
   } catch {
     return null; // no marker: an unfinished or foreign database
@@ -267,7 +292,10 @@ async function seed(source: string): Promise<Seed> {
        from generate_series(1, ${SEED.links}) g`,
       [account.id],
     );
-    const { rows: links } = await pool.query<{ id: string; slug: string }>('select id, slug from links where account_id = $1 order by slug', [account.id]);
+    const { rows: links } = await pool.query<{ id: string; slug: string }>(
+      'select id, slug from links where account_id = $1 order by slug',
+      [account.id],
+    );
     // Popularity is not creation order: a seeded shuffle.
     const shuffle = randomSource(7);
     for (let i = links.length - 1; i > 0; i--) {
@@ -276,7 +304,11 @@ async function seed(source: string): Promise<Seed> {
     }
     const seededAt = new Date();
     const start = seededAt.getTime() - SEED.days * 24 * HOUR_MS;
-    const chunks = seedScans(account.id, links.map((l) => l.id), start);
+    const chunks = seedScans(
+      account.id,
+      links.map((l) => l.id),
+      start,
+    );
     let written = 0;
     let reported = 0;
     const began = performance.now();
@@ -286,12 +318,15 @@ async function seed(source: string): Promise<Seed> {
         const batches = [];
         for (let i = 0; i < next.value.length; i += BATCH) batches.push(encodeScanBatch(next.value.slice(i, i + BATCH)));
         const result = await ingestScanBatches(pool, batches);
-        if (result.inserted !== next.value.length || result.malformed) throw new Error(`ingestion wrote ${result.inserted} of ${next.value.length} scans (${result.malformed} malformed)`);
+        if (result.inserted !== next.value.length || result.malformed)
+          throw new Error(`ingestion wrote ${result.inserted} of ${next.value.length} scans (${result.malformed} malformed)`);
         written += result.inserted;
         if (written - reported >= SEED.scans / 20 || written === SEED.scans) {
           reported = written;
           const seconds = (performance.now() - began) / 1000;
-          process.stderr.write(`analytics seed: ${written.toLocaleString('en')} / ${SEED.scans.toLocaleString('en')} scans, ${seconds.toFixed(0)} s, ${Math.round(written / seconds).toLocaleString('en')} scans/s\n`);
+          process.stderr.write(
+            `analytics seed: ${written.toLocaleString('en')} / ${SEED.scans.toLocaleString('en')} scans, ${seconds.toFixed(0)} s, ${Math.round(written / seconds).toLocaleString('en')} scans/s\n`,
+          );
         }
       }
     };
@@ -301,9 +336,27 @@ async function seed(source: string): Promise<Seed> {
     const vacuumStart = performance.now();
     await pool.query('vacuum analyze');
     const vacuumSeconds = (performance.now() - vacuumStart) / 1000;
-    const result: Seed = { accountId: account.id, seededAt, seedSeconds, vacuumSeconds, hotSlug: links[0]!.slug, midSlug: links[MID_RANK]!.slug };
-    await pool.query(`create table bench_seed (parameters text, source_hash text, account_id uuid, seeded_at timestamptz, seed_seconds float8, vacuum_seconds float8, hot_slug text, mid_slug text)`);
-    await pool.query('insert into bench_seed values ($1, $2, $3, $4, $5, $6, $7, $8)', [PARAMETERS, source, account.id, seededAt, seedSeconds, vacuumSeconds, result.hotSlug, result.midSlug]);
+    const result: Seed = {
+      accountId: account.id,
+      seededAt,
+      seedSeconds,
+      vacuumSeconds,
+      hotSlug: links[0]!.slug,
+      midSlug: links[MID_RANK]!.slug,
+    };
+    await pool.query(
+      `create table bench_seed (parameters text, source_hash text, account_id uuid, seeded_at timestamptz, seed_seconds float8, vacuum_seconds float8, hot_slug text, mid_slug text)`,
+    );
+    await pool.query('insert into bench_seed values ($1, $2, $3, $4, $5, $6, $7, $8)', [
+      PARAMETERS,
+      source,
+      account.id,
+      seededAt,
+      seedSeconds,
+      vacuumSeconds,
+      result.hotSlug,
+      result.midSlug,
+    ]);
     return result;
   } finally {
     await database.close();
@@ -314,7 +367,12 @@ async function seed(source: string): Promise<Seed> {
 // The measurement
 
 type Endpoint = 'general' | 'activity' | 'ops' | 'country' | 'region' | 'browser' | 'qr-code' | 'time';
-const RANKED_COLUMNS: Partial<Record<Endpoint, string>> = { ops: 'os_name', country: 'country_name', region: 'city', browser: 'browser_name' };
+const RANKED_COLUMNS: Partial<Record<Endpoint, string>> = {
+  ops: 'os_name',
+  country: 'country_name',
+  region: 'city',
+  browser: 'browser_name',
+};
 const ACCOUNT_ENDPOINTS: Endpoint[] = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'qr-code', 'time'];
 const LINK_ENDPOINTS = ACCOUNT_ENDPOINTS.filter((e) => e !== 'qr-code');
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -349,7 +407,9 @@ type RankedRow = { name: string; scans: number; total: number };
 function rankedAnswer(rows: RankedRow[]): Answer {
   return {
     counts: new Map(rows.map((r) => [r.name, r.scans])),
-    ranked: rows.slice(0, LIMIT).map((r, i) => `${i + 1}:${r.name}=${r.scans}@${(Math.round((r.scans * 10_000) / r.total) / 100).toFixed(2)}`),
+    ranked: rows
+      .slice(0, LIMIT)
+      .map((r, i) => `${i + 1}:${r.name}=${r.scans}@${(Math.round((r.scans * 10_000) / r.total) / 100).toFixed(2)}`),
   };
 }
 
@@ -368,8 +428,15 @@ async function naive(pool: pg.Pool, c: Case, window: AnalyticsWindow, limit: num
   switch (c.endpoint) {
     case 'general': {
       const [scans] = await rows<{ n: number }>(`select count(*)::int as n from scans s where ${where}`);
-      const links = c.scope.link ? 1 : (await pool.query<{ n: number }>('select count(*)::int as n from links where account_id = $1', [c.scope.accountId])).rows[0]!.n;
-      return { counts: new Map([['links', links], ['scans', scans!.n]]) };
+      const links = c.scope.link
+        ? 1
+        : (await pool.query<{ n: number }>('select count(*)::int as n from links where account_id = $1', [c.scope.accountId])).rows[0]!.n;
+      return {
+        counts: new Map([
+          ['links', links],
+          ['scans', scans!.n],
+        ]),
+      };
     }
     case 'activity': {
       const days = await rows<{ day: string; n: number }>(
@@ -414,14 +481,28 @@ function apiAnswer(c: Case, body: string): Answer {
   const sum = (ys: number[]) => ys.reduce((a, b) => a + b, 0);
   switch (c.endpoint) {
     case 'general':
-      return { counts: new Map([['links', data.numberOfLinks], ['scans', data.numberOfScans]]) };
+      return {
+        counts: new Map([
+          ['links', data.numberOfLinks],
+          ['scans', data.numberOfScans],
+        ]),
+      };
     case 'activity':
-      return { counts: new Map([...(data.Day.x as string[]).map((day, i): [string, number] => [day, data.Day.y[i]]), ['years', sum(data.Year.y)], ['months', sum(data.Month.y)]]) };
+      return {
+        counts: new Map([
+          ...(data.Day.x as string[]).map((day, i): [string, number] => [day, data.Day.y[i]]),
+          ['years', sum(data.Year.y)],
+          ['months', sum(data.Month.y)],
+        ]),
+      };
     case 'time':
       return { counts: new Map([...Object.entries(data as Record<string, number>), ['keys', Object.keys(data).length]]) };
     default: {
       const rows = data as Array<{ number: number; name: string; scans: number; percentage: string }>;
-      return { counts: new Map(rows.map((r) => [r.name, r.scans])), ranked: rows.map((r) => `${r.number}:${r.name}=${r.scans}@${r.percentage}`) };
+      return {
+        counts: new Map(rows.map((r) => [r.name, r.scans])),
+        ranked: rows.map((r) => `${r.number}:${r.name}=${r.scans}@${r.percentage}`),
+      };
     }
   }
 }
@@ -440,7 +521,8 @@ function differences(api: Answer, before: Answer, after: Answer): string[] {
   const exact = sameCounts(before, after);
   if (api.ranked && exact) {
     const expected = before.ranked!;
-    for (const [i, row] of api.ranked.entries()) if (row !== expected[i]) problems.push(`row ${i + 1}: api ${row}, naive ${expected[i] ?? 'none'}`);
+    for (const [i, row] of api.ranked.entries())
+      if (row !== expected[i]) problems.push(`row ${i + 1}: api ${row}, naive ${expected[i] ?? 'none'}`);
     for (const row of expected.slice(api.ranked.length)) problems.push(`missing row: naive ${row}`);
     return problems;
   }
@@ -475,16 +557,22 @@ async function check(pool: pg.Pool, c: Case, url: string, headers: Record<string
   if (endWindow.from.getTime() !== startWindow.from.getTime()) {
     const values: unknown[] = [c.scope.accountId, startWindow.from, endWindow.from];
     const link = c.scope.link ? ` and s.link_id = $${values.push(c.scope.link.id)}` : '';
-    const { rowCount } = await pool.query(`select 1 from scans s where s.account_id = $1 and s.created_at >= $2 and s.created_at < $3${link} limit 1`, values);
+    const { rowCount } = await pool.query(
+      `select 1 from scans s where s.account_id = $1 and s.created_at >= $2 and s.created_at < $3${link} limit 1`,
+      values,
+    );
     if (rowCount) after = await naive(pool, c, endWindow, null);
   }
-  const comparable = (answer: Answer) => (wholeHourZone(c.timezone) || !(c.endpoint === 'activity' || c.endpoint === 'time') ? answer : totalOf(c, answer));
+  const comparable = (answer: Answer) =>
+    wholeHourZone(c.timezone) || !(c.endpoint === 'activity' || c.endpoint === 'time') ? answer : totalOf(c, answer);
   return differences(comparable(apiAnswer(c, body)), comparable(before), comparable(after));
 }
 
 /** Whether the zone's offset is whole hours now (so day and hour buckets are exact from hour rollups). */
 function wholeHourZone(timezone: string): boolean {
-  const offset = new Intl.DateTimeFormat('en', { timeZone: timezone, timeZoneName: 'longOffset' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')!.value;
+  const offset = new Intl.DateTimeFormat('en', { timeZone: timezone, timeZoneName: 'longOffset' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName')!.value;
   return !/:(?!00)\d\d$/.test(offset);
 }
 
@@ -494,7 +582,10 @@ function wholeHourZone(timezone: string): boolean {
  * count by up to 45 minutes, their total may not. So only the total is compared there.
  */
 function totalOf(c: Case, answer: Answer): Answer {
-  const total = c.endpoint === 'activity' ? (answer.counts.get('years') ?? 0) : [...answer.counts].filter(([k]) => k !== 'keys').reduce((a, [, n]) => a + n, 0);
+  const total =
+    c.endpoint === 'activity'
+      ? (answer.counts.get('years') ?? 0)
+      : [...answer.counts].filter(([k]) => k !== 'keys').reduce((a, [, n]) => a + n, 0);
   return { counts: new Map([['total', total]]) };
 }
 
@@ -508,8 +599,15 @@ async function measure(url: string, seed: Seed): Promise<string> {
   const headers = { authorization: `Basic ${key}` };
   try {
     const linkScope = async (slug: string, what: string): Promise<Scope> => {
-      const { rows } = await pool.query<{ id: string; n: number }>('select id, scan_count::int as n from links where slug = $1 and account_id = $2', [slug, seed.accountId]);
-      return { label: `link ${slug}, ${what} (${rows[0]!.n.toLocaleString('en')} scans)`, accountId: seed.accountId, link: { id: rows[0]!.id, slug } };
+      const { rows } = await pool.query<{ id: string; n: number }>(
+        'select id, scan_count::int as n from links where slug = $1 and account_id = $2',
+        [slug, seed.accountId],
+      );
+      return {
+        label: `link ${slug}, ${what} (${rows[0]!.n.toLocaleString('en')} scans)`,
+        accountId: seed.accountId,
+        link: { id: rows[0]!.id, slug },
+      };
     };
     const account: Scope = { label: `account (${SEED.scans.toLocaleString('en')} scans, ${SEED.links} links)`, accountId: seed.accountId };
     const scopes: Array<[Scope, Endpoint[]]> = [
@@ -519,7 +617,11 @@ async function measure(url: string, seed: Seed): Promise<string> {
     ];
     const cases: Case[] = [];
     for (const [scope, endpoints] of scopes) {
-      const windows: Array<[Duration, string]> = [['48_hours', 'UTC'], ['30_days', 'UTC'], ['1_year', 'UTC']];
+      const windows: Array<[Duration, string]> = [
+        ['48_hours', 'UTC'],
+        ['30_days', 'UTC'],
+        ['1_year', 'UTC'],
+      ];
       // Local days and hours: a whole-hour offset with summer time, and a half-hour one.
       if (!scope.link) windows.push(['30_days', 'Europe/Berlin'], ['30_days', 'Asia/Kolkata']);
       for (const endpoint of endpoints) for (const [duration, timezone] of windows) cases.push({ endpoint, scope, duration, timezone });
@@ -556,7 +658,17 @@ async function measure(url: string, seed: Seed): Promise<string> {
     }
     const table = printTable(
       `analytics: api over HTTP (a child process), one request at a time, median and p95 of ${RUNS} after a warm-up; naive = the raw-scan query sent straight to Postgres`,
-      ['endpoint', 'scope', 'duration', 'qrlinks median ms', 'p95', 'naive raw median ms', 'ratio (naive ÷ qrlinks)', `< ${TARGET_MS} ms`, 'mismatches'],
+      [
+        'endpoint',
+        'scope',
+        'duration',
+        'qrlinks median ms',
+        'p95',
+        'naive raw median ms',
+        'ratio (naive ÷ qrlinks)',
+        `< ${TARGET_MS} ms`,
+        'mismatches',
+      ],
       rows,
     );
     if (failures.length) throw new Error(`analytics answers differ from the naive query's:\n${failures.join('\n')}`);

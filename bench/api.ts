@@ -18,9 +18,7 @@ export async function benchApi(): Promise<string> {
   const database = createDatabase(DATABASE_URL, 2);
   const account = await createAccount(database.db, { name: 'bench', plan: 'pro' });
   const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
-  await database.db
-    .insert(folders)
-    .values(Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, name: `Folder ${i}` })));
+  await database.db.insert(folders).values(Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, name: `Folder ${i}` })));
   await database.close();
 
   const api = await startBenchApi(DATABASE_URL);
@@ -40,7 +38,13 @@ export async function benchApi(): Promise<string> {
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline'],
       [
         ['bare Fastify, same JSON from memory (baseline)', Math.round(base.requestsPerSec), base.p50, base.p99, '1.00'],
-        ['qrlinks api (auth + rate limit + Postgres)', Math.round(ours.requestsPerSec), ours.p50, ours.p99, (ours.requestsPerSec / base.requestsPerSec).toFixed(2)],
+        [
+          'qrlinks api (auth + rate limit + Postgres)',
+          Math.round(ours.requestsPerSec),
+          ours.p50,
+          ours.p99,
+          (ours.requestsPerSec / base.requestsPerSec).toFixed(2),
+        ],
       ],
     );
   } finally {

@@ -30,12 +30,17 @@ interface BulkRun {
   zipBytes: number;
 }
 
-const records = (run: number) => Array.from({ length: LINKS }, (_, i) => ({ name: `Table ${i + 1}`, url: `https://example.com/menu?run=${run}&table=${i + 1}` }));
+const records = (run: number) =>
+  Array.from({ length: LINKS }, (_, i) => ({ name: `Table ${i + 1}`, url: `https://example.com/menu?run=${run}&table=${i + 1}` }));
 
 async function bulkRun(api: string, key: string, run: number): Promise<BulkRun> {
   const headers = { authorization: `Basic ${key}`, 'content-type': 'application/json' };
   const start = performance.now();
-  const res = await fetch(`${api}/api/v1/bulk-generate`, { method: 'POST', headers, body: JSON.stringify({ type: 'website', data: records(run) }) });
+  const res = await fetch(`${api}/api/v1/bulk-generate`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ type: 'website', data: records(run) }),
+  });
   const answerMs = performance.now() - start;
   const body = (await res.json()) as { count?: number; links?: unknown[]; jobId?: string };
   if (res.status !== 200 || body.count !== LINKS || body.links?.length !== LINKS) {
@@ -62,7 +67,11 @@ async function bulkRun(api: string, key: string, run: number): Promise<BulkRun> 
 async function singlesRun(api: string, key: string, run: number): Promise<number> {
   const headers = { authorization: `Basic ${key}`, 'content-type': 'application/json' };
   return sendOverConnections(records(run), CONNECTIONS, (r) =>
-    fetch(`${api}/api/v1/links`, { method: 'POST', headers, body: JSON.stringify({ name: r.name, type: 'website', data: { url: r.url } }) }),
+    fetch(`${api}/api/v1/links`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: r.name, type: 'website', data: { url: r.url } }),
+    }),
   );
 }
 
@@ -73,7 +82,15 @@ export async function benchBulk(): Promise<string> {
   const port = await freePort();
   const api = `http://127.0.0.1:${port}`;
   // PUBLIC_API_URL: the ZIP's URL in the job's result must reach this api.
-  const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, STORAGE_DIR: storageDir, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn', PUBLIC_API_URL: `${api}/api/v1` };
+  const env = {
+    DATABASE_URL,
+    REDIS_URL,
+    REDIS_NAMESPACE: PREFIX,
+    STORAGE_DIR: storageDir,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'warn',
+    PUBLIC_API_URL: `${api}/api/v1`,
+  };
   const apiProcess = await startServer('api/server.ts', { ...env, PORT: String(port), RATE_LIMIT_MAX: '100000000' }, `${api}/health`);
   const worker = await startWorker(env);
   try {
@@ -97,7 +114,13 @@ export async function benchBulk(): Promise<string> {
       `bulk: ${LINKS} website links, one api and one worker process, medians of ${RUNS} runs (the runs' figures in brackets)`,
       ['how', 's', 'links/s', '× baseline (speed)', 'target'],
       [
-        [`${LINKS} single POST /links over ${CONNECTIONS} connections (baseline) [${runs(singles)}]`, s(base), Math.round(LINKS / (base / 1000)), '1.00', '—'],
+        [
+          `${LINKS} single POST /links over ${CONNECTIONS} connections (baseline) [${runs(singles)}]`,
+          s(base),
+          Math.round(LINKS / (base / 1000)),
+          '1.00',
+          '—',
+        ],
         [
           `POST /bulk-generate: the answer with all ${LINKS} ids [${runs(bulks.map((b) => b.answerMs))}]`,
           s(answer),

@@ -47,13 +47,19 @@ interface Fetched {
 function timedGet(url: string, acceptEncoding: string): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    request(url, { headers: { 'accept-encoding': acceptEncoding, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } }, (res) => {
-      const ttfbMs = performance.now() - start;
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ ttfbMs, status: res.statusCode ?? 0, encoding: res.headers['content-encoding'] as string | undefined, bytes }));
-      res.on('error', reject);
-    })
+    request(
+      url,
+      { headers: { 'accept-encoding': acceptEncoding, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } },
+      (res) => {
+        const ttfbMs = performance.now() - start;
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () =>
+          resolve({ ttfbMs, status: res.statusCode ?? 0, encoding: res.headers['content-encoding'] as string | undefined, bytes }),
+        );
+        res.on('error', reject);
+      },
+    )
       .on('error', reject)
       .end();
   });
@@ -80,13 +86,16 @@ async function bulkInsert(api: string, auth: Record<string, string>, cafeId: str
   });
   const body = (await res.json()) as { data?: { items: number } };
   const ms = performance.now() - start;
-  if (res.status !== 200 || body.data?.items !== items.length) throw new Error(`bulk insert answered ${res.status}: ${JSON.stringify(body)}`);
+  if (res.status !== 200 || body.data?.items !== items.length)
+    throw new Error(`bulk insert answered ${res.status}: ${JSON.stringify(body)}`);
   return ms;
 }
 
 /** The same items one POST /items each, CONNECTIONS requests in flight. */
 async function singleInserts(api: string, auth: Record<string, string>, cafeId: string): Promise<number> {
-  const categories = (await (await fetch(`${api}/api/v1/cafes/${cafeId}/categories`, { headers: auth })).json()) as { data: Array<{ id: string; name: string }> };
+  const categories = (await (await fetch(`${api}/api/v1/cafes/${cafeId}/categories`, { headers: auth })).json()) as {
+    data: Array<{ id: string; name: string }>;
+  };
   const categoryIds = new Map(categories.data.map((c) => [c.name, c.id]));
   return sendOverConnections(menu, CONNECTIONS, (item) => {
     const form = new FormData();
@@ -104,7 +113,11 @@ export async function benchCafes(): Promise<string> {
   const { api, redirect, accountWithKey, stop } = await startBenchStack('cafes');
   try {
     const { auth } = await accountWithKey('bench-cafes');
-    const created = await fetch(`${api}/api/v1/cafes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Bench cafe"}' });
+    const created = await fetch(`${api}/api/v1/cafes`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Bench cafe"}',
+    });
     const cafeId = ((await created.json()) as { data: { id: string } }).data.id;
 
     // Warm-up: the first replacement starts the api's job listener and fills the menu to replace.
@@ -124,7 +137,13 @@ export async function benchCafes(): Promise<string> {
       `cafes: ${ITEMS} items (${CATEGORIES} categories, 6 groups) into a cafe, median of ${RUNS} (runs: bulk ${bulkMs.map((m) => m.toFixed(0)).join(', ')} ms; single ${singleMs.map((m) => (m / 1000).toFixed(1)).join(', ')} s)`,
       ['how', 'items/s', 's', '× single', `< ${TARGET_MS / 1000} s`],
       [
-        [`${ITEMS} × POST /cafes/:id/items (multipart), ${CONNECTIONS} connections (baseline)`, rate(single), (single / 1000).toFixed(2), '1.00', '—'],
+        [
+          `${ITEMS} × POST /cafes/:id/items (multipart), ${CONNECTIONS} connections (baseline)`,
+          rate(single),
+          (single / 1000).toFixed(2),
+          '1.00',
+          '—',
+        ],
         [
           `**POST /cafes/:id/items/bulk-insert** end to end (api → queue → worker → transaction → answer), replacing ${ITEMS} items`,
           rate(bulk),
@@ -137,20 +156,41 @@ export async function benchCafes(): Promise<string> {
 
     // The menu page, on a redirect process over the same database.
     const pages: Array<Array<string | number>> = [];
-    const website = await fetch(`${api}/api/v1/links`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'baseline', type: 'website', data: { url: 'https://example.com/' } }) });
+    const website = await fetch(`${api}/api/v1/links`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'baseline', type: 'website', data: { url: 'https://example.com/' } }),
+    });
     // POST /links answers the new link's slug as its `id`.
     const websiteSlug = ((await website.json()) as { id: string }).id;
     const baseline = await sequentialTtfb(`${redirect}/${websiteSlug}`, PAGE_REQUESTS);
-    pages.push(['GET /<slug> of a website link, a 302 (baseline)', '—', '—', baseline.median.toFixed(2), baseline.p95.toFixed(2), '—', '1.00', '—']);
+    pages.push([
+      'GET /<slug> of a website link, a 302 (baseline)',
+      '—',
+      '—',
+      baseline.median.toFixed(2),
+      baseline.p95.toFixed(2),
+      '—',
+      '1.00',
+      '—',
+    ]);
     for (const size of [50, ITEMS]) {
-      const made = await fetch(`${api}/api/v1/cafes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Menu of ${size}` }) });
+      const made = await fetch(`${api}/api/v1/cafes`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Menu of ${size}` }),
+      });
       const cafe = ((await made.json()) as { data: { id: string; link: { dynamic_link_id: string } } }).data;
       await bulkInsert(api, auth, cafe.id, menu.slice(0, size));
       const url = `${redirect}/${cafe.link.dynamic_link_id}`;
       const cold: number[] = [];
       for (let run = 0; run < COLD_RUNS; run++) {
         // An edit makes the next scan read, render and compress the menu again.
-        const edit = await fetch(`${api}/api/v1/cafes/${cafe.id}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ description: `Edition ${run}` }) });
+        const edit = await fetch(`${api}/api/v1/cafes/${cafe.id}`, {
+          method: 'PUT',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ description: `Edition ${run}` }),
+        });
         if (edit.status !== 200) throw new Error(`edit answered ${edit.status}`);
         await new Promise((r) => setTimeout(r, 200)); // the invalidation reaching the redirect process
         cold.push((await timedGet(url, 'gzip, deflate, br')).ttfbMs);
@@ -175,7 +215,6 @@ export async function benchCafes(): Promise<string> {
       pages,
     );
     return `${bulkTable}\n${pageTable}`;
-
   } finally {
     await stop();
   }

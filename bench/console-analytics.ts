@@ -47,7 +47,12 @@ export async function benchConsoleAnalytics(): Promise<string> {
     await measure(`${account}: last 30 days (per day)`, fullKey.key, '/analytics?duration=30_days');
     await measure(`${account}: last year (per day)`, fullKey.key, '/analytics?duration=1_year');
     // A :30 zone: the hours come from raw scans (a week of them), not the rollups.
-    await measure(`${account}: last 7 days in Asia/Kolkata (per hour, a half hour of raw scans per hour)`, fullKey.key, '/analytics', 'Asia/Kolkata');
+    await measure(
+      `${account}: last 7 days in Asia/Kolkata (per hour, a half hour of raw scans per hour)`,
+      fullKey.key,
+      '/analytics',
+      'Asia/Kolkata',
+    );
     await measure(`hottest link: last 7 days (per hour)`, fullKey.key, `/analytics/${seeded.hotSlug}`);
     const seededNote = kept ? `reused seed of ${seeded.seededAt.toISOString()}` : `seeded now in ${seeded.seedSeconds.toFixed(0)} s`;
     return printTable(

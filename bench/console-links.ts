@@ -26,7 +26,13 @@ const DESKTOP = { viewport: { width: 1440, height: 900 } };
  * zone. `inPage`: the time is taken in the page by a MutationObserver at the change that made the
  * selector match, not when the bench's poll sees it (which adds a round trip to the browser).
  */
-export async function timesToSelector(browser: Browser, key: string, url: string, ready: string, options: { timezoneId?: string; inPage?: boolean } = {}): Promise<number[]> {
+export async function timesToSelector(
+  browser: Browser,
+  key: string,
+  url: string,
+  ready: string,
+  options: { timezoneId?: string; inPage?: boolean } = {},
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < SAMPLES + 1; i++) {
     const context = await browser.newContext({ ...DESKTOP, ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}) });
@@ -49,7 +55,8 @@ export async function timesToSelector(browser: Browser, key: string, url: string
 }
 
 /** The median of timesToSelector. */
-const timeToInteractive = async (browser: Browser, key: string, url: string, ready: string) => median(await timesToSelector(browser, key, url, ready));
+const timeToInteractive = async (browser: Browser, key: string, url: string, ready: string) =>
+  median(await timesToSelector(browser, key, url, ready));
 
 export async function benchConsoleLinks(): Promise<string> {
   await ensureConsoleBuilt();
@@ -66,7 +73,10 @@ export async function benchConsoleLinks(): Promise<string> {
   const nthRow = (n: number) => `table.links-table tbody tr:nth-child(${n})`;
   try {
     const results: Array<Array<string | number>> = [
-      ['no links: "No links yet" (baseline)', (await timeToInteractive(browser, emptyKey, `${api.origin}/#/links`, '.empty h2')).toFixed(0)],
+      [
+        'no links: "No links yet" (baseline)',
+        (await timeToInteractive(browser, emptyKey, `${api.origin}/#/links`, '.empty h2')).toFixed(0),
+      ],
     ];
     // Each view with the row whose presence means the page of rows is shown.
     for (const [label, query, lastRow] of [
@@ -76,9 +86,16 @@ export async function benchConsoleLinks(): Promise<string> {
       ['sort by most scanned', '?sort=most_visited', 20],
       ['100 per page', '?size=100', 100],
     ] as const) {
-      results.push([`${LINKS.toLocaleString('en')} links: ${label}`, (await timeToInteractive(browser, fullKey, `${api.origin}/#/links${query}`, nthRow(lastRow))).toFixed(0)]);
+      results.push([
+        `${LINKS.toLocaleString('en')} links: ${label}`,
+        (await timeToInteractive(browser, fullKey, `${api.origin}/#/links${query}`, nthRow(lastRow))).toFixed(0),
+      ]);
     }
-    return printTable(`console links page: time to interactive in headless Chromium (1440×900), median of ${SAMPLES}`, ['page', 'ms from navigation start'], results);
+    return printTable(
+      `console links page: time to interactive in headless Chromium (1440×900), median of ${SAMPLES}`,
+      ['page', 'ms from navigation start'],
+      results,
+    );
   } finally {
     await browser.close();
     await stopProcess(api.child);

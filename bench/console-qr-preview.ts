@@ -47,10 +47,14 @@ export async function benchConsoleQrPreview(): Promise<string> {
       renderSvg(opts);
       alone.push(performance.now() - start);
     }
-    return printTable(`console QR preview: a change until the new picture is shown, ${ROUNDS * 2} changes`, ['what', 'median ms', 'p95 ms', 'max ms'], [
-      ['baseline: the renderer alone in Node (renderSvg, same designs)', ms(median(alone)), ms(p95(alone)), ms(Math.max(...alone))],
-      ['headless Chromium (1440×900): input event → preview decoded', ms(median(inPage)), ms(p95(inPage)), ms(Math.max(...inPage))],
-    ]);
+    return printTable(
+      `console QR preview: a change until the new picture is shown, ${ROUNDS * 2} changes`,
+      ['what', 'median ms', 'p95 ms', 'max ms'],
+      [
+        ['baseline: the renderer alone in Node (renderSvg, same designs)', ms(median(alone)), ms(p95(alone)), ms(Math.max(...alone))],
+        ['headless Chromium (1440×900): input event → preview decoded', ms(median(inPage)), ms(p95(inPage)), ms(Math.max(...inPage))],
+      ],
+    );
   } finally {
     await browser.close();
     await stopProcess(api.child);

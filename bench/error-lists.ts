@@ -29,7 +29,10 @@ interface Case {
 }
 
 function csvCase(name: string, csv: Buffer, query?: string): Case {
-  const form = multipart([{ name: 'type', data: 'website' }, { name: 'file', data: csv, filename: 'batch.csv', contentType: 'text/csv' }]);
+  const form = multipart([
+    { name: 'type', data: 'website' },
+    { name: 'file', data: csv, filename: 'batch.csv', contentType: 'text/csv' },
+  ]);
   return { name, body: form.body, contentType: form.contentType, query };
 }
 
@@ -47,11 +50,24 @@ export async function benchErrorLists(): Promise<string> {
   await database.close();
 
   const cases: Case[] = [
-    csvCase('valid 2-row CSV, ?dryRun=true (baseline)', Buffer.from('name,url\nA,https://example.com/a\nB,https://example.com/b\n'), '?dryRun=true'),
+    csvCase(
+      'valid 2-row CSV, ?dryRun=true (baseline)',
+      Buffer.from('name,url\nA,https://example.com/a\nB,https://example.com/b\n'),
+      '?dryRun=true',
+    ),
     // `name,url` and then one empty column per comma, every one unknown; no rows (a row with fewer
     // cells would be refused by the parser before the header is checked).
-    ...COLUMNS.map((n) => csvCase(`CSV header of ${n.toLocaleString('en')} unknown columns`, Buffer.concat([Buffer.from('name,url'), Buffer.alloc(n, ','), Buffer.from('\n')]))),
-    { name: `JSON record with ${JSON_KEYS.toLocaleString('en')} unknown members`, body: unknownKeysBody(JSON_KEYS), contentType: 'application/json' },
+    ...COLUMNS.map((n) =>
+      csvCase(
+        `CSV header of ${n.toLocaleString('en')} unknown columns`,
+        Buffer.concat([Buffer.from('name,url'), Buffer.alloc(n, ','), Buffer.from('\n')]),
+      ),
+    ),
+    {
+      name: `JSON record with ${JSON_KEYS.toLocaleString('en')} unknown members`,
+      body: unknownKeysBody(JSON_KEYS),
+      contentType: 'application/json',
+    },
   ];
   const rows: Array<Array<string | number>> = [];
   for (const c of cases) {
@@ -79,5 +95,9 @@ export async function benchErrorLists(): Promise<string> {
       await stopProcess(api.child);
     }
   }
-  return printTable('error lists: one bad request, each in a fresh api', ['request', 'body', 'status, answer', 'time (ms)', 'api peak RSS (MB)'], rows);
+  return printTable(
+    'error lists: one bad request, each in a fresh api',
+    ['request', 'body', 'status, answer', 'time (ms)', 'api peak RSS (MB)'],
+    rows,
+  );
 }

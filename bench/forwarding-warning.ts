@@ -19,7 +19,10 @@ const ROUNDS = Number(process.env.BENCH_RUNS ?? 11);
 export async function benchForwardingWarning(): Promise<string> {
   const requests: Array<[string, IncomingMessage]> = [
     ['no X-Forwarded-For (no balancer)', { headers: {}, socket: { remoteAddress: '203.0.113.7' } } as unknown as IncomingMessage],
-    ['X-Forwarded-For from a trusted balancer', { headers: { 'x-forwarded-for': '203.0.113.7' }, socket: { remoteAddress: '10.0.0.2' } } as unknown as IncomingMessage],
+    [
+      'X-Forwarded-For from a trusted balancer',
+      { headers: { 'x-forwarded-for': '203.0.113.7' }, socket: { remoteAddress: '10.0.0.2' } } as unknown as IncomingMessage,
+    ],
   ];
   let handled = 0;
   /** A server whose only other listener stands for Fastify's handler. */
@@ -53,7 +56,12 @@ export async function benchForwardingWarning(): Promise<string> {
       }
     }
     const added = warned.map((w, i) => w - plain[i]!);
-    rows.push([shape, median(plain).toFixed(1), median(warned).toFixed(1), `${median(added).toFixed(1)} ns (rounds: ${added.map((a) => a.toFixed(0)).join(', ')})`]);
+    rows.push([
+      shape,
+      median(plain).toFixed(1),
+      median(warned).toFixed(1),
+      `${median(added).toFixed(1)} ns (rounds: ${added.map((a) => a.toFixed(0)).join(', ')})`,
+    ]);
   }
   if (handled === 0) throw new Error('the request listener never ran');
   return printTable(

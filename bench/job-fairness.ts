@@ -61,7 +61,12 @@ export async function benchJobFairness(): Promise<string> {
     };
     /** A's jobs not finished yet. */
     const unfinished = async () =>
-      (await stack.database.pool.query<{ n: number }>(`select count(*)::int as n from jobs where account_id = $1 and state in ('queued', 'active')`, [a.id])).rows[0]!.n;
+      (
+        await stack.database.pool.query<{ n: number }>(
+          `select count(*)::int as n from jobs where account_id = $1 and state in ('queued', 'active')`,
+          [a.id],
+        )
+      ).rows[0]!.n;
 
     async function scenario(label: string, path: string, floodBody: unknown, floods: number, probeBody: unknown) {
       const quiet: number[] = [];
@@ -86,7 +91,10 @@ export async function benchJobFairness(): Promise<string> {
     const records = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Seat ${i}`, url: `https://example.com/seat/${i}` }));
     const rows = [
       ...(await scenario(`exports of ${SCANS} scans`, '/analytics/export', {}, EXPORTS, {})),
-      ...(await scenario(`bulk batches of ${BULK_SIZE} links`, '/bulk-generate', { type: 'website', data: records(BULK_SIZE) }, BULKS, { type: 'website', data: records(1) })),
+      ...(await scenario(`bulk batches of ${BULK_SIZE} links`, '/bulk-generate', { type: 'website', data: records(BULK_SIZE) }, BULKS, {
+        type: 'website',
+        data: records(1),
+      })),
     ];
     return printTable(`job-fairness: one account floods a job queue, another asks for one small job`, ['figure', 'value'], rows);
   } finally {

@@ -39,7 +39,16 @@ async function probe(url: string, key: string, everyMs: number, stop: Promise<un
   void stop.then(() => (stopped = true));
   const times: number[] = [];
   while (!stopped) {
-    const { stdout } = await run('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '-H', `authorization: Basic ${key}`, url]);
+    const { stdout } = await run('curl', [
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{time_total}',
+      '-H',
+      `authorization: Basic ${key}`,
+      url,
+    ]);
     const [status, seconds] = stdout.split(' ');
     if (status !== '200') throw new Error(`${url} answered ${status}`);
     times.push(Number(seconds) * 1000);
@@ -69,7 +78,8 @@ async function drain(url: string, headers: Record<string, string>): Promise<{ by
   return { bytes, ms: performance.now() - start };
 }
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * p) - 1)]!;
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * p) - 1)]!;
 
 export async function benchLinksListMemory(): Promise<string> {
   const DATABASE_URL = await freshDatabase('links_list_memory');
@@ -105,17 +115,28 @@ export async function benchLinksListMemory(): Promise<string> {
 
     const start = performance.now();
     const lists = Promise.all(Array.from({ length: CLIENTS }, () => drain(listUrl, bigHeaders)));
-    const during = await probe(foldersUrl, otherKey, 50, lists.catch(() => {}));
+    const during = await probe(
+      foldersUrl,
+      otherKey,
+      50,
+      lists.catch(() => {}),
+    );
     const results = await lists;
     const wallMs = performance.now() - start;
     const peak = await procMb(pid, 'VmHWM');
     const rows: Array<Array<string | number>> = [
       ['api resident memory before the lists (MB)', rssBefore.toFixed(0)],
-      [`api peak resident memory (VmHWM) during ${CLIENTS} concurrent lists (MB)`, `${peak.toFixed(0)}${hwmBefore >= peak ? ' (peak reached before the lists)' : ''}`],
+      [
+        `api peak resident memory (VmHWM) during ${CLIENTS} concurrent lists (MB)`,
+        `${peak.toFixed(0)}${hwmBefore >= peak ? ' (peak reached before the lists)' : ''}`,
+      ],
       ['bytes per list response (MB)', (results[0]!.bytes / 1e6).toFixed(0)],
       [`time for all ${CLIENTS} lists (s)`, (wallMs / 1000).toFixed(1)],
       ['GET /folders of another account, quiet: median / p95 (ms)', `${median(quiet).toFixed(1)} / ${pct(quiet, 0.95).toFixed(1)}`],
-      [`GET /folders of another account during the lists: median / p95 / max (ms, ${during.length} calls)`, `${median(during).toFixed(1)} / ${pct(during, 0.95).toFixed(1)} / ${Math.max(...during).toFixed(1)}`],
+      [
+        `GET /folders of another account during the lists: median / p95 / max (ms, ${during.length} calls)`,
+        `${median(during).toFixed(1)} / ${pct(during, 0.95).toFixed(1)} / ${Math.max(...during).toFixed(1)}`,
+      ],
     ];
     return printTable(
       `links list memory: ${LINKS} landing links of ${(HTML_BYTES / 1000).toFixed(0)} KB (seeded in ${(seedMs / 1000).toFixed(1)} s), ${CLIENTS} concurrent GET /links?size=1000`,

@@ -11,7 +11,6 @@ import { createApiKey } from '../domain/accounts/api-keys.js';
 import { withQrDefaults } from '../domain/qr/options.js';
 import { freshDatabase, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
-
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 15);
 const TARGET_MS = 150;
@@ -29,7 +28,11 @@ async function timeRequests(url: string, headers: Record<string, string>): Promi
     if (i >= 2) times.push(ms); // the first two warm caches and the JIT
   }
   times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)]!, p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!, bytes };
+  return {
+    median: times[Math.floor(times.length / 2)]!,
+    p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!,
+    bytes,
+  };
 }
 
 /** `count` realistic links in one statement: varied names, types, dates and scan counts. */
@@ -67,7 +70,15 @@ export async function benchLinksList(): Promise<string> {
   const baseline = await startJsonBaseline(await (await fetch(base, { headers })).text());
   try {
     const floor = await timeRequests(baseline.url, {});
-    const rows: Array<Array<string | number>> = [['bare Fastify, same 1000-link JSON from memory (baseline)', floor.median.toFixed(1), floor.p95.toFixed(1), (floor.bytes / 1024).toFixed(0), '—']];
+    const rows: Array<Array<string | number>> = [
+      [
+        'bare Fastify, same 1000-link JSON from memory (baseline)',
+        floor.median.toFixed(1),
+        floor.p95.toFixed(1),
+        (floor.bytes / 1024).toFixed(0),
+        '—',
+      ],
+    ];
     for (const [label, query] of [
       ['default (newest first)', ''],
       ['sort_by=name', '&sort_by=name'],
@@ -78,7 +89,13 @@ export async function benchLinksList(): Promise<string> {
       ['status=active', '&status=active'],
     ] as const) {
       const r = await timeRequests(`${base}${query}`, headers);
-      rows.push([`qrlinks GET /links?size=1000 ${label}`, r.median.toFixed(1), r.p95.toFixed(1), (r.bytes / 1024).toFixed(0), r.median < TARGET_MS ? 'yes' : 'NO']);
+      rows.push([
+        `qrlinks GET /links?size=1000 ${label}`,
+        r.median.toFixed(1),
+        r.p95.toFixed(1),
+        (r.bytes / 1024).toFixed(0),
+        r.median < TARGET_MS ? 'yes' : 'NO',
+      ]);
     }
     return printTable(
       `links list: ${LINKS.toLocaleString('en')} links in one account (seeded in ${(seedMs / 1000).toFixed(1)} s), one connection, median of ${SAMPLES}`,

@@ -66,7 +66,11 @@ export async function benchMetrics(): Promise<string> {
     ['handler', 'ns a request', 'added by the metrics'],
     [
       ['scan route handler alone (baseline)', median(plain).toFixed(1), ''],
-      [`as registered: counted every request, timed 1 in ${LATENCY_SAMPLE_EVERY}`, median(metered).toFixed(1), `${added.toFixed(1)} ns (rounds: ${metered.map((m, i) => (m - plain[i]!).toFixed(0)).join(', ')})`],
+      [
+        `as registered: counted every request, timed 1 in ${LATENCY_SAMPLE_EVERY}`,
+        median(metered).toFixed(1),
+        `${added.toFixed(1)} ns (rounds: ${metered.map((m, i) => (m - plain[i]!).toFixed(0)).join(', ')})`,
+      ],
     ],
   );
   return table;

@@ -22,7 +22,7 @@ const LANDING_BYTES = 500 * 1024;
 
 const HOSTILE_LANDINGS: Record<string, string> = {
   'unclosed <div> × 100,000': `${'<div>'.repeat(100_000)}x`,
-  '<div> 60 deep, repeated': (`${'<div>'.repeat(60)}x${'</div>'.repeat(60)}`).repeat(Math.floor(LANDING_BYTES / 662)),
+  '<div> 60 deep, repeated': `${'<div>'.repeat(60)}x${'</div>'.repeat(60)}`.repeat(Math.floor(LANDING_BYTES / 662)),
   'flat <div>x</div>': '<div>x</div>'.repeat(Math.floor(LANDING_BYTES / 12)),
 };
 
@@ -31,19 +31,24 @@ const DESCRIPTION = 'Slow-cooked with seasonal vegetables from the market, finis
 function timedGet(url: string, acceptEncoding = 'gzip, deflate, br'): Promise<{ ms: number; status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    request(url, { headers: { 'accept-encoding': acceptEncoding, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } }, (res) => {
-      const ms = performance.now() - start;
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ ms, status: res.statusCode ?? 0, bytes }));
-      res.on('error', reject);
-    })
+    request(
+      url,
+      { headers: { 'accept-encoding': acceptEncoding, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } },
+      (res) => {
+        const ms = performance.now() - start;
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ ms, status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      },
+    )
       .on('error', reject)
       .end();
   });
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 /** Two sequential clients scanning `url` until `until()` says stop: every answer's time to first byte. */
 async function scanTimes(url: string, until: () => boolean): Promise<number[]> {
@@ -85,7 +90,11 @@ export async function benchPageCosts(): Promise<string> {
     const other = await accountWithKey('bench-pages-b');
     const json = (auth: Record<string, string>) => ({ ...auth, 'content-type': 'application/json' });
     const send = async (method: string, path: string, auth: Record<string, string>, body?: unknown) => {
-      const res = await fetch(`${api}/api/v1${path}`, { method, headers: json(auth), body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${api}/api/v1${path}`, {
+        method,
+        headers: json(auth),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
 
@@ -96,17 +105,36 @@ export async function benchPageCosts(): Promise<string> {
     const quiet = await scanTimes(websiteUrl, () => Date.now() > quietEnd);
     const quietRss = await peakRss(redirectPid, Promise.resolve());
     const fairness: Array<Array<string | number>> = [
-      ['nothing else (baseline)', quiet.length, percentile(quiet, 0.5).toFixed(2), percentile(quiet, 0.99).toFixed(2), Math.max(...quiet).toFixed(0), '—', quietRss.peakMb.toFixed(0)],
+      [
+        'nothing else (baseline)',
+        quiet.length,
+        percentile(quiet, 0.5).toFixed(2),
+        percentile(quiet, 0.99).toFixed(2),
+        Math.max(...quiet).toFixed(0),
+        '—',
+        quietRss.peakMb.toFixed(0),
+      ],
     ];
 
     /** Account A's loops ("edit, scan") on two clients beside account B's website scans. */
     async function underAttack(what: string, loop: (client: number, stopped: () => boolean) => Promise<number[]>) {
       const end = Date.now() + ATTACK_SECONDS * 1000;
       const stopped = () => Date.now() > end;
-      const { result, peakMb } = await peakRss(redirectPid, Promise.all([scanTimes(websiteUrl, stopped), loop(0, stopped), loop(1, stopped)]));
+      const { result, peakMb } = await peakRss(
+        redirectPid,
+        Promise.all([scanTimes(websiteUrl, stopped), loop(0, stopped), loop(1, stopped)]),
+      );
       const [times, ...attacks] = result;
       const attackTimes = attacks.flat();
-      fairness.push([what, times.length, percentile(times, 0.5).toFixed(2), percentile(times, 0.99).toFixed(2), Math.max(...times).toFixed(0), `${attackTimes.length} scans, median ${median(attackTimes).toFixed(0)} ms`, peakMb.toFixed(0)]);
+      fairness.push([
+        what,
+        times.length,
+        percentile(times, 0.5).toFixed(2),
+        percentile(times, 0.99).toFixed(2),
+        Math.max(...times).toFixed(0),
+        `${attackTimes.length} scans, median ${median(attackTimes).toFixed(0)} ms`,
+        peakMb.toFixed(0),
+      ]);
     }
 
     // Landing pages.
@@ -115,7 +143,13 @@ export async function benchPageCosts(): Promise<string> {
     for (const [name, html] of Object.entries(HOSTILE_LANDINGS)) {
       const made = await send('POST', '/links', attacker.auth, { name, type: 'landing', data: { landingHTML: html } });
       if (made.status !== 200) {
-        landing.push([name, (Buffer.byteLength(html) / 1024).toFixed(0), `${made.status} ${JSON.stringify(made.body.errors?.[0] ?? made.body.message ?? made.body).slice(0, 90)}`, '—', '—']);
+        landing.push([
+          name,
+          (Buffer.byteLength(html) / 1024).toFixed(0),
+          `${made.status} ${JSON.stringify(made.body.errors?.[0] ?? made.body.message ?? made.body).slice(0, 90)}`,
+          '—',
+          '—',
+        ]);
         continue;
       }
       const url = `${redirect}/${made.body.id}`;
@@ -134,15 +168,22 @@ export async function benchPageCosts(): Promise<string> {
     if (costliest) {
       const { slug, html } = costliest;
       let edits = 0;
-      await underAttack(`A: 2 clients loop "PUT its landing link (${Object.keys(HOSTILE_LANDINGS).find((k) => HOSTILE_LANDINGS[k] === html)}), scan it"`, async (_client, stopped) => {
-        const times: number[] = [];
-        while (!stopped()) {
-          const put = await send('PUT', `/links/${slug}`, attacker.auth, { name: `edit ${edits++}`, type: 'landing', data: { landingHTML: html } });
-          if (put.status !== 200) throw new Error(`PUT answered ${put.status}`);
-          times.push((await timedGet(`${redirect}/${slug}`)).ms);
-        }
-        return times;
-      });
+      await underAttack(
+        `A: 2 clients loop "PUT its landing link (${Object.keys(HOSTILE_LANDINGS).find((k) => HOSTILE_LANDINGS[k] === html)}), scan it"`,
+        async (_client, stopped) => {
+          const times: number[] = [];
+          while (!stopped()) {
+            const put = await send('PUT', `/links/${slug}`, attacker.auth, {
+              name: `edit ${edits++}`,
+              type: 'landing',
+              data: { landingHTML: html },
+            });
+            if (put.status !== 200) throw new Error(`PUT answered ${put.status}`);
+            times.push((await timedGet(`${redirect}/${slug}`)).ms);
+          }
+          return times;
+        },
+      );
     }
 
     // Three cafes of 5000 items with long descriptions.
@@ -151,28 +192,41 @@ export async function benchPageCosts(): Promise<string> {
     for (let c = 0; c < CAFES; c++) {
       const made = await send('POST', '/cafes', attacker.auth, { name: `Cafe ${c}` });
       const cafe = made.body.data as { id: string; link: { dynamic_link_id: string } };
-      const items = Array.from({ length: ITEMS }, (_, i) => ({ name: `Dish ${i}`, price: 9.5, currency: 'EUR', category: `Category ${i % 50}`, description: `${i} ${DESCRIPTION}` }));
+      const items = Array.from({ length: ITEMS }, (_, i) => ({
+        name: `Dish ${i}`,
+        price: 9.5,
+        currency: 'EUR',
+        category: `Category ${i % 50}`,
+        description: `${i} ${DESCRIPTION}`,
+      }));
       const inserted = await send('POST', `/cafes/${cafe.id}/items/bulk-insert`, attacker.auth, { items });
       if (inserted.status !== 200) throw new Error(`bulk insert answered ${inserted.status}`);
       const listed = await send('GET', `/cafes/${cafe.id}/items`, attacker.auth);
-      cafes.push({ id: cafe.id, slug: cafe.link.dynamic_link_id, itemIds: (listed.body.data as Array<{ id: string }>).slice(0, 2).map((i) => i.id) });
+      cafes.push({
+        id: cafe.id,
+        slug: cafe.link.dynamic_link_id,
+        itemIds: (listed.body.data as Array<{ id: string }>).slice(0, 2).map((i) => i.id),
+      });
       menuBytes = (await timedGet(`${redirect}/${cafe.link.dynamic_link_id}`, 'identity')).bytes;
     }
     let turn = 0;
-    await underAttack(`A: 2 clients loop "hide (or show) an item of one of ${CAFES} cafes of ${ITEMS} items, scan its menu" (${(menuBytes / 1024 / 1024).toFixed(1)} MB page)`, async (client, stopped) => {
-      const times: number[] = [];
-      let hidden = false;
-      while (!stopped()) {
-        const cafe = cafes[turn++ % CAFES]!;
-        const edit = await send('POST', `/cafes/${cafe.id}/items/${cafe.itemIds[client]}/${hidden ? 'show' : 'hide'}`, attacker.auth);
-        if (edit.status !== 200) throw new Error(`hide answered ${edit.status}`);
-        hidden = !hidden;
-        const scan = await timedGet(`${redirect}/${cafe.slug}`);
-        if (scan.status !== 200) throw new Error(`menu scan answered ${scan.status}`);
-        times.push(scan.ms);
-      }
-      return times;
-    });
+    await underAttack(
+      `A: 2 clients loop "hide (or show) an item of one of ${CAFES} cafes of ${ITEMS} items, scan its menu" (${(menuBytes / 1024 / 1024).toFixed(1)} MB page)`,
+      async (client, stopped) => {
+        const times: number[] = [];
+        let hidden = false;
+        while (!stopped()) {
+          const cafe = cafes[turn++ % CAFES]!;
+          const edit = await send('POST', `/cafes/${cafe.id}/items/${cafe.itemIds[client]}/${hidden ? 'show' : 'hide'}`, attacker.auth);
+          if (edit.status !== 200) throw new Error(`hide answered ${edit.status}`);
+          hidden = !hidden;
+          const scan = await timedGet(`${redirect}/${cafe.slug}`);
+          if (scan.status !== 200) throw new Error(`menu scan answered ${scan.status}`);
+          times.push(scan.ms);
+        }
+        return times;
+      },
+    );
 
     const fairnessTable = printTable(
       `fairness: account B's website link scanned by 2 sequential clients for ${ATTACK_SECONDS} s (time to first byte) while account A's loops run; the redirect's largest resident memory meanwhile`,

@@ -22,7 +22,21 @@ import { photo } from './pages.js';
 import { freePort, printTable, startBenchStack } from './support.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
-const TYPES = ['image', 'gallery', 'product', 'event', 'pdf', 'multi-pdf', 'vcard', 'wifi', 'location', 'email', 'sms', 'landing', 'multi-links'] as const;
+const TYPES = [
+  'image',
+  'gallery',
+  'product',
+  'event',
+  'pdf',
+  'multi-pdf',
+  'vcard',
+  'wifi',
+  'location',
+  'email',
+  'sms',
+  'landing',
+  'multi-links',
+] as const;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 /** Lighthouse's audits that lose a category's points, per category, in the printed reading. */
@@ -69,7 +83,8 @@ function whereOf(lhr: Result, audit: Result['audits'][string]): string {
   const details = source?.details as { items?: Array<Record<string, unknown>> } | undefined;
   const names: string[] = [];
   for (const item of details?.items ?? []) {
-    const node = (item.node ?? (item.subItems as { items?: Array<Record<string, unknown>> } | undefined)?.items?.[0]?.node) as { selector?: string; snippet?: string } | undefined;
+    const node = (item.node ?? (item.subItems as { items?: Array<Record<string, unknown>> } | undefined)?.items?.[0]?.node) as
+      { selector?: string; snippet?: string } | undefined;
     const url = typeof item.url === 'string' ? item.url.replace(/^https?:\/\/[^/]+/, '') || '/' : '';
     let name = node?.selector || node?.snippet || url || (typeof item.message === 'string' ? `${item.line ?? ''} ${item.message}` : '');
     if (source !== audit && typeof item.duration === 'number') name = `task ${Math.round(item.duration)} ms in ${url || 'the page'}`;
@@ -91,9 +106,13 @@ function failingAudits(lhr: Result): FailingAudit[] {
     const lost = refs
       .map((ref) => ({ ref, audit: lhr.audits[ref.id]! }))
       .filter(({ audit }) => audit.score !== null && audit.score < (audit.scoreDisplayMode === 'binary' ? 1 : 0.9))
-      .filter(({ audit }) => audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable' && audit.scoreDisplayMode !== 'manual')
+      .filter(
+        ({ audit }) =>
+          audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable' && audit.scoreDisplayMode !== 'manual',
+      )
       .sort((a, b) => b.ref.weight * (1 - b.audit.score!) - a.ref.weight * (1 - a.audit.score!) || a.audit.score! - b.audit.score!);
-    for (const { ref, audit } of lost.slice(0, TOP_AUDITS)) failing.push({ category, id: audit.id, weight: ref.weight, score: audit.score!, where: whereOf(lhr, audit) });
+    for (const { ref, audit } of lost.slice(0, TOP_AUDITS))
+      failing.push({ category, id: audit.id, weight: ref.weight, score: audit.score!, where: whereOf(lhr, audit) });
   }
   return failing;
 }
@@ -118,7 +137,10 @@ async function runAxe(browser: Browser, url: string, note: string[]): Promise<No
   try {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'networkidle' });
-    const control = page.locator('summary, button, [role="button"]').filter({ hasText: /filters?\b|dietary options/i }).first();
+    const control = page
+      .locator('summary, button, [role="button"]')
+      .filter({ hasText: /filters?\b|dietary options/i })
+      .first();
     if ((await control.count()) > 0 && (await control.isVisible())) {
       await control.click();
       await page.waitForTimeout(200);
@@ -126,9 +148,23 @@ async function runAxe(browser: Browser, url: string, note: string[]): Promise<No
     }
     await page.addScriptTag({ path: AXE_SCRIPT });
     return await page.evaluate(async (tags) => {
-      const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(
+              context: Document,
+              options: unknown,
+            ): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }>;
+          };
+        }
+      ).axe;
       const result = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, target: String(v.nodes[0]?.target.join(' ') ?? '') }));
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.length,
+        target: String(v.nodes[0]?.target.join(' ') ?? ''),
+      }));
     }, AXE_TAGS);
   } finally {
     await context.close();
@@ -147,12 +183,42 @@ function logo(): Promise<Buffer> {
 }
 
 const DISHES: Array<{ group: string; category: string; names: string[]; price: number }> = [
-  { group: 'Drinks', category: 'Coffee', names: ['Espresso', 'Double espresso', 'Cortado', 'Flat white', 'Cappuccino', 'Latte', 'Mocha', 'Cold brew'], price: 2.2 },
-  { group: 'Drinks', category: 'Tea and more', names: ['Green tea', 'Earl grey', 'Chai latte', 'Hot chocolate', 'Fresh orange juice', 'Lemonade'], price: 2.8 },
-  { group: 'Breakfast', category: 'Morning plates', names: ['Avocado toast', 'Eggs Benedict', 'Shakshuka', 'Granola bowl', 'Pancakes', 'Full breakfast', 'Porridge'], price: 7.5 },
-  { group: 'Breakfast', category: 'Pastries', names: ['Croissant', 'Pain au chocolat', 'Pastel de nata', 'Cinnamon bun', 'Banana bread'], price: 2.4 },
-  { group: 'Lunch', category: 'Sandwiches', names: ['Grilled cheese', 'Club sandwich', 'Falafel wrap', 'Tuna melt', 'Caprese panini'], price: 8.9 },
-  { group: 'Lunch', category: 'Salads and soups', names: ['Caesar salad', 'Greek salad', 'Soup of the day', 'Quinoa bowl', 'Niçoise salad'], price: 9.5 },
+  {
+    group: 'Drinks',
+    category: 'Coffee',
+    names: ['Espresso', 'Double espresso', 'Cortado', 'Flat white', 'Cappuccino', 'Latte', 'Mocha', 'Cold brew'],
+    price: 2.2,
+  },
+  {
+    group: 'Drinks',
+    category: 'Tea and more',
+    names: ['Green tea', 'Earl grey', 'Chai latte', 'Hot chocolate', 'Fresh orange juice', 'Lemonade'],
+    price: 2.8,
+  },
+  {
+    group: 'Breakfast',
+    category: 'Morning plates',
+    names: ['Avocado toast', 'Eggs Benedict', 'Shakshuka', 'Granola bowl', 'Pancakes', 'Full breakfast', 'Porridge'],
+    price: 7.5,
+  },
+  {
+    group: 'Breakfast',
+    category: 'Pastries',
+    names: ['Croissant', 'Pain au chocolat', 'Pastel de nata', 'Cinnamon bun', 'Banana bread'],
+    price: 2.4,
+  },
+  {
+    group: 'Lunch',
+    category: 'Sandwiches',
+    names: ['Grilled cheese', 'Club sandwich', 'Falafel wrap', 'Tuna melt', 'Caprese panini'],
+    price: 8.9,
+  },
+  {
+    group: 'Lunch',
+    category: 'Salads and soups',
+    names: ['Caesar salad', 'Greek salad', 'Soup of the day', 'Quinoa bowl', 'Niçoise salad'],
+    price: 9.5,
+  },
   { group: 'Lunch', category: 'Cakes', names: ['Carrot cake', 'Cheesecake', 'Chocolate brownie', 'Lemon tart'], price: 4.2 },
 ];
 const DIET_TAGS = [['vegan', 'gluten-free'], ['vegetarian'], [], ['vegetarian', 'nut-free'], ['dairy-free'], []];
@@ -164,13 +230,24 @@ export async function benchPagesAudit(): Promise<string> {
   const port = await freePort();
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: [`--remote-debugging-port=${port}`, '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      `--remote-debugging-port=${port}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const { auth } = await accountWithKey('bench-pages-audit');
     const json = { ...auth, 'content-type': 'application/json' };
     async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const res = await fetch(`${api}/api/v1${path}`, { method, headers: body instanceof FormData ? auth : json, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${api}/api/v1${path}`, {
+        method,
+        headers: body instanceof FormData ? auth : json,
+        body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as T;
@@ -187,13 +264,25 @@ export async function benchPagesAudit(): Promise<string> {
     const images: string[] = [];
     for (const [i, bytes] of photos.entries()) images.push(await upload(bytes, `IMG_${2040 + i}.jpg`));
     const pdfs = [await upload(pdfBytes('Lunch menu'), 'lunch.pdf'), await upload(pdfBytes('Dinner menu'), 'dinner.pdf')];
-    const brand = async () => ({ language: 'en', accentColor: '#8a4b2a', accentColorDark: '#f0b27a', logo: { fileId: await upload(logoPng, 'logo.png') }, cover: { fileId: images[4]! } });
+    const brand = async () => ({
+      language: 'en',
+      accentColor: '#8a4b2a',
+      accentColorDark: '#f0b27a',
+      logo: { fileId: await upload(logoPng, 'logo.png') },
+      cover: { fileId: images[4]! },
+    });
 
     async function makeLink(type: string, extra: Record<string, unknown> = {}): Promise<string> {
       let data = exampleData(type, { images, pdfs });
       if (type === 'gallery') data = { files: images.map((fileId) => ({ fileId })) };
       if (type === 'product') data = { ...data, images: { files: images.slice(0, 3).map((fileId) => ({ fileId })) } };
-      const made = await call<{ id: string }>('POST', '/links', { name: `Cafe Aroma ${type}`, type, data, pageStyle: await brand(), ...extra });
+      const made = await call<{ id: string }>('POST', '/links', {
+        name: `Cafe Aroma ${type}`,
+        type,
+        data,
+        pageStyle: await brand(),
+        ...extra,
+      });
       return made.id;
     }
 
@@ -229,12 +318,24 @@ export async function benchPagesAudit(): Promise<string> {
       await call('PUT', `/cafes/${cafe.id}/profile`, profile);
       await call('PUT', `/cafes/${cafe.id}`, {
         timezone: 'Europe/Lisbon',
-        operating_hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, enabled: day !== 'sunday', ranges: day === 'sunday' ? [] : [{ from: '08:00', to: '17:00' }] })),
+        operating_hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+          day,
+          enabled: day !== 'sunday',
+          ranges: day === 'sunday' ? [] : [{ from: '08:00', to: '17:00' }],
+        })),
         facilities: ['wifi', 'terrace', 'wheelchair access'],
         social_links: [{ platform: 'instagram', url: 'https://instagram.com/cafe.aroma' }],
       });
       const entries = DISHES.flatMap(({ group, category, names, price }) =>
-        names.map((name, i) => ({ name, price: Number((price + i * 0.4).toFixed(2)), currency: 'EUR', category, group, description: `${name}, made fresh every morning with local ingredients`, ingredients: ['house recipe', 'seasonal produce'] })),
+        names.map((name, i) => ({
+          name,
+          price: Number((price + i * 0.4).toFixed(2)),
+          currency: 'EUR',
+          category,
+          group,
+          description: `${name}, made fresh every morning with local ingredients`,
+          ingredients: ['house recipe', 'seasonal produce'],
+        })),
       );
       await call('POST', `/cafes/${cafe.id}/items/bulk-insert`, { items: entries });
       const items = (await call<{ data: Array<{ id: string }> }>('GET', `/cafes/${cafe.id}/items`)).data;
@@ -268,14 +369,18 @@ export async function benchPagesAudit(): Promise<string> {
       });
     }
 
-    await add('status: password form', () => makeLink('event', { linkConfigurations: { passwordProtectedActive: true, password: 'espresso42' } }));
+    await add('status: password form', () =>
+      makeLink('event', { linkConfigurations: { passwordProtectedActive: true, password: 'espresso42' } }),
+    );
     await add('status: paused', async () => {
       const slug = await makeLink('gallery');
       await call('POST', `/links/${slug}/pause`);
       return slug;
     });
     await add('status: expired', () =>
-      makeLink('product', { linkConfigurations: { scheduleActive: true, startDate: '2025-06-01', endDate: '2025-06-30', scheduleTimezone: 'Europe/Lisbon' } }),
+      makeLink('product', {
+        linkConfigurations: { scheduleActive: true, startDate: '2025-06-01', endDate: '2025-06-30', scheduleTimezone: 'Europe/Lisbon' },
+      }),
     );
     const setupSeconds = (performance.now() - started) / 1000;
 
@@ -309,7 +414,8 @@ export async function benchPagesAudit(): Promise<string> {
     const auditSeconds = (performance.now() - auditStarted) / 1000;
 
     const indexes = rows.flatMap((row) => (row.benchmarkIndex === undefined ? [] : [row.benchmarkIndex]));
-    const score = (s: number | null | undefined) => (s === null || s === undefined ? '—' : Math.round(s * 100) < 95 ? `**${Math.round(s * 100)}**` : String(Math.round(s * 100)));
+    const score = (s: number | null | undefined) =>
+      s === null || s === undefined ? '—' : Math.round(s * 100) < 95 ? `**${Math.round(s * 100)}**` : String(Math.round(s * 100));
     const scoreTable = printTable(
       `pages audit: Lighthouse ${lighthouseVersion()} mobile defaults (simulated slow 4G, 4× CPU) and axe-core ${axeVersion()} (WCAG 2.2 A/AA + best practices) at 390×844; scores below 95 in bold; setup ${setupSeconds.toFixed(0)} s, audits ${auditSeconds.toFixed(0)} s for ${targets.length} pages; Lighthouse benchmarkIndex ${indexes.length ? `${Math.min(...indexes)}–${Math.max(...indexes)}` : '—'}`,
       ['page', 'HTTP', 'perf', 'a11y', 'best-practices', 'seo', 'axe violations', 'notes'],
@@ -327,12 +433,23 @@ export async function benchPagesAudit(): Promise<string> {
     const failingTable = printTable(
       `pages audit: what costs points, per page and category (at most ${TOP_AUDITS} Lighthouse audits each, worst first; weight in the category's score, 0: costs no points; score 0–1; the value or first elements it names)`,
       ['page', 'category', 'audit', 'weight', 'score', 'where'],
-      rows.flatMap((row) => (row.failing ?? []).map((f) => [row.label, f.category, f.id, f.weight, f.score.toFixed(2), f.where.replaceAll('|', '\\|').replaceAll('\n', ' ')])),
+      rows.flatMap((row) =>
+        (row.failing ?? []).map((f) => [
+          row.label,
+          f.category,
+          f.id,
+          f.weight,
+          f.score.toFixed(2),
+          f.where.replaceAll('|', '\\|').replaceAll('\n', ' '),
+        ]),
+      ),
     );
     const axeTable = printTable(
       'pages audit: axe-core violations, per page (impact, elements, the first element)',
       ['page', 'rule', 'impact', 'elements', 'first element'],
-      rows.flatMap((row) => (row.axe ?? []).map((v) => [row.label, v.id, v.impact ?? '—', v.nodes, `\`${v.target.replaceAll('|', '\\|').slice(0, 80)}\``])),
+      rows.flatMap((row) =>
+        (row.axe ?? []).map((v) => [row.label, v.id, v.impact ?? '—', v.nodes, `\`${v.target.replaceAll('|', '\\|').slice(0, 80)}\``]),
+      ),
     );
     return `${scoreTable}\n${failingTable}\n${axeTable}`;
   } finally {

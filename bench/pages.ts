@@ -26,7 +26,21 @@ const PHOTOS = 5;
 const TTFB_REQUESTS = 50;
 const UPLOAD_RUNS = 5;
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } as const;
-const TYPES = ['image', 'gallery', 'product', 'event', 'pdf', 'multi-pdf', 'vcard', 'wifi', 'location', 'email', 'sms', 'landing', 'multi-links'] as const;
+const TYPES = [
+  'image',
+  'gallery',
+  'product',
+  'event',
+  'pdf',
+  'multi-pdf',
+  'vcard',
+  'wifi',
+  'location',
+  'email',
+  'sms',
+  'landing',
+  'multi-links',
+] as const;
 
 /**
  * A photo-like JPEG (4000×3000 unless told): shapes of every size from a few pixels to a third of the frame, in
@@ -48,13 +62,26 @@ export async function photo(seed: number, width = 4000, height = 3000): Promise<
     const colour = `hsl(${Math.round(random() * 360)},${Math.round(30 + random() * 60)}%,${Math.round(20 + random() * 60)}%)`;
     const x = Math.round(random() * width);
     const y = Math.round(random() * height);
-    shapes.push(random() < 0.5 ? `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${colour}" fill-opacity="0.7"/>` : `<rect x="${x}" y="${y}" width="${size}" height="${Math.round(size * (0.3 + random()))}" fill="${colour}" fill-opacity="0.7" transform="rotate(${Math.round(random() * 90)} ${x} ${y})"/>`);
+    shapes.push(
+      random() < 0.5
+        ? `<circle cx="${x}" cy="${y}" r="${size / 2}" fill="${colour}" fill-opacity="0.7"/>`
+        : `<rect x="${x}" y="${y}" width="${size}" height="${Math.round(size * (0.3 + random()))}" fill="${colour}" fill-opacity="0.7" transform="rotate(${Math.round(random() * 90)} ${x} ${y})"/>`,
+    );
   }
-  const scene = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${seed * 67},40%,50%)"/>${shapes.join('')}</svg>`)).removeAlpha().raw().toBuffer();
+  const scene = await sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${seed * 67},40%,50%)"/>${shapes.join('')}</svg>`,
+    ),
+  )
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   // Sensor grain: a little noise on every pixel.
   const grain = randomBytes(width * height * 3);
   for (let i = 0; i < scene.length; i++) scene[i] = Math.max(0, Math.min(255, scene[i]! + ((grain[i]! & 15) - 8)));
-  return sharp(scene, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(scene, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 interface Weight {
@@ -100,11 +127,15 @@ async function weigh(browser: Browser, url: string): Promise<Weight> {
 function ttfb(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    request(url, { headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } }, (res) => {
-      const ms = performance.now() - start;
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(ms) : reject(new Error(`${url} answered ${res.statusCode}`))));
-    })
+    request(
+      url,
+      { headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } },
+      (res) => {
+        const ms = performance.now() - start;
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve(ms) : reject(new Error(`${url} answered ${res.statusCode}`))));
+      },
+    )
       .on('error', reject)
       .end();
   });
@@ -120,7 +151,14 @@ export async function benchPages(): Promise<string> {
   const { database, api, redirect, accountWithKey, stop } = await startBenchStack('pages');
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const photos = await Promise.all(Array.from({ length: PHOTOS }, (_, i) => photo(i)));
@@ -146,7 +184,11 @@ export async function benchPages(): Promise<string> {
         // Galleries and products with all five photos: the case the issue measures.
         if (type === 'gallery') data = { files: images.map((fileId) => ({ fileId })) };
         if (type === 'product') data = { ...data, images: { files: images.map((fileId) => ({ fileId })) } };
-        const res = await fetch(`${api}/api/v1/links`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Terrace ${type}`, type, data }) });
+        const res = await fetch(`${api}/api/v1/links`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Terrace ${type}`, type, data }),
+        });
         if (res.status !== 200) throw new Error(`POST /links ${type} answered ${res.status}: ${await res.text()}`);
         slugs.set(type, ((await res.json()) as { id: string }).id);
       }
@@ -185,11 +227,29 @@ export async function benchPages(): Promise<string> {
       const t = await medianTtfb(`${redirect}/${afterLinks.get(type)}`);
       totals.before += b.whole;
       totals.after += a.whole;
-      rows.push([type, kib(b.firstScreen), kib(a.firstScreen), kib(b.whole), kib(a.whole), b.whole > 0 ? (a.whole / b.whole).toFixed(2) : '—', a.images, t.toFixed(2)]);
+      rows.push([
+        type,
+        kib(b.firstScreen),
+        kib(a.firstScreen),
+        kib(b.whole),
+        kib(a.whole),
+        b.whole > 0 ? (a.whole / b.whole).toFixed(2) : '—',
+        a.images,
+        t.toFixed(2),
+      ]);
     }
     const pageTable = printTable(
       `pages: weight at 390×844 (2× pixels) in Chromium, KiB transferred (HTML + images), before (photos as uploaded) and after (web-sized copies); five 4000×3000 JPEGs of ${photos.map((p) => (p.length / 1e6).toFixed(1)).join(', ')} MB; TTFB median of ${TTFB_REQUESTS} sequential GETs`,
-      ['type', 'first screen before', 'first screen after', 'whole page before', 'whole page after', 'after / before', 'images fetched', 'TTFB ms'],
+      [
+        'type',
+        'first screen before',
+        'first screen after',
+        'whole page before',
+        'whole page after',
+        'after / before',
+        'images fetched',
+        'TTFB ms',
+      ],
       [...rows, ['all of them', '', '', kib(totals.before), kib(totals.after), (totals.after / totals.before).toFixed(2), '', '']],
     );
     const uploadTable = printTable(

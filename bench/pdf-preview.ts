@@ -28,7 +28,14 @@ export async function benchPdfPreview(): Promise<string> {
       cwd: ROOT,
       env: { ...process.env, CASE: name, COUNT: String(count) },
     });
-    const r = JSON.parse(stdout) as { pdfBytes: number; ms: number; drawn: number; ownAddedMb: number; totalAddedMb: number; keptMb: number };
+    const r = JSON.parse(stdout) as {
+      pdfBytes: number;
+      ms: number;
+      drawn: number;
+      ownAddedMb: number;
+      totalAddedMb: number;
+      keptMb: number;
+    };
     rows.push([`${name} × ${count}`, r.pdfBytes, r.ownAddedMb, r.totalAddedMb, r.keptMb, r.ms.toFixed(0), `${r.drawn} of ${count}`]);
   }
   return printTable(

@@ -20,7 +20,12 @@ async function newLink(origin: string, key: string): Promise<string> {
   const res = await fetch(`${origin}/api/v1/links`, {
     method: 'POST',
     headers: { authorization: `Basic ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'qr', type: 'website', data: { url: 'https://example.com' }, qrOptions: { qrOptions: { errorCorrectionLevel: 'H' } } }),
+    body: JSON.stringify({
+      name: 'qr',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      qrOptions: { qrOptions: { errorCorrectionLevel: 'H' } },
+    }),
   });
   if (!res.ok) throw new Error(`create answered ${res.status}`);
   return ((await res.json()) as { id: string }).id;
@@ -37,7 +42,8 @@ export async function benchQrFairness(): Promise<string> {
   try {
     const aLink = await newLink(api.origin, aKey);
     const bLink = await newLink(api.origin, bKey);
-    const qr = (key: string, link: string, size: number) => fetch(`${api.origin}/api/v1/links/${link}/qr?size=${size}`, { headers: { authorization: `Basic ${key}` } });
+    const qr = (key: string, link: string, size: number) =>
+      fetch(`${api.origin}/api/v1/links/${link}/qr?size=${size}`, { headers: { authorization: `Basic ${key}` } });
     // Warm the render threads up, so the first probe does not pay for starting one.
     await (await qr(bKey, bLink, 199)).arrayBuffer();
 
@@ -47,7 +53,8 @@ export async function benchQrFairness(): Promise<string> {
     const flood = Array.from({ length: FLOOD }, (_, i) =>
       qr(aKey, aLink, 4000 - i).then(async (res) => {
         await res.arrayBuffer();
-        const label = res.status === 429 || res.status === 503 ? `${res.status} (Retry-After ${res.headers.get('retry-after')})` : String(res.status);
+        const label =
+          res.status === 429 || res.status === 503 ? `${res.status} (Retry-After ${res.headers.get('retry-after')})` : String(res.status);
         statuses.set(label, (statuses.get(label) ?? 0) + 1);
         lastFloodMs = performance.now() - start;
       }),
@@ -63,7 +70,10 @@ export async function benchQrFairness(): Promise<string> {
     }
     await Promise.all(flood);
     const rows: Array<Array<string | number>> = [
-      [`B's 200 px code while A's ${FLOOD} renders of 4000 px are under way: median / max (ms)`, `${median(probes).toFixed(0)} / ${Math.max(...probes).toFixed(0)}`],
+      [
+        `B's 200 px code while A's ${FLOOD} renders of 4000 px are under way: median / max (ms)`,
+        `${median(probes).toFixed(0)} / ${Math.max(...probes).toFixed(0)}`,
+      ],
       [`B's latencies in order (ms)`, probes.map((p) => p.toFixed(0)).join(', ')],
       [`A's answers`, [...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')],
       [`A's last answer after (s)`, (lastFloodMs / 1000).toFixed(1)],

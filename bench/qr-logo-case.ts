@@ -10,7 +10,10 @@ import { pngBytes } from '../test/support/fixtures.js';
 const side = Number(process.env.SIDE);
 const code = Number(process.env.CODE);
 const logo = side ? pngBytes(side, side, [30, 90, 200]) : null;
-const options = withQrDefaults({ qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.5 } }, 'http://localhost:3001/abcdefg');
+const options = withQrDefaults(
+  { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.5 } },
+  'http://localhost:3001/abcdefg',
+);
 options.width = options.height = code;
 const rssBefore = process.memoryUsage().rss;
 const start = performance.now();

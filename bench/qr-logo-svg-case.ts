@@ -38,7 +38,10 @@ const acceptMs = performance.now() - acceptStart;
 let renderMs: number | null = null;
 const rssBefore = process.memoryUsage().rss;
 if (accepted) {
-  const options = withQrDefaults({ qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.5 } }, 'http://localhost:3001/abcdefg');
+  const options = withQrDefaults(
+    { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.5 } },
+    'http://localhost:3001/abcdefg',
+  );
   options.width = options.height = code;
   const start = performance.now();
   renderPng(options, accepted);

@@ -24,14 +24,29 @@ export async function benchQrLogoSvg(): Promise<string> {
           env: { ...process.env, LOGO: logo, CODE: String(code) },
           timeout: LIMIT_S * 1000,
         });
-        const r = JSON.parse(stdout) as { bytes: number; acceptMs: number; refusal: string | null; renderMs: number | null; addedMb: number };
+        const r = JSON.parse(stdout) as {
+          bytes: number;
+          acceptMs: number;
+          refusal: string | null;
+          renderMs: number | null;
+          addedMb: number;
+        };
         const drawn = r.renderMs !== null;
-        cells = [r.bytes, r.refusal ? `400 in ${r.acceptMs.toFixed(0)} ms` : `accepted in ${r.acceptMs.toFixed(0)} ms`, drawn ? (r.renderMs! / 1000).toFixed(2) : '—', drawn ? r.addedMb.toFixed(0) : '—'];
+        cells = [
+          r.bytes,
+          r.refusal ? `400 in ${r.acceptMs.toFixed(0)} ms` : `accepted in ${r.acceptMs.toFixed(0)} ms`,
+          drawn ? (r.renderMs! / 1000).toFixed(2) : '—',
+          drawn ? r.addedMb.toFixed(0) : '—',
+        ];
       } catch {
         cells = ['', 'accepted', `> ${LIMIT_S} (killed)`, ''];
       }
       rows.push([logo, `${code} px`, ...cells]);
     }
   }
-  return printTable('qr-logo-svg: an SVG logo accepted (or refused), then one PNG code drawn with it, a process each', ['logo', 'code', 'SVG bytes', 'where options are accepted', 'render s', 'render peak MB added'], rows);
+  return printTable(
+    'qr-logo-svg: an SVG logo accepted (or refused), then one PNG code drawn with it, a process each',
+    ['logo', 'code', 'SVG bytes', 'where options are accepted', 'render s', 'render peak MB added'],
+    rows,
+  );
 }

@@ -34,5 +34,9 @@ export async function benchQrLogo(): Promise<string> {
       ]);
     }
   }
-  return printTable(`qr-logo: one PNG render per process, level H, imageSize 0.5, median of ${RUNS}`, ['code', 'logo (px)', 'logo PNG KiB', 'render ms', 'peak memory added MB'], rows);
+  return printTable(
+    `qr-logo: one PNG render per process, level H, imageSize 0.5, median of ${RUNS}`,
+    ['code', 'logo (px)', 'logo PNG KiB', 'render ms', 'peak memory added MB'],
+    rows,
+  );
 }

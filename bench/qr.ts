@@ -61,11 +61,36 @@ const CASES: Case[] = [
       qrOptions: { errorCorrectionLevel: 'H' },
       dotsOptions: {
         type: 'rounded',
-        gradient: { type: 'linear', rotation: Math.PI / 4, colorStops: [{ offset: 0, color: '#1a237e' }, { offset: 1, color: '#6a1b9a' }] },
+        gradient: {
+          type: 'linear',
+          rotation: Math.PI / 4,
+          colorStops: [
+            { offset: 0, color: '#1a237e' },
+            { offset: 1, color: '#6a1b9a' },
+          ],
+        },
       },
-      cornersSquareOptions: { type: 'extra-rounded', gradient: { type: 'radial', colorStops: [{ offset: 0, color: '#4a148c' }, { offset: 1, color: '#0d47a1' }] } },
+      cornersSquareOptions: {
+        type: 'extra-rounded',
+        gradient: {
+          type: 'radial',
+          colorStops: [
+            { offset: 0, color: '#4a148c' },
+            { offset: 1, color: '#0d47a1' },
+          ],
+        },
+      },
       cornersDotOptions: { type: 'dot', color: '#311b92' },
-      backgroundOptions: { gradient: { type: 'linear', rotation: 0, colorStops: [{ offset: 0, color: '#ffffff' }, { offset: 1, color: '#e8eaf6' }] } },
+      backgroundOptions: {
+        gradient: {
+          type: 'linear',
+          rotation: 0,
+          colorStops: [
+            { offset: 0, color: '#ffffff' },
+            { offset: 1, color: '#e8eaf6' },
+          ],
+        },
+      },
       imageOptions: { hideBackgroundDots: true, imageSize: 0.4, margin: 4 },
     },
     logo: { data: logoPng, contentType: 'image/png', width: 64, height: 64 },
@@ -89,11 +114,26 @@ const libraryPng: Pipeline = {
   name: 'qr-code-styling SVG (shared jsdom) + resvg',
   render: async (opts, logo) => new Resvg(await referenceSvg(opts, logo), RESVG_OPTIONS).render().asPng(),
 };
-const librarySvg: Pipeline = { output: 'SVG', name: 'qr-code-styling SVG (shared jsdom)', render: (opts, logo) => referenceSvg(opts, logo) };
+const librarySvg: Pipeline = {
+  output: 'SVG',
+  name: 'qr-code-styling SVG (shared jsdom)',
+  render: (opts, logo) => referenceSvg(opts, logo),
+};
 const PIPELINES: Pipeline[] = [
   libraryPng,
-  { output: 'PNG', name: 'ours: renderPng (own encoder, rasterizer, PNG writer)', render: (opts, logo) => renderPng(opts, logo), baseline: libraryPng, target: true },
-  { output: 'PNG', name: 'ours: renderSvg + resvg (not used)', render: (opts, logo) => new Resvg(renderSvg(opts, logo), RESVG_OPTIONS).render().asPng(), baseline: libraryPng },
+  {
+    output: 'PNG',
+    name: 'ours: renderPng (own encoder, rasterizer, PNG writer)',
+    render: (opts, logo) => renderPng(opts, logo),
+    baseline: libraryPng,
+    target: true,
+  },
+  {
+    output: 'PNG',
+    name: 'ours: renderSvg + resvg (not used)',
+    render: (opts, logo) => new Resvg(renderSvg(opts, logo), RESVG_OPTIONS).render().asPng(),
+    baseline: libraryPng,
+  },
   librarySvg,
   { output: 'SVG', name: 'ours: renderSvg', render: (opts, logo) => renderSvg(opts, logo), baseline: librarySvg },
 ];
@@ -111,7 +151,6 @@ async function rate(c: Case, pipeline: Pipeline): Promise<number> {
   }
   return (n * 1000) / (now - start);
 }
-
 
 /**
  * Every pipeline of a case in turn, RUNS rounds (after a warm-up round of RUN_MS / 3 each), so a
@@ -133,7 +172,10 @@ async function measureCase(c: Case): Promise<Map<Pipeline, { rate: number; ratio
   const result = new Map<Pipeline, { rate: number; ratio: number }>();
   for (const p of PIPELINES) {
     const base = p.baseline ?? p;
-    result.set(p, { rate: median(rounds.map((round) => round.get(p)!)), ratio: median(rounds.map((round) => round.get(p)! / round.get(base)!)) });
+    result.set(p, {
+      rate: median(rounds.map((round) => round.get(p)!)),
+      ratio: median(rounds.map((round) => round.get(p)! / round.get(base)!)),
+    });
   }
   return result;
 }

@@ -13,7 +13,18 @@ import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { createRedis } from '../platform/redis/client.js';
 import { createQueues, closeQueues } from '../domain/jobs/queues.js';
-import { freePort, freshDatabase, load, median, medianOfRuns, printTable, startProcess, startServer, stopProcess, type LoadResult } from './support.js';
+import {
+  freePort,
+  freshDatabase,
+  load,
+  median,
+  medianOfRuns,
+  printTable,
+  startProcess,
+  startServer,
+  stopProcess,
+  type LoadResult,
+} from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench';
@@ -23,7 +34,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BATCH_LINKS = 1200;
 const DESTINATION = 'https://example.com/landing';
-const USER_AGENT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const USER_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 interface Measured extends LoadResult {
   /** Requests the load generator completed. */
@@ -63,7 +75,6 @@ async function loadOnce(url: string): Promise<Measured> {
   };
 }
 
-
 export async function benchRedirect(): Promise<string> {
   const DATABASE_URL = await freshDatabase('redirect');
   const database = createDatabase(DATABASE_URL, 2);
@@ -73,8 +84,7 @@ export async function benchRedirect(): Promise<string> {
     .insert(links)
     .values({ accountId: account.id, slug, name: 'bench', type: 'website', metaData: { url: DESTINATION }, qrOptions: {} })
     .returning({ id: links.id });
-  const scansOfLink = async () =>
-    (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
+  const scansOfLink = async () => (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
 
   const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
   const worker = startProcess('workers/server.ts', env);
@@ -91,7 +101,11 @@ export async function benchRedirect(): Promise<string> {
     const meteredPort = await freePort();
     const [redirect, unlogged, baseline, metered] = await Promise.all([
       startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `http://127.0.0.1:${redirectPort}/health`),
-      startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false' }, `http://127.0.0.1:${unloggedPort}/health`),
+      startServer(
+        'redirect/server.ts',
+        { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false' },
+        `http://127.0.0.1:${unloggedPort}/health`,
+      ),
       startServer(
         'bench/baselines/bare-fastify-redirect.ts',
         { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
@@ -116,7 +130,13 @@ export async function benchRedirect(): Promise<string> {
   }
   let servers: Awaited<ReturnType<typeof startServers>> | null = null;
   const stopServers = async () => {
-    if (servers) await Promise.all([stopProcess(servers.redirect), stopProcess(servers.unlogged), stopProcess(servers.baseline), stopProcess(servers.metered)]);
+    if (servers)
+      await Promise.all([
+        stopProcess(servers.redirect),
+        stopProcess(servers.unlogged),
+        stopProcess(servers.baseline),
+        stopProcess(servers.metered),
+      ]);
     servers = null;
   };
   const redis = createRedis(REDIS_URL);
@@ -149,7 +169,11 @@ export async function benchRedirect(): Promise<string> {
       if (res.status !== 202) throw new Error(`bulk-generate answered ${res.status}: ${await res.text()}`);
       const { jobId } = (await res.json()) as { jobId: string };
       for (;;) {
-        const job = (await (await fetch(`${api}/api/v1/jobs/${jobId}`, { headers: apiHeaders })).json()) as { state: string; error?: string; result?: { qrZipUrl?: string } };
+        const job = (await (await fetch(`${api}/api/v1/jobs/${jobId}`, { headers: apiHeaders })).json()) as {
+          state: string;
+          error?: string;
+          result?: { qrZipUrl?: string };
+        };
         if (job.state === 'failed') throw new Error(`bulk job failed: ${job.error}`);
         if (job.result?.qrZipUrl) break;
         await new Promise((r) => setTimeout(r, 50));
@@ -214,7 +238,8 @@ export async function benchRedirect(): Promise<string> {
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
     const sent = total(ours) + total(unlogged) + total(busy);
-    for (const r of [...ours, ...unlogged, ...base, ...metered, ...busy]) if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
+    for (const r of [...ours, ...unlogged, ...base, ...metered, ...busy])
+      if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
     const unloggedRatio = median(unlogged.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
@@ -228,7 +253,7 @@ export async function benchRedirect(): Promise<string> {
     };
     return printTable(
       `redirect: GET /<slug> (website link), ${HAS_WRK ? 'wrk -t2' : 'autocannon'} -c${CONNECTIONS}, ${RUNS} rounds, each with new server processes, of (b), (a), (c) × ${SECONDS} s; medians`,
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline (median of the rounds\' ratios)'],
+      ['server', 'req/s', 'p50 ms', 'p99 ms', "vs baseline (median of the rounds' ratios)"],
       [
         row('(b) bare Fastify 302 from a Map (baseline)', base, '1.00'),
         row(
@@ -236,7 +261,11 @@ export async function benchRedirect(): Promise<string> {
           metered,
           `${median(metered.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)} (rounds: ${metered.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
         ),
-        row('(a) qrlinks redirect, scans recorded', ours, `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`),
+        row(
+          '(a) qrlinks redirect, scans recorded',
+          ours,
+          `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
+        ),
         row(
           `(a0) (a) without the per-scan write-ahead (SCAN_WRITE_AHEAD=false; (a)/(a0) median ${walCost.toFixed(2)})`,
           unlogged,
@@ -247,8 +276,14 @@ export async function benchRedirect(): Promise<string> {
           busy,
           `p99 ${p99Ratio.toFixed(2)}× (a) (rounds: ${busy.map((r, i) => (r.p99 / ours[i]!.p99).toFixed(2)).join(', ')})`,
         ),
-        ['scans in Postgres / requests completed by the load generator', `${recorded} / ${sent}`, '', '', `+${recorded - sent} answered after the generator's cut-off`],
-        ['(a): all of a run\'s scans in Postgres, after its load stopped', `${(median(drainMs) / 1000).toFixed(1)} s`, '', '', ''],
+        [
+          'scans in Postgres / requests completed by the load generator',
+          `${recorded} / ${sent}`,
+          '',
+          '',
+          `+${recorded - sent} answered after the generator's cut-off`,
+        ],
+        ["(a): all of a run's scans in Postgres, after its load stopped", `${(median(drainMs) / 1000).toFixed(1)} s`, '', '', ''],
       ],
     );
   } finally {

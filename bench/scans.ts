@@ -38,11 +38,56 @@ const PREFIX = 'qrlinks-bench-scans';
 const TARGET = 20_000;
 
 const VISITORS: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at'>> = [
-  { browserName: 'Mobile Safari', deviceType: 'mobile', deviceVendor: 'Apple', osName: 'iOS', countryName: 'United States', region: 'California', city: 'San Francisco', isBot: false },
-  { browserName: 'Chrome', deviceType: 'mobile', deviceVendor: 'Samsung', osName: 'Android', countryName: 'Germany', region: 'Bavaria', city: 'Munich', isBot: false },
-  { browserName: 'Chrome', deviceType: 'desktop', deviceVendor: null, osName: 'Windows', countryName: 'India', region: 'Maharashtra', city: 'Mumbai', isBot: false },
-  { browserName: 'Safari', deviceType: 'desktop', deviceVendor: 'Apple', osName: 'Mac OS', countryName: 'France', region: 'Île-de-France', city: 'Paris', isBot: false },
-  { browserName: null, deviceType: null, deviceVendor: null, osName: null, countryName: 'United States', region: 'Virginia', city: 'Ashburn', isBot: true },
+  {
+    browserName: 'Mobile Safari',
+    deviceType: 'mobile',
+    deviceVendor: 'Apple',
+    osName: 'iOS',
+    countryName: 'United States',
+    region: 'California',
+    city: 'San Francisco',
+    isBot: false,
+  },
+  {
+    browserName: 'Chrome',
+    deviceType: 'mobile',
+    deviceVendor: 'Samsung',
+    osName: 'Android',
+    countryName: 'Germany',
+    region: 'Bavaria',
+    city: 'Munich',
+    isBot: false,
+  },
+  {
+    browserName: 'Chrome',
+    deviceType: 'desktop',
+    deviceVendor: null,
+    osName: 'Windows',
+    countryName: 'India',
+    region: 'Maharashtra',
+    city: 'Mumbai',
+    isBot: false,
+  },
+  {
+    browserName: 'Safari',
+    deviceType: 'desktop',
+    deviceVendor: 'Apple',
+    osName: 'Mac OS',
+    countryName: 'France',
+    region: 'Île-de-France',
+    city: 'Paris',
+    isBot: false,
+  },
+  {
+    browserName: null,
+    deviceType: null,
+    deviceVendor: null,
+    osName: null,
+    countryName: 'United States',
+    region: 'Virginia',
+    city: 'Ashburn',
+    isBot: true,
+  },
 ];
 
 function makeScans(accountId: string, linkIds: string[]): ScanEvent[] {
@@ -65,7 +110,20 @@ function batches(scans: ScanEvent[]): ScanEvent[][] {
   return out;
 }
 
-const COLUMNS = ['id', 'link_id', 'account_id', 'created_at', 'browser_name', 'device_type', 'device_vendor', 'os_name', 'country_name', 'region', 'city', 'is_bot'];
+const COLUMNS = [
+  'id',
+  'link_id',
+  'account_id',
+  'created_at',
+  'browser_name',
+  'device_type',
+  'device_vendor',
+  'os_name',
+  'country_name',
+  'region',
+  'city',
+  'is_bot',
+];
 
 /** The baseline: `insert into scans values (...), (...)` 1000 rows at a time, one connection. */
 async function plainInserts(pool: pg.Pool, scans: ScanEvent[]): Promise<number> {
@@ -73,7 +131,20 @@ async function plainInserts(pool: pg.Pool, scans: ScanEvent[]): Promise<number> 
   for (const batch of batches(scans)) {
     const values: unknown[] = [];
     const rows = batch.map((s, r) => {
-      values.push(s.id, s.linkId, s.accountId, new Date(s.at), s.browserName, s.deviceType, s.deviceVendor, s.osName, s.countryName, s.region, s.city, s.isBot);
+      values.push(
+        s.id,
+        s.linkId,
+        s.accountId,
+        new Date(s.at),
+        s.browserName,
+        s.deviceType,
+        s.deviceVendor,
+        s.osName,
+        s.countryName,
+        s.region,
+        s.city,
+        s.isBot,
+      );
       return `(${COLUMNS.map((_, c) => `$${r * COLUMNS.length + c + 1}`).join(',')})`;
     });
     await pool.query(`insert into scans (${COLUMNS.join(',')}) values ${rows.join(',')}`, values);
@@ -106,7 +177,11 @@ async function startWorker(databaseUrl: string, concurrency: number) {
 /** Enqueues every batch into the paused queue, starts a worker, starts the clock with resume(), waits until the queue is empty. */
 async function workerRun(databaseUrl: string, queue: Queue, scans: ScanEvent[], concurrency: number): Promise<number> {
   await queue.pause();
-  const jobs = batches(scans).map((batch) => ({ name: 'scans', data: encodeScanBatch(batch), opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() } }));
+  const jobs = batches(scans).map((batch) => ({
+    name: 'scans',
+    data: encodeScanBatch(batch),
+    opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() },
+  }));
   for (let i = 0; i < jobs.length; i += 50) await queue.addBulk(jobs.slice(i, i + 50));
   const worker = await startWorker(databaseUrl, concurrency);
   try {
@@ -157,7 +232,13 @@ async function benchIngestion(): Promise<string> {
     const baselineMs = await plainInserts(pool, makeScans(account.id, linkIds));
     const baseline = SCANS / (baselineMs / 1000);
     const rows: Array<Array<string | number>> = [
-      ['plain multi-row INSERT, 1 connection, no counters (baseline)', Math.round(baseline), ((baselineMs / SCANS) * BATCH).toFixed(1), '1.00', '—'],
+      [
+        'plain multi-row INSERT, 1 connection, no counters (baseline)',
+        Math.round(baseline),
+        ((baselineMs / SCANS) * BATCH).toFixed(1),
+        '1.00',
+        '—',
+      ],
     ];
     for (const concurrency of CONCURRENCIES) {
       await reset(pool, account.id);
@@ -188,7 +269,8 @@ async function benchIngestion(): Promise<string> {
   }
 }
 
-const SAMPLE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const SAMPLE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 /** Microseconds per call of `fn(i)` over `calls` calls, after a warm-up. */
 function microseconds(calls: number, fn: (i: number) => unknown): number {
@@ -217,16 +299,34 @@ export async function benchVisitor(): Promise<string> {
   const salt = keys.saltFor(Math.floor(Date.now() / 86_400_000))!;
   const at = Date.now();
   const rows: Array<[string, number]> = [
-    ['user agent never seen (ua-parser-js + isbot), private address', microseconds(50_000, (i) => describe(`${SAMPLE_UA} n/${i}`, '10.0.0.1'))],
+    [
+      'user agent never seen (ua-parser-js + isbot), private address',
+      microseconds(50_000, (i) => describe(`${SAMPLE_UA} n/${i}`, '10.0.0.1')),
+    ],
     ['user agent cached (1000 distinct), private address', microseconds(500_000, (i) => describe(agents[i % agents.length], '10.0.0.1'))],
     ['geo: IPv4 look-up (10,000 distinct addresses)', microseconds(500_000, (i) => geo.lookup(ipv4[i % ipv4.length]!))],
     ['geo: IPv6 look-up (4000 distinct addresses)', microseconds(500_000, (i) => geo.lookup(ipv6[i % ipv6.length]!))],
     ['geo: private address (skipped)', microseconds(500_000, () => geo.lookup('192.168.1.20'))],
-    ['describeVisitor: cached user agent + public IPv4 (the common scan)', microseconds(500_000, (i) => describe(agents[i % agents.length], ipv4[i % ipv4.length]))],
-    ['visitor key: keyOf, public IPv4 + user agent (SHA-256 of salt ‖ address ‖ agent, one crypto.hash)', microseconds(500_000, (i) => keys.keyOf(ipv4[i % ipv4.length]!, agents[i % agents.length], at))],
-    ['visitor key: the same with an IPv6 address', microseconds(500_000, (i) => keys.keyOf(ipv6[i % ipv6.length]!, agents[i % agents.length], at))],
-    ['visitor key as HMAC-SHA256 (createHmac), for comparison (not used)', microseconds(500_000, (i) => visitorKeyHmac(salt, ipv4[i % ipv4.length]!, agents[i % agents.length]))],
-    ['visitor key: the hash alone (salt in hand)', microseconds(500_000, (i) => visitorKey(salt, ipv4[i % ipv4.length]!, agents[i % agents.length]))],
+    [
+      'describeVisitor: cached user agent + public IPv4 (the common scan)',
+      microseconds(500_000, (i) => describe(agents[i % agents.length], ipv4[i % ipv4.length])),
+    ],
+    [
+      'visitor key: keyOf, public IPv4 + user agent (SHA-256 of salt ‖ address ‖ agent, one crypto.hash)',
+      microseconds(500_000, (i) => keys.keyOf(ipv4[i % ipv4.length]!, agents[i % agents.length], at)),
+    ],
+    [
+      'visitor key: the same with an IPv6 address',
+      microseconds(500_000, (i) => keys.keyOf(ipv6[i % ipv6.length]!, agents[i % agents.length], at)),
+    ],
+    [
+      'visitor key as HMAC-SHA256 (createHmac), for comparison (not used)',
+      microseconds(500_000, (i) => visitorKeyHmac(salt, ipv4[i % ipv4.length]!, agents[i % agents.length])),
+    ],
+    [
+      'visitor key: the hash alone (salt in hand)',
+      microseconds(500_000, (i) => visitorKey(salt, ipv4[i % ipv4.length]!, agents[i % agents.length])),
+    ],
   ];
   keys.stop();
   await redis.del(...(await redis.keys(`${PREFIX}:visitor-salt:*`)));

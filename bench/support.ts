@@ -60,7 +60,6 @@ export async function startServer(entry: string, env: Record<string, string>, he
   }
 }
 
-
 /**
  * A database of its own for one benchmark, dropped and made anew (and migrated) on every run, so
  * each run starts from the same empty tables: scans left by earlier runs would otherwise make
@@ -102,7 +101,12 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(opts: { url: string; connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,
@@ -122,7 +126,11 @@ export async function load(opts: { url: string; connections: number; seconds: nu
  * Sends one request per item, `connections` at a time (each connection takes the next item when
  * its answer is in); throws on any answer but 200. Resolves to the wall time of all of them, in ms.
  */
-export async function sendOverConnections<T>(items: readonly T[], connections: number, send: (item: T) => Promise<Response>): Promise<number> {
+export async function sendOverConnections<T>(
+  items: readonly T[],
+  connections: number,
+  send: (item: T) => Promise<Response>,
+): Promise<number> {
   let next = 0;
   const start = performance.now();
   await Promise.all(
@@ -195,7 +203,11 @@ export async function startBenchApi(databaseUrl: string): Promise<RunningServer>
 export async function startJsonBaseline(body: string): Promise<RunningServer & { url: string }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = await startServer('bench/baselines/bare-fastify-json.ts', { PORT: String(port), BASELINE_BODY_FILE: await bodyFile(body) }, `${origin}/health`);
+  const child = await startServer(
+    'bench/baselines/bare-fastify-json.ts',
+    { PORT: String(port), BASELINE_BODY_FILE: await bodyFile(body) },
+    `${origin}/health`,
+  );
   return { child, origin, url: `${origin}/api/v1/folders` };
 }
 

@@ -52,7 +52,10 @@ async function main(argv: string[]): Promise<unknown> {
       case 'key create': {
         const accountId = required(values.account, '--account');
         if (!isUuid(accountId) || !(await findAccount(db, accountId))) throw new UsageError(`no account with id ${accountId}`);
-        const scopes = required(values.scopes, '--scopes').split(',').map((s) => s.trim()).filter(Boolean);
+        const scopes = required(values.scopes, '--scopes')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const unknown = scopes.filter((s) => !isScope(s));
         if (scopes.length === 0 || unknown.length > 0) {
           throw new UsageError(`unknown scope ${unknown.join(', ') || '(none given)'}; scopes are ${SCOPES.join(', ')}`);
@@ -62,7 +65,11 @@ async function main(argv: string[]): Promise<unknown> {
           expiresAt = new Date(values['expires-at']);
           if (Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO 8601 date-time');
         }
-        const created = await createApiKey(db, { accountId, scopes: scopes as Scope[], name: values.name ?? null, expiresAt }, config.API_KEYS_MAX_PER_ACCOUNT);
+        const created = await createApiKey(
+          db,
+          { accountId, scopes: scopes as Scope[], name: values.name ?? null, expiresAt },
+          config.API_KEYS_MAX_PER_ACCOUNT,
+        );
         return { ...created, consoleUrl: new URL('/', config.PUBLIC_API_URL).href };
       }
       case 'key revoke': {

@@ -26,9 +26,21 @@ async function filesUnder(dir: string): Promise<string[]> {
  * file and the dependency lock.
  */
 async function sourceHash(): Promise<string> {
-  const files = [...(await filesUnder(join(CONSOLE_DIR, 'src'))), ...(await filesUnder(join(CONSOLE_DIR, '..', 'domain'))), ...(await filesUnder(join(CONSOLE_DIR, '..', 'platform'))), join(CONSOLE_DIR, 'index.html'), fileURLToPath(import.meta.url), join(CONSOLE_DIR, '..', 'package-lock.json')];
+  const files = [
+    ...(await filesUnder(join(CONSOLE_DIR, 'src'))),
+    ...(await filesUnder(join(CONSOLE_DIR, '..', 'domain'))),
+    ...(await filesUnder(join(CONSOLE_DIR, '..', 'platform'))),
+    join(CONSOLE_DIR, 'index.html'),
+    fileURLToPath(import.meta.url),
+    join(CONSOLE_DIR, '..', 'package-lock.json'),
+  ];
   const hash = createHash('sha256');
-  for (const file of files.sort()) hash.update(relative(CONSOLE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of files.sort())
+    hash
+      .update(relative(CONSOLE_DIR, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   return hash.digest('hex');
 }
 

@@ -57,7 +57,8 @@ export function createStorageFromConfig(config: Config, logger?: Logger): Object
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   // Each step is tried whatever the one before did; a failure is logged and the process still stops.
-  const step = (what: string) => (err: unknown) => ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `shutdown: ${what} failed`);
+  const step = (what: string) => (err: unknown) =>
+    ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `shutdown: ${what} failed`);
   await ctx.qr.close().catch(step('closing the QR render threads'));
   await closeQueues(ctx.queues).catch(step('closing the queues'));
   await ctx.redis.quit().catch(() => ctx.redis.disconnect());

@@ -271,7 +271,11 @@ export function zodIssuesToFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, 
     } else if (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.errors.every((e) => e.length > 0)) {
       // A discriminated or plain union: report the branch that got furthest, so the path is useful.
       const best = issue.errors.reduce((a, b) => (deepest(b) > deepest(a) ? b : a));
-      zodIssuesToFieldErrors(best.map((e) => ({ ...e, path: [...issue.path, ...e.path] })), prefix, out);
+      zodIssuesToFieldErrors(
+        best.map((e) => ({ ...e, path: [...issue.path, ...e.path] })),
+        prefix,
+        out,
+      );
     } else {
       out.add({ path: formatPath(issue.path, prefix) || '(body)', message: issue.message });
     }

@@ -17,7 +17,10 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, role: string): L
  * update): logged at most once per `everyMs`, with how many more happened meanwhile, so a broken
  * dependency shows in the log without flooding it.
  */
-export function throttledWarning(message: string, everyMs = 60_000): (logger: Logger, err: unknown, context?: Record<string, unknown>) => void {
+export function throttledWarning(
+  message: string,
+  everyMs = 60_000,
+): (logger: Logger, err: unknown, context?: Record<string, unknown>) => void {
   let lastAt = 0;
   let unsaid = 0;
   return (logger, err, context) => {

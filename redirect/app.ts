@@ -85,7 +85,10 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const scanPath: ScanPath = {
     resolver,
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
-    notFoundLimit: new NotFoundLimit(redis, ctx.logger, keys, { max: config.REDIRECT_NOT_FOUND_LIMIT, windowMs: config.REDIRECT_NOT_FOUND_WINDOW_MS }),
+    notFoundLimit: new NotFoundLimit(redis, ctx.logger, keys, {
+      max: config.REDIRECT_NOT_FOUND_LIMIT,
+      windowMs: config.REDIRECT_NOT_FOUND_WINDOW_MS,
+    }),
     passwordAttempts: new PasswordAttempts(redis, ctx.logger, keys),
     passwordCookies: new PasswordCookies(await passwordCookieSecrets(config)),
     describeVisitor: await createVisitorDescriber(),
@@ -109,17 +112,51 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   });
 
   observePostgresPool(metrics, ctx.database.pool);
-  counterFrom(metrics, 'qrlinks_scans_total', 'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full)', () => {
-    const { received, flushed, spooled, dropped } = recorder.stats();
-    return { received, queued: flushed, spooled, dropped };
-  }, 'event');
-  new Gauge({ name: 'qrlinks_scans_buffered', help: 'Scans held in memory now, not yet in Redis', registers: [metrics.registry], collect() { this.set(recorder.stats().buffered); } });
-  counterFrom(metrics, 'qrlinks_link_lookups_total', 'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)', () => resolver.lookups, 'source');
-  new Gauge({ name: 'qrlinks_page_cache_bytes', help: 'Bytes of landing and menu pages (compressed copies included) kept now, at most PAGE_CACHE_MB', registers: [metrics.registry], collect() { this.set(scanPath.pages.stats().bytes); } });
-  counterFrom(metrics, 'qrlinks_pages_rendered_total', 'Landing and menu pages made in the render thread (once per version of each, then kept), by kind', () => scanPath.pages.rendered, 'kind');
+  counterFrom(
+    metrics,
+    'qrlinks_scans_total',
+    'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full)',
+    () => {
+      const { received, flushed, spooled, dropped } = recorder.stats();
+      return { received, queued: flushed, spooled, dropped };
+    },
+    'event',
+  );
+  new Gauge({
+    name: 'qrlinks_scans_buffered',
+    help: 'Scans held in memory now, not yet in Redis',
+    registers: [metrics.registry],
+    collect() {
+      this.set(recorder.stats().buffered);
+    },
+  });
+  counterFrom(
+    metrics,
+    'qrlinks_link_lookups_total',
+    'Slug look-ups by where the answer came from: local (in-process cache), redis (shared cache), postgres (a miss of both)',
+    () => resolver.lookups,
+    'source',
+  );
+  new Gauge({
+    name: 'qrlinks_page_cache_bytes',
+    help: 'Bytes of landing and menu pages (compressed copies included) kept now, at most PAGE_CACHE_MB',
+    registers: [metrics.registry],
+    collect() {
+      this.set(scanPath.pages.stats().bytes);
+    },
+  });
+  counterFrom(
+    metrics,
+    'qrlinks_pages_rendered_total',
+    'Landing and menu pages made in the render thread (once per version of each, then kept), by kind',
+    () => scanPath.pages.rendered,
+    'kind',
+  );
   const httpMetrics = registerHttpMetrics(app, metrics, { token: config.METRICS_TOKEN, proxyTrust });
   app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/robots.txt', (_request, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=86400').send(ROBOTS_TXT));
+  app.get('/robots.txt', (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=86400').send(ROBOTS_TXT),
+  );
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);
     const ready = checks.postgres && checks.redis;
@@ -137,7 +174,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     // Headers set before the failure (perhaps its cause: a value Node refuses) are not the page's.
     for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
     // A bad request (a body over the form limit, not a form, a malformed form) is the client's; anything else is ours.
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return sendPage(reply, renderClientErrorPage(err.statusCode, undefined, request.headers['accept-language']));
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
+      return sendPage(reply, renderClientErrorPage(err.statusCode, undefined, request.headers['accept-language']));
     request.log.error({ err, url: request.url }, 'redirect request failed');
     return sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language']));
   });

@@ -14,7 +14,8 @@ import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from '.
 export function answerFrameworkError(logger: Logger) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (err.code === 'FST_ERR_BAD_URL') return sendPage(reply, renderClientErrorPage(400, undefined, request.headers['accept-language']));
-    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendPage(reply, renderClientErrorPage(414, undefined, request.headers['accept-language']));
+    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+      return sendPage(reply, renderClientErrorPage(414, undefined, request.headers['accept-language']));
     logger.error({ err, url: request.url }, 'redirect request failed before routing');
     return sendPage(reply, renderServiceUnavailablePage());
   };

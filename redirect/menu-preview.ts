@@ -24,18 +24,36 @@ export class MenuPreviews {
   ) {}
 
   /** The preview `id` names for this menu link, in the cafe's (else `acceptLanguage`'s) language, encoded for `acceptEncoding`; null when it names none of this link. */
-  async page(link: ResolvedLink, id: string, now: number, acceptEncoding: string | undefined, acceptLanguage: string | undefined): Promise<EncodedPage | null> {
+  async page(
+    link: ResolvedLink,
+    id: string,
+    now: number,
+    acceptEncoding: string | undefined,
+    acceptLanguage: string | undefined,
+  ): Promise<EncodedPage | null> {
     if (!MENU_PREVIEW_ID.test(id)) return null;
     const preview = menuPreviewOf(await this.redis.get(menuPreviewKey(this.opts.prefix, id)));
     if (!preview || preview.linkId !== link.id) return null;
     const record = await loadPublishedMenu(this.pool, link.id);
     if (!record) return null;
     const locale = menuLocale(record.language, acceptLanguage);
-    const task = { kind: 'menu' as const, record: withPreviewTheme(record, preview.theme), now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl, locale };
+    const task = {
+      kind: 'menu' as const,
+      record: withPreviewTheme(record, preview.theme),
+      now,
+      link: { slug: link.slug, passwordHash: link.passwordHash },
+      baseUrl: this.opts.baseUrl,
+      locale,
+    };
     const page = encodedFor(await this.renderer.render(link.accountId, task), acceptEncoding);
     return {
       ...page,
-      headers: { ...page.headers, 'Content-Security-Policy': framedMenuPolicy(preview.frameAncestor), 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' },
+      headers: {
+        ...page.headers,
+        'Content-Security-Policy': framedMenuPolicy(preview.frameAncestor),
+        'Cache-Control': 'no-store',
+        'X-Robots-Tag': 'noindex',
+      },
     };
   }
 }

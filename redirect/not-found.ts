@@ -18,6 +18,11 @@ export function notFoundResponder(limit: NotFoundLimit) {
     if (blockedFor > 0) return sendPage(reply, renderTooManyNotFoundPage(blockedFor, acceptLanguage));
     return limit
       .count(client)
-      .then((answer) => sendPage(reply, answer.allowed ? notFoundPage(acceptLanguage) : renderTooManyNotFoundPage(answer.retryAfterSeconds, acceptLanguage)));
+      .then((answer) =>
+        sendPage(
+          reply,
+          answer.allowed ? notFoundPage(acceptLanguage) : renderTooManyNotFoundPage(answer.retryAfterSeconds, acceptLanguage),
+        ),
+      );
   };
 }

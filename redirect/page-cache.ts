@@ -68,11 +68,15 @@ export class PageCache {
   /** A landing link's page, encoded for `acceptEncoding`. */
   async landing(link: ResolvedLink, acceptEncoding: string | undefined): Promise<EncodedPage> {
     const key = `${link.updatedAt}|${link.slug}|${link.passwordHash !== null}`;
-    const entry = await this.entryOf(link.id, (kept) => kept.key === key, async () => {
-      const page = await this.renderer.render(link.accountId, { kind: 'landing', link, baseUrl: this.opts.baseUrl });
-      this.rendered.landing++;
-      return { key, clock: null, page };
-    });
+    const entry = await this.entryOf(
+      link.id,
+      (kept) => kept.key === key,
+      async () => {
+        const page = await this.renderer.render(link.accountId, { kind: 'landing', link, baseUrl: this.opts.baseUrl });
+        this.rendered.landing++;
+        return { key, clock: null, page };
+      },
+    );
     return encodedFor(entry!.page, acceptEncoding);
   }
 
@@ -80,7 +84,12 @@ export class PageCache {
    * The menu page of a menu link at `now` for a guest sending `acceptLanguage`, encoded for
    * `acceptEncoding`. Rejects when the menu cannot be read (Postgres down) and no page of it is kept.
    */
-  async menu(link: ResolvedLink, now: number, acceptEncoding: string | undefined, acceptLanguage: string | undefined): Promise<EncodedPage> {
+  async menu(
+    link: ResolvedLink,
+    now: number,
+    acceptEncoding: string | undefined,
+    acceptLanguage: string | undefined,
+  ): Promise<EncodedPage> {
     const linkKey = `${link.slug}|${link.passwordHash !== null}`;
     const at = new Date(now);
     const current = (kept: Entry) => kept.key === `${link.menuVersion}|${linkKey}` && kept.clock!.key === menuClock(kept.clock!, at).key;
@@ -103,13 +112,25 @@ export class PageCache {
             if (!record) return null;
             const locale = menuLocale(record.language, acceptLanguage);
             const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
-            const task = { kind: 'menu' as const, record, now, link: { slug: link.slug, passwordHash: link.passwordHash }, baseUrl: this.opts.baseUrl, locale };
+            const task = {
+              kind: 'menu' as const,
+              record,
+              now,
+              link: { slug: link.slug, passwordHash: link.passwordHash },
+              baseUrl: this.opts.baseUrl,
+              locale,
+            };
             const page = await this.renderer.render(link.accountId, task);
             this.rendered.menu++;
             // A page in the cafe's language replaces every guest language's; a guest language's replaces the cafe's.
             const replaces = locale.negotiated ? [ownKey] : CATALOGUE_LANGUAGES.map((l) => menuPageKey(link.id, l));
             for (const key of replaces) this.forget(key);
-            return { key: `${record.version}|${linkKey}`, clock: { ...clock, key: menuClock(clock, at).key }, page, keptAs: locale.negotiated ? guestKey : ownKey };
+            return {
+              key: `${record.version}|${linkKey}`,
+              clock: { ...clock, key: menuClock(clock, at).key },
+              page,
+              keptAs: locale.negotiated ? guestKey : ownKey,
+            };
           });
     // A menu link serving no cafe (made with POST /links): its placeholder page.
     if (!entry) return renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl));

@@ -10,7 +10,6 @@ import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compres
 import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
 import { renderLinkPage, renderMenuPage, type PageLocale } from './pages/index.js';
 
-
 export type PageRenderTask =
   | { kind: 'landing'; link: ResolvedLink; /** SHORT_URL_BASE: the page's own address in its preview tags. */ baseUrl: string }
   | {
@@ -39,7 +38,12 @@ export function renderPageTask(task: PageRenderTask): RenderedPage {
   const page =
     task.kind === 'landing'
       ? renderLinkPage(task.link, linkPageUrls(task.link, task.baseUrl))
-      : renderMenuPage(publishedMenuOf(task.record), { now: new Date(task.now), urls: { file: fileUrlOf(task.link) }, baseUrl: task.baseUrl, locale: task.locale });
+      : renderMenuPage(publishedMenuOf(task.record), {
+          now: new Date(task.now),
+          urls: { file: fileUrlOf(task.link) },
+          baseUrl: task.baseUrl,
+          locale: task.locale,
+        });
   const body = Buffer.from(page.body);
   const encoded = body.length < COMPRESS_MIN_BYTES ? null : { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') };
   return { status: page.status, headers: page.headers, body, encoded };

@@ -48,14 +48,14 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), (i += 2);
-      else if (c === '"') (quoted = false), i++;
-      else (cell += c), i++;
-    } else if (c === '"') (quoted = true), i++;
-    else if (c === ',') record.push(cell), (cell = ''), i++;
-    else if (c === '\r' && text[i + 1] === '\n') record.push(cell), records.push(record), (record = []), (cell = ''), (i += 2);
+      if (c === '"' && text[i + 1] === '"') ((cell += '"'), (i += 2));
+      else if (c === '"') ((quoted = false), i++);
+      else ((cell += c), i++);
+    } else if (c === '"') ((quoted = true), i++);
+    else if (c === ',') (record.push(cell), (cell = ''), i++);
+    else if (c === '\r' && text[i + 1] === '\n') (record.push(cell), records.push(record), (record = []), (cell = ''), (i += 2));
     else if (c === '\r' || c === '\n') throw new Error(`bare line break outside quotes at ${i}`);
-    else (cell += c), i++;
+    else ((cell += c), i++);
   }
   if (cell !== '' || record.length) throw new Error('last record not ended by CRLF');
   return records;
@@ -161,14 +161,26 @@ describe('the CSV file', () => {
   it('has the columns in order, rows in time order, created_at in ISO 8601 UTC, link_id the slug, missing values empty', async () => {
     const base = Date.now() - 2 * HOUR;
     await insertScans(me.accountId, [
-      { linkId: link.id, at: new Date(base + 2000), browserName: 'Firefox', deviceType: 'desktop', deviceVendor: null, osName: 'Linux', countryName: 'France', region: 'Île-de-France', city: 'Paris' },
+      {
+        linkId: link.id,
+        at: new Date(base + 2000),
+        browserName: 'Firefox',
+        deviceType: 'desktop',
+        deviceVendor: null,
+        osName: 'Linux',
+        countryName: 'France',
+        region: 'Île-de-France',
+        city: 'Paris',
+      },
       { linkId: link.id, at: new Date(base), browserName: 'Safari', deviceVendor: 'Apple', city: null, region: null, countryName: null },
       { linkId: link.id, at: new Date(base + 1000), isBot: true, browserName: 'Googlebot' },
     ]);
     const res = await exportCall(me, link.slug);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="scans-[A-Za-z0-9_-]+-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="scans-[A-Za-z0-9_-]+-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv"$/,
+    );
     expect(res.body.startsWith(`${HEADER}\r\n`)).toBe(true);
     expect(parseCsv(res.body)).toEqual([
       [...EXPORT_COLUMNS],
@@ -182,7 +194,10 @@ describe('the CSV file', () => {
     const other = await createTestAccount(api.ctx);
     const l = await createLink(other);
     const cities = ['Zürich, "Altstadt"', 'line\nbreak', 'carriage\rreturn', 'São Paulo', '東京', 'emoji 🙂 city', 'plain'];
-    await insertScans(other.accountId, cities.map((city, i) => ({ linkId: l.id, at: new Date(Date.now() - HOUR + i), city })));
+    await insertScans(
+      other.accountId,
+      cities.map((city, i) => ({ linkId: l.id, at: new Date(Date.now() - HOUR + i), city })),
+    );
     const rows = await exportRows(other, null);
     expect(rows.map((r) => r[8])).toEqual(cities);
     const raw = (await exportCall(other, null)).rawPayload.toString('utf8');
@@ -194,7 +209,10 @@ describe('the CSV file', () => {
     const other = await createTestAccount(api.ctx);
     const l = await createLink(other);
     const values = ['=HYPERLINK("http://evil","x")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', '\r=1', 'safe=1', "'already"];
-    await insertScans(other.accountId, values.map((browserName, i) => ({ linkId: l.id, at: new Date(Date.now() - HOUR + i), browserName })));
+    await insertScans(
+      other.accountId,
+      values.map((browserName, i) => ({ linkId: l.id, at: new Date(Date.now() - HOUR + i), browserName })),
+    );
     const rows = await exportRows(other, null);
     expect(rows.map((r) => r[1])).toEqual([
       `'=HYPERLINK("http://evil","x")`,
@@ -290,7 +308,10 @@ describe('dates', () => {
       ['d-19-start', at(day(-19), '00:00:00.000')],
       ['d-21-end', at(day(-21), '23:59:59.999')],
     ];
-    await insertScans(me.accountId, seeds.map(([city, when]) => ({ linkId: link.id, at: when, city })));
+    await insertScans(
+      me.accountId,
+      seeds.map(([city, when]) => ({ linkId: link.id, at: when, city })),
+    );
   });
 
   const cities = async (body?: unknown) => (await exportRows(me, null, body)).map((r) => r[8]).sort();
@@ -336,7 +357,10 @@ describe('dates', () => {
       const res = await exportCall(me, null, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().message).toBe('Validation failed');
-      expect(res.json().errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        res.json().errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     const notJson = await call(api.app, me.key, 'POST', '/api/v1/analytics/export', '{', { 'content-type': 'application/json' });
     expect(notJson.statusCode).toBe(400);
@@ -350,7 +374,10 @@ describe('answer now or 202', () => {
   beforeAll(async () => {
     me = await createTestAccount(api.ctx);
     link = await createLink(me);
-    await insertScans(me.accountId, Array.from({ length: 50 }, (_, i) => ({ linkId: link.id, at: new Date(Date.now() - HOUR + i), city: `c${i}` })));
+    await insertScans(
+      me.accountId,
+      Array.from({ length: 50 }, (_, i) => ({ linkId: link.id, at: new Date(Date.now() - HOUR + i), city: `c${i}` })),
+    );
   });
 
   it('Prefer: respond-async → 202 {jobId, state, statusUrl}; the job completes with a downloadUrl serving the same file', async () => {
@@ -387,7 +414,10 @@ describe('answer now or 202', () => {
     // Any key of the account may download; another account's key, or an unknown job, is a 404.
     const narrow = await createTestAccount(api.ctx, { scopes: ['links.read'] });
     expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(404);
-    expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).json()).toEqual({ code: 'job_not_found', message: 'Job not found' });
+    expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${body.jobId}/download`)).json()).toEqual({
+      code: 'job_not_found',
+      message: 'Job not found',
+    });
     expect((await call(api.app, me.key, 'GET', `/api/v1/jobs/${randomUUID()}/download`)).statusCode).toBe(404);
     expect((await call(api.app, null, 'GET', `/api/v1/jobs/${body.jobId}/download`)).statusCode).toBe(401);
   });
@@ -431,8 +461,14 @@ describe('answer now or 202', () => {
     const young = await exportJob();
     const unfinished = await queuedJobRow(me.accountId);
     const retention = api.ctx.config.JOB_RETENTION_MS;
-    await api.ctx.database.pool.query(`update jobs set finished_at = now() - $2::float8 * interval '1 millisecond' where id = $1`, [old.id, retention + 60_000]);
-    await api.ctx.database.pool.query(`update jobs set created_at = now() - $2::float8 * interval '1 millisecond' where id = $1`, [unfinished, retention * 2]);
+    await api.ctx.database.pool.query(`update jobs set finished_at = now() - $2::float8 * interval '1 millisecond' where id = $1`, [
+      old.id,
+      retention + 60_000,
+    ]);
+    await api.ctx.database.pool.query(`update jobs set created_at = now() - $2::float8 * interval '1 millisecond' where id = $1`, [
+      unfinished,
+      retention * 2,
+    ]);
     // What an attempt killed mid-upload leaves beside the file (the fs driver's temporary file).
     const oldDir = join(api.ctx.config.STORAGE_DIR, jobFileKey(me.accountId, old.id, ''));
     await writeFile(join(oldDir, `${old.result.fileName}@tmp-deadbeef`), 'half a file');
@@ -444,7 +480,10 @@ describe('answer now or 202', () => {
       (status) => status === 404,
     );
     expect(gone).toBe(404);
-    expect((await call(api.app, me.key, 'GET', new URL(old.result.downloadUrl).pathname)).json()).toEqual({ code: 'job_not_found', message: 'Job not found' });
+    expect((await call(api.app, me.key, 'GET', new URL(old.result.downloadUrl).pathname)).json()).toEqual({
+      code: 'job_not_found',
+      message: 'Job not found',
+    });
     expect(existsSync(oldDir)).toBe(false);
 
     expect((await call(api.app, me.key, 'GET', new URL(young.result.downloadUrl).pathname)).statusCode).toBe(200);
@@ -460,32 +499,41 @@ describe('answer now or 202', () => {
     expect(res.json().message).toMatch(/queued/);
   });
 
-  it('an export whose job fails after its attempts answers 503 with the job’s one-line error; the jobs row says failed', { timeout: 60_000 }, async () => {
-    // A plain file where the account's storage folder would go: every attempt's upload fails.
-    const broken = await createTestAccount(api.ctx);
-    await mkdir(join(api.ctx.config.STORAGE_DIR, 'accounts'), { recursive: true });
-    await writeFile(join(api.ctx.config.STORAGE_DIR, 'accounts', broken.accountId), 'not a folder');
-    const res = await exportCall(broken, null);
-    expect(res.statusCode).toBe(503);
-    expect(res.headers['retry-after']).toBeDefined();
-    expect(Object.keys(res.json())).toEqual(['code', 'message']);
-    expect(res.json().code).toBe('job_failed');
-    expect(res.json().message).toMatch(/^The job [0-9a-f-]{36} failed: \S/);
-    expect(res.json().message).not.toContain('\n');
-    const jobId = /The job ([0-9a-f-]{36})/.exec(res.json().message)![1];
-    const job = (await call(api.app, broken.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
-    expect(job).toMatchObject({ state: 'failed', type: 'analytics-export' });
-    expect((await api.ctx.queues['analytics-export'].getJob(jobId!))!.attemptsMade).toBe(3);
-  });
+  it(
+    'an export whose job fails after its attempts answers 503 with the job’s one-line error; the jobs row says failed',
+    { timeout: 60_000 },
+    async () => {
+      // A plain file where the account's storage folder would go: every attempt's upload fails.
+      const broken = await createTestAccount(api.ctx);
+      await mkdir(join(api.ctx.config.STORAGE_DIR, 'accounts'), { recursive: true });
+      await writeFile(join(api.ctx.config.STORAGE_DIR, 'accounts', broken.accountId), 'not a folder');
+      const res = await exportCall(broken, null);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(Object.keys(res.json())).toEqual(['code', 'message']);
+      expect(res.json().code).toBe('job_failed');
+      expect(res.json().message).toMatch(/^The job [0-9a-f-]{36} failed: \S/);
+      expect(res.json().message).not.toContain('\n');
+      const jobId = /The job ([0-9a-f-]{36})/.exec(res.json().message)![1];
+      const job = (await call(api.app, broken.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+      expect(job).toMatchObject({ state: 'failed', type: 'analytics-export' });
+      expect((await api.ctx.queues['analytics-export'].getJob(jobId!))!.attemptsMade).toBe(3);
+    },
+  );
 
   it('a job that fails after its attempts: the jobs row says failed with a one-line message, and a wait answers it', async () => {
     // A file name no storage key can hold makes every attempt fail.
-    const id = await enqueueAccountJob(api.ctx.db, api.ctx.queues['analytics-export'], {
-      accountId: me.accountId,
-      type: 'analytics-export',
-      payload: { from: 0, to: 1, fileName: 'bad name/../x' },
-      attempts: 2,
-    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const id = await enqueueAccountJob(
+      api.ctx.db,
+      api.ctx.queues['analytics-export'],
+      {
+        accountId: me.accountId,
+        type: 'analytics-export',
+        payload: { from: 0, to: 1, fileName: 'bad name/../x' },
+        attempts: 2,
+      },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const view = await api.app.jobWaiter.wait('analytics-export', me.accountId, id, 20_000);
     expect(view).toMatchObject({ state: 'failed' });
     expect(view.error).toMatch(/^Invalid storage key/);
@@ -534,7 +582,17 @@ describe('with the s3 storage driver', () => {
     expect(sync.rawPayload.length).toBeGreaterThan(8 * 1024 * 1024);
     const records = parseCsv(sync.body);
     expect(records).toHaveLength(rows + 1);
-    expect(records[rows]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[rows]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
+    expect(records[rows]).toEqual([
+      link.slug,
+      'Chrome',
+      'mobile',
+      'Samsung',
+      'Android',
+      records[rows]![5],
+      'Brazil',
+      'São Paulo',
+      'São Paulo, "Centro"',
+    ]);
 
     const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
     const job = await pollUntil(
@@ -613,7 +671,17 @@ describe('a worker killed with SIGKILL mid-export', () => {
     const records = parseCsv(download.body);
     expect(records).toHaveLength(ROWS + 1);
     expect(records[0]).toEqual([...EXPORT_COLUMNS]);
-    expect(records[ROWS]).toEqual([link.slug, 'Chrome', 'mobile', 'Samsung', 'Android', records[ROWS]![5], 'Brazil', 'São Paulo', 'São Paulo, "Centro"']);
+    expect(records[ROWS]).toEqual([
+      link.slug,
+      'Chrome',
+      'mobile',
+      'Samsung',
+      'Android',
+      records[ROWS]![5],
+      'Brazil',
+      'São Paulo',
+      'São Paulo, "Centro"',
+    ]);
     // One object for the job, however many attempts wrote it.
     expect(await objectsOfJob()).toEqual([jobFileKey(me.accountId, jobId, (await jobOf()).result.fileName)]);
   });

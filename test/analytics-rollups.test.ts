@@ -44,7 +44,11 @@ const made: Array<ScanEvent & { visitorKey: string | null }> = [];
 const deletedLinks = new Set<string>();
 
 async function makeLink(account: TestAccount, name: string) {
-  const res = await call(api.app, account.key, 'POST', `${API_PREFIX}/links`, { name, type: 'website', data: { url: 'https://example.com/' } });
+  const res = await call(api.app, account.key, 'POST', `${API_PREFIX}/links`, {
+    name,
+    type: 'website',
+    data: { url: 'https://example.com/' },
+  });
   expect(res.statusCode).toBe(200);
   const slug = res.json().id as string;
   const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
@@ -77,7 +81,15 @@ const scanArb = fc.record({
   visitor: fc.option(fc.nat(30), { nil: null }),
 });
 
-function toEvent(s: { link: number; at: number; browser: string | null; os: string | null; device: string | null; place: [string | null, string | null]; visitor: number | null }) {
+function toEvent(s: {
+  link: number;
+  at: number;
+  browser: string | null;
+  os: string | null;
+  device: string | null;
+  place: [string | null, string | null];
+  visitor: number | null;
+}) {
   const pick = s.link % (ownerLinks.length + 1);
   const target = pick < ownerLinks.length ? ownerLinks[pick]! : otherLink;
   const account = target === otherLink ? other : owner;
@@ -109,7 +121,9 @@ const windowArb = fc.record({
 function queryOf(w: WindowCase) {
   const date = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: w.timezone, dateStyle: 'short' }).format(ms);
   const custom =
-    w.preset === 'custom' ? `&date_from=${date(now - w.fromBack * DAY)}&date_to=${date(now - Math.max(0, w.fromBack - w.length) * DAY)}` : '';
+    w.preset === 'custom'
+      ? `&date_from=${date(now - w.fromBack * DAY)}&date_to=${date(now - Math.max(0, w.fromBack - w.length) * DAY)}`
+      : '';
   return `duration=${w.preset}${custom}&timezone=${encodeURIComponent(w.timezone)}&exclude_bots=${w.excludeBots}&limit=1000`;
 }
 
@@ -138,17 +152,21 @@ async function raw<T extends Record<string, unknown>>(text: string, values: unkn
 describe('rollups equal the raw rows', () => {
   it('after random ingestion and retried batches, every endpoint per link and account-wide', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(scanArb, { minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 4 }), fc.array(windowArb, { minLength: 3, maxLength: 3 }), async (batches, windows) => {
-        for (const batch of batches) {
-          const events = batch.map(toEvent);
-          const payload = encodeScanBatch(events);
-          await ingestScanBatches(api.ctx.database.pool, [payload]);
-          // A retried batch and one overlapping it count nothing twice.
-          await ingestScanBatches(api.ctx.database.pool, [payload, encodeScanBatch(events.slice(0, 3))]);
-          made.push(...events);
-        }
-        for (const w of windows) await compareStable(w);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(scanArb, { minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 4 }),
+        fc.array(windowArb, { minLength: 3, maxLength: 3 }),
+        async (batches, windows) => {
+          for (const batch of batches) {
+            const events = batch.map(toEvent);
+            const payload = encodeScanBatch(events);
+            await ingestScanBatches(api.ctx.database.pool, [payload]);
+            // A retried batch and one overlapping it count nothing twice.
+            await ingestScanBatches(api.ctx.database.pool, [payload, encodeScanBatch(events.slice(0, 3))]);
+            made.push(...events);
+          }
+          for (const w of windows) await compareStable(w);
+        },
+      ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 12), seed: SEED },
     );
   }, 240_000);
@@ -198,7 +216,10 @@ async function compare(w: WindowCase) {
         params,
       );
       const answer = (await get(`${scope.path}/${endpoint}?${query}`)).data as Array<{ name: string; scans: number }>;
-      expect(answer.map((r) => [r.name, r.scans]), `${scope.path}/${endpoint} ${query}`).toEqual(expected.map((r) => [r.name, r.scans]));
+      expect(
+        answer.map((r) => [r.name, r.scans]),
+        `${scope.path}/${endpoint} ${query}`,
+      ).toEqual(expected.map((r) => [r.name, r.scans]));
     }
     if (scope.path === '/analytics') {
       const expected = await raw<{ name: string; scans: number }>(
@@ -207,14 +228,23 @@ async function compare(w: WindowCase) {
         params,
       );
       const answer = (await get(`/analytics/qr-code?${query}`)).data as Array<{ name: string; scans: number }>;
-      expect(answer.map((r) => [r.name, r.scans]), `qr-code ${query}`).toEqual(expected.map((r) => [r.name, r.scans]));
+      expect(
+        answer.map((r) => [r.name, r.scans]),
+        `qr-code ${query}`,
+      ).toEqual(expected.map((r) => [r.name, r.scans]));
     }
 
     const activity = (await get(`${scope.path}/activity?${query}`)).data;
     const time = (await get(`${scope.path}/time?${query}`)).data as Record<string, number>;
     const total = human + (w.excludeBots ? 0 : bot);
-    expect(activity.Day.y.reduce((a: number, b: number) => a + b, 0), `activity ${query}`).toBe(total);
-    expect(Object.values(time).reduce((a, b) => a + b, 0), `time ${query}`).toBe(total);
+    expect(
+      activity.Day.y.reduce((a: number, b: number) => a + b, 0),
+      `activity ${query}`,
+    ).toBe(total);
+    expect(
+      Object.values(time).reduce((a, b) => a + b, 0),
+      `time ${query}`,
+    ).toBe(total);
     // Hours are exact in every zone, :30 and :45 ones too.
     expect('Hour' in activity, `activity hours ${query}`).toBe(activity.Day.x.length <= 7);
     if (activity.Hour) {
@@ -222,7 +252,9 @@ async function compare(w: WindowCase) {
         `select to_char(s.created_at at time zone $4, 'YYYY-MM-DD"T"HH24":00"') as hour, count(*)::int as n ${inWindow} ${bots} group by 1`,
         [...params, w.timezone],
       );
-      const perHour = Object.fromEntries(activity.Hour.x.map((h: string, i: number) => [h, activity.Hour.y[i]]).filter(([, n]: [string, number]) => n > 0));
+      const perHour = Object.fromEntries(
+        activity.Hour.x.map((h: string, i: number) => [h, activity.Hour.y[i]]).filter(([, n]: [string, number]) => n > 0),
+      );
       expect(perHour, `activity hours ${query}`).toEqual(Object.fromEntries(hours.map((r) => [r.hour, r.n])));
       expect(new Set(activity.Hour.x).size, `activity hour labels ${query}`).toBe(activity.Hour.x.length);
     }
@@ -231,14 +263,18 @@ async function compare(w: WindowCase) {
         `select to_char(s.created_at at time zone $4, 'YYYY-MM-DD') as day, count(*)::int as n ${inWindow} ${bots} group by 1`,
         [...params, w.timezone],
       );
-      const perDay = Object.fromEntries(activity.Day.x.map((d: string, i: number) => [d, activity.Day.y[i]]).filter(([, n]: [string, number]) => n > 0));
+      const perDay = Object.fromEntries(
+        activity.Day.x.map((d: string, i: number) => [d, activity.Day.y[i]]).filter(([, n]: [string, number]) => n > 0),
+      );
       expect(perDay, `activity days ${query}`).toEqual(Object.fromEntries(days.map((r) => [r.day, r.n])));
       const hours = await raw<{ key: string; n: number }>(
         `select (array['Mon','Tue','Wed','Thu','Fri','Sat','Sun'])[extract(isodow from s.created_at at time zone $4)::int] || '-' ||
            extract(hour from s.created_at at time zone $4)::int as key, count(*)::int as n ${inWindow} ${bots} group by 1`,
         [...params, w.timezone],
       );
-      expect(Object.fromEntries(Object.entries(time).filter(([, n]) => n > 0)), `time keys ${query}`).toEqual(Object.fromEntries(hours.map((r) => [r.key, r.n])));
+      expect(Object.fromEntries(Object.entries(time).filter(([, n]) => n > 0)), `time keys ${query}`).toEqual(
+        Object.fromEntries(hours.map((r) => [r.key, r.n])),
+      );
     }
   }
 }
@@ -312,16 +348,22 @@ describe('planWindow', () => {
   });
 });
 
-
 describe('visitor keys of past days', () => {
-  it('are pruned after two days; today\'s and yesterday\'s stay', async () => {
+  it("are pruned after two days; today's and yesterday's stay", async () => {
     const { pruneVisitorDays } = await import('../domain/analytics/rollups.js');
     const scope = randomUUID();
     const day = (back: number) => new Date(now - back * DAY).toISOString().slice(0, 10);
     for (const back of [0, 1, 2, 3, 30])
-      await api.ctx.database.pool.query('insert into scan_visitor_days (scope_id, day, visitor_key) values ($1, $2, $3)', [scope, day(back), `k${back}`]);
+      await api.ctx.database.pool.query('insert into scan_visitor_days (scope_id, day, visitor_key) values ($1, $2, $3)', [
+        scope,
+        day(back),
+        `k${back}`,
+      ]);
     await pruneVisitorDays(api.ctx.db, new Date(now));
-    const { rows } = await api.ctx.database.pool.query<{ day: string }>("select to_char(day, 'YYYY-MM-DD') as day from scan_visitor_days where scope_id = $1 order by day", [scope]);
+    const { rows } = await api.ctx.database.pool.query<{ day: string }>(
+      "select to_char(day, 'YYYY-MM-DD') as day from scan_visitor_days where scope_id = $1 order by day",
+      [scope],
+    );
     expect(rows.map((r) => r.day)).toEqual([day(2), day(1), day(0)]);
   });
 });

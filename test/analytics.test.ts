@@ -30,7 +30,11 @@ const HOUR = 3_600_000;
 const ownerHumanTimes: number[] = [];
 
 async function makeLink(account: TestAccount, name: string): Promise<{ slug: string; id: string }> {
-  const res = await call(api.app, account.key, 'POST', `${API_PREFIX}/links`, { name, type: 'website', data: { url: 'https://example.com/' } });
+  const res = await call(api.app, account.key, 'POST', `${API_PREFIX}/links`, {
+    name,
+    type: 'website',
+    data: { url: 'https://example.com/' },
+  });
   expect(res.statusCode).toBe(200);
   const slug = res.json().id as string;
   const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
@@ -38,9 +42,30 @@ async function makeLink(account: TestAccount, name: string): Promise<{ slug: str
 }
 
 type Who = Partial<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at'>>;
-const CHROME: Who = { browserName: 'Chrome', osName: 'Android', countryName: 'Germany', region: 'Berlin', city: 'Berlin', deviceType: 'mobile' };
-const SAFARI: Who = { browserName: 'Mobile Safari', osName: 'iOS', countryName: 'France', region: 'Île-de-France', city: 'Paris', deviceType: 'mobile' };
-const FIREFOX: Who = { browserName: 'Firefox', osName: 'Windows', countryName: 'Germany', region: 'Bavaria', city: 'Munich', deviceType: 'desktop' };
+const CHROME: Who = {
+  browserName: 'Chrome',
+  osName: 'Android',
+  countryName: 'Germany',
+  region: 'Berlin',
+  city: 'Berlin',
+  deviceType: 'mobile',
+};
+const SAFARI: Who = {
+  browserName: 'Mobile Safari',
+  osName: 'iOS',
+  countryName: 'France',
+  region: 'Île-de-France',
+  city: 'Paris',
+  deviceType: 'mobile',
+};
+const FIREFOX: Who = {
+  browserName: 'Firefox',
+  osName: 'Windows',
+  countryName: 'Germany',
+  region: 'Bavaria',
+  city: 'Munich',
+  deviceType: 'desktop',
+};
 const NOTHING: Who = {};
 const BOT: Who = { browserName: 'Googlebot', countryName: 'United States', isBot: true };
 
@@ -96,7 +121,14 @@ beforeAll(async () => {
   const edges = await makeLink(berlin, 'Edges');
   const cities = await makeLink(wide, 'Cities');
   const halves = await makeLink(kolkata, 'Halves');
-  Object.assign(slugs, { alpha: alpha.slug, beta: beta.slug, theirs: theirs.slug, edges: edges.slug, cities: cities.slug, halves: halves.slug });
+  Object.assign(slugs, {
+    alpha: alpha.slug,
+    beta: beta.slug,
+    theirs: theirs.slug,
+    edges: edges.slug,
+    cities: cities.slug,
+    halves: halves.slug,
+  });
 
   const recent = (i: number) => now - HOUR - i * 60_000;
   const ownerScans = [
@@ -110,7 +142,11 @@ beforeAll(async () => {
   ];
   ownerHumanTimes.push(...ownerScans.filter((s) => !s.isBot).map((s) => s.at));
   await ingest(ownerScans);
-  await ingest([0, 1, 2, 3, 4].map((i) => scan(other, theirs.id, recent(i), { browserName: 'Edge', osName: 'Windows', countryName: 'Japan', city: 'Tokyo' })));
+  await ingest(
+    [0, 1, 2, 3, 4].map((i) =>
+      scan(other, theirs.id, recent(i), { browserName: 'Edge', osName: 'Windows', countryName: 'Japan', city: 'Tokyo' }),
+    ),
+  );
 
   // Berlin: the edges of today and yesterday, and two DST days of 2026 (spring forward on 29 March,
   // 23 hours; fall back on 25 October, 25 hours).
@@ -157,7 +193,7 @@ async function get(account: TestAccount, path: string) {
 const row = (number: number, name: string, scans: number, percentage: string) => ({ number, name, scans, percentage });
 
 describe('account-wide', () => {
-  it('general: the account\'s links and its human scans of the last 48 hours; with bots on request', async () => {
+  it("general: the account's links and its human scans of the last 48 hours; with bots on request", async () => {
     expect(await get(owner, '/analytics/general')).toMatchObject({ data: { numberOfLinks: 2, numberOfScans: 7 } });
     expect(await get(owner, '/analytics/general?exclude_bots=false')).toEqual({
       data: { numberOfLinks: 2, numberOfScans: 9, humanScans: 7, botScans: 2, uniqueVisitors: 0 },
@@ -168,7 +204,12 @@ describe('account-wide', () => {
 
   it('browser, ops, country, region (by city) and qr-code (by link name): ranked, ties by name, Unknown for missing values', async () => {
     expect(await get(owner, '/analytics/browser')).toEqual({
-      data: [row(1, 'Chrome', 3, '42.86'), row(2, 'Mobile Safari', 2, '28.57'), row(3, 'Firefox', 1, '14.29'), row(4, 'Unknown', 1, '14.29')],
+      data: [
+        row(1, 'Chrome', 3, '42.86'),
+        row(2, 'Mobile Safari', 2, '28.57'),
+        row(3, 'Firefox', 1, '14.29'),
+        row(4, 'Unknown', 1, '14.29'),
+      ],
     });
     expect(await get(owner, '/analytics/browser?exclude_bots=false')).toEqual({
       data: [
@@ -182,21 +223,35 @@ describe('account-wide', () => {
     expect(await get(owner, '/analytics/ops')).toEqual({
       data: [row(1, 'Android', 3, '42.86'), row(2, 'iOS', 2, '28.57'), row(3, 'Unknown', 1, '14.29'), row(4, 'Windows', 1, '14.29')],
     });
-    expect(await get(owner, '/analytics/country')).toEqual({ data: [row(1, 'Germany', 4, '57.14'), row(2, 'France', 2, '28.57'), row(3, 'Unknown', 1, '14.29')] });
+    expect(await get(owner, '/analytics/country')).toEqual({
+      data: [row(1, 'Germany', 4, '57.14'), row(2, 'France', 2, '28.57'), row(3, 'Unknown', 1, '14.29')],
+    });
     expect(await get(owner, '/analytics/region')).toEqual({
       data: [row(1, 'Berlin', 3, '42.86'), row(2, 'Paris', 2, '28.57'), row(3, 'Munich', 1, '14.29'), row(4, 'Unknown', 1, '14.29')],
     });
     // qr-code's rows name the link's slug too, for its own analytics.
     const link = (slug: string) => ({ dynamicLinkId: slugs[slug] });
-    expect(await get(owner, '/analytics/qr-code')).toEqual({ data: [{ ...row(1, 'Alpha', 6, '85.71'), ...link('alpha') }, { ...row(2, 'Beta', 1, '14.29'), ...link('beta') }] });
+    expect(await get(owner, '/analytics/qr-code')).toEqual({
+      data: [
+        { ...row(1, 'Alpha', 6, '85.71'), ...link('alpha') },
+        { ...row(2, 'Beta', 1, '14.29'), ...link('beta') },
+      ],
+    });
     expect(await get(owner, '/analytics/qr-code?exclude_bots=false&duration=7_days')).toEqual({
-      data: [{ ...row(1, 'Alpha', 9, '90.00'), ...link('alpha') }, { ...row(2, 'Beta', 1, '10.00'), ...link('beta') }],
+      data: [
+        { ...row(1, 'Alpha', 9, '90.00'), ...link('alpha') },
+        { ...row(2, 'Beta', 1, '10.00'), ...link('beta') },
+      ],
     });
   });
 
   it('device: ranked by device type (mobile, tablet, desktop…), Unknown for bots and agents that name nothing', async () => {
-    expect(await get(owner, '/analytics/device')).toEqual({ data: [row(1, 'mobile', 5, '71.43'), row(2, 'Unknown', 1, '14.29'), row(3, 'desktop', 1, '14.29')] });
-    expect(await get(owner, '/analytics/device?exclude_bots=false')).toEqual({ data: [row(1, 'mobile', 5, '55.56'), row(2, 'Unknown', 3, '33.33'), row(3, 'desktop', 1, '11.11')] });
+    expect(await get(owner, '/analytics/device')).toEqual({
+      data: [row(1, 'mobile', 5, '71.43'), row(2, 'Unknown', 1, '14.29'), row(3, 'desktop', 1, '14.29')],
+    });
+    expect(await get(owner, '/analytics/device?exclude_bots=false')).toEqual({
+      data: [row(1, 'mobile', 5, '55.56'), row(2, 'Unknown', 3, '33.33'), row(3, 'desktop', 1, '11.11')],
+    });
     expect(await get(owner, `/links/${slugs.beta}/analytics/device`)).toEqual({ data: [row(1, 'desktop', 1, '100.00')] });
     expect(await get(owner, `/links/${slugs.theirs}/analytics/device`)).toEqual({ data: [] });
   });
@@ -218,7 +273,10 @@ describe('account-wide', () => {
     expect(data.Day.y).toEqual(days.map((d) => ownerHumanTimes.filter((t) => new Date(t).toISOString().startsWith(d)).length));
     const months = [...new Set(days.map((d) => d.slice(0, 7)))];
     const monthName = (m: string) => new Date(`${m}-15T00:00:00Z`).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
-    expect(data.Month).toEqual({ x: months.map(monthName), y: months.map((m) => ownerHumanTimes.filter((t) => new Date(t).toISOString().startsWith(m)).length) });
+    expect(data.Month).toEqual({
+      x: months.map(monthName),
+      y: months.map((m) => ownerHumanTimes.filter((t) => new Date(t).toISOString().startsWith(m)).length),
+    });
     const years = [...new Set(days.map((d) => Number(d.slice(0, 4))))];
     expect(data.Year).toEqual({ x: years, y: years.map((y) => ownerHumanTimes.filter((t) => new Date(t).getUTCFullYear() === y).length) });
   });
@@ -239,7 +297,9 @@ describe('account-wide', () => {
     const hours48 = (await get(owner, '/analytics/activity')).data.Hour;
     expect(hours48.x).toHaveLength(49);
     expect(hours48.y.reduce((a: number, b: number) => a + b, 0)).toBe(7);
-    expect((await get(owner, '/analytics/activity?duration=custom&date_from=2026-01-01&date_to=2026-01-07')).data.Hour.x).toHaveLength(7 * 24);
+    expect((await get(owner, '/analytics/activity?duration=custom&date_from=2026-01-01&date_to=2026-01-07')).data.Hour.x).toHaveLength(
+      7 * 24,
+    );
     for (const query of ['duration=30_days', 'duration=custom&date_from=2026-01-01&date_to=2026-01-08']) {
       expect((await get(owner, `/analytics/activity?${query}`)).data).not.toHaveProperty('Hour');
     }
@@ -256,7 +316,9 @@ describe('account-wide', () => {
 
   it('any valid key may read, whatever its scopes; no key is a 401', async () => {
     const narrow = await addKey(api.ctx, owner.accountId, ['folders.read']);
-    expect((await call(api.app, narrow.key, 'GET', `${API_PREFIX}/analytics/general`)).json()).toMatchObject({ data: { numberOfLinks: 2, numberOfScans: 7 } });
+    expect((await call(api.app, narrow.key, 'GET', `${API_PREFIX}/analytics/general`)).json()).toMatchObject({
+      data: { numberOfLinks: 2, numberOfScans: 7 },
+    });
     expect((await call(api.app, null, 'GET', `${API_PREFIX}/analytics/general`)).statusCode).toBe(401);
   });
 });
@@ -264,13 +326,22 @@ describe('account-wide', () => {
 describe('per link', () => {
   it("counts only that link's scans", async () => {
     expect(await get(owner, `/links/${slugs.alpha}/analytics/general`)).toMatchObject({ data: { numberOfLinks: 1, numberOfScans: 6 } });
-    expect(await get(owner, `/links/${slugs.alpha}/analytics/general?exclude_bots=false`)).toMatchObject({ data: { numberOfLinks: 1, numberOfScans: 8 } });
+    expect(await get(owner, `/links/${slugs.alpha}/analytics/general?exclude_bots=false`)).toMatchObject({
+      data: { numberOfLinks: 1, numberOfScans: 8 },
+    });
     expect(await get(owner, `/links/${slugs.beta}/analytics/browser`)).toEqual({ data: [row(1, 'Firefox', 1, '100.00')] });
     expect(await get(owner, `/links/${slugs.alpha}/analytics/country?exclude_bots=false`)).toEqual({
-      data: [row(1, 'Germany', 3, '37.50'), row(2, 'France', 2, '25.00'), row(3, 'United States', 2, '25.00'), row(4, 'Unknown', 1, '12.50')],
+      data: [
+        row(1, 'Germany', 3, '37.50'),
+        row(2, 'France', 2, '25.00'),
+        row(3, 'United States', 2, '25.00'),
+        row(4, 'Unknown', 1, '12.50'),
+      ],
     });
     expect(await get(owner, `/links/${slugs.alpha}/analytics/ops?limit=1`)).toEqual({ data: [row(1, 'Android', 3, '50.00')] });
-    expect(await get(owner, `/links/${slugs.alpha}/analytics/region`)).toEqual({ data: [row(1, 'Berlin', 3, '50.00'), row(2, 'Paris', 2, '33.33'), row(3, 'Unknown', 1, '16.67')] });
+    expect(await get(owner, `/links/${slugs.alpha}/analytics/region`)).toEqual({
+      data: [row(1, 'Berlin', 3, '50.00'), row(2, 'Paris', 2, '33.33'), row(3, 'Unknown', 1, '16.67')],
+    });
     const time = (await get(owner, `/links/${slugs.beta}/analytics/time`)).data;
     expect(Object.values(time).reduce((a: number, b) => a + (b as number), 0)).toBe(1);
     const activity = (await get(owner, `/links/${slugs.alpha}/analytics/activity?duration=today&exclude_bots=false`)).data;
@@ -280,7 +351,8 @@ describe('per link', () => {
   it("another account's link and an unknown id answer 200 with empty data, never their numbers", async () => {
     for (const id of [slugs.theirs!, 'no-such-link', 'x'.repeat(90)]) {
       expect(await get(owner, `/links/${id}/analytics/general`)).toMatchObject({ data: { numberOfLinks: 0, numberOfScans: 0 } });
-      for (const dimension of ['browser', 'ops', 'country', 'region']) expect(await get(owner, `/links/${id}/analytics/${dimension}`)).toEqual({ data: [] });
+      for (const dimension of ['browser', 'ops', 'country', 'region'])
+        expect(await get(owner, `/links/${id}/analytics/${dimension}`)).toEqual({ data: [] });
       const activity = (await get(owner, `/links/${id}/analytics/activity`)).data;
       expect([...activity.Day.y, ...activity.Month.y, ...activity.Year.y].every((n: number) => n === 0)).toBe(true);
       expect(activity.Day.x.length).toBeGreaterThanOrEqual(2);
@@ -317,7 +389,10 @@ describe('time zones', () => {
     const q = (endpoint: string, from: string, to: string) =>
       `/links/${slugs.edges}/analytics/${endpoint}?duration=custom&date_from=${from}&date_to=${to}&timezone=Europe/Berlin`;
     expect((await get(berlin, q('general', '2026-03-29', '2026-03-29'))).data.numberOfScans).toBe(3);
-    expect((await get(berlin, q('activity', '2026-03-28', '2026-03-30'))).data.Day).toEqual({ x: ['2026-03-28', '2026-03-29', '2026-03-30'], y: [1, 3, 1] });
+    expect((await get(berlin, q('activity', '2026-03-28', '2026-03-30'))).data.Day).toEqual({
+      x: ['2026-03-28', '2026-03-29', '2026-03-30'],
+      y: [1, 3, 1],
+    });
     const spring = (await get(berlin, q('time', '2026-03-29', '2026-03-29'))).data;
     expect(Object.entries(spring).filter(([, n]) => n !== 0)).toEqual([
       ['Sun-0', 1],
@@ -331,9 +406,11 @@ describe('time zones', () => {
       ['Sun-23', 1],
     ]);
     // The same scans read in UTC fall on other days.
-    const utc = (await get(berlin, `/links/${slugs.edges}/analytics/activity?duration=custom&date_from=2026-03-28&date_to=2026-03-30`)).data.Day;
+    const utc = (await get(berlin, `/links/${slugs.edges}/analytics/activity?duration=custom&date_from=2026-03-28&date_to=2026-03-30`)).data
+      .Day;
     expect(utc).toEqual({ x: ['2026-03-28', '2026-03-29', '2026-03-30'], y: [2, 3, 0] });
-    const year = (await get(berlin, `/analytics/activity?duration=custom&date_from=2026-03-01&date_to=2026-10-31&timezone=Europe/Berlin`)).data;
+    const year = (await get(berlin, `/analytics/activity?duration=custom&date_from=2026-03-01&date_to=2026-10-31&timezone=Europe/Berlin`))
+      .data;
     expect(year.Month.x).toEqual(['March', 'April', 'May', 'June', 'July', 'August', 'September', 'October']);
     expect(year.Month.y).toEqual([5, 0, 0, 0, 0, 0, 0, 5]);
     expect(year.Year).toEqual({ x: [2026], y: [10] });
@@ -341,8 +418,16 @@ describe('time zones', () => {
 
   it('hours are local wall-clock hours: 23 on a spring-forward day, 24 on a fall-back day whose repeated hour holds both', async () => {
     const hours = async (date: string) => {
-      const { Hour } = (await get(berlin, `/links/${slugs.edges}/analytics/activity?duration=custom&date_from=${date}&date_to=${date}&timezone=Europe/Berlin`)).data;
-      return { labels: Hour.x as string[], scans: Object.fromEntries(Hour.x.map((h: string, i: number) => [h, Hour.y[i]]).filter(([, n]: [string, number]) => n > 0)) };
+      const { Hour } = (
+        await get(
+          berlin,
+          `/links/${slugs.edges}/analytics/activity?duration=custom&date_from=${date}&date_to=${date}&timezone=Europe/Berlin`,
+        )
+      ).data;
+      return {
+        labels: Hour.x as string[],
+        scans: Object.fromEntries(Hour.x.map((h: string, i: number) => [h, Hour.y[i]]).filter(([, n]: [string, number]) => n > 0)),
+      };
     };
     const spring = await hours('2026-03-29');
     expect(spring.labels).toHaveLength(23);
@@ -354,7 +439,8 @@ describe('time zones', () => {
   });
 
   it('hours are exact in a half-hour zone (Asia/Kolkata): a local hour is the second half of one UTC hour and the first of the next', async () => {
-    const q = (path: string, from: string, to: string) => `${path}/analytics/activity?duration=custom&date_from=${from}&date_to=${to}&timezone=Asia/Kolkata`;
+    const q = (path: string, from: string, to: string) =>
+      `${path}/analytics/activity?duration=custom&date_from=${from}&date_to=${to}&timezone=Asia/Kolkata`;
     for (const path of ['', `/links/${slugs.halves}`]) {
       const { Day, Hour } = (await get(kolkata, q(path, '2026-01-15', '2026-01-15'))).data;
       expect(Day).toEqual({ x: ['2026-01-15'], y: [5] });
@@ -394,7 +480,10 @@ describe('what each duration covers', () => {
   it('yesterday is the whole local day before (23 hours on this one); custom is whole local days, defaulting to this month', () => {
     expect(windowOf('yesterday')).toEqual(['2026-03-28T23:00:00.000Z', '2026-03-29T22:00:00.000Z']);
     expect(windowOf('custom')).toEqual(['2026-02-28T23:00:00.000Z', '2026-03-30T22:00:00.000Z']);
-    expect(windowOf('custom', 'Europe/Berlin', { date_from: '2026-03-29', date_to: '2026-03-29' })).toEqual(['2026-03-28T23:00:00.000Z', '2026-03-29T22:00:00.000Z']);
+    expect(windowOf('custom', 'Europe/Berlin', { date_from: '2026-03-29', date_to: '2026-03-29' })).toEqual([
+      '2026-03-28T23:00:00.000Z',
+      '2026-03-29T22:00:00.000Z',
+    ]);
     expect(windowOf('today', 'UTC')).toEqual(['2026-03-30T00:00:00.000Z', at.toISOString()]);
     expect(windowOf('today', 'Asia/Kolkata')).toEqual(['2026-03-29T18:30:00.000Z', at.toISOString()]);
   });

@@ -192,7 +192,10 @@ describe('an account holds at most API_KEYS_MAX_PER_ACCOUNT active keys', () => 
     }
     const refused = await create();
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ code: 'api_key_limit_reached', message: 'This account already has 4 active API keys, the most it may have; revoke one before creating another' });
+    expect(refused.json()).toEqual({
+      code: 'api_key_limit_reached',
+      message: 'This account already has 4 active API keys, the most it may have; revoke one before creating another',
+    });
     expect((await call(api.app, acct.key, 'DELETE', `/api/v1/api-keys/${made[0]}`)).statusCode).toBe(200);
     expect((await create()).statusCode).toBe(200);
     expect((await create()).statusCode).toBe(409);

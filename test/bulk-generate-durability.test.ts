@@ -47,12 +47,21 @@ async function batchRows(jobId: string) {
 async function expectOneCompleteBatch(jobId: string) {
   const worker = startEntry('workers/server.ts', [], WORKER_ENV);
   try {
-    const done = await pollUntil(() => jobOf(jobId), (j) => j.state === 'completed' || j.state === 'failed', 150_000, 100);
+    const done = await pollUntil(
+      () => jobOf(jobId),
+      (j) => j.state === 'completed' || j.state === 'failed',
+      150_000,
+      100,
+    );
     expect(done).toMatchObject({ state: 'completed', progress: 100 });
     const rows = await batchRows(jobId);
     expect(rows.map((r) => r.source_index)).toEqual(Array.from({ length: N }, (_, i) => i));
     expect(done.result.links.map((l: { dynamicLinkId: string }) => l.dynamicLinkId)).toEqual(rows.map((r) => r.slug));
-    const download = await api.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}/download`, headers: { authorization: `Basic ${me.key}` } });
+    const download = await api.app.inject({
+      method: 'GET',
+      url: `/api/v1/jobs/${jobId}/download`,
+      headers: { authorization: `Basic ${me.key}` },
+    });
     expect(download.statusCode).toBe(200);
     const entries = await unzip(download.rawPayload);
     expect(entries.size).toBe(2 * N + 1);
@@ -76,7 +85,12 @@ describe('a bulk-generate worker killed with SIGKILL', () => {
       const first = startEntry('workers/server.ts', [], WORKER_ENV);
       try {
         const waiting = await pollUntil(
-          async () => (await api.ctx.database.pool.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%' and pid <> pg_backend_pid()`)).rows[0].n as number,
+          async () =>
+            (
+              await api.ctx.database.pool.query(
+                `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%' and pid <> pg_backend_pid()`,
+              )
+            ).rows[0].n as number,
           (n) => n > 0,
           60_000,
           20,
@@ -98,7 +112,12 @@ describe('a bulk-generate worker killed with SIGKILL', () => {
     const first = startEntry('workers/server.ts', [], WORKER_ENV);
     let links: Array<{ dynamicLinkId: string }> = [];
     try {
-      const rendering = await pollUntil(() => jobOf(jobId), (j) => j.result !== undefined && j.progress > 15, 120_000, 20);
+      const rendering = await pollUntil(
+        () => jobOf(jobId),
+        (j) => j.result !== undefined && j.progress > 15,
+        120_000,
+        20,
+      );
       expect(rendering.state).toBe('active');
       expect(rendering.progress).toBeLessThan(100);
       links = rendering.result.links;

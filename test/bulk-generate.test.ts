@@ -44,7 +44,12 @@ async function jobOf(jobId: string, account = me) {
 }
 
 function finished(jobId: string, account = me) {
-  return pollUntil(() => jobOf(jobId, account), (j) => j.state === 'completed' || j.state === 'failed', 120_000, 100);
+  return pollUntil(
+    () => jobOf(jobId, account),
+    (j) => j.state === 'completed' || j.state === 'failed',
+    120_000,
+    100,
+  );
 }
 
 async function linkCount(accountId: string): Promise<number> {
@@ -53,7 +58,16 @@ async function linkCount(accountId: string): Promise<number> {
 }
 
 async function storedLinks(jobId: string) {
-  const { rows } = await api.ctx.database.pool.query<{ id: string; slug: string; name: string; type: string; meta_data: Record<string, unknown>; folder_id: string | null; qr_options: Record<string, unknown>; source_index: number }>(
+  const { rows } = await api.ctx.database.pool.query<{
+    id: string;
+    slug: string;
+    name: string;
+    type: string;
+    meta_data: Record<string, unknown>;
+    folder_id: string | null;
+    qr_options: Record<string, unknown>;
+    source_index: number;
+  }>(
     'select id, slug, name, type, meta_data, folder_id, qr_options, source_index from links where source_job_id = $1 order by source_index',
     [jobId],
   );
@@ -64,7 +78,14 @@ const RECORDS = {
   website: (i: number) => ({ name: `Table ${i}`, url: `https://example.com/menu?table=${i}` }),
   product: (i: number) => ({ name: `Shelf ${i}`, productName: `Tea ${i}` }),
   sms: (i: number) => ({ name: `Text ${i}`, phone: `+1 555 01${String(i % 100).padStart(2, '0')}`, message: 'Hello' }),
-  vcard: (i: number) => ({ name: `Card ${i}`, firstName: 'Ada', lastName: `Lovelace ${i}`, contact: '+44 20 7946 0000', email: `ada${i}@example.com`, company: 'Engines' }),
+  vcard: (i: number) => ({
+    name: `Card ${i}`,
+    firstName: 'Ada',
+    lastName: `Lovelace ${i}`,
+    contact: '+44 20 7946 0000',
+    email: `ada${i}@example.com`,
+    company: 'Engines',
+  }),
 } as const;
 type Kind = keyof typeof RECORDS;
 
@@ -90,7 +111,7 @@ describe('each type', () => {
         // The same data a single link stores: GET /links/:id shows it as meta_data.
         const single = await call(api.app, me.key, 'GET', `/api/v1/links/${first.slug}`);
         const { name: _n, ...fields } = data[0]! as Record<string, unknown>;
-        const expected = type === 'website' ? { url: (fields.url as string) } : type === 'product' ? { ...fields, currency: 'USD' } : fields;
+        const expected = type === 'website' ? { url: fields.url as string } : type === 'product' ? { ...fields, currency: 'USD' } : fields;
         expect(single.json().data.meta_data).toEqual(expected);
         const done = await finished(body.jobId);
         expect(done).toMatchObject({ state: 'completed', progress: 100 });
@@ -102,45 +123,67 @@ describe('each type', () => {
 });
 
 describe('the ZIP', () => {
-  it('holds each link’s PNG and SVG named from its record, and a manifest; the codes decode to the short URLs', { timeout: 180_000 }, async () => {
-    const data = Array.from({ length: BULK_MAX_RECORDS }, (_, i) => ({ name: i === 0 ? 'Café / Table "1", =SUM(A1)' : i === 1 ? '***' : `Table ${i}`, url: `https://example.com/${i}` }));
-    const res = await bulk({ type: 'website', data });
-    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
-    const { jobId, links } = res.json();
-    const started = Date.now();
-    const done = await finished(jobId);
-    console.log(`bulk ZIP of ${BULK_MAX_RECORDS} links ready ${Date.now() - started} ms after the answer`);
-    expect(done.state).toBe('completed');
-    const download = await api.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}/download`, headers: { authorization: `Basic ${me.key}` } });
-    expect(download.statusCode).toBe(200);
-    expect(download.headers['content-type']).toBe('application/zip');
-    const entries = await unzip(download.rawPayload);
-    expect(entries.size).toBe(2 * BULK_MAX_RECORDS + 1);
-    const slug0 = links[0].dynamicLinkId;
-    expect(entries.has(`Café_Table_1_SUM_A1-${slug0}.png`)).toBe(true);
-    expect(entries.has(`Café_Table_1_SUM_A1-${slug0}.svg`)).toBe(true);
-    expect(entries.has(`link-${links[1].dynamicLinkId}.png`)).toBe(true);
-    const manifest = parse(entries.get('manifest.csv')!) as string[][];
-    expect(manifest[0]).toEqual(['index', 'name', 'slug', 'short_url', 'png', 'svg']);
-    expect(manifest).toHaveLength(BULK_MAX_RECORDS + 1);
-    const base = api.ctx.config.SHORT_URL_BASE;
-    expect(manifest[1]).toEqual(['0', 'Café / Table "1", =SUM(A1)', slug0, `${base}/${slug0}`, `Café_Table_1_SUM_A1-${slug0}.png`, `Café_Table_1_SUM_A1-${slug0}.svg`]);
-    for (const [i, row] of manifest.slice(1).entries()) {
-      expect(row[0]).toBe(String(i));
-      expect(row[2]).toBe(links[i].dynamicLinkId);
-      expect(entries.has(row[4]!) && entries.has(row[5]!)).toBe(true);
-    }
-    // A sample of the codes, spread over the batch, decodes to each link's short URL.
-    for (const i of [0, 1, 2, 299, 600, 901, BULK_MAX_RECORDS - 1]) {
-      const row = manifest[i + 1]!;
-      expect(await decodesAll([entries.get(row[4]!)!], row[3]!), `code ${i}`).toEqual([true]);
-    }
-  });
+  it(
+    'holds each link’s PNG and SVG named from its record, and a manifest; the codes decode to the short URLs',
+    { timeout: 180_000 },
+    async () => {
+      const data = Array.from({ length: BULK_MAX_RECORDS }, (_, i) => ({
+        name: i === 0 ? 'Café / Table "1", =SUM(A1)' : i === 1 ? '***' : `Table ${i}`,
+        url: `https://example.com/${i}`,
+      }));
+      const res = await bulk({ type: 'website', data });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const { jobId, links } = res.json();
+      const started = Date.now();
+      const done = await finished(jobId);
+      console.log(`bulk ZIP of ${BULK_MAX_RECORDS} links ready ${Date.now() - started} ms after the answer`);
+      expect(done.state).toBe('completed');
+      const download = await api.app.inject({
+        method: 'GET',
+        url: `/api/v1/jobs/${jobId}/download`,
+        headers: { authorization: `Basic ${me.key}` },
+      });
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toBe('application/zip');
+      const entries = await unzip(download.rawPayload);
+      expect(entries.size).toBe(2 * BULK_MAX_RECORDS + 1);
+      const slug0 = links[0].dynamicLinkId;
+      expect(entries.has(`Café_Table_1_SUM_A1-${slug0}.png`)).toBe(true);
+      expect(entries.has(`Café_Table_1_SUM_A1-${slug0}.svg`)).toBe(true);
+      expect(entries.has(`link-${links[1].dynamicLinkId}.png`)).toBe(true);
+      const manifest = parse(entries.get('manifest.csv')!) as string[][];
+      expect(manifest[0]).toEqual(['index', 'name', 'slug', 'short_url', 'png', 'svg']);
+      expect(manifest).toHaveLength(BULK_MAX_RECORDS + 1);
+      const base = api.ctx.config.SHORT_URL_BASE;
+      expect(manifest[1]).toEqual([
+        '0',
+        'Café / Table "1", =SUM(A1)',
+        slug0,
+        `${base}/${slug0}`,
+        `Café_Table_1_SUM_A1-${slug0}.png`,
+        `Café_Table_1_SUM_A1-${slug0}.svg`,
+      ]);
+      for (const [i, row] of manifest.slice(1).entries()) {
+        expect(row[0]).toBe(String(i));
+        expect(row[2]).toBe(links[i].dynamicLinkId);
+        expect(entries.has(row[4]!) && entries.has(row[5]!)).toBe(true);
+      }
+      // A sample of the codes, spread over the batch, decodes to each link's short URL.
+      for (const i of [0, 1, 2, 299, 600, 901, BULK_MAX_RECORDS - 1]) {
+        const row = manifest[i + 1]!;
+        expect(await decodesAll([entries.get(row[4]!)!], row[3]!), `code ${i}`).toEqual([true]);
+      }
+    },
+  );
 
   it('a manifest cell a spreadsheet would run is neutralised', async () => {
     const res = await bulk({ type: 'website', data: [{ name: '=HYPERLINK("http://x")', url: 'https://example.com/' }] });
     const done = await finished(res.json().jobId);
-    const download = await api.app.inject({ method: 'GET', url: `/api/v1/jobs/${done.id}/download`, headers: { authorization: `Basic ${me.key}` } });
+    const download = await api.app.inject({
+      method: 'GET',
+      url: `/api/v1/jobs/${done.id}/download`,
+      headers: { authorization: `Basic ${me.key}` },
+    });
     const manifest = parse((await unzip(download.rawPayload)).get('manifest.csv')!) as string[][];
     expect(manifest[1]![1]).toBe(`'=HYPERLINK("http://x")`);
   });
@@ -174,15 +217,23 @@ describe('validation: all or nothing, every bad record named', () => {
   it('per type: the bulk table’s required fields and formats', async () => {
     const cases: Array<[Kind, Record<string, unknown>, Array<{ path: string; message: string }>]> = [
       ['product', { name: 'p' }, [{ path: 'data[0].productName', message: 'Required' }]],
-      ['product', { name: 'p', productName: 'Tea', currency: 'XXZ', subTotal: '3' }, [
-        { path: 'data[0].currency', message: 'Must be a currency code (ISO 4217, e.g. USD)' },
-        { path: 'data[0].subTotal', message: 'Must be a number' },
-      ]],
+      [
+        'product',
+        { name: 'p', productName: 'Tea', currency: 'XXZ', subTotal: '3' },
+        [
+          { path: 'data[0].currency', message: 'Must be a currency code (ISO 4217, e.g. USD)' },
+          { path: 'data[0].subTotal', message: 'Must be a number' },
+        ],
+      ],
       ['product', { name: 'p', productName: 'Tea', tax: -1 }, [{ path: 'data[0].tax', message: 'Must be >= 0' }]],
       ['sms', { name: 's' }, [{ path: 'data[0].phone', message: 'Required' }]],
       ['sms', { name: 's', phone: 'call me' }, [{ path: 'data[0].phone', message: 'Must be a valid phone number' }]],
       ['vcard', { name: 'v', firstName: 'A', lastName: 'B', email: 'a@example.com' }, [{ path: 'data[0].contact', message: 'Required' }]],
-      ['vcard', { name: 'v', firstName: 'A', lastName: 'B', contact: '1', email: 'nope' }, [{ path: 'data[0].email', message: 'Must be a valid email' }]],
+      [
+        'vcard',
+        { name: 'v', firstName: 'A', lastName: 'B', contact: '1', email: 'nope' },
+        [{ path: 'data[0].email', message: 'Must be a valid email' }],
+      ],
       ['website', { name: ' ', url: 'https://example.com/' }, [{ path: 'data[0].name', message: 'Name is required' }]],
     ];
     for (const [type, record, errors] of cases) {
@@ -232,7 +283,12 @@ describe('validation: all or nothing, every bad record named', () => {
     const good = await bulk({ type: 'website', data: [RECORDS.website(0), RECORDS.website(1)] }, {}, me, '?dryRun=true');
     expect(good.statusCode).toBe(200);
     expect(good.json()).toEqual({ dryRun: true, valid: true, count: 2, errors: [] });
-    const bad = await bulk({ type: 'website', data: [RECORDS.website(0), { name: 'b', url: 'ftp://x' }], folderId: randomUUID() }, {}, me, '?dryRun=true');
+    const bad = await bulk(
+      { type: 'website', data: [RECORDS.website(0), { name: 'b', url: 'ftp://x' }], folderId: randomUUID() },
+      {},
+      me,
+      '?dryRun=true',
+    );
     expect(bad.statusCode).toBe(200);
     expect(bad.json()).toEqual({ dryRun: true, valid: false, count: 2, errors: [{ path: 'data[1].url', message: 'Must be a valid URL' }] });
     expect(await linkCount(me.accountId)).toBe(before);
@@ -247,7 +303,12 @@ describe('validation: all or nothing, every bad record named', () => {
     expect(res.json().errors[0]).toEqual({ path: 'data[0].url', message: 'Required' });
     expect(res.json().omittedErrors).toBe(BULK_MAX_RECORDS - MAX_LISTED_ERRORS);
     const report = await bulk({ type: 'website', data: missing }, {}, me, '?dryRun=true');
-    expect(report.json()).toMatchObject({ dryRun: true, valid: false, count: BULK_MAX_RECORDS, omittedErrors: BULK_MAX_RECORDS - MAX_LISTED_ERRORS });
+    expect(report.json()).toMatchObject({
+      dryRun: true,
+      valid: false,
+      count: BULK_MAX_RECORDS,
+      omittedErrors: BULK_MAX_RECORDS - MAX_LISTED_ERRORS,
+    });
     expect(report.json().errors).toHaveLength(MAX_LISTED_ERRORS);
     // Unknown members of many records: 20 × 900.
     const record: Record<string, unknown> = { name: 'a', url: 'https://example.com/' };
@@ -265,7 +326,11 @@ describe('validation: all or nothing, every bad record named', () => {
     for (let i = 0; i < 300_000; i++) record[`k${i}`] = 0;
     const res = await bulk({ type: 'website', data: [record] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }],
+    });
     // Colons and braces inside strings are text.
     const text = await bulk({ type: 'website', data: [{ name: '{:'.repeat(3000), url: 'https://example.com/' }] }, {}, me, '?dryRun=true');
     expect(text.json().errors).toEqual([{ path: 'data[0].name', message: 'Must be at most 255 characters' }]);
@@ -281,8 +346,18 @@ describe('validation: all or nothing, every bad record named', () => {
 describe('folder and styling', () => {
   it('places every link in the folder and gives each the template’s style', async () => {
     const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'print run' })).json();
-    const template = (await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'red', qrOptions: { dotsOptions: { color: '#cc0000', type: 'dots' } } })).json();
-    const res = await bulk({ type: 'website', data: [RECORDS.website(0), RECORDS.website(1)], folderId: folder.id, templateId: template.id });
+    const template = (
+      await call(api.app, me.key, 'POST', '/api/v1/templates', {
+        name: 'red',
+        qrOptions: { dotsOptions: { color: '#cc0000', type: 'dots' } },
+      })
+    ).json();
+    const res = await bulk({
+      type: 'website',
+      data: [RECORDS.website(0), RECORDS.website(1)],
+      folderId: folder.id,
+      templateId: template.id,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const stored = await storedLinks(res.json().jobId);
     for (const link of stored) {
@@ -363,15 +438,26 @@ describe('answer now or 202', () => {
 
 describe('the CSV form', () => {
   const form = (csv: string | Buffer, fields: Record<string, string>) =>
-    multipart([...Object.entries(fields).map(([name, data]) => ({ name, data })), { name: 'file', data: csv, filename: 'batch.csv', contentType: 'text/csv' }]);
+    multipart([
+      ...Object.entries(fields).map(([name, data]) => ({ name, data })),
+      { name: 'file', data: csv, filename: 'batch.csv', contentType: 'text/csv' },
+    ]);
   const send = (csv: string | Buffer, fields: Record<string, string>, query = '') => {
     const { body, contentType } = form(csv, fields);
-    return api.app.inject({ method: 'POST', url: `${URL_BASE}${query}`, headers: { authorization: `Basic ${me.key}`, 'content-type': contentType }, payload: body });
+    return api.app.inject({
+      method: 'POST',
+      url: `${URL_BASE}${query}`,
+      headers: { authorization: `Basic ${me.key}`, 'content-type': contentType },
+      payload: body,
+    });
   };
 
   it('reads a BOM, CRLF line ends and quoted commas, and makes the links', async () => {
     const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'csv' })).json();
-    const csv = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,url\r\n"Table 1, window",https://example.com/a\r\nTable 2,"https://example.com/b?x=1,2"\r\n')]);
+    const csv = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('name,url\r\n"Table 1, window",https://example.com/a\r\nTable 2,"https://example.com/b?x=1,2"\r\n'),
+    ]);
     const res = await send(csv, { type: 'website', folderId: folder.id });
     expect(res.statusCode, res.body).toBe(200);
     const stored = await storedLinks(res.json().jobId);
@@ -384,22 +470,41 @@ describe('the CSV form', () => {
   it('vCard and product columns; numbers read as numbers; blank cells left out', async () => {
     const vcard = await send('name,firstName,lastName,contact,email,company\nAda,Ada,Lovelace,+44 1,ada@example.com,\n', { type: 'vcard' });
     expect(vcard.statusCode, vcard.body).toBe(200);
-    expect((await storedLinks(vcard.json().jobId))[0]!.meta_data).toEqual({ firstName: 'Ada', lastName: 'Lovelace', contact: '+44 1', email: 'ada@example.com' });
+    expect((await storedLinks(vcard.json().jobId))[0]!.meta_data).toEqual({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      contact: '+44 1',
+      email: 'ada@example.com',
+    });
     const product = await send('name,productName,subTotal,tax,totalNet,currency\nTea,Green tea,3.5,0.5,4,EUR\n', { type: 'product' });
     expect(product.statusCode, product.body).toBe(200);
-    expect((await storedLinks(product.json().jobId))[0]!.meta_data).toEqual({ productName: 'Green tea', subTotal: 3.5, tax: 0.5, totalNet: 4, currency: 'EUR' });
+    expect((await storedLinks(product.json().jobId))[0]!.meta_data).toEqual({
+      productName: 'Green tea',
+      subTotal: 3.5,
+      tax: 0.5,
+      totalNet: 4,
+      currency: 'EUR',
+    });
   });
 
   it('a bad row is a 400 naming its row in the file; nothing is made', async () => {
     const before = await linkCount(me.accountId);
-    const res = await send('name,url\r\nA,https://example.com/a\r\n"B, with comma",not-a-url\r\nC,https://example.com/c\r\n,https://example.com/d\r\n', { type: 'website' });
+    const res = await send(
+      'name,url\r\nA,https://example.com/a\r\n"B, with comma",not-a-url\r\nC,https://example.com/c\r\n,https://example.com/d\r\n',
+      { type: 'website' },
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([
       { path: 'file.row[3].url', message: 'Must be a valid URL' },
       { path: 'file.row[5].name', message: 'Required' },
     ]);
     const report = await send('name,url\nA,nope\n', { type: 'website' }, '?dryRun=true');
-    expect(report.json()).toEqual({ dryRun: true, valid: false, count: 1, errors: [{ path: 'file.row[2].url', message: 'Must be a valid URL' }] });
+    expect(report.json()).toEqual({
+      dryRun: true,
+      valid: false,
+      count: 1,
+      errors: [{ path: 'file.row[2].url', message: 'Must be a valid URL' }],
+    });
     expect(await linkCount(me.accountId)).toBe(before);
   });
 
@@ -418,7 +523,12 @@ describe('the CSV form', () => {
     const noType = await send('name,url\nA,https://example.com/\n', {});
     expect(noType.json().errors).toEqual([{ path: 'type', message: 'Required' }]);
     const { body, contentType } = multipart([{ name: 'type', data: 'website' }]);
-    const noFile = await api.app.inject({ method: 'POST', url: URL_BASE, headers: { authorization: `Basic ${me.key}`, 'content-type': contentType }, payload: body });
+    const noFile = await api.app.inject({
+      method: 'POST',
+      url: URL_BASE,
+      headers: { authorization: `Basic ${me.key}`, 'content-type': contentType },
+      payload: body,
+    });
     expect(noFile.json().errors).toEqual([{ path: 'file', message: 'A CSV file is required in the field `file`' }]);
   });
 
@@ -429,13 +539,17 @@ describe('the CSV form', () => {
     expect(wide.statusCode).toBe(400);
     expect(wide.json().errors).toEqual([{ path: 'file', message: `The header row has more than ${CSV_MAX_CELLS} cells; ${columns}` }]);
     const long = await send(`name,url,${'x'.repeat(CSV_MAX_HEADER_BYTES)}\nA,https://example.com/,\n`, { type: 'website' });
-    expect(long.json().errors).toEqual([{ path: 'file', message: `The header row is longer than ${CSV_MAX_HEADER_BYTES} bytes; ${columns}` }]);
+    expect(long.json().errors).toEqual([
+      { path: 'file', message: `The header row is longer than ${CSV_MAX_HEADER_BYTES} bytes; ${columns}` },
+    ]);
     expect(long.body.length).toBeLessThan(1024);
     const row = await send(`name,url\nA,https://example.com/${','.repeat(500_000)}\n`, { type: 'website' });
     expect(row.json().errors).toEqual([{ path: 'file', message: `A row has more than ${CSV_MAX_CELLS} cells; ${columns}` }]);
     // A parser error quoting a 1 MB field is cut.
     const quote = await send(`name,url\nA${'x'.repeat(1_000_000)}"b,https://example.com/\n`, { type: 'website' });
-    expect(quote.json().errors).toEqual([{ path: 'file', message: expect.stringMatching(/^Not a readable CSV file: Invalid Opening Quote: .*…$/) }]);
+    expect(quote.json().errors).toEqual([
+      { path: 'file', message: expect.stringMatching(/^Not a readable CSV file: Invalid Opening Quote: .*…$/) },
+    ]);
     expect(quote.body.length).toBeLessThan(1024);
     // Commas inside quotes are text, not cells.
     const quoted = await send(`name,url\n"${','.repeat(200)}",https://example.com/\n`, { type: 'website' }, '?dryRun=true');
@@ -446,4 +560,3 @@ describe('the CSV form', () => {
     expect(unknown.json().omittedErrors).toBe(1);
   });
 });
-

@@ -38,7 +38,17 @@ describe('the scans processor meters scans when a batch arrives', () => {
       const traffic = new ScanTraffic();
       const processScans = scansProcessor(ctx, traffic);
       const at = Date.now();
-      const visitor = { browserName: null, deviceType: null, deviceVendor: null, osName: null, countryCode: null, countryName: null, region: null, city: null, isBot: false };
+      const visitor = {
+        browserName: null,
+        deviceType: null,
+        deviceVendor: null,
+        osName: null,
+        countryCode: null,
+        countryName: null,
+        region: null,
+        city: null,
+        isBot: false,
+      };
       // Scans of a link that does not exist: the write drops them, after its linger.
       const linkId = randomUUID();
       const data = encodeScanBatch([1, 2, 3].map(() => ({ id: randomUUID(), linkId, accountId: randomUUID(), at, ...visitor })));

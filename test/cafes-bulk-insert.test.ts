@@ -49,7 +49,10 @@ async function newCafe(testApi = api, key = me.key): Promise<{ id: string; slug:
 async function oldMenu(cafeId: string, testApi = api, key = me.key) {
   const group = await sendForm(testApi.app, key, 'POST', url(cafeId, '/groups'), [textPart('name', 'Old group'), pngPart('image')]);
   expect(group.statusCode, group.body).toBe(200);
-  const category = await call(testApi.app, key, 'POST', url(cafeId, '/categories'), { name: 'Old category', group_id: group.json().data.id });
+  const category = await call(testApi.app, key, 'POST', url(cafeId, '/categories'), {
+    name: 'Old category',
+    group_id: group.json().data.id,
+  });
   expect(category.statusCode, category.body).toBe(200);
   const item = await sendForm(testApi.app, key, 'POST', url(cafeId, '/items'), [
     textPart('category_id', category.json().data.id),
@@ -77,11 +80,17 @@ const bulk = (cafeId: string, body: unknown, key = me.key, headers: Record<strin
   call(testApi.app, key, 'POST', url(cafeId, '/items/bulk-insert'), body, headers);
 
 async function fileLinkId(fileUrl: string): Promise<string | null | undefined> {
-  const { rows } = await api.ctx.database.pool.query<{ link_id: string | null }>('select link_id from files where id = $1', [fileUrl.split('/').pop()]);
+  const { rows } = await api.ctx.database.pool.query<{ link_id: string | null }>('select link_id from files where id = $1', [
+    fileUrl.split('/').pop(),
+  ]);
   return rows[0]?.link_id;
 }
 
-function errorsOf(res: { statusCode: number; body: string; json(): { message: string; errors: Array<{ path: string; message: string }> } }) {
+function errorsOf(res: {
+  statusCode: number;
+  body: string;
+  json(): { message: string; errors: Array<{ path: string; message: string }> };
+}) {
   expect(res.statusCode, res.body).toBe(400);
   expect(res.json().message).toBe('Validation failed');
   return res.json().errors;
@@ -156,7 +165,8 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const cafe = await newCafe();
     await oldMenu(cafe.id);
     const good = { name: 'Espresso', price: 2.5, currency: 'EUR', category: 'Coffee' };
-    const jobsBefore = (await api.ctx.database.pool.query('select count(*)::int n from jobs where account_id = $1', [me.accountId])).rows[0].n;
+    const jobsBefore = (await api.ctx.database.pool.query('select count(*)::int n from jobs where account_id = $1', [me.accountId])).rows[0]
+      .n;
 
     const errors = errorsOf(
       await bulk(cafe.id, {
@@ -217,7 +227,8 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     expect(twoGroups[1]!.message).toMatch(/already in group "Drinks" \(entry 0\)/);
 
     expect(await menuNames(cafe.id)).toEqual({ groups: ['Old group'], categories: ['Old category'], items: ['Old item'] });
-    const jobsAfter = (await api.ctx.database.pool.query('select count(*)::int n from jobs where account_id = $1', [me.accountId])).rows[0].n;
+    const jobsAfter = (await api.ctx.database.pool.query('select count(*)::int n from jobs where account_id = $1', [me.accountId])).rows[0]
+      .n;
     expect(jobsAfter).toBe(jobsBefore);
   });
 
@@ -233,7 +244,12 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const categories = new Map((await list(cafe.id, 'categories')).map((c) => [c.id, c.name]));
     // Listed by order: exactly the request's order, each in its lowercased category.
     items.forEach((item, i) => {
-      expect([item.name, item.order, item.price, categories.get(item.category_id as string)]).toEqual([`Item ${i}`, i, (i % 1000) / 4, `category ${i % 50}`]);
+      expect([item.name, item.order, item.price, categories.get(item.category_id as string)]).toEqual([
+        `Item ${i}`,
+        i,
+        (i % 1000) / 4,
+        `category ${i % 50}`,
+      ]);
     });
     expect((await list(cafe.id, 'groups')).map((g) => g.name)).toEqual(['Group 0', 'Group 1', 'Group 2', 'Group 3', 'Group 4', 'General']);
   });
@@ -242,7 +258,12 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const cafe = await newCafe();
     expect((await bulk(cafe.id, { items: manyItems(5000) })).statusCode).toBe(200);
     const items = await list(cafe.id, 'items');
-    const add = () => sendForm(api.app, me.key, 'POST', url(cafe.id, '/items'), [textPart('category_id', items[0]!.category_id as string), textPart('name', 'One more'), textPart('price', '2')]);
+    const add = () =>
+      sendForm(api.app, me.key, 'POST', url(cafe.id, '/items'), [
+        textPart('category_id', items[0]!.category_id as string),
+        textPart('name', 'One more'),
+        textPart('price', '2'),
+      ]);
     const refused = await add();
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ code: 'menu_full', message: 'A cafe holds at most 5000 items; delete some first' });
@@ -305,9 +326,17 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
       const res = await bulk(cafe.id, { items: manyItems(entries) }, me.key, { prefer: 'respond-async' });
       expect(res.statusCode, res.body).toBe(202);
       const { jobId } = res.json();
-      await pollUntil(async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).json(), (j) => j.state === 'completed', 30_000);
+      await pollUntil(
+        async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).json(),
+        (j) => j.state === 'completed',
+        30_000,
+      );
       // The events of one job arrive in order; the last may trail the completion a little.
-      const progress = await pollUntil(async () => seen.get(jobId) ?? [], (p) => p.at(-1) === 99, 5_000);
+      const progress = await pollUntil(
+        async () => seen.get(jobId) ?? [],
+        (p) => p.at(-1) === 99,
+        5_000,
+      );
       // 10 once the old menu is gone, then one step per batch of ITEM_BATCH items (the last one short).
       expect(progress).toEqual([10, ...[1, 2, 3, 4].map((b) => Math.round(10 + (89 * b * ITEM_BATCH) / entries)), 99]);
     } finally {
@@ -323,7 +352,11 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const retry = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key, prefer: 'respond-async' });
     expect(retry.statusCode, retry.body).toBe(202);
     expect(retry.json().jobId).toBe(first.json().jobId);
-    const done = await pollUntil(async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${first.json().jobId}`)).json(), (j) => j.state === 'completed', 30_000);
+    const done = await pollUntil(
+      async () => (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${first.json().jobId}`)).json(),
+      (j) => j.state === 'completed',
+      30_000,
+    );
     expect(done.result).toEqual({ groups: 5, categories: 30, items: 30, deleted: { groups: 0, categories: 0, items: 0 } });
     // Waited for, the retry answers the finished job's result: the menu was not replaced again.
     const waited = await bulk(cafe.id, { items: manyItems(30) }, me.key, { 'idempotency-key': key });
@@ -367,7 +400,11 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const entries = manyItems(2000);
     const singles = Array.from({ length: 24 }, (_, i) =>
       i % 2 === 0
-        ? sendForm(api.app, me.key, 'POST', url(cafe.id, '/items'), [textPart('category_id', old.category.id), textPart('name', `Single ${i}`), textPart('price', '1')])
+        ? sendForm(api.app, me.key, 'POST', url(cafe.id, '/items'), [
+            textPart('category_id', old.category.id),
+            textPart('name', `Single ${i}`),
+            textPart('price', '1'),
+          ])
         : sendForm(api.app, me.key, 'PUT', url(cafe.id, `/items/${old.item.id}`), [textPart('name', `Renamed ${i}`)]),
     );
     const [res, ...answers] = await Promise.all([bulk(cafe.id, { items: entries }), ...singles]);
@@ -425,8 +462,11 @@ describe('a worker killed with SIGKILL mid-job', () => {
       await holder.query('select 1 from accounts where id = $1 for update', [account.accountId]);
       // Read outside the holder's transaction, whose view of pg_stat_activity stays as first read.
       const blocked = async () =>
-        (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "cafe_groups"%'`))
-          .rows[0].n;
+        (
+          await own.ctx.database.pool.query(
+            `select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "cafe_groups"%'`,
+          )
+        ).rows[0].n;
       expect(await pollUntil(blocked, (n) => n === 1, 60_000, 20)).toBe(1);
       expect(await jobOf()).toMatchObject({ state: 'active', progress: 10 });
       expect(await names()).toEqual(oldNames);
@@ -438,7 +478,9 @@ describe('a worker killed with SIGKILL mid-job', () => {
       holder.release();
     }
     // The dead worker's transaction goes when Postgres notices its client is gone: the old menu stays.
-    const dying = async () => (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where query like 'insert into "cafe_groups"%'`)).rows[0].n;
+    const dying = async () =>
+      (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where query like 'insert into "cafe_groups"%'`))
+        .rows[0].n;
     expect(await pollUntil(dying, (n) => n === 0, 30_000)).toBe(0);
     expect(await names()).toEqual(oldNames);
 

@@ -39,12 +39,18 @@ async function sampleCafe(name = 'Café Lisboa'): Promise<{ cafeId: string; slug
   const cafe = await createCafe(api(), key(), name);
   const menu = await createMenu(api(), key(), cafe.id, SAMPLE_MENU);
   const profile = Object.entries(SAMPLE_PROFILE).map(([field, value]) => textPart(field, value));
-  expectOk(await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, '/profile'), [...profile, pngPart('logo', 64, 64), pngPart('cover', 390, 160)]));
+  expectOk(
+    await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, '/profile'), [...profile, pngPart('logo', 64, 64), pngPart('cover', 390, 160)]),
+  );
   expectOk(
     await call(api(), key(), 'PUT', cafeUrl(cafe.id), {
       description: 'A neighbourhood café in Baixa.',
       timezone: 'Europe/Lisbon',
-      operating_hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, enabled: true, ranges: [{ from: '00:00', to: '24:00' }] })),
+      operating_hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+        day,
+        enabled: true,
+        ranges: [{ from: '00:00', to: '24:00' }],
+      })),
       facilities: ['Wi-Fi', 'Terrace', 'Card payments'],
       social_links: [{ platform: 'Instagram', url: 'https://instagram.com/cafe.lisboa' }],
     }),
@@ -85,9 +91,23 @@ describe('the menu page', () => {
       expect(await visit.page.getAttribute('html', 'lang')).toBe('en');
       expect(await visit.page.textContent('h1')).toBe('Café Lisboa');
       expect(await visit.page.$$eval('.grp > h2', (els) => els.map((el) => el.textContent))).toEqual(['Breakfast', 'Lunch', 'Drinks']);
-      expect(await visit.page.$$eval('.cat > h3', (els) => els.map((el) => el.textContent))).toEqual(['Pastries', 'Bowls', 'Mains', 'Coffee']);
+      expect(await visit.page.$$eval('.cat > h3', (els) => els.map((el) => el.textContent))).toEqual([
+        'Pastries',
+        'Bowls',
+        'Mains',
+        'Coffee',
+      ]);
       expect(await shownItems(visit)).toEqual([
-        'Pastel de nata', 'Almond croissant', 'Açaí bowl', 'Shakshuka', 'Piri-piri chicken', 'Bacalhau à Brás', 'Green curry', 'Espresso', 'Flat white', 'Matcha latte',
+        'Pastel de nata',
+        'Almond croissant',
+        'Açaí bowl',
+        'Shakshuka',
+        'Piri-piri chicken',
+        'Bacalhau à Brás',
+        'Green curry',
+        'Espresso',
+        'Flat white',
+        'Matcha latte',
       ]);
       const item = (name: string) => visit.page.locator('.item', { has: visit.page.locator('h4', { hasText: name }) });
       expect(await item('Pastel de nata').locator('.price').textContent()).toBe('€1.60');
@@ -105,24 +125,43 @@ describe('the menu page', () => {
       // The dietary filter says how many dishes each diet has (no separate box above the dishes).
       expect(await visit.page.textContent('label:has(#diet-vegan)')).toBe('Vegan (3)');
       const visitUs = (await visit.page.textContent('.visit'))!;
-      for (const text of ['Rua Augusta 27', '+351 21 000 0000', 'ola@cafe-lisboa.example', 'cafe-lisboa.example', 'Instagram', 'Wi-Fi · Terrace · Card payments', 'Monday']) {
+      for (const text of [
+        'Rua Augusta 27',
+        '+351 21 000 0000',
+        'ola@cafe-lisboa.example',
+        'cafe-lisboa.example',
+        'Instagram',
+        'Wi-Fi · Terrace · Card payments',
+        'Monday',
+      ]) {
         expect(visitUs).toContain(text);
       }
-      expect(await visit.page.getAttribute('.visit a[href^="https://www.google.com/maps"]', 'href')).toContain(encodeURIComponent('Rua Augusta 27'));
+      expect(await visit.page.getAttribute('.visit a[href^="https://www.google.com/maps"]', 'href')).toContain(
+        encodeURIComponent('Rua Augusta 27'),
+      );
       // Every image shown is lazy except the cover and the logo, and all of them load (scrolled into view).
       await visit.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       // (A dish photo's closed sheet is not rendered, so its lazy image is not fetched.)
-      await visit.page.waitForFunction(() => [...document.images].filter((img) => img.getClientRects().length > 0).every((img) => img.complete));
+      await visit.page.waitForFunction(() =>
+        [...document.images].filter((img) => img.getClientRects().length > 0).every((img) => img.complete),
+      );
       expect(await imagesLoaded(visit.page)).toBe(true);
       // The schema.org block describes the same menu.
       const jsonLd = JSON.parse((await visit.page.textContent('script[type="application/ld+json"]'))!);
       expect(jsonLd['@type']).toBe('Menu');
       expect(jsonLd.hasMenuSection.map((s: { name: string }) => s.name)).toEqual(['Breakfast', 'Lunch', 'Drinks']);
       const nata = jsonLd.hasMenuSection[0].hasMenuSection[0].hasMenuItem[0];
-      expect(nata).toMatchObject({ '@type': 'MenuItem', name: 'Pastel de nata', offers: { price: '1.6', priceCurrency: 'EUR' }, suitableForDiet: ['https://schema.org/VegetarianDiet'] });
+      expect(nata).toMatchObject({
+        '@type': 'MenuItem',
+        name: 'Pastel de nata',
+        offers: { price: '1.6', priceCurrency: 'EUR' },
+        suitableForDiet: ['https://schema.org/VegetarianDiet'],
+      });
       // Tap targets: every link and filter chip is at least 44 px tall.
       const small = await visit.page.$$eval('a[href], .chip span', (els) =>
-        els.filter((el) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().height < 44).map((el) => el.outerHTML.slice(0, 80)),
+        els
+          .filter((el) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().height < 44)
+          .map((el) => el.outerHTML.slice(0, 80)),
       );
       expect(small).toEqual([]);
       // No sideways scrolling on a phone.
@@ -207,7 +246,14 @@ describe('the menu page', () => {
     // Allergens alone: hiding milk leaves the dishes without it.
     const milkFree = await visitPage(browser, `${stack.redirect.base}/${slug}?avoid=milk&avoid=gluten`);
     try {
-      expect(await shownItems(milkFree)).toEqual(['Açaí bowl', 'Shakshuka', 'Piri-piri chicken', 'Bacalhau à Brás', 'Green curry', 'Espresso']);
+      expect(await shownItems(milkFree)).toEqual([
+        'Açaí bowl',
+        'Shakshuka',
+        'Piri-piri chicken',
+        'Bacalhau à Brás',
+        'Green curry',
+        'Espresso',
+      ]);
     } finally {
       await milkFree.close();
     }
@@ -233,7 +279,13 @@ describe('the menu page', () => {
     const now = new Date();
     // The cafe's local time now, in a zone far from UTC; open for the next two hours (across midnight when it is late).
     const zone = 'Asia/Kathmandu';
-    const local = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', weekday: 'long', hourCycle: 'h23' }).formatToParts(now);
+    const local = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'long',
+      hourCycle: 'h23',
+    }).formatToParts(now);
     const part = (t: string) => local.find((p) => p.type === t)!.value;
     const minute = Number(part('hour')) * 60 + Number(part('minute'));
     const hhmm = (m: number) => `${String(Math.floor((m % 1440) / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
@@ -241,54 +293,163 @@ describe('the menu page', () => {
     const openRange = { from: hhmm(Math.max(0, minute - 60)), to: hhmm(minute + 120) };
     if (openRange.from === openRange.to) openRange.to = hhmm(minute + 121);
     // British English: English words, 24-hour times.
-    expectOk(await call(api(), key(), 'PUT', cafeUrl(cafe.id), { timezone: zone, language: 'en-GB', operating_hours: [{ day: today, enabled: true, ranges: [openRange] }] }));
-    const open = await pollUntil(() => pageText(cafe.link.dynamic_link_id), (b) => b.includes('class="status'));
+    expectOk(
+      await call(api(), key(), 'PUT', cafeUrl(cafe.id), {
+        timezone: zone,
+        language: 'en-GB',
+        operating_hours: [{ day: today, enabled: true, ranges: [openRange] }],
+      }),
+    );
+    const open = await pollUntil(
+      () => pageText(cafe.link.dynamic_link_id),
+      (b) => b.includes('class="status'),
+    );
     expect(open).toContain(`Open now · closes at ${openRange.to}`);
     // Closed now, opening in three hours (maybe tomorrow).
     const opensAt = minute + 180;
-    const day = opensAt >= 1440 ? ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'][(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].indexOf(today) + 1) % 7]! : today;
-    expectOk(await call(api(), key(), 'PUT', cafeUrl(cafe.id), { operating_hours: [{ day, enabled: true, ranges: [{ from: hhmm(opensAt), to: hhmm(opensAt + 60) }] }] }));
-    const closed = await pollUntil(() => pageText(cafe.link.dynamic_link_id), (b) => b.includes('Closed ·'));
+    const day =
+      opensAt >= 1440
+        ? ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'][
+            (['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].indexOf(today) + 1) % 7
+          ]!
+        : today;
+    expectOk(
+      await call(api(), key(), 'PUT', cafeUrl(cafe.id), {
+        operating_hours: [{ day, enabled: true, ranges: [{ from: hhmm(opensAt), to: hhmm(opensAt + 60) }] }],
+      }),
+    );
+    const closed = await pollUntil(
+      () => pageText(cafe.link.dynamic_link_id),
+      (b) => b.includes('Closed ·'),
+    );
     expect(closed).toContain(opensAt >= 1440 ? `Closed · opens tomorrow at ${hhmm(opensAt)}` : `Closed · opens at ${hhmm(opensAt)}`);
   });
 
   it('is fresh after every kind of menu edit', async () => {
     const { cafeId, slug, menu } = await sampleCafe('Fresh');
-    const shows = (text: string) => pollUntil(() => pageText(slug), (b) => b.includes(text), 5000);
-    const hides = (text: string) => pollUntil(() => pageText(slug), (b) => !b.includes(text), 5000);
+    const shows = (text: string) =>
+      pollUntil(
+        () => pageText(slug),
+        (b) => b.includes(text),
+        5000,
+      );
+    const hides = (text: string) =>
+      pollUntil(
+        () => pageText(slug),
+        (b) => !b.includes(text),
+        5000,
+      );
     await pageText(slug); // rendered and kept
     const base = cafeUrl(cafeId);
     const pastries = menu.categories.get('Pastries')!;
     const edits: Array<[string, () => Promise<{ statusCode: number; body: string }>, () => Promise<unknown>]> = [
-      ['cafe name and description', () => call(api(), key(), 'PUT', base, { description: 'Now with a roof terrace' }), () => shows('Now with a roof terrace')],
-      ['profile', () => sendForm(api(), key(), 'PUT', `${base}/profile`, [textPart('subtitle', 'Under new management')]), () => shows('Under new management')],
-      ['theme', () => call(api(), key(), 'PUT', `${base}/theme`, { themeImage: 'dark', primaryColor: '#ff00aa' }), () => shows('--primary:#ff00aa')],
-      ['new group', () => sendForm(api(), key(), 'POST', `${base}/groups`, [textPart('name', 'Desserts')]).then(async (g) => {
-        const groupId = JSON.parse(g.body).data.id;
-        const c = await call(api(), key(), 'POST', `${base}/categories`, { name: 'Cakes', group_id: groupId });
-        return sendForm(api(), key(), 'POST', `${base}/items`, itemParts(JSON.parse(c.body).data.id, { name: 'Bolo de bolacha', price: '3.5', currency: 'EUR' }));
-      }), () => shows('Bolo de bolacha')],
-      ['group renamed', () => sendForm(api(), key(), 'PUT', `${base}/groups/${menu.groups.get('Lunch')}`, [textPart('name', 'Almoço')]), () => shows('Almoço')],
-      ['group hidden', () => sendForm(api(), key(), 'PUT', `${base}/groups/${menu.groups.get('Drinks')}`, [textPart('visible', 'false')]), () => hides('Flat white')],
-      ['groups reordered', () => call(api(), key(), 'PATCH', `${base}/groups/reorder`, { orders: [{ id: menu.groups.get('Breakfast'), order: 9 }] }), async () => {
-        const body = await pollUntil(() => pageText(slug), (b) => b.indexOf('>Breakfast<') > b.indexOf('>Almoço<'), 5000);
-        expect(body.indexOf('>Breakfast<')).toBeGreaterThan(body.indexOf('>Almoço<'));
-      }],
+      [
+        'cafe name and description',
+        () => call(api(), key(), 'PUT', base, { description: 'Now with a roof terrace' }),
+        () => shows('Now with a roof terrace'),
+      ],
+      [
+        'profile',
+        () => sendForm(api(), key(), 'PUT', `${base}/profile`, [textPart('subtitle', 'Under new management')]),
+        () => shows('Under new management'),
+      ],
+      [
+        'theme',
+        () => call(api(), key(), 'PUT', `${base}/theme`, { themeImage: 'dark', primaryColor: '#ff00aa' }),
+        () => shows('--primary:#ff00aa'),
+      ],
+      [
+        'new group',
+        () =>
+          sendForm(api(), key(), 'POST', `${base}/groups`, [textPart('name', 'Desserts')]).then(async (g) => {
+            const groupId = JSON.parse(g.body).data.id;
+            const c = await call(api(), key(), 'POST', `${base}/categories`, { name: 'Cakes', group_id: groupId });
+            return sendForm(
+              api(),
+              key(),
+              'POST',
+              `${base}/items`,
+              itemParts(JSON.parse(c.body).data.id, { name: 'Bolo de bolacha', price: '3.5', currency: 'EUR' }),
+            );
+          }),
+        () => shows('Bolo de bolacha'),
+      ],
+      [
+        'group renamed',
+        () => sendForm(api(), key(), 'PUT', `${base}/groups/${menu.groups.get('Lunch')}`, [textPart('name', 'Almoço')]),
+        () => shows('Almoço'),
+      ],
+      [
+        'group hidden',
+        () => sendForm(api(), key(), 'PUT', `${base}/groups/${menu.groups.get('Drinks')}`, [textPart('visible', 'false')]),
+        () => hides('Flat white'),
+      ],
+      [
+        'groups reordered',
+        () => call(api(), key(), 'PATCH', `${base}/groups/reorder`, { orders: [{ id: menu.groups.get('Breakfast'), order: 9 }] }),
+        async () => {
+          const body = await pollUntil(
+            () => pageText(slug),
+            (b) => b.indexOf('>Breakfast<') > b.indexOf('>Almoço<'),
+            5000,
+          );
+          expect(body.indexOf('>Breakfast<')).toBeGreaterThan(body.indexOf('>Almoço<'));
+        },
+      ],
       ['category renamed', () => call(api(), key(), 'PUT', `${base}/categories/${pastries}`, { name: 'Bakery' }), () => shows('>Bakery<')],
-      ['category hidden', () => call(api(), key(), 'PUT', `${base}/categories/${menu.categories.get('Bowls')}`, { visible: false }), () => hides('Shakshuka')],
-      ['item price', () => sendForm(api(), key(), 'PUT', `${base}/items/${menu.items.get('Pastel de nata')}`, [textPart('price', '1.75')]), () => shows('€1.75')],
-      ['item hidden', () => sendForm(api(), key(), 'PUT', `${base}/items/${menu.items.get('Almond croissant')}`, [textPart('visible', 'false')]), () => hides('Almond croissant')],
-      ['item shown again', () => sendForm(api(), key(), 'PUT', `${base}/items/${menu.items.get('Almond croissant')}`, [textPart('visible', 'true')]), () => shows('Almond croissant')],
-      ['item deleted', () => call(api(), key(), 'DELETE', `${base}/items/${menu.items.get('Piri-piri chicken')}`), () => hides('Piri-piri chicken')],
-      ['items reordered', () => call(api(), key(), 'PATCH', `${base}/items/reorder`, [{ id: menu.items.get('Pastel de nata'), order: 50 }]), async () => {
-        await pollUntil(() => pageText(slug), (b) => b.indexOf('Pastel de nata') > b.indexOf('Almond croissant'), 5000);
-      }],
-      ['category deleted', () => call(api(), key(), 'DELETE', `${base}/categories/${menu.categories.get('Mains')}`), () => hides('Green curry')],
+      [
+        'category hidden',
+        () => call(api(), key(), 'PUT', `${base}/categories/${menu.categories.get('Bowls')}`, { visible: false }),
+        () => hides('Shakshuka'),
+      ],
+      [
+        'item price',
+        () => sendForm(api(), key(), 'PUT', `${base}/items/${menu.items.get('Pastel de nata')}`, [textPart('price', '1.75')]),
+        () => shows('€1.75'),
+      ],
+      [
+        'item hidden',
+        () => sendForm(api(), key(), 'PUT', `${base}/items/${menu.items.get('Almond croissant')}`, [textPart('visible', 'false')]),
+        () => hides('Almond croissant'),
+      ],
+      [
+        'item shown again',
+        () => sendForm(api(), key(), 'PUT', `${base}/items/${menu.items.get('Almond croissant')}`, [textPart('visible', 'true')]),
+        () => shows('Almond croissant'),
+      ],
+      [
+        'item deleted',
+        () => call(api(), key(), 'DELETE', `${base}/items/${menu.items.get('Piri-piri chicken')}`),
+        () => hides('Piri-piri chicken'),
+      ],
+      [
+        'items reordered',
+        () => call(api(), key(), 'PATCH', `${base}/items/reorder`, [{ id: menu.items.get('Pastel de nata'), order: 50 }]),
+        async () => {
+          await pollUntil(
+            () => pageText(slug),
+            (b) => b.indexOf('Pastel de nata') > b.indexOf('Almond croissant'),
+            5000,
+          );
+        },
+      ],
+      [
+        'category deleted',
+        () => call(api(), key(), 'DELETE', `${base}/categories/${menu.categories.get('Mains')}`),
+        () => hides('Green curry'),
+      ],
       ['group deleted', () => call(api(), key(), 'DELETE', `${base}/groups/${menu.groups.get('Breakfast')}`), () => hides('>Breakfast<')],
-      ['bulk insert', () => call(api(), key(), 'POST', `${base}/items/bulk-insert`, { items: [{ name: 'Bifana', price: 4.5, currency: 'EUR', category: 'Sandwiches' }] }), async () => {
-        const body = await shows('Bifana');
-        expect(body).not.toContain('Pastel de nata');
-      }],
+      [
+        'bulk insert',
+        () =>
+          call(api(), key(), 'POST', `${base}/items/bulk-insert`, {
+            items: [{ name: 'Bifana', price: 4.5, currency: 'EUR', category: 'Sandwiches' }],
+          }),
+        async () => {
+          const body = await shows('Bifana');
+          expect(body).not.toContain('Pastel de nata');
+        },
+      ],
     ];
     for (const [what, edit, check] of edits) {
       const res = await edit();
@@ -319,7 +480,13 @@ describe('the menu page', () => {
   it('shows all 5000 items of a menu with long descriptions, in order, and is fresh after an item is hidden', async () => {
     const cafe = await createCafe(api(), key(), 'Five thousand');
     const description = 'Slow-cooked with seasonal vegetables from the market, finished with herbs and lemon. '.repeat(11);
-    const items = Array.from({ length: 5000 }, (_, i) => ({ name: `Dish ${i}`, price: 9.5, currency: 'EUR', category: `Category ${i % 50}`, description: `${i} ${description}` }));
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      name: `Dish ${i}`,
+      price: 9.5,
+      currency: 'EUR',
+      category: `Category ${i % 50}`,
+      description: `${i} ${description}`,
+    }));
     expectOk(await call(api(), key(), 'POST', cafeUrl(cafe.id, '/items/bulk-insert'), { items }));
     const slug = cafe.link.dynamic_link_id;
     const names = (page: string) => [...page.matchAll(/<h4[^>]*>(Dish \d+)<\/h4>/g)].map((m) => m[1]);
@@ -331,7 +498,11 @@ describe('the menu page', () => {
     const listed = await call(api(), key(), 'GET', cafeUrl(cafe.id, '/items'));
     const hidden = JSON.parse(listed.body).data.find((item: { name: string }) => item.name === 'Dish 4321');
     expectOk(await call(api(), key(), 'POST', cafeUrl(cafe.id, `/items/${hidden.id}/hide`)));
-    const after = await pollUntil(() => pageText(slug), (b) => !b.includes('>Dish 4321</h4>'), 10_000);
+    const after = await pollUntil(
+      () => pageText(slug),
+      (b) => !b.includes('>Dish 4321</h4>'),
+      10_000,
+    );
     expect(names(after)).toEqual(expected.filter((name) => name !== 'Dish 4321'));
   }, 60_000);
 
@@ -367,7 +538,9 @@ describe('the menu page', () => {
         ],
       },
     ]);
-    const profile = ['title', 'subtitle', 'address', 'phone', 'description'].map((field) => textPart(field, `${field} ${XSS}`.slice(0, 50)));
+    const profile = ['title', 'subtitle', 'address', 'phone', 'description'].map((field) =>
+      textPart(field, `${field} ${XSS}`.slice(0, 50)),
+    );
     expectOk(await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, '/profile'), profile));
     expectOk(
       await call(api(), key(), 'PUT', cafeUrl(cafe.id), {
@@ -394,7 +567,18 @@ describe('the menu page', () => {
       await expectCleanPage(visit);
       expect(await visit.page.$$eval('script:not([type])', (s) => s.length)).toBe(1);
       const text = (await visit.page.textContent('main'))!;
-      for (const shown of [`Item ${XSS}`, `Group ${XSS}`, `Category ${XSS}`, `About ${XSS}`, `Desc ${XSS}`, `ing ${XSS}`, `all ${XSS}`, `tag ${XSS}`, `fac ${XSS}`, `soc ${XSS}`.slice(0, 50)]) {
+      for (const shown of [
+        `Item ${XSS}`,
+        `Group ${XSS}`,
+        `Category ${XSS}`,
+        `About ${XSS}`,
+        `Desc ${XSS}`,
+        `ing ${XSS}`,
+        `all ${XSS}`,
+        `tag ${XSS}`,
+        `fac ${XSS}`,
+        `soc ${XSS}`.slice(0, 50),
+      ]) {
         expect(text).toContain(shown);
       }
       expect(await visit.page.textContent('h1')).toBe(`title ${XSS}`.slice(0, 50));
@@ -441,7 +625,11 @@ describe.skipIf(!hasChromium)('each theme at 390×844', () => {
       await visit.page.screenshot({ path: `${SCREENSHOTS}menu-${theme}.png` });
       await visit.page.evaluate(() => document.getElementById('g1')!.scrollIntoView());
       // Images not rendered (a dish photo's closed sheet) are not fetched while lazy.
-      await visit.page.waitForFunction(() => [...document.images].every((img) => img.complete || img.getClientRects().length === 0 || img.getBoundingClientRect().top > window.innerHeight));
+      await visit.page.waitForFunction(() =>
+        [...document.images].every(
+          (img) => img.complete || img.getClientRects().length === 0 || img.getBoundingClientRect().top > window.innerHeight,
+        ),
+      );
       await visit.page.screenshot({ path: `${SCREENSHOTS}menu-${theme}-items.png` });
     } finally {
       await visit.close();

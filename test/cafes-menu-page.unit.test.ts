@@ -64,13 +64,20 @@ describe('open now', () => {
   });
 
   it('is "Open now" without a closing time around the clock, and says nothing without hours', () => {
-    const always = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const).map((day) => ({ day, enabled: true, ranges: [{ from: '00:00', to: '24:00' }] }));
+    const always = (['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const).map((day) => ({
+      day,
+      enabled: true,
+      ranges: [{ from: '00:00', to: '24:00' }],
+    }));
     expect(said(always, MONDAY('03:00'))).toBe('Open now');
     expect(said([], MONDAY('03:00'))).toBeNull();
     expect(said([{ day: 'monday', enabled: false, ranges: [{ from: '09:00', to: '17:00' }] }], MONDAY('10:00'))).toBeNull();
-    expect(said([{ day: 'monday', enabled: false, ranges: [{ from: '09:00', to: '17:00' }] }, ...hours(['friday', ['09:00', '10:00']])], MONDAY('10:00'))).toBe(
-      'Closed · opens Friday at 09:00',
-    );
+    expect(
+      said(
+        [{ day: 'monday', enabled: false, ranges: [{ from: '09:00', to: '17:00' }] }, ...hours(['friday', ['09:00', '10:00']])],
+        MONDAY('10:00'),
+      ),
+    ).toBe('Closed · opens Friday at 09:00');
   });
 });
 
@@ -88,22 +95,60 @@ const XSS = `<img src=x onerror=alert(1)>"'</script><!--`;
 
 function item(name: string, extra: Partial<PublishedItem> = {}): PublishedItem {
   return {
-    id: name, name, description: null, price: '1.000', currency: 'EUR', isFeatured: false, isNew: false, isRecommended: false,
-    spiceLevel: 'none', ingredients: [], allergens: [], tags: [], image: null, ...extra,
+    id: name,
+    name,
+    description: null,
+    price: '1.000',
+    currency: 'EUR',
+    isFeatured: false,
+    isNew: false,
+    isRecommended: false,
+    spiceLevel: 'none',
+    ingredients: [],
+    allergens: [],
+    tags: [],
+    image: null,
+    ...extra,
   };
 }
 
 function menu(extra: Partial<PublishedMenu> = {}): PublishedMenu {
   return {
-    cafeId: 'c1', version: '1', name: 'Cafe', description: null, title: null, subtitle: null, timezone: 'UTC', operatingHours: [], facilities: [],
-    socialLinks: [], address: null, phone: null, email: null, website: null, logo: null, cover: null, imageVariants: {}, theme: 'classic', primaryColor: null,
-    secondaryColor: null, showDietarySection: true,
-    groups: [{ id: 'g1', name: 'Food', image: null, categories: [{ id: 'k1', name: 'Mains', description: null, image: null, items: [item('Soup', { tags: ['Vegan'] })] }] }],
+    cafeId: 'c1',
+    version: '1',
+    name: 'Cafe',
+    description: null,
+    title: null,
+    subtitle: null,
+    timezone: 'UTC',
+    operatingHours: [],
+    facilities: [],
+    socialLinks: [],
+    address: null,
+    phone: null,
+    email: null,
+    website: null,
+    logo: null,
+    cover: null,
+    imageVariants: {},
+    theme: 'classic',
+    primaryColor: null,
+    secondaryColor: null,
+    showDietarySection: true,
+    groups: [
+      {
+        id: 'g1',
+        name: 'Food',
+        image: null,
+        categories: [{ id: 'k1', name: 'Mains', description: null, image: null, items: [item('Soup', { tags: ['Vegan'] })] }],
+      },
+    ],
     ...extra,
   };
 }
 
-const render = (m: PublishedMenu, now = MONDAY('12:00')) => renderMenuPage(m, { now, urls: { file: (id) => `/files/${id}` }, baseUrl: 'https://q.example' });
+const render = (m: PublishedMenu, now = MONDAY('12:00')) =>
+  renderMenuPage(m, { now, urls: { file: (id) => `/files/${id}` }, baseUrl: 'https://q.example' });
 
 describe('the rendered page', () => {
   it('allows exactly its own script by hash, and nothing else runs', () => {
@@ -117,10 +162,32 @@ describe('the rendered page', () => {
 
   it('escapes every text field, in the page and in the schema.org block', () => {
     const hostile = menu({
-      name: XSS, title: XSS, subtitle: XSS, description: XSS, address: XSS, phone: XSS, email: XSS, facilities: [XSS],
+      name: XSS,
+      title: XSS,
+      subtitle: XSS,
+      description: XSS,
+      address: XSS,
+      phone: XSS,
+      email: XSS,
+      facilities: [XSS],
       socialLinks: [{ platform: XSS, url: `https://x.example/${XSS}` }],
       operatingHours: hours(['monday', ['09:00', '17:00']]),
-      groups: [{ id: 'g', name: XSS, image: null, categories: [{ id: 'k', name: XSS, description: XSS, image: null, items: [item(XSS, { description: XSS, ingredients: [XSS], allergens: [XSS], tags: [XSS] })] }] }],
+      groups: [
+        {
+          id: 'g',
+          name: XSS,
+          image: null,
+          categories: [
+            {
+              id: 'k',
+              name: XSS,
+              description: XSS,
+              image: null,
+              items: [item(XSS, { description: XSS, ingredients: [XSS], allergens: [XSS], tags: [XSS] })],
+            },
+          ],
+        },
+      ],
     });
     const body = render(hostile).body;
     expect(body).not.toContain('<img src=x');
@@ -134,7 +201,13 @@ describe('the rendered page', () => {
 
   it('describes at most JSON_LD_ITEMS_MAX items to search engines, and every item to guests', () => {
     const many = Array.from({ length: JSON_LD_ITEMS_MAX + 10 }, (_, i) => item(`Dish ${i}`));
-    const page = render(menu({ groups: [{ id: 'g', name: 'All', image: null, categories: [{ id: 'k', name: 'All', description: null, image: null, items: many }] }] }));
+    const page = render(
+      menu({
+        groups: [
+          { id: 'g', name: 'All', image: null, categories: [{ id: 'k', name: 'All', description: null, image: null, items: many }] },
+        ],
+      }),
+    );
     const jsonLd = JSON.parse(page.body.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!);
     expect(jsonLd.hasMenuSection[0].hasMenuSection[0].hasMenuItem).toHaveLength(JSON_LD_ITEMS_MAX);
     expect(page.body.match(/<li class="item"/g)).toHaveLength(JSON_LD_ITEMS_MAX + 10);
@@ -142,8 +215,12 @@ describe('the rendered page', () => {
 
   it('shows no more items than its budget allows, and says how many it left out', () => {
     const long = 'x'.repeat(1000);
-    const items = Array.from({ length: 100 }, (_, i) => item(`Dish ${i}`, { description: long, ingredients: Array.from({ length: 50 }, () => 'y'.repeat(100)) }));
-    const m = menu({ groups: [{ id: 'g', name: 'All', image: null, categories: [{ id: 'k', name: 'All', description: null, image: null, items }] }] });
+    const items = Array.from({ length: 100 }, (_, i) =>
+      item(`Dish ${i}`, { description: long, ingredients: Array.from({ length: 50 }, () => 'y'.repeat(100)) }),
+    );
+    const m = menu({
+      groups: [{ id: 'g', name: 'All', image: null, categories: [{ id: 'k', name: 'All', description: null, image: null, items }] }],
+    });
     const page = renderMenuPage(m, { now: MONDAY('12:00'), urls: { file: (id) => `/files/${id}` }, maxItemBytes: 200_000 });
     const shown = page.body.match(/<li class="item"/g)!.length;
     expect(shown).toBeGreaterThan(5);
@@ -161,7 +238,13 @@ describe('the rendered page', () => {
   });
 
   it('says the menu is being prepared when nothing is visible, and leaves out empty categories', () => {
-    const empty = render(menu({ groups: [{ id: 'g', name: 'Food', image: null, categories: [{ id: 'k', name: 'Empty', description: null, image: null, items: [] }] }] }));
+    const empty = render(
+      menu({
+        groups: [
+          { id: 'g', name: 'Food', image: null, categories: [{ id: 'k', name: 'Empty', description: null, image: null, items: [] }] },
+        ],
+      }),
+    );
     expect(empty.body).toContain('The menu is being prepared');
     expect(empty.body).not.toContain('>Empty<');
   });

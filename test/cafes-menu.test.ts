@@ -41,8 +41,10 @@ function paths(res: { statusCode: number; body: string; json(): { errors?: Array
   return (res.json().errors ?? []).map((e) => e.path);
 }
 
-const newGroup = (cafeId: string, name: string, parts: Part[] = []) => sendForm(api.app, me.key, 'POST', url(cafeId, '/groups'), [textPart('name', name), ...parts]);
-const newCategory = (cafeId: string, body: Record<string, unknown>, key = me.key) => call(api.app, key, 'POST', url(cafeId, '/categories'), body);
+const newGroup = (cafeId: string, name: string, parts: Part[] = []) =>
+  sendForm(api.app, me.key, 'POST', url(cafeId, '/groups'), [textPart('name', name), ...parts]);
+const newCategory = (cafeId: string, body: Record<string, unknown>, key = me.key) =>
+  call(api.app, key, 'POST', url(cafeId, '/categories'), body);
 const newItem = (cafeId: string, parts: Part[], key = me.key) => sendForm(api.app, key, 'POST', url(cafeId, '/items'), parts);
 const list = async (cafeId: string, kind: string, query = '') => {
   const res = await call(api.app, me.key, 'GET', url(cafeId, `/${kind}${query}`));
@@ -51,7 +53,9 @@ const list = async (cafeId: string, kind: string, query = '') => {
 };
 
 async function linkIdOfFile(fileUrl: string): Promise<string | null | undefined> {
-  const { rows } = await api.ctx.database.pool.query<{ link_id: string | null }>('select link_id from files where id = $1', [fileUrl.split('/').pop()]);
+  const { rows } = await api.ctx.database.pool.query<{ link_id: string | null }>('select link_id from files where id = $1', [
+    fileUrl.split('/').pop(),
+  ]);
   return rows[0]?.link_id;
 }
 
@@ -70,14 +74,23 @@ describe('groups', () => {
     expect((await list(cafeId, 'groups')).map((g) => g.name)).toEqual(['Breakfast', 'Early', 'Lunch']);
     expect(ok(await call(api.app, me.key, 'GET', url(cafeId, `/groups/${early.id}`)))).toEqual(early);
 
-    const renamed = ok(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/groups/${breakfast.id}`), [textPart('name', 'Brunch'), textPart('visible', 'false'), pngPart('image', 5, 5)]));
+    const renamed = ok(
+      await sendForm(api.app, me.key, 'PUT', url(cafeId, `/groups/${breakfast.id}`), [
+        textPart('name', 'Brunch'),
+        textPart('visible', 'false'),
+        pngPart('image', 5, 5),
+      ]),
+    );
     expect(renamed).toMatchObject({ name: 'Brunch', visible: false, order: 0 });
     expect(renamed.image).not.toBe(breakfast.image);
     expect(await linkIdOfFile(breakfast.image!)).toBeNull();
     const noImage = ok(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/groups/${breakfast.id}`), [textPart('delete_image', 'true')]));
     expect(noImage).toMatchObject({ name: 'Brunch', image: null });
     // A form with nothing in it changes nothing.
-    expect(ok(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/groups/${lunch.id}`), []))).toMatchObject({ name: 'Lunch', visible: false });
+    expect(ok(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/groups/${lunch.id}`), []))).toMatchObject({
+      name: 'Lunch',
+      visible: false,
+    });
 
     // Deleting a group keeps its categories, ungrouped.
     const category = ok(await newCategory(cafeId, { name: 'Eggs', group_id: lunch.id }));
@@ -91,7 +104,11 @@ describe('groups', () => {
 
   it('validation: names each bad field; non-images are 415; JSON is 415', async () => {
     const cafeId = await newCafe();
-    expect(paths(await sendForm(api.app, me.key, 'POST', url(cafeId, '/groups'), [textPart('visible', 'maybe'), textPart('order', '-1')])).sort()).toEqual(['name', 'order', 'visible']);
+    expect(
+      paths(
+        await sendForm(api.app, me.key, 'POST', url(cafeId, '/groups'), [textPart('visible', 'maybe'), textPart('order', '-1')]),
+      ).sort(),
+    ).toEqual(['name', 'order', 'visible']);
     expect(paths(await newGroup(cafeId, 'x'.repeat(256)))).toEqual(['name']);
     expect(paths(await newGroup(cafeId, 'ok', [textPart('order', '2147483648')]))).toEqual(['order']);
     const pdf = await newGroup(cafeId, 'pdf', [{ name: 'image', data: pdfBytes('x'), filename: 'x.png', contentType: 'image/png' }]);
@@ -106,22 +123,37 @@ describe('groups', () => {
   it('reorder: {orders: [...]}; an id not in the cafe is a 400 and nothing changes', async () => {
     const cafeId = await newCafe();
     const [a, b, c] = [ok(await newGroup(cafeId, 'A')), ok(await newGroup(cafeId, 'B')), ok(await newGroup(cafeId, 'C'))];
-    const res = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: [{ id: c!.id, order: 0 }, { id: a!.id, order: 1 }, { id: b!.id, order: 2 }] });
+    const res = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), {
+      orders: [
+        { id: c!.id, order: 0 },
+        { id: a!.id, order: 1 },
+        { id: b!.id, order: 2 },
+      ],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect((await list(cafeId, 'groups')).map((g) => g.name)).toEqual(['C', 'A', 'B']);
     const otherCafe = await newCafe();
     const foreign = ok(await newGroup(otherCafe, 'Foreign'));
     const bad = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), {
-      orders: [{ id: a!.id, order: 9 }, { id: foreign.id, order: 0 }, { id: 'nope', order: 1 }, { id: a!.id, order: 3 }],
+      orders: [
+        { id: a!.id, order: 9 },
+        { id: foreign.id, order: 0 },
+        { id: 'nope', order: 1 },
+        { id: a!.id, order: 3 },
+      ],
     });
     expect(paths(bad)).toEqual(['orders[1].id', 'orders[2].id', 'orders[3].id']);
     expect((await list(cafeId, 'groups')).map((g) => g.name)).toEqual(['C', 'A', 'B']);
     // 150 unknown ids: the first 100 named, the other 50 counted.
-    const many = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: Array.from({ length: 150 }, (_, i) => ({ id: randomUUID(), order: i })) });
+    const many = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), {
+      orders: Array.from({ length: 150 }, (_, i) => ({ id: randomUUID(), order: i })),
+    });
     expect(many.json().errors).toHaveLength(100);
     expect(many.json().omittedErrors).toBe(50);
     expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), [{ id: a!.id, order: 0 }]))).toEqual(['(body)']);
-    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: [{ id: a!.id, order: 1.5 }] }))).toEqual(['orders[0].order']);
+    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: [{ id: a!.id, order: 1.5 }] }))).toEqual([
+      'orders[0].order',
+    ]);
   });
 });
 
@@ -130,26 +162,61 @@ describe('categories', () => {
     const cafeId = await newCafe();
     const group = ok(await newGroup(cafeId, 'Drinks'));
     const coffee = ok(await newCategory(cafeId, { name: 'Coffee', description: 'Hot', group_id: group.id, type: 'drinks' }));
-    expect(coffee).toMatchObject({ cafe_id: cafeId, group_id: group.id, name: 'Coffee', description: 'Hot', type: 'drinks', order: 0, visible: true, image: null });
+    expect(coffee).toMatchObject({
+      cafe_id: cafeId,
+      group_id: group.id,
+      name: 'Coffee',
+      description: 'Hot',
+      type: 'drinks',
+      order: 0,
+      visible: true,
+      image: null,
+    });
     const tea = ok(await newCategory(cafeId, { name: 'Tea', visible: false }));
     expect(tea).toMatchObject({ order: 1, visible: false, group_id: null });
     expect((await list(cafeId, 'categories')).map((c) => c.name)).toEqual(['Coffee', 'Tea']);
 
-    const updated = ok(await call(api.app, me.key, 'PUT', url(cafeId, `/categories/${tea.id}`), { name: 'Teas', group_id: group.id, description: null, order: 0 }));
+    const updated = ok(
+      await call(api.app, me.key, 'PUT', url(cafeId, `/categories/${tea.id}`), {
+        name: 'Teas',
+        group_id: group.id,
+        description: null,
+        order: 0,
+      }),
+    );
     expect(updated).toMatchObject({ name: 'Teas', group_id: group.id, description: null, order: 0, visible: false });
     const withImage = ok(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/categories/${coffee.id}/image`), [pngPart('image')]));
     expect(withImage.image).toMatch(/\/files\//);
     expect(paths(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/categories/${coffee.id}/image`), []))).toEqual(['image']);
-    expect((await sendForm(api.app, me.key, 'PUT', url(cafeId, `/categories/${coffee.id}/image`), [{ name: 'image', data: 'plain text', filename: 'a.png' }])).statusCode).toBe(415);
+    expect(
+      (
+        await sendForm(api.app, me.key, 'PUT', url(cafeId, `/categories/${coffee.id}/image`), [
+          { name: 'image', data: 'plain text', filename: 'a.png' },
+        ])
+      ).statusCode,
+    ).toBe(415);
     const noImage = ok(await call(api.app, me.key, 'PUT', url(cafeId, `/categories/${coffee.id}`), { delete_image: true }));
     expect(noImage.image).toBeNull();
     expect(await linkIdOfFile(withImage.image!)).toBeNull();
 
-    const item = ok(await newItem(cafeId, [textPart('category_id', coffee.id), textPart('name', 'Espresso'), textPart('price', '2.5'), pngPart('image', 6, 2)]));
+    const item = ok(
+      await newItem(cafeId, [
+        textPart('category_id', coffee.id),
+        textPart('name', 'Espresso'),
+        textPart('price', '2.5'),
+        pngPart('image', 6, 2),
+      ]),
+    );
     expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/categories/${coffee.id}`))).statusCode).toBe(200);
-    expect((await call(api.app, me.key, 'GET', url(cafeId, `/items/${item.id}`))).json()).toEqual({ code: 'item_not_found', message: 'Item not found' });
+    expect((await call(api.app, me.key, 'GET', url(cafeId, `/items/${item.id}`))).json()).toEqual({
+      code: 'item_not_found',
+      message: 'Item not found',
+    });
     expect(await linkIdOfFile(item.image!)).toBeNull();
-    expect((await call(api.app, me.key, 'GET', url(cafeId, `/categories/${coffee.id}`))).json()).toEqual({ code: 'category_not_found', message: 'Category not found' });
+    expect((await call(api.app, me.key, 'GET', url(cafeId, `/categories/${coffee.id}`))).json()).toEqual({
+      code: 'category_not_found',
+      message: 'Category not found',
+    });
   });
 
   it('names are unique within a cafe ignoring case, on create and rename; other cafes may reuse them', async () => {
@@ -182,16 +249,33 @@ describe('categories', () => {
   it('validation: limits, group from another cafe, reorder', async () => {
     const cafeId = await newCafe();
     const foreignGroup = ok(await newGroup(await newCafe(), 'Elsewhere'));
-    const bad = await newCategory(cafeId, { name: 'n'.repeat(256), description: 'd'.repeat(1001), order: -1, visible: 'yes', type: 't'.repeat(51) });
+    const bad = await newCategory(cafeId, {
+      name: 'n'.repeat(256),
+      description: 'd'.repeat(1001),
+      order: -1,
+      visible: 'yes',
+      type: 't'.repeat(51),
+    });
     expect(paths(bad).sort()).toEqual(['description', 'name', 'order', 'type', 'visible']);
     expect(paths(await newCategory(cafeId, { name: 'ok', group_id: foreignGroup.id }))).toEqual(['group_id']);
     expect(paths(await newCategory(cafeId, { name: 'ok', group_id: 'not-a-uuid' }))).toEqual(['group_id']);
     ok(await newCategory(cafeId, { name: 'n'.repeat(255), description: 'd'.repeat(1000) }));
     const [x, y] = [ok(await newCategory(cafeId, { name: 'X' })), ok(await newCategory(cafeId, { name: 'Y' }))];
-    expect((await call(api.app, me.key, 'PATCH', url(cafeId, '/categories/reorder'), { orders: [{ id: y!.id, order: 0 }, { id: x!.id, order: 5 }] })).statusCode).toBe(200);
+    expect(
+      (
+        await call(api.app, me.key, 'PATCH', url(cafeId, '/categories/reorder'), {
+          orders: [
+            { id: y!.id, order: 0 },
+            { id: x!.id, order: 5 },
+          ],
+        })
+      ).statusCode,
+    ).toBe(200);
     // Y ties with the long-named category at 0 and was made after it.
     expect((await list(cafeId, 'categories')).map((c) => c.name)).toEqual(['n'.repeat(255), 'Y', 'X']);
-    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/categories/reorder'), { orders: [{ id: foreignGroup.id, order: 0 }] }))).toEqual(['orders[0].id']);
+    expect(
+      paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/categories/reorder'), { orders: [{ id: foreignGroup.id, order: 0 }] })),
+    ).toEqual(['orders[0].id']);
   });
 });
 
@@ -240,24 +324,49 @@ describe('items', () => {
     });
     expect(item.image).toMatch(/\/files\//);
     const plain = ok(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'Water'), textPart('price', '0')]));
-    expect(plain).toMatchObject({ price: 0, currency: 'USD', spice_level: 'none', ingredients: [], tags: [], allergens: [], is_featured: false, visible: true, order: 1, image: null, description: null });
+    expect(plain).toMatchObject({
+      price: 0,
+      currency: 'USD',
+      spice_level: 'none',
+      ingredients: [],
+      tags: [],
+      allergens: [],
+      is_featured: false,
+      visible: true,
+      order: 1,
+      image: null,
+      description: null,
+    });
     expect(ok(await call(api.app, me.key, 'GET', url(cafeId, `/items/${item.id}`)))).toEqual(item);
 
     const tea = ok(await newCategory(cafeId, { name: 'Tea' }));
-    const moved = ok(await sendForm(api.app, me.key, 'PUT', url(cafeId, `/items/${item.id}`), [
-      textPart('category_id', tea.id),
-      textPart('price', '5'),
-      textPart('tags', '[]'),
-      textPart('description', ''),
-      textPart('delete_image', 'true'),
-    ]));
-    expect(moved).toMatchObject({ category_id: tea.id, price: 5, tags: [], description: null, image: null, name: 'Flat white', ingredients: ['espresso', 'milk'] });
+    const moved = ok(
+      await sendForm(api.app, me.key, 'PUT', url(cafeId, `/items/${item.id}`), [
+        textPart('category_id', tea.id),
+        textPart('price', '5'),
+        textPart('tags', '[]'),
+        textPart('description', ''),
+        textPart('delete_image', 'true'),
+      ]),
+    );
+    expect(moved).toMatchObject({
+      category_id: tea.id,
+      price: 5,
+      tags: [],
+      description: null,
+      image: null,
+      name: 'Flat white',
+      ingredients: ['espresso', 'milk'],
+    });
     expect(await linkIdOfFile(item.image!)).toBeNull();
     expect((await list(cafeId, 'items', `?category_id=${tea.id}`)).map((i) => i.id)).toEqual([item.id]);
     expect(await list(cafeId, 'items', '?category_id=nope')).toEqual([]);
 
     expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/items/${plain.id}`))).json()).toEqual({ message: 'Item deleted' });
-    expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/items/${plain.id}`))).json()).toEqual({ code: 'item_not_found', message: 'Item not found' });
+    expect((await call(api.app, me.key, 'DELETE', url(cafeId, `/items/${plain.id}`))).json()).toEqual({
+      code: 'item_not_found',
+      message: 'Item not found',
+    });
   });
 
   it('names every bad field', async () => {
@@ -274,16 +383,52 @@ describe('items', () => {
       textPart('order', 'first'),
       textPart('allergens', ''),
     ]);
-    expect(paths(badValues).sort()).toEqual(['allergens[0]', 'category_id', 'currency', 'description', 'is_new', 'name', 'order', 'price', 'spice_level', 'visible']);
+    expect(paths(badValues).sort()).toEqual([
+      'allergens[0]',
+      'category_id',
+      'currency',
+      'description',
+      'is_new',
+      'name',
+      'order',
+      'price',
+      'spice_level',
+      'visible',
+    ]);
     for (const price of ['1.2345', '1e3', 'NaN', '', '1000000000', '0x10', ' 1']) {
-      expect(paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', price)])), price).toEqual(['price']);
+      expect(
+        paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', price)])),
+        price,
+      ).toEqual(['price']);
     }
     const foreignCategory = ok(await newCategory(await newCafe(), { name: 'Elsewhere' }));
-    expect(paths(await newItem(cafeId, [textPart('category_id', foreignCategory.id), textPart('name', 'n'), textPart('price', '1')]))).toEqual(['category_id']);
-    expect(paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', '1'), textPart('name', 'again')]))).toEqual(['name']);
+    expect(
+      paths(await newItem(cafeId, [textPart('category_id', foreignCategory.id), textPart('name', 'n'), textPart('price', '1')])),
+    ).toEqual(['category_id']);
+    expect(
+      paths(
+        await newItem(cafeId, [
+          textPart('category_id', categoryId),
+          textPart('name', 'n'),
+          textPart('price', '1'),
+          textPart('name', 'again'),
+        ]),
+      ),
+    ).toEqual(['name']);
     const many = Array.from({ length: 51 }, (_, i) => textPart('tags', `t${i}`));
-    expect(paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', '1'), ...many]))).toEqual(['tags']);
-    expect((await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', '1'), { name: 'image', data: pdfBytes('p'), filename: 'p.jpg' }])).statusCode).toBe(415);
+    expect(
+      paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', '1'), ...many])),
+    ).toEqual(['tags']);
+    expect(
+      (
+        await newItem(cafeId, [
+          textPart('category_id', categoryId),
+          textPart('name', 'n'),
+          textPart('price', '1'),
+          { name: 'image', data: pdfBytes('p'), filename: 'p.jpg' },
+        ])
+      ).statusCode,
+    ).toBe(415);
     expect(await list(cafeId, 'items')).toEqual([]);
   });
 
@@ -297,7 +442,9 @@ describe('items', () => {
     const files = Array.from({ length: 5 }, (_, i) => pngPart('image', 2, 40 + i));
     expect(paths(await newItem(cafeId, [...base, ...files]))).toEqual(['(body)']);
     expect(paths(await newItem(cafeId, [...base, pngPart('image', 2, 50), pngPart('image', 2, 51)]))).toEqual(['(body)']);
-    expect(paths(await sendForm(api.app, me.key, 'PUT', url(cafeId, '/profile'), [pngPart('logo', 2, 52), pngPart('logo', 2, 53)]))).toEqual(['logo']);
+    expect(
+      paths(await sendForm(api.app, me.key, 'PUT', url(cafeId, '/profile'), [pngPart('logo', 2, 52), pngPart('logo', 2, 53)])),
+    ).toEqual(['logo']);
     expect((await list(cafeId, 'items')).map((i) => i.id)).toEqual([typed.id]);
   });
 
@@ -318,22 +465,54 @@ describe('items', () => {
   it('reorder takes the bare array', async () => {
     const { cafeId, categoryId } = await menu();
     const ids: string[] = [];
-    for (const name of ['a', 'b', 'c']) ids.push(ok(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', name), textPart('price', '1')])).id);
-    const res = await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), [{ id: ids[2], order: 0 }, { id: ids[0], order: 1 }, { id: ids[1], order: 2 }]);
+    for (const name of ['a', 'b', 'c'])
+      ids.push(ok(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', name), textPart('price', '1')])).id);
+    const res = await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), [
+      { id: ids[2], order: 0 },
+      { id: ids[0], order: 1 },
+      { id: ids[1], order: 2 },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     expect((await list(cafeId, 'items')).map((i) => i.name)).toEqual(['c', 'a', 'b']);
-    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), { orders: [{ id: ids[0], order: 0 }] }))).toEqual(['(body)']);
-    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), [{ id: ids[0], order: 0 }, { id: categoryId, order: 1 }]))).toEqual(['[1].id']);
+    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), { orders: [{ id: ids[0], order: 0 }] }))).toEqual([
+      '(body)',
+    ]);
+    expect(
+      paths(
+        await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), [
+          { id: ids[0], order: 0 },
+          { id: categoryId, order: 1 },
+        ]),
+      ),
+    ).toEqual(['[1].id']);
     expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), []))).toEqual(['(body)']);
   });
 
   it('hostile text is stored verbatim; NUL is a 400; a 1 MB field is a 400', async () => {
     const { cafeId, categoryId } = await menu();
     const name = '<svg onload=alert(1)>🍕\u202e';
-    const item = ok(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', name), textPart('price', '1'), textPart('ingredients', '"quoted", <b>')]));
+    const item = ok(
+      await newItem(cafeId, [
+        textPart('category_id', categoryId),
+        textPart('name', name),
+        textPart('price', '1'),
+        textPart('ingredients', '"quoted", <b>'),
+      ]),
+    );
     expect(item).toMatchObject({ name, ingredients: ['"quoted", <b>'] });
-    expect(paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'a\u0000'), textPart('price', '1')]))).toEqual(['name']);
-    expect(paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'n'), textPart('price', '1'), textPart('description', 'm'.repeat(1024 * 1024))]))).toEqual(['description']);
+    expect(
+      paths(await newItem(cafeId, [textPart('category_id', categoryId), textPart('name', 'a\u0000'), textPart('price', '1')])),
+    ).toEqual(['name']);
+    expect(
+      paths(
+        await newItem(cafeId, [
+          textPart('category_id', categoryId),
+          textPart('name', 'n'),
+          textPart('price', '1'),
+          textPart('description', 'm'.repeat(1024 * 1024)),
+        ]),
+      ),
+    ).toEqual(['description']);
     expect(paths(await newCategory(cafeId, { name: 'x\ud800' }))).toEqual(['name']);
     expect((await newCategory(cafeId, { name: 'n', description: 'm'.repeat(1024 * 1024) })).statusCode).toBe(413);
   });
@@ -345,7 +524,9 @@ describe('ids from another cafe or account', () => {
     const theirs = await newCafe(other.key);
     const theirCategory = ok(await newCategory(theirs, { name: 'Theirs' }, other.key));
     const theirGroup = ok(await sendForm(api.app, other.key, 'POST', url(theirs, '/groups'), [textPart('name', 'Theirs')]));
-    const theirItem = ok(await newItem(theirs, [textPart('category_id', theirCategory.id), textPart('name', 'Theirs'), textPart('price', '1')], other.key));
+    const theirItem = ok(
+      await newItem(theirs, [textPart('category_id', theirCategory.id), textPart('name', 'Theirs'), textPart('price', '1')], other.key),
+    );
     const expectations: Array<[Promise<{ statusCode: number; body: string }>, string]> = [
       [call(api.app, me.key, 'GET', url(mine, `/groups/${theirGroup.id}`)), 'Group not found'],
       [sendForm(api.app, me.key, 'PUT', url(mine, `/groups/${theirGroup.id}`), [textPart('name', 'x')]), 'Group not found'],
@@ -359,7 +540,14 @@ describe('ids from another cafe or account', () => {
       [call(api.app, me.key, 'POST', url(mine, `/items/${theirItem.id}/hide`)), 'Item not found'],
       [call(api.app, me.key, 'DELETE', url(mine, `/items/${theirItem.id}`)), 'Item not found'],
       [call(api.app, me.key, 'GET', url(theirs, `/items/${theirItem.id}`)), 'Cafe not found'],
-      [sendForm(api.app, me.key, 'POST', url(theirs, '/items'), [textPart('category_id', theirCategory.id), textPart('name', 'x'), textPart('price', '1')]), 'Cafe not found'],
+      [
+        sendForm(api.app, me.key, 'POST', url(theirs, '/items'), [
+          textPart('category_id', theirCategory.id),
+          textPart('name', 'x'),
+          textPart('price', '1'),
+        ]),
+        'Cafe not found',
+      ],
       [call(api.app, me.key, 'PATCH', url(theirs, '/items/reorder'), [{ id: theirItem.id, order: 3 }]), 'Cafe not found'],
       [call(api.app, me.key, 'DELETE', url(theirs, `/groups/${theirGroup.id}`)), 'Cafe not found'],
     ];
@@ -380,12 +568,38 @@ describe('concurrent writes', () => {
       const cafeId = await newCafe();
       const category = ok(await newCategory(cafeId, { name: 'Cakes' }));
       const items: Row[] = [];
-      for (let i = 0; i < 4; i++) items.push(ok(await newItem(cafeId, [textPart('category_id', category.id), textPart('name', `cake ${i}`), textPart('price', '3'), pngPart('image', 10 + i, 3 + round)])));
+      for (let i = 0; i < 4; i++)
+        items.push(
+          ok(
+            await newItem(cafeId, [
+              textPart('category_id', category.id),
+              textPart('name', `cake ${i}`),
+              textPart('price', '3'),
+              pngPart('image', 10 + i, 3 + round),
+            ]),
+          ),
+        );
       const writes = [
-        ...items.map((item, i) => sendForm(api.app, me.key, 'PUT', url(cafeId, `/items/${item.id}`), [textPart('name', 'renamed'), pngPart('image', 20 + i, 5 + round)])),
+        ...items.map((item, i) =>
+          sendForm(api.app, me.key, 'PUT', url(cafeId, `/items/${item.id}`), [
+            textPart('name', 'renamed'),
+            pngPart('image', 20 + i, 5 + round),
+          ]),
+        ),
         call(api.app, me.key, 'DELETE', url(cafeId)),
-        newItem(cafeId, [textPart('category_id', category.id), textPart('name', 'late'), textPart('price', '1'), pngPart('image', 30, 7 + round)]),
-        call(api.app, me.key, 'PATCH', url(cafeId, '/items/reorder'), items.map((item, i) => ({ id: item.id, order: 10 - i }))),
+        newItem(cafeId, [
+          textPart('category_id', category.id),
+          textPart('name', 'late'),
+          textPart('price', '1'),
+          pngPart('image', 30, 7 + round),
+        ]),
+        call(
+          api.app,
+          me.key,
+          'PATCH',
+          url(cafeId, '/items/reorder'),
+          items.map((item, i) => ({ id: item.id, order: 10 - i })),
+        ),
       ];
       for (const res of await Promise.all(writes)) {
         expect([200, 404], res.body).toContain(res.statusCode);
@@ -393,7 +607,10 @@ describe('concurrent writes', () => {
       }
       expect((await call(api.app, me.key, 'GET', url(cafeId))).statusCode).toBe(404);
       // Nothing the cafe had stays attached to a link that no longer exists.
-      const { rows } = await api.ctx.database.pool.query('select 1 from files where account_id = $1 and link_id is null and attached_at is not null', [me.accountId]);
+      const { rows } = await api.ctx.database.pool.query(
+        'select 1 from files where account_id = $1 and link_id is null and attached_at is not null',
+        [me.accountId],
+      );
       expect(rows).toEqual([]);
     }
   });

@@ -51,7 +51,12 @@ describe('menu theme preview', () => {
     expect(savedHtml).toContain('class="badge diet-tag"');
 
     const before = Date.now();
-    const { path, expiresAt } = await preview(cafe.id, { themeImage: 'dark', primaryColor: '#ff00aa', secondaryColor: '#00aa55', showDietarySection: false });
+    const { path, expiresAt } = await preview(cafe.id, {
+      themeImage: 'dark',
+      primaryColor: '#ff00aa',
+      secondaryColor: '#00aa55',
+      showDietarySection: false,
+    });
     expect(Date.parse(expiresAt) - before).toBeGreaterThanOrEqual(590_000);
     expect(Date.parse(expiresAt) - before).toBeLessThanOrEqual(610_000);
     for (let i = 0; i < 2; i++) {
@@ -82,7 +87,11 @@ describe('menu theme preview', () => {
     const after = await stack.redirect.get(`/${slug}`);
     expectOrdinaryPage(after);
     expect(await after.text()).toContain('--bg:#fbf7f0');
-    expect((await call(api(), key(), 'GET', cafeUrl(cafe.id))).json().data).toMatchObject({ themeImage: 'classic', primaryColor: null, showDietarySection: true });
+    expect((await call(api(), key(), 'GET', cafeUrl(cafe.id))).json().data).toMatchObject({
+      themeImage: 'classic',
+      primaryColor: null,
+      showDietarySection: true,
+    });
 
     // Two ordinary scans (before and after); the three previews were not scans.
     const scans = await stack.waitForScans(cafe.link.id, 2);

@@ -25,7 +25,10 @@ afterAll(async () => {
   await api?.close();
 });
 
-type Cafe = { id: string; link: { id: string; dynamic_link_id: string; full_dynamic_url: string; qr_options: Record<string, unknown> } } & Record<string, unknown>;
+type Cafe = {
+  id: string;
+  link: { id: string; dynamic_link_id: string; full_dynamic_url: string; qr_options: Record<string, unknown> };
+} & Record<string, unknown>;
 
 async function newCafe(key = me.key, body: Record<string, unknown> = { name: 'Blue Bottle' }): Promise<Cafe> {
   const res = await call(api.app, key, 'POST', url(), body);
@@ -39,7 +42,10 @@ function paths(res: { statusCode: number; json(): { errors?: Array<{ path: strin
 }
 
 async function fileRow(fileId: string) {
-  const { rows } = await api.ctx.database.pool.query<{ link_id: string | null; attached_at: Date | null }>('select link_id, attached_at from files where id = $1', [fileId]);
+  const { rows } = await api.ctx.database.pool.query<{ link_id: string | null; attached_at: Date | null }>(
+    'select link_id, attached_at from files where id = $1',
+    [fileId],
+  );
   return rows[0];
 }
 
@@ -67,7 +73,13 @@ describe('POST /cafes', () => {
     expect(cafe.link.full_dynamic_url).toBe(`${api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/${cafe.link.dynamic_link_id}`);
     const links = (await call(api.app, me.key, 'GET', `${API_PREFIX}/links?menu=${cafe.id}`)).json().data;
     expect(links).toHaveLength(1);
-    expect(links[0]).toMatchObject({ id: cafe.link.id, dynamic_link_id: cafe.link.dynamic_link_id, type: 'menu', menu: cafe.id, name: 'Blue Bottle' });
+    expect(links[0]).toMatchObject({
+      id: cafe.link.id,
+      dynamic_link_id: cafe.link.dynamic_link_id,
+      type: 'menu',
+      menu: cafe.id,
+      name: 'Blue Bottle',
+    });
     expect((await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data).toEqual(cafe);
     const list = (await call(api.app, me.key, 'GET', url())).json().data as Cafe[];
     expect(list.map((c) => c.id)).toContain(cafe.id);
@@ -76,7 +88,9 @@ describe('POST /cafes', () => {
   it('names each bad field', async () => {
     expect(paths(await call(api.app, me.key, 'POST', url(), {}))).toEqual(['name']);
     expect(paths(await call(api.app, me.key, 'POST', url(), { name: '   ' }))).toEqual(['name']);
-    expect(paths(await call(api.app, me.key, 'POST', url(), { name: 'x'.repeat(256), description: 'd'.repeat(2001), extra: 1 })).sort()).toEqual(['description', 'extra', 'name']);
+    expect(
+      paths(await call(api.app, me.key, 'POST', url(), { name: 'x'.repeat(256), description: 'd'.repeat(2001), extra: 1 })).sort(),
+    ).toEqual(['description', 'extra', 'name']);
     await newCafe(me.key, { name: 'x'.repeat(255), description: 'd'.repeat(2000) });
     // Contact fields are the profile's: not accepted here.
     expect(paths(await call(api.app, me.key, 'POST', url(), { name: 'a', phone: '1' }))).toEqual(['phone']);
@@ -99,7 +113,14 @@ describe('PUT /cafes/:id', () => {
       description: null,
       timezone: 'Asia/Tokyo',
       operating_hours: [
-        { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '12:00' }, { from: '13:00', to: '17:30' }] },
+        {
+          day: 'monday',
+          enabled: true,
+          ranges: [
+            { from: '08:00', to: '12:00' },
+            { from: '13:00', to: '17:30' },
+          ],
+        },
         { day: 'friday', enabled: true, ranges: [{ from: '18:00', to: '02:00' }] },
         { day: 'sunday', enabled: false, ranges: [] },
       ],
@@ -128,7 +149,14 @@ describe('PUT /cafes/:id', () => {
       timezone: 'Mars/Olympus',
       operating_hours: [
         { day: 'funday', enabled: true, ranges: [] },
-        { day: 'monday', enabled: 'yes', ranges: [{ from: '25:00', to: '10:00' }, { from: '10:00', to: '10:00' }] },
+        {
+          day: 'monday',
+          enabled: 'yes',
+          ranges: [
+            { from: '25:00', to: '10:00' },
+            { from: '10:00', to: '10:00' },
+          ],
+        },
         { day: 'monday', enabled: true },
       ],
       facilities: ['ok', ''],
@@ -151,7 +179,14 @@ describe('PUT /cafes/:id', () => {
     ]) {
       expect(got, p).toContain(p);
     }
-    const dup = paths(await call(api.app, me.key, 'PUT', url(`/${cafe.id}`), { operating_hours: [{ day: 'monday', enabled: true }, { day: 'monday', enabled: false }] }));
+    const dup = paths(
+      await call(api.app, me.key, 'PUT', url(`/${cafe.id}`), {
+        operating_hours: [
+          { day: 'monday', enabled: true },
+          { day: 'monday', enabled: false },
+        ],
+      }),
+    );
     expect(dup).toEqual(['operating_hours[1].day']);
     expect((await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data).toEqual(cafe);
   });
@@ -166,26 +201,49 @@ describe('PUT /cafes/:id/theme', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.themeImage).toBe(key);
     }
-    const styled = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), { themeImage: 'dark', primaryColor: '#FFAA00', secondaryColor: '#abc', showDietarySection: false });
-    expect(styled.json().data).toMatchObject({ themeImage: 'dark', primaryColor: '#ffaa00', secondaryColor: '#abc', showDietarySection: false });
+    const styled = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), {
+      themeImage: 'dark',
+      primaryColor: '#FFAA00',
+      secondaryColor: '#abc',
+      showDietarySection: false,
+    });
+    expect(styled.json().data).toMatchObject({
+      themeImage: 'dark',
+      primaryColor: '#ffaa00',
+      secondaryColor: '#abc',
+      showDietarySection: false,
+    });
     const kept = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), { themeImage: 'modern', secondaryColor: null });
-    expect(kept.json().data).toMatchObject({ themeImage: 'modern', primaryColor: '#ffaa00', secondaryColor: null, showDietarySection: false });
+    expect(kept.json().data).toMatchObject({
+      themeImage: 'modern',
+      primaryColor: '#ffaa00',
+      secondaryColor: null,
+      showDietarySection: false,
+    });
   });
 
   it('the cafe reads back what the theme wrote, under the names it was written with', async () => {
     const cafe = await newCafe();
     const written = { themeImage: 'elegant', primaryColor: '#0b3d91', secondaryColor: '#ffee00', showDietarySection: false };
     expect((await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), written)).statusCode).toBe(200);
-    for (const read of [(await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data, ...(await call(api.app, me.key, 'GET', url())).json().data.filter((c: Cafe) => c.id === cafe.id)]) {
+    for (const read of [
+      (await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data,
+      ...(await call(api.app, me.key, 'GET', url())).json().data.filter((c: Cafe) => c.id === cafe.id),
+    ]) {
       expect(read).toMatchObject(written);
       // One name per field: the contract's.
-      for (const snake of ['theme_image', 'primary_color', 'secondary_color', 'show_dietary_section']) expect(read).not.toHaveProperty(snake);
+      for (const snake of ['theme_image', 'primary_color', 'secondary_color', 'show_dietary_section'])
+        expect(read).not.toHaveProperty(snake);
     }
   });
 
   it('an unknown theme is a 400 listing the themes; bad colors name their field', async () => {
     const cafe = await newCafe();
-    const res = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), { themeImage: 'neon', primaryColor: 'red', secondaryColor: '#12345' });
+    const res = await call(api.app, me.key, 'PUT', url(`/${cafe.id}/theme`), {
+      themeImage: 'neon',
+      primaryColor: 'red',
+      secondaryColor: '#12345',
+    });
     expect(paths(res).sort()).toEqual(['primaryColor', 'secondaryColor', 'themeImage']);
     const message = res.json().errors.find((e: { path: string }) => e.path === 'themeImage').message;
     for (const key of MENU_THEME_KEYS) expect(message).toContain(key);
@@ -232,7 +290,11 @@ describe('PUT /cafes/:id/profile (multipart)', () => {
     expect(replaced.cover).toBe(profile.cover);
     expect(await fileRow(logo)).toMatchObject({ link_id: null, attached_at: null });
 
-    const cleared = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('delete_logo', 'true'), textPart('delete_cafe-cover', 'true'), textPart('title', '')]);
+    const cleared = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [
+      textPart('delete_logo', 'true'),
+      textPart('delete_cafe-cover', 'true'),
+      textPart('title', ''),
+    ]);
     expect(cleared.statusCode, cleared.body).toBe(200);
     expect(cleared.json().data).toMatchObject({ logo: null, cover: null, title: null, subtitle: 'Since 2002' });
     expect(await fileRow(cover)).toMatchObject({ link_id: null });
@@ -250,7 +312,9 @@ describe('PUT /cafes/:id/profile (multipart)', () => {
 
   it('a non-image is 415, a bad field a 400 naming it, JSON a 415, a file past the limit 413', async () => {
     const cafe = await newCafe();
-    const pdf = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [{ name: 'logo', data: pdfBytes('menu'), filename: 'logo.png', contentType: 'image/png' }]);
+    const pdf = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [
+      { name: 'logo', data: pdfBytes('menu'), filename: 'logo.png', contentType: 'image/png' },
+    ]);
     expect(pdf.statusCode).toBe(415);
     expect(pdf.json()).toEqual({ code: 'unsupported_image_type', message: expect.stringContaining('PNG') });
     const junk = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [{ name: 'cover', data: 'hello', filename: 'c.jpg' }]);
@@ -282,9 +346,19 @@ describe('DELETE /cafes/:id', () => {
   it('removes the cafe, its menu, its images and its link', async () => {
     const cafe = await newCafe();
     await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [pngPart('logo', 7, 7)]);
-    const group = (await sendForm(api.app, me.key, 'POST', url(`/${cafe.id}/groups`), [textPart('name', 'Breakfast'), pngPart('image', 4, 9)])).json().data;
-    const category = (await call(api.app, me.key, 'POST', url(`/${cafe.id}/categories`), { name: 'Coffee', group_id: group.id })).json().data;
-    const item = (await sendForm(api.app, me.key, 'POST', url(`/${cafe.id}/items`), [textPart('category_id', category.id), textPart('name', 'Latte'), textPart('price', '4.5'), pngPart('image', 9, 4)])).json().data;
+    const group = (
+      await sendForm(api.app, me.key, 'POST', url(`/${cafe.id}/groups`), [textPart('name', 'Breakfast'), pngPart('image', 4, 9)])
+    ).json().data;
+    const category = (await call(api.app, me.key, 'POST', url(`/${cafe.id}/categories`), { name: 'Coffee', group_id: group.id })).json()
+      .data;
+    const item = (
+      await sendForm(api.app, me.key, 'POST', url(`/${cafe.id}/items`), [
+        textPart('category_id', category.id),
+        textPart('name', 'Latte'),
+        textPart('price', '4.5'),
+        pngPart('image', 9, 4),
+      ])
+    ).json().data;
     const res = await call(api.app, me.key, 'DELETE', url(`/${cafe.id}`));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Cafe deleted' });
@@ -312,14 +386,21 @@ describe('the cafe’s link through /links', () => {
     const cafe = await newCafe();
     const profile = (await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [pngPart('logo', 11, 3)])).json().data;
     const linkUrl = `${API_PREFIX}/links/${cafe.link.dynamic_link_id}`;
-    const put = await call(api.app, me.key, 'PUT', linkUrl, { name: 'Menu', type: 'menu', data: { name: 'Menu' }, linkConfigurations: { scanLimitActive: true, scanLimit: 100 } });
+    const put = await call(api.app, me.key, 'PUT', linkUrl, {
+      name: 'Menu',
+      type: 'menu',
+      data: { name: 'Menu' },
+      linkConfigurations: { scanLimitActive: true, scanLimit: 100 },
+    });
     expect(put.statusCode, put.body).toBe(200);
     expect(await fileRow(fileIdOf(profile.logo))).toMatchObject({ link_id: cafe.link.id });
     const retyped = await call(api.app, me.key, 'PUT', linkUrl, { name: 'Menu', type: 'website', data: { url: 'https://example.com/' } });
     expect(paths(retyped)).toEqual(['type']);
     const copy = await call(api.app, me.key, 'POST', `${linkUrl}/duplicate`, {});
     expect(copy.statusCode, copy.body).toBe(200);
-    expect((await call(api.app, me.key, 'GET', `${API_PREFIX}/links?menu=${cafe.id}`)).json().data.map((l: { id: string }) => l.id)).toEqual([cafe.link.id]);
+    expect(
+      (await call(api.app, me.key, 'GET', `${API_PREFIX}/links?menu=${cafe.id}`)).json().data.map((l: { id: string }) => l.id),
+    ).toEqual([cafe.link.id]);
     expect((await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data.logo).toBe(profile.logo);
   });
 });
@@ -358,7 +439,8 @@ describe('scopes and tenancy', () => {
     const update = (await addKey(api.ctx, me.accountId, ['cafe.update'])).key;
     const del = (await addKey(api.ctx, me.accountId, ['cafe.delete'])).key;
     const links = (await addKey(api.ctx, me.accountId, ['links.read', 'links.create', 'links.update', 'links.delete'])).key;
-    const status = async (key: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) => (await call(api.app, key, method, url(path), body)).statusCode;
+    const status = async (key: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
+      (await call(api.app, key, method, url(path), body)).statusCode;
     expect(await status(read, 'GET', '')).toBe(200);
     expect(await status(read, 'GET', `/${cafe.id}/groups`)).toBe(200);
     expect(await status(links, 'GET', '')).toBe(403);
@@ -402,7 +484,10 @@ describe('hostile text', () => {
     const description = "'; drop table cafes; -- <img src=x onerror=alert(1)>";
     const cafe = await newCafe(me.key, { name, description });
     expect(cafe).toMatchObject({ name, description });
-    const profile = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('title', '<b onmouseover=alert(1)>hi</b>'), textPart('address', '日本語 \u0007 bell')]);
+    const profile = await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [
+      textPart('title', '<b onmouseover=alert(1)>hi</b>'),
+      textPart('address', '日本語 \u0007 bell'),
+    ]);
     expect(profile.json().data).toMatchObject({ title: '<b onmouseover=alert(1)>hi</b>', address: '日本語 \u0007 bell' });
   });
 
@@ -419,8 +504,12 @@ describe('hostile text', () => {
     expect(paths(await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('title', 'a\u0000b')]))).toEqual(['title']);
     const huge = 'm'.repeat(1024 * 1024);
     expect((await call(api.app, me.key, 'PUT', url(`/${cafe.id}`), { description: huge })).statusCode).toBe(413);
-    expect(paths(await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('description', huge)]))).toEqual(['description']);
-    expect(paths(await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('description', 'd'.repeat(2001))]))).toEqual(['description']);
+    expect(paths(await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('description', huge)]))).toEqual([
+      'description',
+    ]);
+    expect(paths(await sendForm(api.app, me.key, 'PUT', url(`/${cafe.id}/profile`), [textPart('description', 'd'.repeat(2001))]))).toEqual([
+      'description',
+    ]);
     expect((await call(api.app, me.key, 'GET', url(`/${cafe.id}`))).json().data).toEqual(cafe);
   });
 });

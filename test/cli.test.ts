@@ -31,7 +31,11 @@ describe('CLI: accounts and keys from the shell, one JSON line each', () => {
     // The console is served at the root of the api's public origin.
     expect(key.consoleUrl).toBe(new URL('/', api.ctx.config.PUBLIC_API_URL).href);
     const behindProxy = oneJsonLine(
-      (await runEntry('cli/index.ts', ['key', 'create', '--account', account.id, '--scopes', 'all'], { PUBLIC_API_URL: 'https://qr.example.com/api/v1' })).stdout,
+      (
+        await runEntry('cli/index.ts', ['key', 'create', '--account', account.id, '--scopes', 'all'], {
+          PUBLIC_API_URL: 'https://qr.example.com/api/v1',
+        })
+      ).stdout,
     );
     expect(behindProxy.consoleUrl).toBe('https://qr.example.com/');
 

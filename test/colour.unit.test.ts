@@ -5,7 +5,8 @@ import { contrastRatio, hexToRgb, isHexColor, longHex, over, relativeLuminance, 
 describe('hex colours', () => {
   it('takes #rgb and #rrggbb in any case, nothing else', () => {
     for (const ok of ['#fff', '#FFF', '#1a2B3c', '#000000']) expect(isHexColor(ok)).toBe(true);
-    for (const bad of ['fff', '#ffff', '#fffffff', '#12345g', '#ff000080', 'red', '', ' #fff', null, undefined]) expect(isHexColor(bad)).toBe(false);
+    for (const bad of ['fff', '#ffff', '#fffffff', '#12345g', '#ff000080', 'red', '', ' #fff', null, undefined])
+      expect(isHexColor(bad)).toBe(false);
   });
 
   it('reads the channels of the short and the long form alike', () => {

@@ -17,9 +17,13 @@ describe('configuration', () => {
 
   it('reads the namespace under its old name, QUEUE_PREFIX, with a deprecation line, until REDIS_NAMESPACE is set', () => {
     expect(loadConfig({ QUEUE_PREFIX: 'old-name' }).REDIS_NAMESPACE).toBe('old-name');
-    expect(configDeprecations({ QUEUE_PREFIX: 'old-name' })).toEqual([expect.stringMatching(/^QUEUE_PREFIX is deprecated \(read as REDIS_NAMESPACE .*set REDIS_NAMESPACE instead$/)]);
+    expect(configDeprecations({ QUEUE_PREFIX: 'old-name' })).toEqual([
+      expect.stringMatching(/^QUEUE_PREFIX is deprecated \(read as REDIS_NAMESPACE .*set REDIS_NAMESPACE instead$/),
+    ]);
     expect(loadConfig({ QUEUE_PREFIX: 'old-name', REDIS_NAMESPACE: 'new-name' }).REDIS_NAMESPACE).toBe('new-name');
-    expect(configDeprecations({ QUEUE_PREFIX: 'old-name', REDIS_NAMESPACE: 'new-name' })).toEqual([expect.stringContaining('ignored: REDIS_NAMESPACE is set')]);
+    expect(configDeprecations({ QUEUE_PREFIX: 'old-name', REDIS_NAMESPACE: 'new-name' })).toEqual([
+      expect.stringContaining('ignored: REDIS_NAMESPACE is set'),
+    ]);
     expect(configDeprecations({ REDIS_NAMESPACE: 'new-name' })).toEqual([]);
   });
 

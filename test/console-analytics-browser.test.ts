@@ -11,7 +11,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { bucketLabel, deviceLabel, exportBody, viewFromQuery } from '../console/src/analytics/view.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { geoSample } from './support/geo.js';
 import { call } from './support/harness.js';
 import { SCAN_USER_AGENTS, startScanStack, type ScanStack } from './support/redirect.js';
@@ -61,7 +70,12 @@ afterAll(async () => {
 
 /** A signed-in page at `hash` in `timezoneId`, recording page errors and everything logged (a CSP violation is logged as an error). */
 async function open(hash: string, options: { size?: typeof PHONE | typeof DESKTOP; bypassCSP?: boolean; timezoneId?: string } = {}) {
-  const context = await browser.newContext({ ...(options.size ?? DESKTOP), bypassCSP: options.bypassCSP ?? false, timezoneId: options.timezoneId ?? 'UTC', acceptDownloads: true });
+  const context = await browser.newContext({
+    ...(options.size ?? DESKTOP),
+    bypassCSP: options.bypassCSP ?? false,
+    timezoneId: options.timezoneId ?? 'UTC',
+    acceptDownloads: true,
+  });
   await signInBeforeLoad(context, stack.me.key);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -77,10 +91,17 @@ const ranked = (page: Page, title: string) =>
   page
     .getByRole('region', { name: title, exact: true })
     .locator('li')
-    .evaluateAll((items) => items.map((li) => [li.querySelector('.ranked-name')!.textContent!.trim(), Number(li.querySelector('.ranked-count')!.firstChild!.textContent!.replace(/\D/g, ''))]));
+    .evaluateAll((items) =>
+      items.map((li) => [
+        li.querySelector('.ranked-name')!.textContent!.trim(),
+        Number(li.querySelector('.ranked-count')!.firstChild!.textContent!.replace(/\D/g, '')),
+      ]),
+    );
 /** The chart's buckets as the table beside it lists them. */
 const buckets = (page: Page) =>
-  page.locator('.analytics-series tbody tr').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, Number(r.querySelector('td')!.textContent)]));
+  page
+    .locator('.analytics-series tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, Number(r.querySelector('td')!.textContent)]));
 type Series = { x: string[]; y: number[] };
 const apiBuckets = (series: Series) => series.x.map((d, i) => [bucketLabel(d), series.y[i]]);
 /** The buckets uPlot has drawn (data-drawn, set by its draw hook). */
@@ -100,9 +121,14 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       expect(await ranked(page, 'Top QR codes')).toEqual(rows(await api('/analytics/qr-code?duration=7_days&timezone=UTC&limit=10')));
       expect((await ranked(page, 'Countries'))[0]).toEqual(['🇩🇪 Germany', 3]);
       // Each top QR code leads to its link's dashboard.
-      expect(await page.getByRole('region', { name: 'Top QR codes' }).getByRole('link', { name: 'Menu' }).getAttribute('href')).toBe(`#/analytics/${menu.slug}`);
+      expect(await page.getByRole('region', { name: 'Top QR codes' }).getByRole('link', { name: 'Menu' }).getAttribute('href')).toBe(
+        `#/analytics/${menu.slug}`,
+      );
       expect(await ranked(page, 'Devices')).toEqual(
-        (await api('/analytics/device?duration=7_days&timezone=UTC&limit=10')).map((r: { name: string; scans: number }) => [deviceLabel(r.name), r.scans]),
+        (await api('/analytics/device?duration=7_days&timezone=UTC&limit=10')).map((r: { name: string; scans: number }) => [
+          deviceLabel(r.name),
+          r.scans,
+        ]),
       );
       expect(await ranked(page, 'Devices')).toEqual([
         ['Mobile', 4],

@@ -50,7 +50,11 @@ describe('analytics view in the URL', () => {
 
 describe('what the dashboard asks the API', () => {
   it('a preset with its zone, bots left out unless asked for; custom dates only with custom', () => {
-    expect(apiQuery(viewFromQuery('duration=30_days&from=2026-01-01', ZONE))).toEqual({ duration: '30_days', exclude_bots: 'true', timezone: ZONE });
+    expect(apiQuery(viewFromQuery('duration=30_days&from=2026-01-01', ZONE))).toEqual({
+      duration: '30_days',
+      exclude_bots: 'true',
+      timezone: ZONE,
+    });
     expect(apiQuery(viewFromQuery('duration=custom&from=2026-01-01&to=2026-01-31&bots=1', ZONE), 10)).toEqual({
       duration: 'custom',
       date_from: '2026-01-01',
@@ -68,7 +72,11 @@ describe('what the dashboard asks the API', () => {
     expect(previousPeriod(view('duration=yesterday'), NOW)).toEqual({ from: '2026-11-24', to: '2026-11-24', label: 'the day before' });
     expect(previousPeriod(view('duration=48_hours'), NOW)).toEqual({ from: '2026-11-22', to: '2026-11-23', label: 'the two days before' });
     expect(previousPeriod(view('duration=1_year'), NOW).from).toBe('2024-11-27');
-    expect(previousPeriod(view('duration=custom&from=2026-03-01&to=2026-03-31'), NOW)).toEqual({ from: '2026-01-29', to: '2026-02-28', label: 'the 31 days before' });
+    expect(previousPeriod(view('duration=custom&from=2026-03-01&to=2026-03-31'), NOW)).toEqual({
+      from: '2026-01-29',
+      to: '2026-02-28',
+      label: 'the 31 days before',
+    });
     // In UTC it is still the 25th.
     expect(previousPeriod(viewFromQuery('duration=today&tz=UTC', ZONE), NOW).from).toBe('2026-11-24');
   });
@@ -76,8 +84,16 @@ describe('what the dashboard asks the API', () => {
   it('exports the same local days in the same zone; the last 48 hours are the export’s own default', () => {
     expect(exportBody(viewFromQuery('', ZONE), NOW)).toEqual({ startDate: '2026-11-20', endDate: '2026-11-26', timezone: ZONE });
     expect(exportBody(viewFromQuery('duration=48_hours', ZONE), NOW)).toEqual({ timezone: ZONE });
-    expect(exportBody(viewFromQuery('duration=yesterday', ZONE), NOW)).toEqual({ startDate: '2026-11-25', endDate: '2026-11-25', timezone: ZONE });
-    expect(exportBody(viewFromQuery('duration=custom&to=2026-11-10', ZONE), NOW)).toEqual({ startDate: '2026-11-01', endDate: '2026-11-10', timezone: ZONE });
+    expect(exportBody(viewFromQuery('duration=yesterday', ZONE), NOW)).toEqual({
+      startDate: '2026-11-25',
+      endDate: '2026-11-25',
+      timezone: ZONE,
+    });
+    expect(exportBody(viewFromQuery('duration=custom&to=2026-11-10', ZONE), NOW)).toEqual({
+      startDate: '2026-11-01',
+      endDate: '2026-11-10',
+      timezone: ZONE,
+    });
   });
 });
 
@@ -90,8 +106,17 @@ describe('answers as the screen draws them', () => {
   });
 
   it('day buckets become UTC-midnight seconds with their counts when the answer has no hours', () => {
-    const series = scanSeries({ Year: { x: [2026], y: [5] }, Month: { x: ['November'], y: [5] }, Day: { x: ['2026-11-24', '2026-11-25'], y: [2, 3] } });
-    expect(series).toEqual({ unit: 'day', labels: ['2026-11-24', '2026-11-25'], xs: [Date.UTC(2026, 10, 24) / 1000, Date.UTC(2026, 10, 25) / 1000], ys: [2, 3] });
+    const series = scanSeries({
+      Year: { x: [2026], y: [5] },
+      Month: { x: ['November'], y: [5] },
+      Day: { x: ['2026-11-24', '2026-11-25'], y: [2, 3] },
+    });
+    expect(series).toEqual({
+      unit: 'day',
+      labels: ['2026-11-24', '2026-11-25'],
+      xs: [Date.UTC(2026, 10, 24) / 1000, Date.UTC(2026, 10, 25) / 1000],
+      ys: [2, 3],
+    });
     expect(bucketLabel(series.labels[0]!)).toBe('2026-11-24');
   });
 
@@ -109,7 +134,13 @@ describe('answers as the screen draws them', () => {
   });
 
   it('device types in words; names the console does not know stay as they are', () => {
-    expect(['mobile', 'desktop', 'smarttv', 'Unknown', 'hologram'].map(deviceLabel)).toEqual(['Mobile', 'Desktop', 'Smart TV', 'Unknown', 'hologram']);
+    expect(['mobile', 'desktop', 'smarttv', 'Unknown', 'hologram'].map(deviceLabel)).toEqual([
+      'Mobile',
+      'Desktop',
+      'Smart TV',
+      'Unknown',
+      'hologram',
+    ]);
   });
 
   it('the weekday-hour answer as 7 rows of 24, Monday first, with shading levels', () => {

@@ -11,7 +11,6 @@ import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, serious
 import { startConsoleApi } from './support/console.js';
 import { addKey, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
-
 let api: TestApi;
 let base: string;
 let browser: Browser;
@@ -32,7 +31,9 @@ afterAll(async () => {
 });
 
 /** A context whose pages report console errors and page errors into `problems`. */
-async function consoleContext(options: Parameters<Browser['newContext']>[0] = PHONE): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function consoleContext(
+  options: Parameters<Browser['newContext']>[0] = PHONE,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -107,7 +108,10 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('API key').waitFor();
       expect(await page.getByRole('status').textContent()).toContain('signed out');
-      expect(await page.evaluate(() => [sessionStorage.getItem('qrlinks.apiKey'), localStorage.getItem('qrlinks.apiKey')])).toEqual([null, null]);
+      expect(await page.evaluate(() => [sessionStorage.getItem('qrlinks.apiKey'), localStorage.getItem('qrlinks.apiKey')])).toEqual([
+        null,
+        null,
+      ]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -129,7 +133,7 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
     }
   });
 
-  it("a narrow key on a starter plan sees what it cannot use, and why, at 390 px", async () => {
+  it('a narrow key on a starter plan sees what it cannot use, and why, at 390 px', async () => {
     const { context, page } = await consoleContext();
     try {
       await signIn(page, narrowKey);

@@ -12,7 +12,17 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { consoleScreenshot, DESKTOP, dropCsvFile, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  dropCsvFile,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { unzip } from './support/images.js';
@@ -43,7 +53,10 @@ beforeAll(async () => {
   workers = await startWorkers(api.ctx);
   owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
   folderId = (await call(api.app, owner.key, 'POST', '/api/v1/folders', { name: 'Table tents' })).json().id;
-  await call(api.app, owner.key, 'POST', '/api/v1/templates', { name: 'Cafe red', qrOptions: { dotsOptions: { color: '#aa2222', type: 'rounded' } } });
+  await call(api.app, owner.key, 'POST', '/api/v1/templates', {
+    name: 'Cafe red',
+    qrOptions: { dotsOptions: { color: '#aa2222', type: 'rounded' } },
+  });
   if (hasChromium) browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
@@ -109,96 +122,107 @@ async function checkedWithTwoBadRows(page: Page) {
 }
 
 describe.skipIf(!hasChromium)('console bulk generation screen', () => {
-  it('checks a dropped 200-row CSV, generates the fixed one by keyboard, follows the job, downloads the ZIP; the links are listed', { timeout: 90_000 }, async () => {
-    const { context, page, problems } = await openBulk();
-    try {
-      // The columns of the chosen type, and a sample file made in the browser.
-      expect(await page.locator('.bulk-columns').textContent()).toContain('Required');
-      const [sample] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a sample CSV' }).click()]);
-      expect(sample.suggestedFilename()).toBe('qrlinks-website-sample.csv');
-      expect((await readFile((await sample.path())!, 'utf8')).split('\r\n')[0]).toBe('name,url');
+  it(
+    'checks a dropped 200-row CSV, generates the fixed one by keyboard, follows the job, downloads the ZIP; the links are listed',
+    { timeout: 90_000 },
+    async () => {
+      const { context, page, problems } = await openBulk();
+      try {
+        // The columns of the chosen type, and a sample file made in the browser.
+        expect(await page.locator('.bulk-columns').textContent()).toContain('Required');
+        const [sample] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Download a sample CSV' }).click(),
+        ]);
+        expect(sample.suggestedFilename()).toBe('qrlinks-website-sample.csv');
+        expect((await readFile((await sample.path())!, 'utf8')).split('\r\n')[0]).toBe('name,url');
 
-      await page.getByLabel('Folder (optional)').selectOption({ label: 'Table tents' });
-      await page.getByLabel('Template (optional)').selectOption({ label: 'Cafe red' });
-      await checkedWithTwoBadRows(page);
-      expect(await markedCells(page)).toEqual([
-        ['7', 'url', 'not a urlMust be a valid URL'],
-        ['150', 'name', '(blank)Required'],
-      ]);
-      expect(await page.locator('.bulk-table tbody tr').count()).toBe(ROWS);
-      expect(await page.locator('.bulk-table tbody tr.row-invalid').count()).toBe(2);
-      expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
-      await page.getByLabel('Show only the rows that need fixing').check();
-      expect(await page.locator('.bulk-table tbody th').allTextContents()).toEqual(['7', '150']);
+        await page.getByLabel('Folder (optional)').selectOption({ label: 'Table tents' });
+        await page.getByLabel('Template (optional)').selectOption({ label: 'Cafe red' });
+        await checkedWithTwoBadRows(page);
+        expect(await markedCells(page)).toEqual([
+          ['7', 'url', 'not a urlMust be a valid URL'],
+          ['150', 'name', '(blank)Required'],
+        ]);
+        expect(await page.locator('.bulk-table tbody tr').count()).toBe(ROWS);
+        expect(await page.locator('.bulk-table tbody tr.row-invalid').count()).toBe(2);
+        expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
+        await page.getByLabel('Show only the rows that need fixing').check();
+        expect(await page.locator('.bulk-table tbody th').allTextContents()).toEqual(['7', '150']);
 
-      // The fixed file, by keyboard: Tab from the template to the source choice, to the file input
-      // (Enter opens the chooser), to Check, to Generate.
-      await page.getByLabel('Template (optional)').focus();
-      await page.keyboard.press('Tab');
-      await page.keyboard.press('Tab');
-      expect(await focusedName(page)).toBe('bulk-file');
-      expect(await page.evaluate(() => getComputedStyle(document.querySelector('.drop-zone')!).outlineWidth)).toBe('3px');
-      const chooser = await chooserByKeyboard(page);
-      await chooser.setFiles({ name: 'tables-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(tablesCsv()) });
-      await page.getByText('Chosen: tables-fixed.csv.').waitFor();
-      expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
-      await page.keyboard.press('Tab');
-      expect(await focusedName(page)).toBe('Check');
-      await page.keyboard.press('Enter');
-      await expect.poll(() => summary(page)).toBe('200 rows ready.');
-      expect(await markedCells(page)).toEqual([]);
+        // The fixed file, by keyboard: Tab from the template to the source choice, to the file input
+        // (Enter opens the chooser), to Check, to Generate.
+        await page.getByLabel('Template (optional)').focus();
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        expect(await focusedName(page)).toBe('bulk-file');
+        expect(await page.evaluate(() => getComputedStyle(document.querySelector('.drop-zone')!).outlineWidth)).toBe('3px');
+        const chooser = await chooserByKeyboard(page);
+        await chooser.setFiles({ name: 'tables-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(tablesCsv()) });
+        await page.getByText('Chosen: tables-fixed.csv.').waitFor();
+        expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
+        await page.keyboard.press('Tab');
+        expect(await focusedName(page)).toBe('Check');
+        await page.keyboard.press('Enter');
+        await expect.poll(() => summary(page)).toBe('200 rows ready.');
+        expect(await markedCells(page)).toEqual([]);
 
-      // The queue held: the answer is a 202 and the bar waits at 0; released, it runs to the ZIP.
-      const queue = api.ctx.queues['bulk-generate'];
-      await queue.pause();
-      await page.keyboard.press('Tab');
-      expect(await focusedName(page)).toBe('Generate');
-      const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/bulk-generate'));
-      await page.keyboard.press('Enter');
-      expect((await sent).headers()['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
-      // Focus moves to the batch's panel; another Enter there makes no second batch.
-      await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('bulk-run-wrap');
-      await page.keyboard.press('Enter');
-      const bar = page.getByRole('progressbar', { name: 'The batch' });
-      await bar.waitFor({ timeout: 10_000 });
-      expect(await bar.getAttribute('aria-valuenow')).toBe('0');
-      expect(await page.locator('.bulk-run [role="status"]').textContent()).toBe('Waiting for its turn…');
-      await queue.resume();
-      const download = page.getByRole('button', { name: 'Download the codes (qr-codes.zip)' });
-      await download.waitFor({ timeout: 30_000 });
-      expect(await page.locator('.bulk-run [role="status"]').textContent()).toBe('Done: 200 links made. The ZIP of their codes is ready.');
-      // The same rows are not offered again: another press could only answer the same batch.
-      expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
-      await page.locator('.bulk-run').evaluate((e) => e.scrollIntoView({ block: 'center' }));
-      await consoleScreenshot(page, 'bulk-done');
-      await page.keyboard.press('Tab');
-      expect(await focusedName(page)).toBe('Download the codes (qr-codes.zip)');
-      const [file] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-      const entries = await unzip(await readFile((await file.path())!));
-      expect([...entries.keys()].filter((n) => n.endsWith('.png'))).toHaveLength(ROWS);
-      const manifest = parse(entries.get('manifest.csv')!) as string[][];
-      expect(manifest).toHaveLength(ROWS + 1);
-      const [, name, slug, shortUrl, png] = manifest[42]!;
-      expect(name).toBe('Table 42');
-      expect(await decodesAll([entries.get(png!)!], shortUrl!)).toEqual([true]);
+        // The queue held: the answer is a 202 and the bar waits at 0; released, it runs to the ZIP.
+        const queue = api.ctx.queues['bulk-generate'];
+        await queue.pause();
+        await page.keyboard.press('Tab');
+        expect(await focusedName(page)).toBe('Generate');
+        const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/bulk-generate'));
+        await page.keyboard.press('Enter');
+        expect((await sent).headers()['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
+        // Focus moves to the batch's panel; another Enter there makes no second batch.
+        await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('bulk-run-wrap');
+        await page.keyboard.press('Enter');
+        const bar = page.getByRole('progressbar', { name: 'The batch' });
+        await bar.waitFor({ timeout: 10_000 });
+        expect(await bar.getAttribute('aria-valuenow')).toBe('0');
+        expect(await page.locator('.bulk-run [role="status"]').textContent()).toBe('Waiting for its turn…');
+        await queue.resume();
+        const download = page.getByRole('button', { name: 'Download the codes (qr-codes.zip)' });
+        await download.waitFor({ timeout: 30_000 });
+        expect(await page.locator('.bulk-run [role="status"]').textContent()).toBe(
+          'Done: 200 links made. The ZIP of their codes is ready.',
+        );
+        // The same rows are not offered again: another press could only answer the same batch.
+        expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
+        await page.locator('.bulk-run').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+        await consoleScreenshot(page, 'bulk-done');
+        await page.keyboard.press('Tab');
+        expect(await focusedName(page)).toBe('Download the codes (qr-codes.zip)');
+        const [file] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+        const entries = await unzip(await readFile((await file.path())!));
+        expect([...entries.keys()].filter((n) => n.endsWith('.png'))).toHaveLength(ROWS);
+        const manifest = parse(entries.get('manifest.csv')!) as string[][];
+        expect(manifest).toHaveLength(ROWS + 1);
+        const [, name, slug, shortUrl, png] = manifest[42]!;
+        expect(name).toBe('Table 42');
+        expect(await decodesAll([entries.get(png!)!], shortUrl!)).toEqual([true]);
 
-      // One batch, in the folder, and the link decoded is one of them.
-      const jobs = (await call(api.app, owner.key, 'GET', '/api/v1/jobs')).json().data.filter((j: { type: string }) => j.type === 'bulk-generate');
-      expect(jobs).toHaveLength(1);
-      const link = (await call(api.app, owner.key, 'GET', `/api/v1/links/${slug}`)).json().data;
-      expect([link.name, link.folder_id, link.meta_data.url]).toEqual(['Table 42', folderId, 'https://example.com/menu?table=42']);
+        // One batch, in the folder, and the link decoded is one of them.
+        const jobs = (await call(api.app, owner.key, 'GET', '/api/v1/jobs'))
+          .json()
+          .data.filter((j: { type: string }) => j.type === 'bulk-generate');
+        expect(jobs).toHaveLength(1);
+        const link = (await call(api.app, owner.key, 'GET', `/api/v1/links/${slug}`)).json().data;
+        expect([link.name, link.folder_id, link.meta_data.url]).toEqual(['Table 42', folderId, 'https://example.com/menu?table=42']);
 
-      await page.getByRole('link', { name: 'See the new links' }).click();
-      await page.getByRole('heading', { name: 'Links', exact: true }).waitFor();
-      expect(new URL(page.url()).hash).toBe(`#/links?folder=${folderId}`);
-      await expect.poll(() => page.locator('.links-table tbody tr').count()).toBe(20);
-      expect(await page.locator('.links-table td[data-label="Name"]').first().textContent()).toMatch(/^Table \d+$/);
-      expect(await page.locator('.pager').textContent()).toContain(`Page 1 of ${ROWS / 20}`);
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+        await page.getByRole('link', { name: 'See the new links' }).click();
+        await page.getByRole('heading', { name: 'Links', exact: true }).waitFor();
+        expect(new URL(page.url()).hash).toBe(`#/links?folder=${folderId}`);
+        await expect.poll(() => page.locator('.links-table tbody tr').count()).toBe(20);
+        expect(await page.locator('.links-table td[data-label="Name"]').first().textContent()).toMatch(/^Table \d+$/);
+        expect(await page.locator('.pager').textContent()).toContain(`Page 1 of ${ROWS / 20}`);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   it('pasted rows are fixed in the textarea and checked again', async () => {
     const { context, page } = await openBulk({ size: PHONE });
@@ -232,8 +256,12 @@ describe.skipIf(!hasChromium)('console bulk generation screen', () => {
     const bulkOnly = await addKey(api.ctx, owner.accountId, ['bulk.create']);
     const first = await openBulk({ key: bulkOnly.key });
     try {
-      await expect.poll(() => first.page.locator('.bulk-form').textContent()).toContain('This key lacks the folders.read scope. The batch is made without one.');
-      expect(await first.page.locator('.bulk-form').textContent()).toContain('This key lacks the templates.read scope. The batch is made without one.');
+      await expect
+        .poll(() => first.page.locator('.bulk-form').textContent())
+        .toContain('This key lacks the folders.read scope. The batch is made without one.');
+      expect(await first.page.locator('.bulk-form').textContent()).toContain(
+        'This key lacks the templates.read scope. The batch is made without one.',
+      );
       expect(await first.page.locator('#field-folderId').count()).toBe(0);
     } finally {
       await first.context.close();

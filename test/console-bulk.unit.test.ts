@@ -19,7 +19,8 @@ function apiErrors(type: BulkType, csv: string) {
   const { records, rows } = readBulkCsv(type, Buffer.from(csv));
   const parsed = bulkBodySchema.safeParse({ type, data: records });
   if (parsed.success) return [];
-  return zodIssuesToFieldErrors(parsed.error.issues.map((i) => ({ ...i, path: csvIssuePath(i.path, rows) })) as typeof parsed.error.issues).listed;
+  return zodIssuesToFieldErrors(parsed.error.issues.map((i) => ({ ...i, path: csvIssuePath(i.path, rows) })) as typeof parsed.error.issues)
+    .listed;
 }
 
 describe('the columns each type takes', () => {
@@ -30,8 +31,20 @@ describe('the columns each type takes', () => {
       const apiOptional = Object.keys(shape).filter((k) => shape[k]!.safeParse(undefined).success);
       const apiRequired = Object.keys(shape).filter((k) => !apiOptional.includes(k));
       const columns = BULK_COLUMNS[type];
-      expect(columns.filter((c) => c.required).map((c) => c.name).sort(), type).toEqual(apiRequired.sort());
-      expect(columns.filter((c) => !c.required).map((c) => c.name).sort(), type).toEqual(apiOptional.sort());
+      expect(
+        columns
+          .filter((c) => c.required)
+          .map((c) => c.name)
+          .sort(),
+        type,
+      ).toEqual(apiRequired.sort());
+      expect(
+        columns
+          .filter((c) => !c.required)
+          .map((c) => c.name)
+          .sort(),
+        type,
+      ).toEqual(apiOptional.sort());
     }
   });
 
@@ -66,7 +79,10 @@ describe('CSV text → preview rows', () => {
 
   it('numbers rows as the API does: the header is row 1, blank lines do not count', () => {
     for (const text of cases) {
-      expect(readCsvText(text).rows.map((r) => r.row), JSON.stringify(text)).toEqual(readBulkCsv('website', Buffer.from(text)).rows);
+      expect(
+        readCsvText(text).rows.map((r) => r.row),
+        JSON.stringify(text),
+      ).toEqual(readBulkCsv('website', Buffer.from(text)).rows);
     }
     expect(readCsvText('name,url\n\nA,x\n\n\nB,y\n').rows).toEqual([
       { row: 2, cells: ['A', 'x'] },
@@ -77,7 +93,10 @@ describe('CSV text → preview rows', () => {
   it('trims header names as the API does; keeps going where csv-parse would refuse the file', () => {
     expect(readCsvText(' name , url\n').header).toEqual(['name', 'url']);
     expect(readCsvText('name,url\nA\nB,x,extra\n"open,y\n').rows.map((r) => r.cells)).toEqual([['A'], ['B', 'x', 'extra'], ['open,y\n']]);
-    expect(readCsvText('name,url\nA,x\r\nB,y\n').rows.map((r) => r.cells)).toEqual([['A', 'x\r'], ['B', 'y']]);
+    expect(readCsvText('name,url\nA,x\r\nB,y\n').rows.map((r) => r.cells)).toEqual([
+      ['A', 'x\r'],
+      ['B', 'y'],
+    ]);
     expect(readCsvText('')).toEqual({ header: [], rows: [] });
   });
 });

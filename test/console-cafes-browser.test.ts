@@ -10,7 +10,16 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pngBytes, sendForm, textPart } from './support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
@@ -28,7 +37,10 @@ beforeAll(async () => {
   // Real origins in the settings: the console frames the menu preview from SHORT_URL_BASE, which
   // lets PUBLIC_API_URL's origin (the console's) frame it.
   const [apiPort, redirectPort] = [await freePort(), await freePort()];
-  ({ api, base } = await startConsoleApi({ PUBLIC_API_URL: `http://127.0.0.1:${apiPort}/api/v1`, SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}` }, apiPort));
+  ({ api, base } = await startConsoleApi(
+    { PUBLIC_API_URL: `http://127.0.0.1:${apiPort}/api/v1`, SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}` },
+    apiPort,
+  ));
   redirect = await startTestRedirect(api.ctx, redirectPort);
   if (hasChromium) browser = await launchChromium();
   owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
@@ -79,7 +91,10 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       const qr = panel.getByRole('img', { name: `QR code for ${url}` });
       await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(512);
 
-      const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download QR (PNG)' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        panel.getByRole('button', { name: 'Download QR (PNG)' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe('cafe-lisboa-menu-512.png');
       const saved = await readFile((await download.path())!);
       const fromApi = await call(api.app, owner.key, 'GET', `/api/v1/links/${cafes[0].link.dynamic_link_id}/qr?format=png&size=512`);
@@ -104,7 +119,9 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       await page.getByLabel('Address', { exact: true }).fill('Rua do Cais 1, Lisboa');
       await page.getByLabel('Website').fill('not a web address');
       await page.getByLabel('Logo (optional)').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes(64, 64) });
-      await page.getByLabel('Cover photo (optional)').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: pngBytes(390, 160, [20, 90, 160]) });
+      await page
+        .getByLabel('Cover photo (optional)')
+        .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: pngBytes(390, 160, [20, 90, 160]) });
       await page.getByRole('img', { name: 'Logo chosen, saved with the profile' }).waitFor();
       await page.getByLabel('Time zone').selectOption('Europe/Lisbon');
       expect(await page.getByLabel('Menu language').inputValue()).toBe('');
@@ -143,7 +160,14 @@ describe.skipIf(!hasChromium)('console cafes', () => {
         facilities: ['Terrace', 'Live music'],
         social_links: [{ platform: 'Instagram', url: 'https://instagram.com/bar.noite' }],
       });
-      expect(saved.operating_hours.find((d: { day: string }) => d.day === 'friday')).toEqual({ day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '02:00' }] });
+      expect(saved.operating_hours.find((d: { day: string }) => d.day === 'friday')).toEqual({
+        day: 'friday',
+        enabled: true,
+        ranges: [
+          { from: '08:00', to: '15:00' },
+          { from: '19:00', to: '02:00' },
+        ],
+      });
       expect(saved.operating_hours.find((d: { day: string }) => d.day === 'monday').enabled).toBe(false);
       expect(saved.logo).toMatch(/\/files\//);
       expect(saved.cover).toMatch(/\/files\//);
@@ -156,7 +180,11 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       for (const shown of ['Bar Noite', 'Late drinks by the river.', 'Terrace', 'Live music', 'Instagram']) expect(text).toContain(shown);
       // In the cafe's language.
       expect(await guest.getAttribute('html', 'lang')).toBe('pt-PT');
-      expect(await guest.getByRole('img', { name: 'Logótipo de Bar Noite' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      expect(
+        await guest
+          .getByRole('img', { name: 'Logótipo de Bar Noite' })
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      ).toBeGreaterThan(0);
       expect(text).toContain('08:00 – 15:00, 19:00 – 02:00');
     } finally {
       await context.close();
@@ -173,7 +201,12 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       /** A custom property of the framed page's root, read from the frame's own document. */
       const framed = async (name: string) => {
         const doc = await (await frame.elementHandle())?.contentFrame();
-        return doc?.evaluate((n) => (document.readyState === 'complete' ? getComputedStyle(document.documentElement).getPropertyValue(n).trim() : ''), name).catch(() => '');
+        return doc
+          ?.evaluate(
+            (n) => (document.readyState === 'complete' ? getComputedStyle(document.documentElement).getPropertyValue(n).trim() : ''),
+            name,
+          )
+          .catch(() => '');
       };
       await look.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
       expect(await framed('--bg')).toBe(MENU_THEMES.classic.palette.background);
@@ -190,7 +223,10 @@ describe.skipIf(!hasChromium)('console cafes', () => {
       await look.getByLabel(/Show the dietary section/).uncheck();
       await look.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
       // Only previewed: nothing is saved, and guests still get the classic look.
-      expect((await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data).toMatchObject({ themeImage: 'classic', primaryColor: null });
+      expect((await call(api.app, owner.key, 'GET', `/api/v1/cafes/${cafe.id}`)).json().data).toMatchObject({
+        themeImage: 'classic',
+        primaryColor: null,
+      });
       expect(await (await fetch(`${redirect.base}/${cafe.link.dynamic_link_id}`)).text()).not.toContain('#aa2200');
 
       await look.getByRole('button', { name: 'Save look' }).click();
@@ -234,8 +270,15 @@ describe.skipIf(!hasChromium)('console cafes', () => {
   it("has no serious or critical axe-core finding on the cafes list and a cafe's menu, profile and look, at both widths and in both themes", async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Pastelaria' })).json().data;
     const group = (await sendForm(api.app, owner.key, 'POST', `/api/v1/cafes/${cafe.id}/groups`, [textPart('name', 'Food')])).json().data;
-    const category = (await call(api.app, owner.key, 'POST', `/api/v1/cafes/${cafe.id}/categories`, { name: 'Pastries', group_id: group.id })).json().data;
-    await sendForm(api.app, owner.key, 'POST', `/api/v1/cafes/${cafe.id}/items`, [textPart('category_id', category.id), textPart('name', 'Pastel de nata'), textPart('price', '1.5'), textPart('currency', 'EUR')]);
+    const category = (
+      await call(api.app, owner.key, 'POST', `/api/v1/cafes/${cafe.id}/categories`, { name: 'Pastries', group_id: group.id })
+    ).json().data;
+    await sendForm(api.app, owner.key, 'POST', `/api/v1/cafes/${cafe.id}/items`, [
+      textPart('category_id', category.id),
+      textPart('name', 'Pastel de nata'),
+      textPart('price', '1.5'),
+      textPart('currency', 'EUR'),
+    ]);
     for (const size of [PHONE, DESKTOP]) {
       const { context, page } = await openConsole('/cafes', size, { bypassCSP: true });
       try {

@@ -11,7 +11,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/prefix.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pngBytes, sendForm, textPart } from './support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
@@ -22,7 +31,10 @@ let stack!: { api: TestApi; base: string; redirect: TestRedirect; browser?: Brow
 
 beforeAll(async () => {
   const { api, base } = await startConsoleApi();
-  const [redirect, owner] = await Promise.all([startTestRedirect(api.ctx), createTestAccount(api.ctx, { plan: 'pro', name: 'Menu Owner' })]);
+  const [redirect, owner] = await Promise.all([
+    startTestRedirect(api.ctx),
+    createTestAccount(api.ctx, { plan: 'pro', name: 'Menu Owner' }),
+  ]);
   stack = { api, base, redirect, owner, ...(hasChromium ? { browser: await launchChromium() } : {}) };
 }, 120_000);
 afterAll(async () => {
@@ -41,7 +53,12 @@ async function addThroughApi(cafe: Cafe, group: string, category: string, dish: 
   const url = (path: string) => `${API_PREFIX}/cafes/${cafe.id}${path}`;
   const g = (await sendForm(stack.api.app, stack.owner.key, 'POST', url('/groups'), [textPart('name', group)])).json().data;
   const c = (await call(stack.api.app, stack.owner.key, 'POST', url('/categories'), { name: category, group_id: g.id })).json().data;
-  const i = await sendForm(stack.api.app, stack.owner.key, 'POST', url('/items'), [textPart('category_id', c.id), textPart('name', dish), textPart('price', '2'), textPart('currency', 'EUR')]);
+  const i = await sendForm(stack.api.app, stack.owner.key, 'POST', url('/items'), [
+    textPart('category_id', c.id),
+    textPart('name', dish),
+    textPart('price', '2'),
+    textPart('currency', 'EUR'),
+  ]);
   expect(i.statusCode, i.body).toBe(200);
 }
 
@@ -100,7 +117,9 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await categoryDialog.getByLabel('Description (optional)').fill('Roasted in house');
       expect(await categoryDialog.getByLabel('Group').inputValue()).not.toBe('');
       // A file that is no image: the category is made, the refusal shown at the image; saving again sends the image to it.
-      await categoryDialog.getByLabel('Image (optional)').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+      await categoryDialog
+        .getByLabel('Image (optional)')
+        .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
       await categoryDialog.getByRole('button', { name: 'Add category' }).click();
       await expect.poll(() => categoryDialog.locator('#field-category-image-error').textContent()).toContain('unsupported image type');
       await categoryDialog.getByLabel('Image (optional)').setInputFiles(png('coffee.png', [90, 60, 30]));
@@ -108,7 +127,9 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await categoryDialog.getByRole('button', { name: 'Add category' }).click();
       await categoryDialog.waitFor({ state: 'detached' });
       const categories = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/categories`)).json().data;
-      expect(categories.map((c: { name: string; description: string; image: string | null }) => [c.name, c.description, Boolean(c.image)])).toEqual([['Coffee', 'Roasted in house', true]]);
+      expect(
+        categories.map((c: { name: string; description: string; image: string | null }) => [c.name, c.description, Boolean(c.image)]),
+      ).toEqual([['Coffee', 'Roasted in house', true]]);
       await page.getByRole('heading', { name: 'Coffee', level: 4 }).waitFor();
 
       // Two dishes with photos; a currency the API does not know is refused at its field.
@@ -124,7 +145,9 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await dish.getByLabel('Photo (optional)').setInputFiles(png('espresso.png', [60, 30, 10]));
       await dish.getByRole('img', { name: 'Photo chosen, saved with the dish' }).waitFor();
       await dish.getByRole('button', { name: 'Add dish' }).click();
-      await expect.poll(() => dish.locator('#field-item-currency-error').textContent()).toBe('Must be an ISO 4217 currency code such as USD');
+      await expect
+        .poll(() => dish.locator('#field-item-currency-error').textContent())
+        .toBe('Must be an ISO 4217 currency code such as USD');
       expect(await dish.getByLabel('Currency').getAttribute('aria-invalid')).toBe('true');
       await dish.getByLabel('Currency').fill('EUR');
       await dish.getByRole('button', { name: 'Add dish' }).click();
@@ -147,14 +170,32 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Espresso', 'Flat white']);
 
       const items = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items`)).json().data;
-      expect(items[0]).toMatchObject({ name: 'Espresso', price: 1.2, currency: 'EUR', description: 'A short, strong coffee.', ingredients: ['coffee', 'water'], tags: ['Vegan'], allergens: [], is_featured: true, spice_level: 'none' });
-      expect(items[1]).toMatchObject({ name: 'Flat white', price: 3.1, tags: ['Vegetarian'], allergens: ['Milk', 'Oat'], is_new: true, spice_level: 'mild' });
+      expect(items[0]).toMatchObject({
+        name: 'Espresso',
+        price: 1.2,
+        currency: 'EUR',
+        description: 'A short, strong coffee.',
+        ingredients: ['coffee', 'water'],
+        tags: ['Vegan'],
+        allergens: [],
+        is_featured: true,
+        spice_level: 'none',
+      });
+      expect(items[1]).toMatchObject({
+        name: 'Flat white',
+        price: 3.1,
+        tags: ['Vegetarian'],
+        allergens: ['Milk', 'Oat'],
+        is_new: true,
+        spice_level: 'mild',
+      });
       expect(items.every((i: { image: string | null }) => i.image)).toBe(true);
 
       // The guest page: the group, the category, both dishes with their photos loaded.
       let view = await guestView(page, cafe);
       expect(view).toMatchObject({ groups: ['Drinks'], categories: ['Coffee'], dishes: ['Espresso', 'Flat white'] });
-      for (const shown of ['Roasted in house', 'Vegan', 'Vegetarian', 'Milk, Oat', 'Featured', 'New', 'coffee, water']) expect(view.text).toContain(shown);
+      for (const shown of ['Roasted in house', 'Vegan', 'Vegetarian', 'Milk, Oat', 'Featured', 'New', 'coffee, water'])
+        expect(view.text).toContain(shown);
       for (const name of ['Espresso', 'Flat white']) {
         const photo = view.guest.getByRole('img', { name });
         await photo.scrollIntoViewIfNeeded();
@@ -171,13 +212,30 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await edit.getByLabel('Gluten-free').check();
       await edit.getByRole('button', { name: 'Save dish' }).click();
       await edit.waitFor({ state: 'detached' });
-      const espresso = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items/${items[0].id}`)).json().data;
-      expect(espresso).toMatchObject({ price: 1.3, tags: ['Vegan', 'Gluten-free'], ingredients: ['coffee', 'water'], is_featured: true, image: items[0].image });
+      const espresso = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items/${items[0].id}`)).json()
+        .data;
+      expect(espresso).toMatchObject({
+        price: 1.3,
+        tags: ['Vegan', 'Gluten-free'],
+        ingredients: ['coffee', 'water'],
+        is_featured: true,
+        image: items[0].image,
+      });
 
       // More of the menu, through the API, so categories and groups have something to reorder.
       await addThroughApi(cafe, 'Food', 'Pastries', 'Pastel de nata');
-      const tea = (await call(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/categories`, { name: 'Tea', group_id: (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/groups`)).json().data[0].id })).json().data;
-      await sendForm(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/items`, [textPart('category_id', tea.id), textPart('name', 'Green tea'), textPart('price', '2'), textPart('currency', 'EUR')]);
+      const tea = (
+        await call(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/categories`, {
+          name: 'Tea',
+          group_id: (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/groups`)).json().data[0].id,
+        })
+      ).json().data;
+      await sendForm(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/items`, [
+        textPart('category_id', tea.id),
+        textPart('name', 'Green tea'),
+        textPart('price', '2'),
+        textPart('currency', 'EUR'),
+      ]);
       await page.reload();
       await page.getByRole('heading', { name: 'Tea', level: 4 }).waitFor();
       view = await guestView(page, cafe);
@@ -191,13 +249,19 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Flat white down');
       await page.getByRole('button', { name: 'Move category Tea up' }).focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.getByRole('list', { name: 'Categories in Drinks' }).locator('h4').allTextContents()).toEqual(['Tea', 'Coffee']);
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Categories in Drinks' }).locator('h4').allTextContents())
+        .toEqual(['Tea', 'Coffee']);
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move category Tea down');
       await page.getByRole('button', { name: 'Move group Food up' }).focus();
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('.menu-group h3').allTextContents()).toEqual(['Food', 'Drinks']);
       view = await guestView(page, cafe);
-      expect(view).toMatchObject({ groups: ['Food', 'Drinks'], categories: ['Pastries', 'Tea', 'Coffee'], dishes: ['Pastel de nata', 'Green tea', 'Flat white', 'Espresso'] });
+      expect(view).toMatchObject({
+        groups: ['Food', 'Drinks'],
+        categories: ['Pastries', 'Tea', 'Coffee'],
+        dishes: ['Pastel de nata', 'Green tea', 'Flat white', 'Espresso'],
+      });
       await view.guest.close();
 
       // By mouse: drag the first dish of Coffee onto the second's place.
@@ -244,7 +308,10 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await teaDialog.getByLabel('Group').selectOption({ label: 'Food' });
       await teaDialog.getByRole('button', { name: 'Save category' }).click();
       await page.getByRole('heading', { name: 'Not in a group', level: 3 }).waitFor({ state: 'detached' });
-      expect((await page.getByRole('list', { name: 'Categories in Food' }).locator('h4').allTextContents()).sort()).toEqual(['Pastries', 'Tea']);
+      expect((await page.getByRole('list', { name: 'Categories in Food' }).locator('h4').allTextContents()).sort()).toEqual([
+        'Pastries',
+        'Tea',
+      ]);
       await page.getByRole('button', { name: 'Edit group Food' }).click();
       const foodDialog = page.getByRole('dialog', { name: 'Edit the group “Food”' });
       expect(await foodDialog.getByLabel('Shown on the menu page').isChecked()).toBe(false);
@@ -266,7 +333,9 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
     await addThroughApi(cafe, 'Drinks', 'Coffee', 'Espresso');
     await addThroughApi(cafe, 'Food', 'Pastries', 'Pastel de nata');
     const coffee = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/categories`)).json().data[0];
-    await call(stack.api.app, stack.owner.key, 'PUT', `${API_PREFIX}/cafes/${cafe.id}/categories/${coffee.id}`, { description: 'Single origin, roasted in house' });
+    await call(stack.api.app, stack.owner.key, 'PUT', `${API_PREFIX}/cafes/${cafe.id}/categories/${coffee.id}`, {
+      description: 'Single origin, roasted in house',
+    });
     const flat = await sendForm(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/items`, [
       textPart('category_id', coffee.id),
       textPart('name', 'Flat white'),
@@ -279,7 +348,12 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       { name: 'image', data: pngBytes(40, 40, [230, 220, 200]), filename: 'flat.png', contentType: 'image/png' },
     ]);
     expect(flat.statusCode, flat.body).toBe(200);
-    await sendForm(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/items`, [textPart('category_id', coffee.id), textPart('name', 'Decaf'), textPart('price', '1.5'), textPart('visible', 'false')]);
+    await sendForm(stack.api.app, stack.owner.key, 'POST', `${API_PREFIX}/cafes/${cafe.id}/items`, [
+      textPart('category_id', coffee.id),
+      textPart('name', 'Decaf'),
+      textPart('price', '1.5'),
+      textPart('visible', 'false'),
+    ]);
     for (const size of [PHONE, DESKTOP]) {
       const { context, page, problems } = await openEditor(cafe, size, { bypassCSP: true });
       try {
@@ -301,7 +375,10 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
         await form.waitFor({ state: 'detached' });
 
         // The group and category dialogs, with a long-named file chosen.
-        for (const [button, title] of [['Edit group Drinks', 'Edit the group “Drinks”'], ['Edit category Coffee', 'Edit the category “Coffee”']] as const) {
+        for (const [button, title] of [
+          ['Edit group Drinks', 'Edit the group “Drinks”'],
+          ['Edit category Coffee', 'Edit the category “Coffee”'],
+        ] as const) {
           await page.getByRole('button', { name: button }).click();
           const dialog = page.getByRole('dialog', { name: title });
           await dialog.getByLabel('Image (optional)').setInputFiles(png(`${'a-very-long-file-name-'.repeat(4)}.png`, [10, 10, 10]));

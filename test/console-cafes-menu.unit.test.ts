@@ -19,7 +19,17 @@ import {
 
 const stamp = { created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:00:00.000Z', cafe_id: 'cafe' };
 const group = (id: string, name: string): Group => ({ ...stamp, id, name, visible: true, order: 0, image: null });
-const category = (id: string, groupId: string | null): Category => ({ ...stamp, id, group_id: groupId, name: id, description: null, type: null, order: 0, visible: true, image: null });
+const category = (id: string, groupId: string | null): Category => ({
+  ...stamp,
+  id,
+  group_id: groupId,
+  name: id,
+  description: null,
+  type: null,
+  order: 0,
+  visible: true,
+  image: null,
+});
 const item = (id: string, categoryId: string, change: Partial<Item> = {}): Item => ({
   ...stamp,
   id,
@@ -43,9 +53,19 @@ const item = (id: string, categoryId: string, change: Partial<Item> = {}): Item 
 
 describe('the menu tree', () => {
   it('puts categories under their groups and items under their categories, in the order listed', () => {
-    const tree = menuTree([group('g1', 'Drinks'), group('g2', 'Food')], [category('tea', 'g1'), category('cake', 'g2'), category('coffee', 'g1')], [item('i2', 'coffee'), item('i1', 'tea'), item('i3', 'coffee')]);
+    const tree = menuTree(
+      [group('g1', 'Drinks'), group('g2', 'Food')],
+      [category('tea', 'g1'), category('cake', 'g2'), category('coffee', 'g1')],
+      [item('i2', 'coffee'), item('i1', 'tea'), item('i3', 'coffee')],
+    );
     expect(tree.map((g) => [g.group!.id, g.categories.map((c) => [c.category.id, c.items.map((i) => i.id)])])).toEqual([
-      ['g1', [['tea', ['i1']], ['coffee', ['i2', 'i3']]]],
+      [
+        'g1',
+        [
+          ['tea', ['i1']],
+          ['coffee', ['i2', 'i3']],
+        ],
+      ],
       ['g2', [['cake', []]]],
     ]);
   });
@@ -62,18 +82,54 @@ describe('the menu tree', () => {
 
 describe('the dish form', () => {
   it('starts a new dish empty, shown, not spicy, in its category and currency', () => {
-    expect(itemDraftOf({ categoryId: 'c1', currency: 'USD' })).toMatchObject({ categoryId: 'c1', currency: 'USD', name: '', price: '', diets: [], allergens: [], spiceLevel: 'none', visible: true });
+    expect(itemDraftOf({ categoryId: 'c1', currency: 'USD' })).toMatchObject({
+      categoryId: 'c1',
+      currency: 'USD',
+      name: '',
+      price: '',
+      diets: [],
+      allergens: [],
+      spiceLevel: 'none',
+      visible: true,
+    });
   });
 
   it('reads a stored dish: known dietary tags and allergens as choices (any case or spelling), the rest as text', () => {
     expect(itemDraftOf(item('i2', 'c1', { price: 2.125 })).price).toBe('2.125');
     expect(itemDraftOf(item('i3', 'c1', { price: 4 })).price).toBe('4.00');
-    const draft = itemDraftOf(item('i1', 'c1', { price: 3.1, tags: ['gluten free', 'House special', 'VEGAN'], allergens: ['milk', 'Oat'], ingredients: ['coffee', 'milk'], description: 'Smooth' }));
-    expect(draft).toMatchObject({ price: '3.10', diets: ['gluten-free', 'vegan'], otherTags: 'House special', allergens: ['Milk'], otherAllergens: 'Oat', ingredients: 'coffee\nmilk', description: 'Smooth' });
+    const draft = itemDraftOf(
+      item('i1', 'c1', {
+        price: 3.1,
+        tags: ['gluten free', 'House special', 'VEGAN'],
+        allergens: ['milk', 'Oat'],
+        ingredients: ['coffee', 'milk'],
+        description: 'Smooth',
+      }),
+    );
+    expect(draft).toMatchObject({
+      price: '3.10',
+      diets: ['gluten-free', 'vegan'],
+      otherTags: 'House special',
+      allergens: ['Milk'],
+      otherAllergens: 'Oat',
+      ingredients: 'coffee\nmilk',
+      description: 'Smooth',
+    });
   });
 
   it('sends every field as the items endpoint takes them: lists as JSON arrays, flags as true/false, a comma price read as a point', () => {
-    const draft = { ...itemDraftOf({ categoryId: 'c1', currency: 'eur' }), name: ' Flat white ', price: '3,10', diets: ['vegetarian'], otherTags: 'seasonal, Vegetarian', allergens: ['Milk'], otherAllergens: 'oat, milk', ingredients: 'coffee\nmilk, coffee', isNew: true, spiceLevel: 'mild' as const };
+    const draft = {
+      ...itemDraftOf({ categoryId: 'c1', currency: 'eur' }),
+      name: ' Flat white ',
+      price: '3,10',
+      diets: ['vegetarian'],
+      otherTags: 'seasonal, Vegetarian',
+      allergens: ['Milk'],
+      otherAllergens: 'oat, milk',
+      ingredients: 'coffee\nmilk, coffee',
+      isNew: true,
+      spiceLevel: 'mild' as const,
+    };
     const checked = itemFormData(draft);
     expect('form' in checked && Object.fromEntries(checked.form)).toEqual({
       category_id: 'c1',
@@ -103,12 +159,25 @@ describe('the dish form', () => {
 
   it('refuses what the API would, at each field, before any request', () => {
     expect(itemFormData({ ...itemDraftOf({ categoryId: 'c', currency: 'euro' }), name: ' ', price: '1.2345' })).toEqual({
-      errors: { name: 'Give the dish a name.', price: 'A price such as 4.50 (up to 3 decimals).', currency: 'A three-letter currency code such as EUR.' },
+      errors: {
+        name: 'Give the dish a name.',
+        price: 'A price such as 4.50 (up to 3 decimals).',
+        currency: 'A three-letter currency code such as EUR.',
+      },
     });
   });
 
   it("puts the API's errors at the form's fields: a list entry at its list", () => {
-    expect(itemErrorsAt({ 'tags.3': 'Must be at most 100 characters', 'allergens.0': 'Required', currency: 'Must be an ISO 4217 currency code such as USD', category_id: 'Category not found in this cafe', 'ingredients.1': 'a', 'ingredients.2': 'b' })).toEqual({
+    expect(
+      itemErrorsAt({
+        'tags.3': 'Must be at most 100 characters',
+        'allergens.0': 'Required',
+        currency: 'Must be an ISO 4217 currency code such as USD',
+        category_id: 'Category not found in this cafe',
+        'ingredients.1': 'a',
+        'ingredients.2': 'b',
+      }),
+    ).toEqual({
       otherTags: 'Must be at most 100 characters',
       otherAllergens: 'Required',
       currency: 'Must be an ISO 4217 currency code such as USD',
@@ -128,13 +197,17 @@ describe('groups and categories', () => {
   it("sends a group's form, and refuses a blank name", () => {
     const checked = groupFormData({ name: ' Drinks ', visible: false, image: null, deleteImage: true });
     expect('form' in checked && Object.fromEntries(checked.form)).toEqual({ name: 'Drinks', visible: 'false', delete_image: 'true' });
-    expect(groupFormData({ name: '  ', visible: true, image: null, deleteImage: false })).toEqual({ errors: { name: expect.stringContaining('Give the group a name') } });
+    expect(groupFormData({ name: '  ', visible: true, image: null, deleteImage: false })).toEqual({
+      errors: { name: expect.stringContaining('Give the group a name') },
+    });
   });
 
   it("sends a category's body: its group (none as null), and removing the image only on an edit", () => {
     const draft = { ...categoryDraftOf(null, 'g1'), name: ' Coffee ', description: ' Roasted ' };
     expect(categoryBody(draft, false)).toEqual({ body: { name: 'Coffee', description: 'Roasted', group_id: 'g1', visible: true } });
-    expect(categoryBody({ ...draft, groupId: '', deleteImage: true }, true)).toEqual({ body: { name: 'Coffee', description: 'Roasted', group_id: null, visible: true, delete_image: true } });
+    expect(categoryBody({ ...draft, groupId: '', deleteImage: true }, true)).toEqual({
+      body: { name: 'Coffee', description: 'Roasted', group_id: null, visible: true, delete_image: true },
+    });
     expect(categoryDraftOf(category('c1', null), 'g1').groupId).toBe('');
     expect(categoryBody({ ...draft, name: '' }, true)).toEqual({ errors: { name: expect.stringContaining('Give the category a name') } });
   });

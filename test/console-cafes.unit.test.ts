@@ -47,7 +47,14 @@ const stored: Cafe = {
   timezone: 'Europe/Lisbon',
   language: 'pt-PT',
   operating_hours: [
-    { day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] },
+    {
+      day: 'friday',
+      enabled: true,
+      ranges: [
+        { from: '08:00', to: '15:00' },
+        { from: '19:00', to: '01:00' },
+      ],
+    },
     { day: 'sunday', enabled: false, ranges: [] },
   ],
   facilities: ['wifi', 'terrace'],
@@ -64,7 +71,12 @@ const stored: Cafe = {
   primaryColor: null,
   secondaryColor: null,
   showDietarySection: true,
-  link: { id: '1b6f0f5e-8f3a-4c1e-9d2b-1a2b3c4d5e6f', dynamic_link_id: 'Ab12Cd34', full_dynamic_url: 'http://localhost:3001/Ab12Cd34', qr_options: {} },
+  link: {
+    id: '1b6f0f5e-8f3a-4c1e-9d2b-1a2b3c4d5e6f',
+    dynamic_link_id: 'Ab12Cd34',
+    full_dynamic_url: 'http://localhost:3001/Ab12Cd34',
+    qr_options: {},
+  },
   created_at: '2026-11-26T10:00:00.000Z',
   updated_at: '2026-11-26T10:00:00.000Z',
 };
@@ -73,10 +85,24 @@ describe('the profile form', () => {
   it('shows every weekday in order, stored days as stored, the others closed with a usual range ready', () => {
     const form = profileFormOf(stored);
     expect(form.hours.map((d) => d.day)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
-    expect(form.hours[4]).toEqual({ day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] });
+    expect(form.hours[4]).toEqual({
+      day: 'friday',
+      enabled: true,
+      ranges: [
+        { from: '08:00', to: '15:00' },
+        { from: '19:00', to: '01:00' },
+      ],
+    });
     expect(form.hours[0]).toEqual({ day: 'monday', enabled: false, ranges: [{ from: '09:00', to: '17:00' }] });
     expect(form.hours[6]!.enabled).toBe(false);
-    expect(form).toMatchObject({ name: 'Café Lisboa', description: '', subtitle: 'Since 1921', phone: '+351 21 000 0000', website: '', facilities: 'wifi\nterrace' });
+    expect(form).toMatchObject({
+      name: 'Café Lisboa',
+      description: '',
+      subtitle: 'Since 1921',
+      phone: '+351 21 000 0000',
+      website: '',
+      facilities: 'wifi\nterrace',
+    });
   });
 
   it('round-trips: a stored cafe sent back unchanged is the same week, facilities and links', () => {
@@ -92,8 +118,15 @@ describe('the profile form', () => {
   });
 
   it('reads facilities one per line, blank lines dropped, and trims social links', () => {
-    const form = { ...profileFormOf(stored), facilities: ' wifi \n\n dogs welcome\n', social: [{ platform: ' facebook ', url: ' https://fb.com/x ' }] };
-    expect(cafeBodyOf(form)).toMatchObject({ facilities: ['wifi', 'dogs welcome'], social_links: [{ platform: 'facebook', url: 'https://fb.com/x' }] });
+    const form = {
+      ...profileFormOf(stored),
+      facilities: ' wifi \n\n dogs welcome\n',
+      social: [{ platform: ' facebook ', url: ' https://fb.com/x ' }],
+    };
+    expect(cafeBodyOf(form)).toMatchObject({
+      facilities: ['wifi', 'dogs welcome'],
+      social_links: [{ platform: 'facebook', url: 'https://fb.com/x' }],
+    });
   });
 
   it('sends every text field (empty clears it), a chosen image, or else its delete flag', () => {
@@ -109,7 +142,13 @@ describe('the profile form', () => {
   });
 
   it("places the API's errors at their fields: a facility's line at the box, a delete flag at its image", () => {
-    expect(placeProfileErrors({ 'facilities.3': 'Must be at most 100 characters', 'operating_hours.4.ranges.1.to': 'Must differ from from', delete_cover: 'Send a new cover or delete_cover, not both' })).toEqual({
+    expect(
+      placeProfileErrors({
+        'facilities.3': 'Must be at most 100 characters',
+        'operating_hours.4.ranges.1.to': 'Must differ from from',
+        delete_cover: 'Send a new cover or delete_cover, not both',
+      }),
+    ).toEqual({
       facilities: 'Must be at most 100 characters',
       'operating_hours.4.ranges.1.to': 'Must differ from from',
       cover: 'Send a new cover or delete_cover, not both',
@@ -156,13 +195,25 @@ describe('the menu', () => {
 describe('the look of the menu page', () => {
   const look = { themeImage: 'classic' as const, primaryColor: null, secondaryColor: '#abc', showDietarySection: true };
   it("shows the theme's colours when the cafe has none of its own, and short hex in the long form", () => {
-    expect(themeFormOf(look)).toEqual({ themeImage: 'classic', ownPrimary: false, primary: '#8a4b2a', ownSecondary: true, secondary: '#aabbcc', showDietarySection: true });
+    expect(themeFormOf(look)).toEqual({
+      themeImage: 'classic',
+      ownPrimary: false,
+      primary: '#8a4b2a',
+      ownSecondary: true,
+      secondary: '#aabbcc',
+      showDietarySection: true,
+    });
   });
   it("choosing another theme shows its colours, keeping the cafe's own", () => {
     const form = withTheme(themeFormOf(look), 'modern');
     expect(form).toMatchObject({ themeImage: 'modern', primary: '#2563eb', secondary: '#aabbcc' });
   });
   it("sends null for a colour left to the theme (the API's way back to it)", () => {
-    expect(themeBodyOf({ ...themeFormOf(look), showDietarySection: false })).toEqual({ themeImage: 'classic', primaryColor: null, secondaryColor: '#aabbcc', showDietarySection: false });
+    expect(themeBodyOf({ ...themeFormOf(look), showDietarySection: false })).toEqual({
+      themeImage: 'classic',
+      primaryColor: null,
+      secondaryColor: '#aabbcc',
+      showDietarySection: false,
+    });
   });
 });

@@ -8,7 +8,9 @@ const scopes = (...s: Scope[]) => new Set<Scope>(s);
 
 describe('the create-key form as the API body', () => {
   it('trims the name and sends the chosen scopes; no expiry is left out', () => {
-    expect(createKeyBody('  Shop sync ', scopes('links.read', 'bulk.create'), '')).toEqual({ body: { name: 'Shop sync', scopes: ['links.read', 'bulk.create'] } });
+    expect(createKeyBody('  Shop sync ', scopes('links.read', 'bulk.create'), '')).toEqual({
+      body: { name: 'Shop sync', scopes: ['links.read', 'bulk.create'] },
+    });
   });
 
   it('`all` chosen stands alone, whatever else was ticked before', () => {
@@ -17,7 +19,9 @@ describe('the create-key form as the API body', () => {
 
   it('reads the expiry in the local time zone and sends it as an instant', () => {
     const local = '2099-05-01T09:30';
-    expect(createKeyBody('Later', scopes('cafe.read'), local)).toEqual({ body: { name: 'Later', scopes: ['cafe.read'], expiresAt: new Date(local).toISOString() } });
+    expect(createKeyBody('Later', scopes('cafe.read'), local)).toEqual({
+      body: { name: 'Later', scopes: ['cafe.read'], expiresAt: new Date(local).toISOString() },
+    });
   });
 
   it('says what to fix: no name, no scope, an expiry in the past or not a date', () => {
@@ -31,11 +35,19 @@ describe('the create-key form as the API body', () => {
 describe('jobs and keys as the screens show them', () => {
   it('a completed job with downloadUrl or qrZipUrl has a file; others have none', () => {
     const done = { id: 'j1', state: 'completed' as const };
-    expect(jobFile({ ...done, result: { downloadUrl: 'http://x/api/v1/jobs/j1/download', fileName: 'scans.csv' } })).toEqual({ fileName: 'scans.csv' });
-    expect(jobFile({ ...done, result: { qrZipUrl: 'http://x/api/v1/jobs/j1/download', fileName: 'qr-codes.zip' } })).toEqual({ fileName: 'qr-codes.zip' });
+    expect(jobFile({ ...done, result: { downloadUrl: 'http://x/api/v1/jobs/j1/download', fileName: 'scans.csv' } })).toEqual({
+      fileName: 'scans.csv',
+    });
+    expect(jobFile({ ...done, result: { qrZipUrl: 'http://x/api/v1/jobs/j1/download', fileName: 'qr-codes.zip' } })).toEqual({
+      fileName: 'qr-codes.zip',
+    });
     expect(jobFile({ ...done, result: { imported: 12 } })).toBeNull();
     expect(jobFile({ id: 'j1', state: 'active', result: { downloadUrl: 'u' } })).toBeNull();
-    expect([unfinished({ state: 'queued' }), unfinished({ state: 'active' }), unfinished({ state: 'failed' })]).toEqual([true, true, false]);
+    expect([unfinished({ state: 'queued' }), unfinished({ state: 'active' }), unfinished({ state: 'failed' })]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('a key is revoked, expired or active', () => {
@@ -68,7 +80,14 @@ describe('API field errors by path', () => {
     expect(errors).toEqual({ 'data.files.0.fileId': 'No such file', 'linkConfigurations.customUrl': 'Taken' });
     expect(unplacedErrors(errors, (path) => path.startsWith('data.'))).toEqual(['linkConfigurations.customUrl: Taken']);
     // The API writes indexes in brackets; the form's keys are dotted.
-    expect(fieldErrorsOf({ errors: [{ path: 'data.pdfs[2].label', message: 'Required' }, { path: 'data.links[10]', message: 'x' }] })).toEqual({ 'data.pdfs.2.label': 'Required', 'data.links.10': 'x' });
+    expect(
+      fieldErrorsOf({
+        errors: [
+          { path: 'data.pdfs[2].label', message: 'Required' },
+          { path: 'data.links[10]', message: 'x' },
+        ],
+      }),
+    ).toEqual({ 'data.pdfs.2.label': 'Required', 'data.links.10': 'x' });
     expect(fieldErrorsOf(null)).toEqual({});
     expect(fieldErrorsOf({ errors: 'x' })).toEqual({});
   });

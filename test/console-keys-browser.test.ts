@@ -11,10 +11,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsOn,
+} from './support/browser.js';
 import { pollUntil } from './support/until.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-
 
 let api: TestApi;
 let base: string;
@@ -170,10 +177,18 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
   it('has no serious or critical axe-core finding on the keys and jobs screens, at both widths', async () => {
     // The jobs page as a user meets it: a finished bulk generation with its ZIP, and an export
     // waiting in a paused queue, with its progress bar.
-    const bulk = await call(api.app, owner.key, 'POST', '/api/v1/bulk-generate', { type: 'website', data: [{ name: 'Table 1', url: 'https://example.com/t/1' }] });
+    const bulk = await call(api.app, owner.key, 'POST', '/api/v1/bulk-generate', {
+      type: 'website',
+      data: [{ name: 'Table 1', url: 'https://example.com/t/1' }],
+    });
     expect(bulk.statusCode).toBe(200);
     const bulkJob = `/api/v1/jobs/${bulk.json().jobId}`;
-    expect(await pollUntil(async () => (await call(api.app, owner.key, 'GET', bulkJob)).json().state, (state) => state === 'completed')).toBe('completed');
+    expect(
+      await pollUntil(
+        async () => (await call(api.app, owner.key, 'GET', bulkJob)).json().state,
+        (state) => state === 'completed',
+      ),
+    ).toBe('completed');
     const exports = api.ctx.queues['analytics-export'];
     await exports.pause();
     try {

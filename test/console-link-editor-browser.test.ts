@@ -10,7 +10,16 @@ import { crc32 } from 'node:zlib';
 import bcrypt from 'bcrypt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { pdfBytes, pngBytes, uploadFile } from './support/fixtures.js';
 import { decodesAll } from './support/qr-reference.js';
@@ -74,7 +83,10 @@ const open = async (hash: string) => {
 };
 /** The id of the account's file uploaded under `name` (file names in these tests are unique). */
 async function fileNamed(name: string): Promise<string> {
-  const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from files where account_id = $1 and original_name = $2', [owner.accountId, name]);
+  const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from files where account_id = $1 and original_name = $2', [
+    owner.accountId,
+    name,
+  ]);
   expect(rows).toHaveLength(1);
   return rows[0]!.id;
 }
@@ -87,7 +99,10 @@ async function createdSlug(): Promise<string> {
 }
 async function upload(path: string, file: { name: string; mimeType: string; buffer: Buffer }) {
   await at(path).setInputFiles(file);
-  await page.locator('.field', { has: at(path) }).getByText(`Attached: ${file.name}`).waitFor();
+  await page
+    .locator('.field', { has: at(path) })
+    .getByText(`Attached: ${file.name}`)
+    .waitFor();
 }
 
 interface TypeCase {
@@ -103,30 +118,75 @@ interface TypeCase {
 const fileRef = { fileId: expect.stringMatching(UUID) };
 const CASES: Record<string, TypeCase> = {
   website: { fill: { url: 'https://example.com/menu' }, data: { url: 'https://example.com/menu' } },
-  email: { fill: { email: 'hi@example.com', subject: 'Table booking', body: 'Four people at eight.' }, data: { email: 'hi@example.com', subject: 'Table booking', body: 'Four people at eight.' } },
+  email: {
+    fill: { email: 'hi@example.com', subject: 'Table booking', body: 'Four people at eight.' },
+    data: { email: 'hi@example.com', subject: 'Table booking', body: 'Four people at eight.' },
+  },
   sms: { fill: { phone: '+351 912 345 678' }, data: { phone: '+351 912 345 678' } },
   vcard: {
     fill: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com', phone: '+1 555 0100 ext. 12', company: 'Cafe Aroma' },
     data: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com', phone: '+1 555 0100 ext. 12', company: 'Cafe Aroma' },
   },
-  wifi: { fill: { ssid: 'Cafe guests', password: 'espresso' }, select: { encryption: 'WEP' }, check: ['hidden'], data: { ssid: 'Cafe guests', encryption: 'WEP', password: 'espresso', hidden: true } },
+  wifi: {
+    fill: { ssid: 'Cafe guests', password: 'espresso' },
+    select: { encryption: 'WEP' },
+    check: ['hidden'],
+    data: { ssid: 'Cafe guests', encryption: 'WEP', password: 'espresso', hidden: true },
+  },
   location: { fill: { latitude: '38.7223', longitude: '-9.1393' }, data: { latitude: 38.7223, longitude: -9.1393 } },
   event: {
-    fill: { eventTitle: 'Tasting', description: 'New roasts', location: 'Lisbon', startDateTime: '2030-05-01T18:00', endDateTime: '2030-05-01T20:30', registrationUrl: 'https://example.com/rsvp' },
+    fill: {
+      eventTitle: 'Tasting',
+      description: 'New roasts',
+      location: 'Lisbon',
+      startDateTime: '2030-05-01T18:00',
+      endDateTime: '2030-05-01T20:30',
+      registrationUrl: 'https://example.com/rsvp',
+    },
     uploads: { 'image.fileId': png('poster.png') },
     // The time zone is left as the browser's.
-    data: { eventTitle: 'Tasting', description: 'New roasts', location: 'Lisbon', startDateTime: '2030-05-01T18:00', endDateTime: '2030-05-01T20:30', timezone: ZONE, registrationUrl: 'https://example.com/rsvp', image: fileRef },
+    data: {
+      eventTitle: 'Tasting',
+      description: 'New roasts',
+      location: 'Lisbon',
+      startDateTime: '2030-05-01T18:00',
+      endDateTime: '2030-05-01T20:30',
+      timezone: ZONE,
+      registrationUrl: 'https://example.com/rsvp',
+      image: fileRef,
+    },
   },
   image: { uploads: { 'files.0.fileId': png('photo.png') }, data: { files: [fileRef] } },
   pdf: { uploads: { 'files.0.fileId': pdf('menu.pdf') }, data: { files: [fileRef] } },
-  gallery: { press: ['Add image'], uploads: { 'files.0.fileId': png('one.png'), 'files.1.fileId': png('two.png') }, data: { files: [fileRef, fileRef] } },
+  gallery: {
+    press: ['Add image'],
+    uploads: { 'files.0.fileId': png('one.png'), 'files.1.fileId': png('two.png') },
+    data: { files: [fileRef, fileRef] },
+  },
   landing: { fill: { landingHTML: '<h1>Welcome</h1><p>Open daily.</p>' }, data: { landingHTML: '<h1>Welcome</h1><p>Open daily.</p>' } },
   product: {
-    fill: { productName: 'Beans', productDescription: 'Single origin', currency: 'EUR', subTotal: '10', tax: '2.3', totalNet: '12.3', 'discount.value': '1.5' },
+    fill: {
+      productName: 'Beans',
+      productDescription: 'Single origin',
+      currency: 'EUR',
+      subTotal: '10',
+      tax: '2.3',
+      totalNet: '12.3',
+      'discount.value': '1.5',
+    },
     select: { 'discount.type': 'amount' },
     press: ['Add product image'],
     uploads: { 'images.files.0.fileId': png('beans.png') },
-    data: { productName: 'Beans', productDescription: 'Single origin', currency: 'EUR', subTotal: 10, tax: 2.3, totalNet: 12.3, discount: { type: 'amount', value: 1.5 }, images: { files: [fileRef] } },
+    data: {
+      productName: 'Beans',
+      productDescription: 'Single origin',
+      currency: 'EUR',
+      subTotal: 10,
+      tax: 2.3,
+      totalNet: 12.3,
+      discount: { type: 'amount', value: 1.5 },
+      images: { files: [fileRef] },
+    },
   },
   'multi-links': {
     press: ['Add link', 'Add link'],
@@ -149,7 +209,11 @@ const CASES: Record<string, TypeCase> = {
       ],
     },
   },
-  'multi-pdf': { fill: { pageTitle: 'Menus', 'pdfs.0.label': 'Lunch' }, uploads: { 'pdfs.0.fileId': pdf('lunch.pdf') }, data: { pageTitle: 'Menus', pdfs: [{ label: 'Lunch', fileId: expect.stringMatching(UUID) }] } },
+  'multi-pdf': {
+    fill: { pageTitle: 'Menus', 'pdfs.0.label': 'Lunch' },
+    uploads: { 'pdfs.0.fileId': pdf('lunch.pdf') },
+    data: { pageTitle: 'Menus', pdfs: [{ label: 'Lunch', fileId: expect.stringMatching(UUID) }] },
+  },
   'smart-url': { fill: { defaultUrl: 'https://example.com/app' }, data: { defaultUrl: 'https://example.com/app' } },
   menu: { fill: { name: 'Lunch menu' }, data: { name: 'Lunch menu' } },
 };
@@ -184,8 +248,14 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     // A slow uplink, so the progress bar can be seen moving.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 400 * 1024 });
-    const fullSpeed = () => cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 400 * 1024,
+    });
+    const fullSpeed = () =>
+      cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     onTestFinished(async () => {
       await fullSpeed();
       await cdp.detach();
@@ -285,7 +355,19 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     const after = await storedLink(slug);
     expect(after.meta_data).toEqual({ defaultUrl: 'https://example.com/get-the-app', rules });
     expect(after.name).toBe('App download (new)');
-    for (const kept of ['folder_id', 'schedule_active', 'start_date', 'end_date', 'schedule_timezone', 'scan_limit_active', 'scan_limit', 'password_protected_active', 'password', 'url_active', 'custom_url']) {
+    for (const kept of [
+      'folder_id',
+      'schedule_active',
+      'start_date',
+      'end_date',
+      'schedule_timezone',
+      'scan_limit_active',
+      'scan_limit',
+      'password_protected_active',
+      'password',
+      'url_active',
+      'custom_url',
+    ]) {
       expect(after[kept], kept).toEqual(before[kept]);
     }
     expect(await bcrypt.compare('let-me-in', after.password)).toBe(true);
@@ -296,7 +378,10 @@ describe.skipIf(!hasChromium)('console link editor', () => {
   });
 
   it('designs the QR beside the form: a template applied and restyled is saved with the link and served by its /qr', async () => {
-    await call(api.app, owner.key, 'POST', '/api/v1/templates', { name: 'Green dots', qrOptions: { dotsOptions: { type: 'dots', color: '#0b3d2e' } } });
+    await call(api.app, owner.key, 'POST', '/api/v1/templates', {
+      name: 'Green dots',
+      qrOptions: { dotsOptions: { type: 'dots', color: '#0b3d2e' } },
+    });
     await open('/links/new?type=website');
     await page.getByLabel('Name', { exact: true }).fill('Table card');
     await at('data.url').fill('https://example.com/menu');
@@ -357,7 +442,10 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     const { slug } = await createLinkVia(api.app, owner.key, {
       name: 'Lunch menus',
       type: 'multi-pdf',
-      data: { pageTitle: 'Lunch', pdfs: [{ label: 'Weekdays', fileId: (await uploadFile(api.app, owner.key, pdf('weekdays.pdf').buffer)).fileId }] },
+      data: {
+        pageTitle: 'Lunch',
+        pdfs: [{ label: 'Weekdays', fileId: (await uploadFile(api.app, owner.key, pdf('weekdays.pdf').buffer)).fileId }],
+      },
     });
     for (const size of [PHONE, DESKTOP]) {
       const { tab, opened } = await signedInTab({ ...size, bypassCSP: true });

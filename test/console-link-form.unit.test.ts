@@ -4,7 +4,18 @@
  * link → form → body unchanged, and empty optional fields are left out rather than sent as "".
  */
 import { describe, expect, it } from 'vitest';
-import { dataOf, draftOf, formPaths, linkBodyOf, moved, newItem, TYPE_FORMS, type Draft, type ListSpec, type StoredLink } from '../console/src/links/link-form.js';
+import {
+  dataOf,
+  draftOf,
+  formPaths,
+  linkBodyOf,
+  moved,
+  newItem,
+  TYPE_FORMS,
+  type Draft,
+  type ListSpec,
+  type StoredLink,
+} from '../console/src/links/link-form.js';
 import { linkConfigurationsOf, settingsFromLink } from '../console/src/links/settings.js';
 import { uploadFailure } from '../console/src/links/upload.js';
 import { LINK_TYPES, type LinkType } from '../domain/links/data/types.js';
@@ -15,7 +26,10 @@ const FILE_B = '0190a000-0000-7000-8000-00000000000b';
 const ZONE = 'Europe/Lisbon';
 
 /** What a person types into each new form (leaf values by key, list entries' values in order) and the `data` it must send. */
-const TYPED: Record<LinkType, { values?: Record<string, string | boolean>; lists?: Record<string, Array<Record<string, string>>>; data: Record<string, unknown> }> = {
+const TYPED: Record<
+  LinkType,
+  { values?: Record<string, string | boolean>; lists?: Record<string, Array<Record<string, string>>>; data: Record<string, unknown> }
+> = {
   website: { values: { url: 'https://example.com/menu' }, data: { url: 'https://example.com/menu' } },
   email: { values: { email: 'hi@example.com', subject: '', body: 'Hello' }, data: { email: 'hi@example.com', body: 'Hello' } },
   sms: { values: { phone: '+351 912 345 678' }, data: { phone: '+351 912 345 678' } },
@@ -26,21 +40,57 @@ const TYPED: Record<LinkType, { values?: Record<string, string | boolean>; lists
   wifi: { values: { ssid: 'Cafe guests', password: 'espresso' }, data: { ssid: 'Cafe guests', encryption: 'WPA', password: 'espresso' } },
   location: { values: { latitude: '38.7223', longitude: '-9.1393' }, data: { latitude: 38.7223, longitude: -9.1393 } },
   event: {
-    values: { description: 'Tasting', location: 'Lisbon', startDateTime: '2030-05-01T18:00', endDateTime: '2030-05-01T20:30', 'image.fileId': FILE_A },
-    data: { description: 'Tasting', location: 'Lisbon', startDateTime: '2030-05-01T18:00', endDateTime: '2030-05-01T20:30', timezone: ZONE, image: { fileId: FILE_A } },
+    values: {
+      description: 'Tasting',
+      location: 'Lisbon',
+      startDateTime: '2030-05-01T18:00',
+      endDateTime: '2030-05-01T20:30',
+      'image.fileId': FILE_A,
+    },
+    data: {
+      description: 'Tasting',
+      location: 'Lisbon',
+      startDateTime: '2030-05-01T18:00',
+      endDateTime: '2030-05-01T20:30',
+      timezone: ZONE,
+      image: { fileId: FILE_A },
+    },
   },
   image: { lists: { files: [{ fileId: FILE_A }] }, data: { files: [{ fileId: FILE_A }] } },
   pdf: { lists: { files: [{ fileId: FILE_B }] }, data: { files: [{ fileId: FILE_B }] } },
   gallery: { lists: { files: [{ fileId: FILE_A }, { fileId: FILE_B }] }, data: { files: [{ fileId: FILE_A }, { fileId: FILE_B }] } },
   landing: { values: { landingHTML: '<h1>Welcome</h1>' }, data: { landingHTML: '<h1>Welcome</h1>' } },
   product: {
-    values: { productName: 'Beans', productDescription: 'Single origin', currency: 'EUR', subTotal: '10', tax: '2.3', totalNet: '12.3', 'discount.type': 'percent', 'discount.value': '5' },
+    values: {
+      productName: 'Beans',
+      productDescription: 'Single origin',
+      currency: 'EUR',
+      subTotal: '10',
+      tax: '2.3',
+      totalNet: '12.3',
+      'discount.type': 'percent',
+      'discount.value': '5',
+    },
     lists: { 'images.files': [{ fileId: FILE_A }] },
-    data: { productName: 'Beans', productDescription: 'Single origin', currency: 'EUR', subTotal: 10, tax: 2.3, totalNet: 12.3, discount: { type: 'percent', value: 5 }, images: { files: [{ fileId: FILE_A }] } },
+    data: {
+      productName: 'Beans',
+      productDescription: 'Single origin',
+      currency: 'EUR',
+      subTotal: 10,
+      tax: 2.3,
+      totalNet: 12.3,
+      discount: { type: 'percent', value: 5 },
+      images: { files: [{ fileId: FILE_A }] },
+    },
   },
   'multi-links': {
     values: { title: 'Cafe Aroma', 'design.linkBackgroundColor': '#aa3300', isRound: true },
-    lists: { links: [{ type: 'custom', value: 'https://example.com/', title: 'Our site' }, { type: 'social', value: 'https://instagram.com/aroma', icon: 'instagram' }] },
+    lists: {
+      links: [
+        { type: 'custom', value: 'https://example.com/', title: 'Our site' },
+        { type: 'social', value: 'https://instagram.com/aroma', icon: 'instagram' },
+      ],
+    },
     data: {
       title: 'Cafe Aroma',
       design: { backgroundColor: '#ffffff', linkBackgroundColor: '#aa3300', textColor: '#ffffff' },
@@ -51,7 +101,11 @@ const TYPED: Record<LinkType, { values?: Record<string, string | boolean>; lists
       ],
     },
   },
-  'multi-pdf': { values: { pageTitle: 'Menus' }, lists: { pdfs: [{ label: 'Lunch', fileId: FILE_B }] }, data: { pageTitle: 'Menus', pdfs: [{ label: 'Lunch', fileId: FILE_B }] } },
+  'multi-pdf': {
+    values: { pageTitle: 'Menus' },
+    lists: { pdfs: [{ label: 'Lunch', fileId: FILE_B }] },
+    data: { pageTitle: 'Menus', pdfs: [{ label: 'Lunch', fileId: FILE_B }] },
+  },
   'smart-url': { values: { defaultUrl: 'https://example.com/' }, data: { defaultUrl: 'https://example.com/' } },
   menu: { values: { name: '' }, data: {} },
 };
@@ -98,7 +152,13 @@ const STORED: Partial<Record<LinkType, Record<string, unknown>>> = {
     ],
   },
   product: { productName: 'Cup', productDescription: 'Mug', currency: 'usd', subTotal: 0, tax: 0, totalNet: 0, images: { files: [] } },
-  'multi-pdf': { pageTitle: 'Docs', pdfs: [{ label: 'A', fileId: FILE_A }, { label: 'B', fileId: FILE_B }] },
+  'multi-pdf': {
+    pageTitle: 'Docs',
+    pdfs: [
+      { label: 'A', fileId: FILE_A },
+      { label: 'B', fileId: FILE_B },
+    ],
+  },
 };
 
 describe('each type: what the form sends is what the server accepts', () => {
@@ -151,7 +211,14 @@ describe('empty optional fields are left out', () => {
     draft.values['discount.type'] = '';
     draft.values['discount.value'] = '';
     draft.lists['images.files'] = [];
-    expect(dataOf('product', draft)).toEqual({ productName: 'Beans', productDescription: 'Single origin', currency: 'EUR', subTotal: 10, tax: 2.3, totalNet: 12.3 });
+    expect(dataOf('product', draft)).toEqual({
+      productName: 'Beans',
+      productDescription: 'Single origin',
+      currency: 'EUR',
+      subTotal: 10,
+      tax: 2.3,
+      totalNet: 12.3,
+    });
   });
 
   it('an unticked box is left out on a new link, and sent as false when the link had it', () => {
@@ -248,9 +315,12 @@ describe('an edit sends the link settings back', () => {
 
 describe('a refused upload in words', () => {
   it("says the API's reason: the file field's message first, else the answer's message", () => {
-    expect(uploadFailure(400, { message: 'Validation failed', errors: [{ path: 'file', message: 'Unsupported file type; allowed: PNG, JPEG, WebP, GIF, PDF, SVG' }] })).toBe(
-      'The file was refused: Unsupported file type; allowed: PNG, JPEG, WebP, GIF, PDF, SVG.',
-    );
+    expect(
+      uploadFailure(400, {
+        message: 'Validation failed',
+        errors: [{ path: 'file', message: 'Unsupported file type; allowed: PNG, JPEG, WebP, GIF, PDF, SVG' }],
+      }),
+    ).toBe('The file was refused: Unsupported file type; allowed: PNG, JPEG, WebP, GIF, PDF, SVG.');
     expect(uploadFailure(413, { message: 'File is too large' })).toBe('The file was refused: File is too large.');
     expect(uploadFailure(502, null)).toBe('The file was refused (the server answered 502).');
   });

@@ -9,7 +9,16 @@
 import bcrypt from 'bcrypt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsOn, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsOn,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
@@ -41,7 +50,10 @@ async function open(hash: string, size: typeof PHONE | typeof DESKTOP = DESKTOP,
   page.setDefaultTimeout(8_000);
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   // A CSP refusal is logged as an error; a refused request the test makes on purpose (the taken slug's 409) is not a problem.
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(`console: ${m.text()}`));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(`console: ${m.text()}`),
+  );
   await page.goto(`${base}#${hash}`);
   await page.locator('form.link-form').waitFor();
   return { context, page };
@@ -77,12 +89,20 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
       await second.getByLabel('iPhone or iPad (iOS)').check();
       await second.getByLabel('Android').check();
       await page.locator('#field-data-rules-1-url').fill('https://example.com/app');
-      expect(await summaries(page)).toEqual(['Visitors in Portugal → https://example.pt/', 'Visitors on iPhone/iPad or Android → https://example.com/app', 'Everyone else → https://example.com/']);
+      expect(await summaries(page)).toEqual([
+        'Visitors in Portugal → https://example.pt/',
+        'Visitors on iPhone/iPad or Android → https://example.com/app',
+        'Everyone else → https://example.com/',
+      ]);
 
       // Keyboard: the device rule goes first; focus stays with it (its up button is now disabled, so on its down button).
       await page.getByRole('button', { name: 'Move up rule 2' }).focus();
       await page.keyboard.press('Enter');
-      expect(await summaries(page)).toEqual(['Visitors on iPhone/iPad or Android → https://example.com/app', 'Visitors in Portugal → https://example.pt/', 'Everyone else → https://example.com/']);
+      expect(await summaries(page)).toEqual([
+        'Visitors on iPhone/iPad or Android → https://example.com/app',
+        'Visitors in Portugal → https://example.pt/',
+        'Everyone else → https://example.com/',
+      ]);
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move down rule 1');
 
       await page.getByRole('button', { name: 'Create link' }).click();
@@ -95,7 +115,13 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
         ],
       });
       // Read back into the editor, the rules read the same.
-      await expect.poll(() => summaries(page)).toEqual(['Visitors on iPhone/iPad or Android → https://example.com/app', 'Visitors in Portugal → https://example.pt/', 'Everyone else → https://example.com/']);
+      await expect
+        .poll(() => summaries(page))
+        .toEqual([
+          'Visitors on iPhone/iPad or Android → https://example.com/app',
+          'Visitors in Portugal → https://example.pt/',
+          'Everyone else → https://example.com/',
+        ]);
     } finally {
       await context.close();
     }
@@ -103,7 +129,12 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
 
   it('refuses a slug in its own words, and one already taken with the API’s error at the slug field', async () => {
     const taken = `taken-${Date.now()}`;
-    await createLinkVia(api.app, owner.key, { name: 'First', type: 'website', data: { url: 'https://example.com/' }, linkConfigurations: { urlActive: true, customUrl: taken } });
+    await createLinkVia(api.app, owner.key, {
+      name: 'First',
+      type: 'website',
+      data: { url: 'https://example.com/' },
+      linkConfigurations: { urlActive: true, customUrl: taken },
+    });
     const { context, page } = await open('/links/new?type=website');
     try {
       await page.getByLabel('Name', { exact: true }).fill('Second');
@@ -113,7 +144,9 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
       await slug.fill('spring menu');
       await page.getByRole('button', { name: 'Create link' }).click();
       await expect.poll(() => slug.getAttribute('aria-invalid')).toBe('true');
-      expect(await page.locator('#field-linkConfigurations-customUrl-error').textContent()).toBe('Use only letters, digits, - and _ (no spaces or other signs).');
+      expect(await page.locator('#field-linkConfigurations-customUrl-error').textContent()).toBe(
+        'Use only letters, digits, - and _ (no spaces or other signs).',
+      );
       await slug.fill(taken);
       expect(await page.locator('#field-linkConfigurations-customUrl-hint').textContent()).toContain(`/${taken}`);
       await page.getByRole('button', { name: 'Create link' }).click();
@@ -134,7 +167,9 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
       await page.getByLabel('Starts').fill('2026-12-01T09:00');
       await page.getByLabel('Ends').fill('2026-12-24T18:00');
       await page.getByLabel('Time zone of these times').selectOption('America/New_York');
-      await expect.poll(() => page.locator('.link-settings .summary').first().textContent()).toContain('Opens 1 Dec 2026 09:00, closes 24 Dec 2026 18:00, New York time.');
+      await expect
+        .poll(() => page.locator('.link-settings .summary').first().textContent())
+        .toContain('Opens 1 Dec 2026 09:00, closes 24 Dec 2026 18:00, New York time.');
       await page.getByLabel('Scan limit').check();
       await page.getByLabel('Maximum scans').fill('500');
       await page.getByRole('button', { name: 'Create link' }).click();
@@ -159,7 +194,12 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
   });
 
   it('edits a protected link without touching its password: still protected, same password; then changes it', async () => {
-    const { slug } = await createLinkVia(api.app, owner.key, { name: 'Members', type: 'website', data: { url: 'https://example.com/members' }, linkConfigurations: { passwordProtectedActive: true, password: 'open sesame' } });
+    const { slug } = await createLinkVia(api.app, owner.key, {
+      name: 'Members',
+      type: 'website',
+      data: { url: 'https://example.com/members' },
+      linkConfigurations: { passwordProtectedActive: true, password: 'open sesame' },
+    });
     const hash = (await getLink(slug)).password;
     const { context, page } = await open(`/links/${slug}/edit`);
     try {
@@ -195,15 +235,35 @@ describe.skipIf(!hasChromium)('link settings and smart-url rules in the editor',
           defaultUrl: 'https://example.com/',
           rules: [
             { conditionType: 'location', operator: 'is_not', countries: ['PT', 'ES'], url: 'https://example.com/world' },
-            { conditionType: 'time', operator: 'between', timezone: 'Europe/Lisbon', timeFrom: '09:00', timeTo: '17:00', url: 'https://example.com/open' },
+            {
+              conditionType: 'time',
+              operator: 'between',
+              timezone: 'Europe/Lisbon',
+              timeFrom: '09:00',
+              timeTo: '17:00',
+              url: 'https://example.com/open',
+            },
           ],
         },
-        linkConfigurations: { scheduleActive: true, startDate: '2026-12-01T09:00', endDate: '2026-12-24T18:00', scheduleTimezone: 'Europe/Lisbon', scanLimitActive: true, scanLimit: 500, passwordProtectedActive: true, password: 'pw' },
+        linkConfigurations: {
+          scheduleActive: true,
+          startDate: '2026-12-01T09:00',
+          endDate: '2026-12-24T18:00',
+          scheduleTimezone: 'Europe/Lisbon',
+          scanLimitActive: true,
+          scanLimit: 500,
+          passwordProtectedActive: true,
+          password: 'pw',
+        },
       });
       const { context, page } = await open(`/links/${slug}/edit`, size, true);
       try {
         await page.locator('#field-data-rules-0-countries').fill('fra');
-        expect(await summaries(page)).toEqual(['Visitors outside Portugal and Spain → https://example.com/world', 'Between 09:00 and 17:00 (Lisbon time) → https://example.com/open', 'Everyone else → https://example.com/']);
+        expect(await summaries(page)).toEqual([
+          'Visitors outside Portugal and Spain → https://example.com/world',
+          'Between 09:00 and 17:00 (Lisbon time) → https://example.com/open',
+          'Everyone else → https://example.com/',
+        ]);
         expect(await seriousViolationsOn(page)).toEqual([]);
         expect(await overflowingElements(page, size.viewport.width)).toEqual([]);
         await page.locator('#field-data-rules-0-countries').fill('');

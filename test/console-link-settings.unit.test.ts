@@ -4,7 +4,14 @@
  * shows is what the server stores, and its errors land at the paths the server would use.
  */
 import { describe, expect, it } from 'vitest';
-import { linkConfigurationsOf, passwordPlan, scheduleSummary, settingsFromLink, shortUrlOf, type LinkSettingsForm } from '../console/src/links/settings.js';
+import {
+  linkConfigurationsOf,
+  passwordPlan,
+  scheduleSummary,
+  settingsFromLink,
+  shortUrlOf,
+  type LinkSettingsForm,
+} from '../console/src/links/settings.js';
 import type { Link } from '../console/src/links/view.js';
 import { parseDateTimeInZone } from '../domain/links/data/timezone.js';
 import { linkConfigurationsSchema, scheduleEnd } from '../domain/links/schemas.js';
@@ -63,7 +70,15 @@ function serverPaths(f: LinkSettingsForm): string[] {
 describe('settings of a new link', () => {
   it('start with every feature off, schedules in the browser zone, and send no linkConfigurations', () => {
     const form = fresh();
-    expect(form).toMatchObject({ slugOn: false, scheduleOn: false, scanLimitOn: false, passwordOn: false, passwordSet: false, timezone: 'Europe/Lisbon', scans: null });
+    expect(form).toMatchObject({
+      slugOn: false,
+      scheduleOn: false,
+      scanLimitOn: false,
+      passwordOn: false,
+      passwordSet: false,
+      timezone: 'Europe/Lisbon',
+      scans: null,
+    });
     expect(linkConfigurationsOf(form)).toEqual({ value: undefined });
   });
 
@@ -80,7 +95,18 @@ describe('settings of a new link', () => {
       passwordOn: true,
       password: 'open sesame',
     });
-    const value = { urlActive: true, customUrl: 'spring-menu', scheduleActive: true, startDate: '2026-12-01T09:00', endDate: '2026-12-24T18:00', scheduleTimezone: 'Europe/Lisbon', scanLimitActive: true, scanLimit: 500, passwordProtectedActive: true, password: 'open sesame' };
+    const value = {
+      urlActive: true,
+      customUrl: 'spring-menu',
+      scheduleActive: true,
+      startDate: '2026-12-01T09:00',
+      endDate: '2026-12-24T18:00',
+      scheduleTimezone: 'Europe/Lisbon',
+      scanLimitActive: true,
+      scanLimit: 500,
+      passwordProtectedActive: true,
+      password: 'open sesame',
+    };
     expect(linkConfigurationsOf(form)).toEqual({ value });
     expect(linkConfigurationsSchema.safeParse(value).success).toBe(true);
   });
@@ -101,7 +127,12 @@ describe('schedule: what the owner sees is what the server stores', () => {
   });
 
   it("a link's stored instants come back as wall-clock times in the link's own zone, whatever the browser's", () => {
-    const stored = link({ schedule_active: true, start_date: '2026-07-01T00:00:00.000Z', end_date: '2026-07-01T09:30:00.000Z', schedule_timezone: 'Asia/Tokyo' });
+    const stored = link({
+      schedule_active: true,
+      start_date: '2026-07-01T00:00:00.000Z',
+      end_date: '2026-07-01T09:30:00.000Z',
+      schedule_timezone: 'Asia/Tokyo',
+    });
     const form = settingsFromLink(stored, 'America/New_York');
     expect(form).toMatchObject({ scheduleOn: true, start: '2026-07-01T09:00', end: '2026-07-01T18:30', timezone: 'Asia/Tokyo' });
     // Saved again unchanged, the same instants.
@@ -112,30 +143,62 @@ describe('schedule: what the owner sees is what the server stores', () => {
   });
 
   it('a whole-day end the API stored (next midnight) and seconds sent by another client survive the round trip', () => {
-    const stored = link({ schedule_active: true, start_date: '2026-12-01T09:00:15.000Z', end_date: '2026-12-25T00:00:00.000Z', schedule_timezone: 'Europe/Lisbon' });
+    const stored = link({
+      schedule_active: true,
+      start_date: '2026-12-01T09:00:15.000Z',
+      end_date: '2026-12-25T00:00:00.000Z',
+      schedule_timezone: 'Europe/Lisbon',
+    });
     const form = settingsFromLink(stored);
     expect(form).toMatchObject({ start: '2026-12-01T09:00:15', end: '2026-12-25T00:00' });
     expect(parseDateTimeInZone(form.start, form.timezone)!.toISOString()).toBe(stored.start_date);
   });
 
   it('says the window in words, in the zone chosen', () => {
-    expect(scheduleSummary({ start: '2026-12-01T09:00', end: '2026-12-24T18:00', timezone: 'Europe/Lisbon' })).toBe('Opens 1 Dec 2026 09:00, closes 24 Dec 2026 18:00, Lisbon time.');
-    expect(scheduleSummary({ start: '2026-12-01T09:00', end: '2026-12-02T09:00', timezone: 'America/Argentina/Buenos_Aires' })).toBe('Opens 1 Dec 2026 09:00, closes 2 Dec 2026 09:00, Buenos Aires time.');
-    expect(scheduleSummary({ start: '2026-12-01T09:00', end: '2026-12-01T09:00', timezone: 'UTC' })).toBe('Opens 1 Dec 2026 09:00, closes 1 Dec 2026 09:00, UTC: it would close before it opens.');
+    expect(scheduleSummary({ start: '2026-12-01T09:00', end: '2026-12-24T18:00', timezone: 'Europe/Lisbon' })).toBe(
+      'Opens 1 Dec 2026 09:00, closes 24 Dec 2026 18:00, Lisbon time.',
+    );
+    expect(scheduleSummary({ start: '2026-12-01T09:00', end: '2026-12-02T09:00', timezone: 'America/Argentina/Buenos_Aires' })).toBe(
+      'Opens 1 Dec 2026 09:00, closes 2 Dec 2026 09:00, Buenos Aires time.',
+    );
+    expect(scheduleSummary({ start: '2026-12-01T09:00', end: '2026-12-01T09:00', timezone: 'UTC' })).toBe(
+      'Opens 1 Dec 2026 09:00, closes 1 Dec 2026 09:00, UTC: it would close before it opens.',
+    );
     expect(scheduleSummary({ start: '', end: '2026-12-01T09:00', timezone: 'UTC' })).toBeNull();
   });
 
   it('a time a DST change skips is read as the server reads it (moved forward) and said so', () => {
     // Lisbon springs forward 01:00 → 02:00 on 29 Mar 2026.
-    expect(scheduleSummary({ start: '2026-03-29T01:30', end: '2026-03-30T09:00', timezone: 'Europe/Lisbon' })).toBe('Opens 29 Mar 2026 02:30, closes 30 Mar 2026 09:00, Lisbon time.');
+    expect(scheduleSummary({ start: '2026-03-29T01:30', end: '2026-03-30T09:00', timezone: 'Europe/Lisbon' })).toBe(
+      'Opens 29 Mar 2026 02:30, closes 30 Mar 2026 09:00, Lisbon time.',
+    );
   });
 });
 
 describe('editing a link keeps it as the owner sees it', () => {
   it('custom slug, scan limit with the scans so far, folder', () => {
-    const form = settingsFromLink(link({ url_active: true, custom_url: 'menu', full_dynamic_url: 'https://qr.example/menu', scan_limit_active: true, scan_limit: 100, folder_id: 'f-1' }));
-    expect(form).toMatchObject({ slugOn: true, slug: 'menu', currentUrl: 'https://qr.example/menu', scanLimitOn: true, scanLimit: '100', scans: 9, folderId: 'f-1' });
-    expect(linkConfigurationsOf(form)).toEqual({ value: { folder_id: 'f-1', urlActive: true, customUrl: 'menu', scanLimitActive: true, scanLimit: 100 } });
+    const form = settingsFromLink(
+      link({
+        url_active: true,
+        custom_url: 'menu',
+        full_dynamic_url: 'https://qr.example/menu',
+        scan_limit_active: true,
+        scan_limit: 100,
+        folder_id: 'f-1',
+      }),
+    );
+    expect(form).toMatchObject({
+      slugOn: true,
+      slug: 'menu',
+      currentUrl: 'https://qr.example/menu',
+      scanLimitOn: true,
+      scanLimit: '100',
+      scans: 9,
+      folderId: 'f-1',
+    });
+    expect(linkConfigurationsOf(form)).toEqual({
+      value: { folder_id: 'f-1', urlActive: true, customUrl: 'menu', scanLimitActive: true, scanLimit: 100 },
+    });
   });
 
   it('a password that is set is kept by default: protection on, no password member, never the hash', () => {
@@ -147,9 +210,13 @@ describe('editing a link keeps it as the owner sees it', () => {
 
   it('…or changed, or removed', () => {
     const form = settingsFromLink(link({ password_protected_active: true, password: '$2b$10$x' }));
-    expect(linkConfigurationsOf({ ...form, changePassword: true, password: 'new one' })).toEqual({ value: { passwordProtectedActive: true, password: 'new one' } });
+    expect(linkConfigurationsOf({ ...form, changePassword: true, password: 'new one' })).toEqual({
+      value: { passwordProtectedActive: true, password: 'new one' },
+    });
     expect(passwordPlan({ ...form, changePassword: true })).toMatch(/replaces the password/);
-    expect(clientErrors({ ...form, changePassword: true })).toEqual({ 'linkConfigurations.password': 'Enter the new password, or choose to keep the current one.' });
+    expect(clientErrors({ ...form, changePassword: true })).toEqual({
+      'linkConfigurations.password': 'Enter the new password, or choose to keep the current one.',
+    });
     expect(linkConfigurationsOf({ ...form, passwordOn: false })).toEqual({ value: undefined });
     expect(passwordPlan({ ...form, passwordOn: false })).toMatch(/removes the password/);
     expect(passwordPlan(fresh({ passwordOn: true }))).toBeNull();
@@ -158,20 +225,71 @@ describe('editing a link keeps it as the owner sees it', () => {
 
 describe('client checks mirror the server, at its paths, in words', () => {
   const cases: [string, Partial<LinkSettingsForm>, Record<string, string>][] = [
-    ['slug empty', { slugOn: true, slug: '  ' }, { 'linkConfigurations.customUrl': 'Choose the custom part of the short URL, or turn the custom URL off.' }],
+    [
+      'slug empty',
+      { slugOn: true, slug: '  ' },
+      { 'linkConfigurations.customUrl': 'Choose the custom part of the short URL, or turn the custom URL off.' },
+    ],
     ['slug too long', { slugOn: true, slug: 'a'.repeat(65) }, { 'linkConfigurations.customUrl': 'Use at most 64 characters.' }],
-    ['slug with a space', { slugOn: true, slug: 'spring menu' }, { 'linkConfigurations.customUrl': 'Use only letters, digits, - and _ (no spaces or other signs).' }],
-    ['slug reserved', { slugOn: true, slug: 'API' }, { 'linkConfigurations.customUrl': 'This address is reserved for the service itself; choose another.' }],
-    ['schedule empty', { scheduleOn: true }, { 'linkConfigurations.startDate': 'Choose when the link starts working.', 'linkConfigurations.endDate': 'Choose when the link stops working.' }],
-    ['schedule backwards', { scheduleOn: true, start: '2026-12-02T09:00', end: '2026-12-01T09:00' }, { 'linkConfigurations.endDate': 'The end must be after the start.' }],
-    ['schedule equal ends', { scheduleOn: true, start: '2026-12-02T09:00', end: '2026-12-02T09:00' }, { 'linkConfigurations.endDate': 'The end must be after the start.' }],
-    ['schedule zone unknown', { scheduleOn: true, start: '2026-12-01T09:00', end: '2026-12-02T09:00', timezone: 'Mars/Base' }, { 'linkConfigurations.scheduleTimezone': 'Choose a time zone from the list.' }],
-    ['scan limit empty', { scanLimitOn: true, scanLimit: '' }, { 'linkConfigurations.scanLimit': 'Enter how many scans the link allows, or turn the limit off.' }],
-    ['scan limit zero', { scanLimitOn: true, scanLimit: '0' }, { 'linkConfigurations.scanLimit': 'Enter a whole number of scans, 1 or more.' }],
-    ['scan limit fraction', { scanLimitOn: true, scanLimit: '1.5' }, { 'linkConfigurations.scanLimit': 'Enter a whole number of scans, 1 or more.' }],
-    ['scan limit too big', { scanLimitOn: true, scanLimit: '2147483648' }, { 'linkConfigurations.scanLimit': 'Enter a whole number of scans, 1 or more.' }],
+    [
+      'slug with a space',
+      { slugOn: true, slug: 'spring menu' },
+      { 'linkConfigurations.customUrl': 'Use only letters, digits, - and _ (no spaces or other signs).' },
+    ],
+    [
+      'slug reserved',
+      { slugOn: true, slug: 'API' },
+      { 'linkConfigurations.customUrl': 'This address is reserved for the service itself; choose another.' },
+    ],
+    [
+      'schedule empty',
+      { scheduleOn: true },
+      {
+        'linkConfigurations.startDate': 'Choose when the link starts working.',
+        'linkConfigurations.endDate': 'Choose when the link stops working.',
+      },
+    ],
+    [
+      'schedule backwards',
+      { scheduleOn: true, start: '2026-12-02T09:00', end: '2026-12-01T09:00' },
+      { 'linkConfigurations.endDate': 'The end must be after the start.' },
+    ],
+    [
+      'schedule equal ends',
+      { scheduleOn: true, start: '2026-12-02T09:00', end: '2026-12-02T09:00' },
+      { 'linkConfigurations.endDate': 'The end must be after the start.' },
+    ],
+    [
+      'schedule zone unknown',
+      { scheduleOn: true, start: '2026-12-01T09:00', end: '2026-12-02T09:00', timezone: 'Mars/Base' },
+      { 'linkConfigurations.scheduleTimezone': 'Choose a time zone from the list.' },
+    ],
+    [
+      'scan limit empty',
+      { scanLimitOn: true, scanLimit: '' },
+      { 'linkConfigurations.scanLimit': 'Enter how many scans the link allows, or turn the limit off.' },
+    ],
+    [
+      'scan limit zero',
+      { scanLimitOn: true, scanLimit: '0' },
+      { 'linkConfigurations.scanLimit': 'Enter a whole number of scans, 1 or more.' },
+    ],
+    [
+      'scan limit fraction',
+      { scanLimitOn: true, scanLimit: '1.5' },
+      { 'linkConfigurations.scanLimit': 'Enter a whole number of scans, 1 or more.' },
+    ],
+    [
+      'scan limit too big',
+      { scanLimitOn: true, scanLimit: '2147483648' },
+      { 'linkConfigurations.scanLimit': 'Enter a whole number of scans, 1 or more.' },
+    ],
     ['password empty', { passwordOn: true }, { 'linkConfigurations.password': 'Enter a password, or turn password protection off.' }],
-    ['password 33 characters', { passwordOn: true, password: 'p'.repeat(33) }, { 'linkConfigurations.password': 'Use at most 32 characters.' }],
+    [
+      'password 33 characters',
+      { passwordOn: true, password: 'p'.repeat(33) },
+      { 'linkConfigurations.password': 'Use at most 32 characters.' },
+    ],
   ];
   it.each(cases)('%s', (_name, change, expected) => {
     const form = fresh(change);

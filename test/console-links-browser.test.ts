@@ -5,7 +5,17 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, seriousViolationsOn, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  seriousViolationsOn,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
@@ -19,7 +29,9 @@ const slugs = new Map<string, string>();
 const name = (i: number) => `Link ${String(i).padStart(2, '0')}`;
 /** Every fifth link is an email link, the rest websites. */
 const body = (i: number) =>
-  i % 5 === 0 ? { name: name(i), type: 'email', data: { email: `owner${i}@example.com` } } : { name: name(i), type: 'website', data: { url: `https://example.com/${i}` } };
+  i % 5 === 0
+    ? { name: name(i), type: 'email', data: { email: `owner${i}@example.com` } }
+    : { name: name(i), type: 'website', data: { url: `https://example.com/${i}` } };
 
 beforeAll(async () => {
   ({ api, base } = await startConsoleApi());
@@ -50,7 +62,8 @@ const rowNames = async (page: Page) => {
   await page.locator('.links-table, .empty').first().waitFor();
   return page.locator('.links-table tbody td[data-label="Name"]').allTextContents();
 };
-const apiStatus = async (linkName: string) => (await call(api.app, owner.key, 'GET', `/api/v1/links/${slugs.get(linkName)}`)).json().data?.status;
+const apiStatus = async (linkName: string) =>
+  (await call(api.app, owner.key, 'GET', `/api/v1/links/${slugs.get(linkName)}`)).json().data?.status;
 
 describe.skipIf(!hasChromium)('console links screen', () => {
   it('shows the first page, page 2 from the URL, and the back button returns', async () => {
@@ -104,10 +117,12 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       await page.getByLabel('Select Link 03').focus();
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => [document.activeElement?.getAttribute('aria-label'), getComputedStyle(document.activeElement!).outlineWidth])).toEqual([
-        'Copy the short URL of Link 03',
-        '3px',
-      ]);
+      expect(
+        await page.evaluate(() => [
+          document.activeElement?.getAttribute('aria-label'),
+          getComputedStyle(document.activeElement!).outlineWidth,
+        ]),
+      ).toEqual(['Copy the short URL of Link 03', '3px']);
       // The scan count leads to the link's analytics.
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('0 scans of Link 03: its analytics');
@@ -163,7 +178,9 @@ describe.skipIf(!hasChromium)('console links screen', () => {
       await page.getByRole('dialog').getByLabel('Folder name').fill('Posters');
       await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
       await page.getByRole('link', { name: 'Posters' }).waitFor();
-      const folderId = (await call(api.app, owner.key, 'GET', '/api/v1/folders')).json().data.find((f: { name: string }) => f.name === 'Posters').id;
+      const folderId = (await call(api.app, owner.key, 'GET', '/api/v1/folders'))
+        .json()
+        .data.find((f: { name: string }) => f.name === 'Posters').id;
       await page.getByLabel('Select Link 04').check();
       await page.getByLabel('Select Link 05').check();
       await page.getByLabel('Move to').selectOption({ label: 'Posters' });

@@ -1,7 +1,17 @@
 /** The links screen's pure parts: the view kept in the URL, the list query it asks, status badges, scopes. */
 import { describe, expect, it } from 'vitest';
 import type { Me } from '../console/src/api/client.js';
-import { changeView, DEFAULT_VIEW, listQuery, pauseAction, queryFromView, routeOfView, scopeBlock, STATUS_LABELS, viewFromQuery } from '../console/src/links/view.js';
+import {
+  changeView,
+  DEFAULT_VIEW,
+  listQuery,
+  pauseAction,
+  queryFromView,
+  routeOfView,
+  scopeBlock,
+  STATUS_LABELS,
+  viewFromQuery,
+} from '../console/src/links/view.js';
 import { LINK_STATUSES } from '../domain/links/status.js';
 
 describe('links view in the URL', () => {
@@ -11,7 +21,15 @@ describe('links view in the URL', () => {
   });
 
   it('a view survives the round trip through its query', () => {
-    const view = { search: 'café & co', type: 'menu', status: 'limit_reached' as const, folder: '5b1c…', sort: 'most_visited' as const, page: 3, size: 50 };
+    const view = {
+      search: 'café & co',
+      type: 'menu',
+      status: 'limit_reached' as const,
+      folder: '5b1c…',
+      sort: 'most_visited' as const,
+      page: 3,
+      size: 50,
+    };
     const query = queryFromView(view);
     expect(query).toBe('search=caf%C3%A9+%26+co&type=menu&status=limit_reached&folder=5b1c%E2%80%A6&sort=most_visited&size=50&page=3');
     expect(viewFromQuery(query)).toEqual(view);

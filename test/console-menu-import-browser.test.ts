@@ -15,7 +15,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { sampleMenuCsv } from '../console/src/cafes/menu-import.js';
-import { consoleScreenshot, DESKTOP, dropCsvFile, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  dropCsvFile,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { call } from './support/harness.js';
 import { SCAN_USER_AGENTS, startScanStack, type ScanStack } from './support/redirect.js';
 
@@ -99,149 +109,201 @@ async function apiItems() {
 }
 
 describe.skipIf(!hasChromium)('console cafe menu import', () => {
-  it('previews 500 rows with the bad cell marked, imports the fixed file after a confirm with its progress to 100%; the editor, API and guest page hold them', { timeout: 120_000 }, async () => {
-    const { context, page, problems } = await openCafe(DESKTOP);
-    try {
-      expect(await page.locator('.menu-import .notice.warning').textContent()).toContain('Importing replaces the whole menu.');
-      const [sample] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download a sample CSV' }).click()]);
-      expect(sample.suggestedFilename()).toBe('qrlinks-menu-sample.csv');
-      expect(await readFile((await sample.path())!, 'utf8')).toBe(sampleMenuCsv());
-
-      await previewWithBadRow(page);
-      expect(await markedCells(page)).toEqual([[String(BAD_ROW), 'price', '3,50Must be a number from 0 to 999999999.999 with at most 3 decimals']]);
-      expect(await page.locator('.menu-import .bulk-table tbody tr').count()).toBe(ITEMS);
-      const replace = page.getByRole('button', { name: /^Replace the menu with these 500 items/ });
-      expect(await replace.isDisabled()).toBe(true);
-      // Only the row to fix, on request.
-      await page.getByLabel('Show only the rows that need fixing').check();
-      expect(await page.locator('.menu-import .bulk-table tbody tr').count()).toBe(1);
-
-      // The fixed file, chosen through the input (the zone's keyboard path).
-      await page.locator('#menu-import-file').setInputFiles({ name: 'menu-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(menuCsv(false)) });
-      await expect.poll(() => summary(page)).toBe('500 items in 25 categories and 5 groups. 500 rows ready.');
-      expect(await markedCells(page)).toEqual([]);
-      expect((await apiItems()).map((i) => i.name)).toEqual(['Old 1', 'Old 2', 'Old 3']);
-
-      // Asked first; Cancel changes nothing.
-      await replace.click();
-      const dialog = page.getByRole('dialog', { name: 'Replace the whole menu?' });
-      await dialog.waitFor();
-      expect(await dialog.textContent()).toContain('500 items in 25 categories and 5 groups');
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-      await dialog.waitFor({ state: 'detached' });
-      expect(await apiItems()).toHaveLength(3);
-
-      // By keyboard: Enter on the button opens the confirm with focus inside it; its submit starts the import.
-      await replace.focus();
-      await page.keyboard.press('Enter');
-      await dialog.waitFor();
-      await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
-      await dialog.getByRole('button', { name: 'Replace the menu' }).focus();
-      await page.keyboard.press('Enter');
-      const bar = page.getByRole('progressbar', { name: 'The import' });
-      await bar.waitFor();
-      // Focus is not lost with the closed confirm: it is on the import's panel.
-      await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('bulk-run-wrap');
-      await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
-      await page.getByRole('status').filter({ hasText: 'Done: the menu now has 500 items in 25 categories and 5 groups. It replaced 3 items.' }).waitFor();
-      // Once finished the file cannot be sent again by mistake: a new import starts from a new file.
-      expect(await replace.isDisabled()).toBe(true);
-      // One job for the import (the other made the old menu), finished.
-      const jobs = (await call(stack.api.app, stack.me.key, 'GET', '/api/v1/jobs')).json().data as Array<{ type: string; state: string }>;
-      expect(jobs.filter((j) => j.type === 'cafe-bulk-insert').map((j) => j.state)).toEqual(['completed', 'completed']);
-
-      // The API's menu: the file's rows in its order.
-      const items = await apiItems();
-      expect(items).toHaveLength(ITEMS);
-      expect(items.map((i) => i.name)).toEqual(Array.from({ length: ITEMS }, (_, i) => `Dish ${i + 1}`));
-      expect(items[0]).toMatchObject({ price: 1, description: 'Dish 1, made fresh', ingredients: [] });
-      expect(items[1]).toMatchObject({ price: 1.25, description: null, ingredients: ['salt', 'pepper'] });
-
-      // The editor was made afresh: its dishes are the API's, the old category gone.
-      const editor = page.locator('.menu-editor');
-      await expect.poll(() => editor.getByRole('list', { name: /^Dishes in / }).count()).toBe(25);
-      expect(await editor.getByRole('list', { name: 'Dishes in Old' }).count()).toBe(0);
-      const shown = await editor.getByRole('list', { name: /^Dishes in / }).locator('li').count();
-      expect(shown).toBe(items.length);
-
-      // The guest page, served by the redirect, lists them all.
-      const guest = await context.newPage();
-      await guest.goto(`${stack.redirect.base}/${cafe.link.dynamic_link_id}`);
-      const names = await guest.locator('h4').allTextContents();
-      expect(names).toHaveLength(items.length);
-      expect(new Set(names)).toEqual(new Set(items.map((i) => i.name)));
-      await guest.close();
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-
-  it("shows the menu link's scans today, the API's number, on the cafe page and in the list, linked to its dashboard", { timeout: 60_000 }, async () => {
-    // Scans already made (the guest page opened above) settle first, so the count below is of these alone.
-    const earlier = (await stack.waitForScans(cafe.link.id, Number.MAX_SAFE_INTEGER, 1500)).length;
-    const before = (await call(stack.api.app, stack.me.key, 'GET', `/api/v1/links/${cafe.link.dynamic_link_id}/analytics/general?duration=today&timezone=${encodeURIComponent(ZONE)}`)).json().data.numberOfScans;
-    const agents = [SCAN_USER_AGENTS.iosSafari, SCAN_USER_AGENTS.androidChrome, SCAN_USER_AGENTS.linuxFirefox, SCAN_USER_AGENTS.googlebot];
-    for (const [i, agent] of agents.entries()) {
-      const res = await stack.redirect.get(`/${cafe.link.dynamic_link_id}`, { headers: { 'user-agent': agent, 'x-forwarded-for': `203.0.113.${10 + i}` } });
-      expect(res.status).toBe(200);
-    }
-    expect(await stack.waitForScans(cafe.link.id, earlier + agents.length)).toHaveLength(earlier + agents.length);
-    const today = (await call(stack.api.app, stack.me.key, 'GET', `/api/v1/links/${cafe.link.dynamic_link_id}/analytics/general?duration=today&timezone=${encodeURIComponent(ZONE)}`)).json().data;
-    // The three people's scans, the bot's left out (as the dashboard counts them).
-    expect(today.numberOfScans).toBe(before + 3);
-    expect(today.botScans).toBeGreaterThanOrEqual(1);
-
-    const { context, page, problems } = await openCafe(DESKTOP);
-    try {
-      const count = page.locator('.menu-scans').getByRole('link', { name: `${today.numberOfScans} scans today` });
-      await count.waitFor();
-      expect(await count.getAttribute('href')).toBe(`#/analytics/${cafe.link.dynamic_link_id}`);
-      await count.click();
-      await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/analytics/${cafe.link.dynamic_link_id}`);
-      // The link's own dashboard: its scans total is the same number.
-      await page.locator('[data-total="scans"]').waitFor();
-      await expect.poll(async () => (await page.locator('[data-total="scans"]').textContent())?.replace(/\D/g, '')).toBe(String(today.numberOfScans));
-
-      // The list: one ranked request for every cafe, the same number, described by the cafe's name.
-      await page.goto(`${base}#/cafes`);
-      const listed = page.getByRole('list', { name: 'Your cafes' }).getByRole('link', { name: `${today.numberOfScans} scans today` });
-      await listed.waitFor();
-      expect(await listed.getAttribute('aria-describedby')).toBe(`cafe-name-${cafe.id}`);
-      expect(await page.locator(`#cafe-name-${cafe.id}`).textContent()).toBe('Café Lisboa');
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-
-  it('has no serious or critical axe-core finding on the preview, the confirm and the finished import, at both widths in both themes, and nothing wider than the phone', { timeout: 240_000 }, async () => {
-    for (const size of [PHONE, DESKTOP]) {
-      // A cafe of its own with an empty menu: axe reads the import, not 500 dishes of the editor too.
-      const own = (await call(stack.api.app, stack.me.key, 'POST', '/api/v1/cafes', { name: 'Café Porto' })).json().data;
-      const { context, page } = await openCafe(size, { bypassCSP: true, cafeId: own.id });
+  it(
+    'previews 500 rows with the bad cell marked, imports the fixed file after a confirm with its progress to 100%; the editor, API and guest page hold them',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page, problems } = await openCafe(DESKTOP);
       try {
+        expect(await page.locator('.menu-import .notice.warning').textContent()).toContain('Importing replaces the whole menu.');
+        const [sample] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Download a sample CSV' }).click(),
+        ]);
+        expect(sample.suggestedFilename()).toBe('qrlinks-menu-sample.csv');
+        expect(await readFile((await sample.path())!, 'utf8')).toBe(sampleMenuCsv());
+
         await previewWithBadRow(page);
-        expect(await overflowingElements(page, size.viewport.width), `wider than ${size.viewport.width} px`).toEqual([]);
-        // The phone shows the rows from the summary down; the desktop the whole section's top.
-        await page.locator(size === PHONE ? '.menu-import .bulk-summary' : '.menu-import').evaluate((e) => e.scrollIntoView());
-        await consoleScreenshot(page, 'cafe-menu-import-preview', { dark: true });
-        expect(await seriousViolationsByTheme(page), `preview at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
-        // The confirm and the finished import, with the sample file (the same panels, a short menu).
-        await page.locator('#menu-import-file').setInputFiles({ name: 'sample.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleMenuCsv()) });
-        await expect.poll(() => summary(page)).toBe('5 items in 4 categories and 3 groups. 5 rows ready.');
-        await page.getByRole('button', { name: /^Replace the menu with these 5 items/ }).click();
+        expect(await markedCells(page)).toEqual([
+          [String(BAD_ROW), 'price', '3,50Must be a number from 0 to 999999999.999 with at most 3 decimals'],
+        ]);
+        expect(await page.locator('.menu-import .bulk-table tbody tr').count()).toBe(ITEMS);
+        const replace = page.getByRole('button', { name: /^Replace the menu with these 500 items/ });
+        expect(await replace.isDisabled()).toBe(true);
+        // Only the row to fix, on request.
+        await page.getByLabel('Show only the rows that need fixing').check();
+        expect(await page.locator('.menu-import .bulk-table tbody tr').count()).toBe(1);
+
+        // The fixed file, chosen through the input (the zone's keyboard path).
+        await page
+          .locator('#menu-import-file')
+          .setInputFiles({ name: 'menu-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(menuCsv(false)) });
+        await expect.poll(() => summary(page)).toBe('500 items in 25 categories and 5 groups. 500 rows ready.');
+        expect(await markedCells(page)).toEqual([]);
+        expect((await apiItems()).map((i) => i.name)).toEqual(['Old 1', 'Old 2', 'Old 3']);
+
+        // Asked first; Cancel changes nothing.
+        await replace.click();
         const dialog = page.getByRole('dialog', { name: 'Replace the whole menu?' });
         await dialog.waitFor();
-        expect(await seriousViolationsByTheme(page), `confirm at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
-        // And the finished import's panel.
-        await dialog.getByRole('button', { name: 'Replace the menu' }).click();
-        await expect.poll(() => page.getByRole('progressbar', { name: 'The import' }).getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
-        expect(await overflowingElements(page, size.viewport.width), `finished, wider than ${size.viewport.width} px`).toEqual([]);
-        expect(await seriousViolationsByTheme(page), `finished at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+        expect(await dialog.textContent()).toContain('500 items in 25 categories and 5 groups');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        expect(await apiItems()).toHaveLength(3);
+
+        // By keyboard: Enter on the button opens the confirm with focus inside it; its submit starts the import.
+        await replace.focus();
+        await page.keyboard.press('Enter');
+        await dialog.waitFor();
+        await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
+        await dialog.getByRole('button', { name: 'Replace the menu' }).focus();
+        await page.keyboard.press('Enter');
+        const bar = page.getByRole('progressbar', { name: 'The import' });
+        await bar.waitFor();
+        // Focus is not lost with the closed confirm: it is on the import's panel.
+        await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('bulk-run-wrap');
+        await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'Done: the menu now has 500 items in 25 categories and 5 groups. It replaced 3 items.' })
+          .waitFor();
+        // Once finished the file cannot be sent again by mistake: a new import starts from a new file.
+        expect(await replace.isDisabled()).toBe(true);
+        // One job for the import (the other made the old menu), finished.
+        const jobs = (await call(stack.api.app, stack.me.key, 'GET', '/api/v1/jobs')).json().data as Array<{ type: string; state: string }>;
+        expect(jobs.filter((j) => j.type === 'cafe-bulk-insert').map((j) => j.state)).toEqual(['completed', 'completed']);
+
+        // The API's menu: the file's rows in its order.
+        const items = await apiItems();
+        expect(items).toHaveLength(ITEMS);
+        expect(items.map((i) => i.name)).toEqual(Array.from({ length: ITEMS }, (_, i) => `Dish ${i + 1}`));
+        expect(items[0]).toMatchObject({ price: 1, description: 'Dish 1, made fresh', ingredients: [] });
+        expect(items[1]).toMatchObject({ price: 1.25, description: null, ingredients: ['salt', 'pepper'] });
+
+        // The editor was made afresh: its dishes are the API's, the old category gone.
+        const editor = page.locator('.menu-editor');
+        await expect.poll(() => editor.getByRole('list', { name: /^Dishes in / }).count()).toBe(25);
+        expect(await editor.getByRole('list', { name: 'Dishes in Old' }).count()).toBe(0);
+        const shown = await editor
+          .getByRole('list', { name: /^Dishes in / })
+          .locator('li')
+          .count();
+        expect(shown).toBe(items.length);
+
+        // The guest page, served by the redirect, lists them all.
+        const guest = await context.newPage();
+        await guest.goto(`${stack.redirect.base}/${cafe.link.dynamic_link_id}`);
+        const names = await guest.locator('h4').allTextContents();
+        expect(names).toHaveLength(items.length);
+        expect(new Set(names)).toEqual(new Set(items.map((i) => i.name)));
+        await guest.close();
+        expect(problems).toEqual([]);
       } finally {
         await context.close();
       }
-    }
-  });
+    },
+  );
+
+  it(
+    "shows the menu link's scans today, the API's number, on the cafe page and in the list, linked to its dashboard",
+    { timeout: 60_000 },
+    async () => {
+      // Scans already made (the guest page opened above) settle first, so the count below is of these alone.
+      const earlier = (await stack.waitForScans(cafe.link.id, Number.MAX_SAFE_INTEGER, 1500)).length;
+      const before = (
+        await call(
+          stack.api.app,
+          stack.me.key,
+          'GET',
+          `/api/v1/links/${cafe.link.dynamic_link_id}/analytics/general?duration=today&timezone=${encodeURIComponent(ZONE)}`,
+        )
+      ).json().data.numberOfScans;
+      const agents = [
+        SCAN_USER_AGENTS.iosSafari,
+        SCAN_USER_AGENTS.androidChrome,
+        SCAN_USER_AGENTS.linuxFirefox,
+        SCAN_USER_AGENTS.googlebot,
+      ];
+      for (const [i, agent] of agents.entries()) {
+        const res = await stack.redirect.get(`/${cafe.link.dynamic_link_id}`, {
+          headers: { 'user-agent': agent, 'x-forwarded-for': `203.0.113.${10 + i}` },
+        });
+        expect(res.status).toBe(200);
+      }
+      expect(await stack.waitForScans(cafe.link.id, earlier + agents.length)).toHaveLength(earlier + agents.length);
+      const today = (
+        await call(
+          stack.api.app,
+          stack.me.key,
+          'GET',
+          `/api/v1/links/${cafe.link.dynamic_link_id}/analytics/general?duration=today&timezone=${encodeURIComponent(ZONE)}`,
+        )
+      ).json().data;
+      // The three people's scans, the bot's left out (as the dashboard counts them).
+      expect(today.numberOfScans).toBe(before + 3);
+      expect(today.botScans).toBeGreaterThanOrEqual(1);
+
+      const { context, page, problems } = await openCafe(DESKTOP);
+      try {
+        const count = page.locator('.menu-scans').getByRole('link', { name: `${today.numberOfScans} scans today` });
+        await count.waitFor();
+        expect(await count.getAttribute('href')).toBe(`#/analytics/${cafe.link.dynamic_link_id}`);
+        await count.click();
+        await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/analytics/${cafe.link.dynamic_link_id}`);
+        // The link's own dashboard: its scans total is the same number.
+        await page.locator('[data-total="scans"]').waitFor();
+        await expect
+          .poll(async () => (await page.locator('[data-total="scans"]').textContent())?.replace(/\D/g, ''))
+          .toBe(String(today.numberOfScans));
+
+        // The list: one ranked request for every cafe, the same number, described by the cafe's name.
+        await page.goto(`${base}#/cafes`);
+        const listed = page.getByRole('list', { name: 'Your cafes' }).getByRole('link', { name: `${today.numberOfScans} scans today` });
+        await listed.waitFor();
+        expect(await listed.getAttribute('aria-describedby')).toBe(`cafe-name-${cafe.id}`);
+        expect(await page.locator(`#cafe-name-${cafe.id}`).textContent()).toBe('Café Lisboa');
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it(
+    'has no serious or critical axe-core finding on the preview, the confirm and the finished import, at both widths in both themes, and nothing wider than the phone',
+    { timeout: 240_000 },
+    async () => {
+      for (const size of [PHONE, DESKTOP]) {
+        // A cafe of its own with an empty menu: axe reads the import, not 500 dishes of the editor too.
+        const own = (await call(stack.api.app, stack.me.key, 'POST', '/api/v1/cafes', { name: 'Café Porto' })).json().data;
+        const { context, page } = await openCafe(size, { bypassCSP: true, cafeId: own.id });
+        try {
+          await previewWithBadRow(page);
+          expect(await overflowingElements(page, size.viewport.width), `wider than ${size.viewport.width} px`).toEqual([]);
+          // The phone shows the rows from the summary down; the desktop the whole section's top.
+          await page.locator(size === PHONE ? '.menu-import .bulk-summary' : '.menu-import').evaluate((e) => e.scrollIntoView());
+          await consoleScreenshot(page, 'cafe-menu-import-preview', { dark: true });
+          expect(await seriousViolationsByTheme(page), `preview at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+          // The confirm and the finished import, with the sample file (the same panels, a short menu).
+          await page
+            .locator('#menu-import-file')
+            .setInputFiles({ name: 'sample.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleMenuCsv()) });
+          await expect.poll(() => summary(page)).toBe('5 items in 4 categories and 3 groups. 5 rows ready.');
+          await page.getByRole('button', { name: /^Replace the menu with these 5 items/ }).click();
+          const dialog = page.getByRole('dialog', { name: 'Replace the whole menu?' });
+          await dialog.waitFor();
+          expect(await seriousViolationsByTheme(page), `confirm at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+          // And the finished import's panel.
+          await dialog.getByRole('button', { name: 'Replace the menu' }).click();
+          await expect
+            .poll(() => page.getByRole('progressbar', { name: 'The import' }).getAttribute('aria-valuenow'), { timeout: 30_000 })
+            .toBe('100');
+          expect(await overflowingElements(page, size.viewport.width), `finished, wider than ${size.viewport.width} px`).toEqual([]);
+          expect(await seriousViolationsByTheme(page), `finished at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+        } finally {
+          await context.close();
+        }
+      }
+    },
+  );
 });

@@ -21,8 +21,20 @@ describe('the columns', () => {
     const entry = bulkInsertBody.shape.items.element;
     const shape = entry.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
     const optional = Object.keys(shape).filter((k) => shape[k]!.safeParse(undefined).success);
-    expect(MENU_COLUMNS.filter((c) => c.required).map((c) => c.name).sort()).toEqual(Object.keys(shape).filter((k) => !optional.includes(k)).sort());
-    expect(MENU_COLUMNS.filter((c) => !c.required).map((c) => c.name).sort()).toEqual(optional.sort());
+    expect(
+      MENU_COLUMNS.filter((c) => c.required)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(
+      Object.keys(shape)
+        .filter((k) => !optional.includes(k))
+        .sort(),
+    );
+    expect(
+      MENU_COLUMNS.filter((c) => !c.required)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(optional.sort());
   });
 
   it('the sample is a menu the API takes: two groups and General, four categories', () => {
@@ -77,7 +89,9 @@ describe('previewing a file', () => {
   });
 
   it('counts groups and categories as the API makes them: ignoring case, blanks in General', () => {
-    const preview = previewMenu(csv('A,1,EUR,Coffee,Drinks,,', 'B,1,EUR,COFFEE,drinks,,', 'C,1,eur,Bread,,,', `D,1,EUR,Soup,${GENERAL_GROUP.toLowerCase()},,`));
+    const preview = previewMenu(
+      csv('A,1,EUR,Coffee,Drinks,,', 'B,1,EUR,COFFEE,drinks,,', 'C,1,eur,Bread,,,', `D,1,EUR,Soup,${GENERAL_GROUP.toLowerCase()},,`),
+    );
     expect(preview.problems).toEqual([]);
     expect(preview.counts).toEqual({ items: 4, categories: 3, groups: 2 });
   });
@@ -85,7 +99,9 @@ describe('previewing a file', () => {
   it('reads columns in any order and case, trims cells, splits ingredients on semicolons and drops blank ones', () => {
     const preview = previewMenu('Category,NAME,Price,currency,ingredients\r\n Coffee , Espresso ,2,EUR,"coffee; ;water ;"\r\n');
     expect(preview.problems).toEqual([]);
-    expect(preview.body).toEqual({ items: [{ category: 'Coffee', name: 'Espresso', price: 2, currency: 'EUR', ingredients: ['coffee', 'water'] }] });
+    expect(preview.body).toEqual({
+      items: [{ category: 'Coffee', name: 'Espresso', price: 2, currency: 'EUR', ingredients: ['coffee', 'water'] }],
+    });
   });
 
   it('says what is wrong with the header at its heading, and a missing column at the file', () => {
@@ -99,8 +115,12 @@ describe('previewing a file', () => {
   });
 
   it('refuses an empty file and one with no rows, at the file', () => {
-    expect(previewMenu('').problems).toEqual([{ path: 'file', message: 'The file is empty: it needs a header row, then one row per item' }]);
-    expect(previewMenu(`${HEADER}\r\n\r\n`).problems).toEqual([{ path: 'file', message: 'The file has a header row but no items under it' }]);
+    expect(previewMenu('').problems).toEqual([
+      { path: 'file', message: 'The file is empty: it needs a header row, then one row per item' },
+    ]);
+    expect(previewMenu(`${HEADER}\r\n\r\n`).problems).toEqual([
+      { path: 'file', message: 'The file has a header row but no items under it' },
+    ]);
   });
 
   it('marks a row with more or fewer cells than the header', () => {

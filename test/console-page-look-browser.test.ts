@@ -49,7 +49,11 @@ async function storedStyle(slug: string): Promise<unknown> {
 describe.skipIf(!hasChromium)('console page look', () => {
   it('brands a link through the form, shows it again, refuses a bad website at its field, and clears it', async () => {
     await page.goto(`${base}#/links/new?type=wifi`);
-    await page.getByRole('heading', { name: 'New wi-fi link' }).or(page.getByRole('heading', { level: 1 })).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'New wi-fi link' })
+      .or(page.getByRole('heading', { level: 1 }))
+      .first()
+      .waitFor();
     await page.getByLabel('Name', { exact: true }).fill('Guest Wi-Fi');
     await at('data.ssid').fill('Aroma Guests');
     await at('data.password').fill('espresso-2026');
@@ -62,12 +66,18 @@ describe.skipIf(!hasChromium)('console page look', () => {
     await page.getByLabel('Use my colours for buttons and links').check();
     await at('pageStyle.accentColor').fill('#8a4b2a');
     await at('pageStyle.accentColorDark').fill('#f0b27a');
-    await at('pageStyle.logo.fileId').setInputFiles({ name: 'aroma-logo.png', mimeType: 'image/png', buffer: pngBytes(8, 8, [...randomBytes(3)] as [number, number, number]) });
+    await at('pageStyle.logo.fileId').setInputFiles({
+      name: 'aroma-logo.png',
+      mimeType: 'image/png',
+      buffer: pngBytes(8, 8, [...randomBytes(3)] as [number, number, number]),
+    });
     await page.getByText('Attached: aroma-logo.png').waitFor();
 
     // The website is checked before anything is sent, in words at its field, and focus goes there.
     await page.getByRole('button', { name: 'Create link' }).click();
-    await expect.poll(() => page.locator('#field-pageStyle-website-error').textContent()).toBe('Enter a full web address, such as https://example.com.');
+    await expect
+      .poll(() => page.locator('#field-pageStyle-website-error').textContent())
+      .toBe('Enter a full web address, such as https://example.com.');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-pageStyle-website');
     await at('pageStyle.website').fill('https://cafe-aroma.example');
 
@@ -76,7 +86,10 @@ describe.skipIf(!hasChromium)('console page look', () => {
     await page.getByRole('button', { name: 'Create link' }).click();
     await page.waitForURL(/#\/links\/[^/]+\/edit/);
     const slug = decodeURIComponent(/#\/links\/([^/]+)\/edit/.exec(page.url())![1]!);
-    const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from files where account_id = $1 and original_name = $2', [owner.accountId, 'aroma-logo.png']);
+    const { rows } = await api.ctx.database.pool.query<{ id: string }>(
+      'select id from files where account_id = $1 and original_name = $2',
+      [owner.accountId, 'aroma-logo.png'],
+    );
     expect(await storedStyle(slug)).toEqual({
       title: 'Café Aroma',
       description: 'Coffee and cakes by the river.',

@@ -8,7 +8,16 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, overflowingElements, PHONE, seriousViolationsByTheme, signInBeforeLoad } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  overflowingElements,
+  PHONE,
+  seriousViolationsByTheme,
+  signInBeforeLoad,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 import { previewTimes } from './support/qr-preview.js';
@@ -38,14 +47,23 @@ async function open(hash: string, options: { key?: string; size?: typeof PHONE |
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   // Failed requests are not listed: a 400 the form shows at its field is expected.
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(`console: ${m.text()}`));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(`console: ${m.text()}`),
+  );
   await page.goto(`${base}#${hash}`);
   return { context, page, problems };
 }
 
 const preview = (page: Page) => page.getByTestId('qr-preview');
-const previewSvg = async (page: Page) => decodeURIComponent((await preview(page).getAttribute('src'))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ''));
-const templates = async () => (await call(api.app, owner.key, 'GET', '/api/v1/templates')).json().data as Array<{ id: string; name: string; qr_options: Record<string, unknown> }>;
+const previewSvg = async (page: Page) =>
+  decodeURIComponent((await preview(page).getAttribute('src'))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ''));
+const templates = async () =>
+  (await call(api.app, owner.key, 'GET', '/api/v1/templates')).json().data as Array<{
+    id: string;
+    name: string;
+    qr_options: Record<string, unknown>;
+  }>;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -70,7 +88,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       expect(await previewSvg(page)).not.toBe(beforeKey);
 
       const times = await previewTimes(page, 10);
-      console.log(`preview follows a change in ${median(times).toFixed(1)} ms (median of ${times.length}; max ${Math.max(...times).toFixed(1)} ms)`);
+      console.log(
+        `preview follows a change in ${median(times).toFixed(1)} ms (median of ${times.length}; max ${Math.max(...times).toFixed(1)} ms)`,
+      );
       // ~100 ms is the goal; the bound is generous for a busy 2-core test machine.
       expect(median(times)).toBeLessThan(250);
       expect(problems).toEqual([]);
@@ -110,21 +130,31 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
     try {
       await preview(page).waitFor();
       expect(await page.getByLabel('Logo size (% of what error correction allows)', { exact: true }).isDisabled()).toBe(true);
-      await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makeLogoPng(64, 64) });
+      await page
+        .getByLabel('Logo image', { exact: true })
+        .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makeLogoPng(64, 64) });
       await expect.poll(() => previewSvg(page)).toContain('<image ');
       expect(await previewSvg(page)).toContain(`xlink:href="data:image/png;base64,${makeLogoPng(64, 64).toString('base64')}"`);
       expect(await page.locator('.qr-warning').count()).toBe(0);
       await page.getByLabel('Error correction', { exact: true }).selectOption('M');
       await page.getByLabel('Logo size (% of what error correction allows)', { exact: true }).fill('90');
-      await expect.poll(() => page.locator('.qr-warning').textContent()).toMatch(/The logo covers \d+ % of the code, \d+ % of what error correction M can recover \(15 %\); keep it under half/);
+      await expect
+        .poll(() => page.locator('.qr-warning').textContent())
+        .toMatch(/The logo covers \d+ % of the code, \d+ % of what error correction M can recover \(15 %\); keep it under half/);
       await page.getByRole('button', { name: 'Remove the logo' }).click();
       await expect.poll(() => previewSvg(page)).not.toContain('<image ');
       // A file that is not an image is refused at the field.
-      await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+      await page
+        .getByLabel('Logo image', { exact: true })
+        .setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
       expect(await page.locator('#field-image-error').textContent()).toBe('The logo must be a PNG, JPEG, GIF, WebP or SVG image.');
       // A file named and typed as a PNG whose bytes are not one is said to be unreadable.
-      await page.getByLabel('Logo image', { exact: true }).setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') });
-      await expect.poll(() => page.locator('.qr-controls [role="alert"]').textContent()).toBe('The browser cannot draw this logo; choose another file.');
+      await page
+        .getByLabel('Logo image', { exact: true })
+        .setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') });
+      await expect
+        .poll(() => page.locator('.qr-controls [role="alert"]').textContent())
+        .toBe('The browser cannot draw this logo; choose another file.');
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -139,7 +169,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByLabel('Dot colour', { exact: true }).fill('#dddddd');
       const warning = page.locator('.qr-warning');
       await warning.waitFor();
-      expect(await warning.textContent()).toContain('This design may not scanThe dots contrast 1.3:1 with the background (at least 3:1 is safe): make the dots darker or the background lighter.');
+      expect(await warning.textContent()).toContain(
+        'This design may not scanThe dots contrast 1.3:1 with the background (at least 3:1 is safe): make the dots darker or the background lighter.',
+      );
       await page.getByLabel('Dot colour', { exact: true }).fill('#222222');
       await expect.poll(() => warning.count()).toBe(0);
     } finally {
@@ -160,7 +192,10 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByRole('link', { name: 'Blue dots' }).waitFor();
       expect(await page.locator('.template-card img').count()).toBe(1);
       const [saved] = await templates();
-      expect(saved).toMatchObject({ name: 'Blue dots', qr_options: { dotsOptions: { type: 'dots', color: '#1d4ed8' }, qrOptions: { errorCorrectionLevel: 'H' } } });
+      expect(saved).toMatchObject({
+        name: 'Blue dots',
+        qr_options: { dotsOptions: { type: 'dots', color: '#1d4ed8' }, qrOptions: { errorCorrectionLevel: 'H' } },
+      });
 
       // "Save as template" from inside the designer, through its dialog.
       await page.getByRole('button', { name: 'New template' }).click();
@@ -168,7 +203,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByRole('button', { name: 'Save as template' }).click();
       await page.getByLabel('Template name', { exact: true }).last().fill('Round corners');
       await page.getByRole('button', { name: 'Save template' }).click();
-      await expect.poll(() => page.locator('.qr-template-action [role="status"]').last().textContent()).toBe('Saved as the template “Round corners”.');
+      await expect
+        .poll(() => page.locator('.qr-template-action [role="status"]').last().textContent())
+        .toBe('Saved as the template “Round corners”.');
       expect((await templates()).map((t) => t.name).sort()).toEqual(['Blue dots', 'Round corners']);
 
       // Applying "Blue dots" replaces the design (corners go back to the default).
@@ -189,7 +226,10 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByLabel('Dot colour', { exact: true }).fill('#0b3d2e');
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('link', { name: 'Green dots' }).waitFor();
-      expect((await templates()).find((t) => t.id === saved!.id)).toMatchObject({ name: 'Green dots', qr_options: { dotsOptions: { type: 'dots', color: '#0b3d2e' } } });
+      expect((await templates()).find((t) => t.id === saved!.id)).toMatchObject({
+        name: 'Green dots',
+        qr_options: { dotsOptions: { type: 'dots', color: '#0b3d2e' } },
+      });
 
       // An API error lands at its field: an empty name.
       await page.getByRole('link', { name: 'Green dots' }).click();
@@ -221,7 +261,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByRole('link', { name: 'Read me' }).waitFor();
       expect(await page.getByRole('button', { name: 'New template' }).isDisabled()).toBe(true);
       expect(await page.getByRole('button', { name: 'Delete Read me' }).isDisabled()).toBe(true);
-      expect(await page.locator('#templates-blocked').textContent()).toBe('Some actions are off for this key: This key lacks the templates.create scope. This key lacks the templates.delete scope.');
+      expect(await page.locator('#templates-blocked').textContent()).toBe(
+        'Some actions are off for this key: This key lacks the templates.create scope. This key lacks the templates.delete scope.',
+      );
       await page.getByRole('link', { name: 'Read me' }).click();
       await preview(page).waitFor();
       expect(await page.getByRole('button', { name: 'Save changes' }).isDisabled()).toBe(true);
@@ -234,7 +276,12 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
   });
 
   it('has no serious or critical axe-core finding, at both widths, in both themes', async () => {
-    const first = (await call(api.app, owner.key, 'POST', '/api/v1/templates', { name: 'Cafe Aroma menu', qrOptions: { dotsOptions: { type: 'rounded', color: '#0b3d2e' }, cornersSquareOptions: { type: 'extra-rounded' } } })).json() as { id: string };
+    const first = (
+      await call(api.app, owner.key, 'POST', '/api/v1/templates', {
+        name: 'Cafe Aroma menu',
+        qrOptions: { dotsOptions: { type: 'rounded', color: '#0b3d2e' }, cornersSquareOptions: { type: 'extra-rounded' } },
+      })
+    ).json() as { id: string };
     for (const size of [PHONE, DESKTOP]) {
       for (const [screen, hash] of [
         ['templates', '/templates'],
@@ -242,7 +289,10 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       ] as const) {
         const { context, page } = await open(hash, { size, bypassCSP: true });
         try {
-          await page.locator(screen === 'templates' ? '.template-card' : '[data-testid="qr-preview"]').first().waitFor();
+          await page
+            .locator(screen === 'templates' ? '.template-card' : '[data-testid="qr-preview"]')
+            .first()
+            .waitFor();
           expect(await overflowingElements(page, size.viewport.width), `${screen} wider than ${size.viewport.width} px`).toEqual([]);
           await page.locator('main').evaluate((e) => e.scrollIntoView());
           await consoleScreenshot(page, screen, { dark: true });

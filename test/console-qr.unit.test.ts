@@ -2,7 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { errorsUnder } from '../console/src/fields/errors.js';
 import { downloadName } from '../console/src/qr/download-name.js';
-import { decodeDataUri, fillControls, logoFileProblem, MAX_LOGO_BYTES, renderDesign, storedOptions, withFill, withSection } from '../console/src/qr/design.js';
+import {
+  decodeDataUri,
+  fillControls,
+  logoFileProblem,
+  MAX_LOGO_BYTES,
+  renderDesign,
+  storedOptions,
+  withFill,
+  withSection,
+} from '../console/src/qr/design.js';
 import { MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
 import { contrastRatio } from '../domain/colour.js';
 import { parseCssColor } from '../domain/qr/color.js';
@@ -18,7 +27,10 @@ function risksOf(options: QrOptions, logo: { width: number; height: number } | n
   const opts = withQrDefaults(options, DATA);
   return scanRisks(opts, computeLayout(opts, makeMatrix(opts).count, logo));
 }
-const warnings = (options: QrOptions, logo: { width: number; height: number } | null = null) => risksOf(options, logo).filter((r) => r.level === 'warning').map((r) => r.text);
+const warnings = (options: QrOptions, logo: { width: number; height: number } | null = null) =>
+  risksOf(options, logo)
+    .filter((r) => r.level === 'warning')
+    .map((r) => r.text);
 
 describe('contrast', () => {
   it('is the WCAG ratio', () => {
@@ -37,7 +49,9 @@ describe('scan risks', () => {
   it('warns about low contrast per layer, naming the ratio and what to change', () => {
     const w = warnings({ dotsOptions: { color: '#bbbbbb' } });
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^The dots contrast 1\.9:1 with the background \(at least 3:1 is safe\): make the dots darker or the background lighter\.$/);
+    expect(w[0]).toMatch(
+      /^The dots contrast 1\.9:1 with the background \(at least 3:1 is safe\): make the dots darker or the background lighter\.$/,
+    );
     expect(warnings({ dotsOptions: { color: '#aaaaaa' } })[0]).toContain('2.3:1');
     // #949494 is just over 3:1 on white.
     expect(contrastRatio(rgb('#949494'), rgb('white'))).toBeGreaterThan(MIN_CONTRAST);
@@ -46,19 +60,34 @@ describe('scan risks', () => {
   });
 
   it('checks every gradient stop against every background stop', () => {
-    const gradient = (a: string, b: string) => ({ type: 'linear' as const, colorStops: [{ offset: 0, color: a }, { offset: 1, color: b }] });
+    const gradient = (a: string, b: string) => ({
+      type: 'linear' as const,
+      colorStops: [
+        { offset: 0, color: a },
+        { offset: 1, color: b },
+      ],
+    });
     expect(warnings({ dotsOptions: { gradient: gradient('black', '#1d4ed8') } })).toEqual([]);
     expect(warnings({ dotsOptions: { gradient: gradient('black', '#dddddd') } })[0]).toMatch(/^The dots contrast/);
     expect(warnings({ backgroundOptions: { gradient: gradient('white', '#333333') } })[0]).toMatch(/^The dots contrast/);
   });
 
   it('warns about a light code on a dark background', () => {
-    const w = warnings({ dotsOptions: { color: 'white' }, cornersSquareOptions: { color: 'white' }, cornersDotOptions: { color: 'white' }, backgroundOptions: { color: '#111111' } });
-    expect(w).toEqual(['The code is lighter than its background: many phone scanners cannot read inverted codes. Use dark dots on a light background.']);
+    const w = warnings({
+      dotsOptions: { color: 'white' },
+      cornersSquareOptions: { color: 'white' },
+      cornersDotOptions: { color: 'white' },
+      backgroundOptions: { color: '#111111' },
+    });
+    expect(w).toEqual([
+      'The code is lighter than its background: many phone scanners cannot read inverted codes. Use dark dots on a light background.',
+    ]);
   });
 
   it('warns about transparent dots, and reads a transparent background as white paper', () => {
-    expect(warnings({ dotsOptions: { color: 'transparent' } })).toEqual(['The dots are transparent or nearly so and may not show at all: give them an opaque dark colour.']);
+    expect(warnings({ dotsOptions: { color: 'transparent' } })).toEqual([
+      'The dots are transparent or nearly so and may not show at all: give them an opaque dark colour.',
+    ]);
     expect(warnings({ backgroundOptions: { color: 'transparent' } })).toEqual([]);
     expect(warnings({ dotsOptions: { color: 'rgb(0 0 0 / 30%)' } })[0]).toMatch(/transparent/);
   });
@@ -68,14 +97,21 @@ describe('scan risks', () => {
     expect(warnings({ image: 'data:image/png;base64,AAAA', imageOptions: { imageSize: 0.5 } }, square)).toEqual([]);
     const w = warnings({ imageOptions: { imageSize: 0.8 }, qrOptions: { errorCorrectionLevel: 'M' } }, square);
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^The logo covers \d+ % of the code, \d+ % of what error correction M can recover \(15 %\); keep it under half: make the logo smaller or raise the error correction level\.$/);
-    expect(warnings({ imageOptions: { imageSize: 1 }, qrOptions: { errorCorrectionLevel: 'H' } }, square)[0]).toMatch(/make the logo smaller\.$/);
+    expect(w[0]).toMatch(
+      /^The logo covers \d+ % of the code, \d+ % of what error correction M can recover \(15 %\); keep it under half: make the logo smaller or raise the error correction level\.$/,
+    );
+    expect(warnings({ imageOptions: { imageSize: 1 }, qrOptions: { errorCorrectionLevel: 'H' } }, square)[0]).toMatch(
+      /make the logo smaller\.$/,
+    );
     // No logo drawn, no logo risk.
     expect(warnings({ imageOptions: { imageSize: 1 } }, null)).toEqual([]);
   });
 
   it('notes a quiet zone under 4 modules, and not one of 4 or more', () => {
-    const notes = (o: QrOptions) => risksOf(o).filter((r) => r.level === 'note').map((r) => r.text);
+    const notes = (o: QrOptions) =>
+      risksOf(o)
+        .filter((r) => r.level === 'note')
+        .map((r) => r.text);
     expect(notes({})[0]).toMatch(/^The space around the code is 2(\.\d)? modules wide; the QR standard asks for 4\./);
     expect(notes({ margin: 40 })).toEqual([]);
   });
@@ -83,8 +119,24 @@ describe('scan risks', () => {
 
 describe('designer controls', () => {
   it('a fill round-trips through its controls; solid drops the gradient', () => {
-    const linear = withFill({ dotsOptions: { type: 'dots' } }, 'dotsOptions', { mode: 'linear', color: '#000000', from: '#ff0000', to: '#0000ff', degrees: 90 });
-    expect(linear.dotsOptions).toEqual({ type: 'dots', gradient: { type: 'linear', rotation: Math.PI / 2, colorStops: [{ offset: 0, color: '#ff0000' }, { offset: 1, color: '#0000ff' }] } });
+    const linear = withFill({ dotsOptions: { type: 'dots' } }, 'dotsOptions', {
+      mode: 'linear',
+      color: '#000000',
+      from: '#ff0000',
+      to: '#0000ff',
+      degrees: 90,
+    });
+    expect(linear.dotsOptions).toEqual({
+      type: 'dots',
+      gradient: {
+        type: 'linear',
+        rotation: Math.PI / 2,
+        colorStops: [
+          { offset: 0, color: '#ff0000' },
+          { offset: 1, color: '#0000ff' },
+        ],
+      },
+    });
     expect(fillControls(linear, 'dotsOptions')).toMatchObject({ mode: 'linear', from: '#ff0000', to: '#0000ff', degrees: 90 });
     const solid = withFill(linear, 'dotsOptions', { ...fillControls(linear, 'dotsOptions'), mode: 'solid', color: '#123456' });
     expect(solid.dotsOptions).toEqual({ type: 'dots', color: '#123456' });
@@ -92,11 +144,15 @@ describe('designer controls', () => {
   });
 
   it('sets members of one section and keeps the rest', () => {
-    expect(withSection({ imageOptions: { margin: 4 } }, 'imageOptions', { imageSize: 0.3 })).toEqual({ imageOptions: { margin: 4, imageSize: 0.3 } });
+    expect(withSection({ imageOptions: { margin: 4 } }, 'imageOptions', { imageSize: 0.3 })).toEqual({
+      imageOptions: { margin: 4, imageSize: 0.3 },
+    });
   });
 
   it('places API errors under the options prefix at the designer fields', () => {
-    expect(errorsUnder({ name: 'Name is required', 'qrOptions.dotsOptions.color': 'Must be a CSS color or hex' }, 'qrOptions')).toEqual({ 'dotsOptions.color': 'Must be a CSS color or hex' });
+    expect(errorsUnder({ name: 'Name is required', 'qrOptions.dotsOptions.color': 'Must be a CSS color or hex' }, 'qrOptions')).toEqual({
+      'dotsOptions.color': 'Must be a CSS color or hex',
+    });
   });
 
   it('names downloads after the design', () => {
@@ -120,7 +176,19 @@ describe('designer controls', () => {
 
 describe('the in-browser render', () => {
   it('is the server renderer: the same SVG, sizes as ?size= sets them', () => {
-    const options: QrOptions = { dotsOptions: { type: 'dots', gradient: { type: 'radial', colorStops: [{ offset: 0, color: 'navy' }, { offset: 1, color: 'black' }] } }, margin: 12 };
+    const options: QrOptions = {
+      dotsOptions: {
+        type: 'dots',
+        gradient: {
+          type: 'radial',
+          colorStops: [
+            { offset: 0, color: 'navy' },
+            { offset: 1, color: 'black' },
+          ],
+        },
+      },
+      margin: 12,
+    };
     const rendered = renderDesign(options, DATA, null);
     expect(rendered.ok && rendered.svg).toBe(renderSvg(withQrDefaults(options, DATA)));
     const big = renderDesign(options, DATA, null, 1024);
@@ -128,7 +196,13 @@ describe('the in-browser render', () => {
   });
 
   it('answers the API schema errors and render errors at their option path', () => {
-    expect(renderDesign({ dotsOptions: { color: 'bluish' } }, DATA, null)).toEqual({ ok: false, errors: { 'dotsOptions.color': 'Must be a CSS color or hex' } });
-    expect(renderDesign({ margin: 150 }, DATA, null)).toMatchObject({ ok: false, errors: { margin: expect.stringMatching(/less than one pixel per module/) } });
+    expect(renderDesign({ dotsOptions: { color: 'bluish' } }, DATA, null)).toEqual({
+      ok: false,
+      errors: { 'dotsOptions.color': 'Must be a CSS color or hex' },
+    });
+    expect(renderDesign({ margin: 150 }, DATA, null)).toMatchObject({
+      ok: false,
+      errors: { margin: expect.stringMatching(/less than one pixel per module/) },
+    });
   });
 });

@@ -20,12 +20,40 @@ const STORED_RULES = [
   { conditionType: 'location', operator: 'is_not', countries: ['PT'], url: 'https://example.com/world' },
   { conditionType: 'device', operator: 'is', devices: ['ios', 'android'], url: 'https://example.com/app' },
   { conditionType: 'device', operator: 'is_not', devices: ['desktop'], url: 'https://example.com/m' },
-  { conditionType: 'time', operator: 'between', timezone: 'Europe/Lisbon', timeFrom: '09:00', timeTo: '17:00', url: 'https://example.com/open' },
-  { conditionType: 'time', operator: 'not_between', timezone: 'Europe/Lisbon', timeFrom: '22:00', timeTo: '06:00', url: 'https://example.com/day' },
+  {
+    conditionType: 'time',
+    operator: 'between',
+    timezone: 'Europe/Lisbon',
+    timeFrom: '09:00',
+    timeTo: '17:00',
+    url: 'https://example.com/open',
+  },
+  {
+    conditionType: 'time',
+    operator: 'not_between',
+    timezone: 'Europe/Lisbon',
+    timeFrom: '22:00',
+    timeTo: '06:00',
+    url: 'https://example.com/day',
+  },
   { conditionType: 'date', operator: 'after', timezone: 'Europe/Lisbon', dateFrom: '2026-12-01', url: 'https://example.com/xmas' },
   { conditionType: 'date', operator: 'before', timezone: 'Asia/Tokyo', dateTo: '2026-12-01', url: 'https://example.com/early' },
-  { conditionType: 'date', operator: 'between', timezone: 'UTC', dateFrom: '2026-12-01', dateTo: '2026-12-24', url: 'https://example.com/advent' },
-  { conditionType: 'date', operator: 'not_between', timezone: 'America/New_York', dateFrom: '2026-12-01', dateTo: '2026-12-24', url: 'https://example.com/rest' },
+  {
+    conditionType: 'date',
+    operator: 'between',
+    timezone: 'UTC',
+    dateFrom: '2026-12-01',
+    dateTo: '2026-12-24',
+    url: 'https://example.com/advent',
+  },
+  {
+    conditionType: 'date',
+    operator: 'not_between',
+    timezone: 'America/New_York',
+    dateFrom: '2026-12-01',
+    dateTo: '2026-12-24',
+    url: 'https://example.com/rest',
+  },
 ];
 
 const rule = (change: Partial<RuleForm>): RuleForm => ({ ...newRule('Europe/Lisbon'), url: 'https://example.com/', ...change });
@@ -54,23 +82,59 @@ describe('rules <-> data.rules', () => {
     const location = rule({ countries: ['PT'] });
     const asTime = withConditionType(location, 'time');
     expect(asTime.operator).toBe('between');
-    expect(rulesToData([asTime])).toEqual([{ conditionType: 'time', operator: 'between', timezone: 'Europe/Lisbon', timeFrom: '09:00', timeTo: '17:00', url: 'https://example.com/' }]);
-    expect(rulesToData([withConditionType(asTime, 'location')])).toEqual([{ conditionType: 'location', operator: 'is', countries: ['PT'], url: 'https://example.com/' }]);
+    expect(rulesToData([asTime])).toEqual([
+      {
+        conditionType: 'time',
+        operator: 'between',
+        timezone: 'Europe/Lisbon',
+        timeFrom: '09:00',
+        timeTo: '17:00',
+        url: 'https://example.com/',
+      },
+    ]);
+    expect(rulesToData([withConditionType(asTime, 'location')])).toEqual([
+      { conditionType: 'location', operator: 'is', countries: ['PT'], url: 'https://example.com/' },
+    ]);
     const after = rule({ conditionType: 'date', operator: 'after', dateFrom: '2026-12-01', dateTo: '2026-12-24' });
-    expect(rulesToData([after])[0]).toEqual({ conditionType: 'date', operator: 'after', timezone: 'Europe/Lisbon', dateFrom: '2026-12-01', url: 'https://example.com/' });
-    expect(rulesToData([{ ...after, operator: 'before' }])[0]).toEqual({ conditionType: 'date', operator: 'before', timezone: 'Europe/Lisbon', dateTo: '2026-12-24', url: 'https://example.com/' });
+    expect(rulesToData([after])[0]).toEqual({
+      conditionType: 'date',
+      operator: 'after',
+      timezone: 'Europe/Lisbon',
+      dateFrom: '2026-12-01',
+      url: 'https://example.com/',
+    });
+    expect(rulesToData([{ ...after, operator: 'before' }])[0]).toEqual({
+      conditionType: 'date',
+      operator: 'before',
+      timezone: 'Europe/Lisbon',
+      dateTo: '2026-12-24',
+      url: 'https://example.com/',
+    });
     // Each is a rule the server takes.
-    const data = { defaultUrl: 'https://example.com/', rules: rulesToData([asTime, after, { ...after, operator: 'between' }, rule({ conditionType: 'device', operator: 'is', devices: ['mobile'] })]) };
+    const data = {
+      defaultUrl: 'https://example.com/',
+      rules: rulesToData([
+        asTime,
+        after,
+        { ...after, operator: 'between' },
+        rule({ conditionType: 'device', operator: 'is', devices: ['mobile'] }),
+      ]),
+    };
     expect(smartUrlDataSchema.safeParse(data).success).toBe(true);
   });
 
   it('puts the rules into the data: none on data without rules leaves it as it was, all removed is an empty list', () => {
     expect(dataWithRules({ defaultUrl: 'https://example.com/' }, [])).toEqual({ defaultUrl: 'https://example.com/' });
-    expect(dataWithRules({ defaultUrl: 'https://example.com/', rules: STORED_RULES }, [])).toEqual({ defaultUrl: 'https://example.com/', rules: [] });
+    expect(dataWithRules({ defaultUrl: 'https://example.com/', rules: STORED_RULES }, [])).toEqual({
+      defaultUrl: 'https://example.com/',
+      rules: [],
+    });
     const forms = rulesFromData({ rules: STORED_RULES });
-    expect(dataWithRules({ defaultUrl: 'https://example.com/' }, forms.slice(0, 2))).toEqual({ defaultUrl: 'https://example.com/', rules: STORED_RULES.slice(0, 2) });
+    expect(dataWithRules({ defaultUrl: 'https://example.com/' }, forms.slice(0, 2))).toEqual({
+      defaultUrl: 'https://example.com/',
+      rules: STORED_RULES.slice(0, 2),
+    });
   });
-
 });
 
 describe('summaries in plain words', () => {
@@ -92,17 +156,29 @@ describe('summaries in plain words', () => {
   });
 
   it('lists join with "or" for one of, "and" for outside; times say overnight and the whole day', () => {
-    expect(ruleSummary(rule({ operator: 'is_not', countries: ['PT', 'ES', 'FR'] }))).toBe('Visitors outside Portugal, Spain and France → https://example.com/');
-    expect(ruleSummary(rule({ conditionType: 'device', operator: 'is_not', devices: ['windows', 'macos', 'linux'] }))).toBe('Visitors not on Windows, macOS or Linux → https://example.com/');
-    expect(ruleSummary(rule({ conditionType: 'device', devices: ['mobile'] }))).toBe('Visitors on a phone or tablet → https://example.com/');
-    expect(ruleSummary(rule({ conditionType: 'time', operator: 'between', timeFrom: '22:00', timeTo: '06:00' }))).toBe('Between 22:00 and 06:00, overnight (Lisbon time) → https://example.com/');
-    expect(ruleSummary(rule({ conditionType: 'time', operator: 'between', timeFrom: '08:00', timeTo: '08:00', timezone: 'UTC' }))).toBe('Between 08:00 and 08:00, the whole day (UTC) → https://example.com/');
+    expect(ruleSummary(rule({ operator: 'is_not', countries: ['PT', 'ES', 'FR'] }))).toBe(
+      'Visitors outside Portugal, Spain and France → https://example.com/',
+    );
+    expect(ruleSummary(rule({ conditionType: 'device', operator: 'is_not', devices: ['windows', 'macos', 'linux'] }))).toBe(
+      'Visitors not on Windows, macOS or Linux → https://example.com/',
+    );
+    expect(ruleSummary(rule({ conditionType: 'device', devices: ['mobile'] }))).toBe(
+      'Visitors on a phone or tablet → https://example.com/',
+    );
+    expect(ruleSummary(rule({ conditionType: 'time', operator: 'between', timeFrom: '22:00', timeTo: '06:00' }))).toBe(
+      'Between 22:00 and 06:00, overnight (Lisbon time) → https://example.com/',
+    );
+    expect(ruleSummary(rule({ conditionType: 'time', operator: 'between', timeFrom: '08:00', timeTo: '08:00', timezone: 'UTC' }))).toBe(
+      'Between 08:00 and 08:00, the whole day (UTC) → https://example.com/',
+    );
   });
 
   it('what is still missing is said, not left blank', () => {
     expect(ruleSummary(rule({ url: '' }))).toBe('Visitors in (no country chosen yet) → (no destination yet)');
     expect(ruleSummary(rule({ conditionType: 'device' }))).toBe('Visitors on (no device chosen yet) → https://example.com/');
-    expect(ruleSummary(rule({ conditionType: 'date', operator: 'between' }))).toBe('From (no date yet) through (no date yet) (Lisbon time) → https://example.com/');
+    expect(ruleSummary(rule({ conditionType: 'date', operator: 'between' }))).toBe(
+      'From (no date yet) through (no date yet) (Lisbon time) → https://example.com/',
+    );
   });
 
   it('the default destination closes the list', () => {

@@ -17,7 +17,12 @@ const SHORT_URL_BASE = 'https://qr.example.com/go';
 
 const memoryStorage = () => {
   const items = new Map<string, string>();
-  return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k), items };
+  return {
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+    items,
+  };
 };
 
 describe('key storage', () => {
@@ -51,12 +56,18 @@ describe('what a key may open', () => {
 
   it('a page needs its read scope, and says which', () => {
     expect(pageAccess(page('Links'), me(['links.read']))).toEqual({ allowed: true });
-    expect(pageAccess(page('Templates'), me(['links.read']))).toEqual({ allowed: false, reason: 'This key lacks the templates.read scope.' });
+    expect(pageAccess(page('Templates'), me(['links.read']))).toEqual({
+      allowed: false,
+      reason: 'This key lacks the templates.read scope.',
+    });
     expect(pageAccess(page('Jobs'), me(['links.read']))).toEqual({ allowed: true });
   });
 
   it('API keys need the plan first, then the all scope', () => {
-    expect(pageAccess(page('API keys'), me(['all'], 'starter', false))).toMatchObject({ allowed: false, reason: expect.stringContaining('starter plan') });
+    expect(pageAccess(page('API keys'), me(['all'], 'starter', false))).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('starter plan'),
+    });
     expect(pageAccess(page('API keys'), me(['links.read']))).toEqual({ allowed: false, reason: 'This key lacks the all scope.' });
   });
 });
@@ -80,7 +91,10 @@ describe("the api's serving of the console", () => {
   beforeAll(async () => {
     dist = await mkdtemp(join(tmpdir(), 'qrlinks-console-'));
     await mkdir(join(dist, 'assets'));
-    await writeFile(join(dist, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/assets/index-Ab12.js"></script>');
+    await writeFile(
+      join(dist, 'index.html'),
+      '<!doctype html><title>console</title><script type="module" src="/assets/index-Ab12.js"></script>',
+    );
     await writeFile(join(dist, 'assets', 'index-Ab12.js'), 'console.log(1)');
     await writeFile(join(dist, 'secret.txt'), 'no');
   });
@@ -95,7 +109,7 @@ describe("the api's serving of the console", () => {
 
   it('the CSP frames nothing but the short-URL origin (the menu preview), and nothing may frame the console', () => {
     const csp = consoleCsp(SHORT_URL_BASE);
-    expect(csp).toContain("frame-src https://qr.example.com;");
+    expect(csp).toContain('frame-src https://qr.example.com;');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain('*');
@@ -106,16 +120,29 @@ describe("the api's serving of the console", () => {
     const app = await appWith(dist);
     const index = await app.inject({ url: '/' });
     expect(index.statusCode).toBe(200);
-    expect(index.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-security-policy': consoleCsp(SHORT_URL_BASE) });
+    expect(index.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'content-security-policy': consoleCsp(SHORT_URL_BASE),
+    });
     const asset = await app.inject({ url: '/assets/index-Ab12.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log(1)');
-    expect(asset.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(asset.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
   });
 
   it('nothing outside the assets folder, and no unknown asset, is served', async () => {
     const app = await appWith(dist);
-    for (const url of ['/assets/..%2fsecret.txt', '/assets/..%2findex.html', '/assets/missing-1.js', '/assets/index-Ab12.exe', '/secret.txt']) {
+    for (const url of [
+      '/assets/..%2fsecret.txt',
+      '/assets/..%2findex.html',
+      '/assets/missing-1.js',
+      '/assets/index-Ab12.exe',
+      '/secret.txt',
+    ]) {
       expect((await app.inject({ url })).statusCode, url).toBe(404);
     }
   });

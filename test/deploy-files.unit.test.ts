@@ -20,7 +20,18 @@ import { loadConfig } from '../platform/config/index.js';
 const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
-  services: Record<string, { command?: string[]; environment?: Record<string, string>; ports?: string[]; expose?: string[]; volumes?: string[]; depends_on?: Record<string, unknown>; healthcheck?: { test: string[] } }>;
+  services: Record<
+    string,
+    {
+      command?: string[];
+      environment?: Record<string, string>;
+      ports?: string[];
+      expose?: string[];
+      volumes?: string[];
+      depends_on?: Record<string, unknown>;
+      healthcheck?: { test: string[] };
+    }
+  >;
   volumes: Record<string, unknown>;
 };
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
@@ -63,7 +74,8 @@ describe('docker-compose.yml', () => {
       const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
       expect(() => loadConfig(env), role).not.toThrow();
       expect(env.STORAGE_DRIVER).toBe('s3');
-      for (const dependency of Object.keys(service.depends_on ?? {})) expect(compose.services[dependency], `${role} → ${dependency}`).toBeDefined();
+      for (const dependency of Object.keys(service.depends_on ?? {}))
+        expect(compose.services[dependency], `${role} → ${dependency}`).toBeDefined();
       for (const volume of service.volumes ?? []) expect(compose.volumes, volume).toHaveProperty(volume.split(':')[0]!);
     }
   });
@@ -101,7 +113,9 @@ describe('Dockerfile', () => {
   });
 
   it('installs from the lock file the production way and starts a role as the node user', () => {
-    const instructions = DockerfileParser.parse(dockerfileText).getInstructions().map((i) => [i.getKeyword(), i.getArgumentsContent() ?? ''] as const);
+    const instructions = DockerfileParser.parse(dockerfileText)
+      .getInstructions()
+      .map((i) => [i.getKeyword(), i.getArgumentsContent() ?? ''] as const);
     const at = (keyword: string, pattern: RegExp) => instructions.findIndex(([k, a]) => k === keyword && pattern.test(a));
     expect(at('FROM', /^node:20\b/)).toBe(0);
     const copyLock = at('COPY', /package\.json package-lock\.json/);

@@ -23,7 +23,13 @@ const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `${url.pathname}_device_migration`;
 const DAY = 86_400_000;
 const DEVICES = ['mobile', 'tablet', 'desktop', null];
-const COLUMNS: Record<string, string> = { os: 'os_name', country: 'country_name', city: 'city', browser: 'browser_name', device: 'device_type' };
+const COLUMNS: Record<string, string> = {
+  os: 'os_name',
+  country: 'country_name',
+  city: 'city',
+  browser: 'browser_name',
+  device: 'device_type',
+};
 
 let handle: DatabaseHandle;
 const old = { account: '', links: [] as Array<{ id: string; slug: string }> };
@@ -74,7 +80,14 @@ afterAll(async () => {
 
 const queryOf = (timezone: string) => {
   const date = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, dateStyle: 'short' }).format(ms);
-  return analyticsQuerySchema.parse({ duration: 'custom', date_from: date(Date.now() - 4 * DAY), date_to: date(Date.now()), timezone, exclude_bots: 'false', limit: '1000' });
+  return analyticsQuerySchema.parse({
+    duration: 'custom',
+    date_from: date(Date.now() - 4 * DAY),
+    date_to: date(Date.now()),
+    timezone,
+    exclude_bots: 'false',
+    limit: '1000',
+  });
 };
 
 /** Every ranking and the hour series against counts over the raw rows, account-wide and per link. */
@@ -82,7 +95,10 @@ async function expectRollupsEqualRaw() {
   for (const timezone of ['UTC', 'Asia/Kolkata']) {
     const query = queryOf(timezone);
     const window = analyticsWindow(query);
-    for (const scope of [{ linkSlug: undefined, where: 'account_id', id: old.account }, ...old.links.map((l) => ({ linkSlug: l.slug, where: 'link_id', id: l.id }))]) {
+    for (const scope of [
+      { linkSlug: undefined, where: 'account_id', id: old.account },
+      ...old.links.map((l) => ({ linkSlug: l.slug, where: 'link_id', id: l.id })),
+    ]) {
       const params = [window.from, window.to, scope.id];
       for (const [endpoint, dimension] of Object.entries(RANKED_DIMENSIONS)) {
         const { rows } = await handle.pool.query<{ name: string; scans: number }>(
@@ -90,8 +106,16 @@ async function expectRollupsEqualRaw() {
            where ${scope.where} = $3 and created_at >= $1 and created_at < $2 group by 1 order by 2 desc, 1`,
           params,
         );
-        const answer = await rankedAnalytics(handle.db, { accountId: old.account, linkSlug: scope.linkSlug }, query, endpoint as RankedDimension);
-        expect(answer.data.map((r) => [r.name, r.scans]), `${endpoint} ${scope.linkSlug ?? 'account'} ${timezone}`).toEqual(rows.map((r) => [r.name, r.scans]));
+        const answer = await rankedAnalytics(
+          handle.db,
+          { accountId: old.account, linkSlug: scope.linkSlug },
+          query,
+          endpoint as RankedDimension,
+        );
+        expect(
+          answer.data.map((r) => [r.name, r.scans]),
+          `${endpoint} ${scope.linkSlug ?? 'account'} ${timezone}`,
+        ).toEqual(rows.map((r) => [r.name, r.scans]));
       }
     }
   }

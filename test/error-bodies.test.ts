@@ -44,7 +44,11 @@ describe('router refusals', () => {
   it('a path that is not validly percent-encoded is a 400 in our shape, without echoing it', async () => {
     const res = await call(api.app, me.key, 'GET', '/api/v1/links/%ZZ');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(url)', message: 'The URL is not validly percent-encoded' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '(url)', message: 'The URL is not validly percent-encoded' }],
+    });
     expectNoInternals(res.body);
   });
 
@@ -69,7 +73,11 @@ describe('router refusals', () => {
     ]) {
       const res = await call(api.app, me.key, 'POST', '/api/v1/links', text, { 'content-type': 'application/json' });
       expect(res.statusCode, text).toBe(400);
-      expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path, message: 'Field name not allowed' }] });
+      expect(res.json()).toEqual({
+        code: 'validation_failed',
+        message: 'Validation failed',
+        errors: [{ path, message: 'Field name not allowed' }],
+      });
     }
   });
 });
@@ -77,9 +85,17 @@ describe('router refusals', () => {
 describe('field paths', () => {
   it('an empty member name is written "" (a path is never empty)', async () => {
     const body = await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name":"x","":1}', { 'content-type': 'application/json' });
-    expect(body.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '""', message: 'Unknown field' }] });
+    expect(body.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '""', message: 'Unknown field' }],
+    });
     const query = await call(api.app, me.key, 'GET', '/api/v1/links?=1');
-    expect(query.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '""', message: 'Unknown field' }] });
+    expect(query.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '""', message: 'Unknown field' }],
+    });
   });
 });
 
@@ -94,14 +110,24 @@ describe("Node's HTTP parser refusals (real sockets)", () => {
   it('a URL past the limit: 414 {message}', async () => {
     const res = await raw(`GET /api/v1/links?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect(res.status).toBe(414);
-    expect(JSON.parse(res.body)).toEqual({ code: 'uri_too_long', message: 'The URL is too long (request line and headers at most 16 KiB)' });
+    expect(JSON.parse(res.body)).toEqual({
+      code: 'uri_too_long',
+      message: 'The URL is too long (request line and headers at most 16 KiB)',
+    });
   });
 
   it('a malformed request: 400 in our shape', async () => {
-    for (const request of ['FOO /api/v1/folders HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /api/v1/folders HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']) {
+    for (const request of [
+      'FOO /api/v1/folders HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /api/v1/folders HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ]) {
       const res = await raw(request);
       expect(res.status, request).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(request)', message: 'Malformed HTTP request' }] });
+      expect(JSON.parse(res.body)).toEqual({
+        code: 'validation_failed',
+        message: 'Validation failed',
+        errors: [{ path: '(request)', message: 'Malformed HTTP request' }],
+      });
       expectNoInternals(res.body);
     }
   });
@@ -132,10 +158,17 @@ describe('every error answer carries a code naming its reason', () => {
 
   it('an invalid body, query or JSON text is validation_failed, its field errors as before', async () => {
     const body = await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'x', extra: 1 });
-    expect(body.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: 'extra', message: 'Unknown field' }] });
+    expect(body.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: 'extra', message: 'Unknown field' }],
+    });
     expectCode(body, 'validation_failed');
     expectCode(await call(api.app, me.key, 'GET', '/api/v1/links?size=nope'), 'validation_failed');
-    expectCode(await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name":', { 'content-type': 'application/json' }), 'validation_failed');
+    expectCode(
+      await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name":', { 'content-type': 'application/json' }),
+      'validation_failed',
+    );
   });
 
   it('no key or an unknown key is unauthorized, a missing scope forbidden', async () => {
@@ -162,7 +195,12 @@ describe('every error answer carries a code naming its reason', () => {
 
   it('a custom URL taken is slug_taken, its field error kept', async () => {
     const slug = `taken-${Date.now()}`;
-    const link = (customUrl: string) => ({ name: 'x', type: 'website', data: { url: 'https://example.com' }, linkConfigurations: { urlActive: true, customUrl } });
+    const link = (customUrl: string) => ({
+      name: 'x',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      linkConfigurations: { urlActive: true, customUrl },
+    });
     expect((await call(api.app, me.key, 'POST', '/api/v1/links', link(slug))).statusCode).toBe(200);
     const again = await call(api.app, me.key, 'POST', '/api/v1/links', link(slug));
     expect(again.json()).toEqual({
@@ -174,7 +212,11 @@ describe('every error answer carries a code naming its reason', () => {
   });
 
   it('past the per-key rate limit is rate_limited', async () => {
-    const limited = await startTestApi({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '60000', REDIS_NAMESPACE: `qrlinks-test-codes-${Date.now()}` });
+    const limited = await startTestApi({
+      RATE_LIMIT_MAX: '1',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      REDIS_NAMESPACE: `qrlinks-test-codes-${Date.now()}`,
+    });
     try {
       const a = await createTestAccount(limited.ctx);
       expect((await call(limited.app, a.key, 'GET', '/api/v1/folders')).statusCode).toBe(200);
@@ -187,8 +229,12 @@ describe('every error answer carries a code naming its reason', () => {
   });
 
   it("Node's parser refusals carry codes too (real sockets)", async () => {
-    expect(JSON.parse((await raw(`GET /api/v1/folders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).body).code).toBe('headers_too_large');
-    expect(JSON.parse((await raw(`GET /api/v1/links?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)).body).code).toBe('uri_too_long');
+    expect(JSON.parse((await raw(`GET /api/v1/folders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).body).code).toBe(
+      'headers_too_large',
+    );
+    expect(JSON.parse((await raw(`GET /api/v1/links?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)).body).code).toBe(
+      'uri_too_long',
+    );
     expect(JSON.parse((await raw('FOO /api/v1/folders HTTP/1.1\r\nHost: x\r\n\r\n')).body).code).toBe('validation_failed');
   });
 });

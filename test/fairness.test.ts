@@ -28,7 +28,10 @@ interface SharedResource {
 let api: TestApi;
 
 const hugePngs: Buffer[] = [];
-const photo = (n: number) => sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: n % 256, g: 120, b: 60 } } }).jpeg().toBuffer();
+const photo = (n: number) =>
+  sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: n % 256, g: 120, b: 60 } } })
+    .jpeg()
+    .toBuffer();
 
 const imageSlots: SharedResource = {
   name: 'web-sized copies of uploaded photos (image slots)',
@@ -36,7 +39,12 @@ const imageSlots: SharedResource = {
   flood: 'four 7000 × 7000 16-bit PNG uploads at once',
   async prepare() {
     for (let i = 0; i < 4; i++) {
-      hugePngs.push(await sharp({ create: { width: 7000, height: 7000, channels: 3, background: { r: i, g: 90, b: 160 } } }).toColourspace('rgb16').png().toBuffer());
+      hugePngs.push(
+        await sharp({ create: { width: 7000, height: 7000, channels: 3, background: { r: i, g: 90, b: 160 } } })
+          .toColourspace('rgb16')
+          .png()
+          .toBuffer(),
+      );
     }
   },
   async startFlood(a) {
@@ -58,13 +66,20 @@ const renderThreads: SharedResource = {
   flood: 'eight 4000 px codes with a logo at once',
   async prepare(a, b) {
     for (const account of [a, b]) {
-      const res = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'qr', type: 'website', data: { url: 'https://example.com' }, qrOptions: withLogo });
+      const res = await call(api.app, account.key, 'POST', '/api/v1/links', {
+        name: 'qr',
+        type: 'website',
+        data: { url: 'https://example.com' },
+        qrOptions: withLogo,
+      });
       expect(res.statusCode, res.body).toBe(200);
       links.set(account.accountId, res.json().id);
     }
   },
   async startFlood(a) {
-    const statuses = await Promise.all(Array.from({ length: 8 }, () => call(api.app, a.key, 'GET', `/api/v1/links/${links.get(a.accountId)}/qr?size=${nextSize--}`)));
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, () => call(api.app, a.key, 'GET', `/api/v1/links/${links.get(a.accountId)}/qr?size=${nextSize--}`)),
+    );
     expect(statuses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
   },
   async smallRequest(b, n) {
@@ -76,7 +91,12 @@ const renderThreads: SharedResource = {
 beforeAll(async () => {
   // Two render threads, one per account at a time, room for A's whole flood to wait, and no time
   // limit a slow machine could reach: what is measured is only who waits for whom.
-  api = await startTestApi({ QR_RENDER_THREADS: '2', QR_RENDER_ACCOUNT_THREADS: '1', QR_RENDER_ACCOUNT_QUEUE: '10', QR_RENDER_TIMEOUT_MS: '600000' });
+  api = await startTestApi({
+    QR_RENDER_THREADS: '2',
+    QR_RENDER_ACCOUNT_THREADS: '1',
+    QR_RENDER_ACCOUNT_QUEUE: '10',
+    QR_RENDER_TIMEOUT_MS: '600000',
+  });
 });
 afterAll(() => api?.close());
 
@@ -109,6 +129,8 @@ describe.each([imageSlots, renderThreads])('$name', (resource) => {
     await flood;
 
     expect(duringFlood, "B was answered while A's flood was still running").toBe(true);
-    expect(during, `B: quiet ${quiet.toFixed(0)} ms (median), during the flood ${during.toFixed(0)} ms`).toBeLessThanOrEqual(FAIR_FACTOR * quiet);
+    expect(during, `B: quiet ${quiet.toFixed(0)} ms (median), during the flood ${during.toFixed(0)} ms`).toBeLessThanOrEqual(
+      FAIR_FACTOR * quiet,
+    );
   }, 300_000);
 });

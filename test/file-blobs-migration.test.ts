@@ -67,7 +67,13 @@ describe('migration 0002: existing files become their own blobs', () => {
     const blobs = await handle.db.select().from(fileBlobs).where(eq(fileBlobs.accountId, old.account));
     expect(blobs.map((b) => b.id).sort()).toEqual(old.files.map((f) => f.id).sort());
     for (const f of old.files) {
-      expect(blobs.find((b) => b.id === f.id)).toMatchObject({ storageKey: f.key, sha256: null, refCount: 1, size: BYTES.length, contentType: 'image/png' });
+      expect(blobs.find((b) => b.id === f.id)).toMatchObject({
+        storageKey: f.key,
+        sha256: null,
+        refCount: 1,
+        size: BYTES.length,
+        contentType: 'image/png',
+      });
       const [row] = await handle.db.select().from(files).where(eq(files.id, f.id));
       expect(row).toMatchObject({ blobId: f.id, originalName: 'old.png' });
       expect(row).not.toHaveProperty('storageKey');
@@ -77,7 +83,10 @@ describe('migration 0002: existing files become their own blobs', () => {
 
   it('migrated files can be shared, and new uploads of the same bytes are stored anew (old blobs have no hash)', async () => {
     const copies = await handle.db.transaction((tx) => copyFiles(tx, old.account, [old.files[0]!.id]));
-    const [copy] = await handle.db.select().from(files).where(eq(files.id, copies.get(old.files[0]!.id)!));
+    const [copy] = await handle.db
+      .select()
+      .from(files)
+      .where(eq(files.id, copies.get(old.files[0]!.id)!));
     expect(copy!.blobId).toBe(old.files[0]!.id);
     const storage = createFsStorage({ root: storageDir });
     await storage.init();

@@ -33,7 +33,12 @@ const UNIQUE_PNG_BYTES = TINY_PNG.length + 16;
 
 function postFile(acct: TestAccount, bytes: Buffer) {
   const { body, contentType } = multipart([{ name: 'file', data: bytes, filename: 'f.png', contentType: 'image/png' }]);
-  return api.app.inject({ method: 'POST', url: '/api/v1/files', headers: { authorization: `Basic ${acct.key}`, 'content-type': contentType }, payload: body });
+  return api.app.inject({
+    method: 'POST',
+    url: '/api/v1/files',
+    headers: { authorization: `Basic ${acct.key}`, 'content-type': contentType },
+    payload: body,
+  });
 }
 
 async function upload(acct: TestAccount, bytes: Buffer): Promise<string> {
@@ -81,7 +86,9 @@ async function blobIdOf(fileId: string): Promise<string> {
 async function expectConsistentStorage(accountId: string) {
   const blobs = await blobsOf(accountId);
   const perBlob = new Map(
-    (await api.ctx.db.select({ blobId: files.blobId, n: count() }).from(files).where(eq(files.accountId, accountId)).groupBy(files.blobId)).map((r) => [r.blobId, r.n]),
+    (
+      await api.ctx.db.select({ blobId: files.blobId, n: count() }).from(files).where(eq(files.accountId, accountId)).groupBy(files.blobId)
+    ).map((r) => [r.blobId, r.n]),
   );
   for (const blob of blobs) {
     expect(blob.refCount, blob.id).toBe(perBlob.get(blob.id) ?? 0);
@@ -163,15 +170,31 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       const me = await createTestAccount(api.ctx);
       const uploaded = () => uploadFile(api.app, me.key, uniquePng(), 'logo.png', 'image/png');
       const [forLink, forTemplate, forRestyle, unused] = [await uploaded(), await uploaded(), await uploaded(), await uploaded()];
-      const slug = await createLink(me, { name: 'qr-logo', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: forLink.url } });
-      const template = await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'with logo', qrOptions: { image: forTemplate.url } });
+      const slug = await createLink(me, {
+        name: 'qr-logo',
+        type: 'website',
+        data: { url: 'https://example.com' },
+        qrOptions: { image: forLink.url },
+      });
+      const template = await call(api.app, me.key, 'POST', '/api/v1/templates', {
+        name: 'with logo',
+        qrOptions: { image: forTemplate.url },
+      });
       expect(template.statusCode, template.body).toBe(200);
       const other = await createLink(me, { name: 'restyled', type: 'website', data: { url: 'https://example.com' } });
       const restyle = await call(api.app, me.key, 'PATCH', `/api/v1/links/${other}`, { qrCode: { image: forRestyle.url } });
       expect(restyle.statusCode, restyle.body).toBe(200);
 
       await sweepOrphanFiles(api.ctx, new Date(Date.now() + 60_000));
-      const left = await api.ctx.db.select({ id: files.id }).from(files).where(inArray(files.id, [forLink, forTemplate, forRestyle, unused].map((f) => f.fileId)));
+      const left = await api.ctx.db
+        .select({ id: files.id })
+        .from(files)
+        .where(
+          inArray(
+            files.id,
+            [forLink, forTemplate, forRestyle, unused].map((f) => f.fileId),
+          ),
+        );
       expect(left.map((f) => f.id).sort()).toEqual([forLink, forTemplate, forRestyle].map((f) => f.fileId).sort());
       // The code still draws with its logo after the sweep.
       const qr = await call(api.app, me.key, 'GET', `/api/v1/links/${slug}/qr?format=png`);
@@ -185,7 +208,11 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       const ids = [await upload(me, kept), await upload(me, released)];
       const slug = await gallery(me, ids);
       const copy = await duplicate(me, slug);
-      const put = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { name: 'g', type: 'gallery', data: { files: [{ fileId: ids[0] }] } });
+      const put = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, {
+        name: 'g',
+        type: 'gallery',
+        data: { files: [{ fileId: ids[0] }] },
+      });
       expect(put.statusCode, put.body).toBe(200);
       const releasedBlob = await blobIdOf(ids[1]!);
       await sweepOrphanFiles(api.ctx, new Date(Date.now() + 60_000));
@@ -194,7 +221,11 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       expect((await served(copy.fileIds[1]!)).rawPayload.equals(released)).toBe(true);
       await expectConsistentStorage(me.accountId);
       // The copy lets go of it too: now nothing has the bytes, and the sweep deletes them.
-      const put2 = await call(api.app, me.key, 'PUT', `/api/v1/links/${copy.slug}`, { name: 'c', type: 'gallery', data: { files: [{ fileId: copy.fileIds[0] }] } });
+      const put2 = await call(api.app, me.key, 'PUT', `/api/v1/links/${copy.slug}`, {
+        name: 'c',
+        type: 'gallery',
+        data: { files: [{ fileId: copy.fileIds[0] }] },
+      });
       expect(put2.statusCode, put2.body).toBe(200);
       await sweepOrphanFiles(api.ctx, new Date(Date.now() + 60_000));
       expect(await api.ctx.db.select().from(fileBlobs).where(eq(fileBlobs.id, releasedBlob))).toEqual([]);
@@ -219,16 +250,26 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
     const fileIdsOf = async (slug: string) => {
       const [row] = await api.ctx.db.select().from(links).where(eq(links.slug, slug));
       const data = row!.metaData as { files: { fileId: string }[] };
-      return { id: row!.id, files: data.files.map((f) => f.fileId), logo: (row!.pageStyle as { logo?: { fileId: string } } | null)?.logo?.fileId };
+      return {
+        id: row!.id,
+        files: data.files.map((f) => f.fileId),
+        logo: (row!.pageStyle as { logo?: { fileId: string } } | null)?.logo?.fileId,
+      };
     };
-    const linkIdOfFile = async (fileId: string) => (await api.ctx.db.select({ linkId: files.linkId }).from(files).where(eq(files.id, fileId)))[0]?.linkId;
+    const linkIdOfFile = async (fileId: string) =>
+      (await api.ctx.db.select({ linkId: files.linkId }).from(files).where(eq(files.id, fileId)))[0]?.linkId;
 
     it('a second link naming the file (data and page-style logo) gets its own file on the same bytes; quota counts them once; bytes go with the last link', async () => {
       const me = await createTestAccount(api.ctx);
       const photo = uniquePng(4000);
       const logoBytes = uniquePng(2000);
       const [photoId, logoId] = [await upload(me, photo), await upload(me, logoBytes)];
-      const body = (name: string) => ({ name, type: 'gallery', data: { files: [{ fileId: photoId }] }, pageStyle: { logo: { fileId: logoId } } });
+      const body = (name: string) => ({
+        name,
+        type: 'gallery',
+        data: { files: [{ fileId: photoId }] },
+        pageStyle: { logo: { fileId: logoId } },
+      });
       const first = await createLink(me, body('first'));
       const second = await createLink(me, body('second'));
       const [a, b] = [await fileIdsOf(first), await fileIdsOf(second)];
@@ -247,7 +288,10 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       await expectConsistentStorage(me.accountId);
 
       // Nothing attached is swept, whatever its age (a date no other suite uses keeps the sweep to these rows).
-      await api.ctx.db.update(files).set({ createdAt: SHARED_LONG_AGO }).where(inArray(files.id, [photoId, logoId, ...b.files, b.logo!]));
+      await api.ctx.db
+        .update(files)
+        .set({ createdAt: SHARED_LONG_AGO })
+        .where(inArray(files.id, [photoId, logoId, ...b.files, b.logo!]));
       expect(await sweepOrphanFiles(api.ctx, new Date(SHARED_LONG_AGO.getTime() + 1000))).toBe(0);
       expect((await blobsOf(me.accountId)).map((blob) => blob.refCount).sort()).toEqual([2, 2]);
 
@@ -269,7 +313,11 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       const [x, y] = [await upload(me, uniquePng()), await upload(me, uniquePng())];
       const first = await gallery(me, [x]);
       const second = await gallery(me, [y]);
-      const put = await call(api.app, me.key, 'PUT', `/api/v1/links/${second}`, { name: 'second', type: 'gallery', data: { files: [{ fileId: y }, { fileId: x }] } });
+      const put = await call(api.app, me.key, 'PUT', `/api/v1/links/${second}`, {
+        name: 'second',
+        type: 'gallery',
+        data: { files: [{ fileId: y }, { fileId: x }] },
+      });
       expect(put.statusCode, put.body).toBe(200);
       const b = await fileIdsOf(second);
       expect(b.files[0]).toBe(y);
@@ -286,8 +334,17 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       await gallery(them, [theirs]);
       const res = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'image', data: { files: [{ fileId: theirs }] } });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ code: 'validation_failed', message: expect.any(String), errors: [{ path: 'data.files[0].fileId', message: 'File not found' }] });
-      const style = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com/' }, pageStyle: { logo: { fileId: theirs } } });
+      expect(res.json()).toEqual({
+        code: 'validation_failed',
+        message: expect.any(String),
+        errors: [{ path: 'data.files[0].fileId', message: 'File not found' }],
+      });
+      const style = await call(api.app, me.key, 'POST', '/api/v1/links', {
+        name: 'x',
+        type: 'website',
+        data: { url: 'https://example.com/' },
+        pageStyle: { logo: { fileId: theirs } },
+      });
       expect(style.statusCode).toBe(400);
       expect(style.json().errors).toEqual([{ path: 'pageStyle.logo.fileId', message: 'File not found' }]);
     });
@@ -296,7 +353,12 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       const me = await createTestAccount(api.ctx);
       const bytes = uniquePng(1000);
       const x = await upload(me, bytes);
-      const closed = await createLink(me, { name: 'closed', type: 'gallery', data: { files: [{ fileId: x }] }, linkConfigurations: { passwordProtectedActive: true, password: 'secret-pw' } });
+      const closed = await createLink(me, {
+        name: 'closed',
+        type: 'gallery',
+        data: { files: [{ fileId: x }] },
+        linkConfigurations: { passwordProtectedActive: true, password: 'secret-pw' },
+      });
       const open = await gallery(me, [x]);
       const y = (await fileIdsOf(open)).files[0]!;
       expect(y).not.toBe(x);
@@ -320,7 +382,9 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       for (let round = 0; round < 3; round++) {
         const x = await upload(me, uniquePng());
         const answers = await Promise.all(
-          Array.from({ length: 5 }, (_, i) => call(api.app, me.key, 'POST', '/api/v1/links', { name: `r${round}-${i}`, type: 'gallery', data: { files: [{ fileId: x }] } })),
+          Array.from({ length: 5 }, (_, i) =>
+            call(api.app, me.key, 'POST', '/api/v1/links', { name: `r${round}-${i}`, type: 'gallery', data: { files: [{ fileId: x }] } }),
+          ),
         );
         expect(answers.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
         const named = await Promise.all(answers.map(async (r) => (await fileIdsOf(r.json().id as string)).files[0]!));
@@ -432,7 +496,8 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       expect(Object.keys(res.json())).toEqual(['code', 'message']);
       expect(res.json().code).toBe('storage_quota_exceeded');
       expect(message).toMatch(/^Storage quota exceeded: the starter plan stores up to 500 MiB /);
-      for (const part of [`(${quota} bytes)`, `uses 499.99 MiB (${used} bytes)`, `(${tooBig.length} bytes) does not fit`]) expect(message).toContain(part);
+      for (const part of [`(${quota} bytes)`, `uses 499.99 MiB (${used} bytes)`, `(${tooBig.length} bytes) does not fit`])
+        expect(message).toContain(part);
       expect(await objectKeys(me.accountId)).toEqual(objectsBefore);
       expect(await usage(me)).toMatchObject({ usedBytes: used, files: 2 });
 

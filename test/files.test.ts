@@ -42,7 +42,12 @@ function form(parts: Part[]): { payload: Buffer; headers: Record<string, string>
 const fileForm = (data: Buffer | string, filename = 'upload.bin', contentType = 'application/octet-stream') =>
   form([{ name: 'file', filename, contentType, data }]);
 
-function post(api: TestApi, key: string | null, body: { payload: Buffer | string; headers: Record<string, string> }, url = '/api/v1/files') {
+function post(
+  api: TestApi,
+  key: string | null,
+  body: { payload: Buffer | string; headers: Record<string, string> },
+  url = '/api/v1/files',
+) {
   return api.app.inject({
     method: 'POST',
     url,
@@ -73,7 +78,11 @@ async function keyOf(api: TestApi, accountId: string, fileId: string): Promise<s
 const uniquePng = () => pngBytes(3, 3, [...randomBytes(3)] as [number, number, number]);
 
 async function blobOf(api: TestApi, fileId: string) {
-  const [row] = await api.ctx.db.select({ blob: fileBlobs }).from(files).innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId)).where(eq(files.id, fileId));
+  const [row] = await api.ctx.db
+    .select({ blob: fileBlobs })
+    .from(files)
+    .innerJoin(fileBlobs, eq(fileBlobs.id, files.blobId))
+    .where(eq(files.id, fileId));
   return row?.blob;
 }
 
@@ -119,7 +128,12 @@ describe('POST /files: accepted types, decided by content', () => {
     const res = await post(api, me.key, fileForm(bytes, 'original name.bin'));
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body).toEqual({ fileId: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.any(String), contentType: type, size: bytes.length });
+    expect(body).toEqual({
+      fileId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: expect.any(String),
+      contentType: type,
+      size: bytes.length,
+    });
     expect(body.url).toBe(`${api.ctx.config.SHORT_URL_BASE}/files/${body.fileId}`);
 
     const key = await keyOf(api, me.accountId, body.fileId);
@@ -137,7 +151,13 @@ describe('POST /files: accepted types, decided by content', () => {
       size: bytes.length,
       originalName: 'original name.bin',
     });
-    expect(blob).toMatchObject({ accountId: me.accountId, storageKey: key, contentType: type, size: bytes.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(blob).toMatchObject({
+      accountId: me.accountId,
+      storageKey: key,
+      contentType: type,
+      size: bytes.length,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(blob.refCount).toBeGreaterThanOrEqual(1);
   });
 
@@ -206,11 +226,30 @@ describe('POST /files: SVG is stored sanitized', () => {
     expect(size).toBe(stored.length);
     const text = stored.toString('utf8');
 
-    for (const banned of ['<script', 'alert', 'onload', 'onclick', 'javascript', 'foreignObject', '<div', 'evil.example', '@import', 'data:image/svg', '<animate ', '<set', 'iframe', '<?xml', '<!--', 'DOCTYPE']) {
+    for (const banned of [
+      '<script',
+      'alert',
+      'onload',
+      'onclick',
+      'javascript',
+      'foreignObject',
+      '<div',
+      'evil.example',
+      '@import',
+      'data:image/svg',
+      '<animate ',
+      '<set',
+      'iframe',
+      '<?xml',
+      '<!--',
+      'DOCTYPE',
+    ]) {
       expect(text, banned).not.toContain(banned);
     }
     // What draws survives, with internal references intact.
-    expect(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">')).toBe(true);
+    expect(text.startsWith('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">')).toBe(
+      true,
+    );
     expect(text).toContain('<linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient>');
     expect(text).toContain('<rect width="5" height="5" fill="url(#g)"/>');
     expect(text).toContain('<use xlink:href="#p"/>');
@@ -234,10 +273,22 @@ describe('POST /files: SVG is stored sanitized', () => {
   });
 
   it.each([
-    ['nothing but a script', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'SVG has nothing left to show after sanitizing'],
-    ['nothing but a foreignObject', '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject></svg>', 'SVG has nothing left to show after sanitizing'],
+    [
+      'nothing but a script',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      'SVG has nothing left to show after sanitizing',
+    ],
+    [
+      'nothing but a foreignObject',
+      '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject></svg>',
+      'SVG has nothing left to show after sanitizing',
+    ],
     ['not well-formed', '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>', expect.stringMatching(/^SVG is not well-formed XML/)],
-    ['an external entity', '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>', expect.stringMatching(/^SVG is not well-formed XML/)],
+    [
+      'an external entity',
+      '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>',
+      expect.stringMatching(/^SVG is not well-formed XML/),
+    ],
   ])('%s → 400 on file, nothing stored', async (_what, svg, message) => {
     const before = (await storedKeys(api, me.accountId)).length;
     const res = await post(api, me.key, fileForm(svg, 'x.svg', 'image/svg+xml'));
@@ -272,7 +323,9 @@ describe('SVG sanitizer details', () => {
     const illustrator = `<?xml version="1.0"?>
 <!DOCTYPE svg [ <!ENTITY ns_svg "http://www.w3.org/2000/svg"> <!ENTITY ns_ai "http://ns.adobe.com/AdobeIllustrator/10.0/"> ]>
 <svg xmlns="&ns_svg;" xmlns:i="&ns_ai;" i:viewOrigin="0 0"><i:pgf>junk</i:pgf><rect width="1" height="1"/></svg>`;
-    expect(await sanitizeSvg(illustrator)).toMatchObject({ svg: '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>' });
+    expect(await sanitizeSvg(illustrator)).toMatchObject({
+      svg: '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>',
+    });
     const bomb = `<!DOCTYPE svg [<!ENTITY a "${'a'.repeat(1000)}">]><svg xmlns="http://www.w3.org/2000/svg"><text>${'&a;'.repeat(2000)}</text></svg>`;
     expect(await sanitizeSvg(bomb)).toEqual({ error: 'SVG entities expand to too much text' });
   });
@@ -323,11 +376,16 @@ describe('POST /files: size limit', () => {
 
   it('storeUpload stops reading a stream past the limit and stores nothing', async () => {
     const before = await storedKeys(small, acct.accountId);
-    const stream = Readable.from((function* () {
-      yield PNG;
-      for (let i = 0; i < 100; i++) yield Buffer.alloc(100);
-    })());
-    await expect(storeUpload(small.ctx, acct.accountId, { stream })).rejects.toMatchObject({ statusCode: 413, body: { message: 'File is too large' } });
+    const stream = Readable.from(
+      (function* () {
+        yield PNG;
+        for (let i = 0; i < 100; i++) yield Buffer.alloc(100);
+      })(),
+    );
+    await expect(storeUpload(small.ctx, acct.accountId, { stream })).rejects.toMatchObject({
+      statusCode: 413,
+      body: { message: 'File is too large' },
+    });
     expect(stream.destroyed).toBe(true);
     expect(await storedKeys(small, acct.accountId)).toEqual(before);
   });
@@ -337,7 +395,11 @@ describe('POST /files: bad requests never store anything', () => {
   it.each([
     ['no file field, only text', () => form([{ name: 'name', data: 'hello' }]), 'A file is required in the field `file`'],
     ['an empty form', () => form([]), 'A file is required in the field `file`'],
-    ['the file in another field', () => form([{ name: 'upload', filename: 'a.png', contentType: 'image/png', data: PNG }]), 'A file is required in the field `file`'],
+    [
+      'the file in another field',
+      () => form([{ name: 'upload', filename: 'a.png', contentType: 'image/png', data: PNG }]),
+      'A file is required in the field `file`',
+    ],
     ['an empty file', () => fileForm(Buffer.alloc(0), 'empty.png', 'image/png'), 'File is empty'],
     [
       'two files',
@@ -376,7 +438,11 @@ describe('POST /files: bad requests never store anything', () => {
     const { payload, headers } = fileForm(PNG, 'a.png', 'image/png');
     const res = await post(api, me.key, { payload: payload.subarray(0, payload.length - 30), headers });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(body)', message: 'Malformed multipart body' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '(body)', message: 'Malformed multipart body' }],
+    });
     expect((await accountRows(api, me.accountId)).length).toBe(before);
   });
 
@@ -416,7 +482,15 @@ describe('POST /files: auth', () => {
 
 describe('multipart is accepted only where uploads are', () => {
   it('a multipart body to POST /folders → 415, not 500', async () => {
-    const res = await post(api, me.key, form([{ name: 'name', data: 'x' }, { name: 'file', filename: 'a.png', contentType: 'image/png', data: PNG }]), '/api/v1/folders');
+    const res = await post(
+      api,
+      me.key,
+      form([
+        { name: 'name', data: 'x' },
+        { name: 'file', filename: 'a.png', contentType: 'image/png', data: PNG },
+      ]),
+      '/api/v1/folders',
+    );
     expect(res.statusCode).toBe(415);
     expect(res.json().message).toMatch(/^Unsupported Content-Type: multipart\/form-data/);
   });
@@ -440,7 +514,8 @@ describe('OpenAPI', () => {
 });
 
 describe('file functions for the link service', () => {
-  const upload = async (acct: TestAccount, bytes: Buffer = PNG, name = 'a.png') => (await storeUpload(api.ctx, acct.accountId, { buffer: bytes, originalName: name })).fileId;
+  const upload = async (acct: TestAccount, bytes: Buffer = PNG, name = 'a.png') =>
+    (await storeUpload(api.ctx, acct.accountId, { buffer: bytes, originalName: name })).fileId;
 
   it('storeUpload takes a buffer or a stream and answers like the route', async () => {
     const fromBuffer = await storeUpload(api.ctx, me.accountId, { buffer: GIF, originalName: '../../etc/x.gif' });
@@ -460,9 +535,22 @@ describe('file functions for the link service', () => {
   it("findAccountFiles finds only the account's own files; ids that are not UUIDs are simply absent", async () => {
     const mine = await upload(me, PDF, 'doc.pdf');
     const theirs = await upload(other);
-    const found = await findAccountFiles(api.ctx.db, me.accountId, [mine, theirs, 'not-a-uuid', '', '00000000-0000-4000-8000-000000000000']);
+    const found = await findAccountFiles(api.ctx.db, me.accountId, [
+      mine,
+      theirs,
+      'not-a-uuid',
+      '',
+      '00000000-0000-4000-8000-000000000000',
+    ]);
     expect(found).toEqual([
-      { id: mine, contentType: 'application/pdf', size: PDF.length, linkId: null, storageKey: (await blobOf(api, mine))!.storageKey, originalName: 'doc.pdf' },
+      {
+        id: mine,
+        contentType: 'application/pdf',
+        size: PDF.length,
+        linkId: null,
+        storageKey: (await blobOf(api, mine))!.storageKey,
+        originalName: 'doc.pdf',
+      },
     ]);
     expect(await findAccountFiles(api.ctx.db, me.accountId, ['nope'])).toEqual([]);
     expect(await findAccountFiles(api.ctx.db, me.accountId, [])).toEqual([]);
@@ -520,7 +608,10 @@ describe('file functions for the link service', () => {
     expect(await api.ctx.storage.stat(key)).not.toBeNull();
 
     const theirs = await upload(other);
-    await expect(api.ctx.db.transaction((tx) => copyFiles(tx, me.accountId, [copy, theirs]))).rejects.toMatchObject({ statusCode: 404, body: { message: 'File not found' } });
+    await expect(api.ctx.db.transaction((tx) => copyFiles(tx, me.accountId, [copy, theirs]))).rejects.toMatchObject({
+      statusCode: 404,
+      body: { message: 'File not found' },
+    });
     expect((await blobOf(api, copy))!.refCount).toBe(1);
     expect(await api.ctx.db.transaction((tx) => copyFiles(tx, me.accountId, ['not-a-uuid']))).toEqual(new Map());
   });
@@ -539,7 +630,12 @@ describe('file functions for the link service', () => {
     await api.ctx.storage.delete(keys[0]!);
 
     expect(await deleteFilesOfLink(api.ctx, link.id)).toBe(3);
-    expect(await api.ctx.db.select().from(files).where(inArray(files.id, [...ids, shared]))).toEqual([]);
+    expect(
+      await api.ctx.db
+        .select()
+        .from(files)
+        .where(inArray(files.id, [...ids, shared])),
+    ).toEqual([]);
     for (const key of keys) expect(await api.ctx.storage.stat(key)).toBeNull();
     expect(await rowOf(api, keep)).toMatchObject({ linkId: otherLink.id });
     expect(await api.ctx.storage.stat(await keyOf(api, me.accountId, keep))).not.toBeNull();

@@ -48,7 +48,10 @@ describe('folders', () => {
 
   it('formats list dates in UTC with a zero-padded day', async () => {
     const f = await createFolder(me, 'dated');
-    await api.ctx.db.update(folders).set({ createdAt: new Date('2026-11-05T23:30:00-05:00') }).where(eq(folders.id, f.id));
+    await api.ctx.db
+      .update(folders)
+      .set({ createdAt: new Date('2026-11-05T23:30:00-05:00') })
+      .where(eq(folders.id, f.id));
     const { data } = (await call(api.app, me.key, 'GET', `/api/v1/folders/${f.id}`)).json();
     expect(data.created_at).toBe('Nov 06, 2026');
   });
@@ -144,7 +147,11 @@ describe('folders: bad input is a 400 naming the field, never a 500', () => {
   it('malformed JSON → 400', async () => {
     const res = await call(api.app, me.key, 'POST', '/api/v1/folders', '{"name": ', { 'content-type': 'application/json' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: '(body)', message: 'Body is not valid JSON' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '(body)', message: 'Body is not valid JSON' }],
+    });
   });
 
   it('a content type other than JSON → 415', async () => {
@@ -204,7 +211,11 @@ describe('HTTP details', () => {
 
 describe('rate limit', () => {
   it('answers 429 with Retry-After once a key spends its budget, per key', async () => {
-    const limited = await startTestApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', REDIS_NAMESPACE: `qrlinks-test-rl-${Date.now()}` });
+    const limited = await startTestApi({
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      REDIS_NAMESPACE: `qrlinks-test-rl-${Date.now()}`,
+    });
     try {
       const a = await createTestAccount(limited.ctx);
       const b = await createTestAccount(limited.ctx);

@@ -82,7 +82,10 @@ interface FuzzRequest {
 }
 
 function describeRequest(r: FuzzRequest): string {
-  const body = r.payload === undefined ? '' : ` body(${r.contentType}) ${String(r.payload).slice(0, 160)}${String(r.payload).length > 160 ? `… (${r.payload.length} chars)` : ''}`;
+  const body =
+    r.payload === undefined
+      ? ''
+      : ` body(${r.contentType}) ${String(r.payload).slice(0, 160)}${String(r.payload).length > 160 ? `… (${r.payload.length} chars)` : ''}`;
   return `${r.route.method} ${r.path.slice(0, 200)}${r.query.slice(0, 200)} key=${r.key === me.key ? 'all' : r.key ? `${r.key.slice(0, 8)}…` : 'none'}${body}`;
 }
 
@@ -92,71 +95,125 @@ function requestArb(): fc.Arbitrary<FuzzRequest> {
   const value = fc.oneof({ weight: 5, arbitrary: hostileValue }, { weight: 1, arbitrary: idValue });
   const mutations: fc.Arbitrary<Mutation[]> = fc.oneof(
     { weight: 2, arbitrary: fc.constant<Mutation[]>([]) },
-    { weight: 3, arbitrary: fc.array(mutationArb.chain((m) => value.map((v) => ({ ...m, value: v }))), { minLength: 1, maxLength: 3 }) },
+    {
+      weight: 3,
+      arbitrary: fc.array(
+        mutationArb.chain((m) => value.map((v) => ({ ...m, value: v }))),
+        { minLength: 1, maxLength: 3 },
+      ),
+    },
   );
   return fc.constantFrom(...routes).chain((route) => {
     const pathValue = (name: string) => {
       const resource = route.notFound ?? '';
       const real = [...(mine[resource] ?? []), ...(theirs[resource] ?? [])];
-      return fc.oneof(
-        { weight: 3, arbitrary: real.length ? fc.constantFrom(...real).map(encodeURIComponent) : fc.constant('x') },
-        { weight: 2, arbitrary: hostileString.map(encodeLoose) },
-        { weight: 1, arbitrary: fc.constantFrom('%ZZ', '%', '..', '%2F', '%2e%2e', 'a%00b', '%ED%A0%80', 'x'.repeat(101), '%F0%9F%98%80') },
-      ).map((v) => [name, v] as const);
+      return fc
+        .oneof(
+          { weight: 3, arbitrary: real.length ? fc.constantFrom(...real).map(encodeURIComponent) : fc.constant('x') },
+          { weight: 2, arbitrary: hostileString.map(encodeLoose) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom('%ZZ', '%', '..', '%2F', '%2e%2e', 'a%00b', '%ED%A0%80', 'x'.repeat(101), '%F0%9F%98%80'),
+          },
+        )
+        .map((v) => [name, v] as const);
     };
     const queryParams = (route.operation?.parameters ?? []).filter((p) => p.in === 'query');
     const queryArb = fc
       .tuple(
-        fc.tuple(...queryParams.map((p) => fc.option(fc.oneof(fromSchema(p.schema).map(String), hostileString), { nil: undefined }).map((v) => [p.name, v] as const))),
-        fc.option(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'size', 'page')), hostileString), { nil: undefined }),
+        fc.tuple(
+          ...queryParams.map((p) =>
+            fc.option(fc.oneof(fromSchema(p.schema).map(String), hostileString), { nil: undefined }).map((v) => [p.name, v] as const),
+          ),
+        ),
+        fc.option(fc.tuple(fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'size', 'page')), hostileString), {
+          nil: undefined,
+        }),
       )
       .map(([known, extra]) => {
         const pairs = [...known, ...(extra ? [extra] : [])].filter((p): p is readonly [string, string] => p[1] !== undefined);
         return pairs.length ? `?${pairs.map(([k, v]) => `${encodeLoose(k)}=${encodeLoose(v)}`).join('&')}` : '';
       });
     const body = bodyArb(route, mutations);
-    return fc.record({
-      params: fc.tuple(...route.params.map(pathValue)),
-      query: queryArb,
-      // Mostly the all-scopes key, so requests get past auth into validation and the handlers.
-      key: fc.oneof({ weight: 3, arbitrary: fc.constant(me.key) }, { weight: 1, arbitrary: fc.constantFrom(...keys) }),
-      body,
-    }).map(({ params, query, key, body }) => {
-      const values = Object.fromEntries(params);
-      const path = route.url.replace(/:(\w+)/g, (_m, name: string) => values[name] ?? 'x');
-      return { route, key, path, query, ...body };
-    });
+    return fc
+      .record({
+        params: fc.tuple(...route.params.map(pathValue)),
+        query: queryArb,
+        // Mostly the all-scopes key, so requests get past auth into validation and the handlers.
+        key: fc.oneof({ weight: 3, arbitrary: fc.constant(me.key) }, { weight: 1, arbitrary: fc.constantFrom(...keys) }),
+        body,
+      })
+      .map(({ params, query, key, body }) => {
+        const values = Object.fromEntries(params);
+        const path = route.url.replace(/:(\w+)/g, (_m, name: string) => values[name] ?? 'x');
+        return { route, key, path, query, ...body };
+      });
   });
 }
 
-const OTHER_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/xml', 'multipart/form-data; boundary=zz'];
+const OTHER_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=utf-16',
+  'application/xml',
+  'multipart/form-data; boundary=zz',
+];
 
 function bodyArb(route: ApiRoute, mutations: fc.Arbitrary<Mutation[]>) {
   type Body = { payload?: string | Buffer; contentType?: string };
   const odd: fc.Arbitrary<Body> = fc.oneof(
     fc.constant({}),
-    fc.constantFrom('', '{', 'null', '"x"', '[]', '{"a":1}{', '\u0000', megabyteString).map((payload) => ({ payload, contentType: 'application/json' })),
+    fc
+      .constantFrom('', '{', 'null', '"x"', '[]', '{"a":1}{', '\u0000', megabyteString)
+      .map((payload) => ({ payload, contentType: 'application/json' })),
     fc.record({ payload: fc.constantFrom('{}', 'name=x', '<a/>'), contentType: fc.constantFrom(...OTHER_CONTENT_TYPES) }),
   );
   if (route.multipart) {
     const part = fc.record({
-      name: fc.oneof(fc.constant('file'), hostileString.filter((s) => !/["\r\n]/.test(s))),
-      data: fc.oneof(fc.constant(pngBytes(2, 2)), fc.constant(pdfBytes('x')), fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), fc.constant(Buffer.alloc(0)), fc.constant('<svg xmlns="http://www.w3.org/2000/svg"><script>1</script></svg>')),
-      filename: fc.option(hostileString.filter((s) => !/["\r\n]/.test(s)), { nil: undefined }),
+      name: fc.oneof(
+        fc.constant('file'),
+        hostileString.filter((s) => !/["\r\n]/.test(s)),
+      ),
+      data: fc.oneof(
+        fc.constant(pngBytes(2, 2)),
+        fc.constant(pdfBytes('x')),
+        fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
+        fc.constant(Buffer.alloc(0)),
+        fc.constant('<svg xmlns="http://www.w3.org/2000/svg"><script>1</script></svg>'),
+      ),
+      filename: fc.option(
+        hostileString.filter((s) => !/["\r\n]/.test(s)),
+        { nil: undefined },
+      ),
       contentType: fc.option(fc.constantFrom('image/png', 'text/html', 'application/pdf', '\u0000'), { nil: undefined }),
     });
     return fc.oneof(
-      { weight: 4, arbitrary: fc.array(part, { maxLength: 3 }).map((parts) => { const m = multipart(parts); return { payload: m.body, contentType: m.contentType } as Body; }) },
+      {
+        weight: 4,
+        arbitrary: fc.array(part, { maxLength: 3 }).map((parts) => {
+          const m = multipart(parts);
+          return { payload: m.body, contentType: m.contentType } as Body;
+        }),
+      },
       { weight: 1, arbitrary: odd },
     );
   }
   if (!route.jsonBody) return fc.oneof({ weight: 4, arbitrary: fc.constant({} as Body) }, { weight: 1, arbitrary: odd });
   const seeds: fc.Arbitrary<unknown> =
     route.entry.schema?.body === linkBodySchema
-      ? fc.constantFrom(...LINK_TYPES).map((type) => ({ name: `fuzz ${type}`, type, data: exampleData(type, { images: mine.File!.slice(0, 2), pdfs: mine.File!.slice(2, 4) }) }))
+      ? fc.constantFrom(...LINK_TYPES).map((type) => ({
+          name: `fuzz ${type}`,
+          type,
+          data: exampleData(type, { images: mine.File!.slice(0, 2), pdfs: mine.File!.slice(2, 4) }),
+        }))
       : fromSchema(route.jsonBody);
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(seeds, mutations).map(([seed, ms]) => ({ payload: toJsonText(mutate(seed, ms)), contentType: 'application/json' }) as Body) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(seeds, mutations)
+        .map(([seed, ms]) => ({ payload: toJsonText(mutate(seed, ms)), contentType: 'application/json' }) as Body),
+    },
     { weight: 1, arbitrary: odd },
   );
 }
@@ -213,7 +270,14 @@ describe('api fuzz', () => {
 /** What another account can see of its own resources. */
 async function snapshot(key: string) {
   const get = async (url: string) => (await call(api.app, key, 'GET', `${API_PREFIX}${url}`)).json();
-  const links = (await get('/links?size=1000')).data.map((l: Record<string, unknown>) => [l.dynamic_link_id, l.name, l.paused, l.favorite, l.folder_id, l.meta_data]);
+  const links = (await get('/links?size=1000')).data.map((l: Record<string, unknown>) => [
+    l.dynamic_link_id,
+    l.name,
+    l.paused,
+    l.favorite,
+    l.folder_id,
+    l.meta_data,
+  ]);
   const keys = (await get('/api-keys')).data.map((k: Record<string, unknown>) => [k.id, k.name, k.active, k.revoked_at, k.scopes]);
   return { links, folders: (await get('/folders')).data, templates: (await get('/templates')).data, keys };
 }

@@ -15,7 +15,6 @@ import { createResources, encodeLoose, hostileString, megabyteString, type Resou
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Math.ceil(Number(process.env.FUZZ_RUNS ?? 300) / 2);
 
-
 let api: TestApi;
 let redirect: TestRedirect;
 let me: TestAccount;
@@ -52,25 +51,64 @@ function requestArb(): fc.Arbitrary<ScanRequest> {
   const slug = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...mine.Link!, protectedSlug) },
     { weight: 2, arbitrary: hostileString.map(encodeLoose) },
-    { weight: 1, arbitrary: fc.constantFrom('%ZZ', '%', 'a%00b', '%ED%A0%80', '..', '%2e%2e%2f', 'x'.repeat(101), 'x'.repeat(5000), 'files', 'health', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%ZZ',
+        '%',
+        'a%00b',
+        '%ED%A0%80',
+        '..',
+        '%2e%2e%2f',
+        'x'.repeat(101),
+        'x'.repeat(5000),
+        'files',
+        'health',
+        '',
+      ),
+    },
   );
   const path = fc.oneof(
     { weight: 4, arbitrary: slug.map((s) => `/${s}`) },
     { weight: 1, arbitrary: slug.map((s) => `/${s}/contact.vcf`) },
     { weight: 1, arbitrary: slug.map((s) => `/${s}/event.ics`) },
-    { weight: 2, arbitrary: fc.oneof(fc.constantFrom(...mine.File!), hostileString.map(encodeLoose), fc.uuid()).map((id) => `/files/${id}`) },
+    {
+      weight: 2,
+      arbitrary: fc.oneof(fc.constantFrom(...mine.File!), hostileString.map(encodeLoose), fc.uuid()).map((id) => `/files/${id}`),
+    },
     { weight: 1, arbitrary: fc.constantFrom('/', '//', '/a/b/c', '/files', '/files/', '/%2F%2F', '/?x=%ZZ') },
   );
   const body = fc.oneof(
     fc.constant({}),
     fc.record({
-      body: fc.oneof(hostileString.map((p) => `password=${encodeLoose(p)}`), fc.constantFrom('password=open%20sesame', 'password=', '%ZZ=1', 'a=1&a=2', '{"password":"x"}', megabyteString)),
-      contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain', 'multipart/form-data; boundary=x'),
+      body: fc.oneof(
+        hostileString.map((p) => `password=${encodeLoose(p)}`),
+        fc.constantFrom('password=open%20sesame', 'password=', '%ZZ=1', 'a=1&a=2', '{"password":"x"}', megabyteString),
+      ),
+      contentType: fc.constantFrom(
+        'application/x-www-form-urlencoded',
+        'application/json',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+      ),
     }),
   );
   return fc
-    .record({ method: fc.constantFrom('GET', 'HEAD', 'POST'), path, body, cookie: fc.option(hostileString.filter((c) => /^[\x20-\x7e]*$/.test(c)), { nil: undefined }) })
-    .map(({ method, path, body, cookie }) => ({ method, path, ...(method === 'POST' ? body : {}), ...(cookie !== undefined ? { cookie: `qrl_pw=${cookie}` } : {}) }));
+    .record({
+      method: fc.constantFrom('GET', 'HEAD', 'POST'),
+      path,
+      body,
+      cookie: fc.option(
+        hostileString.filter((c) => /^[\x20-\x7e]*$/.test(c)),
+        { nil: undefined },
+      ),
+    })
+    .map(({ method, path, body, cookie }) => ({
+      method,
+      path,
+      ...(method === 'POST' ? body : {}),
+      ...(cookie !== undefined ? { cookie: `qrl_pw=${cookie}` } : {}),
+    }));
 }
 
 function send(r: ScanRequest): Promise<Response> {

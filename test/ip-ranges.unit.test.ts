@@ -37,7 +37,19 @@ describe('isPublicAddress on plain IPv4', () => {
   });
 
   it('anything that is not a canonical dotted quad is not a public address', () => {
-    for (const bad of ['', '8.8.8', '8.8.8.8.8', '08.8.8.8', '8.8.8.256', '8..8.8', '.8.8.8', '8.8.8.', '8.8.8.8 ', 'a.b.c.d', '1e1.1.1.1']) {
+    for (const bad of [
+      '',
+      '8.8.8',
+      '8.8.8.8.8',
+      '08.8.8.8',
+      '8.8.8.256',
+      '8..8.8',
+      '.8.8.8',
+      '8.8.8.',
+      '8.8.8.8 ',
+      'a.b.c.d',
+      '1e1.1.1.1',
+    ]) {
       expect(isPublicAddress(bad), bad).toBe(false);
     }
   });

@@ -15,7 +15,10 @@ let workers: RunningWorkers | undefined;
 
 beforeAll(async () => {
   // A prefix of its own: the wipe below must not touch other test files' queues.
-  api = await startTestApi({ REDIS_NAMESPACE: `${process.env.REDIS_NAMESPACE}-recovery-${randomUUID().slice(0, 8)}`, JOB_RECOVERY_MS: '300' });
+  api = await startTestApi({
+    REDIS_NAMESPACE: `${process.env.REDIS_NAMESPACE}-recovery-${randomUUID().slice(0, 8)}`,
+    JOB_RECOVERY_MS: '300',
+  });
 });
 afterAll(async () => {
   await workers?.close();
@@ -42,7 +45,8 @@ describe('after Redis lost its data', () => {
 
     workers = await startWorkers(api.ctx);
     const view = await pollUntil(
-      async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json() as { state: string; result?: { downloadUrl?: string } },
+      async () =>
+        (await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json() as { state: string; result?: { downloadUrl?: string } },
       (v) => v.state === 'completed' || v.state === 'failed',
       30_000,
       100,

@@ -75,7 +75,12 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
   });
 
   it('queued → completed with progress 100 and the result', async () => {
-    const id = await enqueueAccountJob(api.ctx.db, queue, { accountId: me.accountId, type: 'test-steps', payload: { steps: 5 } }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const id = await enqueueAccountJob(
+      api.ctx.db,
+      queue,
+      { accountId: me.accountId, type: 'test-steps', payload: { steps: 5 } },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const first = (await call(api.app, me.key, 'GET', `/api/v1/jobs/${id}`)).json();
     expect(first).toMatchObject({ id, type: 'test-steps' });
     expect(['queued', 'active', 'completed']).toContain(first.state);
@@ -87,12 +92,17 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
   });
 
   it('failed after the last attempt, with a one-line message and no stack', async () => {
-    const id = await enqueueAccountJob(api.ctx.db, queue, {
-      accountId: me.accountId,
-      type: 'test-fail',
-      payload: { steps: 1, fail: 'the data was wrong' },
-      attempts: 2,
-    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const id = await enqueueAccountJob(
+      api.ctx.db,
+      queue,
+      {
+        accountId: me.accountId,
+        type: 'test-fail',
+        payload: { steps: 1, fail: 'the data was wrong' },
+        attempts: 2,
+      },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const failed = await pollUntil(
       async () => (await call(api.app, me.key, 'GET', `/api/v1/jobs/${id}`)).json(),
       (j) => j.state === 'failed',
@@ -102,7 +112,12 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
   });
 
   it("another account's job, an unknown id and a malformed id → 404 {message: Job not found}", async () => {
-    const id = await enqueueAccountJob(api.ctx.db, queue, { accountId: me.accountId, type: 'test-steps', payload: { steps: 1 } }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const id = await enqueueAccountJob(
+      api.ctx.db,
+      queue,
+      { accountId: me.accountId, type: 'test-steps', payload: { steps: 1 } },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const stranger = await createTestAccount(api.ctx);
     for (const [key, jobId] of [
       [stranger.key, id],
@@ -116,7 +131,12 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
   });
 
   it('needs only a valid key, whatever its scopes', async () => {
-    const id = await enqueueAccountJob(api.ctx.db, queue, { accountId: me.accountId, type: 'test-steps', payload: { steps: 1 } }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const id = await enqueueAccountJob(
+      api.ctx.db,
+      queue,
+      { accountId: me.accountId, type: 'test-steps', payload: { steps: 1 } },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const narrow = await addKey(api.ctx, me.accountId, ['folders.read']);
     expect((await call(api.app, narrow.key, 'GET', `/api/v1/jobs/${id}`)).statusCode).toBe(200);
     expect((await call(api.app, null, 'GET', `/api/v1/jobs/${id}`)).statusCode).toBe(401);

@@ -30,9 +30,18 @@ afterAll(async () => {
   await api?.close();
 });
 
-const photo = () => sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 40, g: 120, b: Math.floor(Math.random() * 255) } } }).jpeg().toBuffer();
-const landing = (landingHTML: string, extra: Record<string, unknown> = {}) => ({ name: `l-${randomUUID()}`, type: 'landing', data: { landingHTML }, ...extra });
-const storedHtml = async (slug: string) => ((await api.ctx.db.select().from(links).where(eq(links.slug, slug)))[0]!.metaData as { landingHTML: string }).landingHTML;
+const photo = () =>
+  sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 40, g: 120, b: Math.floor(Math.random() * 255) } } })
+    .jpeg()
+    .toBuffer();
+const landing = (landingHTML: string, extra: Record<string, unknown> = {}) => ({
+  name: `l-${randomUUID()}`,
+  type: 'landing',
+  data: { landingHTML },
+  ...extra,
+});
+const storedHtml = async (slug: string) =>
+  ((await api.ctx.db.select().from(links).where(eq(links.slug, slug)))[0]!.metaData as { landingHTML: string }).landingHTML;
 const fileRow = async (id: string) => (await api.ctx.db.select().from(files).where(eq(files.id, id)))[0];
 
 describe('landing HTML images', () => {
@@ -40,7 +49,13 @@ describe('landing HTML images', () => {
     const a = await uploadFile(api.app, me.key, pngBytes(30, 20), 'a.png');
     const b = await uploadFile(api.app, me.key, pngBytes(31, 20), 'b.png');
     expect(a.url).toBe(`${api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/files/${a.fileId}`);
-    const res = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<h1>Hi</h1><img src="${a.url}" alt="A"><p><img src="/files/${b.fileId}" alt="B"></p>`));
+    const res = await call(
+      api.app,
+      me.key,
+      'POST',
+      '/api/v1/links',
+      landing(`<h1>Hi</h1><img src="${a.url}" alt="A"><p><img src="/files/${b.fileId}" alt="B"></p>`),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const slug = res.json().id as string;
     expect(await storedHtml(slug)).toBe(`<h1>Hi</h1><img src="/files/${a.fileId}" alt="A"><p><img src="/files/${b.fileId}" alt="B"></p>`);
@@ -49,7 +64,10 @@ describe('landing HTML images', () => {
     expect((await fileRow(b.fileId))!.linkId).toBe(linkId);
     // Attached: the orphan sweep leaves them, whatever their age (a date no other suite uses keeps the sweep to these rows).
     const longAgo = new Date('1989-01-01T00:00:00Z');
-    await api.ctx.db.update(files).set({ createdAt: longAgo }).where(inArray(files.id, [a.fileId, b.fileId]));
+    await api.ctx.db
+      .update(files)
+      .set({ createdAt: longAgo })
+      .where(inArray(files.id, [a.fileId, b.fileId]));
     expect(await sweepOrphanFiles(api.ctx, new Date(longAgo.getTime() + 1000))).toBe(0);
     expect(await fileRow(a.fileId)).toBeDefined();
 
@@ -64,7 +82,13 @@ describe('landing HTML images', () => {
     const a = await uploadFile(api.app, me.key, pngBytes(32, 20), 'a.png');
     const other = 'http://elsewhere.example/files/' + a.fileId;
     const pixel = 'data:image/png;base64,iVBORw0KGgo=';
-    const bad = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<p>x</p><img src="${a.url}"><img src="${other}"><img alt="none"><img src="/files/${a.fileId}/960.jpg"><img src="${pixel}">`));
+    const bad = await call(
+      api.app,
+      me.key,
+      'POST',
+      '/api/v1/links',
+      landing(`<p>x</p><img src="${a.url}"><img src="${other}"><img alt="none"><img src="/files/${a.fileId}/960.jpg"><img src="${pixel}">`),
+    );
     expect(bad.statusCode).toBe(400);
     const body = bad.json() as { message: string; errors: { path: string; message: string }[] };
     expect(body.message).toEqual(expect.any(String));
@@ -78,7 +102,9 @@ describe('landing HTML images', () => {
     expect(ok.statusCode).toBe(200);
     const put = await call(api.app, me.key, 'PUT', `/api/v1/links/${ok.json().id}`, landing('<img src="https://cdn.example/x.png">'));
     expect(put.statusCode).toBe(400);
-    expect(put.json().errors).toEqual([{ path: 'data.landingHTML', message: expect.stringContaining('src "https://cdn.example/x.png" is not allowed') }]);
+    expect(put.json().errors).toEqual([
+      { path: 'data.landingHTML', message: expect.stringContaining('src "https://cdn.example/x.png" is not allowed') },
+    ]);
   });
 
   it('another account’s file is a 400 at data.landingHTML', async () => {
@@ -91,7 +117,15 @@ describe('landing HTML images', () => {
 
   it('a photo is shown as its web-sized copies, with srcset, width and height; the author’s width keeps the aspect ratio', async () => {
     const p = await uploadFile(api.app, me.key, await photo(), 'p.jpg', 'image/jpeg');
-    const res = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<img src="${p.url}" alt="Terrace"><img src="/files/${p.fileId}" width="400" alt="Small" srcset="https://evil.example/x.png 1w">`));
+    const res = await call(
+      api.app,
+      me.key,
+      'POST',
+      '/api/v1/links',
+      landing(
+        `<img src="${p.url}" alt="Terrace"><img src="/files/${p.fileId}" width="400" alt="Small" srcset="https://evil.example/x.png 1w">`,
+      ),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const page = (await redirect.inject({ method: 'GET', url: `/${res.json().id}` })).body;
     const srcset = `/files/${p.fileId}/480.webp 480w, /files/${p.fileId}/960.webp 960w, /files/${p.fileId}/1600.webp 1600w`;
@@ -124,10 +158,21 @@ describe('landing HTML images', () => {
 
   it('a protected landing link shows its images under its slug to visitors who unlocked it; their public address is a 404', async () => {
     const p = await uploadFile(api.app, me.key, await photo(), 'p.jpg', 'image/jpeg');
-    const res = await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<img src="${p.url}" alt="x">`, { linkConfigurations: { passwordProtectedActive: true, password: 'landing-pw' } }));
+    const res = await call(
+      api.app,
+      me.key,
+      'POST',
+      '/api/v1/links',
+      landing(`<img src="${p.url}" alt="x">`, { linkConfigurations: { passwordProtectedActive: true, password: 'landing-pw' } }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     const slug = res.json().id as string;
-    const unlocked = await redirect.inject({ method: 'POST', url: `/${slug}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=landing-pw' });
+    const unlocked = await redirect.inject({
+      method: 'POST',
+      url: `/${slug}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'password=landing-pw',
+    });
     expect(unlocked.statusCode).toBe(303);
     const cookie = String(unlocked.headers['set-cookie']).split(';')[0]!;
     const page = await redirect.inject({ url: `/${slug}`, headers: { cookie } });
@@ -139,7 +184,8 @@ describe('landing HTML images', () => {
 
   it('duplicating a landing link gives the copy files of its own, named in its HTML', async () => {
     const p = await uploadFile(api.app, me.key, pngBytes(34, 20), 'p.png');
-    const slug = (await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<p>a</p><img src="/files/${p.fileId}" alt="x">`))).json().id as string;
+    const slug = (await call(api.app, me.key, 'POST', '/api/v1/links', landing(`<p>a</p><img src="/files/${p.fileId}" alt="x">`))).json()
+      .id as string;
     const name = `dup-${randomUUID()}`;
     expect((await call(api.app, me.key, 'POST', `/api/v1/links/${slug}/duplicate`, { name })).statusCode).toBe(200);
     const [copy] = await api.ctx.db.select().from(links).where(eq(links.name, name));

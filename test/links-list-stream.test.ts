@@ -65,7 +65,11 @@ async function seedLandingLinks(acct: TestAccount, count: number, htmlBytes: num
 
 // What the route's response schema made of the whole page before it streamed (Fastify's serializer
 // for the zod type provider): the reference the stream must equal byte for byte.
-const serializePage = serializerCompiler({ schema: z.object({ data: z.array(linkResponse), meta: pageMeta }), method: 'GET', url: '/links' });
+const serializePage = serializerCompiler({
+  schema: z.object({ data: z.array(linkResponse), meta: pageMeta }),
+  method: 'GET',
+  url: '/links',
+});
 
 describe('GET /links streams the page', () => {
   it('writes exactly the JSON the whole page serializes to, for every sort and page', async () => {
@@ -76,12 +80,24 @@ describe('GET /links streams the page', () => {
       { name: 'b Site', type: 'website', data: { url: 'https://example.com/a?b=1' } },
       { name: 'A image', type: 'image', data: { files: [{ fileId: logo.fileId }] }, linkConfigurations: { folder_id: folder.id } },
       { name: 'c "quoted" <html> ünïcödé ✓', type: 'landing', data: { landingHTML: '<h1>Hi "there"</h1>\n<p>\u2028 é 😀</p>' } },
-      { name: 'd locked', type: 'website', data: { url: 'https://example.com' }, linkConfigurations: { passwordProtectedActive: true, password: 'secret12' } },
+      {
+        name: 'd locked',
+        type: 'website',
+        data: { url: 'https://example.com' },
+        linkConfigurations: { passwordProtectedActive: true, password: 'secret12' },
+      },
       {
         name: 'E scheduled',
         type: 'sms',
         data: { phone: '+1 555 0100', message: 'hi' },
-        linkConfigurations: { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-02-01', scheduleTimezone: 'Europe/Berlin', scanLimitActive: true, scanLimit: 5 },
+        linkConfigurations: {
+          scheduleActive: true,
+          startDate: '2030-01-01',
+          endDate: '2030-02-01',
+          scheduleTimezone: 'Europe/Berlin',
+          scanLimitActive: true,
+          scanLimit: 5,
+        },
       },
     ];
     for (const body of bodies) expect((await call(api.app, me.key, 'POST', '/api/v1/links', body)).statusCode).toBe(200);
@@ -103,7 +119,10 @@ describe('GET /links streams the page', () => {
         .limit(c.size)
         .offset(c.offset);
       const data = await Promise.all(slugs.map(async (r) => linkView(await getLink(api.ctx, me.accountId, r.slug), api.ctx.config)));
-      const expected = serializePage({ data, meta: { currentPage: Number(/page=(\d+)/.exec(c.query)?.[1] ?? 1), totalPages: Math.ceil(bodies.length / c.size) } });
+      const expected = serializePage({
+        data,
+        meta: { currentPage: Number(/page=(\d+)/.exec(c.query)?.[1] ?? 1), totalPages: Math.ceil(bodies.length / c.size) },
+      });
       expect(body.toString('utf8')).toBe(expected);
     }
   });
@@ -125,7 +144,12 @@ describe('GET /links streams the page', () => {
     const me = await createTestAccount(api.ctx);
     // 32 MB of JSON: far more than the socket buffers between the api and this client hold.
     await seedLandingLinks(me, 80, 400_000, 'paused');
-    const lastSlug = (await api.ctx.db.select({ slug: links.slug }).from(links).where(and(eq(links.accountId, me.accountId), eq(links.name, 'paused 80'))))[0]!.slug;
+    const lastSlug = (
+      await api.ctx.db
+        .select({ slug: links.slug })
+        .from(links)
+        .where(and(eq(links.accountId, me.accountId), eq(links.name, 'paused 80')))
+    )[0]!.slug;
     const { res, body } = await get(me, '/links?size=1000', async () => {
       // The first bytes are here and the client reads no more: the last link is renamed now.
       await api.ctx.db.update(links).set({ name: 'renamed after the first bytes' }).where(eq(links.slug, lastSlug));

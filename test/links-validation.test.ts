@@ -12,7 +12,10 @@ beforeAll(async () => {
   api = await startTestApi();
   me = await createTestAccount(api.ctx);
   const up = (b: Buffer, n: string) => uploadFile(api.app, me.key, b, n).then((r) => r.fileId);
-  f = { images: [await up(pngBytes(), 'a.png'), await up(pngBytes(4, 4), 'b.png')], pdfs: [await up(pdfBytes(), 'a.pdf'), await up(pdfBytes('b'), 'b.pdf')] };
+  f = {
+    images: [await up(pngBytes(), 'a.png'), await up(pngBytes(4, 4), 'b.png')],
+    pdfs: [await up(pdfBytes(), 'a.pdf'), await up(pdfBytes('b'), 'b.pdf')],
+  };
 });
 afterAll(() => api.close());
 
@@ -64,8 +67,18 @@ const cases: Case[] = [
   ['product', 'totalNet -5', (d) => ({ ...d, totalNet: -5 }), 'data.totalNet'],
   ['product', 'discount type bogo', (d) => ({ ...d, discount: { type: 'bogo', value: 1 } }), 'data.discount.type'],
   ['product', 'productName missing', ({ productName: _n, ...d }) => d, 'data.productName'],
-  ['multi-links', 'custom link without title', (d) => ({ ...d, links: [{ type: 'custom', value: 'https://x.example' }] }), 'data.links[0].title'],
-  ['multi-links', 'social link without icon', (d) => ({ ...d, links: [d.links[0], { type: 'social', value: 'https://x.example' }] }), 'data.links[1].icon'],
+  [
+    'multi-links',
+    'custom link without title',
+    (d) => ({ ...d, links: [{ type: 'custom', value: 'https://x.example' }] }),
+    'data.links[0].title',
+  ],
+  [
+    'multi-links',
+    'social link without icon',
+    (d) => ({ ...d, links: [d.links[0], { type: 'social', value: 'https://x.example' }] }),
+    'data.links[1].icon',
+  ],
   ['multi-links', 'design color invalid', (d) => ({ ...d, design: { ...d.design, textColor: 'sparkly' } }), 'data.design.textColor'],
   ['multi-links', 'title missing', ({ title: _t, ...d }) => d, 'data.title'],
   ['multi-pdf', 'pageTitle 101 chars', (d) => ({ ...d, pageTitle: 'p'.repeat(101) }), 'data.pageTitle'],
@@ -74,15 +87,66 @@ const cases: Case[] = [
   ['multi-pdf', 'label missing', (d) => ({ ...d, pdfs: [{ fileId: f.pdfs[0] }] }), 'data.pdfs[0].label'],
   ['smart-url', 'defaultUrl invalid', (d) => ({ ...d, defaultUrl: 'nowhere' }), 'data.defaultUrl'],
   ['smart-url', '11 rules', (d) => ({ ...d, rules: Array.from({ length: 11 }, () => d.rules[0]) }), 'data.rules'],
-  ['smart-url', 'conditionType weather', (d) => ({ ...d, rules: [{ ...d.rules[0], conditionType: 'weather' }] }), 'data.rules[0].conditionType'],
-  ['smart-url', 'time rule with operator after', (d) => ({ ...d, rules: [d.rules[0], d.rules[1], { ...d.rules[2], operator: 'after' }] }), 'data.rules[2].operator'],
-  ['smart-url', 'time rule without timeFrom', (d) => { const { timeFrom: _t, ...r } = d.rules[2]; return { ...d, rules: [d.rules[0], d.rules[1], r] }; }, 'data.rules[2].timeFrom'],
-  ['smart-url', 'time rule with a bad timeTo', (d) => ({ ...d, rules: [d.rules[0], d.rules[1], { ...d.rules[2], timeTo: '25:00' }] }), 'data.rules[2].timeTo'],
-  ['smart-url', 'location rule without countries', (d) => { const { countries: _c, ...r } = d.rules[1]; return { ...d, rules: [d.rules[0], r] }; }, 'data.rules[1].countries'],
-  ['smart-url', 'device rule with an unknown device', (d) => ({ ...d, rules: [{ ...d.rules[0], devices: ['toaster'] }] }), 'data.rules[0].devices[0]'],
-  ['smart-url', 'date rule after without dateFrom', (d) => ({ ...d, rules: [{ conditionType: 'date', operator: 'after', timezone: 'UTC', url: 'https://x.example' }] }), 'data.rules[0].dateFrom'],
-  ['smart-url', 'date rule before without dateTo', (d) => ({ ...d, rules: [{ conditionType: 'date', operator: 'before', timezone: 'UTC', url: 'https://x.example' }] }), 'data.rules[0].dateTo'],
-  ['smart-url', 'date rule without timezone', (d) => ({ ...d, rules: [{ conditionType: 'date', operator: 'after', dateFrom: '2026-01-01', url: 'https://x.example' }] }), 'data.rules[0].timezone'],
+  [
+    'smart-url',
+    'conditionType weather',
+    (d) => ({ ...d, rules: [{ ...d.rules[0], conditionType: 'weather' }] }),
+    'data.rules[0].conditionType',
+  ],
+  [
+    'smart-url',
+    'time rule with operator after',
+    (d) => ({ ...d, rules: [d.rules[0], d.rules[1], { ...d.rules[2], operator: 'after' }] }),
+    'data.rules[2].operator',
+  ],
+  [
+    'smart-url',
+    'time rule without timeFrom',
+    (d) => {
+      const { timeFrom: _t, ...r } = d.rules[2];
+      return { ...d, rules: [d.rules[0], d.rules[1], r] };
+    },
+    'data.rules[2].timeFrom',
+  ],
+  [
+    'smart-url',
+    'time rule with a bad timeTo',
+    (d) => ({ ...d, rules: [d.rules[0], d.rules[1], { ...d.rules[2], timeTo: '25:00' }] }),
+    'data.rules[2].timeTo',
+  ],
+  [
+    'smart-url',
+    'location rule without countries',
+    (d) => {
+      const { countries: _c, ...r } = d.rules[1];
+      return { ...d, rules: [d.rules[0], r] };
+    },
+    'data.rules[1].countries',
+  ],
+  [
+    'smart-url',
+    'device rule with an unknown device',
+    (d) => ({ ...d, rules: [{ ...d.rules[0], devices: ['toaster'] }] }),
+    'data.rules[0].devices[0]',
+  ],
+  [
+    'smart-url',
+    'date rule after without dateFrom',
+    (d) => ({ ...d, rules: [{ conditionType: 'date', operator: 'after', timezone: 'UTC', url: 'https://x.example' }] }),
+    'data.rules[0].dateFrom',
+  ],
+  [
+    'smart-url',
+    'date rule before without dateTo',
+    (d) => ({ ...d, rules: [{ conditionType: 'date', operator: 'before', timezone: 'UTC', url: 'https://x.example' }] }),
+    'data.rules[0].dateTo',
+  ],
+  [
+    'smart-url',
+    'date rule without timezone',
+    (d) => ({ ...d, rules: [{ conditionType: 'date', operator: 'after', dateFrom: '2026-01-01', url: 'https://x.example' }] }),
+    'data.rules[0].timezone',
+  ],
   ['smart-url', 'rule url invalid', (d) => ({ ...d, rules: [{ ...d.rules[0], url: 'x' }] }), 'data.rules[0].url'],
   ['menu', 'name a number', () => ({ name: 5 }), 'data.name'],
   ['menu', 'unknown member', () => ({ name: 'm', cafe: 'x' }), 'data.cafe'],
@@ -105,7 +169,11 @@ describe('bad body shape', () => {
     ['name missing', { type: 'website', data: { url: 'https://example.com' } }, 'name'],
     ['name 256 chars', { name: 'n'.repeat(256), type: 'website', data: { url: 'https://example.com' } }, 'name'],
     ['unknown top-level member', { name: 'x', type: 'website', data: { url: 'https://example.com' }, color: 1 }, 'color'],
-    ['linkConfigurations not an object', { name: 'x', type: 'website', data: { url: 'https://example.com' }, linkConfigurations: 'yes' }, 'linkConfigurations'],
+    [
+      'linkConfigurations not an object',
+      { name: 'x', type: 'website', data: { url: 'https://example.com' }, linkConfigurations: 'yes' },
+      'linkConfigurations',
+    ],
   ])('%s', async (_what, body, path) => {
     await expectPath(body, path);
   });
@@ -134,7 +202,11 @@ describe('bad body shape', () => {
   it('landing HTML nesting elements deeper than 100 → 400 saying so; 100 deep is stored as sent', async () => {
     const res = await post({ name: 'deep', type: 'landing', data: { landingHTML: `<p>Hi</p>${'<div>'.repeat(100_000)}` } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: 'Validation failed', errors: [{ path: 'data.landingHTML', message: 'Must not nest elements more than 100 deep' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: 'data.landingHTML', message: 'Must not nest elements more than 100 deep' }],
+    });
     const landingHTML = `${'<div>'.repeat(100)}x${'</div>'.repeat(100)}`;
     const made = await post({ name: 'deep enough', type: 'landing', data: { landingHTML } });
     expect(made.statusCode, made.body).toBe(200);
@@ -143,9 +215,16 @@ describe('bad body shape', () => {
   });
 
   it('a 10 MB JSON body → 413', async () => {
-    const res = await call(api.app, me.key, 'POST', '/api/v1/links', JSON.stringify({ name: 'big', type: 'landing', data: { landingHTML: 'x'.repeat(10 * 1024 * 1024) } }), {
-      'content-type': 'application/json',
-    });
+    const res = await call(
+      api.app,
+      me.key,
+      'POST',
+      '/api/v1/links',
+      JSON.stringify({ name: 'big', type: 'landing', data: { landingHTML: 'x'.repeat(10 * 1024 * 1024) } }),
+      {
+        'content-type': 'application/json',
+      },
+    );
     expect(res.statusCode).toBe(413);
   });
 });
@@ -162,12 +241,36 @@ describe('linkConfigurations rules', () => {
     ['urlActive a string', { urlActive: 'true', customUrl: 'ok' }, 'linkConfigurations.urlActive'],
     ['startDate required', { scheduleActive: true, endDate: '2030-01-02', scheduleTimezone: 'UTC' }, 'linkConfigurations.startDate'],
     ['endDate required', { scheduleActive: true, startDate: '2030-01-02', scheduleTimezone: 'UTC' }, 'linkConfigurations.endDate'],
-    ['scheduleTimezone required', { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-02' }, 'linkConfigurations.scheduleTimezone'],
-    ['scheduleTimezone 65 chars', { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-02', scheduleTimezone: 'Z'.repeat(65) }, 'linkConfigurations.scheduleTimezone'],
-    ['scheduleTimezone unknown', { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-02', scheduleTimezone: 'Atlantis/Capital' }, 'linkConfigurations.scheduleTimezone'],
-    ['endDate before startDate', { scheduleActive: true, startDate: '2030-02-01', endDate: '2030-01-01', scheduleTimezone: 'UTC' }, 'linkConfigurations.endDate'],
-    ['endDate equal to startDate (date-times)', { scheduleActive: true, startDate: '2030-02-01T10:00:00Z', endDate: '2030-02-01T10:00:00Z', scheduleTimezone: 'UTC' }, 'linkConfigurations.endDate'],
-    ['startDate not a date', { scheduleActive: true, startDate: 'next week', endDate: '2030-01-01', scheduleTimezone: 'UTC' }, 'linkConfigurations.startDate'],
+    [
+      'scheduleTimezone required',
+      { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-02' },
+      'linkConfigurations.scheduleTimezone',
+    ],
+    [
+      'scheduleTimezone 65 chars',
+      { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-02', scheduleTimezone: 'Z'.repeat(65) },
+      'linkConfigurations.scheduleTimezone',
+    ],
+    [
+      'scheduleTimezone unknown',
+      { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-02', scheduleTimezone: 'Atlantis/Capital' },
+      'linkConfigurations.scheduleTimezone',
+    ],
+    [
+      'endDate before startDate',
+      { scheduleActive: true, startDate: '2030-02-01', endDate: '2030-01-01', scheduleTimezone: 'UTC' },
+      'linkConfigurations.endDate',
+    ],
+    [
+      'endDate equal to startDate (date-times)',
+      { scheduleActive: true, startDate: '2030-02-01T10:00:00Z', endDate: '2030-02-01T10:00:00Z', scheduleTimezone: 'UTC' },
+      'linkConfigurations.endDate',
+    ],
+    [
+      'startDate not a date',
+      { scheduleActive: true, startDate: 'next week', endDate: '2030-01-01', scheduleTimezone: 'UTC' },
+      'linkConfigurations.startDate',
+    ],
     ['scanLimit required', { scanLimitActive: true }, 'linkConfigurations.scanLimit'],
     ['scanLimit 0', { scanLimitActive: true, scanLimit: 0 }, 'linkConfigurations.scanLimit'],
     ['scanLimit 2.5', { scanLimitActive: true, scanLimit: 2.5 }, 'linkConfigurations.scanLimit'],
@@ -190,11 +293,17 @@ describe('files named by data', () => {
   it('a PDF where an image is needed, and an image where a PDF is needed → 400 at the fileId', async () => {
     await expectPath({ name: 'i', type: 'image', data: { files: [{ fileId: f.pdfs[0] }] } }, 'data.files[0].fileId');
     await expectPath({ name: 'p', type: 'pdf', data: { files: [{ fileId: f.images[0] }] } }, 'data.files[0].fileId');
-    await expectPath({ name: 'm', type: 'multi-pdf', data: { pageTitle: 't', pdfs: [{ label: 'a', fileId: f.images[0] }] } }, 'data.pdfs[0].fileId');
+    await expectPath(
+      { name: 'm', type: 'multi-pdf', data: { pageTitle: 't', pdfs: [{ label: 'a', fileId: f.images[0] }] } },
+      'data.pdfs[0].fileId',
+    );
   });
 
   it('an unknown fileId → 400', async () => {
-    await expectPath({ name: 'g', type: 'gallery', data: { files: [{ fileId: f.images[0] }, { fileId: '00000000-0000-4000-8000-000000000000' }] } }, 'data.files[1].fileId');
+    await expectPath(
+      { name: 'g', type: 'gallery', data: { files: [{ fileId: f.images[0] }, { fileId: '00000000-0000-4000-8000-000000000000' }] } },
+      'data.files[1].fileId',
+    );
   });
 
   it('a file already serving another link of the account is accepted: the second link gets its own file on the same bytes', async () => {

@@ -37,7 +37,12 @@ async function storageKeyOf(acct: TestAccount, fileId: string): Promise<string> 
 }
 
 const createLink = async (acct: TestAccount, body: Record<string, unknown>) => (await createLinkVia(api.app, acct.key, body)).slug;
-const website = (name = 'Site', extra: Record<string, unknown> = {}) => ({ name, type: 'website', data: { url: 'https://example.com' }, ...extra });
+const website = (name = 'Site', extra: Record<string, unknown> = {}) => ({
+  name,
+  type: 'website',
+  data: { url: 'https://example.com' },
+  ...extra,
+});
 const getLink = async (acct: TestAccount, id: string) => (await call(api.app, acct.key, 'GET', `/api/v1/links/${id}`)).json().data;
 
 describe('create and get: every type round-trips', () => {
@@ -53,10 +58,23 @@ describe('create and get: every type round-trips', () => {
     expect(got.statusCode).toBe(200);
     const link = got.json().data;
     expect(link.meta_data).toEqual(data);
-    expect(link).toMatchObject({ dynamic_link_id: id, name: `A ${type}`, type, full_dynamic_url: `${SHORT}/${id}`, folder_id: null, status: 'active' });
+    expect(link).toMatchObject({
+      dynamic_link_id: id,
+      name: `A ${type}`,
+      type,
+      full_dynamic_url: `${SHORT}/${id}`,
+      folder_id: null,
+      status: 'active',
+    });
     expect(link.qr_options.data).toBe(link.full_dynamic_url);
     // The API contract's defaults are applied to the stored options.
-    expect(link.qr_options).toMatchObject({ width: 300, height: 300, margin: 8, dotsOptions: { type: 'classy-rounded' }, qrOptions: { errorCorrectionLevel: 'Q' } });
+    expect(link.qr_options).toMatchObject({
+      width: 300,
+      height: 300,
+      margin: 8,
+      dotsOptions: { type: 'classy-rounded' },
+      qrOptions: { errorCorrectionLevel: 'Q' },
+    });
     expect(link.created_at).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/);
     // Files the data names are listed on the link.
     const named = JSON.stringify(data).match(/[0-9a-f]{8}-[0-9a-f-]{27}/g) ?? [];
@@ -64,7 +82,10 @@ describe('create and get: every type round-trips', () => {
   });
 
   it('takes optional qrOptions at creation, keeping data the short URL', async () => {
-    const id = await createLink(me, website('styled', { qrOptions: { data: 'https://evil.example', dotsOptions: { type: 'dots', color: '#123456' } } }));
+    const id = await createLink(
+      me,
+      website('styled', { qrOptions: { data: 'https://evil.example', dotsOptions: { type: 'dots', color: '#123456' } } }),
+    );
     const link = await getLink(me, id);
     expect(link.qr_options.dotsOptions).toMatchObject({ type: 'dots', color: '#123456' });
     expect(link.qr_options.data).toBe(`${SHORT}/${id}`);
@@ -79,7 +100,13 @@ describe('linkConfigurations', () => {
     const link = await getLink(me, slug);
     expect(link).toMatchObject({ url_active: true, custom_url: slug, full_dynamic_url: `${SHORT}/${slug}` });
     expect(link.qr_options.data).toBe(`${SHORT}/${slug}`);
-    const again = await call(api.app, other.key, 'POST', '/api/v1/links', website('dup', { linkConfigurations: { urlActive: true, customUrl: slug } }));
+    const again = await call(
+      api.app,
+      other.key,
+      'POST',
+      '/api/v1/links',
+      website('dup', { linkConfigurations: { urlActive: true, customUrl: slug } }),
+    );
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Custom URL is already in use');
     expect(again.json().errors[0].path).toBe('linkConfigurations.customUrl');
@@ -100,7 +127,9 @@ describe('linkConfigurations', () => {
   it('schedule: dates read in the schedule timezone; a bare end date includes that whole day', async () => {
     const id = await createLink(
       me,
-      website('sched', { linkConfigurations: { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-31', scheduleTimezone: 'America/New_York' } }),
+      website('sched', {
+        linkConfigurations: { scheduleActive: true, startDate: '2030-01-01', endDate: '2030-01-31', scheduleTimezone: 'America/New_York' },
+      }),
     );
     const link = await getLink(me, id);
     expect(link).toMatchObject({
@@ -113,7 +142,12 @@ describe('linkConfigurations', () => {
   });
 
   it('scan limit and password: stored; the password only as a bcrypt hash', async () => {
-    const id = await createLink(me, website('locked', { linkConfigurations: { scanLimitActive: true, scanLimit: 5, passwordProtectedActive: true, password: 's3cret-pass' } }));
+    const id = await createLink(
+      me,
+      website('locked', {
+        linkConfigurations: { scanLimitActive: true, scanLimit: 5, passwordProtectedActive: true, password: 's3cret-pass' },
+      }),
+    );
     const link = await getLink(me, id);
     expect(link).toMatchObject({ scan_limit_active: true, scan_limit: 5, password_protected_active: true });
     expect(link.password).toMatch(/^\$2[aby]\$10\$/);
@@ -136,7 +170,10 @@ describe('linkConfigurations', () => {
       scanLimitActive: true,
       scanLimit: 9,
     };
-    const id = await createLink(me, website('kept', { linkConfigurations: { ...config, passwordProtectedActive: true, password: 'keep-me' } }));
+    const id = await createLink(
+      me,
+      website('kept', { linkConfigurations: { ...config, passwordProtectedActive: true, password: 'keep-me' } }),
+    );
     const before = await getLink(me, id);
     // What an editor that never saw the password sends back: the link's own settings, as answered.
     const again = {
@@ -152,7 +189,13 @@ describe('linkConfigurations', () => {
     expect(await bcrypt.compare('keep-me', after.password)).toBe(true);
 
     const open = await createLink(me, website('open'));
-    const bad = await call(api.app, me.key, 'PUT', `/api/v1/links/${open}`, website('open', { linkConfigurations: { passwordProtectedActive: true } }));
+    const bad = await call(
+      api.app,
+      me.key,
+      'PUT',
+      `/api/v1/links/${open}`,
+      website('open', { linkConfigurations: { passwordProtectedActive: true } }),
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ path: 'linkConfigurations.password', message: 'Required when passwordProtectedActive is true' }]);
   });
@@ -164,18 +207,38 @@ describe('status values', () => {
     const active = await createLink(acct, website('active'));
     const paused = await createLink(acct, website('paused'));
     await call(api.app, acct.key, 'POST', `/api/v1/links/${paused}/pause`);
-    const scheduled = await createLink(acct, website('scheduled', { linkConfigurations: { scheduleActive: true, startDate: '2099-01-01', endDate: '2099-12-31', scheduleTimezone: 'UTC' } }));
-    const expired = await createLink(acct, website('expired', { linkConfigurations: { scheduleActive: true, startDate: '2020-01-01', endDate: '2020-12-31', scheduleTimezone: 'UTC' } }));
+    const scheduled = await createLink(
+      acct,
+      website('scheduled', {
+        linkConfigurations: { scheduleActive: true, startDate: '2099-01-01', endDate: '2099-12-31', scheduleTimezone: 'UTC' },
+      }),
+    );
+    const expired = await createLink(
+      acct,
+      website('expired', {
+        linkConfigurations: { scheduleActive: true, startDate: '2020-01-01', endDate: '2020-12-31', scheduleTimezone: 'UTC' },
+      }),
+    );
     const limited = await createLink(acct, website('limited', { linkConfigurations: { scanLimitActive: true, scanLimit: 3 } }));
     await api.ctx.db.update(links).set({ humanScanCount: 3, scanCount: 7 }).where(eq(links.slug, limited));
     const notYet = await createLink(acct, website('under limit', { linkConfigurations: { scanLimitActive: true, scanLimit: 3 } }));
     await api.ctx.db.update(links).set({ humanScanCount: 2, scanCount: 9 }).where(eq(links.slug, notYet));
 
-    const expected: Record<string, string> = { [active]: 'active', [paused]: 'paused', [scheduled]: 'scheduled', [expired]: 'expired', [limited]: 'limit_reached', [notYet]: 'active' };
+    const expected: Record<string, string> = {
+      [active]: 'active',
+      [paused]: 'paused',
+      [scheduled]: 'scheduled',
+      [expired]: 'expired',
+      [limited]: 'limit_reached',
+      [notYet]: 'active',
+    };
     for (const [id, status] of Object.entries(expected)) expect((await getLink(acct, id)).status, id).toBe(status);
 
     const ids = async (q: string) =>
-      (await call(api.app, acct.key, 'GET', `/api/v1/links?${q}`)).json().data.map((l: { dynamic_link_id: string }) => l.dynamic_link_id).sort();
+      (await call(api.app, acct.key, 'GET', `/api/v1/links?${q}`))
+        .json()
+        .data.map((l: { dynamic_link_id: string }) => l.dynamic_link_id)
+        .sort();
     expect(await ids('status=active')).toEqual([active, notYet].sort());
     expect(await ids('status=paused')).toEqual([paused]);
     expect(await ids('status=scheduled')).toEqual([scheduled]);
@@ -212,12 +275,19 @@ describe('GET /links parameters', () => {
     await call(api.app, acct.key, 'PATCH', `/api/v1/links/${made['apple pie']}`, { qrCode: { dotsOptions: { type: 'dots' } } });
   });
 
-  const names = async (q: string) => (await call(api.app, acct.key, 'GET', `/api/v1/links?${q}`)).json().data.map((l: { name: string }) => l.name);
+  const names = async (q: string) =>
+    (await call(api.app, acct.key, 'GET', `/api/v1/links?${q}`)).json().data.map((l: { name: string }) => l.name);
 
   it('defaults to page 1, size 20, newest first', async () => {
     const res = (await call(api.app, acct.key, 'GET', '/api/v1/links')).json();
     expect(res.meta).toEqual({ currentPage: 1, totalPages: 1 });
-    expect(res.data.map((l: { name: string }) => l.name)).toEqual(['Elderflower', 'date loaf', 'Cherry 100%_off', 'apple pie', 'Banana Bread']);
+    expect(res.data.map((l: { name: string }) => l.name)).toEqual([
+      'Elderflower',
+      'date loaf',
+      'Cherry 100%_off',
+      'apple pie',
+      'Banana Bread',
+    ]);
   });
 
   it('pages with page and size', async () => {
@@ -295,7 +365,13 @@ describe('updates and actions', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const link = res.json().data;
-    expect(link).toMatchObject({ name: 'after', type: 'sms', meta_data: { phone: '+15550111' }, dynamic_link_id: slug, full_dynamic_url: `${SHORT}/${slug}` });
+    expect(link).toMatchObject({
+      name: 'after',
+      type: 'sms',
+      meta_data: { phone: '+15550111' },
+      dynamic_link_id: slug,
+      full_dynamic_url: `${SHORT}/${slug}`,
+    });
     expect(link.qr_options.data).toBe(`${SHORT}/${slug}`);
     expect((await call(api.app, me.key, 'GET', `/api/v1/links/${id}`)).statusCode).toBe(404);
     expect((await getLink(me, slug)).name).toBe('after');
@@ -303,7 +379,10 @@ describe('updates and actions', () => {
 
   it('PUT keeps the styling and the slug when the custom URL is turned off', async () => {
     const slug = `keep-${Date.now()}`;
-    await createLink(me, website('k', { linkConfigurations: { urlActive: true, customUrl: slug }, qrOptions: { dotsOptions: { type: 'square' } } }));
+    await createLink(
+      me,
+      website('k', { linkConfigurations: { urlActive: true, customUrl: slug }, qrOptions: { dotsOptions: { type: 'square' } } }),
+    );
     const res = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, website('k2'));
     expect(res.json().data).toMatchObject({ dynamic_link_id: slug, url_active: false, custom_url: null });
     expect(res.json().data.qr_options.dotsOptions.type).toBe('square');
@@ -313,7 +392,13 @@ describe('updates and actions', () => {
     const taken = `taken-${Date.now()}`;
     await createLink(me, website('t', { linkConfigurations: { urlActive: true, customUrl: taken } }));
     const id = await createLink(me, website('mine'));
-    const res = await call(api.app, me.key, 'PUT', `/api/v1/links/${id}`, website('renamed', { linkConfigurations: { urlActive: true, customUrl: taken } }));
+    const res = await call(
+      api.app,
+      me.key,
+      'PUT',
+      `/api/v1/links/${id}`,
+      website('renamed', { linkConfigurations: { urlActive: true, customUrl: taken } }),
+    );
     expect(res.statusCode).toBe(409);
     expect((await getLink(me, id)).name).toBe('mine');
   });
@@ -330,7 +415,9 @@ describe('updates and actions', () => {
 
   it('PATCH sets qr_options and answers {data: {dynamic_link_id, qr_options}}', async () => {
     const id = await createLink(me, website('p'));
-    const res = await call(api.app, me.key, 'PATCH', `/api/v1/links/${id}`, { qrCode: { width: 600, cornersSquareOptions: { type: 'dot', color: 'red' } } });
+    const res = await call(api.app, me.key, 'PATCH', `/api/v1/links/${id}`, {
+      qrCode: { width: 600, cornersSquareOptions: { type: 'dot', color: 'red' } },
+    });
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(Object.keys(data).sort()).toEqual(['dynamic_link_id', 'qr_options']);
@@ -359,13 +446,20 @@ describe('updates and actions', () => {
 
   it('moving a link into a folder and out of it changes only its folder', async () => {
     const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'Posters' })).json().id;
-    const id = await createLink(me, website('mover', { linkConfigurations: { scanLimitActive: true, scanLimit: 5, passwordProtectedActive: true, password: 'secret' } }));
+    const id = await createLink(
+      me,
+      website('mover', { linkConfigurations: { scanLimitActive: true, scanLimit: 5, passwordProtectedActive: true, password: 'secret' } }),
+    );
     const before = await getLink(me, id);
     const move = await call(api.app, me.key, 'PUT', `/api/v1/links/${id}/folder`, { folder_id: folder });
     expect(move.json()).toEqual({ message: 'Link moved' });
     const moved = await getLink(me, id);
     expect(moved).toEqual({ ...before, folder_id: folder, updated_at: moved.updated_at });
-    expect((await call(api.app, me.key, 'GET', `/api/v1/links?folder=${folder}`)).json().data.map((l: { dynamic_link_id: string }) => l.dynamic_link_id)).toEqual([id]);
+    expect(
+      (await call(api.app, me.key, 'GET', `/api/v1/links?folder=${folder}`))
+        .json()
+        .data.map((l: { dynamic_link_id: string }) => l.dynamic_link_id),
+    ).toEqual([id]);
     expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${id}/folder`, { folder_id: null })).statusCode).toBe(200);
     expect((await getLink(me, id)).folder_id).toBeNull();
     // Unknown, malformed and another account's folders are the same 400 at the field.
@@ -380,7 +474,12 @@ describe('updates and actions', () => {
 
   it('duplicate: a new slug, the optional name, copied files; the original untouched', async () => {
     const f = await freshFiles();
-    const id = await createLink(me, { name: 'orig', type: 'pdf', data: { files: [{ fileId: f.pdfs[0] }] }, linkConfigurations: { scanLimitActive: true, scanLimit: 9 } });
+    const id = await createLink(me, {
+      name: 'orig',
+      type: 'pdf',
+      data: { files: [{ fileId: f.pdfs[0] }] },
+      linkConfigurations: { scanLimitActive: true, scanLimit: 9 },
+    });
     const res = await call(api.app, me.key, 'POST', `/api/v1/links/${id}/duplicate`, { name: 'copy of orig' });
     expect(res.json()).toEqual({ message: 'Link duplicated' });
     const list = (await call(api.app, me.key, 'GET', `/api/v1/links?search=${encodeURIComponent('copy of orig')}`)).json().data;
@@ -402,7 +501,7 @@ describe('updates and actions', () => {
     expect(object).not.toBeNull();
     object!.body.resume();
     // Without a name, "(copy)" is appended.
-    const plain = await call(api.app, me.key, "POST", `/api/v1/links/${id}/duplicate`);
+    const plain = await call(api.app, me.key, 'POST', `/api/v1/links/${id}/duplicate`);
     expect(plain.statusCode, plain.body).toBe(200);
     expect((await call(api.app, me.key, 'GET', `/api/v1/links?search=${encodeURIComponent('orig (copy)')}`)).json().data).toHaveLength(1);
   });
@@ -426,7 +525,10 @@ describe('updates and actions', () => {
       { id: crypto.randomUUID(), linkId: row.id, accountId: me.accountId, createdAt: new Date() },
       { id: crypto.randomUUID(), linkId: row.id, accountId: me.accountId, createdAt: new Date() },
     ]);
-    const res = how === 'DELETE' ? await call(api.app, me.key, 'DELETE', `/api/v1/links/${id}`) : await call(api.app, me.key, 'POST', `/api/v1/links/${id}/archive`);
+    const res =
+      how === 'DELETE'
+        ? await call(api.app, me.key, 'DELETE', `/api/v1/links/${id}`)
+        : await call(api.app, me.key, 'POST', `/api/v1/links/${id}/archive`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Link archived' });
     expect((await call(api.app, me.key, 'GET', `/api/v1/links/${id}`)).statusCode).toBe(404);
@@ -473,7 +575,11 @@ describe('isolation: another account’s link is a 404 everywhere, and stays unc
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ path: 'linkConfigurations.folder_id', message: 'Folder not found' }]);
     const theirFiles = await freshFiles(other);
-    const img = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'i', type: 'image', data: { files: [{ fileId: theirFiles.images[0] }] } });
+    const img = await call(api.app, me.key, 'POST', '/api/v1/links', {
+      name: 'i',
+      type: 'image',
+      data: { files: [{ fileId: theirFiles.images[0] }] },
+    });
     expect(img.statusCode).toBe(400);
     expect(img.json().errors).toEqual([{ path: 'data.files[0].fileId', message: 'File not found' }]);
   });
@@ -500,7 +606,11 @@ describe('scopes per endpoint', () => {
     const id = await createLink(me, website('scoped'));
     const url = path.replace(':id', id);
     const { SCOPES } = await import('../domain/accounts/scopes.js');
-    const without = await addKey(api.ctx, me.accountId, SCOPES.filter((s) => s !== scope && s !== 'all'));
+    const without = await addKey(
+      api.ctx,
+      me.accountId,
+      SCOPES.filter((s) => s !== scope && s !== 'all'),
+    );
     const denied = await call(api.app, without.key, method as 'GET', url, body(id));
     expect(denied.statusCode).toBe(403);
     const only = await addKey(api.ctx, me.accountId, [scope as 'links.read']);

@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('GET /me', () => {
-  it("answers the calling key, its account and what the plan allows, for a key of any scope", async () => {
+  it('answers the calling key, its account and what the plan allows, for a key of any scope', async () => {
     const owner = await createTestAccount(api.ctx, { plan: 'business' });
     const expiresAt = new Date(Date.now() + 3_600_000);
     const narrow = await addKey(api.ctx, owner.accountId, ['links.read'], expiresAt);

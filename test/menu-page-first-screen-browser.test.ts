@@ -40,19 +40,45 @@ async function fullCafe(name: string) {
   const cafe = await createCafe(api(), key(), name);
   const menu = await createMenu(api(), key(), cafe.id, SAMPLE_MENU);
   const profile = Object.entries(SAMPLE_PROFILE).map(([field, value]) => textPart(field, value));
-  expectOk(await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, '/profile'), [...profile, pngPart('logo', 64, 64), pngPart('cover', 1200, 500)]));
+  expectOk(
+    await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, '/profile'), [...profile, pngPart('logo', 64, 64), pngPart('cover', 1200, 500)]),
+  );
   expectOk(
     await call(api(), key(), 'PUT', cafeUrl(cafe.id), {
-      description: 'A neighbourhood café in Baixa since 1998: coffee roasted down the street, pastries from our own oven every morning, and a short lunch menu that changes with the market.',
+      description:
+        'A neighbourhood café in Baixa since 1998: coffee roasted down the street, pastries from our own oven every morning, and a short lunch menu that changes with the market.',
       timezone: 'Europe/Lisbon',
-      operating_hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, enabled: true, ranges: [{ from: '00:00', to: '24:00' }] })),
+      operating_hours: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+        day,
+        enabled: true,
+        ranges: [{ from: '00:00', to: '24:00' }],
+      })),
     }),
   );
-  expectOk(await sendForm(api(), key(), 'POST', cafeUrl(cafe.id, '/items'), itemParts(menu.categories.get('Coffee')!, { name: 'Mocha', price: '3.5', currency: 'EUR', description: 'Espresso and steamed milk with dark chocolate.' })));
+  expectOk(
+    await sendForm(
+      api(),
+      key(),
+      'POST',
+      cafeUrl(cafe.id, '/items'),
+      itemParts(menu.categories.get('Coffee')!, {
+        name: 'Mocha',
+        price: '3.5',
+        currency: 'EUR',
+        description: 'Espresso and steamed milk with dark chocolate.',
+      }),
+    ),
+  );
   const nata = menu.items.get('Pastel de nata')!;
   expectOk(await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, `/items/${nata}`), [pngPart('image', 2000, 1500)]));
-  expectOk(await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, `/groups/${menu.groups.get('Breakfast')!}`), [pngPart('image', 1600, 600)]));
-  expectOk(await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, `/categories/${menu.categories.get('Pastries')!}/image`), [pngPart('image', 1600, 400)]));
+  expectOk(
+    await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, `/groups/${menu.groups.get('Breakfast')!}`), [pngPart('image', 1600, 600)]),
+  );
+  expectOk(
+    await sendForm(api(), key(), 'PUT', cafeUrl(cafe.id, `/categories/${menu.categories.get('Pastries')!}/image`), [
+      pngPart('image', 1600, 400),
+    ]),
+  );
   return { cafeId: cafe.id, slug: cafe.link.dynamic_link_id };
 }
 
@@ -62,7 +88,10 @@ const pageUrl = (query = '') => `${stack.redirect.base}/${cafe.slug}${query}`;
 async function setTheme(theme: string) {
   expectOk(await call(api(), key(), 'PUT', cafeUrl(cafe.cafeId, '/theme'), { themeImage: theme, showDietarySection: true }));
   // The page cache's copy follows the cafe's version.
-  await pollUntil(() => stack.redirect.get(`/${cafe.slug}`).then((r) => r.text()), (b) => b.includes(MENU_THEMES[theme as keyof typeof MENU_THEMES].palette.background));
+  await pollUntil(
+    () => stack.redirect.get(`/${cafe.slug}`).then((r) => r.text()),
+    (b) => b.includes(MENU_THEMES[theme as keyof typeof MENU_THEMES].palette.background),
+  );
 }
 
 /** A phone's page of the menu, CSP bypassed so axe can be injected. */
@@ -74,13 +103,20 @@ async function phonePage(url: string, options: { javaScriptEnabled?: boolean } =
 }
 
 /** The width of the copy the browser chose (its file is named by it: `…/960.webp`) and the photo's displayed width. */
-const copyWidth = (img: HTMLImageElement) => ({ copy: Number(/\/(\d+)\.(?:webp|jpg)$/.exec(img.currentSrc)?.[1] ?? 0), shown: img.clientWidth });
+const copyWidth = (img: HTMLImageElement) => ({
+  copy: Number(/\/(\d+)\.(?:webp|jpg)$/.exec(img.currentSrc)?.[1] ?? 0),
+  shown: img.clientWidth,
+});
 
 describe.skipIf(!hasChromium)('the menu page on a phone', () => {
   beforeAll(async () => {
     cafe = await fullCafe('Café Lisboa');
     // The photos' web-sized copies are made by a worker.
-    await pollUntil(() => stack.redirect.get(`/${cafe.slug}`).then((r) => r.text()), (b) => (b.match(/960\.webp 960w/g) ?? []).length >= 4, 20_000);
+    await pollUntil(
+      () => stack.redirect.get(`/${cafe.slug}`).then((r) => r.text()),
+      (b) => (b.match(/960\.webp 960w/g) ?? []).length >= 4,
+      20_000,
+    );
   }, 60_000);
 
   it.each(MENU_THEME_KEYS)('%s: dishes on the first screen, small contact links, no axe violation with the filters open', async (theme) => {
@@ -109,7 +145,11 @@ describe.skipIf(!hasChromium)('the menu page on a phone', () => {
     const page = await phonePage(pageUrl('?diet=vegan&avoid=gluten'));
     try {
       expect(await page.textContent('.filters summary')).toBe('Filters (2)');
-      expect(await page.$$eval('.item:not([hidden]) h4', (els) => els.map((el) => el.textContent))).toEqual(['Açaí bowl', 'Green curry', 'Espresso']);
+      expect(await page.$$eval('.item:not([hidden]) h4', (els) => els.map((el) => el.textContent))).toEqual([
+        'Açaí bowl',
+        'Green curry',
+        'Espresso',
+      ]);
       await page.click('.filters summary');
       await page.click('label:has(#avoid-gluten)');
       expect(await page.textContent('.filters summary')).toBe('Filters (1)');
@@ -143,7 +183,11 @@ describe.skipIf(!hasChromium)('the menu page on a phone', () => {
   it('shows group and category images across the column, and the hours as a table of days', async () => {
     const page = await phonePage(pageUrl());
     try {
-      const images = await page.$$eval('.section-img', (imgs) => imgs.map((img) => (img as HTMLImageElement).getBoundingClientRect()).map((r) => ({ width: Math.round(r.width), height: Math.round(r.height) })));
+      const images = await page.$$eval('.section-img', (imgs) =>
+        imgs
+          .map((img) => (img as HTMLImageElement).getBoundingClientRect())
+          .map((r) => ({ width: Math.round(r.width), height: Math.round(r.height) })),
+      );
       expect(images).toHaveLength(2);
       for (const { width, height } of images) {
         expect(width).toBe(390 - 40);

@@ -34,7 +34,9 @@ async function scan(slug: string, acceptLanguage?: string) {
 
 async function menuCafe(name: string) {
   const cafe = await createCafe(stack.api.app, stack.me.key, name);
-  await createMenu(stack.api.app, stack.me.key, cafe.id, [{ name: 'Drinks', categories: [{ name: 'Coffee', items: [{ name: 'Galão', price: '1.2', currency: 'EUR' }] }] }]);
+  await createMenu(stack.api.app, stack.me.key, cafe.id, [
+    { name: 'Drinks', categories: [{ name: 'Coffee', items: [{ name: 'Galão', price: '1.2', currency: 'EUR' }] }] },
+  ]);
   return { id: cafe.id, slug: cafe.link.dynamic_link_id };
 }
 
@@ -54,7 +56,10 @@ describe('a cafe’s language', () => {
     }
     expect((await call(stack.api.app, stack.me.key, 'PUT', cafeUrl(cafe.id), { language: null })).json().data.language).toBeNull();
     const doc = (await stack.api.app.inject({ method: 'GET', url: `${API_PREFIX}/docs/json` })).json();
-    for (const [path, method] of [['/cafes/{id}', 'put'], ['/cafes', 'post']] as const) {
+    for (const [path, method] of [
+      ['/cafes/{id}', 'put'],
+      ['/cafes', 'post'],
+    ] as const) {
       const schema = doc.paths[`${API_PREFIX}${path}`][method].requestBody.content['application/json'].schema;
       expect(schema.properties.language, `${method} ${path}`).toMatchObject({ type: 'string' });
     }
@@ -65,7 +70,10 @@ describe('a cafe’s language', () => {
     expect((await call(stack.api.app, stack.me.key, 'PUT', cafeUrl(id), { language: 'pt-PT' })).statusCode).toBe(200);
     const before = await menusRendered();
     for (const header of ['de', 'en-US,en;q=0.9', undefined]) {
-      const { vary, body } = await pollUntil(() => scan(slug, header), (p) => p.body.includes('lang="pt-PT"'));
+      const { vary, body } = await pollUntil(
+        () => scan(slug, header),
+        (p) => p.body.includes('lang="pt-PT"'),
+      );
       expect(vary).toBe('Accept-Encoding');
       expect(body).toContain('<span class="price">1,20\u00a0€</span>');
       expect(body).toContain('Procurar pratos');

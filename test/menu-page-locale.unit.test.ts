@@ -17,23 +17,74 @@ const MONDAY_0700 = new Date('2026-11-23T07:00:00Z');
 
 function item(name: string, extra: Partial<PublishedItem> = {}): PublishedItem {
   return {
-    id: name, name, description: null, price: '1.200', currency: 'EUR', isFeatured: false, isNew: false, isRecommended: false,
-    spiceLevel: 'none', ingredients: [], allergens: [], tags: [], image: null, ...extra,
+    id: name,
+    name,
+    description: null,
+    price: '1.200',
+    currency: 'EUR',
+    isFeatured: false,
+    isNew: false,
+    isRecommended: false,
+    spiceLevel: 'none',
+    ingredients: [],
+    allergens: [],
+    tags: [],
+    image: null,
+    ...extra,
   };
 }
 
 const MENU: PublishedMenu = {
-  cafeId: 'c1', version: '1', name: 'Café', description: null, title: null, subtitle: null, timezone: 'Europe/Lisbon',
+  cafeId: 'c1',
+  version: '1',
+  name: 'Café',
+  description: null,
+  title: null,
+  subtitle: null,
+  timezone: 'Europe/Lisbon',
   operatingHours: [
     { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '19:00' }] },
-    { day: 'wednesday', enabled: true, ranges: [{ from: '08:00', to: '12:00' }, { from: '14:00', to: '19:00' }] },
+    {
+      day: 'wednesday',
+      enabled: true,
+      ranges: [
+        { from: '08:00', to: '12:00' },
+        { from: '14:00', to: '19:00' },
+      ],
+    },
   ],
-  facilities: [], socialLinks: [], address: 'Rua Augusta 27', phone: '+351 21 000 0000', email: null, website: null, logo: null, cover: null, imageVariants: {},
-  theme: 'classic', primaryColor: null, secondaryColor: null, showDietarySection: true,
-  groups: [{ id: 'g1', name: 'Café', image: null, categories: [{ id: 'k1', name: 'Bebidas', description: null, image: null, items: [
-    item('Galão', { tags: ['vegetarian'], allergens: ['milk', 'Egg'], isNew: true, spiceLevel: 'mild' }),
-    item('Mocha', { description: 'Espresso with chocolate', ingredients: ['cocoa'], allergens: ['sulfites', 'celery salt'] }),
-  ] }] }],
+  facilities: [],
+  socialLinks: [],
+  address: 'Rua Augusta 27',
+  phone: '+351 21 000 0000',
+  email: null,
+  website: null,
+  logo: null,
+  cover: null,
+  imageVariants: {},
+  theme: 'classic',
+  primaryColor: null,
+  secondaryColor: null,
+  showDietarySection: true,
+  groups: [
+    {
+      id: 'g1',
+      name: 'Café',
+      image: null,
+      categories: [
+        {
+          id: 'k1',
+          name: 'Bebidas',
+          description: null,
+          image: null,
+          items: [
+            item('Galão', { tags: ['vegetarian'], allergens: ['milk', 'Egg'], isNew: true, spiceLevel: 'mild' }),
+            item('Mocha', { description: 'Espresso with chocolate', ingredients: ['cocoa'], allergens: ['sulfites', 'celery salt'] }),
+          ],
+        },
+      ],
+    },
+  ],
 };
 
 const page = (language: string | null, acceptLanguage?: string) =>
@@ -46,9 +97,24 @@ describe('a menu page in the cafe’s language', () => {
     expect(body).toContain('<span class="price">1,20\u00a0€</span>');
     expect(body).toContain('Fechado · abre às 08:00');
     expect(body).toContain('<th scope="row">segunda-feira</th><td><span class="range">08:00 – 19:00</span></td>');
-    expect(body).toContain('<th scope="row">quarta-feira</th><td><span class="range">08:00 – 12:00</span>, <span class="range">14:00 – 19:00</span></td>');
+    expect(body).toContain(
+      '<th scope="row">quarta-feira</th><td><span class="range">08:00 – 12:00</span>, <span class="range">14:00 – 19:00</span></td>',
+    );
     expect(body).toContain('<th scope="row">terça-feira</th><td>Fechado</td>');
-    for (const text of ['Procurar pratos', 'Filtros', 'Mostrar só', 'Esconder pratos com', 'Horário', 'Visite-nos', 'Ligar', 'Direções', 'Novo', 'Vegetariano', 'Alergénios:', 'Nível de picante: Suave']) {
+    for (const text of [
+      'Procurar pratos',
+      'Filtros',
+      'Mostrar só',
+      'Esconder pratos com',
+      'Horário',
+      'Visite-nos',
+      'Ligar',
+      'Direções',
+      'Novo',
+      'Vegetariano',
+      'Alergénios:',
+      'Nível de picante: Suave',
+    ]) {
       expect(body, text).toContain(text);
     }
     // The EU allergens by their names in the language, one chip whatever the spelling; others capitalised as written.

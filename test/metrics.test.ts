@@ -22,7 +22,10 @@ afterAll(() => stack.close());
 
 /** The sample of `name` whose labels are exactly `labels` (role included), or undefined. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',');
+  const wanted = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort()
+    .join(',');
   for (const line of text.split('\n')) {
     const m = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
     if (m && m[1] === name && m[2]!.split(',').sort().join(',') === wanted) return Number(m[3]);
@@ -32,7 +35,10 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 
 describe('GET /metrics', () => {
   it('needs the token when METRICS_TOKEN is set', async () => {
-    for (const get of [(h?: Record<string, string>) => stack.redirect.get('/metrics', { headers: h }), (h?: Record<string, string>) => fetchApi(h)]) {
+    for (const get of [
+      (h?: Record<string, string>) => stack.redirect.get('/metrics', { headers: h }),
+      (h?: Record<string, string>) => fetchApi(h),
+    ]) {
       expect((await get()).status).toBe(401);
       expect((await get({ authorization: 'Bearer wrong-token-of-the-same-size-0000' })).status).toBe(401);
       expect((await get({ authorization: `Bearer ${TOKEN}` })).status).toBe(200);
@@ -56,17 +62,27 @@ describe('GET /metrics', () => {
     expect(sample(text, 'qrlinks_scans_total', { ...redirect, event: 'received' })).toBe(scans + 1); // the HEAD is recorded too (as a bot's)
     expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/:slug', method: 'GET' })).toBe(scans + 1);
     expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/:slug', method: 'HEAD' })).toBe(1);
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '302' })).toBe(2);
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '404' })).toBeUndefined();
+    expect(
+      sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '302' }),
+    ).toBe(2);
+    expect(
+      sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/:slug', method: 'GET', status_code: '404' }),
+    ).toBeUndefined();
     // Every other route, and paths no route matches, are timed on each request.
     expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/health', method: 'GET' })).toBe(1);
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/health', method: 'GET', status_code: '200' })).toBe(1);
+    expect(
+      sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: '/health', method: 'GET', status_code: '200' }),
+    ).toBe(1);
     expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: '/health', method: 'HEAD' })).toBe(1);
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: 'unmatched', method: 'GET', status_code: '404' })).toBe(1);
+    expect(
+      sample(text, 'qrlinks_http_request_duration_seconds_count', { ...redirect, route: 'unmatched', method: 'GET', status_code: '404' }),
+    ).toBe(1);
     expect(sample(text, 'qrlinks_http_requests_total', { ...redirect, route: 'unmatched', method: 'GET' })).toBe(1);
     // The first scan looked the slug up (the shared cache, or Postgres); the other four found it in the process.
     const local = sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'local' }) ?? 0;
-    const shared = (sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'redis' }) ?? 0) + (sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'postgres' }) ?? 0);
+    const shared =
+      (sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'redis' }) ?? 0) +
+      (sample(text, 'qrlinks_link_lookups_total', { ...redirect, source: 'postgres' }) ?? 0);
     expect(local).toBeGreaterThanOrEqual(4);
     expect(shared).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'qrlinks_pg_pool_connections', redirect)).toBeGreaterThanOrEqual(1);
@@ -77,7 +93,14 @@ describe('GET /metrics', () => {
     await call(stack.api.app, key, 'GET', '/api/v1/links/abcdefg');
     await call(stack.api.app, key, 'GET', '/api/v1/links/hijklmn');
     const text = await (await fetchApi({ authorization: `Bearer ${TOKEN}` })).text();
-    expect(sample(text, 'qrlinks_http_request_duration_seconds_count', { role: 'api', route: '/api/v1/links/:id', method: 'GET', status_code: '404' })).toBe(2);
+    expect(
+      sample(text, 'qrlinks_http_request_duration_seconds_count', {
+        role: 'api',
+        route: '/api/v1/links/:id',
+        method: 'GET',
+        status_code: '404',
+      }),
+    ).toBe(2);
     expect(sample(text, 'qrlinks_http_requests_total', { role: 'api', route: '/api/v1/links/:id', method: 'GET' })).toBe(2);
     expect(text).not.toContain('abcdefg');
     expect(sample(text, 'qrlinks_qr_renders_running', { role: 'api' })).toBe(0);
@@ -144,13 +167,21 @@ describe('the redirect’s page cache', () => {
       return sample(text, 'qrlinks_pages_rendered_total', { role: 'redirect', kind: 'landing' }) ?? 0;
     };
     const before = await rendered();
-    const link = await stack.createLink({ name: 'landing', type: 'landing', data: { landingHTML: '<h1>First</h1><script>alert(1)</script><p onclick="x()">Hello</p>' } });
+    const link = await stack.createLink({
+      name: 'landing',
+      type: 'landing',
+      data: { landingHTML: '<h1>First</h1><script>alert(1)</script><p onclick="x()">Hello</p>' },
+    });
     for (let i = 0; i < 3; i++) {
       const page = await (await stack.redirect.get(`/${link.slug}`)).text();
       expect(page).toContain('<h1>First</h1><p>Hello</p>');
     }
     expect(await rendered()).toBe(before + 1);
-    const put = await call(stack.api.app, stack.me.key, 'PUT', `/api/v1/links/${link.slug}`, { name: 'landing', type: 'landing', data: { landingHTML: '<h1>Second</h1>' } });
+    const put = await call(stack.api.app, stack.me.key, 'PUT', `/api/v1/links/${link.slug}`, {
+      name: 'landing',
+      type: 'landing',
+      data: { landingHTML: '<h1>Second</h1>' },
+    });
     expect(put.statusCode, put.body).toBe(200);
     await until(async () => (await (await stack.redirect.get(`/${link.slug}`)).text()).includes('<h1>Second</h1>'));
     for (let i = 0; i < 3; i++) expect(await (await stack.redirect.get(`/${link.slug}`)).text()).toContain('<h1>Second</h1>');

@@ -134,12 +134,23 @@ describe('OpenAPI document at /api/v1/docs', () => {
     expect(codeEnum('/api/v1/links/{id}', 'get', 404)).toEqual(expect.arrayContaining(['link_not_found', 'folder_not_found', 'not_found']));
     expect(codeEnum('/api/v1/links/{id}', 'get', 400)).toEqual(['validation_failed']);
     expect(codeEnum('/api/v1/links/{id}', 'get', 401)).toEqual(['unauthorized', 'plan_feature_unavailable']);
-    expect(codeEnum('/api/v1/links/{id}', 'get', 429)).toEqual(expect.arrayContaining(['rate_limited', 'auth_attempts_exceeded', 'job_queue_full']));
-    expect(codeEnum('/api/v1/cafes/{id}/items/bulk-insert', 'post', 409)).toEqual(expect.arrayContaining(['conflict', 'slug_taken', 'menu_full']));
-    expect(codeEnum('/api/v1/cafes/{id}/items/bulk-insert', 'post', 413)).toEqual(expect.arrayContaining(['payload_too_large', 'storage_quota_exceeded']));
+    expect(codeEnum('/api/v1/links/{id}', 'get', 429)).toEqual(
+      expect.arrayContaining(['rate_limited', 'auth_attempts_exceeded', 'job_queue_full']),
+    );
+    expect(codeEnum('/api/v1/cafes/{id}/items/bulk-insert', 'post', 409)).toEqual(
+      expect.arrayContaining(['conflict', 'slug_taken', 'menu_full']),
+    );
+    expect(codeEnum('/api/v1/cafes/{id}/items/bulk-insert', 'post', 413)).toEqual(
+      expect.arrayContaining(['payload_too_large', 'storage_quota_exceeded']),
+    );
     // Every code of a status some operation answers appears in the document.
     const documented = new Set<string>();
-    for (const ops of Object.values(doc.paths) as Array<Record<string, { responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> }>>) {
+    for (const ops of Object.values(doc.paths) as Array<
+      Record<
+        string,
+        { responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> }
+      >
+    >) {
       for (const op of Object.values(ops)) {
         for (const response of Object.values(op.responses ?? {})) {
           for (const code of response.content?.['application/json']?.schema?.properties?.code?.enum ?? []) documented.add(code);
@@ -147,7 +158,9 @@ describe('OpenAPI document at /api/v1/docs', () => {
       }
     }
     const answeredStatuses = [400, 401, 403, 404, 409, 413, 415, 429, 503];
-    const expected = Object.entries(ERROR_CODES).filter(([, status]) => answeredStatuses.includes(status)).map(([code]) => code);
+    const expected = Object.entries(ERROR_CODES)
+      .filter(([, status]) => answeredStatuses.includes(status))
+      .map(([code]) => code);
     expect([...documented].sort()).toEqual(expected.sort());
   });
 

@@ -33,7 +33,10 @@ describe('page locale', () => {
   });
 
   it('falls back to English string by string, and fills parameters', () => {
-    const t = catalogue({ open: 'Open now', until: 'Until {time}', other: 'Other' }, { pt: { open: 'Aberto agora', until: 'Até às {time}' }, es: {}, fr: {}, de: {} });
+    const t = catalogue(
+      { open: 'Open now', until: 'Until {time}', other: 'Other' },
+      { pt: { open: 'Aberto agora', until: 'Até às {time}' }, es: {}, fr: {}, de: {} },
+    );
     expect(t(pageLocale('pt', undefined), 'open')).toBe('Aberto agora');
     expect(t(pageLocale('pt', undefined), 'until', { time: '19:00' })).toBe('Até às 19:00');
     expect(t(pageLocale('pt', undefined), 'other')).toBe('Other');

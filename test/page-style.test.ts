@@ -21,14 +21,21 @@ afterAll(async () => {
 const api = () => stack.api.app;
 const key = () => stack.me.key;
 const upload = async (width: number) => (await uploadFile(api(), key(), pngBytes(width, 40, [30, 90, 160]), `logo-${width}.png`)).fileId;
-const linkOfFile = async (fileId: string) => (await stack.api.ctx.db.select({ linkId: files.linkId }).from(files).where(eq(files.id, fileId)))[0]?.linkId;
+const linkOfFile = async (fileId: string) =>
+  (await stack.api.ctx.db.select({ linkId: files.linkId }).from(files).where(eq(files.id, fileId)))[0]?.linkId;
 const wifi = { ssid: 'Cafe Guest', encryption: 'WPA', password: 'espresso42' };
 
 describe('pageStyle', () => {
   it('is stored canonical, answered as page_style, and shown by the page: lang, accent, logo and cover', async () => {
     const logo = await upload(41);
     const cover = await upload(42);
-    const brand = { title: 'Café Aroma', description: 'Coffee by the river.', accentColorDark: '#f0b27a', logo: { fileId: logo }, cover: { fileId: cover } };
+    const brand = {
+      title: 'Café Aroma',
+      description: 'Coffee by the river.',
+      accentColorDark: '#f0b27a',
+      logo: { fileId: logo },
+      cover: { fileId: cover },
+    };
     const res = await call(api(), key(), 'POST', '/api/v1/links', {
       name: 'Cafe Aroma Wi-Fi',
       type: 'wifi',
@@ -78,16 +85,27 @@ describe('pageStyle', () => {
       pageStyle: { language: `en${XSS}`, accentColor: `#fff;}</style>${XSS}`, accentColorDark: `#000${XSS}` },
     });
     expect(refused.statusCode).toBe(400);
-    expect((refused.json().errors as Array<{ path: string }>).map((e) => e.path).sort()).toEqual(['pageStyle.accentColor', 'pageStyle.accentColorDark', 'pageStyle.language']);
+    expect((refused.json().errors as Array<{ path: string }>).map((e) => e.path).sort()).toEqual([
+      'pageStyle.accentColor',
+      'pageStyle.accentColorDark',
+      'pageStyle.language',
+    ]);
     const logo = await upload(43);
     const photo = await upload(44);
-    const made = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Terrace', type: 'image', data: { files: [{ fileId: photo }] }, pageStyle: { title: `Terrace ${XSS}`, description: XSS, logo: { fileId: logo } } });
+    const made = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Terrace',
+      type: 'image',
+      data: { files: [{ fileId: photo }] },
+      pageStyle: { title: `Terrace ${XSS}`, description: XSS, logo: { fileId: logo } },
+    });
     expect(made.statusCode, made.body).toBe(200);
     const page = await (await stack.redirect.get(`/${made.json().id as string}`)).text();
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('<img src=x');
     expect(page).toContain('<h1>Terrace &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;</h1>');
-    expect(page).toContain('<meta name="description" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;">');
+    expect(page).toContain(
+      '<meta name="description" content="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;">',
+    );
   });
 
   it('refuses what it cannot use, naming each member', async () => {
@@ -96,12 +114,24 @@ describe('pageStyle', () => {
       name: 'Bad',
       type: 'wifi',
       data: wifi,
-      pageStyle: { language: 'not a tag!', accentColor: 'red', accentColorDark: '#12345', logo: { fileId: pdf }, cover: { fileId: '00000000-0000-4000-8000-000000000000' }, font: 'Comic Sans' },
+      pageStyle: {
+        language: 'not a tag!',
+        accentColor: 'red',
+        accentColorDark: '#12345',
+        logo: { fileId: pdf },
+        cover: { fileId: '00000000-0000-4000-8000-000000000000' },
+        font: 'Comic Sans',
+      },
     });
     expect(res.statusCode).toBe(400);
     const paths = (res.json().errors as Array<{ path: string }>).map((e) => e.path).sort();
     expect(paths).toEqual(['pageStyle.accentColor', 'pageStyle.accentColorDark', 'pageStyle.font', 'pageStyle.language'].sort());
-    const badFiles = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Bad files', type: 'wifi', data: wifi, pageStyle: { logo: { fileId: pdf }, cover: { fileId: '00000000-0000-4000-8000-000000000000' } } });
+    const badFiles = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Bad files',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { logo: { fileId: pdf }, cover: { fileId: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(badFiles.statusCode).toBe(400);
     expect(badFiles.json().errors).toEqual([
       { path: 'pageStyle.logo.fileId', message: 'Must be an image file' },
@@ -111,7 +141,12 @@ describe('pageStyle', () => {
 
   it('a PUT without it keeps it; null clears it and releases its files; a duplicate gets its own copies', async () => {
     const logo = await upload(43);
-    const created = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Kept', type: 'wifi', data: wifi, pageStyle: { logo: { fileId: logo }, language: 'fr' } });
+    const created = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Kept',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { logo: { fileId: logo }, language: 'fr' },
+    });
     const slug = created.json().id as string;
     const kept = await call(api(), key(), 'PUT', `/api/v1/links/${slug}`, { name: 'Kept', type: 'wifi', data: { ...wifi, ssid: 'Other' } });
     expect(kept.statusCode, kept.body).toBe(200);
@@ -119,7 +154,9 @@ describe('pageStyle', () => {
     expect(await linkOfFile(logo)).toBe(kept.json().data.id);
     const copy = await call(api(), key(), 'POST', `/api/v1/links/${slug}/duplicate`, { name: 'Kept copy' });
     expect(copy.statusCode, copy.body).toBe(200);
-    const [{ slug: copySlug }] = (await stack.api.ctx.database.pool.query<{ slug: string }>("select slug from links where name = 'Kept copy'")).rows as [{ slug: string }];
+    const [{ slug: copySlug }] = (
+      await stack.api.ctx.database.pool.query<{ slug: string }>("select slug from links where name = 'Kept copy'")
+    ).rows as [{ slug: string }];
     const copyView = (await call(api(), key(), 'GET', `/api/v1/links/${copySlug}`)).json().data;
     expect(copyView.page_style.language).toBe('fr');
     expect(copyView.page_style.logo.fileId).not.toBe(logo);
@@ -133,7 +170,12 @@ describe('pageStyle', () => {
   });
 
   it('keeps text readable: an accent too pale for the page is not used', async () => {
-    const res = await call(api(), key(), 'POST', '/api/v1/links', { name: 'Pale', type: 'wifi', data: wifi, pageStyle: { accentColor: '#ffee00' } });
+    const res = await call(api(), key(), 'POST', '/api/v1/links', {
+      name: 'Pale',
+      type: 'wifi',
+      data: wifi,
+      pageStyle: { accentColor: '#ffee00' },
+    });
     const page = await (await stack.redirect.get(`/${res.json().id}`)).text();
     expect(page.replace(/@media \(prefers-color-scheme:dark\)\{[^}]*\}\}/g, '')).not.toContain('--accent:#ffee00');
     // In dark mode the same yellow reads well, so it is used there.

@@ -15,13 +15,24 @@ import type { ResolvedLink, ResolvedLinkFile } from '../domain/links/resolve/res
 import * as pages from '../redirect/pages/index.js';
 import { renderMenuPage } from '../redirect/pages/menu.js';
 import type { PublishedMenu } from '../domain/cafes/published-menu.js';
-import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, seriousAccessibilityViolations, seriousViolationsOn, visitPage, type PageVisit } from './support/browser.js';
+import {
+  hasChromium,
+  imagesLoaded,
+  launchChromium,
+  PHONE,
+  screenshot,
+  seriousAccessibilityViolations,
+  seriousViolationsOn,
+  visitPage,
+  type PageVisit,
+} from './support/browser.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, resolvedLink } from './support/link-examples.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages', import.meta.url));
 /** With UPDATE_SCREENSHOTS=1 the first screen of each page is also written here (checked in, linked from the README). */
-const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
+const DOC_SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
 const XSS = '<img src=x onerror=alert(1)>';
 
 const IMAGES = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e02', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e03'];
@@ -73,44 +84,220 @@ interface PageCase {
 }
 
 const LINK_CASES: PageCase[] = [
-  { name: 'email', page: () => pages.renderLinkPage(linkOf('email'), URLS), status: 200, heading: 'Send an email', texts: ['hello@example.com', 'Booking', 'A table for two, please.'], links: ['Write email'] },
-  { name: 'sms', page: () => pages.renderLinkPage(linkOf('sms'), URLS), status: 200, heading: 'Send a text message', texts: ['+1 (555) 010-2030', 'Hi!'], links: ['Write message'] },
-  { name: 'vcard', page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS), status: 200, heading: `${XSS} Lovelace`, texts: ['Analytical Engines', 'ada@example.com', 'United Kingdom'], links: ['Save contact', '+44 20 7946 0000'] },
-  { name: 'wifi', page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS), status: 200, heading: 'Join the Wi-Fi', texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'] },
-  { name: 'location', page: () => pages.renderLinkPage(linkOf('location'), URLS), status: 200, heading: '48.8584° N, 2.2945° E', texts: [], links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'] },
-  { name: 'event', page: () => pages.renderLinkPage(linkOf('event'), URLS), status: 200, heading: 'Jazz at the Aroma', texts: ['Thursday, December 24, 2026 7:00 – 11:00 PM, Paris time', 'Main hall', 'Cafe Aroma', 'Live jazz night'], links: ['Add to calendar', 'Register'], images: 1 },
+  {
+    name: 'email',
+    page: () => pages.renderLinkPage(linkOf('email'), URLS),
+    status: 200,
+    heading: 'Send an email',
+    texts: ['hello@example.com', 'Booking', 'A table for two, please.'],
+    links: ['Write email'],
+  },
+  {
+    name: 'sms',
+    page: () => pages.renderLinkPage(linkOf('sms'), URLS),
+    status: 200,
+    heading: 'Send a text message',
+    texts: ['+1 (555) 010-2030', 'Hi!'],
+    links: ['Write message'],
+  },
+  {
+    name: 'vcard',
+    page: () => pages.renderLinkPage(linkOf('vcard', { firstName: XSS }), URLS),
+    status: 200,
+    heading: `${XSS} Lovelace`,
+    texts: ['Analytical Engines', 'ada@example.com', 'United Kingdom'],
+    links: ['Save contact', '+44 20 7946 0000'],
+  },
+  {
+    name: 'wifi',
+    page: () => pages.renderLinkPage(linkOf('wifi', { hidden: true }), URLS),
+    status: 200,
+    heading: 'Join the Wi-Fi',
+    texts: ['Cafe Guest', 'WPA/WPA2/WPA3', 'Show password'],
+  },
+  {
+    name: 'location',
+    page: () => pages.renderLinkPage(linkOf('location'), URLS),
+    status: 200,
+    heading: '48.8584° N, 2.2945° E',
+    texts: [],
+    links: ['Open in Google Maps', 'OpenStreetMap', 'Apple Maps', 'Other maps app'],
+  },
+  {
+    name: 'event',
+    page: () => pages.renderLinkPage(linkOf('event'), URLS),
+    status: 200,
+    heading: 'Jazz at the Aroma',
+    texts: ['Thursday, December 24, 2026 7:00 – 11:00 PM, Paris time', 'Main hall', 'Cafe Aroma', 'Live jazz night'],
+    links: ['Add to calendar', 'Register'],
+    images: 1,
+  },
   { name: 'image', page: () => pages.renderLinkPage(linkOf('image'), URLS), status: 200, heading: 'Image', texts: [], images: 1 },
-  { name: 'gallery', page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS), status: 200, heading: 'Gallery', texts: [], images: 3 },
-  { name: 'pdf', page: () => pages.renderLinkPage(linkOf('pdf'), URLS), status: 200, heading: 'Document', texts: ['menu-2026-3.pdf', 'PDF ·'], links: ['Open PDF'], images: 1 },
-  { name: 'multi-pdf', page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS), status: 200, heading: 'Menus', texts: ['Lunch', 'Dinner', 'menu-2026-4.pdf'], images: 2 },
-  { name: 'landing', page: () => pages.renderLinkPage(linkOf('landing', { landingHTML: LANDING_HTML }), URLS), status: 200, heading: 'Hello & welcome', texts: ['Fresh bread every morning.', 'Sourdough', 'bad link'], links: ['See the menu'], images: 2 },
-  { name: 'product', page: () => pages.renderLinkPage(linkOf('product', { images: { files: IMAGES.map((fileId) => ({ fileId })) } }), URLS), status: 200, heading: 'House blend', texts: ['250 g whole beans', 'Discount (10%)', '−€1.25', '€15.00'], images: 3 },
-  { name: 'multi-links', page: () => pages.renderLinkPage(linkOf('multi-links', { logo: PIXEL, design: { backgroundColor: '#1e3a5f', linkBackgroundColor: '#ffd166', textColor: '#ffffff' } }), URLS), status: 200, heading: 'Cafe Aroma', texts: ['Find us everywhere'], links: ['Order online', 'Instagram'], images: 1 },
-  { name: 'menu', page: () => pages.renderLinkPage(linkOf('menu'), URLS), status: 200, heading: 'Dinner menu', texts: ['This menu is being prepared.'] },
-  { name: 'cafe-menu', page: () => renderMenuPage(CAFE_MENU, { now: new Date('2026-11-25T12:00:00Z'), urls: { file: URLS.file }, baseUrl: 'http://127.0.0.1' }), status: 200, heading: 'Cafe Aroma', texts: ['Opening hours', 'Pastel de nata'], images: 1 },
+  {
+    name: 'gallery',
+    page: () => pages.renderLinkPage(linkOf('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }), URLS),
+    status: 200,
+    heading: 'Gallery',
+    texts: [],
+    images: 3,
+  },
+  {
+    name: 'pdf',
+    page: () => pages.renderLinkPage(linkOf('pdf'), URLS),
+    status: 200,
+    heading: 'Document',
+    texts: ['menu-2026-3.pdf', 'PDF ·'],
+    links: ['Open PDF'],
+    images: 1,
+  },
+  {
+    name: 'multi-pdf',
+    page: () => pages.renderLinkPage(linkOf('multi-pdf'), URLS),
+    status: 200,
+    heading: 'Menus',
+    texts: ['Lunch', 'Dinner', 'menu-2026-4.pdf'],
+    images: 2,
+  },
+  {
+    name: 'landing',
+    page: () => pages.renderLinkPage(linkOf('landing', { landingHTML: LANDING_HTML }), URLS),
+    status: 200,
+    heading: 'Hello & welcome',
+    texts: ['Fresh bread every morning.', 'Sourdough', 'bad link'],
+    links: ['See the menu'],
+    images: 2,
+  },
+  {
+    name: 'product',
+    page: () => pages.renderLinkPage(linkOf('product', { images: { files: IMAGES.map((fileId) => ({ fileId })) } }), URLS),
+    status: 200,
+    heading: 'House blend',
+    texts: ['250 g whole beans', 'Discount (10%)', '−€1.25', '€15.00'],
+    images: 3,
+  },
+  {
+    name: 'multi-links',
+    page: () =>
+      pages.renderLinkPage(
+        linkOf('multi-links', {
+          logo: PIXEL,
+          design: { backgroundColor: '#1e3a5f', linkBackgroundColor: '#ffd166', textColor: '#ffffff' },
+        }),
+        URLS,
+      ),
+    status: 200,
+    heading: 'Cafe Aroma',
+    texts: ['Find us everywhere'],
+    links: ['Order online', 'Instagram'],
+    images: 1,
+  },
+  {
+    name: 'menu',
+    page: () => pages.renderLinkPage(linkOf('menu'), URLS),
+    status: 200,
+    heading: 'Dinner menu',
+    texts: ['This menu is being prepared.'],
+  },
+  {
+    name: 'cafe-menu',
+    page: () =>
+      renderMenuPage(CAFE_MENU, { now: new Date('2026-11-25T12:00:00Z'), urls: { file: URLS.file }, baseUrl: 'http://127.0.0.1' }),
+    status: 200,
+    heading: 'Cafe Aroma',
+    texts: ['Opening hours', 'Pastel de nata'],
+    images: 1,
+  },
 ];
 
 /** A cafe's menu with one dish with a photo (its web-sized copies made) and weekly hours. */
 const CAFE_MENU: PublishedMenu = {
-  cafeId: 'c1', version: '1', name: 'Cafe Aroma', description: null, title: null, subtitle: null, timezone: 'Europe/Lisbon',
+  cafeId: 'c1',
+  version: '1',
+  name: 'Cafe Aroma',
+  description: null,
+  title: null,
+  subtitle: null,
+  timezone: 'Europe/Lisbon',
   operatingHours: [
     { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '19:00' }] },
-    { day: 'wednesday', enabled: true, ranges: [{ from: '08:00', to: '12:00' }, { from: '14:00', to: '19:00' }] },
+    {
+      day: 'wednesday',
+      enabled: true,
+      ranges: [
+        { from: '08:00', to: '12:00' },
+        { from: '14:00', to: '19:00' },
+      ],
+    },
   ],
-  facilities: [], socialLinks: [], address: null, phone: null, email: null, website: null, logo: null, cover: null,
+  facilities: [],
+  socialLinks: [],
+  address: null,
+  phone: null,
+  email: null,
+  website: null,
+  logo: null,
+  cover: null,
   imageVariants: { [PDFS[0]!]: [{ format: 'webp', width: 96, height: 136, size: 1 }] },
-  theme: 'classic', primaryColor: null, secondaryColor: null, showDietarySection: false,
-  groups: [{ id: null, name: null, image: null, categories: [{ id: 'k1', name: 'Pastries', description: null, image: null, items: [
-    { id: 'i1', name: 'Pastel de nata', description: 'Custard tart.', price: '1.6', currency: 'EUR', isFeatured: false, isNew: false, isRecommended: false, spiceLevel: 'none', ingredients: [], allergens: [], tags: [], image: PDFS[0]! },
-  ] }] }],
+  theme: 'classic',
+  primaryColor: null,
+  secondaryColor: null,
+  showDietarySection: false,
+  groups: [
+    {
+      id: null,
+      name: null,
+      image: null,
+      categories: [
+        {
+          id: 'k1',
+          name: 'Pastries',
+          description: null,
+          image: null,
+          items: [
+            {
+              id: 'i1',
+              name: 'Pastel de nata',
+              description: 'Custard tart.',
+              price: '1.6',
+              currency: 'EUR',
+              isFeatured: false,
+              isNew: false,
+              isRecommended: false,
+              spiceLevel: 'none',
+              ingredients: [],
+              allergens: [],
+              tags: [],
+              image: PDFS[0]!,
+            },
+          ],
+        },
+      ],
+    },
+  ],
 };
 
 /** A brand as a link's page style gives it: a logo the link has, the owner's title and website, and an accent. */
-const BRANDED = { name: 'Table flyer', pageStyle: { title: 'Cafe Aroma', website: 'https://cafe-aroma.example/', accentColor: '#8a4b2a', logo: { fileId: IMAGES[1]! } }, files: FILES } as const;
-const brandedLink = (schedule: { startDate?: number; endDate?: number; scheduleTimezone?: string } = {}) => ({ startDate: null, endDate: null, scheduleTimezone: null, ...BRANDED, ...schedule });
+const BRANDED = {
+  name: 'Table flyer',
+  pageStyle: { title: 'Cafe Aroma', website: 'https://cafe-aroma.example/', accentColor: '#8a4b2a', logo: { fileId: IMAGES[1]! } },
+  files: FILES,
+} as const;
+const brandedLink = (schedule: { startDate?: number; endDate?: number; scheduleTimezone?: string } = {}) => ({
+  startDate: null,
+  endDate: null,
+  scheduleTimezone: null,
+  ...BRANDED,
+  ...schedule,
+});
 
 /** A scheduled or expired link's page (in Paris), branded or not, saying when it opens or ended. */
-function scheduleCase(name: string, reason: 'scheduled' | 'expired', schedule: { startDate?: number; endDate?: number }, when: string, branded = true): PageCase {
+function scheduleCase(
+  name: string,
+  reason: 'scheduled' | 'expired',
+  schedule: { startDate?: number; endDate?: number },
+  when: string,
+  branded = true,
+): PageCase {
   const link = { scheduleTimezone: 'Europe/Paris', ...schedule };
   return {
     name,
@@ -123,45 +310,178 @@ function scheduleCase(name: string, reason: 'scheduled' | 'expired', schedule: {
 }
 
 const STATUS_CASES: PageCase[] = [
-  { name: 'paused-branded', page: () => pages.renderUnavailablePage('paused', brandedLink()), status: 410, heading: 'This link is paused', texts: ['Cafe Aroma', 'Visit Cafe Aroma'], images: 1 },
+  {
+    name: 'paused-branded',
+    page: () => pages.renderUnavailablePage('paused', brandedLink()),
+    status: 410,
+    heading: 'This link is paused',
+    texts: ['Cafe Aroma', 'Visit Cafe Aroma'],
+    images: 1,
+  },
   // In the owner's language whatever the visitor's; a date in Portuguese, the zone by its city.
   {
     name: 'expired-branded-pt',
-    page: () => pages.renderUnavailablePage('expired', { ...brandedLink({ endDate: Date.parse('2026-12-01T00:00:00Z'), scheduleTimezone: 'Europe/Lisbon' }), pageStyle: { ...BRANDED.pageStyle, language: 'pt-PT' } }, 'de'),
+    page: () =>
+      pages.renderUnavailablePage(
+        'expired',
+        {
+          ...brandedLink({ endDate: Date.parse('2026-12-01T00:00:00Z'), scheduleTimezone: 'Europe/Lisbon' }),
+          pageStyle: { ...BRANDED.pageStyle, language: 'pt-PT' },
+        },
+        'de',
+      ),
     status: 410,
     heading: 'Este link expirou',
     texts: ['Terminou em segunda-feira, 30 de novembro de 2026 (hora de Lisbon)', 'Visitar Cafe Aroma'],
     images: 1,
   },
   // Without an owner's language, the visitor's: German; Japanese (no catalogue) reads English.
-  { name: 'not-found-de', page: () => pages.notFoundPage('de-DE,de;q=0.9,en;q=0.5'), status: 404, heading: 'Link nicht gefunden', texts: ['führt nirgendwohin'] },
-  { name: 'not-found-ja', page: () => pages.notFoundPage('ja-JP,ja;q=0.9'), status: 404, heading: 'Link not found', texts: ['does not lead anywhere'] },
-  scheduleCase('scheduled-branded', 'scheduled', { startDate: Date.parse('2026-12-23T23:00:00Z') }, 'Opens on Thursday, December 24, 2026 (Paris time)'),
+  {
+    name: 'not-found-de',
+    page: () => pages.notFoundPage('de-DE,de;q=0.9,en;q=0.5'),
+    status: 404,
+    heading: 'Link nicht gefunden',
+    texts: ['führt nirgendwohin'],
+  },
+  {
+    name: 'not-found-ja',
+    page: () => pages.notFoundPage('ja-JP,ja;q=0.9'),
+    status: 404,
+    heading: 'Link not found',
+    texts: ['does not lead anywhere'],
+  },
+  scheduleCase(
+    'scheduled-branded',
+    'scheduled',
+    { startDate: Date.parse('2026-12-23T23:00:00Z') },
+    'Opens on Thursday, December 24, 2026 (Paris time)',
+  ),
   // Ends 30 November (a date: through that day), stored as the next midnight in Paris.
-  scheduleCase('expired-branded', 'expired', { endDate: Date.parse('2026-11-30T23:00:00Z') }, 'Ended on Monday, November 30, 2026 (Paris time)'),
-  scheduleCase('expired-at-time', 'expired', { endDate: Date.parse('2026-11-30T14:30:00Z') }, 'Ended on Monday, November 30, 2026 at 3:30 PM (Paris time)', false),
-  { name: 'limit-reached-branded', page: () => pages.renderUnavailablePage('limit_reached', brandedLink()), status: 410, heading: 'This link has reached its limit', texts: ['Cafe Aroma'], images: 1 },
+  scheduleCase(
+    'expired-branded',
+    'expired',
+    { endDate: Date.parse('2026-11-30T23:00:00Z') },
+    'Ended on Monday, November 30, 2026 (Paris time)',
+  ),
+  scheduleCase(
+    'expired-at-time',
+    'expired',
+    { endDate: Date.parse('2026-11-30T14:30:00Z') },
+    'Ended on Monday, November 30, 2026 at 3:30 PM (Paris time)',
+    false,
+  ),
+  {
+    name: 'limit-reached-branded',
+    page: () => pages.renderUnavailablePage('limit_reached', brandedLink()),
+    status: 410,
+    heading: 'This link has reached its limit',
+    texts: ['Cafe Aroma'],
+    images: 1,
+  },
   // A protected link's files are not shown before it is unlocked: its name is.
-  { name: 'password-branded', page: () => pages.renderPasswordPage({ action: '/password', brand: pages.statusBrand({ ...BRANDED, passwordHash: 'x' }) }), status: 200, heading: 'This link is protected', texts: ['Cafe Aroma', 'Password'] },
-  { name: 'not-found', page: () => pages.renderUnavailablePage('not_found'), status: 404, heading: 'Link not found', texts: ['does not lead anywhere'] },
-  { name: 'paused', page: () => pages.renderUnavailablePage('paused'), status: 410, heading: 'This link is paused', texts: ['try again later'] },
+  {
+    name: 'password-branded',
+    page: () => pages.renderPasswordPage({ action: '/password', brand: pages.statusBrand({ ...BRANDED, passwordHash: 'x' }) }),
+    status: 200,
+    heading: 'This link is protected',
+    texts: ['Cafe Aroma', 'Password'],
+  },
+  {
+    name: 'not-found',
+    page: () => pages.renderUnavailablePage('not_found'),
+    status: 404,
+    heading: 'Link not found',
+    texts: ['does not lead anywhere'],
+  },
+  {
+    name: 'paused',
+    page: () => pages.renderUnavailablePage('paused'),
+    status: 410,
+    heading: 'This link is paused',
+    texts: ['try again later'],
+  },
   {
     name: 'scheduled',
-    page: () => pages.renderUnavailablePage('scheduled', { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: null, scheduleTimezone: 'Europe/Paris' }),
+    page: () =>
+      pages.renderUnavailablePage('scheduled', {
+        startDate: Date.parse('2026-12-24T18:00:00Z'),
+        endDate: null,
+        scheduleTimezone: 'Europe/Paris',
+      }),
     status: 410,
     heading: 'This link is not active yet',
     texts: ['goes live', 'Opens on Thursday, December 24, 2026 at 7:00 PM (Paris time)'],
   },
-  { name: 'expired', page: () => pages.renderUnavailablePage('expired'), status: 410, heading: 'This link has expired', texts: ['limited time'] },
-  { name: 'limit-reached', page: () => pages.renderUnavailablePage('limit_reached'), status: 410, heading: 'This link has reached its limit', texts: ['as many times'] },
-  { name: 'password', page: () => pages.renderPasswordPage({ action: '/password' }), status: 200, heading: 'This link is protected', texts: ['Password'] },
-  { name: 'password-wrong', page: () => pages.renderPasswordPage({ action: '/password', error: 'wrong' }), status: 401, heading: 'This link is protected', texts: ['That password is not right.'] },
-  { name: 'password-too-many', page: () => pages.renderPasswordPage({ action: '/password', error: 'too_many', retryAfterSeconds: 120 }), status: 429, heading: 'This link is protected', texts: ['Please wait 2 minutes'] },
-  { name: 'service-unavailable', page: () => pages.renderServiceUnavailablePage(), status: 503, heading: 'Please try again in a moment', texts: ['Reload the page'] },
-  { name: 'broken-destination', page: () => pages.renderUnavailablePage('broken_destination'), status: 502, heading: 'This link cannot be opened', texts: ['not a valid web address'] },
-  { name: 'too-many-unknown', page: () => pages.renderTooManyNotFoundPage(60), status: 429, heading: 'Too many unknown links', texts: ['Please wait 1 minute'] },
-  { name: 'bad-request', page: () => pages.renderClientErrorPage(400), status: 400, heading: 'This request could not be read', texts: ['The address is not valid'] },
-  { name: 'headers-too-large', page: () => pages.renderClientErrorPage(431), status: 431, heading: 'The request headers are too large', texts: ['cookies'] },
+  {
+    name: 'expired',
+    page: () => pages.renderUnavailablePage('expired'),
+    status: 410,
+    heading: 'This link has expired',
+    texts: ['limited time'],
+  },
+  {
+    name: 'limit-reached',
+    page: () => pages.renderUnavailablePage('limit_reached'),
+    status: 410,
+    heading: 'This link has reached its limit',
+    texts: ['as many times'],
+  },
+  {
+    name: 'password',
+    page: () => pages.renderPasswordPage({ action: '/password' }),
+    status: 200,
+    heading: 'This link is protected',
+    texts: ['Password'],
+  },
+  {
+    name: 'password-wrong',
+    page: () => pages.renderPasswordPage({ action: '/password', error: 'wrong' }),
+    status: 401,
+    heading: 'This link is protected',
+    texts: ['That password is not right.'],
+  },
+  {
+    name: 'password-too-many',
+    page: () => pages.renderPasswordPage({ action: '/password', error: 'too_many', retryAfterSeconds: 120 }),
+    status: 429,
+    heading: 'This link is protected',
+    texts: ['Please wait 2 minutes'],
+  },
+  {
+    name: 'service-unavailable',
+    page: () => pages.renderServiceUnavailablePage(),
+    status: 503,
+    heading: 'Please try again in a moment',
+    texts: ['Reload the page'],
+  },
+  {
+    name: 'broken-destination',
+    page: () => pages.renderUnavailablePage('broken_destination'),
+    status: 502,
+    heading: 'This link cannot be opened',
+    texts: ['not a valid web address'],
+  },
+  {
+    name: 'too-many-unknown',
+    page: () => pages.renderTooManyNotFoundPage(60),
+    status: 429,
+    heading: 'Too many unknown links',
+    texts: ['Please wait 1 minute'],
+  },
+  {
+    name: 'bad-request',
+    page: () => pages.renderClientErrorPage(400),
+    status: 400,
+    heading: 'This request could not be read',
+    texts: ['The address is not valid'],
+  },
+  {
+    name: 'headers-too-large',
+    page: () => pages.renderClientErrorPage(431),
+    status: 431,
+    heading: 'The request headers are too large',
+    texts: ['cookies'],
+  },
 ];
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
@@ -175,14 +495,21 @@ function pagesServer(destination: () => string): Server {
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const file = /^\/files\/([0-9a-f-]{36})(\/[0-9]+\.(?:webp|jpg))?$/.exec(path);
-    if (file && FILE_BYTES.has(file[1]!) && file[2]) return send(res, 200, { 'Content-Type': 'image/png', 'X-Content-Type-Options': 'nosniff' }, PAGE_COPY);
+    if (file && FILE_BYTES.has(file[1]!) && file[2])
+      return send(res, 200, { 'Content-Type': 'image/png', 'X-Content-Type-Options': 'nosniff' }, PAGE_COPY);
     if (file && FILE_BYTES.has(file[1]!)) {
       const { contentType, bytes } = FILE_BYTES.get(file[1]!)!;
       return send(res, 200, { 'Content-Type': contentType, 'X-Content-Type-Options': 'nosniff' }, bytes);
     }
-    if (path === '/contact.vcf') return send(res, 200, { 'Content-Type': 'text/vcard; charset=utf-8' }, pages.renderVcard(linkOf('vcard').data as never));
+    if (path === '/contact.vcf')
+      return send(res, 200, { 'Content-Type': 'text/vcard; charset=utf-8' }, pages.renderVcard(linkOf('vcard').data as never));
     if (path === '/event.ics') {
-      return send(res, 200, { 'Content-Type': 'text/calendar; charset=utf-8' }, pages.renderIcs(linkOf('event').data as never, { uid: 'l1@test', url: 'http://127.0.0.1/abc1234' }));
+      return send(
+        res,
+        200,
+        { 'Content-Type': 'text/calendar; charset=utf-8' },
+        pages.renderIcs(linkOf('event').data as never, { uid: 'l1@test', url: 'http://127.0.0.1/abc1234' }),
+      );
     }
     // As the redirect process will: a right password sets a cookie and sends the scanner on.
     if (path === '/password' && req.method === 'POST') return send(res, 303, { Location: '/opened' }, '');
@@ -218,7 +545,11 @@ async function expectGoodPage(visit: PageVisit, expected: PageCase) {
   // Mobile-first: nothing scrolls sideways, and buttons are comfortable to tap.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   const buttons = await page.$$eval('.button, .bio-link, button', (els) =>
-    els.map((el) => ({ height: el.getBoundingClientRect().height, color: getComputedStyle(el).color, background: getComputedStyle(el).backgroundColor })),
+    els.map((el) => ({
+      height: el.getBoundingClientRect().height,
+      color: getComputedStyle(el).color,
+      background: getComputedStyle(el).backgroundColor,
+    })),
   );
   for (const button of buttons) {
     expect(button.height).toBeGreaterThanOrEqual(44);
@@ -244,7 +575,9 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
 
   beforeAll(async () => {
     // Another origin on the same host stands for a password-protected link's destination.
-    elsewhere = createServer((_req, res) => send(res, 200, { 'Content-Type': 'text/html; charset=utf-8' }, '<!doctype html><title>Destination</title><p>Arrived'));
+    elsewhere = createServer((_req, res) =>
+      send(res, 200, { 'Content-Type': 'text/html; charset=utf-8' }, '<!doctype html><title>Destination</title><p>Arrived'),
+    );
     elsewhereBase = await listen(elsewhere);
     server = pagesServer(() => `${elsewhereBase}/arrived`);
     base = await listen(server);
@@ -282,7 +615,10 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
       await page.goto(`${base}/page/${name}`);
       const fits = await page.evaluate(() => {
         const first = [...document.querySelectorAll('.button')].find((el) => (el as HTMLElement).offsetParent !== null);
-        return (!first || first.getBoundingClientRect().bottom <= window.innerHeight) && document.documentElement.scrollWidth <= window.innerWidth;
+        return (
+          (!first || first.getBoundingClientRect().bottom <= window.innerHeight) &&
+          document.documentElement.scrollWidth <= window.innerWidth
+        );
       });
       expect(fits).toBe(true);
     } finally {
@@ -297,17 +633,19 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
   /** Each word of each visible button or action link on `page`: how many lines it spans, and whether the whole label is on one line. */
   const buttonWords = (page: PageVisit['page']) =>
     page.$$eval('.button, .actions a', (els) =>
-      els.filter((el) => (el as HTMLElement).offsetParent !== null).map((el) => {
-        const text = el.firstChild as Text;
-        const lineTops = (start: number, end: number) => {
-          const range = document.createRange();
-          range.setStart(text, start);
-          range.setEnd(text, end);
-          return new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        };
-        const words = [...text.data.matchAll(/\S+/g)].map((m) => ({ word: m[0], lines: lineTops(m.index, m.index + m[0].length).size }));
-        return { label: text.data, oneLine: lineTops(0, text.data.length).size === 1, words };
-      }),
+      els
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => {
+          const text = el.firstChild as Text;
+          const lineTops = (start: number, end: number) => {
+            const range = document.createRange();
+            range.setStart(text, start);
+            range.setEnd(text, end);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          };
+          const words = [...text.data.matchAll(/\S+/g)].map((m) => ({ word: m[0], lines: lineTops(m.index, m.index + m[0].length).size }));
+          return { label: text.data, oneLine: lineTops(0, text.data.length).size === 1, words };
+        }),
     );
 
   it.each(['pdf', 'multi-pdf'])('%s: each card has its cover in a first column beside a wide text column', async (name) => {
@@ -316,7 +654,12 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
       const cards = await page.$$eval('.pdfs > li', (els) =>
         els.map((li) => {
           const box = (el: Element | null) => el && el.getBoundingClientRect().toJSON();
-          return { card: box(li)!, cover: box(li.querySelector('img')), heading: box(li.querySelector('h2')), button: box(li.querySelector('.button')) };
+          return {
+            card: box(li)!,
+            cover: box(li.querySelector('img')),
+            heading: box(li.querySelector('h2')),
+            button: box(li.querySelector('.button')),
+          };
         }),
       );
       expect(cards.length).toBeGreaterThan(0);
@@ -348,7 +691,9 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
         dts.map((dt) => {
           // The top of the first line of text (not of a box around it, like a link's 48 px tap target).
           const firstLineTop = (el: Element) => {
-            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, (n) => (n.textContent!.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP));
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, (n) =>
+              n.textContent!.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP,
+            );
             const range = document.createRange();
             range.selectNodeContents(walker.nextNode()!);
             return range.getClientRects()[0]!.top;
@@ -366,7 +711,9 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
   it('cafe menu: dish photos start at the dish’s edge; the hours are a table of days and times', async () => {
     await withVisit('cafe-menu', async ({ page }) => {
       await imagesLoaded(page);
-      const indents = await page.$$eval('.item', (items) => items.map((item) => item.querySelector('img')!.getBoundingClientRect().left - item.getBoundingClientRect().left));
+      const indents = await page.$$eval('.item', (items) =>
+        items.map((item) => item.querySelector('img')!.getBoundingClientRect().left - item.getBoundingClientRect().left),
+      );
       expect(indents.length).toBeGreaterThan(0);
       for (const indent of indents) expect(indent).toBeLessThan(1);
       const rows = await page.$$eval('.hours tr', (rows) =>
@@ -377,11 +724,21 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
             range.selectNodeContents(el);
             return range.getBoundingClientRect();
           });
-          return { text: [...row.children].map((cell) => cell.textContent).join(' | '), gap: times!.left - day!.right, sameLine: Math.abs(times!.top - day!.top) < 3 };
+          return {
+            text: [...row.children].map((cell) => cell.textContent).join(' | '),
+            gap: times!.left - day!.right,
+            sameLine: Math.abs(times!.top - day!.top) < 3,
+          };
         }),
       );
       expect(rows.map((r) => r.text)).toEqual([
-        'Monday | 8:00 AM – 7:00 PM', 'Tuesday | Closed', 'Wednesday | 8:00 AM – 12:00 PM, 2:00 PM – 7:00 PM', 'Thursday | Closed', 'Friday | Closed', 'Saturday | Closed', 'Sunday | Closed',
+        'Monday | 8:00 AM – 7:00 PM',
+        'Tuesday | Closed',
+        'Wednesday | 8:00 AM – 12:00 PM, 2:00 PM – 7:00 PM',
+        'Thursday | Closed',
+        'Friday | Closed',
+        'Saturday | Closed',
+        'Sunday | Closed',
       ]);
       for (const row of rows) {
         expect(row.gap, row.text!).toBeGreaterThanOrEqual(12);
@@ -390,40 +747,56 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
     });
   });
 
-  it.each(['paused-branded', 'scheduled-branded', 'expired-branded', 'limit-reached-branded', 'password-branded'])('%s: the brand is inside the card, whole', async (name) => {
-    await withVisit(name, async ({ page }) => {
-      await imagesLoaded(page);
-      const layout = await page.evaluate(() => {
-        const card = document.querySelector('.status-card')!;
-        const logo = document.querySelector('img');
-        const inside = (r: DOMRect, outer: DOMRect) => r.left >= outer.left && r.right <= outer.right && r.top >= outer.top && r.bottom <= outer.bottom;
-        const logoBox = logo?.getBoundingClientRect();
-        return {
-          cardText: card.textContent,
-          logoInCard: logoBox ? inside(logoBox, card.getBoundingClientRect()) : null,
-          logoOnScreen: logoBox ? inside(logoBox, new DOMRect(0, 0, window.innerWidth, window.innerHeight)) : null,
-          // Nothing covers or clips the logo: points near its edges (inside its rounded corners) are its own.
-          logoUncovered:
-            logo && logoBox
-              ? [[0.5, 0.05], [0.5, 0.95], [0.05, 0.5], [0.95, 0.5], [0.5, 0.5]].every(([x, y]) => document.elementFromPoint(logoBox.left + x! * logoBox.width, logoBox.top + y! * logoBox.height) === logo)
-              : null,
-        };
+  it.each(['paused-branded', 'scheduled-branded', 'expired-branded', 'limit-reached-branded', 'password-branded'])(
+    '%s: the brand is inside the card, whole',
+    async (name) => {
+      await withVisit(name, async ({ page }) => {
+        await imagesLoaded(page);
+        const layout = await page.evaluate(() => {
+          const card = document.querySelector('.status-card')!;
+          const logo = document.querySelector('img');
+          const inside = (r: DOMRect, outer: DOMRect) =>
+            r.left >= outer.left && r.right <= outer.right && r.top >= outer.top && r.bottom <= outer.bottom;
+          const logoBox = logo?.getBoundingClientRect();
+          return {
+            cardText: card.textContent,
+            logoInCard: logoBox ? inside(logoBox, card.getBoundingClientRect()) : null,
+            logoOnScreen: logoBox ? inside(logoBox, new DOMRect(0, 0, window.innerWidth, window.innerHeight)) : null,
+            // Nothing covers or clips the logo: points near its edges (inside its rounded corners) are its own.
+            logoUncovered:
+              logo && logoBox
+                ? [
+                    [0.5, 0.05],
+                    [0.5, 0.95],
+                    [0.05, 0.5],
+                    [0.95, 0.5],
+                    [0.5, 0.5],
+                  ].every(
+                    ([x, y]) => document.elementFromPoint(logoBox.left + x! * logoBox.width, logoBox.top + y! * logoBox.height) === logo,
+                  )
+                : null,
+          };
+        });
+        if (name !== 'password-branded')
+          expect(layout, JSON.stringify(layout)).toMatchObject({ logoInCard: true, logoOnScreen: true, logoUncovered: true });
+        expect(layout.cardText).toContain('Cafe Aroma');
       });
-      if (name !== 'password-branded') expect(layout, JSON.stringify(layout)).toMatchObject({ logoInCard: true, logoOnScreen: true, logoUncovered: true });
-      expect(layout.cardText).toContain('Cafe Aroma');
-    });
-  });
+    },
+  );
 
-  it.each(['pdf', 'multi-pdf', 'vcard', 'cafe-menu', 'paused-branded', 'expired-branded', 'password-branded'])('%s: no serious accessibility violation in dark mode', async (name) => {
-    const context = await browser.newContext({ ...PHONE, colorScheme: 'dark', bypassCSP: true });
-    try {
-      const page = await context.newPage();
-      await page.goto(`${base}/page/${name}`, { waitUntil: 'load' });
-      expect(await seriousViolationsOn(page)).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+  it.each(['pdf', 'multi-pdf', 'vcard', 'cafe-menu', 'paused-branded', 'expired-branded', 'password-branded'])(
+    '%s: no serious accessibility violation in dark mode',
+    async (name) => {
+      const context = await browser.newContext({ ...PHONE, colorScheme: 'dark', bypassCSP: true });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${base}/page/${name}`, { waitUntil: 'load' });
+        expect(await seriousViolationsOn(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   it('the accessibility check finds violations when there are some', async () => {
     const bad = 'data:text/html,<html><body><img src="x.png"><a href="/x"></a></body></html>';
@@ -476,7 +849,10 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
   });
 
   it('the .vcf and .ics links answer with their files', async () => {
-    for (const [name, link, type] of [['vcard', 'Save contact', 'text/vcard'], ['event', 'Add to calendar', 'text/calendar']] as const) {
+    for (const [name, link, type] of [
+      ['vcard', 'Save contact', 'text/vcard'],
+      ['event', 'Add to calendar', 'text/calendar'],
+    ] as const) {
       await withVisit(name, async ({ page }) => {
         const href = await page.getByRole('link', { name: link }).getAttribute('href');
         const response = await page.request.get(new URL(href!, base).href);

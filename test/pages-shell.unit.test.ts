@@ -4,17 +4,33 @@
  * and status pages in the owner's or the visitor's language (with Vary when the visitor chose).
  */
 import { describe, expect, it } from 'vitest';
-import { notFoundPage, renderClientErrorPage, renderLinkPage, renderPasswordPage, renderUnavailablePage, statusBrand } from '../redirect/pages/index.js';
+import {
+  notFoundPage,
+  renderClientErrorPage,
+  renderLinkPage,
+  renderPasswordPage,
+  renderUnavailablePage,
+  statusBrand,
+} from '../redirect/pages/index.js';
 import { LIGHT_ONLY_STYLES } from '../redirect/pages/layout.js';
 import { resolvedLink } from './support/link-examples.js';
 
 const LOGO = '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01';
 const FILES = [{ id: LOGO, contentType: 'image/png', size: 100, originalName: null, variants: null }];
-const URLS = { file: (id: string) => `/files/${id}`, vcard: '/abc1234/contact.vcf', ics: '/abc1234/event.ics', page: 'https://qr.example/abc1234' };
+const URLS = {
+  file: (id: string) => `/files/${id}`,
+  vcard: '/abc1234/contact.vcf',
+  ics: '/abc1234/event.ics',
+  page: 'https://qr.example/abc1234',
+};
 
 describe('page shell', () => {
   it('previews a shared link with the owner’s words and logo, by absolute address; the logo is the favicon', () => {
-    const link = { ...resolvedLink('wifi', { ssid: 'Aroma', encryption: 'nopass' }, FILES), name: 'Flyer 12', pageStyle: { title: 'Café Aroma', description: 'Free Wi-Fi for guests.', logo: { fileId: LOGO } } };
+    const link = {
+      ...resolvedLink('wifi', { ssid: 'Aroma', encryption: 'nopass' }, FILES),
+      name: 'Flyer 12',
+      pageStyle: { title: 'Café Aroma', description: 'Free Wi-Fi for guests.', logo: { fileId: LOGO } },
+    };
     const body = renderLinkPage(link, URLS).body;
     expect(body).toContain(`<link rel="icon" href="/files/${LOGO}">`);
     expect(body).toContain('<meta name="description" content="Free Wi-Fi for guests.">');
@@ -31,7 +47,11 @@ describe('page shell', () => {
   });
 
   it('a protected link’s password page names whose it is, and shows neither its files nor its description', () => {
-    const brand = statusBrand({ passwordHash: 'x', files: FILES, pageStyle: { title: 'Café Aroma', description: 'Tonight: the secret menu', logo: { fileId: LOGO } } });
+    const brand = statusBrand({
+      passwordHash: 'x',
+      files: FILES,
+      pageStyle: { title: 'Café Aroma', description: 'Tonight: the secret menu', logo: { fileId: LOGO } },
+    });
     const body = renderPasswordPage({ action: '/abc1234', brand }).body;
     expect(body).toContain('Café Aroma');
     expect(body).not.toContain('secret menu');
@@ -41,7 +61,10 @@ describe('page shell', () => {
   it('a landing with the owner’s colours stays light in dark mode; one without follows the visitor', () => {
     const coloured = renderLinkPage(resolvedLink('landing', { landingHTML: '<h1 style="color:#222">Hi</h1><p>Text</p>' }, []), URLS).body;
     expect(coloured).toContain(LIGHT_ONLY_STYLES);
-    const plain = renderLinkPage(resolvedLink('landing', { landingHTML: '<h1>Hi</h1><p style="text-align:center">Text</p>' }, []), URLS).body;
+    const plain = renderLinkPage(
+      resolvedLink('landing', { landingHTML: '<h1>Hi</h1><p style="text-align:center">Text</p>' }, []),
+      URLS,
+    ).body;
     expect(plain).not.toContain(LIGHT_ONLY_STYLES);
   });
 
@@ -51,7 +74,11 @@ describe('page shell', () => {
     expect(german.body).toContain('Link nicht gefunden');
     expect(german.headers!.Vary).toBe('Accept-Language');
     expect(notFoundPage('ja').body).toContain('Link not found');
-    const owned = renderUnavailablePage('paused', { startDate: null, endDate: null, scheduleTimezone: null, pageStyle: { language: 'fr' } }, 'de');
+    const owned = renderUnavailablePage(
+      'paused',
+      { startDate: null, endDate: null, scheduleTimezone: null, pageStyle: { language: 'fr' } },
+      'de',
+    );
     expect(owned.body).toContain('Ce lien est en pause');
     expect(owned.headers!.Vary).toBeUndefined();
     expect(renderClientErrorPage(414, undefined, 'es').body).toContain('Esta dirección es demasiado larga');

@@ -19,7 +19,8 @@ import { hasChromium, imagesLoaded, launchChromium, visitPage, type PageVisit } 
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, resolvedLink } from './support/link-examples.js';
 
-const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
+const DOC_SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
 const IMAGES = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e11', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e12', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e13'];
 const PDFS = ['7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e14', '7a1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e15'];
 const BYTES = new Map<string, { contentType: string; bytes: Buffer }>([
@@ -29,11 +30,22 @@ const BYTES = new Map<string, { contentType: string; bytes: Buffer }>([
   [PDFS[0]!, { contentType: 'application/pdf', bytes: pdfBytes('Lunch') }],
   [PDFS[1]!, { contentType: 'application/pdf', bytes: pdfBytes('Dinner') }],
 ]);
-const FILES: ResolvedLinkFile[] = [...BYTES].map(([id, { contentType, bytes }], i) => ({ id, contentType, size: bytes.length, originalName: contentType === 'application/pdf' ? `menu-${i}.pdf` : null, variants: null }));
+const FILES: ResolvedLinkFile[] = [...BYTES].map(([id, { contentType, bytes }], i) => ({
+  id,
+  contentType,
+  size: bytes.length,
+  originalName: contentType === 'application/pdf' ? `menu-${i}.pdf` : null,
+  variants: null,
+}));
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/contact.vcf', ics: '/event.ics' };
 
 const DATA: Partial<Record<LinkType, Record<string, unknown>>> = {
-  event: { ...exampleData('event', { images: IMAGES, pdfs: PDFS }), startDateTime: '2030-06-12T19:00', endDateTime: '2030-06-12T22:30', timezone: 'Europe/Lisbon' },
+  event: {
+    ...exampleData('event', { images: IMAGES, pdfs: PDFS }),
+    startDateTime: '2030-06-12T19:00',
+    endDateTime: '2030-06-12T22:30',
+    timezone: 'Europe/Lisbon',
+  },
   location: { latitude: 38.7139, longitude: -9.1334, name: 'Miradouro da Graça', address: 'Largo da Graça\n1170-165 Lisboa' },
   image: { files: [{ fileId: IMAGES[0] }] },
   gallery: { files: IMAGES.map((fileId) => ({ fileId })) },
@@ -46,7 +58,11 @@ const DATA: Partial<Record<LinkType, Record<string, unknown>>> = {
     photo: { fileId: IMAGES[1] },
     socialLinks: [{ url: 'https://www.linkedin.com/in/ada' }, { url: 'https://github.com/ada' }],
   },
-  product: { ...exampleData('product', { images: IMAGES, pdfs: PDFS }), images: { files: IMAGES.map((fileId) => ({ fileId })) }, buyUrl: 'https://shop.example.com/blend' },
+  product: {
+    ...exampleData('product', { images: IMAGES, pdfs: PDFS }),
+    images: { files: IMAGES.map((fileId) => ({ fileId })) },
+    buyUrl: 'https://shop.example.com/blend',
+  },
 };
 const TYPES = Object.keys(DATA) as LinkType[];
 const SCREENSHOT_TYPES: readonly LinkType[] = ['event', 'location', 'vcard', 'product', 'gallery'];
@@ -156,7 +172,8 @@ describe.skipIf(!hasChromium)('type pages on a phone', () => {
           }
           // One main button, on the first screen.
           const main = await page.$$eval('a.button:not(.secondary)', (els) => els.map((el) => el.getBoundingClientRect().bottom));
-          if (type !== 'gallery' && type !== 'image' && type !== 'pdf' && type !== 'multi-pdf') expect(main.length, `${type} ${language}`).toBe(1);
+          if (type !== 'gallery' && type !== 'image' && type !== 'pdf' && type !== 'multi-pdf')
+            expect(main.length, `${type} ${language}`).toBe(1);
           if (main.length > 0) expect(main[0]!, `${type} ${language}`).toBeLessThanOrEqual(844);
         });
       }
@@ -192,7 +209,11 @@ describe.skipIf(!hasChromium)('type pages on a phone', () => {
         const box = (await lastAction.boundingBox())!;
         const lineHeight = await lastAction.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
         expect(box.height - 16, language).toBeLessThan(lineHeight * 2);
-        const pairs = await page.$$eval('dl.facts dt', (dts) => dts.map((dt) => [dt.getBoundingClientRect(), dt.nextElementSibling!.getBoundingClientRect()] as const).map(([a, b]) => Math.abs(a.top - b.top)));
+        const pairs = await page.$$eval('dl.facts dt', (dts) =>
+          dts
+            .map((dt) => [dt.getBoundingClientRect(), dt.nextElementSibling!.getBoundingClientRect()] as const)
+            .map(([a, b]) => Math.abs(a.top - b.top)),
+        );
         for (const offset of pairs) expect(offset).toBeLessThan(16);
       });
     }
@@ -211,8 +232,12 @@ describe.skipIf(!hasChromium)('type pages on a phone', () => {
       // A swipe to the left: the next image.
       await page.evaluate(() => {
         const touch = (x: number) => new Touch({ identifier: 1, target: document.querySelector('#view-2')!, clientX: x, clientY: 400 });
-        document.querySelector('#view-2')!.dispatchEvent(new TouchEvent('touchstart', { bubbles: true, touches: [touch(300)], changedTouches: [touch(300)] }));
-        document.querySelector('#view-2')!.dispatchEvent(new TouchEvent('touchend', { bubbles: true, touches: [], changedTouches: [touch(120)] }));
+        document
+          .querySelector('#view-2')!
+          .dispatchEvent(new TouchEvent('touchstart', { bubbles: true, touches: [touch(300)], changedTouches: [touch(300)] }));
+        document
+          .querySelector('#view-2')!
+          .dispatchEvent(new TouchEvent('touchend', { bubbles: true, touches: [], changedTouches: [touch(120)] }));
       });
       await expect.poll(() => page.evaluate(() => location.hash)).toBe('#view-3');
       await page.locator('#view-3').getByRole('link', { name: 'Previous' }).tap();

@@ -19,7 +19,11 @@ const IMAGES = ['6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01', '6f1c4b8e-1d2a-4c3b-9e8f
 const FILES: ResolvedLinkFile[] = IMAGES.map((id) => ({ id, contentType: 'image/png', size: 1000, originalName: null, variants: null }));
 const URLS = { file: (id: string) => `/files/${id}`, vcard: '/abc1234.vcf', ics: '/abc1234.ics' };
 const JANUARY = Date.parse('2026-01-01T00:00:00Z');
-const on = (platform: Scanner['platform'], acceptLanguage?: string): Scanner => ({ platform, now: JANUARY, ...(acceptLanguage ? { acceptLanguage } : {}) });
+const on = (platform: Scanner['platform'], acceptLanguage?: string): Scanner => ({
+  platform,
+  now: JANUARY,
+  ...(acceptLanguage ? { acceptLanguage } : {}),
+});
 
 function page(type: LinkType, data: Record<string, unknown>, scanner: Scanner = on('other'), language?: string): string {
   const link = { ...resolvedLink(type, data, FILES), name: 'Cafe Aroma', ...(language ? { pageStyle: { language } } : {}) };
@@ -35,10 +39,20 @@ const text = (body: string) =>
     .replace(/&quot;/g, '"')
     .replace(/[\s\u202f\u2009\u00a0]+/g, ' ');
 const hrefs = (body: string) => [...body.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
-const buttons = (body: string) => [...body.matchAll(/<a class="button( secondary)?" href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({ main: !m[1], href: m[2]!.replace(/&amp;/g, '&'), label: m[3]! }));
+const buttons = (body: string) =>
+  [...body.matchAll(/<a class="button( secondary)?" href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({
+    main: !m[1],
+    href: m[2]!.replace(/&amp;/g, '&'),
+    label: m[3]!,
+  }));
 
 describe('event page', () => {
-  const jazz = { ...exampleData('event', { images: IMAGES, pdfs: [] }), startDateTime: '2026-06-12T19:00', endDateTime: '2026-06-12T22:30', timezone: 'Europe/Lisbon' };
+  const jazz = {
+    ...exampleData('event', { images: IMAGES, pdfs: [] }),
+    startDateTime: '2026-06-12T19:00',
+    endDateTime: '2026-06-12T22:30',
+    timezone: 'Europe/Lisbon',
+  };
 
   it('times in the event’s zone, named by its city, in the page’s language; never a GMT offset or a zone id', () => {
     expect(text(page('event', jazz, on('other'), 'en-GB'))).toContain('Friday, 12 June 2026 19:00–22:30, Lisbon time');
@@ -61,18 +75,35 @@ describe('event page', () => {
     const body = page('event', jazz, on('ios'));
     expect(body.indexOf('<img')).toBeLessThan(body.indexOf('<h1>'));
     expect(buttons(body)[0]).toEqual({ main: true, href: 'https://example.com/register', label: 'Register' });
-    expect(buttons(body).slice(1).every((b) => !b.main)).toBe(true);
+    expect(
+      buttons(body)
+        .slice(1)
+        .every((b) => !b.main),
+    ).toBe(true);
     expect(hrefs(body)).toContain('https://maps.apple.com/?q=Main%20hall');
     expect(hrefs(page('event', jazz, on('android')))).toContain('geo:0,0?q=Main%20hall');
     expect(hrefs(page('event', jazz, on('other')))).toContain('https://www.google.com/maps/search/?api=1&query=Main%20hall');
     const pt = buttons(page('event', jazz, on('ios'), 'pt'));
-    expect(pt.map((b) => b.label)).toEqual(['Inscrever-se', 'Adicionar ao Calendário da Apple', 'Adicionar ao Google Calendar', 'Adicionar ao Outlook']);
+    expect(pt.map((b) => b.label)).toEqual([
+      'Inscrever-se',
+      'Adicionar ao Calendário da Apple',
+      'Adicionar ao Google Calendar',
+      'Adicionar ao Outlook',
+    ]);
   });
 
   it('without registration the phone’s own calendar is the main button: the .ics on iOS, Google on Android', () => {
     const noRegistration = { ...jazz, registrationUrl: undefined };
-    expect(buttons(page('event', noRegistration, on('ios')))[0]).toEqual({ main: true, href: '/abc1234.ics', label: 'Add to Apple Calendar' });
-    expect(buttons(page('event', noRegistration, on('android')))[0]).toMatchObject({ main: true, label: 'Add to Google Calendar', href: expect.stringMatching(/^https:\/\/calendar\.google\.com\//) });
+    expect(buttons(page('event', noRegistration, on('ios')))[0]).toEqual({
+      main: true,
+      href: '/abc1234.ics',
+      label: 'Add to Apple Calendar',
+    });
+    expect(buttons(page('event', noRegistration, on('android')))[0]).toMatchObject({
+      main: true,
+      label: 'Add to Google Calendar',
+      href: expect.stringMatching(/^https:\/\/calendar\.google\.com\//),
+    });
     expect(buttons(page('event', noRegistration, on('other')))[0]).toEqual({ main: true, href: '/abc1234.ics', label: 'Add to calendar' });
     expect(buttons(page('event', noRegistration, on('android'))).filter((b) => b.main)).toHaveLength(1);
   });
@@ -97,12 +128,24 @@ describe('location page', () => {
     const body = page('location', place, on('ios'));
     expect(body).toContain('<h1>Miradouro da Graça</h1>');
     expect(text(body)).toContain('Largo da Graça 1170-165 Lisboa');
-    expect(buttons(body)[0]).toEqual({ main: true, href: 'https://maps.apple.com/?ll=38.7139,-9.1334&q=Miradouro%20da%20Gra%C3%A7a', label: 'Open in Apple Maps' });
-    expect(buttons(page('location', place, on('android')))[0]).toEqual({ main: true, href: 'geo:38.7139,-9.1334?q=38.7139,-9.1334(Miradouro%20da%20Gra%C3%A7a)', label: 'Open in maps app' });
+    expect(buttons(body)[0]).toEqual({
+      main: true,
+      href: 'https://maps.apple.com/?ll=38.7139,-9.1334&q=Miradouro%20da%20Gra%C3%A7a',
+      label: 'Open in Apple Maps',
+    });
+    expect(buttons(page('location', place, on('android')))[0]).toEqual({
+      main: true,
+      href: 'geo:38.7139,-9.1334?q=38.7139,-9.1334(Miradouro%20da%20Gra%C3%A7a)',
+      label: 'Open in maps app',
+    });
     // Without a place name, the page style's title titles the pin (never the link's own name); never the coordinates when there is a title.
     const { name: _n, ...unnamed } = place;
     expect(page('location', unnamed, on('ios'))).not.toContain('Cafe Aroma');
-    const linkNamed = renderLinkPage({ ...resolvedLink('location', unnamed, FILES), name: 'Table flyer', pageStyle: { title: 'Cafe Aroma' } }, URLS, on('ios')).body;
+    const linkNamed = renderLinkPage(
+      { ...resolvedLink('location', unnamed, FILES), name: 'Table flyer', pageStyle: { title: 'Cafe Aroma' } },
+      URLS,
+      on('ios'),
+    ).body;
     expect(linkNamed).toContain('<h1>Cafe Aroma</h1>');
     expect(buttons(linkNamed)[0]!.href).toBe('https://maps.apple.com/?ll=38.7139,-9.1334&q=Cafe%20Aroma');
   });
@@ -114,7 +157,12 @@ describe('location page', () => {
     const ios = buttons(page('location', place, on('ios')));
     expect(ios.filter((b) => b.main)).toHaveLength(1);
     expect(ios.some((b) => b.href.startsWith('geo:'))).toBe(false);
-    expect(buttons(page('location', place, on('other'), 'de')).map((b) => b.label)).toEqual(['In Google Maps öffnen', 'Apple Karten', 'OpenStreetMap', 'Andere Karten-App']);
+    expect(buttons(page('location', place, on('other'), 'de')).map((b) => b.label)).toEqual([
+      'In Google Maps öffnen',
+      'Apple Karten',
+      'OpenStreetMap',
+      'Andere Karten-App',
+    ]);
   });
 
   it('coordinates in the locale’s numbers', () => {
@@ -124,14 +172,26 @@ describe('location page', () => {
 
 describe('gallery and images', () => {
   it('each viewer counts "2 / 3", closes and moves; its script is allowed by hash', () => {
-    const page3 = renderLinkPage({ ...resolvedLink('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }, FILES), name: 'Terrace' }, URLS, on('other'));
+    const page3 = renderLinkPage(
+      { ...resolvedLink('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }, FILES), name: 'Terrace' },
+      URLS,
+      on('other'),
+    );
     expect(page3.body).toMatch(/<div class="viewer" id="view-2"[^>]*>\s*<p class="viewer-count" aria-hidden="true">2 \/ 3<\/p>/);
     const script = page3.body.match(/<script>([\s\S]*?)<\/script>/)![1]!;
     const hash = `sha256-${createHash('sha256').update(script).digest('base64')}`;
     expect(page3.headers!['Content-Security-Policy']).toContain(`'${hash}'`);
     expect(script).toContain("'Escape'");
     expect(script).toContain('location.replace');
-    const de = renderLinkPage({ ...resolvedLink('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }, FILES), name: 'Terrace flyer', pageStyle: { language: 'de', title: 'Terrasse' } }, URLS, on('other')).body;
+    const de = renderLinkPage(
+      {
+        ...resolvedLink('gallery', { files: IMAGES.map((fileId) => ({ fileId })) }, FILES),
+        name: 'Terrace flyer',
+        pageStyle: { language: 'de', title: 'Terrasse' },
+      },
+      URLS,
+      on('other'),
+    ).body;
     expect(text(de)).toContain('Weiter');
     expect(de).toContain('alt="Terrasse, Bild 2 von 3"');
   });
@@ -151,10 +211,14 @@ describe('contact page', () => {
     expect(body).toContain('<dt>Job title</dt><dd>Chief Engineer</dd>');
     expect(body).toContain('<dt>Department</dt><dd>Research</dd>');
     expect(text(body)).toContain('Chief Engineer · Analytical Engines');
-    expect(hrefs(body)).toEqual(expect.arrayContaining(['https://www.linkedin.com/in/ada', 'https://github.com/ada', 'https://ada.example.org/blog']));
+    expect(hrefs(body)).toEqual(
+      expect.arrayContaining(['https://www.linkedin.com/in/ada', 'https://github.com/ada', 'https://ada.example.org/blog']),
+    );
     expect(text(body)).toMatch(/LinkedIn .*GitHub .*ada\.example\.org/);
     // A photo the link does not have is left out.
-    expect(page('vcard', { ...ada, photo: { fileId: '00000000-0000-4000-8000-000000000000' } })).not.toContain('<img class="contact-photo"');
+    expect(page('vcard', { ...ada, photo: { fileId: '00000000-0000-4000-8000-000000000000' } })).not.toContain(
+      '<img class="contact-photo"',
+    );
   });
 
   it('every label in the page’s language', () => {
@@ -165,12 +229,21 @@ describe('contact page', () => {
   it('.vcf: the job title as TITLE, each profile as a URL', () => {
     const card = new ICAL.Component(ICAL.parse(renderVcard(ada as never)) as unknown as unknown[]);
     expect(card.getFirstPropertyValue('title')).toBe('Chief Engineer');
-    expect(card.getAllProperties('url').map((p) => p.getFirstValue())).toEqual(['https://ada.example.com/', 'https://www.linkedin.com/in/ada', 'https://github.com/ada', 'https://ada.example.org/blog']);
+    expect(card.getAllProperties('url').map((p) => p.getFirstValue())).toEqual([
+      'https://ada.example.com/',
+      'https://www.linkedin.com/in/ada',
+      'https://github.com/ada',
+      'https://ada.example.org/blog',
+    ]);
   });
 });
 
 describe('product page', () => {
-  const blend = { ...exampleData('product', { images: IMAGES, pdfs: [] }), images: { files: IMAGES.slice(0, 2).map((fileId) => ({ fileId })) }, buyUrl: 'https://shop.example.com/blend' };
+  const blend = {
+    ...exampleData('product', { images: IMAGES, pdfs: [] }),
+    images: { files: IMAGES.slice(0, 2).map((fileId) => ({ fileId })) },
+    buyUrl: 'https://shop.example.com/blend',
+  };
 
   it('Buy is the main button; each image opens large', () => {
     const body = page('product', blend);
@@ -181,7 +254,9 @@ describe('product page', () => {
   });
 
   it('prices as the locale writes them', () => {
-    expect(text(page('product', blend, on('other'), 'de'))).toContain('Preis in EUR Zwischensumme 12,50 € Rabatt (10 %) −1,25 € Steuer 2,50 € Gesamt 15,00 €');
+    expect(text(page('product', blend, on('other'), 'de'))).toContain(
+      'Preis in EUR Zwischensumme 12,50 € Rabatt (10 %) −1,25 € Steuer 2,50 € Gesamt 15,00 €',
+    );
     expect(text(page('product', blend, on('other'), 'pt-PT'))).toContain('Comprar');
   });
 });
@@ -211,9 +286,24 @@ describe('the new fields through POST /links', () => {
     ['vcard', () => ({ ...vcard(), photo: { fileId: 'me.png' } }), 'data.photo.fileId', 'Must be a file id (UUID)'],
     ['vcard', () => ({ ...vcard(), socialLinks: [{ url: 'javascript:alert(1)' }] }), 'data.socialLinks[0].url', 'Must be a valid URL'],
     ['vcard', () => ({ ...vcard(), socialLinks: ['https://github.com/ada'] }), 'data.socialLinks[0]', 'Must be an object'],
-    ['vcard', () => ({ ...vcard(), socialLinks: Array.from({ length: 11 }, () => ({ url: 'https://example.com/' })) }), 'data.socialLinks', 'Must have at most 10 items'],
-    ['product', () => ({ ...exampleData('product', { images: [], pdfs: [] }), images: undefined, buyUrl: 'https://shop.example.com/\u0000' }), 'data.buyUrl', 'Must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates'],
-    ['product', () => ({ ...exampleData('product', { images: [], pdfs: [] }), images: undefined, buyUrl: 'javascript:alert(1)' }), 'data.buyUrl', 'Must be a valid URL'],
+    [
+      'vcard',
+      () => ({ ...vcard(), socialLinks: Array.from({ length: 11 }, () => ({ url: 'https://example.com/' })) }),
+      'data.socialLinks',
+      'Must have at most 10 items',
+    ],
+    [
+      'product',
+      () => ({ ...exampleData('product', { images: [], pdfs: [] }), images: undefined, buyUrl: 'https://shop.example.com/\u0000' }),
+      'data.buyUrl',
+      'Must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates',
+    ],
+    [
+      'product',
+      () => ({ ...exampleData('product', { images: [], pdfs: [] }), images: undefined, buyUrl: 'javascript:alert(1)' }),
+      'data.buyUrl',
+      'Must be a valid URL',
+    ],
   ])('%s: %o → 400 at %s', async (type, data, path, message) => {
     const res = await post(type, data());
     expect(res.statusCode, res.body).toBe(400);
@@ -243,7 +333,11 @@ describe('the new fields through POST /links', () => {
   it('location name and address, product buyUrl: stored as sent (the URL serialised)', async () => {
     const located = await post('location', { latitude: 1, longitude: 2, name: 'Pier', address: 'Dock 4\nLisbon' });
     expect(located.statusCode, located.body).toBe(200);
-    const bought = await post('product', { ...exampleData('product', { images: [], pdfs: [] }), images: undefined, buyUrl: 'https://Shop.example.com' });
+    const bought = await post('product', {
+      ...exampleData('product', { images: [], pdfs: [] }),
+      images: undefined,
+      buyUrl: 'https://Shop.example.com',
+    });
     expect(bought.statusCode, bought.body).toBe(200);
     const stored = await call(api.app, me.key, 'GET', `/api/v1/links/${bought.json().id}`);
     expect(stored.json().data.meta_data.buyUrl).toBe('https://shop.example.com/');
@@ -254,12 +348,33 @@ describe('the new fields through POST /links', () => {
     Object.assign(place.values, { latitude: '38.7', longitude: '-9.1', name: 'Pier', address: 'Dock 4' });
     expect(dataOf('location', place)).toEqual({ latitude: 38.7, longitude: -9.1, name: 'Pier', address: 'Dock 4' });
     const contact = draftOf('vcard', null, 'Europe/Lisbon');
-    Object.assign(contact.values, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', jobTitle: 'Engineer', 'photo.fileId': image });
-    const profile = newItem({ kind: 'list', key: 'socialLinks', label: '', itemLabel: '', min: 0, max: 10, fields: [{ kind: 'url', key: 'url', label: '' }] } satisfies ListSpec);
+    Object.assign(contact.values, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      jobTitle: 'Engineer',
+      'photo.fileId': image,
+    });
+    const profile = newItem({
+      kind: 'list',
+      key: 'socialLinks',
+      label: '',
+      itemLabel: '',
+      min: 0,
+      max: 10,
+      fields: [{ kind: 'url', key: 'url', label: '' }],
+    } satisfies ListSpec);
     profile.values.url = 'https://github.com/ada';
     contact.lists.socialLinks = [profile];
     const data = dataOf('vcard', contact);
-    expect(data).toEqual({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', jobTitle: 'Engineer', photo: { fileId: image }, socialLinks: [{ url: 'https://github.com/ada' }] });
+    expect(data).toEqual({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      jobTitle: 'Engineer',
+      photo: { fileId: image },
+      socialLinks: [{ url: 'https://github.com/ada' }],
+    });
     expect((await post('vcard', data)).statusCode).toBe(200);
     // Left empty, the optional list is left out.
     expect(dataOf('vcard', { ...contact, lists: { socialLinks: [] } })).not.toHaveProperty('socialLinks');
@@ -268,6 +383,7 @@ describe('the new fields through POST /links', () => {
   it('the OpenAPI document names the new members', async () => {
     const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
     const description = JSON.stringify(doc.paths['/api/v1/links'].post.requestBody);
-    for (const member of ['`name`', '`address`', '`jobTitle`', '`photo`', '`socialLinks`', '`buyUrl`']) expect(description).toContain(member);
+    for (const member of ['`name`', '`address`', '`jobTitle`', '`photo`', '`socialLinks`', '`buyUrl`'])
+      expect(description).toContain(member);
   });
 });

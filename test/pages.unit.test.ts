@@ -6,7 +6,18 @@ import { LINK_TYPES, type LinkType } from '../domain/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../domain/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
 import { fileUrlOf } from '../redirect/pages/file-urls.js';
-import { attachmentDisposition, CONTENT_SECURITY_POLICY, DEFAULT_EVENT_DURATION_MINUTES, eventFileName, REDIRECT_LINK_TYPES, renderIcs, renderLinkPage, renderVcard, vcardFileName, type Scanner } from '../redirect/pages/index.js';
+import {
+  attachmentDisposition,
+  CONTENT_SECURITY_POLICY,
+  DEFAULT_EVENT_DURATION_MINUTES,
+  eventFileName,
+  REDIRECT_LINK_TYPES,
+  renderIcs,
+  renderLinkPage,
+  renderVcard,
+  vcardFileName,
+  type Scanner,
+} from '../redirect/pages/index.js';
 import {
   renderClientErrorPage,
   renderPasswordPage,
@@ -76,7 +87,9 @@ function expectSecurePage(page: Page) {
   const csp = page.headers!['Content-Security-Policy']!;
   expect(csp).toContain("default-src 'none'");
   // Scripts only by hash, each inline script's own: no unsafe-inline, eval or sources.
-  const scripts = [...page.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const scripts = [...page.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
   const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src '));
   expect(scriptSrc ? scriptSrc.split(' ').slice(1) : []).toEqual(scripts);
   expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
@@ -157,9 +170,19 @@ describe('vcard', () => {
     expect(body).toContain(`<h1>${XSS_TEXT} Lovelace</h1>`);
     expect(body).toContain(`<a class="button" href="/abc1234.vcf">Save contact</a>`);
     const links = hrefs(body);
-    expect(links).toEqual(expect.arrayContaining(['mailto:ada@example.com', 'tel:+447700900123', 'tel:+442079460000', 'https://ada.example.com/']));
+    expect(links).toEqual(
+      expect.arrayContaining(['mailto:ada@example.com', 'tel:+447700900123', 'tel:+442079460000', 'https://ada.example.com/']),
+    );
     const text = visibleText(body);
-    for (const value of ['Analytical Engines', 'Research', '+44 20 7946 0001', '12 St James Square', 'SW1Y 4JH London', 'Greater London', 'United Kingdom']) {
+    for (const value of [
+      'Analytical Engines',
+      'Research',
+      '+44 20 7946 0001',
+      '12 St James Square',
+      'SW1Y 4JH London',
+      'Greater London',
+      'United Kingdom',
+    ]) {
       expect(text).toContain(value);
     }
   });
@@ -185,12 +208,30 @@ describe('vcard', () => {
     ]);
     expect(card.getFirstPropertyValue('url')).toBe('https://ada.example.com/');
     expect(card.getFirstPropertyValue('org')).toEqual(['Engines; Ltd, Inc', 'Research']);
-    expect(card.getFirstPropertyValue('adr')).toEqual(['', '', '12 St James Square', 'London', 'Greater London', 'SW1Y 4JH', 'United Kingdom']);
+    expect(card.getFirstPropertyValue('adr')).toEqual([
+      '',
+      '',
+      '12 St James Square',
+      'London',
+      'Greater London',
+      'SW1Y 4JH',
+      'United Kingdom',
+    ]);
   });
 
   it('.vcf: only an http(s) website is written; other schemes and line breaks never make a line', () => {
-    const urlsOf = (vcf: string) => new ICAL.Component(ICAL.parse(vcf) as unknown as unknown[]).getAllProperties('url').map((p) => p.getFirstValue());
-    for (const website of ['javascript:alert(1)', 'file:///etc/passwd', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'ftp://example.com/x', 'https://']) {
+    const urlsOf = (vcf: string) =>
+      new ICAL.Component(ICAL.parse(vcf) as unknown as unknown[]).getAllProperties('url').map((p) => p.getFirstValue());
+    for (const website of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      ' JavaScript:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'ftp://example.com/x',
+      'https://',
+    ]) {
       const vcf = renderVcard({ ...ada, website } as never);
       expect(urlsOf(vcf), website).toEqual([]);
       expect(vcf.toLowerCase(), website).not.toMatch(/script:|file:|data:|ftp:/);
@@ -198,7 +239,12 @@ describe('vcard', () => {
     expect(urlsOf(renderVcard({ ...ada, website: 'ada.example.com/about me' } as never))).toEqual(['https://ada.example.com/about%20me']);
     expect(urlsOf(renderVcard({ ...ada, website: 'http://ada.example.com' } as never))).toEqual(['http://ada.example.com/']);
     // Numbers are free text: a line break in one must not start a URL (or any) line of its own.
-    const injected = renderVcard({ ...ada, contact: '1\r\nURL:javascript:alert(1)', phone: '2\nURL:file:///etc/passwd', fax: '3\rX-A:b' } as never);
+    const injected = renderVcard({
+      ...ada,
+      contact: '1\r\nURL:javascript:alert(1)',
+      phone: '2\nURL:file:///etc/passwd',
+      fax: '3\rX-A:b',
+    } as never);
     expect(urlsOf(injected)).toEqual(['https://ada.example.com/']);
     expect(injected.split('\r\n').filter((line) => /^(URL|X-A)/i.test(line))).toEqual(['URL:https://ada.example.com/']);
   });
@@ -257,7 +303,12 @@ describe('event', () => {
   });
 
   it('page: an offset start, no end, no title', () => {
-    const body = render('event', { description: 'd', location: 'Pier 4', startDateTime: '2026-07-04T19:30:00-04:00', timezone: 'America/New_York' });
+    const body = render('event', {
+      description: 'd',
+      location: 'Pier 4',
+      startDateTime: '2026-07-04T19:30:00-04:00',
+      timezone: 'America/New_York',
+    });
     expect(body).toContain('<h1>Event at Pier 4</h1>');
     expect(visibleText(body)).toContain('Saturday, July 4, 2026 7:30 PM, New York time');
     expect(body).not.toContain('Register');
@@ -316,7 +367,13 @@ describe('event', () => {
 
   it('.ics: text with line breaks, semicolons and commas cannot add properties', () => {
     const ics = renderIcs(
-      { description: 'a\r\nATTENDEE:mailto:x@example.com\rb; c, d', location: 'Hall; A, 1', startDateTime: '2026-01-01T10:00Z', timezone: 'UTC', eventTitle: 'T\nSTATUS:CANCELLED' },
+      {
+        description: 'a\r\nATTENDEE:mailto:x@example.com\rb; c, d',
+        location: 'Hall; A, 1',
+        startDateTime: '2026-01-01T10:00Z',
+        timezone: 'UTC',
+        eventTitle: 'T\nSTATUS:CANCELLED',
+      },
       { uid: 'u', url: 'http://localhost:3001/x' },
     );
     const { vevent, event } = parseIcs(ics);
@@ -330,10 +387,16 @@ describe('event', () => {
 
 describe('files', () => {
   it('image: every image from our file URLs, headed and described by the page style title (escaped), never the link or file name', () => {
-    const named = (title: string) => renderLinkPage({ ...link('image', { files: [{ fileId: IMAGE_IDS[0] }, { fileId: IMAGE_IDS[1] }] }), name: 'flyer 12', pageStyle: { title } }, URLS).body;
+    const named = (title: string) =>
+      renderLinkPage(
+        { ...link('image', { files: [{ fileId: IMAGE_IDS[0] }, { fileId: IMAGE_IDS[1] }] }), name: 'flyer 12', pageStyle: { title } },
+        URLS,
+      ).body;
     const body = named(`Terrace ${XSS}`);
     expect(body).toContain(`<img src="/files/${IMAGE_IDS[0]}" alt="Terrace ${XSS_TEXT}, image 1 of 2">`);
-    expect(body).toContain(`<img src="/files/${IMAGE_IDS[1]}" alt="Terrace ${XSS_TEXT}, image 2 of 2" loading="lazy">`.replace(' loading="lazy"', ''));
+    expect(body).toContain(
+      `<img src="/files/${IMAGE_IDS[1]}" alt="Terrace ${XSS_TEXT}, image 2 of 2" loading="lazy">`.replace(' loading="lazy"', ''),
+    );
     expect(body).toContain(`<h1>Terrace ${XSS_TEXT}</h1>`);
     expect(body).not.toContain('terrace ');
     // Without a name: what the page is.
@@ -347,7 +410,9 @@ describe('files', () => {
     // The thumbnail and the viewer's image, of the one file the link has.
     expect(body.match(/<img /g)).toHaveLength(2);
     expect(body).toContain('<a href="#view-1">');
-    expect(body).toMatch(/<div class="viewer" id="view-1" role="dialog"[^>]*>\s*<p class="viewer-count"[^>]*>1 \/ 1<\/p>\s*<img src="\/files\/[^"]+" alt="[^"]+" loading="lazy"[^>]*>/);
+    expect(body).toMatch(
+      /<div class="viewer" id="view-1" role="dialog"[^>]*>\s*<p class="viewer-count"[^>]*>1 \/ 1<\/p>\s*<img src="\/files\/[^"]+" alt="[^"]+" loading="lazy"[^>]*>/,
+    );
     expect(hrefs(body).filter((h) => h.startsWith('/files/'))).toEqual([]);
     const three = render('gallery', { files: IMAGE_IDS.slice(0, 2).map((fileId) => ({ fileId })) });
     expect(hrefs(three)).toEqual(expect.arrayContaining(['#view-1', '#view-2', '#image-1', '#image-2']));
@@ -361,7 +426,11 @@ describe('files', () => {
       { width: 1600, height: 1200, format: 'webp' as const, size: 100_000 },
       { width: 960, height: 720, format: 'jpeg' as const, size: 90_000 },
     ];
-    const photo = { ...link('image', { files: [{ fileId: IMAGE_IDS[1] }] }), pageStyle: { title: 'Terrace' }, files: [{ ...FILES[1]!, variants }] };
+    const photo = {
+      ...link('image', { files: [{ fileId: IMAGE_IDS[1] }] }),
+      pageStyle: { title: 'Terrace' },
+      files: [{ ...FILES[1]!, variants }],
+    };
     const base = `/files/${IMAGE_IDS[1]}`;
     const body = renderLinkPage(photo, URLS).body;
     expect(body).toContain(
@@ -370,7 +439,10 @@ describe('files', () => {
     );
     // The original is never what the page loads.
     expect(body).not.toMatch(new RegExp(`"${base}"`));
-    const locked = renderLinkPage({ ...photo, passwordHash: '$2b$10$x' }, { ...URLS, file: fileUrlOf({ slug: 'abc1234', passwordHash: '$2b$10$x' }) }).body;
+    const locked = renderLinkPage(
+      { ...photo, passwordHash: '$2b$10$x' },
+      { ...URLS, file: fileUrlOf({ slug: 'abc1234', passwordHash: '$2b$10$x' }) },
+    ).body;
     expect(locked).toContain(`srcset="/abc1234/files/${IMAGE_IDS[1]}/480.webp 480w,`);
     expect(locked).not.toContain(`"/files/`);
   });
@@ -383,7 +455,13 @@ describe('files', () => {
   });
 
   it('multi-pdf: the page title and each labelled PDF', () => {
-    const body = render('multi-pdf', { pageTitle: `Menus ${XSS}`, pdfs: [{ label: 'Lunch', fileId: PDF_IDS[0] }, { label: 'Dinner', fileId: PDF_IDS[1] }] });
+    const body = render('multi-pdf', {
+      pageTitle: `Menus ${XSS}`,
+      pdfs: [
+        { label: 'Lunch', fileId: PDF_IDS[0] },
+        { label: 'Dinner', fileId: PDF_IDS[1] },
+      ],
+    });
     expect(body).toContain(`<h1>Menus ${XSS_TEXT}</h1>`);
     expect(visibleText(body)).toContain('Lunch lunch-menu.pdf · PDF · 123.5 kB Open PDF Dinner PDF · 2.4 MB Open PDF');
   });
@@ -446,7 +524,15 @@ describe('product', () => {
 
   it('an amount discount, a currency without minor units', () => {
     const text = visibleText(
-      render('product', { productName: 'Tea', productDescription: 'Green', currency: 'jpy', subTotal: 1200, tax: 96, totalNet: 1196, discount: { type: 'amount', value: 100 } }),
+      render('product', {
+        productName: 'Tea',
+        productDescription: 'Green',
+        currency: 'jpy',
+        subTotal: 1200,
+        tax: 96,
+        totalNet: 1196,
+        discount: { type: 'amount', value: 100 },
+      }),
     );
     expect(text).toContain('Price in JPY Subtotal ¥1,200 Discount −¥100 Tax ¥96 Total ¥1,196');
   });
@@ -476,7 +562,9 @@ describe('multi-links', () => {
     expect(body).toMatch(
       /<a class="bio-link" href="https:\/\/example.com\/order" style="background-color:#222222;color:white"><span class="icon" aria-hidden="true"><svg class="icon"[^>]*>[^]*?<\/svg><\/span><span>Order online<\/span><\/a>/,
     );
-    expect(body).toMatch(/<ul class="socials"><li><a class="social" href="https:\/\/instagram.com\/cafearoma" style="[^"]*" aria-label="Instagram" title="Instagram"><span class="icon" aria-hidden="true"><svg/);
+    expect(body).toMatch(
+      /<ul class="socials"><li><a class="social" href="https:\/\/instagram.com\/cafearoma" style="[^"]*" aria-label="Instagram" title="Instagram"><span class="icon" aria-hidden="true"><svg/,
+    );
     expect(body).not.toMatch(/aria-hidden="true">[A-Z]</);
   });
 
@@ -495,7 +583,10 @@ describe('multi-links', () => {
   });
 
   it('keeps the design text colour where it reads, else black or white (WCAG AA)', () => {
-    const body = render('multi-links', { ...cafe, design: { backgroundColor: '#1e1e2e', linkBackgroundColor: '#ffd166', textColor: '#f5f5f5' } });
+    const body = render('multi-links', {
+      ...cafe,
+      design: { backgroundColor: '#1e1e2e', linkBackgroundColor: '#ffd166', textColor: '#f5f5f5' },
+    });
     expect(body).toContain('<body style="background-color:#1e1e2e;color:#f5f5f5">');
     expect(body).toContain('style="background-color:#ffd166;color:#000"');
   });
@@ -507,7 +598,11 @@ describe('multi-links', () => {
     const body = render('multi-links', {
       ...cafe,
       isRound: false,
-      design: { backgroundColor: 'red;background:url(https://evil.example/x)', linkBackgroundColor: '"><script>', textColor: 'rgb(10 20 30)' },
+      design: {
+        backgroundColor: 'red;background:url(https://evil.example/x)',
+        linkBackgroundColor: '"><script>',
+        textColor: 'rgb(10 20 30)',
+      },
       links: [
         { type: 'custom', value: 'javascript:alert(1)', title: 'bad' },
         { type: 'social', value: 'https://social.example/me', icon: 'https://social.example/icon.png' },
@@ -517,7 +612,9 @@ describe('multi-links', () => {
     expect(body).toContain('<body style="background-color:#fff;color:rgb(10 20 30)">');
     expect(body).toContain('style="color:rgb(10 20 30)" aria-label="social.example" title="social.example"><span class="icon"');
     expect(body).not.toMatch(/evil|<script|javascript:|class="round"|icon\.png/);
-    expect(body).toContain(`aria-label="x.example" title="x.example"><span class="icon" aria-hidden="true"><img src="${PIXEL}" alt=""></span></a>`);
+    expect(body).toContain(
+      `aria-label="x.example" title="x.example"><span class="icon" aria-hidden="true"><img src="${PIXEL}" alt=""></span></a>`,
+    );
   });
 });
 
@@ -556,12 +653,22 @@ describe('status pages', () => {
   });
 
   it('a scheduled link says when it opens, and an expired one when it ended, in the schedule’s zone', () => {
-    const schedule = { startDate: Date.parse('2026-12-24T18:00:00Z'), endDate: Date.parse('2026-12-31T23:00:00Z'), scheduleTimezone: 'Europe/Paris' };
-    expect(visibleText(renderUnavailablePage('scheduled', schedule).body)).toContain('Opens on Thursday, December 24, 2026 at 7:00 PM (Paris time)');
+    const schedule = {
+      startDate: Date.parse('2026-12-24T18:00:00Z'),
+      endDate: Date.parse('2026-12-31T23:00:00Z'),
+      scheduleTimezone: 'Europe/Paris',
+    };
+    expect(visibleText(renderUnavailablePage('scheduled', schedule).body)).toContain(
+      'Opens on Thursday, December 24, 2026 at 7:00 PM (Paris time)',
+    );
     // An end date of 31 December is stored as the next midnight: the page names the last day, not that midnight.
     expect(visibleText(renderUnavailablePage('expired', schedule).body)).toContain('Ended on Thursday, December 31, 2026 (Paris time)');
-    expect(visibleText(renderUnavailablePage('expired', { ...schedule, endDate: Date.parse('2026-12-31T13:30:00Z') }).body)).toContain('Ended on Thursday, December 31, 2026 at 2:30 PM (Paris time)');
-    expect(visibleText(renderUnavailablePage('scheduled', { ...schedule, scheduleTimezone: null }).body)).toContain('Opens on Thursday, December 24, 2026 at 6:00 PM (UTC)');
+    expect(visibleText(renderUnavailablePage('expired', { ...schedule, endDate: Date.parse('2026-12-31T13:30:00Z') }).body)).toContain(
+      'Ended on Thursday, December 31, 2026 at 2:30 PM (Paris time)',
+    );
+    expect(visibleText(renderUnavailablePage('scheduled', { ...schedule, scheduleTimezone: null }).body)).toContain(
+      'Opens on Thursday, December 24, 2026 at 6:00 PM (UTC)',
+    );
     // Each status page is a card with its icon (drawn inline, hidden from screen readers).
     expect(renderUnavailablePage('paused').body).toMatch(/<section class="status-card"><svg class="icon" aria-hidden="true"/);
   });
@@ -617,13 +724,23 @@ describe('status pages', () => {
 describe('actions that work on the scanner’s device', () => {
   const on = (platform: Scanner['platform'], now = Date.parse('2026-01-01T00:00:00Z')): Scanner => ({ platform, now });
   const page = (type: LinkType, scanner: Scanner, data?: Record<string, unknown>) => renderLinkPage(link(type, data), URLS, scanner).body;
-  const mainButton = (body: string) => body.match(/<a class="button" href="([^"]*)">([^<]*)<\/a>/)!.slice(1).map((v) => v.replace(/&amp;/g, '&'));
+  const mainButton = (body: string) =>
+    body
+      .match(/<a class="button" href="([^"]*)">([^<]*)<\/a>/)!
+      .slice(1)
+      .map((v) => v.replace(/&amp;/g, '&'));
 
   it('location: the main button opens the platform’s own maps app', () => {
     const point = { latitude: 48.8584, longitude: 2.2945 };
-    expect(mainButton(page('location', on('ios'), point))).toEqual(['https://maps.apple.com/?ll=48.8584,2.2945&q=48.8584%2C2.2945', 'Open in Apple Maps']);
+    expect(mainButton(page('location', on('ios'), point))).toEqual([
+      'https://maps.apple.com/?ll=48.8584,2.2945&q=48.8584%2C2.2945',
+      'Open in Apple Maps',
+    ]);
     expect(mainButton(page('location', on('android'), point))).toEqual(['geo:48.8584,2.2945?q=48.8584,2.2945', 'Open in maps app']);
-    expect(mainButton(page('location', on('other'), point))).toEqual(['https://www.google.com/maps/search/?api=1&query=48.8584%2C2.2945', 'Open in Google Maps']);
+    expect(mainButton(page('location', on('other'), point))).toEqual([
+      'https://www.google.com/maps/search/?api=1&query=48.8584%2C2.2945',
+      'Open in Google Maps',
+    ]);
     // The other maps stay offered, the main one not twice.
     const links = hrefs(page('location', on('ios'), point));
     expect(links.filter((h) => h.startsWith('https://maps.apple.com'))).toHaveLength(1);
@@ -657,7 +774,12 @@ describe('actions that work on the scanner’s device', () => {
     const body = page('vcard', on('ios'), { ...ada, contact: '+44 7700 900123' });
     const row = body.match(/<ul class="actions">([\s\S]*?)<\/ul>/)![1]!;
     expect(visibleText(`<main>${row}</main>`).trim().split(/\s+/)).toEqual(['Call', 'Text', 'Email', 'Directions']);
-    expect(hrefs(row)).toEqual(['tel:+447700900123', 'sms:+447700900123', 'mailto:ada@example.com', expect.stringMatching(/^https:\/\/maps\.apple\.com\/\?q=12%20St%20James%20Square/)]);
+    expect(hrefs(row)).toEqual([
+      'tel:+447700900123',
+      'sms:+447700900123',
+      'mailto:ada@example.com',
+      expect.stringMatching(/^https:\/\/maps\.apple\.com\/\?q=12%20St%20James%20Square/),
+    ]);
     // Without a number that reads as one there is nothing to call or text.
     const noPhone = page('vcard', on('android'), { ...ada, contact: 'Engine Room', phone: '' });
     const noPhoneRow = noPhone.match(/<ul class="actions">([\s\S]*?)<\/ul>/)![1]!;
@@ -668,7 +790,15 @@ describe('actions that work on the scanner’s device', () => {
     expect(vcardFileName({ firstName: 'Ada', lastName: 'Lovelace', email: 'a@b.c' })).toBe('Ada Lovelace.vcf');
     expect(vcardFileName({ firstName: '../..', lastName: '/etc/passwd', email: 'a@b.c' })).toBe('etc passwd.vcf');
     expect(vcardFileName({ firstName: ' ', lastName: '\u0000', email: 'a@b.c' })).toBe('contact.vcf');
-    expect(eventFileName({ eventTitle: 'Jazz: "live" at 8?', location: 'x', description: 'd', startDateTime: '2026-01-01T10:00', timezone: 'UTC' } as never)).toBe('Jazz live at 8.ics');
+    expect(
+      eventFileName({
+        eventTitle: 'Jazz: "live" at 8?',
+        location: 'x',
+        description: 'd',
+        startDateTime: '2026-01-01T10:00',
+        timezone: 'UTC',
+      } as never),
+    ).toBe('Jazz live at 8.ics');
     expect(attachmentDisposition('Zoë Ünal.vcf')).toBe(`attachment; filename="Zoe Unal.vcf"; filename*=UTF-8''Zo%C3%AB%20%C3%9Cnal.vcf`);
     // A long name is cut between characters, never inside a surrogate pair; lone surrogates go.
     expect(vcardFileName({ firstName: 'x'.repeat(78), lastName: '😀😀', email: 'a@b.c' })).toBe(`${'x'.repeat(78)} 😀.vcf`);
@@ -678,7 +808,9 @@ describe('actions that work on the scanner’s device', () => {
 
   it('wifi: a copy button the script reveals (hidden without it), allowed by hash', () => {
     const body = render('wifi', { ssid: 'Cafe', encryption: 'WPA', password: 'secret' });
-    expect(body).toContain('<button type="button" id="copy" class="button copy" data-copied="Password copied" data-selected="Password selected: use Copy" hidden>Copy password</button>');
+    expect(body).toContain(
+      '<button type="button" id="copy" class="button copy" data-copied="Password copied" data-selected="Password selected: use Copy" hidden>Copy password</button>',
+    );
     expect(render('wifi', { ssid: 'Cafe', encryption: 'nopass' })).not.toContain('<script>');
   });
 });

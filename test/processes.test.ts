@@ -68,7 +68,13 @@ describe('graceful shutdown', () => {
     const body = JSON.stringify({ name: 'sent slowly' });
     const response = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/folders', headers: { authorization: `Basic ${key}`, 'content-type': 'application/json', 'content-length': body.length } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/folders',
+          headers: { authorization: `Basic ${key}`, 'content-type': 'application/json', 'content-length': body.length },
+        },
         (res) => {
           let text = '';
           res.on('data', (d) => (text += d));

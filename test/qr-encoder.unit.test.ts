@@ -22,7 +22,7 @@ const CHARSETS: Record<(typeof MODES)[number], string> = {
   Numeric: '0123456789',
   Alphanumeric: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:',
   // Byte data as our links have it, plus Latin-1 and characters qrcode-generator cuts to 8 bits
-  Byte: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&\'()*+,;=%äöüßé€中\u0000\u001f\u00ff',
+  Byte: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%äöüßé€中\u0000\u001f\u00ff",
 };
 
 type Outcome = QrMatrix | 'overflow' | 'unencodable';
@@ -111,20 +111,27 @@ function longestFitting(text: string, version: number, level: ErrorCorrectionLev
 
 describe('our encoder makes the same matrix as qrcode-generator', () => {
   const next = random(40);
-  const filler = Object.fromEntries(MODES.map((mode) => [mode, randomText(next, CHARSETS[mode], 7100)])) as Record<(typeof MODES)[number], string>;
+  const filler = Object.fromEntries(MODES.map((mode) => [mode, randomText(next, CHARSETS[mode], 7100)])) as Record<
+    (typeof MODES)[number],
+    string
+  >;
 
-  it.each(Array.from({ length: 40 }, (_, i) => i + 1))('version %i, every level and mode, filled to capacity and one past it', (version) => {
-    for (const level of LEVELS) {
-      for (const mode of MODES) {
-        const fits = longestFitting(filler[mode], version, level, mode);
-        expect(fits, `${mode} ${level} version ${version} holds something`).toBeGreaterThan(0);
-        const full = expectSame(filler[mode].slice(0, fits), version, level, mode);
-        expect(typeof full === 'object' && full.count).toBe(version * 4 + 17);
-        expectSame(filler[mode].slice(0, fits + 1), version, level, mode);
-        expect(ours(filler[mode].slice(0, fits + 1), version, level, mode)).toBe('overflow');
+  it.each(Array.from({ length: 40 }, (_, i) => i + 1))(
+    'version %i, every level and mode, filled to capacity and one past it',
+    (version) => {
+      for (const level of LEVELS) {
+        for (const mode of MODES) {
+          const fits = longestFitting(filler[mode], version, level, mode);
+          expect(fits, `${mode} ${level} version ${version} holds something`).toBeGreaterThan(0);
+          const full = expectSame(filler[mode].slice(0, fits), version, level, mode);
+          expect(typeof full === 'object' && full.count).toBe(version * 4 + 17);
+          expectSame(filler[mode].slice(0, fits + 1), version, level, mode);
+          expect(ours(filler[mode].slice(0, fits + 1), version, level, mode)).toBe('overflow');
+        }
       }
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 
   it('random data, version chosen automatically; every mask occurs', () => {
     const next = random(7);
@@ -154,7 +161,14 @@ describe('our encoder makes the same matrix as qrcode-generator', () => {
 
   it('ties for the lowest penalty go to the first mask', () => {
     // Found by searching short URLs: in each, two masks share the lowest penalty (about 1 code in 3,600)
-    const ties: Array<[ErrorCorrectionLevel, string]> = [['L', '5Gq2000'], ['Q', 'zD25000'], ['Q', 'jqc8100'], ['M', 'ZuOG100'], ['M', 'dCah200'], ['L', 'bsfu200']];
+    const ties: Array<[ErrorCorrectionLevel, string]> = [
+      ['L', '5Gq2000'],
+      ['Q', 'zD25000'],
+      ['Q', 'jqc8100'],
+      ['M', 'ZuOG100'],
+      ['M', 'dCah200'],
+      ['L', 'bsfu200'],
+    ];
     for (const [level, slug] of ties) expectSame(`http://localhost:3001/${slug}`, 0, level, 'Byte');
   });
 

@@ -23,7 +23,12 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function newLink(acct: TestAccount, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await call(api.app, acct.key, 'POST', '/api/v1/links', { name: 'qr', type: 'website', data: { url: 'https://example.com' }, ...extra });
+  const res = await call(api.app, acct.key, 'POST', '/api/v1/links', {
+    name: 'qr',
+    type: 'website',
+    data: { url: 'https://example.com' },
+    ...extra,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().id;
 }
@@ -59,7 +64,17 @@ describe('GET /links/:id/qr', () => {
     const id = await newLink(me, {
       qrOptions: {
         qrOptions: { errorCorrectionLevel: 'H' },
-        dotsOptions: { type: 'classy', gradient: { type: 'linear', rotation: 0.8, colorStops: [{ offset: 0, color: '#1a237e' }, { offset: 1, color: '#b71c1c' }] } },
+        dotsOptions: {
+          type: 'classy',
+          gradient: {
+            type: 'linear',
+            rotation: 0.8,
+            colorStops: [
+              { offset: 0, color: '#1a237e' },
+              { offset: 1, color: '#b71c1c' },
+            ],
+          },
+        },
         cornersSquareOptions: { type: 'extra-rounded', color: '#004d40' },
         backgroundOptions: { color: '#fffde7' },
       },
@@ -131,7 +146,9 @@ describe('GET /links/:id/qr', () => {
   it('a burst of renders runs off the event loop: a cheap request finishes while they are still going', async () => {
     const ids = await Promise.all(Array.from({ length: 6 }, () => newLink(me)));
     let rendersDone = 0;
-    const renders = ids.flatMap((id, i) => [qr(me, id, `?size=${1200 + i * 10}`), qr(me, id, `?size=${1300 + i * 10}`)].map((p) => p.then((r) => (rendersDone++, r))));
+    const renders = ids.flatMap((id, i) =>
+      [qr(me, id, `?size=${1200 + i * 10}`), qr(me, id, `?size=${1300 + i * 10}`)].map((p) => p.then((r) => (rendersDone++, r))),
+    );
     await new Promise((r) => setImmediate(r));
     const health = await api.app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBe(200);
@@ -144,7 +161,13 @@ describe('centre images', () => {
   const logo = `data:image/png;base64,${pngBytes(40, 40, [220, 40, 40]).toString('base64')}`;
 
   it('a data URI logo is drawn and the code still scans', async () => {
-    const id = await newLink(me, { qrOptions: { image: logo, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.3, hideBackgroundDots: true, margin: 2 } } });
+    const id = await newLink(me, {
+      qrOptions: {
+        image: logo,
+        qrOptions: { errorCorrectionLevel: 'H' },
+        imageOptions: { imageSize: 0.3, hideBackgroundDots: true, margin: 2 },
+      },
+    });
     const plain = await newLink(me, { qrOptions: { qrOptions: { errorCorrectionLevel: 'H' } } });
     const withLogo = await qr(me, id);
     expect(withLogo.statusCode).toBe(200);
@@ -162,9 +185,16 @@ describe('centre images', () => {
 
   it("an uploaded file of the account is used by its URL; another account's is refused", async () => {
     const file = await uploadFile(api.app, me.key, pngBytes(30, 30, [20, 20, 200]), 'logo.png');
-    const id = await newLink(me, { qrOptions: { image: file.url, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.25 } } });
+    const id = await newLink(me, {
+      qrOptions: { image: file.url, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.25 } },
+    });
     expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
-    const res = await call(api.app, other.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: file.url } });
+    const res = await call(api.app, other.key, 'POST', '/api/v1/links', {
+      name: 'x',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      qrOptions: { image: file.url },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ path: 'qrOptions.image', message: 'File not found' }]);
   });
@@ -175,7 +205,12 @@ describe('centre images', () => {
     ['http://[::1]/logo.png'],
     ['http://10.1.2.3/logo.png'],
   ])('an image URL to a non-public address (%s) is refused wherever options are written', async (url) => {
-    const create = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: url } });
+    const create = await call(api.app, me.key, 'POST', '/api/v1/links', {
+      name: 'x',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      qrOptions: { image: url },
+    });
     expect(create.statusCode).toBe(400);
     expect(create.json().errors[0].path).toBe('qrOptions.image');
     const id = await newLink(me);
@@ -190,7 +225,12 @@ describe('centre images', () => {
 
 describe('GET /templates/:id/preview', () => {
   it('renders the template on sample data, PNG and SVG', async () => {
-    const tpl = (await call(api.app, me.key, 'POST', '/api/v1/templates', { name: 'p', qrOptions: { dotsOptions: { type: 'rounded', color: '#6a1b9a' } } })).json();
+    const tpl = (
+      await call(api.app, me.key, 'POST', '/api/v1/templates', {
+        name: 'p',
+        qrOptions: { dotsOptions: { type: 'rounded', color: '#6a1b9a' } },
+      })
+    ).json();
     const png = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview`);
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
@@ -217,7 +257,11 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     // the first scan a second: the pacing test needs only a trickle of scans.
     const prefix = `${api.ctx.config.REDIS_NAMESPACE}:paced`;
     queues = createQueues(api.ctx.redis, prefix);
-    workers = await startWorkers({ ...api.ctx, queues, config: { ...api.ctx.config, REDIS_NAMESPACE: prefix, BULK_PACE_SCANS_PER_SEC: 1 } });
+    workers = await startWorkers({
+      ...api.ctx,
+      queues,
+      config: { ...api.ctx.config, REDIS_NAMESPACE: prefix, BULK_PACE_SCANS_PER_SEC: 1 },
+    });
   });
   afterAll(async () => {
     await workers.close();
@@ -230,7 +274,10 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     return slugs.map((s) => bySlug.get(s));
   }
   async function finished(acct: TestAccount, jobId: string) {
-    let job: { state: string; progress: number; result?: { zipKey: string; count: number; bytes: number } } = { state: 'queued', progress: 0 };
+    let job: { state: string; progress: number; result?: { zipKey: string; count: number; bytes: number } } = {
+      state: 'queued',
+      progress: 0,
+    };
     for (let i = 0; i < 600 && job.state !== 'completed' && job.state !== 'failed'; i++) {
       await new Promise((r) => setTimeout(r, 100));
       job = (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
@@ -248,11 +295,16 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     const acct = await createTestAccount(api.ctx);
     const slugs: string[] = [];
     for (let i = 0; i < 12; i++) slugs.push(await newLink(acct));
-    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], {
-      accountId: acct.accountId,
-      type: 'qr-render',
-      payload: { linkIds: await linkIdsOf(slugs) },
-    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const jobId = await enqueueAccountJob(
+      api.ctx.db,
+      queues['qr-render'],
+      {
+        accountId: acct.accountId,
+        type: 'qr-render',
+        payload: { linkIds: await linkIdsOf(slugs) },
+      },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const job = await finished(acct, jobId);
     expect(job.state).toBe('completed');
     expect(job.progress).toBe(100);
@@ -288,14 +340,32 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     const scans = (async () => {
       while (scanning) {
         const batch = encodeScanBatch([
-          { id: randomUUID(), linkId: ids[0]!, accountId: acct.accountId, at: Date.now(), browserName: null, deviceType: null, deviceVendor: null, osName: null, countryName: null, region: null, city: null, isBot: false },
+          {
+            id: randomUUID(),
+            linkId: ids[0]!,
+            accountId: acct.accountId,
+            at: Date.now(),
+            browserName: null,
+            deviceType: null,
+            deviceVendor: null,
+            osName: null,
+            countryName: null,
+            region: null,
+            city: null,
+            isBot: false,
+          },
         ]);
         await queues.scans.add('scans', batch, { ...SCAN_JOB_OPTIONS, jobId: randomUUID() });
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
     await new Promise((r) => setTimeout(r, 500));
-    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], { accountId: acct.accountId, type: 'qr-render', payload: { linkIds: ids } }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const jobId = await enqueueAccountJob(
+      api.ctx.db,
+      queues['qr-render'],
+      { accountId: acct.accountId, type: 'qr-render', payload: { linkIds: ids } },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const job = await finished(acct, jobId);
     scanning = false;
     await scans;
@@ -313,11 +383,16 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     const acct = await createTestAccount(api.ctx);
     const mine = await newLink(acct);
     const theirs = await newLink(other);
-    const jobId = await enqueueAccountJob(api.ctx.db, queues['qr-render'], {
-      accountId: acct.accountId,
-      type: 'qr-render',
-      payload: { linkIds: await linkIdsOf([mine, theirs]) },
-    }, api.ctx.config.JOB_ACCOUNT_QUEUE);
+    const jobId = await enqueueAccountJob(
+      api.ctx.db,
+      queues['qr-render'],
+      {
+        accountId: acct.accountId,
+        type: 'qr-render',
+        payload: { linkIds: await linkIdsOf([mine, theirs]) },
+      },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
     const job = await finished(acct, jobId);
     expect(job.result?.count).toBe(1);
     expect([...(await unzip(await storedZip(job.result!.zipKey))).keys()].sort()).toEqual([`${mine}.png`, `${mine}.svg`]);
@@ -330,7 +405,12 @@ describe('options that can never encode the short URL are refused when written',
     [{ qrOptions: { mode: 'Kanji' } }, 'qrOptions.qrOptions.mode'],
     [{ qrOptions: { typeNumber: 1, errorCorrectionLevel: 'H' } }, 'qrOptions.qrOptions.typeNumber'],
   ])('%o → 400 at %s (create), and at qrCode… (PATCH)', async (qrOptions, path) => {
-    const create = await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions });
+    const create = await call(api.app, me.key, 'POST', '/api/v1/links', {
+      name: 'x',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      qrOptions,
+    });
     expect(create.statusCode).toBe(400);
     expect(create.json().errors[0].path).toBe(path);
     const id = await newLink(me);

@@ -19,7 +19,15 @@ import { fileUrl, storeUpload } from '../domain/files/files.js';
 import { ValidationError } from '../domain/errors.js';
 import { inRanges, isPublicAddress, parseCidrList } from '../platform/net/ip-ranges.js';
 import { safeFetch, SafeFetchError } from '../platform/net/safe-fetch.js';
-import { loadQrImage, ownFileId, QR_SVG_FILTERS_MESSAGE, QR_SVG_MAX_DEPTH, QR_SVG_MAX_MASKS, QR_SVG_TOO_COMPLEX_MESSAGE, type QrImageContext } from '../domain/qr/image-source.js';
+import {
+  loadQrImage,
+  ownFileId,
+  QR_SVG_FILTERS_MESSAGE,
+  QR_SVG_MAX_DEPTH,
+  QR_SVG_MAX_MASKS,
+  QR_SVG_TOO_COMPLEX_MESSAGE,
+  type QrImageContext,
+} from '../domain/qr/image-source.js';
 import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { createTestAccount, startTestApi, type TestApi } from './support/harness.js';
 
@@ -42,7 +50,13 @@ function jpegHeader(width: number, height: number): Buffer {
   sof.writeUInt16BE(height, 5);
   sof.writeUInt16BE(width, 7);
   sof.set([3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1], 9);
-  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, Buffer.from([0xff, 0xff]) /* fill bytes */, sof.subarray(1), Buffer.from([0xff, 0xd9])]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8]),
+    app0,
+    Buffer.from([0xff, 0xff]) /* fill bytes */,
+    sof.subarray(1),
+    Buffer.from([0xff, 0xd9]),
+  ]);
 }
 
 function gifOfSize(width: number, height: number): Buffer {
@@ -90,11 +104,29 @@ function hasOpenssl(): boolean {
 function selfSignedLocalhost(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'qr-image-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -228,7 +260,11 @@ let accountId: string;
 let otherAccountId: string;
 
 beforeAll(async () => {
-  api = await startTestApi({ QR_IMAGE_FETCH_ALLOW_CIDRS: '', QR_IMAGE_FETCH_TIMEOUT_MS: '5000', QR_IMAGE_MAX_BYTES: String(2 * 1024 * 1024) });
+  api = await startTestApi({
+    QR_IMAGE_FETCH_ALLOW_CIDRS: '',
+    QR_IMAGE_FETCH_TIMEOUT_MS: '5000',
+    QR_IMAGE_MAX_BYTES: String(2 * 1024 * 1024),
+  });
   base = api.ctx.config;
   accountId = (await createTestAccount(api.ctx)).accountId;
   otherAccountId = (await createTestAccount(api.ctx)).accountId;
@@ -303,7 +339,10 @@ describe('loadQrImage: data URIs', () => {
   });
 
   it('returns an SVG sanitized by the upload sanitizer', async () => {
-    const doc = svg('width="10" height="10"', '<script>alert(1)</script><rect width="5" height="5" onclick="x()"/><image href="http://evil.example/t.png"/>');
+    const doc = svg(
+      'width="10" height="10"',
+      '<script>alert(1)</script><rect width="5" height="5" onclick="x()"/><image href="http://evil.example/t.png"/>',
+    );
     const image = (await loadQrImage(open(), accountId, dataUri('image/svg+xml', doc)))!;
     const text = Buffer.from(image.data).toString('utf8');
     expect(text).toContain('<rect');
@@ -312,13 +351,19 @@ describe('loadQrImage: data URIs', () => {
 
   // Filters cost the render thread by the drawn size: over a minute per code.
   it.each([
-    ['the reported filters', '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="10"/><feMorphology radius="85"/><feGaussianBlur stdDeviation="50"/></filter><rect width="5" height="5" filter="url(#f)"/>'],
+    [
+      'the reported filters',
+      '<filter id="f"><feTurbulence baseFrequency="0.05" numOctaves="10"/><feMorphology radius="85"/><feGaussianBlur stdDeviation="50"/></filter><rect width="5" height="5" filter="url(#f)"/>',
+    ],
     ['a filter element alone', '<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="5" height="5"/>'],
     ['a filter function as an attribute', '<rect width="5" height="5" filter="blur(40px)"/>'],
     ['a filter in a style attribute, escaped', '<rect width="5" height="5" style="fill:red;f\\69lter : blur(40px)"/>'],
     ['a filter in a stylesheet', '<style>.a{filter:blur(40px)}</style><rect class="a" width="5" height="5"/>'],
   ])('refuses an SVG logo with %s', async (_name, body) => {
-    await refusedWith(loadQrImage(open(), accountId, dataUri('image/svg+xml', svg('width="10" height="10"', body))), QR_SVG_FILTERS_MESSAGE);
+    await refusedWith(
+      loadQrImage(open(), accountId, dataUri('image/svg+xml', svg('width="10" height="10"', body))),
+      QR_SVG_FILTERS_MESSAGE,
+    );
   });
 
   // Masks and nesting are layers held at once: a chain of n masks, n layers of the drawn size.
@@ -330,22 +375,35 @@ describe('loadQrImage: data URIs', () => {
     const doc = (body: string) => dataUri('image/svg+xml', svg('width="10" height="10"', body));
     expect(await loadQrImage(open(), accountId, doc(maskChain(QR_SVG_MAX_MASKS)))).toMatchObject({ contentType: 'image/svg+xml' });
     await refusedWith(loadQrImage(open(), accountId, doc(maskChain(QR_SVG_MAX_MASKS + 1))), QR_SVG_TOO_COMPLEX_MESSAGE);
-    await refusedWith(loadQrImage(open(), accountId, doc(`<clipPath id="c"><rect width="5" height="5"/></clipPath>${maskChain(QR_SVG_MAX_MASKS)}`)), QR_SVG_TOO_COMPLEX_MESSAGE);
+    await refusedWith(
+      loadQrImage(open(), accountId, doc(`<clipPath id="c"><rect width="5" height="5"/></clipPath>${maskChain(QR_SVG_MAX_MASKS)}`)),
+      QR_SVG_TOO_COMPLEX_MESSAGE,
+    );
     expect(await loadQrImage(open(), accountId, doc(nested(QR_SVG_MAX_DEPTH)))).toMatchObject({ contentType: 'image/svg+xml' });
     await refusedWith(loadQrImage(open(), accountId, doc(nested(QR_SVG_MAX_DEPTH + 1))), QR_SVG_TOO_COMPLEX_MESSAGE);
   });
 
   it('accepts an SVG logo whose filter is none, or that only names one in text', async () => {
-    const doc = svg('width="10" height="10"', '<rect width="5" height="5" filter="none" style="filter: none"/><text>filter: blur(4px)</text>');
+    const doc = svg(
+      'width="10" height="10"',
+      '<rect width="5" height="5" filter="none" style="filter: none"/><text>filter: blur(4px)</text>',
+    );
     expect(await loadQrImage(open(), accountId, dataUri('image/svg+xml', doc))).toMatchObject({ contentType: 'image/svg+xml' });
   });
 
   it('refuses an SVG that is not well-formed', async () => {
-    await refusedWith(loadQrImage(open(), accountId, dataUri('image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>')), /./);
+    await refusedWith(
+      loadQrImage(open(), accountId, dataUri('image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>')),
+      /./,
+    );
   });
 
   it('refuses bytes that are not an image (400 at the given path)', async () => {
-    await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', 'hello, world'), { path: 'qrOptions.image' }), 'Not an image', 'qrOptions.image');
+    await refusedWith(
+      loadQrImage(open(), accountId, dataUri('image/png', 'hello, world'), { path: 'qrOptions.image' }),
+      'Not an image',
+      'qrOptions.image',
+    );
     await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pdfBytes())), 'Not an image');
   });
 
@@ -360,16 +418,28 @@ describe('loadQrImage: data URIs', () => {
     await refusedWith(loadQrImage(open(), accountId, 'data:image/png;base64,iVBORw0K='), 'Image data is not valid base64');
     await refusedWith(loadQrImage(open(), accountId, 'data:text/html;base64,PGI+'), 'Must be a data:image/...;base64, URI');
     const small = ctxWith({ QR_IMAGE_MAX_BYTES: 1024 });
-    await refusedWith(loadQrImage(small, accountId, dataUri('image/png', Buffer.concat([PNG, Buffer.alloc(2000)]))), 'Image is larger than 1 KB');
+    await refusedWith(
+      loadQrImage(small, accountId, dataUri('image/png', Buffer.concat([PNG, Buffer.alloc(2000)]))),
+      'Image is larger than 1 KB',
+    );
   });
 
   it('refuses raster images with absurd dimensions (decompression bombs)', async () => {
-    await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(100_000, 100_000))), /more than 4,194,304 pixels \(2048 × 2048\)/);
+    await refusedWith(
+      loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(100_000, 100_000))),
+      /more than 4,194,304 pixels \(2048 × 2048\)/,
+    );
     // Decoded pixels count, not sides: 8000 × 8000 passed a per-side limit of 8192 and cost seconds per render.
     await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(8000, 8000))), /more than 4,194,304 pixels/);
     await refusedWith(loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(2049, 2048))), /more than 4,194,304 pixels/);
-    expect(await loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(2048, 2048)))).toMatchObject({ width: 2048, height: 2048 });
-    expect(await loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(4096, 1024)))).toMatchObject({ width: 4096, height: 1024 });
+    expect(await loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(2048, 2048)))).toMatchObject({
+      width: 2048,
+      height: 2048,
+    });
+    expect(await loadQrImage(open(), accountId, dataUri('image/png', pngHeaderOnly(4096, 1024)))).toMatchObject({
+      width: 4096,
+      height: 1024,
+    });
   });
 });
 
@@ -460,7 +530,10 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
         { address: '127.0.0.1', family: 4 },
         { address: '169.254.169.254', family: 4 },
       ],
-    }).then(() => null, (e: unknown) => e);
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(fail).toMatchObject({ code: 'non_public_address' });
     expect(requests).toEqual([]);
   });
@@ -482,7 +555,10 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
         timeoutMs: 3000,
         allowCidrs: '127.0.0.1/32',
         resolve: async () => [{ address: '127.0.0.1', family: 4 }],
-      }).then(() => null, (e: unknown) => e);
+      }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       // Self-signed: refused, so certificate checks are on; the error says nothing about why.
       expect(fail).toMatchObject({ code: 'network', message: 'connection failed' });
       expect(servername).toBe('localhost');
@@ -517,13 +593,22 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
   ])('re-checks every hop: a redirect to %s is refused', async (target) => {
     requests = [];
     const to = target.replace('PORT', String(port));
-    await refusedWith(loadQrImage(allowLocal(), accountId, local(`/redirect?to=${encodeURIComponent(to)}`)), 'Image URL must resolve to a public address');
+    await refusedWith(
+      loadQrImage(allowLocal(), accountId, local(`/redirect?to=${encodeURIComponent(to)}`)),
+      'Image URL must resolve to a public address',
+    );
     expect(requests).toEqual(['/redirect']);
   });
 
   it('refuses a redirect to another scheme or to credentials', async () => {
-    await refusedWith(loadQrImage(allowLocal(), accountId, local(`/redirect?to=${encodeURIComponent('ftp://127.0.0.1/x.png')}`)), 'Image URL must be http or https');
-    await refusedWith(loadQrImage(allowLocal(), accountId, local(`/redirect?to=${encodeURIComponent(`http://a:b@127.0.0.1:${port}/logo.png`)}`)), 'Image URL must not contain a user name or password');
+    await refusedWith(
+      loadQrImage(allowLocal(), accountId, local(`/redirect?to=${encodeURIComponent('ftp://127.0.0.1/x.png')}`)),
+      'Image URL must be http or https',
+    );
+    await refusedWith(
+      loadQrImage(allowLocal(), accountId, local(`/redirect?to=${encodeURIComponent(`http://a:b@127.0.0.1:${port}/logo.png`)}`)),
+      'Image URL must not contain a user name or password',
+    );
     await refusedWith(loadQrImage(allowLocal(), accountId, local('/redirect?to=')), 'Image URL redirects to an invalid location');
   });
 
@@ -559,7 +644,10 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
 
   it.each(['/slow-headers', '/slow-body', '/drip'])('times out on %s (one deadline for the whole fetch)', async (path) => {
     const started = Date.now();
-    await refusedWith(loadQrImage(allowLocal({ QR_IMAGE_FETCH_TIMEOUT_MS: 300 }), accountId, local(path)), 'Image could not be fetched: timeout');
+    await refusedWith(
+      loadQrImage(allowLocal({ QR_IMAGE_FETCH_TIMEOUT_MS: 300 }), accountId, local(path)),
+      'Image could not be fetched: timeout',
+    );
     // Not before the deadline. (These servers never finish, so any answer at all shows the
     // deadline ended the fetch; no upper bound, which would only measure the machine.)
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
@@ -570,7 +658,10 @@ describe('loadQrImage: fetching an URL (allow-list 127.0.0.1/32)', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    await refusedWith(loadQrImage(allowLocal(), accountId, `http://127.0.0.1:${deadPort}/x.png`), 'Image could not be fetched: connection failed');
+    await refusedWith(
+      loadQrImage(allowLocal(), accountId, `http://127.0.0.1:${deadPort}/x.png`),
+      'Image could not be fetched: connection failed',
+    );
   });
 });
 
@@ -616,7 +707,11 @@ describe('loadQrImage: SSRF refusals with an empty allow-list', () => {
   });
 
   it('safeFetch reports the same refusals as SafeFetchError codes', async () => {
-    const fail = (url: string) => safeFetch(url, { maxBytes: 100, timeoutMs: 1000 }).then(() => null, (e: unknown) => e);
+    const fail = (url: string) =>
+      safeFetch(url, { maxBytes: 100, timeoutMs: 1000 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(await fail(local('/logo.png'))).toMatchObject({ code: 'non_public_address' });
     expect(await fail('ftp://example.com/')).toBeInstanceOf(SafeFetchError);
   });
@@ -717,7 +812,11 @@ describe('QR_IMAGE_FETCH_ALLOW_CIDRS', () => {
   });
 
   it('defaults to empty, with 2 MB and 5 s', () => {
-    expect(loadConfig({})).toMatchObject({ QR_IMAGE_FETCH_ALLOW_CIDRS: '', QR_IMAGE_MAX_BYTES: 2 * 1024 * 1024, QR_IMAGE_FETCH_TIMEOUT_MS: 5000 });
+    expect(loadConfig({})).toMatchObject({
+      QR_IMAGE_FETCH_ALLOW_CIDRS: '',
+      QR_IMAGE_MAX_BYTES: 2 * 1024 * 1024,
+      QR_IMAGE_FETCH_TIMEOUT_MS: 5000,
+    });
   });
 
   it.each(['10.0.0.0/33', 'nonsense', '10.0.0.0/8/1', '0177.0.0.1/32', '::1/129'])('refuses %s at start-up', (value) => {

@@ -60,7 +60,12 @@ describe('render threads are shared fairly between accounts', () => {
   beforeAll(async () => {
     // Two threads, one per account at a time, four renders of an account may wait; a time limit
     // no render here reaches, however slow the machine.
-    api = await startHttpApi({ QR_RENDER_THREADS: '2', QR_RENDER_ACCOUNT_THREADS: '1', QR_RENDER_ACCOUNT_QUEUE: '4', QR_RENDER_TIMEOUT_MS: '600000' });
+    api = await startHttpApi({
+      QR_RENDER_THREADS: '2',
+      QR_RENDER_ACCOUNT_THREADS: '1',
+      QR_RENDER_ACCOUNT_QUEUE: '4',
+      QR_RENDER_TIMEOUT_MS: '600000',
+    });
     flooder = await createTestAccount(api.ctx);
     other = await createTestAccount(api.ctx);
     heavy = await newLink(api, flooder, heavyStyle);
@@ -122,7 +127,12 @@ describe('renders without a waiting bound (how the worker renders bulk ZIPs)', (
   let api: HttpApi;
 
   beforeAll(async () => {
-    api = await startHttpApi({ QR_RENDER_THREADS: '1', QR_RENDER_ACCOUNT_THREADS: '1', QR_RENDER_ACCOUNT_QUEUE: '2', QR_RENDER_TIMEOUT_MS: '600000' });
+    api = await startHttpApi({
+      QR_RENDER_THREADS: '1',
+      QR_RENDER_ACCOUNT_THREADS: '1',
+      QR_RENDER_ACCOUNT_QUEUE: '2',
+      QR_RENDER_TIMEOUT_MS: '600000',
+    });
   });
   afterAll(() => api?.close());
 
@@ -189,7 +199,12 @@ describe('a centre image of too many pixels', () => {
   afterAll(() => api?.close());
 
   it('is a 400 naming the field where options are written', async () => {
-    const create = await request(api, me, 'POST', '/links', { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: huge } });
+    const create = await request(api, me, 'POST', '/links', {
+      name: 'x',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      qrOptions: { image: huge },
+    });
     expect(create.status).toBe(400);
     expect(await create.json()).toEqual(refusal('qrOptions.image'));
 
@@ -198,7 +213,12 @@ describe('a centre image of too many pixels', () => {
     expect(patch.status).toBe(400);
     expect(await patch.json()).toEqual(refusal('qrCode.image'));
 
-    const put = await request(api, me, 'PUT', `/links/${id}`, { name: 'x', type: 'website', data: { url: 'https://example.com' }, qrOptions: { image: huge } });
+    const put = await request(api, me, 'PUT', `/links/${id}`, {
+      name: 'x',
+      type: 'website',
+      data: { url: 'https://example.com' },
+      qrOptions: { image: huge },
+    });
     expect(put.status).toBe(400);
     expect(await put.json()).toEqual(refusal('qrOptions.image'));
 
@@ -218,7 +238,10 @@ describe('a centre image of too many pixels', () => {
     expect(await res.json()).toEqual(refusal('qr_options.image'));
 
     const tpl = (await (await request(api, me, 'POST', '/templates', { name: 't', qrOptions: {} })).json()) as { id: string };
-    await api.ctx.db.update(templates).set({ qrOptions: { image: huge } }).where(eq(templates.id, tpl.id));
+    await api.ctx.db
+      .update(templates)
+      .set({ qrOptions: { image: huge } })
+      .where(eq(templates.id, tpl.id));
     const preview = await request(api, me, 'GET', `/templates/${tpl.id}/preview`);
     expect(preview.status).toBe(400);
     expect(await preview.json()).toEqual(refusal('qr_options.image'));

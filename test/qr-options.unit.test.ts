@@ -1,12 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { CSS_COLOR_NAMES, isCssColor, parseCssColor } from '../domain/qr/color.js';
-import {
-  QR_DEFAULTS,
-  QR_MAX_IMAGE_CHARS,
-  qrOptionsSchema,
-  withQrDefaults,
-  type QrOptions,
-} from '../domain/qr/options.js';
+import { QR_DEFAULTS, QR_MAX_IMAGE_CHARS, qrOptionsSchema, withQrDefaults, type QrOptions } from '../domain/qr/options.js';
 
 describe('parseCssColor', () => {
   it.each([
@@ -301,9 +295,7 @@ describe('qrOptionsSchema', () => {
   it('rejects other enum values with their allowed list', () => {
     expect(issuesOf({ type: 'png' })[0]!.message).toBe('Must be one of: canvas, svg');
     expect(issuesOf({ qrOptions: { errorCorrectionLevel: 'X' } })[0]!.message).toBe('Must be one of: L, M, Q, H');
-    expect(issuesOf({ imageOptions: { crossOrigin: 'foo' } })[0]!.message).toBe(
-      'Must be one of: anonymous, use-credentials',
-    );
+    expect(issuesOf({ imageOptions: { crossOrigin: 'foo' } })[0]!.message).toBe('Must be one of: anonymous, use-credentials');
     expect(issuesOf({ cornersDotOptions: { type: 'hexagon' } })[0]!.message).toBe(
       'Must be one of: square, dot, dots, rounded, extra-rounded, classy, classy-rounded',
     );

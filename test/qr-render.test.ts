@@ -123,7 +123,11 @@ function scanCombos(type: (typeof DOT_TYPES)[number], offset: number): ScanCombo
           cornersDotOptions: { type: eye, ...(gradient ? { color: '#1a237e' } : {}) },
           ...(gradient ? { backgroundOptions: { gradient: linear(0, '#ffffff', '#e3f2fd') } } : {}),
         };
-        combos.push({ label: `${type}/${level}/${gradient ? 'gradient' : 'plain'}/${withLogo ? 'logo' : 'no logo'}/${ring}+${eye}`, options, logo: withLogo ? LOGO : null });
+        combos.push({
+          label: `${type}/${level}/${gradient ? 'gradient' : 'plain'}/${withLogo ? 'logo' : 'no logo'}/${ring}+${eye}`,
+          options,
+          logo: withLogo ? LOGO : null,
+        });
         k++;
       }
     }
@@ -200,7 +204,10 @@ const VISUAL: VisualCase[] = [
   { option: 'defaults', options: {} },
   ...DOT_TYPES.map((type) => ({ option: `dotsOptions.type ${type}`, options: { dotsOptions: { type } } })),
   ...CORNER_SQUARE_TYPES.map((type) => ({ option: `cornersSquareOptions.type ${type}`, options: { cornersSquareOptions: { type } } })),
-  ...CORNER_DOT_TYPES.map((type) => ({ option: `cornersDotOptions.type ${type}`, options: { cornersSquareOptions: { type: 'extra-rounded' as const }, cornersDotOptions: { type } } })),
+  ...CORNER_DOT_TYPES.map((type) => ({
+    option: `cornersDotOptions.type ${type}`,
+    options: { cornersSquareOptions: { type: 'extra-rounded' as const }, cornersDotOptions: { type } },
+  })),
   ...[0, Math.PI / 4, Math.PI / 2, (3 * Math.PI) / 4, Math.PI, 5, -2].map((rotation) => ({
     option: 'gradient linear (dots, corners, background)',
     options: {
@@ -213,7 +220,17 @@ const VISUAL: VisualCase[] = [
   {
     option: 'gradient radial (dots, corners, background)',
     options: {
-      dotsOptions: { type: 'rounded', gradient: { type: 'radial', colorStops: [{ offset: 0.2, color: '#000000' }, { offset: 0.5, color: '#b71c1c' }, { offset: 0.9, color: '#0d47a1' }] } },
+      dotsOptions: {
+        type: 'rounded',
+        gradient: {
+          type: 'radial',
+          colorStops: [
+            { offset: 0.2, color: '#000000' },
+            { offset: 0.5, color: '#b71c1c' },
+            { offset: 0.9, color: '#0d47a1' },
+          ],
+        },
+      },
       cornersSquareOptions: { type: 'dot', gradient: radial('#4a148c', '#000000') },
       cornersDotOptions: { gradient: radial('#00e676', '#004d40') },
       backgroundOptions: { gradient: radial('#ffffff', '#fff3e0') },
@@ -221,23 +238,61 @@ const VISUAL: VisualCase[] = [
   },
   {
     option: 'gradient stops with alpha, transparent background',
-    options: { dotsOptions: { gradient: { type: 'linear', rotation: 0.3, colorStops: [{ offset: 0, color: 'rgba(0,0,0,0.2)' }, { offset: 1, color: '#000' }] } }, backgroundOptions: { color: 'transparent' } },
+    options: {
+      dotsOptions: {
+        gradient: {
+          type: 'linear',
+          rotation: 0.3,
+          colorStops: [
+            { offset: 0, color: 'rgba(0,0,0,0.2)' },
+            { offset: 1, color: '#000' },
+          ],
+        },
+      },
+      backgroundOptions: { color: 'transparent' },
+    },
   },
   { option: 'logo (PNG)', options: { qrOptions: { errorCorrectionLevel: 'H' } }, logo: LOGO },
-  { option: 'logo (PNG)', options: { qrOptions: { errorCorrectionLevel: 'Q' }, imageOptions: { hideBackgroundDots: true, margin: 4 } }, logo: LOGO },
-  { option: 'logo (PNG)', options: { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { hideBackgroundDots: true, imageSize: 0.3 } }, logo: WIDE_LOGO },
-  { option: 'logo (PNG)', options: { qrOptions: { errorCorrectionLevel: 'M' }, imageOptions: { hideBackgroundDots: true, imageSize: 1 } }, logo: TALL_LOGO },
+  {
+    option: 'logo (PNG)',
+    options: { qrOptions: { errorCorrectionLevel: 'Q' }, imageOptions: { hideBackgroundDots: true, margin: 4 } },
+    logo: LOGO,
+  },
+  {
+    option: 'logo (PNG)',
+    options: { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { hideBackgroundDots: true, imageSize: 0.3 } },
+    logo: WIDE_LOGO,
+  },
+  {
+    option: 'logo (PNG)',
+    options: { qrOptions: { errorCorrectionLevel: 'M' }, imageOptions: { hideBackgroundDots: true, imageSize: 1 } },
+    logo: TALL_LOGO,
+  },
   { option: 'logo (SVG)', options: { imageOptions: { hideBackgroundDots: true, imageSize: 0.3 } }, logo: SVG_LOGO },
   { option: 'background transparent', options: { backgroundOptions: { color: 'transparent' } } },
-  { option: 'background alpha', options: { backgroundOptions: { color: 'rgba(255, 255, 255, 0.5)' }, dotsOptions: { color: 'rgba(0, 0, 80, 0.8)' } } },
+  {
+    option: 'background alpha',
+    options: { backgroundOptions: { color: 'rgba(255, 255, 255, 0.5)' }, dotsOptions: { color: 'rgba(0, 0, 80, 0.8)' } },
+  },
   { option: 'background round', options: { backgroundOptions: { round: 0.3, color: '#e8eaf6' } } },
   { option: 'background round', options: { width: 400, height: 300, backgroundOptions: { round: 1, color: '#e8eaf6' } } },
   { option: 'margin 0', options: { margin: 0 } },
   { option: 'margin 20', options: { margin: 20 } },
   { option: 'margin 20', options: { margin: 20, dotsOptions: { type: 'dots' }, qrOptions: { errorCorrectionLevel: 'H' } }, logo: LOGO },
   ...DOT_TYPES.map((type) => ({ option: 'roundSize false', options: { dotsOptions: { type, roundSize: false } } })),
-  { option: 'roundSize false', options: { width: 317, height: 317, dotsOptions: { roundSize: false }, cornersSquareOptions: { type: 'dot' as const } } },
-  { option: 'roundSize false', options: { dotsOptions: { roundSize: false }, qrOptions: { errorCorrectionLevel: 'H' as const }, imageOptions: { hideBackgroundDots: true } }, logo: WIDE_LOGO },
+  {
+    option: 'roundSize false',
+    options: { width: 317, height: 317, dotsOptions: { roundSize: false }, cornersSquareOptions: { type: 'dot' as const } },
+  },
+  {
+    option: 'roundSize false',
+    options: {
+      dotsOptions: { roundSize: false },
+      qrOptions: { errorCorrectionLevel: 'H' as const },
+      imageOptions: { hideBackgroundDots: true },
+    },
+    logo: WIDE_LOGO,
+  },
   { option: 'shape circle', options: { shape: 'circle', backgroundOptions: { round: 1 } } },
   { option: 'shape circle', options: { shape: 'circle', margin: 0, dotsOptions: { type: 'dots' } } },
   { option: 'shape circle', options: { shape: 'circle', width: 300, height: 400, dotsOptions: { type: 'classy' } } },
@@ -349,7 +404,10 @@ describe('errors', () => {
   });
 
   it('data longer than any version holds (auto typeNumber): data', () => {
-    expect(renderError({ qrOptions: { errorCorrectionLevel: 'H' } }, `${DATA}?${'x'.repeat(1300)}`).map((e) => e.path)).toEqual(['data', 'data']);
+    expect(renderError({ qrOptions: { errorCorrectionLevel: 'H' } }, `${DATA}?${'x'.repeat(1300)}`).map((e) => e.path)).toEqual([
+      'data',
+      'data',
+    ]);
   });
 
   it('no room for the modules: width, margin', () => {
@@ -432,8 +490,16 @@ describe('the SVG document', () => {
 });
 
 describe('the drawn-logo cache (bulk jobs reuse one logo)', () => {
-  const opts = withQrDefaults({ qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.3 } }, 'http://localhost:3001/Ca5hLg0');
-  const logo = (rgb: [number, number, number]): QrImage => ({ data: pngBytes(24, 24, rgb), contentType: 'image/png', width: 24, height: 24 });
+  const opts = withQrDefaults(
+    { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.3 } },
+    'http://localhost:3001/Ca5hLg0',
+  );
+  const logo = (rgb: [number, number, number]): QrImage => ({
+    data: pngBytes(24, 24, rgb),
+    contentType: 'image/png',
+    width: 24,
+    height: 24,
+  });
 
   it('gives the same picture for the same logo bytes, and a different one for another logo', () => {
     const red1 = renderPng(opts, logo([220, 20, 20]));

@@ -30,10 +30,30 @@ describe('scan-risk thresholds against the decoders', () => {
     { name: 'grey #bbbbbb on white (1.9:1)', options: mono('#bbbbbb'), risky: true },
     { name: 'grey #dddddd on white (1.4:1)', options: mono('#dddddd'), risky: true },
     { name: 'white on black (inverted)', options: { ...mono('white'), backgroundOptions: { color: 'black' } }, risky: true },
-    { name: 'a logo at half of level Q', options: { qrOptions: { errorCorrectionLevel: 'Q' }, imageOptions: { imageSize: 0.5, hideBackgroundDots: true } }, logo: LOGO, risky: false },
-    { name: 'a logo at 60 % of level Q', options: { qrOptions: { errorCorrectionLevel: 'Q' }, imageOptions: { imageSize: 0.6, hideBackgroundDots: true } }, logo: LOGO, risky: true },
-    { name: 'a logo at 60 % of level M', options: { qrOptions: { errorCorrectionLevel: 'M' }, imageOptions: { imageSize: 0.6 } }, logo: LOGO, risky: true },
-    { name: 'a logo at all of level H', options: { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 1 } }, logo: LOGO, risky: true },
+    {
+      name: 'a logo at half of level Q',
+      options: { qrOptions: { errorCorrectionLevel: 'Q' }, imageOptions: { imageSize: 0.5, hideBackgroundDots: true } },
+      logo: LOGO,
+      risky: false,
+    },
+    {
+      name: 'a logo at 60 % of level Q',
+      options: { qrOptions: { errorCorrectionLevel: 'Q' }, imageOptions: { imageSize: 0.6, hideBackgroundDots: true } },
+      logo: LOGO,
+      risky: true,
+    },
+    {
+      name: 'a logo at 60 % of level M',
+      options: { qrOptions: { errorCorrectionLevel: 'M' }, imageOptions: { imageSize: 0.6 } },
+      logo: LOGO,
+      risky: true,
+    },
+    {
+      name: 'a logo at all of level H',
+      options: { qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 1 } },
+      logo: LOGO,
+      risky: true,
+    },
   ];
 
   it.each(cases)('$name: flagged exactly when a phone-grade decoder fails it', async ({ options, logo, risky }) => {

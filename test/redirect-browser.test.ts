@@ -18,7 +18,10 @@ import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 const SCREENSHOTS = 'test-output/scans/';
 const PAGE_TYPES = LINK_TYPES.filter((t) => t !== 'website' && t !== 'smart-url');
 /** Image pages show their pictures (checked by alt text: the owner's page title and place, never the file name); the others this text from the example data. */
-const EXPECTED_IMAGES: Record<string, string[]> = { image: ['Scan image'], gallery: ['Scan gallery, image 1 of 2', 'Scan gallery, image 2 of 2'] };
+const EXPECTED_IMAGES: Record<string, string[]> = {
+  image: ['Scan image'],
+  gallery: ['Scan gallery, image 1 of 2', 'Scan gallery, image 2 of 2'],
+};
 /** Text each page must show, taken from the example data. */
 const EXPECTED_TEXT: Record<string, string> = {
   email: 'hello@example.com',
@@ -71,7 +74,12 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
   }
 
   it.each(PAGE_TYPES)('%s', async (type) => {
-    const slug = await createLink({ name: `Scan ${type}`, type, data: exampleData(type, await freshFiles()), ...(EXPECTED_IMAGES[type] ? { pageStyle: { title: `Scan ${type}` } } : {}) });
+    const slug = await createLink({
+      name: `Scan ${type}`,
+      type,
+      data: exampleData(type, await freshFiles()),
+      ...(EXPECTED_IMAGES[type] ? { pageStyle: { title: `Scan ${type}` } } : {}),
+    });
     const visit = await visitPage(browser, `${redirect.base}/${slug}`);
     try {
       expect(visit.response?.status()).toBe(200);
@@ -89,7 +97,12 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
   });
 
   const protectedContact = (password: string) =>
-    createLink({ name: 'Secret contact', type: 'vcard', data: exampleData('vcard', { images: [], pdfs: [] }), linkConfigurations: { passwordProtectedActive: true, password } });
+    createLink({
+      name: 'Secret contact',
+      type: 'vcard',
+      data: exampleData('vcard', { images: [], pdfs: [] }),
+      linkConfigurations: { passwordProtectedActive: true, password },
+    });
 
   it('a password-protected page: the form, then the page once the password is right', async () => {
     const slug = await protectedContact('table 7');
@@ -116,10 +129,14 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
     // Another site (localhost is not 127.0.0.1's site) whose button posts the form to the link.
     const elsewhere = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(`<form method="post" action="${redirect.base}/${slug}"><input name="password" value="table 8"><button>Win a prize</button></form>`);
+      response.end(
+        `<form method="post" action="${redirect.base}/${slug}"><input name="password" value="table 8"><button>Win a prize</button></form>`,
+      );
     });
     await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    const visit = await visitPage(browser, `http://localhost:${(elsewhere.address() as AddressInfo).port}/`, { allowedHosts: ['localhost', '127.0.0.1'] });
+    const visit = await visitPage(browser, `http://localhost:${(elsewhere.address() as AddressInfo).port}/`, {
+      allowedHosts: ['localhost', '127.0.0.1'],
+    });
     try {
       const [response] = await Promise.all([visit.page.waitForNavigation(), visit.page.click('button')]);
       expect(response?.status()).toBe(403);
@@ -147,7 +164,8 @@ describe.skipIf(!hasChromium)('scanned pages in headless Chromium, through the r
       const whiteShare = async () => {
         const shot = PNG.sync.read(await page.screenshot());
         let white = 0;
-        for (let i = 0; i < shot.data.length; i += 4) if (shot.data[i]! > 245 && shot.data[i + 1]! > 245 && shot.data[i + 2]! > 245) white++;
+        for (let i = 0; i < shot.data.length; i += 4)
+          if (shot.data[i]! > 245 && shot.data[i + 1]! > 245 && shot.data[i + 2]! > 245) white++;
         return white / (shot.width * shot.height);
       };
       await expect.poll(whiteShare, { timeout: 60_000, interval: 500 }).toBeGreaterThan(0.02);

@@ -61,7 +61,8 @@ describe('destinations outside ASCII', () => {
       },
     });
     expect(smart.metaData).toMatchObject({ defaultUrl: 'https://xn--bcher-kva.example/welt', rules: [{ url: JAPANESE_ENCODED }] });
-    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
     expect((await scan(`/${smart.slug}`, { headers: { 'user-agent': iphone } })).headers.get('location')).toBe(JAPANESE_ENCODED);
     expect((await scan(`/${smart.slug}`, HUMAN)).headers.get('location')).toBe('https://xn--bcher-kva.example/welt');
     expect(await scanCountOf(smart.id, 2)).toMatchObject({ recorded: 2, scanCount: 2 });
@@ -88,7 +89,13 @@ describe('destinations outside ASCII', () => {
     const event = await createLink({
       name: 'Event',
       type: 'event',
-      data: { description: 'd', location: 'l', startDateTime: '2026-12-24T19:00', timezone: 'UTC', registrationUrl: 'https://bücher.example/anmelden' },
+      data: {
+        description: 'd',
+        location: 'l',
+        startDateTime: '2026-12-24T19:00',
+        timezone: 'UTC',
+        registrationUrl: 'https://bücher.example/anmelden',
+      },
     });
     expect((event.metaData as { registrationUrl: string }).registrationUrl).toBe('https://xn--bcher-kva.example/anmelden');
     const multi = await createLink({
@@ -116,7 +123,12 @@ describe('destinations outside ASCII', () => {
 
 describe('rows stored before destinations were encoded', () => {
   it('a raw Unicode url written by SQL still redirects, encoded, and is counted once', async () => {
-    const link = await createLink({ name: 'Legacy', type: 'website', data: { url: 'https://example.com/x' }, linkConfigurations: { scanLimitActive: true, scanLimit: 5 } });
+    const link = await createLink({
+      name: 'Legacy',
+      type: 'website',
+      data: { url: 'https://example.com/x' },
+      linkConfigurations: { scanLimitActive: true, scanLimit: 5 },
+    });
     await stack.api.ctx.db.execute(sql`update links set meta_data = ${JSON.stringify({ url: JAPANESE })}::jsonb where id = ${link.id}`);
     await apiCall('POST', `/api/v1/links/${link.slug}/pause`);
     await apiCall('POST', `/api/v1/links/${link.slug}/resume`);
@@ -127,8 +139,15 @@ describe('rows stored before destinations were encoded', () => {
   });
 
   it('a url that cannot be sent at all is an HTML error page, and the scan is neither recorded nor taken from the limit', async () => {
-    const link = await createLink({ name: 'Broken', type: 'website', data: { url: 'https://example.com/y' }, linkConfigurations: { scanLimitActive: true, scanLimit: 1 } });
-    await stack.api.ctx.db.execute(sql`update links set meta_data = ${JSON.stringify({ url: 'not a url ✗' })}::jsonb where id = ${link.id}`);
+    const link = await createLink({
+      name: 'Broken',
+      type: 'website',
+      data: { url: 'https://example.com/y' },
+      linkConfigurations: { scanLimitActive: true, scanLimit: 1 },
+    });
+    await stack.api.ctx.db.execute(
+      sql`update links set meta_data = ${JSON.stringify({ url: 'not a url ✗' })}::jsonb where id = ${link.id}`,
+    );
     await apiCall('POST', `/api/v1/links/${link.slug}/pause`);
     await apiCall('POST', `/api/v1/links/${link.slug}/resume`);
     for (let i = 0; i < 2; i++) {

@@ -41,7 +41,11 @@ async function rawRequest(bytes: string | Buffer): Promise<{ status: number; hea
   return { status: Number(statusLine!.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
 }
 
-function expectErrorPage(res: { status: number; headers: Record<string, string> | Headers; body: string }, status: number, message: RegExp) {
+function expectErrorPage(
+  res: { status: number; headers: Record<string, string> | Headers; body: string },
+  status: number,
+  message: RegExp,
+) {
   const header = (name: string) => (res.headers instanceof Headers ? res.headers.get(name) : res.headers[name]);
   expect(res.status).toBe(status);
   expect(header('content-type')).toBe('text/html; charset=utf-8');
@@ -66,7 +70,9 @@ describe('a reply that cannot be sent', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
       const address = app.server.address();
-      const res = await fetch(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/test/unsendable`, { redirect: 'manual' });
+      const res = await fetch(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/test/unsendable`, {
+        redirect: 'manual',
+      });
       expectErrorPage({ status: res.status, headers: res.headers, body: await res.text() }, 503, /try again/i);
       expect(res.headers.get('location')).toBeNull();
     } finally {
@@ -118,11 +124,17 @@ describe('framework errors on the redirect are HTML pages naming the cause', () 
   });
 
   it('POST /<slug> with a body that is not a form: 415; malformed or too large: 400 / 413', async () => {
-    const json = await fetchPage('/some-slug', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"password":"x"}' });
+    const json = await fetchPage('/some-slug', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"password":"x"}',
+    });
     expectErrorPage(json, 415, /form/i);
     const text = await fetchPage('/some-slug', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'password=x' });
     expectErrorPage(text, 415, /form/i);
-    const none = await rawRequest('POST /some-slug HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\nContent-Length: 3\r\nConnection: close\r\n\r\n<a>');
+    const none = await rawRequest(
+      'POST /some-slug HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\nContent-Length: 3\r\nConnection: close\r\n\r\n<a>',
+    );
     expectErrorPage(none, 415, /form/i);
     const big = await fetchPage('/some-slug', {
       method: 'POST',

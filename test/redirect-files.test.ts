@@ -113,7 +113,10 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       const plain = await get(ids.svg);
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.headers.vary).toBe('Accept-Encoding');
-      for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+      ] as const) {
         const res = await get(ids.svg, { 'accept-encoding': accept });
         expect(res.statusCode).toBe(200);
         expect(res.headers['content-encoding']).toBe(encoding);
@@ -161,7 +164,9 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
   describe('web-sized copies of a photo', () => {
     it('are made at upload (WebP 480/960/1600 and a JPEG 960, never wider than the photo), served under the file, and deleted with it', async () => {
       // A real 2000×1500 JPEG, made with the library the service uses (no copy is asked for here).
-      const photo = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 180, g: 90, b: 30 } } }).jpeg().toBuffer();
+      const photo = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 180, g: 90, b: 30 } } })
+        .jpeg()
+        .toBuffer();
       const { fileId } = await uploadFile(api.app, account.key, photo, 'IMG_2041.jpg', 'image/jpeg');
       const [stored] = await findAccountFiles(api.ctx.db, account.accountId, [fileId]);
       for (const [name, type, width, height] of [
@@ -179,14 +184,21 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
         const meta = await sharp(res.rawPayload).metadata();
         expect([meta.format, meta.width, meta.height]).toEqual([type === 'image/webp' ? 'webp' : 'jpeg', width, height]);
         expect(res.rawPayload.length).toBeLessThan(photo.length);
-        expect((await redirect.inject({ method: 'HEAD', url: `/files/${fileId}/${name}` })).headers['content-length']).toBe(String(res.rawPayload.length));
+        expect((await redirect.inject({ method: 'HEAD', url: `/files/${fileId}/${name}` })).headers['content-length']).toBe(
+          String(res.rawPayload.length),
+        );
       }
       // No other width or name, and none for a picture smaller than the smallest copy.
-      for (const name of ['2000.webp', '480.png', '480.webp.x', '..%2F..%2Fx']) expect((await redirect.inject({ url: `/files/${fileId}/${name}` })).statusCode, name).toBe(404);
+      for (const name of ['2000.webp', '480.png', '480.webp.x', '..%2F..%2Fx'])
+        expect((await redirect.inject({ url: `/files/${fileId}/${name}` })).statusCode, name).toBe(404);
       expect((await redirect.inject({ url: `/files/${ids.png}/480.webp` })).statusCode).toBe(404);
 
       // The link's page offers the copies by width, the JPEG copy as the fallback.
-      const created = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'Terrace', type: 'image', data: { files: [{ fileId }] } });
+      const created = await call(api.app, account.key, 'POST', '/api/v1/links', {
+        name: 'Terrace',
+        type: 'image',
+        data: { files: [{ fileId }] },
+      });
       expect(created.statusCode, created.body).toBe(200);
       const slug = created.json().id as string;
       const page = (await redirect.inject({ url: `/${slug}` })).body;
@@ -210,19 +222,31 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
       const { channels } = await sharp(cover.rawPayload).stats();
       expect(channels[0]!.min).toBeLessThan(100);
       expect((await redirect.inject({ url: `/files/${fileId}/480.jpg` })).statusCode).toBe(200);
-      const created = await call(api.app, account.key, 'POST', '/api/v1/links', { name: 'Lunch', type: 'pdf', data: { files: [{ fileId }] } });
+      const created = await call(api.app, account.key, 'POST', '/api/v1/links', {
+        name: 'Lunch',
+        type: 'pdf',
+        data: { files: [{ fileId }] },
+      });
       const page = (await redirect.inject({ url: `/${created.json().id as string}` })).body;
       expect(page).toContain(`<li class="card pdf-card-with-cover"><picture><source type="image/webp" srcset="/files/${fileId}/480.webp">`);
       // The file itself is unchanged.
       expect((await redirect.inject({ url: `/files/${fileId}` })).headers['content-type']).toBe('application/pdf');
 
-      const broken = await uploadFile(api.app, account.key, Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n'), 'broken.pdf', 'application/pdf');
+      const broken = await uploadFile(
+        api.app,
+        account.key,
+        Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n'),
+        'broken.pdf',
+        'application/pdf',
+      );
       expect((await redirect.inject({ url: `/files/${broken.fileId}` })).statusCode).toBe(200);
       expect((await redirect.inject({ url: `/files/${broken.fileId}/480.webp` })).statusCode).toBe(404);
     });
 
     it('a photo narrower than a width gets only the narrower copies; a picture sharp cannot read is stored as it is', async () => {
-      const narrow = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } }).png().toBuffer();
+      const narrow = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer();
       const { fileId } = await uploadFile(api.app, account.key, narrow, 'narrow.png', 'image/png');
       expect((await redirect.inject({ url: `/files/${fileId}/480.webp` })).statusCode).toBe(200);
       expect((await redirect.inject({ url: `/files/${fileId}/480.jpg` })).statusCode).toBe(200);
@@ -277,7 +301,12 @@ describe.each(DRIVERS)('GET and HEAD /files/:id on the $name driver', (driver) =
     });
 
     it('answers a range starting past the end, or -0, with 416 and the size', async () => {
-      for (const range of [`bytes=${PDF.length}-`, `bytes=${PDF.length + 5}-${PDF.length + 10}`, 'bytes=-0', 'bytes=99999999999999999999999-']) {
+      for (const range of [
+        `bytes=${PDF.length}-`,
+        `bytes=${PDF.length + 5}-${PDF.length + 10}`,
+        'bytes=-0',
+        'bytes=99999999999999999999999-',
+      ]) {
         const res = await get(ids.pdf, { range });
         expect(res.statusCode, range).toBe(416);
         expect(res.headers['content-range'], range).toBe(`bytes */${PDF.length}`);
@@ -423,7 +452,9 @@ describe('GET /files/:id when a dependency fails', () => {
   }
 
   it('answers 503 when storage fails', async () => {
-    const app = await redirectWith(withStorage(api.ctx, () => ({ get: async () => Promise.reject(new Error('ECONNREFUSED 10.0.0.1:9000')) })));
+    const app = await redirectWith(
+      withStorage(api.ctx, () => ({ get: async () => Promise.reject(new Error('ECONNREFUSED 10.0.0.1:9000')) })),
+    );
     expectUnavailable(await app.inject({ url: `/files/${fileId}` }));
     expectUnavailable(await app.inject({ url: `/files/${fileId}`, headers: { range: 'bytes=0-3' } }));
   });

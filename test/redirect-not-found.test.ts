@@ -35,7 +35,7 @@ async function probe(ip: string, n: number): Promise<number[]> {
 }
 
 describe('/robots.txt', () => {
-  it('is text that keeps crawlers from protected links\' files, and never counts as an unknown slug', async () => {
+  it("is text that keeps crawlers from protected links' files, and never counts as an unknown slug", async () => {
     const ip = freshIpv4();
     for (let i = 0; i < LIMIT + 2; i++) {
       const res = await scan('/robots.txt', ip);

@@ -65,7 +65,14 @@ async function protectedLink(password: string): Promise<Link> {
   return { slug, id: seen.id, passwordHash: seen.password };
 }
 
-const post = (redirect: TestRedirect, slug: string, password: string, from = '192.0.2.1', cookie?: string, headers: Record<string, string> = {}) =>
+const post = (
+  redirect: TestRedirect,
+  slug: string,
+  password: string,
+  from = '192.0.2.1',
+  cookie?: string,
+  headers: Record<string, string> = {},
+) =>
   redirect.get(`/${slug}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from, ...(cookie ? { cookie } : {}), ...headers },
@@ -78,7 +85,8 @@ async function unlock(redirect: TestRedirect, slug: string, password: string, fr
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 /** 302 when the cookie opens the link, 200 (the form) when it does not. */
-const scanWith = async (redirect: TestRedirect, slug: string, cookie: string) => (await redirect.get(`/${slug}`, { headers: { cookie } })).status;
+const scanWith = async (redirect: TestRedirect, slug: string, cookie: string) =>
+  (await redirect.get(`/${slug}`, { headers: { cookie } })).status;
 
 describe('the password cookie is signed with a server secret', () => {
   it('a cookie forged from the bcrypt hash GET /links/:id shows does not open the link', async () => {
@@ -128,9 +136,12 @@ describe('the password cookie is signed with a server secret', () => {
     expect(await scanWith(before, link.slug, await unlock(before, link.slug, 'second'))).toBe(302);
   });
 
-  it('cookies expire, and one link\'s cookie does not open another', () => {
+  it("cookies expire, and one link's cookie does not open another", () => {
     const cookies = new PasswordCookies([Buffer.from(OLD_SECRET)]);
-    const link = { id: '0190a000-0000-7000-8000-000000000001', passwordHash: '$2b$10$abcdefghijklmnopqrstuuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01' };
+    const link = {
+      id: '0190a000-0000-7000-8000-000000000001',
+      passwordHash: '$2b$10$abcdefghijklmnopqrstuuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01',
+    };
     const value = cookies.value(link, Date.now() - 13 * 60 * 60 * 1000);
     expect(cookies.isValid(link, `qrlinks_pass=${value}`)).toBe(false);
     const fresh = cookies.value(link);
@@ -190,7 +201,9 @@ describe('the configured secrets', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toBe('Invalid configuration: PASSWORD_COOKIE_SECRETS must be comma-separated secrets of at least 32 characters each');
+    expect((error as Error).message).toBe(
+      'Invalid configuration: PASSWORD_COOKIE_SECRETS must be comma-separated secrets of at least 32 characters each',
+    );
   });
 });
 
@@ -200,7 +213,9 @@ describe('the secret made when none is configured', () => {
     const script = `import { keptSecret } from './platform/config/secrets.ts'; process.stdout.write(await keptSecret(${JSON.stringify(dir)}, 'password-cookie-secret'));`;
     const run = promisify(execFile);
     const outputs = await Promise.all(
-      Array.from({ length: 6 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }).then((r) => r.stdout)),
+      Array.from({ length: 6 }, () =>
+        run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }).then((r) => r.stdout),
+      ),
     );
     expect(new Set(outputs).size).toBe(1);
     expect(outputs[0]!.length).toBeGreaterThanOrEqual(32);
@@ -218,7 +233,9 @@ describe('wrong passwords are capped per link across all addresses, and IPv6 cou
     const link = await protectedLink('right one');
     const holder = await unlock(before, link.slug, 'right one', '192.0.2.200');
     // Sent at once: a try holds its place while bcrypt runs, so the burst gets no more than 100.
-    const answers = await Promise.all(Array.from({ length: 110 }, (_, i) => post(before, link.slug, 'wrong', `10.1.${Math.floor(i / 200)}.${(i % 200) + 1}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 110 }, (_, i) => post(before, link.slug, 'wrong', `10.1.${Math.floor(i / 200)}.${(i % 200) + 1}`)),
+    );
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(99); // the hundredth is told it was the last
     expect(statuses.filter((s) => s === 429)).toHaveLength(11);
@@ -246,7 +263,10 @@ describe('the files of a protected link', () => {
   it('are served only under the link to a visitor holding its cookie, with a short private cache; never at /files/<id>', async () => {
     const photo = await uploadFile(api.app, me.key, pngBytes(8, 8), 'terrace.png', 'image/png');
     const link = { name: 'Members terrace', type: 'image', data: { files: [{ fileId: photo.fileId }] } };
-    const res = await call(api.app, me.key, 'POST', '/api/v1/links', { ...link, linkConfigurations: { passwordProtectedActive: true, password: 'members only' } });
+    const res = await call(api.app, me.key, 'POST', '/api/v1/links', {
+      ...link,
+      linkConfigurations: { passwordProtectedActive: true, password: 'members only' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const slug = res.json().id as string;
     const underLink = `/${slug}/files/${photo.fileId}`;
@@ -276,7 +296,10 @@ describe('the files of a protected link', () => {
     await notItsFile.arrayBuffer();
 
     // Once the password is off, the file is public again, cached for a year.
-    const unprotect = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { ...link, linkConfigurations: { passwordProtectedActive: false } });
+    const unprotect = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, {
+      ...link,
+      linkConfigurations: { passwordProtectedActive: false },
+    });
     expect(unprotect.statusCode, unprotect.body).toBe(200);
     const open = await before.get(`/files/${photo.fileId}`);
     expect(open.status).toBe(200);

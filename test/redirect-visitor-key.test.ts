@@ -13,7 +13,8 @@ import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { startTestRedirect, type TestRedirect } from './support/redirect.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 /** Its own queue prefix: no worker of another test file takes these batches before they are read. */
 const PREFIX = `${process.env.REDIS_NAMESPACE}-visitor-keys-${randomUUID().slice(0, 8)}`;
@@ -67,7 +68,9 @@ describe('visitor keys on the scan path', () => {
     // One link per visit, so each queued scan is known by its link.
     links = await Promise.all(visits.map(() => createLink()));
     for (const [i, visit] of visits.entries()) {
-      const res = await redirects[visit.redirect]!.get(`/${links[i]!.slug}`, { headers: { 'user-agent': visit.agent, 'x-forwarded-for': visit.address } });
+      const res = await redirects[visit.redirect]!.get(`/${links[i]!.slug}`, {
+        headers: { 'user-agent': visit.agent, 'x-forwarded-for': visit.address },
+      });
       expect(res.status).toBe(302);
     }
     const scans = await queuedScans(visits.length);
@@ -91,7 +94,10 @@ describe('visitor keys on the scan path', () => {
     let rows: Array<{ row: string }> = [];
     while (rows.length < visits.length && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 50));
-      ({ rows } = await api.ctx.database.pool.query<{ row: string }>('select row_to_json(scans)::text as row from scans where link_id = any($1::uuid[])', [ids]));
+      ({ rows } = await api.ctx.database.pool.query<{ row: string }>(
+        'select row_to_json(scans)::text as row from scans where link_id = any($1::uuid[])',
+        [ids],
+      ));
     }
     expect(rows).toHaveLength(visits.length);
 

@@ -11,7 +11,8 @@ import { call, type TestAccount, type TestApi } from './support/harness.js';
 import { geoSample } from './support/geo.js';
 import { rawGet, startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -51,7 +52,12 @@ describe('website links', () => {
     expect(recorded).toHaveLength(2);
     expect(recorded.filter((s) => s.isBot)).toHaveLength(1);
     const human = recorded.find((s) => !s.isBot)!;
-    expect(human).toMatchObject({ accountId: me.accountId, osName: 'iOS', browserName: expect.stringMatching(/Safari/), deviceType: 'mobile' });
+    expect(human).toMatchObject({
+      accountId: me.accountId,
+      osName: 'iOS',
+      browserName: expect.stringMatching(/Safari/),
+      deviceType: 'mobile',
+    });
     const [row] = await api.ctx.db.select().from(links).where(eq(links.id, link.id));
     expect(row).toMatchObject({ scanCount: 2, humanScanCount: 1 });
     expect(row!.lastScannedAt).toBeInstanceOf(Date);
@@ -248,7 +254,8 @@ describe('smart-url', () => {
         ],
       },
     });
-    const from = async (ip: string) => (await redirect.get(`/${link.slug}`, { headers: { 'x-forwarded-for': ip } })).headers.get('location');
+    const from = async (ip: string) =>
+      (await redirect.get(`/${link.slug}`, { headers: { 'x-forwarded-for': ip } })).headers.get('location');
     // Addresses whose country this test reads from the geo database itself (see geoSample).
     const sample = await geoSample();
     expect(await from(sample.DE)).toBe('https://example.com/de');
@@ -276,7 +283,9 @@ describe('pages and downloads', () => {
     const vcf = await redirect.get(`/${link.slug}/contact.vcf`);
     expect(vcf.status).toBe(200);
     expect(vcf.headers.get('content-type')).toMatch(/^text\/vcard/);
-    expect(vcf.headers.get('content-disposition')).toMatch(/^attachment; filename="Ada Lovelace\.vcf"; filename\*=UTF-8''Ada%20Lovelace\.vcf$/);
+    expect(vcf.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="Ada Lovelace\.vcf"; filename\*=UTF-8''Ada%20Lovelace\.vcf$/,
+    );
     expect(await vcf.text()).toMatch(/BEGIN:VCARD[\s\S]*Lovelace[\s\S]*END:VCARD/);
     expect((await redirect.get(`/${link.slug}/event.ics`)).status).toBe(404);
     expect(await waitForScans(link.id, 1)).toHaveLength(1);
@@ -284,7 +293,10 @@ describe('pages and downloads', () => {
     const plain = await rawGet(redirect, `/${link.slug}`, 'identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('Accept-Encoding');
-    for (const [accept, encoding, decode] of [['gzip, deflate, br', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const) {
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
       const res = await rawGet(redirect, `/${link.slug}`, accept);
       expect(res.headers['content-encoding']).toBe(encoding);
       expect(res.body.length).toBeLessThan(plain.body.length / 2);
@@ -298,7 +310,13 @@ describe('pages and downloads', () => {
     const event = await createLink({
       name: 'Jazz',
       type: 'event',
-      data: { description: 'Live jazz', location: 'Main hall', startDateTime: '2026-12-24T19:00', timezone: 'Europe/Paris', eventTitle: 'Jazz night' },
+      data: {
+        description: 'Live jazz',
+        location: 'Main hall',
+        startDateTime: '2026-12-24T19:00',
+        timezone: 'Europe/Paris',
+        eventTitle: 'Jazz night',
+      },
     });
     const ics = await redirect.get(`/${event.slug}/event.ics`);
     expect(ics.status).toBe(200);

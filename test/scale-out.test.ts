@@ -55,7 +55,12 @@ beforeAll(async () => {
   const viaRedisProxy = redisProxy.url(process.env.REDIS_URL!);
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
-    start('api/server.ts', { PORT: String(port), REDIS_URL: viaRedisProxy, DATABASE_URL: pgProxy.url(process.env.DATABASE_URL!), AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT) });
+    start('api/server.ts', {
+      PORT: String(port),
+      REDIS_URL: viaRedisProxy,
+      DATABASE_URL: pgProxy.url(process.env.DATABASE_URL!),
+      AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
+    });
     apis.push(`http://127.0.0.1:${port}`);
     const redirectPort = await freePort();
     start('redirect/server.ts', { REDIRECT_PORT: String(redirectPort), REDIRECT_NOT_FOUND_LIMIT: String(NOT_FOUND_LIMIT) });
@@ -64,7 +69,16 @@ beforeAll(async () => {
     workers.push(start('workers/server.ts', { REDIS_URL: viaRedisProxy, SCAN_INGEST_LINGER_MS: '0', LOG_LEVEL: 'info' }));
   }
   await Promise.all([...apis, ...redirects].map((base) => waitForHttp(`${base}/health`, 200_000)));
-  await Promise.all(workers.map((w) => pollUntil(async () => w.output(), (t) => t.includes('"msg":"worker started"'), 200_000, 100)));
+  await Promise.all(
+    workers.map((w) =>
+      pollUntil(
+        async () => w.output(),
+        (t) => t.includes('"msg":"worker started"'),
+        200_000,
+        100,
+      ),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -87,7 +101,8 @@ async function accountWithLink(name: string): Promise<{ key: string; slug: strin
   return { key, slug: ((await res.json()) as { id: string }).id };
 }
 
-const visitorAgent = (n: number) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1 Visitor/${n}`;
+const visitorAgent = (n: number) =>
+  `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1 Visitor/${n}`;
 
 describe('unique visitors with two workers', () => {
   const VISITORS = 100;
@@ -111,7 +126,9 @@ describe('unique visitors with two workers', () => {
         );
       }
       const general = async () => {
-        const res = await fetch(`${apis[run % 2]}/api/v1/analytics/general?duration=48_hours`, { headers: { authorization: `Basic ${key}` } });
+        const res = await fetch(`${apis[run % 2]}/api/v1/analytics/general?duration=48_hours`, {
+          headers: { authorization: `Basic ${key}` },
+        });
         return ((await res.json()) as { data: { numberOfScans: number; uniqueVisitors: number } }).data;
       };
       const total = VISITORS * ROUNDS * redirects.length;
@@ -135,7 +152,9 @@ describe('limits shared across replicas', () => {
     expect(await probe(redirects[0]!, `/${slug}`)).toBe(429);
     expect(await probe(redirects[1]!, `/probe-other-${Date.now()}`)).toBe(429);
     // Another client is not affected.
-    expect((await fetch(`${redirects[1]}/${slug}`, { redirect: 'manual', headers: { 'x-forwarded-for': '198.51.100.202' } })).status).toBe(302);
+    expect((await fetch(`${redirects[1]}/${slug}`, { redirect: 'manual', headers: { 'x-forwarded-for': '198.51.100.202' } })).status).toBe(
+      302,
+    );
   });
 
   it('bad keys sent to one api count on the other', async () => {
@@ -160,7 +179,10 @@ describe('outages', () => {
       for (let i = 0; i < 3; i++) {
         for (const base of apis) {
           const started = Date.now();
-          const res = await fetch(`${base}/api/v1/links`, { headers: { authorization: `Basic ${key}` }, signal: AbortSignal.timeout(2000) });
+          const res = await fetch(`${base}/api/v1/links`, {
+            headers: { authorization: `Basic ${key}` },
+            signal: AbortSignal.timeout(2000),
+          });
           expect(res.status).toBe(200);
           expect(Date.now() - started).toBeLessThan(2000);
         }
@@ -180,7 +202,12 @@ describe('outages', () => {
     } finally {
       redisProxy.restore();
     }
-    const job = async () => ((await (await fetch(`${apis[0]}/api/v1/jobs/${exportJob}`, { headers: { authorization: `Basic ${key}` } })).json()) as { state: string }).state;
+    const job = async () =>
+      (
+        (await (await fetch(`${apis[0]}/api/v1/jobs/${exportJob}`, { headers: { authorization: `Basic ${key}` } })).json()) as {
+          state: string;
+        }
+      ).state;
     expect(await pollUntil(job, (state) => state === 'completed', 30_000, 200)).toBe('completed');
     // About 3.5 s of outage: the connection lost, a throttled error line per worker, not 13-25 a second.
     for (const [i, worker] of workers.entries()) {
@@ -206,7 +233,12 @@ describe('outages', () => {
     } finally {
       pgProxy.restore();
     }
-    const back = await pollUntil(() => fetch(`${apis[0]}/api/v1/links`, { headers: { authorization: `Basic ${key}` } }).then((r) => r.status), (s) => s === 200, 20_000, 200);
+    const back = await pollUntil(
+      () => fetch(`${apis[0]}/api/v1/links`, { headers: { authorization: `Basic ${key}` } }).then((r) => r.status),
+      (s) => s === 200,
+      20_000,
+      200,
+    );
     expect(back).toBe(200);
   });
 });

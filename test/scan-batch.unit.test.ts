@@ -8,11 +8,38 @@ const links = [randomUUID(), randomUUID(), randomUUID()];
 /** A link belongs to one account. */
 const accountOf = new Map(links.map((l) => [l, randomUUID()]));
 const visitors: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at' | 'visitorKey'>> = [
-  { browserName: 'Mobile Safari', deviceType: 'mobile', deviceVendor: 'Apple', osName: 'iOS', countryName: 'Germany', region: 'Berlin', city: 'Berlin', isBot: false },
-  { browserName: 'Mobile Safari', deviceType: 'mobile', deviceVendor: 'Apple', osName: 'iOS', countryName: 'Germany', region: 'Berlin', city: 'Berlin', isBot: true },
+  {
+    browserName: 'Mobile Safari',
+    deviceType: 'mobile',
+    deviceVendor: 'Apple',
+    osName: 'iOS',
+    countryName: 'Germany',
+    region: 'Berlin',
+    city: 'Berlin',
+    isBot: false,
+  },
+  {
+    browserName: 'Mobile Safari',
+    deviceType: 'mobile',
+    deviceVendor: 'Apple',
+    osName: 'iOS',
+    countryName: 'Germany',
+    region: 'Berlin',
+    city: 'Berlin',
+    isBot: true,
+  },
   { browserName: null, deviceType: null, deviceVendor: null, osName: null, countryName: null, region: null, city: null, isBot: true },
   // Same values in a different field must not be taken for the same visitor.
-  { browserName: 'Berlin', deviceType: 'mobile', deviceVendor: 'Apple', osName: 'iOS', countryName: 'Germany', region: 'Berlin', city: null, isBot: false },
+  {
+    browserName: 'Berlin',
+    deviceType: 'mobile',
+    deviceVendor: 'Apple',
+    osName: 'iOS',
+    countryName: 'Germany',
+    region: 'Berlin',
+    city: null,
+    isBot: false,
+  },
 ];
 
 function scans(n: number): ScanEvent[] {
@@ -46,7 +73,16 @@ describe('scan batches', () => {
   it('carries four entries per scan and the visitor keys beside them, in scan order', () => {
     const input = scans(3);
     const payload = encodeScanBatch(input);
-    expect(payload.scans.slice(0, 8)).toEqual([input[0]!.id, input[0]!.at, 0, expect.any(Number), input[1]!.id, input[1]!.at, 1, expect.any(Number)]);
+    expect(payload.scans.slice(0, 8)).toEqual([
+      input[0]!.id,
+      input[0]!.at,
+      0,
+      expect.any(Number),
+      input[1]!.id,
+      input[1]!.at,
+      1,
+      expect.any(Number),
+    ]);
     expect(payload.visitorKeys).toEqual(input.map((s) => s.visitorKey));
     // A scan given without a key travels with null.
     const { visitorKey: _none, ...keyless } = input[1]!;

@@ -35,7 +35,10 @@ describe('scan ids: UUIDv7 (RFC 9562) made on the redirect hot path', () => {
   it('keep increasing when the clock steps back, and move the timestamp on when the counter runs out', () => {
     let now = 5_000;
     // Random bytes of 0xff: the counter starts at 2^31 - 1 each millisecond.
-    const ids = new ScanIdGenerator(() => now, (bytes) => bytes.fill(0xff));
+    const ids = new ScanIdGenerator(
+      () => now,
+      (bytes) => bytes.fill(0xff),
+    );
     const first = ids.next();
     now = 4_000;
     const afterStepBack = ids.next();
@@ -43,7 +46,10 @@ describe('scan ids: UUIDv7 (RFC 9562) made on the redirect hot path', () => {
     expect(msecsOf(afterStepBack)).toBe(5_000);
 
     now = 9_000;
-    const generator = new ScanIdGenerator(() => now, (bytes) => bytes.fill(0xff));
+    const generator = new ScanIdGenerator(
+      () => now,
+      (bytes) => bytes.fill(0xff),
+    );
     let last = generator.next();
     expect(counterOf(last)).toBe(2 ** 31 - 1);
     // Another 2^31 ids fit in the same millisecond; skip most of them by setting the counter near the end.
@@ -57,13 +63,19 @@ describe('scan ids: UUIDv7 (RFC 9562) made on the redirect hot path', () => {
   });
 
   it('take their random tail from the random source', () => {
-    const zeros = new ScanIdGenerator(() => 1, (bytes) => bytes.fill(0)).next();
+    const zeros = new ScanIdGenerator(
+      () => 1,
+      (bytes) => bytes.fill(0),
+    ).next();
     expect(zeros).toBe('00000000-0001-7000-8000-000000000000');
     const fills: number[] = [];
-    const ids = new ScanIdGenerator(() => 1, (bytes) => {
-      fills.push(bytes.length);
-      bytes.fill(0xab);
-    });
+    const ids = new ScanIdGenerator(
+      () => 1,
+      (bytes) => {
+        fills.push(bytes.length);
+        bytes.fill(0xab);
+      },
+    );
     expect(ids.next().slice(-10)).toBe('ababababab');
     for (let i = 0; i < 3000; i++) ids.next();
     expect(fills.length).toBeGreaterThan(1);

@@ -59,11 +59,15 @@ async function counters(ids: string[]) {
     'select id, scan_count, human_scan_count, last_scanned_at from links where id = any($1::uuid[])',
     [ids],
   );
-  return Object.fromEntries(rows.map((r) => [r.id, { total: r.scan_count, humans: r.human_scan_count, last: r.last_scanned_at?.getTime() ?? null }]));
+  return Object.fromEntries(
+    rows.map((r) => [r.id, { total: r.scan_count, humans: r.human_scan_count, last: r.last_scanned_at?.getTime() ?? null }]),
+  );
 }
 
 async function storedScans(linkIds: string[]): Promise<number> {
-  const { rows } = await database.pool.query<{ n: number }>('select count(*)::int as n from scans where link_id = any($1::uuid[])', [linkIds]);
+  const { rows } = await database.pool.query<{ n: number }>('select count(*)::int as n from scans where link_id = any($1::uuid[])', [
+    linkIds,
+  ]);
   return rows[0]!.n;
 }
 
@@ -71,7 +75,15 @@ describe('ingestScanBatches', () => {
   it('writes every field of each scan and moves its link counters; bots count in scan_count only', async () => {
     const [a, b] = await makeLinks(2);
     const batch = [
-      scan(a!, { browserName: 'Chrome', deviceType: 'desktop', deviceVendor: null, osName: 'Windows', countryName: null, region: null, city: null }),
+      scan(a!, {
+        browserName: 'Chrome',
+        deviceType: 'desktop',
+        deviceVendor: null,
+        osName: 'Windows',
+        countryName: null,
+        region: null,
+        city: null,
+      }),
       scan(a!),
       scan(a!, { isBot: true, browserName: null, deviceType: null, deviceVendor: null, osName: null }),
       scan(b!),
@@ -146,16 +158,37 @@ describe('ingestScanBatches', () => {
     const good = encodeScanBatch([scan(link!), scan(link!)]);
     const visitor = good.visitors[0]!;
     const damaged: ScanBatchPayload = {
-      links: [[link!, accountId], ['not-a-uuid', accountId]],
+      links: [
+        [link!, accountId],
+        ['not-a-uuid', accountId],
+      ],
       visitors: [visitor, [...visitor.slice(0, 7), 'yes'] as never, ['too', 'short'] as never],
       scans: [
         ...good.scans.slice(0, 4), // fine
-        randomUUID(), Date.now(), 1, 0, // its link is not a UUID
-        randomUUID(), Date.now(), 0, 1, // its visitor's isBot is not a boolean
-        randomUUID(), Date.now(), 0, 2, // its visitor is not a visitor
-        randomUUID(), Date.now(), 5, 0, // no such link
-        randomUUID(), Date.now(), 0, 9, // no such visitor
-        randomUUID(), '2026', 0, 0, // a time that is not a number
+        randomUUID(),
+        Date.now(),
+        1,
+        0, // its link is not a UUID
+        randomUUID(),
+        Date.now(),
+        0,
+        1, // its visitor's isBot is not a boolean
+        randomUUID(),
+        Date.now(),
+        0,
+        2, // its visitor is not a visitor
+        randomUUID(),
+        Date.now(),
+        5,
+        0, // no such link
+        randomUUID(),
+        Date.now(),
+        0,
+        9, // no such visitor
+        randomUUID(),
+        '2026',
+        0,
+        0, // a time that is not a number
         randomUUID(), // cut off
       ],
       visitorKeys: [],
@@ -174,7 +207,11 @@ describe('ingestScanBatches', () => {
 
   it("hands each scan's visitor key to the statement beside its id; a key that is no key is none, and the scan stays", () => {
     const [a, b] = [randomUUID(), randomUUID()];
-    const keyed = [scan(a, { visitorKey: 'ywIpxT-u9-kDX7uXqK_46w' }), scan(b, { visitorKey: null }), scan(a, { visitorKey: 'k'.repeat(64) })];
+    const keyed = [
+      scan(a, { visitorKey: 'ywIpxT-u9-kDX7uXqK_46w' }),
+      scan(b, { visitorKey: null }),
+      scan(a, { visitorKey: 'k'.repeat(64) }),
+    ];
     const current = encodeScanBatch(keyed);
     const { visitorKeys: _keys, ...keyless } = encodeScanBatch([scan(b), scan(a)]);
     const old = keyless as ScanBatchPayload;
@@ -185,14 +222,22 @@ describe('ingestScanBatches', () => {
 
     const odd = encodeScanBatch([scan(a, { visitorKey: 'ok' }), scan(a), scan(a), scan(a)]);
     odd.visitorKeys = ['ok', 'k'.repeat(65), 42 as never, 'nul\u0000'];
-    expect(statementColumns([odd])).toMatchObject({ ids: odd.scans.filter((_, i) => i % 4 === 0), visitorKeys: ['ok', null, null, null], malformed: 0 });
+    expect(statementColumns([odd])).toMatchObject({
+      ids: odd.scans.filter((_, i) => i % 4 === 0),
+      visitorKeys: ['ok', null, null, null],
+      malformed: 0,
+    });
   });
 
   it('batches written by one statement keep each scan with its own link and visitor', async () => {
     const [a, b, c] = await makeLinks(3);
     const first = [scan(a!, { city: 'Munich' }), scan(b!, { city: 'Lyon', isBot: true })];
     const second = [scan(c!, { city: 'Osaka' }), scan(b!, { city: 'Quito' }), scan(a!, { city: 'Lyon', isBot: true })];
-    expect(await ingestScanBatches(database.pool, [encodeScanBatch(first), encodeScanBatch(second)])).toEqual({ inserted: 5, links: 3, malformed: 0 });
+    expect(await ingestScanBatches(database.pool, [encodeScanBatch(first), encodeScanBatch(second)])).toEqual({
+      inserted: 5,
+      links: 3,
+      malformed: 0,
+    });
     const { rows } = await database.pool.query<{ id: string; link_id: string; city: string; is_bot: boolean }>(
       'select id, link_id, city, is_bot from scans where link_id = any($1::uuid[])',
       [[a, b, c]],
@@ -279,7 +324,11 @@ describe('ScanIngester (group commit in the worker)', () => {
     // A NUL character cannot be stored in a Postgres text column: the statement is refused.
     const poisoned = [scan(link!, { city: 'bad\u0000city' })];
     const good = [[scan(link!)], [scan(link!)]];
-    const outcomes = await Promise.allSettled([ingester.ingest(encodeScanBatch(good[0]!)), ingester.ingest(encodeScanBatch(poisoned)), ingester.ingest(encodeScanBatch(good[1]!))]);
+    const outcomes = await Promise.allSettled([
+      ingester.ingest(encodeScanBatch(good[0]!)),
+      ingester.ingest(encodeScanBatch(poisoned)),
+      ingester.ingest(encodeScanBatch(good[1]!)),
+    ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedScans([link!])).toBe(2);
   });

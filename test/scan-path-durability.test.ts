@@ -55,10 +55,19 @@ async function startRedirect() {
   child.stderr!.on('data', (d) => process.stderr.write(`[redirect] ${d}`));
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/health`);
-  return { child, base, scan: (slug: string) => fetch(`${base}/${slug}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' } }) };
+  return {
+    child,
+    base,
+    scan: (slug: string) =>
+      fetch(`${base}/${slug}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+      }),
+  };
 }
 
-const website = async () => (await createLinkVia(api.app, me.key, { name: 'Durable', type: 'website', data: { url: 'https://example.com/d' } })).slug;
+const website = async () =>
+  (await createLinkVia(api.app, me.key, { name: 'Durable', type: 'website', data: { url: 'https://example.com/d' } })).slug;
 
 async function scanCount(slugs: string[]): Promise<number> {
   const { rows } = await api.ctx.database.pool.query<{ n: number }>(
@@ -86,7 +95,11 @@ async function untilScans(slugs: string[], expected: number, timeoutMs = 60_000)
  * scans it answered, and how many requests got no answer (in flight when it stopped: each may
  * have been written ahead, so it may land, though its client never heard).
  */
-async function scanUntilStopped(redirect: Awaited<ReturnType<typeof startRedirect>>, slug: string, signal: NodeJS.Signals): Promise<{ answered: number; unanswered: number }> {
+async function scanUntilStopped(
+  redirect: Awaited<ReturnType<typeof startRedirect>>,
+  slug: string,
+  signal: NodeJS.Signals,
+): Promise<{ answered: number; unanswered: number }> {
   let answered = 0;
   let unanswered = 0;
   const load = async () => {

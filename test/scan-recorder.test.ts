@@ -84,9 +84,15 @@ const VISITOR = Object.freeze({
 });
 
 function scan(): RecordedScan {
-  return { id: newScanId(), linkId: randomUUID(), accountId: randomUUID(), at: Date.now(), visitor: VISITOR, visitorKey: randomBytes(16).toString('base64url') };
+  return {
+    id: newScanId(),
+    linkId: randomUUID(),
+    accountId: randomUUID(),
+    at: Date.now(),
+    visitor: VISITOR,
+    visitorKey: randomBytes(16).toString('base64url'),
+  };
 }
-
 
 async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]> {
   const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused']);
@@ -133,7 +139,10 @@ describe('ScanRecorder write-ahead', () => {
     expect(linesAtRelease).toEqual([2, 2]);
     const [file] = await walFiles(config.SCAN_SPOOL_DIR);
     expect(file).toMatch(new RegExp(`^wal-${hostname().replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-[0-9a-f]{8}-[0-9a-f-]{36}\\.log$`));
-    const lines = (await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as RecordedScan);
+    const lines = (await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RecordedScan);
     expect(lines.map((l) => l.id)).toEqual(recorded.map((s) => s.id));
     await until(async () => (await queuedScans(queue)).length === 2);
     await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0);
@@ -190,7 +199,11 @@ describe('ScanRecorder write-ahead, several recorders in one process', () => {
 
 describe('walFileOwner', () => {
   it('reads the owner from the right, whatever digits and dashes the host name and batch id hold', () => {
-    expect(walFileOwner('wal-ip-10-0-0-1-4242-0a1b2c3d-12345678-1234-4123-8123-123456789012.log')).toEqual({ host: 'ip-10-0-0-1', pid: 4242, instance: '0a1b2c3d' });
+    expect(walFileOwner('wal-ip-10-0-0-1-4242-0a1b2c3d-12345678-1234-4123-8123-123456789012.log')).toEqual({
+      host: 'ip-10-0-0-1',
+      pid: 4242,
+      instance: '0a1b2c3d',
+    });
     expect(walFileOwner('wal-box-12-cafecafe-0a1b2c3d.log')).toBeNull();
     expect(walFileOwner('scans-1-2-3.json')).toBeNull();
   });
@@ -266,7 +279,9 @@ describe('ScanRecorder', () => {
     const files = await readdir(config.SCAN_SPOOL_DIR);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^scans-.*\.json$/);
-    const spooled = JSON.parse(await readFile(join(config.SCAN_SPOOL_DIR, files[0]!), 'utf8')) as { batches: Array<{ id: string; payload: ScanBatchPayload }> };
+    const spooled = JSON.parse(await readFile(join(config.SCAN_SPOOL_DIR, files[0]!), 'utf8')) as {
+      batches: Array<{ id: string; payload: ScanBatchPayload }>;
+    };
     expect(spooled.batches.map((b) => scanBatchSize(b.payload))).toEqual([40, 40, 20]);
     expect(await queue.count()).toBe(0);
 

@@ -25,7 +25,8 @@ import { until } from './support/until.js';
 const REDIS_URL = process.env.REDIS_URL!;
 const logger = createLogger({ LOG_LEVEL: 'silent' }, 'test');
 const DAY_MS = 86_400_000;
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 
 let proxy: TcpProxy;
@@ -66,7 +67,6 @@ async function startKeys(prefix: string, opts: { now?: () => number; viaProxy?: 
   return { keys, redis };
 }
 
-
 const dayOf = (at: number) => Math.floor(at / DAY_MS);
 
 describe('visitorKey', () => {
@@ -74,7 +74,9 @@ describe('visitorKey', () => {
 
   it('is the first 16 bytes of SHA-256(salt, address, newline, user agent), base64url', () => {
     const key = visitorKey(salt, '203.0.113.9', IPHONE);
-    const digest = createHash('sha256').update(`${salt.bytes.toString('base64')}203.0.113.9\n${IPHONE}`).digest();
+    const digest = createHash('sha256')
+      .update(`${salt.bytes.toString('base64')}203.0.113.9\n${IPHONE}`)
+      .digest();
     expect(key).toBe(digest.subarray(0, 16).toString('base64url'));
     expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // Many keys: the 22nd character never carries bits past the 16th byte.
@@ -207,7 +209,15 @@ describe('VisitorKeys: the day salt in Redis', () => {
     const spool = await mkdtemp(join(tmpdir(), 'qrlinks-spool-'));
     cleanups.push(() => rm(spool, { recursive: true, force: true }));
     const recorder = new ScanRecorder(
-      { REDIS_URL: proxy.url(REDIS_URL), REDIS_NAMESPACE: prefix, SCAN_FLUSH_MS: 10, SCAN_BATCH_SIZE: 1000, SCAN_BUFFER_MAX: 1000, SCAN_SPOOL_DIR: spool, SCAN_WRITE_AHEAD: true },
+      {
+        REDIS_URL: proxy.url(REDIS_URL),
+        REDIS_NAMESPACE: prefix,
+        SCAN_FLUSH_MS: 10,
+        SCAN_BATCH_SIZE: 1000,
+        SCAN_BUFFER_MAX: 1000,
+        SCAN_SPOOL_DIR: spool,
+        SCAN_WRITE_AHEAD: true,
+      },
       logger,
     );
     cleanups.push(() => recorder.close());
@@ -216,7 +226,16 @@ describe('VisitorKeys: the day salt in Redis', () => {
     cleanups.push(() => queue.close());
     proxy.cut();
     const { keys } = await startKeys(prefix, { viaProxy: true, waitMs: 200 });
-    const visitor = Object.freeze({ browserName: 'Mobile Safari', deviceType: 'mobile', deviceVendor: 'Apple', osName: 'iOS', countryName: null, region: null, city: null, isBot: false });
+    const visitor = Object.freeze({
+      browserName: 'Mobile Safari',
+      deviceType: 'mobile',
+      deviceVendor: 'Apple',
+      osName: 'iOS',
+      countryName: null,
+      region: null,
+      city: null,
+      isBot: false,
+    });
     const scans = ['203.0.113.9', '203.0.113.10', '203.0.113.9'].map((address) => {
       const at = Date.now();
       return { id: newScanId(at), linkId: randomUUID(), accountId: randomUUID(), at, visitor, visitorKey: keys.keyOf(address, IPHONE, at) };

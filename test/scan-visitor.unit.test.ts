@@ -11,8 +11,10 @@ import type { DescribeVisitor } from '../domain/scans/visitor.js';
 import { createVisitorDescriber } from '../domain/scans/visitor.js';
 
 const UA = {
-  iosSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  androidChrome: 'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
+  iosSafari:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  androidChrome:
+    'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
   windowsChrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   macSafari: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   linuxFirefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
@@ -57,12 +59,23 @@ describe('user agents', () => {
   });
 
   it('a missing or empty user agent is a bot', () => {
-    expect(describeVisitor(undefined, undefined)).toEqual({ browserName: null, deviceType: null, deviceVendor: null, osName: null, isBot: true, ...NO_GEO });
+    expect(describeVisitor(undefined, undefined)).toEqual({
+      browserName: null,
+      deviceType: null,
+      deviceVendor: null,
+      osName: null,
+      isBot: true,
+      ...NO_GEO,
+    });
     expect(describeVisitor('', undefined).isBot).toBe(true);
   });
 
   it('a HEAD request is a bot whatever its user agent says, and the user agent is still described', () => {
-    expect(describeVisitor(UA.iosSafari, undefined, { head: true })).toMatchObject({ isBot: true, browserName: 'Mobile Safari', osName: 'iOS' });
+    expect(describeVisitor(UA.iosSafari, undefined, { head: true })).toMatchObject({
+      isBot: true,
+      browserName: 'Mobile Safari',
+      osName: 'iOS',
+    });
     // The cache holds the user agent's own facts: the same agent on GET is a person again.
     expect(describeVisitor(UA.iosSafari, undefined).isBot).toBe(false);
   });
@@ -101,12 +114,21 @@ describe('geo from the DB-IP Lite city database', () => {
     expect(describeVisitor(UA.iosSafari, '::ffff:81.2.69.142')).toMatchObject(expectedPlace('81.2.69.142', dbip.ipv4));
   });
 
-  it.each(['10.1.2.3', '192.168.0.1', '172.16.5.4', '127.0.0.1', '100.64.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1', 'not-an-ip', ''])(
-    'a non-public or malformed address (%s) has no place',
-    (ip) => {
-      expect(describeVisitor(UA.iosSafari, ip)).toMatchObject(NO_GEO);
-    },
-  );
+  it.each([
+    '10.1.2.3',
+    '192.168.0.1',
+    '172.16.5.4',
+    '127.0.0.1',
+    '100.64.0.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:10.0.0.1',
+    'not-an-ip',
+    '',
+  ])('a non-public or malformed address (%s) has no place', (ip) => {
+    expect(describeVisitor(UA.iosSafari, ip)).toMatchObject(NO_GEO);
+  });
 
   it('the description never carries the address', () => {
     for (const ip of ['81.2.69.142', '2a00:1450:4001:800::200e', '::ffff:8.8.8.8', '192.168.0.1']) {
@@ -114,9 +136,17 @@ describe('geo from the DB-IP Lite city database', () => {
       expect(text).not.toContain(ip);
       expect(text).not.toContain(ip.split(':').at(-1)!);
     }
-    expect(Object.keys(describeVisitor(UA.androidChrome, '8.8.8.8')).sort()).toEqual(
-      ['browserName', 'city', 'countryCode', 'countryName', 'deviceType', 'deviceVendor', 'isBot', 'osName', 'region'],
-    );
+    expect(Object.keys(describeVisitor(UA.androidChrome, '8.8.8.8')).sort()).toEqual([
+      'browserName',
+      'city',
+      'countryCode',
+      'countryName',
+      'deviceType',
+      'deviceVendor',
+      'isBot',
+      'osName',
+      'region',
+    ]);
   });
 });
 

@@ -72,7 +72,12 @@ async function queueScans(batches: number) {
   });
   await queue.addBulk(jobs);
   const humans = jobs.flatMap((j) => decodeScanBatch(j.data)).filter((s) => !s.isBot).length;
-  return { accountId, total: batches * BATCH_SIZE, humans, scanRows: () => count('select count(*)::int as n from scans where account_id = $1', accountId) };
+  return {
+    accountId,
+    total: batches * BATCH_SIZE,
+    humans,
+    scanRows: () => count('select count(*)::int as n from scans where account_id = $1', accountId),
+  };
 }
 
 /** Polls (every 10 ms) until the account has some scans but not all of them yet. */

@@ -11,10 +11,22 @@ import { apiRoutes, fillPath, routeName, type ApiRoute } from './support/route-t
 
 // Open to any valid key: the account's jobs, a job's state and file (its account decides), the calling key and its account, the account's own storage use,
 // and analytics with their exports, account-wide and per link (no scope, as the API's authentication rules say).
-const ACCOUNT_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'qr-code', 'time'].map((e) => `/api/v1/analytics/${e}`);
-const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time'].map((e) => `/api/v1/links/:id/analytics/${e}`);
+const ACCOUNT_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'qr-code', 'time'].map(
+  (e) => `/api/v1/analytics/${e}`,
+);
+const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time'].map(
+  (e) => `/api/v1/links/:id/analytics/${e}`,
+);
 const ANY_KEY_ROUTES = [
-  ...['/api/v1/jobs', '/api/v1/jobs/:jobId', '/api/v1/jobs/:jobId/download', '/api/v1/me', '/api/v1/usage', ...ACCOUNT_ANALYTICS, ...LINK_ANALYTICS].flatMap((url) => [`GET ${url}`, `HEAD ${url}`]),
+  ...[
+    '/api/v1/jobs',
+    '/api/v1/jobs/:jobId',
+    '/api/v1/jobs/:jobId/download',
+    '/api/v1/me',
+    '/api/v1/usage',
+    ...ACCOUNT_ANALYTICS,
+    ...LINK_ANALYTICS,
+  ].flatMap((url) => [`GET ${url}`, `HEAD ${url}`]),
   // Scan exports, like the analytics GETs they export.
   'POST /api/v1/analytics/export',
   'POST /api/v1/links/:id/analytics/export',
@@ -42,7 +54,12 @@ afterAll(() => api.close());
 describe('scope matrix', () => {
   it('every route declares its requirement; the ones open to any key are exactly these', () => {
     for (const r of routes) expect(r.auth, `${routeName(r)} has no config.auth`).toBeDefined();
-    expect(routes.filter((r) => r.auth?.scope === 'any').map(routeName).sort()).toEqual(ANY_KEY_ROUTES);
+    expect(
+      routes
+        .filter((r) => r.auth?.scope === 'any')
+        .map(routeName)
+        .sort(),
+    ).toEqual(ANY_KEY_ROUTES);
   });
 
   it('a key lacking only the needed scope is a 403; a key with just that scope gets past auth', { timeout: 120_000 }, async () => {

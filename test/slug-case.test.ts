@@ -63,7 +63,9 @@ describe('custom slugs are unique ignoring case', () => {
 
 describe('links that already shared a slug ignoring case (before migration 0003)', () => {
   it('the migration keeps the oldest in the index and marks the others, which keep resolving', async () => {
-    const steps = (await readFile(new URL('../db/migrations/0003_slug_case.sql', import.meta.url), 'utf8')).split('--> statement-breakpoint');
+    const steps = (await readFile(new URL('../db/migrations/0003_slug_case.sql', import.meta.url), 'utf8')).split(
+      '--> statement-breakpoint',
+    );
     const base = unique('legacy');
     const older = await stack.createLink(website());
     const newer = await stack.createLink(website());
@@ -80,7 +82,12 @@ describe('links that already shared a slug ignoring case (before migration 0003)
       const { rows } = await client.query('select id, slug_case_duplicate from links where id = any($1)', [[older.id, newer.id]]);
       expect(Object.fromEntries(rows.map((r) => [r.id, r.slug_case_duplicate]))).toEqual({ [older.id]: false, [newer.id]: true });
       // The index still refuses a third look-alike.
-      await expect(client.query(`update links set slug = $1 where id = (select id from links where id <> all($2) limit 1)`, [base.replace('l', 'L'), [older.id, newer.id]])).rejects.toMatchObject({
+      await expect(
+        client.query(`update links set slug = $1 where id = (select id from links where id <> all($2) limit 1)`, [
+          base.replace('l', 'L'),
+          [older.id, newer.id],
+        ]),
+      ).rejects.toMatchObject({
         code: '23505',
         constraint: 'links_slug_lower_idx',
       });

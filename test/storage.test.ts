@@ -180,7 +180,8 @@ function contract(make: () => ObjectStorage) {
       expect((await collect(storage.list('gone/'))).map((o) => o.key).sort()).toEqual(['gone/jobber/keep.csv', 'gone/keep.csv']);
       await expect(storage.deleteFolder('gone/never-there/')).resolves.toBeUndefined();
       // Only folders: no mid-segment prefix, no bare key, nothing outside the store.
-      for (const bad of ['gone/job', '', '/', '../', 'a//']) await expect(storage.deleteFolder(bad), bad).rejects.toBeInstanceOf(InvalidKeyError);
+      for (const bad of ['gone/job', '', '/', '../', 'a//'])
+        await expect(storage.deleteFolder(bad), bad).rejects.toBeInstanceOf(InvalidKeyError);
       expect((await collect(storage.list('gone/'))).length).toBe(2);
     });
 
@@ -212,7 +213,9 @@ function contract(make: () => ObjectStorage) {
 
     it('rejects a body whose length differs from the declared size, storing nothing', async () => {
       await expect(storage.put('size/buf', Buffer.from('abc'), { contentType: 'text/plain', size: 4 })).rejects.toThrow(/expected 4/);
-      await expect(storage.put('size/stream', Readable.from(['abc']), { contentType: 'text/plain', size: 2 })).rejects.toThrow(/expected 2/);
+      await expect(storage.put('size/stream', Readable.from(['abc']), { contentType: 'text/plain', size: 2 })).rejects.toThrow(
+        /expected 2/,
+      );
       expect(await storage.stat('size/buf')).toBeNull();
       expect(await storage.stat('size/stream')).toBeNull();
     });
@@ -321,7 +324,13 @@ describe('s3 driver (against s3rver)', () => {
     createStorage({ driver: 's3', endpoint, accessKey: S3RVER_KEY, secretKey: S3RVER_KEY, bucket, ...extra });
   // A plain minio client, to check the driver's effects independently of the driver.
   const raw = () =>
-    new Client({ endPoint: '127.0.0.1', port: Number(new URL(endpoint).port), useSSL: false, accessKey: S3RVER_KEY, secretKey: S3RVER_KEY });
+    new Client({
+      endPoint: '127.0.0.1',
+      port: Number(new URL(endpoint).port),
+      useSSL: false,
+      accessKey: S3RVER_KEY,
+      secretKey: S3RVER_KEY,
+    });
 
   beforeAll(async () => {
     // No bucket is made here: the contract's init() has to create it itself.
@@ -360,7 +369,9 @@ describe('s3 driver (against s3rver)', () => {
   });
 
   it('rejects endpoints minio cannot address', () => {
-    expect(() => createStorage({ driver: 's3', endpoint: 'http://h:9000/sub', accessKey: 'a', secretKey: 'b', bucket: BUCKET })).toThrow(/path/);
+    expect(() => createStorage({ driver: 's3', endpoint: 'http://h:9000/sub', accessKey: 'a', secretKey: 'b', bucket: BUCKET })).toThrow(
+      /path/,
+    );
     expect(() => createStorage({ driver: 's3', endpoint: 'ftp://h', accessKey: 'a', secretKey: 'b', bucket: BUCKET })).toThrow(/http/);
   });
 
@@ -424,7 +435,13 @@ describe('the service on the s3 driver (STORAGE_DRIVER=s3)', () => {
       expect(api.ctx.storage.driver).toBe('s3');
       expect(await api.ctx.storage.ping()).toBe(true);
       await api.ctx.storage.put('files/hello.txt', Buffer.from('hello'), { contentType: 'text/plain' });
-      const raw = new Client({ endPoint: '127.0.0.1', port: Number(new URL(server.endpoint).port), useSSL: false, accessKey: S3RVER_KEY, secretKey: S3RVER_KEY });
+      const raw = new Client({
+        endPoint: '127.0.0.1',
+        port: Number(new URL(server.endpoint).port),
+        useSSL: false,
+        accessKey: S3RVER_KEY,
+        secretKey: S3RVER_KEY,
+      });
       const stat = await raw.statObject('qrlinks-service', 'files/hello.txt');
       expect(stat.size).toBe(5);
     } finally {

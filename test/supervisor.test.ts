@@ -89,7 +89,12 @@ describe('npm start supervises its roles', () => {
     const log = output(main);
     const exited = collect(main, 290_000);
     try {
-      await pollUntil(async () => log.text(), (t) => t.includes('qrlinks running'), 240_000, 100);
+      await pollUntil(
+        async () => log.text(),
+        (t) => t.includes('qrlinks running'),
+        240_000,
+        100,
+      );
       expect(log.text()).toContain('qrlinks running');
       expect((await fetch(scanUrl, { redirect: 'manual' })).status).toBe(302);
       let answered = 1;
@@ -99,7 +104,12 @@ describe('npm start supervises its roles', () => {
         const scans = keepAsking(scanUrl, 302);
         await new Promise((r) => setTimeout(r, 300));
         process.kill(pidOf(log.text(), role), 'SIGKILL');
-        await pollUntil(async () => log.text(), (t) => t.includes(`${role} is serving again`), 120_000, 100);
+        await pollUntil(
+          async () => log.text(),
+          (t) => t.includes(`${role} is serving again`),
+          120_000,
+          100,
+        );
         const counts = await scans.stop();
         expect(log.text()).toMatch(new RegExp(`^${role} exited \\(SIGKILL\\); restarting it in 0\\.2 s`, 'm'));
         expect(counts.other, `${role}: answers other than 302 while it was down`).toBe(0);
@@ -108,7 +118,14 @@ describe('npm start supervises its roles', () => {
       }
       expect((await fetch(healthUrl)).status).toBe(200);
       const scansOfLink = async () =>
-        Number((await api.ctx.database.pool.query<{ n: string }>('select count(*) as n from scans s join links l on l.id = s.link_id where l.slug = $1', [slug])).rows[0]!.n);
+        Number(
+          (
+            await api.ctx.database.pool.query<{ n: string }>(
+              'select count(*) as n from scans s join links l on l.id = s.link_id where l.slug = $1',
+              [slug],
+            )
+          ).rows[0]!.n,
+        );
       expect(await pollUntil(scansOfLink, (n) => n >= answered, 120_000, 200)).toBe(answered);
 
       // Each role's metrics, as Prometheus scrapes them (the api and the worker restarted above, the redirect not).
@@ -132,16 +149,25 @@ describe('npm start supervises its roles', () => {
       expect(value(redirectMetrics, 'qrlinks_scans_total{event="queued",role="redirect"}')).toBe(answered);
       expect(value(redirectMetrics, 'qrlinks_http_requests_total{route="/:slug",method="GET",role="redirect"}')).toBe(answered);
       // The scan route's latency is a sample: one request in LATENCY_SAMPLE_EVERY (all of them 302s here).
-      expect(value(redirectMetrics, 'qrlinks_http_request_duration_seconds_count{route="/:slug",method="GET",status_code="302",role="redirect"}')).toBe(Math.floor(answered / LATENCY_SAMPLE_EVERY));
+      expect(
+        value(
+          redirectMetrics,
+          'qrlinks_http_request_duration_seconds_count{route="/:slug",method="GET",status_code="302",role="redirect"}',
+        ),
+      ).toBe(Math.floor(answered / LATENCY_SAMPLE_EVERY));
       expect(value(redirectMetrics, 'qrlinks_link_lookups_total{source="local",role="redirect"}')).toBeGreaterThan(0);
       expect(value(redirectMetrics, 'qrlinks_pg_pool_connections{role="redirect"}')).toBeGreaterThanOrEqual(0);
       const apiMetrics = await scrape(`http://127.0.0.1:${port}/metrics`);
-      expect(value(apiMetrics, 'qrlinks_http_request_duration_seconds_count{route="/health",method="GET",status_code="200",role="api"}')).toBeGreaterThan(0);
+      expect(
+        value(apiMetrics, 'qrlinks_http_request_duration_seconds_count{route="/health",method="GET",status_code="200",role="api"}'),
+      ).toBeGreaterThan(0);
       expect(value(apiMetrics, 'qrlinks_qr_renders_waiting{role="api"}')).toBe(0);
       expect(apiMetrics).toContain('qrlinks_process_cpu_seconds_total{role="api"}');
       const workerMetrics = await scrape(`http://127.0.0.1:${workerMetricsPort}/metrics`);
       expect(value(workerMetrics, 'qrlinks_queue_jobs{queue="scans",state="waiting",role="worker"}')).toBe(0);
-      expect(value(workerMetrics, 'qrlinks_job_duration_seconds_count{queue="scans",outcome="completed",role="worker"}')).toBeGreaterThan(0);
+      expect(value(workerMetrics, 'qrlinks_job_duration_seconds_count{queue="scans",outcome="completed",role="worker"}')).toBeGreaterThan(
+        0,
+      );
 
       // The redirect killed under scan load while the api is asked: the api answers every request,
       // the redirect comes back, and every scan it answered before the kill is counted (each was
@@ -150,7 +176,12 @@ describe('npm start supervises its roles', () => {
       const scansAcrossKill = keepAsking(scanUrl, 302);
       await new Promise((r) => setTimeout(r, 300));
       process.kill(pidOf(log.text(), 'redirect'), 'SIGKILL');
-      await pollUntil(async () => log.text(), (t) => t.includes('redirect is serving again'), 120_000, 100);
+      await pollUntil(
+        async () => log.text(),
+        (t) => t.includes('redirect is serving again'),
+        120_000,
+        100,
+      );
       await new Promise((r) => setTimeout(r, 300));
       const [healthCounts, scanCounts] = await Promise.all([health.stop(), scansAcrossKill.stop()]);
       expect(healthCounts.other, 'api answers other than 200 while the redirect was down').toBe(0);
@@ -198,7 +229,12 @@ describe('a role that keeps dying, and dependencies that are not there', () => {
     const api = startEntry('api/server.ts', [], { DATABASE_URL: pgUrl.href, PORT: String(await freePort()) });
     const apiLog = output(api);
     const apiExit = collect(api, 200_000);
-    await pollUntil(async () => apiLog.text(), (t) => t.includes('cannot reach'), 120_000, 100);
+    await pollUntil(
+      async () => apiLog.text(),
+      (t) => t.includes('cannot reach'),
+      120_000,
+      100,
+    );
     api.kill('SIGKILL');
     await apiExit;
     expect(apiLog.text()).toContain(`qrlinks api: cannot reach PostgreSQL at DATABASE_URL=${pgUrl.href}`);
@@ -215,7 +251,12 @@ describe('a role that keeps dying, and dependencies that are not there', () => {
       const main = startEntry('main.ts', [], { REDIS_URL: url.href, PORT: String(port), REDIRECT_PORT: String(redirectPort) });
       const log = output(main);
       const exited = collect(main, 280_000);
-      await pollUntil(async () => log.text(), (t) => t.includes('cannot reach Redis'), 120_000, 100);
+      await pollUntil(
+        async () => log.text(),
+        (t) => t.includes('cannot reach Redis'),
+        120_000,
+        100,
+      );
       expect(log.text()).toContain(`qrlinks: cannot reach Redis at REDIS_URL=redis://:***@${url.host}`);
       expect(log.text()).toContain('docker compose up -d redis');
       expect(log.text()).not.toContain('s3cret');
@@ -224,7 +265,12 @@ describe('a role that keeps dying, and dependencies that are not there', () => {
       // Said once, not once per retry.
       expect(log.text().split('cannot reach Redis').length - 1).toBe(1);
       proxy.restore();
-      await pollUntil(async () => log.text(), (t) => t.includes('qrlinks running'), 240_000, 100);
+      await pollUntil(
+        async () => log.text(),
+        (t) => t.includes('qrlinks running'),
+        240_000,
+        100,
+      );
       expect(log.text()).toContain('answer now; starting');
       main.kill('SIGTERM');
       expect((await exited).code).toBe(0);

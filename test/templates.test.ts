@@ -15,7 +15,14 @@ const styled = {
   qrOptions: { typeNumber: 0, mode: 'Byte', errorCorrectionLevel: 'H' },
   dotsOptions: {
     type: 'classy',
-    gradient: { type: 'linear', rotation: 0.785, colorStops: [{ offset: 0, color: '#ff0000' }, { offset: 1, color: 'rgb(0, 0, 255)' }] },
+    gradient: {
+      type: 'linear',
+      rotation: 0.785,
+      colorStops: [
+        { offset: 0, color: '#ff0000' },
+        { offset: 1, color: 'rgb(0, 0, 255)' },
+      ],
+    },
   },
   cornersSquareOptions: { type: 'extra-rounded', color: 'navy' },
   cornersDotOptions: { type: 'dot', gradient: { type: 'radial', colorStops: [{ offset: 0.5, color: 'hsl(120, 100%, 25%)' }] } },

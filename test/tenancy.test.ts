@@ -35,8 +35,19 @@ beforeAll(async () => {
   // A human scan of each of the owner's links an hour ago: numbers analytics must never show the intruder.
   const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where account_id = $1', [owner.accountId]);
   const at = Date.now() - 3_600_000;
-  const visitor = { browserName: 'Chrome', deviceType: 'mobile', deviceVendor: null, osName: 'Android', countryName: 'Germany', region: 'Berlin', city: 'Berlin', isBot: false };
-  await ingestScanBatches(api.ctx.database.pool, [encodeScanBatch(rows.map((r) => ({ id: randomUUID(), linkId: r.id, accountId: owner.accountId, at, ...visitor })))]);
+  const visitor = {
+    browserName: 'Chrome',
+    deviceType: 'mobile',
+    deviceVendor: null,
+    osName: 'Android',
+    countryName: 'Germany',
+    region: 'Berlin',
+    city: 'Berlin',
+    isBot: false,
+  };
+  await ingestScanBatches(api.ctx.database.pool, [
+    encodeScanBatch(rows.map((r) => ({ id: randomUUID(), linkId: r.id, accountId: owner.accountId, at, ...visitor }))),
+  ]);
 }, 180_000);
 
 /**
@@ -85,7 +96,8 @@ describe('tenancy matrix', () => {
         checked++;
         if (route.unknownId === 'empty-data') {
           const own = await call(api.app, owner.key, route.method as 'GET', url);
-          if (route.method !== 'HEAD' && !isEmptyAnalytics(res)) wrong.push(`${routeName(route)} with ${id}: not empty: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          if (route.method !== 'HEAD' && !isEmptyAnalytics(res))
+            wrong.push(`${routeName(route)} with ${id}: not empty: ${res.statusCode} ${res.body.slice(0, 200)}`);
           if (route.method === 'HEAD' ? res.statusCode !== 200 : isEmptyAnalytics(own) || own.statusCode !== 200) {
             wrong.push(`${routeName(route)} with ${id}: intruder ${res.statusCode}, owner ${own.statusCode} ${own.body.slice(0, 120)}`);
           }
@@ -101,7 +113,8 @@ describe('tenancy matrix', () => {
     expect(wrong).toEqual([]);
     expect(await ownerView()).toEqual(before);
     // The jobs list (no path id): the intruder's has only the jobs its own calls started.
-    const jobIds = async (key: string) => (await call(api.app, key, 'GET', `${API_PREFIX}/jobs?size=1000`)).json().data.map((j: { id: string }) => j.id);
+    const jobIds = async (key: string) =>
+      (await call(api.app, key, 'GET', `${API_PREFIX}/jobs?size=1000`)).json().data.map((j: { id: string }) => j.id);
     const ownerJobs = await jobIds(owner.key);
     expect(ownerJobs).toEqual(expect.arrayContaining(owned.Job!));
     expect((await jobIds(intruder.key)).filter((id: string) => ownerJobs.includes(id))).toEqual([]);
@@ -128,7 +141,10 @@ describe('path ids longer than any id', () => {
         }
         continue;
       }
-      if (res.statusCode !== 404 || (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify(notFoundBody(route.notFound!)))) {
+      if (
+        res.statusCode !== 404 ||
+        (route.method !== 'HEAD' && JSON.stringify(res.json()) !== JSON.stringify(notFoundBody(route.notFound!)))
+      ) {
         wrong.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
     }
@@ -145,7 +161,9 @@ describe('path ids longer than any id', () => {
       const res = await ask(route, ids(LONG));
       const unknown = await ask(route, ids(randomUUID()));
       if (res.statusCode !== 404 || res.statusCode !== unknown.statusCode || res.body !== unknown.body) {
-        wrong.push(`${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)} (an unknown id: ${unknown.statusCode} ${unknown.body.slice(0, 200)})`);
+        wrong.push(
+          `${routeName(route)}: ${res.statusCode} ${res.body.slice(0, 200)} (an unknown id: ${unknown.statusCode} ${unknown.body.slice(0, 200)})`,
+        );
       }
     }
     expect(nested.length).toBeGreaterThan(5);

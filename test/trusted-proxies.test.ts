@@ -47,7 +47,8 @@ const ROLES: Record<string, (ctx: AppContext) => Promise<string>> = {
   },
 };
 
-const forwardingWarnings = (logs: CapturedLogs) => logs.lines().filter((l) => l.msg.includes('X-Forwarded-For from a peer not in TRUSTED_PROXIES'));
+const forwardingWarnings = (logs: CapturedLogs) =>
+  logs.lines().filter((l) => l.msg.includes('X-Forwarded-For from a peer not in TRUSTED_PROXIES'));
 
 describe.each(Object.keys(ROLES))('the %s', (role) => {
   it('warns once at the first request with X-Forwarded-For from a peer not in TRUSTED_PROXIES, naming the peer', async () => {

@@ -12,14 +12,20 @@ let slug: string;
 let folderId: string;
 
 const MESSAGE = 'Must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
-const invalid = (...paths: string[]) => ({ code: 'validation_failed', message: 'Validation failed', errors: paths.map((path) => ({ path, message: MESSAGE })) });
+const invalid = (...paths: string[]) => ({
+  code: 'validation_failed',
+  message: 'Validation failed',
+  errors: paths.map((path) => ({ path, message: MESSAGE })),
+});
 /** A raw JSON text, so escapes such as `\ud800` reach the parser exactly as a client wrote them. */
 const json = (text: string) => ({ payload: text, headers: { 'content-type': 'application/json' } });
 
 beforeAll(async () => {
   api = await startTestApi();
   me = await createTestAccount(api.ctx);
-  slug = (await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'ok', type: 'website', data: { url: 'https://example.com/' } })).json().id;
+  slug = (
+    await call(api.app, me.key, 'POST', '/api/v1/links', { name: 'ok', type: 'website', data: { url: 'https://example.com/' } })
+  ).json().id;
   folderId = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'ok' })).json().id;
 });
 afterAll(() => api.close());
@@ -43,13 +49,49 @@ describe('NUL and lone surrogates in bodies', () => {
       '{"name":"v","type":"vcard","data":{"firstName":"a\\u0000","lastName":"b","email":"a@example.com"}}',
       'data.firstName',
     ],
-    ['landing html', 'POST', () => '/api/v1/links', '{"name":"l","type":"landing","data":{"landingHTML":"<p>\\ud800</p>"}}', 'data.landingHTML'],
-    ['website url', 'POST', () => '/api/v1/links', '{"name":"w","type":"website","data":{"url":"https://example.com/\\ud83d"}}', 'data.url'],
-    ['an object key', 'POST', () => '/api/v1/links', '{"name":"w","type":"website","data":{"url":"https://example.com/","x\\u0000":1}}', 'data.x\u0000'],
-    ['link update', 'PUT', () => `/api/v1/links/${slug}`, '{"name":"n\\u0000","type":"website","data":{"url":"https://example.com/"}}', 'name'],
-    ['qr styling', 'PATCH', () => `/api/v1/links/${slug}`, '{"qrCode":{"dotsOptions":{"color":"#000\\u0000"}}}', 'qrCode.dotsOptions.color'],
+    [
+      'landing html',
+      'POST',
+      () => '/api/v1/links',
+      '{"name":"l","type":"landing","data":{"landingHTML":"<p>\\ud800</p>"}}',
+      'data.landingHTML',
+    ],
+    [
+      'website url',
+      'POST',
+      () => '/api/v1/links',
+      '{"name":"w","type":"website","data":{"url":"https://example.com/\\ud83d"}}',
+      'data.url',
+    ],
+    [
+      'an object key',
+      'POST',
+      () => '/api/v1/links',
+      '{"name":"w","type":"website","data":{"url":"https://example.com/","x\\u0000":1}}',
+      'data.x\u0000',
+    ],
+    [
+      'link update',
+      'PUT',
+      () => `/api/v1/links/${slug}`,
+      '{"name":"n\\u0000","type":"website","data":{"url":"https://example.com/"}}',
+      'name',
+    ],
+    [
+      'qr styling',
+      'PATCH',
+      () => `/api/v1/links/${slug}`,
+      '{"qrCode":{"dotsOptions":{"color":"#000\\u0000"}}}',
+      'qrCode.dotsOptions.color',
+    ],
     ['duplicate name', 'POST', () => `/api/v1/links/${slug}/duplicate`, '{"name":"\\u0000"}', 'name'],
-    ['password', 'POST', () => '/api/v1/links', '{"name":"p","type":"website","data":{"url":"https://example.com/"},"linkConfigurations":{"passwordProtectedActive":true,"password":"a\\u0000"}}', 'linkConfigurations.password'],
+    [
+      'password',
+      'POST',
+      () => '/api/v1/links',
+      '{"name":"p","type":"website","data":{"url":"https://example.com/"},"linkConfigurations":{"passwordProtectedActive":true,"password":"a\\u0000"}}',
+      'linkConfigurations.password',
+    ],
   ];
   for (const [what, method, url, body, path] of cases) {
     it(`${what}: 400 at ${JSON.stringify(path)}`, async () => {

@@ -7,7 +7,15 @@ import { setPriority } from 'node:os';
 import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
 import type { AppContext } from '../domain/context.js';
 import { throttledWarning } from '../platform/logger.js';
-import { ACCOUNT_JOB_QUEUES, QUEUE_NAMES, type AccountJobData, type JobPayloads, type JobResults, type QueueName, type QueueProcessor } from '../domain/jobs/queues.js';
+import {
+  ACCOUNT_JOB_QUEUES,
+  QUEUE_NAMES,
+  type AccountJobData,
+  type JobPayloads,
+  type JobResults,
+  type QueueName,
+  type QueueProcessor,
+} from '../domain/jobs/queues.js';
 import { recordGivenUpJob } from '../domain/jobs/records.js';
 import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../domain/jobs/recovery.js';
 import { limitRunningPerAccount } from '../domain/jobs/turns.js';
@@ -66,7 +74,9 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     worker.on('failed', (job, err) => {
       ctx.logger.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed');
       if (job && ACCOUNT_JOB_QUEUES.has(name)) {
-        recordGivenUpJob(ctx.db, job, err).catch((e: Error) => ctx.logger.error({ queue: name, jobId: job.id, err: e.message }, 'job record not updated'));
+        recordGivenUpJob(ctx.db, job, err).catch((e: Error) =>
+          ctx.logger.error({ queue: name, jobId: job.id, err: e.message }, 'job record not updated'),
+        );
       }
     });
     worker.on('error', (err) => workerError(ctx.logger, err, { queue: name }));

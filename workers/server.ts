@@ -24,8 +24,15 @@ observeQueues(metrics, ctx.queues, running.workers);
 // A second worker on the machine finds the port taken: it works on without a listener, and says so.
 const metricsServer =
   config.WORKER_METRICS_PORT > 0
-    ? await serveMetrics(metrics, { host: config.HOST, port: config.WORKER_METRICS_PORT, access: { token: config.METRICS_TOKEN, proxyTrust: new ProxyTrust(config.TRUSTED_PROXIES) } }).catch((err: Error) => {
-        ctx.logger.warn({ err: err.message, port: config.WORKER_METRICS_PORT }, 'worker metrics not served: give each worker process its own WORKER_METRICS_PORT');
+    ? await serveMetrics(metrics, {
+        host: config.HOST,
+        port: config.WORKER_METRICS_PORT,
+        access: { token: config.METRICS_TOKEN, proxyTrust: new ProxyTrust(config.TRUSTED_PROXIES) },
+      }).catch((err: Error) => {
+        ctx.logger.warn(
+          { err: err.message, port: config.WORKER_METRICS_PORT },
+          'worker metrics not served: give each worker process its own WORKER_METRICS_PORT',
+        );
         return null;
       })
     : null;

@@ -12,7 +12,8 @@ import { ProxyTrust } from '../../platform/net/client-identity.js';
 const port = Number(process.env.PORT);
 const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_URL!]]);
 const app = Fastify();
-if (process.env.BASELINE_METRICS === '1') registerHttpMetrics(app, createRoleMetrics('redirect'), { token: undefined, proxyTrust: new ProxyTrust('') });
+if (process.env.BASELINE_METRICS === '1')
+  registerHttpMetrics(app, createRoleMetrics('redirect'), { token: undefined, proxyTrust: new ProxyTrust('') });
 app.get('/health', async () => ({ status: 'ok' }));
 app.get('/:slug', { config: { sampledLatency: true } }, async (request, reply) => {
   const url = destinations.get((request.params as { slug: string }).slug);

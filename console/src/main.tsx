@@ -45,7 +45,12 @@ function App() {
     setTheme(next);
   };
 
-  if (state.phase === 'checking') return <p class="loading" role="status">Checking your key…</p>;
+  if (state.phase === 'checking')
+    return (
+      <p class="loading" role="status">
+        Checking your key…
+      </p>
+    );
   if (state.phase === 'signed-out') {
     return (
       <SignIn

@@ -35,7 +35,10 @@ export type Access = { allowed: true } | { allowed: false; reason: string };
 
 export function pageAccess(page: Page, me: Me): Access {
   if (page.needsKeyManagement && !me.plan.apiKeyManagement) {
-    return { allowed: false, reason: `The ${me.account.plan} plan does not include managing keys here; the operator issues them with the CLI (npm run cli -- key create).` };
+    return {
+      allowed: false,
+      reason: `The ${me.account.plan} plan does not include managing keys here; the operator issues them with the CLI (npm run cli -- key create).`,
+    };
   }
   const scopes = me.key.scopes;
   if (page.scope === 'any' || scopes.includes('all') || scopes.includes(page.scope)) return { allowed: true };

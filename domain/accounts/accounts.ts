@@ -17,16 +17,10 @@ export async function createAccount(db: Database, input: { name: string; plan: P
 }
 
 export async function listAccounts(db: Database): Promise<Account[]> {
-  return db
-    .select({ id: accounts.id, name: accounts.name, plan: accounts.plan })
-    .from(accounts)
-    .orderBy(desc(accounts.createdAt));
+  return db.select({ id: accounts.id, name: accounts.name, plan: accounts.plan }).from(accounts).orderBy(desc(accounts.createdAt));
 }
 
 export async function findAccount(db: Database, id: string): Promise<Account | null> {
-  const [row] = await db
-    .select({ id: accounts.id, name: accounts.name, plan: accounts.plan })
-    .from(accounts)
-    .where(eq(accounts.id, id));
+  const [row] = await db.select({ id: accounts.id, name: accounts.name, plan: accounts.plan }).from(accounts).where(eq(accounts.id, id));
   return row ?? null;
 }

@@ -26,7 +26,10 @@ export interface NewApiKey {
 /** An account already holds as many active keys as it may (409). */
 export class ApiKeyLimitError extends ConflictError {
   constructor(max: number) {
-    super('api_key_limit_reached', `This account already has ${max} active API key${max === 1 ? '' : 's'}, the most it may have; revoke one before creating another`);
+    super(
+      'api_key_limit_reached',
+      `This account already has ${max} active API key${max === 1 ? '' : 's'}, the most it may have; revoke one before creating another`,
+    );
   }
 }
 
@@ -46,7 +49,13 @@ export async function createApiKey(
     const [held] = await tx
       .select({ n: count() })
       .from(apiKeys)
-      .where(and(eq(apiKeys.accountId, input.accountId), eq(apiKeys.active, true), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))));
+      .where(
+        and(
+          eq(apiKeys.accountId, input.accountId),
+          eq(apiKeys.active, true),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+        ),
+      );
     if (held!.n >= maxActiveKeys) throw new ApiKeyLimitError(maxActiveKeys);
     const [row] = await tx
       .insert(apiKeys)

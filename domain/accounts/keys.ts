@@ -3,7 +3,6 @@ import { randomBase62 } from '../../platform/format/random.js';
 
 export const KEY_PREFIX = 'key-';
 
-
 /** 32 base62 characters after the prefix: about 190 bits, so a plain SHA-256 is a safe store. */
 export function generateApiKey(): string {
   return KEY_PREFIX + randomBase62(32);

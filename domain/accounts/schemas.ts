@@ -8,8 +8,8 @@ export const scopeList = z
 export const createApiKeyBody = z.strictObject({
   name: z.string().trim().min(1, 'Name is required').max(255, 'Name must be at most 255 characters'),
   scopes: scopeList,
-  expiresAt: z
-    .iso.datetime({ offset: true, error: 'Must be an ISO 8601 date-time' })
+  expiresAt: z.iso
+    .datetime({ offset: true, error: 'Must be an ISO 8601 date-time' })
     .refine((v) => Date.parse(v) > Date.now(), 'Must be in the future')
     .optional(),
 });

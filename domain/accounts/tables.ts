@@ -45,6 +45,8 @@ export const apiKeys = pgTable(
     uniqueIndex('api_keys_key_hash_idx').on(t.keyHash),
     index('api_keys_account_idx').on(t.accountId, t.createdAt.desc()),
     // The expiry sweep reads only keys that can still expire.
-    index('api_keys_expiry_idx').on(t.expiresAt).where(sql`${t.active} and ${t.expiresAt} is not null`),
+    index('api_keys_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.active} and ${t.expiresAt} is not null`),
   ],
 );

@@ -36,7 +36,20 @@ const DIMENSION_COLUMNS: Record<Exclude<Dimension, 'all'>, string> = {
 };
 
 export const UNKNOWN_NAME = 'Unknown';
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -65,7 +78,13 @@ const ceilTo = (ms: number, unit: number) => Math.ceil(ms / unit) * unit;
 /** A window read from raw scans alone: a count per part of an hour no rollup has. */
 function rawPlan(window: Pick<AnalyticsWindow, 'from' | 'to'>): WindowPlan {
   const from = window.from.getTime();
-  return { hoursFrom: from, hoursTo: from, daysFrom: from, daysTo: from, raw: from < window.to.getTime() ? [[from, window.to.getTime()]] : [] };
+  return {
+    hoursFrom: from,
+    hoursTo: from,
+    daysFrom: from,
+    daysTo: from,
+    raw: from < window.to.getTime() ? [[from, window.to.getTime()]] : [],
+  };
 }
 
 export function planWindow(window: Pick<AnalyticsWindow, 'from' | 'to'>, now: number): WindowPlan {
@@ -73,7 +92,8 @@ export function planWindow(window: Pick<AnalyticsWindow, 'from' | 'to'>, now: nu
   const to = window.to.getTime();
   const hoursFrom = ceilTo(from, HOUR_MS);
   const hoursTo = to >= now ? ceilTo(to, HOUR_MS) : floorTo(to, HOUR_MS);
-  if (hoursFrom >= hoursTo) return { hoursFrom, hoursTo: hoursFrom, daysFrom: hoursFrom, daysTo: hoursFrom, raw: from < to ? [[from, to]] : [] };
+  if (hoursFrom >= hoursTo)
+    return { hoursFrom, hoursTo: hoursFrom, daysFrom: hoursFrom, daysTo: hoursFrom, raw: from < to ? [[from, to]] : [] };
   const raw: Array<[number, number]> = [];
   if (from < hoursFrom) raw.push([from, hoursFrom]);
   if (to < now && hoursTo < to) raw.push([hoursTo, to]);
@@ -176,7 +196,9 @@ async function rowsOf<T extends Record<string, unknown>>(db: Database, query: SQ
       return (await tx.execute<T>(query)).rows as T[];
     });
   } catch (err) {
-    const pg = (err as { code?: string; cause?: { code?: string } }).code ? (err as { code?: string }) : (err as { cause?: { code?: string } }).cause;
+    const pg = (err as { code?: string; cause?: { code?: string } }).code
+      ? (err as { code?: string })
+      : (err as { cause?: { code?: string } }).cause;
     if (pg?.code === '22023') throw new ValidationError([{ path: 'timezone', message: 'Time zone not supported by the database' }]);
     throw err;
   }
@@ -202,7 +224,11 @@ export async function generalAnalytics(db: Database, scope: AnalyticsScope, quer
     }
   }
   const numberOfLinks =
-    scope.linkSlug !== undefined ? (rows ? 1 : 0) : ((await db.select({ n: count() }).from(links).where(eq(links.accountId, scope.accountId)))[0]?.n ?? 0);
+    scope.linkSlug !== undefined
+      ? rows
+        ? 1
+        : 0
+      : ((await db.select({ n: count() }).from(links).where(eq(links.accountId, scope.accountId)))[0]?.n ?? 0);
   const withBots = !query.exclude_bots;
   return {
     data: {
@@ -293,7 +319,7 @@ export async function activityAnalytics(db: Database, scope: AnalyticsScope, que
     const key = formatDate(date);
     const n = perDay.get(key) ?? 0;
     if (Year.x[Year.x.length - 1] !== date.year) (Year.x.push(date.year), Year.y.push(0));
-    if (monthKey !== key.slice(0, 7)) (monthKey = key.slice(0, 7), Month.x.push(MONTH_NAMES[date.month - 1]!), Month.y.push(0));
+    if (monthKey !== key.slice(0, 7)) ((monthKey = key.slice(0, 7)), Month.x.push(MONTH_NAMES[date.month - 1]!), Month.y.push(0));
     Day.x.push(key);
     Day.y.push(n);
     Year.y[Year.y.length - 1]! += n;

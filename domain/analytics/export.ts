@@ -15,14 +15,27 @@ import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from '
 export const EXPORT_FORMATS = ['csv'] as const;
 
 /** The columns of an export, in order; link_id is the link's slug (the dynamic_link_id of the API). */
-export const EXPORT_COLUMNS = ['link_id', 'browser_name', 'device_type', 'device_vendor', 'os_name', 'created_at', 'country_name', 'region', 'city'] as const;
+export const EXPORT_COLUMNS = [
+  'link_id',
+  'browser_name',
+  'device_type',
+  'device_vendor',
+  'os_name',
+  'created_at',
+  'country_name',
+  'region',
+  'city',
+] as const;
 
 // The GETs' own date and time zone checks, so both read a day and a zone the same way.
 const { date_from: localDate, timezone } = analyticsQuerySchema.shape;
 
 export const exportBodySchema = z
   .strictObject({
-    startDate: localDate.unwrap().optional().describe('First local day (YYYY-MM-DD), included. Default: with endDate, the first of the current month'),
+    startDate: localDate
+      .unwrap()
+      .optional()
+      .describe('First local day (YYYY-MM-DD), included. Default: with endDate, the first of the current month'),
     endDate: localDate.unwrap().optional().describe('Last local day (YYYY-MM-DD), included. Default: with startDate, today'),
     format: z.enum(EXPORT_FORMATS, { error: `Must be one of: ${EXPORT_FORMATS.join(', ')}` }).default('csv'),
     filters: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility; ignored'),
@@ -137,15 +150,25 @@ export interface ScansCsvProgress {
  * (created_at, id) order; created_at is formatted by Postgres (ISO 8601, UTC, milliseconds) so no
  * Date is made per row.
  */
-export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (progress: ScansCsvProgress) => Promise<void>): AsyncGenerator<Buffer> {
+export async function* scansCsv(
+  pool: pg.Pool,
+  query: ScansCsvQuery,
+  onBatch?: (progress: ScansCsvProgress) => Promise<void>,
+): AsyncGenerator<Buffer> {
   yield Buffer.from(CSV_HEADER);
   const client = await pool.connect();
   let released = false;
   let inTransaction = false;
   try {
-    const [link] = query.linkSlug === undefined
-      ? [undefined]
-      : (await client.query<{ id: string }>('select id from links where account_id = $1 and slug = $2', [query.accountId, query.linkSlug])).rows;
+    const [link] =
+      query.linkSlug === undefined
+        ? [undefined]
+        : (
+            await client.query<{ id: string }>('select id from links where account_id = $1 and slug = $2', [
+              query.accountId,
+              query.linkSlug,
+            ])
+          ).rows;
     // An id that is not one of the account's links has no scans: header only, never another account's rows.
     if (query.linkSlug !== undefined && !link) return;
     // Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read.
@@ -153,7 +176,8 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
     // ISO 8601 UTC, made by Postgres: no Date per row.
     const createdAt = `to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const window = `s.account_id = $1 and s.created_at >= to_timestamp($2::float8 / 1000) and s.created_at < to_timestamp($3::float8 / 1000) and not s.is_bot`;
-    const columns = (slug: string) => `${slug}, s.browser_name, s.device_type, s.device_vendor, s.os_name, ${createdAt}, s.country_name, s.region, s.city`;
+    const columns = (slug: string) =>
+      `${slug}, s.browser_name, s.device_type, s.device_vendor, s.os_name, ${createdAt}, s.country_name, s.region, s.city`;
     let text: string;
     if (link) {
       params.push(link.id, query.linkSlug);
@@ -178,7 +202,7 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
     try {
       const span = Math.max(1, query.to.getTime() - query.from.getTime());
       let rows = 0;
-      for (let pending = read(); ; ) {
+      for (let pending = read(); ;) {
         const batch = await pending;
         if (batch.length === 0) break;
         pending = read();
@@ -202,7 +226,11 @@ export async function* scansCsv(pool: pg.Pool, query: ScansCsvQuery, onBatch?: (
   } finally {
     // Left early (the upload failed or stopped reading): end the transaction before the
     // connection goes back; if even that fails, the connection is dropped.
-    if (!released && inTransaction) await client.query('rollback').then(() => client.release(), () => client.release(true));
+    if (!released && inTransaction)
+      await client.query('rollback').then(
+        () => client.release(),
+        () => client.release(true),
+      );
     else if (!released) client.release();
   }
 }

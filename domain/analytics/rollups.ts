@@ -120,7 +120,9 @@ export async function retractLinkFromRollups(tx: Pick<Database, 'execute'>, link
       and r.bucket = g.bucket and r.is_bot = g.is_bot and r.value = g.value`);
   // Other emptied account rows stay (readers leave out values whose sum is 0): finding them would
   // read the account's every row.
-  await tx.execute(sql`delete from scan_rollups where scope_id = ${link.accountId} and dimension = ${ROLLUP_DIMENSIONS.link} and value = ${link.id}`);
+  await tx.execute(
+    sql`delete from scan_rollups where scope_id = ${link.accountId} and dimension = ${ROLLUP_DIMENSIONS.link} and value = ${link.id}`,
+  );
   await tx.execute(sql`delete from scan_rollups where scope_id = ${link.id}`);
   await tx.execute(sql`delete from link_scan_hours where link_id = ${link.id}`);
 }
@@ -130,6 +132,8 @@ const SOURCE = '/*source*/';
 
 /** Visitor keys serve only scans still to come for their day: today's, yesterday's, and the day before's (a batch delayed by an outage) are kept. */
 export async function pruneVisitorDays(db: Pick<Database, 'execute'>, now: Date = new Date()): Promise<number> {
-  const result = await db.execute(sql`delete from scan_visitor_days where day < (${now.toISOString()}::timestamptz at time zone 'UTC')::date - 2`);
+  const result = await db.execute(
+    sql`delete from scan_visitor_days where day < (${now.toISOString()}::timestamptz at time zone 'UTC')::date - 2`,
+  );
   return result.rowCount ?? 0;
 }

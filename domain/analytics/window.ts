@@ -73,12 +73,13 @@ export function localHoursOf(window: AnalyticsWindow): LocalHours {
   const seen = new Set<string>();
   const starts = new Set<number>();
   const to = window.to.getTime();
-  for (let t = window.from.getTime(); t < to; ) {
+  for (let t = window.from.getTime(); t < to;) {
     const local = zonedDateTimeAt(new Date(t), window.timezone);
     const date = formatDate(local);
     const label = `${date}T${String(local.hour).padStart(2, '0')}:00`;
     if (!seen.has(label)) (seen.add(label), labels.push(label));
-    const wall = utcMidnight(local).getTime() + local.hour * HOUR_MS + local.minute * 60_000 + local.second * 1000 + (((t % 1000) + 1000) % 1000);
+    const wall =
+      utcMidnight(local).getTime() + local.hour * HOUR_MS + local.minute * 60_000 + local.second * 1000 + (((t % 1000) + 1000) % 1000);
     const intoHour = ((wall % HOUR_MS) + HOUR_MS) % HOUR_MS;
     starts.add((((t - intoHour) % HOUR_MS) + HOUR_MS) % HOUR_MS);
     t += HOUR_MS - intoHour;
@@ -137,7 +138,8 @@ export function analyticsWindow(query: WindowQuery, now: Date = new Date()): Ana
       const last = query.date_to ? parseLocalDate(query.date_to)! : today;
       const days = Math.round((utcMidnight(last).getTime() - utcMidnight(first).getTime()) / 86_400_000);
       if (days < 0) throw new ValidationError([{ path: 'date_to', message: `Must not be before date_from (${formatDate(first)})` }]);
-      if (days >= MAX_CUSTOM_DAYS) throw new ValidationError([{ path: 'date_from', message: `The range may cover at most ${MAX_CUSTOM_DAYS} days` }]);
+      if (days >= MAX_CUSTOM_DAYS)
+        throw new ValidationError([{ path: 'date_from', message: `The range may cover at most ${MAX_CUSTOM_DAYS} days` }]);
       return { from: startOfDay(first, tz), to: startOfDay(addDays(last, 1), tz), timezone: tz };
     }
   }

@@ -66,7 +66,10 @@ export async function prepareBulkJob(
   let folderId: string | null = null;
   if (body.folderId) {
     const [found] = isUuid(body.folderId)
-      ? await ctx.db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, body.folderId), eq(folders.accountId, accountId)))
+      ? await ctx.db
+          .select({ id: folders.id })
+          .from(folders)
+          .where(and(eq(folders.id, body.folderId), eq(folders.accountId, accountId)))
       : [];
     if (found) folderId = body.folderId;
     else errors.add({ path: 'folderId', message: 'Folder not found' });
@@ -124,7 +127,12 @@ const SLUG_ROUNDS = 10;
  * commit) gets the same links back, and one killed before it left nothing. The links come back in
  * record order.
  */
-export async function insertBulkLinks(ctx: Pick<AppContext, 'db' | 'config'>, accountId: string, jobId: string, payload: BulkGeneratePayload): Promise<BulkLink[]> {
+export async function insertBulkLinks(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  accountId: string,
+  jobId: string,
+  payload: BulkGeneratePayload,
+): Promise<BulkLink[]> {
   const total = payload.records.length;
   const base = `${ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/`;
   // The defaults are applied once; each row's data (its short URL) is added in SQL.

@@ -86,7 +86,8 @@ export function readBulkCsv(type: BulkType, file: Buffer): CsvBatch {
     else if (columns.indexOf(name) !== i) errors.push({ path: `file.header[${i}]`, message: `Column "${name}" appears twice` });
   });
   // The valid columns are said once, before the columns that are wrong.
-  if (errors.length > 0) throw new ValidationError([{ path: 'file.header', message: `Unknown or repeated columns; ${columnsOf}` }, ...errors]);
+  if (errors.length > 0)
+    throw new ValidationError([{ path: 'file.header', message: `Unknown or repeated columns; ${columnsOf}` }, ...errors]);
   const numbers = NUMBER_FIELDS[type];
   const records = body.map((cells) => {
     const record: Record<string, unknown> = {};

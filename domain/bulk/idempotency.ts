@@ -94,7 +94,10 @@ export async function startIdempotentJob<P>(
       continue;
     }
     if (row.requestHash !== hash) {
-      throw new ConflictError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with a different request; use a new key for a new batch`);
+      throw new ConflictError(
+        'idempotency_key_reused',
+        `This ${IDEMPOTENCY_HEADER} was already used with a different request; use a new key for a new batch`,
+      );
     }
     const [job] = await db.select({ state: jobs.state }).from(jobs).where(eq(jobs.id, row.jobId));
     // A job whose first add was lost has waited its turn already: it goes first.

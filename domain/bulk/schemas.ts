@@ -16,9 +16,7 @@ export const BULK_TYPES = ['website', 'product', 'sms', 'vcard'] as const;
 export type BulkType = (typeof BULK_TYPES)[number];
 export const BULK_MAX_RECORDS = 1200;
 
-const recordName = z
-  .string({ error: (issue) => (issue.input === undefined ? 'Required' : 'Must be a string') })
-  .pipe(linkNameSchema);
+const recordName = z.string({ error: (issue) => (issue.input === undefined ? 'Required' : 'Must be a string') }).pipe(linkNameSchema);
 
 const product = productDataSchema.shape;
 const vcard = vcardDataSchema.shape;

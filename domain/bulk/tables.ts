@@ -19,5 +19,8 @@ export const idempotencyKeys = pgTable(
     jobId: uuid('job_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.accountId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'idempotency_keys_pk', columns: [t.accountId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );

@@ -4,7 +4,18 @@
  * the rows with this very schema before it sends them.
  */
 import { z } from 'zod';
-import { clearableText, currency, ITEM_DESCRIPTION_MAX, itemList, MENU_ITEMS_MAX, nameText, PRICE_MAX_TEXT, PRICE_MESSAGE, strict, typeError } from './schema-parts.js';
+import {
+  clearableText,
+  currency,
+  ITEM_DESCRIPTION_MAX,
+  itemList,
+  MENU_ITEMS_MAX,
+  nameText,
+  PRICE_MAX_TEXT,
+  PRICE_MESSAGE,
+  strict,
+  typeError,
+} from './schema-parts.js';
 
 /** The group of the entries that name none. */
 export const GENERAL_GROUP = 'General';
@@ -23,7 +34,9 @@ const bulkInsertEntry = strict({
   category: nameText()
     .transform((c) => c.toLowerCase())
     .meta({ description: 'A category name; entries naming the same one (ignoring case) share it. Stored lowercased.' }),
-  group: nameText().optional().meta({ description: `A group name (entries naming the same one, ignoring case, share it); none: the ${GENERAL_GROUP} group` }),
+  group: nameText()
+    .optional()
+    .meta({ description: `A group name (entries naming the same one, ignoring case, share it); none: the ${GENERAL_GROUP} group` }),
   description: clearableText(ITEM_DESCRIPTION_MAX).optional(),
   ingredients: itemList().optional(),
 });
@@ -72,7 +85,10 @@ export type BulkInsertEntry = z.output<typeof bulkInsertEntry>;
 
 export const bulkInsertResult = z
   .object({
-    groups: z.number().int().meta({ description: `Groups made (the ${GENERAL_GROUP} group included)` }),
+    groups: z
+      .number()
+      .int()
+      .meta({ description: `Groups made (the ${GENERAL_GROUP} group included)` }),
     categories: z.number().int(),
     items: z.number().int(),
     deleted: z

@@ -14,7 +14,13 @@ import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import type { ReportProgress } from '../jobs/records.js';
 import { writeMenu, type CafeContext } from './cafes.js';
-import { GENERAL_GROUP, groupKeyOf, type BulkInsertEntry, type BulkInsertResult, type CafeBulkInsertPayload } from './bulk-insert-schema.js';
+import {
+  GENERAL_GROUP,
+  groupKeyOf,
+  type BulkInsertEntry,
+  type BulkInsertResult,
+  type CafeBulkInsertPayload,
+} from './bulk-insert-schema.js';
 
 /**
  * Items per insert statement: a 5000-item menu is 10 statements, 10 steps of its progress bar, at
@@ -58,7 +64,15 @@ export async function replaceMenu(
     const groupIds = new Map([...groupNames.keys()].map((key, order) => [key, groupRows.find((g) => g.sortOrder === order)!.id]));
     const categoryRows = await tx
       .insert(cafeCategories)
-      .values([...categoryGroups].map(([name, groupKey], order) => ({ accountId, cafeId: cafe.id, groupId: groupIds.get(groupKey)!, name, sortOrder: order })))
+      .values(
+        [...categoryGroups].map(([name, groupKey], order) => ({
+          accountId,
+          cafeId: cafe.id,
+          groupId: groupIds.get(groupKey)!,
+          name,
+          sortOrder: order,
+        })),
+      )
       .returning({ id: cafeCategories.id, name: cafeCategories.name });
     const categoryIds = new Map(categoryRows.map((c) => [c.name, c.id]));
 

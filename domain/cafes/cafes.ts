@@ -48,7 +48,12 @@ const withLink = { cafe: cafes, slug: links.slug, qrOptions: links.qrOptions };
 
 async function readCafes(db: Executor, accountId: string, cafeId?: string) {
   const where = cafeId ? and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)) : eq(cafes.accountId, accountId);
-  return db.select(withLink).from(cafes).innerJoin(links, eq(links.id, cafes.linkId)).where(where).orderBy(desc(cafes.createdAt), desc(cafes.id));
+  return db
+    .select(withLink)
+    .from(cafes)
+    .innerJoin(links, eq(links.id, cafes.linkId))
+    .where(where)
+    .orderBy(desc(cafes.createdAt), desc(cafes.id));
 }
 
 /** Newest first, like every other list of the account's resources. */
@@ -65,7 +70,10 @@ export async function getCafe(ctx: CafeContext, accountId: string, cafeId: strin
 /** 404 "Cafe not found" unless the cafe is the account's; reads nothing else. */
 export async function assertCafe(db: Executor, accountId: string, cafeId: string): Promise<void> {
   const [row] = isUuid(cafeId)
-    ? await db.select({ id: cafes.id }).from(cafes).where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
+    ? await db
+        .select({ id: cafes.id })
+        .from(cafes)
+        .where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
     : [];
   if (!row) throw new NotFoundError('Cafe');
 }
@@ -95,11 +103,19 @@ export async function lockCafe(tx: Executor, accountId: string, cafeId: string):
  * Runs one write to a cafe or its menu: in a transaction holding the cafe row, which is marked
  * updated; after the commit the link's cached copies are dropped everywhere.
  */
-export async function writeMenu<T>(ctx: CafeContext, accountId: string, cafeId: string, work: (tx: Executor, cafe: LockedCafe) => Promise<T>): Promise<T> {
+export async function writeMenu<T>(
+  ctx: CafeContext,
+  accountId: string,
+  cafeId: string,
+  work: (tx: Executor, cafe: LockedCafe) => Promise<T>,
+): Promise<T> {
   const { result, slug } = await ctx.db.transaction(async (tx) => {
     const cafe = await lockCafe(tx, accountId, cafeId);
     const result = await work(tx, cafe);
-    await tx.update(cafes).set({ updatedAt: sql`now()` }).where(eq(cafes.id, cafe.id));
+    await tx
+      .update(cafes)
+      .set({ updatedAt: sql`now()` })
+      .where(eq(cafes.id, cafe.id));
     return { result, slug: cafe.slug };
   });
   await invalidateLinks(ctx, [slug]);
@@ -119,7 +135,11 @@ export async function swapImage(tx: Executor, cafe: LockedCafe, current: string 
   return own;
 }
 
-export async function createCafe(ctx: CafeContext, who: Principal, body: { name: string; description?: string | null; language?: string | null }): Promise<CafeWithLink> {
+export async function createCafe(
+  ctx: CafeContext,
+  who: Principal,
+  body: { name: string; description?: string | null; language?: string | null },
+): Promise<CafeWithLink> {
   const cafeId = randomUUID();
   await createLink(
     ctx,
@@ -128,7 +148,14 @@ export async function createCafe(ctx: CafeContext, who: Principal, body: { name:
     {
       menu: cafeId,
       within: async (tx, link) => {
-        await tx.insert(cafes).values({ id: cafeId, accountId: who.accountId, linkId: link.id, name: body.name, description: body.description ?? null, language: body.language ?? null });
+        await tx.insert(cafes).values({
+          id: cafeId,
+          accountId: who.accountId,
+          linkId: link.id,
+          name: body.name,
+          description: body.description ?? null,
+          language: body.language ?? null,
+        });
       },
     },
   );
@@ -174,7 +201,13 @@ export interface ProfileImages {
 }
 
 /** PUT /cafes/:id/profile: contact fields, logo and cover (replaced, or removed by the flags). */
-export async function updateProfile(ctx: CafeContext, accountId: string, cafeId: string, form: ProfileForm, images: ProfileImages): Promise<CafeWithLink> {
+export async function updateProfile(
+  ctx: CafeContext,
+  accountId: string,
+  cafeId: string,
+  form: ProfileForm,
+  images: ProfileImages,
+): Promise<CafeWithLink> {
   const deleteCover = form.delete_cover === true || form['delete_cafe-cover'] === true;
   await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     const set: Partial<typeof cafes.$inferInsert> = {};

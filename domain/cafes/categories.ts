@@ -21,7 +21,10 @@ export const DUPLICATE_CATEGORY_MESSAGE = 'A category with this name already exi
 
 async function findCategory(db: Executor, cafeId: string, categoryId: string): Promise<CategoryRow> {
   const [row] = isUuid(categoryId)
-    ? await db.select().from(cafeCategories).where(and(eq(cafeCategories.cafeId, cafeId), eq(cafeCategories.id, categoryId)))
+    ? await db
+        .select()
+        .from(cafeCategories)
+        .where(and(eq(cafeCategories.cafeId, cafeId), eq(cafeCategories.id, categoryId)))
     : [];
   if (!row) throw new NotFoundError('Category');
   return row;
@@ -32,14 +35,19 @@ async function namedUniquely<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (isUniqueViolation(err, 'cafe_categories_name_idx')) throw new ValidationError([{ path: 'name', message: DUPLICATE_CATEGORY_MESSAGE }]);
+    if (isUniqueViolation(err, 'cafe_categories_name_idx'))
+      throw new ValidationError([{ path: 'name', message: DUPLICATE_CATEGORY_MESSAGE }]);
     throw err;
   }
 }
 
 export async function listCategories(ctx: CafeContext, accountId: string, cafeId: string): Promise<CategoryRow[]> {
   await assertCafe(ctx.db, accountId, cafeId);
-  return ctx.db.select().from(cafeCategories).where(eq(cafeCategories.cafeId, cafeId)).orderBy(...menuOrder(cafeCategories));
+  return ctx.db
+    .select()
+    .from(cafeCategories)
+    .where(eq(cafeCategories.cafeId, cafeId))
+    .orderBy(...menuOrder(cafeCategories));
 }
 
 export async function getCategory(ctx: CafeContext, accountId: string, cafeId: string, categoryId: string) {
@@ -64,7 +72,13 @@ export async function createCategory(ctx: CafeContext, accountId: string, cafeId
       if (body.group_id) await assertInCafe(tx, cafeGroups, cafe.id, body.group_id, 'group_id', 'Group');
       const [row] = await tx
         .insert(cafeCategories)
-        .values({ accountId, cafeId: cafe.id, sortOrder: body.order ?? (await nextOrder(tx, cafeCategories, cafe.id)), ...fieldsOf(body), name: body.name })
+        .values({
+          accountId,
+          cafeId: cafe.id,
+          sortOrder: body.order ?? (await nextOrder(tx, cafeCategories, cafe.id)),
+          ...fieldsOf(body),
+          name: body.name,
+        })
         .returning();
       return row!;
     }),

@@ -60,4 +60,10 @@ export function filterKey(text: string): string {
 export const dietOf = (tag: string): string | null => (filterKey(tag) in DIETS ? filterKey(tag) : null);
 
 /** Spice levels in the page's words. */
-export const SPICE_LABELS: Readonly<Record<SpiceLevel, string>> = { none: 'Not spicy', mild: 'Mild', medium: 'Medium hot', hot: 'Hot', extra_hot: 'Extra hot' };
+export const SPICE_LABELS: Readonly<Record<SpiceLevel, string>> = {
+  none: 'Not spicy',
+  mild: 'Mild',
+  medium: 'Medium hot',
+  hot: 'Hot',
+  extra_hot: 'Extra hot',
+};

@@ -15,14 +15,23 @@ import type { GroupForm, ReorderEntry } from './schemas.js';
 export type GroupRow = typeof cafeGroups.$inferSelect;
 
 async function findGroup(db: Executor, cafeId: string, groupId: string): Promise<GroupRow> {
-  const [row] = isUuid(groupId) ? await db.select().from(cafeGroups).where(and(eq(cafeGroups.cafeId, cafeId), eq(cafeGroups.id, groupId))) : [];
+  const [row] = isUuid(groupId)
+    ? await db
+        .select()
+        .from(cafeGroups)
+        .where(and(eq(cafeGroups.cafeId, cafeId), eq(cafeGroups.id, groupId)))
+    : [];
   if (!row) throw new NotFoundError('Group');
   return row;
 }
 
 export async function listGroups(ctx: CafeContext, accountId: string, cafeId: string): Promise<GroupRow[]> {
   await assertCafe(ctx.db, accountId, cafeId);
-  return ctx.db.select().from(cafeGroups).where(eq(cafeGroups.cafeId, cafeId)).orderBy(...menuOrder(cafeGroups));
+  return ctx.db
+    .select()
+    .from(cafeGroups)
+    .where(eq(cafeGroups.cafeId, cafeId))
+    .orderBy(...menuOrder(cafeGroups));
 }
 
 export async function getGroup(ctx: CafeContext, accountId: string, cafeId: string, groupId: string) {
@@ -31,7 +40,13 @@ export async function getGroup(ctx: CafeContext, accountId: string, cafeId: stri
 }
 
 /** `image`: an uploaded file's id (storeMenuImage), attached to the cafe here. */
-export async function createGroup(ctx: CafeContext, accountId: string, cafeId: string, form: GroupForm & { name: string }, image: string | null) {
+export async function createGroup(
+  ctx: CafeContext,
+  accountId: string,
+  cafeId: string,
+  form: GroupForm & { name: string },
+  image: string | null,
+) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     const [row] = await tx
       .insert(cafeGroups)
@@ -49,7 +64,14 @@ export async function createGroup(ctx: CafeContext, accountId: string, cafeId: s
   return row;
 }
 
-export async function updateGroup(ctx: CafeContext, accountId: string, cafeId: string, groupId: string, form: GroupForm, image: string | null) {
+export async function updateGroup(
+  ctx: CafeContext,
+  accountId: string,
+  cafeId: string,
+  groupId: string,
+  form: GroupForm,
+  image: string | null,
+) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     const current = await findGroup(tx, cafe.id, groupId);
     const [row] = await tx

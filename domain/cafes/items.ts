@@ -17,7 +17,12 @@ import type { ItemForm, ReorderEntry } from './schemas.js';
 export type ItemRow = typeof cafeItems.$inferSelect;
 
 async function findItem(db: Executor, cafeId: string, itemId: string): Promise<ItemRow> {
-  const [row] = isUuid(itemId) ? await db.select().from(cafeItems).where(and(eq(cafeItems.cafeId, cafeId), eq(cafeItems.id, itemId))) : [];
+  const [row] = isUuid(itemId)
+    ? await db
+        .select()
+        .from(cafeItems)
+        .where(and(eq(cafeItems.cafeId, cafeId), eq(cafeItems.id, itemId)))
+    : [];
   if (!row) throw new NotFoundError('Item');
   return row;
 }
@@ -27,7 +32,11 @@ export async function listItems(ctx: CafeContext, accountId: string, cafeId: str
   await assertCafe(ctx.db, accountId, cafeId);
   if (categoryId !== undefined && !isUuid(categoryId)) return [];
   const where = categoryId ? and(eq(cafeItems.cafeId, cafeId), eq(cafeItems.categoryId, categoryId)) : eq(cafeItems.cafeId, cafeId);
-  return ctx.db.select().from(cafeItems).where(where).orderBy(...menuOrder(cafeItems));
+  return ctx.db
+    .select()
+    .from(cafeItems)
+    .where(where)
+    .orderBy(...menuOrder(cafeItems));
 }
 
 export async function getItem(ctx: CafeContext, accountId: string, cafeId: string, itemId: string) {
@@ -88,7 +97,14 @@ export async function createItem(
   return row;
 }
 
-export async function updateItem(ctx: CafeContext, accountId: string, cafeId: string, itemId: string, form: ItemForm, image: string | null) {
+export async function updateItem(
+  ctx: CafeContext,
+  accountId: string,
+  cafeId: string,
+  itemId: string,
+  form: ItemForm,
+  image: string | null,
+) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     const current = await findItem(tx, cafe.id, itemId);
     if (form.category_id !== undefined) await assertInCafe(tx, cafeCategories, cafe.id, form.category_id, 'category_id', 'Category');

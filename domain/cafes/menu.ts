@@ -42,7 +42,14 @@ export async function assertInCafe(tx: Executor, table: MenuTable, cafeId: strin
  * otherwise a 400 names each bad entry (`pathPrefix` is where the list is in the body) and
  * nothing changes. Rows left out keep their positions.
  */
-export async function reorderRows(tx: Executor, table: MenuTable, cafeId: string, entries: ReorderEntry[], thing: string, pathPrefix: Array<string | number>) {
+export async function reorderRows(
+  tx: Executor,
+  table: MenuTable,
+  cafeId: string,
+  entries: ReorderEntry[],
+  thing: string,
+  pathPrefix: Array<string | number>,
+) {
   const ids = entries.map((e) => e.id.toLowerCase());
   const { rows } = await tx.execute<{ id: string }>(
     sql`select ${table.id} as id from ${table} where ${table.cafeId} = ${cafeId} and ${table.id} = any(${sql.param(ids.filter(isUuid))}::uuid[])`,

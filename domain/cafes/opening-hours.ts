@@ -19,7 +19,14 @@ export interface DayHours {
 
 export type OpenState =
   | { open: true; /** "23:00"; null when the cafe never closes within the week. */ closesAt: string | null }
-  | { open: false; /** The next opening (in 0 days: today); null when no opening is coming. */ opensAt: { inDays: number; day: Weekday; time: string } | null };
+  | {
+      open: false;
+      /** The next opening (in 0 days: today); null when no opening is coming. */ opensAt: {
+        inDays: number;
+        day: Weekday;
+        time: string;
+      } | null;
+    };
 
 const DAY_ORDER: readonly Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MINUTES = 1440;

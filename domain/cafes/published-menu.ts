@@ -150,7 +150,10 @@ export function publishedMenuOf(r: PublishedMenuRecord): PublishedMenu {
     if (list) list.push(item);
     else itemsOf.set(categoryId, [item]);
   }
-  const groups: PublishedGroup[] = (JSON.parse(r.groups) as Array<Omit<PublishedGroup, 'categories'>>).map((g) => ({ ...g, categories: [] }));
+  const groups: PublishedGroup[] = (JSON.parse(r.groups) as Array<Omit<PublishedGroup, 'categories'>>).map((g) => ({
+    ...g,
+    categories: [],
+  }));
   const groupById = new Map(groups.map((g) => [g.id, g]));
   const ungrouped: PublishedGroup = { id: null, name: null, image: null, categories: [] };
   for (const { groupId, ...category } of categories) {

@@ -54,8 +54,5 @@ export const currency = () =>
  */
 export const itemList = () =>
   z
-    .array(
-      requiredText(ITEM_LIST_ENTRY_MAX),
-      { error: typeError('Must be a list of strings') },
-    )
+    .array(requiredText(ITEM_LIST_ENTRY_MAX), { error: typeError('Must be a list of strings') })
     .max(ITEM_LIST_MAX, { error: `Must have at most ${ITEM_LIST_MAX} items` });

@@ -11,7 +11,21 @@ import { SPICE_LEVELS } from '../schema.js';
 import { httpUrlHref, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '../links/data/index.js';
 import { qrOptionsSchema } from '../qr/options.js';
 import { MENU_THEME_KEYS } from './themes.js';
-import { atMost, clearableText, currency, ITEM_DESCRIPTION_MAX, ITEM_LIST_ENTRY_MAX, itemList, MENU_ITEMS_MAX, nameText, PRICE_MESSAGE, REQUIRED, requiredText, strict, typeError } from './schema-parts.js';
+import {
+  atMost,
+  clearableText,
+  currency,
+  ITEM_DESCRIPTION_MAX,
+  ITEM_LIST_ENTRY_MAX,
+  itemList,
+  MENU_ITEMS_MAX,
+  nameText,
+  PRICE_MESSAGE,
+  REQUIRED,
+  requiredText,
+  strict,
+  typeError,
+} from './schema-parts.js';
 import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '../../platform/format/language-tag.js';
 
 export const CAFE_DESCRIPTION_MAX = 2000;
@@ -35,7 +49,11 @@ const BOOLEAN_TEXT_MESSAGE = 'Must be true or false';
 const orderNumber = () => z.int({ error: ORDER_MESSAGE }).min(0, { error: ORDER_MESSAGE }).max(ORDER_MAX, { error: ORDER_MESSAGE });
 
 /** An id in a body. Any text is accepted here; one that is not in the cafe is a 400 naming it. */
-const bodyId = (what: string) => z.string({ error: typeError('Must be a string') }).max(64, { error: `${what} not found in this cafe` }).meta({ format: 'uuid' });
+const bodyId = (what: string) =>
+  z
+    .string({ error: typeError('Must be a string') })
+    .max(64, { error: `${what} not found in this cafe` })
+    .meta({ format: 'uuid' });
 
 const urlText = () => z.string({ error: typeError('Must be a string') }).max(URL_MAX, { error: atMost(URL_MAX) });
 
@@ -49,7 +67,8 @@ function hrefOrIssue(value: string, ctx: z.RefinementCtx, message: string) {
 const httpUrl = () => urlText().transform((value, ctx) => hrefOrIssue(value, ctx, 'Must be an http(s) URL'));
 
 /** '' clears the field (null); anything else must be an http(s) URL, said in one message. */
-const clearableHttpUrl = () => urlText().transform((value, ctx) => (value === '' ? null : hrefOrIssue(value, ctx, 'Must be an http(s) URL, or empty to clear it')));
+const clearableHttpUrl = () =>
+  urlText().transform((value, ctx) => (value === '' ? null : hrefOrIssue(value, ctx, 'Must be an http(s) URL, or empty to clear it')));
 
 // ---------------------------------------------------------------------------------------------
 // Cafes (JSON)
@@ -59,12 +78,18 @@ const timeOfDay = z
   .regex(/^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/, { error: 'Must be a time HH:MM from 00:00 to 24:00' });
 
 /** `to` before `from` is a range past midnight (a bar open 18:00-02:00). */
-const timeRange = strict({ from: timeOfDay, to: timeOfDay }).refine((r) => r.from !== r.to, { error: 'Must differ from from', path: ['to'] });
+const timeRange = strict({ from: timeOfDay, to: timeOfDay }).refine((r) => r.from !== r.to, {
+  error: 'Must differ from from',
+  path: ['to'],
+});
 
 const dayHours = strict({
   day: z.enum(WEEKDAYS, { error: typeError(`Must be one of: ${WEEKDAYS.join(', ')}`) }),
   enabled: z.boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) }),
-  ranges: z.array(timeRange, { error: typeError('Must be an array') }).max(6, { error: 'Must have at most 6 items' }).default([]),
+  ranges: z
+    .array(timeRange, { error: typeError('Must be an array') })
+    .max(6, { error: 'Must have at most 6 items' })
+    .default([]),
 });
 
 const operatingHours = z
@@ -131,7 +156,14 @@ export const updateCafeBody = strict({
     language: 'pt-PT',
     operating_hours: [
       { day: 'monday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }] },
-      { day: 'friday', enabled: true, ranges: [{ from: '08:00', to: '15:00' }, { from: '19:00', to: '01:00' }] },
+      {
+        day: 'friday',
+        enabled: true,
+        ranges: [
+          { from: '08:00', to: '15:00' },
+          { from: '19:00', to: '01:00' },
+        ],
+      },
       { day: 'sunday', enabled: false, ranges: [] },
     ],
     facilities: ['wifi', 'terrace', 'wheelchair access'],
@@ -140,7 +172,6 @@ export const updateCafeBody = strict({
   },
 });
 export type UpdateCafeBody = z.output<typeof updateCafeBody>;
-
 
 export const themeBody = strict({
   themeImage: z.enum(MENU_THEME_KEYS, { error: typeError(THEME_MESSAGE) }).meta({ description: 'The menu page’s theme' }),
@@ -153,8 +184,7 @@ export type ThemeBody = z.output<typeof themeBody>;
 // ---------------------------------------------------------------------------------------------
 // Multipart form fields
 
-const formBoolean = () =>
-  z.enum(['true', 'false'], { error: typeError(BOOLEAN_TEXT_MESSAGE) }).transform((v) => v === 'true');
+const formBoolean = () => z.enum(['true', 'false'], { error: typeError(BOOLEAN_TEXT_MESSAGE) }).transform((v) => v === 'true');
 
 const formOrder = () =>
   z
@@ -164,12 +194,7 @@ const formOrder = () =>
     .refine((n) => n <= ORDER_MAX, { error: ORDER_MESSAGE });
 
 /** Kept as text: the column is exact numeric, and a float would round 0.1 + 0.2. */
-const formPrice = () =>
-  z
-    .string({ error: typeError('Must be a string') })
-    .regex(/^\d{1,9}(?:\.\d{1,3})?$/, { error: PRICE_MESSAGE });
-
-
+const formPrice = () => z.string({ error: typeError('Must be a string') }).regex(/^\d{1,9}(?:\.\d{1,3})?$/, { error: PRICE_MESSAGE });
 
 /** The form fields that may be sent more than once (each occurrence one entry). */
 export const FORM_LIST_FIELDS: ReadonlySet<string> = new Set(['ingredients', 'tags', 'allergens']);
@@ -236,7 +261,13 @@ export type ItemForm = z.output<typeof updateItemForm>;
 /** What a multipart route documents: its text fields plus its file fields (the handler reads the parts). */
 export function formDocument<T extends z.ZodObject>(form: T, files: readonly string[], description: string) {
   const fileShape = Object.fromEntries(
-    files.map((f) => [f, z.string().meta({ format: 'binary', description: 'An image (PNG, JPEG, WebP, GIF or SVG); its type is read from its content' }).optional()]),
+    files.map((f) => [
+      f,
+      z
+        .string()
+        .meta({ format: 'binary', description: 'An image (PNG, JPEG, WebP, GIF or SVG); its type is read from its content' })
+        .optional(),
+    ]),
   );
   return form.extend(fileShape).nullish().meta({ description });
 }
@@ -253,12 +284,21 @@ const categoryFields = {
   visible: z.boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) }).optional(),
 };
 export const createCategoryBody = strict(categoryFields).meta({
-  example: { name: 'Coffee', description: 'Single origin, roasted in house', group_id: '0b9c6f57-3d0e-4d67-9a43-7c1f0f1d2e11', type: 'drinks', visible: true },
+  example: {
+    name: 'Coffee',
+    description: 'Single origin, roasted in house',
+    group_id: '0b9c6f57-3d0e-4d67-9a43-7c1f0f1d2e11',
+    type: 'drinks',
+    visible: true,
+  },
 });
 export const updateCategoryBody = strict({
   ...categoryFields,
   name: categoryFields.name.optional(),
-  delete_image: z.boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) }).optional().meta({ description: 'true removes the image' }),
+  delete_image: z
+    .boolean({ error: typeError(BOOLEAN_TEXT_MESSAGE) })
+    .optional()
+    .meta({ description: 'true removes the image' }),
 });
 export type CategoryBody = z.output<typeof updateCategoryBody>;
 

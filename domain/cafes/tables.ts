@@ -25,9 +25,18 @@ export const cafes = pgTable(
     description: text('description'),
     /** IANA zone the operating hours are read in (for "open now"). */
     timezone: text('timezone').notNull().default('UTC'),
-    operatingHours: jsonb('operating_hours').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
-    facilities: jsonb('facilities').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-    socialLinks: jsonb('social_links').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    operatingHours: jsonb('operating_hours')
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    facilities: jsonb('facilities')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    socialLinks: jsonb('social_links')
+      .$type<unknown[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     title: text('title'),
     subtitle: text('subtitle'),
     address: text('address'),
@@ -117,9 +126,18 @@ export const cafeItems = pgTable(
     isNew: boolean('is_new').notNull().default(false),
     isRecommended: boolean('is_recommended').notNull().default(false),
     spiceLevel: text('spice_level').notNull().default('none'),
-    ingredients: text('ingredients').array().notNull().default(sql`'{}'::text[]`),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    allergens: text('allergens').array().notNull().default(sql`'{}'::text[]`),
+    ingredients: text('ingredients')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    allergens: text('allergens')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     imageFileId: uuid('image_file_id').references(() => files.id, { onDelete: 'set null' }),
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),

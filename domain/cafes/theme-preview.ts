@@ -65,7 +65,8 @@ export function menuPreviewOf(value: string | null): MenuPreview | null {
     const p = JSON.parse(value) as MenuPreview;
     const origin = typeof p.frameAncestor === 'string' && URL.canParse(p.frameAncestor) ? new URL(p.frameAncestor).origin : null;
     // Only an http(s) origin goes into the CSP header, exactly as it was serialised.
-    if (typeof p.linkId !== 'string' || origin !== p.frameAncestor || !/^https?:/.test(origin) || typeof p.theme?.themeImage !== 'string') return null;
+    if (typeof p.linkId !== 'string' || origin !== p.frameAncestor || !/^https?:/.test(origin) || typeof p.theme?.themeImage !== 'string')
+      return null;
     return p;
   } catch {
     return null;

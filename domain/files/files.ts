@@ -137,8 +137,20 @@ export async function storeUpload(ctx: FilesContext, accountId: string, input: U
       const raced = await addFileToKnownBlob(tx, file, sha256);
       if (raced) return { fileId: raced, sharedBlob: true };
       await assertStorageFits(tx, accountId, body.length, plan);
-      await tx.insert(fileBlobs).values({ id: blobId, accountId, sha256, storageKey, contentType, size: body.length, refCount: 1, variants: variants.length > 0 ? variants : null });
-      const [row] = await tx.insert(files).values({ ...file, blobId }).returning({ id: files.id });
+      await tx.insert(fileBlobs).values({
+        id: blobId,
+        accountId,
+        sha256,
+        storageKey,
+        contentType,
+        size: body.length,
+        refCount: 1,
+        variants: variants.length > 0 ? variants : null,
+      });
+      const [row] = await tx
+        .insert(files)
+        .values({ ...file, blobId })
+        .returning({ id: files.id });
       return { fileId: row!.id, sharedBlob: false };
     });
   } catch (err) {
@@ -163,7 +175,10 @@ async function addFileToKnownBlob(tx: Executor, file: NewFile, sha256: string): 
     .where(and(eq(fileBlobs.accountId, file.accountId), eq(fileBlobs.sha256, sha256)))
     .returning({ id: fileBlobs.id });
   if (!blob) return null;
-  const [row] = await tx.insert(files).values({ ...file, blobId: blob.id }).returning({ id: files.id });
+  const [row] = await tx
+    .insert(files)
+    .values({ ...file, blobId: blob.id })
+    .returning({ id: files.id });
   return row!.id;
 }
 
@@ -195,7 +210,11 @@ async function readAtMost(stream: UploadStream, limit: number): Promise<Buffer> 
 /** A display name: no control characters or path, at most 255 characters; null when nothing is left. */
 function cleanName(name: string | null | undefined): string | null {
   if (typeof name !== 'string') return null;
-  const base = name.replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/).pop()!.trim();
+  const base = name
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .split(/[\\/]/)
+    .pop()!
+    .trim();
   return base ? firstCodePoints(base, 255) : null;
 }
 
@@ -246,7 +265,11 @@ export async function attachFiles(db: Executor, accountId: string, linkId: strin
   const copies = await copyFiles(db, accountId, taken);
   for (const [source, copy] of copies) attached.set(source, copy);
   const ours = [...attached.values()];
-  if (ours.length > 0) await db.update(files).set({ linkId, attachedAt: sql`now()` }).where(inArray(files.id, ours));
+  if (ours.length > 0)
+    await db
+      .update(files)
+      .set({ linkId, attachedAt: sql`now()` })
+      .where(inArray(files.id, ours));
   return attached;
 }
 
@@ -364,7 +387,11 @@ async function deleteInBatches(
   for (;;) {
     const n = await ctx.db.transaction(async (tx) => {
       const rows = await lockBatch(tx, batchSize);
-      return deleteLockedFiles(ctx, tx, rows.map((r) => r.id));
+      return deleteLockedFiles(
+        ctx,
+        tx,
+        rows.map((r) => r.id),
+      );
     });
     deleted += n;
     if (n < batchSize) return deleted;
@@ -382,7 +409,12 @@ async function deleteLockedFiles(ctx: FilesContext, tx: Executor, ids: string[])
   const emptied = (await changeRefCounts(tx, countBy(gone.map((g) => g.blobId)), -1)).filter((b) => b.refCount === 0);
   if (emptied.length > 0) {
     await ctx.storage.deleteMany(emptied.flatMap((b) => blobObjectKeys(b)));
-    await tx.delete(fileBlobs).where(inArray(fileBlobs.id, emptied.map((b) => b.id)));
+    await tx.delete(fileBlobs).where(
+      inArray(
+        fileBlobs.id,
+        emptied.map((b) => b.id),
+      ),
+    );
   }
   return gone.length;
 }
@@ -395,7 +427,10 @@ async function changeRefCounts(tx: Executor, counts: Map<string, number>, sign: 
   if (counts.size === 0) return [];
   const ids = [...counts.keys()].sort();
   await tx.select({ id: fileBlobs.id }).from(fileBlobs).where(inArray(fileBlobs.id, ids)).orderBy(asc(fileBlobs.id)).for('update');
-  const delta: SQL = sql.join([sql`case ${fileBlobs.id}`, ...ids.map((id) => sql`when ${id}::uuid then ${sign * counts.get(id)!}::int`), sql`end`], sql` `);
+  const delta: SQL = sql.join(
+    [sql`case ${fileBlobs.id}`, ...ids.map((id) => sql`when ${id}::uuid then ${sign * counts.get(id)!}::int`), sql`end`],
+    sql` `,
+  );
   return tx
     .update(fileBlobs)
     .set({ refCount: sql`${fileBlobs.refCount} + ${delta}` })

@@ -112,7 +112,12 @@ async function withSlot<T>(accountId: string, work: () => Promise<T>): Promise<T
 }
 
 /** The copies of an account's photo (none for other types, small images and images sharp cannot read). */
-export async function makeImageVariants(accountId: string, body: Buffer, contentType: string, logger?: Pick<Logger, 'warn'>): Promise<MadeVariant[]> {
+export async function makeImageVariants(
+  accountId: string,
+  body: Buffer,
+  contentType: string,
+  logger?: Pick<Logger, 'warn'>,
+): Promise<MadeVariant[]> {
   const isPdf = contentType === 'application/pdf';
   if (!PHOTO_TYPES.has(contentType) && !isPdf) return [];
   try {
@@ -137,17 +142,26 @@ async function resize(body: Buffer): Promise<MadeVariant[]> {
   const widths = VARIANT_WIDTHS.filter((w) => w < width);
   if (widths.length === 0 || height === 0) return [];
   const jpegWidth = Math.min(JPEG_WIDTH, widths[widths.length - 1]!);
-  const wanted: Array<{ width: number; format: VariantFormat }> = [...widths.map((w) => ({ width: w, format: 'webp' as const })), { width: jpegWidth, format: 'jpeg' }];
+  const wanted: Array<{ width: number; format: VariantFormat }> = [
+    ...widths.map((w) => ({ width: w, format: 'webp' as const })),
+    { width: jpegWidth, format: 'jpeg' },
+  ];
   // Decoding the original is what a big image costs: it is done once, read in order (no whole
   // copy of it in memory) straight to the largest copy's size as 8-bit sRGB pixels, and every
   // copy is made from those. One decode per copy would also hold one of the process's few
   // threads each, making other accounts' uploads wait for a thread.
-  const { data, info } = await source.resize({ width: widths[widths.length - 1]! }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await source
+    .resize({ width: widths[widths.length - 1]! })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const largest = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   return Promise.all(
     wanted.map(async ({ width: w, format }) => {
       const resized = largest.clone().resize({ width: w });
-      const { data: bytes, info: made } = await (format === 'webp' ? resized.webp({ quality: 78 }) : resized.jpeg({ quality: 80, mozjpeg: true })).toBuffer({ resolveWithObject: true });
+      const { data: bytes, info: made } = await (
+        format === 'webp' ? resized.webp({ quality: 78 }) : resized.jpeg({ quality: 80, mozjpeg: true })
+      ).toBuffer({ resolveWithObject: true });
       return { width: made.width, height: made.height, format, size: bytes.length, bytes };
     }),
   );

@@ -42,7 +42,15 @@ export function renderPdfFirstPage(pdf: Buffer, width: number, timeoutMs = PDF_P
     // The shell sets the limit and becomes node (exec), so the child's pid is node's.
     const child = spawn(
       '/bin/sh',
-      ['-c', `ulimit -d ${PDF_PREVIEW_MEMORY_MB * 1024} && exec "$@"`, 'pdf-preview', process.execPath, `--max-old-space-size=${HEAP_MB}`, WORKER, ...args],
+      [
+        '-c',
+        `ulimit -d ${PDF_PREVIEW_MEMORY_MB * 1024} && exec "$@"`,
+        'pdf-preview',
+        process.execPath,
+        `--max-old-space-size=${HEAP_MB}`,
+        WORKER,
+        ...args,
+      ],
       { stdio: ['pipe', 'pipe', 'ignore'] },
     );
     const png: Buffer[] = [];

@@ -58,6 +58,8 @@ export const files = pgTable(
     index('files_account_idx').on(t.accountId, t.createdAt.desc()),
     index('files_link_idx').on(t.linkId),
     index('files_blob_idx').on(t.blobId),
-    index('files_orphan_idx').on(t.createdAt).where(sql`${t.attachedAt} is null`),
+    index('files_orphan_idx')
+      .on(t.createdAt)
+      .where(sql`${t.attachedAt} is null`),
   ],
 );

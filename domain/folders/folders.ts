@@ -8,20 +8,13 @@ import { NotFoundError } from '../errors.js';
 export type FolderRow = typeof folders.$inferSelect;
 
 export async function createFolder(db: Database, who: Principal, name: string): Promise<FolderRow> {
-  const [row] = await db
-    .insert(folders)
-    .values({ accountId: who.accountId, name, createdBy: who.keyId, updatedBy: who.keyId })
-    .returning();
+  const [row] = await db.insert(folders).values({ accountId: who.accountId, name, createdBy: who.keyId, updatedBy: who.keyId }).returning();
   return row!;
 }
 
 /** Newest first; the id breaks ties so the order is stable. */
 export async function listFolders(db: Database, accountId: string): Promise<FolderRow[]> {
-  return db
-    .select()
-    .from(folders)
-    .where(eq(folders.accountId, accountId))
-    .orderBy(desc(folders.createdAt), desc(folders.id));
+  return db.select().from(folders).where(eq(folders.accountId, accountId)).orderBy(desc(folders.createdAt), desc(folders.id));
 }
 
 export async function getFolder(db: Database, accountId: string, id: string): Promise<FolderRow> {

@@ -128,9 +128,15 @@ export async function putJobFile(
   const key = jobFileKey(job.accountId, job.jobId, job.fileName);
   // The upload reads the limited stream; an error on either side ends both and rejects the put
   // (whatever error the driver then reports, going past the quota is the reason).
-  const stored = await ctx.storage.put(key, pipeline(body, limit, () => undefined), { contentType }).catch((err: unknown) => {
-    throw written > room ? overQuota() : err;
-  });
+  const stored = await ctx.storage
+    .put(
+      key,
+      pipeline(body, limit, () => undefined),
+      { contentType },
+    )
+    .catch((err: unknown) => {
+      throw written > room ? overQuota() : err;
+    });
   await ctx.db.update(jobs).set({ fileBytes: stored.size }).where(eq(jobs.id, job.jobId));
   return stored;
 }

@@ -10,14 +10,7 @@ import type { BulkInsertResult, CafeBulkInsertPayload } from '../cafes/bulk-inse
 import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/job.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
-export const QUEUE_NAMES = [
-  'bulk-generate',
-  'cafe-bulk-insert',
-  'analytics-export',
-  'qr-render',
-  'scans',
-  'maintenance',
-] as const;
+export const QUEUE_NAMES = ['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render', 'scans', 'maintenance'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Queues whose jobs belong to an account and have a jobs row (domain/jobs/records.ts). */

@@ -103,7 +103,12 @@ export interface JobListItem extends JobView {
  * A page of the account's jobs, newest first (ties by id, so pages never overlap); finished jobs
  * are kept for JOB_RETENTION_MS, so this is the account's recent work.
  */
-export async function listJobViews(db: Database, accountId: string, page: number, size: number): Promise<{ data: JobListItem[]; meta: { currentPage: number; totalPages: number } }> {
+export async function listJobViews(
+  db: Database,
+  accountId: string,
+  page: number,
+  size: number,
+): Promise<{ data: JobListItem[]; meta: { currentPage: number; totalPages: number } }> {
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -121,10 +126,7 @@ export async function listJobViews(db: Database, accountId: string, page: number
 }
 
 export type ReportProgress = (percent: number) => Promise<void>;
-export type AccountJobHandler<P, R> = (
-  job: Job<AccountJobData<P>>,
-  reportProgress: ReportProgress,
-) => Promise<R>;
+export type AccountJobHandler<P, R> = (job: Job<AccountJobData<P>>, reportProgress: ReportProgress) => Promise<R>;
 
 /** Progress writes to Postgres at most this often; BullMQ's own progress is always current. */
 const PROGRESS_WRITE_INTERVAL_MS = 250;
@@ -152,7 +154,15 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
       const result = await handler(job, reportProgress);
       await db
         .update(jobs)
-        .set({ state: 'completed', progress: 100, result: (result ?? null) as unknown, error: null, payload: null, updatedAt: new Date(), finishedAt: new Date() })
+        .set({
+          state: 'completed',
+          progress: 100,
+          result: (result ?? null) as unknown,
+          error: null,
+          payload: null,
+          updatedAt: new Date(),
+          finishedAt: new Date(),
+        })
         .where(eq(jobs.id, id));
       return result;
     } catch (err) {
@@ -188,7 +198,9 @@ export async function publishInterimResult(db: Database, job: Job, result: unkno
  */
 export async function recordGivenUpJob(db: Database, job: Job, err: Error): Promise<void> {
   if (!job.id || !isUuid(job.id) || !(await job.isFailed())) return;
-  const message = /stalled/i.test(err.message) ? 'The job was interrupted too many times (its worker stopped while running it)' : publicMessage(err);
+  const message = /stalled/i.test(err.message)
+    ? 'The job was interrupted too many times (its worker stopped while running it)'
+    : publicMessage(err);
   await db
     .update(jobs)
     .set({ state: 'failed', error: message, payload: null, updatedAt: new Date(), finishedAt: new Date() })

@@ -50,7 +50,9 @@ export function keepRecovering(redis: Redis, everyMs: number, logger: Logger, re
   let running: Promise<void> | null = null;
   const run = () => {
     running ??= recover()
-      .catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'job recovery failed; tried again later'))
+      .catch((err: unknown) =>
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'job recovery failed; tried again later'),
+      )
       .finally(() => (running = null));
   };
   const timer = setInterval(run, everyMs);
@@ -73,11 +75,15 @@ export async function checkRedisDurability(redis: Redis, logger: Logger): Promis
     const [policy, appendonly] = await Promise.all([redis.config('GET', 'maxmemory-policy'), redis.config('GET', 'appendonly')]);
     settings = Object.fromEntries([policy, appendonly].map((pair) => [String((pair as string[])[0]), String((pair as string[])[1])]));
   } catch (err) {
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not check the Redis settings (CONFIG GET refused): make sure Redis runs with appendonly yes and maxmemory-policy noeviction');
+    logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not check the Redis settings (CONFIG GET refused): make sure Redis runs with appendonly yes and maxmemory-policy noeviction',
+    );
     return;
   }
   const problems = [
-    settings['maxmemory-policy'] !== 'noeviction' && `maxmemory-policy is ${settings['maxmemory-policy']}, not noeviction: queued jobs and scans can be evicted`,
+    settings['maxmemory-policy'] !== 'noeviction' &&
+      `maxmemory-policy is ${settings['maxmemory-policy']}, not noeviction: queued jobs and scans can be evicted`,
     settings.appendonly !== 'yes' && 'appendonly is off: a Redis restart loses the jobs and scans queued since its last snapshot',
   ].filter((p): p is string => typeof p === 'string');
   if (problems.length > 0) logger.warn({ problems }, 'Redis may lose queued work; see README, "Scale out"');

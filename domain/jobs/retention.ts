@@ -31,7 +31,13 @@ export async function expireFinishedJobs(db: Database, storage: ObjectStorage, f
         .limit(EXPIRE_BATCH)
         .for('update', { skipLocked: true });
       for (const row of rows) await storage.deleteFolder(jobFolder(row.accountId, row.id));
-      if (rows.length > 0) await tx.delete(jobs).where(inArray(jobs.id, rows.map((r) => r.id)));
+      if (rows.length > 0)
+        await tx.delete(jobs).where(
+          inArray(
+            jobs.id,
+            rows.map((r) => r.id),
+          ),
+        );
       return rows.length;
     });
     expired += n;

@@ -34,8 +34,12 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc()),
     // The recovery sweep's read: the few jobs not finished, among a week of finished ones.
-    index('jobs_unfinished_idx').on(t.createdAt).where(sql`${t.state} in ('queued', 'active')`),
+    index('jobs_unfinished_idx')
+      .on(t.createdAt)
+      .where(sql`${t.state} in ('queued', 'active')`),
     // An account's waiting and running jobs of one kind, read whenever one is queued or starts (domain/jobs/turns.ts).
-    index('jobs_account_unfinished_idx').on(t.accountId, t.type, t.createdAt.desc()).where(sql`${t.state} in ('queued', 'active')`),
+    index('jobs_account_unfinished_idx')
+      .on(t.accountId, t.type, t.createdAt.desc())
+      .where(sql`${t.state} in ('queued', 'active')`),
   ],
 );

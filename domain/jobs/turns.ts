@@ -60,7 +60,14 @@ export async function takeQueueTurn(tx: Executor, queue: Queue, accountId: strin
     .where(and(eq(jobs.accountId, accountId), eq(jobs.type, type), eq(jobs.state, 'queued')))
     .orderBy(desc(jobs.createdAt))
     .limit(maxQueued);
-  const priorities = await within(bullmqPriorities(queue, waiting.map((row) => row.id)), TURN_REDIS_WAIT_MS, null);
+  const priorities = await within(
+    bullmqPriorities(
+      queue,
+      waiting.map((row) => row.id),
+    ),
+    TURN_REDIS_WAIT_MS,
+    null,
+  );
   if (priorities === null) {
     // Redis is not answering: every waiting row counts, and the job gets the turn they give.
     if (waiting.length >= maxQueued) throw new JobQueueFullError(type, maxQueued);
@@ -104,7 +111,12 @@ const HELD_BACK_MS = 1000;
  * jobs of its kind running: otherwise the job goes back to BullMQ's delayed set for HELD_BACK_MS,
  * untouched and under its priority (not an attempt: nothing of it ran), and the slot takes the next.
  */
-export function limitRunningPerAccount<D extends AccountJobData, R>(db: Database, queue: Queue, maxActive: number, processor: Processor<D, R>): Processor<D, R> {
+export function limitRunningPerAccount<D extends AccountJobData, R>(
+  db: Database,
+  queue: Queue,
+  maxActive: number,
+  processor: Processor<D, R>,
+): Processor<D, R> {
   return async (job, token, signal) => {
     if (!(await takeRunningTurn(db, queue, job, maxActive))) {
       await job.moveToDelayed(Date.now() + HELD_BACK_MS, token);
@@ -127,7 +139,10 @@ async function takeRunningTurn(db: Database, queue: Queue, job: Job<AccountJobDa
   return db.transaction(async (tx) => {
     await lockAccountKind(tx, 'active', accountId, job.name);
     const mine = and(eq(jobs.accountId, accountId), eq(jobs.type, job.name), ne(jobs.id, job.id!));
-    const others = await tx.select({ id: jobs.id }).from(jobs).where(and(mine, eq(jobs.state, 'active')));
+    const others = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(mine, eq(jobs.state, 'active')));
     if (others.length >= maxActive) {
       // Read under the lock: a job whose row was marked before is in BullMQ's active list already.
       const running = new Set(await queue.getRanges(['active'], 0, -1));
@@ -136,10 +151,20 @@ async function takeRunningTurn(db: Database, queue: Queue, job: Job<AccountJobDa
     const earlier = await tx
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(mine, eq(jobs.state, 'queued'), sql`${jobs.createdAt} < (select ${jobs.createdAt} from ${jobs} where ${jobs.id} = ${job.id!})`))
+      .where(
+        and(mine, eq(jobs.state, 'queued'), sql`${jobs.createdAt} < (select ${jobs.createdAt} from ${jobs} where ${jobs.id} = ${job.id!})`),
+      )
       .orderBy(desc(jobs.createdAt))
       .limit(MAX_EARLIER_CHECKED);
-    if ((await bullmqPriorities(queue, earlier.map((row) => row.id))).some((p) => p !== null)) return false;
+    if (
+      (
+        await bullmqPriorities(
+          queue,
+          earlier.map((row) => row.id),
+        )
+      ).some((p) => p !== null)
+    )
+      return false;
     await tx.update(jobs).set({ state: 'active', updatedAt: new Date() }).where(eq(jobs.id, job.id!));
     return true;
   });

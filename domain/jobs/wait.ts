@@ -66,7 +66,11 @@ export class JobWaiter {
    * connect (Redis away) waits for Redis, and a wait must not.
    */
   private async readyEventsOf(queue: QueueName): Promise<QueueEvents | null> {
-    return within(this.eventsOf(queue).catch(() => null), EVENTS_READY_WAIT_MS, null);
+    return within(
+      this.eventsOf(queue).catch(() => null),
+      EVENTS_READY_WAIT_MS,
+      null,
+    );
   }
 
   /**
@@ -136,7 +140,9 @@ export class JobWaiter {
     // A reader that never started was logged then, and has nothing to close.
     const readers = await Promise.all([...this.events.values()].map((p) => p.catch(() => null)));
     this.events.clear();
-    await Promise.all(readers.map((r) => r?.close().catch((err: unknown) => this.opts.logger.warn({ err }, 'job events reader did not close'))));
+    await Promise.all(
+      readers.map((r) => r?.close().catch((err: unknown) => this.opts.logger.warn({ err }, 'job events reader did not close'))),
+    );
   }
 }
 
@@ -150,7 +156,10 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
   const out: Preferences = { respondAsync: false };
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   for (const item of text.split(',')) {
-    const [token = '', value] = item.split(';')[0]!.split('=').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
+    const [token = '', value] = item
+      .split(';')[0]!
+      .split('=')
+      .map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
     const name = token.toLowerCase();
     if (name === 'respond-async') out.respondAsync = true;
     else if (name === 'wait' && value !== undefined && /^\d{1,9}$/.test(value)) out.waitSeconds = Number(value);

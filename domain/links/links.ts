@@ -48,7 +48,10 @@ const SLUG_ATTEMPTS = 5;
 /** `folderId` when it is one of the account's folders; otherwise a 400 at `path`. */
 async function accountFolderId(db: Database, accountId: string, folderId: string, path: string): Promise<string> {
   const found = isUuid(folderId)
-    ? await db.select({ id: folders.id }).from(folders).where(and(eq(folders.id, folderId), eq(folders.accountId, accountId)))
+    ? await db
+        .select({ id: folders.id })
+        .from(folders)
+        .where(and(eq(folders.id, folderId), eq(folders.accountId, accountId)))
     : [];
   if (found.length === 0) throw new ValidationError([{ path, message: 'Folder not found' }]);
   return folderId;
@@ -78,7 +81,11 @@ async function configColumns(db: Database, accountId: string, c: LinkConfigurati
     scanLimit: cfg.scanLimitActive ? cfg.scanLimit! : null,
     passwordProtectedActive: cfg.passwordProtectedActive === true,
     // bcrypt runs on libuv's thread pool, not on the event loop.
-    password: !cfg.passwordProtectedActive ? null : cfg.password === undefined ? storedPassword : await bcrypt.hash(cfg.password!, BCRYPT_COST),
+    password: !cfg.passwordProtectedActive
+      ? null
+      : cfg.password === undefined
+        ? storedPassword
+        : await bcrypt.hash(cfg.password!, BCRYPT_COST),
   };
 }
 
@@ -89,7 +96,14 @@ async function configColumns(db: Database, accountId: string, c: LinkConfigurati
  * One another link already uses is fine (attachFiles gives this link a
  * file of its own on the same bytes). Returns the ids to attach.
  */
-async function checkFiles(db: Database, shortUrlBase: string, accountId: string, type: LinkType, data: unknown, style: PageStyle | null | undefined): Promise<string[]> {
+async function checkFiles(
+  db: Database,
+  shortUrlBase: string,
+  accountId: string,
+  type: LinkType,
+  data: unknown,
+  style: PageStyle | null | undefined,
+): Promise<string[]> {
   if (type === 'landing') {
     const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase);
     if (problems.length > 0) throw new ValidationError(problems.map((message) => ({ path: 'data.landingHTML', message })));
@@ -99,7 +113,15 @@ async function checkFiles(db: Database, shortUrlBase: string, accountId: string,
     ...pageStyleFileRefs(style).map((ref) => ({ ...ref, root: 'pageStyle' })),
   ];
   if (refs.length === 0) return [];
-  const found = new Map((await findAccountFiles(db, accountId, refs.map((r) => r.fileId))).map((f) => [f.id, f]));
+  const found = new Map(
+    (
+      await findAccountFiles(
+        db,
+        accountId,
+        refs.map((r) => r.fileId),
+      )
+    ).map((f) => [f.id, f]),
+  );
   const errors: FieldError[] = [];
   for (const ref of refs) {
     const path = formatPath(ref.path, ref.root);
@@ -108,7 +130,8 @@ async function checkFiles(db: Database, shortUrlBase: string, accountId: string,
     const file = found.get(ref.fileId.toLowerCase());
     if (!file) errors.push({ path, message: `${which}File not found` });
     else if (ref.kind === 'pdf' && file.contentType !== 'application/pdf') errors.push({ path, message: 'Must be a PDF file' });
-    else if (ref.kind === 'image' && !file.contentType.startsWith('image/')) errors.push({ path, message: `${which}Must be an image file` });
+    else if (ref.kind === 'image' && !file.contentType.startsWith('image/'))
+      errors.push({ path, message: `${which}Must be an image file` });
   }
   if (errors.length) throw new ValidationError(errors);
   return [...new Set(refs.map((r) => r.fileId))];
@@ -346,9 +369,16 @@ export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: O
 export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody): Promise<LinkWithFiles> {
   const current = await findLinkRow(ctx.db, who.accountId, slug);
   if (current.menu !== null && body.type !== 'menu') {
-    throw new ValidationError([{ path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" }]);
+    throw new ValidationError([
+      { path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" },
+    ]);
   }
-  const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations, current.passwordProtectedActive ? current.password : null);
+  const columns = await configColumns(
+    ctx.db,
+    who.accountId,
+    body.linkConfigurations,
+    current.passwordProtectedActive ? current.password : null,
+  );
   await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   // Absent, the page style stays as it is; null clears it.
   const pageStyle = body.pageStyle === undefined ? current.pageStyle : body.pageStyle;
@@ -466,7 +496,11 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
   } = source;
   const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
     const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
-    const copies = await copyFiles(tx, who.accountId, named.map((ref) => ref.fileId));
+    const copies = await copyFiles(
+      tx,
+      who.accountId,
+      named.map((ref) => ref.fileId),
+    );
     // Point the copy's data and page style at its own files.
     const data = withFileIds(source.metaData, copies);
     const [row] = await tx

@@ -38,14 +38,24 @@ const optionalLine = (max: number) =>
 export const pageStyleSchema = z
   .strictObject(
     {
-      language: languageTag
-        .optional()
-        .meta({ description: "The page language (BCP 47), e.g. en, fr, pt-BR; default: the visitor's browser language among en, pt, es, fr, de, else en" }),
-      title: optionalLine(PAGE_TITLE_MAX).meta({ description: "Who the page is from, e.g. the business: the heading where the page has none of its own, the logo's text alternative and the shared title (never the link's name)" }),
-      description: optionalLine(PAGE_DESCRIPTION_MAX).meta({ description: 'A sentence or two for link previews (meta description, og:description)' }),
-      website: urlSchema().optional().meta({ description: 'The way back to the business: linked from every page, also when the link is paused, scheduled, expired or protected' }),
+      language: languageTag.optional().meta({
+        description:
+          "The page language (BCP 47), e.g. en, fr, pt-BR; default: the visitor's browser language among en, pt, es, fr, de, else en",
+      }),
+      title: optionalLine(PAGE_TITLE_MAX).meta({
+        description:
+          "Who the page is from, e.g. the business: the heading where the page has none of its own, the logo's text alternative and the shared title (never the link's name)",
+      }),
+      description: optionalLine(PAGE_DESCRIPTION_MAX).meta({
+        description: 'A sentence or two for link previews (meta description, og:description)',
+      }),
+      website: urlSchema().optional().meta({
+        description: 'The way back to the business: linked from every page, also when the link is paused, scheduled, expired or protected',
+      }),
       accentColor: hexColorSchema.optional().meta({ description: 'Buttons and links (light mode)' }),
-      accentColorDark: hexColorSchema.optional().meta({ description: 'Buttons and links in dark mode (default: accentColor where it reads, else the default)' }),
+      accentColorDark: hexColorSchema
+        .optional()
+        .meta({ description: 'Buttons and links in dark mode (default: accentColor where it reads, else the default)' }),
       logo: fileRefSchema.optional().meta({ description: 'An image file of the account, shown at the top of the page' }),
       cover: fileRefSchema.optional().meta({ description: 'An image file of the account, shown as a band across the top' }),
     },

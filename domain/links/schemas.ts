@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { qrOptionsSchema } from '../qr/options.js';
 import { pageStyleSchema } from './page-style.js';
-import { isIanaTimezone, LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, LINK_TYPES, linkDataSchemas, parseDateTimeInZone, type LinkType } from './data/index.js';
+import {
+  isIanaTimezone,
+  LANDING_HTML_MAX_BYTES,
+  LANDING_HTML_MAX_DEPTH,
+  LINK_TYPES,
+  linkDataSchemas,
+  parseDateTimeInZone,
+  type LinkType,
+} from './data/index.js';
 import { LINK_STATUSES } from './status.js';
 import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slug-rules.js';
 
@@ -28,12 +36,9 @@ export const linkConfigurationsSchema = z
     scanLimitActive: z.boolean().optional(),
     scanLimit: z.number().nullable().optional(),
     passwordProtectedActive: z.boolean().optional(),
-    password: z
-      .string()
-      .max(1000)
-      .nullable()
-      .optional()
-      .meta({ description: 'Required when passwordProtectedActive is true, except on PUT: left out there, the link keeps its current password' }),
+    password: z.string().max(1000).nullable().optional().meta({
+      description: 'Required when passwordProtectedActive is true, except on PUT: left out there, the link keeps its current password',
+    }),
   })
   .superRefine((c, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -122,7 +127,12 @@ export const optionalNameBodySchema = z
 const commaList = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z
     .string()
-    .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(values, { error: `Unknown ${what}; allowed: ${values.join(', ')}` })));
 
 export const booleanParam = z
@@ -133,7 +143,11 @@ export const SORTS = ['most_recent', 'name', 'last_modified', 'most_visited'] as
 
 /** The API's page parameters: `page` from 1, `size` from 1 to 1000 (default 20); lists answer `meta: pageMeta`. */
 export const pageQuery = {
-  page: z.coerce.number({ error: 'Must be a whole number >= 1' }).int('Must be a whole number >= 1').min(1, 'Must be a whole number >= 1').default(1),
+  page: z.coerce
+    .number({ error: 'Must be a whole number >= 1' })
+    .int('Must be a whole number >= 1')
+    .min(1, 'Must be a whole number >= 1')
+    .default(1),
   size: z.coerce
     .number({ error: 'Must be a whole number from 1 to 1000' })
     .int('Must be a whole number from 1 to 1000')

@@ -78,9 +78,34 @@ function minuteOfDay(time: string): number {
 
 /** OS names ua-parser-js v1 reports for Linux distributions (lower-cased). Android and Chromium OS are not here. */
 const LINUX_OS_NAMES: ReadonlySet<string> = new Set([
-  'linux', 'ubuntu', 'kubuntu', 'xubuntu', 'lubuntu', 'debian', 'mint', 'fedora', 'redhat', 'red hat', 'centos',
-  'suse', 'opensuse', 'gentoo', 'arch', 'slackware', 'mandriva', 'mageia', 'pclinuxos', 'zenwalk', 'linpus',
-  'raspbian', 'deepin', 'manjaro', 'elementary os', 'sabayon', 'linspire', 'vectorlinux',
+  'linux',
+  'ubuntu',
+  'kubuntu',
+  'xubuntu',
+  'lubuntu',
+  'debian',
+  'mint',
+  'fedora',
+  'redhat',
+  'red hat',
+  'centos',
+  'suse',
+  'opensuse',
+  'gentoo',
+  'arch',
+  'slackware',
+  'mandriva',
+  'mageia',
+  'pclinuxos',
+  'zenwalk',
+  'linpus',
+  'raspbian',
+  'deepin',
+  'manjaro',
+  'elementary os',
+  'sabayon',
+  'linspire',
+  'vectorlinux',
 ]);
 
 /** Lower-cased ua-parser-js v1 OS name → the device it makes the visitor. */

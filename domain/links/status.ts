@@ -37,7 +37,12 @@ interface StatusFields {
 
 export function linkStatus(link: StatusFields, now = new Date()): LinkStatus {
   const window = windowStatus(
-    { paused: link.paused, scheduleActive: link.scheduleActive, startDate: link.startDate?.getTime() ?? null, endDate: link.endDate?.getTime() ?? null },
+    {
+      paused: link.paused,
+      scheduleActive: link.scheduleActive,
+      startDate: link.startDate?.getTime() ?? null,
+      endDate: link.endDate?.getTime() ?? null,
+    },
     now.getTime(),
   );
   if (window) return window;

@@ -55,17 +55,25 @@ export const links = pgTable(
   },
   (t) => [
     uniqueIndex('links_slug_idx').on(t.slug),
-    uniqueIndex('links_slug_lower_idx').on(sql`lower(${t.slug})`).where(sql`not ${t.slugCaseDuplicate}`),
+    uniqueIndex('links_slug_lower_idx')
+      .on(sql`lower(${t.slug})`)
+      .where(sql`not ${t.slugCaseDuplicate}`),
     index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
     index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),
     index('links_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.id.desc()),
     index('links_account_folder_idx').on(t.accountId, t.folderId),
     index('links_account_type_idx').on(t.accountId, t.type),
-    index('links_account_menu_idx').on(t.accountId, t.menu).where(sql`${t.menu} is not null`),
-    index('links_account_favorite_idx').on(t.accountId, t.createdAt.desc()).where(sql`${t.favorite}`),
+    index('links_account_menu_idx')
+      .on(t.accountId, t.menu)
+      .where(sql`${t.menu} is not null`),
+    index('links_account_favorite_idx')
+      .on(t.accountId, t.createdAt.desc())
+      .where(sql`${t.favorite}`),
     // Case-insensitive substring search on name (ILIKE '%x%') needs trigrams to stay fast.
     index('links_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
-    uniqueIndex('links_source_idx').on(t.sourceJobId, t.sourceIndex).where(sql`${t.sourceJobId} is not null`),
+    uniqueIndex('links_source_idx')
+      .on(t.sourceJobId, t.sourceIndex)
+      .where(sql`${t.sourceJobId} is not null`),
   ],
 );

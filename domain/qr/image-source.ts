@@ -58,7 +58,8 @@ export const QR_IMAGE_TOO_MANY_PIXELS_MESSAGE = `Image has more than ${QR_IMAGE_
  * and nesting, are layers held at once (about 17 MB and 7.5 MB each on the largest code: 100
  * chained masks took 2 GB), so they are capped; real logos stay far below both caps.
  */
-export const QR_SVG_FILTERS_MESSAGE = 'SVG logo uses filters (blur, shadow, texture), which take too long to draw; remove them or use a PNG';
+export const QR_SVG_FILTERS_MESSAGE =
+  'SVG logo uses filters (blur, shadow, texture), which take too long to draw; remove them or use a PNG';
 export const QR_SVG_MAX_MASKS = 16;
 export const QR_SVG_MAX_DEPTH = 24;
 export const QR_SVG_TOO_COMPLEX_MESSAGE = `SVG logo is too complex to draw (more than ${QR_SVG_MAX_MASKS} masks and clip paths, or elements nested more than ${QR_SVG_MAX_DEPTH} deep); simplify it or use a PNG`;
@@ -126,7 +127,12 @@ export async function loadQrImage(
  * a render would, and when it is one of the account's uploads, kept from the orphan sweep, since
  * every later render of the code reads it.
  */
-export async function checkStoredQrImage(ctx: QrImageContext, accountId: string, image: string | null | undefined, opts: { path?: string } = {}): Promise<void> {
+export async function checkStoredQrImage(
+  ctx: QrImageContext,
+  accountId: string,
+  image: string | null | undefined,
+  opts: { path?: string } = {},
+): Promise<void> {
   await loadQrImage(ctx, accountId, image, opts);
   const ownId = typeof image === 'string' ? ownFileId(ctx.config, image) : null;
   if (ownId !== null) await keepFiles(ctx.db, accountId, [ownId]);
@@ -354,7 +360,10 @@ function svgLength(value: string | undefined): number | null {
 
 function viewBoxSize(value: string | undefined): ImageSize | null {
   if (value === undefined) return null;
-  const parts = value.trim().split(/[\s,]+/).map(Number);
+  const parts = value
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (parts.length !== 4 || !parts.every(Number.isFinite)) return null;
   const [, , width, height] = parts as [number, number, number, number];
   return width > 0 && height > 0 ? { width, height } : null;

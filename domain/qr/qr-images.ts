@@ -74,7 +74,9 @@ export function planQr(input: QrImageInput): QrPlan {
     options.width = input.size;
     options.height = input.size;
   }
-  const etag = createHash('sha256').update(canonical({ options, format: input.format, v: RENDERER_VERSION })).digest('hex');
+  const etag = createHash('sha256')
+    .update(canonical({ options, format: input.format, v: RENDERER_VERSION }))
+    .digest('hex');
   const key = `${qrCachePrefix(input.accountId, input.owner)}${etag}.${input.format}`;
   return { input, options, etag, key, contentType: CONTENT_TYPES[input.format] };
 }
@@ -97,7 +99,9 @@ export async function renderQrCached(ctx: QrImagesContext, plan: QrPlan, opts: {
   }
   const rendered = await renderQr(ctx, plan, opts);
   // A failed cache write costs a re-render next time, nothing more; it is logged, not thrown.
-  await ctx.storage.put(key, rendered.body, { contentType, size: rendered.body.length }).catch((err: unknown) => cacheWriteFailed(ctx.logger, err, { key }));
+  await ctx.storage
+    .put(key, rendered.body, { contentType, size: rendered.body.length })
+    .catch((err: unknown) => cacheWriteFailed(ctx.logger, err, { key }));
   return rendered;
 }
 

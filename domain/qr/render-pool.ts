@@ -119,21 +119,27 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       lane.servedAt = ++served;
       running++;
       const startedAt = performance.now();
-      pool.run(item.task, { signal: item.signal }).then(
-        (outcome) => {
-          const tookMs = performance.now() - startedAt;
-          averageMs = averageMs * 0.8 + tookMs * 0.2;
-          rendered++;
-          renderMs += tookMs;
-          item.resolve(outcome);
-        },
-        (err) => item.reject(item.signal.aborted ? new ServiceUnavailableError('render_timeout', RENDER_TIMEOUT_MESSAGE, retryAfter(lane)) : err),
-      ).finally(() => {
-        lane.running--;
-        running--;
-        dropIfIdle(accountId, lane);
-        dispatch();
-      });
+      pool
+        .run(item.task, { signal: item.signal })
+        .then(
+          (outcome) => {
+            const tookMs = performance.now() - startedAt;
+            averageMs = averageMs * 0.8 + tookMs * 0.2;
+            rendered++;
+            renderMs += tookMs;
+            item.resolve(outcome);
+          },
+          (err) =>
+            item.reject(
+              item.signal.aborted ? new ServiceUnavailableError('render_timeout', RENDER_TIMEOUT_MESSAGE, retryAfter(lane)) : err,
+            ),
+        )
+        .finally(() => {
+          lane.running--;
+          running--;
+          dropIfIdle(accountId, lane);
+          dispatch();
+        });
     }
   };
 

@@ -14,7 +14,10 @@ export type RenderOutcome = { ok: true; body: Uint8Array } | { ok: false; path: 
 
 export function renderTask(task: RenderTask): RenderOutcome {
   // Crossing into the thread turns a Buffer into a plain Uint8Array; the renderer needs a Buffer.
-  const image = task.image && { ...task.image, data: Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength) };
+  const image = task.image && {
+    ...task.image,
+    data: Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength),
+  };
   try {
     const body = task.format === 'png' ? renderPng(task.options, image) : Buffer.from(renderSvg(task.options, image));
     return { ok: true, body };

@@ -85,7 +85,12 @@ async function openGeo(): Promise<GeoDatabase> {
       let place = places.get(record);
       if (!place) {
         const code = record.country_code.toUpperCase();
-        place = Object.freeze({ countryCode: code, countryName: countryName(code), region: record.state1 || null, city: record.city || null });
+        place = Object.freeze({
+          countryCode: code,
+          countryName: countryName(code),
+          region: record.state1 || null,
+          city: record.city || null,
+        });
         places.set(record, place);
       }
       return place;

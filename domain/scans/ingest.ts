@@ -164,9 +164,7 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
     const batchVisitors: unknown[] = Array.isArray(batch?.visitors) ? batch.visitors : [];
     const flat: unknown[] = Array.isArray(batch?.scans) ? batch.scans : [];
     // Where each of the batch's links and visitors sits in the statement's; -1 if malformed.
-    const linkIndex = batchLinks.map((l) =>
-      Array.isArray(l) && isUuid(l[0]) && isUuid(l[1]) ? links.push([l[0], l[1]]) - 1 : -1,
-    );
+    const linkIndex = batchLinks.map((l) => (Array.isArray(l) && isUuid(l[0]) && isUuid(l[1]) ? links.push([l[0], l[1]]) - 1 : -1));
     const visitorIndex = batchVisitors.map((v) => (isVisitor(v) ? visitors.push(v) - 1 : -1));
     for (let i = 0; i + FIELDS_PER_SCAN <= flat.length; i += FIELDS_PER_SCAN) {
       const [id, at, link, visitor] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
@@ -323,7 +321,10 @@ export class ScanIngester {
 
   private async writeGroup(group: Waiting[]): Promise<void> {
     try {
-      const result = await ingestScanBatches(this.db, group.map((w) => w.batch));
+      const result = await ingestScanBatches(
+        this.db,
+        group.map((w) => w.batch),
+      );
       if (result.malformed > 0) this.logger.error({ malformed: result.malformed }, 'malformed scans refused');
       for (const w of group) w.resolve();
     } catch (err) {

@@ -94,7 +94,10 @@ const BATCHES_PER_SEND = 10;
 const MAX_RETRY_DELAY_MS = 1000;
 const DROP_LOG_INTERVAL_MS = 1000;
 /** This machine (or container) in write-ahead file names, so processes of other hosts sharing the directory are told apart. */
-const HOST = hostname().replace(/[^a-z0-9.-]/gi, '_').slice(0, 64) || 'host';
+const HOST =
+  hostname()
+    .replace(/[^a-z0-9.-]/gi, '_')
+    .slice(0, 64) || 'host';
 /**
  * A write-ahead file of another host is taken over only when unchanged this long: a live process
  * deletes each within a flush window, or keeps it through a Redis outage while it retries.
@@ -263,7 +266,8 @@ export class ScanRecorder {
       await this.queue.addBulk(batches.map((b) => ({ name: 'scans', data: b.payload, opts: { ...SCAN_JOB_OPTIONS, jobId: b.id } })));
     } catch (err) {
       this.batches.unshift(...batches);
-      if (this.failures++ === 0) this.logger.warn({ err: (err as Error).message, ...this.counts }, 'scan queue unreachable; buffering scans');
+      if (this.failures++ === 0)
+        this.logger.warn({ err: (err as Error).message, ...this.counts }, 'scan queue unreachable; buffering scans');
       return false;
     }
     const count = batches.reduce((n, b) => n + b.count, 0);
@@ -300,7 +304,8 @@ export class ScanRecorder {
     await this.forgetWriteAhead(this.batches);
     this.batches = [];
     // Covered by the new file: left behind, its scans would be sent again (and dropped by scan id).
-    for (const file of this.spoolFiles.keys()) await unlink(file).catch((err: unknown) => this.logger.warn({ file, err }, 'scan spool file not deleted'));
+    for (const file of this.spoolFiles.keys())
+      await unlink(file).catch((err: unknown) => this.logger.warn({ file, err }, 'scan spool file not deleted'));
     this.spoolFiles.clear();
     this.logger.warn({ file, scans: count }, 'Redis unreachable at shutdown: scans spooled to disk');
   }
@@ -416,7 +421,9 @@ export class ScanRecorder {
     }
     if (batches.length > 0) await this.writeSpoolFile(dir, { batches });
     for (const name of orphaned) {
-      await unlink(join(dir, name)).catch((err: unknown) => this.logger.warn({ file: name, err }, 'recovered write-ahead file not deleted; its scans may be sent again (dropped by scan id)'));
+      await unlink(join(dir, name)).catch((err: unknown) =>
+        this.logger.warn({ file: name, err }, 'recovered write-ahead file not deleted; its scans may be sent again (dropped by scan id)'),
+      );
     }
     this.logger.warn({ files: orphaned.length, scans }, 'scan write-ahead files of a stopped process recovered');
   }

@@ -28,10 +28,7 @@ export const scans = pgTable(
      */
     visitorFirsts: smallint('visitor_firsts').notNull().default(0),
   },
-  (t) => [
-    index('scans_account_created_idx').on(t.accountId, t.createdAt),
-    index('scans_link_created_idx').on(t.linkId, t.createdAt),
-  ],
+  (t) => [index('scans_account_created_idx').on(t.accountId, t.createdAt), index('scans_link_created_idx').on(t.linkId, t.createdAt)],
 );
 
 /**
@@ -55,7 +52,12 @@ export const linkScanHours = pgTable(
     /** Scans that were their visitor's first on the link that UTC day. */
     visitors: integer('visitors').notNull(),
   },
-  (t) => [primaryKey({ name: 'link_scan_hours_pk', columns: [t.linkId, t.hour, t.isBot, t.browserName, t.osName, t.countryName, t.city, t.deviceType] })],
+  (t) => [
+    primaryKey({
+      name: 'link_scan_hours_pk',
+      columns: [t.linkId, t.hour, t.isBot, t.browserName, t.osName, t.countryName, t.city, t.deviceType],
+    }),
+  ],
 );
 
 /**

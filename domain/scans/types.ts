@@ -24,7 +24,10 @@ export interface Visitor {
 }
 
 /** The visitor fields a scan row keeps (the country code only serves smart-url rules). */
-export type ScanVisitor = Pick<Visitor, 'browserName' | 'deviceType' | 'deviceVendor' | 'osName' | 'countryName' | 'region' | 'city' | 'isBot'>;
+export type ScanVisitor = Pick<
+  Visitor,
+  'browserName' | 'deviceType' | 'deviceVendor' | 'osName' | 'countryName' | 'region' | 'city' | 'isBot'
+>;
 
 /**
  * A scan as the redirect process records it. The visitor is by reference: describeVisitor interns

@@ -74,7 +74,10 @@ export function visitorKey(salt: VisitorSalt, address: string, userAgent: string
 
 /** HMAC-SHA256 under the salt, cut the same way: what `visitorKey` saves (benchmarks only). */
 export function visitorKeyHmac(salt: VisitorSalt, address: string, userAgent: string | undefined): string {
-  return createHmac('sha256', salt.bytes).update(clientAddress(address) + '\n' + (userAgent ?? '')).digest().toString('base64url', 0, 16);
+  return createHmac('sha256', salt.bytes)
+    .update(clientAddress(address) + '\n' + (userAgent ?? ''))
+    .digest()
+    .toString('base64url', 0, 16);
 }
 
 /**
@@ -162,7 +165,10 @@ export class VisitorKeys {
       this.salts.set(day, salt);
       if (this.lastLocalDay !== day) {
         this.lastLocalDay = day;
-        this.deps.logger.warn({ day: visitorSaltKey(this.deps.prefix, day) }, 'visitor salt not in Redis yet: using one of this process; its unique visitors count apart until Redis is reached');
+        this.deps.logger.warn(
+          { day: visitorSaltKey(this.deps.prefix, day) },
+          'visitor salt not in Redis yet: using one of this process; its unique visitors count apart until Redis is reached',
+        );
       }
       // Offered to Redis, or replaced by the salt Redis holds, as soon as it answers.
       void this.refresh();
@@ -221,7 +227,8 @@ export class VisitorKeys {
       // Missing only if the day had already ended by Redis's clock: keep what this process holds.
       if (!stored || stored.length !== SALT_BYTES) continue;
       if (held?.shared && held.bytes.equals(stored)) continue;
-      if (held && !held.bytes.equals(stored)) this.deps.logger.info({ day: key }, 'visitor salt of this process replaced by the shared one');
+      if (held && !held.bytes.equals(stored))
+        this.deps.logger.info({ day: key }, 'visitor salt of this process replaced by the shared one');
       const salt = visitorSalt(day, stored, true);
       this.salts.set(day, salt);
       if (this.current?.day === day) this.current = salt;

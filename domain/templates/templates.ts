@@ -17,11 +17,7 @@ export async function createTemplate(db: Database, accountId: string, input: { n
 }
 
 export async function listTemplates(db: Database, accountId: string): Promise<TemplateRow[]> {
-  return db
-    .select()
-    .from(templates)
-    .where(eq(templates.accountId, accountId))
-    .orderBy(desc(templates.createdAt), desc(templates.id));
+  return db.select().from(templates).where(eq(templates.accountId, accountId)).orderBy(desc(templates.createdAt), desc(templates.id));
 }
 
 export async function getTemplate(db: Database, accountId: string, id: string): Promise<TemplateRow> {

@@ -46,10 +46,16 @@ const envSchema = z
     MIGRATE_ON_START: bool(true),
     REDIS_URL: url('redis://127.0.0.1:6379'),
     /** Prefix of every Redis key the install writes (queues, caches, limits, previews), so several installs (or test runs) can share one Redis. */
-    REDIS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('qrlinks'),
+    REDIS_NAMESPACE: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only')
+      .default('qrlinks'),
     STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
     STORAGE_DIR: z.string().min(1).default('./data/files'),
-    S3_ENDPOINT: z.string().refine((v) => URL.canParse(v), 'must be a URL').optional(),
+    S3_ENDPOINT: z
+      .string()
+      .refine((v) => URL.canParse(v), 'must be a URL')
+      .optional(),
     S3_ACCESS_KEY: z.string().min(1).optional(),
     S3_SECRET_KEY: z.string().min(1).optional(),
     S3_BUCKET: z.string().min(3).default('qrlinks'),
@@ -202,7 +208,8 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "unset" so `PORT= npm start` falls back to the default instead of failing.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  if (present.REDIS_NAMESPACE === undefined && present[DEPRECATED_NAMESPACE] !== undefined) present.REDIS_NAMESPACE = present[DEPRECATED_NAMESPACE];
+  if (present.REDIS_NAMESPACE === undefined && present[DEPRECATED_NAMESPACE] !== undefined)
+    present.REDIS_NAMESPACE = present[DEPRECATED_NAMESPACE];
   const parsed = envSchema.safeParse(present);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {

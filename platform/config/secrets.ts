@@ -46,7 +46,9 @@ export async function keptSecret(dir: string, name: string): Promise<string> {
       if (err.code !== 'EEXIST') throw err;
     });
   } catch (err) {
-    throw new Error(`Cannot keep a secret in ${dir} (${(err as Error).message}); make it writable, or set SECRETS_DIR or the secret's variable`);
+    throw new Error(
+      `Cannot keep a secret in ${dir} (${(err as Error).message}); make it writable, or set SECRETS_DIR or the secret's variable`,
+    );
   } finally {
     await rm(candidate, { force: true });
   }
@@ -55,6 +57,7 @@ export async function keptSecret(dir: string, name: string): Promise<string> {
 
 async function readSecret(path: string): Promise<string> {
   const secret = (await readFile(path, 'utf8')).trim();
-  if (secret.length < MIN_SECRET_LENGTH) throw new Error(`The secret in ${path} is shorter than ${MIN_SECRET_LENGTH} characters; delete it to have a new one made`);
+  if (secret.length < MIN_SECRET_LENGTH)
+    throw new Error(`The secret in ${path} is shorter than ${MIN_SECRET_LENGTH} characters; delete it to have a new one made`);
   return secret;
 }

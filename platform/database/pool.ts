@@ -37,7 +37,16 @@ export function isUniqueViolation(err: unknown, ...indexes: string[]): boolean {
 // starting (57P01-57P03), out of connections (53300).
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 // Node's codes for a server that cannot be reached.
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 // What pg says of a connection that broke or could not be made in time.
 const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/i;
 
@@ -46,7 +55,11 @@ const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying 
  * serving right now, rather than anything about the query: a failure worth retrying later.
  */
 export function isConnectionFailure(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | null, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | null, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATE.test(e.code) || UNREACHABLE_CODES.has(e.code))) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
     // Node's AggregateError of every address it tried.

@@ -26,7 +26,11 @@ const CLOSE_IDLE_EVERY_MS = 100;
 
 export function gracefulHttp(nodeVersion: string = process.versions.node): GracefulHttp {
   let closing = false;
-  const state = { get closing() { return closing; } };
+  const state = {
+    get closing() {
+      return closing;
+    },
+  };
   const ResponseClass = nodeInternalsVerified(nodeVersion) ? constructorFunctionResponse(state) : derivedClassResponse(state);
   return {
     serverOptions: { ServerResponse: ResponseClass },

@@ -29,7 +29,14 @@ export function createRoleMetrics(role: Role): RoleMetrics {
 /** The process's Postgres pool: connections open, idle, and requests waiting for one. */
 export function observePostgresPool(metrics: RoleMetrics, pool: pg.Pool): void {
   const gauge = (name: string, help: string, read: () => number) =>
-    new Gauge({ name, help, registers: [metrics.registry], collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   gauge('qrlinks_pg_pool_connections', 'Postgres connections this process holds open', () => pool.totalCount);
   gauge('qrlinks_pg_pool_idle_connections', 'Of them, idle', () => pool.idleCount);
   gauge('qrlinks_pg_pool_waiting_requests', 'Queries waiting for a free connection', () => pool.waitingCount);
@@ -43,10 +50,29 @@ interface RenderActivitySource {
 
 export function observeQrRenderer(metrics: RoleMetrics, qr: RenderActivitySource): void {
   const registers = [metrics.registry];
-  new Gauge({ name: 'qrlinks_qr_renders_running', help: 'QR renders running on worker threads now', registers, collect() { this.set(qr.activity().running); } });
-  new Gauge({ name: 'qrlinks_qr_renders_waiting', help: 'QR renders waiting for a thread now', registers, collect() { this.set(qr.activity().waiting); } });
+  new Gauge({
+    name: 'qrlinks_qr_renders_running',
+    help: 'QR renders running on worker threads now',
+    registers,
+    collect() {
+      this.set(qr.activity().running);
+    },
+  });
+  new Gauge({
+    name: 'qrlinks_qr_renders_waiting',
+    help: 'QR renders waiting for a thread now',
+    registers,
+    collect() {
+      this.set(qr.activity().waiting);
+    },
+  });
   counterFrom(metrics, 'qrlinks_qr_renders_total', 'QR renders finished on worker threads', () => qr.activity().rendered);
-  counterFrom(metrics, 'qrlinks_qr_render_seconds_total', 'Thread time of those renders, in seconds (÷ renders_total = mean render time)', () => qr.activity().renderSeconds);
+  counterFrom(
+    metrics,
+    'qrlinks_qr_render_seconds_total',
+    'Thread time of those renders, in seconds (÷ renders_total = mean render time)',
+    () => qr.activity().renderSeconds,
+  );
 }
 
 /**
@@ -71,7 +97,7 @@ export function counterFrom(
       const now = read();
       for (const [value, total] of Object.entries(typeof now === 'number' ? { '': now } : now)) {
         const grew = total - (last.get(value) ?? 0);
-        if (grew > 0) (label ? this.inc({ [label]: value }, grew) : this.inc(grew));
+        if (grew > 0) label ? this.inc({ [label]: value }, grew) : this.inc(grew);
         last.set(value, total);
       }
     },
@@ -91,7 +117,11 @@ export interface ScrapeAccess {
  * TRUSTED_PROXIES, whose client could be anyone. The redirect's port is public, and its metrics
  * tell platform-wide scan totals, routes, restarts and the Node version.
  */
-export function scrapeVerdict(access: ScrapeAccess, request: Pick<IncomingMessage, 'headers' | 'socket'>, client: string): 'allowed' | 'unauthorized' | 'forbidden' {
+export function scrapeVerdict(
+  access: ScrapeAccess,
+  request: Pick<IncomingMessage, 'headers' | 'socket'>,
+  client: string,
+): 'allowed' | 'unauthorized' | 'forbidden' {
   if (access.token) {
     const given = Buffer.from(request.headers.authorization ?? '');
     const wanted = Buffer.from(`Bearer ${access.token}`);
@@ -103,7 +133,10 @@ export function scrapeVerdict(access: ScrapeAccess, request: Pick<IncomingMessag
 /** What a refused scrape is told. */
 export const SCRAPE_REFUSALS = {
   unauthorized: { status: 401, text: 'unauthorized\n' },
-  forbidden: { status: 403, text: 'metrics are served to loopback and private networks only; set METRICS_TOKEN to scrape from elsewhere\n' },
+  forbidden: {
+    status: 403,
+    text: 'metrics are served to loopback and private networks only; set METRICS_TOKEN to scrape from elsewhere\n',
+  },
 } as const;
 
 /** The worker's metrics listener: GET /metrics only. */

@@ -25,7 +25,10 @@ export function rateLimitUnit(ip: string): string {
   if (addr.kind() === 'ipv4') return addr.toString();
   const v6 = addr as ipaddr.IPv6;
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${v6.parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
 
 /**

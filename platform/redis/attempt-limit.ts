@@ -114,7 +114,10 @@ export class AttemptLimit {
       if (settled) return;
       settled = true;
       // A place not given back is held until its window ends: the limit errs towards refusing.
-      if (inRedis) this.redis.eval(RELEASE_LUA, counters.length, ...counters.map((c) => c.key)).catch((err: unknown) => countedLocally(this.logger, err, { step: 'release' }));
+      if (inRedis)
+        this.redis
+          .eval(RELEASE_LUA, counters.length, ...counters.map((c) => c.key))
+          .catch((err: unknown) => countedLocally(this.logger, err, { step: 'release' }));
       else for (const c of counters) this.releaseLocally(c.key);
     };
     return {

@@ -84,7 +84,7 @@ export function createFsStorage({ root }: FsStorageOptions): ObjectStorage {
           // for-await destroys a stream source if writing fails, so an aborted put never leaves it dangling.
           for await (const chunk of Buffer.isBuffer(body) ? [body] : body) {
             const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-            for (let off = 0; off < buf.length; ) off += (await fh.write(buf, off)).bytesWritten;
+            for (let off = 0; off < buf.length;) off += (await fh.write(buf, off)).bytesWritten;
             written += buf.length;
           }
           if (size !== undefined && written !== size) throw new Error(`Body has ${written} bytes, expected ${size}`);

@@ -69,7 +69,12 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
    * uploads so it can "resume" one of the same key. Cutting parts here keeps memory at ~partSize and lets a
    * failed upload be aborted.
    */
-  async function upload(key: string, body: Iterable<Buffer> | AsyncIterable<Buffer | string>, contentType: string, expectedSize: number | undefined) {
+  async function upload(
+    key: string,
+    body: Iterable<Buffer> | AsyncIterable<Buffer | string>,
+    contentType: string,
+    expectedSize: number | undefined,
+  ) {
     const headers = { 'Content-Type': contentType };
     const parts = cutParts(body, partSize);
     const first = await parts.next();
@@ -85,7 +90,10 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
       let size = 0;
       for (let next = first; !next.done; next = await parts.next()) {
         const part = uploaded.length + 1;
-        const { etag } = await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, next.value);
+        const { etag } = await client.uploadPart(
+          { bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} },
+          next.value,
+        );
         uploaded.push({ part, etag });
         size += next.value.length;
       }
@@ -98,7 +106,12 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
       await parts.return(undefined).catch(() => undefined);
       await client
         .abortMultipartUpload(bucket, key, uploadId)
-        .catch((abortErr: unknown) => opts.logger?.warn({ err: abortErr, bucket, key, uploadId }, 'multipart upload not aborted: its parts stay stored until the bucket expires them'));
+        .catch((abortErr: unknown) =>
+          opts.logger?.warn(
+            { err: abortErr, bucket, key, uploadId },
+            'multipart upload not aborted: its parts stay stored until the bucket expires them',
+          ),
+        );
       throw err;
     }
   }

@@ -94,7 +94,10 @@ function websiteHref(value: string): string | undefined {
 
 /** A website as people read it: without `https://`, `www.` or a bare trailing `/` (the link keeps them). */
 function readableUrl(href: string): string {
-  return href.replace(/^https?:\/\//i, '').replace(/^www\./i, '').replace(/\/$/, '');
+  return href
+    .replace(/^https?:\/\//i, '')
+    .replace(/^www\./i, '')
+    .replace(/\/$/, '');
 }
 
 // Actions share a row as wide as their words (never split inside one: "Directions" is wider than a
@@ -145,16 +148,22 @@ export function renderVcardPage(link: ResolvedLink, data: VcardData, urls: PageU
     callable && html`<li><a href="tel:${dialableNumber(callable)}">${t('call')}</a></li>`,
     textable && html`<li><a href="${smsHref(textable)}">${t('text')}</a></li>`,
     html`<li><a href="${mailtoHref(data.email)}">${t('email')}</a></li>`,
-    address.length > 0 && html`<li><a href="${mapHref({ address: address.join(', ') }, mapAppFor(scanner.platform))}">${t('directions')}</a></li>`,
+    address.length > 0 &&
+      html`<li><a href="${mapHref({ address: address.join(', ') }, mapAppFor(scanner.platform))}">${t('directions')}</a></li>`,
   ];
   const role = [jobTitle, company].filter(Boolean).join(' · ');
   return {
     title: name,
     styles: STYLES,
-    content: html`<header class="contact-head">${photo &&
-      pictureTag(imageSources(photo, urls.file), { className: 'contact-photo', alt: contactText(locale, 'photo', { name }), sizes: '5.5rem', priority: true })}<div><h1>${name}</h1>${
-      role && html`<p class="muted">${role}</p>`
-    }</div></header>
+    content: html`<header class="contact-head">${
+      photo &&
+      pictureTag(imageSources(photo, urls.file), {
+        className: 'contact-photo',
+        alt: contactText(locale, 'photo', { name }),
+        sizes: '5.5rem',
+        priority: true,
+      })
+    }<div><h1>${name}</h1>${role && html`<p class="muted">${role}</p>`}</div></header>
 <a class="button" href="${urls.vcard}">${t('saveContact')}</a>
 <ul class="actions">${actions}</ul>
 <dl class="facts contact-facts card">

@@ -23,11 +23,18 @@ export function downloadName(name: string, fallback: string, extension: string):
 
 /** RFC 8187 ext-value characters: percent-encode everything but attr-char. */
 export function encodeRfc5987(name: string): string {
-  return encodeURIComponent(name.replace(LONE_SURROGATE, '\uFFFD')).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(name.replace(LONE_SURROGATE, '\uFFFD')).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** `attachment; filename="Ada Lovelace.vcf"; filename*=UTF-8''Ada%20Lovelace.vcf`. */
 export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '') || 'download';
+  const ascii =
+    fileName
+      .normalize('NFD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\]/g, '') || 'download';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }

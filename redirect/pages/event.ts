@@ -45,7 +45,7 @@ function calendarDetails(data: EventData, locale: PageLocale): string {
 function eventTimes(data: EventData): { start: Date; end: Date | undefined } {
   const start = parseDateTimeInZone(data.startDateTime, data.timezone);
   if (!start) throw new RangeError(`Unreadable event start: ${data.startDateTime} (${data.timezone})`);
-  const end = data.endDateTime ? parseDateTimeInZone(data.endDateTime, data.timezone) ?? undefined : undefined;
+  const end = data.endDateTime ? (parseDateTimeInZone(data.endDateTime, data.timezone) ?? undefined) : undefined;
   return { start, end };
 }
 
@@ -54,7 +54,10 @@ function eventTimes(data: EventData): { start: Date; end: Date | undefined } {
  * instants before 1970 when given as timestamps, and writes a string as it is.
  */
 function icsUtc(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** iCalendar text may not carry a bare CR: it would end the content line. */
@@ -93,12 +96,21 @@ function whenLines(data: EventData, { start, end }: { start: Date; end: Date | u
   const dayOf = (at: Date) => dateTimeFormat(locale, { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).format(at);
   if (!end) return [day.format(start), inZone(time.format(start))];
   if (dayOf(start) === dayOf(end)) return [day.format(start), inZone(time.formatRange(start, end))];
-  const dayAndTime = dateTimeFormat(locale, { timeZone, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  const dayAndTime = dateTimeFormat(locale, {
+    timeZone,
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
   return [inZone(dayAndTime.formatRange(start, end))];
 }
 
 // The photo is cropped to a band on top, so the main action stays on the first screen of a phone.
-const STYLES = '.hero{display:block;width:100%;max-height:11rem;object-fit:cover;border-radius:.75rem;margin:0 0 1rem}.ended{font-weight:600}';
+const STYLES =
+  '.hero{display:block;width:100%;max-height:11rem;object-fit:cover;border-radius:.75rem;margin:0 0 1rem}.ended{font-weight:600}';
 
 /** The file name the event's calendar file is saved under: its title. */
 export function eventFileName(data: EventData): string {
@@ -152,7 +164,13 @@ function outlookCalendarHref(data: EventData, { start, end }: EventSpan, locale:
  * The calendar buttons, the scanner's own calendar first: the .ics on iPhone (Safari hands it to
  * Calendar), Google Calendar on Android, the .ics elsewhere (any desktop calendar opens it).
  */
-function calendarLinks(data: EventData, span: EventSpan, urls: PageUrls, scanner: Scanner, locale: PageLocale): Array<{ href: string; label: string }> {
+function calendarLinks(
+  data: EventData,
+  span: EventSpan,
+  urls: PageUrls,
+  scanner: Scanner,
+  locale: PageLocale,
+): Array<{ href: string; label: string }> {
   const ics = { href: urls.ics, label: eventText(locale, scanner.platform === 'ios' ? 'addToAppleCalendar' : 'addToCalendar') };
   const google = { href: googleCalendarHref(data, span, locale), label: eventText(locale, 'addToGoogleCalendar') };
   const outlook = { href: outlookCalendarHref(data, span, locale), label: eventText(locale, 'addToOutlook') };

@@ -16,5 +16,10 @@ export const publicFileUrl = (id: string): string => `/files/${id}`;
 
 /** Where a link's page finds its files and downloads on this process, and its own address under `shortUrlBase`. */
 export function linkPageUrls(link: { slug: string; passwordHash: string | null }, shortUrlBase: string): PageUrls {
-  return { file: fileUrlOf(link), vcard: `/${link.slug}/contact.vcf`, ics: `/${link.slug}/event.ics`, page: `${shortUrlBase.replace(/\/+$/, '')}/${link.slug}` };
+  return {
+    file: fileUrlOf(link),
+    vcard: `/${link.slug}/contact.vcf`,
+    ics: `/${link.slug}/event.ics`,
+    page: `${shortUrlBase.replace(/\/+$/, '')}/${link.slug}`,
+  };
 }

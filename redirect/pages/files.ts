@@ -29,7 +29,9 @@ export function linkFiles(link: ResolvedLink, ids: readonly string[]): ResolvedL
 export function imageAlt(locale: PageLocale, subject: string | undefined, index: number, count: number): string {
   const name = subject?.trim();
   if (count <= 1) return name || filesText(locale, 'image');
-  return name ? filesText(locale, 'subjectImageOf', { subject: name, number: index + 1, count }) : filesText(locale, 'imageOf', { number: index + 1, count });
+  return name
+    ? filesText(locale, 'subjectImageOf', { subject: name, number: index + 1, count })
+    : filesText(locale, 'imageOf', { number: index + 1, count });
 }
 
 const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
@@ -42,7 +44,12 @@ function formatSize(locale: PageLocale, bytes: number): string {
     value /= 1000;
     unit++;
   }
-  return numberFormat(locale, { style: 'unit', unit: SIZE_UNITS[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: 1 }).format(value);
+  return numberFormat(locale, {
+    style: 'unit',
+    unit: SIZE_UNITS[unit],
+    unitDisplay: unit === 0 ? 'long' : 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
 }
 
 const nothingToShow = (locale: PageLocale) => html`<p class="muted">${filesText(locale, 'nothingToShow')}</p>`;
@@ -68,7 +75,16 @@ ${pictureTag(imageSources(file, urls.file), { alt, sizes: '100vw', lazy: true })
   })}`;
 }
 
-function imagesPage(name: string, title: string, files: ResolvedLinkFile[], urls: PageUrls, locale: PageLocale, styles: string, listClass: string, thumbnailSizes: string): PageContent {
+function imagesPage(
+  name: string,
+  title: string,
+  files: ResolvedLinkFile[],
+  urls: PageUrls,
+  locale: PageLocale,
+  styles: string,
+  listClass: string,
+  thumbnailSizes: string,
+): PageContent {
   const count = files.length;
   const items = files.map(
     (file, i) =>
@@ -110,20 +126,36 @@ export const VIEWER_SCRIPT = new PageScript(
 export const COLUMN_SIZES = '(min-width: 36rem) 33.5rem, calc(100vw - 2.5rem)';
 /** A gallery tile: two or three a row on a phone. */
 const GALLERY_TILE_SIZES = '(min-width: 36rem) 11rem, 50vw';
-const IMAGE_STYLES = '.images{list-style:none;padding:0}.images li{margin:0 0 1rem}.images img{display:block;width:100%;border-radius:.75rem}';
+const IMAGE_STYLES =
+  '.images{list-style:none;padding:0}.images li{margin:0 0 1rem}.images img{display:block;width:100%;border-radius:.75rem}';
 const GALLERY_STYLES =
   '.gallery{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.5rem}' +
   '.gallery a{display:block}.gallery img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border-radius:.5rem}';
 
 export function renderImagePage(link: ResolvedLink, data: LinkDataByType['image'], urls: PageUrls, locale: PageLocale): PageContent {
-  const files = linkFiles(link, data.files.map((f) => f.fileId));
+  const files = linkFiles(
+    link,
+    data.files.map((f) => f.fileId),
+  );
   const title = shownName(link) || filesText(locale, files.length > 1 ? 'images' : 'image');
   return imagesPage(shownName(link), title, files, urls, locale, IMAGE_STYLES, 'images', COLUMN_SIZES);
 }
 
 export function renderGalleryPage(link: ResolvedLink, data: LinkDataByType['gallery'], urls: PageUrls, locale: PageLocale): PageContent {
-  const files = linkFiles(link, data.files.map((f) => f.fileId));
-  return imagesPage(shownName(link), shownName(link) || filesText(locale, 'gallery'), files, urls, locale, GALLERY_STYLES, 'gallery', GALLERY_TILE_SIZES);
+  const files = linkFiles(
+    link,
+    data.files.map((f) => f.fileId),
+  );
+  return imagesPage(
+    shownName(link),
+    shownName(link) || filesText(locale, 'gallery'),
+    files,
+    urls,
+    locale,
+    GALLERY_STYLES,
+    'gallery',
+    GALLERY_TILE_SIZES,
+  );
 }
 
 const PDF_STYLES =
@@ -132,7 +164,9 @@ const PDF_STYLES =
 
 /** A PDF's card: its first page as a cover when one was made at upload (decorative: the heading names it), name, size, and the button. */
 function pdfItem(heading: string, file: ResolvedLinkFile, urls: PageUrls, locale: PageLocale): SafeHtml {
-  const details = [heading === file.originalName ? undefined : file.originalName, 'PDF', formatSize(locale, file.size)].filter(Boolean).join(' · ');
+  const details = [heading === file.originalName ? undefined : file.originalName, 'PDF', formatSize(locale, file.size)]
+    .filter(Boolean)
+    .join(' · ');
   const cover = imageSources(file, urls.file);
   const text = html`<div><h2>${heading}</h2><p class="muted">${details}</p><a class="button" href="${urls.file(file.id)}">${filesText(locale, 'openPdf')}</a></div>`;
   if (!cover.webpSrcset || !cover.width || !cover.height) return html`<li class="card">${text}</li>`;
@@ -151,8 +185,13 @@ function pdfsPage(title: string, items: SafeHtml[], locale: PageLocale): PageCon
 }
 
 export function renderPdfPage(link: ResolvedLink, data: LinkDataByType['pdf'], urls: PageUrls, locale: PageLocale): PageContent {
-  const files = linkFiles(link, data.files.map((f) => f.fileId));
-  const items = files.map((file, i) => pdfItem(file.originalName ?? filesText(locale, 'documentNumber', { number: i + 1 }), file, urls, locale));
+  const files = linkFiles(
+    link,
+    data.files.map((f) => f.fileId),
+  );
+  const items = files.map((file, i) =>
+    pdfItem(file.originalName ?? filesText(locale, 'documentNumber', { number: i + 1 }), file, urls, locale),
+  );
   return pdfsPage(shownName(link) || filesText(locale, files.length > 1 ? 'documents' : 'document'), items, locale);
 }
 

@@ -56,4 +56,3 @@ export function checkedUrl(value: unknown, schemes: readonly UrlScheme[]): strin
   }
   return schemes.includes(url.protocol.slice(0, -1) as UrlScheme) ? url.href : undefined;
 }
-

@@ -107,14 +107,24 @@ const PLATFORMS: Record<string, SocialPlatform & { hosts: readonly string[] }> =
 };
 
 /** Other names owners use for the same platforms. */
-const ALIASES: Record<string, string> = { twitter: 'x', ig: 'instagram', fb: 'facebook', yt: 'youtube', wa: 'whatsapp', maps: 'googlemaps' };
+const ALIASES: Record<string, string> = {
+  twitter: 'x',
+  ig: 'instagram',
+  fb: 'facebook',
+  yt: 'youtube',
+  wa: 'whatsapp',
+  maps: 'googlemaps',
+};
 
 /**
  * The platform an icon name ("instagram", "TikTok", "brand-x") or, failing that, a URL's host
  * ("www.tiktok.com") names; undefined for anything else.
  */
 export function socialPlatform(iconName: string | undefined | null, url?: string): SocialPlatform | undefined {
-  const key = (iconName ?? '').toLowerCase().replace(/^brand[-_\s]*/, '').replace(/[^a-z0-9]/g, '');
+  const key = (iconName ?? '')
+    .toLowerCase()
+    .replace(/^brand[-_\s]*/, '')
+    .replace(/[^a-z0-9]/g, '');
   const named = PLATFORMS[ALIASES[key] ?? key];
   if (named) return named;
   if (!url) return undefined;
@@ -125,5 +135,7 @@ export function socialPlatform(iconName: string | undefined | null, url?: string
   } catch {
     return undefined;
   }
-  return Object.values(PLATFORMS).find((p) => p.hosts.some((h) => host === h || host.startsWith(`${h}/`) || host.endsWith(`.${h.split('/')[0]}`)));
+  return Object.values(PLATFORMS).find((p) =>
+    p.hosts.some((h) => host === h || host.startsWith(`${h}/`) || host.endsWith(`.${h.split('/')[0]}`)),
+  );
 }

@@ -21,7 +21,10 @@ export interface ImageSources {
   smallest: string;
 }
 
-export function imageSources(file: { id: string; variants?: readonly ImageVariant[] | null }, fileUrl: (id: string) => string): ImageSources {
+export function imageSources(
+  file: { id: string; variants?: readonly ImageVariant[] | null },
+  fileUrl: (id: string) => string,
+): ImageSources {
   const url = fileUrl(file.id);
   const variants = file.variants ?? [];
   const webp = variants.filter((v) => v.format === 'webp').sort((a, b) => a.width - b.width);
@@ -60,7 +63,10 @@ export function pictureTag(sources: ImageSources, options: PictureOptions): Safe
  * A small picture (a menu item's 88 px thumbnail, a logo): the smallest WebP copy, the JPEG copy
  * or the file as the fallback; `width`/`height` as shown.
  */
-export function thumbnailTag(sources: ImageSources, options: { alt: string; width: number; height: number; className?: string; lazy?: boolean }): SafeHtml {
+export function thumbnailTag(
+  sources: ImageSources,
+  options: { alt: string; width: number; height: number; className?: string; lazy?: boolean },
+): SafeHtml {
   const img = html`<img${options.className ? html` class="${options.className}"` : ''} src="${sources.src}" alt="${options.alt}"${
     options.lazy ? html` loading="lazy" decoding="async"` : ''
   } width="${String(options.width)}" height="${String(options.height)}">`;

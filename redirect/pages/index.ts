@@ -27,7 +27,16 @@ export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
 export { pageLocale, type PageLocale } from './locale.js';
 export { sendPage } from './send.js';
 export { framedMenuPolicy, menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
-export { notFoundPage, renderClientErrorPage, renderPasswordPage, renderServiceUnavailablePage, renderTooManyNotFoundPage, renderUnavailablePage, statusBrand, type PasswordPageOptions } from './status-pages.js';
+export {
+  notFoundPage,
+  renderClientErrorPage,
+  renderPasswordPage,
+  renderServiceUnavailablePage,
+  renderTooManyNotFoundPage,
+  renderUnavailablePage,
+  statusBrand,
+  type PasswordPageOptions,
+} from './status-pages.js';
 export type { Page, PageUrls, Scanner, UnavailableReason } from './types.js';
 
 /** The link types answered with a redirect rather than a page. */
@@ -42,7 +51,12 @@ const ANY_SCANNER = (): Scanner => ({ platform: 'other', now: Date.now() });
  */
 export function renderLinkPage(link: ResolvedLink, urls: PageUrls, scanner: Scanner = ANY_SCANNER()): Page {
   const locale = pageLocale(link.pageStyle?.language, scanner.acceptLanguage);
-  return htmlPage({ ...linkPageContent(link, urls, scanner, locale), brand: pageBrand(link, urls), locale, ...(urls.page ? { pageUrl: urls.page } : {}) });
+  return htmlPage({
+    ...linkPageContent(link, urls, scanner, locale),
+    brand: pageBrand(link, urls),
+    locale,
+    ...(urls.page ? { pageUrl: urls.page } : {}),
+  });
 }
 
 function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, locale: PageLocale): PageContent {

@@ -28,7 +28,27 @@ import type { PageUrls } from './types.js';
 import type { PageLocale } from './locale.js';
 
 const TEXT_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'address'];
-const INLINE_TAGS = ['a', 'abbr', 'b', 'cite', 'del', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u'];
+const INLINE_TAGS = [
+  'a',
+  'abbr',
+  'b',
+  'cite',
+  'del',
+  'em',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+];
 const BLOCK_TAGS = ['article', 'aside', 'div', 'footer', 'header', 'section', 'figure', 'figcaption', 'details', 'summary'];
 const LIST_TAGS = ['ul', 'ol', 'li', 'dl', 'dt', 'dd'];
 const TABLE_TAGS = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'colgroup', 'col'];
@@ -76,7 +96,8 @@ function isAllowedImageSource(src: string | undefined, urls: PageUrls, made: Rea
   return fileId !== undefined && isUuid(fileId) && urls.file(fileId) === src;
 }
 
-const whole = (value: string | undefined): number | undefined => (value !== undefined && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : undefined);
+const whole = (value: string | undefined): number | undefined =>
+  value !== undefined && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : undefined;
 
 /**
  * An image's attributes on the page. A file's public address (`/files/<id>`) becomes this page's
@@ -85,7 +106,12 @@ const whole = (value: string | undefined): number | undefined => (value !== unde
  * the photo's aspect ratio, else the photo's. Any `srcset`/`sizes` of the author's goes (they
  * could name any server). Adds each file source it makes to `made`.
  */
-function imageAttributes(attribs: sanitizeHtml.Attributes, link: Pick<ResolvedLink, 'files'>, urls: PageUrls, made: Set<string>): sanitizeHtml.Attributes {
+function imageAttributes(
+  attribs: sanitizeHtml.Attributes,
+  link: Pick<ResolvedLink, 'files'>,
+  urls: PageUrls,
+  made: Set<string>,
+): sanitizeHtml.Attributes {
   const { srcset: _srcset, sizes: _sizes, loading: _loading, decoding: _decoding, ...rest } = attribs;
   const fileId = relativeFileId(rest.src);
   if (fileId === undefined) return rest;
@@ -99,10 +125,23 @@ function imageAttributes(attribs: sanitizeHtml.Attributes, link: Pick<ResolvedLi
   const height = h ?? Math.round(width * ratio);
   // Shown at the author's size, the browser needs no copy wider than that.
   const sizes = w !== undefined || h !== undefined ? `min(${width}px, 100vw)` : COLUMN_SIZES;
-  return { ...rest, src: sources.src, srcset: sources.webpSrcset, sizes, width: String(width), height: String(height), loading: 'lazy', decoding: 'async' };
+  return {
+    ...rest,
+    src: sources.src,
+    srcset: sources.webpSrcset,
+    sizes,
+    width: String(width),
+    height: String(height),
+    loading: 'lazy',
+    decoding: 'async',
+  };
 }
 
-function sanitizeLandingHtml(landingHtml: string, link: Pick<ResolvedLink, 'files'>, urls: PageUrls): { html: string; heading: string | undefined } {
+function sanitizeLandingHtml(
+  landingHtml: string,
+  link: Pick<ResolvedLink, 'files'>,
+  urls: PageUrls,
+): { html: string; heading: string | undefined } {
   let heading: string | undefined;
   const made = new Set<string>();
   const sanitized = sanitizeHtml(landingHtml, {
@@ -117,13 +156,20 @@ function sanitizeLandingHtml(landingHtml: string, link: Pick<ResolvedLink, 'file
   return { html: sanitized, heading };
 }
 
-export function renderLandingPage(link: Pick<ResolvedLink, 'files'>, data: LinkDataByType['landing'], urls: PageUrls, locale: PageLocale): PageContent {
+export function renderLandingPage(
+  link: Pick<ResolvedLink, 'files'>,
+  data: LinkDataByType['landing'],
+  urls: PageUrls,
+  locale: PageLocale,
+): PageContent {
   const { html: sanitized, heading } = sanitizeLandingHtml(data.landingHTML, link, urls);
   // Colours the owner set (kept style attributes naming color or background-color) keep the page light.
   const ownColours = /\sstyle="[^"]*color:/i.test(sanitized);
   return {
     title: heading ?? layoutText(locale, 'welcome'),
-    styles: 'table{border-collapse:collapse}th,td{padding:.25rem .5rem;border:1px solid var(--line)}pre{overflow-x:auto}' + (ownColours ? LIGHT_ONLY_STYLES : ''),
+    styles:
+      'table{border-collapse:collapse}th,td{padding:.25rem .5rem;border:1px solid var(--line)}pre{overflow-x:auto}' +
+      (ownColours ? LIGHT_ONLY_STYLES : ''),
     content: html`<div class="landing">${trustSanitizedHtml(sanitized)}</div>`,
   };
 }

@@ -63,7 +63,8 @@ export const pageHeaders: Readonly<Record<string, string>> = Object.freeze({
 // shrink them to a few letters a line; `break-word` breaks only a word longer than the line.
 // Light and dark palettes both keep body text and buttons above WCAG AA contrast. The link colour
 // has no specificity, so any class (.button) or inline style overrides it.
-const LIGHT_PALETTE = '--bg:#fff;--fg:#1b1b1f;--muted:#585863;--line:#d6d6de;--card:#f3f3f6;--accent:#0a57c2;--on-accent:#fff;--danger:#b3261e';
+const LIGHT_PALETTE =
+  '--bg:#fff;--fg:#1b1b1f;--muted:#585863;--line:#d6d6de;--card:#f3f3f6;--accent:#0a57c2;--on-accent:#fff;--danger:#b3261e';
 
 /**
  * A page whose owner chose its colours (a landing's inline colours) stays light in dark mode: the
@@ -138,14 +139,27 @@ export class PageScript {
  * security headers included), so a route sends `status`, `headers` and `body` as they are.
  */
 export function htmlPage(options: HtmlPageOptions): Page {
-  const { status = 200, title, content, styles = '', bodyStyle, headers, script, brand, locale = ENGLISH, brandHeader: withHeader = true } = options;
+  const {
+    status = 200,
+    title,
+    content,
+    styles = '',
+    bodyStyle,
+    headers,
+    script,
+    brand,
+    locale = ENGLISH,
+    brandHeader: withHeader = true,
+  } = options;
   // Styles are this module's constants, never user data, and <style> content must not be escaped.
   // Without a logo, the empty data: icon stops browsers from asking for /favicon.ico on every scan.
   const body = html`<!doctype html>
 <html lang="${locale.tag}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="${brand?.logo?.smallest ?? 'data:,'}"><title>${title}</title>${previewTags(options, locale)}<style>${new SafeHtml(BASE_STYLES + (brand ? brandStyles(brand) : '') + styles)}</style></head>
 <body${bodyStyle ? html` style="${bodyStyle}"` : ''}><main>${brand && withHeader && brandHeader(brand)}${content}${brand && withHeader && websiteFooter(brand, locale)}</main>${script && html`<script>${new SafeHtml(script.source)}</script>`}</body></html>
 `;
-  const policy: Record<string, string> = script ? { 'Content-Security-Policy': contentSecurityPolicy({ scriptHashes: [script.hash] }) } : {};
+  const policy: Record<string, string> = script
+    ? { 'Content-Security-Policy': contentSecurityPolicy({ scriptHashes: [script.hash] }) }
+    : {};
   return { status, body: body.value, headers: { ...pageHeaders, ...localeHeaders(locale), ...policy, ...headers } };
 }
 
@@ -207,7 +221,8 @@ const DARK_BACKGROUND = '#121216';
  * light and dark mode; where it is not, the default accent stays. Button text is black or white.
  */
 function brandStyles(brand: PageBrand): string {
-  const light = isHexColor(brand.accentColor) && contrastRatio(brand.accentColor, LIGHT_BACKGROUND) >= AA_CONTRAST ? brand.accentColor : undefined;
+  const light =
+    isHexColor(brand.accentColor) && contrastRatio(brand.accentColor, LIGHT_BACKGROUND) >= AA_CONTRAST ? brand.accentColor : undefined;
   const darkCandidate = isHexColor(brand.accentColorDark) ? brand.accentColorDark : brand.accentColor;
   const dark = isHexColor(darkCandidate) && contrastRatio(darkCandidate, DARK_BACKGROUND) >= AA_CONTRAST ? darkCandidate : undefined;
   return (

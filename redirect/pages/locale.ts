@@ -105,7 +105,9 @@ export function formatPrice(locale: PageLocale, amount: number, currency: string
   const code = currency?.trim().toUpperCase();
   if (code && /^[A-Z]{3}$/.test(code)) {
     try {
-      return cached(`p|${locale.tag}|${code}`, () => new Intl.NumberFormat(locale.tag, { style: 'currency', currency: code })).format(amount);
+      return cached(`p|${locale.tag}|${code}`, () => new Intl.NumberFormat(locale.tag, { style: 'currency', currency: code })).format(
+        amount,
+      );
     } catch {
       // a code Intl does not know: the number alone, with the code after it
     }

@@ -15,7 +15,8 @@ import type { Scanner } from './types.js';
 /** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros, the locale's decimal sign. */
 function formatCoordinates(latitude: number, longitude: number, locale: PageLocale): string {
   const number = numberFormat(locale, { maximumFractionDigits: 6 });
-  const part = (value: number, positive: string, negative: string) => `${number.format(Math.abs(value))}° ${value < 0 ? negative : positive}`;
+  const part = (value: number, positive: string, negative: string) =>
+    `${number.format(Math.abs(value))}° ${value < 0 ? negative : positive}`;
   return `${part(latitude, 'N', 'S')}, ${part(longitude, 'E', 'W')}`;
 }
 
@@ -37,7 +38,9 @@ export function renderLocationPage(linkName: string, data: LinkDataByType['locat
   const place = { latitude, longitude, ...(placeName ? { label: placeName } : {}) };
   const main = mapAppFor(scanner.platform);
   const hrefOf = (app: MapApp | 'osm') =>
-    app === 'osm' ? `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}` : mapHref(place, app);
+    app === 'osm'
+      ? `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`
+      : mapHref(place, app);
   return {
     title: placeName ?? coordinates,
     content: html`<h1>${placeName ?? coordinates}</h1>

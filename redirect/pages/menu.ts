@@ -55,7 +55,10 @@ export interface MenuPageOptions {
 }
 
 /** The live menu page at `now` (whose clock decides "open now" and today's hours). */
-export function renderMenuPage(menu: PublishedMenu, { now, urls, baseUrl, maxItemBytes = MENU_ITEM_BYTES_MAX, locale = ENGLISH }: MenuPageOptions): Page {
+export function renderMenuPage(
+  menu: PublishedMenu,
+  { now, urls, baseUrl, maxItemBytes = MENU_ITEM_BYTES_MAX, locale = ENGLISH }: MenuPageOptions,
+): Page {
   const t = (key: MenuTextKey, params?: Record<string, string | number>) => menuText(locale, key, params);
   const theme = MENU_THEMES[menu.theme];
   const clock = menuClock(menu, now);
@@ -66,7 +69,14 @@ export function renderMenuPage(menu: PublishedMenu, { now, urls, baseUrl, maxIte
   const website = checkedUrl(menu.website, ['http', 'https']);
   const tel = menu.phone ? telUrl(menu.phone) : undefined;
   let items = 0;
-  const ctx: ItemContext = { locale, urls, variants: menu.imageVariants, showDiets: menu.showDietarySection, imageSizes: LAYOUT_IMAGE_SIZES[theme.layout], next: () => ++items };
+  const ctx: ItemContext = {
+    locale,
+    urls,
+    variants: menu.imageVariants,
+    showDiets: menu.showDietarySection,
+    imageSizes: LAYOUT_IMAGE_SIZES[theme.layout],
+    next: () => ++items,
+  };
   // The open state and the ways to reach the cafe share one line: the first screen is for dishes.
   const facts = [
     clock.state && html`<li class="status${clock.state.open ? ' open' : ''}">${openStateText(locale, clock.state)}</li>`,
@@ -80,9 +90,11 @@ export function renderMenuPage(menu: PublishedMenu, { now, urls, baseUrl, maxIte
     styles: themeStyles(theme, menu),
     script: menuScript(),
     content: html`<header class="hero">${
-      menu.cover && pictureTag(sourcesOf(menu.cover, ctx), { className: 'cover', alt: '', sizes: '(min-width: 46rem) 46rem, 100vw', priority: true })
+      menu.cover &&
+      pictureTag(sourcesOf(menu.cover, ctx), { className: 'cover', alt: '', sizes: '(min-width: 46rem) 46rem, 100vw', priority: true })
     }<div class="intro"><div class="brand">${
-      menu.logo && thumbnailTag(sourcesOf(menu.logo, ctx), { className: 'logo', alt: t('logoAlt', { name: menu.name }), width: 56, height: 56 })
+      menu.logo &&
+      thumbnailTag(sourcesOf(menu.logo, ctx), { className: 'logo', alt: t('logoAlt', { name: menu.name }), width: 56, height: 56 })
     }<div><h1>${title}</h1>${menu.subtitle && html`<p class="subtitle">${menu.subtitle}</p>`}</div></div>${
       menu.description && html`<p class="text">${menu.description}</p>`
     }${facts.length > 0 && html`<ul class="facts">${facts}</ul>`}</div></header>
@@ -91,8 +103,8 @@ ${renderFilters(words, locale)}
 ${groups.length === 0 && html`<p class="none">${t('preparing')}</p>`}
 ${groups.map(
   (g, i) =>
-    html`<section class="grp" id="g${i + 1}"${g.name ? html` aria-labelledby="g${i + 1}-h"` : ''}>${g.name && html`<h2 id="g${i + 1}-h">${g.name}</h2>`}${sectionImage(g.image, ctx)}${g.categories.map((c) =>
-      renderCategory(c, ctx),
+    html`<section class="grp" id="g${i + 1}"${g.name ? html` aria-labelledby="g${i + 1}-h"` : ''}>${g.name && html`<h2 id="g${i + 1}-h">${g.name}</h2>`}${sectionImage(g.image, ctx)}${g.categories.map(
+      (c) => renderCategory(c, ctx),
     )}</section>`,
 )}
 ${cut > 0 && html`<p class="none">${counted(locale, cut, 'cutOne', 'cutOther')}</p>`}
@@ -110,4 +122,3 @@ export function renderMenuPlaceholderPage(data: LinkDataByType['menu'], locale: 
     content: html`<h1>${title}</h1><p class="card">${menuText(locale, 'placeholder')}</p>`,
   };
 }
-

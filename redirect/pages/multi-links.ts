@@ -78,7 +78,10 @@ export function renderMultiLinksPage(data: MultiLinksData, _locale: PageLocale):
   const shownPage = over(pageBackground ?? WHITE, WHITE);
   const shownLink = linkBackground ? over(linkBackground, shownPage) : shownPage;
   const bodyStyle = style({ 'background-color': pageBackground ? backgroundColor : '#fff', color: readableText(textColor, shownPage) });
-  const linkStyle = style({ 'background-color': linkBackground ? linkBackgroundColor : undefined, color: readableText(textColor, shownLink) });
+  const linkStyle = style({
+    'background-color': linkBackground ? linkBackgroundColor : undefined,
+    color: readableText(textColor, shownLink),
+  });
   // Social profiles are a row of round icons under the description; other links full-width buttons.
   const socials: SafeHtml[] = [];
   const links: SafeHtml[] = [];
@@ -86,7 +89,10 @@ export function renderMultiLinksPage(data: MultiLinksData, _locale: PageLocale):
     const href = checkedUrl(link.value, ['http', 'https']);
     if (!href) continue;
     const title = linkTitle(link);
-    if (link.type === 'social') socials.push(html`<li><a class="social" href="${href}" style="${linkStyle}" aria-label="${title}" title="${title}">${linkIcon(link)}</a></li>`);
+    if (link.type === 'social')
+      socials.push(
+        html`<li><a class="social" href="${href}" style="${linkStyle}" aria-label="${title}" title="${title}">${linkIcon(link)}</a></li>`,
+      );
     else links.push(html`<li><a class="bio-link" href="${href}" style="${linkStyle}">${linkIcon(link)}<span>${title}</span></a></li>`);
   }
   return {

@@ -39,14 +39,17 @@ export function renderProductPage(link: ResolvedLink, data: ProductData, urls: P
   const hasPrices = data.subTotal !== undefined || data.tax !== undefined || data.totalNet !== undefined;
   const discountLabel =
     discount?.type === 'percent'
-      ? productText(locale, 'discountPercent', { percent: numberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(discount.value / 100) })
+      ? productText(locale, 'discountPercent', {
+          percent: numberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(discount.value / 100),
+        })
       : productText(locale, 'discount');
   const buy = checkedUrl(data.buyUrl, ['http', 'https']);
   return {
     title: data.productName,
     styles: STYLES + VIEWER_STYLES,
     ...(images.length > 0 ? { script: VIEWER_SCRIPT } : {}),
-    content: html`${images.length > 0 &&
+    content: html`${
+      images.length > 0 &&
       html`<ul class="product-images">${images.map(
         (file, i) =>
           html`<li id="image-${i + 1}"><a href="#view-${i + 1}">${pictureTag(imageSources(file, urls.file), {
@@ -55,16 +58,19 @@ export function renderProductPage(link: ResolvedLink, data: ProductData, urls: P
             priority: i === 0,
             lazy: i > 0,
           })}</a></li>`,
-      )}</ul>${imageViewers(data.productName, images, urls, locale)}`}
+      )}</ul>${imageViewers(data.productName, images, urls, locale)}`
+    }
 <h1>${data.productName}</h1>
 ${buy && html`<a class="button" href="${buy}">${productText(locale, 'buy')}</a>`}
 ${data.productDescription !== undefined && html`<p class="text">${data.productDescription}</p>`}
-${hasPrices &&
+${
+  hasPrices &&
   html`<table class="prices"><caption class="muted">${productText(locale, 'priceIn', { currency: data.currency.toUpperCase() })}</caption>
 ${data.subTotal !== undefined && html`<tr><th scope="row">${productText(locale, 'subtotal')}</th><td>${money(data.subTotal)}</td></tr>`}
 ${discountAmount !== undefined && html`<tr><th scope="row">${discountLabel}</th><td>−${money(discountAmount)}</td></tr>`}
 ${data.tax !== undefined && html`<tr><th scope="row">${productText(locale, 'tax')}</th><td>${money(data.tax)}</td></tr>`}
 ${data.totalNet !== undefined && html`<tr class="total"><th scope="row">${productText(locale, 'total')}</th><td>${money(data.totalNet)}</td></tr>`}
-</table>`}`,
+</table>`
+}`,
   };
 }

@@ -11,7 +11,8 @@ import type { EncodedPage } from './types.js';
 export function sendPage(reply: FastifyReply, page: EncodedPage) {
   const headers: Record<string, string> = { ...pageHeaders, ...page.headers };
   const body = page.body;
-  if (typeof body !== 'string' || headers.Vary || body.length < COMPRESS_MIN_BYTES) return reply.code(page.status).headers(headers).send(body);
+  if (typeof body !== 'string' || headers.Vary || body.length < COMPRESS_MIN_BYTES)
+    return reply.code(page.status).headers(headers).send(body);
   headers.Vary = 'Accept-Encoding';
   const encoding = acceptedEncoding(reply.request.headers['accept-encoding']);
   if (encoding === null) return reply.code(page.status).headers(headers).send(body);

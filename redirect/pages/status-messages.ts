@@ -83,7 +83,8 @@ export const statusText = catalogue(
       error415Title: 'Não foi possível ler este formulário',
       error415Message: 'Não foi enviado como formulário web. Volte ao link e envie o formulário a partir da página.',
       error431Title: 'Os cabeçalhos do pedido são demasiado grandes',
-      error431Message: 'O navegador enviou mais cookies ou cabeçalhos do que este site aceita. Limpar os cookies deste site costuma resolver.',
+      error431Message:
+        'O navegador enviou mais cookies ou cabeçalhos do que este site aceita. Limpar os cookies deste site costuma resolver.',
       tooManyTitle: 'Demasiados links desconhecidos',
       tooManyMessage: 'Esta rede pediu muitos links que não existem. Aguarde {wait} e tente novamente.',
       protectedTitle: 'Este link está protegido',
@@ -99,7 +100,8 @@ export const statusText = catalogue(
     },
     es: {
       notFoundTitle: 'Enlace no encontrado',
-      notFoundMessage: 'Este código QR o enlace corto no lleva a ninguna parte. Comprueba la dirección o pide uno nuevo a quien lo compartió.',
+      notFoundMessage:
+        'Este código QR o enlace corto no lleva a ninguna parte. Comprueba la dirección o pide uno nuevo a quien lo compartió.',
       pausedTitle: 'Este enlace está en pausa',
       pausedMessage: 'Su propietario lo ha pausado por ahora. Vuelve a intentarlo más tarde.',
       scheduledTitle: 'Este enlace aún no está activo',
@@ -120,7 +122,8 @@ export const statusText = catalogue(
       error403Title: 'Este formulario se envió desde otro sitio',
       error403Message: 'La contraseña de un enlace solo se acepta en la propia página del enlace. Vuelve a abrirlo e introdúcela allí.',
       error405Title: 'Esta dirección no se puede abrir así',
-      error405Message: 'Los enlaces cortos se abren en un navegador (una solicitud GET); esta dirección no admite el tipo de solicitud enviada.',
+      error405Message:
+        'Los enlaces cortos se abren en un navegador (una solicitud GET); esta dirección no admite el tipo de solicitud enviada.',
       error408Title: 'La solicitud tardó demasiado',
       error408Message: 'No llegó a tiempo. Vuelve a abrir el enlace.',
       error413Title: 'Esta solicitud es demasiado grande',
@@ -130,7 +133,8 @@ export const statusText = catalogue(
       error415Title: 'No se ha podido leer este formulario',
       error415Message: 'No se envió como formulario web. Vuelve al enlace y envía el formulario desde la página.',
       error431Title: 'Las cabeceras de la solicitud son demasiado grandes',
-      error431Message: 'Tu navegador envió más cookies o cabeceras de las que acepta este sitio. Borrar las cookies de este sitio suele ayudar.',
+      error431Message:
+        'Tu navegador envió más cookies o cabeceras de las que acepta este sitio. Borrar las cookies de este sitio suele ayudar.',
       tooManyTitle: 'Demasiados enlaces desconocidos',
       tooManyMessage: 'Esta red ha pedido muchos enlaces que no existen. Espera {wait} y vuelve a intentarlo.',
       protectedTitle: 'Este enlace está protegido',
@@ -146,7 +150,8 @@ export const statusText = catalogue(
     },
     fr: {
       notFoundTitle: 'Lien introuvable',
-      notFoundMessage: 'Ce code QR ou ce lien court ne mène nulle part. Vérifiez l’adresse ou demandez-en un nouveau à la personne qui l’a partagé.',
+      notFoundMessage:
+        'Ce code QR ou ce lien court ne mène nulle part. Vérifiez l’adresse ou demandez-en un nouveau à la personne qui l’a partagé.',
       pausedTitle: 'Ce lien est en pause',
       pausedMessage: 'Son propriétaire l’a mis en pause pour l’instant. Réessayez plus tard.',
       scheduledTitle: 'Ce lien n’est pas encore actif',
@@ -167,7 +172,8 @@ export const statusText = catalogue(
       error403Title: 'Ce formulaire a été envoyé depuis un autre site',
       error403Message: 'Le mot de passe d’un lien n’est accepté que sur la page du lien. Rouvrez le lien et saisissez-le là.',
       error405Title: 'Cette adresse ne peut pas être ouverte ainsi',
-      error405Message: 'Les liens courts s’ouvrent dans un navigateur (une requête GET) ; cette adresse n’accepte pas le type de requête envoyé.',
+      error405Message:
+        'Les liens courts s’ouvrent dans un navigateur (une requête GET) ; cette adresse n’accepte pas le type de requête envoyé.',
       error408Title: 'La requête a pris trop de temps',
       error408Message: 'Elle n’est pas arrivée à temps. Rouvrez le lien.',
       error413Title: 'Cette requête est trop volumineuse',
@@ -177,7 +183,8 @@ export const statusText = catalogue(
       error415Title: 'Ce formulaire n’a pas pu être lu',
       error415Message: 'Il n’a pas été envoyé comme formulaire web. Revenez au lien et envoyez le formulaire depuis la page.',
       error431Title: 'Les en-têtes de la requête sont trop volumineux',
-      error431Message: 'Votre navigateur a envoyé plus de cookies ou d’en-têtes que ce site n’en accepte. Effacer les cookies de ce site aide souvent.',
+      error431Message:
+        'Votre navigateur a envoyé plus de cookies ou d’en-têtes que ce site n’en accepte. Effacer les cookies de ce site aide souvent.',
       tooManyTitle: 'Trop de liens inconnus',
       tooManyMessage: 'Ce réseau a demandé de nombreux liens qui n’existent pas. Patientez {wait} puis réessayez.',
       protectedTitle: 'Ce lien est protégé',
@@ -193,7 +200,8 @@ export const statusText = catalogue(
     },
     de: {
       notFoundTitle: 'Link nicht gefunden',
-      notFoundMessage: 'Dieser QR-Code oder Kurzlink führt nirgendwohin. Prüfen Sie die Adresse oder bitten Sie die Person, die ihn geteilt hat, um einen neuen.',
+      notFoundMessage:
+        'Dieser QR-Code oder Kurzlink führt nirgendwohin. Prüfen Sie die Adresse oder bitten Sie die Person, die ihn geteilt hat, um einen neuen.',
       pausedTitle: 'Dieser Link ist pausiert',
       pausedMessage: 'Der Inhaber hat ihn vorerst pausiert. Bitte versuchen Sie es später erneut.',
       scheduledTitle: 'Dieser Link ist noch nicht aktiv',
@@ -212,7 +220,8 @@ export const statusText = catalogue(
       error400Title: 'Diese Anfrage konnte nicht gelesen werden',
       error400Message: 'Die Adresse ist ungültig oder das Gesendete ist fehlerhaft. Öffnen Sie den Link erneut über seinen QR-Code.',
       error403Title: 'Dieses Formular wurde von einer anderen Website gesendet',
-      error403Message: 'Das Passwort eines Links wird nur auf der Seite des Links angenommen. Öffnen Sie den Link erneut und geben Sie es dort ein.',
+      error403Message:
+        'Das Passwort eines Links wird nur auf der Seite des Links angenommen. Öffnen Sie den Link erneut und geben Sie es dort ein.',
       error405Title: 'Diese Adresse lässt sich so nicht öffnen',
       error405Message: 'Kurzlinks öffnen sich im Browser (eine GET-Anfrage); diese Adresse nimmt die gesendete Art von Anfrage nicht an.',
       error408Title: 'Die Anfrage hat zu lange gedauert',
@@ -224,9 +233,11 @@ export const statusText = catalogue(
       error415Title: 'Dieses Formular konnte nicht gelesen werden',
       error415Message: 'Es wurde nicht als Webformular gesendet. Gehen Sie zurück zum Link und senden Sie das Formular von der Seite aus.',
       error431Title: 'Die Anfrage-Header sind zu groß',
-      error431Message: 'Ihr Browser hat mehr Cookies oder Header gesendet, als diese Website annimmt. Die Cookies dieser Website zu löschen hilft meistens.',
+      error431Message:
+        'Ihr Browser hat mehr Cookies oder Header gesendet, als diese Website annimmt. Die Cookies dieser Website zu löschen hilft meistens.',
       tooManyTitle: 'Zu viele unbekannte Links',
-      tooManyMessage: 'Aus diesem Netzwerk wurden viele Links angefragt, die es nicht gibt. Bitte warten Sie {wait} und versuchen Sie es erneut.',
+      tooManyMessage:
+        'Aus diesem Netzwerk wurden viele Links angefragt, die es nicht gibt. Bitte warten Sie {wait} und versuchen Sie es erneut.',
       protectedTitle: 'Dieser Link ist geschützt',
       protectedMessage: 'Geben Sie das Passwort ein, das Sie erhalten haben, um ihn zu öffnen.',
       passwordLabel: 'Passwort',

@@ -32,10 +32,21 @@ const STATUS_STYLES =
  * A status page; a brand is shown inside the card (its logo and name: whose link this is), as the
  * layout's banner would sit beside a card centred in a flex row.
  */
-function statusPage(options: { status: number; title: string; icon: IconName; body: SafeHtml; styles?: string; headers?: Record<string, string>; brand?: PageBrand | null; locale: PageLocale }): Page {
+function statusPage(options: {
+  status: number;
+  title: string;
+  icon: IconName;
+  body: SafeHtml;
+  styles?: string;
+  headers?: Record<string, string>;
+  brand?: PageBrand | null;
+  locale: PageLocale;
+}): Page {
   const brand = options.brand ?? null;
   // The way back to the business, also when its link cannot be opened.
-  const visit = brand?.website && html`<p class="visit"><a class="button secondary" href="${brand.website}">${layoutText(options.locale, 'visit', { name: brand.title || websiteHost(brand.website) })}</a></p>`;
+  const visit =
+    brand?.website &&
+    html`<p class="visit"><a class="button secondary" href="${brand.website}">${layoutText(options.locale, 'visit', { name: brand.title || websiteHost(brand.website) })}</a></p>`;
   return htmlPage({
     status: options.status,
     title: options.title,
@@ -52,7 +63,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whether `at` is midnight in `zone`: how a schedule given as dates starts and ends (scheduleEnd). */
 function isMidnightIn(at: number, zone: string): boolean {
-  const parts = dateTimeFormat(ENGLISH, { timeZone: zone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+  const parts = dateTimeFormat(ENGLISH, {
+    timeZone: zone,
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
   return parts.filter((p) => p.type === 'hour' || p.type === 'minute' || p.type === 'second').every((p) => Number(p.value) === 0);
 }
 
@@ -76,7 +93,8 @@ function formatScheduleInstant(at: number, timeZone: string | null, edge: 'start
  * given, its owner's brand. A protected link's logo and cover are left out: its files are served
  * only to visitors who have unlocked it.
  */
-export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleTimezone'> & Partial<Pick<ResolvedLink, 'pageStyle' | 'files' | 'passwordHash'>>;
+export type StatusLink = Pick<ResolvedLink, 'startDate' | 'endDate' | 'scheduleTimezone'> &
+  Partial<Pick<ResolvedLink, 'pageStyle' | 'files' | 'passwordHash'>>;
 
 /** The brand a status page of `link` shows (public file URLs, no images for a protected link). */
 export function statusBrand(link: Partial<Pick<ResolvedLink, 'pageStyle' | 'files' | 'passwordHash'>> | undefined): PageBrand | null {
@@ -92,9 +110,18 @@ export function renderUnavailablePage(reason: UnavailableReason, schedule?: Stat
   // The owner's language, else the visitor's (Accept-Language), else English.
   const locale = pageLocale(schedule?.pageStyle?.language, acceptLanguage);
   let when: SafeHtml | null = null;
-  if (reason === 'scheduled' && schedule?.startDate != null) when = html`<p class="when">${statusText(locale, 'opensOn', { when: formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start', locale) })}</p>`;
-  if (reason === 'expired' && schedule?.endDate != null) when = html`<p class="when">${statusText(locale, 'endedOn', { when: formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end', locale) })}</p>`;
-  return statusPage({ status, title: statusText(locale, title), icon, body: html`${when}<p>${statusText(locale, message)}</p>`, brand: statusBrand(schedule), locale });
+  if (reason === 'scheduled' && schedule?.startDate != null)
+    when = html`<p class="when">${statusText(locale, 'opensOn', { when: formatScheduleInstant(schedule.startDate, schedule.scheduleTimezone, 'start', locale) })}</p>`;
+  if (reason === 'expired' && schedule?.endDate != null)
+    when = html`<p class="when">${statusText(locale, 'endedOn', { when: formatScheduleInstant(schedule.endDate, schedule.scheduleTimezone, 'end', locale) })}</p>`;
+  return statusPage({
+    status,
+    title: statusText(locale, title),
+    icon,
+    body: html`${when}<p>${statusText(locale, message)}</p>`,
+    brand: statusBrand(schedule),
+    locale,
+  });
 }
 
 const notFoundPages = new Map<string, Page>();
@@ -181,7 +208,11 @@ export interface PasswordPageOptions {
 export function renderPasswordPage({ action, error, retryAfterSeconds, brand, locale = ENGLISH }: PasswordPageOptions): Page {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds ?? DEFAULT_PASSWORD_RETRY_SECONDS));
   const alert =
-    error === 'wrong' ? statusText(locale, 'wrongPassword') : error === 'too_many' ? statusText(locale, 'tooManyAttempts', { wait: waitText(retryAfter, locale) }) : undefined;
+    error === 'wrong'
+      ? statusText(locale, 'wrongPassword')
+      : error === 'too_many'
+        ? statusText(locale, 'tooManyAttempts', { wait: waitText(retryAfter, locale) })
+        : undefined;
   return statusPage({
     status: error === 'wrong' ? 401 : error === 'too_many' ? 429 : 200,
     title: statusText(locale, 'protectedTitle'),

@@ -94,7 +94,8 @@ export const wifiText = catalogue(
       hiddenValue: 'Ja: es erscheint nicht in der Liste der Netzwerke',
       howTo: 'So verbinden Sie sich',
       openSettings: 'Öffnen Sie die WLAN-Einstellungen Ihres Geräts.',
-      chooseHidden: 'Wählen Sie „Anderes Netzwerk“ (oder „Netzwerk hinzufügen“) und geben Sie den Namen {ssid} und die Sicherheit {security} ein.',
+      chooseHidden:
+        'Wählen Sie „Anderes Netzwerk“ (oder „Netzwerk hinzufügen“) und geben Sie den Namen {ssid} und die Sicherheit {security} ein.',
       choose: 'Wählen Sie {ssid}.',
       enterPassword: 'Geben Sie das Passwort ein. Tippen Sie es oben an, um es zu markieren, und kopieren Sie es.',
     },

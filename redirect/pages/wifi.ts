@@ -27,7 +27,7 @@ const COPY_STYLES = '.copy{margin:.5rem 0 0}';
 const COPY_SCRIPT = new PageScript(
   "(()=>{const b=document.getElementById('copy'),s=document.querySelector('.secret'),o=document.getElementById('copied');if(!b||!s)return;b.hidden=false;" +
     "b.addEventListener('click',async()=>{try{await navigator.clipboard.writeText(s.textContent);o.textContent=b.dataset.copied}catch{const r=document.createRange();" +
-    "r.selectNodeContents(s);const w=getSelection();w.removeAllRanges();w.addRange(r);o.textContent=b.dataset.selected}})})();",
+    'r.selectNodeContents(s);const w=getSelection();w.removeAllRanges();w.addRange(r);o.textContent=b.dataset.selected}})})();',
 );
 
 export function renderWifiPage(data: LinkDataByType['wifi'], locale: PageLocale): PageContent {

@@ -209,13 +209,19 @@ function sendFile(
   if (file.originalName) headers['content-disposition'] = `inline; filename*=UTF-8''${encodeRfc5987(file.originalName)}`;
   let sent = body;
   if (body && encoding) {
-    const compressor = encoding === 'br' ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size } }) : createGzip({ level: 6 });
+    const compressor =
+      encoding === 'br'
+        ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size } })
+        : createGzip({ level: 6 });
     // A failure on either side (storage, or the client gone) ends both; the compressor's error is
     // then the sent stream's, which Fastify logs, so this callback has nothing left to say.
     pipeline(body, compressor, () => undefined);
     sent = compressor;
   }
-  return reply.code(range ? 206 : 200).headers(headers).send(sent);
+  return reply
+    .code(range ? 206 : 200)
+    .headers(headers)
+    .send(sent);
 }
 
 /** If-None-Match (any listed tag, weak comparison, or `*`), else If-Modified-Since. */

@@ -77,7 +77,10 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   async function lookUpLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
     const { slug } = request.params;
     try {
-      const [blockedFor, cachedLink] = await Promise.all([notFoundLimit.blockedAnywhere(notFoundLimit.clientOf(request.ip), now), resolver.resolveFromCache(slug)]);
+      const [blockedFor, cachedLink] = await Promise.all([
+        notFoundLimit.blockedAnywhere(notFoundLimit.clientOf(request.ip), now),
+        resolver.resolveFromCache(slug),
+      ]);
       const acceptLanguage = request.headers['accept-language'];
       if (cachedLink !== undefined) return availableLink(cachedLink, now, acceptLanguage);
       if (blockedFor > 0) return renderTooManyNotFoundPage(blockedFor, acceptLanguage);
@@ -96,8 +99,17 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
   /** The link's password form (posting to the link), in its owner's brand. */
-  const passwordPage = (link: ResolvedLink, request: FastifyRequest, options: Pick<PasswordPageOptions, 'error' | 'retryAfterSeconds'> = {}) =>
-    renderPasswordPage({ action: `/${link.slug}`, brand: statusBrand(link), locale: pageLocale(link.pageStyle?.language, request.headers['accept-language']), ...options });
+  const passwordPage = (
+    link: ResolvedLink,
+    request: FastifyRequest,
+    options: Pick<PasswordPageOptions, 'error' | 'retryAfterSeconds'> = {},
+  ) =>
+    renderPasswordPage({
+      action: `/${link.slug}`,
+      brand: statusBrand(link),
+      locale: pageLocale(link.pageStyle?.language, request.headers['accept-language']),
+      ...options,
+    });
   /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
   const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
     page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
@@ -126,10 +138,12 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   async function answerPreview(request: SlugRequest, reply: FastifyReply, id: unknown, now: number) {
     const found = await findLink(request, now);
     if (!isPage(found) && found.type === 'menu' && typeof id === 'string' && !locked(found, request, now)) {
-      const page = await scanPath.menuPreviews.page(found, id, now, request.headers['accept-encoding'], request.headers['accept-language']).catch((err: unknown) => {
-        request.log.warn({ err, slug: found.slug }, 'menu preview could not be made');
-        return null;
-      });
+      const page = await scanPath.menuPreviews
+        .page(found, id, now, request.headers['accept-encoding'], request.headers['accept-language'])
+        .catch((err: unknown) => {
+          request.log.warn({ err, slug: found.slug }, 'menu preview could not be made');
+          return null;
+        });
       if (page) return sendPage(reply, page);
     }
     return answerScan(request, reply, found, now);
@@ -162,29 +176,62 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   }
 
   /** The scan is taken from the link's limit (when it has one) and recorded, and the answer sent. */
-  function takeScan(request: SlugRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
+  function takeScan(
+    request: SlugRequest,
+    reply: FastifyReply,
+    link: ResolvedLink,
+    visitor: Readonly<Visitor>,
+    now: number,
+    answer: string | EncodedPage,
+  ) {
     if (!link.scanLimitActive) return recordAndSend(request, reply, link, visitor, now, answer);
     return scanLimiter.take(link, !visitor.isBot).then(
-      (taken) => (taken === 'limit_reached' ? sendPage(reply, renderUnavailablePage('limit_reached', link, request.headers['accept-language'])) : recordAndSend(request, reply, link, visitor, now, answer)),
+      (taken) =>
+        taken === 'limit_reached'
+          ? sendPage(reply, renderUnavailablePage('limit_reached', link, request.headers['accept-language']))
+          : recordAndSend(request, reply, link, visitor, now, answer),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language'])),
     );
   }
 
   /** Where a scan of the link goes (a URL for Location) or the page it shows (landing and menu pages come from the page cache). */
-  function answerOf(request: SlugRequest, link: ResolvedLink, visitor: Readonly<Visitor>, now: number): string | Page | Promise<EncodedPage> {
+  function answerOf(
+    request: SlugRequest,
+    link: ResolvedLink,
+    visitor: Readonly<Visitor>,
+    now: number,
+  ): string | Page | Promise<EncodedPage> {
     if (link.type === 'website') return link.data.url;
     if (link.type === 'smart-url') return smartUrlDestination(link.data, visitor, new Date(now));
     if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding'], request.headers['accept-language']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
-    return renderLinkPage(link, linkPageUrls(link, scanPath.shortUrlBase), { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] });
+    return renderLinkPage(link, linkPageUrls(link, scanPath.shortUrlBase), {
+      platform: platformOf(visitor.osName),
+      now,
+      acceptLanguage: request.headers['accept-language'],
+    });
   }
 
-  function recordAndSend(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, visitor: Readonly<Visitor>, now: number, answer: string | EncodedPage) {
+  function recordAndSend(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    link: ResolvedLink,
+    visitor: Readonly<Visitor>,
+    now: number,
+    answer: string | EncodedPage,
+  ) {
     const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
     const send = () => (typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer));
     // The answer waits until the scan is written ahead: a kill can lose neither alone.
-    const writtenAhead = scanPath.recordScan({ id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey });
+    const writtenAhead = scanPath.recordScan({
+      id: newScanId(now),
+      linkId: link.id,
+      accountId: link.accountId,
+      at: now,
+      visitor,
+      visitorKey,
+    });
     return writtenAhead ? writtenAhead.then(send) : send();
   }
 
@@ -217,7 +264,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     if (found.passwordHash === null || !locked(found, request, now)) return reply.code(303).header('location', action).send();
     // Limited per link and client and per link; visitors holding a cookie never reach this.
     const attempt = await passwordAttempts.begin(found.id, request.ip);
-    if (!attempt.allowed) return sendPage(reply, passwordPage(found, request, { error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
+    if (!attempt.allowed)
+      return sendPage(reply, passwordPage(found, request, { error: 'too_many', retryAfterSeconds: attempt.retryAfterSeconds }));
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
     const right =
@@ -266,12 +314,20 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
       if (file === 'contact.vcf' && found.type === 'vcard') {
         return reply
-          .headers({ ...headers, 'content-type': 'text/vcard; charset=utf-8', 'content-disposition': attachmentDisposition(vcardFileName(found.data)) })
+          .headers({
+            ...headers,
+            'content-type': 'text/vcard; charset=utf-8',
+            'content-disposition': attachmentDisposition(vcardFileName(found.data)),
+          })
           .send(renderVcard(found.data));
       }
       if (file === 'event.ics' && found.type === 'event') {
         return reply
-          .headers({ ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': attachmentDisposition(eventFileName(found.data)) })
+          .headers({
+            ...headers,
+            'content-type': 'text/calendar; charset=utf-8',
+            'content-disposition': attachmentDisposition(eventFileName(found.data)),
+          })
           .send(renderIcs(found.data, { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
       }
       return sendPage(reply, notFoundPage(request.headers['accept-language']));
@@ -284,7 +340,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   async function linkFile(request: FastifyRequest<{ Params: { slug: string; id: string; variant?: string } }>, reply: FastifyReply) {
     const found = await openedLink(request);
     if (isPage(found)) return answerPage(request, reply, found);
-    return scanPath.serveFile(request, reply, request.params.id, { link: { id: found.id, protected: found.passwordHash !== null } }, request.params.variant);
+    return scanPath.serveFile(
+      request,
+      reply,
+      request.params.id,
+      { link: { id: found.id, protected: found.passwordHash !== null } },
+      request.params.variant,
+    );
   }
   app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id', handler: linkFile });
   app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id/:variant', handler: linkFile });

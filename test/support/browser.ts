@@ -16,7 +16,14 @@ export const hasChromium = existsSync(CHROMIUM_PATH);
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -50,10 +57,13 @@ export async function consoleScreenshot(page: Page, name: string, options: { dar
 export function overflowingElements(page: Page, width: number): Promise<string[]> {
   return page.evaluate((w) => {
     const contained = (e: Element) => {
-      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true;
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== 'visible') return true;
       return false;
     };
-    return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5 && !contained(e)).map((e) => `${e.tagName}.${e.className}#${e.id}`);
+    return [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > w + 0.5 && !contained(e))
+      .map((e) => `${e.tagName}.${e.className}#${e.id}`);
   }, width);
 }
 
@@ -122,7 +132,9 @@ export async function imagesLoaded(page: Page, timeoutMs = 5000): Promise<boolea
   const settled = () =>
     [...document.images].filter((img) => img.getClientRects().length > 0).every((img) => img.complete && img.currentSrc !== '');
   await page.waitForFunction(settled, undefined, { timeout: timeoutMs }).catch(() => undefined);
-  return page.$$eval('img', (images) => images.filter((img) => img.getClientRects().length > 0).every((img) => img.complete && img.naturalWidth > 0));
+  return page.$$eval('img', (images) =>
+    images.filter((img) => img.getClientRects().length > 0).every((img) => img.complete && img.naturalWidth > 0),
+  );
 }
 
 /** A rule axe-core found broken on a page, with the elements that break it. */
@@ -138,7 +150,11 @@ export interface AccessibilityViolation {
  * audits' accessibility checks) finds on `url` at `viewport`. The audit runs in a context of its
  * own that bypasses the page's CSP, which would (rightly) refuse axe's injected script.
  */
-export async function seriousAccessibilityViolations(browser: Browser, url: string, viewport: { width: number; height: number } = PHONE.viewport): Promise<AccessibilityViolation[]> {
+export async function seriousAccessibilityViolations(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = PHONE.viewport,
+): Promise<AccessibilityViolation[]> {
   const context = await browser.newContext({ ...PHONE, viewport, bypassCSP: true });
   try {
     const page = await context.newPage();
@@ -158,7 +174,10 @@ export async function seriousViolationsByTheme(page: Page): Promise<Record<'ligh
     await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
     found[theme] = await seriousViolationsOn(page);
   }
-  await page.evaluate((t) => (t === null ? delete document.documentElement.dataset.theme : (document.documentElement.dataset.theme = t)), before);
+  await page.evaluate(
+    (t) => (t === null ? delete document.documentElement.dataset.theme : (document.documentElement.dataset.theme = t)),
+    before,
+  );
   return found;
 }
 
@@ -170,8 +189,19 @@ export async function seriousViolationsOn(page: Page): Promise<AccessibilityViol
 export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
   await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }>;
+        };
+      }
+    ).axe;
+    return (await axe.run()).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => String(n.target)),
+    }));
   });
 }
 

@@ -58,7 +58,11 @@ export function expectOk(res: { statusCode: number; body: string }) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-export async function createCafe(app: FastifyInstance, key: string, name: string): Promise<{ id: string; link: { id: string; dynamic_link_id: string } }> {
+export async function createCafe(
+  app: FastifyInstance,
+  key: string,
+  name: string,
+): Promise<{ id: string; link: { id: string; dynamic_link_id: string } }> {
   return ok(await call(app, key, 'POST', `${API_PREFIX}/cafes`, { name }));
 }
 
@@ -75,7 +79,12 @@ export function itemParts(categoryId: string, item: SampleItem): Part[] {
   for (const list of ['ingredients', 'tags', 'allergens'] as const) for (const entry of item[list] ?? []) parts.push(textPart(list, entry));
   if (item.image) {
     pictureSeed++;
-    parts.push({ name: 'image', data: pngBytes(120 + (pictureSeed % 7), 90, item.image), filename: `${item.name}.png`, contentType: 'image/png' });
+    parts.push({
+      name: 'image',
+      data: pngBytes(120 + (pictureSeed % 7), 90, item.image),
+      filename: `${item.name}.png`,
+      contentType: 'image/png',
+    });
   }
   return parts;
 }
@@ -89,7 +98,12 @@ export async function createMenu(app: FastifyInstance, key: string, cafeId: stri
     const { id: groupId } = ok<{ id: string }>(await sendForm(app, key, 'POST', `${base}/groups`, groupParts));
     made.groups.set(group.name, groupId);
     for (const category of group.categories) {
-      const body = { name: category.name, group_id: groupId, ...(category.description ? { description: category.description } : {}), ...(category.visible === false ? { visible: false } : {}) };
+      const body = {
+        name: category.name,
+        group_id: groupId,
+        ...(category.description ? { description: category.description } : {}),
+        ...(category.visible === false ? { visible: false } : {}),
+      };
       const { id: categoryId } = ok<{ id: string }>(await call(app, key, 'POST', `${base}/categories`, body));
       made.categories.set(category.name, categoryId);
       for (const item of category.items) {
@@ -110,16 +124,53 @@ export const SAMPLE_MENU: SampleGroup[] = [
         name: 'Pastries',
         description: 'Baked every morning in our kitchen.',
         items: [
-          { name: 'Pastel de nata', price: '1.6', currency: 'EUR', description: 'Custard tart with a crisp, flaky crust.', is_featured: true, tags: ['vegetarian'], allergens: ['gluten', 'milk', 'egg'], ingredients: ['puff pastry', 'custard', 'cinnamon'], image: [236, 178, 84] },
-          { name: 'Almond croissant', price: '2.8', currency: 'EUR', is_new: true, tags: ['vegetarian'], allergens: ['gluten', 'nuts', 'milk'], image: [210, 150, 90] },
+          {
+            name: 'Pastel de nata',
+            price: '1.6',
+            currency: 'EUR',
+            description: 'Custard tart with a crisp, flaky crust.',
+            is_featured: true,
+            tags: ['vegetarian'],
+            allergens: ['gluten', 'milk', 'egg'],
+            ingredients: ['puff pastry', 'custard', 'cinnamon'],
+            image: [236, 178, 84],
+          },
+          {
+            name: 'Almond croissant',
+            price: '2.8',
+            currency: 'EUR',
+            is_new: true,
+            tags: ['vegetarian'],
+            allergens: ['gluten', 'nuts', 'milk'],
+            image: [210, 150, 90],
+          },
           { name: 'Day-old bun (hidden)', price: '0.5', currency: 'EUR', visible: false },
         ],
       },
       {
         name: 'Bowls',
         items: [
-          { name: 'Açaí bowl', price: '7.5', currency: 'EUR', description: 'Açaí, banana, granola and seasonal fruit.', is_recommended: true, tags: ['vegan', 'gluten-free'], allergens: [], ingredients: ['açaí', 'banana', 'granola'], image: [110, 40, 120] },
-          { name: 'Shakshuka', price: '9', currency: 'EUR', description: 'Eggs poached in spiced tomato and pepper sauce.', spice_level: 'medium', tags: ['vegetarian', 'gluten-free'], allergens: ['egg'], image: [200, 60, 40] },
+          {
+            name: 'Açaí bowl',
+            price: '7.5',
+            currency: 'EUR',
+            description: 'Açaí, banana, granola and seasonal fruit.',
+            is_recommended: true,
+            tags: ['vegan', 'gluten-free'],
+            allergens: [],
+            ingredients: ['açaí', 'banana', 'granola'],
+            image: [110, 40, 120],
+          },
+          {
+            name: 'Shakshuka',
+            price: '9',
+            currency: 'EUR',
+            description: 'Eggs poached in spiced tomato and pepper sauce.',
+            spice_level: 'medium',
+            tags: ['vegetarian', 'gluten-free'],
+            allergens: ['egg'],
+            image: [200, 60, 40],
+          },
         ],
       },
     ],
@@ -130,9 +181,34 @@ export const SAMPLE_MENU: SampleGroup[] = [
       {
         name: 'Mains',
         items: [
-          { name: 'Piri-piri chicken', price: '13.9', currency: 'EUR', description: 'Charcoal-grilled half chicken, fries and salad.', spice_level: 'hot', is_featured: true, allergens: [], image: [180, 90, 30] },
-          { name: 'Bacalhau à Brás', price: '14.5', currency: 'EUR', description: 'Salt cod, shoestring potatoes, egg and olives.', allergens: ['fish', 'egg'], tags: ['house classic'], image: [230, 210, 150] },
-          { name: 'Green curry', price: '12', currency: 'EUR', spice_level: 'extra_hot', tags: ['vegan'], allergens: ['soy'], image: [90, 150, 70] },
+          {
+            name: 'Piri-piri chicken',
+            price: '13.9',
+            currency: 'EUR',
+            description: 'Charcoal-grilled half chicken, fries and salad.',
+            spice_level: 'hot',
+            is_featured: true,
+            allergens: [],
+            image: [180, 90, 30],
+          },
+          {
+            name: 'Bacalhau à Brás',
+            price: '14.5',
+            currency: 'EUR',
+            description: 'Salt cod, shoestring potatoes, egg and olives.',
+            allergens: ['fish', 'egg'],
+            tags: ['house classic'],
+            image: [230, 210, 150],
+          },
+          {
+            name: 'Green curry',
+            price: '12',
+            currency: 'EUR',
+            spice_level: 'extra_hot',
+            tags: ['vegan'],
+            allergens: ['soy'],
+            image: [90, 150, 70],
+          },
         ],
       },
       { name: 'Secret specials (hidden)', visible: false, items: [{ name: 'Hidden category dish', price: '99', currency: 'EUR' }] },
@@ -151,7 +227,11 @@ export const SAMPLE_MENU: SampleGroup[] = [
       },
     ],
   },
-  { name: 'Staff meals (hidden)', visible: false, categories: [{ name: 'Staff', items: [{ name: 'Hidden group dish', price: '1', currency: 'EUR' }] }] },
+  {
+    name: 'Staff meals (hidden)',
+    visible: false,
+    categories: [{ name: 'Staff', items: [{ name: 'Hidden group dish', price: '1', currency: 'EUR' }] }],
+  },
 ];
 
 /** Profile, hours and links of the sample café. */

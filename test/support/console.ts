@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { ensureConsoleBuilt } from '../../console/build.js';
 import { startTestApi, type TestApi } from './harness.js';
 
-
 /**
  * The api listening on 127.0.0.1 with the console built; `base` is its `/`. `overrides` are
  * settings (JOB_WAIT_MS, …); `port` one chosen beforehand (freePort), for settings that name it.

@@ -79,15 +79,35 @@ export function exampleData(type: string, f: ExampleFiles): Record<string, unkno
         ],
       };
     case 'multi-pdf':
-      return { pageTitle: 'Menus', pdfs: [{ label: 'Lunch', fileId: f.pdfs[0] }, { label: 'Dinner', fileId: f.pdfs[1] }] };
+      return {
+        pageTitle: 'Menus',
+        pdfs: [
+          { label: 'Lunch', fileId: f.pdfs[0] },
+          { label: 'Dinner', fileId: f.pdfs[1] },
+        ],
+      };
     case 'smart-url':
       return {
         defaultUrl: 'https://example.com/',
         rules: [
           { conditionType: 'device', operator: 'is', devices: ['ios'], url: 'https://apps.apple.com/app/id1' },
           { conditionType: 'location', operator: 'is_not', countries: ['US', 'CA'], url: 'https://example.com/intl' },
-          { conditionType: 'time', operator: 'between', timezone: 'Europe/Berlin', timeFrom: '08:00', timeTo: '11:30', url: 'https://example.com/breakfast' },
-          { conditionType: 'date', operator: 'between', timezone: 'UTC', dateFrom: '2026-12-01', dateTo: '2026-12-31', url: 'https://example.com/xmas' },
+          {
+            conditionType: 'time',
+            operator: 'between',
+            timezone: 'Europe/Berlin',
+            timeFrom: '08:00',
+            timeTo: '11:30',
+            url: 'https://example.com/breakfast',
+          },
+          {
+            conditionType: 'date',
+            operator: 'between',
+            timezone: 'UTC',
+            dateFrom: '2026-12-01',
+            dateTo: '2026-12-31',
+            url: 'https://example.com/xmas',
+          },
         ],
       };
     case 'menu':
@@ -102,7 +122,12 @@ export function exampleData(type: string, f: ExampleFiles): Record<string, unkno
  * as that type's unchecked, as the resolver takes a stored link's, so a test can also hand a page
  * data the api would refuse.
  */
-export function resolvedLink(type: LinkType, data: Record<string, unknown>, files: ResolvedLinkFile[] = [], accountId = '1d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6'): ResolvedLink {
+export function resolvedLink(
+  type: LinkType,
+  data: Record<string, unknown>,
+  files: ResolvedLinkFile[] = [],
+  accountId = '1d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
+): ResolvedLink {
   const link: StoredLink = {
     id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
     accountId,

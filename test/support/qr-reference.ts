@@ -21,7 +21,12 @@ import type { QrImage } from '../../domain/qr/render/index.js';
 
 // jsqr is CommonJS with `exports.default`; depending on the loader the function is one or two
 // `default`s deep.
-type JsQr = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'attemptBoth' }) => { data: string } | null;
+type JsQr = (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+  options?: { inversionAttempts?: 'dontInvert' | 'attemptBoth' },
+) => { data: string } | null;
 const jsqrAny = jsqrModule as unknown as { default: JsQr | { default: JsQr } };
 const jsQR: JsQr = typeof jsqrAny.default === 'function' ? jsqrAny.default : jsqrAny.default.default;
 

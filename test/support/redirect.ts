@@ -31,7 +31,11 @@ export async function startTestRedirect(ctx: AppContext, port = 0): Promise<Test
 }
 
 /** A GET whose body is not decoded (fetch would): the bytes as sent, for checking compression. */
-export function rawGet(redirect: TestRedirect, path: string, acceptEncoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+export function rawGet(
+  redirect: TestRedirect,
+  path: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(`${redirect.base}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
       const chunks: Buffer[] = [];
@@ -46,8 +50,10 @@ export function rawGet(redirect: TestRedirect, path: string, acceptEncoding: str
 
 /** Real user agents for scans through the redirect: three browsers on three systems, and a bot. */
 export const SCAN_USER_AGENTS = {
-  iosSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  androidChrome: 'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
+  iosSafari:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  androidChrome:
+    'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36',
   linuxFirefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 };
@@ -65,7 +71,10 @@ export interface ScanStack {
   close(): Promise<void>;
 }
 
-export async function startScanStack(apiOverrides: Record<string, string> = {}, account: Parameters<typeof createTestAccount>[1] = {}): Promise<ScanStack> {
+export async function startScanStack(
+  apiOverrides: Record<string, string> = {},
+  account: Parameters<typeof createTestAccount>[1] = {},
+): Promise<ScanStack> {
   const api = await startTestApi(apiOverrides);
   const redirect = await startTestRedirect(api.ctx);
   const workers = await startWorkers(api.ctx);

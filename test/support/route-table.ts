@@ -110,7 +110,8 @@ export function answerProblem(res: LightMyRequestResponse, method: string): stri
   } catch {
     return `error ${status} body is not JSON: ${res.body.slice(0, 200)}`;
   }
-  if (typeof body.code !== 'string' || !Object.hasOwn(ERROR_CODES, body.code)) return `error ${status} without a known code: ${res.body.slice(0, 200)}`;
+  if (typeof body.code !== 'string' || !Object.hasOwn(ERROR_CODES, body.code))
+    return `error ${status} without a known code: ${res.body.slice(0, 200)}`;
   if (ERROR_CODES[body.code as keyof typeof ERROR_CODES] !== status) return `error ${status} with the code of another status: ${body.code}`;
   if (typeof body.message !== 'string' || body.message === '') return `error ${status} without a message: ${res.body.slice(0, 200)}`;
   const messages = [body.message];
@@ -266,7 +267,12 @@ export function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitr
         arbs.push(stringFor(s));
         break;
       case 'array':
-        arbs.push(fc.array(fromSchema(s.items as JsonSchema, depth + 1), { minLength: num(s.minItems, 0), maxLength: Math.max(num(s.minItems, 0), Math.min(num(s.maxItems, 3), 3)) }));
+        arbs.push(
+          fc.array(fromSchema(s.items as JsonSchema, depth + 1), {
+            minLength: num(s.minItems, 0),
+            maxLength: Math.max(num(s.minItems, 0), Math.min(num(s.maxItems, 3), 3)),
+          }),
+        );
         break;
       case 'object': {
         const props = (s.properties ?? {}) as Record<string, JsonSchema>;
@@ -340,10 +346,14 @@ export function mutate(seed: unknown, mutations: Mutation[]): unknown {
     const path = paths[m.pick % paths.length]!;
     if (path.length === 0) {
       if (m.action === 'replace') root = m.value;
-      else if (m.action === 'add' && root && typeof root === 'object' && !Array.isArray(root)) define(root as Record<string, unknown>, m.key, m.value);
+      else if (m.action === 'add' && root && typeof root === 'object' && !Array.isArray(root))
+        define(root as Record<string, unknown>, m.key, m.value);
       continue;
     }
-    const parent = path.slice(0, -1).reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], root) as Record<string | number, unknown>;
+    const parent = path.slice(0, -1).reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], root) as Record<
+      string | number,
+      unknown
+    >;
     const last = path[path.length - 1]!;
     if (m.action === 'replace') parent[last] = m.value;
     else if (m.action === 'delete') {
@@ -385,24 +395,50 @@ export async function createResources(app: FastifyInstance, account: { accountId
     if (res.statusCode !== 200) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
     return res.json();
   };
-  const images = [(await uploadFile(app, account.key, pngBytes(4, 4), 'a.png')).fileId, (await uploadFile(app, account.key, pngBytes(3, 3), 'b.png')).fileId];
-  const pdfs = [(await uploadFile(app, account.key, pdfBytes('a'), 'a.pdf')).fileId, (await uploadFile(app, account.key, pdfBytes('b'), 'b.pdf')).fileId];
+  const images = [
+    (await uploadFile(app, account.key, pngBytes(4, 4), 'a.png')).fileId,
+    (await uploadFile(app, account.key, pngBytes(3, 3), 'b.png')).fileId,
+  ];
+  const pdfs = [
+    (await uploadFile(app, account.key, pdfBytes('a'), 'a.pdf')).fileId,
+    (await uploadFile(app, account.key, pdfBytes('b'), 'b.pdf')).fileId,
+  ];
   const folder = await ok(await call(app, account.key, 'POST', `${API_PREFIX}/folders`, { name: 'tenant folder' }), 'folder');
-  const template = await ok(await call(app, account.key, 'POST', `${API_PREFIX}/templates`, { name: 'tenant template', qrOptions: {} }), 'template');
+  const template = await ok(
+    await call(app, account.key, 'POST', `${API_PREFIX}/templates`, { name: 'tenant template', qrOptions: {} }),
+    'template',
+  );
   const links: string[] = [];
   for (const type of LINK_TYPES) {
     // Files belong to one link each, so every file-bearing link gets fresh uploads.
     const files = {
-      images: [(await uploadFile(app, account.key, pngBytes(2, 2), 'p.png')).fileId, (await uploadFile(app, account.key, pngBytes(2, 3), 'q.png')).fileId],
-      pdfs: [(await uploadFile(app, account.key, pdfBytes(type), 'p.pdf')).fileId, (await uploadFile(app, account.key, pdfBytes(`${type}2`), 'q.pdf')).fileId],
+      images: [
+        (await uploadFile(app, account.key, pngBytes(2, 2), 'p.png')).fileId,
+        (await uploadFile(app, account.key, pngBytes(2, 3), 'q.png')).fileId,
+      ],
+      pdfs: [
+        (await uploadFile(app, account.key, pdfBytes(type), 'p.pdf')).fileId,
+        (await uploadFile(app, account.key, pdfBytes(`${type}2`), 'q.pdf')).fileId,
+      ],
     };
     const body = { name: `tenant ${type}`, type, data: exampleData(type, files), linkConfigurations: { folder_id: folder.id } };
     links.push((await ok(await call(app, account.key, 'POST', `${API_PREFIX}/links`, body), `link ${type}`)).id);
   }
   const cafe = (await ok(await call(app, account.key, 'POST', `${API_PREFIX}/cafes`, { name: 'tenant cafe' }), 'cafe')).data;
-  const spare = await ok(await call(app, account.key, 'POST', `${API_PREFIX}/api-keys`, { name: 'spare', scopes: ['links.read'] }), 'api key');
+  const spare = await ok(
+    await call(app, account.key, 'POST', `${API_PREFIX}/api-keys`, { name: 'spare', scopes: ['links.read'] }),
+    'api key',
+  );
   const [job] = await app.ctx.db.insert(jobs).values({ id: crypto.randomUUID(), accountId: account.accountId, type: 'export' }).returning();
-  return { Link: links, Folder: [folder.id], Template: [template.id], 'API key': [spare.id], Job: [job!.id], File: [...images, ...pdfs], Cafe: [cafe.id] };
+  return {
+    Link: links,
+    Folder: [folder.id],
+    Template: [template.id],
+    'API key': [spare.id],
+    Job: [job!.id],
+    File: [...images, ...pdfs],
+    Cafe: [cafe.id],
+  };
 }
 
 /** Percent-encodes any string, lone surrogates included (as the bytes WTF-8 gives them). */
@@ -411,7 +447,9 @@ export function encodeLoose(s: string): string {
   for (const ch of s) {
     const code = ch.codePointAt(0)!;
     if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else out += encodeURIComponent(ch);
   }
   return out;

@@ -53,7 +53,13 @@ export function storageDrivers(bucket: string): StorageDriver[] {
       name: 's3',
       start: async () => {
         const server = await startS3rver();
-        const env = { STORAGE_DRIVER: 's3', S3_ENDPOINT: server.endpoint, S3_ACCESS_KEY: S3RVER_KEY, S3_SECRET_KEY: S3RVER_KEY, S3_BUCKET: bucket };
+        const env = {
+          STORAGE_DRIVER: 's3',
+          S3_ENDPOINT: server.endpoint,
+          S3_ACCESS_KEY: S3RVER_KEY,
+          S3_SECRET_KEY: S3RVER_KEY,
+          S3_BUCKET: bucket,
+        };
         return { env, stop: () => server.close() };
       },
     },

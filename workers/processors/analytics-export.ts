@@ -36,7 +36,12 @@ export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analy
       },
     );
     // One batch read ahead at most: the upload pulls the next when it has written the last.
-    const stored = await putJobFile(ctx, { accountId, jobId: job.id!, fileName: payload.fileName }, Readable.from(csv, { highWaterMark: 1 }), EXPORT_CONTENT_TYPE);
+    const stored = await putJobFile(
+      ctx,
+      { accountId, jobId: job.id!, fileName: payload.fileName },
+      Readable.from(csv, { highWaterMark: 1 }),
+      EXPORT_CONTENT_TYPE,
+    );
     return { downloadUrl: jobDownloadUrl(ctx.config, job.id!), fileName: payload.fileName, rows, bytes: stored.size };
   });
 }

@@ -42,7 +42,12 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
           .from(links)
           .where(and(eq(links.sourceJobId, jobId), eq(links.accountId, accountId), gte(links.sourceIndex, from), lt(links.sourceIndex, to)))
           .orderBy(asc(links.sourceIndex));
-        const batch = rows.map((r) => ({ id: r.id, slug: r.slug, qrOptions: r.qrOptions, entryName: zipEntryName(payload.records[r.index!]!.name, r.slug) }));
+        const batch = rows.map((r) => ({
+          id: r.id,
+          slug: r.slug,
+          qrOptions: r.qrOptions,
+          entryName: zipEntryName(payload.records[r.index!]!.name, r.slug),
+        }));
         yield { size: to - from, links: batch };
       }
     }
@@ -55,11 +60,18 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
       fillCache: false,
       batches: batches(),
       trailer: () => [
-        { name: 'manifest.csv', body: bulkManifest(ctx.config.SHORT_URL_BASE, made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId }))) },
+        {
+          name: 'manifest.csv',
+          body: bulkManifest(
+            ctx.config.SHORT_URL_BASE,
+            made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId })),
+          ),
+        },
       ],
       onProgress: (done) => reportProgress(INSERT_PROGRESS + (done / total) * (99 - INSERT_PROGRESS)),
     });
-    if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
+    if (pacer.pausedMs > 0)
+      await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
     return { ...result, qrZipUrl: jobDownloadUrl(ctx.config, jobId), fileName: QR_ZIP_NAME, zipBytes: zip.bytes };
   });
 }

@@ -137,9 +137,23 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): Qu
         yield { size: ids.length, links: ordered };
       }
     }
-    const zip = await writeQrZip(ctx, pacer, { accountId, jobId: job.id!, total, fillCache: true, batches: batches(), onProgress: (done) => reportProgress((done / total) * 99) });
-    if (pacer.pausedMs > 0) await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
+    const zip = await writeQrZip(ctx, pacer, {
+      accountId,
+      jobId: job.id!,
+      total,
+      fillCache: true,
+      batches: batches(),
+      onProgress: (done) => reportProgress((done / total) * 99),
+    });
+    if (pacer.pausedMs > 0)
+      await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
     await reportProgress(100);
-    return { zipKey: qrZipKey(accountId, job.id!), fileName: QR_ZIP_NAME, downloadUrl: jobDownloadUrl(ctx.config, job.id!), count: zip.count, bytes: zip.bytes };
+    return {
+      zipKey: qrZipKey(accountId, job.id!),
+      fileName: QR_ZIP_NAME,
+      downloadUrl: jobDownloadUrl(ctx.config, job.id!),
+      count: zip.count,
+      bytes: zip.bytes,
+    };
   });
 }

@@ -26,7 +26,11 @@ export default fp(async (app) => {
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
   const failures = new AttemptLimit(app.requestRedis, app.ctx.logger);
   const failuresOf = (request: FastifyRequest) => [
-    { key: `${config.REDIS_NAMESPACE}:auth-failures:${rateLimitIdentity(request.ip)}`, max: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS },
+    {
+      key: `${config.REDIS_NAMESPACE}:auth-failures:${rateLimitIdentity(request.ip)}`,
+      max: config.AUTH_FAILURE_LIMIT,
+      windowMs: config.AUTH_FAILURE_WINDOW_MS,
+    },
   ];
 
   app.decorateRequest('principal', null as never);
@@ -39,7 +43,11 @@ export default fp(async (app) => {
     if (!allowed.allowed) {
       // retryAfterSeconds is whole seconds, at least 1 (AttemptLimit).
       const seconds = allowed.retryAfterSeconds;
-      throw new TooManyRequestsError('auth_attempts_exceeded', `Too many failed authentication attempts from this address; retry in ${seconds} s`, seconds);
+      throw new TooManyRequestsError(
+        'auth_attempts_exceeded',
+        `Too many failed authentication attempts from this address; retry in ${seconds} s`,
+        seconds,
+      );
     }
     const key = readKey(header);
     const principal = key ? await authenticator.authenticate(key) : null;

@@ -3,7 +3,14 @@ import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionFailure } from '../../../platform/database/pool.js';
-import { AppError, GENERIC_ERROR_CODES, validationBody, zodIssuesToFieldErrors, type ErrorBody, type ErrorCode } from '../../../domain/errors.js';
+import {
+  AppError,
+  GENERIC_ERROR_CODES,
+  validationBody,
+  zodIssuesToFieldErrors,
+  type ErrorBody,
+  type ErrorCode,
+} from '../../../domain/errors.js';
 import { throttledWarning, type Logger } from '../../../platform/logger.js';
 import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../platform/http/client-errors.js';
 import { RequestValidationError } from './validation.js';
@@ -31,7 +38,9 @@ export default fp(async (app) => {
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(400).send(validationBody([{ path: '(body)', message: 'Body is not valid JSON' }]));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send(errorBody('unsupported_media_type', `Unsupported Content-Type: ${request.headers['content-type'] ?? 'none'}`));
+        return reply
+          .code(415)
+          .send(errorBody('unsupported_media_type', `Unsupported Content-Type: ${request.headers['content-type'] ?? 'none'}`));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
       case 'FST_REQ_FILE_TOO_LARGE':
         return reply.code(413).send(errorBody('payload_too_large', 'Request body is too large'));
@@ -58,7 +67,6 @@ export default fp(async (app) => {
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('internal_error', 'Internal server error'));
   });
-
 });
 
 /** An answer's body when all it says is its code and a message. */

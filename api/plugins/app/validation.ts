@@ -86,7 +86,11 @@ function isStorableText(s: string): boolean {
  */
 function refuseUnstorableText(request: FastifyRequest): void {
   const inParams = findUnstorableText(request.params, 1);
-  if (inParams.length > 0) throw paramsError(request.routeOptions.schema, inParams.map((p) => ({ path: formatPath(p), message: UNSTORABLE_TEXT_MESSAGE })));
+  if (inParams.length > 0)
+    throw paramsError(
+      request.routeOptions.schema,
+      inParams.map((p) => ({ path: formatPath(p), message: UNSTORABLE_TEXT_MESSAGE })),
+    );
   const errors = [...findUnstorableText(request.query), ...findUnstorableText(request.body)].map((path) => ({
     path: formatPath(path) || '(body)',
     message: UNSTORABLE_TEXT_MESSAGE,

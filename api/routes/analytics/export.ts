@@ -12,7 +12,8 @@ import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
 
 export const csvResponse = {
-  description: 'The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city',
+  description:
+    'The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city',
   content: { 'text/csv': { schema: z.string() } },
 };
 

@@ -36,36 +36,67 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
     const of = perLink ? ' of the link' : ' of the account';
     const params = perLink ? { params: linkParams } : {};
     const scopeOf = (request: { principal: { accountId: string }; params: unknown }): AnalyticsScope =>
-      perLink ? { accountId: request.principal.accountId, linkSlug: (request.params as { id: string }).id } : { accountId: request.principal.accountId };
+      perLink
+        ? { accountId: request.principal.accountId, linkSlug: (request.params as { id: string }).id }
+        : { accountId: request.principal.accountId };
 
     app.get('/general', {
       config,
-      schema: { tags, summary: `Links and scans${of} in the range`, ...params, querystring: analyticsQuerySchema, response: { 200: generalResponse } },
+      schema: {
+        tags,
+        summary: `Links and scans${of} in the range`,
+        ...params,
+        querystring: analyticsQuerySchema,
+        response: { 200: generalResponse },
+      },
       handler: async (request) => generalAnalytics(db, scopeOf(request), request.query),
     });
     app.get('/activity', {
       config,
-      schema: { tags, summary: `Scans${of} per year, month and day (and hour, for up to 7 days)`, ...params, querystring: analyticsQuerySchema, response: { 200: activityResponse } },
+      schema: {
+        tags,
+        summary: `Scans${of} per year, month and day (and hour, for up to 7 days)`,
+        ...params,
+        querystring: analyticsQuerySchema,
+        response: { 200: activityResponse },
+      },
       handler: async (request) => activityAnalytics(db, scopeOf(request), request.query),
     });
     for (const [dimension, summary] of RANKED) {
       app.get(`/${dimension}`, {
         config,
-        schema: { tags, summary: `${summary}${of}, most first`, ...params, querystring: analyticsQuerySchema, response: { 200: rankedResponse } },
+        schema: {
+          tags,
+          summary: `${summary}${of}, most first`,
+          ...params,
+          querystring: analyticsQuerySchema,
+          response: { 200: rankedResponse },
+        },
         handler: async (request) => rankedAnalytics(db, scopeOf(request), request.query, dimension),
       });
     }
     if (!perLink) {
       app.get('/qr-code', {
         config,
-        schema: { tags, summary: 'Scans by link (named by the link name, with its slug), most first', querystring: analyticsQuerySchema, response: { 200: qrCodeResponse } },
+        schema: {
+          tags,
+          summary: 'Scans by link (named by the link name, with its slug), most first',
+          querystring: analyticsQuerySchema,
+          response: { 200: qrCodeResponse },
+        },
         handler: async (request) => qrCodeAnalytics(db, request.principal.accountId, request.query),
       });
     }
     await app.register(analyticsExportRoute(perLink, params));
     app.get('/time', {
       config,
-      schema: { tags, summary: `Scans${of} per local weekday and hour`, ...params, querystring: analyticsQuerySchema, response: { 200: timeResponse } },
+      schema: {
+        tags,
+        summary: `Scans${of} per local weekday and hour`,
+        ...params,
+        querystring: analyticsQuerySchema,
+        response: { 200: timeResponse },
+      },
       handler: async (request) => timeAnalytics(db, scopeOf(request), request.query),
     });
   };

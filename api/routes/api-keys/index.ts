@@ -18,7 +18,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('', {
     config: { auth },
-    schema: { tags, summary: "List the account's API keys (never the keys themselves)", response: { 200: z.object({ data: z.array(apiKeyResponse) }) } },
+    schema: {
+      tags,
+      summary: "List the account's API keys (never the keys themselves)",
+      response: { 200: z.object({ data: z.array(apiKeyResponse) }) },
+    },
     handler: async (request) => ({ data: (await listApiKeys(db, request.principal.accountId)).map(apiKeyView) }),
   });
 

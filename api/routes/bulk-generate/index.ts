@@ -51,13 +51,18 @@ async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<strin
   }
   if (!file) throw new ValidationError([{ path: 'file', message: 'A CSV file is required in the field `file`' }]);
   if (!(BULK_TYPES as readonly string[]).includes(fields.type ?? '')) {
-    throw new ValidationError([{ path: 'type', message: fields.type === undefined ? 'Required' : `Must be one of: ${BULK_TYPES.join(', ')}` }]);
+    throw new ValidationError([
+      { path: 'type', message: fields.type === undefined ? 'Required' : `Must be one of: ${BULK_TYPES.join(', ')}` },
+    ]);
   }
   const csv = readBulkCsv(fields.type as BulkType, file);
   const unstorable = findUnstorableText(csv.records);
   if (unstorable.length > 0) {
     throw new ValidationError(
-      unstorable.map(([i, ...rest]) => ({ path: formatPath(['row', csv.rows[i as number]!, ...rest], 'file'), message: UNSTORABLE_TEXT_MESSAGE })),
+      unstorable.map(([i, ...rest]) => ({
+        path: formatPath(['row', csv.rows[i as number]!, ...rest], 'file'),
+        message: UNSTORABLE_TEXT_MESSAGE,
+      })),
     );
   }
   raw.data = csv.records;
@@ -100,7 +105,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { accountId } = request.principal;
       const form = request.isMultipart() ? await readCsvForm(request) : { raw: request.body as unknown, rows: undefined };
       const checked = await checkBulkRequest(ctx, accountId, form.raw, form.rows);
-      if (request.query.dryRun) return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
+      if (request.query.dryRun)
+        return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
       if (!checked.payload) throw new ValidationError(checked.errors);
       const jobId = await startRequestJob(request, { queue: 'bulk-generate', payload: checked.payload }, checked.body);
       return answerQueuedJob(

@@ -10,13 +10,13 @@ export const bulkLinkResponse = z.object({
 
 export const bulkResultResponse = z
   .object({
-  jobId: z.string(),
-  count: z.number().int(),
-  links: z.array(bulkLinkResponse).meta({ description: 'In the order of the request’s records' }),
-  qrZipUrl: z
-    .string()
-    .optional()
-    .meta({ description: 'The ZIP of every code (PNG and SVG, manifest.csv); present once rendered (see GET /jobs/{jobId})' }),
+    jobId: z.string(),
+    count: z.number().int(),
+    links: z.array(bulkLinkResponse).meta({ description: 'In the order of the request’s records' }),
+    qrZipUrl: z
+      .string()
+      .optional()
+      .meta({ description: 'The ZIP of every code (PNG and SVG, manifest.csv); present once rendered (see GET /jobs/{jobId})' }),
   })
   .meta({
     example: {

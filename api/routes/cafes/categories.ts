@@ -11,7 +11,13 @@ import {
   setCategoryImage,
   updateCategory,
 } from '../../../domain/cafes/categories.js';
-import { createCategoryBody, formDocument, IMAGE_FILE_FIELDS, reorderCategoriesBody, updateCategoryBody } from '../../../domain/cafes/schemas.js';
+import {
+  createCategoryBody,
+  formDocument,
+  IMAGE_FILE_FIELDS,
+  reorderCategoriesBody,
+  updateCategoryBody,
+} from '../../../domain/cafes/schemas.js';
 import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { categoryResponse } from './schemas.js';
@@ -33,13 +39,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       params: cafeParams,
       response: { 200: z.object({ data: z.array(categoryResponse) }), ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: (await listCategories(ctx, request.principal.accountId, request.params.id)).map((r) => categoryView(ctx, r)) }),
+    handler: async (request) => ({
+      data: (await listCategories(ctx, request.principal.accountId, request.params.id)).map((r) => categoryView(ctx, r)),
+    }),
   });
 
   app.get('/:categoryId', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One category', params: categoryParams, response: { 200: categoryAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: categoryView(ctx, await getCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId)) }),
+    handler: async (request) => ({
+      data: categoryView(ctx, await getCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId)),
+    }),
   });
 
   app.post('', {
@@ -52,7 +62,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: createCategoryBody,
       response: { 200: categoryAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: categoryView(ctx, await createCategory(ctx, request.principal.accountId, request.params.id, request.body)) }),
+    handler: async (request) => ({
+      data: categoryView(ctx, await createCategory(ctx, request.principal.accountId, request.params.id, request.body)),
+    }),
   });
 
   app.put('/:categoryId', {
@@ -65,13 +77,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: categoryAnswer, ...errorResponses(401, 404, 429) },
     },
     handler: async (request) => ({
-      data: categoryView(ctx, await updateCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId, request.body)),
+      data: categoryView(
+        ctx,
+        await updateCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId, request.body),
+      ),
     }),
   });
 
   app.delete('/:categoryId', {
     config: { auth: { scope: 'cafe.update' } },
-    schema: { tags, summary: 'Delete a category and its items', params: categoryParams, response: { 200: messageResponse, ...errorResponses(401, 404, 429) } },
+    schema: {
+      tags,
+      summary: 'Delete a category and its items',
+      params: categoryParams,
+      response: { 200: messageResponse, ...errorResponses(401, 404, 429) },
+    },
     handler: async (request) => {
       await deleteCategory(ctx, request.principal.accountId, request.params.id, request.params.categoryId);
       return { message: 'Category deleted' };
@@ -83,7 +103,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary: 'Set the categories’ order',
-      description: 'Each id must be one of the cafe’s categories, listed once (else 400 naming the entry, and nothing changes). Categories left out keep their order.',
+      description:
+        'Each id must be one of the cafe’s categories, listed once (else 400 naming the entry, and nothing changes). Categories left out keep their order.',
       params: cafeParams,
       body: reorderCategoriesBody,
       response: { 200: messageResponse, ...errorResponses(401, 404, 429) },

@@ -42,7 +42,11 @@ export interface MenuForm<T> {
  * then the fields through `schema`. Not multipart (no body): an empty form. A file part sent with
  * no name and no bytes (a browser's empty file input) is no file.
  */
-export async function readMenuForm<S extends z.ZodType>(request: FastifyRequest, schema: S, fileFields: readonly string[]): Promise<MenuForm<z.output<S>>> {
+export async function readMenuForm<S extends z.ZodType>(
+  request: FastifyRequest,
+  schema: S,
+  fileFields: readonly string[],
+): Promise<MenuForm<z.output<S>>> {
   const raw: Record<string, string | string[]> = {};
   const files = new Map<string, ImageUpload>();
   const errors: FieldError[] = [];
@@ -113,7 +117,10 @@ function addListValue(raw: Record<string, string | string[]>, name: string, path
  * A form whose one file is `image` (groups, items, a category's image): read and checked, then the
  * image (if sent) stored. Returns the fields and the stored image's file id, or null.
  */
-export async function readImageForm<S extends z.ZodType>(request: FastifyRequest, schema: S): Promise<{ fields: z.output<S>; image: string | null }> {
+export async function readImageForm<S extends z.ZodType>(
+  request: FastifyRequest,
+  schema: S,
+): Promise<{ fields: z.output<S>; image: string | null }> {
   const { fields, files } = await readMenuForm(request, schema, IMAGE_FILE_FIELDS);
   return { fields, image: await storeFormImage(request, files, 'image') };
 }

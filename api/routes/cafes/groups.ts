@@ -17,14 +17,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('', {
     config: { auth: { scope: 'cafe.read' } },
-    schema: { tags, summary: "The cafe's groups, by order then creation", params: cafeParams, response: { 200: z.object({ data: z.array(groupResponse) }), ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: (await listGroups(ctx, request.principal.accountId, request.params.id)).map((r) => groupView(ctx, r)) }),
+    schema: {
+      tags,
+      summary: "The cafe's groups, by order then creation",
+      params: cafeParams,
+      response: { 200: z.object({ data: z.array(groupResponse) }), ...errorResponses(401, 404, 429) },
+    },
+    handler: async (request) => ({
+      data: (await listGroups(ctx, request.principal.accountId, request.params.id)).map((r) => groupView(ctx, r)),
+    }),
   });
 
   app.get('/:groupId', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One group', params: groupParams, response: { 200: groupAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: groupView(ctx, await getGroup(ctx, request.principal.accountId, request.params.id, request.params.groupId)) }),
+    handler: async (request) => ({
+      data: groupView(ctx, await getGroup(ctx, request.principal.accountId, request.params.id, request.params.groupId)),
+    }),
   });
 
   app.delete('/:groupId', {
@@ -46,7 +55,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary: 'Set the groups’ order',
-      description: 'Each id must be one of the cafe’s groups, listed once (else 400 naming the entry, and nothing changes). Groups left out keep their order.',
+      description:
+        'Each id must be one of the cafe’s groups, listed once (else 400 naming the entry, and nothing changes). Groups left out keep their order.',
       params: cafeParams,
       body: reorderGroupsBody,
       response: { 200: messageResponse, ...errorResponses(401, 404, 429) },
@@ -66,7 +76,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         description: 'Without `order` the group goes after the last one. `visible` is the text true or false (default true).',
         consumes: ['multipart/form-data'],
         params: cafeParams,
-        body: formDocument(createGroupForm, IMAGE_FILE_FIELDS, 'multipart/form-data: name (required), visible, order, and an optional image'),
+        body: formDocument(
+          createGroupForm,
+          IMAGE_FILE_FIELDS,
+          'multipart/form-data: name (required), visible, order, and an optional image',
+        ),
         response: { 200: groupAnswer, ...errorResponses(401, 404, 413, 415, 429) },
       },
       handler: async (request) => {
@@ -85,7 +99,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         description: 'Fields left out keep their values; `image` replaces the image, `delete_image` = true removes it.',
         consumes: ['multipart/form-data'],
         params: groupParams,
-        body: formDocument(updateGroupForm, IMAGE_FILE_FIELDS, 'multipart/form-data: name, visible, order, delete_image, and an optional image'),
+        body: formDocument(
+          updateGroupForm,
+          IMAGE_FILE_FIELDS,
+          'multipart/form-data: name, visible, order, delete_image, and an optional image',
+        ),
         response: { 200: groupAnswer, ...errorResponses(401, 404, 413, 415, 429) },
       },
       handler: async (request) => {

@@ -5,8 +5,24 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertCafe, createCafe, deleteCafe, getCafe, listCafes, updateCafe, updateProfile, updateTheme } from '../../../domain/cafes/cafes.js';
-import { createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from '../../../domain/cafes/schemas.js';
+import {
+  assertCafe,
+  createCafe,
+  deleteCafe,
+  getCafe,
+  listCafes,
+  updateCafe,
+  updateProfile,
+  updateTheme,
+} from '../../../domain/cafes/cafes.js';
+import {
+  createCafeBody,
+  formDocument,
+  PROFILE_FILE_FIELDS,
+  profileForm,
+  themeBody,
+  updateCafeBody,
+} from '../../../domain/cafes/schemas.js';
 import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../domain/cafes/theme-preview.js';
 import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
 import { ValidationError } from '../../../domain/errors.js';
@@ -23,7 +39,9 @@ const cafeAnswer = z.object({ data: cafeResponse });
 
 const themePreviewAnswer = z
   .object({
-    url: z.string().meta({ description: 'The menu link’s short URL with `?preview=<id>`: the menu page in this look, framable by the console' }),
+    url: z
+      .string()
+      .meta({ description: 'The menu link’s short URL with `?preview=<id>`: the menu page in this look, framable by the console' }),
     expiresAt: z.string().meta({ description: 'When the preview stops working (ISO 8601); after it the URL shows the saved look' }),
   })
   .meta({ example: { url: 'https://qr.example.com/cafe-aroma?preview=Q2h4nX0pV7mWc1bYt9LzRg', expiresAt: '2026-11-26T18:10:00.000Z' } });
@@ -35,7 +53,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('', {
     config: { auth: { scope: 'cafe.read' } },
-    schema: { tags, summary: "The account's cafes, newest first", response: { 200: z.object({ data: z.array(cafeResponse) }), ...errorResponses(401, 429) } },
+    schema: {
+      tags,
+      summary: "The account's cafes, newest first",
+      response: { 200: z.object({ data: z.array(cafeResponse) }), ...errorResponses(401, 429) },
+    },
     handler: async (request) => ({ data: (await listCafes(ctx, request.principal.accountId)).map((r) => cafeView(ctx, r)) }),
   });
 
@@ -72,7 +94,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: updateCafeBody,
       response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: cafeView(ctx, await updateCafe(ctx, request.principal.accountId, request.params.id, request.body)) }),
+    handler: async (request) => ({
+      data: cafeView(ctx, await updateCafe(ctx, request.principal.accountId, request.params.id, request.body)),
+    }),
   });
 
   app.put('/:id/theme', {
@@ -85,7 +109,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: themeBody,
       response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: cafeView(ctx, await updateTheme(ctx, request.principal.accountId, request.params.id, request.body)) }),
+    handler: async (request) => ({
+      data: cafeView(ctx, await updateTheme(ctx, request.principal.accountId, request.params.id, request.body)),
+    }),
   });
 
   app.post('/:id/theme/preview', {
@@ -139,7 +165,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { fields, files } = await readMenuForm(request, profileForm, PROFILE_FILE_FIELDS);
         const coverFlag = fields.delete_cover === true || fields['delete_cafe-cover'] === true;
         const both = [
-          ...(files.has('logo') && fields.delete_logo ? [{ path: 'delete_logo', message: 'Send a new logo or delete_logo, not both' }] : []),
+          ...(files.has('logo') && fields.delete_logo
+            ? [{ path: 'delete_logo', message: 'Send a new logo or delete_logo, not both' }]
+            : []),
           ...(files.has('cover') && coverFlag ? [{ path: 'delete_cover', message: 'Send a new cover or delete_cover, not both' }] : []),
         ];
         if (both.length > 0) throw new ValidationError(both);

@@ -9,7 +9,14 @@ import { assertCafe } from '../../../domain/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
 import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
-import { createItemForm, formDocument, IMAGE_FILE_FIELDS, listItemsQuery, reorderItemsBody, updateItemForm } from '../../../domain/cafes/schemas.js';
+import {
+  createItemForm,
+  formDocument,
+  IMAGE_FILE_FIELDS,
+  listItemsQuery,
+  reorderItemsBody,
+  updateItemForm,
+} from '../../../domain/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { itemResponse } from './schemas.js';
 import { itemView } from './view.js';
@@ -68,13 +75,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       querystring: listItemsQuery,
       response: { 200: z.object({ data: z.array(itemResponse) }), ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => ({ data: (await listItems(ctx, request.principal.accountId, request.params.id, request.query.category_id)).map((r) => itemView(ctx, r)) }),
+    handler: async (request) => ({
+      data: (await listItems(ctx, request.principal.accountId, request.params.id, request.query.category_id)).map((r) => itemView(ctx, r)),
+    }),
   });
 
   app.get('/:itemId', {
     config: { auth: { scope: 'cafe.read' } },
     schema: { tags, summary: 'One item', params: itemParams, response: { 200: itemAnswer, ...errorResponses(401, 404, 429) } },
-    handler: async (request) => ({ data: itemView(ctx, await getItem(ctx, request.principal.accountId, request.params.id, request.params.itemId)) }),
+    handler: async (request) => ({
+      data: itemView(ctx, await getItem(ctx, request.principal.accountId, request.params.id, request.params.itemId)),
+    }),
   });
 
   app.delete('/:itemId', {
@@ -86,7 +97,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  for (const [action, visible] of [['hide', false], ['show', true]] as const) {
+  for (const [action, visible] of [
+    ['hide', false],
+    ['show', true],
+  ] as const) {
     app.post(`/:itemId/${action}`, {
       config: { auth: { scope: 'cafe.update' } },
       schema: {
@@ -107,7 +121,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary: 'Set the items’ order (the body is the array itself)',
-      description: 'Each id must be one of the cafe’s items, listed once (else 400 naming the entry, and nothing changes). Items left out keep their order.',
+      description:
+        'Each id must be one of the cafe’s items, listed once (else 400 naming the entry, and nothing changes). Items left out keep their order.',
       params: cafeParams,
       body: reorderItemsBody,
       response: { 200: messageResponse, ...errorResponses(401, 404, 429) },

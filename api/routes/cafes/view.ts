@@ -33,7 +33,11 @@ export function cafeView(ctx: ViewContext, { cafe: row, ...link }: CafeWithLink)
     description: row.description,
     timezone: row.timezone,
     language: row.language,
-    operating_hours: row.operatingHours as Array<{ day: (typeof WEEKDAYS)[number]; enabled: boolean; ranges: Array<{ from: string; to: string }> }>,
+    operating_hours: row.operatingHours as Array<{
+      day: (typeof WEEKDAYS)[number];
+      enabled: boolean;
+      ranges: Array<{ from: string; to: string }>;
+    }>,
     facilities: row.facilities,
     social_links: row.socialLinks as Array<{ platform: string; url: string }>,
     title: row.title,

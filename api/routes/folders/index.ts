@@ -37,13 +37,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/:id', {
     config: { auth: { scope: 'folders.update' } },
-    schema: { tags, summary: 'Rename a folder', params: idParams, body: renameFolderBody, response: { 200: z.object({ data: folderResponse }) } },
-    handler: async (request) => ({ data: folderView(await renameFolder(db, request.principal, request.params.id, request.body.name), 'list') }),
+    schema: {
+      tags,
+      summary: 'Rename a folder',
+      params: idParams,
+      body: renameFolderBody,
+      response: { 200: z.object({ data: folderResponse }) },
+    },
+    handler: async (request) => ({
+      data: folderView(await renameFolder(db, request.principal, request.params.id, request.body.name), 'list'),
+    }),
   });
 
   app.delete('/:id', {
     config: { auth: { scope: 'folders.delete' } },
-    schema: { tags, summary: "Delete a folder; its links stay, with folder_id null", params: idParams, response: { 200: messageResponse } },
+    schema: { tags, summary: 'Delete a folder; its links stay, with folder_id null', params: idParams, response: { 200: messageResponse } },
     handler: async (request) => {
       await deleteFolder(db, request.principal.accountId, request.params.id);
       return { message: 'Folder deleted' };

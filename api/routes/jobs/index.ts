@@ -16,7 +16,8 @@ const jobResponse = z.object({
   state: z.enum(JOB_STATES),
   progress: z.number().int().min(0).max(100),
   result: z.unknown().optional().meta({
-    description: 'Once completed: what the job made; a file it left is named by `downloadUrl` (exports, QR ZIPs) or `qrZipUrl` (bulk generation)',
+    description:
+      'Once completed: what the job made; a file it left is named by `downloadUrl` (exports, QR ZIPs) or `qrZipUrl` (bulk generation)',
   }),
   error: z.string().optional().meta({ description: 'Once failed: why, in one line' }),
 });
@@ -31,14 +32,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.strictObject(pageQuery),
       response: {
         200: z.object({
-          data: z.array(jobResponse.extend({ createdAt: z.string().meta({ description: 'ISO 8601' }), updatedAt: z.string().meta({ description: 'ISO 8601' }) })),
+          data: z.array(
+            jobResponse.extend({
+              createdAt: z.string().meta({ description: 'ISO 8601' }),
+              updatedAt: z.string().meta({ description: 'ISO 8601' }),
+            }),
+          ),
           meta: pageMeta,
         }),
       },
     },
     handler: async (request) => {
       const page = await listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size);
-      return { data: page.data.map((job) => ({ ...job, createdAt: job.createdAt.toISOString(), updatedAt: job.updatedAt.toISOString() })), meta: page.meta };
+      return {
+        data: page.data.map((job) => ({ ...job, createdAt: job.createdAt.toISOString(), updatedAt: job.updatedAt.toISOString() })),
+        meta: page.meta,
+      };
     },
   });
 

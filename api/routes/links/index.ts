@@ -14,7 +14,13 @@ import {
   updateLink,
   updateLinkQr,
 } from '../../../domain/links/links.js';
-import { linkBodySchema, listLinksQuerySchema, moveLinkBodySchema, optionalNameBodySchema, patchQrBodySchema } from '../../../domain/links/schemas.js';
+import {
+  linkBodySchema,
+  listLinksQuerySchema,
+  moveLinkBodySchema,
+  optionalNameBodySchema,
+  patchQrBodySchema,
+} from '../../../domain/links/schemas.js';
 import { qrImageQuery } from '../../../domain/qr/qr-images.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { analyticsRoutes } from '../analytics/index.js';

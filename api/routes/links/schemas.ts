@@ -13,7 +13,10 @@ export const linkResponse = z.object({
   type: z.string(),
   meta_data: z.record(z.string(), z.unknown()),
   qr_options: z.record(z.string(), z.unknown()),
-  page_style: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The pageStyle set on the link (brand and language of its page), or null' }),
+  page_style: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .meta({ description: 'The pageStyle set on the link (brand and language of its page), or null' }),
   folder_id: z.string().nullable(),
   menu: z.string().nullable(),
   favorite: z.boolean(),

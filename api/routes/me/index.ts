@@ -14,7 +14,9 @@ const meResponse = z.object({
     expiresAt: z.string().nullable().meta({ description: 'ISO 8601; null when the key does not expire' }),
   }),
   plan: z.object({
-    apiKeyManagement: z.boolean().meta({ description: 'Whether keys can be listed, created and revoked over HTTP (/api-keys), given a key with the `all` scope' }),
+    apiKeyManagement: z
+      .boolean()
+      .meta({ description: 'Whether keys can be listed, created and revoked over HTTP (/api-keys), given a key with the `all` scope' }),
   }),
   shortUrlBase: z.string().meta({ description: "Where short links live: a link's short URL is this, a slash and its slug" }),
 });
@@ -31,7 +33,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { keyId, accountId } = request.principal;
       const [row] = await app.ctx.db
-        .select({ accountName: accounts.name, plan: accounts.plan, keyName: apiKeys.name, scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt })
+        .select({
+          accountName: accounts.name,
+          plan: accounts.plan,
+          keyName: apiKeys.name,
+          scopes: apiKeys.scopes,
+          expiresAt: apiKeys.expiresAt,
+        })
         .from(apiKeys)
         .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
         .where(eq(apiKeys.id, keyId));

@@ -1,13 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createTemplateBody, updateTemplateBody } from '../../../domain/templates/schemas.js';
-import {
-  createTemplate,
-  deleteTemplate,
-  getTemplate,
-  listTemplates,
-  updateTemplate,
-} from '../../../domain/templates/templates.js';
+import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../../../domain/templates/templates.js';
 import { checkStoredQrImage } from '../../../domain/qr/image-source.js';
 import { deleteQrCache, qrImageQuery } from '../../../domain/qr/qr-images.js';
 import { shortUrl } from '../../../domain/links/slugs.js';
@@ -75,7 +69,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/:id', {
     config: { auth: { scope: 'templates.update' } },
-    schema: { tags, summary: 'Update a template (answers {})', params: idParams, body: updateTemplateBody, response: { 200: z.object({}) } },
+    schema: {
+      tags,
+      summary: 'Update a template (answers {})',
+      params: idParams,
+      body: updateTemplateBody,
+      response: { 200: z.object({}) },
+    },
     handler: async (request) => {
       await checkStoredQrImage(app.ctx, request.principal.accountId, request.body.qrOptions?.image, { path: 'qrOptions.image' });
       await updateTemplate(db, request.principal.accountId, request.params.id, request.body);

@@ -45,7 +45,11 @@ const ScanChart = lazyComponent(() => import('./ScanChart.js').then((m) => m.Sca
 const POLL_MS = 5000;
 const RANK_LIMIT = 10;
 
-type Answer<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer D } } } } } } ? D : never;
+type Answer<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': { data: infer D } } } } };
+}
+  ? D
+  : never;
 type General = Answer<'/api/v1/analytics/general'>;
 type Activity = Answer<'/api/v1/analytics/activity'>;
 type Time = Answer<'/api/v1/analytics/time'>;
@@ -73,16 +77,15 @@ type Client = ReturnType<typeof signedInClient>;
  * One analytics GET, account-wide or for the link. The per-link paths answer exactly what the
  * account's do (one route plugin serves both, api/routes/analytics), so the account's path types both.
  */
-async function read<P extends '/api/v1/analytics/general' | '/api/v1/analytics/activity' | '/api/v1/analytics/time' | '/api/v1/analytics/country'>(
-  client: Client,
-  slug: string | null,
-  path: P,
-  query: AnalyticsQuery,
-): Promise<Answer<P>> {
+async function read<
+  P extends '/api/v1/analytics/general' | '/api/v1/analytics/activity' | '/api/v1/analytics/time' | '/api/v1/analytics/country',
+>(client: Client, slug: string | null, path: P, query: AnalyticsQuery): Promise<Answer<P>> {
   const { data, error, response } =
     slug === null
       ? await client.GET(path as '/api/v1/analytics/general', { params: { query } })
-      : await client.GET(path.replace('/api/v1/', '/api/v1/links/{id}/') as '/api/v1/links/{id}/analytics/general', { params: { path: { id: slug }, query } });
+      : await client.GET(path.replace('/api/v1/', '/api/v1/links/{id}/') as '/api/v1/links/{id}/analytics/general', {
+          params: { path: { id: slug }, query },
+        });
   if (!data) throw new Problem(problemText(response.status, error));
   return data.data as Answer<P>;
 }
@@ -98,7 +101,8 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
   const query = apiQuery(view);
   const ranked = apiQuery(view, RANK_LIMIT);
   const before = previousPeriod(view, new Date());
-  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops' | 'device') => read(client, slug, `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country', ranked);
+  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops' | 'device') =>
+    read(client, slug, `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country', ranked);
   const [general, previous, activity, time, country, region, browser, ops, device, qrCode] = await Promise.all([
     read(client, slug, '/api/v1/analytics/general', query),
     read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
@@ -153,7 +157,10 @@ function Dashboard({ slug }: { slug: string | null }) {
         if (live) setLoaded({ phase: 'ready', numbers, at: new Date() });
       } catch (e) {
         // A failed poll keeps the numbers on screen; only the first load shows the error.
-        if (live) setLoaded((current) => (current.phase === 'ready' ? current : { phase: 'error', message: e instanceof Problem ? e.message : UNREACHABLE }));
+        if (live)
+          setLoaded((current) =>
+            current.phase === 'ready' ? current : { phase: 'error', message: e instanceof Problem ? e.message : UNREACHABLE },
+          );
       }
       if (live && document.visibilityState === 'visible') timer = setTimeout(refresh, POLL_MS);
     };
@@ -247,8 +254,18 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         Updated {at.toLocaleTimeString()}; new scans show within seconds while this tab is open.
       </p>
       <dl class="analytics-totals">
-        <Total name="Scans" id="scans" count={general.numberOfScans} note={changeText(general.numberOfScans, previous.numberOfScans, before.label)} />
-        <Total name="Unique visitors" id="visitors" count={general.uniqueVisitors} note={changeText(general.uniqueVisitors, previous.uniqueVisitors, before.label)} />
+        <Total
+          name="Scans"
+          id="scans"
+          count={general.numberOfScans}
+          note={changeText(general.numberOfScans, previous.numberOfScans, before.label)}
+        />
+        <Total
+          name="Unique visitors"
+          id="visitors"
+          count={general.uniqueVisitors}
+          note={changeText(general.uniqueVisitors, previous.uniqueVisitors, before.label)}
+        />
         <Total name="Bot scans" id="bots" count={general.botScans} note={view.bots ? 'counted above' : 'left out above'} />
         {slug === null && <Total name="Links" id="links" count={general.numberOfLinks} />}
       </dl>
@@ -279,15 +296,19 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
       </section>
       <Heatmap time={numbers.time} />
       <div class="analytics-ranks">
-        <RankedBars title="Countries" rows={numbers.country} label={(row) => {
-          const c = countryLabel(row.name, navigator.language);
-          return (
-            <>
-              {c.flag && <span aria-hidden="true">{c.flag} </span>}
-              {c.name}
-            </>
-          );
-        }} />
+        <RankedBars
+          title="Countries"
+          rows={numbers.country}
+          label={(row) => {
+            const c = countryLabel(row.name, navigator.language);
+            return (
+              <>
+                {c.flag && <span aria-hidden="true">{c.flag} </span>}
+                {c.name}
+              </>
+            );
+          }}
+        />
         <RankedBars title="Cities" rows={numbers.region} />
         <RankedBars title="Browsers" rows={numbers.browser} />
         <RankedBars title="Operating systems" rows={numbers.ops} />
@@ -301,7 +322,13 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
 /** The account's links by scans, each leading to its own dashboard with the same view. */
 function TopQrCodes({ rows, view }: { rows: QrCodes; view: AnalyticsView }) {
   const zone = browserTimeZone();
-  return <RankedBars title="Top QR codes" rows={rows} label={(row) => <a href={`#${routeOfView(view, zone, row.dynamicLinkId)}`}>{row.name}</a>} />;
+  return (
+    <RankedBars
+      title="Top QR codes"
+      rows={rows}
+      label={(row) => <a href={`#${routeOfView(view, zone, row.dynamicLinkId)}`}>{row.name}</a>}
+    />
+  );
 }
 
 function Total({ name, id, count, note }: { name: string; id: string; count: number; note?: string }) {
@@ -355,7 +382,15 @@ function Heatmap({ time }: { time: Time }) {
   );
 }
 
-function RankedBars<R extends RankedRow>({ title, rows, label = (row) => row.name }: { title: string; rows: R[]; label?: (row: R) => preact.ComponentChildren }) {
+function RankedBars<R extends RankedRow>({
+  title,
+  rows,
+  label = (row) => row.name,
+}: {
+  title: string;
+  rows: R[];
+  label?: (row: R) => preact.ComponentChildren;
+}) {
   const id = `rank-${title.replace(/\W+/g, '-').toLowerCase()}`;
   const top = rows[0]?.scans ?? 0;
   return (

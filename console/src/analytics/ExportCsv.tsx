@@ -47,13 +47,23 @@ export function ExportCsv({ slug, view }: { slug: string | null; view: Analytics
       )}
       {run.phase === 'following' && (
         <div class="analytics-export-job" role="status">
-          <span id="export-progress">{!job ? 'Starting the export…' : unfinished(job) ? 'Exporting…' : job.state === 'completed' ? 'Export ready.' : 'The export failed.'}</span>
+          <span id="export-progress">
+            {!job
+              ? 'Starting the export…'
+              : unfinished(job)
+                ? 'Exporting…'
+                : job.state === 'completed'
+                  ? 'Export ready.'
+                  : 'The export failed.'}
+          </span>
           {job && unfinished(job) && <JobProgress progress={job.progress} labelId="export-progress" />}
           {job?.state === 'failed' && <p class="field-error">{job.error ?? 'No reason was recorded.'}</p>}
           {lost && <p class="field-error">The export's progress could not be read. {lost}</p>}
         </div>
       )}
-      {run.phase === 'following' && file && <JobDownload jobId={run.jobId} fileName={file.fileName} label={`Download ${file.fileName}`} primary />}
+      {run.phase === 'following' && file && (
+        <JobDownload jobId={run.jobId} fileName={file.fileName} label={`Download ${file.fileName}`} primary />
+      )}
     </div>
   );
 }

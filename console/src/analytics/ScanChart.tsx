@@ -37,7 +37,10 @@ function options(el: HTMLElement, unit: ScanSeries['unit']): uPlot.Options {
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
     // Half a bucket either side, so the first and last bars are whole.
-    scales: { x: { time: true, range: (_u, min, max) => [min - bucket / 2, max + bucket / 2] }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
+    scales: {
+      x: { time: true, range: (_u, min, max) => [min - bucket / 2, max + bucket / 2] },
+      y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] },
+    },
     axes: [
       { ...axis, incrs: INCREMENTS[unit], values: (_u, ticks) => ticks.map(tickLabel) },
       { ...axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] },

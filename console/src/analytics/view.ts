@@ -24,7 +24,9 @@ const formatDate = (d: LocalDate) => d.toISOString().slice(0, 10);
 const addDays = (d: LocalDate, days: number): LocalDate => new Date(d.getTime() + days * DAY_MS);
 /** The local calendar date in `zone` at an instant. */
 function localDateAt(instant: Date, zone: string): LocalDate {
-  return parseLocalDate(new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant))!;
+  return parseLocalDate(
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant),
+  )!;
 }
 
 export type AnalyticsQuery = NonNullable<paths['/api/v1/analytics/general']['get']['parameters']['query']>;
@@ -117,7 +119,11 @@ export function apiQuery(view: AnalyticsView, limit?: number): AnalyticsQuery {
  */
 export function previousPeriod(view: AnalyticsView, now: Date): { from: string; to: string; label: string } {
   const today = localDateAt(now, view.timezone);
-  const days = (first: LocalDate, count: number, label: string) => ({ from: formatDate(first), to: formatDate(addDays(first, count - 1)), label });
+  const days = (first: LocalDate, count: number, label: string) => ({
+    from: formatDate(first),
+    to: formatDate(addDays(first, count - 1)),
+    label,
+  });
   const presetDays: Partial<Record<Duration, number>> = { '7_days': 7, '30_days': 30, '3_months': 90, '1_year': 365 };
   switch (view.duration) {
     case 'today':
@@ -244,7 +250,11 @@ type ExportBody = NonNullable<paths['/api/v1/analytics/export']['post']['request
 /** The export's body for a view: the same local days in the same zone; the last 48 hours are the export's default window. Bots are always left out (the export has no switch). */
 export function exportBody(view: AnalyticsView, now: Date): ExportBody {
   const today = localDateAt(now, view.timezone);
-  const days = (first: LocalDate, last: LocalDate): ExportBody => ({ startDate: formatDate(first), endDate: formatDate(last), timezone: view.timezone });
+  const days = (first: LocalDate, last: LocalDate): ExportBody => ({
+    startDate: formatDate(first),
+    endDate: formatDate(last),
+    timezone: view.timezone,
+  });
   const back: Partial<Record<Duration, number>> = { today: 0, '7_days': 6, '30_days': 29, '3_months': 89, '1_year': 364 };
   switch (view.duration) {
     case '48_hours':
@@ -252,7 +262,10 @@ export function exportBody(view: AnalyticsView, now: Date): ExportBody {
     case 'yesterday':
       return days(addDays(today, -1), addDays(today, -1));
     case 'custom':
-      return days(parseLocalDate(view.from) ?? new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)), parseLocalDate(view.to) ?? today);
+      return days(
+        parseLocalDate(view.from) ?? new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)),
+        parseLocalDate(view.to) ?? today,
+      );
     default:
       return days(addDays(today, -back[view.duration]!), today);
   }

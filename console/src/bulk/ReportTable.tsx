@@ -52,7 +52,12 @@ export function ReportTable({ table, report, label = 'Checked rows' }: { table: 
                   {table.header.map((name, i) => {
                     const message = problems?.get(name);
                     return (
-                      <td key={i} class={message ? 'cell-invalid' : undefined} data-column={name} title={message ? undefined : cells[i] || undefined}>
+                      <td
+                        key={i}
+                        class={message ? 'cell-invalid' : undefined}
+                        data-column={name}
+                        title={message ? undefined : cells[i] || undefined}
+                      >
                         {cells[i] || (message && <span class="blank">(blank)</span>)}
                         {message && <span class="cell-error">{message}</span>}
                       </td>

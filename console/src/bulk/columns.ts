@@ -57,7 +57,15 @@ const SAMPLE_ROWS: Readonly<Record<BulkType, ReadonlyArray<Record<string, string
     { name: 'Table 2', url: 'https://example.com/menu?table=2' },
   ],
   product: [
-    { name: 'Shelf A', productName: 'Green tea', productDescription: 'Sencha, 100 g', currency: 'EUR', subTotal: '3.50', tax: '0.50', totalNet: '4' },
+    {
+      name: 'Shelf A',
+      productName: 'Green tea',
+      productDescription: 'Sencha, 100 g',
+      currency: 'EUR',
+      subTotal: '3.50',
+      tax: '0.50',
+      totalNet: '4',
+    },
     { name: 'Shelf B', productName: 'Black tea' },
   ],
   sms: [
@@ -65,7 +73,14 @@ const SAMPLE_ROWS: Readonly<Record<BulkType, ReadonlyArray<Record<string, string
     { name: 'Feedback', phone: '+1 555 0101' },
   ],
   vcard: [
-    { name: 'Ada card', firstName: 'Ada', lastName: 'Lovelace', contact: '+44 20 7946 0000', email: 'ada@example.com', company: 'Analytical Engines' },
+    {
+      name: 'Ada card',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      contact: '+44 20 7946 0000',
+      email: 'ada@example.com',
+      company: 'Analytical Engines',
+    },
     { name: 'Charles card', firstName: 'Charles', lastName: 'Babbage', contact: '+44 20 7946 0001', email: 'charles@example.com' },
   ],
 };

@@ -100,6 +100,8 @@ export function progressText(state: 'queued' | 'active' | 'completed' | 'failed'
     case 'completed':
       return `Done: ${links(made ?? 0)} made. The ZIP of their codes is ready.`;
     case 'failed':
-      return made === undefined ? 'The batch failed; no links were made.' : `The ${links(made)} were made, but the ZIP of their codes could not be made.`;
+      return made === undefined
+        ? 'The batch failed; no links were made.'
+        : `The ${links(made)} were made, but the ZIP of their codes could not be made.`;
   }
 }

@@ -11,18 +11,34 @@ import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../f
 import type { Cafe } from './cafe-list.js';
 import { ImageField } from './ImageField.js';
 import { languageChoices } from '../fields/languages.js';
-import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, RANGES_MAX, timeZoneChoices, type ProfileForm } from './profile.js';
+import {
+  cafeBodyOf,
+  placeProfileErrors,
+  profileFormData,
+  profileFormOf,
+  RANGES_MAX,
+  timeZoneChoices,
+  type ProfileForm,
+} from './profile.js';
 
 type Client = ReturnType<typeof signedInClient>;
 
-const CONTACT_LABELS = { title: 'Heading on the menu (optional, else the name)', subtitle: 'Subtitle', address: 'Address', phone: 'Phone', email: 'Email', website: 'Website' } as const;
+const CONTACT_LABELS = {
+  title: 'Heading on the menu (optional, else the name)',
+  subtitle: 'Subtitle',
+  address: 'Address',
+  phone: 'Phone',
+  email: 'Email',
+  website: 'Website',
+} as const;
 /** The keyboard a phone offers for each (inputMode: the API, not the browser, checks what is typed). */
 const CONTACT_MODES = { title: 'text', subtitle: 'text', address: 'text', phone: 'tel', email: 'email', website: 'url' } as const;
 const dayLabel = (day: string) => day[0]!.toUpperCase() + day.slice(1);
 
 /** Every path a field of this form shows; other errors are listed above the form. */
 function placedHere(path: string, form: ProfileForm): boolean {
-  if (['name', 'description', 'timezone', 'language', 'facilities', 'logo', 'cover', ...Object.keys(CONTACT_LABELS)].includes(path)) return true;
+  if (['name', 'description', 'timezone', 'language', 'facilities', 'logo', 'cover', ...Object.keys(CONTACT_LABELS)].includes(path))
+    return true;
   const range = /^operating_hours\.(\d+)\.ranges\.(\d+)\.(from|to)$/.exec(path);
   if (range) return Number(range[1]) < form.hours.length;
   return /^social_links\.\d+\.(platform|url)$/.test(path);
@@ -39,7 +55,8 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
   const zones = useMemo(() => timeZoneChoices(form.timezone, Intl.supportedValuesOf('timeZone')), []);
   const languages = useMemo(() => languageChoices(form.language, "The guest's browser language"), []);
   const set = (change: Partial<ProfileForm>) => setForm({ ...form, ...change });
-  const setDay = (index: number, change: Partial<ProfileForm['hours'][number]>) => set({ hours: form.hours.map((d, i) => (i === index ? { ...d, ...change } : d)) });
+  const setDay = (index: number, change: Partial<ProfileForm['hours'][number]>) =>
+    set({ hours: form.hours.map((d, i) => (i === index ? { ...d, ...change } : d)) });
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -49,7 +66,9 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
       const params = { params: { path: { id: cafe.id } } };
       const first = await saveStep(() => client.PUT('/api/v1/cafes/{id}', { ...params, body: cafeBodyOf(form) }));
       // The form is sent as FormData; the OpenAPI document gives the multipart body its members as JSON.
-      const second = first.ok ? await saveStep(() => client.PUT('/api/v1/cafes/{id}/profile', { ...params, body: profileFormData(form) as never })) : first;
+      const second = first.ok
+        ? await saveStep(() => client.PUT('/api/v1/cafes/{id}/profile', { ...params, body: profileFormData(form) as never }))
+        : first;
       if (second.ok) {
         setErrors(NO_ERRORS);
         setForm({ ...form, logo: null, cover: null, deleteLogo: false, deleteCover: false });
@@ -84,9 +103,22 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
           {(input) => <input {...input} value={form.name} maxLength={255} onInput={(e) => set({ name: e.currentTarget.value })} />}
         </Field>
         <Field path="description" label="Description" errors={errors}>
-          {(input) => <textarea {...input} value={form.description} maxLength={2000} rows={3} onInput={(e) => set({ description: e.currentTarget.value })} />}
+          {(input) => (
+            <textarea
+              {...input}
+              value={form.description}
+              maxLength={2000}
+              rows={3}
+              onInput={(e) => set({ description: e.currentTarget.value })}
+            />
+          )}
         </Field>
-        <Field path="language" label="Menu language" errors={errors} hint="The language of the menu page's own words, dates and prices. Your dish names stay as you write them.">
+        <Field
+          path="language"
+          label="Menu language"
+          errors={errors}
+          hint="The language of the menu page's own words, dates and prices. Your dish names stay as you write them."
+        >
           {(input) => (
             <select {...input} value={form.language} onChange={(e) => set({ language: e.currentTarget.value })}>
               {languages.map((l) => (
@@ -97,24 +129,60 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
             </select>
           )}
         </Field>
-        <ImageField key={`logo-${saves}`} path="logo" label="Logo" savedWith="profile" current={cafe.logo} file={form.logo} remove={form.deleteLogo} errors={errors} onChange={(logo, deleteLogo) => set({ logo, deleteLogo })} />
-        <ImageField key={`cover-${saves}`} path="cover" label="Cover photo" savedWith="profile" current={cafe.cover} file={form.cover} remove={form.deleteCover} errors={errors} onChange={(cover, deleteCover) => set({ cover, deleteCover })} />
+        <ImageField
+          key={`logo-${saves}`}
+          path="logo"
+          label="Logo"
+          savedWith="profile"
+          current={cafe.logo}
+          file={form.logo}
+          remove={form.deleteLogo}
+          errors={errors}
+          onChange={(logo, deleteLogo) => set({ logo, deleteLogo })}
+        />
+        <ImageField
+          key={`cover-${saves}`}
+          path="cover"
+          label="Cover photo"
+          savedWith="profile"
+          current={cafe.cover}
+          file={form.cover}
+          remove={form.deleteCover}
+          errors={errors}
+          onChange={(cover, deleteCover) => set({ cover, deleteCover })}
+        />
       </fieldset>
       <fieldset class="group">
         <legend>Contact</legend>
         {(Object.keys(CONTACT_LABELS) as Array<keyof typeof CONTACT_LABELS>).map((f) => (
           <Field key={f} path={f} label={CONTACT_LABELS[f]} errors={errors}>
-            {(input) => <input {...input} inputMode={CONTACT_MODES[f]} value={form[f]} onInput={(e) => set({ [f]: e.currentTarget.value })} />}
+            {(input) => (
+              <input {...input} inputMode={CONTACT_MODES[f]} value={form[f]} onInput={(e) => set({ [f]: e.currentTarget.value })} />
+            )}
           </Field>
         ))}
         <h3>Social links</h3>
         {form.social.map((s, i) => (
           <div class="social-row" key={i} role="group" aria-label={`Social link ${i + 1}`}>
             <Field path={`social_links.${i}.platform`} label="Platform" errors={errors}>
-              {(input) => <input {...input} value={s.platform} placeholder="instagram" onInput={(e) => set({ social: form.social.map((x, j) => (j === i ? { ...x, platform: e.currentTarget.value } : x)) })} />}
+              {(input) => (
+                <input
+                  {...input}
+                  value={s.platform}
+                  placeholder="instagram"
+                  onInput={(e) => set({ social: form.social.map((x, j) => (j === i ? { ...x, platform: e.currentTarget.value } : x)) })}
+                />
+              )}
             </Field>
             <Field path={`social_links.${i}.url`} label="Address (URL)" errors={errors}>
-              {(input) => <input {...input} type="url" value={s.url} onInput={(e) => set({ social: form.social.map((x, j) => (j === i ? { ...x, url: e.currentTarget.value } : x)) })} />}
+              {(input) => (
+                <input
+                  {...input}
+                  type="url"
+                  value={s.url}
+                  onInput={(e) => set({ social: form.social.map((x, j) => (j === i ? { ...x, url: e.currentTarget.value } : x)) })}
+                />
+              )}
             </Field>
             <button type="button" onClick={() => set({ social: form.social.filter((_, j) => j !== i) })}>
               Remove social link {i + 1}
@@ -127,7 +195,12 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
       </fieldset>
       <fieldset class="group">
         <legend>Opening hours</legend>
-        <Field path="timezone" label="Time zone" errors={errors} hint="The hours are the cafe's local time; guests see whether it is open now.">
+        <Field
+          path="timezone"
+          label="Time zone"
+          errors={errors}
+          hint="The hours are the cafe's local time; guests see whether it is open now."
+        >
           {(input) => (
             <select {...input} value={form.timezone} onChange={(e) => set({ timezone: e.currentTarget.value })}>
               {zones.map((z) => (
@@ -142,15 +215,34 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
           <fieldset class="group day-hours" key={d.day}>
             <legend>{dayLabel(d.day)}</legend>
             <div class="check">
-              <input id={`open-${d.day}`} type="checkbox" checked={d.enabled} onChange={(e) => setDay(i, { enabled: e.currentTarget.checked })} />
+              <input
+                id={`open-${d.day}`}
+                type="checkbox"
+                checked={d.enabled}
+                onChange={(e) => setDay(i, { enabled: e.currentTarget.checked })}
+              />
               <label for={`open-${d.day}`}>Open on {dayLabel(d.day)}</label>
             </div>
             {d.enabled &&
               d.ranges.map((r, k) => (
                 <div class="time-range" key={k} role="group" aria-label={`${dayLabel(d.day)} opening ${k + 1}`}>
                   {(['from', 'to'] as const).map((end) => (
-                    <Field key={end} path={`operating_hours.${i}.ranges.${k}.${end}`} label={end === 'from' ? 'Opens' : 'Closes'} errors={errors}>
-                      {(input) => <input {...input} type="time" value={r[end]} onInput={(e) => setDay(i, { ranges: d.ranges.map((x, j) => (j === k ? { ...x, [end]: e.currentTarget.value } : x)) })} />}
+                    <Field
+                      key={end}
+                      path={`operating_hours.${i}.ranges.${k}.${end}`}
+                      label={end === 'from' ? 'Opens' : 'Closes'}
+                      errors={errors}
+                    >
+                      {(input) => (
+                        <input
+                          {...input}
+                          type="time"
+                          value={r[end]}
+                          onInput={(e) =>
+                            setDay(i, { ranges: d.ranges.map((x, j) => (j === k ? { ...x, [end]: e.currentTarget.value } : x)) })
+                          }
+                        />
+                      )}
                     </Field>
                   ))}
                   {d.ranges.length > 1 && (
@@ -191,5 +283,9 @@ async function saveStep(send: () => Promise<{ data?: { data: Cafe }; error?: unk
   const { data, error, response } = await send();
   if (data) return { ok: true, cafe: data.data };
   const errors = fieldErrorsOf(error);
-  return { ok: false, errors, message: Object.keys(errors).length ? 'Some fields need fixing; see the messages beside them.' : problemText(response.status, error) };
+  return {
+    ok: false,
+    errors,
+    message: Object.keys(errors).length ? 'Some fields need fixing; see the messages beside them.' : problemText(response.status, error),
+  };
 }

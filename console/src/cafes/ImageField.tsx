@@ -25,7 +25,14 @@ export function ImageField({ path, label, savedWith, current, file, remove, erro
   return (
     <div class="image-field">
       <Field path={path} label={`${label} (optional)`} errors={errors} hint={`PNG, JPEG, WebP, GIF or SVG. Saved with the ${savedWith}.`}>
-        {(input) => <input {...input} type="file" accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml" onChange={(e) => onChange(e.currentTarget.files?.[0] ?? null, false)} />}
+        {(input) => (
+          <input
+            {...input}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml"
+            onChange={(e) => onChange(e.currentTarget.files?.[0] ?? null, false)}
+          />
+        )}
       </Field>
       {preview && <img src={preview} alt={`${label} chosen, saved with the ${savedWith}`} class="image-preview" />}
       {current && !file && !remove && (

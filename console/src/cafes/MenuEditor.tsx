@@ -8,11 +8,23 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Dialog } from '../screens/Dialog.js';
-import { deleteConsequence, menuTree, moved, movedTo, orderEntries, priceText, type Category, type Group, type Item, type TreeGroup } from './menu.js';
+import {
+  deleteConsequence,
+  menuTree,
+  moved,
+  movedTo,
+  orderEntries,
+  priceText,
+  type Category,
+  type Group,
+  type Item,
+  type TreeGroup,
+} from './menu.js';
 import { CategoryDialog, GroupDialog, ItemDialog } from './MenuForms.js';
 
 type Client = ReturnType<typeof signedInClient>;
-type Menu = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; groups: Group[]; categories: Category[]; items: Item[] };
+type Menu =
+  { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; groups: Group[]; categories: Category[]; items: Item[] };
 type Kind = 'group' | 'category' | 'item';
 type Entry = { id: string; name: string; visible: boolean };
 /** The open add or edit dialog. */
@@ -33,7 +45,8 @@ async function loadMenu(client: Client, id: string): Promise<Menu> {
       client.GET('/api/v1/cafes/{id}/categories', params),
       client.GET('/api/v1/cafes/{id}/items', params),
     ]);
-    for (const answer of [groups, categories, items]) if (!answer.data) return { phase: 'error', message: problemText(answer.response.status, answer.error) };
+    for (const answer of [groups, categories, items])
+      if (!answer.data) return { phase: 'error', message: problemText(answer.response.status, answer.error) };
     return { phase: 'ready', groups: groups.data!.data, categories: categories.data!.data, items: items.data!.data };
   } catch {
     return { phase: 'error', message: UNREACHABLE };
@@ -89,24 +102,49 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
   const setVisible = (kind: Kind, entry: Entry) => {
     const visible = !entry.visible;
     const done = `${entry.name} is ${visible ? 'shown on' : 'hidden from'} the menu page.`;
-    if (kind === 'item') return act(() => client.POST(visible ? '/api/v1/cafes/{id}/items/{itemId}/show' : '/api/v1/cafes/{id}/items/{itemId}/hide', { params: { path: { id: cafeId, itemId: entry.id } } }), done);
-    if (kind === 'category') return act(() => client.PUT('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: entry.id } }, body: { visible } }), done);
+    if (kind === 'item')
+      return act(
+        () =>
+          client.POST(visible ? '/api/v1/cafes/{id}/items/{itemId}/show' : '/api/v1/cafes/{id}/items/{itemId}/hide', {
+            params: { path: { id: cafeId, itemId: entry.id } },
+          }),
+        done,
+      );
+    if (kind === 'category')
+      return act(
+        () =>
+          client.PUT('/api/v1/cafes/{id}/categories/{categoryId}', {
+            params: { path: { id: cafeId, categoryId: entry.id } },
+            body: { visible },
+          }),
+        done,
+      );
     const form = new FormData();
     form.append('visible', String(visible));
-    return act(() => client.PUT('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } }, body: form as never }), done);
+    return act(
+      () => client.PUT('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } }, body: form as never }),
+      done,
+    );
   };
 
   const remove = async ({ kind, entry }: Deleting) => {
     setDeleting(null);
     const done = `${entry.name} deleted.`;
-    if (kind === 'item') await act(() => client.DELETE('/api/v1/cafes/{id}/items/{itemId}', { params: { path: { id: cafeId, itemId: entry.id } } }), done);
-    else if (kind === 'category') await act(() => client.DELETE('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: entry.id } } }), done);
-    else await act(() => client.DELETE('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } } }), done);
+    if (kind === 'item')
+      await act(() => client.DELETE('/api/v1/cafes/{id}/items/{itemId}', { params: { path: { id: cafeId, itemId: entry.id } } }), done);
+    else if (kind === 'category')
+      await act(
+        () => client.DELETE('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: entry.id } } }),
+        done,
+      );
+    else
+      await act(() => client.DELETE('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: entry.id } } }), done);
     setDeletes((n) => n + 1);
   };
   // The deleted row's button had the focus: once the row is gone, it goes to the menu's heading rather than the page's start.
   useEffect(() => {
-    if (deletes > 0 && (!document.activeElement || document.activeElement === document.body)) document.getElementById('menu-title')?.focus();
+    if (deletes > 0 && (!document.activeElement || document.activeElement === document.body))
+      document.getElementById('menu-title')?.focus();
   }, [deletes]);
 
   /** A row's drag and drop among its siblings (the same level under the same parent). */
@@ -134,10 +172,22 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
     const name = called(kind, entry.name);
     return (
       <span class="menu-actions">
-        <button type="button" id={`move-up-${entry.id}`} disabled={index === 0} onClick={() => void move(kind, list, index, -1)} aria-label={`Move ${name} up`}>
+        <button
+          type="button"
+          id={`move-up-${entry.id}`}
+          disabled={index === 0}
+          onClick={() => void move(kind, list, index, -1)}
+          aria-label={`Move ${name} up`}
+        >
           ↑
         </button>
-        <button type="button" id={`move-down-${entry.id}`} disabled={index === list.length - 1} onClick={() => void move(kind, list, index, 1)} aria-label={`Move ${name} down`}>
+        <button
+          type="button"
+          id={`move-down-${entry.id}`}
+          disabled={index === list.length - 1}
+          onClick={() => void move(kind, list, index, 1)}
+          aria-label={`Move ${name} down`}
+        >
           ↓
         </button>
         <button type="button" onClick={onEdit}>
@@ -189,7 +239,13 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
             {category.name}
           </h4>
           {!category.visible && hidden}
-          {actions('category', siblings, index, () => setEditing({ kind: 'category', category, groupId: category.group_id }), () => deleteConsequence({ kind: 'category', items: items.length }))}
+          {actions(
+            'category',
+            siblings,
+            index,
+            () => setEditing({ kind: 'category', category, groupId: category.group_id }),
+            () => deleteConsequence({ kind: 'category', items: items.length }),
+          )}
         </div>
         {category.description && <p class="menu-description">{category.description}</p>}
         {items.length === 0 ? (
@@ -202,7 +258,13 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
                 <span>{priceText(item.price, item.currency)}</span>
                 {item.image && <span class="badge">photo</span>}
                 {!item.visible && hidden}
-                {actions('item', items, i, () => setEditing({ kind: 'item', item, categoryId: item.category_id }), () => deleteConsequence({ kind: 'item' }))}
+                {actions(
+                  'item',
+                  items,
+                  i,
+                  () => setEditing({ kind: 'item', item, categoryId: item.category_id }),
+                  () => deleteConsequence({ kind: 'item' }),
+                )}
               </li>
             ))}
           </ol>
@@ -233,9 +295,20 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
               <div class="menu-row" {...(group ? dragProps('group', '', groups, index) : {})}>
                 <h3 class="menu-name">{group ? group.name : 'Not in a group'}</h3>
                 {group && !group.visible && hidden}
-                {group && actions('group', groups, index, () => setEditing({ kind: 'group', group }), () => deleteConsequence({ kind: 'group', categories: branch.categories.length, items }))}
+                {group &&
+                  actions(
+                    'group',
+                    groups,
+                    index,
+                    () => setEditing({ kind: 'group', group }),
+                    () => deleteConsequence({ kind: 'group', categories: branch.categories.length, items }),
+                  )}
               </div>
-              {!group && <p class="hint">Categories whose group was deleted; the menu page shows them after the groups. Edit one to put it in a group.</p>}
+              {!group && (
+                <p class="hint">
+                  Categories whose group was deleted; the menu page shows them after the groups. Edit one to put it in a group.
+                </p>
+              )}
               {branch.categories.length === 0 ? (
                 <p class="empty">No categories yet.</p>
               ) : (
@@ -255,9 +328,25 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
       <button type="button" onClick={() => setEditing({ kind: 'group', group: null })}>
         Add a group
       </button>
-      {editing?.kind === 'group' && <GroupDialog client={client} cafeId={cafeId} group={editing.group} onSaved={saved(editing.group ? 'saved' : 'added')} onCancel={cancelled} />}
+      {editing?.kind === 'group' && (
+        <GroupDialog
+          client={client}
+          cafeId={cafeId}
+          group={editing.group}
+          onSaved={saved(editing.group ? 'saved' : 'added')}
+          onCancel={cancelled}
+        />
+      )}
       {editing?.kind === 'category' && (
-        <CategoryDialog client={client} cafeId={cafeId} category={editing.category} groupId={editing.groupId} groups={groups} onSaved={saved(editing.category ? 'saved' : 'added')} onCancel={cancelled} />
+        <CategoryDialog
+          client={client}
+          cafeId={cafeId}
+          category={editing.category}
+          groupId={editing.groupId}
+          groups={groups}
+          onSaved={saved(editing.category ? 'saved' : 'added')}
+          onCancel={cancelled}
+        />
       )}
       {editing?.kind === 'item' && (
         <ItemDialog
@@ -271,7 +360,13 @@ export function MenuEditor({ cafeId }: { cafeId: string }) {
         />
       )}
       {deleting && (
-        <Dialog title={`Delete “${deleting.entry.name}”?`} submitLabel={`Delete ${deleting.kind === 'item' ? 'dish' : deleting.kind}`} danger onSubmit={() => void remove(deleting)} onCancel={() => setDeleting(null)}>
+        <Dialog
+          title={`Delete “${deleting.entry.name}”?`}
+          submitLabel={`Delete ${deleting.kind === 'item' ? 'dish' : deleting.kind}`}
+          danger
+          onSubmit={() => void remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        >
           <p>{deleting.consequence}</p>
         </Dialog>
       )}

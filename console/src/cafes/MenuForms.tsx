@@ -32,7 +32,8 @@ type Client = ReturnType<typeof signedInClient>;
 type Answer = { data?: { data: { name: string } }; error?: unknown; response: Response };
 
 /** Errors keyed by the dialog's field paths (`item.name`): ids stay unique beside the profile form's. */
-const under = (prefix: string, errors: Readonly<Record<string, string>>): FieldErrors => Object.fromEntries(Object.entries(errors).map(([k, v]) => [`${prefix}.${k}`, v]));
+const under = (prefix: string, errors: Readonly<Record<string, string>>): FieldErrors =>
+  Object.fromEntries(Object.entries(errors).map(([k, v]) => [`${prefix}.${k}`, v]));
 
 /**
  * A save's state: busy while awaited, errors at their fields, the rest in words. `send` answers
@@ -55,7 +56,8 @@ function useSave(prefix: string, fields: readonly string[], onSaved: (name: stri
       if (data) return onSaved(data.data.name);
       const byField = placeAnswer(fieldErrorsOf(error));
       if (Object.keys(byField).length > 0) return place(byField);
-      if ((response.status === 413 || response.status === 415) && fields.includes('image')) return place({ image: problemText(response.status, error) });
+      if ((response.status === 413 || response.status === 415) && fields.includes('image'))
+        return place({ image: problemText(response.status, error) });
       place({});
       setProblem(problemText(response.status, error));
     } catch {
@@ -82,7 +84,19 @@ const Check = ({ id, label, checked, onChange }: { id: string; label: string; ch
   </div>
 );
 
-export function GroupDialog({ client, cafeId, group, onSaved, onCancel }: { client: Client; cafeId: string; group: Group | null; onSaved(name: string): void; onCancel(): void }) {
+export function GroupDialog({
+  client,
+  cafeId,
+  group,
+  onSaved,
+  onCancel,
+}: {
+  client: Client;
+  cafeId: string;
+  group: Group | null;
+  onSaved(name: string): void;
+  onCancel(): void;
+}) {
   const [draft, setDraft] = useState<GroupDraft>(() => groupDraftOf(group));
   const set = (change: Partial<GroupDraft>) => setDraft({ ...draft, ...change });
   const { errors, problem, busy, place, save } = useSave('group', ['name', 'image'], onSaved);
@@ -92,17 +106,36 @@ export function GroupDialog({ client, cafeId, group, onSaved, onCancel }: { clie
     // The form is sent as FormData; the OpenAPI document gives the multipart body its members as JSON.
     void save(() =>
       group
-        ? client.PUT('/api/v1/cafes/{id}/groups/{groupId}', { params: { path: { id: cafeId, groupId: group.id } }, body: checked.form as never })
+        ? client.PUT('/api/v1/cafes/{id}/groups/{groupId}', {
+            params: { path: { id: cafeId, groupId: group.id } },
+            body: checked.form as never,
+          })
         : client.POST('/api/v1/cafes/{id}/groups', { params: { path: { id: cafeId } }, body: checked.form as never }),
     );
   };
   return (
-    <Dialog title={group ? `Edit the group “${group.name}”` : 'Add a group'} submitLabel={group ? 'Save group' : 'Add group'} busy={busy} error={problem} onSubmit={submit} onCancel={onCancel}>
+    <Dialog
+      title={group ? `Edit the group “${group.name}”` : 'Add a group'}
+      submitLabel={group ? 'Save group' : 'Add group'}
+      busy={busy}
+      error={problem}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
       <Field path="group.name" label="Group name" errors={errors} hint="A section of the menu page: Drinks, Food…">
         {(input) => <input {...input} value={draft.name} maxLength={255} onInput={(e) => set({ name: e.currentTarget.value })} />}
       </Field>
       <Check id="group-visible" label="Shown on the menu page" checked={draft.visible} onChange={(visible) => set({ visible })} />
-      <ImageField path="group.image" label="Image" savedWith="group" current={group?.image ?? null} file={draft.image} remove={draft.deleteImage} errors={errors} onChange={(image, deleteImage) => set({ image, deleteImage })} />
+      <ImageField
+        path="group.image"
+        label="Image"
+        savedWith="group"
+        current={group?.image ?? null}
+        file={draft.image}
+        remove={draft.deleteImage}
+        errors={errors}
+        onChange={(image, deleteImage) => set({ image, deleteImage })}
+      />
     </Dialog>
   );
 }
@@ -136,23 +169,44 @@ export function CategoryDialog({
     if ('errors' in checked) return place(checked.errors);
     void save(async () => {
       const saved = target
-        ? await client.PUT('/api/v1/cafes/{id}/categories/{categoryId}', { params: { path: { id: cafeId, categoryId: target.id } }, body: checked.body })
+        ? await client.PUT('/api/v1/cafes/{id}/categories/{categoryId}', {
+            params: { path: { id: cafeId, categoryId: target.id } },
+            body: checked.body,
+          })
         : await client.POST('/api/v1/cafes/{id}/categories', { params: { path: { id: cafeId } }, body: checked.body });
       if (!saved.data || !draft.image) return saved;
       setMade(saved.data.data);
       // The image is a form of its own, sent once the category it belongs to is saved.
       const form = new FormData();
       form.append('image', draft.image);
-      return client.PUT('/api/v1/cafes/{id}/categories/{categoryId}/image', { params: { path: { id: cafeId, categoryId: saved.data.data.id } }, body: form as never });
+      return client.PUT('/api/v1/cafes/{id}/categories/{categoryId}/image', {
+        params: { path: { id: cafeId, categoryId: saved.data.data.id } },
+        body: form as never,
+      });
     });
   };
   return (
-    <Dialog title={category ? `Edit the category “${category.name}”` : 'Add a category'} submitLabel={category ? 'Save category' : 'Add category'} busy={busy} error={problem} onSubmit={submit} onCancel={onCancel}>
+    <Dialog
+      title={category ? `Edit the category “${category.name}”` : 'Add a category'}
+      submitLabel={category ? 'Save category' : 'Add category'}
+      busy={busy}
+      error={problem}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
       <Field path="category.name" label="Category name" errors={errors} hint="Coffee, Breakfast, Pastries…">
         {(input) => <input {...input} value={draft.name} maxLength={255} onInput={(e) => set({ name: e.currentTarget.value })} />}
       </Field>
       <Field path="category.description" label="Description (optional)" errors={errors}>
-        {(input) => <textarea {...input} rows={2} maxLength={1000} value={draft.description} onInput={(e) => set({ description: e.currentTarget.value })} />}
+        {(input) => (
+          <textarea
+            {...input}
+            rows={2}
+            maxLength={1000}
+            value={draft.description}
+            onInput={(e) => set({ description: e.currentTarget.value })}
+          />
+        )}
       </Field>
       <Field path="category.group_id" label="Group" errors={errors}>
         {(input) => (
@@ -162,13 +216,33 @@ export function CategoryDialog({
         )}
       </Field>
       <Check id="category-visible" label="Shown on the menu page" checked={draft.visible} onChange={(visible) => set({ visible })} />
-      <ImageField path="category.image" label="Image" savedWith="category" current={category?.image ?? null} file={draft.image} remove={draft.deleteImage} errors={errors} onChange={(image, deleteImage) => set({ image, deleteImage })} />
+      <ImageField
+        path="category.image"
+        label="Image"
+        savedWith="category"
+        current={category?.image ?? null}
+        file={draft.image}
+        remove={draft.deleteImage}
+        errors={errors}
+        onChange={(image, deleteImage) => set({ image, deleteImage })}
+      />
     </Dialog>
   );
 }
 
 /** The item fields shown at a Field (itemErrorsAt's names); errors about the others are said above the buttons. */
-const ITEM_FIELDS = ['categoryId', 'name', 'price', 'currency', 'description', 'ingredients', 'otherTags', 'otherAllergens', 'spiceLevel', 'image'];
+const ITEM_FIELDS = [
+  'categoryId',
+  'name',
+  'price',
+  'currency',
+  'description',
+  'ingredients',
+  'otherTags',
+  'otherAllergens',
+  'spiceLevel',
+  'image',
+];
 
 export function ItemDialog({
   client,
@@ -198,18 +272,33 @@ export function ItemDialog({
     void save(
       () =>
         item
-          ? client.PUT('/api/v1/cafes/{id}/items/{itemId}', { params: { path: { id: cafeId, itemId: item.id } }, body: checked.form as never })
+          ? client.PUT('/api/v1/cafes/{id}/items/{itemId}', {
+              params: { path: { id: cafeId, itemId: item.id } },
+              body: checked.form as never,
+            })
           : client.POST('/api/v1/cafes/{id}/items', { params: { path: { id: cafeId } }, body: checked.form as never }),
       itemErrorsAt,
     );
   };
-  const text = (field: 'name' | 'price' | 'currency' | 'ingredients' | 'otherTags' | 'otherAllergens', label: string, extra: Record<string, unknown> = {}, hint?: string) => (
+  const text = (
+    field: 'name' | 'price' | 'currency' | 'ingredients' | 'otherTags' | 'otherAllergens',
+    label: string,
+    extra: Record<string, unknown> = {},
+    hint?: string,
+  ) => (
     <Field path={`item.${field}`} label={label} errors={errors} hint={hint}>
       {(input) => <input {...input} {...extra} value={draft[field]} onInput={(e) => set({ [field]: e.currentTarget.value })} />}
     </Field>
   );
   return (
-    <Dialog title={item ? `Edit the dish “${item.name}”` : 'Add a dish'} submitLabel={item ? 'Save dish' : 'Add dish'} busy={busy} error={problem} onSubmit={submit} onCancel={onCancel}>
+    <Dialog
+      title={item ? `Edit the dish “${item.name}”` : 'Add a dish'}
+      submitLabel={item ? 'Save dish' : 'Add dish'}
+      busy={busy}
+      error={problem}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
       <div class="item-form">
         {text('name', 'Dish name', { maxLength: 255 })}
         <div class="item-price">
@@ -224,17 +313,33 @@ export function ItemDialog({
           )}
         </Field>
         <Field path="item.description" label="Description (optional)" errors={errors}>
-          {(input) => <textarea {...input} rows={2} maxLength={2000} value={draft.description} onInput={(e) => set({ description: e.currentTarget.value })} />}
+          {(input) => (
+            <textarea
+              {...input}
+              rows={2}
+              maxLength={2000}
+              value={draft.description}
+              onInput={(e) => set({ description: e.currentTarget.value })}
+            />
+          )}
         </Field>
         <Field path="item.ingredients" label="Ingredients (optional)" errors={errors} hint="One per line, or separated by commas.">
-          {(input) => <textarea {...input} rows={2} value={draft.ingredients} onInput={(e) => set({ ingredients: e.currentTarget.value })} />}
+          {(input) => (
+            <textarea {...input} rows={2} value={draft.ingredients} onInput={(e) => set({ ingredients: e.currentTarget.value })} />
+          )}
         </Field>
         <fieldset class="group choices">
           <legend>Dietary tags</legend>
           <p class="hint">Shown as badges, and guests can filter by them.</p>
           <div class="choice-grid">
             {DIET_CHOICES.map((d) => (
-              <Check key={d.key} id={`item-diet-${d.key}`} label={d.label} checked={draft.diets.includes(d.key)} onChange={(on) => set({ diets: toggle(draft.diets, d.key, on) })} />
+              <Check
+                key={d.key}
+                id={`item-diet-${d.key}`}
+                label={d.label}
+                checked={draft.diets.includes(d.key)}
+                onChange={(on) => set({ diets: toggle(draft.diets, d.key, on) })}
+              />
             ))}
           </div>
           {text('otherTags', 'Other tags (optional)', {}, 'Separated by commas: house special, seasonal…')}
@@ -244,14 +349,24 @@ export function ItemDialog({
           <p class="hint">Guests can hide dishes with an allergen.</p>
           <div class="choice-grid">
             {COMMON_ALLERGENS.map((a) => (
-              <Check key={a} id={`item-allergen-${a.toLowerCase()}`} label={a} checked={draft.allergens.includes(a)} onChange={(on) => set({ allergens: toggle(draft.allergens, a, on) })} />
+              <Check
+                key={a}
+                id={`item-allergen-${a.toLowerCase()}`}
+                label={a}
+                checked={draft.allergens.includes(a)}
+                onChange={(on) => set({ allergens: toggle(draft.allergens, a, on) })}
+              />
             ))}
           </div>
           {text('otherAllergens', 'Other allergens (optional)', {}, 'Separated by commas.')}
         </fieldset>
         <Field path="item.spiceLevel" label="Spice level" errors={errors}>
           {(input) => (
-            <select {...input} value={draft.spiceLevel} onChange={(e) => set({ spiceLevel: e.currentTarget.value as ItemDraft['spiceLevel'] })}>
+            <select
+              {...input}
+              value={draft.spiceLevel}
+              onChange={(e) => set({ spiceLevel: e.currentTarget.value as ItemDraft['spiceLevel'] })}
+            >
               {options(SPICE_CHOICES.map((s) => [s.value, s.label] as const))}
             </select>
           )}
@@ -265,7 +380,16 @@ export function ItemDialog({
             <Check id="item-recommended" label="Recommended" checked={draft.recommended} onChange={(recommended) => set({ recommended })} />
           </div>
         </fieldset>
-        <ImageField path="item.image" label="Photo" savedWith="dish" current={item?.image ?? null} file={draft.image} remove={draft.deleteImage} errors={errors} onChange={(image, deleteImage) => set({ image, deleteImage })} />
+        <ImageField
+          path="item.image"
+          label="Photo"
+          savedWith="dish"
+          current={item?.image ?? null}
+          file={draft.image}
+          remove={draft.deleteImage}
+          errors={errors}
+          onChange={(image, deleteImage) => set({ image, deleteImage })}
+        />
       </div>
     </Dialog>
   );

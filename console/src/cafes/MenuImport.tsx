@@ -51,7 +51,8 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
   const choose = async (file: File) => {
     setRun({ phase: 'idle' });
     setProblems(null);
-    if (file.size > FILE_MAX_BYTES) return setChosen({ fileName: file.name, error: `The file is larger than the ${FILE_MAX_BYTES / 1024 / 1024} MiB an import takes.` });
+    if (file.size > FILE_MAX_BYTES)
+      return setChosen({ fileName: file.name, error: `The file is larger than the ${FILE_MAX_BYTES / 1024 / 1024} MiB an import takes.` });
     try {
       // A new key per file read: the same file chosen again after a fix on disk is a new import.
       setChosen({ fileName: file.name, preview: previewMenu(await file.text()), key: newIdempotencyKey() });
@@ -111,7 +112,8 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
     <section class="menu-import" aria-labelledby="menu-import-title">
       <h2 id="menu-import-title">Import a whole menu from a CSV file</h2>
       <p class="notice warning" id="menu-import-warning">
-        <strong>Importing replaces the whole menu.</strong> Every item, category and group {cafeName} has now is deleted, with their images, and the file’s rows take their place. Check the preview first: nothing changes until you confirm.
+        <strong>Importing replaces the whole menu.</strong> Every item, category and group {cafeName} has now is deleted, with their images,
+        and the file’s rows take their place. Check the preview first: nothing changes until you confirm.
       </p>
       <div class="bulk-columns">
         <p>One row per item; the header row names the columns, in any order:</p>
@@ -128,7 +130,13 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
         </button>
       </div>
 
-      <DropZone id="menu-import-file" fileName={chosen?.fileName ?? null} invalid={!!fileError} describedBy={fileError ? 'menu-import-file-error' : 'menu-import-warning'} onFile={(file) => void choose(file)} />
+      <DropZone
+        id="menu-import-file"
+        fileName={chosen?.fileName ?? null}
+        invalid={!!fileError}
+        describedBy={fileError ? 'menu-import-file-error' : 'menu-import-warning'}
+        onFile={(file) => void choose(file)}
+      />
       {fileError && (
         <p class="field-error" id="menu-import-file-error">
           {fileError}
@@ -143,16 +151,31 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
 
       {preview && (
         <div class="actions">
-          <button type="button" class="danger" disabled={!ready || run.phase === 'following'} aria-describedby="menu-import-warning" onClick={() => setRun({ phase: 'confirming', error: null, busy: false })}>
+          <button
+            type="button"
+            class="danger"
+            disabled={!ready || run.phase === 'following'}
+            aria-describedby="menu-import-warning"
+            onClick={() => setRun({ phase: 'confirming', error: null, busy: false })}
+          >
             Replace the menu with these {preview.counts.items.toLocaleString('en')} items…
           </button>
         </div>
       )}
 
       {run.phase === 'confirming' && preview && (
-        <Dialog title="Replace the whole menu?" submitLabel="Replace the menu" danger busy={run.busy} error={run.error} onSubmit={() => void start()} onCancel={() => setRun({ phase: 'idle' })}>
+        <Dialog
+          title="Replace the whole menu?"
+          submitLabel="Replace the menu"
+          danger
+          busy={run.busy}
+          error={run.error}
+          onSubmit={() => void start()}
+          onCancel={() => setRun({ phase: 'idle' })}
+        >
           <p>
-            Every item, category and group on {cafeName}’s menu is deleted, with their images. In their place: {countsText(preview.counts)}. This cannot be undone.
+            Every item, category and group on {cafeName}’s menu is deleted, with their images. In their place: {countsText(preview.counts)}.
+            This cannot be undone.
           </p>
         </Dialog>
       )}

@@ -34,8 +34,14 @@ export function MenuScansToday({ slug }: { slug: string }) {
   useEffect(() => {
     setState({ phase: 'loading' });
     signedInClient()
-      .GET('/api/v1/links/{id}/analytics/general', { params: { path: { id: slug }, query: { duration: 'today', timezone: browserTimeZone() } } })
-      .then(({ data, error, response }) => setState(data ? { phase: 'ready', scans: data.data.numberOfScans } : { phase: 'error', message: problemText(response.status, error) }))
+      .GET('/api/v1/links/{id}/analytics/general', {
+        params: { path: { id: slug }, query: { duration: 'today', timezone: browserTimeZone() } },
+      })
+      .then(({ data, error, response }) =>
+        setState(
+          data ? { phase: 'ready', scans: data.data.numberOfScans } : { phase: 'error', message: problemText(response.status, error) },
+        ),
+      )
       .catch(() => setState({ phase: 'error', message: UNREACHABLE }));
   }, [slug]);
   return (
@@ -44,7 +50,8 @@ export function MenuScansToday({ slug }: { slug: string }) {
         <span role="status">Counting today’s scans…</span>
       ) : state.phase === 'error' ? (
         <span>
-          Today’s scans could not be counted. {state.message} <a href={`#/analytics/${encodeURIComponent(slug)}`}>Open the menu link’s analytics</a>
+          Today’s scans could not be counted. {state.message}{' '}
+          <a href={`#/analytics/${encodeURIComponent(slug)}`}>Open the menu link’s analytics</a>
         </span>
       ) : (
         <>
@@ -65,7 +72,11 @@ export function useScansTodayBySlug(): ((slug: string) => number | null) | null 
   useEffect(() => {
     signedInClient()
       .GET('/api/v1/analytics/qr-code', { params: { query: { duration: 'today', timezone: browserTimeZone(), limit: RANKING_MAX } } })
-      .then(({ data }) => data && setRanking({ scans: new Map(data.data.map((row) => [row.dynamicLinkId, row.scans])), complete: data.data.length < RANKING_MAX }))
+      .then(
+        ({ data }) =>
+          data &&
+          setRanking({ scans: new Map(data.data.map((row) => [row.dynamicLinkId, row.scans])), complete: data.data.length < RANKING_MAX }),
+      )
       .catch(() => undefined);
   }, []);
   return useMemo(() => (ranking ? (slug: string) => ranking.scans.get(slug) ?? (ranking.complete ? 0 : null) : null), [ranking]);

@@ -13,7 +13,8 @@ const PHONE_WIDTH = 390;
 const PHONE_HEIGHT = 700;
 const DEBOUNCE_MS = 400;
 
-type PreviewState = { phase: 'loading'; url: string | null } | { phase: 'shown'; url: string } | { phase: 'failed'; url: string | null; text: string };
+type PreviewState =
+  { phase: 'loading'; url: string | null } | { phase: 'shown'; url: string } | { phase: 'failed'; url: string | null; text: string };
 
 export function ThemePreview({ cafeId, form }: { cafeId: string; form: ThemeForm }) {
   const client = useMemo(signedInClient, []);
@@ -27,11 +28,19 @@ export function ThemePreview({ cafeId, form }: { cafeId: string; form: ThemeForm
     setState((s) => ({ phase: 'loading', url: s.url }));
     const timer = setTimeout(async () => {
       try {
-        const { data, error, response } = await client.POST('/api/v1/cafes/{id}/theme/preview', { params: { path: { id: cafeId } }, body: JSON.parse(body) });
+        const { data, error, response } = await client.POST('/api/v1/cafes/{id}/theme/preview', {
+          params: { path: { id: cafeId } },
+          body: JSON.parse(body),
+        });
         if (!current) return;
         // The frame's load event says when the page is there.
         if (data) setState({ phase: 'loading', url: data.url });
-        else setState((s) => ({ phase: 'failed', url: s.url, text: `The preview could not be updated: ${problemText(response.status, error)}` }));
+        else
+          setState((s) => ({
+            phase: 'failed',
+            url: s.url,
+            text: `The preview could not be updated: ${problemText(response.status, error)}`,
+          }));
       } catch {
         if (current) setState((s) => ({ phase: 'failed', url: s.url, text: `The preview could not be updated: ${UNREACHABLE}` }));
       }
@@ -54,7 +63,11 @@ export function ThemePreview({ cafeId, form }: { cafeId: string; form: ThemeForm
     <section class="theme-preview" aria-labelledby="theme-preview-title">
       <h3 id="theme-preview-title">Preview (not saved yet)</h3>
       <p class={state.phase === 'failed' ? 'field-error' : 'muted'} role={state.phase === 'failed' ? 'alert' : 'status'}>
-        {state.phase === 'loading' ? 'Updating the preview…' : state.phase === 'failed' ? state.text : 'This is the look on the form. Save it to show it to guests.'}
+        {state.phase === 'loading'
+          ? 'Updating the preview…'
+          : state.phase === 'failed'
+            ? state.text
+            : 'This is the look on the form. Save it to show it to guests.'}
       </p>
       <div class="theme-preview-frame" ref={frameBox} style={{ height: `${Math.round(PHONE_HEIGHT * scale)}px` }}>
         {state.url && (

@@ -23,7 +23,10 @@ export function ThemeSettings({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Caf
     setBusy(true);
     setStatus(null);
     try {
-      const { data, error, response } = await client.PUT('/api/v1/cafes/{id}/theme', { params: { path: { id: cafe.id } }, body: themeBodyOf(form) });
+      const { data, error, response } = await client.PUT('/api/v1/cafes/{id}/theme', {
+        params: { path: { id: cafe.id } },
+        body: themeBodyOf(form),
+      });
       if (data) {
         setErrors(NO_ERRORS);
         setStatus({ ok: true, text: 'Saved. Guests now see this look.' });
@@ -60,17 +63,39 @@ export function ThemeSettings({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Caf
             return (
               <div class="theme-color" key={which}>
                 <div class="check">
-                  <input id={`own-${which}`} type="checkbox" checked={form[own]} onChange={(e) => setForm({ ...form, [own]: e.currentTarget.checked })} />
+                  <input
+                    id={`own-${which}`}
+                    type="checkbox"
+                    checked={form[own]}
+                    onChange={(e) => setForm({ ...form, [own]: e.currentTarget.checked })}
+                  />
                   <label for={`own-${which}`}>Use my own {which} colour</label>
                 </div>
-                <Field path={`${which}Color`} label={`${which === 'primary' ? 'Primary (headings, prices)' : 'Secondary (badges, buttons)'} colour`} errors={errors}>
-                  {(input) => <input {...input} type="color" value={form[which]} disabled={!form[own]} onInput={(e) => setForm({ ...form, [which]: e.currentTarget.value })} />}
+                <Field
+                  path={`${which}Color`}
+                  label={`${which === 'primary' ? 'Primary (headings, prices)' : 'Secondary (badges, buttons)'} colour`}
+                  errors={errors}
+                >
+                  {(input) => (
+                    <input
+                      {...input}
+                      type="color"
+                      value={form[which]}
+                      disabled={!form[own]}
+                      onInput={(e) => setForm({ ...form, [which]: e.currentTarget.value })}
+                    />
+                  )}
                 </Field>
               </div>
             );
           })}
           <div class="check">
-            <input id="show-dietary" type="checkbox" checked={form.showDietarySection} onChange={(e) => setForm({ ...form, showDietarySection: e.currentTarget.checked })} />
+            <input
+              id="show-dietary"
+              type="checkbox"
+              checked={form.showDietarySection}
+              onChange={(e) => setForm({ ...form, showDietarySection: e.currentTarget.checked })}
+            />
             <label for="show-dietary">Show the dietary section (vegan, gluten-free… with how many dishes)</label>
           </div>
           {status && (

@@ -33,7 +33,15 @@ const COLUMN_NAMES = MENU_COLUMNS.map((c) => c.name);
 
 const SAMPLE_ROWS: ReadonlyArray<Readonly<Record<string, string>>> = [
   { name: 'Espresso', price: '2.50', currency: 'EUR', category: 'Coffee', group: 'Drinks', ingredients: 'coffee' },
-  { name: 'Flat white', price: '3.20', currency: 'EUR', category: 'Coffee', group: 'Drinks', description: 'Double shot, steamed milk', ingredients: 'coffee; milk' },
+  {
+    name: 'Flat white',
+    price: '3.20',
+    currency: 'EUR',
+    category: 'Coffee',
+    group: 'Drinks',
+    description: 'Double shot, steamed milk',
+    ingredients: 'coffee; milk',
+  },
   { name: 'Fresh orange juice', price: '3.80', currency: 'EUR', category: 'Juices', group: 'Drinks' },
   { name: 'Pastel de nata', price: '1.40', currency: 'EUR', category: 'Pastries', group: 'Food', description: 'Baked every morning' },
   { name: 'Toast', price: '2', currency: 'EUR', category: 'Breakfast' },
@@ -81,12 +89,14 @@ function headerProblems(header: readonly string[]): FieldProblem[] {
   const seen = new Set<string>();
   header.forEach((name, i) => {
     const column = name.toLowerCase();
-    if (!COLUMN_NAMES.includes(column)) problems.push({ path: `file.header[${i}]`, message: `Not a menu column; the columns are ${COLUMN_NAMES.join(', ')}` });
+    if (!COLUMN_NAMES.includes(column))
+      problems.push({ path: `file.header[${i}]`, message: `Not a menu column; the columns are ${COLUMN_NAMES.join(', ')}` });
     else if (seen.has(column)) problems.push({ path: `file.header[${i}]`, message: 'This column is named twice' });
     seen.add(column);
   });
   const missing = MENU_COLUMNS.filter((c) => c.required && !seen.has(c.name)).map((c) => c.name);
-  if (missing.length > 0) problems.push({ path: 'file', message: `The header row lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` });
+  if (missing.length > 0)
+    problems.push({ path: 'file', message: `The header row lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` });
   return problems;
 }
 
@@ -98,22 +108,34 @@ export function previewMenu(text: string): MenuPreview {
   const table = readCsvText(text);
   const counts = { items: table.rows.length, categories: 0, groups: 0 };
   if (table.header.length === 0 || (table.header.length === 1 && table.header[0] === '')) {
-    return { table, problems: [{ path: 'file', message: 'The file is empty: it needs a header row, then one row per item' }], counts, body: null };
+    return {
+      table,
+      problems: [{ path: 'file', message: 'The file is empty: it needs a header row, then one row per item' }],
+      counts,
+      body: null,
+    };
   }
   const problems = headerProblems(table.header);
   if (problems.length > 0) return { table, problems, counts, body: null };
-  if (table.rows.length === 0) return { table, problems: [{ path: 'file', message: 'The file has a header row but no items under it' }], counts, body: null };
+  if (table.rows.length === 0)
+    return { table, problems: [{ path: 'file', message: 'The file has a header row but no items under it' }], counts, body: null };
 
   const columns = table.header.map((name) => name.toLowerCase());
   const entries = table.rows.map(({ cells }) => entryOf(new Map(columns.map((column, i) => [column, cells[i] ?? '']))));
   for (const { row, cells } of table.rows) {
-    if (cells.length !== columns.length) problems.push({ path: rowPath(row), message: `This row has ${cells.length} cells; the header has ${columns.length}` });
+    if (cells.length !== columns.length)
+      problems.push({ path: rowPath(row), message: `This row has ${cells.length} cells; the header has ${columns.length}` });
   }
-  counts.categories = new Set(entries.map((e) => (typeof e.category === 'string' ? e.category.toLowerCase() : null)).filter((c) => c !== null)).size;
+  counts.categories = new Set(
+    entries.map((e) => (typeof e.category === 'string' ? e.category.toLowerCase() : null)).filter((c) => c !== null),
+  ).size;
   counts.groups = new Set(entries.map((e) => groupKeyOf({ group: typeof e.group === 'string' ? e.group : undefined }))).size;
 
   const checked = bulkInsertBody.safeParse({ items: entries });
-  if (!checked.success) problems.push(...checked.error.issues.map((issue) => ({ path: problemPath(issue.path, table), message: messageOf(issue.message, table) })));
+  if (!checked.success)
+    problems.push(
+      ...checked.error.issues.map((issue) => ({ path: problemPath(issue.path, table), message: messageOf(issue.message, table) })),
+    );
   return { table, problems, counts, body: problems.length === 0 ? ({ items: entries } as unknown as BulkInsertBody) : null };
 }
 
@@ -137,7 +159,10 @@ function messageOf(message: string, table: CsvTable): string {
 export function apiProblems(errors: ReadonlyArray<FieldProblem>, table: CsvTable): FieldProblem[] {
   return errors.map(({ path, message }) => {
     const parts = /^items\[(\d+)\](?:\.([a-z_]+))?/.exec(path);
-    return { path: parts ? problemPath(['items', Number(parts[1]), ...(parts[2] ? [parts[2]] : [])], table) : 'file', message: messageOf(message, table) };
+    return {
+      path: parts ? problemPath(['items', Number(parts[1]), ...(parts[2] ? [parts[2]] : [])], table) : 'file',
+      message: messageOf(message, table),
+    };
   });
 }
 

@@ -28,7 +28,10 @@ export function menuTree(groups: readonly Group[], categories: readonly Category
   const itemsOf = new Map<string, Item[]>();
   for (const item of items) itemsOf.set(item.category_id, [...(itemsOf.get(item.category_id) ?? []), item]);
   const known = new Set(groups.map((g) => g.id));
-  const under = (groupId: string | null) => categories.filter((c) => (groupId === null ? c.group_id === null || !known.has(c.group_id) : c.group_id === groupId)).map((category) => ({ category, items: itemsOf.get(category.id) ?? [] }));
+  const under = (groupId: string | null) =>
+    categories
+      .filter((c) => (groupId === null ? c.group_id === null || !known.has(c.group_id) : c.group_id === groupId))
+      .map((category) => ({ category, items: itemsOf.get(category.id) ?? [] }));
   const tree: TreeGroup[] = groups.map((group) => ({ group, categories: under(group.id) }));
   const ungrouped = under(null);
   if (ungrouped.length > 0) tree.push({ group: null, categories: ungrouped });
@@ -57,11 +60,15 @@ export function movedTo<T>(list: readonly T[], from: number, to: number): T[] | 
 export const orderEntries = (list: ReadonlyArray<{ id: string }>) => list.map((entry, order) => ({ id: entry.id, order }));
 
 /** What a delete takes with it, in words for its confirm. */
-export function deleteConsequence(what: { kind: 'group'; categories: number; items: number } | { kind: 'category'; items: number } | { kind: 'item' }): string {
+export function deleteConsequence(
+  what: { kind: 'group'; categories: number; items: number } | { kind: 'category'; items: number } | { kind: 'item' },
+): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   if (what.kind === 'item') return 'It leaves the menu page at once, with its image. This cannot be undone.';
   if (what.kind === 'category') {
-    return what.items === 0 ? 'It holds no dishes. This cannot be undone.' : `Its ${count(what.items, 'dish is', 'dishes are')} deleted with it, with their images. This cannot be undone.`;
+    return what.items === 0
+      ? 'It holds no dishes. This cannot be undone.'
+      : `Its ${count(what.items, 'dish is', 'dishes are')} deleted with it, with their images. This cannot be undone.`;
   }
   if (what.categories === 0) return 'It holds no categories. This cannot be undone.';
   return `Only the group and its image are deleted: its ${count(what.categories, 'category', 'categories')} (${count(what.items, 'dish', 'dishes')}) stay on the menu page, under “Not in a group”, from where you can move them to another group.`;
@@ -74,7 +81,10 @@ export function deleteConsequence(what: { kind: 'group'; categories: number; ite
 const PRICE = /^\d{1,9}(\.\d{1,3})?$/;
 
 /** The dietary tags offered as choices (the guest page's badges and filters), by key. */
-export const DIET_CHOICES: ReadonlyArray<{ key: string; label: string }> = Object.entries(DIETS).map(([key, { label }]) => ({ key, label }));
+export const DIET_CHOICES: ReadonlyArray<{ key: string; label: string }> = Object.entries(DIETS).map(([key, { label }]) => ({
+  key,
+  label,
+}));
 export { COMMON_ALLERGENS };
 
 /** Spice levels, mildest first, in the page's words. */
@@ -106,7 +116,25 @@ export interface ItemDraft {
 /** A new dish's draft in a category (its currency the one last used, or EUR), or a stored item's. */
 export function itemDraftOf(from: Item | { categoryId: string; currency: string }): ItemDraft {
   if (!('id' in from)) {
-    return { categoryId: from.categoryId, name: '', price: '', currency: from.currency, description: '', ingredients: '', diets: [], otherTags: '', allergens: [], otherAllergens: '', spiceLevel: 'none', featured: false, isNew: false, recommended: false, visible: true, image: null, deleteImage: false };
+    return {
+      categoryId: from.categoryId,
+      name: '',
+      price: '',
+      currency: from.currency,
+      description: '',
+      ingredients: '',
+      diets: [],
+      otherTags: '',
+      allergens: [],
+      otherAllergens: '',
+      spiceLevel: 'none',
+      featured: false,
+      isNew: false,
+      recommended: false,
+      visible: true,
+      image: null,
+      deleteImage: false,
+    };
   }
   const commonByKey = new Map(COMMON_ALLERGENS.map((a) => [filterKey(a), a]));
   return {
@@ -118,7 +146,14 @@ export function itemDraftOf(from: Item | { categoryId: string; currency: string 
     ingredients: from.ingredients.join('\n'),
     diets: [...new Set(from.tags.map(dietOf).filter((d): d is string => d !== null))],
     otherTags: from.tags.filter((t) => dietOf(t) === null).join(', '),
-    allergens: [...new Set(from.allergens.flatMap((a): string[] => { const common = commonByKey.get(filterKey(a)); return common ? [common] : []; }))],
+    allergens: [
+      ...new Set(
+        from.allergens.flatMap((a): string[] => {
+          const common = commonByKey.get(filterKey(a));
+          return common ? [common] : [];
+        }),
+      ),
+    ],
     otherAllergens: from.allergens.filter((a) => !commonByKey.has(filterKey(a))).join(', '),
     spiceLevel: from.spice_level,
     featured: from.is_featured,
@@ -140,7 +175,10 @@ export function listEntries(text: string): string[] {
 }
 
 /** The item's stored tags: the chosen dietary tags (by their label, which the page reads) and the others. */
-export const tagsOf = (draft: Pick<ItemDraft, 'diets' | 'otherTags'>) => [...draft.diets.flatMap((k) => (DIETS[k] ? [DIETS[k].label] : [])), ...listEntries(draft.otherTags).filter((t) => !draft.diets.includes(dietOf(t) ?? ''))];
+export const tagsOf = (draft: Pick<ItemDraft, 'diets' | 'otherTags'>) => [
+  ...draft.diets.flatMap((k) => (DIETS[k] ? [DIETS[k].label] : [])),
+  ...listEntries(draft.otherTags).filter((t) => !draft.diets.includes(dietOf(t) ?? '')),
+];
 export const allergensOf = (draft: Pick<ItemDraft, 'allergens' | 'otherAllergens'>) => {
   const chosen = new Set(draft.allergens.map(filterKey));
   return [...draft.allergens, ...listEntries(draft.otherAllergens).filter((a) => !chosen.has(filterKey(a)))];
@@ -183,7 +221,13 @@ export function itemFormData(draft: ItemDraft): { form: FormData } | { errors: R
 }
 
 /** The form's fields by the paths the API names; an entry of a list (`tags[3]`) is shown at its list. */
-const ITEM_FIELD_OF: Readonly<Record<string, string>> = { tags: 'otherTags', allergens: 'otherAllergens', category_id: 'categoryId', spice_level: 'spiceLevel', delete_image: 'image' };
+const ITEM_FIELD_OF: Readonly<Record<string, string>> = {
+  tags: 'otherTags',
+  allergens: 'otherAllergens',
+  category_id: 'categoryId',
+  spice_level: 'spiceLevel',
+  delete_image: 'image',
+};
 export function itemErrorsAt(byPath: Readonly<Record<string, string>>): Record<string, string> {
   const placed: Record<string, string> = {};
   for (const [path, message] of Object.entries(byPath)) {
@@ -219,7 +263,12 @@ export interface GroupDraft {
   deleteImage: boolean;
 }
 
-export const groupDraftOf = (group: Group | null): GroupDraft => ({ name: group?.name ?? '', visible: group?.visible ?? true, image: null, deleteImage: false });
+export const groupDraftOf = (group: Group | null): GroupDraft => ({
+  name: group?.name ?? '',
+  visible: group?.visible ?? true,
+  image: null,
+  deleteImage: false,
+});
 
 /** A group's multipart body (POST /groups or PUT /groups/:id), or what to fix first. */
 export function groupFormData(draft: GroupDraft): { form: FormData } | { errors: Record<string, string> } {
@@ -253,7 +302,12 @@ export const categoryDraftOf = (category: Category | null, groupId: string | nul
 });
 
 /** A category's JSON body (POST /categories or PUT /categories/:id; its image goes separately), or what to fix first. */
-export function categoryBody(draft: CategoryDraft, editing: boolean): { body: { name: string; description: string; group_id: string | null; visible: boolean; delete_image?: boolean } } | { errors: Record<string, string> } {
+export function categoryBody(
+  draft: CategoryDraft,
+  editing: boolean,
+):
+  | { body: { name: string; description: string; group_id: string | null; visible: boolean; delete_image?: boolean } }
+  | { errors: Record<string, string> } {
   const name = draft.name.trim();
   if (!name) return { errors: { name: 'Give the category a name (Coffee, Breakfast…).' } };
   return {

@@ -50,7 +50,9 @@ export function profileFormOf(cafe: Cafe): ProfileForm {
     language: cafe.language ?? '',
     hours: WEEKDAYS.map((day) => {
       const stored = cafe.operating_hours.find((d) => d.day === day);
-      return stored && stored.ranges.length > 0 ? { day, enabled: stored.enabled, ranges: stored.ranges.map((r) => ({ ...r })) } : { day, enabled: false, ranges: [{ from: '09:00', to: '17:00' }] };
+      return stored && stored.ranges.length > 0
+        ? { day, enabled: stored.enabled, ranges: stored.ranges.map((r) => ({ ...r })) }
+        : { day, enabled: false, ranges: [{ from: '09:00', to: '17:00' }] };
     }),
     facilities: cafe.facilities.join('\n'),
     social: cafe.social_links.map((s) => ({ ...s })),

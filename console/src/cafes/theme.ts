@@ -19,7 +19,6 @@ export interface ThemeForm {
   showDietarySection: boolean;
 }
 
-
 export function themeFormOf(cafe: Pick<Cafe, 'themeImage' | 'primaryColor' | 'secondaryColor' | 'showDietarySection'>): ThemeForm {
   const palette = MENU_THEMES[cafe.themeImage].palette;
   return {
@@ -35,7 +34,12 @@ export function themeFormOf(cafe: Pick<Cafe, 'themeImage' | 'primaryColor' | 'se
 /** Choosing another theme shows its colours in the pickers, unless the cafe keeps its own. */
 export function withTheme(form: ThemeForm, themeImage: MenuThemeKey): ThemeForm {
   const palette = MENU_THEMES[themeImage].palette;
-  return { ...form, themeImage, primary: form.ownPrimary ? form.primary : palette.primary, secondary: form.ownSecondary ? form.secondary : palette.secondary };
+  return {
+    ...form,
+    themeImage,
+    primary: form.ownPrimary ? form.primary : palette.primary,
+    secondary: form.ownSecondary ? form.secondary : palette.secondary,
+  };
 }
 
 export function themeBodyOf(form: ThemeForm): ThemeBody {

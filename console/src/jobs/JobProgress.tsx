@@ -34,7 +34,8 @@ export function useFollowedJob(jobId: string | null): FollowedJob {
       if (!live) return;
       if (view?.data) setFollowed({ jobId, job: view.data, lost: null });
       // Gone or refused for good (a 404 once the job is past its retention): asking again would not help.
-      else if (view && view.response.status < 500 && view.response.status !== 429) return setFollowed({ jobId, job: null, lost: problemText(view.response.status, view.error) });
+      else if (view && view.response.status < 500 && view.response.status !== 429)
+        return setFollowed({ jobId, job: null, lost: problemText(view.response.status, view.error) });
       // Unreachable, a 5xx or a 429: asked again at the next turn.
       if (!view?.data || unfinished(view.data)) timer = setTimeout(poll, POLL_MS);
     };
@@ -62,7 +63,10 @@ export function JobProgress({ progress, labelId }: { progress: number; labelId: 
 /** Fetches the job's file and hands it to the browser as `fileName`; null when saved, else why not in words. */
 async function downloadJobFile(jobId: string, fileName: string): Promise<string | null> {
   try {
-    const { data, error, response } = await signedInClient().GET('/api/v1/jobs/{jobId}/download', { params: { path: { jobId } }, parseAs: 'blob' });
+    const { data, error, response } = await signedInClient().GET('/api/v1/jobs/{jobId}/download', {
+      params: { path: { jobId } },
+      parseAs: 'blob',
+    });
     if (!data) return problemText(response.status, error);
     saveBlob(data as Blob, fileName);
     return null;
@@ -72,7 +76,17 @@ async function downloadJobFile(jobId: string, fileName: string): Promise<string 
 }
 
 /** A button that saves the job's file, and why it could not, beneath it. */
-export function JobDownload({ jobId, fileName, label, primary = false }: { jobId: string; fileName: string; label: string; primary?: boolean }) {
+export function JobDownload({
+  jobId,
+  fileName,
+  label,
+  primary = false,
+}: {
+  jobId: string;
+  fileName: string;
+  label: string;
+  primary?: boolean;
+}) {
   const [error, setError] = useState<string | null>(null);
   const download = async () => {
     setError(null);

@@ -30,7 +30,8 @@ interface Props {
 
 const ACCEPT = { image: 'image/png,image/jpeg,image/webp,image/gif,image/svg+xml', pdf: 'application/pdf' } as const;
 
-export const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+export const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export function FileDrop({ path, label, kind, fileId, info, errors, required, onUploaded }: Props) {
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
@@ -50,7 +51,12 @@ export function FileDrop({ path, label, kind, fileId, info, errors, required, on
   const shown = refusal ? { ...errors, [path]: refusal } : errors;
 
   return (
-    <Field path={path} label={required ? label : `${label} (optional)`} errors={shown} hint={`Drop ${kind === 'pdf' ? 'a PDF' : 'an image'} here, or choose one.`}>
+    <Field
+      path={path}
+      label={required ? label : `${label} (optional)`}
+      errors={shown}
+      hint={`Drop ${kind === 'pdf' ? 'a PDF' : 'an image'} here, or choose one.`}
+    >
       {(input) => (
         <div class={over ? 'drop-zone drop-over' : 'drop-zone'} {...handlers}>
           <input
@@ -73,9 +79,7 @@ export function FileDrop({ path, label, kind, fileId, info, errors, required, on
           {!progress && fileId && (
             <p class="attached">
               {info?.preview && <img src={info.preview} alt="" width={48} height={48} />}
-              <span>
-                Attached: {info ? `${info.name} (${sizeText(info.size)})` : `file ${fileId.slice(0, 8)}…`}
-              </span>
+              <span>Attached: {info ? `${info.name} (${sizeText(info.size)})` : `file ${fileId.slice(0, 8)}…`}</span>
             </p>
           )}
         </div>

@@ -19,7 +19,21 @@ interface Props {
 }
 
 /** A feature's switch and, when it is on, its fields. */
-function Section({ id, label, on, onToggle, note, children }: { id: string; label: string; on: boolean; onToggle(on: boolean): void; note?: ComponentChildren; children: ComponentChildren }) {
+function Section({
+  id,
+  label,
+  on,
+  onToggle,
+  note,
+  children,
+}: {
+  id: string;
+  label: string;
+  on: boolean;
+  onToggle(on: boolean): void;
+  note?: ComponentChildren;
+  children: ComponentChildren;
+}) {
   return (
     <div class="setting">
       <label class="check" for={id}>
@@ -47,15 +61,36 @@ export function LinkSettings({ value, onChange, errors, shortUrlBase }: Props) {
         onToggle={(slugOn) => set({ slugOn })}
         note={!value.slugOn && value.currentUrl ? `The link keeps its current address, ${value.currentUrl}.` : undefined}
       >
-        <Field path={PATHS.customUrl} label="Custom part of the short URL" errors={errors} hint={`Letters, digits, - and _; up to 64. The short URL will be ${shortUrlOf(shortUrlBase, value.slug.trim() || '…')}`}>
-          {(input) => <input {...input} type="text" autocomplete="off" spellcheck={false} value={value.slug} onInput={(e) => set({ slug: e.currentTarget.value })} />}
+        <Field
+          path={PATHS.customUrl}
+          label="Custom part of the short URL"
+          errors={errors}
+          hint={`Letters, digits, - and _; up to 64. The short URL will be ${shortUrlOf(shortUrlBase, value.slug.trim() || '…')}`}
+        >
+          {(input) => (
+            <input
+              {...input}
+              type="text"
+              autocomplete="off"
+              spellcheck={false}
+              value={value.slug}
+              onInput={(e) => set({ slug: e.currentTarget.value })}
+            />
+          )}
         </Field>
       </Section>
 
-      <Section id="setting-schedule" label="Schedule: work only between two moments" on={value.scheduleOn} onToggle={(scheduleOn) => set({ scheduleOn })}>
+      <Section
+        id="setting-schedule"
+        label="Schedule: work only between two moments"
+        on={value.scheduleOn}
+        onToggle={(scheduleOn) => set({ scheduleOn })}
+      >
         <div class="setting-row">
           <Field path={PATHS.startDate} label="Starts" errors={errors}>
-            {(input) => <input {...input} type="datetime-local" value={value.start} onInput={(e) => set({ start: e.currentTarget.value })} />}
+            {(input) => (
+              <input {...input} type="datetime-local" value={value.start} onInput={(e) => set({ start: e.currentTarget.value })} />
+            )}
           </Field>
           <Field path={PATHS.endDate} label="Ends" errors={errors}>
             {(input) => <input {...input} type="datetime-local" value={value.end} onInput={(e) => set({ end: e.currentTarget.value })} />}
@@ -65,7 +100,8 @@ export function LinkSettings({ value, onChange, errors, shortUrlBase }: Props) {
           </Field>
         </div>
         <p class="summary" aria-live="polite">
-          {window ?? 'Choose a start and an end to see the window.'} Outside it, visitors see a page saying when the link opens or that it has ended.
+          {window ?? 'Choose a start and an end to see the window.'} Outside it, visitors see a page saying when the link opens or that it
+          has ended.
         </p>
       </Section>
 
@@ -76,16 +112,35 @@ export function LinkSettings({ value, onChange, errors, shortUrlBase }: Props) {
           errors={errors}
           hint={`The link stops working after this many scans (bots are not counted).${value.scans === null ? '' : ` Scanned ${value.scans} ${value.scans === 1 ? 'time' : 'times'} so far.`}`}
         >
-          {(input) => <input {...input} type="text" inputMode="numeric" value={value.scanLimit} onInput={(e) => set({ scanLimit: e.currentTarget.value })} />}
+          {(input) => (
+            <input
+              {...input}
+              type="text"
+              inputMode="numeric"
+              value={value.scanLimit}
+              onInput={(e) => set({ scanLimit: e.currentTarget.value })}
+            />
+          )}
         </Field>
       </Section>
 
-      <Section id="setting-password" label="Password" on={value.passwordOn} onToggle={(passwordOn) => set({ passwordOn })} note={!value.passwordOn ? plan : undefined}>
+      <Section
+        id="setting-password"
+        label="Password"
+        on={value.passwordOn}
+        onToggle={(passwordOn) => set({ passwordOn })}
+        note={!value.passwordOn ? plan : undefined}
+      >
         {value.passwordSet && (
           <fieldset class="choice">
             <legend>A password is set</legend>
             <label class="check">
-              <input type="radio" name="password-choice" checked={!value.changePassword} onChange={() => set({ changePassword: false, password: '' })} />
+              <input
+                type="radio"
+                name="password-choice"
+                checked={!value.changePassword}
+                onChange={() => set({ changePassword: false, password: '' })}
+              />
               Keep the current password
             </label>
             <label class="check">
@@ -95,8 +150,21 @@ export function LinkSettings({ value, onChange, errors, shortUrlBase }: Props) {
           </fieldset>
         )}
         {(!value.passwordSet || value.changePassword) && (
-          <Field path={PATHS.password} label={value.passwordSet ? 'New password' : 'Password'} errors={errors} hint="Up to 32 characters. Visitors type it before the link opens.">
-            {(input) => <input {...input} type="password" autocomplete="new-password" value={value.password} onInput={(e) => set({ password: e.currentTarget.value })} />}
+          <Field
+            path={PATHS.password}
+            label={value.passwordSet ? 'New password' : 'Password'}
+            errors={errors}
+            hint="Up to 32 characters. Visitors type it before the link opens."
+          >
+            {(input) => (
+              <input
+                {...input}
+                type="password"
+                autocomplete="new-password"
+                value={value.password}
+                onInput={(e) => set({ password: e.currentTarget.value })}
+              />
+            )}
           </Field>
         )}
         {plan && <p class="summary">{plan}</p>}

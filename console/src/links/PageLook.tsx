@@ -58,14 +58,49 @@ export function PageLook({ value, onChange, errors, files, onFile }: Props) {
         </p>
         {value.on && (
           <div class="setting-body">
-            <Field path={PAGE_LOOK_PATHS.title} label="Title (optional)" errors={errors} hint="Your business or page name, shown as the heading and read for the logo. Visitors never see the link’s own name.">
-              {(input) => <input {...input} type="text" maxLength={200} value={value.title} onInput={(e) => set({ title: e.currentTarget.value })} />}
+            <Field
+              path={PAGE_LOOK_PATHS.title}
+              label="Title (optional)"
+              errors={errors}
+              hint="Your business or page name, shown as the heading and read for the logo. Visitors never see the link’s own name."
+            >
+              {(input) => (
+                <input {...input} type="text" maxLength={200} value={value.title} onInput={(e) => set({ title: e.currentTarget.value })} />
+              )}
             </Field>
-            <Field path={PAGE_LOOK_PATHS.description} label="Description (optional)" errors={errors} hint="One or two sentences shown when the link is shared in a chat or a post.">
-              {(input) => <textarea {...input} rows={2} maxLength={400} value={value.description} onInput={(e) => set({ description: e.currentTarget.value })} />}
+            <Field
+              path={PAGE_LOOK_PATHS.description}
+              label="Description (optional)"
+              errors={errors}
+              hint="One or two sentences shown when the link is shared in a chat or a post."
+            >
+              {(input) => (
+                <textarea
+                  {...input}
+                  rows={2}
+                  maxLength={400}
+                  value={value.description}
+                  onInput={(e) => set({ description: e.currentTarget.value })}
+                />
+              )}
             </Field>
-            <Field path={PAGE_LOOK_PATHS.website} label="Website (optional)" errors={errors} hint="The way back to you: pages link to it, also when the link is paused or has ended.">
-              {(input) => <input {...input} type="url" inputMode="url" autocomplete="url" spellcheck={false} value={value.website} onInput={(e) => set({ website: e.currentTarget.value })} />}
+            <Field
+              path={PAGE_LOOK_PATHS.website}
+              label="Website (optional)"
+              errors={errors}
+              hint="The way back to you: pages link to it, also when the link is paused or has ended."
+            >
+              {(input) => (
+                <input
+                  {...input}
+                  type="url"
+                  inputMode="url"
+                  autocomplete="url"
+                  spellcheck={false}
+                  value={value.website}
+                  onInput={(e) => set({ website: e.currentTarget.value })}
+                />
+              )}
             </Field>
             <Field path={PAGE_LOOK_PATHS.language} label="Language of the pages" errors={errors} hint="Words, dates and prices follow it.">
               {(input) => (
@@ -79,18 +114,35 @@ export function PageLook({ value, onChange, errors, files, onFile }: Props) {
               )}
             </Field>
             <label class="check" for="setting-page-colours">
-              <input id="setting-page-colours" type="checkbox" checked={value.coloursOn} onChange={(e) => set({ coloursOn: e.currentTarget.checked })} />
+              <input
+                id="setting-page-colours"
+                type="checkbox"
+                checked={value.coloursOn}
+                onChange={(e) => set({ coloursOn: e.currentTarget.checked })}
+              />
               Use my colours for buttons and links
             </label>
             {value.coloursOn && (
               <div class="setting-row">
                 <Field path={PAGE_LOOK_PATHS.accentColor} label="Accent colour" errors={errors}>
-                  {(input) => <input {...input} type="color" value={value.accentColor} onInput={(e) => set({ accentColor: e.currentTarget.value })} />}
+                  {(input) => (
+                    <input {...input} type="color" value={value.accentColor} onInput={(e) => set({ accentColor: e.currentTarget.value })} />
+                  )}
                 </Field>
                 <Field path={PAGE_LOOK_PATHS.accentColorDark} label="Accent colour in dark mode" errors={errors}>
-                  {(input) => <input {...input} type="color" value={value.accentColorDark} onInput={(e) => set({ accentColorDark: e.currentTarget.value })} />}
+                  {(input) => (
+                    <input
+                      {...input}
+                      type="color"
+                      value={value.accentColorDark}
+                      onInput={(e) => set({ accentColorDark: e.currentTarget.value })}
+                    />
+                  )}
                 </Field>
-                <p class="hint">Text stays readable: a colour too pale for text on white (or too dark on black, in dark mode) gives way to the standard one.</p>
+                <p class="hint">
+                  Text stays readable: a colour too pale for text on white (or too dark on black, in dark mode) gives way to the standard
+                  one.
+                </p>
               </div>
             )}
             {image('logo', 'Logo')}

@@ -75,13 +75,23 @@ export function RulesEditor({ value, onChange, errors, defaultUrl }: Props) {
     <section class="rules-editor" aria-labelledby="rules-title">
       <h2 id="rules-title">Rules</h2>
       <p class="hint">
-        Rules are tried from the top; the first one a visit matches decides where it goes, and visits no rule matches go to the default destination. Up to {SMART_URL_RULES_MAX} rules.
+        Rules are tried from the top; the first one a visit matches decides where it goes, and visits no rule matches go to the default
+        destination. Up to {SMART_URL_RULES_MAX} rules.
       </p>
       {errors['data.rules'] && <p class="field-error">{errors['data.rules']}</p>}
       {value.length > 0 && (
         <ol class="rules">
           {value.map((rule, index) => (
-            <RuleItem key={rule.id} rule={rule} index={index} count={value.length} errors={errors} onChange={(r) => replace(index, r)} onMove={(by) => move(index, by)} onRemove={() => remove(index)} />
+            <RuleItem
+              key={rule.id}
+              rule={rule}
+              index={index}
+              count={value.length}
+              errors={errors}
+              onChange={(r) => replace(index, r)}
+              onMove={(by) => move(index, by)}
+              onRemove={() => remove(index)}
+            />
           ))}
         </ol>
       )}
@@ -112,7 +122,18 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
   const path = (field: string) => `${at}.${field}`;
   const ruleErrors = ruleFieldErrors(errors, index, rule);
   const set = (change: Partial<RuleForm>) => onChange({ ...rule, ...change });
-  const shown = new Set([path('conditionType'), path('operator'), path('url'), path('countries'), path('devices'), path('timezone'), path('timeFrom'), path('timeTo'), path('dateFrom'), path('dateTo')]);
+  const shown = new Set([
+    path('conditionType'),
+    path('operator'),
+    path('url'),
+    path('countries'),
+    path('devices'),
+    path('timezone'),
+    path('timeFrom'),
+    path('timeTo'),
+    path('dateFrom'),
+    path('dateTo'),
+  ]);
   const otherErrors = Object.entries(ruleErrors).filter(([p]) => !shown.has(p));
   const dates = dateFieldsOf(rule.operator);
   const number = index + 1;
@@ -129,7 +150,11 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
         <div class="setting-row">
           <Field path={path('conditionType')} label="When the visitor's" errors={ruleErrors}>
             {(input) => (
-              <select {...input} value={rule.conditionType} onChange={(e) => onChange(withConditionType(rule, e.currentTarget.value as ConditionType))}>
+              <select
+                {...input}
+                value={rule.conditionType}
+                onChange={(e) => onChange(withConditionType(rule, e.currentTarget.value as ConditionType))}
+              >
                 {CONDITION_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {CONDITION_LABELS[type]}
@@ -151,16 +176,35 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
           </Field>
         </div>
 
-        {rule.conditionType === 'location' && <CountryPicker path={path('countries')} selected={rule.countries} error={ruleErrors[path('countries')]} onChange={(countries) => set({ countries })} />}
+        {rule.conditionType === 'location' && (
+          <CountryPicker
+            path={path('countries')}
+            selected={rule.countries}
+            error={ruleErrors[path('countries')]}
+            onChange={(countries) => set({ countries })}
+          />
+        )}
 
-        {rule.conditionType === 'device' && <DevicePicker path={path('devices')} selected={rule.devices} error={ruleErrors[path('devices')]} onChange={(devices) => set({ devices })} />}
+        {rule.conditionType === 'device' && (
+          <DevicePicker
+            path={path('devices')}
+            selected={rule.devices}
+            error={ruleErrors[path('devices')]}
+            onChange={(devices) => set({ devices })}
+          />
+        )}
 
         {rule.conditionType === 'time' && (
           <div class="setting-row">
             <Field path={path('timeFrom')} label="From" errors={ruleErrors}>
               {(input) => <input {...input} type="time" value={rule.timeFrom} onInput={(e) => set({ timeFrom: e.currentTarget.value })} />}
             </Field>
-            <Field path={path('timeTo')} label="Until" errors={ruleErrors} hint="Not included; an earlier time than From means the next day.">
+            <Field
+              path={path('timeTo')}
+              label="Until"
+              errors={ruleErrors}
+              hint="Not included; an earlier time than From means the next day."
+            >
               {(input) => <input {...input} type="time" value={rule.timeTo} onInput={(e) => set({ timeTo: e.currentTarget.value })} />}
             </Field>
           </div>
@@ -169,12 +213,24 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
         {rule.conditionType === 'date' && (
           <div class="setting-row">
             {dates.from && (
-              <Field path={path('dateFrom')} label={rule.operator === 'after' ? 'After' : 'From'} errors={ruleErrors} hint={rule.operator === 'after' ? 'Starting the next day at midnight.' : 'This day included.'}>
-                {(input) => <input {...input} type="date" value={rule.dateFrom} onInput={(e) => set({ dateFrom: e.currentTarget.value })} />}
+              <Field
+                path={path('dateFrom')}
+                label={rule.operator === 'after' ? 'After' : 'From'}
+                errors={ruleErrors}
+                hint={rule.operator === 'after' ? 'Starting the next day at midnight.' : 'This day included.'}
+              >
+                {(input) => (
+                  <input {...input} type="date" value={rule.dateFrom} onInput={(e) => set({ dateFrom: e.currentTarget.value })} />
+                )}
               </Field>
             )}
             {dates.to && (
-              <Field path={path('dateTo')} label={rule.operator === 'before' ? 'Before' : 'Through'} errors={ruleErrors} hint={rule.operator === 'before' ? 'Until midnight at the start of this day.' : 'This day included.'}>
+              <Field
+                path={path('dateTo')}
+                label={rule.operator === 'before' ? 'Before' : 'Through'}
+                errors={ruleErrors}
+                hint={rule.operator === 'before' ? 'Until midnight at the start of this day.' : 'This day included.'}
+              >
                 {(input) => <input {...input} type="date" value={rule.dateTo} onInput={(e) => set({ dateTo: e.currentTarget.value })} />}
               </Field>
             )}
@@ -188,14 +244,30 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
         )}
 
         <Field path={path('url')} label="Send to" errors={ruleErrors} hint="A full address starting with https:// or http://">
-          {(input) => <input {...input} type="url" value={rule.url} placeholder="https://" onInput={(e) => set({ url: e.currentTarget.value })} />}
+          {(input) => (
+            <input {...input} type="url" value={rule.url} placeholder="https://" onInput={(e) => set({ url: e.currentTarget.value })} />
+          )}
         </Field>
 
         <div class="rule-actions">
-          <button type="button" class="small" id={`rule-${rule.id}-up`} onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move up rule ${number}`}>
+          <button
+            type="button"
+            class="small"
+            id={`rule-${rule.id}-up`}
+            onClick={() => onMove(-1)}
+            disabled={index === 0}
+            aria-label={`Move up rule ${number}`}
+          >
             Move up
           </button>
-          <button type="button" class="small" id={`rule-${rule.id}-down`} onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move down rule ${number}`}>
+          <button
+            type="button"
+            class="small"
+            id={`rule-${rule.id}-down`}
+            onClick={() => onMove(1)}
+            disabled={index === count - 1}
+            aria-label={`Move down rule ${number}`}
+          >
             Move down
           </button>
           <button type="button" class="small" id={`rule-${rule.id}-remove`} onClick={onRemove} aria-label={`Remove rule ${number}`}>
@@ -208,7 +280,17 @@ function RuleItem({ rule, index, count, errors, onChange, onMove, onRemove }: Ru
 }
 
 /** The chosen countries as removable chips, and a search that lists matching countries to tick. */
-function CountryPicker({ path, selected, error, onChange }: { path: string; selected: string[]; error: string | undefined; onChange(next: string[]): void }) {
+function CountryPicker({
+  path,
+  selected,
+  error,
+  onChange,
+}: {
+  path: string;
+  selected: string[];
+  error: string | undefined;
+  onChange(next: string[]): void;
+}) {
   const [query, setQuery] = useState('');
   const id = fieldId(path);
   const chosen = new Set(selected.map((c) => c.toUpperCase()));
@@ -222,7 +304,12 @@ function CountryPicker({ path, selected, error, onChange }: { path: string; sele
           {selected.map((code) => (
             <li key={code}>
               {countryName(code)} ({code})
-              <button type="button" class="small" aria-label={`Remove ${countryName(code)}`} onClick={() => onChange(selected.filter((c) => c !== code))}>
+              <button
+                type="button"
+                class="small"
+                aria-label={`Remove ${countryName(code)}`}
+                onClick={() => onChange(selected.filter((c) => c !== code))}
+              >
                 ×
               </button>
             </li>
@@ -275,9 +362,22 @@ function CountryPicker({ path, selected, error, onChange }: { path: string; sele
   );
 }
 
-function DevicePicker({ path, selected, error, onChange }: { path: string; selected: Device[]; error: string | undefined; onChange(next: Device[]): void }) {
+function DevicePicker({
+  path,
+  selected,
+  error,
+  onChange,
+}: {
+  path: string;
+  selected: Device[];
+  error: string | undefined;
+  onChange(next: Device[]): void;
+}) {
   const id = fieldId(path);
-  const toggle = (device: Device) => onChange(selected.includes(device) ? selected.filter((d) => d !== device) : DEVICES.filter((d) => d === device || selected.includes(d)));
+  const toggle = (device: Device) =>
+    onChange(
+      selected.includes(device) ? selected.filter((d) => d !== device) : DEVICES.filter((d) => d === device || selected.includes(d)),
+    );
   return (
     <fieldset class={error ? 'devices field-invalid' : 'devices'} id={id} aria-describedby={error ? `${id}-error` : undefined}>
       <legend>Devices</legend>

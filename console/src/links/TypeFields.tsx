@@ -50,7 +50,9 @@ function textInput(spec: LeafSpec, input: FieldInputProps, value: string, set: (
     case 'timezone':
     case 'select': {
       const choices: ReadonlyArray<readonly [string, string]> =
-        spec.kind === 'select' ? spec.options! : (timeZones().includes(value) ? timeZones() : [value, ...timeZones()]).map((zone) => [zone, zone]);
+        spec.kind === 'select'
+          ? spec.options!
+          : (timeZones().includes(value) ? timeZones() : [value, ...timeZones()]).map((zone) => [zone, zone]);
       return (
         <select {...common} onChange={common.onInput}>
           {choices.map(([option, words]) => (
@@ -129,7 +131,7 @@ function ListField({ list, items, setItems, errors, files, onFile }: ListProps) 
     // Focus stays on the moved entry: on the same button, or the other one once it reaches an end.
     const to = i + by;
     const atEnd = by < 0 ? to === 0 : to === items.length - 1;
-    setFocus(`${fieldId(listPath)}-${items[i]!.id}-${(by < 0) !== atEnd ? 'up' : 'down'}`);
+    setFocus(`${fieldId(listPath)}-${items[i]!.id}-${by < 0 !== atEnd ? 'up' : 'down'}`);
   };
   return (
     <fieldset class="group list-field" aria-describedby={errors[listPath] ? `${fieldId(listPath)}-error` : undefined}>
@@ -154,11 +156,22 @@ function ListField({ list, items, setItems, errors, files, onFile }: ListProps) 
                   errors={errors}
                   files={files}
                   onFile={onFile}
-                  set={(value) => setItems((latest) => latest.map((other) => (other.id === item.id ? { ...other, values: { ...other.values, [spec.key]: value } } : other)))}
+                  set={(value) =>
+                    setItems((latest) =>
+                      latest.map((other) => (other.id === item.id ? { ...other, values: { ...other.values, [spec.key]: value } } : other)),
+                    )
+                  }
                 />
               ))}
               <div class="item-actions">
-                <button type="button" class="small" id={`${fieldId(listPath)}-${item.id}-up`} disabled={i === 0} aria-label={`Move up (${name(i)})`} onClick={() => move(i, -1)}>
+                <button
+                  type="button"
+                  class="small"
+                  id={`${fieldId(listPath)}-${item.id}-up`}
+                  disabled={i === 0}
+                  aria-label={`Move up (${name(i)})`}
+                  onClick={() => move(i, -1)}
+                >
                   Move up
                 </button>
                 <button
@@ -187,7 +200,13 @@ function ListField({ list, items, setItems, errors, files, onFile }: ListProps) 
           </li>
         ))}
       </ol>
-      <button type="button" class="small" id={`${fieldId(listPath)}-add`} disabled={items.length >= list.max} onClick={() => setItems((latest) => [...latest, newItem(list)])}>
+      <button
+        type="button"
+        class="small"
+        id={`${fieldId(listPath)}-add`}
+        disabled={items.length >= list.max}
+        onClick={() => setItems((latest) => [...latest, newItem(list)])}
+      >
         Add {/^[A-Z]+$/.test(list.itemLabel) ? list.itemLabel : list.itemLabel.toLowerCase()}
       </button>
       {items.length >= list.max && <p class="hint">At most {list.max}.</p>}
@@ -204,7 +223,9 @@ export function TypeFields({ type, draft, errors, files, update, onFile }: Props
             key={spec.key}
             list={spec}
             items={draft.lists[spec.key] ?? []}
-            setItems={(change) => update((latest) => ({ ...latest, lists: { ...latest.lists, [spec.key]: change(latest.lists[spec.key] ?? []) } }))}
+            setItems={(change) =>
+              update((latest) => ({ ...latest, lists: { ...latest.lists, [spec.key]: change(latest.lists[spec.key] ?? []) } }))
+            }
             errors={errors}
             files={files}
             onFile={onFile}

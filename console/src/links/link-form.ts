@@ -20,7 +20,21 @@ type Json = Record<string, unknown>;
 export type LinkBody = paths['/api/v1/links']['post']['requestBody']['content']['application/json'];
 export type StoredLink = paths['/api/v1/links/{id}']['get']['responses'][200]['content']['application/json']['data'];
 
-export type LeafKind = 'text' | 'longtext' | 'html' | 'email' | 'url' | 'tel' | 'number' | 'datetime' | 'timezone' | 'select' | 'checkbox' | 'color' | 'image' | 'pdf';
+export type LeafKind =
+  | 'text'
+  | 'longtext'
+  | 'html'
+  | 'email'
+  | 'url'
+  | 'tel'
+  | 'number'
+  | 'datetime'
+  | 'timezone'
+  | 'select'
+  | 'checkbox'
+  | 'color'
+  | 'image'
+  | 'pdf';
 
 export interface LeafSpec {
   kind: LeafKind;
@@ -79,8 +93,22 @@ export interface Draft {
 
 const SHORT = 255;
 const LONG = 5000;
-const text = (key: string, label: string, extra: Partial<LeafSpec> = {}): LeafSpec => ({ kind: 'text', key, label, maxLength: SHORT, ...extra });
-const fileList = (kind: 'image' | 'pdf', key: string, label: string, itemLabel: string, min: number, max: number, optional = false): ListSpec => ({
+const text = (key: string, label: string, extra: Partial<LeafSpec> = {}): LeafSpec => ({
+  kind: 'text',
+  key,
+  label,
+  maxLength: SHORT,
+  ...extra,
+});
+const fileList = (
+  kind: 'image' | 'pdf',
+  key: string,
+  label: string,
+  itemLabel: string,
+  min: number,
+  max: number,
+  optional = false,
+): ListSpec => ({
   kind: 'list',
   key,
   label,
@@ -106,7 +134,11 @@ const VCARD_OPTIONAL: ReadonlyArray<[string, string]> = [
 ];
 
 export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
-  website: { label: 'Website', description: 'Opens a web page.', fields: [{ kind: 'url', key: 'url', label: 'Web address', required: true, hint: 'Starts with https:// or http://' }] },
+  website: {
+    label: 'Website',
+    description: 'Opens a web page.',
+    fields: [{ kind: 'url', key: 'url', label: 'Web address', required: true, hint: 'Starts with https:// or http://' }],
+  },
   email: {
     label: 'Email',
     description: 'Starts an email to you, subject and text filled in.',
@@ -120,7 +152,13 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
     label: 'SMS',
     description: 'Starts a text message to a phone number.',
     fields: [
-      { kind: 'tel', key: 'phone', label: 'Phone number', required: true, hint: 'Digits, spaces and + - ( ) . only, e.g. +351 912 345 678' },
+      {
+        kind: 'tel',
+        key: 'phone',
+        label: 'Phone number',
+        required: true,
+        hint: 'Digits, spaces and + - ( ) . only, e.g. +351 912 345 678',
+      },
       { kind: 'longtext', key: 'message', label: 'Message', maxLength: LONG },
     ],
   },
@@ -194,11 +232,23 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
   },
   image: { label: 'Image', description: 'Shows one or more images.', fields: [fileList('image', 'files', 'Images', 'Image', 1, 100)] },
   pdf: { label: 'PDF', description: 'Opens a PDF document.', fields: [fileList('pdf', 'files', 'PDF files', 'PDF', 1, 100)] },
-  gallery: { label: 'Gallery', description: 'A page of up to 20 images to swipe through.', fields: [fileList('image', 'files', 'Images', 'Image', 1, 20)] },
+  gallery: {
+    label: 'Gallery',
+    description: 'A page of up to 20 images to swipe through.',
+    fields: [fileList('image', 'files', 'Images', 'Image', 1, 20)],
+  },
   landing: {
     label: 'Landing page',
     description: 'A page of your own, written in HTML.',
-    fields: [{ kind: 'html', key: 'landingHTML', label: 'Page HTML', required: true, hint: 'Scripts and unsafe markup are removed when the page is shown.' }],
+    fields: [
+      {
+        kind: 'html',
+        key: 'landingHTML',
+        label: 'Page HTML',
+        required: true,
+        hint: 'Scripts and unsafe markup are removed when the page is shown.',
+      },
+    ],
   },
   product: {
     label: 'Product',
@@ -281,11 +331,12 @@ export const TYPE_FORMS: Readonly<Record<LinkType, TypeForm>> = {
   'smart-url': {
     label: 'Smart URL',
     description: 'Sends each scan to a different page by country, device or time.',
-    fields: [{ kind: 'url', key: 'defaultUrl', label: 'Default web address', required: true, hint: 'Where a scan goes when no rule matches.' }],
+    fields: [
+      { kind: 'url', key: 'defaultUrl', label: 'Default web address', required: true, hint: 'Where a scan goes when no rule matches.' },
+    ],
   },
-  menu: { label: 'Menu', description: "A cafe or restaurant menu page.", fields: [text('name', 'Menu name')] },
+  menu: { label: 'Menu', description: 'A cafe or restaurant menu page.', fields: [text('name', 'Menu name')] },
 };
-
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -379,7 +430,12 @@ function applyLeaves(target: Json, fields: readonly LeafSpec[], values: Record<s
 export function dataOf(type: LinkType, draft: Draft): Json {
   const data = structuredClone(draft.original);
   const fields = TYPE_FORMS[type].fields;
-  applyLeaves(data, fields.filter((f): f is LeafSpec => f.kind !== 'list'), draft.values, draft.original);
+  applyLeaves(
+    data,
+    fields.filter((f): f is LeafSpec => f.kind !== 'list'),
+    draft.values,
+    draft.original,
+  );
   for (const list of fields.filter((f): f is ListSpec => f.kind === 'list')) {
     const items = (draft.lists[list.key] ?? []).map((item) => {
       const entry = structuredClone(item.original);

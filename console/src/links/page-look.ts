@@ -44,7 +44,10 @@ const TITLE_MAX = 120;
 const DESCRIPTION_MAX = 300;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const fileIdOf = (value: unknown) => (typeof value === 'object' && value !== null && typeof (value as { fileId?: unknown }).fileId === 'string' ? (value as { fileId: string }).fileId : '');
+const fileIdOf = (value: unknown) =>
+  typeof value === 'object' && value !== null && typeof (value as { fileId?: unknown }).fileId === 'string'
+    ? (value as { fileId: string }).fileId
+    : '';
 
 export function pageLookFromLink(link: Pick<StoredLink, 'page_style'> | null): PageLookForm {
   const style = (link?.page_style ?? null) as Record<string, unknown> | null;

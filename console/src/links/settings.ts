@@ -16,7 +16,9 @@ import type { FieldErrors } from '../fields/errors.js';
 import type { Link } from './view.js';
 import { browserTimeZone, formatInstant, localInputValue, zoneLabel } from './zones.js';
 
-export type LinkConfigurations = NonNullable<paths['/api/v1/links']['post']['requestBody']['content']['application/json']['linkConfigurations']>;
+export type LinkConfigurations = NonNullable<
+  paths['/api/v1/links']['post']['requestBody']['content']['application/json']['linkConfigurations']
+>;
 
 export interface LinkSettingsForm {
   /** The link's folder, carried through: a PUT without it would take the link out of its folder. */
@@ -132,7 +134,10 @@ function slugProblem(slug: string): string | null {
   return null;
 }
 
-function scheduleProblems(form: LinkSettingsForm, errors: Record<string, string>): Pick<LinkConfigurations, 'startDate' | 'endDate' | 'scheduleTimezone'> {
+function scheduleProblems(
+  form: LinkSettingsForm,
+  errors: Record<string, string>,
+): Pick<LinkConfigurations, 'startDate' | 'endDate' | 'scheduleTimezone'> {
   if (!isIanaTimezone(form.timezone)) errors[PATHS.scheduleTimezone] = 'Choose a time zone from the list.';
   const start = instantIn(form.start, form.timezone);
   const end = instantIn(form.end, form.timezone);
@@ -165,13 +170,17 @@ export function linkConfigurationsOf(form: LinkSettingsForm): { value: LinkConfi
     const text = form.scanLimit.trim();
     const limit = Number(text);
     if (!text) errors[PATHS.scanLimit] = 'Enter how many scans the link allows, or turn the limit off.';
-    else if (!/^\d+$/.test(text) || limit < 1 || limit > SCAN_LIMIT_MAX) errors[PATHS.scanLimit] = 'Enter a whole number of scans, 1 or more.';
+    else if (!/^\d+$/.test(text) || limit < 1 || limit > SCAN_LIMIT_MAX)
+      errors[PATHS.scanLimit] = 'Enter a whole number of scans, 1 or more.';
     Object.assign(value, { scanLimitActive: true, scanLimit: limit });
   }
   if (form.passwordOn) {
     value.passwordProtectedActive = true;
     if (!form.passwordSet || form.changePassword) {
-      if (!form.password) errors[PATHS.password] = form.passwordSet ? 'Enter the new password, or choose to keep the current one.' : 'Enter a password, or turn password protection off.';
+      if (!form.password)
+        errors[PATHS.password] = form.passwordSet
+          ? 'Enter the new password, or choose to keep the current one.'
+          : 'Enter a password, or turn password protection off.';
       else if (form.password.length > PASSWORD_MAX) errors[PATHS.password] = `Use at most ${PASSWORD_MAX} characters.`;
       value.password = form.password;
     }

@@ -16,7 +16,10 @@ export type UploadResult = { ok: true; file: StoredFile } | { ok: false; message
 export function uploadFailure(status: number, body: unknown): string {
   if (status === 0) return 'The upload did not reach the server. Check your connection and try again.';
   if (status === 401) return problemText(status, body);
-  const answer = (typeof body === 'object' && body !== null ? body : {}) as { message?: unknown; errors?: Array<{ path?: unknown; message?: unknown }> };
+  const answer = (typeof body === 'object' && body !== null ? body : {}) as {
+    message?: unknown;
+    errors?: Array<{ path?: unknown; message?: unknown }>;
+  };
   const fieldMessage = Array.isArray(answer.errors) ? answer.errors.find((e) => e.path === 'file')?.message : undefined;
   if (typeof fieldMessage === 'string') return `The file was refused: ${fieldMessage}.`;
   if (typeof answer.message === 'string') return `The file was refused: ${answer.message}.`;

@@ -11,7 +11,12 @@ export type Link = paths['/api/v1/links']['get']['responses'][200]['content']['a
 export type LinkStatus = Link['status'];
 export type Sort = NonNullable<ListQuery['sort_by']>;
 
-export const SORTS: Record<Sort, string> = { most_recent: 'Newest first', name: 'Name', last_modified: 'Last changed', most_visited: 'Most scanned' };
+export const SORTS: Record<Sort, string> = {
+  most_recent: 'Newest first',
+  name: 'Name',
+  last_modified: 'Last changed',
+  most_visited: 'Most scanned',
+};
 export const PAGE_SIZES = [20, 50, 100] as const;
 export { LINK_TYPES };
 
@@ -33,9 +38,18 @@ export interface LinkView {
   size: number;
 }
 
-export const DEFAULT_VIEW: LinkView = { search: '', type: null, status: null, folder: null, sort: 'most_recent', page: 1, size: PAGE_SIZES[0] };
+export const DEFAULT_VIEW: LinkView = {
+  search: '',
+  type: null,
+  status: null,
+  folder: null,
+  sort: 'most_recent',
+  page: 1,
+  size: PAGE_SIZES[0],
+};
 
-const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null => (value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null);
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | null =>
+  value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;
 
 /** The view a query string (`search=x&page=2`) describes; anything unknown or malformed falls back to the default. */
 export function viewFromQuery(query: string): LinkView {

@@ -57,25 +57,48 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
   const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
   const fieldErrors: FieldErrors = rendered.ok ? errors : { ...errors, ...rendered.errors };
   const opts = resolved(value, data);
-  const set = <S extends 'dotsOptions' | 'cornersSquareOptions' | 'cornersDotOptions' | 'imageOptions' | 'qrOptions'>(section: S, patch: NonNullable<QrOptions[S]>) =>
-    onChange(withSection(value, section, patch));
+  const set = <S extends 'dotsOptions' | 'cornersSquareOptions' | 'cornersDotOptions' | 'imageOptions' | 'qrOptions'>(
+    section: S,
+    patch: NonNullable<QrOptions[S]>,
+  ) => onChange(withSection(value, section, patch));
 
   return (
     <div class="qr-designer">
       <div class="qr-controls">
         <fieldset class="group">
           <legend>Dots</legend>
-          <StyleSelect path="dotsOptions.type" label="Dot style" value={opts.dotsOptions.type} options={DOT_TYPES} errors={fieldErrors} onSelect={(type) => set('dotsOptions', { type })} />
+          <StyleSelect
+            path="dotsOptions.type"
+            label="Dot style"
+            value={opts.dotsOptions.type}
+            options={DOT_TYPES}
+            errors={fieldErrors}
+            onSelect={(type) => set('dotsOptions', { type })}
+          />
           <FillFields part="dotsOptions" noun="Dot" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
         <fieldset class="group">
           <legend>Corner squares</legend>
-          <StyleSelect path="cornersSquareOptions.type" label="Corner square style" value={opts.cornersSquareOptions.type} options={CORNER_SQUARE_TYPES} errors={fieldErrors} onSelect={(type) => set('cornersSquareOptions', { type })} />
+          <StyleSelect
+            path="cornersSquareOptions.type"
+            label="Corner square style"
+            value={opts.cornersSquareOptions.type}
+            options={CORNER_SQUARE_TYPES}
+            errors={fieldErrors}
+            onSelect={(type) => set('cornersSquareOptions', { type })}
+          />
           <FillFields part="cornersSquareOptions" noun="Corner square" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
         <fieldset class="group">
           <legend>Corner dots</legend>
-          <StyleSelect path="cornersDotOptions.type" label="Corner dot style" value={opts.cornersDotOptions.type} options={CORNER_DOT_TYPES} errors={fieldErrors} onSelect={(type) => set('cornersDotOptions', { type })} />
+          <StyleSelect
+            path="cornersDotOptions.type"
+            label="Corner dot style"
+            value={opts.cornersDotOptions.type}
+            options={CORNER_DOT_TYPES}
+            errors={fieldErrors}
+            onSelect={(type) => set('cornersDotOptions', { type })}
+          />
           <FillFields part="cornersDotOptions" noun="Corner dot" value={value} onChange={onChange} errors={fieldErrors} />
         </fieldset>
         <fieldset class="group">
@@ -85,14 +108,38 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
         <LogoFields value={value} onChange={onChange} errors={fieldErrors} logoState={logoState} />
         <fieldset class="group">
           <legend>Size and error correction</legend>
-          <Field path="margin" label="Margin around the code (pixels)" errors={fieldErrors} hint="The QR standard asks for 4 modules of plain space around the code.">
+          <Field
+            path="margin"
+            label="Margin around the code (pixels)"
+            errors={fieldErrors}
+            hint="The QR standard asks for 4 modules of plain space around the code."
+          >
             {(input) => (
-              <input {...input} type="number" min={0} max={200} step={1} value={value.margin ?? DEFAULT_MARGIN} onInput={(e) => onChange({ ...value, margin: numberOr(e.currentTarget.value, DEFAULT_MARGIN) })} />
+              <input
+                {...input}
+                type="number"
+                min={0}
+                max={200}
+                step={1}
+                value={value.margin ?? DEFAULT_MARGIN}
+                onInput={(e) => onChange({ ...value, margin: numberOr(e.currentTarget.value, DEFAULT_MARGIN) })}
+              />
             )}
           </Field>
-          <Field path="qrOptions.errorCorrectionLevel" label="Error correction" errors={fieldErrors} hint="Higher levels survive more damage and bigger logos, at the cost of a denser code.">
+          <Field
+            path="qrOptions.errorCorrectionLevel"
+            label="Error correction"
+            errors={fieldErrors}
+            hint="Higher levels survive more damage and bigger logos, at the cost of a denser code."
+          >
             {(input) => (
-              <select {...input} value={opts.qrOptions.errorCorrectionLevel} onChange={(e) => set('qrOptions', { errorCorrectionLevel: e.currentTarget.value as (typeof ERROR_CORRECTION_LEVELS)[number] })}>
+              <select
+                {...input}
+                value={opts.qrOptions.errorCorrectionLevel}
+                onChange={(e) =>
+                  set('qrOptions', { errorCorrectionLevel: e.currentTarget.value as (typeof ERROR_CORRECTION_LEVELS)[number] })
+                }
+              >
                 {ERROR_CORRECTION_LEVELS.map((level) => (
                   <option key={level} value={level}>
                     {LEVEL_LABELS[level]}
@@ -126,7 +173,14 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
 
 const numberOr = (text: string, fallback: number) => (text.trim() === '' || !Number.isFinite(Number(text)) ? fallback : Number(text));
 
-function StyleSelect<T extends string>(props: { path: string; label: string; value: T; options: readonly T[]; errors: FieldErrors; onSelect(value: T): void }) {
+function StyleSelect<T extends string>(props: {
+  path: string;
+  label: string;
+  value: T;
+  options: readonly T[];
+  errors: FieldErrors;
+  onSelect(value: T): void;
+}) {
   return (
     <Field path={props.path} label={props.label} errors={props.errors}>
       {(input) => (
@@ -143,7 +197,19 @@ function StyleSelect<T extends string>(props: { path: string; label: string; val
 }
 
 /** Colour, or a two-colour gradient with its angle, for one painted layer. */
-function FillFields({ part, noun, value, onChange, errors }: { part: FillPart; noun: string; value: QrOptions; onChange(next: QrOptions): void; errors: FieldErrors }) {
+function FillFields({
+  part,
+  noun,
+  value,
+  onChange,
+  errors,
+}: {
+  part: FillPart;
+  noun: string;
+  value: QrOptions;
+  onChange(next: QrOptions): void;
+  errors: FieldErrors;
+}) {
   const fill = fillControls(value, part);
   const update = (patch: Partial<FillControls>) => onChange(withFill(value, part, { ...fill, ...patch }));
   const colorInput = (path: string, label: string, current: string, key: 'color' | 'from' | 'to') => (
@@ -170,7 +236,17 @@ function FillFields({ part, noun, value, onChange, errors }: { part: FillPart; n
           {colorInput(`${part}.gradient.colorStops.1.color`, `${noun} gradient end`, fill.to, 'to')}
           {fill.mode === 'linear' && (
             <Field path={`${part}.gradient.rotation`} label={`${noun} gradient angle (degrees)`} errors={errors}>
-              {(input) => <input {...input} type="number" min={0} max={360} step={15} value={fill.degrees} onInput={(e) => update({ degrees: numberOr(e.currentTarget.value, 0) })} />}
+              {(input) => (
+                <input
+                  {...input}
+                  type="number"
+                  min={0}
+                  max={360}
+                  step={15}
+                  value={fill.degrees}
+                  onInput={(e) => update({ degrees: numberOr(e.currentTarget.value, 0) })}
+                />
+              )}
             </Field>
           )}
         </div>
@@ -179,7 +255,17 @@ function FillFields({ part, noun, value, onChange, errors }: { part: FillPart; n
   );
 }
 
-function LogoFields({ value, onChange, errors, logoState }: { value: QrOptions; onChange(next: QrOptions): void; errors: FieldErrors; logoState: LogoState }) {
+function LogoFields({
+  value,
+  onChange,
+  errors,
+  logoState,
+}: {
+  value: QrOptions;
+  onChange(next: QrOptions): void;
+  errors: FieldErrors;
+  logoState: LogoState;
+}) {
   const [problem, setProblem] = useState<string | null>(null);
   const opts = resolved(value, 'x');
   const choose = (file: File | undefined) => {
@@ -196,7 +282,12 @@ function LogoFields({ value, onChange, errors, logoState }: { value: QrOptions; 
   return (
     <fieldset class="group">
       <legend>Logo</legend>
-      <Field path="image" label="Logo image" errors={imageError ? { image: imageError } : NO_ERRORS} hint="PNG, JPEG, GIF, WebP or SVG, up to 1.5 MB; kept inside the design.">
+      <Field
+        path="image"
+        label="Logo image"
+        errors={imageError ? { image: imageError } : NO_ERRORS}
+        hint="PNG, JPEG, GIF, WebP or SVG, up to 1.5 MB; kept inside the design."
+      >
         {(input) => <input {...input} type="file" accept={LOGO_TYPES.join(',')} onChange={(e) => choose(e.currentTarget.files?.[0])} />}
       </Field>
       {value.image && (
@@ -221,7 +312,15 @@ function LogoFields({ value, onChange, errors, logoState }: { value: QrOptions; 
         </Field>
         <Field path="imageOptions.margin" label="Space around the logo (pixels)" errors={errors}>
           {(input) => (
-            <input {...input} type="number" min={0} max={50} step={1} value={opts.imageOptions.margin} onInput={(e) => onChange(withSection(value, 'imageOptions', { margin: numberOr(e.currentTarget.value, 0) }))} />
+            <input
+              {...input}
+              type="number"
+              min={0}
+              max={50}
+              step={1}
+              value={opts.imageOptions.margin}
+              onInput={(e) => onChange(withSection(value, 'imageOptions', { margin: numberOr(e.currentTarget.value, 0) }))}
+            />
           )}
         </Field>
         <div class="check">
@@ -256,7 +355,8 @@ function useLogo(image: string | null): { logo: QrImage | null; state: LogoState
     setLoaded({ logo: null, state: 'reading' });
     let current = true;
     const probe = new Image();
-    probe.onload = () => current && setLoaded({ logo: { ...decoded, width: probe.naturalWidth, height: probe.naturalHeight }, state: 'ready' });
+    probe.onload = () =>
+      current && setLoaded({ logo: { ...decoded, width: probe.naturalWidth, height: probe.naturalHeight }, state: 'ready' });
     probe.onerror = () => current && setLoaded({ logo: null, state: 'unreadable' });
     probe.src = image;
     return () => {
@@ -310,11 +410,11 @@ function Downloads({ value, data, name, logo }: { value: QrOptions; data: string
       <h3 id="qr-downloads-title">Download</h3>
       <label for="qr-download-size">Download size</label>
       <select id="qr-download-size" value={size} onChange={(e) => setSize(Number(e.currentTarget.value))}>
-          {DOWNLOAD_SIZES.map((s) => (
-            <option key={s} value={s}>
-              {s} × {s} px
-            </option>
-          ))}
+        {DOWNLOAD_SIZES.map((s) => (
+          <option key={s} value={s}>
+            {s} × {s} px
+          </option>
+        ))}
       </select>
       <button type="button" onClick={() => void download('png')}>
         Download PNG

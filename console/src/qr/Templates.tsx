@@ -52,7 +52,12 @@ function TemplateList({ me }: { me: Me }) {
         <h1 id="templates-title" ref={heading} tabIndex={-1}>
           Templates
         </h1>
-        <button type="button" disabled={createBlock !== null} aria-describedby={createBlock ? 'templates-blocked' : undefined} onClick={() => (location.hash = '#/templates/new')}>
+        <button
+          type="button"
+          disabled={createBlock !== null}
+          aria-describedby={createBlock ? 'templates-blocked' : undefined}
+          onClick={() => (location.hash = '#/templates/new')}
+        >
           New template
         </button>
       </div>
@@ -84,7 +89,14 @@ function TemplateList({ me }: { me: Me }) {
                   Updated <time dateTime={t.updated_at}>{new Date(t.updated_at).toLocaleDateString()}</time>
                 </p>
               </div>
-              <button type="button" class="small" disabled={deleteBlock !== null} aria-describedby={deleteBlock ? 'templates-blocked' : undefined} aria-label={`Delete ${t.name}`} onClick={() => setDeleting(t)}>
+              <button
+                type="button"
+                class="small"
+                disabled={deleteBlock !== null}
+                aria-describedby={deleteBlock ? 'templates-blocked' : undefined}
+                aria-label={`Delete ${t.name}`}
+                onClick={() => setDeleting(t)}
+              >
                 Delete
               </button>
             </li>
@@ -92,7 +104,12 @@ function TemplateList({ me }: { me: Me }) {
         </ul>
       )}
       {deleting && (
-        <Dialog title={`Delete the template “${deleting.name}”?`} submitLabel="Delete" onCancel={() => setDeleting(null)} onSubmit={() => void remove(deleting)}>
+        <Dialog
+          title={`Delete the template “${deleting.name}”?`}
+          submitLabel="Delete"
+          onCancel={() => setDeleting(null)}
+          onSubmit={() => void remove(deleting)}
+        >
           <p>Links already styled with it keep their look; the template itself is removed for good.</p>
         </Dialog>
       )}
@@ -106,7 +123,11 @@ function TemplatePreview({ template, me }: { template: Template; me: Me }) {
     const rendered = options && renderDesign({ ...options, image: null }, sampleData(me), null, 96);
     return rendered?.ok ? rendered.svg : null;
   }, [template]);
-  return svg ? <img class="template-thumb" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt="" width={96} height={96} /> : <span class="template-thumb" aria-hidden="true" />;
+  return svg ? (
+    <img class="template-thumb" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt="" width={96} height={96} />
+  ) : (
+    <span class="template-thumb" aria-hidden="true" />
+  );
 }
 
 /** `unreadable`: the stored options no longer pass the API's schema; the editor starts from the defaults and says so. */
@@ -180,20 +201,34 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
       <h1 id="template-title">{title}</h1>
       {loaded.unreadable && (
         <p class="field-error" role="alert">
-          This template's stored design does not pass today's option rules, so the designer starts from the defaults; saving replaces the stored design.
+          This template's stored design does not pass today's option rules, so the designer starts from the defaults; saving replaces the
+          stored design.
         </p>
       )}
       <Field path="name" label="Template name" errors={errors}>
         {(input) => <input {...input} value={name} maxLength={255} required onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
-      <QrDesigner value={options} onChange={setOptions} data={sampleData(me)} name={name || 'template'} me={me} errors={errorsUnder(errors, 'qrOptions')} />
+      <QrDesigner
+        value={options}
+        onChange={setOptions}
+        data={sampleData(me)}
+        name={name || 'template'}
+        me={me}
+        errors={errorsUnder(errors, 'qrOptions')}
+      />
       {leftOver.length > 0 && (
         <p class="field-error" role="alert">
           {leftOver.join(' ')}
         </p>
       )}
       <div class="actions">
-        <button type="button" class="primary" onClick={() => void save()} disabled={busy || writeBlock !== null} aria-describedby={writeBlock ? 'template-blocked' : undefined}>
+        <button
+          type="button"
+          class="primary"
+          onClick={() => void save()}
+          disabled={busy || writeBlock !== null}
+          aria-describedby={writeBlock ? 'template-blocked' : undefined}
+        >
           {busy ? 'Saving…' : id ? 'Save changes' : 'Create template'}
         </button>
         {writeBlock && (

@@ -5,7 +5,15 @@
  * designer has no control for (shape, typeNumber, …) survive an edit.
  */
 import { parseCssColor } from '../../../domain/qr/color.js';
-import { QR_DEFAULTS, QR_MAX_IMAGE_CHARS, qrOptionsSchema, withQrDefaults, type QrGradient, type QrOptions, type ResolvedQrOptions } from '../../../domain/qr/options.js';
+import {
+  QR_DEFAULTS,
+  QR_MAX_IMAGE_CHARS,
+  qrOptionsSchema,
+  withQrDefaults,
+  type QrGradient,
+  type QrOptions,
+  type ResolvedQrOptions,
+} from '../../../domain/qr/options.js';
 import { QrRenderError } from '../../../domain/qr/render/errors.js';
 import { computeLayout } from '../../../domain/qr/render/layout.js';
 import { makeMatrix } from '../../../domain/qr/render/matrix.js';
@@ -126,7 +134,8 @@ export const MAX_LOGO_BYTES = Math.floor(((QR_MAX_IMAGE_CHARS - 64) * 3) / 4);
 /** Why a chosen file cannot be a logo, in words; null when it can. */
 export function logoFileProblem(file: { type: string; size: number }): string | null {
   if (!(LOGO_TYPES as readonly string[]).includes(file.type)) return 'The logo must be a PNG, JPEG, GIF, WebP or SVG image.';
-  if (file.size > MAX_LOGO_BYTES) return `The logo is ${(file.size / 1048576).toFixed(1)} MB; at most ${(MAX_LOGO_BYTES / 1048576).toFixed(1)} MB fits. Scale it down or export it smaller.`;
+  if (file.size > MAX_LOGO_BYTES)
+    return `The logo is ${(file.size / 1048576).toFixed(1)} MB; at most ${(MAX_LOGO_BYTES / 1048576).toFixed(1)} MB fits. Scale it down or export it smaller.`;
   return null;
 }
 
@@ -139,6 +148,5 @@ export function decodeDataUri(uri: string): { contentType: LogoType; data: Uint8
   for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i);
   return { contentType: m[1]!.toLowerCase() as LogoType, data };
 }
-
 
 export const DOWNLOAD_SIZES = [256, 512, 1024, 2048] as const;

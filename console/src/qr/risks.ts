@@ -54,7 +54,10 @@ export function scanRisks(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' 
   for (const [name, key] of PARTS) {
     const raw = colorsOf(opts[key]);
     if (raw.some((c) => c.a < 0.5)) {
-      risks.push({ level: 'warning', text: `The ${name} are transparent or nearly so and may not show at all: give them an opaque dark colour.` });
+      risks.push({
+        level: 'warning',
+        text: `The ${name} are transparent or nearly so and may not show at all: give them an opaque dark colour.`,
+      });
       continue;
     }
     let worst = Infinity;
@@ -73,7 +76,10 @@ export function scanRisks(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' 
     }
   }
   if (inverted) {
-    risks.push({ level: 'warning', text: 'The code is lighter than its background: many phone scanners cannot read inverted codes. Use dark dots on a light background.' });
+    risks.push({
+      level: 'warning',
+      text: 'The code is lighter than its background: many phone scanners cannot read inverted codes. Use dark dots on a light background.',
+    });
   }
 
   if (layout.logo) {

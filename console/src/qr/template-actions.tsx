@@ -22,7 +22,11 @@ export function useTemplates(reloads = 0): Listing {
     let current = true;
     signedInClient()
       .GET('/api/v1/templates')
-      .then(({ data, error, response }) => current && setListing(data ? { phase: 'ready', templates: data.data } : { phase: 'error', message: problemText(response.status, error) }))
+      .then(
+        ({ data, error, response }) =>
+          current &&
+          setListing(data ? { phase: 'ready', templates: data.data } : { phase: 'error', message: problemText(response.status, error) }),
+      )
       .catch(() => current && setListing({ phase: 'error', message: UNREACHABLE }));
     return () => {
       current = false;
@@ -66,9 +70,21 @@ function TemplateSelect({ onApply }: { onApply(options: QrOptions): void }) {
   };
   return (
     <>
-      <select id="qr-apply-template" value="" disabled={templates.length === 0} aria-describedby="qr-apply-status" onChange={(e) => apply(e.currentTarget.value)}>
+      <select
+        id="qr-apply-template"
+        value=""
+        disabled={templates.length === 0}
+        aria-describedby="qr-apply-status"
+        onChange={(e) => apply(e.currentTarget.value)}
+      >
         <option value="">
-          {listing.phase === 'loading' ? 'Loading templates…' : listing.phase === 'error' ? 'Templates could not be loaded' : templates.length === 0 ? 'No templates yet' : 'Choose a template…'}
+          {listing.phase === 'loading'
+            ? 'Loading templates…'
+            : listing.phase === 'error'
+              ? 'Templates could not be loaded'
+              : templates.length === 0
+                ? 'No templates yet'
+                : 'Choose a template…'}
         </option>
         {templates.map((t) => (
           <option key={t.id} value={t.id}>
@@ -101,7 +117,12 @@ export function SaveAsTemplate({ me, value }: { me: Me; value: QrOptions }) {
   };
   return (
     <div class="qr-template-action">
-      <button type="button" disabled={block !== null} aria-describedby={block ? 'qr-save-blocked' : undefined} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        disabled={block !== null}
+        aria-describedby={block ? 'qr-save-blocked' : undefined}
+        onClick={() => setAsking(true)}
+      >
         Save as template
       </button>
       {block && (
@@ -113,7 +134,12 @@ export function SaveAsTemplate({ me, value }: { me: Me; value: QrOptions }) {
         {message}
       </p>
       {asking && (
-        <Dialog title="Save the design as a template" submitLabel="Save template" onCancel={() => setAsking(false)} onSubmit={(form) => void save(form)}>
+        <Dialog
+          title="Save the design as a template"
+          submitLabel="Save template"
+          onCancel={() => setAsking(false)}
+          onSubmit={(form) => void save(form)}
+        >
           <label for="qr-template-name">Template name</label>
           <input id="qr-template-name" name="name" required maxLength={255} />
         </Dialog>

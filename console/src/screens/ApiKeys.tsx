@@ -9,7 +9,6 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { createKeyBody, keyStatus, type ApiKey, type Scope } from '../forms.js';
 import { Dialog } from './Dialog.js';
 
-
 /** Scopes grouped by what they act on; `all` stands for every one of them. */
 const SCOPE_GROUPS: ReadonlyArray<{ label: string; scopes: readonly Scope[] }> = [
   { label: 'Links', scopes: ['links.read', 'links.create', 'links.update', 'links.delete', 'links.pause', 'links.resume'] },
@@ -184,7 +183,12 @@ function CreateKey({ onCreated }: { onCreated(name: string, key: string): void }
               <legend>{group.label}</legend>
               {group.scopes.map((scope) => (
                 <div class="check" key={scope}>
-                  <input id={`scope-${scope}`} type="checkbox" checked={all || scopes.has(scope)} onChange={(e) => toggle(scope, e.currentTarget.checked)} />
+                  <input
+                    id={`scope-${scope}`}
+                    type="checkbox"
+                    checked={all || scopes.has(scope)}
+                    onChange={(e) => toggle(scope, e.currentTarget.checked)}
+                  />
                   <label for={`scope-${scope}`}>{scope}</label>
                 </div>
               ))}
@@ -194,7 +198,13 @@ function CreateKey({ onCreated }: { onCreated(name: string, key: string): void }
         <p class="hint">Every key may also read its account, its jobs, usage and analytics.</p>
       </fieldset>
       <label for="key-expiry">Expires (optional)</label>
-      <input id="key-expiry" type="datetime-local" value={expiry} onInput={(e) => setExpiry(e.currentTarget.value)} aria-describedby="key-expiry-help" />
+      <input
+        id="key-expiry"
+        type="datetime-local"
+        value={expiry}
+        onInput={(e) => setExpiry(e.currentTarget.value)}
+        aria-describedby="key-expiry-help"
+      />
       <p id="key-expiry-help" class="hint">
         In your time zone. Empty: the key works until it is revoked.
       </p>
@@ -252,7 +262,11 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: bo
   const revoke = async () => {
     setBusy(true);
     try {
-      const { data, error: failure, response } = await signedInClient().DELETE('/api/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } });
+      const {
+        data,
+        error: failure,
+        response,
+      } = await signedInClient().DELETE('/api/v1/api-keys/{id}', { params: { path: { id: apiKey.id } } });
       if (data) return onClose(true);
       setError(problemText(response.status, failure));
     } catch {
@@ -262,7 +276,15 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: bo
   };
 
   return (
-    <Dialog title={`Revoke “${label}”?`} submitLabel="Revoke key" danger busy={busy} error={error} onSubmit={() => void revoke()} onCancel={() => onClose(false)}>
+    <Dialog
+      title={`Revoke “${label}”?`}
+      submitLabel="Revoke key"
+      danger
+      busy={busy}
+      error={error}
+      onSubmit={() => void revoke()}
+      onCancel={() => onClose(false)}
+    >
       <p>Programs using this key stop working at once. This cannot be undone.</p>
     </Dialog>
   );

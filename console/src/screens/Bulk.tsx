@@ -32,20 +32,24 @@ type Check =
   | { phase: 'done'; key: string; table: CsvTable; count: number | null; valid: boolean; report: CheckReport };
 
 type Run =
-  | { phase: 'idle' }
-  | { phase: 'sending' }
-  | { phase: 'refused'; message: string }
-  | { phase: 'following'; key: string; jobId: string };
+  { phase: 'idle' } | { phase: 'sending' } | { phase: 'refused'; message: string } | { phase: 'following'; key: string; jobId: string };
 
 const TYPES = Object.keys(BULK_COLUMNS) as BulkType[];
 
-function useChoices(me: Me, scope: string, load: () => Promise<{ data?: { data: Array<{ id: string; name: string }> }; error?: unknown; response: Response }>, what: string): Choices {
+function useChoices(
+  me: Me,
+  scope: string,
+  load: () => Promise<{ data?: { data: Array<{ id: string; name: string }> }; error?: unknown; response: Response }>,
+  what: string,
+): Choices {
   const [choices, setChoices] = useState<Choices>(null);
   const block = scopeBlock(me, scope);
   useEffect(() => {
     if (block) return setChoices(`${block} The batch is made without one.`);
     load()
-      .then(({ data, error, response }) => setChoices(data ? data.data : `The ${what} could not be loaded. ${problemText(response.status, error)}`))
+      .then(({ data, error, response }) =>
+        setChoices(data ? data.data : `The ${what} could not be loaded. ${problemText(response.status, error)}`),
+      )
       .catch(() => setChoices(`The ${what} could not be loaded. ${UNREACHABLE}`));
   }, [block]);
   return choices;
@@ -90,11 +94,20 @@ export function Bulk({ me }: { me: Me }) {
   const { job, lost } = useFollowedJob(run.phase === 'following' ? run.jobId : null);
   const busy = run.phase === 'sending' || (run.phase === 'following' && (!job || unfinished(job)) && !lost);
 
-  const showReport = (errors: readonly FieldProblem[], omitted: number | undefined, count: number | null, valid: boolean, table: CsvTable) =>
-    setCheck({ phase: 'done', key: batchKey, table, count, valid, report: reportOf(errors, omitted) });
+  const showReport = (
+    errors: readonly FieldProblem[],
+    omitted: number | undefined,
+    count: number | null,
+    valid: boolean,
+    table: CsvTable,
+  ) => setCheck({ phase: 'done', key: batchKey, table, count, valid, report: reportOf(errors, omitted) });
 
   const runCheck = async () => {
-    if (!rows) return setCheck({ phase: 'failed', message: source === 'file' ? 'Choose a CSV file first.' : 'Paste the rows first, a header row then one row per link.' });
+    if (!rows)
+      return setCheck({
+        phase: 'failed',
+        message: source === 'file' ? 'Choose a CSV file first.' : 'Paste the rows first, a header row then one row per link.',
+      });
     const table = readCsvText(text);
     setCheck({ phase: 'checking' });
     try {
@@ -119,7 +132,10 @@ export function Bulk({ me }: { me: Me }) {
     setRun({ phase: 'sending' });
     try {
       const body = bulkForm(type, rows, fileName, folderId, templateId) as never;
-      const { data, error, response } = await client.POST('/api/v1/bulk-generate', { params: { header: { 'idempotency-key': batchKey } }, body });
+      const { data, error, response } = await client.POST('/api/v1/bulk-generate', {
+        params: { header: { 'idempotency-key': batchKey } },
+        body,
+      });
       // 200: the links are made and the job goes on rendering; 202: the job has not made them yet. Both are followed.
       if (data && 'jobId' in data) return setRun({ phase: 'following', key: batchKey, jobId: data.jobId });
       const problems = error as { errors?: FieldProblem[]; omittedErrors?: number } | undefined;
@@ -160,11 +176,19 @@ export function Bulk({ me }: { me: Me }) {
   return (
     <section class="bulk" aria-labelledby="bulk-title">
       <h1 id="bulk-title">Bulk generation</h1>
-      <p class="hint">Up to 1,200 links of one type at once, from a spreadsheet saved as CSV. Check the rows first; nothing is made until every row is right.</p>
+      <p class="hint">
+        Up to 1,200 links of one type at once, from a spreadsheet saved as CSV. Check the rows first; nothing is made until every row is
+        right.
+      </p>
 
       <div class="bulk-form">
         <div class="bulk-what">
-          <Field path="type" label="Link type" errors={errors} hint="Every row of a batch makes a link of this type; its columns are listed below.">
+          <Field
+            path="type"
+            label="Link type"
+            errors={errors}
+            hint="Every row of a batch makes a link of this type; its columns are listed below."
+          >
             {(input) => (
               <select {...input} value={type} disabled={busy} onChange={(e) => setType(e.currentTarget.value as BulkType)}>
                 {TYPES.map((t) => (
@@ -176,8 +200,26 @@ export function Bulk({ me }: { me: Me }) {
             )}
           </Field>
           <Columns type={type} />
-          <Choice path="folderId" label="Folder (optional)" none="No folder" choices={folders} value={folderId} onChange={setFolderId} errors={errors} disabled={busy} />
-          <Choice path="templateId" label="Template (optional)" none="No template: the default style" choices={templates} value={templateId} onChange={setTemplateId} errors={errors} disabled={busy} />
+          <Choice
+            path="folderId"
+            label="Folder (optional)"
+            none="No folder"
+            choices={folders}
+            value={folderId}
+            onChange={setFolderId}
+            errors={errors}
+            disabled={busy}
+          />
+          <Choice
+            path="templateId"
+            label="Template (optional)"
+            none="No template: the default style"
+            choices={templates}
+            value={templateId}
+            onChange={setTemplateId}
+            errors={errors}
+            disabled={busy}
+          />
         </div>
         <div class="bulk-rows">
           <fieldset class="bulk-source" disabled={busy}>
@@ -272,9 +314,7 @@ function Columns({ type }: { type: BulkType }) {
       ));
   return (
     <div class="bulk-columns" id="bulk-columns">
-      <p>
-        Columns of {BULK_TYPE_LABELS[type]} rows, named in the header row, in any order:
-      </p>
+      <p>Columns of {BULK_TYPE_LABELS[type]} rows, named in the header row, in any order:</p>
       <div class="bulk-column-lists">
         <div>
           <h2>Required</h2>
@@ -331,12 +371,26 @@ function Choice({ path, label, none, choices, value, onChange, errors, disabled 
   );
 }
 
-function RunPanel({ run, job, lost, folderId, onRestart }: { run: Exclude<Run, { phase: 'idle' }>; job: JobView | null; lost: string | null; folderId: string; onRestart(): void }) {
+function RunPanel({
+  run,
+  job,
+  lost,
+  folderId,
+  onRestart,
+}: {
+  run: Exclude<Run, { phase: 'idle' }>;
+  job: JobView | null;
+  lost: string | null;
+  folderId: string;
+  onRestart(): void;
+}) {
   if (run.phase === 'sending') return <p class="notice">Sending the batch…</p>;
   if (run.phase === 'refused' || lost) {
     return (
       <p class="field-error" role="alert">
-        {run.phase === 'refused' ? run.message : `The batch's progress cannot be followed: ${lost} The Jobs page lists the account's batches.`}
+        {run.phase === 'refused'
+          ? run.message
+          : `The batch's progress cannot be followed: ${lost} The Jobs page lists the account's batches.`}
       </p>
     );
   }
@@ -347,9 +401,7 @@ function RunPanel({ run, job, lost, folderId, onRestart }: { run: Exclude<Run, {
     <div class="notice bulk-run" role="region" aria-labelledby="bulk-run-title">
       <h2 id="bulk-run-title">The batch</h2>
       {job && unfinished(job) && <JobProgress progress={job.progress} labelId="bulk-run-title" />}
-      <p role="status">
-        {progressText(job?.state ?? 'queued', job?.progress ?? 0, made)}
-      </p>
+      <p role="status">{progressText(job?.state ?? 'queued', job?.progress ?? 0, made)}</p>
       {job?.state === 'failed' && <p class="field-error">{job.error ?? 'No reason was recorded.'}</p>}
       <div class="actions">
         {file && <JobDownload jobId={run.jobId} fileName={file.fileName} label={`Download the codes (${file.fileName})`} primary />}

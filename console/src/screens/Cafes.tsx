@@ -139,7 +139,9 @@ function CreateCafe({ client, onCreated }: { client: Client; onCreated(cafe: Caf
     <form class="create-cafe" onSubmit={submit} noValidate aria-labelledby="create-cafe-title">
       <h2 id="create-cafe-title">Create a cafe</h2>
       <Field path="name" label="Cafe name" errors={errors} hint="Also the name of its menu link.">
-        {(input) => <input {...input} value={name} maxLength={255} autoComplete="organization" onInput={(e) => setName(e.currentTarget.value)} />}
+        {(input) => (
+          <input {...input} value={name} maxLength={255} autoComplete="organization" onInput={(e) => setName(e.currentTarget.value)} />
+        )}
       </Field>
       {problem && (
         <p class="field-error" role="alert">
@@ -162,7 +164,10 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
     let url = '';
     setQr(null);
     client
-      .GET('/api/v1/links/{id}/qr', { params: { path: { id: cafe.link.dynamic_link_id }, query: { format: 'png', size: QR_SIZE } }, parseAs: 'blob' })
+      .GET('/api/v1/links/{id}/qr', {
+        params: { path: { id: cafe.link.dynamic_link_id }, query: { format: 'png', size: QR_SIZE } },
+        parseAs: 'blob',
+      })
       .then(({ data, error, response }) => {
         if (!data) return setQr({ error: problemText(response.status, error) });
         url = URL.createObjectURL(data as Blob);
@@ -180,7 +185,11 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
     <div class="new-cafe notice" ref={panel} tabIndex={-1} role="region" aria-labelledby="new-cafe-title">
       <h2 id="new-cafe-title">“{cafe.name}” is ready</h2>
       <p>
-        Its menu is at <a href={cafe.link.full_dynamic_url} target="_blank" rel="noopener noreferrer">{cafe.link.full_dynamic_url}</a>. Guests who scan this code open it.
+        Its menu is at{' '}
+        <a href={cafe.link.full_dynamic_url} target="_blank" rel="noopener noreferrer">
+          {cafe.link.full_dynamic_url}
+        </a>
+        . Guests who scan this code open it.
       </p>
       <div class="cafe-qr">
         {qr === null ? (
@@ -212,7 +221,9 @@ function CafeEditor({ id }: { id: string }) {
     setLoaded({ phase: 'loading' });
     signedInClient()
       .GET('/api/v1/cafes/{id}', { params: { path: { id } } })
-      .then(({ data, error, response }) => setLoaded(data ? { phase: 'ready', cafe: data.data } : { phase: 'error', message: problemText(response.status, error) }))
+      .then(({ data, error, response }) =>
+        setLoaded(data ? { phase: 'ready', cafe: data.data } : { phase: 'error', message: problemText(response.status, error) }),
+      )
       .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
   }, [id]);
   if (loaded.phase !== 'ready') {

@@ -38,14 +38,25 @@ export function Jobs() {
   }, [page]);
 
   // Each unfinished job follows its own GET /jobs/:id until it ends.
-  const pending = list?.data.filter(unfinished).slice(0, MAX_FOLLOWED).map((j) => j.id).join(',') ?? '';
+  const pending =
+    list?.data
+      .filter(unfinished)
+      .slice(0, MAX_FOLLOWED)
+      .map((j) => j.id)
+      .join(',') ?? '';
   useEffect(() => {
     if (!pending) return;
     const client = signedInClient();
     const timer = setInterval(async () => {
-      const views = await Promise.all(pending.split(',').map((jobId) => client.GET('/api/v1/jobs/{jobId}', { params: { path: { jobId } } }).catch(() => null)));
-      setList((current) =>
-        current && { ...current, data: current.data.map((job) => ({ ...job, ...(views.find((v) => v?.data?.id === job.id)?.data ?? {}) })) },
+      const views = await Promise.all(
+        pending.split(',').map((jobId) => client.GET('/api/v1/jobs/{jobId}', { params: { path: { jobId } } }).catch(() => null)),
+      );
+      setList(
+        (current) =>
+          current && {
+            ...current,
+            data: current.data.map((job) => ({ ...job, ...(views.find((v) => v?.data?.id === job.id)?.data ?? {}) })),
+          },
       );
     }, POLL_MS);
     return () => clearInterval(timer);
@@ -54,7 +65,10 @@ export function Jobs() {
   return (
     <section class="jobs">
       <h1>Jobs</h1>
-      <p class="hint">Scan exports, bulk generations and menu imports of this account, newest first. Finished jobs and their files are kept for 7 days unless the operator set another retention.</p>
+      <p class="hint">
+        Scan exports, bulk generations and menu imports of this account, newest first. Finished jobs and their files are kept for 7 days
+        unless the operator set another retention.
+      </p>
       {error ? (
         <p class="field-error" role="alert">
           The jobs could not be loaded. {error}

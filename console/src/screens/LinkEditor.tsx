@@ -88,7 +88,8 @@ type Loading = { phase: 'loading' } | { phase: 'error'; message: string; missing
 /** What the edit page says after the create that led to it (`?saved=…`). */
 const CREATED_NOTICES: Readonly<Record<string, string>> = {
   created: 'Link created.',
-  'created-without-design': 'Link created with the standard QR design: the API refused the design you chose. Change it beside the form and save.',
+  'created-without-design':
+    'Link created with the standard QR design: the API refused the design you chose. Change it beside the form and save.',
 };
 
 function EditLink({ me, slug, notice }: { me: Me; slug: string; notice: string }) {
@@ -98,7 +99,11 @@ function EditLink({ me, slug, notice }: { me: Me; slug: string; notice: string }
     client
       .GET('/api/v1/links/{id}', { params: { path: { id: slug } } })
       .then(({ data, error, response }) =>
-        setLoading(data ? { phase: 'ready', link: data.data } : { phase: 'error', message: problemText(response.status, error), missing: response.status === 404 }),
+        setLoading(
+          data
+            ? { phase: 'ready', link: data.data }
+            : { phase: 'error', message: problemText(response.status, error), missing: response.status === 404 },
+        ),
       )
       .catch(() => setLoading({ phase: 'error', message: UNREACHABLE, missing: false }));
   }, [client, slug]);
@@ -119,7 +124,12 @@ function EditLink({ me, slug, notice }: { me: Me; slug: string; notice: string }
 
 /** What a link's stored files are, for showing the ones its data names. */
 const filesOf = (link: StoredLink | null): Record<string, FileInfo> =>
-  Object.fromEntries((link?.files ?? []).map((f) => [f.fileId, { name: f.contentType === 'application/pdf' ? 'a stored PDF' : 'a stored image', contentType: f.contentType, size: f.size }]));
+  Object.fromEntries(
+    (link?.files ?? []).map((f) => [
+      f.fileId,
+      { name: f.contentType === 'application/pdf' ? 'a stored PDF' : 'a stored image', contentType: f.contentType, size: f.size },
+    ]),
+  );
 
 interface FormProps {
   me: Me;
@@ -147,7 +157,15 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   const summary = useRef<HTMLDivElement>(null);
   const block = scopeBlock(me, link ? 'links.update' : 'links.create');
   const paths = formPaths(type, draft);
-  const unplaced = unplacedErrors(errors, (path) => paths.has(path) || isSettingsPath(path) || isPageLookPath(path) || (type === 'smart-url' && isRulesPath(path)) || path.startsWith('qrCode.'));
+  const unplaced = unplacedErrors(
+    errors,
+    (path) =>
+      paths.has(path) ||
+      isSettingsPath(path) ||
+      isPageLookPath(path) ||
+      (type === 'smart-url' && isRulesPath(path)) ||
+      path.startsWith('qrCode.'),
+  );
 
   useEffect(() => {
     void qrOptionsOf(loaded).then((options) => {
@@ -180,7 +198,10 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
     const pageStyle = pageStyleOf(look);
     if ('errors' in configurations || 'errors' in pageStyle) {
       setBusy(false);
-      return fail('Some settings need fixing.', { ...('errors' in configurations ? configurations.errors : {}), ...('errors' in pageStyle ? pageStyle.errors : {}) });
+      return fail('Some settings need fixing.', {
+        ...('errors' in configurations ? configurations.errors : {}),
+        ...('errors' in pageStyle ? pageStyle.errors : {}),
+      });
     }
     const body = linkBodyOf(type, name, draft, configurations.value);
     if (pageStyle.value !== undefined) body.pageStyle = pageStyle.value;
@@ -197,7 +218,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         setLook(pageLookFromLink(data.data));
         setRules(rulesFromData(data.data.meta_data));
         setNotice(qrFailure ? `Changes saved, except the QR design: ${qrFailure.message}` : 'Changes saved.');
-        if (data.data.dynamic_link_id !== link.dynamic_link_id) location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
+        if (data.data.dynamic_link_id !== link.dynamic_link_id)
+          location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
       } else {
         const { data, error, response } = await client.POST('/api/v1/links', { body });
         if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
@@ -259,10 +281,27 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
           <Field path="name" label="Name" errors={errors} hint="For you: it is shown in your list of links, not to people who scan.">
             {(input) => <input {...input} value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
-          <TypeFields type={type} draft={draft} errors={errors} files={files} update={setDraft} onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))} />
-          {type === 'smart-url' && <RulesEditor value={rules} onChange={setRules} errors={errors} defaultUrl={String(draft.values.defaultUrl ?? '')} />}
+          <TypeFields
+            type={type}
+            draft={draft}
+            errors={errors}
+            files={files}
+            update={setDraft}
+            onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))}
+          />
+          {type === 'smart-url' && (
+            <RulesEditor value={rules} onChange={setRules} errors={errors} defaultUrl={String(draft.values.defaultUrl ?? '')} />
+          )}
           <LinkSettings value={settings} onChange={setSettings} errors={errors} shortUrlBase={me.shortUrlBase} />
-          {type !== 'menu' && <PageLook value={look} onChange={setLook} errors={errors} files={files} onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))} />}
+          {type !== 'menu' && (
+            <PageLook
+              value={look}
+              onChange={setLook}
+              errors={errors}
+              files={files}
+              onFile={(id, info) => setFiles((known) => ({ ...known, [id]: info }))}
+            />
+          )}
           <button type="submit" disabled={busy || block !== null}>
             {busy ? 'Saving…' : link ? 'Save changes' : 'Create link'}
           </button>
@@ -272,7 +311,14 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         <h2 id="qr-title">QR code</h2>
         {!link && <p class="hint">The code will encode the link's short URL; its design is saved with the link.</p>}
         {qr ? (
-          <QrDesigner value={qr} onChange={setQr} data={link?.full_dynamic_url ?? shortUrlOf(me.shortUrlBase, (settings.slugOn && settings.slug.trim()) || 'preview')} name={name || 'qr-code'} me={me} errors={errorsUnder(errors, 'qrCode')} />
+          <QrDesigner
+            value={qr}
+            onChange={setQr}
+            data={link?.full_dynamic_url ?? shortUrlOf(me.shortUrlBase, (settings.slugOn && settings.slug.trim()) || 'preview')}
+            name={name || 'qr-code'}
+            me={me}
+            errors={errorsUnder(errors, 'qrCode')}
+          />
         ) : (
           <p class="loading" role="status">
             Loading the design…

@@ -2,7 +2,23 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import type { paths } from '../api/schema.js';
-import { changeView, editorRouteOf, LINK_TYPES, listQuery, PAGE_SIZES, pauseAction, routeOfView, scopeBlock, SORTS, STATUS_LABELS, viewFromQuery, type EditorRoute, type Link, type LinkStatus, type LinkView } from '../links/view.js';
+import {
+  changeView,
+  editorRouteOf,
+  LINK_TYPES,
+  listQuery,
+  PAGE_SIZES,
+  pauseAction,
+  routeOfView,
+  scopeBlock,
+  SORTS,
+  STATUS_LABELS,
+  viewFromQuery,
+  type EditorRoute,
+  type Link,
+  type LinkStatus,
+  type LinkView,
+} from '../links/view.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { useRoute } from '../router.js';
 import { lazyComponent } from '../lazy.js';
@@ -14,9 +30,21 @@ type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['appl
 type Client = ReturnType<typeof signedInClient>;
 type Action = 'pause' | 'resume' | 'duplicate' | 'delete' | 'move';
 
-const ACTION_SCOPES: Record<Action, string> = { pause: 'links.pause', resume: 'links.resume', duplicate: 'links.create', delete: 'links.delete', move: 'links.update' };
+const ACTION_SCOPES: Record<Action, string> = {
+  pause: 'links.pause',
+  resume: 'links.resume',
+  duplicate: 'links.create',
+  delete: 'links.delete',
+  move: 'links.update',
+};
 const ACTION_LABELS: Record<Action, string> = { pause: 'Pause', resume: 'Resume', duplicate: 'Duplicate', delete: 'Delete', move: 'Move' };
-const ACTION_DONE: Record<Action, string> = { pause: 'paused', resume: 'resumed', duplicate: 'duplicated', delete: 'deleted', move: 'moved' };
+const ACTION_DONE: Record<Action, string> = {
+  pause: 'paused',
+  resume: 'resumed',
+  duplicate: 'duplicated',
+  delete: 'deleted',
+  move: 'moved',
+};
 /** The move target meaning "no folder". */
 const NO_FOLDER = '';
 
@@ -100,7 +128,8 @@ function LinkList({ me }: { me: Me }) {
     setSelected(new Set());
     setReloads((n) => n + 1);
   };
-  const ask = (action: Exclude<Action, 'move'>, slugs: string[]) => (action === 'delete' ? setConfirming({ action, slugs }) : void perform(action, slugs));
+  const ask = (action: Exclude<Action, 'move'>, slugs: string[]) =>
+    action === 'delete' ? setConfirming({ action, slugs }) : void perform(action, slugs);
 
   const blocked = (action: Action) => scopeBlock(me, ACTION_SCOPES[action]);
   const blockedNotes = [...new Set((Object.keys(ACTION_SCOPES) as Action[]).map(blocked).filter((b): b is string => b !== null))];
@@ -151,7 +180,10 @@ function LinkList({ me }: { me: Me }) {
           </label>
           <label>
             Status
-            <select value={view.status ?? ''} onChange={(e) => go(changeView(view, { status: (e.currentTarget.value || null) as LinkStatus | null }))}>
+            <select
+              value={view.status ?? ''}
+              onChange={(e) => go(changeView(view, { status: (e.currentTarget.value || null) as LinkStatus | null }))}
+            >
               <option value="">All statuses</option>
               {(Object.keys(STATUS_LABELS) as LinkStatus[]).map((s) => (
                 <option key={s} value={s}>
@@ -210,7 +242,12 @@ function LinkList({ me }: { me: Me }) {
                   ))}
                 </select>
               </label>
-              <button type="submit" class="small" disabled={selected.size === 0 || blocked('move') !== null} aria-describedby={blocked('move') ? 'links-blocked' : undefined}>
+              <button
+                type="submit"
+                class="small"
+                disabled={selected.size === 0 || blocked('move') !== null}
+                aria-describedby={blocked('move') ? 'links-blocked' : undefined}
+              >
                 Move selected
               </button>
             </form>
@@ -230,7 +267,8 @@ function LinkList({ me }: { me: Me }) {
           <div class="empty">
             {view.page > listing.totalPages && listing.totalPages > 0 ? (
               <p>
-                This view has {listing.totalPages} page{listing.totalPages === 1 ? '' : 's'}. <a href={`#${routeOfView({ ...view, page: listing.totalPages })}`}>Go to the last page</a>.
+                This view has {listing.totalPages} page{listing.totalPages === 1 ? '' : 's'}.{' '}
+                <a href={`#${routeOfView({ ...view, page: listing.totalPages })}`}>Go to the last page</a>.
               </p>
             ) : filtered ? (
               <p>
@@ -240,7 +278,8 @@ function LinkList({ me }: { me: Me }) {
               <>
                 <h2>No links yet</h2>
                 <p>
-                  Create one with New link, or over the API (<code>POST /api/v1/links</code>, described at <a href="/api/v1/docs">/api/v1/docs</a>) or the CLI; they show up here.
+                  Create one with New link, or over the API (<code>POST /api/v1/links</code>, described at{' '}
+                  <a href="/api/v1/docs">/api/v1/docs</a>) or the CLI; they show up here.
                 </p>
               </>
             )}
@@ -269,14 +308,21 @@ function LinkList({ me }: { me: Me }) {
             </thead>
             <tbody>
               {links.map((link) => (
-                <LinkRow key={link.id} link={link} selected={selected.has(link.dynamic_link_id)} onToggle={toggle} onAction={ask} blocked={blocked} setNotice={setNotice} canEdit={scopeBlock(me, 'links.update') === null} />
+                <LinkRow
+                  key={link.id}
+                  link={link}
+                  selected={selected.has(link.dynamic_link_id)}
+                  onToggle={toggle}
+                  onAction={ask}
+                  blocked={blocked}
+                  setNotice={setNotice}
+                  canEdit={scopeBlock(me, 'links.update') === null}
+                />
               ))}
             </tbody>
           </table>
         )}
-        {listing.phase === 'ready' && (
-          <Pager view={view} totalPages={listing.totalPages} go={go} />
-        )}
+        {listing.phase === 'ready' && <Pager view={view} totalPages={listing.totalPages} go={go} />}
       </section>
       {confirming && (
         <Dialog
@@ -363,13 +409,21 @@ function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEd
 function Pager({ view, totalPages, go }: { view: LinkView; totalPages: number; go(view: LinkView): void }) {
   return (
     <nav class="pager" aria-label="Pages">
-      <a href={`#${routeOfView({ ...view, page: view.page - 1 })}`} aria-disabled={view.page <= 1} class={view.page <= 1 ? 'off' : undefined}>
+      <a
+        href={`#${routeOfView({ ...view, page: view.page - 1 })}`}
+        aria-disabled={view.page <= 1}
+        class={view.page <= 1 ? 'off' : undefined}
+      >
         Previous
       </a>
       <span>
         Page {view.page} of {Math.max(totalPages, 1)}
       </span>
-      <a href={`#${routeOfView({ ...view, page: view.page + 1 })}`} aria-disabled={view.page >= totalPages} class={view.page >= totalPages ? 'off' : undefined}>
+      <a
+        href={`#${routeOfView({ ...view, page: view.page + 1 })}`}
+        aria-disabled={view.page >= totalPages}
+        class={view.page >= totalPages ? 'off' : undefined}
+      >
         Next
       </a>
       <label>
@@ -407,7 +461,9 @@ function useFolders(me: Me, client: Client): [FolderList, () => void] {
     if (readBlock) return setFolders(readBlock);
     client
       .GET('/api/v1/folders')
-      .then(({ data, error, response }) => setFolders(data ? data.data : `The folders could not be loaded. ${problemText(response.status, error)}`))
+      .then(({ data, error, response }) =>
+        setFolders(data ? data.data : `The folders could not be loaded. ${problemText(response.status, error)}`),
+      )
       .catch(() => setFolders(`The folders could not be loaded. ${UNREACHABLE}`));
   }, [client, reloads, readBlock]);
   return [folders, () => setReloads((n) => n + 1)];
@@ -428,18 +484,35 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
             ? await client.PUT('/api/v1/folders/{id}', { params: { path: { id: target.folder!.id } }, body: { name } })
             : await client.DELETE('/api/v1/folders/{id}', { params: { path: { id: target.folder!.id } } });
       if (!response.ok) return setNotice(`The folder was not changed: ${problemText(response.status, error)}`);
-      setNotice(target.mode === 'create' ? `Folder ${name} created.` : target.mode === 'rename' ? `Folder renamed to ${name}.` : `Folder ${target.folder!.name} deleted; its links stay, outside any folder.`);
+      setNotice(
+        target.mode === 'create'
+          ? `Folder ${name} created.`
+          : target.mode === 'rename'
+            ? `Folder renamed to ${name}.`
+            : `Folder ${target.folder!.name} deleted; its links stay, outside any folder.`,
+      );
       if (target.mode === 'delete' && view.folder === target.folder!.id) go({ ...view, folder: null, page: 1 });
       reload();
     } catch {
       setNotice(UNREACHABLE);
     }
   };
-  const blockedNotes = [...new Set(['folders.create', 'folders.update', 'folders.delete'].map((scope) => scopeBlock(me, scope)).filter((b): b is string => b !== null))];
+  const blockedNotes = [
+    ...new Set(
+      ['folders.create', 'folders.update', 'folders.delete'].map((scope) => scopeBlock(me, scope)).filter((b): b is string => b !== null),
+    ),
+  ];
   const button = (label: string, scope: string, onClick: () => void, name?: string) => {
     const block = scopeBlock(me, scope);
     return (
-      <button type="button" class="small" disabled={block !== null} aria-describedby={block ? 'folders-blocked' : undefined} aria-label={name} onClick={onClick}>
+      <button
+        type="button"
+        class="small"
+        disabled={block !== null}
+        aria-describedby={block ? 'folders-blocked' : undefined}
+        aria-label={name}
+        onClick={onClick}
+      >
         {label}
       </button>
     );
@@ -461,7 +534,10 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
           </li>
           {folders.map((folder) => (
             <li key={folder.id}>
-              <a href={`#${routeOfView({ ...view, folder: folder.id, page: 1 })}`} aria-current={view.folder === folder.id ? 'true' : undefined}>
+              <a
+                href={`#${routeOfView({ ...view, folder: folder.id, page: 1 })}`}
+                aria-current={view.folder === folder.id ? 'true' : undefined}
+              >
                 {folder.name}
               </a>
               <span class="folder-actions">
@@ -480,7 +556,13 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
       )}
       {editing && (
         <Dialog
-          title={editing.mode === 'create' ? 'New folder' : editing.mode === 'rename' ? `Rename ${editing.folder!.name}` : `Delete the folder ${editing.folder!.name}?`}
+          title={
+            editing.mode === 'create'
+              ? 'New folder'
+              : editing.mode === 'rename'
+                ? `Rename ${editing.folder!.name}`
+                : `Delete the folder ${editing.folder!.name}?`
+          }
           submitLabel={editing.mode === 'create' ? 'Create' : editing.mode === 'rename' ? 'Rename' : 'Delete'}
           onCancel={() => setEditing(null)}
           onSubmit={(form) => void save(form)}

@@ -56,12 +56,18 @@ export function SignIn({ notice, onSignedIn }: Props) {
           </p>
         )}
         <div class="check">
-          <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} aria-describedby="remember-help" />
+          <input
+            id="remember"
+            type="checkbox"
+            checked={remember}
+            onChange={(e) => setRemember(e.currentTarget.checked)}
+            aria-describedby="remember-help"
+          />
           <label for="remember">Remember on this device</label>
         </div>
         <p id="remember-help" class="hint">
-          Unchecked, the key is kept only in this tab and forgotten when it closes. Checked, it is saved in this browser's local storage until you sign out; leave it
-          unchecked on a shared computer.
+          Unchecked, the key is kept only in this tab and forgotten when it closes. Checked, it is saved in this browser's local storage
+          until you sign out; leave it unchecked on a shared computer.
         </p>
         <button type="submit" disabled={checking}>
           {checking ? 'Checking…' : 'Sign in'}

@@ -7,7 +7,6 @@ import { lazyComponent } from '../lazy.js';
 import { pageOf } from '../nav.js';
 import type { ScreenProps } from './screen-props.js';
 
-
 export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> = {
   '/jobs': Jobs,
   '/links': Links,

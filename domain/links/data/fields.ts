@@ -14,8 +14,7 @@ const oneOf = (values: readonly string[]) => `Must be one of: ${values.join(', '
 const atMost = (max: number) => `Must be at most ${max} characters`;
 
 /** "Required" when the member is missing, otherwise what the value should have been. */
-const typeError = (expected: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? REQUIRED : expected;
+const typeError = (expected: string) => (issue: { input?: unknown }) => (issue.input === undefined ? REQUIRED : expected);
 
 export const stringType = () => z.string({ error: typeError('Must be a string') });
 export const numberType = () => z.number({ error: typeError('Must be a number') });
@@ -30,7 +29,9 @@ export function text(max: number) {
 
 /** An optional string: may be empty, at most `max` characters. */
 export function optionalText(max: number) {
-  return stringType().max(max, { error: atMost(max) }).optional();
+  return stringType()
+    .max(max, { error: atMost(max) })
+    .optional();
 }
 
 export function enumOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -64,8 +65,7 @@ export function discriminatorError(key: string, values: readonly string[]) {
 
 /** Runs an object-level refinement even when some members failed, as long as the value is an object. */
 export const WHEN_OBJECT = {
-  when: (payload: { value: unknown }) =>
-    typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
 };
 
 /** Rejects repeated elements (compared by `key`), reporting each repeat at its own index. */
@@ -87,7 +87,8 @@ export const urlSchema = () =>
     .transform((value, ctx) => {
       const href = httpUrlHref(value);
       if (href === null) ctx.issues.push({ code: 'custom', message: 'Must be a valid URL', input: value });
-      else if (href.length > URL_MAX) ctx.issues.push({ code: 'custom', message: `Must be at most ${URL_MAX} characters once percent-encoded`, input: value });
+      else if (href.length > URL_MAX)
+        ctx.issues.push({ code: 'custom', message: `Must be at most ${URL_MAX} characters once percent-encoded`, input: value });
       else return href;
       return z.NEVER;
     });
@@ -104,8 +105,7 @@ export const timezoneSchema = () =>
     .max(TIMEZONE_MAX, { error: atMost(TIMEZONE_MAX), abort: true })
     .refine(isIanaTimezone, { error: 'Must be a valid IANA time zone' });
 
-export const dateTimeSchema = () =>
-  stringType().refine(isIsoDateTime, { error: 'Must be an ISO 8601 date-time (YYYY-MM-DDTHH:MM)' });
+export const dateTimeSchema = () => stringType().refine(isIsoDateTime, { error: 'Must be an ISO 8601 date-time (YYYY-MM-DDTHH:MM)' });
 
 export const dateSchema = () => stringType().refine(isIsoDate, { error: 'Must be a date (YYYY-MM-DD)' });
 

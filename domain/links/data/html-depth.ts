@@ -5,10 +5,59 @@
  * content of script, style, textarea and title is text, and `/>` closes an element only inside
  * svg or math. Linear in the HTML's length: it stops as soon as the depth passes `max`.
  */
-const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 /** Elements whose content is text, with how each one ends. */
 const RAW_TEXT = new Map(['script', 'style', 'textarea', 'title'].map((tag) => [tag, new RegExp(`</${tag}`, 'gi')]));
-const CLOSES_P = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'];
+const CLOSES_P = [
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'div',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hr',
+  'main',
+  'nav',
+  'ol',
+  'pre',
+  'section',
+  'table',
+  'ul',
+];
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 /** Open elements a new tag closes first (the same rules as htmlparser2, which sanitize-html uses). */
 const IMPLIES_CLOSE = new Map<string, Set<string>>([

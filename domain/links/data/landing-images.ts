@@ -17,7 +17,19 @@ export function isDataImageUrl(value: unknown): value is string {
  * Elements whose content is not markup to the landing sanitizer (redirect/pages/landing.ts): an
  * `<img>` inside them is not an image of the page.
  */
-export const LANDING_NON_TEXT_TAGS = ['script', 'style', 'textarea', 'option', 'xmp', 'title', 'noscript', 'template', 'iframe', 'noembed', 'noframes'];
+export const LANDING_NON_TEXT_TAGS = [
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'xmp',
+  'title',
+  'noscript',
+  'template',
+  'iframe',
+  'noembed',
+  'noframes',
+];
 
 /** The `src` of every `<img>` (undefined for one without), in document order, parsed as the page's sanitizer parses. */
 export function landingImageSources(landingHtml: string): Array<string | undefined> {
@@ -70,7 +82,10 @@ export function landingImageProblems(landingHtml: string, shortUrlBase: string):
   const problems: string[] = [];
   landingImageSources(landingHtml).forEach((src, i) => {
     if (src !== undefined && (isDataImageUrl(src as unknown) || relativeFileId(src) !== undefined)) return;
-    const shown = src === undefined || src === '' ? 'has no src' : `src "${src.length > MAX_SHOWN_SRC ? `${src.slice(0, MAX_SHOWN_SRC)}…` : src}" is not allowed`;
+    const shown =
+      src === undefined || src === ''
+        ? 'has no src'
+        : `src "${src.length > MAX_SHOWN_SRC ? `${src.slice(0, MAX_SHOWN_SRC)}…` : src}" is not allowed`;
     problems.push(
       `Image ${i + 1} ${shown}: use a file's url as POST /files answers it (${base}/files/<fileId>), /files/<fileId>, or a base64 data:image/(png|jpeg|gif|webp) URL`,
     );

@@ -90,7 +90,17 @@ export { imageDataSchema } from './by-type/image.js';
 export { LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, landingDataSchema } from './by-type/landing.js';
 export { ADDRESS_MAX, locationDataSchema } from './by-type/location.js';
 export { menuDataSchema } from './by-type/menu.js';
-export { ICON_MAX, LOGO_MAX_BYTES, LOGO_MAX_DEPTH, MULTI_LINKS_MAX, MULTI_LINK_TYPES, smallJsonValueProblem, isSmallJsonValue, multiLinkSchema, multiLinksDataSchema } from './by-type/multi-links.js';
+export {
+  ICON_MAX,
+  LOGO_MAX_BYTES,
+  LOGO_MAX_DEPTH,
+  MULTI_LINKS_MAX,
+  MULTI_LINK_TYPES,
+  smallJsonValueProblem,
+  isSmallJsonValue,
+  multiLinkSchema,
+  multiLinksDataSchema,
+} from './by-type/multi-links.js';
 export { MULTI_PDF_MAX, multiPdfDataSchema } from './by-type/multi-pdf.js';
 export { pdfDataSchema } from './by-type/pdf.js';
 export { DISCOUNT_TYPES, discountSchema, productDataSchema } from './by-type/product.js';

@@ -27,8 +27,11 @@ function sendableDestinations(link: StoredLink): Pick<StoredLink, 'data'> & { br
   if (link.type === 'smart-url') {
     const defaultUrl = httpUrlHref(link.data.defaultUrl as string);
     const stored = link.data.rules ?? [];
-    const rules = Array.isArray(stored) ? stored.map((rule: Record<string, unknown>) => ({ ...rule, url: httpUrlHref(rule?.url as string) })) : null;
-    if (defaultUrl === null || rules === null || rules.some((rule) => rule.url === null)) return { data: link.data, brokenDestination: true };
+    const rules = Array.isArray(stored)
+      ? stored.map((rule: Record<string, unknown>) => ({ ...rule, url: httpUrlHref(rule?.url as string) }))
+      : null;
+    if (defaultUrl === null || rules === null || rules.some((rule) => rule.url === null))
+      return { data: link.data, brokenDestination: true };
     return { data: { ...link.data, defaultUrl, ...(link.data.rules ? { rules } : {}) }, brokenDestination: false };
   }
   return { data: link.data, brokenDestination: false };

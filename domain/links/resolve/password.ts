@@ -48,7 +48,10 @@ export class PasswordCookies {
     for (const part of cookieHeader.split(';')) {
       const eq = part.indexOf('=');
       if (eq < 0 || part.slice(0, eq).trim() !== PASSWORD_COOKIE) continue;
-      const [expiresText, given] = part.slice(eq + 1).trim().split('.');
+      const [expiresText, given] = part
+        .slice(eq + 1)
+        .trim()
+        .split('.');
       const expires = Number(expiresText);
       if (!given || !Number.isInteger(expires) || expires * 1000 <= now) continue;
       const actual = Buffer.from(given);
@@ -90,8 +93,16 @@ export class PasswordAttempts {
   /** Starts a try; when it is not allowed, nothing is counted. */
   begin(linkId: string, clientIp: string): Promise<Attempt> {
     return this.limit.begin([
-      { key: this.keys.passwordAttempts(linkId, rateLimitIdentity(clientIp)), max: PASSWORD_ATTEMPTS_MAX, windowMs: PASSWORD_ATTEMPTS_WINDOW_SECONDS * 1000 },
-      { key: this.keys.linkPasswordAttempts(linkId), max: LINK_PASSWORD_ATTEMPTS_MAX, windowMs: LINK_PASSWORD_ATTEMPTS_WINDOW_SECONDS * 1000 },
+      {
+        key: this.keys.passwordAttempts(linkId, rateLimitIdentity(clientIp)),
+        max: PASSWORD_ATTEMPTS_MAX,
+        windowMs: PASSWORD_ATTEMPTS_WINDOW_SECONDS * 1000,
+      },
+      {
+        key: this.keys.linkPasswordAttempts(linkId),
+        max: LINK_PASSWORD_ATTEMPTS_MAX,
+        windowMs: LINK_PASSWORD_ATTEMPTS_WINDOW_SECONDS * 1000,
+      },
     ]);
   }
 }

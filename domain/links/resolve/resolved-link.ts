@@ -63,4 +63,8 @@ export type ResolvedLink = { [T in LinkType]: ResolvedLinkOf<T> }[LinkType];
  * A link as read back from Postgres or from a Redis copy, before its data is taken as its type's
  * (`withSendableDestinations` does that); `brokenDestination` is absent in a row.
  */
-export type StoredLink = Omit<ResolvedLinkFields, 'brokenDestination'> & { type: string; data: Record<string, unknown>; brokenDestination?: boolean };
+export type StoredLink = Omit<ResolvedLinkFields, 'brokenDestination'> & {
+  type: string;
+  data: Record<string, unknown>;
+  brokenDestination?: boolean;
+};

@@ -64,7 +64,10 @@ export function computeLayout(opts: ResolvedQrOptions, count: number, logo: Natu
   const dotSize = snap(codeSize / count);
   if (!(dotSize > 0)) {
     // The library would draw an empty picture here; nobody wants that printed.
-    throw new QrRenderError(margin > 0 ? 'margin' : width <= height ? 'width' : 'height', `Leaves less than one pixel per module for a code of ${count} modules per side`);
+    throw new QrRenderError(
+      margin > 0 ? 'margin' : width <= height ? 'width' : 'height',
+      `Leaves less than one pixel per module for a code of ${count} modules per side`,
+    );
   }
   const x0 = snap((width - count * dotSize) / 2);
   const y0 = snap((height - count * dotSize) / 2);

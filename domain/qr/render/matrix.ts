@@ -16,10 +16,16 @@ export function makeMatrix(opts: ResolvedQrOptions): QrMatrix {
   } catch (err) {
     if (!(err instanceof QrEncodeError)) throw err;
     if (err.reason === 'unencodable') {
-      throw new QrRenderError('qrOptions.mode', mode === 'Kanji' ? 'Kanji mode is not supported (no Shift_JIS table)' : `${mode} mode cannot encode this data`);
+      throw new QrRenderError(
+        'qrOptions.mode',
+        mode === 'Kanji' ? 'Kanji mode is not supported (no Shift_JIS table)' : `${mode} mode cannot encode this data`,
+      );
     }
     throw typeNumber > 0
-      ? new QrRenderError('qrOptions.typeNumber', `Data does not fit a version ${typeNumber} QR code at error correction level ${errorCorrectionLevel}`)
+      ? new QrRenderError(
+          'qrOptions.typeNumber',
+          `Data does not fit a version ${typeNumber} QR code at error correction level ${errorCorrectionLevel}`,
+        )
       : new QrRenderError('data', `Data is too long for any QR code at error correction level ${errorCorrectionLevel}`);
   }
 }

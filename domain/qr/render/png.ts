@@ -85,7 +85,12 @@ export function encodePng(surface: Surface): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per sample
   header[9] = channels === 1 ? 0 : channels === 3 ? 2 : 6; // gray, RGB, RGBA
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(data, DEFLATE_OPTIONS)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(data, DEFLATE_OPTIONS)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**

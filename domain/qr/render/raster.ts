@@ -657,7 +657,12 @@ function gradientLut(stops: Stop[]): Float32Array {
 }
 
 /** Draws the code onto a surface made by `surfaceFor` once the layout (and so the size) is known. */
-export function rasterize(opts: ResolvedQrOptions, matrix: QrMatrix, image: QrImage | null, surfaceFor: (layout: Layout, logo: QrImage | null) => Surface): Surface {
+export function rasterize(
+  opts: ResolvedQrOptions,
+  matrix: QrMatrix,
+  image: QrImage | null,
+  surfaceFor: (layout: Layout, logo: QrImage | null) => Surface,
+): Surface {
   const logo = usableLogo(image);
   const layout = computeLayout(opts, matrix.count, logo);
   const surface = surfaceFor(layout, logo);

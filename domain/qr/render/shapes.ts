@@ -69,17 +69,60 @@ interface Outline {
 /** Our own outlines of the library's figures (unit cell, rotation 0, clockwise). */
 const OUTLINES: readonly Outline[] = [
   // SQUARE
-  { start: [0, 0], segs: [[L, 1, 0], [L, 1, 1], [L, 0, 1]] },
+  {
+    start: [0, 0],
+    segs: [
+      [L, 1, 0],
+      [L, 1, 1],
+      [L, 0, 1],
+    ],
+  },
   // CIRCLE: over the top, then back under the bottom
-  { start: [0, 0.5], segs: [[A, 1, 0.5, 0.5, 0.5, 0.5], [A, 0, 0.5, 0.5, 0.5, 0.5]] },
+  {
+    start: [0, 0.5],
+    segs: [
+      [A, 1, 0.5, 0.5, 0.5, 0.5],
+      [A, 0, 0.5, 0.5, 0.5, 0.5],
+    ],
+  },
   // SIDE: left half flat, right half round
-  { start: [0, 0], segs: [[L, 0.5, 0], [A, 0.5, 1, 0.5, 0.5, 0.5], [L, 0, 1]] },
+  {
+    start: [0, 0],
+    segs: [
+      [L, 0.5, 0],
+      [A, 0.5, 1, 0.5, 0.5, 0.5],
+      [L, 0, 1],
+    ],
+  },
   // CORNER: top-right corner round, radius ½
-  { start: [0, 0], segs: [[L, 0.5, 0], [A, 1, 0.5, 0.5, 0.5, 0.5], [L, 1, 1], [L, 0, 1]] },
+  {
+    start: [0, 0],
+    segs: [
+      [L, 0.5, 0],
+      [A, 1, 0.5, 0.5, 0.5, 0.5],
+      [L, 1, 1],
+      [L, 0, 1],
+    ],
+  },
   // CORNER_EXTRA: quarter disc around the bottom-left corner
-  { start: [0, 0], segs: [[A, 1, 1, 0, 1, 1], [L, 0, 1]] },
+  {
+    start: [0, 0],
+    segs: [
+      [A, 1, 1, 0, 1, 1],
+      [L, 0, 1],
+    ],
+  },
   // CORNERS: top-right and bottom-left round, radius ½
-  { start: [0, 0], segs: [[L, 0.5, 0], [A, 1, 0.5, 0.5, 0.5, 0.5], [L, 1, 1], [L, 0.5, 1], [A, 0, 0.5, 0.5, 0.5, 0.5]] },
+  {
+    start: [0, 0],
+    segs: [
+      [L, 0.5, 0],
+      [A, 1, 0.5, 0.5, 0.5, 0.5],
+      [L, 1, 1],
+      [L, 0.5, 1],
+      [A, 0, 0.5, 0.5, 0.5, 0.5],
+    ],
+  },
 ];
 
 /** Rounds to 1/1000 px: invisible, and keeps fractional layouts from printing 17 digits. */
@@ -108,7 +151,17 @@ function rotate(x: number, y: number, rot: number): [number, number] {
  * around (cx, cy), excluding the start, including the end. `tolerance` is the largest distance in
  * pixels between the arc and its chords.
  */
-export function flattenArc(out: number[], x0: number, y0: number, x1: number, y1: number, cx: number, cy: number, r: number, tolerance = 0.05): void {
+export function flattenArc(
+  out: number[],
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  cx: number,
+  cy: number,
+  r: number,
+  tolerance = 0.05,
+): void {
   const a0 = Math.atan2(y0 - cy, x0 - cx);
   let a1 = Math.atan2(y1 - cy, x1 - cx);
   while (a1 <= a0 + 1e-9) a1 += 2 * Math.PI;

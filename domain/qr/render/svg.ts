@@ -110,7 +110,8 @@ class SvgWriter implements Backend {
     if (p.kind === 'solid') return ` fill="${hex(p.color)}"${p.color.a < 1 ? ` fill-opacity="${alpha(p.color.a)}"` : ''}`;
     const id = `${this.ids}${this.gradients++}`;
     let stops = '';
-    for (const s of p.stops) stops += `<stop offset="${s.offset}" stop-color="${hex(s.color)}"${s.color.a < 1 ? ` stop-opacity="${alpha(s.color.a)}"` : ''}/>`;
+    for (const s of p.stops)
+      stops += `<stop offset="${s.offset}" stop-color="${hex(s.color)}"${s.color.a < 1 ? ` stop-opacity="${alpha(s.color.a)}"` : ''}/>`;
     this.defs +=
       p.kind === 'linear'
         ? `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${p.x1}" y1="${p.y1}" x2="${p.x2}" y2="${p.y2}">${stops}</linearGradient>`
@@ -151,7 +152,12 @@ export function svgFromMatrix(opts: ResolvedQrOptions, matrix: QrMatrix, image: 
  * same input must give the same bytes (caching, ETags): a hash of the data and the gradients.
  */
 function idPrefix(opts: ResolvedQrOptions): string {
-  const g = [opts.backgroundOptions.gradient, opts.dotsOptions.gradient, opts.cornersSquareOptions.gradient, opts.cornersDotOptions.gradient];
+  const g = [
+    opts.backgroundOptions.gradient,
+    opts.dotsOptions.gradient,
+    opts.cornersSquareOptions.gradient,
+    opts.cornersDotOptions.gradient,
+  ];
   if (!g.some(Boolean)) return 'qr';
   const text = opts.data + JSON.stringify(g);
   let h = 0x811c9dc5;

@@ -26,7 +26,13 @@ export function collectFilterWords(groups: PublishedMenu['groups'], locale: Page
     for (const category of group.categories) {
       for (const item of category.items) {
         for (const allergen of new Set(item.allergens.map(allergenKey))) {
-          if (allergen) count(words.allergens, allergen, () => allergenLabel(locale, item.allergens.find((a) => allergenKey(a) === allergen)!));
+          if (allergen)
+            count(words.allergens, allergen, () =>
+              allergenLabel(
+                locale,
+                item.allergens.find((a) => allergenKey(a) === allergen)!,
+              ),
+            );
         }
         for (const diet of new Set(item.tags.map(dietOf))) if (diet) count(words.diets, diet, () => dietLabel(locale, diet));
       }
@@ -50,11 +56,14 @@ export function renderFilters(words: FilterWords, locale: PageLocale): SafeHtml 
   )}" data-other="${menuText(locale, 'matchesOther')}">
 <label for="mf-q" class="sr">${menuText(locale, 'searchLabel')}</label>
 <input type="search" id="mf-q" name="q" placeholder="${menuText(locale, 'searchPlaceholder')}" autocomplete="off" enterkeyhint="search">
-${hasChoices && html`<details><summary>${menuText(locale, 'filters')}</summary>
+${
+  hasChoices &&
+  html`<details><summary>${menuText(locale, 'filters')}</summary>
 ${words.diets.size > 0 && html`<fieldset><legend>${menuText(locale, 'onlyShow')}</legend>${chips('diet', words.diets)}</fieldset>`}
 ${words.allergens.size > 0 && html`<fieldset><legend>${menuText(locale, 'hideWith')}</legend>${chips('avoid', words.allergens)}</fieldset>`}
 <button type="reset">${menuText(locale, 'clearFilters')}</button>
-</details>`}
+</details>`
+}
 <p id="mf-found" class="found" role="status" hidden></p>
 </form>`;
 }

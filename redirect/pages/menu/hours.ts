@@ -26,11 +26,20 @@ function timeText(locale: PageLocale, hhmm: string): string {
   return format.format(Date.UTC(2023, 0, 1, hours, minutes));
 }
 
-const WEEKDAY_NUMBER: Record<(typeof WEEKDAYS)[number], number> = { sunday: 0, monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6 };
+const WEEKDAY_NUMBER: Record<(typeof WEEKDAYS)[number], number> = {
+  sunday: 0,
+  monday: 1,
+  tuesday: 2,
+  wednesday: 3,
+  thursday: 4,
+  friday: 5,
+  saturday: 6,
+};
 
 /** "Open now · closes at 11:00 PM", "Geschlossen · öffnet morgen um 08:00": the state in the page's language. */
 export function openStateText(locale: PageLocale, state: OpenState): string {
-  if (state.open) return state.closesAt ? menuText(locale, 'openUntil', { time: timeText(locale, state.closesAt) }) : menuText(locale, 'openNow');
+  if (state.open)
+    return state.closesAt ? menuText(locale, 'openUntil', { time: timeText(locale, state.closesAt) }) : menuText(locale, 'openNow');
   const next = state.opensAt;
   if (!next) return menuText(locale, 'closed');
   const time = timeText(locale, next.time);
@@ -47,7 +56,8 @@ export function renderHours(hours: readonly DayHours[], today: string, locale: P
     const open =
       entry?.enabled && entry.ranges.length > 0
         ? entry.ranges.map(
-            (r, i) => html`${i > 0 ? ', ' : ''}<span class="range">${r.from === '00:00' && r.to === '24:00' ? menuText(locale, 'allDay') : `${timeText(locale, r.from)} – ${timeText(locale, r.to)}`}</span>`,
+            (r, i) =>
+              html`${i > 0 ? ', ' : ''}<span class="range">${r.from === '00:00' && r.to === '24:00' ? menuText(locale, 'allDay') : `${timeText(locale, r.from)} – ${timeText(locale, r.to)}`}</span>`,
           )
         : menuText(locale, 'closedAllDay');
     return html`<tr${day === today ? html` class="today" aria-current="date"` : ''}><th scope="row">${weekdayName(locale, WEEKDAY_NUMBER[day])}</th><td>${open}</td></tr>`;

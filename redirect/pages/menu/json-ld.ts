@@ -19,7 +19,9 @@ export function renderJsonLd(menu: PublishedMenu, urls: MenuPageUrls, baseUrl: s
       ...(category.description ? { description: category.description } : {}),
       hasMenuItem: category.items.slice(0, Math.max(0, budget)).map((item) => {
         budget--;
-        const diets = [...new Set(item.tags.map(dietOf))].flatMap((d) => (d && DIETS[d]!.schema ? [`https://schema.org/${DIETS[d]!.schema}`] : []));
+        const diets = [...new Set(item.tags.map(dietOf))].flatMap((d) =>
+          d && DIETS[d]!.schema ? [`https://schema.org/${DIETS[d]!.schema}`] : [],
+        );
         return {
           '@type': 'MenuItem',
           name: item.name,
@@ -38,6 +40,9 @@ export function renderJsonLd(menu: PublishedMenu, urls: MenuPageUrls, baseUrl: s
     ...(menu.description ? { description: menu.description } : {}),
     hasMenuSection: menu.groups.map((g) => section(g.name, g.categories)),
   };
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return new SafeHtml(`<script type="application/ld+json">${json}</script>`);
 }

@@ -13,7 +13,14 @@ let compiled: PageScript | undefined;
 export function menuScript(): PageScript {
   if (!compiled) {
     const source = readFileSync(new URL('./client.ts', import.meta.url), 'utf8');
-    const { code } = transformSync(source, { loader: 'ts', format: 'iife', target: 'es2020', minify: true, legalComments: 'none', charset: 'utf8' });
+    const { code } = transformSync(source, {
+      loader: 'ts',
+      format: 'iife',
+      target: 'es2020',
+      minify: true,
+      legalComments: 'none',
+      charset: 'utf8',
+    });
     compiled = new PageScript(code.trimEnd());
   }
   return compiled;

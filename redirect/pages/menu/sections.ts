@@ -39,7 +39,8 @@ export interface ItemContext {
   next: () => number;
 }
 
-export const sourcesOf = (id: string, ctx: Pick<ItemContext, 'urls' | 'variants'>): ImageSources => imageSources({ id, variants: ctx.variants[id] }, ctx.urls.file);
+export const sourcesOf = (id: string, ctx: Pick<ItemContext, 'urls' | 'variants'>): ImageSources =>
+  imageSources({ id, variants: ctx.variants[id] }, ctx.urls.file);
 
 /** The item, and its photo's sheet (put after its list: a sheet is no list item). */
 function renderItem(item: PublishedItem, ctx: ItemContext): { item: SafeHtml; sheet: HtmlValue } {
@@ -65,20 +66,26 @@ function renderItem(item: PublishedItem, ctx: ItemContext): { item: SafeHtml; sh
   const photo =
     sources &&
     html`<a class="zoom" id="i${n}" href="#d${n}" aria-label="${menuText(locale, 'photoOf', { name: item.name })}">${
-      ctx.imageSizes ? pictureTag(sources, { alt: item.name, sizes: ctx.imageSizes, lazy: true }) : thumbnailTag(sources, { alt: item.name, lazy: true, width: 88, height: 88 })
+      ctx.imageSizes
+        ? pictureTag(sources, { alt: item.name, sizes: ctx.imageSizes, lazy: true })
+        : thumbnailTag(sources, { alt: item.name, lazy: true, width: 88, height: 88 })
     }</a>`;
   const sheet =
     sources &&
-    html`<div class="sheet" id="d${n}" role="dialog" aria-label="${item.name}"><a class="close" href="#i${n}">${menuText(locale, 'closePhoto')}</a>${pictureTag(sources, {
-      alt: item.name,
-      sizes: COLUMN_SIZES,
-      lazy: true,
-    })}<p><b>${item.name}</b> · ${price}</p>${item.description && html`<p class="text">${item.description}</p>`}</div>`;
+    html`<div class="sheet" id="d${n}" role="dialog" aria-label="${item.name}"><a class="close" href="#i${n}">${menuText(locale, 'closePhoto')}</a>${pictureTag(
+      sources,
+      {
+        alt: item.name,
+        sizes: COLUMN_SIZES,
+        lazy: true,
+      },
+    )}<p><b>${item.name}</b> · ${price}</p>${item.description && html`<p class="text">${item.description}</p>`}</div>`;
   return {
     item: html`<li class="item" data-a="${allergenKeys.join('|')}" data-d="${diets.join('|')}">${photo}<div class="body"><div class="top"><h4 class="s">${item.name}</h4><span class="price">${price}</span></div>${
       hasBadges && html`<p class="badges">${badges}</p>`
     }${item.description && html`<p class="desc text s">${item.description}</p>`}${
-      item.ingredients.length > 0 && html`<p class="meta"><b>${menuText(locale, 'ingredients')}</b> <span class="s">${item.ingredients.join(', ')}</span></p>`
+      item.ingredients.length > 0 &&
+      html`<p class="meta"><b>${menuText(locale, 'ingredients')}</b> <span class="s">${item.ingredients.join(', ')}</span></p>`
     }${item.allergens.length > 0 && html`<p class="meta"><b>${menuText(locale, 'allergens')}</b> ${item.allergens.join(', ')}</p>`}${
       plainTags.length > 0 && html`<p class="badges">${plainTags.map((t) => html`<span class="tag">${t}</span>`)}</p>`
     }</div></li>`,

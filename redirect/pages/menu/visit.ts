@@ -29,11 +29,14 @@ export function renderVisit(menu: PublishedMenu, clock: CafeClock, locale: PageL
 ${menu.description && html`<h3>${t('about')}</h3><p class="text">${menu.description}</p>`}
 ${renderHours(menu.operatingHours, clock.today, locale)}
 ${menu.address && html`<h3>${t('address')}</h3><p class="text">${menu.address}</p><p><a href="${mapsUrl(menu.address)}">${t('openInMaps')}</a></p>`}
-${(menu.phone || menu.email || website) && html`<h3>${t('contact')}</h3><p>${[
+${
+  (menu.phone || menu.email || website) &&
+  html`<h3>${t('contact')}</h3><p>${[
     menu.phone && (tel ? html`<a href="${tel}">${menu.phone}</a><br>` : html`${menu.phone}<br>`),
     menu.email && (email ? html`<a href="mailto:${email}">${menu.email}</a><br>` : html`${menu.email}<br>`),
     website && html`<a href="${website}">${new URL(website).host}</a>`,
-  ]}</p>`}
+  ]}</p>`
+}
 ${socials.length > 0 && html`<h3>${t('followUs')}</h3><ul class="social">${socials.map((s) => html`<li><a href="${s.url!}">${icon(socialPlatform(s.platform, s.url)?.icon ?? 'link')}${s.platform}</a></li>`)}</ul>`}
 ${menu.facilities.length > 0 && html`<h3>${t('facilities')}</h3><p>${menu.facilities.join(' · ')}</p>`}
 </section>`;

@@ -37,7 +37,9 @@ export function smallJsonValueProblem(value: unknown): string | null {
     for (const item of Object.values(v)) stack.push([item, depth + 1]);
   }
   const json = JSON.stringify(value);
-  return json.length <= LOGO_MAX_BYTES && utf8Length(json) <= LOGO_MAX_BYTES ? null : `Must be at most ${LOGO_MAX_BYTES / 1024} KiB as JSON`;
+  return json.length <= LOGO_MAX_BYTES && utf8Length(json) <= LOGO_MAX_BYTES
+    ? null
+    : `Must be at most ${LOGO_MAX_BYTES / 1024} KiB as JSON`;
 }
 
 export function isSmallJsonValue(value: unknown): boolean {

@@ -1,6 +1,19 @@
 /** The `data` of a `smart-url` link (the rules all types share: ../schemas.ts). */
 import { z } from 'zod';
-import { dateSchema, discriminatorError, enumOf, list, noDuplicates, strict, stringType, text, timeSchema, timezoneSchema, urlSchema, WHEN_OBJECT } from '../fields.js';
+import {
+  dateSchema,
+  discriminatorError,
+  enumOf,
+  list,
+  noDuplicates,
+  strict,
+  stringType,
+  text,
+  timeSchema,
+  timezoneSchema,
+  urlSchema,
+  WHEN_OBJECT,
+} from '../fields.js';
 import { isIsoDate } from '../formats.js';
 import { isCountryCode } from '../codes.js';
 import { CONDITION_TYPES, DEVICES, OPERATORS, SMART_URL_RULES_MAX } from '../smart-url-values.js';
@@ -17,8 +30,20 @@ const dateRangeCheck = (rule: unknown, ctx: z.RefinementCtx<unknown>) => {
 const dateRule = z.discriminatedUnion(
   'operator',
   [
-    strict({ conditionType: z.literal('date'), operator: z.literal('after'), url: urlSchema(), timezone: timezoneSchema(), dateFrom: dateSchema() }),
-    strict({ conditionType: z.literal('date'), operator: z.literal('before'), url: urlSchema(), timezone: timezoneSchema(), dateTo: dateSchema() }),
+    strict({
+      conditionType: z.literal('date'),
+      operator: z.literal('after'),
+      url: urlSchema(),
+      timezone: timezoneSchema(),
+      dateFrom: dateSchema(),
+    }),
+    strict({
+      conditionType: z.literal('date'),
+      operator: z.literal('before'),
+      url: urlSchema(),
+      timezone: timezoneSchema(),
+      dateTo: dateSchema(),
+    }),
     strict({
       conditionType: z.literal('date'),
       operator: z.enum(['between', 'not_between']),

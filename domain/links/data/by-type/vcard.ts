@@ -19,9 +19,11 @@ export const vcardDataSchema = strict({
   city: optionalText(SHORT_TEXT_MAX),
   zip: optionalText(SHORT_TEXT_MAX),
   country: optionalText(SHORT_TEXT_MAX),
-  jobTitle: optionalText(SHORT_TEXT_MAX).meta({ description: 'The person\'s job title (the vCard\'s TITLE), apart from `department`' }),
+  jobTitle: optionalText(SHORT_TEXT_MAX).meta({ description: "The person's job title (the vCard's TITLE), apart from `department`" }),
   photo: fileRefSchema.optional().meta({ description: 'An uploaded image (`{fileId}`) shown on the contact page' }),
   socialLinks: list(strict({ url: urlSchema() }), 0, VCARD_SOCIAL_LINKS_MAX)
     .optional()
-    .meta({ description: `Profiles elsewhere, at most ${VCARD_SOCIAL_LINKS_MAX}: \`{url}\` each, an http(s) URL (the page names the platform from its host)` }),
+    .meta({
+      description: `Profiles elsewhere, at most ${VCARD_SOCIAL_LINKS_MAX}: \`{url}\` each, an http(s) URL (the page names the platform from its host)`,
+    }),
 });
