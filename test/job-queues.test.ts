@@ -250,6 +250,7 @@ describe('JOB_ACCOUNT_QUEUE: the jobs of one kind an account may have waiting', 
         expect(refused.statusCode).toBe(429);
         expect(refused.headers['retry-after']).toMatch(/^\d+$/);
         expect(refused.json()).toEqual({
+          code: 'job_queue_full',
           message: `This account already has ${FLOOD} analytics-export jobs waiting, the most it may have; retry when some have started`,
         });
         await accepted(await exportOf(b));
