@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { errorBody } from './plugins/app/errors.js';
+import { notFoundReply } from './plugins/app/errors.js';
 
 /** The console's policy; `shortUrlBase` (SHORT_URL_BASE) is the one origin it may frame. */
 export const consoleCsp = (shortUrlBase: string) =>
@@ -59,7 +59,7 @@ export function registerConsole(app: FastifyInstance, distDir: string, shortUrlB
     const type = CONTENT_TYPES[extname(file)];
     const path = join(distDir, 'assets', file);
     const found = type && ASSET_NAME.test(file) ? await stat(path).catch(() => null) : null;
-    if (!found?.isFile()) return reply.code(404).send(errorBody('not_found', 'Route not found'));
+    if (!found?.isFile()) return notFoundReply(request, reply);
     page(reply).header('cache-control', 'public, max-age=31536000, immutable').header('content-length', found.size);
     return reply.type(type!).send(createReadStream(path));
   });

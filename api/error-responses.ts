@@ -9,13 +9,11 @@
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { errorCodesOf, MAX_LISTED_ERRORS } from '../domain/errors.js';
-import { ERROR_DESCRIPTIONS } from './schemas.js';
+import { ERROR_CODE_DESCRIPTION, ERROR_DESCRIPTIONS } from './schemas.js';
 import { API_PREFIX } from './prefix.js';
 import type { AuthRequirement } from './types.js';
 
 type JsonSchema = Record<string, unknown>;
-
-const CODE_DESCRIPTION = 'Why the request was refused; stable, for clients to match on (the message may change)';
 
 const messageBody = (status: number, description: string): JsonSchema => ({
   description,
@@ -23,7 +21,10 @@ const messageBody = (status: number, description: string): JsonSchema => ({
     'application/json': {
       schema: {
         type: 'object',
-        properties: { code: { type: 'string', enum: errorCodesOf(status), description: CODE_DESCRIPTION }, message: { type: 'string' } },
+        properties: {
+          code: { type: 'string', enum: errorCodesOf(status), description: ERROR_CODE_DESCRIPTION },
+          message: { type: 'string' },
+        },
         required: ['code', 'message'],
         additionalProperties: false,
       },
@@ -38,7 +39,7 @@ const validationBody: JsonSchema = {
       schema: {
         type: 'object',
         properties: {
-          code: { type: 'string', enum: errorCodesOf(400), description: CODE_DESCRIPTION },
+          code: { type: 'string', enum: errorCodesOf(400), description: ERROR_CODE_DESCRIPTION },
           message: { type: 'string', enum: ['Validation failed'] },
           errors: {
             type: 'array',

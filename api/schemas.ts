@@ -57,12 +57,13 @@ export function nestedResourceParams<const K extends string>(params: readonly [K
 
 export const messageResponse = z.object({ message: z.string() });
 
+/** What the OpenAPI document says of every error answer's `code`. */
+export const ERROR_CODE_DESCRIPTION = 'Why the request was refused; stable, for clients to match on (the message may change)';
+
 /** The `code` of an error answer of `status`: one of ERROR_CODES (domain/errors.ts), named by reason. */
 function errorCodeSchema(status: number) {
   const codes = errorCodesOf(status);
-  return z
-    .enum(codes as [ErrorCode, ...ErrorCode[]])
-    .meta({ description: 'Why the request was refused; stable, for clients to match on (the message may change)' });
+  return z.enum(codes as [ErrorCode, ...ErrorCode[]]).meta({ description: ERROR_CODE_DESCRIPTION });
 }
 
 /** An error answer other than a 400: `{code, message}`. */

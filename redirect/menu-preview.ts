@@ -12,7 +12,7 @@ import type { Redis } from '../platform/redis/client.js';
 import { encodedFor } from './page-cache.js';
 import type { PageRenderer } from './page-renderer.js';
 import { framedMenuPolicy } from './pages/index.js';
-import { menuLocale } from './pages/menu.js';
+import { menuLocale } from './pages/menu/words.js';
 import type { EncodedPage } from './pages/types.js';
 
 export class MenuPreviews {

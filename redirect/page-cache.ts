@@ -28,7 +28,7 @@ import { acceptedEncoding } from './pages/compression.js';
 import { linkPageUrls } from './pages/file-urls.js';
 import { CATALOGUE_LANGUAGES } from './pages/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
-import { menuLocale } from './pages/menu.js';
+import { menuLocale } from './pages/menu/words.js';
 import type { EncodedPage } from './pages/types.js';
 
 interface Entry {

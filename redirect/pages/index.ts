@@ -26,7 +26,10 @@ export { DEFAULT_EVENT_DURATION_MINUTES, eventFileName, renderIcs } from './even
 export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
 export { pageLocale, type PageLocale } from './locale.js';
 export { sendPage } from './send.js';
-export { framedMenuPolicy, menuClock, renderMenuPage, type MenuPageUrls } from './menu.js';
+export { renderMenuPage } from './menu.js';
+export { menuClock } from './menu/hours.js';
+export { framedMenuPolicy } from './menu/script.js';
+export type { MenuPageUrls } from './menu/sections.js';
 export {
   notFoundPage,
   renderClientErrorPage,

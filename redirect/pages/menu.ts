@@ -36,13 +36,6 @@ import { themeStyles } from './menu/theme.js';
 import { mapsUrl, renderVisit, telUrl } from './menu/visit.js';
 import { counted } from './menu/words.js';
 
-export { MENU_ITEM_BYTES_MAX } from './menu/budget.js';
-export { menuClock, openStateText } from './menu/hours.js';
-export { JSON_LD_ITEMS_MAX } from './menu/json-ld.js';
-export { framedMenuPolicy } from './menu/script.js';
-export type { MenuPageUrls } from './menu/sections.js';
-export { menuLocale } from './menu/words.js';
-
 export interface MenuPageOptions {
   /** The items' budget (MENU_ITEM_BYTES_MAX by default). */
   maxItemBytes?: number;

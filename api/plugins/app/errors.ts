@@ -81,8 +81,8 @@ const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 const postgresUnavailable = throttledWarning('requests answered 503: Postgres unreachable');
 
 /** What a path no route matches gets (app.ts sets it, with the request metrics' timing). */
-export function notFoundReply(_request: FastifyRequest, reply: FastifyReply) {
-  reply.code(404).send(errorBody('not_found', 'Route not found'));
+export function notFoundReply(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).send(errorBody('not_found', 'Route not found'));
 }
 
 /**

@@ -2,9 +2,8 @@ import type pg from 'pg';
 import type { Logger } from '../../../platform/logger.js';
 import type { Redis } from '../../../platform/redis/client.js';
 import type { LinkCacheKeys } from './keys.js';
-import { withSendableDestinations } from './destinations.js';
 import { loadResolvedLink } from './load.js';
-import type { ResolvedLink, StoredLink } from './resolved-link.js';
+import type { ResolvedLink } from './resolved-link.js';
 
 export interface LinkResolverOptions {
   /** How long an in-process copy is used without asking Redis (pub/sub drops it sooner on a change). */
@@ -41,8 +40,7 @@ export interface LinkResolverDeps {
 
 /** A Redis copy: JSON of a link that went through withSendableDestinations when it was loaded. */
 function fromRedisEntry(entry: string): ResolvedLink | null {
-  const link: ResolvedLink | null = JSON.parse(entry);
-  return link;
+  return JSON.parse(entry);
 }
 
 /** Neither Redis nor Postgres could say what a slug is, and no copy of it is held here. */
