@@ -9,10 +9,8 @@
  * microseconds per call for user agents (parsed and cached) and addresses (IPv4, IPv6, private),
  * and for the scan's visitor key (against HMAC-SHA256, the construction it stands in for).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -27,7 +25,7 @@ import { createVisitorDescriber } from '../domain/scans/visitor.js';
 import { VisitorKeys, visitorKey, visitorKeyHmac } from '../domain/scans/visitor-key.js';
 import { createLogger } from '../platform/logger.js';
 import { createFailFastRedis } from '../platform/redis/client.js';
-import { freshDatabase, printTable, ROOT } from './support.js';
+import { freshDatabase, printTable, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCANS = Number(process.env.BENCH_SCANS ?? 200_000);
@@ -90,21 +88,22 @@ const VISITORS: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at'>> = [
   },
 ];
 
-function makeScans(accountId: string, linkIds: string[]): ScanEvent[] {
+/** `count` scans (default BENCH_SCANS) spread uniformly over the links, from a few kinds of visitors. */
+export function makeScans(accountId: string, linkIds: string[], count = SCANS): ScanEvent[] {
   const now = Date.now();
-  return Array.from({ length: SCANS }, (_, i) => ({
+  return Array.from({ length: count }, (_, i) => ({
     id: newScanId(),
     // Uniform over the account's links: a batch touches ~680 of the 1200, each a counter update.
     linkId: linkIds[Math.floor(Math.random() * linkIds.length)]!,
     accountId,
-    at: now - (SCANS - i) * 3,
+    at: now - (count - i) * 3,
     ...VISITORS[i % VISITORS.length]!,
     // One of 100,000 visitors: most scans bring a key new for the day (a row per link and account).
     visitorKey: `v${Math.floor(Math.random() * 100_000)}`,
   }));
 }
 
-function batches(scans: ScanEvent[]): ScanEvent[][] {
+export function batches(scans: ScanEvent[]): ScanEvent[][] {
   const out: ScanEvent[][] = [];
   for (let i = 0; i < scans.length; i += BATCH) out.push(scans.slice(i, i + BATCH));
   return out;
@@ -152,28 +151,6 @@ async function plainInserts(pool: pg.Pool, scans: ScanEvent[]): Promise<number> 
   return performance.now() - start;
 }
 
-/** One worker process; resolves once it has said it started. */
-async function startWorker(databaseUrl: string, concurrency: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      REDIS_NAMESPACE: PREFIX,
-      MIGRATE_ON_START: 'false',
-      LOG_LEVEL: 'info',
-      SCAN_WORKER_CONCURRENCY: String(concurrency),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    if (line.includes('worker started')) break;
-  }
-  child.stdout!.resume();
-  return child;
-}
-
 /** Enqueues every batch into the paused queue, starts a worker, starts the clock with resume(), waits until the queue is empty. */
 async function workerRun(databaseUrl: string, queue: Queue, scans: ScanEvent[], concurrency: number): Promise<number> {
   await queue.pause();
@@ -183,7 +160,13 @@ async function workerRun(databaseUrl: string, queue: Queue, scans: ScanEvent[], 
     opts: { ...SCAN_JOB_OPTIONS, jobId: randomUUID() },
   }));
   for (let i = 0; i < jobs.length; i += 50) await queue.addBulk(jobs.slice(i, i + 50));
-  const worker = await startWorker(databaseUrl, concurrency);
+  const worker = await startWorker({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_NAMESPACE: PREFIX,
+    MIGRATE_ON_START: 'false',
+    SCAN_WORKER_CONCURRENCY: String(concurrency),
+  });
   try {
     const start = performance.now();
     await queue.resume();
@@ -198,6 +181,17 @@ async function workerRun(databaseUrl: string, queue: Queue, scans: ScanEvent[], 
     worker.kill('SIGTERM');
     await once(worker, 'exit');
   }
+}
+
+/** The account's LINKS website links, made in one statement; their ids. */
+export async function seedLinks(pool: pg.Pool, accountId: string): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    `insert into links (account_id, slug, name, type, meta_data, qr_options)
+     select $1, 's' || substr(md5(random()::text || g), 1, 12), 'Table ' || g, 'website', '{"url":"https://example.com"}', '{}'
+     from generate_series(1, ${LINKS}) g returning id`,
+    [accountId],
+  );
+  return rows.map((l) => l.id);
 }
 
 async function reset(pool: pg.Pool, accountId: string) {
@@ -217,13 +211,7 @@ async function benchIngestion(): Promise<string> {
   const database = createDatabase(DATABASE_URL, 2);
   const { pool } = database;
   const account = await createAccount(database.db, { name: 'bench-scans', plan: 'pro' });
-  const { rows: links } = await pool.query<{ id: string }>(
-    `insert into links (account_id, slug, name, type, meta_data, qr_options)
-     select $1, 's' || substr(md5(random()::text || g), 1, 12), 'Table ' || g, 'website', '{"url":"https://example.com"}', '{}'
-     from generate_series(1, ${LINKS}) g returning id`,
-    [account.id],
-  );
-  const linkIds = links.map((l) => l.id);
+  const linkIds = await seedLinks(pool, account.id);
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new Queue('scans', { connection, prefix: PREFIX });
   await queue.obliterate({ force: true });
