@@ -11,6 +11,7 @@ import { Reader, type Response } from 'maxmind';
 import { geoSource } from '../../domain/scans/geo-table-build.js';
 import type { GeoTableSections } from '../../domain/scans/geo-table.js';
 import { isPublicAddress } from '../../platform/net/ip-ranges.js';
+import { BoundedCache } from '../../platform/bounded-cache.js';
 
 export interface Place {
   countryCode: string | null;
@@ -24,18 +25,35 @@ interface DbipCityRecord {
   city?: string;
 }
 
-/** The old look-up: the maxmind reader over the two files read whole. */
-export function mmdbLookup(): (ip: string) => Place | null {
+/**
+ * The old look-up: the maxmind reader over the two files read whole, with (when `cacheEntries` is
+ * given) the decoded-record cache and one object per record that production kept.
+ */
+export function mmdbLookup({ cacheEntries }: { cacheEntries?: number } = {}): (ip: string) => Place | null {
   const { files } = geoSource();
-  const ipv4 = new Reader<Response>(readFileSync(files.ipv4));
-  const ipv6 = new Reader<Response>(readFileSync(files.ipv6));
+  const open = (file: string) =>
+    new Reader<Response>(readFileSync(file), cacheEntries ? { cache: new BoundedCache<string | number, unknown>(cacheEntries) } : {});
+  const ipv4 = open(files.ipv4);
+  const ipv6 = open(files.ipv6);
+  const places = new WeakMap<DbipCityRecord, Place>();
   return (ip) => {
     const address = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i.exec(ip)?.[1] ?? ip;
     if (!isPublicAddress(address)) return null;
     const record = (address.includes(':') ? ipv6 : ipv4).get(address) as DbipCityRecord | null;
     if (!record?.country_code) return null;
-    return { countryCode: record.country_code.toUpperCase(), region: record.state1 || null, city: record.city || null };
+    let place = places.get(record);
+    if (!place) {
+      place = Object.freeze({ countryCode: record.country_code.toUpperCase(), region: record.state1 || null, city: record.city || null });
+      places.set(record, place);
+    }
+    return place;
   };
+}
+
+/** `count` distinct-ish addresses as scans bring them: 80% random IPv4, 20% IPv6 in the registries' blocks. */
+export function scanAddresses(count: number, seed: number): string[] {
+  const next = random32(seed);
+  return Array.from({ length: count }, (_, i) => (i % 5 === 4 ? v6Text(randomV6(next), i % 2 === 0) : v4Text(next())));
 }
 
 /** A seeded generator of unsigned 32-bit numbers (mulberry32). */
@@ -73,6 +91,12 @@ function add(words: number[], delta: -1 | 0 | 1): number[] {
 /** The registries' IPv6 blocks (2001::/16, 2400::/12, 2600::/12, 2800::/12, 2a00::/12, 2c00::/12). */
 const V6_BLOCKS = [0x2001, 0x2400, 0x2600, 0x2800, 0x2a00, 0x2c00];
 
+function randomV6(next: () => number): number[] {
+  const block = V6_BLOCKS[next() % V6_BLOCKS.length]!;
+  const high = block === 0x2001 ? 0x2001 : block | (next() % 256);
+  return [((high << 16) | (next() & 0xffff)) >>> 0, next(), next(), next()];
+}
+
 /** `count` addresses, seeded; `table` gives the merged ranges' starts. */
 export function sampleAddresses(count: number, seed: number, table: GeoTableSections): string[] {
   const next = random32(seed);
@@ -81,11 +105,6 @@ export function sampleAddresses(count: number, seed: number, table: GeoTableSect
   const { files } = geoSource();
   const ipv4 = new Reader<Response>(readFileSync(files.ipv4));
   const ipv6 = new Reader<Response>(readFileSync(files.ipv6));
-  const randomV6 = (): number[] => {
-    const block = V6_BLOCKS[pick(V6_BLOCKS.length)]!;
-    const high = block === 0x2001 ? 0x2001 : block | pick(16 * 16);
-    return [((high << 16) | (next() & 0xffff)) >>> 0, next(), next(), next()];
-  };
   const tableV4Start = (i: number) => {
     const g = lastAtMost(table.v4GroupFirst, i);
     return ((table.v4GroupKeys[g]! << 16) | table.v4Lows[i]!) >>> 0;
@@ -98,7 +117,7 @@ export function sampleAddresses(count: number, seed: number, table: GeoTableSect
   while (out.length < count) {
     const kind = out.length % 10;
     if (kind === 0 || kind === 1) out.push(v4Text(next()));
-    else if (kind === 2 || kind === 3) out.push(v6Text(randomV6(), next() % 2 === 0));
+    else if (kind === 2 || kind === 3) out.push(v6Text(randomV6(next), next() % 2 === 0));
     else if (kind === 4) {
       // The file's own leaf around a random address: its first and last address and their neighbours.
       const n = next();
@@ -107,7 +126,7 @@ export function sampleAddresses(count: number, seed: number, table: GeoTableSect
       const start = n - (n % size);
       for (const a of [start - 1, start, start + size - 1, start + size]) if (a >= 0 && a <= 0xffffffff) out.push(v4Text(a));
     } else if (kind === 5) {
-      const words = randomV6();
+      const words = randomV6(next);
       const [, length] = ipv6.getWithPrefixLength(v6Text(words, false));
       const start = words.map((w, i) => {
         const keep = Math.max(0, Math.min(32, length - 32 * i));
