@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { geoDatabase, readGeoTable, type GeoDatabase } from '../domain/scans/geo.js';
-import { decodeGeoTable, parseV6 } from '../domain/scans/geo-table.js';
+import { decodeGeoTable, parseV6, readGeoTableHeader } from '../domain/scans/geo-table.js';
+import { geoSource, sourceMatches } from '../domain/scans/geo-table-build.js';
 import { mmdbLookup, sampleAddresses, type Place } from './support/geo-addresses.js';
 
 let bytes: Buffer;
@@ -44,6 +45,16 @@ describe('geo table', () => {
     for (const ip of ['10.1.2.3', '192.168.0.1', '::1', 'fe80::1', 'not an address', '1.2.3', '2001:db8::1']) {
       expect(geo.lookup(ip)).toBeNull();
     }
+  });
+
+  it('is taken as current only when made from the installed DB-IP package', () => {
+    const header = readGeoTableHeader(bytes)!;
+    const source = geoSource();
+    expect(sourceMatches(header, source)).toBe(true);
+    expect(sourceMatches({ ...header, source: { ...header.source, version: '0.0.1' } }, source)).toBe(false);
+    const sizes = { ...header.source.sizes, ipv6: header.source.sizes.ipv6 + 1 };
+    expect(sourceMatches({ ...header, source: { ...header.source, sizes } }, source)).toBe(false);
+    expect(readGeoTableHeader(Buffer.from('not a table at all'))).toBeNull();
   });
 
   it('reads IPv6 in its textual forms', () => {

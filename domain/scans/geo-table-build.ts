@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Reader, type Response } from 'maxmind';
 import {
@@ -307,7 +307,10 @@ export function sourceMatches(header: GeoTableHeader, source: GeoSource): boolea
   );
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a command only when this file (or a build of it under its own name) is the entry: bundled
+// into another entry, import.meta.url would be that entry's and must not start a build.
+const entry = process.argv[1] ? basename(process.argv[1]).replace(/\.[cm]?[jt]s$/, '') : '';
+if (entry === 'geo-table-build' && resolve(process.argv[1]!) === fileURLToPath(import.meta.url)) {
   const built = buildGeoTable(process.argv[2] ? resolve(process.argv[2]) : undefined);
   const { counts } = built.header;
   process.stdout.write(
