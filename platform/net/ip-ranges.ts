@@ -106,7 +106,7 @@ const NON_PUBLIC_IPV4_NUMERIC: ReadonlyArray<readonly [number, number]> = NON_PU
  * A canonical dotted quad (four decimal parts 0-255, no leading zeros) as an unsigned 32-bit
  * number; -1 for anything else, which takes the general path.
  */
-function dottedQuad(ip: string): number {
+export function dottedQuad(ip: string): number {
   let value = 0;
   let part = 0;
   let digits = 0;

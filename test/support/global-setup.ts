@@ -3,11 +3,15 @@ import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '../../platform/database/migrate.js';
+import { readGeoTable } from '../../domain/scans/geo.js';
 import { TEST_WORKERS, testEnvOf } from './env.js';
 
 const workerEnvs = () => Array.from({ length: TEST_WORKERS }, (_, i) => testEnvOf(String(i + 1)));
 
 export async function setup() {
+  // The geo table is built here if missing (once per DB-IP version), not by the first redirect
+  // process a test starts, which would spend its start-up timeout building it.
+  readGeoTable();
   await Promise.all(workerEnvs().map(prepare));
 }
 
