@@ -6,8 +6,13 @@
  * than a Node.js one on a 2-core machine; autocannon otherwise.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { count, eq } from 'drizzle-orm';
-import { createDatabase } from '../domain/database.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { count, countDistinct } from 'drizzle-orm';
+import { createDatabase, type Database } from '../domain/database.js';
 import { links, scans } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
@@ -44,14 +49,158 @@ interface Measured extends LoadResult {
 
 const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
-/** One load run: wrk -t2 -c64 with latency percentiles, or autocannon. */
-async function loadOnce(url: string): Promise<Measured> {
+/** The realistic mix: links of several types, clients of many countries, browsers, bots and link previewers. */
+const MIX_LINKS = 10_000;
+/** Requests in the list wrk cycles through (each thread from its own place). */
+const MIX_REQUESTS = 50_000;
+const MIX_ADDRESSES = 5_000;
+/**
+ * Public ranges held by access networks of one country each (RIR allocations), so the geo lookup
+ * answers with many countries: the address block and how many of its low bits vary.
+ */
+const MIX_RANGES: Array<[country: string, base: string, bits: number]> = [
+  ['US', '73.0.0.0', 22], // Comcast
+  ['US', '8.8.8.0', 8],
+  ['GB', '81.2.69.0', 8],
+  ['GB', '86.128.0.0', 18], // BT
+  ['DE', '91.0.0.0', 20], // Deutsche Telekom
+  ['FR', '90.0.0.0', 20], // Orange
+  ['NL', '84.104.0.0', 16], // Ziggo
+  ['ES', '83.32.0.0', 18], // Telefónica
+  ['IT', '79.0.0.0', 18], // Telecom Italia
+  ['PL', '83.0.0.0', 18], // Orange Polska
+  ['SE', '81.224.0.0', 16], // Telia
+  ['RU', '95.24.0.0', 18], // Beeline
+  ['TR', '78.160.0.0', 18], // Türk Telekom
+  ['JP', '126.0.0.0', 22], // SoftBank
+  ['KR', '121.128.0.0', 18], // KT
+  ['CN', '36.96.0.0', 20], // China Telecom
+  ['IN', '117.192.0.0', 20], // BSNL
+  ['ID', '36.64.0.0', 18], // Telkom Indonesia
+  ['AU', '1.120.0.0', 16], // Telstra
+  ['BR', '177.0.0.0', 20],
+  ['MX', '187.128.0.0', 18], // Telmex
+  ['AR', '181.0.0.0', 16],
+  ['ZA', '41.0.0.0', 16],
+  ['NG', '105.112.0.0', 16], // Airtel Nigeria
+  ['EG', '41.32.0.0', 16], // TE Data
+  ['CA', '24.48.0.0', 16], // Vidéotron
+];
+/** 50 user agents: phones and desktops as they scan, and the bots and link previewers that fetch shared links. */
+const MIX_USER_AGENTS = [
+  USER_AGENT,
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.54 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 337.0.3.23.54 (iPhone14,5; iOS 17_5; en_US)',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/21F79 [FBAN/FBIOS;FBAV/468.0.0.47.106;FBBV/611239867]',
+  'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.6422.165 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 13; SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.71 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 12; M2101K6G) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.179 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 13; 2201117TY) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/123.0.6312.118 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 11; Redmi Note 9 Pro) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 14; CPH2581) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 13; moto g(84) 5G) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 14; SM-G991B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/468.1.0.56.78;]',
+  'Mozilla/5.0 (Linux; Android 13; SM-A146B Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/126.0.6478.71 Mobile Safari/537.36 Instagram 337.0.0.35.102 Android',
+  'Mozilla/5.0 (Android 14; Mobile; rv:127.0) Gecko/127.0 Firefox/127.0',
+  'Mozilla/5.0 (Linux; U; Android 12; en-US; V2111 Build/SP1A.210812.003) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/100.0.4896.58 UCBrowser/13.4.0.1306 Mobile Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 10; HUAWEI P30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.5735.196 Mobile Safari/537.36 HuaweiBrowser/14.0.2.311',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 OPR/111.0.0.0',
+  'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 12; SM-T870) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Line/14.9.0',
+  'Mozilla/5.0 (Linux; Android 13; V2202) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36 MicroMessenger/8.0.49',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.49(0x18003130) NetType/WIFI Language/zh_CN',
+  'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  'Twitterbot/1.0',
+  'WhatsApp/2.23.20.0 A',
+  'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.126 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+  'LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)',
+  'TelegramBot (like TwitterBot)',
+  'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)',
+  'curl/8.5.0',
+  'python-requests/2.32.3',
+  'Wget/1.21.4',
+];
+
+interface MixLinks {
+  /** One line per request: path, client address, user agent (bench/redirect-mix.lua). */
+  file: string;
+  byType: Record<string, number>;
+}
+
+/**
+ * The mix's links in the database (85% website, 10% vcard contact pages, 5% landing pages) and the
+ * requests wrk sends: links drawn uniformly (every one of them scanned, none kept warm by
+ * popularity), addresses from MIX_RANGES, user agents from MIX_USER_AGENTS. Seeded: the same mix every run.
+ */
+async function makeMix(db: Database, accountId: string, dir: string): Promise<MixLinks> {
+  let seed = 20_261_127;
+  const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const byType: Record<string, number> = {};
+  const rows = Array.from({ length: MIX_LINKS }, (_, i) => {
+    const slug = `mix${i.toString(36)}`;
+    const roll = i % 20;
+    const [type, metaData]: [string, Record<string, unknown>] =
+      roll === 0
+        ? ['landing', { landingHTML: `<h1>Table ${i}</h1><p>Today's specials, our opening hours and how to find us.</p>` }]
+        : roll <= 2
+          ? [
+              'vcard',
+              { firstName: `Name${i}`, lastName: 'Example', email: `person${i}@example.com`, phone: '+1 555 0100', company: 'Example Ltd' },
+            ]
+          : ['website', { url: `${DESTINATION}?link=${i}` }];
+    byType[type] = (byType[type] ?? 0) + 1;
+    return { accountId, slug, name: `mix ${i}`, type, metaData, qrOptions: {} };
+  });
+  for (let i = 0; i < rows.length; i += 1000) await db.insert(links).values(rows.slice(i, i + 1000) as (typeof links.$inferInsert)[]);
+  const addresses = Array.from({ length: MIX_ADDRESSES }, () => {
+    const [, base, bits] = pick(MIX_RANGES);
+    const start = base.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+    const n = start + Math.floor(random() * 2 ** bits);
+    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  });
+  const lines = Array.from({ length: MIX_REQUESTS }, () => `/${pick(rows).slug}\t${pick(addresses)}\t${pick(MIX_USER_AGENTS)}`);
+  const file = join(dir, 'redirect-mix.tsv');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return { file, byType };
+}
+
+/**
+ * One load run: wrk -t2 -c64 with latency percentiles, or autocannon. With `mixFile`, the
+ * requests of the realistic mix (each line a path, an X-Forwarded-For and a user agent) against
+ * `url`'s origin; otherwise `url` with USER_AGENT.
+ */
+async function loadOnce(url: string, mixFile?: string): Promise<Measured> {
   if (!HAS_WRK) {
-    const r = await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers: { 'user-agent': USER_AGENT } });
+    const r = mixFile
+      ? await loadMixWithAutocannon(url, mixFile)
+      : await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers: { 'user-agent': USER_AGENT } });
     return { ...r, completed: Math.round(r.requestsPerSec * SECONDS), non2xx: 0 };
   }
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', `User-Agent: ${USER_AGENT}`, url]);
+    const args = mixFile ? ['-s', MIX_SCRIPT, url] : ['-H', `User-Agent: ${USER_AGENT}`, url];
+    const child = spawn('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', ...args], {
+      env: { ...process.env, MIX_FILE: mixFile ?? '' },
+    });
     let text = '';
     child.stdout.on('data', (d) => (text += d));
     child.on('error', reject);
@@ -75,6 +224,37 @@ async function loadOnce(url: string): Promise<Measured> {
   };
 }
 
+const MIX_SCRIPT = fileURLToPath(new URL('./redirect-mix.lua', import.meta.url));
+
+/** The mix without wrk: autocannon, each request set up from the next line of the file. */
+async function loadMixWithAutocannon(url: string, mixFile: string): Promise<LoadResult> {
+  const lines = (await readFile(mixFile, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t') as [string, string, string]);
+  let at = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const [path, address, agent] = lines[at++ % lines.length]!;
+          return { ...request, path, headers: { ...request.headers, 'x-forwarded-for': address, 'user-agent': agent } };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
 export async function benchRedirect(): Promise<string> {
   const DATABASE_URL = await freshDatabase('redirect');
   const database = createDatabase(DATABASE_URL, 2);
@@ -84,7 +264,10 @@ export async function benchRedirect(): Promise<string> {
     .insert(links)
     .values({ accountId: account.id, slug, name: 'bench', type: 'website', metaData: { url: DESTINATION }, qrOptions: {} })
     .returning({ id: links.id });
-  const scansOfLink = async () => (await database.db.select({ n: count() }).from(scans).where(eq(scans.linkId, link!.id)))[0]!.n;
+  if (!link) throw new Error('bench link not made');
+  const scansRecorded = async () => (await database.db.select({ n: count() }).from(scans))[0]!.n;
+  const mixDir = await mkdtemp(join(tmpdir(), 'qrlinks-bench-mix-'));
+  const mix = await makeMix(database.db, account.id, mixDir);
 
   const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
   const worker = startProcess('workers/server.ts', env);
@@ -99,24 +282,29 @@ export async function benchRedirect(): Promise<string> {
     const basePort = await freePort();
     const unloggedPort = await freePort();
     const meteredPort = await freePort();
-    const [redirect, unlogged, baseline, metered] = await Promise.all([
-      startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `http://127.0.0.1:${redirectPort}/health`),
-      startServer(
-        'redirect/server.ts',
-        { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false' },
-        `http://127.0.0.1:${unloggedPort}/health`,
-      ),
-      startServer(
-        'bench/baselines/bare-fastify-redirect.ts',
-        { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
-        `http://127.0.0.1:${basePort}/health`,
-      ),
-      startServer(
-        'bench/baselines/bare-fastify-redirect.ts',
-        { PORT: String(meteredPort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION, BASELINE_METRICS: '1' },
-        `http://127.0.0.1:${meteredPort}/health`,
-      ),
-    ]);
+    // One at a time: on a loaded 2-core machine four Node.js processes starting together (two of
+    // them reading the geo database) can each take longer than startServer waits.
+    const redirect = await startServer(
+      'redirect/server.ts',
+      // Behind a proxy, as in production: the mix's clients arrive in X-Forwarded-For.
+      { ...env, REDIRECT_PORT: String(redirectPort), TRUSTED_PROXIES: '127.0.0.1' },
+      `http://127.0.0.1:${redirectPort}/health`,
+    );
+    const unlogged = await startServer(
+      'redirect/server.ts',
+      { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false', TRUSTED_PROXIES: '127.0.0.1' },
+      `http://127.0.0.1:${unloggedPort}/health`,
+    );
+    const baseline = await startServer(
+      'bench/baselines/bare-fastify-redirect.ts',
+      { PORT: String(basePort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION },
+      `http://127.0.0.1:${basePort}/health`,
+    );
+    const metered = await startServer(
+      'bench/baselines/bare-fastify-redirect.ts',
+      { PORT: String(meteredPort), BASELINE_SLUG: slug, BASELINE_URL: DESTINATION, BASELINE_METRICS: '1' },
+      `http://127.0.0.1:${meteredPort}/health`,
+    );
     return {
       redirect,
       unlogged,
@@ -124,6 +312,7 @@ export async function benchRedirect(): Promise<string> {
       metered,
       meteredUrl: `http://127.0.0.1:${meteredPort}/${slug}`,
       ourUrl: `http://127.0.0.1:${redirectPort}/${slug}`,
+      ourOrigin: `http://127.0.0.1:${redirectPort}/`,
       unloggedUrl: `http://127.0.0.1:${unloggedPort}/${slug}`,
       baseUrl: `http://127.0.0.1:${basePort}/${slug}`,
     };
@@ -200,27 +389,37 @@ export async function benchRedirect(): Promise<string> {
     const unlogged: Measured[] = [];
     const metered: Measured[] = [];
     const busy: Measured[] = [];
+    const mixed: Measured[] = [];
     const drainMs: number[] = [];
+    const rssIdle: number[] = [];
+    const rssSingle: number[] = [];
+    const rssMix: number[] = [];
     // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
     // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
     for (let round = 0; round < RUNS; round++) {
       servers = await startServers();
-      const { ourUrl, unloggedUrl, baseUrl, meteredUrl } = servers;
+      const { ourUrl, ourOrigin, unloggedUrl, baseUrl, meteredUrl } = servers;
+      const redirectPid = servers.redirect.pid!;
       const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
       if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
+      rssIdle.push(await rssOf(redirectPid));
       // Warm up (JIT, caches, pools), then start every measured run from the same state: no scans
       // waiting for the worker (it runs at a lower priority and catches up when the load stops).
       await loadOnce(baseUrl);
       await loadOnce(meteredUrl);
       await loadOnce(ourUrl);
+      await loadOnce(ourOrigin, mix.file);
       await loadOnce(unloggedUrl);
       await drained();
-      const recordedBefore = await scansOfLink();
+      const recordedBefore = await scansRecorded();
       base.push(await loadOnce(baseUrl));
       // The baseline again with the redirect's request metrics: their cost per request, paired.
       metered.push(await loadOnce(meteredUrl));
-      ours.push(await loadOnce(ourUrl));
+      ours.push(await peakRss(redirectPid, rssSingle, loadOnce(ourUrl)));
       drainMs.push(await drained());
+      // The realistic mix on the same process, right after its single-link best case.
+      mixed.push(await peakRss(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)));
+      await drained();
       // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
       unlogged.push(await loadOnce(unloggedUrl));
       await drained();
@@ -234,11 +433,12 @@ export async function benchRedirect(): Promise<string> {
       // Stopped with SIGTERM: the redirect sends what it still holds, so scans recorded = requests answered holds across rounds.
       await stopServers();
       await drained();
-      recorded += (await scansOfLink()) - recordedBefore;
+      recorded += (await scansRecorded()) - recordedBefore;
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
-    const sent = total(ours) + total(unlogged) + total(busy);
-    for (const r of [...ours, ...unlogged, ...base, ...metered, ...busy])
+    const sent = total(ours) + total(mixed) + total(unlogged) + total(busy);
+    const countries = (await database.db.select({ n: countDistinct(scans.countryName) }).from(scans))[0]!.n;
+    for (const r of [...ours, ...mixed, ...unlogged, ...base, ...metered, ...busy])
       if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
@@ -267,6 +467,15 @@ export async function benchRedirect(): Promise<string> {
           `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
         ),
         row(
+          `(m) realistic mix on (a)'s process: ${MIX_LINKS} links (${Object.entries(mix.byType)
+            .map(([type, n]) => `${n} ${type}`)
+            .join(
+              ', ',
+            )}), clients of ${countries} countries in X-Forwarded-For, ${MIX_USER_AGENTS.length} user agents (browsers, bots, link previewers)`,
+          mixed,
+          `${median(mixed.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; vs (a) ${median(mixed.map((r, i) => r.requestsPerSec / ours[i]!.requestsPerSec)).toFixed(2)} (rounds: ${mixed.map((r, i) => (r.requestsPerSec / ours[i]!.requestsPerSec).toFixed(2)).join(', ')}); p99 ${median(mixed.map((r, i) => r.p99 / base[i]!.p99)).toFixed(2)}× (b)`,
+        ),
+        row(
           `(a0) (a) without the per-scan write-ahead (SCAN_WRITE_AHEAD=false; (a)/(a0) median ${walCost.toFixed(2)})`,
           unlogged,
           `${unloggedRatio.toFixed(2)} (rounds: ${unlogged.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
@@ -284,6 +493,13 @@ export async function benchRedirect(): Promise<string> {
           `+${recorded - sent} answered after the generator's cut-off`,
         ],
         ["(a): all of a run's scans in Postgres, after its load stopped", `${(median(drainMs) / 1000).toFixed(1)} s`, '', '', ''],
+        [
+          "(a)'s process, VmRSS MB (medians): idle after start / peak under (a) / peak under (m)",
+          `${median(rssIdle).toFixed(0)} / ${median(rssSingle).toFixed(0)} / ${median(rssMix).toFixed(0)}`,
+          '',
+          '',
+          '',
+        ],
       ],
     );
   } finally {
@@ -294,5 +510,31 @@ export async function benchRedirect(): Promise<string> {
     await stopProcess(apiProcess);
     await stopProcess(worker);
     await database.close();
+    await rm(mixDir, { recursive: true, force: true });
+  }
+}
+
+/** A process's resident set (VmRSS), in MB. */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
+}
+
+/** `run`, with the process's largest resident set while it ran (sampled every 250 ms) pushed to `into`. */
+async function peakRss<T>(pid: number, into: number[], run: Promise<T>): Promise<T> {
+  let peak = await rssOf(pid);
+  const timer = setInterval(
+    () =>
+      void rssOf(pid).then(
+        (mb) => (peak = Math.max(peak, mb)),
+        () => undefined,
+      ),
+    250,
+  );
+  try {
+    return await run;
+  } finally {
+    clearInterval(timer);
+    into.push(Math.max(peak, await rssOf(pid)));
   }
 }

@@ -93,7 +93,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     passwordCookies: new PasswordCookies(await passwordCookieSecrets(config)),
     describeVisitor: await createVisitorDescriber(),
     visitorKeys,
-    recordScan: (scan) => recorder.record(scan),
+    recordScan: (scan, written) => recorder.recordThen(scan, written),
     shortUrlBase: config.SHORT_URL_BASE,
     serveFile: (request, reply, id, access, variant) => serveFile(ctx, request, reply, id, access, variant),
     pages: new PageCache(ctx.database.pool, renderer, {

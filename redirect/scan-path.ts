@@ -26,8 +26,11 @@ export interface ScanPath {
   describeVisitor: DescribeVisitor;
   /** A scan's unique-visitor key: its address and user agent hashed under the UTC day's salt. */
   visitorKeys: Pick<VisitorKeys, 'keyOf'>;
-  /** Records the scan; when it returns a promise, the answer waits for it (the scan is then written ahead). */
-  recordScan(scan: RecordedScan): Promise<void> | undefined;
+  /**
+   * Records the scan. True: the scan is being written ahead, and `written` is called once it is
+   * (the answer goes from there); false: nothing to wait for, the caller answers at once.
+   */
+  recordScan(scan: RecordedScan, written: () => void): boolean;
   /** Landing and cafe menu pages, rendered off the event loop once per version and kept. */
   pages: PageCache;
   /** A menu page in a look not saved yet (`?preview=<id>`), for the console's frame. */

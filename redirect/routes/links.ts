@@ -223,16 +223,15 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   ) {
     const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
     const send = () => (typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer));
-    // The answer waits until the scan is written ahead: a kill can lose neither alone.
-    const writtenAhead = scanPath.recordScan({
-      id: newScanId(now),
-      linkId: link.id,
-      accountId: link.accountId,
-      at: now,
-      visitor,
-      visitorKey,
-    });
-    return writtenAhead ? writtenAhead.then(send) : send();
+    // The answer waits until the scan is written ahead: a kill can lose neither alone. Meanwhile
+    // the reply is returned, which tells Fastify it will be sent (no promise per scan); a page
+    // compressed off the thread that fails is Fastify's error to answer, as it is when sent at once.
+    const sendWritten = () => {
+      const sent = send();
+      if (sent instanceof Promise) sent.catch((err: unknown) => reply.send(err as Error));
+    };
+    const scan = { id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey };
+    return scanPath.recordScan(scan, sendWritten) ? reply : send();
   }
 
   const ownHosts = new Set([new URL(scanPath.shortUrlBase).host]);
