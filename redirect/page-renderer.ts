@@ -13,6 +13,7 @@
  * itself never queues: a task goes to it only when a thread is free.
  */
 import { Piscina } from 'piscina';
+import { runnable } from '../platform/process/runnable.js';
 import type { PageRenderTask, RenderedPage } from './page-render-task.js';
 
 /** Heap one render may use (a 5000-item menu with every text field full takes about a fifth of it). */
@@ -32,7 +33,7 @@ interface Waiting {
 
 export function createPageRenderer(threads: number): PageRenderer {
   const pool = new Piscina<PageRenderTask, RenderedPage>({
-    filename: new URL('./page-render-worker.mjs', import.meta.url).href,
+    filename: runnable(new URL('./page-render-worker.mjs', import.meta.url)).href,
     minThreads: threads,
     maxThreads: threads,
     resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
