@@ -28,6 +28,7 @@ import { benchQrLogo } from './qr-logo.js';
 import { benchQrLogoSvg } from './qr-logo-svg.js';
 import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
+import { benchStartMemory } from './start-memory.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
@@ -56,6 +57,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'qr-logo-svg': benchQrLogoSvg,
   redirect: benchRedirect,
   scans: benchScans,
+  'start-memory': benchStartMemory,
 };
 
 const wanted = process.argv.slice(2);
