@@ -19,6 +19,8 @@ export interface RoleSpec {
   name: string;
   /** The role's entry module. */
   entry: URL;
+  /** Node options of the role's process, after the supervisor's own (which carry tsx under tests). */
+  nodeOptions?: string[];
 }
 
 export interface SupervisorOptions {
@@ -96,7 +98,11 @@ export function supervise(roles: RoleSpec[], options: SupervisorOptions): Promis
 
   const start = (state: RoleState) => {
     state.restartTimer = null;
-    const child = fork(fileURLToPath(state.spec.entry), { env: options.env, stdio: 'inherit' });
+    const child = fork(fileURLToPath(state.spec.entry), {
+      env: options.env,
+      stdio: 'inherit',
+      execArgv: [...process.execArgv, ...(state.spec.nodeOptions ?? [])],
+    });
     state.child = child;
     options.log(`${state.spec.name} started (pid ${child.pid})`);
     child.on('message', (message) => {
