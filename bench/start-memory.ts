@@ -1,6 +1,7 @@
 /**
  * Memory of the `npm start` tree, idle after a fresh start: each process's resident memory (VmRSS,
- * split into anonymous memory and mapped files, from /proc/<pid>/status), with the JavaScript heap
+ * split into anonymous memory and mapped files, from /proc/<pid>/status; and PSS, shared pages
+ * divided among their sharers, from /proc/<pid>/smaps_rollup), with the JavaScript heap
  * and external memory of each role (process.memoryUsage, through a preloaded probe that answers
  * SIGUSR2: bench/start-memory-probe.mjs). Variants, each started BENCH_START_ROUNDS times (default
  * 3, medians) on a database and ports of its own:
@@ -34,6 +35,7 @@ interface Proc {
   pid: number;
   role: Role;
   rss: number;
+  pss: number;
   anon: number;
   file: number;
   heapUsed?: number;
@@ -47,6 +49,12 @@ async function status(pid: number): Promise<{ ppid: number; rss: number; anon: n
   if (!text) return null;
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
   return { ppid: field('PPid'), rss: mb(field('VmRSS')), anon: mb(field('RssAnon')), file: mb(field('RssFile')) };
+}
+
+/** Proportional set size: each shared page (Node's own code, mapped by every process) counted once over its sharers. */
+async function pss(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  return mb(Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? NaN));
 }
 
 function roleOf(args: string): Role {
@@ -106,7 +114,7 @@ async function measure(variant: Variant, round: number): Promise<Proc[]> {
     const procs: Proc[] = [];
     for (const { pid, args } of await tree(child.pid!)) {
       const s = await status(pid);
-      if (s) procs.push({ pid, role: roleOf(args), rss: s.rss, anon: s.anon, file: s.file });
+      if (s) procs.push({ pid, role: roleOf(args), rss: s.rss, pss: await pss(pid), anon: s.anon, file: s.file });
     }
     for (const p of procs) if (p.role !== 'other') process.kill(p.pid, 'SIGUSR2');
     await new Promise((r) => setTimeout(r, 1000));
@@ -142,6 +150,7 @@ export async function benchStartMemory(): Promise<string> {
   for (const v of variants) {
     const rounds = results.get(v.name)!;
     const total = median(rounds.map((procs) => procs.reduce((sum, p) => sum + p.rss, 0)));
+    const totalPss = median(rounds.map((procs) => procs.reduce((sum, p) => sum + p.pss, 0)));
     totals.set(v.name, total);
     for (const role of ROLES) {
       const of = (pick: (p: Proc) => number | undefined) =>
@@ -152,19 +161,20 @@ export async function benchStartMemory(): Promise<string> {
         v.name,
         `${role}${count > 1 ? ` (${count})` : ''}`,
         fmt(of((p) => p.rss)),
+        fmt(of((p) => p.pss)),
         fmt(of((p) => p.anon)),
         fmt(of((p) => p.file)),
         fmt(of((p) => p.heapUsed)),
         fmt(of((p) => p.external)),
       ]);
     }
-    rows.push([v.name, 'whole tree', fmt(total), '', '', '', '']);
+    rows.push([v.name, 'whole tree', fmt(total), fmt(totalPss), '', '', '', '']);
   }
   const baseline = totals.get(variants[0]!.name)!;
   const ratios = variants.map((v) => `${v.name}: ${(totals.get(v.name)! / baseline).toFixed(2)}×`).join(', ');
   return printTable(
     `npm start tree idle ${SETTLE_MS / 1000} s after "qrlinks running", MB, median of ${ROUNDS} (whole tree against ${variants[0]!.name}: ${ratios})`,
-    ['variant', 'process', 'RSS', 'anon', 'files', 'heap used', 'external'],
+    ['variant', 'process', 'RSS', 'PSS', 'anon', 'files', 'heap used', 'external'],
     rows,
   );
 }
