@@ -1,50 +1,33 @@
 /**
- * `npm start`: the whole service on one machine. Checks that Postgres and Redis answer, applies
- * migrations once, builds the browser console if its sources changed (console/build.ts), then
- * runs api, redirect and worker as separate processes (so a CPU-bound job never blocks request
- * handling) under a supervisor that restarts a role that dies (platform/process/supervisor.ts). SIGTERM is passed to every role, and each drains before exiting.
+ * `npm start`: the whole service on one machine, as a small supervisor that stays and loads no
+ * framework. A short-lived child (cli/prepare.ts) checks that Postgres and Redis answer, applies
+ * migrations once and builds the browser console if its sources changed, then exits; the
+ * supervisor then runs api, redirect and worker as separate processes (so a CPU-bound job never
+ * blocks request handling) and restarts a role that dies (platform/process/supervisor.ts). SIGTERM
+ * is passed to every role, and each drains before exiting. Under `npm start` this runs compiled
+ * (dist/main.js, scripts/build.mjs); under tsx (tests) the same code starts the .ts entries.
  */
-import { fileURLToPath } from 'node:url';
-import { ensureConsoleBuilt } from './console/build.js';
-import { migrateDatabase } from './platform/database/migrate.js';
-import { loadConfigOrExit } from './platform/config/index.js';
-import { waitForDependencies, withoutPassword } from './platform/process/startup.js';
-import { supervise } from './platform/process/supervisor.js';
+import { runnable } from './platform/process/runnable.js';
+import { prepare, supervise } from './platform/process/supervisor.js';
 
-const ROLES = {
-  api: './api/server.ts',
-  redirect: './redirect/server.ts',
-  worker: './workers/server.ts',
-} as const;
+const entry = (source: string) => runnable(new URL(source, import.meta.url));
+/**
+ * A young generation of 1 MB semi-spaces instead of up to 16: the api and the worker hold ~30 MB
+ * less each when idle (docs/benchmarks.md, "Memory of the npm start tree"); neither answers scans,
+ * the one path where a few more scavenges would be felt. The image's commands carry the same flag.
+ */
+const SMALL_YOUNG_GENERATION = ['--max-semi-space-size=1'];
 
-const config = loadConfigOrExit();
-await waitForDependencies(config, 'qrlinks');
-try {
-  await migrateDatabase(config.DATABASE_URL);
-} catch (err) {
-  process.stderr.write(
-    `qrlinks: cannot prepare the database at DATABASE_URL=${withoutPassword(config.DATABASE_URL)}: ${(err as Error).message}\n`,
-  );
-  process.exit(1);
-}
+const preparation = await prepare(entry('./cli/prepare.ts'));
+if (typeof preparation === 'number') process.exit(preparation);
 
-// The api serves the browser console from console/dist; a failed build leaves the previous one in place.
-await ensureConsoleBuilt((line) => process.stdout.write(`qrlinks: ${line}\n`)).catch((err: unknown) => {
-  process.stderr.write(
-    `qrlinks: the console could not be built (${(err as Error).message}); the api serves the previous build, or a "not built" page at /\n`,
-  );
-});
-
+const env: NodeJS.ProcessEnv = { ...process.env, ...preparation.env };
+for (const name of preparation.unset) delete env[name];
 process.exitCode = await supervise(
-  Object.entries(ROLES).map(([name, entry]) => ({ name, entry: fileURLToPath(new URL(entry, import.meta.url)) })),
-  {
-    // The roles get the namespace under its current name, so the deprecation line is printed once, here.
-    env: { ...process.env, REDIS_NAMESPACE: config.REDIS_NAMESPACE, QUEUE_PREFIX: undefined, MIGRATE_ON_START: 'false' },
-    restartDelayMs: config.ROLE_RESTART_DELAY_MS,
-    restartMaxDelayMs: 30_000,
-    maxRestarts: config.ROLE_MAX_RESTARTS,
-    windowMs: config.ROLE_RESTART_WINDOW_MS,
-    runningMessage: `qrlinks running: console http://${config.HOST}:${config.PORT}/, api http://${config.HOST}:${config.PORT}/api/v1 (docs /api/v1/docs), redirect ${config.SHORT_URL_BASE}`,
-    log: (line) => process.stdout.write(`${line}\n`),
-  },
+  [
+    { name: 'api', entry: entry('./api/server.ts'), nodeOptions: SMALL_YOUNG_GENERATION },
+    { name: 'redirect', entry: entry('./redirect/server.ts') },
+    { name: 'worker', entry: entry('./workers/server.ts'), nodeOptions: SMALL_YOUNG_GENERATION },
+  ],
+  { ...preparation, env, log: (line) => process.stdout.write(`${line}\n`) },
 );

@@ -30,6 +30,7 @@ import { benchQrLogoSvg } from './qr-logo-svg.js';
 import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
 import { benchSizing } from './sizing.js';
+import { benchStartMemory } from './start-memory.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
@@ -60,6 +61,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   redirect: benchRedirect,
   scans: benchScans,
   sizing: benchSizing,
+  'start-memory': benchStartMemory,
 };
 
 const wanted = process.argv.slice(2);

@@ -3,8 +3,9 @@
  * items) are made here, once per version (page-cache.ts keeps them), never on the event loop that
  * answers every scan. One thread by default: a page is made after each edit, not per scan, and
  * the thread's heap is capped, so one huge page costs at most that thread, never the process.
- * The threads start with the process and stay: starting one takes about a second, which the
- * first scan after an edit would otherwise wait for.
+ * The thread starts on the first render and stops after a minute without one: compiled (dist/),
+ * starting it takes ~0.1-0.2 s, while an idle thread holds ~16 MB for the life of the process
+ * (docs/benchmarks.md, "Memory of the npm start tree").
  *
  * Shared fairly between accounts: renders wait in one lane per account, and a free thread takes
  * the next render of the lane at the front, which then goes to the back, so accounts take turns:
@@ -13,6 +14,7 @@
  * itself never queues: a task goes to it only when a thread is free.
  */
 import { Piscina } from 'piscina';
+import { runnable } from '../platform/process/runnable.js';
 import type { PageRenderTask, RenderedPage } from './page-render-task.js';
 
 /** Heap one render may use (a 5000-item menu with every text field full takes about a fifth of it). */
@@ -32,9 +34,10 @@ interface Waiting {
 
 export function createPageRenderer(threads: number): PageRenderer {
   const pool = new Piscina<PageRenderTask, RenderedPage>({
-    filename: new URL('./page-render-worker.mjs', import.meta.url).href,
-    minThreads: threads,
+    filename: runnable(new URL('./page-render-worker.mjs', import.meta.url)).href,
+    minThreads: 0,
     maxThreads: threads,
+    idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
   });
   // Accounts with renders waiting, in turn (a Map keeps insertion order).

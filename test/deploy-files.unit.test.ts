@@ -35,6 +35,7 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   volumes: Record<string, unknown>;
 };
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
+const buildScript = readFileSync('scripts/build.mjs', 'utf8');
 
 /** A copy of a JSON schema without its draft-04 `id` keywords (not the properties named id). */
 function withoutDraft4Ids(node: unknown, inProperties = false): unknown {
@@ -69,8 +70,13 @@ describe('docker-compose.yml', () => {
   it('runs each role from its entry, with an environment the service accepts', () => {
     for (const [role, entry] of Object.entries(roles)) {
       const service = compose.services[role]!;
-      expect(service.command, role).toEqual(['node', '--import', 'tsx', entry]);
+      // The compiled role (scripts/build.mjs writes dist/<entry>.js from each entry's source).
+      const [node, ...args] = service.command as string[];
+      expect(node, role).toBe('node');
+      expect(args.at(-1), role).toBe(`dist/${entry.replace(/\.ts$/, '.js')}`);
+      for (const flag of args.slice(0, -1)) expect(flag, role).toMatch(/^--[a-z-]+(=\S+)?$/);
       expect(existsSync(entry), entry).toBe(true);
+      expect(buildScript, entry).toContain(`'${entry}'`);
       const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
       expect(() => loadConfig(env), role).not.toThrow();
       expect(env.STORAGE_DRIVER).toBe('s3');
@@ -124,11 +130,21 @@ describe('Dockerfile', () => {
     expect(install).toBeGreaterThan(copyLock);
     expect(at('COPY', /^\. \.$/)).toBeGreaterThan(install);
     expect(at('USER', /^node$/)).toBeGreaterThan(install);
+    // The image compiles the roles once it has the sources, and runs them with plain node.
+    expect(at('RUN', /^node scripts\/build\.mjs$/)).toBeGreaterThan(at('COPY', /^\. \.$/));
     const cmd = instructions.find(([k]) => k === 'CMD')![1];
-    const [, , , entry] = JSON.parse(cmd) as string[];
-    expect(JSON.parse(cmd)).toEqual(['node', '--import', 'tsx', entry]);
-    expect(existsSync(entry!)).toBe(true);
-    // tsx runs the code in the image, so it must be a production dependency.
-    expect(JSON.parse(readFileSync('package.json', 'utf8')).dependencies).toHaveProperty('tsx');
+    const [node, ...args] = JSON.parse(cmd) as string[];
+    expect(node).toBe('node');
+    const compiled = args.at(-1)!;
+    expect(compiled).toMatch(/^dist\/.*\.js$/);
+    for (const flag of args.slice(0, -1)) expect(flag).toMatch(/^--[a-z-]+(=\S+)?$/);
+    const entry = compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+    expect(existsSync(entry)).toBe(true);
+    expect(buildScript).toContain(`'${entry}'`);
+    // Nothing in the image loads TypeScript at run time, and the build needs only production dependencies.
+    const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(devDependencies).toHaveProperty('tsx');
+    expect(dependencies).not.toHaveProperty('tsx');
+    expect(dependencies).toHaveProperty('esbuild');
   });
 });

@@ -19,7 +19,7 @@
  * VARIANT_CONCURRENCY uploads in a process make copies at once, shared fairly between accounts
  * (below). An image sharp cannot read (truncated, odd encoding) simply gets no copies.
  */
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import type { Logger } from '../../platform/logger.js';
 import { renderPdfFirstPage } from './pdf-preview.js';
 
@@ -47,8 +47,17 @@ export interface MadeVariant extends ImageVariant {
   bytes: Buffer;
 }
 
-// libvips keeps decoded images in a cache of its own by default; uploads never repeat.
-sharp.cache(false);
+/**
+ * sharp (libvips) is loaded on the first photo: it is ~20 MB of resident memory, which the
+ * processes that never resize (most of the time, all of them) need not hold.
+ */
+let loadedSharp: Promise<typeof Sharp> | undefined;
+const loadSharp = () =>
+  (loadedSharp ??= import('sharp').then(({ default: sharp }) => {
+    // libvips keeps decoded images in a cache of its own by default; uploads never repeat.
+    sharp.cache(false);
+    return sharp;
+  }));
 
 /** Where a copy is stored, beside its blob. */
 export function variantStorageKey(blobKey: string, variant: Pick<ImageVariant, 'width' | 'format'>): string {
@@ -133,6 +142,7 @@ export async function makeImageVariants(
 }
 
 async function resize(body: Buffer): Promise<MadeVariant[]> {
+  const sharp = await loadSharp();
   const source = sharp(body, { limitInputPixels: VARIANT_MAX_PIXELS, animated: false, sequentialRead: true }).rotate();
   const meta = await source.metadata();
   // EXIF orientations 5-8 turn the picture a quarter: its displayed width is the stored height.

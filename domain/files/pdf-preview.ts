@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runnable } from '../../platform/process/runnable.js';
 
 /** Longest a first page may take to render. */
 export const PDF_PREVIEW_TIMEOUT_MS = 10_000;
@@ -33,7 +34,7 @@ const HEAP_MB = 192;
 const require = createRequire(import.meta.url);
 /** pdf.js's own copies of the 14 standard PDF fonts, read from its package (never fetched). */
 const STANDARD_FONTS = `${join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-const WORKER = fileURLToPath(new URL('./pdf-preview-worker.mjs', import.meta.url));
+const WORKER = fileURLToPath(runnable(new URL('./pdf-preview-worker.mjs', import.meta.url)));
 
 /** The PDF's first page as a PNG `width` pixels wide (narrower for a very tall page), or null when it cannot be drawn within the limits. */
 export function renderPdfFirstPage(pdf: Buffer, width: number, timeoutMs = PDF_PREVIEW_TIMEOUT_MS): Promise<Buffer | null> {

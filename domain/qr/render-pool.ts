@@ -19,6 +19,7 @@
  *   with a 503 and Retry-After; a running one has its thread terminated (piscina replaces it).
  */
 import { Piscina } from 'piscina';
+import { runnable } from '../../platform/process/runnable.js';
 import { ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../errors.js';
 import type { ResolvedQrOptions } from './options.js';
 import type { QrImage } from './render/index.js';
@@ -82,7 +83,7 @@ interface Lane {
 
 export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
   const pool = new Piscina<RenderTask, RenderOutcome>({
-    filename: new URL('./render-worker.mjs', import.meta.url).href,
+    filename: runnable(new URL('./render-worker.mjs', import.meta.url)).href,
     minThreads: 0,
     maxThreads: opts.threads,
     idleTimeout: 30_000,

@@ -8,13 +8,19 @@
  * Roles say they serve by sending `{qrlinks: 'ready'}` over the IPC channel (`announceReady`, once
  * they listen or their queues run); "running" is printed once every role has, and not before.
  * SIGTERM/SIGINT stop every role (each drains) and then the supervisor.
+ *
+ * Imports nothing but Node's own modules: the supervisor lives as long as the service, and what
+ * it loads it holds for that long.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export interface RoleSpec {
   name: string;
-  /** Absolute path of the role's entry module. */
-  entry: string;
+  /** The role's entry module. */
+  entry: URL;
+  /** Node options of the role's process, after the supervisor's own (which carry tsx under tests). */
+  nodeOptions?: string[];
 }
 
 export interface SupervisorOptions {
@@ -29,6 +35,43 @@ export interface SupervisorOptions {
   /** Printed once every role is ready. */
   runningMessage: string;
   log: (line: string) => void;
+}
+
+/** What the preparation child (cli/prepare.ts) hands the supervisor before it exits. */
+export interface Preparation extends Omit<SupervisorOptions, 'env' | 'log'> {
+  /** Set in every role's environment. */
+  env: Record<string, string>;
+  /** Removed from every role's environment. */
+  unset: string[];
+}
+
+/**
+ * Runs the preparation entry to its end; resolves with what it handed over, or with the exit code
+ * to exit with when it failed (its own lines on stderr say why) or was stopped by SIGTERM/SIGINT.
+ */
+export function prepare(entry: URL): Promise<Preparation | number> {
+  return new Promise((resolve) => {
+    const child = fork(fileURLToPath(entry), { stdio: 'inherit' });
+    let preparation: Preparation | null = null;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      child.kill('SIGTERM');
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    child.on('message', (message) => {
+      const m = message as { qrlinks?: unknown; preparation?: Preparation } | null;
+      if (m?.qrlinks === 'prepared' && m.preparation) preparation = m.preparation;
+    });
+    child.on('exit', (code) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      if (stopped) resolve(0);
+      else if (code === 0 && preparation) resolve(preparation);
+      else resolve(code || 1);
+    });
+  });
 }
 
 /** A role tells its supervisor (if it has one) that it serves. */
@@ -55,7 +98,11 @@ export function supervise(roles: RoleSpec[], options: SupervisorOptions): Promis
 
   const start = (state: RoleState) => {
     state.restartTimer = null;
-    const child = fork(state.spec.entry, { env: options.env, stdio: 'inherit' });
+    const child = fork(fileURLToPath(state.spec.entry), {
+      env: options.env,
+      stdio: 'inherit',
+      execArgv: [...process.execArgv, ...(state.spec.nodeOptions ?? [])],
+    });
     state.child = child;
     options.log(`${state.spec.name} started (pid ${child.pid})`);
     child.on('message', (message) => {

@@ -1,28 +1,28 @@
 /**
  * The menu page's script (client.ts, type-checked as browser code) compiled to the JavaScript the
- * page inlines, once per process on first use. Its CSP hash is taken from exactly these bytes, so
- * the page and the framed preview allow the script they serve and nothing else.
+ * page inlines. Its CSP hash is taken from exactly these bytes, so the page and the framed preview
+ * allow the script they serve and nothing else. Compiled by scripts/build.mjs when the server runs
+ * from dist/ (read once here); under tsx compiled once per process on first use.
  */
 import { readFileSync } from 'node:fs';
-import { transformSync } from 'esbuild';
+import { createRequire } from 'node:module';
+import { COMPILED, runnable } from '../../../platform/process/runnable.js';
 import { contentSecurityPolicy, PageScript } from '../layout.js';
+import { MENU_CLIENT_OPTIONS } from './client-build.mjs';
 
 let compiled: PageScript | undefined;
 
+function compile(): string {
+  const client = new URL('./client.ts', import.meta.url);
+  if (COMPILED) return readFileSync(runnable(client), 'utf8');
+  // Required here, not imported: a compiled server never loads esbuild (nor starts its service process).
+  const { transformSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  return transformSync(readFileSync(client, 'utf8'), MENU_CLIENT_OPTIONS).code;
+}
+
 /** The compiled filter script; the same bytes (and hash) for a given client.ts and esbuild. */
 export function menuScript(): PageScript {
-  if (!compiled) {
-    const source = readFileSync(new URL('./client.ts', import.meta.url), 'utf8');
-    const { code } = transformSync(source, {
-      loader: 'ts',
-      format: 'iife',
-      target: 'es2020',
-      minify: true,
-      legalComments: 'none',
-      charset: 'utf8',
-    });
-    compiled = new PageScript(code.trimEnd());
-  }
+  compiled ??= new PageScript(compile().trimEnd());
   return compiled;
 }
 

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: compiles every process, worker thread and child entry to plain JavaScript in
+ * dist/, one esbuild bundle per entry (the repository's own modules inlined, packages left to
+ * node_modules), with source maps. `npm start` and the image run these with plain `node`; tsx is
+ * for development, tests and benches only. Plain JavaScript itself, so it runs after
+ * `npm ci --omit=dev` (esbuild is a production dependency).
+ *
+ * Without arguments it then builds the browser console too (console/build.ts, itself a no-op when
+ * console/dist is current), as the image needs. `--if-stale` compiles the server only, and only
+ * when its sources changed since the last build: a hash of everything the bundles are made from is
+ * kept in dist/.source-hash, so `npm start` calls it every time (and builds the console later, in
+ * cli/prepare.ts).
+ *
+ * Two rewrites keep the bundles behaving as the sources do:
+ * - `import.meta.url` in each of our modules becomes that module's source file URL (relative to
+ *   the bundle, so the checkout may move), so files found next to a module (migrations, menu
+ *   styles, pdf.js fonts, console/dist) are found from dist/ as from the sources;
+ * - the thread entries (*.mjs wrappers) register tsx to load their TypeScript task; in a bundle
+ *   the task is already JavaScript, so `tsx/esm/api` is replaced by a register() that does nothing.
+ * The bundles define QRLINKS_COMPILED, by which platform/process/runnable.ts starts the compiled
+ * sibling of a thread or child entry.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, extname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
+const STAMP = '.source-hash';
+
+/** Every entry: processes, then the worker threads and the child process they start. */
+const ENTRIES = [
+  'main.ts',
+  'cli/prepare.ts',
+  'api/server.ts',
+  'redirect/server.ts',
+  'workers/server.ts',
+  'cli/index.ts',
+  'cli/migrate.ts',
+  'console/build.ts',
+  'redirect/page-render-worker.mjs',
+  'domain/qr/render-worker.mjs',
+  'domain/files/pdf-preview-worker.mjs',
+];
+/** The menu page's browser script, compiled as redirect/pages/menu/script.ts compiles it. */
+const MENU_CLIENT = 'redirect/pages/menu/client.ts';
+
+/** What the bundles are made from: a change to any of these makes `--if-stale` build. */
+const INPUTS = [
+  'api',
+  'redirect',
+  'workers',
+  'cli',
+  'domain',
+  'platform',
+  'console/build.ts',
+  'main.ts',
+  'scripts/build.mjs',
+  'package-lock.json',
+];
+
+async function filesOf(path) {
+  const full = join(ROOT, path);
+  if (!existsSync(full)) return [];
+  if (!(await readdir(full).catch(() => null))) return [full];
+  const entries = await readdir(full, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile() && !e.parentPath.split(sep).includes('node_modules')).map((e) => join(e.parentPath, e.name));
+}
+
+export async function sourceHash() {
+  const files = (await Promise.all(INPUTS.map(filesOf))).flat().sort();
+  const hash = createHash('sha256');
+  for (const file of files)
+    hash
+      .update(relative(ROOT, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
+  return hash.digest('hex');
+}
+
+const outputOf = (entry) => entry.replace(/\.(ts|mjs)$/, '.js');
+
+/** The esbuild plugin behind the two rewrites above, for the bundle written to `outfile`. */
+function sourcePaths(outfile) {
+  const loaders = { '.ts': 'ts', '.tsx': 'tsx', '.mts': 'ts', '.mjs': 'js', '.js': 'js' };
+  return {
+    name: 'qrlinks-source-paths',
+    setup(build) {
+      build.onResolve({ filter: /^tsx\/esm\/api$/ }, () => ({ path: 'tsx-esm-api', namespace: 'qrlinks-compiled' }));
+      build.onLoad({ filter: /.*/, namespace: 'qrlinks-compiled' }, () => ({
+        contents: 'export function register() {}',
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /\.(ts|tsx|mts|mjs|js)$/ }, async (args) => {
+        if (args.path.split(sep).includes('node_modules')) return undefined;
+        const text = await readFile(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const fromBundle = relative(dirname(outfile), args.path).split(sep).join('/');
+        return {
+          contents: text.replace(/\bimport\.meta\.url\b/g, `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+          loader: loaders[extname(args.path)],
+        };
+      });
+    },
+  };
+}
+
+export async function build() {
+  const esbuild = await import('esbuild');
+  const hash = await sourceHash();
+  const out = join(ROOT, `.dist-${process.pid}-${Date.now()}`);
+  try {
+    await Promise.all(
+      ENTRIES.map((entry) => {
+        const outfile = join(out, outputOf(entry));
+        return esbuild.build({
+          entryPoints: [join(ROOT, entry)],
+          outfile,
+          bundle: true,
+          packages: 'external',
+          platform: 'node',
+          format: 'esm',
+          target: 'node20',
+          sourcemap: true,
+          // The sources are in the image beside dist/; a map that only points at them is much smaller.
+          sourcesContent: false,
+          define: { QRLINKS_COMPILED: 'true' },
+          plugins: [sourcePaths(join(DIST, outputOf(entry)))],
+          logLevel: 'warning',
+        });
+      }),
+    );
+    const { MENU_CLIENT_OPTIONS } = await import(pathToFileURL(join(ROOT, 'redirect/pages/menu/client-build.mjs')).href);
+    const { code } = await esbuild.transform(await readFile(join(ROOT, MENU_CLIENT), 'utf8'), MENU_CLIENT_OPTIONS);
+    await mkdir(dirname(join(out, outputOf(MENU_CLIENT))), { recursive: true });
+    await writeFile(join(out, outputOf(MENU_CLIENT)), code);
+    await writeFile(join(out, STAMP), hash);
+    // Swapped in whole: a process starting a thread meanwhile finds the old build or the new one.
+    const old = join(ROOT, `.dist-old-${process.pid}-${Date.now()}`);
+    if (existsSync(DIST)) await rename(DIST, old);
+    await rename(out, DIST);
+    await rm(old, { recursive: true, force: true });
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+export async function isStale() {
+  const built = await readFile(join(DIST, STAMP), 'utf8').catch(() => null);
+  return built !== (await sourceHash());
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  if (!ifStale || (await isStale())) {
+    const started = Date.now();
+    if (ifStale) process.stderr.write('qrlinks: compiling the server into dist/ (the sources changed since the last build)\n');
+    await build();
+    process.stderr.write(`qrlinks: compiled ${ENTRIES.length} entries into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  if (!ifStale) {
+    const { ensureConsoleBuilt } = await import(pathToFileURL(join(DIST, 'console/build.js')).href);
+    const result = await ensureConsoleBuilt((line) => process.stderr.write(`qrlinks: ${line}\n`));
+    process.stderr.write(`qrlinks: console ${result === 'built' ? 'built' : 'already current'} (console/dist)\n`);
+  }
+}
