@@ -1,12 +1,15 @@
 /**
  * `npm start`'s preparation, a short-lived child of the supervisor (main.ts): reads the
  * configuration, waits until Postgres and Redis answer, applies migrations once, builds the
- * browser console if its sources changed (console/build.ts), then hands the supervisor what it
+ * browser console if its sources changed (console/build.ts) and the geo table if it is missing
+ * (domain/scans/geo-table-build.ts: ~700 MB for tens of seconds, better here than in a serving
+ * redirect), then hands the supervisor what it
  * needs to run the roles (over the IPC channel) and exits. Everything heavy `npm start` needs once
  * (zod, pg, drizzle, Vite) is loaded here and freed with this process, so the supervisor that
  * stays for the life of the service loads none of it.
  */
 import { ensureConsoleBuilt } from '../console/build.js';
+import { describeGeoTableBuild, ensureGeoTable } from '../domain/scans/geo-table-build.js';
 import { loadConfigOrExit } from '../platform/config/index.js';
 import { migrateDatabase } from '../platform/database/migrate.js';
 import { waitForDependencies, withoutPassword } from '../platform/process/startup.js';
@@ -29,6 +32,15 @@ await ensureConsoleBuilt((line) => process.stdout.write(`qrlinks: ${line}\n`)).c
     `qrlinks: the console could not be built (${(err as Error).message}); the api serves the previous build, or a "not built" page at /\n`,
   );
 });
+
+try {
+  process.stdout.write('qrlinks: checking the geo table (built once per DB-IP version)\n');
+  const built = ensureGeoTable();
+  if (built) process.stdout.write(`qrlinks: ${describeGeoTableBuild(built)}\n`);
+} catch (err) {
+  // Each process that looks up an address then builds it for itself (domain/scans/geo.ts).
+  process.stderr.write(`qrlinks: the geo table could not be built here (${(err as Error).message})\n`);
+}
 
 const preparation: Preparation = {
   // The roles get the namespace under its current name, so the deprecation line is printed once, here.

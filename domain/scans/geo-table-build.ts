@@ -4,16 +4,16 @@
  * the same (country, region, city). DB-IP splits its ranges by postcode and coordinates, which
  * scans never record, so most neighbours merge.
  *
- * Run by the production build (`tsx domain/scans/geo-table-build.ts [out-file]`) and, when the
- * table is missing or older than the installed DB-IP package, by the first `loadGeo()` of a
- * process. The file is written to a temporary name and renamed into place, so processes that
+ * Run by `npm start`'s preparation (cli/prepare.ts) and the image build (`node
+ * dist/domain/scans/geo-table-build.js`, or `tsx domain/scans/geo-table-build.ts [out-file]`) when
+ * the table is missing or older than the installed DB-IP package, and failing those by the first
+ * `loadGeo()` of a process. The file is written to a temporary name and renamed into place, so processes that
  * build it at the same time each see a whole file.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Reader, type Response } from 'maxmind';
 import {
   encodeGeoTable,
@@ -280,6 +280,23 @@ export function buildGeoTable(outFile: string = defaultGeoTablePath()): GeoTable
   return { file: outFile, bytes: bytes.length, header, milliseconds: performance.now() - started };
 }
 
+/** The table in `file` if it is there and made from `source`; null if missing or stale. */
+export function currentGeoTable(file: string, source: GeoSource): Buffer | null {
+  try {
+    const bytes = readFileSync(file);
+    const header = readGeoTableHeader(bytes);
+    return header && sourceMatches(header, source) ? bytes : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return null;
+  }
+}
+
+/** Builds the table at `outFile` unless it is current; the build, or null when there was nothing to do. */
+export function ensureGeoTable(outFile: string = defaultGeoTablePath()): GeoTableBuild | null {
+  return currentGeoTable(outFile, geoSource()) ? null : buildGeoTable(outFile);
+}
+
 /** Writes `bytes` under a name of this process's own, then renames it to `file`. */
 export function writeAtomically(file: string, bytes: Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -307,15 +324,19 @@ export function sourceMatches(header: GeoTableHeader, source: GeoSource): boolea
   );
 }
 
-// Run as a command only when this file (or a build of it under its own name) is the entry: bundled
-// into another entry, import.meta.url would be that entry's and must not start a build.
-const entry = process.argv[1] ? basename(process.argv[1]).replace(/\.[cm]?[jt]s$/, '') : '';
-if (entry === 'geo-table-build' && resolve(process.argv[1]!) === fileURLToPath(import.meta.url)) {
-  const built = buildGeoTable(process.argv[2] ? resolve(process.argv[2]) : undefined);
-  const { counts } = built.header;
-  process.stdout.write(
-    `geo table ${built.file}: ${(built.bytes / 1e6).toFixed(1)} MB in ${Math.round(built.milliseconds)} ms; ` +
-      `IPv4 ${counts.ipv4Leaves} leaves -> ${counts.ipv4} ranges, IPv6 ${counts.ipv6Leaves} -> ${counts.ipv6} ` +
-      `(${counts.ipv6Inside64} start inside a /64), ${counts.places} places\n`,
+/** One line saying what a build made. */
+export function describeGeoTableBuild({ file, bytes, milliseconds, header: { counts } }: GeoTableBuild): string {
+  return (
+    `geo table ${file}: ${(bytes / 1e6).toFixed(1)} MB in ${Math.round(milliseconds)} ms; ` +
+    `IPv4 ${counts.ipv4Leaves} leaves -> ${counts.ipv4} ranges, IPv6 ${counts.ipv6Leaves} -> ${counts.ipv6} ` +
+    `(${counts.ipv6Inside64} start inside a /64), ${counts.places} places`
   );
+}
+
+// Run as a command only when this file (or its build, dist/domain/scans/geo-table-build.js) is the
+// entry; bundled into another entry, argv[1] names that entry instead.
+if (process.argv[1] && /^geo-table-build\.[cm]?[jt]s$/.test(basename(process.argv[1]))) {
+  const file = process.argv[2] ? resolve(process.argv[2]) : defaultGeoTablePath();
+  const built = ensureGeoTable(file);
+  process.stdout.write(`${built ? describeGeoTableBuild(built) : `geo table ${file} is current`}\n`);
 }

@@ -15,8 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { dottedQuad, isPublicAddress } from '../../platform/net/ip-ranges.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
-import { decodeGeoTable, parseV6, placeOfV4, placeOfV6, readGeoTableHeader } from './geo-table.js';
-import { buildGeoTableBytes, defaultGeoTablePath, geoSource, sourceMatches, writeAtomically } from './geo-table-build.js';
+import { decodeGeoTable, parseV6, placeOfV4, placeOfV6 } from './geo-table.js';
+import { buildGeoTableBytes, currentGeoTable, defaultGeoTablePath, geoSource, writeAtomically } from './geo-table-build.js';
 
 export interface Geo {
   /** ISO 3166-1 alpha-2, upper case. */
@@ -52,18 +52,14 @@ export function loadGeo(): Promise<GeoDatabase> {
 
 /**
  * The table's bytes from `file` if it is there and made from the installed DB-IP package; else
- * built now (tens of seconds, once per installation) and written to `file` for the next process.
+ * built now (tens of seconds and ~700 MB, once per installation: `npm start`'s preparation and
+ * the image build make it before any role starts) and written to `file` for the next process.
  * If it cannot be written (a read-only file system) the process uses what it built and says so.
  */
 export function readGeoTable(file: string = defaultGeoTablePath()): Buffer {
   const source = geoSource();
-  try {
-    const bytes = readFileSync(file);
-    const header = readGeoTableHeader(bytes);
-    if (header && sourceMatches(header, source)) return bytes;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const current = currentGeoTable(file, source);
+  if (current) return current;
   const { bytes } = buildGeoTableBytes(source);
   try {
     writeAtomically(file, bytes);
