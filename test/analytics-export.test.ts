@@ -153,11 +153,17 @@ describe('the CSV encoder', () => {
     const text = fc
       .oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/))
       .map((v) => v.replaceAll('\0', ''));
-    const record = csvRecordSql(EXPORT_COLUMNS.map((_, i) => `$${i + 1}::text`));
+    const params = EXPORT_COLUMNS.map((_, i) => `$${i + 1}::text`);
+    const record = csvRecordSql(params);
+    const recordWithTime = csvRecordSql(params, new Set([5]));
     await fc.assert(
       fc.asyncProperty(fc.array(fc.option(text, { nil: null }), { minLength: 9, maxLength: 9 }), async (cells) => {
         const { rows } = await api.ctx.database.pool.query<{ r: string }>(`select ${record} as r`, cells);
         expect(rows[0]!.r).toBe(csvRecords([cells]));
+        // created_at, as the export writes it: as Postgres formats it, taken as it is.
+        const withTime = cells.map((v, i) => (i === 5 ? '2026-11-23T10:11:12.123Z' : v));
+        const asExported = await api.ctx.database.pool.query<{ r: string }>(`select ${recordWithTime} as r`, withTime);
+        expect(asExported.rows[0]!.r).toBe(csvRecords([withTime]));
       }),
       { numRuns: 500, seed: 20261127 },
     );

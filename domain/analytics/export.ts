@@ -128,7 +128,8 @@ export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
  * LF is quoted, its quotes doubled. `value` is an SQL expression of type text.
  */
 function csvCellSql(value: string): string {
-  const neutralised = `(case when left(${value}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') then '''' || ${value} else ${value} end)`;
+  // ascii() compares the first character as a number: left(…, 1) in (…) cost Postgres half again as much.
+  const neutralised = `(case when ascii(${value}) in (61, 43, 45, 64, 9, 13) then '''' || ${value} else ${value} end)`;
   return `coalesce(case when ${value} ~ E'[",\\r\\n]' then '"' || replace(${neutralised}, '"', '""') || '"' else ${neutralised} end, '')`;
 }
 
@@ -136,11 +137,16 @@ function csvCellSql(value: string): string {
  * One CSV record of these text expressions, CRLF included, written by Postgres byte for byte as
  * csvRecords writes the same cells (test/analytics-export.test.ts compares the two). The driver
  * then decodes one string per row instead of nine, and nothing is encoded in JavaScript: the
- * export's cost in the worker was mostly decoding and encoding cells.
+ * export's cost in the worker was mostly decoding and encoding cells. The cells at the `plain`
+ * indexes are written as they are: for expressions that are never null, never start with
+ * = + - @ tab or CR, and hold no comma, quote or line break (created_at as to_char formats it).
  */
-export function csvRecordSql(values: readonly string[]): string {
-  return `${values.map(csvCellSql).join(" || ',' || ")} || E'\\r\\n'`;
+export function csvRecordSql(values: readonly string[], plain: ReadonlySet<number> = new Set()): string {
+  return `${values.map((v, i) => (plain.has(i) ? v : csvCellSql(v))).join(" || ',' || ")} || E'\\r\\n'`;
 }
+
+/** created_at's index: digits, '-', 'T', ':', '.', 'Z' only, never null (scans.created_at is not null). */
+const CREATED_AT = new Set([EXPORT_COLUMNS.indexOf('created_at')]);
 
 /**
  * Rows per cursor read. One string per row (the record Postgres wrote), so a batch is a few
