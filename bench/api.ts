@@ -1,8 +1,13 @@
 /**
  * The api's fixed cost per request: GET /api/v1/folders (auth by key hash, scope check, rate
- * limit in Redis, a Postgres query, zod-described JSON) against a bare Fastify route that answers
- * the same body from memory, in the same run.
+ * limit, a Postgres query, zod-described JSON) against a bare Fastify route that answers the same
+ * body from memory, in the same run. Rounds alternate between the two servers, so a change in the
+ * machine's load touches both; medians of the rounds. The load comes from wrk when it is installed
+ * (a C client, lighter on a small machine than autocannon, which shares the bench's own process).
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadavg } from 'node:os';
 import { createDatabase } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
@@ -11,7 +16,59 @@ import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const run = promisify(execFile);
+
+interface Round {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function hasWrk(): Promise<boolean> {
+  try {
+    await run('wrk', ['--version']);
+    return true;
+  } catch (err) {
+    // wrk prints its version and exits 1.
+    return (err as { stdout?: string }).stdout?.includes('wrk') ?? false;
+  }
+}
+
+/** wrk's "50%  1.23ms" lines, in ms. */
+function wrkLatency(out: string, percentile: string): number {
+  const match = new RegExp(`^\\s*${percentile}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
+  if (!match) return NaN;
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+}
+
+async function wrkRound(url: string, headers: Record<string, string>, seconds: number): Promise<Round> {
+  const args = [
+    '-t2',
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    '--latency',
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    url,
+  ];
+  const { stdout } = await run('wrk', args);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
+  return {
+    requestsPerSec: Number(rps?.[1] ?? 0),
+    p50: wrkLatency(stdout, '50'),
+    p99: wrkLatency(stdout, '99'),
+    non2xx: Number(non2xx?.[1] ?? 0),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 export async function benchApi(): Promise<string> {
   const DATABASE_URL = await freshDatabase('api');
@@ -25,26 +82,43 @@ export async function benchApi(): Promise<string> {
   const url = `${api.origin}/api/v1/folders`;
   const headers = { authorization: `Basic ${key}` };
   const baseline = await startJsonBaseline(await (await fetch(url, { headers })).text());
+  const wrk = await hasWrk();
+  const round = async (target: string, h: Record<string, string>, seconds: number): Promise<Round> => {
+    if (wrk) return wrkRound(target, h, seconds);
+    const r = await medianLoad(1, { url: target, headers: h, connections: CONNECTIONS, seconds });
+    return { requestsPerSec: r.requestsPerSec, p50: r.p50, p99: r.p99, non2xx: r.non2xx + r.errors };
+  };
 
   try {
     // Warm both up (JIT, pools) before measuring.
-    await medianLoad(1, { url, headers, connections: CONNECTIONS, seconds: 1 });
-    await medianLoad(1, { url: baseline.url, connections: CONNECTIONS, seconds: 1 });
-    const ours = await medianLoad(RUNS, { url, headers, connections: CONNECTIONS, seconds: SECONDS });
-    const base = await medianLoad(RUNS, { url: baseline.url, connections: CONNECTIONS, seconds: SECONDS });
-    if (ours.non2xx || ours.errors) throw new Error(`api answered ${ours.non2xx} non-2xx and ${ours.errors} errors`);
+    await round(url, headers, 2);
+    await round(baseline.url, {}, 2);
+    const ours: Round[] = [];
+    const base: Round[] = [];
+    const ratios: number[] = [];
+    const loads: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      base.push(await round(baseline.url, {}, SECONDS));
+      ours.push(await round(url, headers, SECONDS));
+      ratios.push(ours[i]!.requestsPerSec / base[i]!.requestsPerSec);
+      loads.push(loadavg()[0]!);
+    }
+    const bad = ours.reduce((n, r) => n + r.non2xx, 0);
+    if (bad) throw new Error(`api answered ${bad} non-2xx`);
+    const row = (name: string, rounds: Round[], ratio: string) => [
+      name,
+      Math.round(median(rounds.map((r) => r.requestsPerSec))),
+      median(rounds.map((r) => r.p50)).toFixed(2),
+      median(rounds.map((r) => r.p99)).toFixed(2),
+      ratio,
+    ];
     return printTable(
-      `api: GET /api/v1/folders (20 folders), ${CONNECTIONS} connections, median of ${RUNS} × ${SECONDS} s`,
+      `api: GET /api/v1/folders (20 folders), ${CONNECTIONS} connections, ${wrk ? 'wrk' : 'autocannon'}, median of ${RUNS} alternating rounds × ${SECONDS} s, ` +
+        `load average ${median(loads).toFixed(2)} (cores: 2 shared)`,
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline'],
       [
-        ['bare Fastify, same JSON from memory (baseline)', Math.round(base.requestsPerSec), base.p50, base.p99, '1.00'],
-        [
-          'qrlinks api (auth + rate limit + Postgres)',
-          Math.round(ours.requestsPerSec),
-          ours.p50,
-          ours.p99,
-          (ours.requestsPerSec / base.requestsPerSec).toFixed(2),
-        ],
+        row('bare Fastify, same JSON from memory (baseline)', base, '1.00'),
+        row('qrlinks api (auth + rate limit + Postgres)', ours, `${median(ratios).toFixed(2)} (median of per-round ratios)`),
       ],
     );
   } finally {

@@ -18,6 +18,7 @@ import { PLANS, type Plan } from '../domain/accounts/plans.js';
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { loadConfig } from '../platform/config/index.js';
 import { isUuid } from '../platform/format/ids.js';
+import { createRedis } from '../platform/redis/client.js';
 
 class UsageError extends Error {}
 
@@ -74,7 +75,13 @@ async function main(argv: string[]): Promise<unknown> {
       }
       case 'key revoke': {
         const id = required(values.id, '--id');
-        if (!isUuid(id) || !(await revokeApiKey(db, id))) throw new UsageError(`no API key with id ${id}`);
+        if (!isUuid(id)) throw new UsageError(`no API key with id ${id}`);
+        const redis = createRedis(config.REDIS_URL);
+        try {
+          if (!(await revokeApiKey(db, { redis, namespace: config.REDIS_NAMESPACE }, id))) throw new UsageError(`no API key with id ${id}`);
+        } finally {
+          redis.disconnect();
+        }
         return { id, revoked: true };
       }
       default:

@@ -31,6 +31,16 @@ export class BoundedCache<K, V> {
     this.young.set(key, value);
   }
 
+  delete(key: K): void {
+    this.young.delete(key);
+    this.old.delete(key);
+  }
+
+  clear(): void {
+    this.young.clear();
+    this.old.clear();
+  }
+
   /** Entries held, counting an entry present in both generations twice (never more than `max`). */
   get size(): number {
     return this.young.size + this.old.size;

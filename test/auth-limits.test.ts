@@ -6,7 +6,16 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyAuthenticator, revokeApiKey } from '../domain/accounts/api-keys.js';
-import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import {
+  addKey,
+  call,
+  createTestAccount,
+  startTestApi,
+  checkoutsDuring,
+  type TestAccount,
+  type TestApi,
+  announcerOf,
+} from './support/harness.js';
 import { testEnv } from './support/env.js';
 import { runEntry } from './support/processes.js';
 
@@ -41,19 +50,6 @@ const badKey = () => `key-${'Z'.repeat(24)}${String(Date.now() % 1e8).padStart(8
 
 const folders = (app: TestApi, authorization: string | undefined, remoteAddress: string) =>
   app.app.inject({ method: 'GET', url: '/api/v1/folders', remoteAddress, headers: authorization === undefined ? {} : { authorization } });
-
-/** Postgres connections the api checks out while `work` runs: one per key lookup. */
-async function lookupsDuring(app: TestApi, work: () => Promise<unknown>): Promise<number> {
-  let acquired = 0;
-  const count = () => acquired++;
-  app.ctx.database.pool.on('acquire', count);
-  try {
-    await work();
-  } finally {
-    app.ctx.database.pool.off('acquire', count);
-  }
-  return acquired;
-}
 
 function expectTooMany(res: LightMyRequestResponse) {
   expect(res.statusCode).toBe(429);
@@ -92,7 +88,7 @@ describe('failed authentication is limited per client address', () => {
   it('a refused address costs no key lookup', async () => {
     const address = freshAddress();
     for (let i = 0; i < LIMIT; i++) await folders(api, `Basic ${badKey()}x${i}`, address);
-    const lookups = await lookupsDuring(api, async () => {
+    const lookups = await checkoutsDuring(api, async () => {
       for (let i = 0; i < 20; i++) expect((await folders(api, `Basic ${badKey()}y${i}`, address)).statusCode).toBe(429);
     });
     expect(lookups).toBe(0);
@@ -138,7 +134,7 @@ describe('failed authentication is limited per client address', () => {
 describe('refused keys are remembered briefly, so repeating one does not ask Postgres', () => {
   it('four tries of the same unknown key (from four addresses) cost one lookup', async () => {
     const key = `Basic ${badKey()}same`;
-    const lookups = await lookupsDuring(api, async () => {
+    const lookups = await checkoutsDuring(api, async () => {
       for (let i = 0; i < 4; i++) expect((await folders(api, key, freshAddress())).statusCode).toBe(401);
     });
     expect(lookups).toBe(1);
@@ -148,14 +144,14 @@ describe('refused keys are remembered briefly, so repeating one does not ask Pos
     const authenticator = new ApiKeyAuthenticator(api.ctx.db, api.ctx.logger);
     const { id, key } = await addKey(api.ctx, owner.accountId, ['all']);
     expect(await authenticator.authenticate(key)).not.toBeNull();
-    await revokeApiKey(api.ctx.db, id);
+    await revokeApiKey(api.ctx.db, announcerOf(api), id);
     expect(await authenticator.authenticate(key)).toBeNull();
 
     const refusedBefore = `key-${'Q'.repeat(32)}`;
     expect(await authenticator.authenticate(refusedBefore)).toBeNull();
     const created = await addKey(api.ctx, owner.accountId, ['all']);
     expect(await authenticator.authenticate(created.key)).toMatchObject({ keyId: created.id, accountId: owner.accountId });
-    await revokeApiKey(api.ctx.db, created.id);
+    await revokeApiKey(api.ctx.db, announcerOf(api), created.id);
   });
 
   it('is bounded in size and in time', async () => {

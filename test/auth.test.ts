@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../domain/accounts/api-keys.js';
 import type { Scope } from '../domain/accounts/scopes.js';
-import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi, announcerOf } from './support/harness.js';
 
 let api: TestApi;
 let owner: TestAccount;
@@ -42,7 +42,7 @@ describe('authentication: every way in that must fail answers 401 {message: Unau
   it('a revoked key → 401', async () => {
     const { id, key } = await addKey(api.ctx, owner.accountId, ['all']);
     expect((await get(`Basic ${key}`)).statusCode).toBe(200);
-    await revokeApiKey(api.ctx.db, id);
+    await revokeApiKey(api.ctx.db, announcerOf(api), id);
     const res = await get(`Basic ${key}`);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ code: 'unauthorized', message: 'Unauthorized' });

@@ -4,6 +4,7 @@ import { accounts, apiKeys, type Plan } from '../schema.js';
 import { ConflictError } from '../errors.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
 import { throttledWarning, type Logger } from '../../platform/logger.js';
+import type { Redis } from '../../platform/redis/client.js';
 import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../platform/config/index.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
@@ -93,53 +94,187 @@ export async function listApiKeys(db: Database, accountId: string) {
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-/** Revokes a key; with accountId, only that account's key. Resolves false when there is none. */
-export async function revokeApiKey(db: Database, id: string, accountId?: string): Promise<boolean> {
+/** Where api processes hear of keys that changed (see ApiKeyAuthenticator.listen). */
+export function apiKeyChannel(namespace: string): string {
+  return `${namespace}:api-keys:changed`;
+}
+
+/** How to tell every api process that keys changed (a connection with an offline queue). */
+export interface KeyChangeAnnouncer {
+  redis: Redis;
+  namespace: string;
+  logger?: Logger;
+}
+
+/** How long a revocation waits for Redis to confirm the announcement before answering anyway. */
+const ANNOUNCE_WAIT_MS = 1000;
+
+/**
+ * Tells every api process to forget what it holds of these keys. While Redis is away the message
+ * waits in the connection's queue; no process serves a key from memory meanwhile (a subscriber
+ * that lost Redis stops doing so), so the wait is bounded, not the safety.
+ */
+export async function announceApiKeyChanges(announcer: KeyChangeAnnouncer, keyHashes: readonly string[]): Promise<void> {
+  if (keyHashes.length === 0) return;
+  const tx = announcer.redis.multi();
+  for (const keyHash of new Set(keyHashes)) tx.publish(apiKeyChannel(announcer.namespace), keyHash);
+  const done = tx.exec().then(
+    () => true,
+    (err: unknown) => {
+      announcer.logger?.error({ err }, 'API key change announcement failed');
+      return false;
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const confirmed = await Promise.race([done, new Promise<null>((r) => (timer = setTimeout(() => r(null), ANNOUNCE_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (confirmed === null) announcer.logger?.warn('API key change announcement is waiting for Redis');
+}
+
+/**
+ * Revokes a key; with accountId, only that account's key. Resolves false when there is none.
+ * Every api process is told to drop the key from memory (ApiKeyAuthenticator) before this resolves.
+ */
+export async function revokeApiKey(db: Database, announcer: KeyChangeAnnouncer, id: string, accountId?: string): Promise<boolean> {
   const rows = await db
     .update(apiKeys)
     .set({ active: false, revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
     .where(accountId ? and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)) : eq(apiKeys.id, id))
-    .returning({ id: apiKeys.id });
+    .returning({ keyHash: apiKeys.keyHash });
+  await announceApiKeyChanges(
+    announcer,
+    rows.map((r) => r.keyHash),
+  );
   return rows.length > 0;
 }
 
-export interface RefusedKeyCacheOptions {
+export interface KeyCacheOptions {
   /** How long a refused key is answered without asking Postgres. */
   ttlMs: number;
   /** Refused keys remembered at most (older ones are dropped first). */
   max: number;
+  /**
+   * How long an accepted key is answered from memory without asking Postgres, when no change
+   * announcement arrives sooner: the bound on staleness should an announcement be lost.
+   */
+  acceptedTtlMs?: number;
+  /** Accepted keys remembered at most. */
+  acceptedMax?: number;
+}
+
+interface AcceptedKey {
+  principal: Principal;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  freshUntil: number;
 }
 
 /**
- * Resolves raw keys to principals, remembering briefly (in this process) the keys it refused, so
- * a client repeating a bad key does not cost Postgres a lookup each time.
+ * Resolves raw keys to principals, remembering (in this process) the keys it refused and, once
+ * listening to change announcements, the keys it accepted.
  *
- * Only refusals are remembered, never a key that passed, so a revocation or expiry is seen on the
- * next request. Every refusal is final: a revoked or expired key never becomes valid again, and an
- * unknown key can never become a key later, because a new key is 190 random bits drawn when it
- * is created (nobody can present it before it exists). So the memory can only agree with Postgres;
- * it never hides a key that was created, and never lets through one that was revoked.
+ * Refusals are final: a revoked or expired key never becomes valid again, and an unknown key can
+ * never become a key later, because a new key is 190 random bits drawn when it is created (nobody
+ * can present it before it exists). So that memory can only agree with Postgres.
+ *
+ * Accepted keys can be revoked (or, later, have their scopes or account changed), so they are held
+ * only while this process is subscribed to the change channel (`listen`): a revocation announces
+ * the key's hash and every process drops it at once. An entry also lapses after `acceptedTtlMs`
+ * (a safety net should a message be lost between a reconnection and its resubscription); expiry is
+ * checked on every request against the expiry held; losing the subscriber forgets every accepted
+ * key and stops holding them until it is back. A lookup that began before an announcement is not
+ * kept, so a slow read cannot put back what a revocation removed.
  */
 export class ApiKeyAuthenticator {
   private readonly refused: BoundedCache<string, number>;
+  private readonly accepted: BoundedCache<string, AcceptedKey>;
+  private readonly acceptedTtlMs: number;
+  /** Subscribed to the change channel: only then may accepted keys be held. */
+  private listening = false;
+  /** Bumped by every change heard (and every loss of the subscriber). */
+  private epoch = 0;
 
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
-    private readonly options: RefusedKeyCacheOptions = { ttlMs: 60_000, max: 10_000 },
+    private readonly options: KeyCacheOptions = { ttlMs: 60_000, max: 10_000 },
   ) {
     this.refused = new BoundedCache(options.max);
+    this.accepted = new BoundedCache(options.acceptedMax ?? 10_000);
+    this.acceptedTtlMs = options.acceptedTtlMs ?? 10_000;
+  }
+
+  /**
+   * Subscribes `subscriber` (a connection of its own, with an offline queue, that ioredis
+   * resubscribes on reconnection) to the change channel, waiting at most `waitMs`; accepted keys
+   * are held from when the subscription is confirmed, and forgotten whenever the connection drops.
+   */
+  async listen(subscriber: Redis, namespace: string, waitMs = 2000): Promise<void> {
+    const channel = apiKeyChannel(namespace);
+    subscriber.on('message', (from: string, keyHash: string) => {
+      if (from !== channel) return;
+      this.accepted.delete(keyHash);
+      this.epoch++;
+    });
+    const lost = () => {
+      if (!this.listening) return;
+      this.listening = false;
+      this.accepted.clear();
+      this.epoch++;
+    };
+    subscriber.on('close', lost);
+    subscriber.on('end', lost);
+    subscriber.on('reconnecting', lost);
+    // Holding (re)starts once a subscription is confirmed: ioredis resubscribes when the
+    // connection is ready again, and our own SUBSCRIBE, queued after its, answers after it.
+    const subscribe = () =>
+      subscriber.subscribe(channel).then(
+        () => {
+          this.listening = subscriber.status === 'ready';
+        },
+        (err: unknown) => this.logger.warn({ err }, 'API key changes: subscribe failed; keys are looked up on every request'),
+      );
+    let first = true;
+    subscriber.on('ready', () => {
+      if (!first) void subscribe();
+    });
+    const done = subscribe().finally(() => (first = false));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
   }
 
   /** The key's principal, or null for any key that must not pass (malformed, unknown, revoked, inactive, expired). */
   async authenticate(rawKey: string): Promise<Principal | null> {
     if (!looksLikeApiKey(rawKey)) return null;
     const keyHash = hashApiKey(rawKey);
+    const now = Date.now();
+    const held = this.listening ? this.accepted.get(keyHash) : undefined;
+    if (held && held.freshUntil > now) {
+      if (held.expiresAt !== null && held.expiresAt <= now) return null;
+      if (held.lastUsedAt === null || now - held.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+        held.lastUsedAt = now;
+        writeLastUsed(this.db, this.logger, held.principal.keyId, now);
+      }
+      return held.principal;
+    }
     const refusedUntil = this.refused.get(keyHash);
-    if (refusedUntil !== undefined && refusedUntil > Date.now()) return null;
-    const principal = await authenticateKeyHash(this.db, keyHash, this.logger);
-    if (!principal) this.refused.set(keyHash, Date.now() + this.options.ttlMs);
-    return principal;
+    if (refusedUntil !== undefined && refusedUntil > now) return null;
+    const epoch = this.epoch;
+    const row = await authenticateKeyHash(this.db, keyHash, this.logger);
+    if (!row) {
+      this.refused.set(keyHash, Date.now() + this.options.ttlMs);
+      return null;
+    }
+    if (this.listening && epoch === this.epoch) {
+      this.accepted.set(keyHash, {
+        principal: row.principal,
+        expiresAt: row.expiresAt,
+        lastUsedAt: row.lastUsedAt,
+        freshUntil: Date.now() + this.acceptedTtlMs,
+      });
+    }
+    return row.principal;
   }
 
   /** Refused keys held (for tests of the bound). */
@@ -154,21 +289,38 @@ export class ApiKeyAuthenticator {
  */
 const lastUsedNotWritten = throttledWarning("an API key's lastUsedAt was not updated");
 
-async function authenticateKeyHash(db: Database, keyHash: string, logger: Logger): Promise<Principal | null> {
+interface KeyRow {
+  principal: Principal;
+  expiresAt: number | null;
+  /** After this lookup's own write, if it made one. */
+  lastUsedAt: number | null;
+}
+
+async function authenticateKeyHash(db: Database, keyHash: string, logger: Logger): Promise<KeyRow | null> {
   const [row] = await keyLookup(db).execute({ keyHash });
   if (!row || !row.active) return null;
   const now = Date.now();
   if (row.expiresAt && row.expiresAt.getTime() <= now) return null;
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    // At most one write per key per minute, and never on the request's critical path.
-    void db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(apiKeys.id, row.keyId))
-      // lastUsedAt is informative: a lost write is retried by the key's next request a minute on.
-      .catch((err: unknown) => lastUsedNotWritten(logger, err, { keyId: row.keyId }));
+  let lastUsedAt = row.lastUsedAt?.getTime() ?? null;
+  if (lastUsedAt === null || now - lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    writeLastUsed(db, logger, row.keyId, now);
+    lastUsedAt = now;
   }
-  return { keyId: row.keyId, accountId: row.accountId, plan: row.plan, scopes: row.scopes };
+  return {
+    principal: { keyId: row.keyId, accountId: row.accountId, plan: row.plan, scopes: row.scopes },
+    expiresAt: row.expiresAt?.getTime() ?? null,
+    lastUsedAt,
+  };
+}
+
+/** At most one write per key per minute, and never on the request's critical path. */
+function writeLastUsed(db: Database, logger: Logger, keyId: string, now: number): void {
+  void db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(eq(apiKeys.id, keyId))
+    // lastUsedAt is informative: a lost write is retried by the key's next request a minute on.
+    .catch((err: unknown) => lastUsedNotWritten(logger, err, { keyId }));
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -5,7 +5,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApiApp } from '../../api/app.js';
 import { createAccount } from '../../domain/accounts/accounts.js';
-import { createApiKey } from '../../domain/accounts/api-keys.js';
+import { createApiKey, type KeyChangeAnnouncer } from '../../domain/accounts/api-keys.js';
 import type { Plan } from '../../domain/accounts/plans.js';
 import type { Scope } from '../../domain/accounts/scopes.js';
 import { loadConfig } from '../../platform/config/index.js';
@@ -30,6 +30,11 @@ export async function startTestApi(overrides: Record<string, string> = {}): Prom
       await closeContext(ctx);
     },
   };
+}
+
+/** How the api itself announces key changes (revocations) to every api process. */
+export function announcerOf(api: TestApi): KeyChangeAnnouncer {
+  return { redis: api.ctx.redis, namespace: api.ctx.config.REDIS_NAMESPACE, logger: api.ctx.logger };
 }
 
 export interface TestAccount {
@@ -88,4 +93,17 @@ export async function createLinkVia(
   const slug = res.json().id as string;
   const { rows } = await app.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
   return { slug, id: rows[0]!.id };
+}
+
+/** Postgres connections the app checks out while `work` runs (a key lookup is one). */
+export async function checkoutsDuring(app: TestApi, work: () => Promise<unknown>): Promise<number> {
+  let acquired = 0;
+  const count = () => acquired++;
+  app.ctx.database.pool.on('acquire', count);
+  try {
+    await work();
+  } finally {
+    app.ctx.database.pool.off('acquire', count);
+  }
+  return acquired;
 }

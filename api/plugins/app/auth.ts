@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
 import { ApiKeyAuthenticator } from '../../../domain/accounts/api-keys.js';
 import { planAllows } from '../../../domain/accounts/plans.js';
 import { hasScope } from '../../../domain/accounts/scopes.js';
 import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
+import { BoundedCache } from '../../../platform/bounded-cache.js';
+import { createRedis } from '../../../platform/redis/client.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../domain/errors.js';
 import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
 
@@ -17,17 +18,30 @@ import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
  * before the key is looked up; past it 429 with Retry-After, whatever key is sent, until the
  * window ends. Only failures count (AttemptLimit's check/fail), so valid requests are never
  * refused for running many at once. A request without an Authorization header is a 401 without
- * counting (it guesses nothing and costs no lookup). Keys refused lately are answered from memory
- * (ApiKeyAuthenticator).
+ * counting (it guesses nothing and costs no lookup). Keys refused lately, and keys accepted while
+ * this process hears key changes, are answered from memory (ApiKeyAuthenticator); a revocation
+ * reaches every api process by Redis pub/sub.
+ *
+ * An address found under its failure limit is not asked of Redis again for CLEAN_MEMO_MS (or until
+ * a failure of its own here): a valid key's request costs Redis nothing. So an address that other
+ * processes' failures put past the limit may still pass here with a valid key for up to
+ * CLEAN_MEMO_MS; a bad key from it still counts and is refused at once.
  */
 export default fp(async (app) => {
   const { config, db } = app.ctx;
   const authenticator = new ApiKeyAuthenticator(db, app.ctx.logger);
+  // A connection of its own: a subscribed one can run nothing else.
+  const subscriber = createRedis(config.REDIS_URL, app.ctx.logger);
+  await authenticator.listen(subscriber, config.REDIS_NAMESPACE);
+  app.addHook('onClose', async () => {
+    subscriber.disconnect();
+  });
+  const clean = new BoundedCache<string, number>(CLEAN_MEMO_MAX);
   // Fails at once while Redis is away (the limit then counts in this process) instead of holding every request.
   const failures = new AttemptLimit(app.requestRedis, app.ctx.logger);
-  const failuresOf = (request: FastifyRequest) => [
+  const failuresOf = (identity: string) => [
     {
-      key: `${config.REDIS_NAMESPACE}:auth-failures:${rateLimitIdentity(request.ip)}`,
+      key: `${config.REDIS_NAMESPACE}:auth-failures:${identity}`,
       max: config.AUTH_FAILURE_LIMIT,
       windowMs: config.AUTH_FAILURE_WINDOW_MS,
     },
@@ -39,7 +53,10 @@ export default fp(async (app) => {
     if (!requirement) return;
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedError();
-    const allowed = await failures.check(failuresOf(request));
+    const identity = rateLimitIdentity(request.ip);
+    const cleanUntil = clean.get(identity);
+    const allowed = cleanUntil !== undefined && cleanUntil > Date.now() ? ALLOWED : await failures.check(failuresOf(identity));
+    if (allowed.allowed && allowed !== ALLOWED) clean.set(identity, Date.now() + CLEAN_MEMO_MS);
     if (!allowed.allowed) {
       // retryAfterSeconds is whole seconds, at least 1 (AttemptLimit).
       const seconds = allowed.retryAfterSeconds;
@@ -52,7 +69,8 @@ export default fp(async (app) => {
     const key = readKey(header);
     const principal = key ? await authenticator.authenticate(key) : null;
     if (!principal) {
-      await failures.fail(failuresOf(request));
+      clean.delete(identity);
+      await failures.fail(failuresOf(identity));
       throw new UnauthorizedError();
     }
     if (requirement.plan && !planAllows(principal.plan, requirement.plan)) throw new UnauthorizedError('plan_feature_unavailable');
@@ -60,6 +78,10 @@ export default fp(async (app) => {
     request.principal = principal;
   });
 });
+
+const CLEAN_MEMO_MS = 1000;
+const CLEAN_MEMO_MAX = 10_000;
+const ALLOWED = { allowed: true, retryAfterSeconds: 0 } as const;
 
 function readKey(header: string): string | null {
   const match = /^Basic ([^\s]+)$/.exec(header.trim());

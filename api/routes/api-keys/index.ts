@@ -15,6 +15,7 @@ const auth = { scope: 'all', plan: 'api-key-management' } as const;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
+  const announcer = { redis: app.ctx.redis, namespace: app.ctx.config.REDIS_NAMESPACE, logger: app.ctx.logger };
 
   app.get('', {
     config: { auth },
@@ -53,7 +54,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: { tags, summary: 'Revoke an API key', params: idParams, response: { 200: messageResponse } },
     handler: async (request) => {
       const { id } = request.params;
-      if (!isUuid(id) || !(await revokeApiKey(db, id, request.principal.accountId))) throw new NotFoundError('API key');
+      if (!isUuid(id) || !(await revokeApiKey(db, announcer, id, request.principal.accountId))) throw new NotFoundError('API key');
       return { message: 'API key revoked' };
     },
   });
