@@ -123,54 +123,13 @@ const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/, cast: { 
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 
 /**
- * A text cell as csvRecords writes it, computed by Postgres: null is empty; a cell starting with
- * = + - @ tab or CR gets a leading quote (neutraliseCell); a cell holding a comma, a quote, CR or
- * LF is quoted, its quotes doubled. `value` is an SQL expression of type text.
+ * Rows per cursor read. Small on purpose: a batch's arrays and strings then die young, in V8's
+ * cheap young-generation collections. With 8000-row reads they outlived them and were promoted,
+ * and collecting them took more time than encoding (measured: docs/benchmarks.md,
+ * analytics-export; docs/decisions/0204-small-reads-because-of-the-garbage-collector.md). Reads are
+ * pipelined, so the extra round trips cost little.
  */
-function csvCellSql(value: string): string {
-  // ascii() compares the first character as a number: left(…, 1) in (…) cost Postgres half again as much.
-  const neutralised = `(case when ascii(${value}) in (61, 43, 45, 64, 9, 13) then '''' || ${value} else ${value} end)`;
-  return `coalesce(case when ${value} ~ E'[",\\r\\n]' then '"' || replace(${neutralised}, '"', '""') || '"' else ${neutralised} end, '')`;
-}
-
-/**
- * One CSV record of these text expressions, CRLF included, written by Postgres byte for byte as
- * csvRecords writes the same cells (test/analytics-export.test.ts compares the two). The driver
- * then decodes one string per row instead of nine, and nothing is encoded in JavaScript: the
- * export's cost in the worker was mostly decoding and encoding cells. The cells at the `plain`
- * indexes are written as they are: for expressions that are never null, never start with
- * = + - @ tab or CR, and hold no comma, quote or line break (created_at as to_char formats it).
- */
-export function csvRecordSql(values: readonly string[], plain: ReadonlySet<number> = new Set()): string {
-  return `${values.map((v, i) => (plain.has(i) ? v : csvCellSql(v))).join(" || ',' || ")} || E'\\r\\n'`;
-}
-
-/** created_at's index: digits, '-', 'T', ':', '.', 'Z' only, never null (scans.created_at is not null). */
-const CREATED_AT = new Set([EXPORT_COLUMNS.indexOf('created_at')]);
-
-/**
- * Rows per cursor read. One string per row (the record Postgres wrote), so a batch is a few
- * hundred kB that dies young in V8's cheap young-generation collections (with nine strings per
- * row, 8000-row reads outlived them: docs/decisions/0204-small-reads-because-of-the-garbage-collector.md).
- * Reads are pipelined, so the round trips cost little.
- */
-const READ_ROWS = 2000;
-
-/** The created_at cell (the sixth) of one record: the cells before it may be quoted, created_at never is. */
-function createdAtOf(record: string): string {
-  let field = 0;
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < record.length; i++) {
-    const c = record.charCodeAt(i);
-    if (c === 34) quoted = !quoted;
-    else if (c === 44 && !quoted) {
-      if (++field === 5) start = i + 1;
-      else if (field === 6) return record.slice(start, i);
-    }
-  }
-  return '';
-}
+const READ_ROWS = 500;
 
 export interface ScansCsvQuery {
   accountId: string;
@@ -186,8 +145,7 @@ export interface ScansCsvProgress {
 }
 
 /**
- * The export's CSV, header first, as chunks of one cursor read each, each record written by
- * Postgres (csvRecordSql). Holds one pooled connection
+ * The export's CSV, header first, as chunks of one cursor read each. Holds one pooled connection
  * while it is iterated and releases it when the iteration ends, however it ends. Rows are in
  * (created_at, id) order; created_at is formatted by Postgres (ISO 8601, UTC, milliseconds) so no
  * Date is made per row.
@@ -219,17 +177,7 @@ export async function* scansCsv(
     const createdAt = `to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const window = `s.account_id = $1 and s.created_at >= to_timestamp($2::float8 / 1000) and s.created_at < to_timestamp($3::float8 / 1000) and not s.is_bot`;
     const columns = (slug: string) =>
-      csvRecordSql([
-        slug,
-        's.browser_name',
-        's.device_type',
-        's.device_vendor',
-        's.os_name',
-        createdAt,
-        's.country_name',
-        's.region',
-        's.city',
-      ]);
+      `${slug}, s.browser_name, s.device_type, s.device_vendor, s.os_name, ${createdAt}, s.country_name, s.region, s.city`;
     let text: string;
     if (link) {
       params.push(link.id, query.linkSlug);
@@ -244,7 +192,7 @@ export async function* scansCsv(
     await client.query('begin transaction read only');
     inTransaction = true;
     await client.query('set local enable_sort = off');
-    const cursor = client.query(new Cursor<[string]>(text, params, { rowMode: 'array' }));
+    const cursor = client.query(new Cursor<Array<string | null>>(text, params, { rowMode: 'array' }));
     // The next read is asked for before this batch is encoded, so Postgres works meanwhile.
     const read = () => {
       const next = cursor.read(READ_ROWS);
@@ -259,11 +207,9 @@ export async function* scansCsv(
         if (batch.length === 0) break;
         pending = read();
         rows += batch.length;
-        let chunk = '';
-        for (const row of batch) chunk += row[0];
-        yield Buffer.from(chunk);
+        yield Buffer.from(csvRecords(batch));
         // Rows come in time order: how far into the window the file has come.
-        const lastAt = Date.parse(createdAtOf(batch[batch.length - 1]![0]));
+        const lastAt = Date.parse(batch[batch.length - 1]![5]!);
         await onBatch?.({ rows, fraction: Math.max(0, Math.min(1, (lastAt - query.from.getTime()) / span)) });
       }
     } finally {
