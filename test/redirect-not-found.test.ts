@@ -129,3 +129,45 @@ describe('the "no such slug" cache is bounded', () => {
     }
   });
 });
+
+describe('the in-process link cache past its time', () => {
+  it('serves a link at once and refreshes it behind the scan; an invalidation drops it; without the subscription it is not stretched', async () => {
+    const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-stale-${Date.now()}`;
+    const keys = linkCacheKeys(prefix);
+    const redis = createRedis(stack.api.ctx.config.REDIS_URL);
+    const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
+    const resolver = new LinkResolver(
+      { redis, subscriber, pool: stack.api.ctx.database.pool, keys, logger: stack.api.ctx.logger },
+      { localTtlMs: 50, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
+    );
+    const urlOf = (link: unknown) => (link as { data?: { url?: string } } | null | undefined)?.data?.url;
+    try {
+      await resolver.start();
+      const link = await stack.createLink({ name: 'Stale', type: 'website', data: { url: 'https://example.com/first' } });
+      expect(urlOf(await resolver.resolve(link.slug))).toBe('https://example.com/first');
+      // Changed behind the cache's back (no message), and gone from this resolver's Redis keys.
+      await stack.api.ctx.database.pool.query(`update links set meta_data = '{"url":"https://example.com/second"}' where id = $1`, [
+        link.id,
+      ]);
+      await new Promise((r) => setTimeout(r, 300));
+      await redis.del(keys.entry(link.slug));
+      await new Promise((r) => setTimeout(r, 100));
+      // Past its 50 ms: still answered from memory, and a refresh starts.
+      expect(urlOf(resolver.cached(link.slug))).toBe('https://example.com/first');
+      await expect.poll(() => urlOf(resolver.cached(link.slug)), { timeout: 2000 }).toBe('https://example.com/second');
+      // A change announced drops the copy at once.
+      await redis.publish(keys.channel, link.slug);
+      await expect.poll(() => resolver.cached(link.slug), { timeout: 2000 }).toBeUndefined();
+      expect(urlOf(await resolver.resolve(link.slug))).toBe('https://example.com/second');
+      // With no subscription a message could be missed: past its time the copy is looked up again.
+      subscriber.disconnect();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(resolver.cached(link.slug)).toBeUndefined();
+    } finally {
+      const all = await redis.keys(`${prefix}:*`);
+      if (all.length) await redis.del(...all);
+      subscriber.disconnect();
+      redis.disconnect();
+    }
+  });
+});

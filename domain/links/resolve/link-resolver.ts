@@ -114,12 +114,29 @@ export class LinkResolver {
     clearTimeout(timer);
   }
 
-  /** The fresh in-process answer (a link, or null for "no such slug"), or undefined when a lookup is needed. */
+  /**
+   * The in-process answer (a link, or null for "no such slug"), or undefined when a lookup is
+   * needed. A link past its few seconds is served still, and refreshed off the request, while the
+   * invalidation subscription is up: any change to it would have dropped it already, so the time
+   * limit only covers a message lost, and a lost connection clears the map. Scans of many links
+   * each scanned now and then (thousands of tables' codes) then never wait on Redis or Postgres.
+   * "No such slug" answers are not stretched: they guard Postgres against unknown slugs.
+   */
   cached(slug: string): ResolvedLink | null | undefined {
-    const entry = this.local.get(slug) ?? this.missing.get(slug);
-    if (!entry || entry.freshUntil <= Date.now()) return undefined;
+    const now = Date.now();
+    const entry = this.local.get(slug);
+    if (entry) {
+      if (entry.freshUntil <= now) {
+        if (this.deps.subscriber.status !== 'ready') return undefined;
+        void this.loadOnce(slug).catch((err: unknown) => this.deps.logger.debug({ err, slug }, 'link cache: refresh failed'));
+      }
+      this.lookups.local++;
+      return entry.link;
+    }
+    const missing = this.missing.get(slug);
+    if (!missing || missing.freshUntil <= now) return undefined;
     this.lookups.local++;
-    return entry.link;
+    return missing.link;
   }
 
   /**
@@ -145,6 +162,11 @@ export class LinkResolver {
   async resolve(slug: string): Promise<ResolvedLink | null> {
     const hit = this.cached(slug);
     if (hit !== undefined) return hit;
+    return this.loadOnce(slug);
+  }
+
+  /** The slug's load in flight, or a new one: one at a time per slug. */
+  private loadOnce(slug: string): Promise<ResolvedLink | null> {
     let pending = this.loading.get(slug);
     if (!pending) {
       pending = this.load(slug).finally(() => this.loading.delete(slug));
