@@ -145,7 +145,7 @@ export async function benchSizing(): Promise<string> {
       ],
       [
         'Postgres commits per 1000 scans',
-        m((r) => r.commitsPer1000).toFixed(1),
+        m((r) => r.commitsPer1000).toFixed(2),
         `${Math.round((perSecond * m((r) => r.commitsPer1000)) / 1000)} commits/s`,
       ],
       [
