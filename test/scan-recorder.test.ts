@@ -127,23 +127,20 @@ describe('ScanRecorder write-ahead', () => {
   it('lets each answer go only once its scan is written ahead (one write per turn), and deletes the file once its batch is queued', async () => {
     const { config, queue, recorder } = await setup();
     const recorded = [scan(), scan()];
-    // What the write-ahead file holds when each answer is let go.
-    const linesAtRelease: number[] = [];
-    const walLines = () => {
-      const [file] = readdirSync(config.SCAN_SPOOL_DIR).filter((n) => n.startsWith('wal-'));
-      return file ? readFileSync(join(config.SCAN_SPOOL_DIR, file), 'utf8').trim().split('\n').length : 0;
+    // What the write-ahead file holds when each answer is let go, read at that moment: the batch
+    // may be queued, and its file deleted, any time after.
+    const filesAtRelease: Array<{ name: string; lines: string[] } | null> = [];
+    const walFile = () => {
+      const [name] = readdirSync(config.SCAN_SPOOL_DIR).filter((n) => n.startsWith('wal-'));
+      return name ? { name, lines: readFileSync(join(config.SCAN_SPOOL_DIR, name), 'utf8').trim().split('\n') } : null;
     };
-    const answers = recorded.map((s) => recorder.record(s)!.then(() => linesAtRelease.push(walLines())));
-    expect(walLines()).toBe(0);
+    const answers = recorded.map((s) => recorder.record(s)!.then(() => filesAtRelease.push(walFile())));
+    expect(walFile()).toBeNull();
     await Promise.all(answers);
-    expect(linesAtRelease).toEqual([2, 2]);
-    const [file] = await walFiles(config.SCAN_SPOOL_DIR);
-    expect(file).toMatch(new RegExp(`^wal-${hostname().replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-[0-9a-f]{8}-[0-9a-f-]{36}\\.log$`));
-    const lines = (await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as RecordedScan);
-    expect(lines.map((l) => l.id)).toEqual(recorded.map((s) => s.id));
+    expect(filesAtRelease.map((f) => f?.lines.length)).toEqual([2, 2]);
+    const { name, lines } = filesAtRelease[0]!;
+    expect(name).toMatch(new RegExp(`^wal-${hostname().replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-[0-9a-f]{8}-[0-9a-f-]{36}\\.log$`));
+    expect(lines.map((l) => (JSON.parse(l) as RecordedScan).id)).toEqual(recorded.map((s) => s.id));
     await until(async () => (await queuedScans(queue)).length === 2);
     await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0);
   });
