@@ -10,9 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { geoDatabase, readGeoTable } from '../domain/scans/geo.js';
+import { readFileSync } from 'node:fs';
+import { geoDatabase, openGeoTable } from '../domain/scans/geo.js';
 import { decodeGeoTable } from '../domain/scans/geo-table.js';
-import { buildGeoTable } from '../domain/scans/geo-table-build.js';
+import { buildGeoTable, defaultGeoTablePath } from '../domain/scans/geo-table-build.js';
 import { mmdbLookup, sampleAddresses } from '../test/support/geo-addresses.js';
 import { median, printTable, ROOT } from './support.js';
 
@@ -40,7 +41,8 @@ async function round(geo: 'mmdb' | 'table'): Promise<Round> {
 export async function benchGeo(): Promise<string> {
   const load = loadavg()[0]!.toFixed(1);
   // The table must exist before the rounds time its loading.
-  const bytes = readGeoTable();
+  const table = openGeoTable();
+  const bytes = readFileSync(defaultGeoTablePath());
   const rounds: Record<'mmdb' | 'table', Round[]> = { mmdb: [], table: [] };
   for (let i = 0; i < ROUNDS; i++) for (const geo of ['mmdb', 'table'] as const) rounds[geo].push(await round(geo));
   const m = (geo: 'mmdb' | 'table', pick: (r: Round) => number) => median(rounds[geo].map(pick));
@@ -89,14 +91,14 @@ export async function benchGeo(): Promise<string> {
       ],
     );
 
-  const table = geoDatabase(bytes);
+  const geo = geoDatabase(table);
   const expected = mmdbLookup();
   const addresses = sampleAddresses(SAMPLE, 20261127, decodeGeoTable(bytes).sections);
   let same = 0;
   let known = 0;
   for (const ip of addresses) {
     const want = expected(ip);
-    const got = table.lookup(ip);
+    const got = geo.lookup(ip);
     if (want) known++;
     if (JSON.stringify(want) === JSON.stringify(got && { countryCode: got.countryCode, region: got.region, city: got.city })) same++;
   }

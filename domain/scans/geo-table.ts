@@ -76,6 +76,35 @@ export interface GeoTableSections {
   placeText: Uint8Array;
 }
 
+/** A section's elements by index: a typed array in memory, or a file's pages (geo-table-file.ts). */
+export interface Column {
+  at(index: number): number | undefined;
+}
+
+/** The sections a look-up reads: the large ones through `Column`, the small ones always in memory. */
+export interface GeoColumns {
+  v4GroupKeys: Uint32Array;
+  v4GroupFirst: Uint32Array;
+  v4Lows: Column;
+  v4PlaceLow: Column;
+  v4PlaceHigh: Column;
+  v6GroupKeys: Uint32Array;
+  v6GroupFirst: Uint32Array;
+  v6Lows: Column;
+  v6PlaceLow: Column;
+  v6PlaceHigh: Column;
+  v6DeepIndex: Uint32Array;
+  v6DeepWord2: Uint32Array;
+  v6DeepWord3: Uint32Array;
+  placeOffsets: Uint32Array;
+}
+
+/** What a GeoDatabase looks up in: the columns, and the bytes of placeText from `from` to `to`. */
+export interface GeoTableReader {
+  columns: GeoColumns;
+  placeText(from: number, to: number): Uint8Array;
+}
+
 const align4 = (n: number) => (n + 3) & ~3;
 const typeOf = (a: ArrayBufferView): SectionType => (a instanceof Uint8Array ? 'u8' : a instanceof Uint16Array ? 'u16' : 'u32');
 
@@ -110,6 +139,25 @@ export function readGeoTableHeader(bytes: Uint8Array): GeoTableHeader | null {
   return JSON.parse(view.toString('utf8', 16, 16 + length)) as GeoTableHeader;
 }
 
+/** Where each section starts in the file (bytes) and how many elements it holds; `headerLength` is the JSON's length in bytes. */
+export function sectionLayout(
+  header: GeoTableHeader,
+  headerLength: number,
+): Array<{ name: keyof GeoTableSections; type: SectionType; offset: number; length: number }> {
+  let at = align4(16 + headerLength);
+  return header.sections.map(({ name, type, length }) => {
+    const offset = at;
+    at = align4(at + length * (type === 'u8' ? 1 : type === 'u16' ? 2 : 4));
+    return { name, type, offset, length };
+  });
+}
+
+/** A reader over a whole table in memory: for a process that built the table and could not save it. */
+export function readerOverBytes(bytes: Buffer): GeoTableReader {
+  const { sections } = decodeGeoTable(bytes);
+  return { columns: sections, placeText: (from, to) => sections.placeText.subarray(from, to) };
+}
+
 /** Typed-array views over a table file's bytes (no copy). */
 export function decodeGeoTable(bytes: Buffer): { header: GeoTableHeader; sections: GeoTableSections } {
   // The arrays are read in the machine's order; every server Node.js runs on is little-endian.
@@ -118,9 +166,8 @@ export function decodeGeoTable(bytes: Buffer): { header: GeoTableHeader; section
   if (!header) throw new Error('not a geo table of this format');
   // Views need their start aligned to their element size; a pooled small Buffer might not be.
   if (bytes.byteOffset % 4 !== 0) bytes = Buffer.from(bytes);
-  let at = align4(16 + bytes.readUInt32LE(12));
   const sections: Record<string, ArrayBufferView> = {};
-  for (const { name, type, length } of header.sections) {
+  for (const { name, type, offset: at, length } of sectionLayout(header, bytes.readUInt32LE(12))) {
     const width = type === 'u8' ? 1 : type === 'u16' ? 2 : 4;
     if (at + length * width > bytes.length) throw new Error('geo table truncated');
     const offset = bytes.byteOffset + at;
@@ -130,52 +177,51 @@ export function decodeGeoTable(bytes: Buffer): { header: GeoTableHeader; section
         : type === 'u16'
           ? new Uint16Array(bytes.buffer, offset, length)
           : new Uint32Array(bytes.buffer, offset, length);
-    at = align4(at + length * width);
   }
   return { header, sections: sections as unknown as GeoTableSections };
 }
 
 /** The last index in [from, to) whose value is <= key, or from - 1. */
-function lastAtMost(array: Uint16Array | Uint32Array, from: number, to: number, key: number): number {
+function lastAtMost(array: Column, from: number, to: number, key: number): number {
   let lo = from - 1;
   let hi = to - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
-    if (array[mid]! <= key) lo = mid;
+    if (array.at(mid)! <= key) lo = mid;
     else hi = mid - 1;
   }
   return lo;
 }
 
 /** The index of the last range whose start's (high, low) is <= (high, low). */
-function rangeAtMost(keys: Uint32Array, first: Uint32Array, lows: Uint16Array | Uint32Array, high: number, low: number): number {
+function rangeAtMost(keys: Uint32Array, first: Uint32Array, lows: Column, high: number, low: number): number {
   const g = lastAtMost(keys, 0, keys.length, high);
   // The first range starts at address 0, so group 0 has key 0 and g >= 0.
   if (keys[g]! < high) return first[g + 1]! - 1;
   return lastAtMost(lows, first[g]!, first[g + 1]!, low);
 }
 
-const placeAt = (low: Uint16Array, high: Uint8Array, i: number) => low[i]! | (high[i]! << 16);
+const placeAt = (low: Column, high: Column, i: number) => low.at(i)! | (high.at(i)! << 16);
 
 /** The place of an IPv4 address given as an unsigned 32-bit number (0: unknown). */
-export function placeOfV4(s: GeoTableSections, address: number): number {
+export function placeOfV4(s: GeoColumns, address: number): number {
   const i = rangeAtMost(s.v4GroupKeys, s.v4GroupFirst, s.v4Lows, address >>> 16, address & 0xffff);
   return placeAt(s.v4PlaceLow, s.v4PlaceHigh, i);
 }
 
 /** The bits below the /64 of range i's start: [word2, word3], zeros for most ranges. */
-function deepBits(s: GeoTableSections, i: number): [number, number] {
+function deepBits(s: GeoColumns, i: number): [number, number] {
   const k = lastAtMost(s.v6DeepIndex, 0, s.v6DeepIndex.length, i);
   return k >= 0 && s.v6DeepIndex[k] === i ? [s.v6DeepWord2[k]!, s.v6DeepWord3[k]!] : [0, 0];
 }
 
 /** The place of an IPv6 address given as four unsigned 32-bit words, most significant first. */
-export function placeOfV6(s: GeoTableSections, a0: number, a1: number, a2: number, a3: number): number {
+export function placeOfV6(s: GeoColumns, a0: number, a1: number, a2: number, a3: number): number {
   let i = rangeAtMost(s.v6GroupKeys, s.v6GroupFirst, s.v6Lows, a0, a1);
-  if (s.v6Lows[i] === a1 && startHigh(s, i) === a0) {
+  if (s.v6Lows.at(i) === a1 && startHigh(s, i) === a0) {
     // Ranges starting in the address's own /64: the last whose lower bits are <= the address's.
     // Ranges with the same top 64 bits are neighbours, and the first of them may start above it.
-    while (i >= 0 && s.v6Lows[i] === a1 && startHigh(s, i) === a0) {
+    while (i >= 0 && s.v6Lows.at(i) === a1 && startHigh(s, i) === a0) {
       const [b2, b3] = deepBits(s, i);
       if (b2 < a2 || (b2 === a2 && b3 <= a3)) break;
       i--;
@@ -185,7 +231,7 @@ export function placeOfV6(s: GeoTableSections, a0: number, a1: number, a2: numbe
 }
 
 /** The top 32 bits of IPv6 range i's start. */
-function startHigh(s: GeoTableSections, i: number): number {
+function startHigh(s: GeoColumns, i: number): number {
   return s.v6GroupKeys[lastAtMost(s.v6GroupFirst, 0, s.v6GroupKeys.length, i)]!;
 }
 

@@ -6,17 +6,18 @@
  *
  * Look-ups read a compact table derived from the two files (geo-table.ts, built by
  * geo-table-build.ts): sorted range starts with a place number each and the distinct places,
- * about 53 MB read into typed arrays once per process instead of the files' 134 MB and the
- * maxmind reader's decoded records. The table lives in node_modules/.cache/qrlinks, named by the
- * DB-IP package's version; the production build makes it, and a process that finds it missing or
- * made from another version builds it there first. Every caller shares the promise of
- * `loadGeo()`. Measured figures are in docs/benchmarks.md, geo.
+ * about 53 MB instead of the files' 134 MB and the maxmind reader's decoded records. A process
+ * reads the table's file a page at a time (geo-table-file.ts) and keeps ~6 MB of it; the rest
+ * stays in the operating system's page cache, one copy for every process. The table lives in
+ * node_modules/.cache/qrlinks, named by the DB-IP package's version; the production build makes
+ * it, and a process that finds it missing or made from another version builds it there first.
+ * Every caller shares the promise of `loadGeo()`. Measured figures are in docs/benchmarks.md, geo.
  */
-import { readFileSync } from 'node:fs';
 import { dottedQuad, isPublicAddress } from '../../platform/net/ip-ranges.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
-import { decodeGeoTable, parseV6, placeOfV4, placeOfV6 } from './geo-table.js';
-import { buildGeoTableBytes, currentGeoTable, defaultGeoTablePath, geoSource, writeAtomically } from './geo-table-build.js';
+import { parseV6, placeOfV4, placeOfV6, readerOverBytes, type GeoTableReader } from './geo-table.js';
+import { openGeoTableFile } from './geo-table-file.js';
+import { buildGeoTableBytes, defaultGeoTablePath, geoSource, isCurrentGeoTable, writeAtomically } from './geo-table-build.js';
 
 export interface Geo {
   /** ISO 3166-1 alpha-2, upper case. */
@@ -46,32 +47,35 @@ let loading: Promise<GeoDatabase> | undefined;
 
 /** The process's geo database, read on the first call (start-up) and shared after. */
 export function loadGeo(): Promise<GeoDatabase> {
-  loading ??= Promise.resolve().then(() => geoDatabase(readGeoTable()));
+  loading ??= Promise.resolve().then(() => geoDatabase(openGeoTable()));
   return loading;
 }
 
 /**
- * The table's bytes from `file` if it is there and made from the installed DB-IP package; else
- * built now (tens of seconds and ~700 MB, once per installation: `npm start`'s preparation and
- * the image build make it before any role starts) and written to `file` for the next process.
- * If it cannot be written (a read-only file system) the process uses what it built and says so.
+ * The table in `file` if it is there and made from the installed DB-IP package; else built now
+ * (tens of seconds and ~700 MB, once per installation: `npm start`'s preparation and the image
+ * build make it before any role starts) and written to `file` for the next process. If it cannot
+ * be written (a read-only file system) the process keeps what it built in memory and says so.
  */
-export function readGeoTable(file: string = defaultGeoTablePath()): Buffer {
+export function openGeoTable(file: string = defaultGeoTablePath()): GeoTableReader {
   const source = geoSource();
-  const current = currentGeoTable(file, source);
-  if (current) return current;
+  if (isCurrentGeoTable(file, source)) {
+    const reader = openGeoTableFile(file);
+    if (reader) return reader;
+  }
   const { bytes } = buildGeoTableBytes(source);
   try {
     writeAtomically(file, bytes);
   } catch (error) {
     process.emitWarning(`geo table built but not saved to ${file}: ${(error as Error).message}`);
+    return readerOverBytes(bytes);
   }
-  return bytes;
+  return openGeoTableFile(file) ?? readerOverBytes(bytes);
 }
 
-/** A GeoDatabase over a table's bytes (geo-table.ts). */
-export function geoDatabase(bytes: Buffer): GeoDatabase {
-  const { sections } = decodeGeoTable(bytes);
+/** A GeoDatabase over a table (geo-table.ts), in its file or in memory. */
+export function geoDatabase(table: GeoTableReader): GeoDatabase {
+  const { columns } = table;
   const countryNames = new Map<string, string>();
   const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
   const countryName = (code: string): string | null => {
@@ -96,17 +100,17 @@ export function geoDatabase(bytes: Buffer): GeoDatabase {
       let id: number;
       if (address.includes(':')) {
         if (!parseV6(address, words)) return null;
-        id = placeOfV6(sections, words[0]!, words[1]!, words[2]!, words[3]!);
+        id = placeOfV6(columns, words[0]!, words[1]!, words[2]!, words[3]!);
       } else {
         const v4 = dottedQuad(address);
         if (v4 < 0) return null;
-        id = placeOfV4(sections, v4);
+        id = placeOfV4(columns, v4);
       }
       if (id === 0) return null;
       let place = kept.get(id);
       if (!place) {
-        const { placeOffsets, placeText } = sections;
-        const [code = '', region, city] = text.decode(placeText.subarray(placeOffsets[id]!, placeOffsets[id + 1]!)).split('\0');
+        const { placeOffsets } = columns;
+        const [code = '', region, city] = text.decode(table.placeText(placeOffsets[id]!, placeOffsets[id + 1]!)).split('\0');
         place = Object.freeze({ countryCode: code, countryName: countryName(code), region: region || null, city: city || null });
         kept.set(id, place);
       }

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '../../platform/database/migrate.js';
-import { readGeoTable } from '../../domain/scans/geo.js';
+import { ensureGeoTable } from '../../domain/scans/geo-table-build.js';
 import { TEST_WORKERS, testEnvOf } from './env.js';
 
 const workerEnvs = () => Array.from({ length: TEST_WORKERS }, (_, i) => testEnvOf(String(i + 1)));
@@ -11,7 +11,7 @@ const workerEnvs = () => Array.from({ length: TEST_WORKERS }, (_, i) => testEnvO
 export async function setup() {
   // The geo table is built here if missing (once per DB-IP version), not by the first redirect
   // process a test starts, which would spend its start-up timeout building it.
-  readGeoTable();
+  ensureGeoTable();
   await Promise.all(workerEnvs().map(prepare));
 }
 

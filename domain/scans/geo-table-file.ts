@@ -1,0 +1,131 @@
+/**
+ * The geo table read from its file as look-ups need it, instead of held whole: the small sections
+ * (group keys, the deep IPv6 bits, place offsets: ~2.3 MB) are read at open, the large ones
+ * (range starts and their places: ~45 MB) a page at a time with pread, the recently read pages
+ * kept, and a place's text when the place is first met. The file's bytes then sit once in the operating system's page cache, shared by every
+ * process on the machine, not in each redirect's heap.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import {
+  GEO_TABLE_MAGIC,
+  GEO_TABLE_FORMAT,
+  sectionLayout,
+  type Column,
+  type GeoColumns,
+  type GeoTableHeader,
+  type GeoTableReader,
+  type SectionType,
+} from './geo-table.js';
+
+/** Bytes per page read: a range's search mostly stays within one (a group holds ~30–80 ranges). */
+const PAGE_BYTES = 512;
+/**
+ * Pages kept per section, direct-mapped: 512 KB a section, 3 MB for the six. Over 10,000
+ * scattered addresses a look-up then takes ~2.9 µs against 1.8 µs with the whole table in memory.
+ */
+const PAGES_KEPT = 1024;
+
+const WIDTH: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
+
+/** The sections read whole at open; the others are paged. */
+const RESIDENT = new Set<keyof GeoColumns>([
+  'v4GroupKeys',
+  'v4GroupFirst',
+  'v6GroupKeys',
+  'v6GroupFirst',
+  'v6DeepIndex',
+  'v6DeepWord2',
+  'v6DeepWord3',
+  'placeOffsets',
+]);
+
+/** One section's elements, read from the file a page at a time. */
+class PagedColumn implements Column {
+  private readonly pages: Array<Buffer | undefined> = new Array(PAGES_KEPT);
+  private readonly pageNumbers = new Int32Array(PAGES_KEPT).fill(-1);
+
+  constructor(
+    private readonly fd: number,
+    private readonly offset: number,
+    private readonly width: number,
+    private readonly length: number,
+  ) {}
+
+  at(index: number): number | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    const byte = index * this.width;
+    const page = Math.floor(byte / PAGE_BYTES);
+    const slot = page % PAGES_KEPT;
+    let bytes = this.pages[slot];
+    if (bytes === undefined || this.pageNumbers[slot] !== page) {
+      bytes = this.pages[slot] ?? Buffer.allocUnsafeSlow(PAGE_BYTES);
+      readSync(this.fd, bytes, 0, PAGE_BYTES, this.offset + page * PAGE_BYTES);
+      this.pages[slot] = bytes;
+      this.pageNumbers[slot] = page;
+    }
+    const at = byte - page * PAGE_BYTES;
+    return this.width === 1 ? bytes[at] : this.width === 2 ? bytes.readUInt16LE(at) : bytes.readUInt32LE(at);
+  }
+}
+
+function readExactly(fd: number, length: number, position: number): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let read = 0;
+  while (read < length) {
+    const n = readSync(fd, bytes, read, length - read, position + read);
+    if (n === 0) throw new Error('geo table truncated');
+    read += n;
+  }
+  return bytes;
+}
+
+/** The header at the start of an open table file and its length in bytes, or null if it is not a table of this format. */
+function readHeader(fd: number): { header: GeoTableHeader; length: number } | null {
+  const start = Buffer.alloc(16);
+  if (readSync(fd, start, 0, 16, 0) < 16 || start.toString('latin1', 0, 8) !== GEO_TABLE_MAGIC) return null;
+  if (start.readUInt32LE(8) !== GEO_TABLE_FORMAT) return null;
+  const length = start.readUInt32LE(12);
+  return { header: JSON.parse(readExactly(fd, length, 16).toString('utf8')) as GeoTableHeader, length };
+}
+
+/** The header of the table file at `path`, or null if it is not a table of this format (throws ENOENT if missing). */
+export function readGeoTableFileHeader(path: string): GeoTableHeader | null {
+  const fd = openSync(path, 'r');
+  try {
+    return readHeader(fd)?.header ?? null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A reader over the table file at `path`, open until the process ends; null if it is not a table of this format. */
+export function openGeoTableFile(path: string): GeoTableReader | null {
+  const fd = openSync(path, 'r');
+  const found = readHeader(fd);
+  if (!found) {
+    closeSync(fd);
+    return null;
+  }
+  const columns: Record<string, Column> = {};
+  let placeText = { offset: 0, length: 0 };
+  for (const { name, type, offset, length } of sectionLayout(found.header, found.length)) {
+    const width = WIDTH[type];
+    if (name === 'placeText') placeText = { offset, length };
+    else if (RESIDENT.has(name)) {
+      const bytes = readExactly(fd, length * width, offset);
+      columns[name] =
+        type === 'u8'
+          ? bytes
+          : type === 'u16'
+            ? new Uint16Array(bytes.buffer, bytes.byteOffset, length)
+            : new Uint32Array(bytes.buffer, bytes.byteOffset, length);
+    } else columns[name] = new PagedColumn(fd, offset, width, length);
+  }
+  return {
+    columns: columns as unknown as GeoColumns,
+    placeText(from, to) {
+      if (from < 0 || to > placeText.length || to < from) throw new RangeError('place text out of the table');
+      return readExactly(fd, to - from, placeText.offset + from);
+    },
+  };
+}
