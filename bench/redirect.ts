@@ -6,7 +6,7 @@
  * than a Node.js one on a 2-core machine; autocannon otherwise.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,12 @@ const USER_AGENT =
 interface Measured extends LoadResult {
   /** Requests the load generator completed. */
   completed: number;
+}
+
+/** CPU time per completed request, µs: the redirect process's, and Postgres's (every postgres process, the worker's writes). */
+interface CpuPerRequest {
+  redirect: number;
+  postgres: number;
 }
 
 const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
@@ -284,6 +290,10 @@ export async function benchRedirect(): Promise<string> {
   const scansRecorded = async () => (await database.db.select({ n: count() }).from(scans))[0]!.n;
   const mixDir = await mkdtemp(join(tmpdir(), 'qrlinks-bench-mix-'));
   const mix = await makeMix(database.db, account.id, mixDir);
+  // The single link as the mix sends its requests (wrk's script, a client address in
+  // X-Forwarded-For): what the mix is compared with, so the script's own cost is on both sides.
+  const singleFile = join(mixDir, 'single.tsv');
+  await writeFile(singleFile, `/${slug}\t73.0.0.1\t${USER_AGENT}\n`);
 
   const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
   const worker = startProcess('workers/server.ts', env);
@@ -406,6 +416,9 @@ export async function benchRedirect(): Promise<string> {
     const metered: Measured[] = [];
     const busy: Measured[] = [];
     const mixed: Measured[] = [];
+    const scripted: Measured[] = [];
+    const cpuSingle: CpuPerRequest[] = [];
+    const cpuMix: CpuPerRequest[] = [];
     const drainMs: number[] = [];
     const rssIdle: number[] = [];
     const rssSingle: number[] = [];
@@ -433,9 +446,10 @@ export async function benchRedirect(): Promise<string> {
       metered.push(await loadOnce(meteredUrl));
       ours.push(await peakRss(redirectPid, rssSingle, loadOnce(ourUrl)));
       drainMs.push(await drained());
-      // The realistic mix on the same process, right after its single-link best case.
-      mixed.push(await peakRss(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)));
-      await drained();
+      // The single link and then the realistic mix on the same process, both through the script.
+      // Their CPU per request counts until the worker has written every scan of the run.
+      scripted.push(await withCpu(redirectPid, cpuSingle, loadOnce(ourOrigin, singleFile), drained));
+      mixed.push(await withCpu(redirectPid, cpuMix, peakRss(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)), drained));
       // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
       unlogged.push(await loadOnce(unloggedUrl));
       await drained();
@@ -452,9 +466,9 @@ export async function benchRedirect(): Promise<string> {
       recorded += (await scansRecorded()) - recordedBefore;
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
-    const sent = total(ours) + total(mixed) + total(unlogged) + total(busy);
+    const sent = total(ours) + total(scripted) + total(mixed) + total(unlogged) + total(busy);
     const countries = (await database.db.select({ n: countDistinct(scans.countryName) }).from(scans))[0]!.n;
-    for (const r of [...ours, ...mixed, ...unlogged, ...base, ...metered, ...busy])
+    for (const r of [...ours, ...scripted, ...mixed, ...unlogged, ...base, ...metered, ...busy])
       if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
@@ -463,6 +477,7 @@ export async function benchRedirect(): Promise<string> {
     // Per request, metrics add 1/(bm) - 1/(b) seconds; as a share of (a)'s time per request, a × that.
     const metricsMicros = metered.map((r, i) => 1e6 / r.requestsPerSec - 1e6 / base[i]!.requestsPerSec);
     const metricsShare = median(ours.map((r, i) => r.requestsPerSec * (metricsMicros[i]! / 1e6)));
+    const cpu = (runs: CpuPerRequest[], of: keyof CpuPerRequest) => median(runs.map((r) => r[of])).toFixed(1);
     const row = (name: string, runs: Measured[], ratio: string) => {
       const m = medianOfRuns(runs);
       return [name, Math.round(m.requestsPerSec), m.p50.toFixed(2), m.p99.toFixed(2), ratio];
@@ -490,6 +505,11 @@ export async function benchRedirect(): Promise<string> {
             )}), clients of ${countries} countries in X-Forwarded-For, ${MIX_USER_AGENTS.length} user agents (browsers, bots, link previewers)`,
           mixed,
           `${median(mixed.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; vs (a) ${median(mixed.map((r, i) => r.requestsPerSec / ours[i]!.requestsPerSec)).toFixed(2)} (rounds: ${mixed.map((r, i) => (r.requestsPerSec / ours[i]!.requestsPerSec).toFixed(2)).join(', ')}); p99 ${median(mixed.map((r, i) => r.p99 / base[i]!.p99)).toFixed(2)}× (b)`,
+        ),
+        row(
+          `(as) the single link of (a) sent as (m) sends (wrk's script, a public address in X-Forwarded-For): redirect CPU ${cpu(cpuSingle, 'redirect')} µs, Postgres CPU ${cpu(cpuSingle, 'postgres')} µs a request`,
+          scripted,
+          `${median(scripted.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; (m) vs (as) ${median(mixed.map((r, i) => r.requestsPerSec / scripted[i]!.requestsPerSec)).toFixed(2)} (rounds: ${mixed.map((r, i) => (r.requestsPerSec / scripted[i]!.requestsPerSec).toFixed(2)).join(', ')}); (m): redirect CPU ${cpu(cpuMix, 'redirect')} µs, Postgres CPU ${cpu(cpuMix, 'postgres')} µs a request`,
         ),
         row(
           `(a0) (a) without the per-scan write-ahead (SCAN_WRITE_AHEAD=false; (a)/(a0) median ${walCost.toFixed(2)})`,
@@ -528,6 +548,35 @@ export async function benchRedirect(): Promise<string> {
     await database.close();
     await rm(mixDir, { recursive: true, force: true });
   }
+}
+
+/** CPU seconds used so far by the process `pid` and by all postgres processes (utime + stime, /proc/<pid>/stat). */
+async function cpuSeconds(pid: number): Promise<CpuPerRequest> {
+  const ticks = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  let postgres = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (stat.includes('(postgres)')) postgres += ticks(stat);
+  }
+  return { redirect: ticks(await readFile(`/proc/${pid}/stat`, 'utf8')), postgres };
+}
+
+/**
+ * `run` (a load) and then `settled` (the worker catching up), with the CPU both cost the redirect
+ * `pid` and Postgres per completed request pushed to `into`.
+ */
+async function withCpu(pid: number, into: CpuPerRequest[], run: Promise<Measured>, settled: () => Promise<unknown>): Promise<Measured> {
+  const before = await cpuSeconds(pid);
+  const result = await run;
+  await settled();
+  const after = await cpuSeconds(pid);
+  const per = (of: keyof CpuPerRequest) => ((after[of] - before[of]) * 1e6) / result.completed;
+  into.push({ redirect: per('redirect'), postgres: per('postgres') });
+  return result;
 }
 
 /** A process's resident set (VmRSS), in MB. */
