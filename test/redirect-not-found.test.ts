@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkCacheKeys } from '../domain/links/resolve/keys.js';
 import { LinkResolver } from '../domain/links/resolve/link-resolver.js';
 import { createRedis } from '../platform/redis/client.js';
+import { Invalidations } from '../platform/redis/invalidations.js';
 import { CONTENT_SECURITY_POLICY } from '../redirect/pages/index.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 
@@ -106,7 +107,13 @@ describe('the "no such slug" cache is bounded', () => {
     const redis = createRedis(stack.api.ctx.config.REDIS_URL);
     const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
     const resolver = new LinkResolver(
-      { redis, subscriber, pool: stack.api.ctx.database.pool, keys, logger: stack.api.ctx.logger },
+      {
+        redis,
+        invalidations: new Invalidations(subscriber, stack.api.ctx.logger),
+        pool: stack.api.ctx.database.pool,
+        keys,
+        logger: stack.api.ctx.logger,
+      },
       { localTtlMs: 60_000, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
     );
     try {
@@ -137,7 +144,13 @@ describe('the in-process link cache past its time', () => {
     const redis = createRedis(stack.api.ctx.config.REDIS_URL);
     const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
     const resolver = new LinkResolver(
-      { redis, subscriber, pool: stack.api.ctx.database.pool, keys, logger: stack.api.ctx.logger },
+      {
+        redis,
+        invalidations: new Invalidations(subscriber, stack.api.ctx.logger),
+        pool: stack.api.ctx.database.pool,
+        keys,
+        logger: stack.api.ctx.logger,
+      },
       { localTtlMs: 50, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
     );
     const urlOf = (link: unknown) => (link as { data?: { url?: string } } | null | undefined)?.data?.url;
