@@ -29,6 +29,7 @@ import { ingestScanBatches } from '../domain/scans/ingest.js';
 import { newScanId } from '../domain/scans/scan-id.js';
 import type { ScanEvent } from '../domain/scans/types.js';
 import { createUserAgentParser, type UserAgentFacts } from '../domain/scans/user-agent.js';
+import { randomUnit } from '../test/support/seeded-random.js';
 import { BOT_AGENTS, COUNTRIES, HUMAN_AGENTS } from './analytics-data.js';
 import { benchDatabaseUrl, freshDatabase, median, printTable, ROOT, startBenchApi, stopProcess } from './support.js';
 
@@ -62,18 +63,6 @@ const HOUR_MS = 3_600_000;
 
 // ---------------------------------------------------------------------------------------------
 // The seed
-
-/** Deterministic uniform numbers in [0, 1) (mulberry32): the same seed parameters give the same scans. */
-function randomSource(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A uniform number in [0, 1) that is a fixed function of `n`: a visitor's traits, the same at every scan. */
 function hashUnit(n: number): number {
@@ -170,7 +159,7 @@ function hourlyCounts(start: number, scans: number): number[] {
  * of SCANS_PER_CALL. `linksByRank`: the account's links, most popular first (weight 1/(rank+1)).
  */
 function* seedScans(accountId: string, linksByRank: string[], start: number): Generator<ScanEvent[]> {
-  const random = randomSource(20261123);
+  const random = randomUnit(20261123);
   const link = new Weighted(linksByRank.map((id, rank): [string, number] => [id, 1 / (rank + 1)]));
   const humans = agents(HUMAN_AGENTS, false);
   const bots = agents(BOT_AGENTS, true);
@@ -297,7 +286,7 @@ async function seed(source: string): Promise<Seed> {
       [account.id],
     );
     // Popularity is not creation order: a seeded shuffle.
-    const shuffle = randomSource(7);
+    const shuffle = randomUnit(7);
     for (let i = links.length - 1; i > 0; i--) {
       const j = Math.floor(shuffle() * (i + 1));
       [links[i], links[j]] = [links[j]!, links[i]!];

@@ -20,6 +20,7 @@ import sharp from 'sharp';
 import { makeImageVariants } from '../domain/files/image-variants.js';
 import { exampleData } from '../test/support/link-examples.js';
 import { pdfBytes } from '../test/support/fixtures.js';
+import { randomUnit } from '../test/support/seeded-random.js';
 import { median, printTable, startBenchStack } from './support.js';
 
 const PHOTOS = 5;
@@ -48,14 +49,8 @@ const TYPES = [
  * copies from being almost free; plain noise averages out to a flat colour when scaled down.
  */
 export async function photo(seed: number, width = 4000, height = 3000): Promise<Buffer> {
-  // mulberry32: a small seeded generator, so each run draws the same five photos.
-  let state = seed * 7919 + 17;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // Seeded, so each run draws the same five photos.
+  const random = randomUnit(seed * 7919 + 17);
   const shapes: string[] = [];
   for (let i = 0; i < 3000; i++) {
     const size = Math.round(4 + 1300 * random() ** 4);

@@ -21,6 +21,7 @@ import { createQueues, closeQueues } from '../domain/jobs/queues.js';
 import {
   freePort,
   freshDatabase,
+  fromAutocannon,
   load,
   median,
   medianOfRuns,
@@ -252,13 +253,7 @@ async function loadMixWithAutocannon(url: string, mixFile: string): Promise<Load
       },
     ],
   });
-  return {
-    requestsPerSec: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  return fromAutocannon(result);
 }
 
 /**

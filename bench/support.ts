@@ -107,12 +107,18 @@ export async function load(opts: {
   seconds: number;
   headers?: Record<string, string>;
 }): Promise<LoadResult> {
-  const result = await autocannon({
-    url: opts.url,
-    connections: opts.connections,
-    duration: opts.seconds,
-    headers: opts.headers,
-  });
+  return fromAutocannon(
+    await autocannon({
+      url: opts.url,
+      connections: opts.connections,
+      duration: opts.seconds,
+      headers: opts.headers,
+    }),
+  );
+}
+
+/** What a load run measured, from autocannon's result. */
+export function fromAutocannon(result: autocannon.Result): LoadResult {
   return {
     requestsPerSec: result.requests.average,
     p50: result.latency.p50,

@@ -18,6 +18,7 @@ import { NotFoundLimit } from '../domain/links/resolve/not-found-limit.js';
 import { PasswordAttempts, PasswordCookies } from '../domain/links/resolve/password.js';
 import { ScanLimiter } from '../domain/links/resolve/scan-limit.js';
 import { createFailFastRedis, createRedis } from '../platform/redis/client.js';
+import { Invalidations } from '../platform/redis/invalidations.js';
 import { createVisitorDescriber } from '../domain/scans/visitor.js';
 import { VisitorKeys } from '../domain/scans/visitor-key.js';
 import { ScanRecorder } from '../domain/scans/recorder.js';
@@ -61,9 +62,10 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
 
   const keys = linkCacheKeys(config.REDIS_NAMESPACE);
   const redis = createFailFastRedis(config.REDIS_URL, 500, ctx.logger);
+  // A connection of its own: a subscribed one can run nothing else.
   const subscriber = createRedis(config.REDIS_URL, ctx.logger);
   const resolver = new LinkResolver(
-    { redis, subscriber, pool: ctx.database.pool, keys, logger: ctx.logger },
+    { redis, invalidations: new Invalidations(subscriber, ctx.logger), pool: ctx.database.pool, keys, logger: ctx.logger },
     {
       localTtlMs: config.LINK_CACHE_TTL_MS,
       localMax: config.LINK_CACHE_MAX_ENTRIES,

@@ -15,6 +15,7 @@
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
 import { encodeQr, QrEncodeError, type EncodingMode, type ErrorCorrectionLevel, type QrMatrix } from '../domain/qr/render/encoder.js';
+import { randomUnit } from './support/seeded-random.js';
 
 const LEVELS: ErrorCorrectionLevel[] = ['L', 'M', 'Q', 'H'];
 const MODES = ['Numeric', 'Alphanumeric', 'Byte'] as const;
@@ -74,16 +75,6 @@ function expectSame(data: string, version: number, level: ErrorCorrectionLevel, 
   return mine;
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomText(next: () => number, charset: string, length: number): string {
   let s = '';
   for (let i = 0; i < length; i++) s += charset[Math.floor(next() * charset.length)];
@@ -110,7 +101,7 @@ function longestFitting(text: string, version: number, level: ErrorCorrectionLev
 }
 
 describe('our encoder makes the same matrix as qrcode-generator', () => {
-  const next = random(40);
+  const next = randomUnit(40);
   const filler = Object.fromEntries(MODES.map((mode) => [mode, randomText(next, CHARSETS[mode], 7100)])) as Record<
     (typeof MODES)[number],
     string
@@ -134,7 +125,7 @@ describe('our encoder makes the same matrix as qrcode-generator', () => {
   );
 
   it('random data, version chosen automatically; every mask occurs', () => {
-    const next = random(7);
+    const next = randomUnit(7);
     const masks = new Set<number>();
     const versions = new Set<number>();
     for (let i = 0; i < 600; i++) {
@@ -154,7 +145,7 @@ describe('our encoder makes the same matrix as qrcode-generator', () => {
 
   it('short URLs like ours at every level, fixed and automatic version', () => {
     for (let i = 0; i < 50; i++) {
-      const url = `http://localhost:3001/${randomText(random(i), CHARSETS.Byte.slice(0, 62), 7)}`;
+      const url = `http://localhost:3001/${randomText(randomUnit(i), CHARSETS.Byte.slice(0, 62), 7)}`;
       for (const level of LEVELS) for (const version of [0, 5, 10]) expectSame(url, version, level, 'Byte');
     }
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkCacheKeys } from '../domain/links/resolve/keys.js';
 import { LinkResolver } from '../domain/links/resolve/link-resolver.js';
 import { createRedis } from '../platform/redis/client.js';
+import { Invalidations } from '../platform/redis/invalidations.js';
 import { CONTENT_SECURITY_POLICY } from '../redirect/pages/index.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 
@@ -99,18 +100,44 @@ describe('unknown slugs per client address', () => {
   });
 });
 
+/**
+ * A started resolver of its own, on its own Redis key prefix and connections, with room for 1000
+ * links and 20 "no such slug" answers (10 of them new in Redis per minute); `close` deletes its keys.
+ */
+async function startResolver(name: string, localTtlMs: number) {
+  const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-${name}-${Date.now()}`;
+  const keys = linkCacheKeys(prefix);
+  const redis = createRedis(stack.api.ctx.config.REDIS_URL);
+  const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
+  const resolver = new LinkResolver(
+    {
+      redis,
+      invalidations: new Invalidations(subscriber, stack.api.ctx.logger),
+      pool: stack.api.ctx.database.pool,
+      keys,
+      logger: stack.api.ctx.logger,
+    },
+    { localTtlMs, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
+  );
+  const close = async () => {
+    const all = await redis.keys(`${prefix}:*`);
+    if (all.length) await redis.del(...all);
+    subscriber.disconnect();
+    redis.disconnect();
+  };
+  try {
+    await resolver.start();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { prefix, keys, redis, subscriber, resolver, close };
+}
+
 describe('the "no such slug" cache is bounded', () => {
   it('at most missingRedisMax new Redis entries per window, at most missingLocalMax in process, and links stay cached', async () => {
-    const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-bound-${Date.now()}`;
-    const keys = linkCacheKeys(prefix);
-    const redis = createRedis(stack.api.ctx.config.REDIS_URL);
-    const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
-    const resolver = new LinkResolver(
-      { redis, subscriber, pool: stack.api.ctx.database.pool, keys, logger: stack.api.ctx.logger },
-      { localTtlMs: 60_000, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
-    );
+    const { prefix, redis, resolver, close } = await startResolver('bound', 60_000);
     try {
-      await resolver.start();
       const link = await stack.createLink({ name: 'Kept', type: 'website', data: { url: 'https://example.com/kept' } });
       expect(await resolver.resolve(link.slug)).toMatchObject({ slug: link.slug });
       const probes = Array.from({ length: 200 }, randomSlug);
@@ -122,27 +149,16 @@ describe('the "no such slug" cache is bounded', () => {
       expect(probes.filter((slug) => resolver.cached(slug) === null).length).toBe(20);
       expect(resolver.cached(link.slug)).toMatchObject({ slug: link.slug });
     } finally {
-      const all = await redis.keys(`${prefix}:*`);
-      if (all.length) await redis.del(...all);
-      subscriber.disconnect();
-      redis.disconnect();
+      await close();
     }
   });
 });
 
 describe('the in-process link cache past its time', () => {
   it('serves a link at once and refreshes it behind the scan; an invalidation drops it; without the subscription it is not stretched', async () => {
-    const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-stale-${Date.now()}`;
-    const keys = linkCacheKeys(prefix);
-    const redis = createRedis(stack.api.ctx.config.REDIS_URL);
-    const subscriber = createRedis(stack.api.ctx.config.REDIS_URL);
-    const resolver = new LinkResolver(
-      { redis, subscriber, pool: stack.api.ctx.database.pool, keys, logger: stack.api.ctx.logger },
-      { localTtlMs: 50, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
-    );
+    const { keys, redis, subscriber, resolver, close } = await startResolver('stale', 50);
     const urlOf = (link: unknown) => (link as { data?: { url?: string } } | null | undefined)?.data?.url;
     try {
-      await resolver.start();
       const link = await stack.createLink({ name: 'Stale', type: 'website', data: { url: 'https://example.com/first' } });
       expect(urlOf(await resolver.resolve(link.slug))).toBe('https://example.com/first');
       // Changed behind the cache's back (no message), and gone from this resolver's Redis keys.
@@ -164,10 +180,7 @@ describe('the in-process link cache past its time', () => {
       await new Promise((r) => setTimeout(r, 100));
       expect(resolver.cached(link.slug)).toBeUndefined();
     } finally {
-      const all = await redis.keys(`${prefix}:*`);
-      if (all.length) await redis.del(...all);
-      subscriber.disconnect();
-      redis.disconnect();
+      await close();
     }
   });
 });

@@ -19,6 +19,7 @@ import { decodeScanBatch, scanBatchSize } from '../domain/scans/batch.js';
 import { newScanId } from '../domain/scans/scan-id.js';
 import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../domain/scans/types.js';
 import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
+import { recordScan } from './support/record-scan.js';
 import { until } from './support/until.js';
 
 const REDIS_URL = process.env.REDIS_URL!;
@@ -134,7 +135,7 @@ describe('ScanRecorder write-ahead', () => {
       const [name] = readdirSync(config.SCAN_SPOOL_DIR).filter((n) => n.startsWith('wal-'));
       return name ? { name, lines: readFileSync(join(config.SCAN_SPOOL_DIR, name), 'utf8').trim().split('\n') } : null;
     };
-    const answers = recorded.map((s) => recorder.record(s)!.then(() => filesAtRelease.push(walFile())));
+    const answers = recorded.map((s) => recordScan(recorder, s).then(() => filesAtRelease.push(walFile())));
     expect(walFile()).toBeNull();
     await Promise.all(answers);
     expect(filesAtRelease.map((f) => f?.lines.length)).toEqual([2, 2]);
@@ -147,7 +148,7 @@ describe('ScanRecorder write-ahead', () => {
 
   it('writes nothing ahead with SCAN_WRITE_AHEAD=false', async () => {
     const { config, queue, recorder } = await setup({ SCAN_WRITE_AHEAD: false });
-    recorder.record(scan());
+    void recordScan(recorder, scan());
     expect(await walFiles(config.SCAN_SPOOL_DIR)).toEqual([]);
     await until(async () => (await queuedScans(queue)).length === 1);
   });
@@ -177,7 +178,7 @@ describe('ScanRecorder write-ahead, several recorders in one process', () => {
   it('a recorder starting beside a running one (the same pid) leaves its files alone; a stopped one’s it sends', async () => {
     const { config, queue, recorder: first } = await setup({}, true);
     proxy.cut();
-    await first.record(scan());
+    await recordScan(first, scan());
     const walFiles = async () => (await readdir(config.SCAN_SPOOL_DIR)).filter((n) => n.startsWith('wal-'));
     const [firstFile] = await walFiles();
     expect(firstFile).toBeDefined();
@@ -211,7 +212,7 @@ describe('ScanRecorder', () => {
     const { queue, recorder } = await setup();
     const scans = Array.from({ length: 25 }, scan);
     const recordedAt = Date.now();
-    for (const s of scans) recorder.record(s);
+    for (const s of scans) void recordScan(recorder, s);
     expect(recorder.stats()).toMatchObject({ buffered: 25, flushed: 0 });
 
     await until(async () => (await queue.count()) > 0);
@@ -228,7 +229,7 @@ describe('ScanRecorder', () => {
   it('sends a full batch at once and the remainder within the window', async () => {
     const { queue, recorder } = await setup({ SCAN_BATCH_SIZE: 100, SCAN_FLUSH_MS: 10 });
     const scans = Array.from({ length: 250 }, scan);
-    for (const s of scans) recorder.record(s);
+    for (const s of scans) void recordScan(recorder, s);
     await until(async () => (await queue.count()) === 3);
     const sizes = (await queue.getJobs(['waiting'])).map((j) => scanBatchSize(j.data)).sort((a, b) => b - a);
     expect(sizes).toEqual([100, 100, 50]);
@@ -240,7 +241,7 @@ describe('ScanRecorder', () => {
     proxy.cut();
     const scans = Array.from({ length: 300 }, scan);
     // Recording never waits for Redis: each answer may go once its scan is written ahead, this turn.
-    const written = Promise.all(scans.map((s) => recorder.record(s)));
+    const written = Promise.all(scans.map((s) => recordScan(recorder, s)));
     expect(await Promise.race([written.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), 50))])).toBe('written');
     await new Promise((r) => setTimeout(r, 300));
     expect(recorder.stats()).toMatchObject({ buffered: 300, flushed: 0, dropped: 0, connected: false });
@@ -256,7 +257,7 @@ describe('ScanRecorder', () => {
     const { queue, recorder } = await setup({ SCAN_BUFFER_MAX: 50 }, true);
     proxy.cut();
     const scans = Array.from({ length: 80 }, scan);
-    for (const s of scans) recorder.record(s);
+    for (const s of scans) void recordScan(recorder, s);
     expect(recorder.stats()).toMatchObject({ buffered: 50, dropped: 30 });
 
     proxy.restore();
@@ -269,7 +270,7 @@ describe('ScanRecorder', () => {
     const { config, queue, recorder } = await setup({ SCAN_BATCH_SIZE: 40 }, true);
     proxy.cut();
     const scans = Array.from({ length: 100 }, scan);
-    for (const s of scans) recorder.record(s);
+    for (const s of scans) void recordScan(recorder, s);
     await recorder.close();
     expect(recorder.stats()).toMatchObject({ buffered: 0, flushed: 0, spooled: 100 });
 
@@ -293,7 +294,7 @@ describe('ScanRecorder', () => {
   it('a spool file left by a process that queued it before dying is not queued twice', async () => {
     const { config, queue, recorder } = await setup({}, true);
     proxy.cut();
-    for (let i = 0; i < 10; i++) recorder.record(scan());
+    for (let i = 0; i < 10; i++) void recordScan(recorder, scan());
     await recorder.close();
     const [file] = await readdir(config.SCAN_SPOOL_DIR);
     const content = await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8');

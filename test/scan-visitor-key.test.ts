@@ -20,6 +20,7 @@ import { newScanId } from '../domain/scans/scan-id.js';
 import type { ScanBatchPayload } from '../domain/scans/types.js';
 import { VisitorKeys, visitorKey, visitorSalt, visitorSaltKey } from '../domain/scans/visitor-key.js';
 import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
+import { recordScan } from './support/record-scan.js';
 import { until } from './support/until.js';
 
 const REDIS_URL = process.env.REDIS_URL!;
@@ -240,7 +241,7 @@ describe('VisitorKeys: the day salt in Redis', () => {
       const at = Date.now();
       return { id: newScanId(at), linkId: randomUUID(), accountId: randomUUID(), at, visitor, visitorKey: keys.keyOf(address, IPHONE, at) };
     });
-    for (const scan of scans) recorder.record(scan);
+    for (const scan of scans) void recordScan(recorder, scan);
     expect(recorder.stats()).toMatchObject({ buffered: 3, dropped: 0 });
 
     proxy.restore();

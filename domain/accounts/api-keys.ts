@@ -5,6 +5,7 @@ import { ConflictError } from '../errors.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
 import { throttledWarning, type Logger } from '../../platform/logger.js';
 import type { Redis } from '../../platform/redis/client.js';
+import type { Invalidations } from '../../platform/redis/invalidations.js';
 import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../platform/config/index.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
@@ -181,17 +182,19 @@ interface AcceptedKey {
  * only while this process is subscribed to the change channel (`listen`): a revocation announces
  * the key's hash and every process drops it at once. An entry also lapses after `acceptedTtlMs`
  * (a safety net should a message be lost between a reconnection and its resubscription); expiry is
- * checked on every request against the expiry held; losing the subscriber forgets every accepted
- * key and stops holding them until it is back. A lookup that began before an announcement is not
- * kept, so a slow read cannot put back what a revocation removed.
+ * checked on every request against the expiry held; losing the subscriber stops answering from
+ * (and adding to) them until it is subscribed again, and its return forgets them all. A lookup
+ * that began before an announcement or a reconnection is not kept, so a slow read cannot put back
+ * what a revocation removed.
  */
 export class ApiKeyAuthenticator {
   private readonly refused: BoundedCache<string, number>;
   private readonly accepted: BoundedCache<string, AcceptedKey>;
   private readonly acceptedTtlMs: number;
-  /** Subscribed to the change channel: only then may accepted keys be held. */
-  private listening = false;
-  /** Bumped by every change heard (and every loss of the subscriber). */
+  /** Where changes are heard, once `listen` is called: only while subscribed may accepted keys be held. */
+  private invalidations: Invalidations | null = null;
+  private channel = '';
+  /** Bumped by every change heard (and every reconnection of the subscriber). */
   private epoch = 0;
 
   constructor(
@@ -205,43 +208,31 @@ export class ApiKeyAuthenticator {
   }
 
   /**
-   * Subscribes `subscriber` (a connection of its own, with an offline queue, that ioredis
-   * resubscribes on reconnection) to the change channel, waiting at most `waitMs`; accepted keys
-   * are held from when the subscription is confirmed, and forgotten whenever the connection drops.
+   * Subscribes to the change channel, waiting at most `waitMs`; accepted keys are held from when
+   * the subscription is confirmed, not while it is down, and forgotten when the connection is back.
    */
-  async listen(subscriber: Redis, namespace: string, waitMs = 2000): Promise<void> {
-    const channel = apiKeyChannel(namespace);
-    subscriber.on('message', (from: string, keyHash: string) => {
-      if (from !== channel) return;
-      this.accepted.delete(keyHash);
-      this.epoch++;
-    });
-    const lost = () => {
-      if (!this.listening) return;
-      this.listening = false;
-      this.accepted.clear();
-      this.epoch++;
-    };
-    subscriber.on('close', lost);
-    subscriber.on('end', lost);
-    subscriber.on('reconnecting', lost);
-    // Holding (re)starts once a subscription is confirmed: ioredis resubscribes when the
-    // connection is ready again, and our own SUBSCRIBE, queued after its, answers after it.
-    const subscribe = () =>
-      subscriber.subscribe(channel).then(
-        () => {
-          this.listening = subscriber.status === 'ready';
+  async listen(invalidations: Invalidations, namespace: string, waitMs = 2000): Promise<void> {
+    this.invalidations = invalidations;
+    this.channel = apiKeyChannel(namespace);
+    await invalidations.listen(
+      {
+        channel: this.channel,
+        onMessage: (keyHash) => {
+          this.accepted.delete(keyHash);
+          this.epoch++;
         },
-        (err: unknown) => this.logger.warn({ err }, 'API key changes: subscribe failed; keys are looked up on every request'),
-      );
-    let first = true;
-    subscriber.on('ready', () => {
-      if (!first) void subscribe();
-    });
-    const done = subscribe().finally(() => (first = false));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
-    clearTimeout(timer);
+        onReconnect: () => {
+          this.accepted.clear();
+          this.epoch++;
+        },
+      },
+      waitMs,
+    );
+  }
+
+  /** Subscribed to the change channel: only then may accepted keys be held. */
+  private get listening(): boolean {
+    return this.invalidations?.subscribed(this.channel) ?? false;
   }
 
   /** The key's principal, or null for any key that must not pass (malformed, unknown, revoked, inactive, expired). */

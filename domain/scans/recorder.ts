@@ -1,5 +1,5 @@
 /**
- * The redirect side of scan recording. `record()` only appends to an in-memory buffer; the
+ * The redirect side of scan recording. `recordThen()` only appends to an in-memory buffer; the
  * buffer goes to the `scans` queue as one job per batch of SCAN_BATCH_SIZE, at the latest
  * SCAN_FLUSH_MS after its first scan, so a kill -9 of the process loses at most the scans of
  * one flush window (and of a send in flight).
@@ -17,10 +17,10 @@
  * process loads and sends, deleting the file once all of its batches are queued.
  *
  * A kill -9 gives no chance to spool, so every scan is also written ahead, before its answer
- * leaves: `record()` queues the scan's line and returns a promise the answer waits for; once per
- * event-loop turn (setImmediate, after every request that turn read) the lines go to their
- * batches' write-ahead files in SCAN_SPOOL_DIR in one `write()` per file, and only then is that
- * turn's promise resolved: one system call per turn instead of one per scan (a group commit).
+ * leaves: `recordThen()` queues the scan's line and takes a function that lets the answer go;
+ * once per event-loop turn (setImmediate, after every request that turn read) the lines go to
+ * their batches' write-ahead files in SCAN_SPOOL_DIR in one `write()` per file, and only then
+ * are that turn's answers let go: one system call per turn instead of one per scan (a group commit).
  * Corking the response's socket instead would not hold it: Node's `res.end()` uncorks fully.
  * Each batch has its file
  * (`wal-<host>-<pid>-<instance>-<batch>.log`, written synchronously to the kernel's page cache,
@@ -50,7 +50,7 @@ export type ScanRecorderConfig = Pick<
 >;
 
 export interface ScanRecorderStats {
-  /** Scans handed to record() since the process started. */
+  /** Scans handed to recordThen() since the process started. */
   received: number;
   /** Scans held in memory, not yet in Redis. */
   buffered: number;
@@ -127,9 +127,7 @@ export class ScanRecorder {
   private lastWalErrorLog = 0;
   /** Write-ahead lines not yet written, per batch. */
   private readonly pendingLines = new Map<Batch, string[]>();
-  /** Resolved once this turn's lines are written; null when no caller of record() waits. */
-  private writtenAhead: { promise: Promise<void>; resolve: () => void } | null = null;
-  /** Called once this turn's lines are written (recordThen): a function each, no promise per scan. */
+  /** Called once this turn's lines are written: each lets its scan's answer go. */
   private waiters: Array<() => void> = [];
   /** A write of the queued lines is set for the end of this turn. */
   private writeQueued = false;
@@ -183,27 +181,11 @@ export class ScanRecorder {
   }
 
   /**
-   * O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. With write-ahead on, the
-   * answer to the scan must wait for the returned promise: it resolves once the scan's line is
-   * written, at the end of this event-loop turn.
-   */
-  record(scan: RecordedScan): Promise<void> | undefined {
-    const batch = this.add(scan);
-    if (!batch || !this.config.SCAN_WRITE_AHEAD) return undefined;
-    this.queueWriteAhead(batch, scan);
-    if (!this.writtenAhead) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.writtenAhead = { promise, resolve };
-    }
-    return this.writtenAhead.promise;
-  }
-
-  /**
-   * `record`, for the hot path: with write-ahead on, true, and `written` is called once the scan's
-   * line is written, at the end of this event-loop turn (the answer is sent from it); false when
-   * there is nothing to wait for (write-ahead off, or the scan dropped), and the caller goes on at
-   * once. One function per scan instead of a promise and its reaction.
+   * O(1): the scan joins the buffer and is sent within SCAN_FLUSH_MS. With write-ahead on, true,
+   * and the answer to the scan must wait for `written`: it is called once the scan's line is
+   * written, at the end of this event-loop turn. False when there is nothing to wait for
+   * (write-ahead off, or the scan dropped), and the caller goes on at once. A function per scan,
+   * not a promise and its reaction: this is the redirect's hot path.
    */
   recordThen(scan: RecordedScan, written: () => void): boolean {
     const batch = this.add(scan);
@@ -407,9 +389,6 @@ export class ScanRecorder {
     }
     this.pendingLines.clear();
     this.writeQueued = false;
-    const written = this.writtenAhead;
-    this.writtenAhead = null;
-    written?.resolve();
     const waiters = this.waiters;
     this.waiters = [];
     for (const waiter of waiters) {

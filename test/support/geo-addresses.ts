@@ -12,6 +12,7 @@ import { geoSource } from '../../domain/scans/geo-table-build.js';
 import type { GeoTableSections } from '../../domain/scans/geo-table.js';
 import { isPublicAddress } from '../../platform/net/ip-ranges.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
+import { random32 } from './seeded-random.js';
 
 export interface Place {
   countryCode: string | null;
@@ -54,18 +55,6 @@ export function mmdbLookup({ cacheEntries }: { cacheEntries?: number } = {}): (i
 export function scanAddresses(count: number, seed: number): string[] {
   const next = random32(seed);
   return Array.from({ length: count }, (_, i) => (i % 5 === 4 ? v6Text(randomV6(next), i % 2 === 0) : v4Text(next())));
-}
-
-/** A seeded generator of unsigned 32-bit numbers (mulberry32). */
-function random32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
 }
 
 const v4Text = (n: number) => `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;

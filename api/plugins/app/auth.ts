@@ -5,6 +5,7 @@ import { hasScope } from '../../../domain/accounts/scopes.js';
 import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
 import { BoundedCache } from '../../../platform/bounded-cache.js';
 import { createRedis } from '../../../platform/redis/client.js';
+import { Invalidations } from '../../../platform/redis/invalidations.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../domain/errors.js';
 import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
 
@@ -32,7 +33,7 @@ export default fp(async (app) => {
   const authenticator = new ApiKeyAuthenticator(db, app.ctx.logger);
   // A connection of its own: a subscribed one can run nothing else.
   const subscriber = createRedis(config.REDIS_URL, app.ctx.logger);
-  await authenticator.listen(subscriber, config.REDIS_NAMESPACE);
+  await authenticator.listen(new Invalidations(subscriber, app.ctx.logger), config.REDIS_NAMESPACE);
   app.addHook('onClose', async () => {
     subscriber.disconnect();
   });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../../platform/logger.js';
 import type { Redis } from '../../../platform/redis/client.js';
+import type { Invalidations } from '../../../platform/redis/invalidations.js';
 import type { LinkCacheKeys } from './keys.js';
 import { loadResolvedLink } from './load.js';
 import type { ResolvedLink } from './resolved-link.js';
@@ -27,12 +28,8 @@ export interface LinkResolverOptions {
 export interface LinkResolverDeps {
   /** A fail-fast connection (see createFailFastRedis): Redis being down must not hold a scan. */
   redis: Redis;
-  /**
-   * A connection of its own for pub/sub (a subscribed connection can run nothing else), with an
-   * offline queue: ioredis re-subscribes on every reconnection, and that must wait for the
-   * connection rather than fail.
-   */
-  subscriber: Redis;
+  /** Where changes to links are heard (the process's pub/sub connection). */
+  invalidations: Invalidations;
   pool: pg.Pool;
   keys: LinkCacheKeys;
   logger: Logger;
@@ -92,26 +89,22 @@ export class LinkResolver {
 
   /**
    * Subscribes to invalidations (waiting at most `waitMs` for Redis; the subscription completes
-   * whenever it comes up, and ioredis renews it after every reconnection). Every reconnection
-   * clears the in-process map first: messages published while this process was away are lost.
+   * whenever it comes up, and is renewed after every reconnection). Every reconnection clears the
+   * in-process map first: messages published while this process was away are lost.
    */
   async start(waitMs = 2000): Promise<void> {
-    const { subscriber, keys, logger } = this.deps;
-    subscriber.on('message', (channel: string, slug: string) => {
-      if (channel !== keys.channel) return;
-      this.local.delete(slug);
-      this.missing.delete(slug);
-      this.epoch++;
-    });
-    let connectedBefore = subscriber.status === 'ready';
-    subscriber.on('ready', () => {
-      if (connectedBefore) this.forgetAll();
-      connectedBefore = true;
-    });
-    const subscribed = subscriber.subscribe(keys.channel).catch((err: unknown) => logger.warn({ err }, 'link cache: subscribe failed'));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([subscribed, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
-    clearTimeout(timer);
+    await this.deps.invalidations.listen(
+      {
+        channel: this.deps.keys.channel,
+        onMessage: (slug) => {
+          this.local.delete(slug);
+          this.missing.delete(slug);
+          this.epoch++;
+        },
+        onReconnect: () => this.forgetAll(),
+      },
+      waitMs,
+    );
   }
 
   /**
@@ -127,7 +120,7 @@ export class LinkResolver {
     const entry = this.local.get(slug);
     if (entry) {
       if (entry.freshUntil <= now) {
-        if (this.deps.subscriber.status !== 'ready') return undefined;
+        if (!this.deps.invalidations.subscribed(this.deps.keys.channel)) return undefined;
         void this.loadOnce(slug).catch((err: unknown) => this.deps.logger.debug({ err, slug }, 'link cache: refresh failed'));
       }
       this.lookups.local++;
