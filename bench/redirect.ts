@@ -2,7 +2,9 @@
  * The scan path under load: a website link resolved by (a) the redirect process, with every scan
  * recorded and ingested by a worker, (b) a bare Fastify 302 from memory (baseline), and (c) the
  * redirect again while `POST /bulk-generate` makes 1200-link batches, one after another, with their
- * QR ZIPs. wrk (Debian package `wrk`) is the load generator when installed — it costs far less CPU
+ * QR ZIPs; (m) a realistic mix of links, clients and user agents on (a)'s process, and (as) (a)'s
+ * link sent the way (m) is. The redirect runs compiled (dist/, as `npm start` runs it).
+ * wrk (Debian package `wrk`) is the load generator when installed — it costs far less CPU
  * than a Node.js one on a 2-core machine; autocannon otherwise.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +21,7 @@ import { createApiKey } from '../domain/accounts/api-keys.js';
 import { createRedis } from '../platform/redis/client.js';
 import { createQueues, closeQueues } from '../domain/jobs/queues.js';
 import {
+  buildDist,
   freePort,
   freshDatabase,
   fromAutocannon,
@@ -27,6 +30,7 @@ import {
   medianOfRuns,
   printTable,
   startProcess,
+  startCompiledServer,
   startServer,
   stopProcess,
   type LoadResult,
@@ -272,6 +276,7 @@ async function forgetEarlierRuns(): Promise<void> {
 }
 
 export async function benchRedirect(): Promise<string> {
+  await buildDist();
   const DATABASE_URL = await freshDatabase('redirect');
   await forgetEarlierRuns();
   const database = createDatabase(DATABASE_URL, 2);
@@ -305,13 +310,13 @@ export async function benchRedirect(): Promise<string> {
     const meteredPort = await freePort();
     // One at a time: on a loaded 2-core machine four Node.js processes starting together (two of
     // them reading the geo database) can each take longer than startServer waits.
-    const redirect = await startServer(
+    const redirect = await startCompiledServer(
       'redirect/server.ts',
       // Behind a proxy, as in production: the mix's clients arrive in X-Forwarded-For.
       { ...env, REDIRECT_PORT: String(redirectPort), TRUSTED_PROXIES: '127.0.0.1' },
       `http://127.0.0.1:${redirectPort}/health`,
     );
-    const unlogged = await startServer(
+    const unlogged = await startCompiledServer(
       'redirect/server.ts',
       { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false', TRUSTED_PROXIES: '127.0.0.1' },
       `http://127.0.0.1:${unloggedPort}/health`,

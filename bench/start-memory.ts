@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchDatabaseUrl, freePort, median, printTable, ROOT, stopProcess } from './support.js';
+import { benchDatabaseUrl, buildDist, freePort, median, printTable, ROOT, stopProcess } from './support.js';
 
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const SETTLE_MS = Number(process.env.BENCH_START_SETTLE_MS ?? 15_000);
@@ -133,8 +133,7 @@ async function measure(variant: Variant, round: number): Promise<Proc[]> {
 }
 
 export async function benchStartMemory(): Promise<string> {
-  const build = spawn(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  await new Promise((r) => build.once('exit', r));
+  await buildDist();
   const variants: Variant[] = [
     ...(BEFORE_DIR ? [{ name: 'before (tsx)', cwd: BEFORE_DIR, command: [process.execPath, '--import', 'tsx', 'main.ts'] }] : []),
     { name: 'tsx', cwd: ROOT, command: [process.execPath, '--import', 'tsx', 'main.ts'] },

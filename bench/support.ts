@@ -46,8 +46,31 @@ export async function startWorker(env: Record<string, string>): Promise<ChildPro
   return child;
 }
 
+/** Compiles dist/ (scripts/build.mjs) if the sources changed since it was last built. */
+export async function buildDist(): Promise<void> {
+  const build = spawn(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  const [code] = (await once(build, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`scripts/build.mjs --if-stale exited with ${code}`);
+}
+
+/**
+ * One of our entry points as production runs it: its dist/ bundle under plain node (call
+ * buildDist first), resolved once `healthUrl` answers.
+ */
+export function startCompiledServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join('dist', entry.replace(/\.ts$/, '.js'))], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return untilHealthy(child, entry, healthUrl);
+}
+
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
-  const child = startProcess(entry, env);
+  return untilHealthy(startProcess(entry, env), entry, healthUrl);
+}
+
+async function untilHealthy(child: ChildProcess, entry: string, healthUrl: string): Promise<ChildProcess> {
   const end = Date.now() + 30_000;
   for (;;) {
     try {
