@@ -8,7 +8,7 @@
  * than a Node.js one on a 2-core machine; autocannon otherwise.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ import {
   load,
   median,
   medianOfRuns,
+  postgresCpuSeconds,
+  processCpuSeconds,
   printTable,
   startProcess,
   startCompiledServer,
@@ -550,30 +552,15 @@ export async function benchRedirect(): Promise<string> {
   }
 }
 
-/** CPU seconds used so far by the process `pid` and by all postgres processes (utime + stime, /proc/<pid>/stat). */
-async function cpuSeconds(pid: number): Promise<CpuPerRequest> {
-  const ticks = (stat: string) => {
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  let postgres = 0;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (stat.includes('(postgres)')) postgres += ticks(stat);
-  }
-  return { redirect: ticks(await readFile(`/proc/${pid}/stat`, 'utf8')), postgres };
-}
-
 /**
  * `run` (a load) and then `settled` (the worker catching up), with the CPU both cost the redirect
  * `pid` and Postgres per completed request pushed to `into`.
  */
 async function withCpu(pid: number, into: CpuPerRequest[], run: Promise<Measured>, settled: () => Promise<unknown>): Promise<Measured> {
-  const before = await cpuSeconds(pid);
+  const before = { redirect: await processCpuSeconds(pid), postgres: await postgresCpuSeconds() };
   const result = await run;
   await settled();
-  const after = await cpuSeconds(pid);
+  const after = { redirect: await processCpuSeconds(pid), postgres: await postgresCpuSeconds() };
   const per = (of: keyof CpuPerRequest) => ((after[of] - before[of]) * 1e6) / result.completed;
   into.push({ redirect: per('redirect'), postgres: per('postgres') });
   return result;

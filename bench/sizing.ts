@@ -16,7 +16,7 @@ import { createAccount } from '../domain/accounts/accounts.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
 import { batches, makeScans, seedLinks } from './scans.js';
-import { freshDatabase, median, printTable, startWorker } from './support.js';
+import { freshDatabase, median, postgresCpuSeconds, printTable, processCpuSeconds, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-sizing';
@@ -61,6 +61,9 @@ interface Round {
   commitsPer1000: number;
   tableBytesPerScan: number;
   workerPeakMb: number;
+  /** CPU per scan, µs: Postgres's (every postgres process) and the worker process's. */
+  postgresCpuMicros: number;
+  workerCpuMicros: number;
 }
 
 async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Redis, accountId: string, linkIds: string[]): Promise<Round> {
@@ -80,6 +83,7 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
   const sampler = setInterval(() => (workerPeakMb = Math.max(workerPeakMb, rssMb(worker.pid!))), 100);
   try {
     const before = await postgresCounters(pool);
+    const cpuBefore = { postgres: await postgresCpuSeconds(), worker: await processCpuSeconds(worker.pid!) };
     const start = performance.now();
     await queue.resume();
     for (;;) {
@@ -89,6 +93,7 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
       await new Promise((r) => setTimeout(r, 10));
     }
     const seconds = (performance.now() - start) / 1000;
+    const cpuAfter = { postgres: await postgresCpuSeconds(), worker: await processCpuSeconds(worker.pid!) };
     // A backend reports its commits when it ends at the latest: the worker's connections end with it.
     clearInterval(sampler);
     worker.kill('SIGTERM');
@@ -103,6 +108,8 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
       commitsPer1000: ((after.commits - before.commits) / SCANS) * 1000,
       tableBytesPerScan: (after.tableBytes - before.tableBytes) / SCANS,
       workerPeakMb,
+      postgresCpuMicros: ((cpuAfter.postgres - cpuBefore.postgres) * 1e6) / SCANS,
+      workerCpuMicros: ((cpuAfter.worker - cpuBefore.worker) * 1e6) / SCANS,
     };
   } finally {
     clearInterval(sampler);
@@ -138,6 +145,11 @@ export async function benchSizing(): Promise<string> {
         `${(perSecond / m((r) => r.scansPerSecond)).toFixed(1)} worker processes at full load`,
       ],
       ['worker process peak RSS while ingesting', `${Math.round(m((r) => r.workerPeakMb))} MB`, '—'],
+      [
+        'CPU per scan ingested: Postgres (all its processes) / the worker process',
+        `${m((r) => r.postgresCpuMicros).toFixed(1)} µs / ${m((r) => r.workerCpuMicros).toFixed(1)} µs`,
+        `${((perSecond * m((r) => r.postgresCpuMicros)) / 1e6).toFixed(2)} cores of Postgres, ${((perSecond * m((r) => r.workerCpuMicros)) / 1e6).toFixed(2)} of workers`,
+      ],
       [
         'Postgres WAL per scan',
         `${Math.round(m((r) => r.walBytesPerScan))} B`,

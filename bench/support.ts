@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -44,6 +44,28 @@ export async function startWorker(env: Record<string, string>): Promise<ChildPro
   }
   child.stdout!.resume();
   return child;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+export async function processCpuSeconds(pid: number): Promise<number> {
+  return cpuSecondsOf(await readFile(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** CPU seconds used so far by every postgres process of this machine (backends and background workers alike). */
+export async function postgresCpuSeconds(): Promise<number> {
+  let seconds = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (stat.includes(' (postgres) ')) seconds += cpuSecondsOf(stat);
+  }
+  return seconds;
+}
+
+/** utime + stime of a /proc/<pid>/stat line, in seconds (clock ticks of 1/100 s). */
+function cpuSecondsOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Compiles dist/ (scripts/build.mjs) if the sources changed since it was last built. */
