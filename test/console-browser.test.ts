@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
     try {
       await signIn(page, narrowKey);
       await page.getByRole('heading', { name: accountName }).waitFor();
-      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
       const nav = page.getByRole('navigation');
       expect(await nav.getByRole('link').allTextContents()).toEqual(['Links', 'Jobs', 'Analytics']);
       const text = await nav.textContent();
@@ -166,7 +166,7 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
     try {
       await signIn(page, owner.key);
       await page.getByRole('heading', { name: accountName }).waitFor();
-      const menu = page.getByRole('button', { name: 'Menu' });
+      const menu = page.getByRole('button', { name: 'Menu', exact: true });
       const jobs = page.getByRole('link', { name: 'Jobs', exact: true });
       // Closed: the page's own content starts right under the header.
       expect(await jobs.isVisible()).toBe(false);
