@@ -7,7 +7,16 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleScreenshot, DESKTOP, hasChromium, launchChromium, PHONE, seriousViolationsOn, visitPage } from './support/browser.js';
+import {
+  consoleScreenshot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  PHONE,
+  seriousViolationsByTheme,
+  seriousViolationsOn,
+  visitPage,
+} from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
 
@@ -138,6 +147,7 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
     try {
       await signIn(page, narrowKey);
       await page.getByRole('heading', { name: accountName }).waitFor();
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
       const nav = page.getByRole('navigation');
       expect(await nav.getByRole('link').allTextContents()).toEqual(['Links', 'Jobs', 'Analytics']);
       const text = await nav.textContent();
@@ -146,6 +156,59 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await page.goto(`${base}#/cafes`);
       expect(await page.locator('main').textContent()).toContain('This key lacks the cafe.read scope.');
       expect(await fitsWidth(page)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on a phone the pages are behind a Menu button: it shows them, a choice or Escape hides them; wider screens show them', async () => {
+    const { context, page, problems } = await consoleContext({ ...PHONE, bypassCSP: true });
+    try {
+      await signIn(page, owner.key);
+      await page.getByRole('heading', { name: accountName }).waitFor();
+      const menu = page.getByRole('button', { name: 'Menu', exact: true });
+      const jobs = page.getByRole('link', { name: 'Jobs', exact: true });
+      // Closed: the page's own content starts right under the header.
+      expect(await jobs.isVisible()).toBe(false);
+      expect(await menu.isVisible()).toBe(true);
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      const nav = page.locator(`#${await menu.getAttribute('aria-controls')}`);
+      expect(await nav.getAttribute('aria-label')).toBe('Console');
+      expect(await nav.isVisible()).toBe(false);
+      expect((await page.locator('main').boundingBox())!.y).toBeLessThan(PHONE.viewport.height / 5);
+      expect(await seriousViolationsByTheme(page), 'menu closed').toEqual({ light: [], dark: [] });
+
+      await menu.click();
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+      expect(await jobs.isVisible()).toBe(true);
+      expect(await fitsWidth(page)).toBe(true);
+      expect(await seriousViolationsByTheme(page), 'menu open').toEqual({ light: [], dark: [] });
+
+      // Choosing a page opens it and closes the menu; focus goes to the page.
+      await jobs.click();
+      await page.getByRole('heading', { name: 'Jobs', exact: true }).waitFor();
+      expect(new URL(page.url()).hash).toBe('#/jobs');
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await jobs.isVisible()).toBe(false);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+
+      // By keyboard: Enter opens, Tab goes into the pages, Escape closes and gives focus back to the button.
+      await menu.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Links');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await jobs.isVisible()).toBe(false);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
+      expect(problems).toEqual([]);
+
+      // Wide enough for the side column, the pages show and the button does not.
+      await page.setViewportSize(DESKTOP.viewport);
+      expect(await nav.isVisible()).toBe(true);
+      expect(await jobs.isVisible()).toBe(true);
+      expect(await menu.isVisible()).toBe(false);
     } finally {
       await context.close();
     }
@@ -182,11 +245,14 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       expect(await focused()).toBe('Sign in');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: accountName }).waitFor();
-      // In the shell, Tab walks skip link, brand, the two buttons, then the pages; Enter opens one.
+      // In the shell, Tab walks skip link, brand, the two buttons and the menu button; Enter opens the
+      // menu, Tab reaches the pages and Enter opens one.
       const tabTo = async (text: string) => {
         for (let i = 0; i < 12 && (await focused()) !== text; i++) await page.keyboard.press('Tab');
         return focused();
       };
+      expect(await tabTo('Menu')).toBe('Menu');
+      await page.keyboard.press('Enter');
       expect(await tabTo('Templates')).toBe('Templates');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Templates' }).waitFor();

@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { PAGES, pageAccess, pageOf, type Page } from '../nav.js';
 import type { Theme } from '../theme.js';
@@ -20,9 +20,23 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
   useEffect(() => {
     document.title = `${title} · qrlinks console`;
   }, [title]);
+  // On a phone the navigation is a menu behind a button (styles.css hides the button on wider screens).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenuOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
+  // The chosen entry disappears with the menu; focus goes where the skip link sends it.
+  const closeMenuOnChoice = () => {
+    if (!menuOpen) return;
+    setMenuOpen(false);
+    focusMain();
+  };
   return (
     <div class="shell">
-      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), focusMain())}>
         Skip to content
       </a>
       <header class="top">
@@ -40,11 +54,22 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
             Sign out
           </button>
         </div>
+        <button
+          type="button"
+          class="menu-button"
+          ref={menuButton}
+          aria-expanded={menuOpen}
+          aria-controls="console-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+          onKeyDown={closeMenuOnEscape}
+        >
+          Menu
+        </button>
       </header>
-      <nav aria-label="Console">
+      <nav id="console-nav" aria-label="Console" class={menuOpen ? 'open' : undefined} onKeyDown={closeMenuOnEscape}>
         <ul>
           {PAGES.map((p) => (
-            <NavEntry key={p.path} page={p} me={me} current={p === page} />
+            <NavEntry key={p.path} page={p} me={me} current={p === page} onChoose={closeMenuOnChoice} />
           ))}
         </ul>
       </nav>
@@ -55,7 +80,11 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
   );
 }
 
-function NavEntry({ page, me, current }: { page: Page; me: Me; current: boolean }) {
+function focusMain() {
+  document.getElementById('main')?.focus();
+}
+
+function NavEntry({ page, me, current, onChoose }: { page: Page; me: Me; current: boolean; onChoose(): void }) {
   const access = pageAccess(page, me);
   if (!access.allowed) {
     return (
@@ -67,7 +96,7 @@ function NavEntry({ page, me, current }: { page: Page; me: Me; current: boolean 
   }
   return (
     <li>
-      <a href={`#${page.path}`} aria-current={current ? 'page' : undefined}>
+      <a href={`#${page.path}`} aria-current={current ? 'page' : undefined} onClick={onChoose}>
         {page.label}
       </a>
     </li>
