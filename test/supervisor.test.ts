@@ -6,6 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
@@ -96,6 +97,14 @@ describe('npm start supervises its roles', () => {
         100,
       );
       expect(log.text()).toContain('qrlinks running');
+      // The api and the worker run with two malloc arenas unless the environment says otherwise; the redirect with glibc's default.
+      const arenas = (role: string) =>
+        readFileSync(`/proc/${pidOf(log.text(), role)}/environ`, 'utf8')
+          .split('\0')
+          .find((v) => v.startsWith('MALLOC_ARENA_MAX='))
+          ?.slice('MALLOC_ARENA_MAX='.length);
+      const operators = process.env.MALLOC_ARENA_MAX;
+      expect([arenas('api'), arenas('worker'), arenas('redirect')]).toEqual([operators ?? '2', operators ?? '2', operators]);
       expect((await fetch(scanUrl, { redirect: 'manual' })).status).toBe(302);
       let answered = 1;
 

@@ -21,6 +21,8 @@ export interface RoleSpec {
   entry: URL;
   /** Node options of the role's process, after the supervisor's own (which carry tsx under tests). */
   nodeOptions?: string[];
+  /** Defaults for the role's environment; the supervisor's environment wins where it sets the same name. */
+  env?: Record<string, string>;
 }
 
 export interface SupervisorOptions {
@@ -99,7 +101,7 @@ export function supervise(roles: RoleSpec[], options: SupervisorOptions): Promis
   const start = (state: RoleState) => {
     state.restartTimer = null;
     const child = fork(fileURLToPath(state.spec.entry), {
-      env: options.env,
+      env: { ...state.spec.env, ...options.env },
       stdio: 'inherit',
       execArgv: [...process.execArgv, ...(state.spec.nodeOptions ?? [])],
     });
