@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Client, type BucketItem } from 'minio';
+import type { BucketItem, Client } from 'minio';
 import type { Logger } from '../logger.js';
 import { assertValidFolder, assertValidKey, assertValidPrefix } from './keys.js';
 import { assertValidRange, resolveRange } from './range.js';
@@ -41,14 +41,21 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
   // minio can't address an API mounted under a sub-path; fail at startup rather than on the first request.
   if (url.pathname !== '/' || url.search) throw new Error(`S3 endpoint must not have a path: ${opts.endpoint}`);
   const useSSL = url.protocol === 'https:';
-  const client = new Client({
-    endPoint: url.hostname,
-    port: url.port ? Number(url.port) : useSSL ? 443 : 80,
-    useSSL,
-    accessKey: opts.accessKey,
-    secretKey: opts.secretKey,
-    region: opts.region,
-  });
+  // minio (and the XML and HTTP modules it loads: ~7 MB of heap a process) is loaded on the first
+  // request: a service storing files on disk never loads it.
+  let connecting: Promise<Client> | undefined;
+  const s3 = (): Promise<Client> =>
+    (connecting ??= import('minio').then(
+      ({ Client }) =>
+        new Client({
+          endPoint: url.hostname,
+          port: url.port ? Number(url.port) : useSSL ? 443 : 80,
+          useSSL,
+          accessKey: opts.accessKey,
+          secretKey: opts.secretKey,
+          region: opts.region,
+        }),
+    ));
 
   async function bucketReachable(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
@@ -56,7 +63,12 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
       timer = setTimeout(() => resolve(false), pingTimeoutMs);
     });
     try {
-      return await Promise.race([client.bucketExists(bucket).catch(() => false), timeout]);
+      return await Promise.race([
+        s3()
+          .then((client) => client.bucketExists(bucket))
+          .catch(() => false),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -76,6 +88,7 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     expectedSize: number | undefined,
   ) {
     const headers = { 'Content-Type': contentType };
+    const client = await s3();
     const parts = cutParts(body, partSize);
     const first = await parts.next();
     const head = first.done ? Buffer.alloc(0) : first.value;
@@ -119,7 +132,7 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
   async function stat(key: string): Promise<StoredObjectInfo | null> {
     assertValidKey(key);
     try {
-      const st = await client.statObject(bucket, key);
+      const st = await (await s3()).statObject(bucket, key);
       const contentType = st.metaData['content-type'];
       return {
         key,
@@ -138,15 +151,15 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     driver: 's3',
 
     async init() {
-      if (await client.bucketExists(bucket)) return;
+      if (await (await s3()).bucketExists(bucket)) return;
       try {
-        await client.makeBucket(bucket);
+        await (await s3()).makeBucket(bucket);
       } catch (err) {
         // Another instance starting at the same time may have won the race. AWS answers that with
         // BucketAlreadyOwnedByYou, MinIO and s3rver with BucketAlreadyExists, which on AWS can also mean a
         // stranger owns the name, hence the second look.
         const raced = errCode(err) === 'BucketAlreadyOwnedByYou' || errCode(err) === 'BucketAlreadyExists';
-        if (!raced || !(await client.bucketExists(bucket))) throw err;
+        if (!raced || !(await (await s3()).bucketExists(bucket))) throw err;
       }
     },
 
@@ -162,8 +175,8 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
       let res: Readable;
       try {
         res = range
-          ? await client.getPartialObject(bucket, key, range.start, range.end === undefined ? 0 : range.end - range.start + 1)
-          : await client.getObject(bucket, key);
+          ? await (await s3()).getPartialObject(bucket, key, range.start, range.end === undefined ? 0 : range.end - range.start + 1)
+          : await (await s3()).getObject(bucket, key);
       } catch (err) {
         if (isNotFound(err)) return null;
         if (errCode(err) === 'InvalidRange') {
@@ -201,7 +214,7 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
 
     async delete(key) {
       assertValidKey(key);
-      await client.removeObject(bucket, key);
+      await (await s3()).removeObject(bucket, key);
     },
 
     async deleteMany(keys) {
@@ -210,7 +223,7 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
       if (keys.length === 0) return;
       // minio would send every 1000-key batch at once; going one batch at a time keeps a big cleanup polite.
       for (let i = 0; i < keys.length; i += DELETE_BATCH) {
-        const failures = await client.removeObjects(bucket, keys.slice(i, i + DELETE_BATCH));
+        const failures = await (await s3()).removeObjects(bucket, keys.slice(i, i + DELETE_BATCH));
         // Typed as { Error: {...} }[] but minio actually returns the bare <Error> elements; accept both shapes.
         const failure = failures.find(Boolean) as { Code?: string; Key?: string; Error?: { Code?: string; Key?: string } } | undefined;
         if (failure) {
@@ -237,7 +250,7 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     async *list(prefix) {
       assertValidPrefix(prefix);
       // minio's stream fetches 1000-key pages on demand, so iterating it keeps memory flat.
-      const items = client.listObjectsV2(bucket, prefix, true) as unknown as AsyncIterable<BucketItem>;
+      const items = (await s3()).listObjectsV2(bucket, prefix, true) as unknown as AsyncIterable<BucketItem>;
       for await (const item of items) {
         if (item.name === undefined) continue; // common prefixes; not produced by a recursive listing anyway
         yield { key: item.name, size: item.size, contentType: '', etag: item.etag, lastModified: item.lastModified };
