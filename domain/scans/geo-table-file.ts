@@ -5,16 +5,16 @@
  * kept, and a place's text when the place is first met. The file's bytes then sit once in the operating system's page cache, shared by every
  * process on the machine, not in each redirect's heap.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import {
-  GEO_TABLE_MAGIC,
-  GEO_TABLE_FORMAT,
+  readGeoTableHeader,
+  SECTION_WIDTH,
   sectionLayout,
+  sectionView,
   type Column,
   type GeoColumns,
   type GeoTableHeader,
   type GeoTableReader,
-  type SectionType,
 } from './geo-table.js';
 
 /** Bytes per page read: a range's search mostly stays within one (a group holds ~30–80 ranges). */
@@ -24,8 +24,6 @@ const PAGE_BYTES = 512;
  * scattered addresses a look-up then takes ~2.9 µs against 1.8 µs with the whole table in memory.
  */
 const PAGES_KEPT = 1024;
-
-const WIDTH: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
 
 /** The sections read whole at open; the others are paged. */
 const RESIDENT = new Set<keyof GeoColumns>([
@@ -79,13 +77,18 @@ function readExactly(fd: number, length: number, position: number): Buffer {
   return bytes;
 }
 
-/** The header at the start of an open table file and its length in bytes, or null if it is not a table of this format. */
+/**
+ * The header at the start of an open table file and its JSON's length in bytes, or null if it is
+ * not a table of this format (readGeoTableHeader decides, over the bytes the header spans).
+ */
 function readHeader(fd: number): { header: GeoTableHeader; length: number } | null {
   const start = Buffer.alloc(16);
-  if (readSync(fd, start, 0, 16, 0) < 16 || start.toString('latin1', 0, 8) !== GEO_TABLE_MAGIC) return null;
-  if (start.readUInt32LE(8) !== GEO_TABLE_FORMAT) return null;
+  if (readSync(fd, start, 0, 16, 0) < 16) return null;
   const length = start.readUInt32LE(12);
-  return { header: JSON.parse(readExactly(fd, length, 16).toString('utf8')) as GeoTableHeader, length };
+  // Not a table, or a cut one: the length read is then no header's.
+  if (16 + length > fstatSync(fd).size) return null;
+  const header = readGeoTableHeader(readExactly(fd, 16 + length, 0));
+  return header && { header, length };
 }
 
 /** The header of the table file at `path`, or null if it is not a table of this format (throws ENOENT if missing). */
@@ -108,18 +111,10 @@ export function openGeoTableFile(path: string): GeoTableReader | null {
   }
   const columns: Record<string, Column> = {};
   let placeText = { offset: 0, length: 0 };
-  for (const { name, type, offset, length } of sectionLayout(found.header, found.length)) {
-    const width = WIDTH[type];
+  for (const { name, type, offset, length, bytes } of sectionLayout(found.header, found.length)) {
     if (name === 'placeText') placeText = { offset, length };
-    else if (RESIDENT.has(name)) {
-      const bytes = readExactly(fd, length * width, offset);
-      columns[name] =
-        type === 'u8'
-          ? bytes
-          : type === 'u16'
-            ? new Uint16Array(bytes.buffer, bytes.byteOffset, length)
-            : new Uint32Array(bytes.buffer, bytes.byteOffset, length);
-    } else columns[name] = new PagedColumn(fd, offset, width, length);
+    else if (RESIDENT.has(name)) columns[name] = sectionView(readExactly(fd, bytes, offset).buffer, 0, type, length);
+    else columns[name] = new PagedColumn(fd, offset, SECTION_WIDTH[type], length);
   }
   return {
     columns: columns as unknown as GeoColumns,

@@ -105,6 +105,28 @@ export interface GeoTableReader {
   placeText(from: number, to: number): Uint8Array;
 }
 
+/** Bytes per element of each section type. */
+export const SECTION_WIDTH: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
+
+/**
+ * A section's `length` elements as a typed array over `buffer` from `byteOffset` (no copy; the
+ * offset aligned to the element's size). The arrays are read in the machine's order; every server
+ * Node.js runs on is little-endian.
+ */
+export function sectionView(
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  type: SectionType,
+  length: number,
+): Uint8Array | Uint16Array | Uint32Array {
+  if (endianness() !== 'LE') throw new Error('the geo table is little-endian only');
+  return type === 'u8'
+    ? new Uint8Array(buffer, byteOffset, length)
+    : type === 'u16'
+      ? new Uint16Array(buffer, byteOffset, length)
+      : new Uint32Array(buffer, byteOffset, length);
+}
+
 const align4 = (n: number) => (n + 3) & ~3;
 const typeOf = (a: ArrayBufferView): SectionType => (a instanceof Uint8Array ? 'u8' : a instanceof Uint16Array ? 'u16' : 'u32');
 
@@ -139,16 +161,20 @@ export function readGeoTableHeader(bytes: Uint8Array): GeoTableHeader | null {
   return JSON.parse(view.toString('utf8', 16, 16 + length)) as GeoTableHeader;
 }
 
-/** Where each section starts in the file (bytes) and how many elements it holds; `headerLength` is the JSON's length in bytes. */
+/**
+ * Where each section starts in the file, its element count and its size (bytes);
+ * `headerLength` is the JSON's length in bytes.
+ */
 export function sectionLayout(
   header: GeoTableHeader,
   headerLength: number,
-): Array<{ name: keyof GeoTableSections; type: SectionType; offset: number; length: number }> {
+): Array<{ name: keyof GeoTableSections; type: SectionType; offset: number; length: number; bytes: number }> {
   let at = align4(16 + headerLength);
   return header.sections.map(({ name, type, length }) => {
     const offset = at;
-    at = align4(at + length * (type === 'u8' ? 1 : type === 'u16' ? 2 : 4));
-    return { name, type, offset, length };
+    const bytes = length * SECTION_WIDTH[type];
+    at = align4(at + bytes);
+    return { name, type, offset, length, bytes };
   });
 }
 
@@ -160,23 +186,14 @@ export function readerOverBytes(bytes: Buffer): GeoTableReader {
 
 /** Typed-array views over a table file's bytes (no copy). */
 export function decodeGeoTable(bytes: Buffer): { header: GeoTableHeader; sections: GeoTableSections } {
-  // The arrays are read in the machine's order; every server Node.js runs on is little-endian.
-  if (endianness() !== 'LE') throw new Error('the geo table is little-endian only');
   const header = readGeoTableHeader(bytes);
   if (!header) throw new Error('not a geo table of this format');
   // Views need their start aligned to their element size; a pooled small Buffer might not be.
   if (bytes.byteOffset % 4 !== 0) bytes = Buffer.from(bytes);
   const sections: Record<string, ArrayBufferView> = {};
-  for (const { name, type, offset: at, length } of sectionLayout(header, bytes.readUInt32LE(12))) {
-    const width = type === 'u8' ? 1 : type === 'u16' ? 2 : 4;
-    if (at + length * width > bytes.length) throw new Error('geo table truncated');
-    const offset = bytes.byteOffset + at;
-    sections[name] =
-      type === 'u8'
-        ? new Uint8Array(bytes.buffer, offset, length)
-        : type === 'u16'
-          ? new Uint16Array(bytes.buffer, offset, length)
-          : new Uint32Array(bytes.buffer, offset, length);
+  for (const { name, type, offset, length, bytes: size } of sectionLayout(header, bytes.readUInt32LE(12))) {
+    if (offset + size > bytes.length) throw new Error('geo table truncated');
+    sections[name] = sectionView(bytes.buffer, bytes.byteOffset + offset, type, length);
   }
   return { header, sections: sections as unknown as GeoTableSections };
 }
