@@ -557,10 +557,11 @@ export async function benchRedirect(): Promise<string> {
  * `pid` and Postgres per completed request pushed to `into`.
  */
 async function withCpu(pid: number, into: CpuPerRequest[], run: Promise<Measured>, settled: () => Promise<unknown>): Promise<Measured> {
-  const before = { redirect: await processCpuSeconds(pid), postgres: await postgresCpuSeconds() };
+  const sample = async () => ({ redirect: await processCpuSeconds(pid), postgres: await postgresCpuSeconds() });
+  const before = await sample();
   const result = await run;
   await settled();
-  const after = { redirect: await processCpuSeconds(pid), postgres: await postgresCpuSeconds() };
+  const after = await sample();
   const per = (of: keyof CpuPerRequest) => ((after[of] - before[of]) * 1e6) / result.completed;
   into.push({ redirect: per('redirect'), postgres: per('postgres') });
   return result;
