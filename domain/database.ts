@@ -20,3 +20,18 @@ export function createDatabase(url: string, poolSize = 10, logger?: Logger): Dat
   const pool = createPool(url, poolSize, logger);
   return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
 }
+
+/**
+ * A query the request path runs often, built by Drizzle once per database and run as a named
+ * prepared statement: Drizzle skips rebuilding its SQL on every call, and Postgres parses it once
+ * per connection. `prepare` builds it with `sql.placeholder` for its parameters and calls
+ * `.prepare(name)`; the name must be unique among the process's prepared statements.
+ */
+export function preparedQuery<T>(prepare: (db: Database) => T): (db: Database) => T {
+  const byDatabase = new WeakMap<Database, T>();
+  return (db) => {
+    let prepared = byDatabase.get(db);
+    if (prepared === undefined) byDatabase.set(db, (prepared = prepare(db)));
+    return prepared;
+  };
+}

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Database } from '../database.js';
+import { preparedQuery, type Database } from '../database.js';
 import { accounts, apiKeys, type Plan } from '../schema.js';
 import { ConflictError } from '../errors.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
@@ -320,14 +320,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * The lookup every api request makes, as a named prepared statement: Postgres plans it once per
  * connection instead of on every request.
  */
-const keyLookups = new WeakMap<Database, ReturnType<typeof prepareKeyLookup>>();
-function keyLookup(db: Database) {
-  let prepared = keyLookups.get(db);
-  if (!prepared) keyLookups.set(db, (prepared = prepareKeyLookup(db)));
-  return prepared;
-}
-function prepareKeyLookup(db: Database) {
-  return db
+const keyLookup = preparedQuery((db) =>
+  db
     .select({
       keyId: apiKeys.id,
       accountId: apiKeys.accountId,
@@ -340,8 +334,8 @@ function prepareKeyLookup(db: Database) {
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
-    .prepare('api_key_lookup');
-}
+    .prepare('api_key_lookup'),
+);
 
 /** The maintenance sweep: marks every active key past its expiry inactive. Returns how many. */
 export async function deactivateExpiredKeys(db: Database, now = new Date()): Promise<number> {

@@ -1,5 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../database.js';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { preparedQuery, type Database } from '../database.js';
 import { folders } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
 import { isUuid } from '../../platform/format/ids.js';
@@ -14,8 +14,17 @@ export async function createFolder(db: Database, who: Principal, name: string): 
 
 /** Newest first; the id breaks ties so the order is stable. */
 export async function listFolders(db: Database, accountId: string): Promise<FolderRow[]> {
-  return db.select().from(folders).where(eq(folders.accountId, accountId)).orderBy(desc(folders.createdAt), desc(folders.id));
+  return folderList(db).execute({ accountId });
 }
+
+const folderList = preparedQuery((db) =>
+  db
+    .select()
+    .from(folders)
+    .where(eq(folders.accountId, sql.placeholder('accountId')))
+    .orderBy(desc(folders.createdAt), desc(folders.id))
+    .prepare('folder_list'),
+);
 
 export async function getFolder(db: Database, accountId: string, id: string): Promise<FolderRow> {
   return findFolderRow(db, accountId, id);
@@ -24,13 +33,18 @@ export async function getFolder(db: Database, accountId: string, id: string): Pr
 /** Another account's folder is "not found" exactly like a missing one. */
 export async function findFolderRow(db: Database, accountId: string, id: string): Promise<FolderRow> {
   if (!isUuid(id)) throw new NotFoundError('Folder');
-  const [row] = await db
-    .select()
-    .from(folders)
-    .where(and(eq(folders.id, id), eq(folders.accountId, accountId)));
+  const [row] = await folderById(db).execute({ id, accountId });
   if (!row) throw new NotFoundError('Folder');
   return row;
 }
+
+const folderById = preparedQuery((db) =>
+  db
+    .select()
+    .from(folders)
+    .where(and(eq(folders.id, sql.placeholder('id')), eq(folders.accountId, sql.placeholder('accountId'))))
+    .prepare('folder_by_id'),
+);
 
 export async function renameFolder(db: Database, who: Principal, id: string, name: string): Promise<FolderRow> {
   if (!isUuid(id)) throw new NotFoundError('Folder');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, notInArray, sql } from 'drizzle-orm';
 import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
-import type { Database } from '../database.js';
+import { preparedQuery, type Database } from '../database.js';
 import { jobs, type JobState } from '../schema.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
@@ -79,13 +79,19 @@ export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJ
 
 export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
   if (!isUuid(id)) throw new NotFoundError('Job');
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, id), eq(jobs.accountId, accountId)));
+  const [row] = await jobById(db).execute({ id, accountId });
   if (!row) throw new NotFoundError('Job');
   return jobView(row);
 }
+
+/** Polled by every progress bar of the console while its job runs. */
+const jobById = preparedQuery((db) =>
+  db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, sql.placeholder('id')), eq(jobs.accountId, sql.placeholder('accountId'))))
+    .prepare('job_by_id'),
+);
 
 function jobView(row: typeof jobs.$inferSelect): JobView {
   const view: JobView = { id: row.id, type: row.type, state: row.state, progress: row.progress };

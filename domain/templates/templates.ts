@@ -1,5 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../database.js';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { preparedQuery, type Database } from '../database.js';
 import { templates } from '../schema.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
@@ -17,18 +17,32 @@ export async function createTemplate(db: Database, accountId: string, input: { n
 }
 
 export async function listTemplates(db: Database, accountId: string): Promise<TemplateRow[]> {
-  return db.select().from(templates).where(eq(templates.accountId, accountId)).orderBy(desc(templates.createdAt), desc(templates.id));
+  return templateList(db).execute({ accountId });
 }
+
+const templateList = preparedQuery((db) =>
+  db
+    .select()
+    .from(templates)
+    .where(eq(templates.accountId, sql.placeholder('accountId')))
+    .orderBy(desc(templates.createdAt), desc(templates.id))
+    .prepare('template_list'),
+);
 
 export async function getTemplate(db: Database, accountId: string, id: string): Promise<TemplateRow> {
   if (!isUuid(id)) throw new NotFoundError('Template');
-  const [row] = await db
-    .select()
-    .from(templates)
-    .where(and(eq(templates.id, id), eq(templates.accountId, accountId)));
+  const [row] = await templateById(db).execute({ id, accountId });
   if (!row) throw new NotFoundError('Template');
   return row;
 }
+
+const templateById = preparedQuery((db) =>
+  db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.id, sql.placeholder('id')), eq(templates.accountId, sql.placeholder('accountId'))))
+    .prepare('template_by_id'),
+);
 
 export async function updateTemplate(
   db: Database,
