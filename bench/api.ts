@@ -1,8 +1,10 @@
 /**
  * The api's fixed cost per request: GET /api/v1/folders (auth by key hash, scope check, rate
- * limit, a Postgres query, zod-described JSON) against a bare Fastify route that answers the same
- * body from memory, in the same run. Rounds alternate between the two servers, so a change in the
- * machine's load touches both; medians of the rounds. The load comes from wrk when it is installed
+ * limit, a Postgres query, zod-described JSON), compiled as production runs it, against two bare
+ * Fastify routes in the same run: one answering the same body from memory (the baseline of the
+ * target), and one reading the same folders from Postgres with one prepared statement (the floor
+ * of any route that makes a database round trip). Rounds alternate between the three servers, so a
+ * change in the machine's load touches all of them; medians of the rounds. The load comes from wrk when it is installed
  * (a C client, lighter on a small machine than autocannon, which shares the bench's own process).
  */
 import { execFile } from 'node:child_process';
@@ -12,7 +14,7 @@ import { createDatabase } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { folders } from '../domain/schema.js';
-import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
+import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline, startPostgresBaseline, stopProcess } from './support.js';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -82,6 +84,7 @@ export async function benchApi(): Promise<string> {
   const url = `${api.origin}/api/v1/folders`;
   const headers = { authorization: `Basic ${key}` };
   const baseline = await startJsonBaseline(await (await fetch(url, { headers })).text());
+  const floor = await startPostgresBaseline(DATABASE_URL, account.id);
   const wrk = await hasWrk();
   const round = async (target: string, h: Record<string, string>, seconds: number): Promise<Round> => {
     if (wrk) return wrkRound(target, h, seconds);
@@ -93,14 +96,21 @@ export async function benchApi(): Promise<string> {
     // Warm both up (JIT, pools) before measuring.
     await round(url, headers, 2);
     await round(baseline.url, {}, 2);
+    await round(floor.url, {}, 2);
     const ours: Round[] = [];
     const base: Round[] = [];
+    const floors: Round[] = [];
     const ratios: number[] = [];
+    const floorRatios: number[] = [];
+    const oursToFloor: number[] = [];
     const loads: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       base.push(await round(baseline.url, {}, SECONDS));
+      floors.push(await round(floor.url, {}, SECONDS));
       ours.push(await round(url, headers, SECONDS));
       ratios.push(ours[i]!.requestsPerSec / base[i]!.requestsPerSec);
+      floorRatios.push(floors[i]!.requestsPerSec / base[i]!.requestsPerSec);
+      oursToFloor.push(ours[i]!.requestsPerSec / floors[i]!.requestsPerSec);
       loads.push(loadavg()[0]!);
     }
     const bad = ours.reduce((n, r) => n + r.non2xx, 0);
@@ -115,14 +125,20 @@ export async function benchApi(): Promise<string> {
     return printTable(
       `api: GET /api/v1/folders (20 folders), ${CONNECTIONS} connections, ${wrk ? 'wrk' : 'autocannon'}, median of ${RUNS} alternating rounds × ${SECONDS} s, ` +
         `load average ${median(loads).toFixed(2)} (cores: 2 shared)`,
-      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline'],
+      ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline (median of per-round ratios)'],
       [
         row('bare Fastify, same JSON from memory (baseline)', base, '1.00'),
-        row('qrlinks api (auth + rate limit + Postgres)', ours, `${median(ratios).toFixed(2)} (median of per-round ratios)`),
+        row('bare Fastify + the same folders from Postgres (one prepared statement)', floors, median(floorRatios).toFixed(2)),
+        row(
+          'qrlinks api (auth + rate limit + Postgres)',
+          ours,
+          `${median(ratios).toFixed(2)} (${median(oursToFloor).toFixed(2)} of the Postgres baseline)`,
+        ),
       ],
     );
   } finally {
     await stopProcess(api.child);
     await stopProcess(baseline.child);
+    await stopProcess(floor.child);
   }
 }

@@ -238,16 +238,33 @@ export interface RunningServer {
   origin: string;
 }
 
-/** Our api alone, on a free port, against the bench database, with no rate limit in the way. */
+/** Our api alone, compiled as production runs it, on a free port, against the bench database, with no rate limit in the way. */
 export async function startBenchApi(databaseUrl: string): Promise<RunningServer> {
+  await buildDist();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = await startServer(
+  const child = await startCompiledServer(
     'api/server.ts',
     { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '100000000', REDIS_NAMESPACE: 'qrlinks-bench' },
     `${origin}/health`,
   );
   return { child, origin };
+}
+
+/**
+ * The bare-Fastify baseline that reads the account's folders from Postgres on every request, as
+ * one named prepared statement through pg (no auth, no ORM, no schemas), at /api/v1/folders: the
+ * floor of any api route that makes one round trip to the database.
+ */
+export async function startPostgresBaseline(databaseUrl: string, accountId: string): Promise<RunningServer & { url: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = await startServer(
+    'bench/baselines/bare-fastify-postgres.ts',
+    { PORT: String(port), DATABASE_URL: databaseUrl, BASELINE_ACCOUNT_ID: accountId },
+    `${origin}/health`,
+  );
+  return { child, origin, url: `${origin}/api/v1/folders` };
 }
 
 /** The bare-Fastify baseline answering `body` at /api/v1/folders from memory. */
