@@ -6,20 +6,14 @@
  * memory (/proc VmHWM, Linux only) is that request's; a GET /folders first warms it up. Reports
  * the status, the answer's size and the time to the whole answer.
  */
-import { readFile } from 'node:fs/promises';
 import { createDatabase } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { multipart } from '../test/support/fixtures.js';
-import { freshDatabase, printTable, startBenchApi, stopProcess } from './support.js';
+import { freshDatabase, printTable, procStatusMb, startBenchApi, stopProcess } from './support.js';
 
 const COLUMNS = (process.env.BENCH_ERROR_COLUMNS ?? '5000000,12000000').split(',').map(Number);
 const JSON_KEYS = Number(process.env.BENCH_ERROR_JSON_KEYS ?? 800_000);
-
-async function peakMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
-}
 
 interface Case {
   name: string;
@@ -89,7 +83,8 @@ export async function benchErrorLists(): Promise<string> {
         answer = `no answer (${(err as Error).message}; api exit ${api.child.exitCode ?? api.child.signalCode ?? 'none'})`;
       }
       const ms = performance.now() - start;
-      const peak = api.child.exitCode === null && api.child.signalCode === null ? (await peakMb(api.child.pid!)).toFixed(0) : 'crashed';
+      const peak =
+        api.child.exitCode === null && api.child.signalCode === null ? (await procStatusMb(api.child.pid!, 'VmHWM')).toFixed(0) : 'crashed';
       rows.push([c.name, `${(c.body.length / 1e6).toFixed(1)} MB`, answer, ms.toFixed(0), peak]);
     } finally {
       await stopProcess(api.child);

@@ -8,7 +8,6 @@
  * needs curl.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { createDatabase } from '../domain/database.js';
@@ -16,19 +15,12 @@ import { accounts, folders } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { withQrDefaults } from '../domain/qr/options.js';
-import { freshDatabase, median, printTable, startBenchApi, stopProcess } from './support.js';
+import { freshDatabase, median, printTable, procStatusMb, startBenchApi, stopProcess } from './support.js';
 
 const LINKS = Number(process.env.BENCH_LIST_LINKS ?? 1000);
 const HTML_BYTES = Number(process.env.BENCH_LIST_HTML_BYTES ?? 500_000);
 const CLIENTS = Number(process.env.BENCH_LIST_CLIENTS ?? 4);
 const run = promisify(execFile);
-
-/** A figure of the process's /proc status in MB (VmRSS now, VmHWM the peak since it started). */
-async function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return kb / 1024;
-}
 
 /**
  * Calls `url` every `everyMs` until `stop` resolves; the latency of each call in ms, as curl (a
@@ -110,8 +102,8 @@ export async function benchLinksListMemory(): Promise<string> {
     // Warm up: one small page of the big account, and folders alone for the quiet reference.
     await drain(`${api.origin}/api/v1/links?size=5`, bigHeaders);
     const quiet = await probe(foldersUrl, otherKey, 50, new Promise((r) => setTimeout(r, 3000)));
-    const rssBefore = await procMb(pid, 'VmRSS');
-    const hwmBefore = await procMb(pid, 'VmHWM');
+    const rssBefore = await procStatusMb(pid, 'VmRSS');
+    const hwmBefore = await procStatusMb(pid, 'VmHWM');
 
     const start = performance.now();
     const lists = Promise.all(Array.from({ length: CLIENTS }, () => drain(listUrl, bigHeaders)));
@@ -123,7 +115,7 @@ export async function benchLinksListMemory(): Promise<string> {
     );
     const results = await lists;
     const wallMs = performance.now() - start;
-    const peak = await procMb(pid, 'VmHWM');
+    const peak = await procStatusMb(pid, 'VmHWM');
     const rows: Array<Array<string | number>> = [
       ['api resident memory before the lists (MB)', rssBefore.toFixed(0)],
       [

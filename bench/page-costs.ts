@@ -11,9 +11,8 @@
  * on three cafes of 5000 items with long descriptions ("hide an item (or show it again), scan the
  * menu"). Also the redirect process's largest resident memory during each loop.
  */
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { median, printTable, startBenchStack } from './support.js';
+import { median, peakRssWhile, printTable, startBenchStack } from './support.js';
 
 const ATTACK_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ITEMS = 5000;
@@ -65,24 +64,6 @@ async function scanTimes(url: string, until: () => boolean): Promise<number[]> {
   return times;
 }
 
-/** The largest resident set of `pid` seen while `work` runs (polled every 50 ms), in MB. */
-async function peakRss<T>(pid: number, work: Promise<T>): Promise<{ result: T; peakMb: number }> {
-  let peak = 0;
-  const read = () => {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    peak = Math.max(peak, kb / 1024);
-  };
-  read();
-  const timer = setInterval(read, 50);
-  try {
-    const result = await work;
-    read();
-    return { result, peakMb: peak };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 export async function benchPageCosts(): Promise<string> {
   const { api, redirect, redirectPid, accountWithKey, stop } = await startBenchStack('page_costs');
   try {
@@ -103,7 +84,7 @@ export async function benchPageCosts(): Promise<string> {
     await timedGet(websiteUrl);
     const quietEnd = Date.now() + ATTACK_SECONDS * 1000;
     const quiet = await scanTimes(websiteUrl, () => Date.now() > quietEnd);
-    const quietRss = await peakRss(redirectPid, Promise.resolve());
+    const quietRss = await peakRssWhile(redirectPid, Promise.resolve(), 50);
     const fairness: Array<Array<string | number>> = [
       [
         'nothing else (baseline)',
@@ -120,9 +101,10 @@ export async function benchPageCosts(): Promise<string> {
     async function underAttack(what: string, loop: (client: number, stopped: () => boolean) => Promise<number[]>) {
       const end = Date.now() + ATTACK_SECONDS * 1000;
       const stopped = () => Date.now() > end;
-      const { result, peakMb } = await peakRss(
+      const { result, peakMb } = await peakRssWhile(
         redirectPid,
         Promise.all([scanTimes(websiteUrl, stopped), loop(0, stopped), loop(1, stopped)]),
+        50,
       );
       const [times, ...attacks] = result;
       const attackTimes = attacks.flat();

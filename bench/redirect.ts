@@ -28,9 +28,11 @@ import {
   load,
   median,
   medianOfRuns,
+  peakRssWhile,
   postgresCpuSeconds,
   processCpuSeconds,
   printTable,
+  procStatusMb,
   startProcess,
   startCompiledServer,
   startServer,
@@ -433,7 +435,7 @@ export async function benchRedirect(): Promise<string> {
       const redirectPid = servers.redirect.pid!;
       const check = await fetch(ourUrl, { redirect: 'manual', headers: { 'user-agent': USER_AGENT } });
       if (check.status !== 302 || check.headers.get('location') !== DESTINATION) throw new Error(`redirect answered ${check.status}`);
-      rssIdle.push(await rssOf(redirectPid));
+      rssIdle.push(await procStatusMb(redirectPid));
       // Warm up (JIT, caches, pools), then start every measured run from the same state: no scans
       // waiting for the worker (it runs at a lower priority and catches up when the load stops).
       await loadOnce(baseUrl);
@@ -446,12 +448,12 @@ export async function benchRedirect(): Promise<string> {
       base.push(await loadOnce(baseUrl));
       // The baseline again with the redirect's request metrics: their cost per request, paired.
       metered.push(await loadOnce(meteredUrl));
-      ours.push(await peakRss(redirectPid, rssSingle, loadOnce(ourUrl)));
+      ours.push(await peakRssInto(redirectPid, rssSingle, loadOnce(ourUrl)));
       drainMs.push(await drained());
       // The single link and then the realistic mix on the same process, both through the script.
       // Their CPU per request counts until the worker has written every scan of the run.
       scripted.push(await withCpu(redirectPid, cpuSingle, loadOnce(ourOrigin, singleFile), drained));
-      mixed.push(await withCpu(redirectPid, cpuMix, peakRss(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)), drained));
+      mixed.push(await withCpu(redirectPid, cpuMix, peakRssInto(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)), drained));
       // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
       unlogged.push(await loadOnce(unloggedUrl));
       await drained();
@@ -567,27 +569,9 @@ async function withCpu(pid: number, into: CpuPerRequest[], run: Promise<Measured
   return result;
 }
 
-/** A process's resident set (VmRSS), in MB. */
-async function rssOf(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
-}
-
-/** `run`, with the process's largest resident set while it ran (sampled every 250 ms) pushed to `into`. */
-async function peakRss<T>(pid: number, into: number[], run: Promise<T>): Promise<T> {
-  let peak = await rssOf(pid);
-  const timer = setInterval(
-    () =>
-      void rssOf(pid).then(
-        (mb) => (peak = Math.max(peak, mb)),
-        () => undefined,
-      ),
-    250,
-  );
-  try {
-    return await run;
-  } finally {
-    clearInterval(timer);
-    into.push(Math.max(peak, await rssOf(pid)));
-  }
+/** `run`, with the process's largest resident set while it ran (read every 250 ms) pushed to `into`. */
+async function peakRssInto<T>(pid: number, into: number[], run: Promise<T>): Promise<T> {
+  const { result, peakMb } = await peakRssWhile(pid, run, 250);
+  into.push(peakMb);
+  return result;
 }

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -16,7 +15,7 @@ import { createAccount } from '../domain/accounts/accounts.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
 import { batches, makeScans, seedLinks } from './scans.js';
-import { freshDatabase, median, postgresCpuSeconds, printTable, processCpuSeconds, startWorker } from './support.js';
+import { freshDatabase, median, peakRssWhile, postgresCpuSeconds, printTable, processCpuSeconds, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-sizing';
@@ -49,11 +48,6 @@ async function redisUsedMemory(redis: Redis): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)![1]);
 }
 
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return kb ? Number(kb) / 1024 : 0;
-}
-
 interface Round {
   redisBytesPerScan: number;
   scansPerSecond: number;
@@ -79,23 +73,15 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
   const redisBytesPerScan = ((await redisUsedMemory(redis)) - redisBefore) / SCANS;
 
   const worker = await startWorker({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false' });
-  let workerPeakMb = rssMb(worker.pid!);
-  const sampler = setInterval(() => (workerPeakMb = Math.max(workerPeakMb, rssMb(worker.pid!))), 100);
   try {
     const before = await postgresCounters(pool);
     const cpuBefore = { postgres: await postgresCpuSeconds(), worker: await processCpuSeconds(worker.pid!) };
     const start = performance.now();
     await queue.resume();
-    for (;;) {
-      const { waiting, active, delayed, failed } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-      if (failed) throw new Error(`${failed} scan jobs failed`);
-      if (!waiting && !active && !delayed) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const { peakMb: workerPeakMb } = await peakRssWhile(worker.pid!, untilQueueEmpty(queue), 100);
     const seconds = (performance.now() - start) / 1000;
     const cpuAfter = { postgres: await postgresCpuSeconds(), worker: await processCpuSeconds(worker.pid!) };
     // A backend reports its commits when it ends at the latest: the worker's connections end with it.
-    clearInterval(sampler);
     worker.kill('SIGTERM');
     await once(worker, 'exit');
     const after = await postgresCounters(pool);
@@ -112,11 +98,20 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
       workerCpuMicros: ((cpuAfter.worker - cpuBefore.worker) * 1e6) / SCANS,
     };
   } finally {
-    clearInterval(sampler);
     if (worker.exitCode === null && worker.signalCode === null) {
       worker.kill('SIGTERM');
       await once(worker, 'exit');
     }
+  }
+}
+
+/** Resolves when `queue` has nothing waiting, active or delayed; rejects when a job failed. */
+async function untilQueueEmpty(queue: Queue): Promise<void> {
+  for (;;) {
+    const { waiting, active, delayed, failed } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    if (failed) throw new Error(`${failed} scan jobs failed`);
+    if (!waiting && !active && !delayed) return;
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

@@ -62,6 +62,34 @@ export async function postgresCpuSeconds(): Promise<number> {
   return seconds;
 }
 
+/** A figure of a process's /proc status in MB: VmRSS, its resident set now; VmHWM, its peak since it started. */
+export async function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]) / 1024;
+}
+
+/**
+ * `work`'s result, with the largest resident set (VmRSS, MB) of `pid` read every `everyMs` while
+ * it ran, and once before and after. A read of a process that has ended is skipped.
+ */
+export async function peakRssWhile<T>(pid: number, work: Promise<T>, everyMs: number): Promise<{ result: T; peakMb: number }> {
+  let peakMb = 0;
+  const sample = () =>
+    procStatusMb(pid).then(
+      (mb) => void (peakMb = Math.max(peakMb, mb)),
+      () => undefined,
+    );
+  await sample();
+  const timer = setInterval(() => void sample(), everyMs);
+  try {
+    const result = await work;
+    await sample();
+    return { result, peakMb };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** utime + stime of a /proc/<pid>/stat line, in seconds (clock ticks of 1/100 s). */
 function cpuSecondsOf(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
