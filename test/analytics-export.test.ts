@@ -1,8 +1,10 @@
 /**
  * CSV exports of scans (POST /analytics/export, POST /links/:id/analytics/export) through the real
- * api, queue and analytics-export worker: the file's columns, quoting and formula neutralising,
- * scope and tenancy, the date rules, the "answer now or 202" contract with the download route,
- * and a worker killed with SIGKILL mid-export, whose job is retried into one complete file.
+ * api, queue and analytics-export worker: the file's columns, quoting and formula neutralising
+ * (hostile rows through Postgres's COPY and back, against the encoder the files had before),
+ * scope and tenancy, the date rules, the "answer now or 202" contract with the download route, an
+ * export left mid-COPY or failed by Postgres, and a worker killed with SIGKILL mid-export, whose
+ * job is retried into one complete file.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -10,7 +12,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvRecords, EXPORT_COLUMNS } from '../domain/analytics/export.js';
+import { CSV_HEADER, EXPORT_COLUMNS, scansCsv, type ScansCsvQuery } from '../domain/analytics/export.js';
+import { csvRecords } from '../domain/csv.js';
 import { addDays, formatDate, localDateAt } from '../domain/analytics/window.js';
 import { jobs } from '../domain/schema.js';
 import { jobFileKey } from '../domain/jobs/files.js';
@@ -130,13 +133,25 @@ async function exportRows(account: TestAccount, slug: string | null, body?: unkn
   return rows;
 }
 
-describe('the CSV encoder', () => {
-  /** OWASP's rule, written out again here as the reference. */
-  const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+/** OWASP's rule, written out again here as the reference. */
+const neutralise = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 
-  it('writes RFC 4180 records (CRLF, no bare line break outside quotes) that read back as the neutralised cells', () => {
-    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/));
-    const row = fc.array(fc.option(text, { nil: null }), { minLength: 9, maxLength: 9 }).map((cells) => {
+/** Cells as hostile as a CSV gets: any text (Postgres holds no NUL), or a mix of what quoting and neutralising look at. */
+const hostileText = fc.oneof(
+  fc.string({ unit: 'grapheme' }).filter((v) => !v.includes('\0')),
+  fc.stringMatching(/^[=+\-@\t\r\n",' aé]{0,6}$/),
+);
+
+/** Every chunk of an export, joined. */
+async function exportText(query: ScansCsvQuery): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of scansCsv(api.ctx.database.pool, query)) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('the CSV encoders', () => {
+  it('csv-stringify (the files Node writes) writes RFC 4180 records (CRLF, no bare line break outside quotes) that read back as the neutralised cells', () => {
+    const row = fc.array(fc.option(hostileText, { nil: null }), { minLength: 9, maxLength: 9 }).map((cells) => {
       cells[5] = '2026-11-23T10:11:12.123Z'; // created_at, as Postgres formats it
       return cells;
     });
@@ -147,6 +162,68 @@ describe('the CSV encoder', () => {
       { numRuns: 1000, seed: 20261123 },
     );
   });
+
+  it(
+    'an export of hostile rows and slugs, written by Postgres, is byte for byte what csv-stringify writes, and reads back as the neutralised cells',
+    { timeout: 120_000 },
+    async () => {
+      const me = await createTestAccount(api.ctx);
+      const pool = api.ctx.database.pool;
+      // Each run in an hour of its own, so it sees only its own rows.
+      const firstHour = Date.now() - 30 * 24 * HOUR;
+      let run = 0;
+      const scan = fc.record({
+        link: fc.nat(1),
+        cells: fc.array(fc.option(hostileText, { nil: null }), { minLength: 7, maxLength: 7 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(hostileText, { minLength: 2, maxLength: 2 }), fc.array(scan, { maxLength: 6 }), async (slugs, scans) => {
+          const from = firstHour + run++ * HOUR;
+          // Slugs are unique across accounts: a run's own suffix after the hostile start.
+          const links = (
+            await pool.query<{ id: string; slug: string }>(
+              `insert into links (account_id, slug, name, type, meta_data, qr_options)
+               select $1, s, 'hostile', 'website', '{"url":"https://example.com"}', '{}' from unnest($2::text[]) s returning id, slug`,
+              [me.accountId, slugs.map((slug, i) => `${slug}~${run}.${i}`)],
+            )
+          ).rows;
+          const slugOf = (i: number) => `${slugs[i]}~${run}.${i}`;
+          const linkOf = (i: number) => links.find((l) => l.slug === slugOf(i))!;
+          const at = (i: number) => new Date(from + i);
+          await insertScans(
+            me.accountId,
+            scans.map(({ link, cells }, i) => ({
+              linkId: linkOf(link).id,
+              at: at(i),
+              browserName: cells[0],
+              deviceType: cells[1],
+              deviceVendor: cells[2],
+              osName: cells[3],
+              countryName: cells[4],
+              region: cells[5],
+              city: cells[6],
+            })),
+          );
+          const rowOf = ({ link, cells }: (typeof scans)[number], i: number) => [
+            slugOf(link),
+            ...cells.slice(0, 4),
+            at(i).toISOString(),
+            ...cells.slice(4, 7),
+          ];
+          const window = { accountId: me.accountId, from: new Date(from), to: new Date(from + HOUR) };
+          for (const [linkSlug, rows] of [
+            [undefined, scans.map(rowOf)],
+            [slugOf(0), scans.map(rowOf).filter((_, i) => scans[i]!.link === 0)],
+          ] as const) {
+            const text = await exportText({ ...window, ...(linkSlug !== undefined && { linkSlug }) });
+            expect(text).toBe(CSV_HEADER + csvRecords(rows));
+            expect(parseCsv(text)).toEqual([[...EXPORT_COLUMNS], ...rows.map((r) => r.map((v) => (v === null ? '' : neutralise(v))))]);
+          }
+        }),
+        { numRuns: 100, seed: 20261127 },
+      );
+    },
+  );
 });
 
 describe('the CSV file', () => {
@@ -231,6 +308,87 @@ describe('the CSV file', () => {
     const res = await exportCall(empty, null);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(`${HEADER}\r\n`);
+  });
+});
+
+describe('an export left mid-COPY', () => {
+  const ROWS = 200_000; // ~20 MB of CSV: far more than the socket buffers hold
+  let me: TestAccount;
+  let query: ScansCsvQuery;
+  const pool = () => api.ctx.database.pool;
+  /**
+   * The backends whose last statement is an export's COPY (no other runs in this database while
+   * these tests do; the text is cut before the account's id).
+   */
+  const copies = async () =>
+    (
+      await pool().query<{ pid: number }>(
+        `select pid from pg_stat_activity where datname = current_database() and query like 'copy (select %'`,
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    me = await createTestAccount(api.ctx);
+    const link = await createLink(me);
+    await pool().query(
+      `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
+       select gen_random_uuid(), $1, $2, now() - interval '47 hours' + g * (interval '46 hours' / ${ROWS}), 'Chrome', 'mobile', 'Samsung', 'Android',
+              'Brazil', 'São Paulo', 'São Paulo, "Centro"', false
+       from generate_series(1, ${ROWS}) g`,
+      [link.id, me.accountId],
+    );
+    query = { accountId: me.accountId, from: new Date(Date.now() - 48 * HOUR), to: new Date() };
+  }, 60_000);
+
+  it('a reader that stops (a failed upload) drops the connection, so Postgres ends the COPY; the pool goes on', async () => {
+    let chunks = 0;
+    for await (const chunk of scansCsv(pool(), query)) {
+      expect(chunk.length).toBeGreaterThan(0);
+      if (++chunks === 3) {
+        expect(await copies()).toHaveLength(1);
+        break;
+      }
+    }
+    expect(await pollUntil(copies, (rows) => rows.length === 0)).toEqual([]);
+    const text = await exportText({ ...query, from: new Date(Date.now() - 2 * HOUR) });
+    expect(parseCsv(text).length).toBeGreaterThan(1);
+  });
+
+  it('progress follows the rows: records counted, the fraction rising to the last row', async () => {
+    const seen: Array<{ rows: number; fraction: number }> = [];
+    let bytes = 0;
+    for await (const chunk of scansCsv(pool(), query, async (p) => void seen.push(p))) bytes += chunk.length;
+    expect(seen.length).toBeGreaterThan(10);
+    expect(seen.at(-1)!.rows).toBe(ROWS);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.rows).toBeGreaterThan(seen[i - 1]!.rows);
+      expect(seen[i]!.fraction).toBeGreaterThanOrEqual(seen[i - 1]!.fraction);
+    }
+    // The rows span 1 h to 47 h before now, in a window of 48 h.
+    expect(seen[0]!.fraction).toBeLessThan(0.1);
+    expect(seen.at(-1)!.fraction).toBeGreaterThan(0.97);
+    expect(bytes).toBeGreaterThan(ROWS * 80);
+  });
+
+  it('Postgres failing mid-COPY fails the export with its error; the connection is not reused', async () => {
+    const chunks = scansCsv(pool(), query)[Symbol.asyncIterator]();
+    try {
+      await chunks.next(); // the header
+      await chunks.next(); // Postgres's first
+      const running = await copies();
+      expect(running).toHaveLength(1);
+      await pool().query('select pg_cancel_backend($1)', [running[0]!.pid]);
+      const rest = async () => {
+        while (!(await chunks.next()).done);
+      };
+      await expect(rest()).rejects.toThrow(/canceling statement due to user request/);
+      // Its backend, idle in the failed transaction, is gone with the connection.
+      expect(await pollUntil(copies, (rows) => rows.length === 0)).toEqual([]);
+    } finally {
+      await chunks.return(undefined);
+    }
+    const text = await exportText({ ...query, from: new Date(Date.now() - 2 * HOUR) });
+    expect(parseCsv(text).length).toBeGreaterThan(1);
   });
 });
 

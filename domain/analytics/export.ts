@@ -1,13 +1,13 @@
 /**
  * CSV exports of scans (docs/decisions/README.md, "Analytics exports"): the request body, the
- * window it asks for, and the rows as CSV read from Postgres with a cursor, a batch at a time, so
- * memory stays flat however many scans the window holds. The job that runs it is
- * workers/processors/analytics-export.ts.
+ * window it asks for, and the rows as CSV written by Postgres (`COPY … TO STDOUT (FORMAT csv)`)
+ * and streamed a socket read at a time, so memory stays flat however many scans the window holds.
+ * The job that runs it is workers/processors/analytics-export.ts.
  */
-import { stringify } from 'csv-stringify/sync';
 import type pg from 'pg';
-import Cursor from 'pg-cursor';
+import { to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
+import { csvCell, CsvRecordEnds } from '../../platform/format/csv-record-ends.js';
 import { ValidationError, type FieldError } from '../errors.js';
 import { analyticsQuerySchema } from './schemas.js';
 import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
@@ -94,42 +94,31 @@ export function exportFileName(linkSlug: string | undefined, window: AnalyticsWi
   return `scans-${scope}-${first}-to-${last}.csv`;
 }
 
-/**
- * A cell a spreadsheet would run as a formula (OWASP "CSV injection": it starts with = + - @, a
- * tab or a carriage return) gets a leading single quote, so it is shown as text.
- */
-export function neutraliseCell(value: string): string {
-  const c = value.charCodeAt(0);
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${value}` : value;
-}
-
-/**
- * Rows of the nine export columns as CSV records, by csv-stringify (RFC 4180: CRLF line ends, a
- * cell with a comma, a quote or a line break quoted, quotes doubled; null is the empty cell), each
- * cell neutralised first. The synchronous form on one cursor read at a time: ~650,000 rows/s on its
- * own here, where the streaming transform managed 50,000-80,000.
- */
-export function csvRecords(rows: ReadonlyArray<ReadonlyArray<string | null>>): string {
-  return stringify(rows as Array<Array<string | null>>, CSV_OPTIONS);
-}
-
-/**
- * csv-stringify neutralises each text cell through its own cast hook (no copy of the rows), and
- * quotes a bare CR only when told: a lone CR ends a line in some readers.
- */
-const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/, cast: { string: neutraliseCell } } as const;
-
 /** The file's first line. */
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 
 /**
- * Rows per cursor read. Small on purpose: a batch's arrays and strings then die young, in V8's
- * cheap young-generation collections. With 8000-row reads they outlived them and were promoted,
- * and collecting them took more time than encoding (measured: docs/benchmarks.md,
- * analytics-export; docs/decisions/0204-small-reads-because-of-the-garbage-collector.md). Reads are
- * pipelined, so the extra round trips cost little.
+ * A text column as its cell: neutraliseCell (domain/csv.ts; docs/decisions/0201) in SQL, checked
+ * on the first character's code, which costs Postgres next to nothing. An empty string becomes
+ * null, which COPY writes as the empty cell, where it would write an empty string as `""`.
  */
-const READ_ROWS = 500;
+const cell = (text: string) => `case when ascii(${text}) in (61, 43, 45, 64, 9, 13) then '''' || ${text} else nullif(${text}, '') end`;
+
+/** Where progress reads a record's time. */
+const CREATED_AT_CELL = EXPORT_COLUMNS.indexOf('created_at');
+
+/** ISO 8601 UTC with milliseconds, made by Postgres; never starts with a formula character. */
+const CREATED_AT = `to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * An instant as SQL, from epoch milliseconds: COPY takes no parameters, and year 0 and years past
+ * 9999 have ISO forms Postgres does not read.
+ */
+function instant(at: Date): string {
+  const ms = at.getTime();
+  if (!Number.isFinite(ms)) throw new RangeError('An export window needs valid dates');
+  return `to_timestamp(${ms}::float8 / 1000)`;
+}
 
 export interface ScansCsvQuery {
   accountId: string;
@@ -145,10 +134,12 @@ export interface ScansCsvProgress {
 }
 
 /**
- * The export's CSV, header first, as chunks of one cursor read each. Holds one pooled connection
- * while it is iterated and releases it when the iteration ends, however it ends. Rows are in
- * (created_at, id) order; created_at is formatted by Postgres (ISO 8601, UTC, milliseconds) so no
- * Date is made per row.
+ * The export's CSV, header first, then Postgres's own CSV as it arrives (about a socket read a
+ * chunk), its LF record ends made CRLF (docs/decisions/0346). Holds one pooled connection while it
+ * is iterated and releases it when the iteration ends, however it ends. Rows are in
+ * (created_at, id) order. `onBatch` follows each chunk: the records ended so far, and how far
+ * into the window the last record ended in the chunk reaches (kept from before when that record
+ * began in an earlier chunk).
  */
 export async function* scansCsv(
   pool: pg.Pool,
@@ -159,6 +150,7 @@ export async function* scansCsv(
   const client = await pool.connect();
   let released = false;
   let inTransaction = false;
+  let copying = false;
   try {
     const [link] =
       query.linkSlug === undefined
@@ -171,20 +163,18 @@ export async function* scansCsv(
           ).rows;
     // An id that is not one of the account's links has no scans: header only, never another account's rows.
     if (query.linkSlug !== undefined && !link) return;
-    // Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read.
-    const params: unknown[] = [query.accountId, query.from.getTime(), query.to.getTime()];
-    // ISO 8601 UTC, made by Postgres: no Date per row.
-    const createdAt = `to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    const window = `s.account_id = $1 and s.created_at >= to_timestamp($2::float8 / 1000) and s.created_at < to_timestamp($3::float8 / 1000) and not s.is_bot`;
+    // COPY takes no parameters: every value is a literal, escaped by pg.
+    const literal = (value: string) => client.escapeLiteral(value);
+    const window = `s.account_id = ${literal(query.accountId)} and s.created_at >= ${instant(query.from)} and s.created_at < ${instant(query.to)} and not s.is_bot`;
     const columns = (slug: string) =>
-      `${slug}, s.browser_name, s.device_type, s.device_vendor, s.os_name, ${createdAt}, s.country_name, s.region, s.city`;
-    let text: string;
-    if (link) {
-      params.push(link.id, query.linkSlug);
-      text = `select ${columns('$5::text')} from scans s where ${window} and s.link_id = $4 order by s.created_at, s.id`;
-    } else {
-      text = `select ${columns('l.slug')} from scans s join links l on l.id = s.link_id where ${window} order by s.created_at, s.id`;
-    }
+      [
+        ...[slug, 's.browser_name', 's.device_type', 's.device_vendor', 's.os_name'].map(cell),
+        CREATED_AT,
+        ...['s.country_name', 's.region', 's.city'].map(cell),
+      ].join(', ');
+    const select = link
+      ? `select ${columns(literal(query.linkSlug!))} from scans s where ${window} and s.link_id = ${literal(link.id)} order by s.created_at, s.id`
+      : `select ${columns('l.slug')} from scans s join links l on l.id = s.link_id where ${window} order by s.created_at, s.id`;
     // A streaming plan (the (account_id, created_at) or (link_id, created_at) index in order, ties
     // sorted by id as they come) instead of the planner's favourite for big windows, a bitmap scan
     // and a full sort: that sort spills to disk, and no row leaves Postgres before it ends.
@@ -192,45 +182,47 @@ export async function* scansCsv(
     await client.query('begin transaction read only');
     inTransaction = true;
     await client.query('set local enable_sort = off');
-    const cursor = client.query(new Cursor<Array<string | null>>(text, params, { rowMode: 'array' }));
-    // The next read is asked for before this batch is encoded, so Postgres works meanwhile.
-    const read = () => {
-      const next = cursor.read(READ_ROWS);
-      next.catch(() => undefined); // a read left pending when the iteration stops early rejects on close; one awaited throws to the caller
-      return next;
-    };
-    try {
-      const span = Math.max(1, query.to.getTime() - query.from.getTime());
-      let rows = 0;
-      for (let pending = read(); ;) {
-        const batch = await pending;
-        if (batch.length === 0) break;
-        pending = read();
-        rows += batch.length;
-        yield Buffer.from(csvRecords(batch));
-        // Rows come in time order: how far into the window the file has come.
-        const lastAt = Date.parse(batch[batch.length - 1]![5]!);
-        await onBatch?.({ rows, fraction: Math.max(0, Math.min(1, (lastAt - query.from.getTime()) / span)) });
-      }
-    } finally {
-      // A cursor that cannot close leaves the transaction broken: the commit below then fails, and says why.
-      await cursor.close().catch(() => undefined);
+    const copy = client.query(copyTo(`copy (${select}) to stdout (format csv)`));
+    copying = true;
+    // Its errors reach the loop below while it runs; one more comes when a connection dropped
+    // mid-COPY is closed, after the loop has let go of the stream.
+    copy.on('error', () => undefined);
+    const recordEnds = new CsvRecordEnds();
+    const from = query.from.getTime();
+    const span = Math.max(1, query.to.getTime() - from);
+    let fraction = 0;
+    for await (const chunk of copy as AsyncIterable<Buffer>) {
+      yield recordEnds.convert(chunk);
+      // Rows come in time order: how far into the window the file has come.
+      const last = recordEnds.lastRecord();
+      const at = last ? Date.parse(csvCell(last, CREATED_AT_CELL) ?? '') : NaN;
+      if (!Number.isNaN(at)) fraction = Math.max(0, Math.min(1, (at - from) / span));
+      await onBatch?.({ rows: recordEnds.records, fraction });
     }
+    copying = false;
     await client.query('commit');
     inTransaction = false;
+    // Postgres counts the rows it wrote: a file whose record ends were misread is not stored.
+    if (recordEnds.records !== copy.rowCount)
+      throw new Error(`The export ended ${recordEnds.records} CSV records where Postgres wrote ${copy.rowCount} rows`);
   } catch (err) {
     // A broken connection must not go back to the pool.
     client.release(err instanceof Error ? err : true);
     released = true;
     throw err;
   } finally {
-    // Left early (the upload failed or stopped reading): end the transaction before the
-    // connection goes back; if even that fails, the connection is dropped.
-    if (!released && inTransaction)
-      await client.query('rollback').then(
-        () => client.release(),
-        () => client.release(true),
-      );
-    else if (!released) client.release();
+    // Left early (the upload failed or stopped reading). Mid-COPY the connection can only be
+    // dropped: pg closes the socket of a client ended with a query running, and Postgres, whose
+    // write fails, rolls back. Otherwise the transaction is ended before the connection goes back;
+    // if even that fails, the connection is dropped.
+    if (!released) {
+      if (copying) client.release(true);
+      else if (inTransaction)
+        await client.query('rollback').then(
+          () => client.release(),
+          () => client.release(true),
+        );
+      else client.release();
+    }
   }
 }

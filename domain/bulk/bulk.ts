@@ -9,7 +9,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { folders, templates } from '../schema.js';
-import { csvRecords } from '../analytics/export.js';
+import { csvRecords } from '../csv.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { firstCodePoints } from '../../platform/format/text.js';

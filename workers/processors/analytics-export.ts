@@ -1,12 +1,12 @@
 /**
  * The analytics-export job: the scans of a window (one link or the whole account) as one CSV in
- * object storage at `accounts/<account>/exports/<job>/<fileName>`. Rows stream from a Postgres
- * cursor into the storage upload a batch at a time, so memory does not grow with the rows. The
- * storage drivers make the object appear whole or not at all (fs: a temporary file renamed into
- * place; s3: one PUT, or a multipart upload completed at the end), and the job's result, with
- * its downloadUrl, is written only after the upload finished: a partial file is never served. A
- * retry (after an error, or a worker killed mid-export) writes the same key again. The file counts
- * against the account's job-file quota (putJobFile).
+ * object storage at `accounts/<account>/exports/<job>/<fileName>`. Postgres writes the CSV (a
+ * COPY) and it streams into the storage upload a chunk at a time, so memory does not grow with the
+ * rows. The storage drivers make the object appear whole or not at all (fs: a temporary file
+ * renamed into place; s3: one PUT, or a multipart upload completed at the end), and the job's
+ * result, with its downloadUrl, is written only after the upload finished: a partial file is never
+ * served. A retry (after an error, or a worker killed mid-export) writes the same key again. The
+ * file counts against the account's job-file quota (putJobFile).
  */
 import { Readable } from 'node:stream';
 import { scansCsv, type AnalyticsExportPayload, type AnalyticsExportResult } from '../../domain/analytics/export.js';
@@ -35,7 +35,7 @@ export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analy
         await reportProgress(progress.fraction * 99);
       },
     );
-    // One batch read ahead at most: the upload pulls the next when it has written the last.
+    // One chunk read ahead at most: the upload pulls the next when it has written the last.
     const stored = await putJobFile(
       ctx,
       { accountId, jobId: job.id!, fileName: payload.fileName },
