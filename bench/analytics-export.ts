@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile, rm, mkdtemp } from 'node:fs/promises';
+import { rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -22,7 +22,7 @@ import { scansCsv } from '../domain/analytics/export.js';
 import { createDatabase } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
-import { freePort, freshDatabase, printTable, startServer, startWorker } from './support.js';
+import { freePort, freshDatabase, printTable, procStatusMb, startServer, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-export';
@@ -74,11 +74,6 @@ async function copyToDevNull(databaseUrl: string, accountId: string): Promise<nu
   return performance.now() - start;
 }
 
-async function peakRssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
 interface ExportRun {
   ms: number;
   rows: number;
@@ -91,7 +86,7 @@ interface ExportRun {
 async function exportRun(api: string, key: string, env: Record<string, string>): Promise<ExportRun> {
   const worker = await startWorker(env);
   try {
-    const idleRssMb = await peakRssMb(worker.pid!);
+    const idleRssMb = await procStatusMb(worker.pid!, 'VmHWM');
     const auth = { authorization: `Basic ${key}`, 'content-type': 'application/json' };
     const start = performance.now();
     const res = await fetch(`${api}/api/v1/analytics/export`, {
@@ -110,7 +105,7 @@ async function exportRun(api: string, key: string, env: Record<string, string>):
       if (job.state === 'failed') throw new Error(`export failed: ${job.error}`);
       if (job.state === 'completed') {
         const ms = performance.now() - start;
-        return { ms, rows: job.result!.rows, bytes: job.result!.bytes, peakRssMb: await peakRssMb(worker.pid!), idleRssMb };
+        return { ms, rows: job.result!.rows, bytes: job.result!.bytes, peakRssMb: await procStatusMb(worker.pid!, 'VmHWM'), idleRssMb };
       }
       await new Promise((r) => setTimeout(r, 20));
     }
