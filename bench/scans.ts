@@ -1,6 +1,6 @@
 /**
  * Scan ingestion (target: > 20,000 scans/s into Postgres by one worker): 200,000 scans of a
- * 1200-link account, in jobs of 1000 (the recorder's batch under load), taken from the real
+ * 1200-link account (BENCH_SCAN_LINKS links instead, if set), in jobs of 1000 (the recorder's batch under load), taken from the real
  * `scans` queue by one real worker process (workers/server.ts), counters included. Baseline in
  * the same run: the same rows as plain multi-row INSERTs of 1000 on one connection, with no
  * queue, no idempotency and no counters: the cost of writing these rows at all.
@@ -29,7 +29,8 @@ import { freshDatabase, printTable, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCANS = Number(process.env.BENCH_SCANS ?? 200_000);
-const LINKS = 1200;
+/** BENCH_SCAN_LINKS: how many links the scans spread over (the sizing bench reads it too). */
+const LINKS = Number(process.env.BENCH_SCAN_LINKS ?? 1200);
 const BATCH = 1000;
 const CONCURRENCIES = [1, 8, 64];
 const PREFIX = 'qrlinks-bench-scans';

@@ -3,7 +3,8 @@
  * scan batches is put in the `scans` queue with no worker running (Redis memory per waiting scan),
  * then one real worker process (default settings) drains it while Postgres's own counters are read
  * before and after: WAL bytes, commits and table growth per scan, and the worker's peak memory.
- * docs/sizing.md turns these into processes and bytes for 10,000 scans/s.
+ * docs/sizing.md turns these into processes and bytes for 10,000 scans/s. BENCH_SCANS, BENCH_RUNS,
+ * and BENCH_SCAN_LINKS (the links the scans spread over; 1200) change the load.
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';

@@ -17,6 +17,7 @@ import { analyticsQuerySchema } from '../domain/analytics/schemas.js';
 import { analyticsWindow } from '../domain/analytics/window.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { ingestScanBatches } from '../domain/scans/ingest.js';
+import { rollLinkDays } from '../domain/analytics/rollups.js';
 import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);
@@ -158,5 +159,20 @@ describe('migration 0011: device type rollups for scans recorded before it', () 
     await expectRollupsEqualRaw();
     const activity = await activityAnalytics(handle.db, { accountId: old.account }, queryOf('Asia/Kolkata'));
     expect(activity.data.Hour!.y.reduce((a, b) => a + b, 0)).toBe(2300);
+  });
+
+  it("migration 0013: leaves today's link day rows of existing accounts in place, so a roll tomorrow adds nothing twice", async () => {
+    const { rows } = await handle.pool.query<{ from: string; tomorrow: string }>(
+      `select link_days_from::text as from, ((now() at time zone 'UTC')::date + 1)::text as tomorrow from accounts where id = $1`,
+      [old.account],
+    );
+    expect(rows[0]!.from).toBe(rows[0]!.tomorrow);
+    // The next UTC day's roll: today's rows were written by ingestion, so it must not add them again.
+    await rollLinkDays(handle.db, new Date(Date.parse(`${rows[0]!.tomorrow}T00:30:00Z`)));
+    await expectRollupsEqualRaw();
+    const { rows: fresh } = await handle.pool.query<{ from: string; today: string }>(
+      `insert into accounts (name, plan) values ('new', 'pro') returning link_days_from::text as from, (now() at time zone 'UTC')::date::text as today`,
+    );
+    expect(fresh[0]!.from).toBe(fresh[0]!.today);
   });
 });

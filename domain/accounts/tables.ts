@@ -1,6 +1,6 @@
 /** Accounts (tenants) and their API keys. */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, tstz } from '../columns.js';
 
 export const PLANS = ['starter', 'pro', 'business', 'enterprise'] as const;
@@ -12,6 +12,15 @@ export const accounts = pgTable(
     id: id(),
     name: text('name').notNull(),
     plan: text('plan').$type<Plan>().notNull(),
+    /**
+     * The first UTC day whose per-dimension day rows of the account's links are not in
+     * scan_rollups yet: days before it have them all, it and later days none (they are read from
+     * link_scan_hours). Moved to today by the maintenance queue (rollLinkDays in
+     * domain/analytics/rollups.ts; docs/decisions/0352-a-link-s-day-rows-once-the-day-is-closed.md).
+     */
+    linkDaysFrom: date('link_days_from')
+      .notNull()
+      .default(sql`((now() at time zone 'UTC')::date)`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -110,25 +110,33 @@ const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
  * The rows to count for a scope, window and dimension, as (at, is_bot, value, scans, visitors):
  * scan_rollups rows of whole hours (and, with `days`, of whole UTC days), and single raw scans for
  * the partial hours. `at` is a bucket's start or a raw scan's time. A link has no hour rows per
- * dimension: its partial days' rankings come from link_scan_hours.
+ * dimension: its partial days' rankings come from link_scan_hours, and so do its whole days from
+ * the account's link_days_from on, whose day rows are not written yet (rollLinkDays in
+ * rollups.ts). That day is read in this same statement, so a roll committing between two reads
+ * can neither count a day twice nor leave it out.
  */
 function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days: boolean): SQL {
   const parts: SQL[] = [];
   const column = dimension === 'all' ? null : DIMENSION_COLUMNS[dimension];
   const scopeId = scope.linkId ?? scope.accountId;
-  const rollup = (grain: 'hour' | 'day', a: number, b: number) =>
+  const rollup = (grain: 'hour' | 'day', a: number, b: number, also = sql``) =>
     a < b &&
     parts.push(sql`select r.bucket as at, r.is_bot, r.value, r.scans, r.visitors from scan_rollups r
       where r.scope_id = ${scopeId} and r.dimension = ${ROLLUP_DIMENSIONS[dimension]} and r.grain = ${grain}
-        and r.bucket >= ${at(a)} and r.bucket < ${at(b)}`);
-  const linkHours = (a: number, b: number) =>
+        and r.bucket >= ${at(a)} and r.bucket < ${at(b)}${also}`);
+  const linkHours = (a: number, b: number, also = sql``) =>
     a < b &&
     parts.push(sql`select h.hour as at, h.is_bot, ${sql.raw(`h.${column}`)} as value, h.scans, h.visitors from link_scan_hours h
-      where h.link_id = ${scopeId} and h.hour >= ${at(a)} and h.hour < ${at(b)}`);
-  const hours = scope.linkId !== undefined && column ? linkHours : (a: number, b: number) => rollup('hour', a, b);
+      where h.link_id = ${scopeId} and h.hour >= ${at(a)} and h.hour < ${at(b)}${also}`);
+  const perLinkDimension = scope.linkId !== undefined && column !== null;
+  const hours = perLinkDimension ? linkHours : (a: number, b: number) => rollup('hour', a, b);
   if (days && plan.daysFrom < plan.daysTo) {
     hours(plan.hoursFrom, plan.daysFrom);
-    rollup('day', plan.daysFrom, plan.daysTo);
+    if (perLinkDimension) {
+      const open = sql`(select a.link_days_from::timestamp at time zone 'UTC' from accounts a where a.id = ${scope.accountId})`;
+      rollup('day', plan.daysFrom, plan.daysTo, sql` and r.bucket < ${open}`);
+      linkHours(plan.daysFrom, plan.daysTo, sql` and h.hour >= ${open}`);
+    } else rollup('day', plan.daysFrom, plan.daysTo);
     hours(plan.daysTo, plan.hoursTo);
   } else hours(plan.hoursFrom, plan.hoursTo);
   if (plan.raw.length > 0) {

@@ -37,35 +37,57 @@ function hourlyRows(scans: string): string {
   from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8, 9`;
 }
 
+/** scan_rollups.dimension of a grouping-sets row: the one fact it is grouped by, else all scans. */
+const dimensionOf = (extra = '') => {
+  const { all, browser, os, country, city, device } = ROLLUP_DIMENSIONS;
+  return `case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
+        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
+        when grouping(device_type) = 0 then ${device}${extra} else ${all} end`;
+};
+
+/**
+ * A link's day rows of every dimension but all scans (browser, OS, country, city, device type),
+ * summed from rows shaped like link_scan_hours (link_id, hour, is_bot, the facts, scans) in
+ * `hours`. Ingestion writes them for days before the account's link_days_from, and rollLinkDays
+ * for the days it closes, from the same grouping, so either way a day's rows are the same.
+ */
+function linkDimensionDays(hours: string): string {
+  const sets = ['browser_name', 'os_name', 'country_name', 'city', 'device_type']
+    .map((d) => `(link_id, date_trunc('day', hour, 'UTC'), is_bot, ${d})`)
+    .join(', ');
+  return `
+  select link_id as scope_id, ${dimensionOf()} as dimension, 'day' as grain, date_trunc('day', hour, 'UTC') as bucket, is_bot,
+    coalesce(browser_name, os_name, country_name, city, device_type) as value, sum(scans)::int as scans, 0 as visitors
+  from ${hours} h
+  group by grouping sets (${sets})`;
+}
+
+/** accounts.link_days_from of account `a` as the instant its UTC day starts. */
+const linkDaysFrom = (a: string) => `(${a}.link_days_from::timestamp at time zone 'UTC')`;
+
 /**
  * hourlyRows as scan_rollups rows. For the account (scope = account id): one per dimension value,
- * per UTC hour and per UTC day. For each link (scope = link id): all scans per UTC hour, and one per
- * dimension value per UTC day (a link's partial days are read from link_scan_hours). Grouping sets
- * sum each dimension in one pass over the hourly rows; day rows are summed from hour rows.
+ * per UTC hour and per UTC day. For each link (scope = link id): all scans per UTC hour and per
+ * UTC day, and one per dimension value per UTC day for days before the account's link_days_from
+ * (later days are read from link_scan_hours until rollLinkDays closes them: a day's rows are
+ * written once, not once per batch). Grouping sets sum each dimension in one pass over the hourly
+ * rows; day rows are summed from hour rows.
  * `prelude`: common table expressions the rows need first (ending with a comma).
  */
 function rollupRows(hourly: string, prelude = ''): string {
-  const { all, browser, os, country, city, link, device } = ROLLUP_DIMENSIONS;
-  const dimension = (extra: string) => `case when grouping(browser_name) = 0 then ${browser} when grouping(os_name) = 0 then ${os}
-        when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
-        when grouping(device_type) = 0 then ${device}${extra} else ${all} end`;
+  const { all, link } = ROLLUP_DIMENSIONS;
   const sets = (scope: string, bucket: string, withLink: boolean) =>
     ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ...(withLink ? [', link_id'] : [])]
       .map((d) => `(${scope}, ${bucket}, is_bot${d})`)
       .join(', ');
+  const closedDays = `(select h.* from ${hourly} h join accounts a on a.id = h.account_id where h.hour < ${linkDaysFrom('a')})`;
   return `
   with ${prelude}account_hours as materialized (
-    select account_id as scope_id, hour, is_bot, ${dimension(` when grouping(link_id) = 0 then ${link}`)} as dimension,
+    select account_id as scope_id, hour, is_bot, ${dimensionOf(` when grouping(link_id) = 0 then ${link}`)} as dimension,
       coalesce(browser_name, os_name, country_name, city, device_type, link_id::text, '') as value,
       sum(scans)::int as scans, sum(account_visitors)::int as visitors
     from ${hourly} h
     group by grouping sets (${sets('account_id', 'hour', true)})
-  ),
-  link_days as materialized (
-    select link_id as scope_id, date_trunc('day', hour, 'UTC') as day, is_bot, ${dimension('')} as dimension,
-      coalesce(browser_name, os_name, country_name, city, device_type, '') as value, sum(scans)::int as scans, sum(link_visitors)::int as visitors
-    from ${hourly} h
-    group by grouping sets (${sets('link_id', "date_trunc('day', hour, 'UTC')", false)})
   )
   select scope_id, dimension, 'hour' as grain, hour as bucket, is_bot, value, scans,
     case when dimension = ${all} then visitors else 0 end as visitors
@@ -78,8 +100,9 @@ function rollupRows(hourly: string, prelude = ''): string {
   select link_id, ${all}, 'hour', hour, is_bot, '', sum(scans)::int, sum(link_visitors)::int
   from ${hourly} h group by link_id, hour, is_bot
   union all
-  select scope_id, dimension, 'day', day, is_bot, value, scans, case when dimension = ${all} then visitors else 0 end
-  from link_days`;
+  select link_id, ${all}, 'day', date_trunc('day', hour, 'UTC'), is_bot, '', sum(scans)::int, sum(link_visitors)::int
+  from ${hourly} h group by link_id, date_trunc('day', hour, 'UTC'), is_bot
+  union all${linkDimensionDays(closedDays)}`;
 }
 
 /**
@@ -129,6 +152,45 @@ export async function retractLinkFromRollups(tx: Pick<Database, 'execute'>, link
 
 /** Where the scans to retract go in accountRollupRows' text. */
 const SOURCE = '/*source*/';
+
+/**
+ * Closes the UTC days before `now`'s for every account whose link_days_from is older: adds its
+ * links' per-dimension day rows of [link_days_from, today) from link_scan_hours and moves
+ * link_days_from to today, in one transaction per account under its rollup lock (so no batch of
+ * its scans is written meanwhile, and a lock is held for one account's days only). A roll that
+ * runs again, or after another worker's, finds the account's days closed and does nothing.
+ * Returns the accounts rolled and the rows written.
+ */
+export async function rollLinkDays(db: Database, now: Date = new Date()): Promise<{ accounts: number; rows: number }> {
+  const today = now.toISOString().slice(0, 10);
+  const due = await db.execute<{ id: string }>(sql`select id from accounts where link_days_from < ${today}::date order by id`);
+  let rows = 0;
+  let accounts = 0;
+  for (const { id } of due.rows) {
+    rows += await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(${id}::text))`);
+      // A statement of its own after the lock: its snapshot holds every batch committed before.
+      const added = await tx.execute<{ n: number; moved: number }>(sql`
+        with account as (select id, link_days_from from accounts where id = ${id} and link_days_from < ${today}::date),
+        closed as (
+          select h.* from account a join links l on l.account_id = a.id join link_scan_hours h on h.link_id = l.id
+          where h.hour >= ${sql.raw(linkDaysFrom('a'))} and h.hour < (${today}::date::timestamp at time zone 'UTC')
+        ),
+        added as (
+          insert into scan_rollups as r (scope_id, dimension, grain, bucket, is_bot, value, scans, visitors)
+          ${sql.raw(linkDimensionDays('closed'))}
+          on conflict (scope_id, dimension, grain, bucket, is_bot, value)
+          do update set scans = r.scans + excluded.scans
+          returning 1
+        ),
+        moved as (update accounts set link_days_from = ${today}::date where id = (select id from account) returning 1)
+        select (select count(*)::int from added) as n, (select count(*)::int from moved) as moved`);
+      accounts += added.rows[0]!.moved;
+      return added.rows[0]!.n;
+    });
+  }
+  return { accounts, rows };
+}
 
 /** Visitor keys serve only scans still to come for their day: today's, yesterday's, and the day before's (a batch delayed by an outage) are kept. */
 export async function pruneVisitorDays(db: Pick<Database, 'execute'>, now: Date = new Date()): Promise<number> {

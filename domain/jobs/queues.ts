@@ -21,11 +21,13 @@ export type MaintenanceJob =
   | { kind: 'expire-api-keys' }
   | { kind: 'sweep-orphan-files' }
   | { kind: 'prune-visitor-days' }
+  | { kind: 'roll-link-days' }
   | { kind: 'expire-jobs' }
   | { kind: 'prune-idempotency-keys' };
 
 /** What a housekeeping run did: how many rows it changed, under the kind's own word. */
-export type MaintenanceResult = { deactivated: number } | { deleted: number } | { pruned: number } | { expired: number };
+export type MaintenanceResult =
+  { deactivated: number } | { deleted: number } | { pruned: number } | { expired: number } | { accounts: number; rows: number };
 
 /** Fields every account-owned job carries, so the worker can keep its jobs row current. */
 export interface AccountJobData<P = unknown> {

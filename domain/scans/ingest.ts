@@ -16,8 +16,9 @@
  * The same statement keeps the analytics rollups (domain/analytics/rollups.ts) from the rows of
  * step 2: it records the batch's visitor keys per link and account and UTC day
  * (scan_visitor_days; a key new there marks its first scan in scans.visitor_firsts), and adds the
- * inserted scans to link_scan_hours and scan_rollups. A retried batch inserts no scan, so it adds
- * nothing either.
+ * inserted scans to link_scan_hours and scan_rollups (a link's per-dimension day rows only for
+ * days before its account's link_days_from, read here under the account's lock). A retried batch
+ * inserts no scan, so it adds nothing either.
  *
  * The locks (the links', then each account's rollup lock in account order) are taken by a
  * statement of their own before it, in the same transaction: a statement's snapshot is fixed

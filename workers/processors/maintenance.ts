@@ -1,5 +1,5 @@
 import { deactivateExpiredKeys } from '../../domain/accounts/api-keys.js';
-import { pruneVisitorDays } from '../../domain/analytics/rollups.js';
+import { pruneVisitorDays, rollLinkDays } from '../../domain/analytics/rollups.js';
 import { pruneIdempotencyKeys } from '../../domain/bulk/idempotency.js';
 import type { AppContext } from '../../domain/context.js';
 import { sweepOrphanFiles } from '../../domain/files/files.js';
@@ -23,6 +23,11 @@ export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenan
       case 'prune-visitor-days': {
         const pruned = await pruneVisitorDays(ctx.db);
         return { pruned };
+      }
+      case 'roll-link-days': {
+        const rolled = await rollLinkDays(ctx.db);
+        if (rolled.accounts > 0) ctx.logger.info(rolled, "links' day rows of closed days written");
+        return rolled;
       }
       case 'expire-jobs': {
         const expired = await expireFinishedJobs(ctx.db, ctx.storage, new Date(Date.now() - ctx.config.JOB_RETENTION_MS));
@@ -56,6 +61,11 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { name: 'prune-visitor-days', data: { kind: 'prune-visitor-days' } satisfies MaintenanceJob, opts },
   );
   await ctx.queues.maintenance.upsertJobScheduler(
+    'roll-link-days',
+    { every: LINK_DAYS_ROLL_MS },
+    { name: 'roll-link-days', data: { kind: 'roll-link-days' } satisfies MaintenanceJob, opts },
+  );
+  await ctx.queues.maintenance.upsertJobScheduler(
     'expire-jobs',
     { every: JOB_EXPIRY_SWEEP_MS },
     { name: 'expire-jobs', data: { kind: 'expire-jobs' } satisfies MaintenanceJob, opts },
@@ -72,6 +82,12 @@ const JOB_EXPIRY_SWEEP_MS = 3_600_000;
 
 /** Idempotency keys past their 24 h go within the hour. */
 const IDEMPOTENCY_KEYS_PRUNE_MS = 3_600_000;
+
+/**
+ * A closed UTC day's per-dimension rows of each link are written within the hour after it ends;
+ * until then its link rankings read link_scan_hours (a few more rows, the same answer).
+ */
+const LINK_DAYS_ROLL_MS = 3_600_000;
 
 /** Visitor keys of days before yesterday go within the hour (they only serve today's and yesterday's scans). */
 const VISITOR_DAYS_PRUNE_MS = 3_600_000;
