@@ -3,12 +3,13 @@
  * split into anonymous memory and mapped files, from /proc/<pid>/status; and PSS, shared pages
  * divided among their sharers, from /proc/<pid>/smaps_rollup), with the JavaScript heap
  * and external memory of each role (process.memoryUsage, through a preloaded probe that answers
- * SIGUSR2: bench/start-memory-probe.mjs). Variants, each started BENCH_START_ROUNDS times (default
- * 3, medians) on a database and ports of its own:
+ * SIGUSR2: bench/start-memory-probe.mjs). Variants, each started BENCH_START_ROUNDS (or BENCH_RUNS)
+ * times (default 3, medians) on a database and ports of its own:
  * - compiled: `npm start` (dist/ bundles under plain node; compiled beforehand, so no build runs);
  * - tsx: `node --import tsx main.ts`, the same code under the TypeScript loader;
- * - before: `node --import tsx main.ts` in BENCH_START_BEFORE_DIR, a checkout of an earlier commit
- *   (with its node_modules), when set.
+ * - before: `npm start` in BENCH_START_BEFORE_DIR, a checkout of an earlier commit (with its
+ *   node_modules), when set: whatever that commit's `npm start` runs (build its dist/ there first,
+ *   `node scripts/build.mjs`, or the first round's start includes the build).
  * Each waits for "qrlinks running", then BENCH_START_SETTLE_MS (default 15000) of idle. Linux only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabaseUrl, buildDist, freePort, median, printTable, ROOT, stopProcess } from './support.js';
 
-const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? process.env.BENCH_RUNS ?? 3);
 const SETTLE_MS = Number(process.env.BENCH_START_SETTLE_MS ?? 15_000);
 const BEFORE_DIR = process.env.BENCH_START_BEFORE_DIR;
 const PROBE = join(ROOT, 'bench/start-memory-probe.mjs');
@@ -135,7 +136,7 @@ async function measure(variant: Variant, round: number): Promise<Proc[]> {
 export async function benchStartMemory(): Promise<string> {
   await buildDist();
   const variants: Variant[] = [
-    ...(BEFORE_DIR ? [{ name: 'before (tsx)', cwd: BEFORE_DIR, command: [process.execPath, '--import', 'tsx', 'main.ts'] }] : []),
+    ...(BEFORE_DIR ? [{ name: 'before (npm start)', cwd: BEFORE_DIR, command: ['npm', 'start'] }] : []),
     { name: 'tsx', cwd: ROOT, command: [process.execPath, '--import', 'tsx', 'main.ts'] },
     { name: 'compiled (npm start)', cwd: ROOT, command: ['npm', 'start'] },
   ];
