@@ -145,22 +145,27 @@ export async function benchStartMemory(): Promise<string> {
   for (let round = 0; round < ROUNDS; round++) for (const v of variants) results.get(v.name)!.push(await measure(v, round));
 
   const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(0));
+  // How far one start lies from another, which a median hides.
+  const range = (values: number[]) => `${fmt(Math.min(...values))}–${fmt(Math.max(...values))}`;
   const rows: Array<Array<string | number>> = [];
   const totals = new Map<string, number>();
   for (const v of variants) {
     const rounds = results.get(v.name)!;
-    const total = median(rounds.map((procs) => procs.reduce((sum, p) => sum + p.rss, 0)));
+    const roundTotals = rounds.map((procs) => procs.reduce((sum, p) => sum + p.rss, 0));
+    const total = median(roundTotals);
     const totalPss = median(rounds.map((procs) => procs.reduce((sum, p) => sum + p.pss, 0)));
     totals.set(v.name, total);
     for (const role of ROLES) {
-      const of = (pick: (p: Proc) => number | undefined) =>
-        median(rounds.map((procs) => procs.filter((p) => p.role === role).reduce((sum, p) => sum + (pick(p) ?? NaN), 0)));
+      const each = (pick: (p: Proc) => number | undefined) =>
+        rounds.map((procs) => procs.filter((p) => p.role === role).reduce((sum, p) => sum + (pick(p) ?? NaN), 0));
+      const of = (pick: (p: Proc) => number | undefined) => median(each(pick));
       const count = median(rounds.map((procs) => procs.filter((p) => p.role === role).length));
       if (count === 0) continue;
       rows.push([
         v.name,
         `${role}${count > 1 ? ` (${count})` : ''}`,
         fmt(of((p) => p.rss)),
+        range(each((p) => p.rss)),
         fmt(of((p) => p.pss)),
         fmt(of((p) => p.anon)),
         fmt(of((p) => p.file)),
@@ -168,13 +173,13 @@ export async function benchStartMemory(): Promise<string> {
         fmt(of((p) => p.external)),
       ]);
     }
-    rows.push([v.name, 'whole tree', fmt(total), fmt(totalPss), '', '', '', '']);
+    rows.push([v.name, 'whole tree', fmt(total), range(roundTotals), fmt(totalPss), '', '', '', '']);
   }
   const baseline = totals.get(variants[0]!.name)!;
   const ratios = variants.map((v) => `${v.name}: ${(totals.get(v.name)! / baseline).toFixed(2)}×`).join(', ');
   return printTable(
     `npm start tree idle ${SETTLE_MS / 1000} s after "qrlinks running", MB, median of ${ROUNDS} (whole tree against ${variants[0]!.name}: ${ratios})`,
-    ['variant', 'process', 'RSS', 'PSS', 'anon', 'files', 'heap used', 'external'],
+    ['variant', 'process', 'RSS', 'RSS, lowest–highest round', 'PSS', 'anon', 'files', 'heap used', 'external'],
     rows,
   );
 }
