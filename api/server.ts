@@ -5,6 +5,7 @@ import { closeContext, createContext } from '../domain/context.js';
 import { onShutdown } from '../platform/process/lifecycle.js';
 import { waitForDependencies } from '../platform/process/startup.js';
 import { announceReady } from '../platform/process/supervisor.js';
+import { settleHeapAfterStart } from '../platform/process/settle-heap.js';
 import { buildApiApp } from './app.js';
 
 const config = loadConfigOrExit();
@@ -15,3 +16,4 @@ const app = await buildApiApp(ctx);
 onShutdown(ctx.logger, config.SHUTDOWN_TIMEOUT_MS, [() => app.close(), () => closeContext(ctx)]);
 await app.listen({ host: config.HOST, port: config.PORT });
 announceReady();
+settleHeapAfterStart();

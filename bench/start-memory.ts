@@ -3,12 +3,13 @@
  * split into anonymous memory and mapped files, from /proc/<pid>/status; and PSS, shared pages
  * divided among their sharers, from /proc/<pid>/smaps_rollup), with the JavaScript heap
  * and external memory of each role (process.memoryUsage, through a preloaded probe that answers
- * SIGUSR2: bench/start-memory-probe.mjs). Variants, each started BENCH_START_ROUNDS times (default
- * 3, medians) on a database and ports of its own:
+ * SIGUSR2: bench/start-memory-probe.mjs). Variants, each started BENCH_START_ROUNDS (or BENCH_RUNS)
+ * times (default 3, medians) on a database and ports of its own:
  * - compiled: `npm start` (dist/ bundles under plain node; compiled beforehand, so no build runs);
  * - tsx: `node --import tsx main.ts`, the same code under the TypeScript loader;
- * - before: `node --import tsx main.ts` in BENCH_START_BEFORE_DIR, a checkout of an earlier commit
- *   (with its node_modules), when set.
+ * - before: `npm start` in BENCH_START_BEFORE_DIR, a checkout of an earlier commit (with its
+ *   node_modules), when set: whatever that commit's `npm start` runs (build its dist/ there first,
+ *   `node scripts/build.mjs`, or the first round's start includes the build).
  * Each waits for "qrlinks running", then BENCH_START_SETTLE_MS (default 15000) of idle. Linux only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabaseUrl, buildDist, freePort, median, printTable, ROOT, stopProcess } from './support.js';
 
-const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? process.env.BENCH_RUNS ?? 3);
 const SETTLE_MS = Number(process.env.BENCH_START_SETTLE_MS ?? 15_000);
 const BEFORE_DIR = process.env.BENCH_START_BEFORE_DIR;
 const PROBE = join(ROOT, 'bench/start-memory-probe.mjs');
@@ -135,7 +136,7 @@ async function measure(variant: Variant, round: number): Promise<Proc[]> {
 export async function benchStartMemory(): Promise<string> {
   await buildDist();
   const variants: Variant[] = [
-    ...(BEFORE_DIR ? [{ name: 'before (tsx)', cwd: BEFORE_DIR, command: [process.execPath, '--import', 'tsx', 'main.ts'] }] : []),
+    ...(BEFORE_DIR ? [{ name: 'before (npm start)', cwd: BEFORE_DIR, command: ['npm', 'start'] }] : []),
     { name: 'tsx', cwd: ROOT, command: [process.execPath, '--import', 'tsx', 'main.ts'] },
     { name: 'compiled (npm start)', cwd: ROOT, command: ['npm', 'start'] },
   ];
@@ -144,22 +145,27 @@ export async function benchStartMemory(): Promise<string> {
   for (let round = 0; round < ROUNDS; round++) for (const v of variants) results.get(v.name)!.push(await measure(v, round));
 
   const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(0));
+  // How far one start lies from another, which a median hides.
+  const range = (values: number[]) => `${fmt(Math.min(...values))}–${fmt(Math.max(...values))}`;
   const rows: Array<Array<string | number>> = [];
   const totals = new Map<string, number>();
   for (const v of variants) {
     const rounds = results.get(v.name)!;
-    const total = median(rounds.map((procs) => procs.reduce((sum, p) => sum + p.rss, 0)));
+    const roundTotals = rounds.map((procs) => procs.reduce((sum, p) => sum + p.rss, 0));
+    const total = median(roundTotals);
     const totalPss = median(rounds.map((procs) => procs.reduce((sum, p) => sum + p.pss, 0)));
     totals.set(v.name, total);
     for (const role of ROLES) {
-      const of = (pick: (p: Proc) => number | undefined) =>
-        median(rounds.map((procs) => procs.filter((p) => p.role === role).reduce((sum, p) => sum + (pick(p) ?? NaN), 0)));
+      const each = (pick: (p: Proc) => number | undefined) =>
+        rounds.map((procs) => procs.filter((p) => p.role === role).reduce((sum, p) => sum + (pick(p) ?? NaN), 0));
+      const of = (pick: (p: Proc) => number | undefined) => median(each(pick));
       const count = median(rounds.map((procs) => procs.filter((p) => p.role === role).length));
       if (count === 0) continue;
       rows.push([
         v.name,
         `${role}${count > 1 ? ` (${count})` : ''}`,
         fmt(of((p) => p.rss)),
+        range(each((p) => p.rss)),
         fmt(of((p) => p.pss)),
         fmt(of((p) => p.anon)),
         fmt(of((p) => p.file)),
@@ -167,13 +173,13 @@ export async function benchStartMemory(): Promise<string> {
         fmt(of((p) => p.external)),
       ]);
     }
-    rows.push([v.name, 'whole tree', fmt(total), fmt(totalPss), '', '', '', '']);
+    rows.push([v.name, 'whole tree', fmt(total), range(roundTotals), fmt(totalPss), '', '', '', '']);
   }
   const baseline = totals.get(variants[0]!.name)!;
   const ratios = variants.map((v) => `${v.name}: ${(totals.get(v.name)! / baseline).toFixed(2)}×`).join(', ');
   return printTable(
     `npm start tree idle ${SETTLE_MS / 1000} s after "qrlinks running", MB, median of ${ROUNDS} (whole tree against ${variants[0]!.name}: ${ratios})`,
-    ['variant', 'process', 'RSS', 'PSS', 'anon', 'files', 'heap used', 'external'],
+    ['variant', 'process', 'RSS', 'RSS, lowest–highest round', 'PSS', 'anon', 'files', 'heap used', 'external'],
     rows,
   );
 }

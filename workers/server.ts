@@ -8,6 +8,7 @@ import { onShutdown } from '../platform/process/lifecycle.js';
 import { ProxyTrust } from '../platform/net/client-identity.js';
 import { waitForDependencies } from '../platform/process/startup.js';
 import { announceReady } from '../platform/process/supervisor.js';
+import { settleHeapAfterStart } from '../platform/process/settle-heap.js';
 import { lowerPriority, startWorkers } from './index.js';
 
 const config = loadConfigOrExit();
@@ -43,3 +44,4 @@ onShutdown(ctx.logger, config.SHUTDOWN_TIMEOUT_MS, [
 ]);
 ctx.logger.info({ queues: running.workers.map((w) => w.name) }, 'worker started');
 announceReady();
+settleHeapAfterStart();

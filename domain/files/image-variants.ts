@@ -21,6 +21,7 @@
  */
 import type Sharp from 'sharp';
 import type { Logger } from '../../platform/logger.js';
+import { onFirstUse } from '../../platform/on-first-use.js';
 import { renderPdfFirstPage } from './pdf-preview.js';
 
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;
@@ -51,13 +52,13 @@ export interface MadeVariant extends ImageVariant {
  * sharp (libvips) is loaded on the first photo: it is ~20 MB of resident memory, which the
  * processes that never resize (most of the time, all of them) need not hold.
  */
-let loadedSharp: Promise<typeof Sharp> | undefined;
-const loadSharp = () =>
-  (loadedSharp ??= import('sharp').then(({ default: sharp }) => {
+const loadSharp = onFirstUse<typeof Sharp>(() =>
+  import('sharp').then(({ default: sharp }) => {
     // libvips keeps decoded images in a cache of its own by default; uploads never repeat.
     sharp.cache(false);
     return sharp;
-  }));
+  }),
+);
 
 /** Where a copy is stored, beside its blob. */
 export function variantStorageKey(blobKey: string, variant: Pick<ImageVariant, 'width' | 'format'>): string {

@@ -49,7 +49,9 @@ export type QrImageContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
  * +116 MB, 8000² 3.9 s and +432 MB).
  */
 export const QR_IMAGE_MAX_PIXELS = 2048 * 2048;
-export const QR_IMAGE_TOO_MANY_PIXELS_MESSAGE = `Image has more than ${QR_IMAGE_MAX_PIXELS.toLocaleString('en')} pixels (2048 × 2048); scale it down`;
+// The count written out: formatting it (toLocaleString) when this module loads would map ICU's
+// locale data, ~5 MB resident, into every process that imports it, idle or not.
+export const QR_IMAGE_TOO_MANY_PIXELS_MESSAGE = 'Image has more than 4,194,304 pixels (2048 × 2048); scale it down';
 
 /**
  * What an SVG logo may ask of a render thread (svg.ts, SvgDrawingCost), which draws it at the

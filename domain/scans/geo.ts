@@ -77,10 +77,13 @@ export function openGeoTable(file: string = defaultGeoTablePath()): GeoTableRead
 export function geoDatabase(table: GeoTableReader): GeoDatabase {
   const { columns } = table;
   const countryNames = new Map<string, string>();
-  const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+  // Made on the first country named, not at start: ICU's region names (~5 MB resident) stay out
+  // of a redirect that has not seen a scan yet.
+  let english: Intl.DisplayNames | undefined;
   const countryName = (code: string): string | null => {
     let name = countryNames.get(code);
     if (name === undefined) {
+      english ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
       name = english.of(code) ?? '';
       countryNames.set(code, name);
     }

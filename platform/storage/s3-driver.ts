@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { BucketItem, Client } from 'minio';
 import type { Logger } from '../logger.js';
+import { onFirstUse } from '../on-first-use.js';
 import { assertValidFolder, assertValidKey, assertValidPrefix } from './keys.js';
 import { assertValidRange, resolveRange } from './range.js';
 import { RangeNotSatisfiableError, type ByteRange, type GetResult, type ObjectStorage, type StoredObjectInfo } from './types.js';
@@ -43,9 +44,8 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
   const useSSL = url.protocol === 'https:';
   // minio (and the XML and HTTP modules it loads: ~7 MB of heap a process) is loaded on the first
   // request: a service storing files on disk never loads it.
-  let connecting: Promise<Client> | undefined;
-  const s3 = (): Promise<Client> =>
-    (connecting ??= import('minio').then(
+  const s3 = onFirstUse<Client>(() =>
+    import('minio').then(
       ({ Client }) =>
         new Client({
           endPoint: url.hostname,
@@ -55,7 +55,8 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
           secretKey: opts.secretKey,
           region: opts.region,
         }),
-    ));
+    ),
+  );
 
   async function bucketReachable(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;

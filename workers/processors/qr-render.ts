@@ -6,7 +6,6 @@
  * it for GET /jobs/:jobId/download (domain/jobs/files.ts). `writeQrZip` is the ZIP builder, shared
  * with bulk generation's render phase.
  */
-import archiver from 'archiver';
 import { and, eq, inArray } from 'drizzle-orm';
 import { links } from '../../domain/schema.js';
 import type { AppContext } from '../../domain/context.js';
@@ -17,10 +16,14 @@ import { trackAccountJob } from '../../domain/jobs/records.js';
 import { shortUrl } from '../../domain/links/slugs.js';
 import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../domain/qr/qr-images.js';
 import type { ScanTraffic } from '../../domain/scans/traffic.js';
+import { onFirstUse } from '../../platform/on-first-use.js';
 
 const READ_BATCH = 500;
 
 export const QR_ZIP_NAME = 'qr-codes.zip';
+
+/** archiver and the stream and glob packages under it: ~1.6 MB of source a worker holds from its first ZIP on. */
+const loadArchiver = onFirstUse(() => import('archiver').then((m) => m.default));
 
 export function qrZipKey(accountId: string, jobId: string): string {
   return jobFileKey(accountId, jobId, QR_ZIP_NAME);
@@ -57,6 +60,7 @@ export interface QrZipInput {
  */
 export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZipInput): Promise<{ count: number; bytes: number }> {
   const { accountId } = input;
+  const archiver = await loadArchiver();
   const archive = archiver('zip', { zlib: { level: 6 } });
   let archiveError: Error | null = null;
   archive.on('error', (err) => (archiveError = err));
