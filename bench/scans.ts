@@ -171,16 +171,24 @@ async function workerRun(databaseUrl: string, queue: Queue, scans: ScanEvent[], 
   try {
     const start = performance.now();
     await queue.resume();
-    // Asking Redis, not Postgres, whether the queue is done keeps the poll off the measured database.
-    for (;;) {
-      const { waiting, active, delayed, failed } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-      if (failed) throw new Error(`${failed} scan jobs failed`);
-      if (!waiting && !active && !delayed) return performance.now() - start;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilQueueEmpty(queue);
+    return performance.now() - start;
   } finally {
     worker.kill('SIGTERM');
     await once(worker, 'exit');
+  }
+}
+
+/**
+ * Resolves when `queue` has nothing waiting, active or delayed; rejects when a job failed. Asking
+ * Redis, not Postgres, whether the queue is done keeps the poll off the measured database.
+ */
+export async function untilQueueEmpty(queue: Queue): Promise<void> {
+  for (;;) {
+    const { waiting, active, delayed, failed } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    if (failed) throw new Error(`${failed} scan jobs failed`);
+    if (!waiting && !active && !delayed) return;
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

@@ -15,7 +15,7 @@ import { createDatabase } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
-import { batches, makeScans, seedLinks } from './scans.js';
+import { batches, makeScans, seedLinks, untilQueueEmpty } from './scans.js';
 import { freshDatabase, median, peakRssWhile, postgresCpuSeconds, printTable, processCpuSeconds, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -103,16 +103,6 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
       worker.kill('SIGTERM');
       await once(worker, 'exit');
     }
-  }
-}
-
-/** Resolves when `queue` has nothing waiting, active or delayed; rejects when a job failed. */
-async function untilQueueEmpty(queue: Queue): Promise<void> {
-  for (;;) {
-    const { waiting, active, delayed, failed } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
-    if (failed) throw new Error(`${failed} scan jobs failed`);
-    if (!waiting && !active && !delayed) return;
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
