@@ -10,7 +10,7 @@ import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import { links } from '../schema.js';
 import { ValidationError } from '../errors.js';
-import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, ROLLUP_DIMENSIONS } from './rollups.js';
+import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, linkDaysFrom, ROLLUP_DIMENSIONS } from './rollups.js';
 import type { AnalyticsQuery } from './schemas.js';
 import { addDays, analyticsWindow, formatDate, localDateAt, localHoursOf, type AnalyticsWindow } from './window.js';
 
@@ -133,7 +133,7 @@ function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days:
   if (days && plan.daysFrom < plan.daysTo) {
     hours(plan.hoursFrom, plan.daysFrom);
     if (perLinkDimension) {
-      const open = sql`(select a.link_days_from::timestamp at time zone 'UTC' from accounts a where a.id = ${scope.accountId})`;
+      const open = sql`(select ${sql.raw(linkDaysFrom('a'))} from accounts a where a.id = ${scope.accountId})`;
       rollup('day', plan.daysFrom, plan.daysTo, sql` and r.bucket < ${open}`);
       linkHours(plan.daysFrom, plan.daysTo, sql` and h.hour >= ${open}`);
     } else rollup('day', plan.daysFrom, plan.daysTo);

@@ -63,7 +63,7 @@ function linkDimensionDays(hours: string): string {
 }
 
 /** accounts.link_days_from of account `a` as the instant its UTC day starts. */
-const linkDaysFrom = (a: string) => `(${a}.link_days_from::timestamp at time zone 'UTC')`;
+export const linkDaysFrom = (a: string) => `(${a}.link_days_from::timestamp at time zone 'UTC')`;
 
 /**
  * hourlyRows as scan_rollups rows. For the account (scope = account id): one per dimension value,
