@@ -132,8 +132,9 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
 
   async function stat(key: string): Promise<StoredObjectInfo | null> {
     assertValidKey(key);
+    const client = await s3();
     try {
-      const st = await (await s3()).statObject(bucket, key);
+      const st = await client.statObject(bucket, key);
       const contentType = st.metaData['content-type'];
       return {
         key,
@@ -152,15 +153,16 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     driver: 's3',
 
     async init() {
-      if (await (await s3()).bucketExists(bucket)) return;
+      const client = await s3();
+      if (await client.bucketExists(bucket)) return;
       try {
-        await (await s3()).makeBucket(bucket);
+        await client.makeBucket(bucket);
       } catch (err) {
         // Another instance starting at the same time may have won the race. AWS answers that with
         // BucketAlreadyOwnedByYou, MinIO and s3rver with BucketAlreadyExists, which on AWS can also mean a
         // stranger owns the name, hence the second look.
         const raced = errCode(err) === 'BucketAlreadyOwnedByYou' || errCode(err) === 'BucketAlreadyExists';
-        if (!raced || !(await (await s3()).bucketExists(bucket))) throw err;
+        if (!raced || !(await client.bucketExists(bucket))) throw err;
       }
     },
 
@@ -173,11 +175,12 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     async get(key: string, range?: ByteRange): Promise<GetResult | null> {
       assertValidKey(key);
       if (range) assertValidRange(range);
+      const client = await s3();
       let res: Readable;
       try {
         res = range
-          ? await (await s3()).getPartialObject(bucket, key, range.start, range.end === undefined ? 0 : range.end - range.start + 1)
-          : await (await s3()).getObject(bucket, key);
+          ? await client.getPartialObject(bucket, key, range.start, range.end === undefined ? 0 : range.end - range.start + 1)
+          : await client.getObject(bucket, key);
       } catch (err) {
         if (isNotFound(err)) return null;
         if (errCode(err) === 'InvalidRange') {
@@ -222,9 +225,10 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
       keys.forEach(assertValidKey);
       // An empty <Delete/> is MalformedXML to S3.
       if (keys.length === 0) return;
+      const client = await s3();
       // minio would send every 1000-key batch at once; going one batch at a time keeps a big cleanup polite.
       for (let i = 0; i < keys.length; i += DELETE_BATCH) {
-        const failures = await (await s3()).removeObjects(bucket, keys.slice(i, i + DELETE_BATCH));
+        const failures = await client.removeObjects(bucket, keys.slice(i, i + DELETE_BATCH));
         // Typed as { Error: {...} }[] but minio actually returns the bare <Error> elements; accept both shapes.
         const failure = failures.find(Boolean) as { Code?: string; Key?: string; Error?: { Code?: string; Key?: string } } | undefined;
         if (failure) {
