@@ -38,6 +38,13 @@ import type { ScanPath } from './scan-path.js';
  */
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /*/files/\nAllow: /\n';
 
+/**
+ * How often a link's copy is checked against Redis while pub/sub is up. The check covers only a
+ * change message lost on a connection that looked up, and each one is a Redis command: every 5 s,
+ * a redirect serving 10,000 links spent a sixth of its time on them (docs/decisions/0353).
+ */
+const SUBSCRIBED_LINK_REFRESH_MS = 60_000;
+
 export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('redirect')): Promise<FastifyInstance> {
   const { config } = ctx;
   keepTickObjectShape();
@@ -68,6 +75,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     { redis, invalidations: new Invalidations(subscriber, ctx.logger), pool: ctx.database.pool, keys, logger: ctx.logger },
     {
       localTtlMs: config.LINK_CACHE_TTL_MS,
+      subscribedRefreshMs: Math.max(SUBSCRIBED_LINK_REFRESH_MS, config.LINK_CACHE_TTL_MS),
       localMax: config.LINK_CACHE_MAX_ENTRIES,
       redisTtlSeconds: 3600,
       missingTtlSeconds: 60,
@@ -150,7 +158,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   counterFrom(
     metrics,
     'qrlinks_pages_rendered_total',
-    'Landing and menu pages made in the render thread (once per version of each, then kept), by kind',
+    'Pages made once and kept (landing and menu pages in the render thread, per version of each; other link pages per copy of the link), by kind',
     () => scanPath.pages.rendered,
     'kind',
   );

@@ -104,7 +104,7 @@ describe('unknown slugs per client address', () => {
  * A started resolver of its own, on its own Redis key prefix and connections, with room for 1000
  * links and 20 "no such slug" answers (10 of them new in Redis per minute); `close` deletes its keys.
  */
-async function startResolver(name: string, localTtlMs: number) {
+async function startResolver(name: string, localTtlMs: number, subscribedRefreshMs = localTtlMs) {
   const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-${name}-${Date.now()}`;
   const keys = linkCacheKeys(prefix);
   const redis = createRedis(stack.api.ctx.config.REDIS_URL);
@@ -117,7 +117,15 @@ async function startResolver(name: string, localTtlMs: number) {
       keys,
       logger: stack.api.ctx.logger,
     },
-    { localTtlMs, localMax: 1000, redisTtlSeconds: 60, missingTtlSeconds: 60, missingRedisMax: 10, missingLocalMax: 20 },
+    {
+      localTtlMs,
+      subscribedRefreshMs,
+      localMax: 1000,
+      redisTtlSeconds: 60,
+      missingTtlSeconds: 60,
+      missingRedisMax: 10,
+      missingLocalMax: 20,
+    },
   );
   const close = async () => {
     const all = await redis.keys(`${prefix}:*`);
@@ -156,7 +164,7 @@ describe('the "no such slug" cache is bounded', () => {
 
 describe('the in-process link cache past its time', () => {
   it('serves a link at once and refreshes it behind the scan; an invalidation drops it; without the subscription it is not stretched', async () => {
-    const { keys, redis, subscriber, resolver, close } = await startResolver('stale', 50);
+    const { keys, redis, subscriber, resolver, close } = await startResolver('stale', 50, 600);
     const urlOf = (link: unknown) => (link as { data?: { url?: string } } | null | undefined)?.data?.url;
     try {
       const link = await stack.createLink({ name: 'Stale', type: 'website', data: { url: 'https://example.com/first' } });
@@ -168,13 +176,26 @@ describe('the in-process link cache past its time', () => {
       await new Promise((r) => setTimeout(r, 300));
       await redis.del(keys.entry(link.slug));
       await new Promise((r) => setTimeout(r, 100));
-      // Past its 50 ms: still answered from memory, and a refresh starts.
+      // Past its 50 ms: still answered from memory, and refreshed once 600 ms old.
       expect(urlOf(resolver.cached(link.slug))).toBe('https://example.com/first');
       await expect.poll(() => urlOf(resolver.cached(link.slug)), { timeout: 2000 }).toBe('https://example.com/second');
       // A change announced drops the copy at once.
       await redis.publish(keys.channel, link.slug);
       await expect.poll(() => resolver.cached(link.slug), { timeout: 2000 }).toBeUndefined();
-      expect(urlOf(await resolver.resolve(link.slug))).toBe('https://example.com/second');
+      const copy = await resolver.resolve(link.slug);
+      expect(urlOf(copy)).toBe('https://example.com/second');
+      const lookupsBefore = resolver.lookups.redis + resolver.lookups.postgres;
+      // Past its 50 ms but not its 600: served, and not looked up again.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(resolver.cached(link.slug)).toBe(copy);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(resolver.lookups.redis + resolver.lookups.postgres).toBe(lookupsBefore);
+      // A refresh that finds the link as it was keeps the same copy (what was made from it stays valid).
+      await new Promise((r) => setTimeout(r, 600));
+      resolver.cached(link.slug);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(resolver.lookups.redis + resolver.lookups.postgres).toBeGreaterThan(lookupsBefore);
+      expect(resolver.cached(link.slug)).toBe(copy);
       // With no subscription a message could be missed: past its time the copy is looked up again.
       subscriber.disconnect();
       await new Promise((r) => setTimeout(r, 100));

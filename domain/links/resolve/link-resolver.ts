@@ -9,6 +9,12 @@ import type { ResolvedLink } from './resolved-link.js';
 export interface LinkResolverOptions {
   /** How long an in-process copy is used without asking Redis (pub/sub drops it sooner on a change). */
   localTtlMs: number;
+  /**
+   * While the invalidation subscription is up: how often a copy past `localTtlMs` is refreshed
+   * behind the scan. Every change drops the copy at once; the refresh only covers a message lost
+   * on a connection that looked up.
+   */
+  subscribedRefreshMs: number;
   /** In-process copies kept at most (oldest refreshed first out). */
   localMax: number;
   /** Lifetime of a Redis copy of a link; invalidation drops it on any change. */
@@ -49,7 +55,13 @@ export class LinkLookupUnavailableError extends Error {
 
 interface LocalEntry {
   link: ResolvedLink | null;
-  freshUntil: number;
+  /** When the copy was made or last found current (epoch ms). */
+  checkedAt: number;
+  /**
+   * The JSON the copy was made from (its Redis entry). A refresh that reads the same JSON keeps
+   * this copy: no parse, and what was made from the copy (its pages) stays current.
+   */
+  source: string;
 }
 
 // Writes a loaded entry only if no invalidation bumped the slug's version since it was read, so a
@@ -109,9 +121,9 @@ export class LinkResolver {
 
   /**
    * The in-process answer (a link, or null for "no such slug"), or undefined when a lookup is
-   * needed. A link past its few seconds is served still, and refreshed off the request, while the
-   * invalidation subscription is up: any change to it would have dropped it already, so the time
-   * limit only covers a message lost, and a lost connection clears the map. Scans of many links
+   * needed. A link past its few seconds is served still while the invalidation subscription is up,
+   * and refreshed off the request every `subscribedRefreshMs`: any change to it would have dropped
+   * it already, so the refresh only covers a message lost, and a lost connection clears the map. Scans of many links
    * each scanned now and then (thousands of tables' codes) then never wait on Redis or Postgres.
    * "No such slug" answers are not stretched: they guard Postgres against unknown slugs.
    */
@@ -119,15 +131,17 @@ export class LinkResolver {
     const now = Date.now();
     const entry = this.local.get(slug);
     if (entry) {
-      if (entry.freshUntil <= now) {
+      const age = now - entry.checkedAt;
+      if (age >= this.opts.localTtlMs) {
         if (!this.deps.invalidations.subscribed(this.deps.keys.channel)) return undefined;
-        void this.loadOnce(slug).catch((err: unknown) => this.deps.logger.debug({ err, slug }, 'link cache: refresh failed'));
+        if (age >= this.opts.subscribedRefreshMs)
+          void this.loadOnce(slug).catch((err: unknown) => this.deps.logger.debug({ err, slug }, 'link cache: refresh failed'));
       }
       this.lookups.local++;
       return entry.link;
     }
     const missing = this.missing.get(slug);
-    if (!missing || missing.freshUntil <= now) return undefined;
+    if (!missing || now - missing.checkedAt >= this.opts.localTtlMs) return undefined;
     this.lookups.local++;
     return missing.link;
   }
@@ -146,7 +160,7 @@ export class LinkResolver {
       const entry = await this.deps.redis.get(this.deps.keys.entry(slug));
       if (entry == null) return undefined;
       this.lookups.redis++;
-      return this.keep(slug, fromRedisEntry(entry), epoch);
+      return this.keep(slug, entry, epoch);
     } catch {
       return undefined;
     }
@@ -183,7 +197,7 @@ export class LinkResolver {
       const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
       if (entry != null) {
         this.lookups.redis++;
-        return this.keep(slug, fromRedisEntry(entry), epoch);
+        return this.keep(slug, entry, epoch);
       }
       version = v ?? '';
     } catch (err) {
@@ -202,6 +216,7 @@ export class LinkResolver {
       }
       throw new LinkLookupUnavailableError(err);
     }
+    const source = JSON.stringify(link);
     if (redisUp) {
       const ttl = link ? this.opts.redisTtlSeconds : this.opts.missingTtlSeconds;
       redis
@@ -212,21 +227,24 @@ export class LinkResolver {
           keys.version(slug),
           keys.missingBudget(Math.floor(Date.now() / (this.opts.missingTtlSeconds * 1000))),
           version ?? '',
-          JSON.stringify(link),
+          source,
           ttl,
           this.opts.missingRedisMax,
         )
         .catch((err: unknown) => logger.debug({ err }, 'link cache: write-back failed'));
     }
-    return this.keep(slug, link, epoch);
+    return this.keep(slug, source, epoch, link);
   }
 
-  private keep(slug: string, link: ResolvedLink | null, epoch: number): ResolvedLink | null {
+  /** The link `source` (its JSON) describes, kept as this process's copy unless an invalidation came since `epoch`. */
+  private keep(slug: string, source: string, epoch: number, parsed?: ResolvedLink | null): ResolvedLink | null {
+    const held = this.local.get(slug) ?? this.missing.get(slug);
+    const link = held?.source === source ? held.link : parsed !== undefined ? parsed : fromRedisEntry(source);
     if (epoch !== this.epoch) return link;
     const [map, other, max] = link ? [this.local, this.missing, this.opts.localMax] : [this.missing, this.local, this.opts.missingLocalMax];
     other.delete(slug);
     map.delete(slug);
-    map.set(slug, { link, freshUntil: Date.now() + this.opts.localTtlMs });
+    map.set(slug, { link, checkedAt: Date.now(), source });
     if (map.size > max) map.delete(map.keys().next().value!);
     return link;
   }
