@@ -12,6 +12,10 @@
  *   chose (at most five, keyed by that language, never by the raw Accept-Language header), sent
  *   with Vary: Accept-Language. When Postgres cannot be read, the kept page serves; with none, the
  *   scan gets the 503 page.
+ * - the page of any other link type with one (a contact card, Wi-Fi, files, …) per copy of the
+ *   link the resolver holds (a new copy comes with every change and refresh), per platform and per
+ *   page language: made in this thread, as it is small, once instead of on every scan. Not an
+ *   event's page, which changes as the event ends; it is made for each scan.
  * The thread also compresses the page (brotli and gzip), so a scan of a kept page does no work
  * that grows with the page but sending it. One render per page at a time: scans arriving
  * meanwhile wait for it. Pages are kept within a byte budget (their bytes, compressed copies
@@ -22,14 +26,14 @@ import type pg from 'pg';
 import { loadPublishedMenu } from '../domain/cafes/published-menu.js';
 import type { DayHours } from '../domain/cafes/opening-hours.js';
 import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
-import type { RenderedPage } from './page-render-task.js';
+import { renderedPage, type RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
 import { acceptedEncoding } from './pages/compression.js';
 import { linkPageUrls } from './pages/file-urls.js';
-import { CATALOGUE_LANGUAGES } from './pages/locale.js';
+import { CATALOGUE_LANGUAGES, pageLocale } from './pages/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
 import { menuLocale } from './pages/menu/words.js';
-import type { EncodedPage } from './pages/types.js';
+import type { EncodedPage, Scanner } from './pages/types.js';
 
 interface Entry {
   /** What the page was made from: another key means it is made again. */
@@ -51,8 +55,11 @@ export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private readonly making = new Map<string, Promise<Entry | null>>();
   private bytes = 0;
-  /** Pages made in the render thread since the process started, by kind (for metrics). */
-  readonly rendered = { landing: 0, menu: 0 };
+  /** Pages made since the process started, by kind (for metrics): landing and menu pages in the render thread, the others in this one. */
+  readonly rendered = { landing: 0, menu: 0, link: 0 };
+  /** A number per copy of a link the resolver handed out: a link page is kept for the copy it was made from. */
+  private readonly copies = new WeakMap<ResolvedLink, string>();
+  private copiesMade = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -137,6 +144,23 @@ export class PageCache {
     return encodedFor(entry.page, acceptEncoding);
   }
 
+  /**
+   * The page of a link of a type `renderLinkPage` answers with a page (not landing, menu or
+   * event), for `scanner`, encoded for `acceptEncoding`: kept per copy of the link, platform and
+   * page language.
+   */
+  linkPage(link: ResolvedLink, scanner: Scanner, acceptEncoding: string | undefined): EncodedPage {
+    const locale = pageLocale(link.pageStyle?.language, scanner.acceptLanguage);
+    const id = `page|${link.id}|${scanner.platform}|${locale.tag}|${locale.negotiated}`;
+    let copy = this.copies.get(link);
+    if (copy === undefined) this.copies.set(link, (copy = String(this.copiesMade++)));
+    const kept = this.entries.get(id);
+    if (kept && kept.key === copy) return encodedFor(this.touch(id, kept).page, acceptEncoding);
+    const page = renderedPage(renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl), scanner));
+    this.rendered.link++;
+    return encodedFor(this.keep(id, { key: copy, clock: null, page }).page, acceptEncoding);
+  }
+
   private touch(key: string, kept: Entry): Entry {
     this.entries.delete(key);
     this.entries.set(key, kept); // most recently used last
@@ -163,18 +187,23 @@ export class PageCache {
           this.forget(key);
           if (!made) return null;
           const { keptAs = key, ...fields } = made;
-          const { body, encoded } = fields.page;
-          const entry: Entry = { ...fields, bytes: body.length + (encoded ? encoded.br.length + encoded.gzip.length : 0) };
-          this.forget(keptAs);
-          this.entries.set(keptAs, entry);
-          this.bytes += entry.bytes;
-          this.evict(entry);
-          return entry;
+          return this.keep(keptAs, fields);
         })
         .finally(() => this.making.delete(key));
       this.making.set(key, pending);
     }
     return pending;
+  }
+
+  /** Keeps a page made under `key`, in place of the one kept there, within the budget. */
+  private keep(key: string, fields: Omit<Entry, 'bytes'>): Entry {
+    const { body, encoded } = fields.page;
+    const entry: Entry = { ...fields, bytes: body.length + (encoded ? encoded.br.length + encoded.gzip.length : 0) };
+    this.forget(key);
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    this.evict(entry);
+    return entry;
   }
 
   private forget(key: string) {

@@ -8,7 +8,7 @@ import { publishedMenuOf, type PublishedMenuRecord } from '../domain/cafes/publi
 import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
 import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
-import { renderLinkPage, renderMenuPage, type PageLocale } from './pages/index.js';
+import { renderLinkPage, renderMenuPage, type Page, type PageLocale } from './pages/index.js';
 
 export type PageRenderTask =
   | { kind: 'landing'; link: ResolvedLink; /** SHORT_URL_BASE: the page's own address in its preview tags. */ baseUrl: string }
@@ -35,7 +35,7 @@ export interface RenderedPage {
 }
 
 export function renderPageTask(task: PageRenderTask): RenderedPage {
-  const page =
+  return renderedPage(
     task.kind === 'landing'
       ? renderLinkPage(task.link, linkPageUrls(task.link, task.baseUrl))
       : renderMenuPage(publishedMenuOf(task.record), {
@@ -43,8 +43,23 @@ export function renderPageTask(task: PageRenderTask): RenderedPage {
           urls: { file: fileUrlOf(task.link) },
           baseUrl: task.baseUrl,
           locale: task.locale,
-        });
-  const body = Buffer.from(page.body);
-  const encoded = body.length < COMPRESS_MIN_BYTES ? null : { br: compressSync(body, 'br'), gzip: compressSync(body, 'gzip') };
+        }),
+  );
+}
+
+/**
+ * A page as bytes, with its compressed copies when it is large enough to gain from them. Each in
+ * memory of its own size: the page cache keeps them and counts their lengths, while a small
+ * Buffer is a slice of a shared 8 KiB pool and zlib's output a slice of a 16 KiB chunk, either of
+ * which a kept slice would hold whole (a 1.4 KB brotli copy kept 16 KiB).
+ */
+export function renderedPage(page: Page): RenderedPage {
+  const body = new TextEncoder().encode(page.body);
+  const encoded =
+    body.length < COMPRESS_MIN_BYTES ? null : { br: exactCopy(compressSync(body, 'br')), gzip: exactCopy(compressSync(body, 'gzip')) };
   return { status: page.status, headers: page.headers, body, encoded };
+}
+
+function exactCopy(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }

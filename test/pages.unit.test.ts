@@ -1,11 +1,13 @@
 /** The hosted pages as strings: content, escaping, sanitizing, statuses, headers, .vcf and .ics. */
 import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { LINK_TYPES, type LinkType } from '../domain/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../domain/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../redirect/pages/html.js';
 import { fileUrlOf } from '../redirect/pages/file-urls.js';
+import { renderedPage } from '../redirect/page-render-task.js';
 import {
   attachmentDisposition,
   CONTENT_SECURITY_POLICY,
@@ -128,6 +130,14 @@ describe('every page type', () => {
     expectSecurePage(page);
     // Small before compression too (inline icons included).
     expect(Buffer.byteLength(page.body)).toBeLessThan(6144);
+  });
+
+  it('kept as bytes, a page and its compressed copies each hold memory of their own size only', () => {
+    const kept = renderedPage(renderLinkPage(link('vcard'), URLS));
+    expect(kept.encoded).not.toBeNull();
+    for (const bytes of [kept.body, kept.encoded!.br, kept.encoded!.gzip]) expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    expect(brotliDecompressSync(kept.encoded!.br).equals(Buffer.from(kept.body))).toBe(true);
+    expect(gunzipSync(kept.encoded!.gzip).equals(Buffer.from(kept.body))).toBe(true);
   });
 
   it('has no page for redirecting types', () => {

@@ -304,6 +304,42 @@ describe('pages and downloads', () => {
     }
   });
 
+  it("a link's page is made once per version of the link, platform and language, and a change shows at once", async () => {
+    const pagesMade = async () => {
+      const text = await (await redirect.get('/metrics')).text();
+      const line = text.split('\n').find((l) => l.startsWith('qrlinks_pages_rendered_total{') && l.includes('kind="link"'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const card = (firstName: string) => ({
+      name: 'Grace',
+      type: 'vcard',
+      data: { firstName, lastName: 'Hopper', email: 'grace@example.com', street: '1 Main St', city: 'Arlington' },
+    });
+    const link = await createLink(card('Grace'));
+    const before = await pagesMade();
+    const iphone = await (await redirect.get(`/${link.slug}`, ua(IPHONE))).text();
+    expect(iphone).toContain('Grace');
+    expect(iphone).toContain('https://maps.apple.com/');
+    expect(await (await redirect.get(`/${link.slug}`, ua(IPHONE))).text()).toBe(iphone);
+    expect(await pagesMade()).toBe(before + 1);
+    // Each platform its own page: the address opens the platform's maps.
+    const windows = await (await redirect.get(`/${link.slug}`, ua(WINDOWS))).text();
+    expect(windows).toContain('https://www.google.com/maps/');
+    expect(await pagesMade()).toBe(before + 2);
+    // A page in the guest's language (the link sets none) is kept per language, and compressed too.
+    const german = await rawGet(redirect, `/${link.slug}`, 'identity', { 'accept-language': 'de-DE,de;q=0.9', 'user-agent': IPHONE });
+    expect(german.body.toString()).toContain('lang="de');
+    const compressed = await rawGet(redirect, `/${link.slug}`, 'br', { 'accept-language': 'de-DE,de;q=0.9', 'user-agent': IPHONE });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(String(compressed.headers.vary).split(/,\s*/).sort()).toEqual(['Accept-Encoding', 'Accept-Language']);
+    expect(brotliDecompressSync(compressed.body).equals(german.body)).toBe(true);
+    expect(await pagesMade()).toBe(before + 3);
+    // A change to the link is on the next scan's page.
+    expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${link.slug}`, card('Gracie'))).statusCode).toBe(200);
+    expect(await (await redirect.get(`/${link.slug}`, ua(IPHONE))).text()).toContain('Gracie');
+    expect(await waitForScans(link.id, 6)).toHaveLength(6);
+  });
+
   it('an event link offers its .ics; image and pdf pages show files served by this host', async () => {
     const image = await uploadFile(api.app, me.key, pngBytes(4, 4), 'photo.png');
     const pdf = await uploadFile(api.app, me.key, pdfBytes('menu'), 'menu.pdf');

@@ -195,22 +195,21 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     );
   }
 
-  /** Where a scan of the link goes (a URL for Location) or the page it shows (landing and menu pages come from the page cache). */
+  /** Where a scan of the link goes (a URL for Location) or the page it shows (from the page cache, but an event's). */
   function answerOf(
     request: SlugRequest,
     link: ResolvedLink,
     visitor: Readonly<Visitor>,
     now: number,
-  ): string | Page | Promise<EncodedPage> {
+  ): string | EncodedPage | Promise<EncodedPage> {
     if (link.type === 'website') return link.data.url;
     if (link.type === 'smart-url') return smartUrlDestination(link.data, visitor, new Date(now));
     if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding'], request.headers['accept-language']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
-    return renderLinkPage(link, linkPageUrls(link, scanPath.shortUrlBase), {
-      platform: platformOf(visitor.osName),
-      now,
-      acceptLanguage: request.headers['accept-language'],
-    });
+    const scanner = { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] };
+    // An event's page changes as the event ends: made for each scan.
+    if (link.type === 'event') return renderLinkPage(link, linkPageUrls(link, scanPath.shortUrlBase), scanner);
+    return scanPath.pages.linkPage(link, scanner, request.headers['accept-encoding']);
   }
 
   function recordAndSend(

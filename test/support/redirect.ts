@@ -35,9 +35,10 @@ export function rawGet(
   redirect: TestRedirect,
   path: string,
   acceptEncoding: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    request(`${redirect.base}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+    request(`${redirect.base}${path}`, { headers: { ...headers, 'accept-encoding': acceptEncoding } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
