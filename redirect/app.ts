@@ -77,6 +77,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
       localTtlMs: config.LINK_CACHE_TTL_MS,
       subscribedRefreshMs: Math.max(SUBSCRIBED_LINK_REFRESH_MS, config.LINK_CACHE_TTL_MS),
       localMax: config.LINK_CACHE_MAX_ENTRIES,
+      localMaxBytes: config.LINK_CACHE_MB * 1024 * 1024,
       redisTtlSeconds: 3600,
       missingTtlSeconds: 60,
       missingRedisMax: 100_000,

@@ -104,7 +104,7 @@ describe('unknown slugs per client address', () => {
  * A started resolver of its own, on its own Redis key prefix and connections, with room for 1000
  * links and 20 "no such slug" answers (10 of them new in Redis per minute); `close` deletes its keys.
  */
-async function startResolver(name: string, localTtlMs: number, subscribedRefreshMs = localTtlMs) {
+async function startResolver(name: string, localTtlMs: number, subscribedRefreshMs = localTtlMs, localMaxBytes = 1 << 20) {
   const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-${name}-${Date.now()}`;
   const keys = linkCacheKeys(prefix);
   const redis = createRedis(stack.api.ctx.config.REDIS_URL);
@@ -121,6 +121,7 @@ async function startResolver(name: string, localTtlMs: number, subscribedRefresh
       localTtlMs,
       subscribedRefreshMs,
       localMax: 1000,
+      localMaxBytes,
       redisTtlSeconds: 60,
       missingTtlSeconds: 60,
       missingRedisMax: 10,
@@ -162,6 +163,43 @@ describe('the "no such slug" cache is bounded', () => {
   });
 });
 
+describe('the in-process link cache is bounded in bytes', () => {
+  it('keeps links while their JSON fits localMaxBytes, oldest out first, and always the one just loaded', async () => {
+    const links = await Promise.all(
+      ['a', 'b', 'c'].map((n) => stack.createLink({ name: `Sized ${n}`, type: 'website', data: { url: `https://example.com/${n}` } })),
+    );
+    const first = await startResolver('bytes', 60_000);
+    let jsonBytes: number;
+    try {
+      await first.resolver.resolve(links[0]!.slug);
+      jsonBytes = (await first.redis.get(first.keys.entry(links[0]!.slug)))?.length ?? 0;
+    } finally {
+      await first.close();
+    }
+    expect(jsonBytes).toBeGreaterThan(100);
+    // Room for two of them, not three.
+    const { resolver, close } = await startResolver('bytes', 60_000, 60_000, Math.floor(jsonBytes * 2.5));
+    try {
+      for (const link of links) await resolver.resolve(link.slug);
+      expect(resolver.cached(links[0]!.slug)).toBeUndefined();
+      expect(resolver.cached(links[1]!.slug)).toMatchObject({ slug: links[1]!.slug });
+      expect(resolver.cached(links[2]!.slug)).toMatchObject({ slug: links[2]!.slug });
+    } finally {
+      await close();
+    }
+    // A link larger than the whole budget is still kept while it is the only one.
+    const tiny = await startResolver('bytes', 60_000, 60_000, 1);
+    try {
+      await tiny.resolver.resolve(links[0]!.slug);
+      expect(tiny.resolver.cached(links[0]!.slug)).toMatchObject({ slug: links[0]!.slug });
+      await tiny.resolver.resolve(links[1]!.slug);
+      expect(tiny.resolver.cached(links[0]!.slug)).toBeUndefined();
+    } finally {
+      await tiny.close();
+    }
+  });
+});
+
 describe('the in-process link cache past its time', () => {
   it('serves a link at once and refreshes it behind the scan; an invalidation drops it; without the subscription it is not stretched', async () => {
     const { keys, redis, subscriber, resolver, close } = await startResolver('stale', 50, 600);
@@ -176,7 +214,7 @@ describe('the in-process link cache past its time', () => {
       await new Promise((r) => setTimeout(r, 300));
       await redis.del(keys.entry(link.slug));
       await new Promise((r) => setTimeout(r, 100));
-      // Past its 50 ms: still answered from memory, and refreshed once 600 ms old.
+      // Past its 50 ms: still answered from memory, and refreshed once 600–900 ms old.
       expect(urlOf(resolver.cached(link.slug))).toBe('https://example.com/first');
       await expect.poll(() => urlOf(resolver.cached(link.slug)), { timeout: 2000 }).toBe('https://example.com/second');
       // A change announced drops the copy at once.
@@ -185,13 +223,13 @@ describe('the in-process link cache past its time', () => {
       const copy = await resolver.resolve(link.slug);
       expect(urlOf(copy)).toBe('https://example.com/second');
       const lookupsBefore = resolver.lookups.redis + resolver.lookups.postgres;
-      // Past its 50 ms but not its 600: served, and not looked up again.
+      // Past its 50 ms but not 600: served, and not looked up again.
       await new Promise((r) => setTimeout(r, 100));
       expect(resolver.cached(link.slug)).toBe(copy);
       await new Promise((r) => setTimeout(r, 50));
       expect(resolver.lookups.redis + resolver.lookups.postgres).toBe(lookupsBefore);
-      // A refresh that finds the link as it was keeps the same copy (what was made from it stays valid).
-      await new Promise((r) => setTimeout(r, 600));
+      // A refresh (600–900 ms after) that finds the link as it was keeps the same copy (what was made from it stays valid).
+      await new Promise((r) => setTimeout(r, 900));
       resolver.cached(link.slug);
       await new Promise((r) => setTimeout(r, 200));
       expect(resolver.lookups.redis + resolver.lookups.postgres).toBeGreaterThan(lookupsBefore);

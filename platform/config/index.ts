@@ -147,6 +147,8 @@ const envSchema = z
     LINK_CACHE_TTL_MS: positiveInt(5000),
     /** Links a redirect process keeps in memory at most. */
     LINK_CACHE_MAX_ENTRIES: positiveInt(100_000),
+    /** Megabytes of links (counted as their JSON) a redirect process keeps in memory at most. */
+    LINK_CACHE_MB: positiveInt(64),
     /** Megabytes of rendered landing and menu pages (and their compressed copies) a redirect process keeps at most. */
     PAGE_CACHE_MB: positiveInt(128),
     /** Threads a redirect process renders landing and menu pages on (off the event loop that answers scans). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from '../../../platform/logger.js';
 import type { Redis } from '../../../platform/redis/client.js';
@@ -11,12 +12,17 @@ export interface LinkResolverOptions {
   localTtlMs: number;
   /**
    * While the invalidation subscription is up: how often a copy past `localTtlMs` is refreshed
-   * behind the scan. Every change drops the copy at once; the refresh only covers a message lost
+   * behind the scan (each copy after this and up to half as long again, spread at random). Every change drops the copy at once; the refresh only covers a message lost
    * on a connection that looked up.
    */
   subscribedRefreshMs: number;
   /** In-process copies kept at most (oldest refreshed first out). */
   localMax: number;
+  /**
+   * Bytes of JSON the in-process copies may come from at most (oldest refreshed first out): a
+   * landing link carries up to 512 KiB of HTML, so a count alone does not bound the memory.
+   */
+  localMaxBytes: number;
   /** Lifetime of a Redis copy of a link; invalidation drops it on any change. */
   redisTtlSeconds: number;
   /** Lifetime of a Redis "no such slug" answer (creating the slug drops it too). */
@@ -57,12 +63,18 @@ interface LocalEntry {
   link: ResolvedLink | null;
   /** When the copy was made or last found current (epoch ms). */
   checkedAt: number;
+  /** When a scan of it, past `localTtlMs`, starts a refresh (while subscribed). */
+  refreshAt: number;
   /**
-   * The JSON the copy was made from (its Redis entry). A refresh that reads the same JSON keeps
-   * this copy: no parse, and what was made from the copy (its pages) stays current.
+   * A digest of the JSON the copy was made from (its Redis entry). A refresh that reads the same
+   * JSON keeps this copy: no parse, and what was made from the copy (its pages) stays current.
    */
-  source: string;
+  digest: string;
+  /** The JSON's length, counted against `localMaxBytes`. */
+  bytes: number;
 }
+
+const digestOf = (json: string) => createHash('sha256').update(json).digest('base64');
 
 // Writes a loaded entry only if no invalidation bumped the slug's version since it was read, so a
 // slow loader can never put back what a change just removed. A "no such slug" entry ('null') also
@@ -89,6 +101,8 @@ export class LinkResolver {
   /** "No such slug" answers, apart from `local` so that random slugs cannot evict links. */
   private readonly missing = new Map<string, LocalEntry>();
   private readonly loading = new Map<string, Promise<ResolvedLink | null>>();
+  /** The JSON bytes the copies in `local` were made from. */
+  private localBytes = 0;
   /** Bumped by every invalidation: a load that started before one does not keep its result. */
   private epoch = 0;
   /** Where each answer came from, since the process started (for metrics: the cache's hit ratio). */
@@ -109,8 +123,7 @@ export class LinkResolver {
       {
         channel: this.deps.keys.channel,
         onMessage: (slug) => {
-          this.local.delete(slug);
-          this.missing.delete(slug);
+          this.forget(slug);
           this.epoch++;
         },
         onReconnect: () => this.forgetAll(),
@@ -134,7 +147,7 @@ export class LinkResolver {
       const age = now - entry.checkedAt;
       if (age >= this.opts.localTtlMs) {
         if (!this.deps.invalidations.subscribed(this.deps.keys.channel)) return undefined;
-        if (age >= this.opts.subscribedRefreshMs)
+        if (now >= entry.refreshAt)
           void this.loadOnce(slug).catch((err: unknown) => this.deps.logger.debug({ err, slug }, 'link cache: refresh failed'));
       }
       this.lookups.local++;
@@ -184,6 +197,7 @@ export class LinkResolver {
 
   forgetAll(): void {
     this.local.clear();
+    this.localBytes = 0;
     this.missing.clear();
     this.epoch++;
   }
@@ -238,14 +252,37 @@ export class LinkResolver {
 
   /** The link `source` (its JSON) describes, kept as this process's copy unless an invalidation came since `epoch`. */
   private keep(slug: string, source: string, epoch: number, parsed?: ResolvedLink | null): ResolvedLink | null {
+    const digest = digestOf(source);
     const held = this.local.get(slug) ?? this.missing.get(slug);
-    const link = held?.source === source ? held.link : parsed !== undefined ? parsed : fromRedisEntry(source);
+    const link = held?.digest === digest ? held.link : parsed !== undefined ? parsed : fromRedisEntry(source);
     if (epoch !== this.epoch) return link;
-    const [map, other, max] = link ? [this.local, this.missing, this.opts.localMax] : [this.missing, this.local, this.opts.missingLocalMax];
-    other.delete(slug);
-    map.delete(slug);
-    map.set(slug, { link, checkedAt: Date.now(), source });
-    if (map.size > max) map.delete(map.keys().next().value!);
+    this.forget(slug);
+    const now = Date.now();
+    // Up to half as long again, at random: copies loaded together (a restart, a warm-up) would
+    // otherwise be refreshed together, a burst of Redis commands every interval.
+    const refreshAt = now + this.opts.subscribedRefreshMs * (1 + Math.random() / 2);
+    const entry = { link, checkedAt: now, refreshAt, digest, bytes: source.length };
+    if (!link) {
+      this.missing.set(slug, entry);
+      if (this.missing.size > this.opts.missingLocalMax) this.missing.delete(this.missing.keys().next().value!);
+      return link;
+    }
+    this.local.set(slug, entry);
+    this.localBytes += entry.bytes;
+    // The oldest out while over either bound; the copy just kept stays (it is being served).
+    for (const oldest of this.local.keys()) {
+      if ((this.local.size <= this.opts.localMax && this.localBytes <= this.opts.localMaxBytes) || oldest === slug) break;
+      this.forget(oldest);
+    }
     return link;
+  }
+
+  private forget(slug: string): void {
+    const entry = this.local.get(slug);
+    if (entry) {
+      this.localBytes -= entry.bytes;
+      this.local.delete(slug);
+    }
+    this.missing.delete(slug);
   }
 }
