@@ -15,7 +15,8 @@ RUN mkdir -p /app/data/scan-spool /app/data/secrets && chmod 700 /app/data/secre
 USER node
 EXPOSE 3000 3001
 # node runs as PID 1 directly (not npm) so SIGTERM reaches the server and it drains; the compiled
-# role, no TypeScript loader. A small young generation: ~30 MB less idle (main.ts says why).
+# role, no TypeScript loader, with the flags platform/process/role-runtime.ts gives the api
+# (compose runs the other roles with theirs).
 # Source maps are in dist/; NODE_OPTIONS=--enable-source-maps maps stack traces to the sources
 # (at ~17 MB of heap a process).
 CMD ["node", "--max-semi-space-size=1", "dist/api/server.js"]

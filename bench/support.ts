@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
 import { migrateDatabase } from '../platform/database/migrate.js';
+import { ROLE_RUNTIME, type Role } from '../platform/process/role-runtime.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 
@@ -103,14 +104,17 @@ export async function buildDist(): Promise<void> {
   if (code !== 0) throw new Error(`scripts/build.mjs --if-stale exited with ${code}`);
 }
 
+const ROLE_OF_ENTRY: Record<string, Role> = { 'api/server.ts': 'api', 'redirect/server.ts': 'redirect', 'workers/server.ts': 'worker' };
+
 /**
- * One of our entry points as production runs it: its dist/ bundle under plain node (call
- * buildDist first), resolved once `healthUrl` answers.
+ * One of our entry points as production runs it: its dist/ bundle under plain node with the
+ * role's flags and environment (call buildDist first), resolved once `healthUrl` answers.
  */
 export function startCompiledServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join('dist', entry.replace(/\.ts$/, '.js'))], {
+  const role = ROLE_RUNTIME[ROLE_OF_ENTRY[entry]!];
+  const child = spawn(process.execPath, [...role.nodeOptions, join('dist', entry.replace(/\.ts$/, '.js'))], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...role.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return untilHealthy(child, entry, healthUrl);

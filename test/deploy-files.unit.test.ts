@@ -15,6 +15,7 @@ import { validate as lintDockerfile } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../platform/config/index.js';
+import { ROLE_RUNTIME, type Role } from '../platform/process/role-runtime.js';
 
 // ajv is CommonJS: its class is the module's default export's default.
 const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;
@@ -35,6 +36,7 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   volumes: Record<string, unknown>;
 };
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
+const roles = { api: 'api/server.ts', redirect: 'redirect/server.ts', worker: 'workers/server.ts' } as const;
 const buildScript = readFileSync('scripts/build.mjs', 'utf8');
 
 /** A copy of a JSON schema without its draft-04 `id` keywords (not the properties named id). */
@@ -65,8 +67,6 @@ describe('docker-compose.yml', () => {
     expect(ajv.validate(schema, { services: { api: { image: 'x', restart: 42, unknown_key: true } } })).toBe(false);
   });
 
-  const roles = { api: 'api/server.ts', redirect: 'redirect/server.ts', worker: 'workers/server.ts' } as const;
-
   it('runs each role from its entry, with an environment the service accepts', () => {
     for (const [role, entry] of Object.entries(roles)) {
       const service = compose.services[role]!;
@@ -83,6 +83,16 @@ describe('docker-compose.yml', () => {
       for (const dependency of Object.keys(service.depends_on ?? {}))
         expect(compose.services[dependency], `${role} → ${dependency}`).toBeDefined();
       for (const volume of service.volumes ?? []) expect(compose.volumes, volume).toHaveProperty(volume.split(':')[0]!);
+    }
+  });
+
+  it('runs each role with the Node.js flags npm start gives it, as `npm run start:<role>` does', () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+    for (const [role, entry] of Object.entries(roles)) {
+      const flags = ROLE_RUNTIME[role as Role].nodeOptions;
+      const compiled = `dist/${entry.replace(/\.ts$/, '.js')}`;
+      expect(compose.services[role]!.command, role).toEqual(['node', ...flags, compiled]);
+      expect(scripts[`start:${role}`], role).toContain(`exec node ${[...flags, compiled].join(' ')}`);
     }
   });
 
@@ -140,6 +150,8 @@ describe('Dockerfile', () => {
     for (const flag of args.slice(0, -1)) expect(flag).toMatch(/^--[a-z-]+(=\S+)?$/);
     const entry = compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
     expect(existsSync(entry)).toBe(true);
+    const role = Object.entries(roles).find(([, source]) => source === entry)![0] as Role;
+    expect(args.slice(0, -1)).toEqual(ROLE_RUNTIME[role].nodeOptions);
     expect(buildScript).toContain(`'${entry}'`);
     // Nothing in the image loads TypeScript at run time, and the build needs only production dependencies.
     const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));

@@ -1,0 +1,31 @@
+/**
+ * The Node.js flags and environment each role runs with. `npm start` passes them (main.ts), the
+ * benches start roles with them, and `npm run start:<role>`, the image and docker-compose.yml
+ * repeat them as text (test/deploy-files.unit.test.ts checks that they agree).
+ */
+export interface RoleRuntime {
+  nodeOptions: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * A young generation of 1 MB semi-spaces instead of up to 16: the api and the worker hold ~30 MB
+ * less each when idle (docs/decisions/0330); neither answers scans, the one path where more
+ * scavenges would be felt. Two glibc malloc arenas instead of up to eight per core: their native
+ * threads (libuv's pool, sharp) each took an arena and kept it (docs/decisions/0344).
+ */
+const BACKGROUND_ROLE: RoleRuntime = { nodeOptions: ['--max-semi-space-size=1'], env: { MALLOC_ARENA_MAX: '2' } };
+
+export const ROLE_RUNTIME = {
+  api: BACKGROUND_ROLE,
+  /**
+   * A 512 MB old generation: V8 sizes the heap's growth by its limit, and under load, with the
+   * default limit of a large machine, let the old generation grow to several times what it held
+   * live before collecting (docs/decisions/0355). The redirect's large holdings are bounded on
+   * their own (LINK_CACHE_MB, PAGE_CACHE_MB, whose bytes live outside this heap).
+   */
+  redirect: { nodeOptions: ['--max-old-space-size=512'], env: {} },
+  worker: BACKGROUND_ROLE,
+} satisfies Record<string, RoleRuntime>;
+
+export type Role = keyof typeof ROLE_RUNTIME;
