@@ -41,7 +41,7 @@ const ROBOTS_TXT = 'User-agent: *\nDisallow: /*/files/\nAllow: /\n';
 /**
  * How often a link's copy is checked against Redis while pub/sub is up. The check covers only a
  * change message lost on a connection that looked up, and each one is a Redis command: every 5 s,
- * a redirect serving 10,000 links spent a sixth of its time on them (docs/decisions/0353).
+ * a redirect serving 10,000 links spent a large share of its time on them (docs/decisions/0353).
  */
 const SUBSCRIBED_LINK_REFRESH_MS = 60_000;
 
