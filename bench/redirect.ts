@@ -33,6 +33,7 @@ import {
   processCpuSeconds,
   printTable,
   procStatusMb,
+  sendOverConnections,
   startProcess,
   startCompiledServer,
   startServer,
@@ -216,19 +217,8 @@ async function makeMix(db: Database, accountId: string, dir: string): Promise<Mi
  * (each a Postgres query), which a time-based warm-up covered only in part on a slow day.
  */
 async function scanEachOnce(origin: string, slugs: readonly string[]): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < slugs.length) {
-        const res = await fetch(`${origin}${slugs[next++]}`, {
-          redirect: 'manual',
-          headers: { 'user-agent': USER_AGENT, 'x-forwarded-for': '73.0.0.1', 'accept-encoding': 'gzip, deflate, br' },
-        });
-        if (res.status !== 200 && res.status !== 302) throw new Error(`${res.url} answered ${res.status}`);
-        await res.arrayBuffer();
-      }
-    }),
-  );
+  const headers = { 'user-agent': USER_AGENT, 'x-forwarded-for': '73.0.0.1', 'accept-encoding': 'gzip, deflate, br' };
+  await sendOverConnections(slugs, 16, (slug) => fetch(`${origin}${slug}`, { redirect: 'manual', headers }), [200, 302]);
 }
 
 /**

@@ -207,12 +207,14 @@ export function fromAutocannon(result: autocannon.Result): LoadResult {
 
 /**
  * Sends one request per item, `connections` at a time (each connection takes the next item when
- * its answer is in); throws on any answer but 200. Resolves to the wall time of all of them, in ms.
+ * its answer is in); throws on any answer whose status is not in `accepted`. Resolves to the wall
+ * time of all of them, in ms.
  */
 export async function sendOverConnections<T>(
   items: readonly T[],
   connections: number,
   send: (item: T) => Promise<Response>,
+  accepted: readonly number[] = [200],
 ): Promise<number> {
   let next = 0;
   const start = performance.now();
@@ -220,7 +222,7 @@ export async function sendOverConnections<T>(
     Array.from({ length: connections }, async () => {
       while (next < items.length) {
         const res = await send(items[next++]!);
-        if (res.status !== 200) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
+        if (!accepted.includes(res.status)) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
         await res.arrayBuffer();
       }
     }),
