@@ -12,8 +12,9 @@ export interface LinkResolverOptions {
   localTtlMs: number;
   /**
    * While the invalidation subscription is up: how often a copy past `localTtlMs` is refreshed
-   * behind the scan (each copy after this and up to half as long again, spread at random). Every change drops the copy at once; the refresh only covers a message lost
-   * on a connection that looked up.
+   * behind the scan (each copy after this and up to half as long again, spread at random). Every
+   * change drops the copy at once; the refresh only covers a message lost on a connection that
+   * looked up.
    */
   subscribedRefreshMs: number;
   /** In-process copies kept at most (oldest refreshed first out). */
@@ -136,8 +137,9 @@ export class LinkResolver {
    * The in-process answer (a link, or null for "no such slug"), or undefined when a lookup is
    * needed. A link past its few seconds is served still while the invalidation subscription is up,
    * and refreshed off the request every `subscribedRefreshMs`: any change to it would have dropped
-   * it already, so the refresh only covers a message lost, and a lost connection clears the map. Scans of many links
-   * each scanned now and then (thousands of tables' codes) then never wait on Redis or Postgres.
+   * it already, so the refresh only covers a message lost, and a lost connection clears the map.
+   * Scans of many links each scanned now and then (thousands of tables' codes) then never wait on
+   * Redis or Postgres.
    * "No such slug" answers are not stretched: they guard Postgres against unknown slugs.
    */
   cached(slug: string): ResolvedLink | null | undefined {
