@@ -589,7 +589,7 @@ async function measure(url: string, seed: Seed): Promise<string> {
   try {
     const linkScope = async (slug: string, what: string): Promise<Scope> => {
       const { rows } = await pool.query<{ id: string; n: number }>(
-        'select id, scan_count::int as n from links where slug = $1 and account_id = $2',
+        'select id, scan_count::int as n from links join link_counters on link_id = id where slug = $1 and links.account_id = $2',
         [slug, seed.accountId],
       );
       return {

@@ -205,8 +205,10 @@ export async function seedLinks(pool: pg.Pool, accountId: string): Promise<strin
 
 async function reset(pool: pg.Pool, accountId: string) {
   await pool.query('delete from scans where account_id = $1', [accountId]);
-  await pool.query('update links set scan_count = 0, human_scan_count = 0, last_scanned_at = null where account_id = $1', [accountId]);
-  await pool.query('vacuum analyze scans, links');
+  await pool.query('update link_counters set scan_count = 0, human_scan_count = 0, last_scanned_at = null where account_id = $1', [
+    accountId,
+  ]);
+  await pool.query('vacuum analyze scans, link_counters');
 }
 
 export async function benchScans(): Promise<string> {

@@ -6,7 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { links } from '../domain/schema.js';
+import { linkCounters } from '../domain/schema.js';
 import { call } from './support/harness.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 
@@ -26,8 +26,8 @@ const scan = (path: string, init?: RequestInit) => stack.redirect.get(path, init
 /** Scans Postgres holds for the link once the worker caught up, and the link's counters. */
 async function scanCountOf(linkId: string, n: number) {
   const recorded = (await stack.waitForScans(linkId, n)).length;
-  const [link] = await stack.api.ctx.db.select().from(links).where(eq(links.id, linkId));
-  return { recorded, scanCount: link!.scanCount, humanScanCount: link!.humanScanCount };
+  const [counts] = await stack.api.ctx.db.select().from(linkCounters).where(eq(linkCounters.linkId, linkId));
+  return { recorded, scanCount: counts!.scanCount, humanScanCount: counts!.humanScanCount };
 }
 
 const JAPANESE = 'https://example.com/日本語?q=😀&a=é#über';

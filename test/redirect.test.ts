@@ -5,7 +5,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { links } from '../domain/schema.js';
+import { linkCounters } from '../domain/schema.js';
 import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { call, type TestAccount, type TestApi } from './support/harness.js';
 import { geoSample } from './support/geo.js';
@@ -58,7 +58,7 @@ describe('website links', () => {
       browserName: expect.stringMatching(/Safari/),
       deviceType: 'mobile',
     });
-    const [row] = await api.ctx.db.select().from(links).where(eq(links.id, link.id));
+    const [row] = await api.ctx.db.select().from(linkCounters).where(eq(linkCounters.linkId, link.id));
     expect(row).toMatchObject({ scanCount: 2, humanScanCount: 1 });
     expect(row!.lastScannedAt).toBeInstanceOf(Date);
   });
@@ -127,7 +127,7 @@ describe('scan limit', () => {
     const recorded = await waitForScans(link.id, 10);
     expect(recorded.filter((s) => !s.isBot)).toHaveLength(10);
     expect(recorded).toHaveLength(10);
-    const [row] = await api.ctx.db.select().from(links).where(eq(links.id, link.id));
+    const [row] = await api.ctx.db.select().from(linkCounters).where(eq(linkCounters.linkId, link.id));
     expect(row!.humanScanCount).toBe(10);
     const status = await call(api.app, me.key, 'GET', `/api/v1/links/${link.slug}`);
     expect(status.json().data.status).toBe('limit_reached');

@@ -56,7 +56,7 @@ const ingest = (scans: ScanEvent[]) => ingestScanBatches(database.pool, [encodeS
 
 async function counters(ids: string[]) {
   const { rows } = await database.pool.query<{ id: string; scan_count: number; human_scan_count: number; last_scanned_at: Date | null }>(
-    'select id, scan_count, human_scan_count, last_scanned_at from links where id = any($1::uuid[])',
+    'select link_id as id, scan_count, human_scan_count, last_scanned_at from link_counters where link_id = any($1::uuid[])',
     [ids],
   );
   return Object.fromEntries(

@@ -104,8 +104,8 @@ async function untilQueueDrained(): Promise<void> {
 
 async function expectExactlyOnce({ accountId, total, humans }: { accountId: string; total: number; humans: number }) {
   expect(await count('select count(*)::int as n from scans where account_id = $1', accountId)).toBe(total);
-  expect(await count('select sum(scan_count)::int as n from links where account_id = $1', accountId)).toBe(total);
-  expect(await count('select sum(human_scan_count)::int as n from links where account_id = $1', accountId)).toBe(humans);
+  expect(await count('select sum(scan_count)::int as n from link_counters where account_id = $1', accountId)).toBe(total);
+  expect(await count('select sum(human_scan_count)::int as n from link_counters where account_id = $1', accountId)).toBe(humans);
 }
 
 describe('scan ingestion survives failures of the worker side', () => {

@@ -3,10 +3,10 @@
  * these; every query is scoped by the caller's account, and another account's link is "not found".
  */
 import bcrypt from 'bcrypt';
-import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { type Database } from '../database.js';
 import { isUniqueViolation } from '../../platform/database/pool.js';
-import { files, folders, links, scans, templates } from '../schema.js';
+import { files, folders, linkCounters, links, scans, templates } from '../schema.js';
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import { deleteCafeOfLink } from '../cafes/link-deletion.js';
 import type { Principal } from '../accounts/api-keys.js';
@@ -37,8 +37,15 @@ export interface LinkFileRow {
   size: number;
 }
 
-/** A link with the files its data names, oldest first: what get, list and update give. */
-export type LinkWithFiles = LinkRow & { files: LinkFileRow[] };
+/** A link's scan counters (link_counters). */
+interface LinkCounts {
+  scanCount: number;
+  humanScanCount: number;
+  lastScannedAt: Date | null;
+}
+
+/** A link with its counters and the files its data names, oldest first: what get, list and update give. */
+export type LinkWithFiles = LinkRow & LinkCounts & { files: LinkFileRow[] };
 
 export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
 
@@ -261,9 +268,31 @@ async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, Lin
   return byLink;
 }
 
+/** The account's links of `ids`, with their counters and files, by id (a missing id is left out). */
+async function linksWithFiles(db: Executor, accountId: string, ids: string[]): Promise<Map<string, LinkWithFiles>> {
+  // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
+  // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
+  const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
+  const [rows, byLink] = await Promise.all([
+    db
+      .select({
+        ...getTableColumns(links),
+        scanCount: linkCounters.scanCount,
+        humanScanCount: linkCounters.humanScanCount,
+        lastScannedAt: linkCounters.lastScannedAt,
+      })
+      .from(links)
+      .innerJoin(linkCounters, eq(linkCounters.linkId, links.id))
+      .where(where),
+    filesOf(db, ids),
+  ]);
+  return new Map(rows.map((row) => [row.id, { ...row, files: byLink.get(row.id) ?? [] }]));
+}
+
 async function withFiles(db: Executor, row: LinkRow): Promise<LinkWithFiles> {
-  const byLink = await filesOf(db, [row.id]);
-  return { ...row, files: byLink.get(row.id) ?? [] };
+  const found = (await linksWithFiles(db, row.accountId, [row.id])).get(row.id);
+  if (!found) throw new NotFoundError('Link');
+  return found;
 }
 
 export async function getLink(ctx: LinkContext, accountId: string, slug: string): Promise<LinkWithFiles> {
@@ -284,18 +313,45 @@ function listConditions(accountId: string, q: Omit<ListLinksQuery, 'page' | 'siz
   return and(...where)!;
 }
 
-function listOrder(sort: ListLinksQuery['sort_by']) {
+function listOrder(sort: Exclude<ListLinksQuery['sort_by'], 'most_visited'>) {
   switch (sort) {
     case 'name':
       return [asc(sql`lower(${links.name})`), asc(links.id)];
     case 'last_modified':
       return [desc(links.updatedAt), desc(links.id)];
-    case 'most_visited':
-      return [desc(links.scanCount), desc(links.id)];
     case 'most_recent':
     default:
       return [desc(links.createdAt), desc(links.id)];
   }
+}
+
+/**
+ * The ids of the account's links matching `where`, one page in the list's order. Most visited is
+ * the order of the counters (link_counters), joined to the links they count.
+ */
+function pageIds(db: Database, accountId: string, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size' | 'sort_by'>) {
+  const offset = (q.page - 1) * q.size;
+  if (q.sort_by === 'most_visited') {
+    return (
+      db
+        .select({ id: links.id })
+        .from(linkCounters)
+        .innerJoin(links, eq(links.id, linkCounters.linkId))
+        .where(and(eq(linkCounters.accountId, accountId), where))
+        // Spelled as the index is (Drizzle writes its descending columns NULLS LAST, Postgres's desc
+        // means NULLS FIRST), so a first page walks the index instead of sorting every link.
+        .orderBy(sql`${linkCounters.scanCount} desc nulls last`, sql`${linkCounters.linkId} desc nulls last`)
+        .limit(q.size)
+        .offset(offset)
+    );
+  }
+  return db
+    .select({ id: links.id })
+    .from(links)
+    .where(where)
+    .orderBy(...listOrder(q.sort_by))
+    .limit(q.size)
+    .offset(offset);
 }
 
 async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
@@ -318,47 +374,33 @@ export async function listLinks(ctx: LinkContext, accountId: string, q: ListLink
   // The page is chosen on narrow (id, sort key) tuples that the indexes hold (sorting whole rows,
   // jsonb and all, spills to disk on a deep page of a large account); its rows are then read whole
   // by id, a chunk at a time, in that order (readLinks).
-  const page = await pageOf(ctx.db, where, q, () =>
-    ctx.db
-      .select({ id: links.id })
-      .from(links)
-      .where(where)
-      .orderBy(...listOrder(q.sort_by))
-      .limit(q.size)
-      .offset((q.page - 1) * q.size),
-  );
+  const page = await pageOf(ctx.db, where, q, () => pageIds(ctx.db, accountId, where, q));
   return { meta: page.meta, ids: page.data.map((r) => r.id) };
 }
 
 /**
- * The account's links of `ids` with their files, in that order, in two queries. A link deleted
+ * The account's links of `ids` with their counters and files, in that order, in two queries. A link deleted
  * after its page was chosen is left out; one changed meanwhile is read as it is now.
  */
 export async function readLinks(ctx: LinkContext, accountId: string, ids: string[]): Promise<LinkWithFiles[]> {
-  // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
-  // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
-  const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
-  const rows = new Map((await ctx.db.select().from(links).where(where)).map((r) => [r.id, r]));
-  const byLink = await filesOf(ctx.db, ids);
-  const found: LinkWithFiles[] = [];
-  for (const id of ids) {
-    const row = rows.get(id);
-    if (row) found.push({ ...row, files: byLink.get(id) ?? [] });
-  }
-  return found;
+  const byId = await linksWithFiles(ctx.db, accountId, ids);
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {
   const where = listConditions(accountId, q);
-  return pageOf(ctx.db, where, q, () =>
-    ctx.db
-      .select({ name: links.name, slug: links.slug })
+  return pageOf(ctx.db, where, q, async () => {
+    const ids = (await pageIds(ctx.db, accountId, where, q)).map((r) => r.id);
+    const rows = await ctx.db
+      .select({ id: links.id, name: links.name, slug: links.slug })
       .from(links)
-      .where(where)
-      .orderBy(...listOrder(q.sort_by))
-      .limit(q.size)
-      .offset((q.page - 1) * q.size),
-  );
+      .where(and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [{ name: row.name, slug: row.slug }] : [];
+    });
+  });
 }
 
 /**
@@ -481,19 +523,7 @@ export async function moveLink(ctx: LinkContext, accountId: string, slug: string
  */
 export async function duplicateLink(ctx: LinkContext, who: Principal, slug: string, name?: string): Promise<LinkRow> {
   const source = await findLinkRow(ctx.db, who.accountId, slug);
-  const {
-    id: _id,
-    slug: _slug,
-    createdAt: _c,
-    updatedAt: _u,
-    scanCount: _s,
-    humanScanCount: _h,
-    lastScannedAt: _l,
-    sourceJobId: _j,
-    sourceIndex: _i,
-    favorite: _f,
-    ...rest
-  } = source;
+  const { id: _id, slug: _slug, createdAt: _c, updatedAt: _u, sourceJobId: _j, sourceIndex: _i, favorite: _f, ...rest } = source;
   const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
     const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
     const copies = await copyFiles(

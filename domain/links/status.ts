@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { links } from '../schema.js';
+import { linkCounters, links } from '../schema.js';
 
 /** The values of the `status` filter. */
 export const LINK_STATUSES = ['active', 'paused', 'scheduled', 'expired', 'limit_reached'] as const;
@@ -54,5 +54,6 @@ export const linkStatusSql: SQL<LinkStatus> = sql<LinkStatus>`case
   when ${links.paused} then 'paused'
   when ${links.scheduleActive} and ${links.startDate} is not null and now() < ${links.startDate} then 'scheduled'
   when ${links.scheduleActive} and ${links.endDate} is not null and now() >= ${links.endDate} then 'expired'
-  when ${links.scanLimitActive} and ${links.scanLimit} is not null and ${links.humanScanCount} >= ${links.scanLimit} then 'limit_reached'
+  when ${links.scanLimitActive} and ${links.scanLimit} is not null
+    and (select c.human_scan_count from ${linkCounters} c where c.link_id = ${links.id}) >= ${links.scanLimit} then 'limit_reached'
   else 'active' end`;

@@ -43,10 +43,6 @@ export const links = pgTable(
     passwordProtectedActive: boolean('password_protected_active').notNull().default(false),
     /** bcrypt hash; plaintext is never stored. */
     password: text('password'),
-    /** All recorded scans, and the human ones (bots never count toward a scan limit). */
-    scanCount: bigint('scan_count', { mode: 'number' }).notNull().default(0),
-    humanScanCount: bigint('human_scan_count', { mode: 'number' }).notNull().default(0),
-    lastScannedAt: tstz('last_scanned_at'),
     /** A bulk job's id and the record's index in it: a retried job finds its links instead of duplicating them. */
     sourceJobId: uuid('source_job_id'),
     sourceIndex: integer('source_index'),
@@ -61,7 +57,6 @@ export const links = pgTable(
     index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
     index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),
-    index('links_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.id.desc()),
     index('links_account_folder_idx').on(t.accountId, t.folderId),
     index('links_account_type_idx').on(t.accountId, t.type),
     index('links_account_menu_idx')
@@ -76,4 +71,25 @@ export const links = pgTable(
       .on(t.sourceJobId, t.sourceIndex)
       .where(sql`${t.sourceJobId} is not null`),
   ],
+);
+
+/**
+ * A link's scan counters, one row per link (made with the link by the trigger of migration 0014,
+ * however the link is inserted). They change with every batch of the link's scans, so they are
+ * not in `links`: there the sort index on scan_count made each counter update write a new entry
+ * into all twelve of the links' indexes; here it writes two.
+ */
+export const linkCounters = pgTable(
+  'link_counters',
+  {
+    linkId: uuid('link_id')
+      .primaryKey()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    accountId: accountId(),
+    /** All recorded scans, and the human ones (bots never count toward a scan limit). */
+    scanCount: bigint('scan_count', { mode: 'number' }).notNull().default(0),
+    humanScanCount: bigint('human_scan_count', { mode: 'number' }).notNull().default(0),
+    lastScannedAt: tstz('last_scanned_at'),
+  },
+  (t) => [index('link_counters_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.linkId.desc())],
 );

@@ -10,8 +10,8 @@
  *      simply not there.
  *   2. `inserted`: the scans whose link exists and belongs to the scan's account (anything else
  *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING.
- *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at, from the rows of
- *      step 2 only.
+ *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at (link_counters),
+ *      from the rows of step 2 only.
  *
  * The same statement keeps the analytics rollups (domain/analytics/rollups.ts) from the rows of
  * step 2: it records the batch's visitor keys per link and account and UTC day
@@ -130,11 +130,11 @@ counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans, max(created_at) as last
   from inserted group by link_id
 )
-update links set
-  scan_count = links.scan_count + counts.scans,
-  human_scan_count = links.human_scan_count + counts.humans,
-  last_scanned_at = greatest(links.last_scanned_at, counts.last)
-from counts where links.id = counts.link_id
+update link_counters c set
+  scan_count = c.scan_count + counts.scans,
+  human_scan_count = c.human_scan_count + counts.humans,
+  last_scanned_at = greatest(c.last_scanned_at, counts.last)
+from counts where c.link_id = counts.link_id
 returning counts.scans`;
 
 const isText = (value: unknown) => value === null || typeof value === 'string';

@@ -75,7 +75,7 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
 export async function loadHumanScanCount(pool: pg.Pool, linkId: string): Promise<number> {
   const { rows } = await pool.query<{ n: number }>({
     name: 'resolve-link-human-scans',
-    text: 'select human_scan_count as n from links where id = $1',
+    text: 'select human_scan_count as n from link_counters where link_id = $1',
     values: [linkId],
   });
   return Number(rows[0]?.n ?? 0);
