@@ -23,7 +23,7 @@ const PREFIX = 'qrlinks-bench-sizing';
 const SCANS = Number(process.env.BENCH_SCANS ?? 200_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** The tables a scan writes: the scan itself, the rollups and the day's visitor keys, the link's counters. */
-const TABLES = ['scans', 'scan_rollups', 'link_scan_hours', 'scan_visitor_days', 'links'];
+const TABLES = ['scans', 'scan_rollups', 'link_scan_hours', 'scan_visitor_days', 'link_counters'];
 
 interface PostgresCounters {
   walBytes: number;
@@ -147,7 +147,7 @@ export async function benchSizing(): Promise<string> {
         `${Math.round((perSecond * m((r) => r.commitsPer1000)) / 1000)} commits/s`,
       ],
       [
-        'table and index growth per scan (scans, rollups, visitor days, links)',
+        'table and index growth per scan (scans, rollups, visitor days, link counters)',
         `${Math.round(m((r) => r.tableBytesPerScan))} B`,
         gb(perSecond * 86_400 * m((r) => r.tableBytesPerScan), 'per day'),
       ],
