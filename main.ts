@@ -19,10 +19,6 @@ if (typeof preparation === 'number') process.exit(preparation);
 const env: NodeJS.ProcessEnv = { ...process.env, ...preparation.env };
 for (const name of preparation.unset) delete env[name];
 process.exitCode = await supervise(
-  [
-    { name: 'api', entry: entry('./api/server.ts'), ...ROLE_RUNTIME.api },
-    { name: 'redirect', entry: entry('./redirect/server.ts'), ...ROLE_RUNTIME.redirect },
-    { name: 'worker', entry: entry('./workers/server.ts'), ...ROLE_RUNTIME.worker },
-  ],
+  (['api', 'redirect', 'worker'] as const).map((name) => ({ ...ROLE_RUNTIME[name], name, entry: entry(`./${ROLE_RUNTIME[name].entry}`) })),
   { ...preparation, env, log: (line) => process.stdout.write(`${line}\n`) },
 );

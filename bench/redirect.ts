@@ -338,13 +338,13 @@ export async function benchRedirect(): Promise<string> {
     // One at a time: on a loaded 2-core machine four Node.js processes starting together (two of
     // them reading the geo database) can each take longer than startServer waits.
     const redirect = await startCompiledServer(
-      'redirect/server.ts',
+      'redirect',
       // Behind a proxy, as in production: the mix's clients arrive in X-Forwarded-For.
       { ...env, REDIRECT_PORT: String(redirectPort), TRUSTED_PROXIES: '127.0.0.1' },
       `http://127.0.0.1:${redirectPort}/health`,
     );
     const unlogged = await startCompiledServer(
-      'redirect/server.ts',
+      'redirect',
       { ...env, REDIRECT_PORT: String(unloggedPort), SCAN_WRITE_AHEAD: 'false', TRUSTED_PROXIES: '127.0.0.1' },
       `http://127.0.0.1:${unloggedPort}/health`,
     );

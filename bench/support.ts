@@ -104,20 +104,18 @@ export async function buildDist(): Promise<void> {
   if (code !== 0) throw new Error(`scripts/build.mjs --if-stale exited with ${code}`);
 }
 
-const ROLE_OF_ENTRY: Record<string, Role> = { 'api/server.ts': 'api', 'redirect/server.ts': 'redirect', 'workers/server.ts': 'worker' };
-
 /**
  * One of our entry points as production runs it: its dist/ bundle under plain node with the
  * role's flags and environment (call buildDist first), resolved once `healthUrl` answers.
  */
-export function startCompiledServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
-  const role = ROLE_RUNTIME[ROLE_OF_ENTRY[entry]!];
-  const child = spawn(process.execPath, [...role.nodeOptions, join('dist', entry.replace(/\.ts$/, '.js'))], {
+export function startCompiledServer(name: Role, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
+  const role = ROLE_RUNTIME[name];
+  const child = spawn(process.execPath, [...role.nodeOptions, join('dist', role.entry.replace(/\.ts$/, '.js'))], {
     cwd: ROOT,
     env: { ...process.env, ...role.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return untilHealthy(child, entry, healthUrl);
+  return untilHealthy(child, role.entry, healthUrl);
 }
 
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
@@ -278,7 +276,7 @@ export async function startBenchApi(databaseUrl: string): Promise<RunningServer>
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = await startCompiledServer(
-    'api/server.ts',
+    'api',
     { PORT: String(port), DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: '100000000', REDIS_NAMESPACE: 'qrlinks-bench' },
     `${origin}/health`,
   );

@@ -1,9 +1,11 @@
 /**
- * The Node.js flags and environment each role runs with. `npm start` passes them (main.ts), the
- * benches start roles with them, and `npm run start:<role>`, the image and docker-compose.yml
- * repeat them as text (test/deploy-files.unit.test.ts checks that they agree).
+ * Each role's entry module and the Node.js flags and environment it runs with. `npm start` runs
+ * them (main.ts), the benches start roles with them, and `npm run start:<role>`, the image and
+ * docker-compose.yml repeat them as text (test/deploy-files.unit.test.ts checks that they agree).
  */
 export interface RoleRuntime {
+  /** The entry module, from the repository's root (dist/ holds it as .js). */
+  entry: string;
   nodeOptions: string[];
   env: Record<string, string>;
 }
@@ -14,18 +16,18 @@ export interface RoleRuntime {
  * scavenges would be felt. Two glibc malloc arenas instead of up to eight per core: their native
  * threads (libuv's pool, sharp) each took an arena and kept it (docs/decisions/0344).
  */
-const BACKGROUND_ROLE: RoleRuntime = { nodeOptions: ['--max-semi-space-size=1'], env: { MALLOC_ARENA_MAX: '2' } };
+const BACKGROUND_ROLE = { nodeOptions: ['--max-semi-space-size=1'], env: { MALLOC_ARENA_MAX: '2' } };
 
 export const ROLE_RUNTIME = {
-  api: BACKGROUND_ROLE,
+  api: { entry: 'api/server.ts', ...BACKGROUND_ROLE },
   /**
    * A 512 MB old generation: V8 sizes the heap's growth by its limit, and under load, with the
    * default limit of a large machine, let the old generation grow to several times what it held
    * live before collecting (docs/decisions/0355). The redirect's large holdings are bounded on
    * their own (LINK_CACHE_MB, PAGE_CACHE_MB, whose bytes live outside this heap).
    */
-  redirect: { nodeOptions: ['--max-old-space-size=512'], env: {} },
-  worker: BACKGROUND_ROLE,
+  redirect: { entry: 'redirect/server.ts', nodeOptions: ['--max-old-space-size=512'], env: {} },
+  worker: { entry: 'workers/server.ts', ...BACKGROUND_ROLE },
 } satisfies Record<string, RoleRuntime>;
 
 export type Role = keyof typeof ROLE_RUNTIME;
