@@ -379,8 +379,8 @@ export async function listLinks(ctx: LinkContext, accountId: string, q: ListLink
 }
 
 /**
- * The account's links of `ids` with their counters and files, in that order, in two queries. A link deleted
- * after its page was chosen is left out; one changed meanwhile is read as it is now.
+ * The account's links of `ids` with their counters and files, in that order, in two queries. A
+ * link deleted after its page was chosen is left out; one changed meanwhile is read as it is now.
  */
 export async function readLinks(ctx: LinkContext, accountId: string, ids: string[]): Promise<LinkWithFiles[]> {
   const byId = await linksWithFiles(ctx.db, accountId, ids);

@@ -4,9 +4,9 @@
  * crash, a lost lock or an ambiguous failure inserts only what is not there yet, and the link
  * counters grow by exactly the rows this statement inserted:
  *
- *   1. `locked`: the batch's links that still exist, locked in id order (FOR NO KEY UPDATE, the
- *      lock the counter update takes anyway) by the statement before. Taking every lock up front
- *      in one order means two concurrent batches never deadlock, and a link deleted meanwhile is
+ *   1. `locked`: the batch's links that still exist, locked in id order (FOR NO KEY UPDATE, which
+ *      a deletion of the link waits for) by the statement before. Taking every lock up front in
+ *      one order means two concurrent batches never deadlock, and a link deleted meanwhile is
  *      simply not there.
  *   2. `inserted`: the scans whose link exists and belongs to the scan's account (anything else
  *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING.
