@@ -268,31 +268,20 @@ async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, Lin
   return byLink;
 }
 
-/** The account's links of `ids`, with their counters and files, by id (a missing id is left out). */
-async function linksWithFiles(db: Executor, accountId: string, ids: string[]): Promise<Map<string, LinkWithFiles>> {
-  // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
-  // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
-  const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
-  const [rows, byLink] = await Promise.all([
-    db
-      .select({
-        ...getTableColumns(links),
-        scanCount: linkCounters.scanCount,
-        humanScanCount: linkCounters.humanScanCount,
-        lastScannedAt: linkCounters.lastScannedAt,
-      })
-      .from(links)
-      .innerJoin(linkCounters, eq(linkCounters.linkId, links.id))
-      .where(where),
-    filesOf(db, ids),
-  ]);
-  return new Map(rows.map((row) => [row.id, { ...row, files: byLink.get(row.id) ?? [] }]));
-}
+/** A link's counters as its answers carry them (read from link_counters beside its row). */
+const COUNT_COLUMNS = {
+  scanCount: linkCounters.scanCount,
+  humanScanCount: linkCounters.humanScanCount,
+  lastScannedAt: linkCounters.lastScannedAt,
+};
 
 async function withFiles(db: Executor, row: LinkRow): Promise<LinkWithFiles> {
-  const found = (await linksWithFiles(db, row.accountId, [row.id])).get(row.id);
-  if (!found) throw new NotFoundError('Link');
-  return found;
+  const [byLink, [counts]] = await Promise.all([
+    filesOf(db, [row.id]),
+    db.select(COUNT_COLUMNS).from(linkCounters).where(eq(linkCounters.linkId, row.id)),
+  ]);
+  if (!counts) throw new NotFoundError('Link');
+  return { ...row, ...counts, files: byLink.get(row.id) ?? [] };
 }
 
 export async function getLink(ctx: LinkContext, accountId: string, slug: string): Promise<LinkWithFiles> {
@@ -383,8 +372,22 @@ export async function listLinks(ctx: LinkContext, accountId: string, q: ListLink
  * link deleted after its page was chosen is left out; one changed meanwhile is read as it is now.
  */
 export async function readLinks(ctx: LinkContext, accountId: string, ids: string[]): Promise<LinkWithFiles[]> {
-  const byId = await linksWithFiles(ctx.db, accountId, ids);
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
+  // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
+  const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
+  const [rows, byLink] = await Promise.all([
+    ctx.db
+      .select({ ...getTableColumns(links), ...COUNT_COLUMNS })
+      .from(links)
+      .innerJoin(linkCounters, eq(linkCounters.linkId, links.id))
+      .where(where),
+    filesOf(ctx.db, ids),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [{ ...row, files: byLink.get(id) ?? [] }] : [];
+  });
 }
 
 export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {
