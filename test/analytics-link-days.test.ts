@@ -229,3 +229,39 @@ describe("a link's per-dimension day rows", () => {
     expect(res.json().data).toEqual([]);
   });
 });
+
+describe("a link's all scans", () => {
+  it('have hour rows and no day rows; its totals over whole days equal the raw counts, as the account rows do', async () => {
+    const account = await createTestAccount(api.ctx);
+    const link = await makeLink(account);
+    const todayStart = Date.parse(`${utcDay(Date.now())}T00:00:00Z`);
+    await ingest(
+      scansAt(
+        account,
+        link.id,
+        Array.from({ length: 60 }, (_, i) => todayStart - 20 * DAY + i * ((20 * DAY) / 60) + 7),
+      ),
+    );
+    const grains = async (scopeId: string) =>
+      (
+        await pool().query<{ grain: string }>(`select distinct grain from scan_rollups where scope_id = $1 and dimension = 0 order by 1`, [
+          scopeId,
+        ])
+      ).rows;
+    expect((await grains(link.id)).map((r) => r.grain)).toEqual(['hour']);
+    expect((await grains(account.accountId)).map((r) => r.grain)).toEqual(['day', 'hour']);
+    const { rows } = await pool().query<{ humans: number; bots: number }>(
+      `select count(*) filter (where not is_bot)::int as humans, count(*) filter (where is_bot)::int as bots from scans where link_id = $1`,
+      [link.id],
+    );
+    for (const query of ['duration=30_days&timezone=UTC&exclude_bots=false', 'duration=1_year&timezone=Asia%2FKolkata']) {
+      const [ofLink, ofAccount] = await Promise.all(
+        [`/links/${link.slug}/analytics`, '/analytics'].map(
+          async (scope) => (await call(api.app, account.key, 'GET', `${API_PREFIX}${scope}/general?${query}`)).json().data,
+        ),
+      );
+      expect(ofLink, query).toMatchObject({ humanScans: rows[0]!.humans, botScans: rows[0]!.bots });
+      expect({ ...ofLink, numberOfLinks: 1 }, query).toEqual({ ...ofAccount, numberOfLinks: 1 });
+    }
+  });
+});

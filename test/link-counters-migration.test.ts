@@ -3,13 +3,10 @@
  * every link keeps its counts, and links inserted afterwards, one at a time or many in one
  * statement, get their counters row from the trigger. Runs on a database of its own.
  */
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../platform/database/migrate.js';
-import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
+import { databaseAtMigration, freshDatabase } from './support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `${url.pathname}_counters_migration`;
@@ -19,15 +16,9 @@ let accountId = '';
 const counted = new Map<string, { scans: number; humans: number; last: string | null }>();
 
 beforeAll(async () => {
-  await freshDatabase(url);
-  const folder = await migrationsUpTo(13);
+  await databaseAtMigration(url, 13);
   client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
-  try {
-    await migrate(drizzle(client), { migrationsFolder: folder });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
   accountId = (await client.query<{ id: string }>(`insert into accounts (name, plan) values ('old', 'pro') returning id`)).rows[0]!.id;
   const { rows } = await client.query<{ id: string; scans: string; humans: string; last: string | null }>(
     `insert into links (account_id, slug, name, type, meta_data, qr_options, scan_count, human_scan_count, last_scanned_at)

@@ -108,8 +108,8 @@ const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
 
 /**
  * The rows to count for a scope, window and dimension, as (at, is_bot, value, scans, visitors):
- * scan_rollups rows of whole hours (and, with `days`, of whole UTC days), and single raw scans for
- * the partial hours. `at` is a bucket's start or a raw scan's time. A link has no hour rows per
+ * scan_rollups rows of whole hours (and, with `days`, of whole UTC days, except for a link's all
+ * scans, which have hour rows only), and single raw scans for the partial hours. `at` is a bucket's start or a raw scan's time. A link has no hour rows per
  * dimension: its partial days' rankings come from link_scan_hours, and so do its whole days from
  * the account's link_days_from on, whose day rows are not written yet (rollLinkDays in
  * rollups.ts). That day is read in this same statement, so a roll committing between two reads
@@ -130,7 +130,8 @@ function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days:
       where h.link_id = ${scopeId} and h.hour >= ${at(a)} and h.hour < ${at(b)}${also}`);
   const perLinkDimension = scope.linkId !== undefined && column !== null;
   const hours = perLinkDimension ? linkHours : (a: number, b: number) => rollup('hour', a, b);
-  if (days && plan.daysFrom < plan.daysTo) {
+  const dayRows = days && (scope.linkId === undefined || perLinkDimension);
+  if (dayRows && plan.daysFrom < plan.daysTo) {
     hours(plan.hoursFrom, plan.daysFrom);
     if (perLinkDimension) {
       const open = sql`(select ${sql.raw(linkDaysFrom('a'))} from accounts a where a.id = ${scope.accountId})`;

@@ -63,9 +63,9 @@ export const linkScanHours = pgTable(
 /**
  * Scans per bucket, one dimension at a time (0 all scans, 1 browser, 2 OS, 3 country, 4 city,
  * 5 link id, 6 device type), kept with link_scan_hours. An account's rows (scope_id = account id) hold every
- * dimension per UTC hour and per UTC day; a link's (scope_id = link id) all scans per UTC hour and
- * per UTC day, and every other dimension per UTC day, so a year of a busy link is a few hundred
- * rows per value, not a row per visitor combination and hour. Those per-dimension day rows are
+ * dimension per UTC hour and per UTC day; a link's (scope_id = link id) all scans per UTC hour,
+ * and every other dimension per UTC day, so a year of a busy link is a few hundred rows per value,
+ * not a row per visitor combination and hour. Those per-dimension day rows are
  * there only for days before the account's link_days_from (written once the day is closed; the
  * days after are read from link_scan_hours).
  */

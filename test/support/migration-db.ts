@@ -2,10 +2,12 @@
  * For tests of one migration on existing rows: a database of their own, made empty, and the
  * migrations up to the one before, so rows can be written in the shape older code wrote.
  */
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 
 const MIGRATIONS = fileURLToPath(new URL('../../db/migrations', import.meta.url));
@@ -34,4 +36,18 @@ export async function migrationsUpTo(lastIdx: number): Promise<string> {
   journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
   await writeFile(journalPath, JSON.stringify(journal));
   return dir;
+}
+
+/** The database of `url` made empty, then migrated up to and including `lastIdx`. */
+export async function databaseAtMigration(url: URL, lastIdx: number): Promise<void> {
+  await freshDatabase(url);
+  const folder = await migrationsUpTo(lastIdx);
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await migrate(drizzle(client), { migrationsFolder: folder });
+  } finally {
+    await client.end();
+    await rm(folder, { recursive: true, force: true });
+  }
 }
