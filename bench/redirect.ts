@@ -29,7 +29,7 @@ import {
   median,
   medianOfRuns,
   peakRssWhile,
-  postgresCpuSeconds,
+  commandCpuSeconds,
   processCpuSeconds,
   printTable,
   procStatusMb,
@@ -57,10 +57,15 @@ interface Measured extends LoadResult {
   completed: number;
 }
 
-/** CPU time per completed request, µs: the redirect process's, and Postgres's (every postgres process, the worker's writes). */
+/**
+ * CPU time per completed request, µs: the redirect process's, Postgres's (every postgres process,
+ * the worker's writes), the worker process's and Redis's (the queue between them).
+ */
 interface CpuPerRequest {
   redirect: number;
   postgres: number;
+  worker: number;
+  redis: number;
 }
 
 const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
@@ -476,8 +481,9 @@ export async function benchRedirect(): Promise<string> {
       drainMs.push(await drained());
       // The single link and then the realistic mix on the same process, both through the script.
       // Their CPU per request counts until the worker has written every scan of the run.
-      scripted.push(await withCpu(redirectPid, cpuSingle, loadOnce(ourOrigin, singleFile), drained));
-      mixed.push(await withCpu(redirectPid, cpuMix, peakRssInto(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)), drained));
+      const pids = { redirect: redirectPid, worker: worker.pid! };
+      scripted.push(await withCpu(pids, cpuSingle, loadOnce(ourOrigin, singleFile), drained));
+      mixed.push(await withCpu(pids, cpuMix, peakRssInto(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)), drained));
       // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
       unlogged.push(await loadOnce(unloggedUrl));
       await drained();
@@ -505,7 +511,13 @@ export async function benchRedirect(): Promise<string> {
     // Per request, metrics add 1/(bm) - 1/(b) seconds; as a share of (a)'s time per request, a × that.
     const metricsMicros = metered.map((r, i) => 1e6 / r.requestsPerSec - 1e6 / base[i]!.requestsPerSec);
     const metricsShare = median(ours.map((r, i) => r.requestsPerSec * (metricsMicros[i]! / 1e6)));
-    const cpu = (runs: CpuPerRequest[], of: keyof CpuPerRequest) => median(runs.map((r) => r[of])).toFixed(1);
+    const cpu = (runs: CpuPerRequest[]) =>
+      (['redirect', 'postgres', 'worker', 'redis'] as const)
+        .map(
+          (of) =>
+            `${{ redirect: 'redirect', postgres: 'Postgres', worker: 'worker', redis: 'Redis' }[of]} ${median(runs.map((r) => r[of])).toFixed(1)}`,
+        )
+        .join(', ');
     const row = (name: string, runs: Measured[], ratio: string) => {
       const m = medianOfRuns(runs);
       return [name, Math.round(m.requestsPerSec), m.p50.toFixed(2), m.p99.toFixed(2), ratio];
@@ -535,9 +547,9 @@ export async function benchRedirect(): Promise<string> {
           `${median(mixed.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; vs (a) ${median(mixed.map((r, i) => r.requestsPerSec / ours[i]!.requestsPerSec)).toFixed(2)} (rounds: ${mixed.map((r, i) => (r.requestsPerSec / ours[i]!.requestsPerSec).toFixed(2)).join(', ')}); p99 ${median(mixed.map((r, i) => r.p99 / base[i]!.p99)).toFixed(2)}× (b)`,
         ),
         row(
-          `(as) the single link of (a) sent as (m) sends (wrk's script, a public address in X-Forwarded-For): redirect CPU ${cpu(cpuSingle, 'redirect')} µs, Postgres CPU ${cpu(cpuSingle, 'postgres')} µs a request`,
+          `(as) the single link of (a) sent as (m) sends (wrk's script, a public address in X-Forwarded-For): CPU µs a request: ${cpu(cpuSingle)}`,
           scripted,
-          `${median(scripted.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; (m) vs (as) ${median(mixed.map((r, i) => r.requestsPerSec / scripted[i]!.requestsPerSec)).toFixed(2)} (rounds: ${mixed.map((r, i) => (r.requestsPerSec / scripted[i]!.requestsPerSec).toFixed(2)).join(', ')}); (m): redirect CPU ${cpu(cpuMix, 'redirect')} µs, Postgres CPU ${cpu(cpuMix, 'postgres')} µs a request`,
+          `${median(scripted.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; (m) vs (as) ${median(mixed.map((r, i) => r.requestsPerSec / scripted[i]!.requestsPerSec)).toFixed(2)} (rounds: ${mixed.map((r, i) => (r.requestsPerSec / scripted[i]!.requestsPerSec).toFixed(2)).join(', ')}); (m): CPU µs a request: ${cpu(cpuMix)}`,
         ),
         row(
           `(a0) (a) without the per-scan write-ahead (SCAN_WRITE_AHEAD=false; (a)/(a0) median ${walCost.toFixed(2)})`,
@@ -582,14 +594,24 @@ export async function benchRedirect(): Promise<string> {
  * `run` (a load) and then `settled` (the worker catching up), with the CPU both cost the redirect
  * `pid` and Postgres per completed request pushed to `into`.
  */
-async function withCpu(pid: number, into: CpuPerRequest[], run: Promise<Measured>, settled: () => Promise<unknown>): Promise<Measured> {
-  const sample = async () => ({ redirect: await processCpuSeconds(pid), postgres: await postgresCpuSeconds() });
+async function withCpu(
+  pids: { redirect: number; worker: number },
+  into: CpuPerRequest[],
+  run: Promise<Measured>,
+  settled: () => Promise<unknown>,
+): Promise<Measured> {
+  const sample = async (): Promise<CpuPerRequest> => ({
+    redirect: await processCpuSeconds(pids.redirect),
+    postgres: await commandCpuSeconds('postgres'),
+    worker: await processCpuSeconds(pids.worker),
+    redis: await commandCpuSeconds('redis-server'),
+  });
   const before = await sample();
   const result = await run;
   await settled();
   const after = await sample();
   const per = (of: keyof CpuPerRequest) => ((after[of] - before[of]) * 1e6) / result.completed;
-  into.push({ redirect: per('redirect'), postgres: per('postgres') });
+  into.push({ redirect: per('redirect'), postgres: per('postgres'), worker: per('worker'), redis: per('redis') });
   return result;
 }
 

@@ -52,16 +52,19 @@ export async function processCpuSeconds(pid: number): Promise<number> {
   return cpuSecondsOf(await readFile(`/proc/${pid}/stat`, 'utf8'));
 }
 
-/** CPU seconds used so far by every postgres process of this machine (backends and background workers alike). */
-export async function postgresCpuSeconds(): Promise<number> {
+/** CPU seconds used so far by every process of this machine named `command` (/proc/<pid>/comm). */
+export async function commandCpuSeconds(command: 'postgres' | 'redis-server'): Promise<number> {
   let seconds = 0;
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (stat.includes(' (postgres) ')) seconds += cpuSecondsOf(stat);
+    if (stat.includes(` (${command}) `)) seconds += cpuSecondsOf(stat);
   }
   return seconds;
 }
+
+/** CPU seconds used so far by every postgres process of this machine (backends and background workers alike). */
+export const postgresCpuSeconds = () => commandCpuSeconds('postgres');
 
 /** A figure of a process's /proc status in MB: VmRSS, its resident set now; VmHWM, its peak since it started. */
 export async function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
