@@ -146,6 +146,29 @@ describe('ScanRecorder write-ahead', () => {
     await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0);
   });
 
+  it("writes a turn's lines to each batch's own file, byte for byte: a turn across two batches, places beyond ASCII, more lines than the kept buffer holds", async () => {
+    const { config, recorder } = await setup({ SCAN_BATCH_SIZE: 700 });
+    const visitor = Object.freeze({
+      ...VISITOR,
+      countryName: 'Brasil',
+      region: 'São Paulo',
+      city: 'São Paulo – Zürich 東京 🚲 '.repeat(20),
+    });
+    const recorded = Array.from({ length: 1000 }, () => ({ ...scan(), visitor }));
+    let filesAtRelease: string[][] | null = null;
+    const walLines = () =>
+      readdirSync(config.SCAN_SPOOL_DIR)
+        .filter((n) => n.startsWith('wal-'))
+        .map((n) => readFileSync(join(config.SCAN_SPOOL_DIR, n), 'utf8').split('\n'));
+    // All in one turn: the first answer let go finds every line written.
+    await Promise.all(recorded.map((s) => recordScan(recorder, s).then(() => (filesAtRelease ??= walLines()))));
+    const files = filesAtRelease!.sort((a, b) => b.length - a.length);
+    expect(files.map((lines) => lines.pop())).toEqual(['', '']);
+    expect(files.map((lines) => lines.length)).toEqual([700, 300]);
+    const written = files.flat().map((l) => JSON.parse(l) as RecordedScan);
+    expect(written.sort((a, b) => a.id.localeCompare(b.id))).toEqual([...recorded].sort((a, b) => a.id.localeCompare(b.id)));
+  });
+
   it('writes nothing ahead with SCAN_WRITE_AHEAD=false', async () => {
     const { config, queue, recorder } = await setup({ SCAN_WRITE_AHEAD: false });
     void recordScan(recorder, scan());

@@ -103,6 +103,9 @@ const HOST =
  * deletes each within a flush window, or keeps it through a Redis outage while it retries.
  */
 const WAL_ABANDONED_MS = 10 * 60_000;
+/** The write-ahead buffer kept between turns: a turn of a few hundred scans' lines. */
+const TURN_BYTES_KEPT = 256 * 1024;
+const NEWLINE = 0x0a;
 /** Recorders running in this process (one per redirect app; tests run several): their files are not a dead process's. */
 const LIVE_INSTANCES = new Set<string>();
 
@@ -125,8 +128,16 @@ export class ScanRecorder {
   /** Tells this process's write-ahead files from those of an earlier process that had the same pid. */
   private readonly instance = randomUUID().slice(0, 8);
   private lastWalErrorLog = 0;
-  /** Write-ahead lines not yet written, per batch. */
-  private readonly pendingLines = new Map<Batch, string[]>();
+  /**
+   * This turn's write-ahead lines, as the UTF-8 bytes of the files, in one buffer reused every
+   * turn; `turnRuns` says up to where each run of them belongs to which batch's file. Bytes, not
+   * the lines' strings: strings held until the end of the turn were promoted to the old generation
+   * by the hundred kilobytes (~1 KB a scan), and the old generation's collections then set the
+   * redirect's p99 (docs/benchmarks.md, "Redirect: where a scan's time goes").
+   */
+  private turnBytes = Buffer.allocUnsafeSlow(TURN_BYTES_KEPT);
+  private turnLength = 0;
+  private readonly turnRuns: Array<{ batch: Batch; end: number }> = [];
   /** Called once this turn's lines are written: each lets its scan's answer go. */
   private waiters: Array<() => void> = [];
   /** A write of the queued lines is set for the end of this turn. */
@@ -347,9 +358,18 @@ export class ScanRecorder {
   /** Queues the scan's write-ahead line, to be written at the end of this turn. */
   private queueWriteAhead(batch: Batch, scan: RecordedScan): void {
     const line = this.writeAheadLine(scan);
-    const lines = this.pendingLines.get(batch);
-    if (lines) lines.push(line);
-    else this.pendingLines.set(batch, [line]);
+    // At most three UTF-8 bytes per UTF-16 unit, and the newline.
+    const most = this.turnLength + line.length * 3 + 1;
+    if (most > this.turnBytes.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(most, this.turnBytes.length * 2));
+      this.turnBytes.copy(larger, 0, 0, this.turnLength);
+      this.turnBytes = larger;
+    }
+    this.turnLength += this.turnBytes.write(line, this.turnLength, 'utf8');
+    this.turnBytes[this.turnLength++] = NEWLINE;
+    const run = this.turnRuns[this.turnRuns.length - 1];
+    if (run?.batch === batch) run.end = this.turnLength;
+    else this.turnRuns.push({ batch, end: this.turnLength });
     if (!this.writeQueued) {
       this.writeQueued = true;
       setImmediate(() => this.writePendingLines());
@@ -372,13 +392,14 @@ export class ScanRecorder {
    * and sent as usual, and their answers let go.
    */
   private writePendingLines(): void {
-    for (const [batch, lines] of this.pendingLines) {
+    let start = 0;
+    for (const { batch, end } of this.turnRuns) {
       try {
         if (!batch.wal) {
           const path = join(this.config.SCAN_SPOOL_DIR, `wal-${HOST}-${process.pid}-${this.instance}-${batch.id}.log`);
           batch.wal = { path, fd: openSync(path, 'a') };
         }
-        if (batch.wal.fd !== null) writeSync(batch.wal.fd, `${lines.join('\n')}\n`);
+        if (batch.wal.fd !== null) writeSync(batch.wal.fd, this.turnBytes, start, end - start);
       } catch (err) {
         const now = Date.now();
         if (now - this.lastWalErrorLog >= DROP_LOG_INTERVAL_MS) {
@@ -386,8 +407,12 @@ export class ScanRecorder {
           this.logger.error({ err, dir: this.config.SCAN_SPOOL_DIR }, 'scan write-ahead failed: a kill -9 now could lose buffered scans');
         }
       }
+      start = end;
     }
-    this.pendingLines.clear();
+    this.turnRuns.length = 0;
+    this.turnLength = 0;
+    // A burst's larger buffer is let go; the usual turn fits the one kept.
+    if (this.turnBytes.length > TURN_BYTES_KEPT) this.turnBytes = Buffer.allocUnsafeSlow(TURN_BYTES_KEPT);
     this.writeQueued = false;
     const waiters = this.waiters;
     this.waiters = [];
