@@ -511,12 +511,10 @@ export async function benchRedirect(): Promise<string> {
     // Per request, metrics add 1/(bm) - 1/(b) seconds; as a share of (a)'s time per request, a × that.
     const metricsMicros = metered.map((r, i) => 1e6 / r.requestsPerSec - 1e6 / base[i]!.requestsPerSec);
     const metricsShare = median(ours.map((r, i) => r.requestsPerSec * (metricsMicros[i]! / 1e6)));
+    const cpuNames: Record<keyof CpuPerRequest, string> = { redirect: 'redirect', postgres: 'Postgres', worker: 'worker', redis: 'Redis' };
     const cpu = (runs: CpuPerRequest[]) =>
-      (['redirect', 'postgres', 'worker', 'redis'] as const)
-        .map(
-          (of) =>
-            `${{ redirect: 'redirect', postgres: 'Postgres', worker: 'worker', redis: 'Redis' }[of]} ${median(runs.map((r) => r[of])).toFixed(1)}`,
-        )
+      Object.entries(cpuNames)
+        .map(([of, name]) => `${name} ${median(runs.map((r) => r[of as keyof CpuPerRequest])).toFixed(1)}`)
         .join(', ');
     const row = (name: string, runs: Measured[], ratio: string) => {
       const m = medianOfRuns(runs);
@@ -591,8 +589,8 @@ export async function benchRedirect(): Promise<string> {
 }
 
 /**
- * `run` (a load) and then `settled` (the worker catching up), with the CPU both cost the redirect
- * `pid` and Postgres per completed request pushed to `into`.
+ * `run` (a load) and then `settled` (the worker catching up), with the CPU both cost each process
+ * of CpuPerRequest per completed request pushed to `into`.
  */
 async function withCpu(
   pids: { redirect: number; worker: number },

@@ -16,7 +16,7 @@ import { createAccount } from '../domain/accounts/accounts.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
 import { batches, makeScans, seedLinks, untilQueueEmpty } from './scans.js';
-import { freshDatabase, median, peakRssWhile, postgresCpuSeconds, printTable, processCpuSeconds, startWorker } from './support.js';
+import { commandCpuSeconds, freshDatabase, median, peakRssWhile, printTable, processCpuSeconds, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-sizing';
@@ -76,12 +76,12 @@ async function round(databaseUrl: string, pool: pg.Pool, queue: Queue, redis: Re
   const worker = await startWorker({ DATABASE_URL: databaseUrl, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false' });
   try {
     const before = await postgresCounters(pool);
-    const cpuBefore = { postgres: await postgresCpuSeconds(), worker: await processCpuSeconds(worker.pid!) };
+    const cpuBefore = { postgres: await commandCpuSeconds('postgres'), worker: await processCpuSeconds(worker.pid!) };
     const start = performance.now();
     await queue.resume();
     const { peakMb: workerPeakMb } = await peakRssWhile(worker.pid!, untilQueueEmpty(queue), 100);
     const seconds = (performance.now() - start) / 1000;
-    const cpuAfter = { postgres: await postgresCpuSeconds(), worker: await processCpuSeconds(worker.pid!) };
+    const cpuAfter = { postgres: await commandCpuSeconds('postgres'), worker: await processCpuSeconds(worker.pid!) };
     // A backend reports its commits when it ends at the latest: the worker's connections end with it.
     worker.kill('SIGTERM');
     await once(worker, 'exit');

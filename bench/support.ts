@@ -52,7 +52,10 @@ export async function processCpuSeconds(pid: number): Promise<number> {
   return cpuSecondsOf(await readFile(`/proc/${pid}/stat`, 'utf8'));
 }
 
-/** CPU seconds used so far by every process of this machine named `command` (/proc/<pid>/comm). */
+/**
+ * CPU seconds used so far by every process of this machine named `command` (/proc/<pid>/comm):
+ * for Postgres, its backends and background workers alike.
+ */
 export async function commandCpuSeconds(command: 'postgres' | 'redis-server'): Promise<number> {
   let seconds = 0;
   for (const entry of await readdir('/proc')) {
@@ -62,9 +65,6 @@ export async function commandCpuSeconds(command: 'postgres' | 'redis-server'): P
   }
   return seconds;
 }
-
-/** CPU seconds used so far by every postgres process of this machine (backends and background workers alike). */
-export const postgresCpuSeconds = () => commandCpuSeconds('postgres');
 
 /** A figure of a process's /proc status in MB: VmRSS, its resident set now; VmHWM, its peak since it started. */
 export async function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
