@@ -7,8 +7,6 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
@@ -18,7 +16,7 @@ import { copyFiles, findAccountFiles, storeUpload } from '../domain/files/files.
 import { createFsStorage } from '../platform/storage/fs-driver.js';
 import { loadConfig } from '../platform/config/index.js';
 import { pngBytes } from './support/fixtures.js';
-import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
+import { databaseAtMigration, freshDatabase } from './support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `${url.pathname}_migration`;
@@ -29,12 +27,10 @@ const old = { account: '', files: [] as { id: string; key: string }[] };
 const BYTES = pngBytes(5, 5);
 
 beforeAll(async () => {
-  await freshDatabase(url);
-  const folder = await migrationsUpTo(1);
+  await databaseAtMigration(url, 1);
   const before = new pg.Client({ connectionString: url.toString() });
   await before.connect();
   try {
-    await migrate(drizzle(before), { migrationsFolder: folder });
     // Rows as the code before 0002 wrote them: the object key in files.storage_key.
     const { rows } = await before.query<{ id: string }>(`insert into accounts (name, plan) values ('old', 'pro') returning id`);
     old.account = rows[0]!.id;
@@ -50,7 +46,6 @@ beforeAll(async () => {
     }
   } finally {
     await before.end();
-    await rm(folder, { recursive: true, force: true });
   }
   await migrateDatabase(url.toString());
   handle = createDatabase(url.toString(), 2);
