@@ -7,7 +7,7 @@ import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { pngSize, unzip, zipMethods } from './support/images.js';
-import { decodePng } from './support/qr-reference.js';
+import { decodePng, decodesAll } from './support/qr-reference.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 
 let api: TestApi;
@@ -34,6 +34,11 @@ async function newLink(acct: TestAccount, extra: Record<string, unknown> = {}): 
 }
 const qr = (acct: TestAccount, id: string, query = '', headers: Record<string, string> = {}) =>
   call(api.app, acct.key, 'GET', `/api/v1/links/${id}/qr${query}`, undefined, headers);
+/**
+ * Whether a styled code scans to a link's short URL. Styling (classy dots, gradients, logos) puts
+ * about one slug in a hundred past jsQR alone, so it counts as read when either decoder reads it.
+ */
+const scansToLink = async (png: Buffer, id: string) => (await decodesAll([png], `${SHORT}/${id}`))[0];
 
 describe('GET /links/:id/qr', () => {
   it('answers a PNG (the default) that scans to the short URL', async () => {
@@ -79,7 +84,7 @@ describe('GET /links/:id/qr', () => {
         backgroundOptions: { color: '#fffde7' },
       },
     });
-    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(await scansToLink((await qr(me, id)).rawPayload, id)).toBe(true);
   });
 
   it('is cached by content: the same picture is a hit with the same ETag; If-None-Match gives 304; restyling changes it', async () => {
@@ -101,7 +106,7 @@ describe('GET /links/:id/qr', () => {
     expect(restyled.statusCode).toBe(200);
     expect(restyled.headers.etag).not.toBe(etag);
     expect(restyled.headers['x-qr-cache']).toBe('miss');
-    expect(decodePng(restyled.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(await scansToLink(restyled.rawPayload, id)).toBe(true);
     // Another size is another picture.
     expect((await qr(me, id, '?size=200')).headers.etag).not.toBe(restyled.headers.etag);
   });
@@ -171,7 +176,7 @@ describe('centre images', () => {
     const plain = await newLink(me, { qrOptions: { qrOptions: { errorCorrectionLevel: 'H' } } });
     const withLogo = await qr(me, id);
     expect(withLogo.statusCode).toBe(200);
-    expect(decodePng(withLogo.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(await scansToLink(withLogo.rawPayload, id)).toBe(true);
     // The logo's red shows in the middle of the picture, and not in a code without it.
     const { PNG } = await import('pngjs');
     const redAtCentre = (png: Buffer) => {
@@ -188,7 +193,7 @@ describe('centre images', () => {
     const id = await newLink(me, {
       qrOptions: { image: file.url, qrOptions: { errorCorrectionLevel: 'H' }, imageOptions: { imageSize: 0.25 } },
     });
-    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(await scansToLink((await qr(me, id)).rawPayload, id)).toBe(true);
     const res = await call(api.app, other.key, 'POST', '/api/v1/links', {
       name: 'x',
       type: 'website',
