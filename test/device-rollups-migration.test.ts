@@ -5,9 +5,6 @@
  * say; scans ingested after it land in the rebuilt link_scan_hours. Runs on a database of its own.
  */
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
@@ -18,7 +15,7 @@ import { analyticsWindow } from '../domain/analytics/window.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { ingestScanBatches } from '../domain/scans/ingest.js';
 import { rollLinkDays } from '../domain/analytics/rollups.js';
-import { freshDatabase, migrationsUpTo } from './support/migration-db.js';
+import { databaseAtMigration, freshDatabase, migrateUpTo } from './support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);
 url.pathname = `${url.pathname}_device_migration`;
@@ -36,40 +33,32 @@ let handle: DatabaseHandle;
 const old = { account: '', links: [] as Array<{ id: string; slug: string }> };
 
 beforeAll(async () => {
-  await freshDatabase(url);
   // Scans recorded before the rollups existed; migration 0004 rolls them up, without device types.
-  for (const [lastIdx, seed] of [
-    [3, true],
-    [10, false],
-  ] as const) {
-    const folder = await migrationsUpTo(lastIdx);
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      await migrate(drizzle(client), { migrationsFolder: folder });
-      if (!seed) continue;
-      const { rows } = await client.query<{ id: string }>(`insert into accounts (name, plan) values ('old', 'pro') returning id`);
-      old.account = rows[0]!.id;
-      const { rows: links } = await client.query<{ id: string; slug: string }>(
-        `insert into links (account_id, slug, name, type, meta_data, qr_options)
-         select $1, 'dev' || g, 'Link ' || g, 'website', '{}', '{}' from generate_series(1, 3) g returning id, slug`,
-        [old.account],
-      );
-      old.links = links;
-      // 2000 scans over the last three days, every combination of link, device, browser and bot.
-      await client.query(
-        `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot)
-         select gen_random_uuid(), ($2::uuid[])[1 + g % 3], $1, now() - (g * 127 || ' seconds')::interval,
-           (array['Chrome', 'Firefox', null])[1 + g % 5 % 3], (array['mobile', 'tablet', 'desktop', null])[1 + g % 7 % 4],
-           (array['Android', 'iOS', null])[1 + g % 11 % 3], 'Germany', (array['Berlin', null])[1 + g % 2], g % 13 = 0
-         from generate_series(1, 2000) g`,
-        [old.account, links.map((l) => l.id)],
-      );
-    } finally {
-      await client.end();
-      await rm(folder, { recursive: true, force: true });
-    }
+  await databaseAtMigration(url, 3);
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(`insert into accounts (name, plan) values ('old', 'pro') returning id`);
+    old.account = rows[0]!.id;
+    const { rows: links } = await client.query<{ id: string; slug: string }>(
+      `insert into links (account_id, slug, name, type, meta_data, qr_options)
+       select $1, 'dev' || g, 'Link ' || g, 'website', '{}', '{}' from generate_series(1, 3) g returning id, slug`,
+      [old.account],
+    );
+    old.links = links;
+    // 2000 scans over the last three days, every combination of link, device, browser and bot.
+    await client.query(
+      `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot)
+       select gen_random_uuid(), ($2::uuid[])[1 + g % 3], $1, now() - (g * 127 || ' seconds')::interval,
+         (array['Chrome', 'Firefox', null])[1 + g % 5 % 3], (array['mobile', 'tablet', 'desktop', null])[1 + g % 7 % 4],
+         (array['Android', 'iOS', null])[1 + g % 11 % 3], 'Germany', (array['Berlin', null])[1 + g % 2], g % 13 = 0
+       from generate_series(1, 2000) g`,
+      [old.account, links.map((l) => l.id)],
+    );
+  } finally {
+    await client.end();
   }
+  await migrateUpTo(url, 10);
   await migrateDatabase(url.toString());
   handle = createDatabase(url.toString(), 2);
 }, 60_000);

@@ -28,7 +28,7 @@ export async function freshDatabase(url: URL, create = true): Promise<void> {
 }
 
 /** The migrations up to and including `lastIdx`, in a folder of their own. */
-export async function migrationsUpTo(lastIdx: number): Promise<string> {
+async function migrationsUpTo(lastIdx: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'qrlinks-migrations-'));
   await cp(MIGRATIONS, dir, { recursive: true });
   const journalPath = join(dir, 'meta', '_journal.json');
@@ -41,6 +41,11 @@ export async function migrationsUpTo(lastIdx: number): Promise<string> {
 /** The database of `url` made empty, then migrated up to and including `lastIdx`. */
 export async function databaseAtMigration(url: URL, lastIdx: number): Promise<void> {
   await freshDatabase(url);
+  await migrateUpTo(url, lastIdx);
+}
+
+/** The database of `url` as it is, migrated on up to and including `lastIdx`. */
+export async function migrateUpTo(url: URL, lastIdx: number): Promise<void> {
   const folder = await migrationsUpTo(lastIdx);
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
