@@ -111,9 +111,10 @@ const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
  * scan_rollups rows of whole hours (and, with `days`, of whole UTC days, except for a link's all
  * scans, which have hour rows only), and single raw scans for the partial hours. `at` is a
  * bucket's start or a raw scan's time. A link has no hour rows per dimension: its partial days'
- * rankings come from link_scan_hours, and so do its whole days from the account's link_days_from on, whose day rows are not written yet (rollLinkDays in
- * rollups.ts). That day is read in this same statement, so a roll committing between two reads
- * can neither count a day twice nor leave it out.
+ * rankings come from link_scan_hours, and so do its whole days from the account's link_days_from
+ * on, whose day rows are not written yet (rollLinkDays in rollups.ts). That day is read in this
+ * same statement, so a roll committing between two reads can neither count a day twice nor leave
+ * it out.
  */
 function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days: boolean): SQL {
   const parts: SQL[] = [];
