@@ -98,9 +98,15 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   observeQrRenderer(metrics, ctx.qr);
   const httpMetrics = registerHttpMetrics(app, metrics, { token: ctx.config.METRICS_TOKEN, proxyTrust });
   app.setNotFoundHandler({ preHandler: httpMetrics.timeNotFound }, notFoundReply);
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/health', { schema: { hide: true } }, async (_request, reply) =>
+    // Stopping fails /health too: a balancer that checks /health (docker-compose.yml's, so that a
+    // Redis outage does not take every replica out) moves away before the process closes.
+    graceful.draining ? reply.code(503).send({ status: 'draining' }) : { status: 'ok' },
+  );
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const checks = await checkReadiness(ctx);
+    // Stopping: balancers are to send new requests elsewhere while this process still answers them.
+    if (graceful.draining) return reply.code(503).send({ status: 'draining', ...checks });
     const ready = checks.postgres && checks.redis;
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });

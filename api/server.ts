@@ -13,7 +13,12 @@ await waitForDependencies(config, 'qrlinks api');
 if (config.MIGRATE_ON_START) await migrateDatabase(config.DATABASE_URL);
 const ctx = await createContext(config, 'api');
 const app = await buildApiApp(ctx);
-onShutdown(ctx.logger, config.SHUTDOWN_TIMEOUT_MS, [() => app.close(), () => closeContext(ctx)]);
+// First /ready fails while requests are still served (balancers move away), then the server closes.
+onShutdown(ctx.logger, config.SHUTDOWN_READY_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS, [
+  () => app.drain(config.SHUTDOWN_READY_DRAIN_MS),
+  () => app.close(),
+  () => closeContext(ctx),
+]);
 await app.listen({ host: config.HOST, port: config.PORT });
 announceReady();
 settleHeapAfterStart();

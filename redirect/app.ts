@@ -164,12 +164,18 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     'kind',
   );
   const httpMetrics = registerHttpMetrics(app, metrics, { token: config.METRICS_TOKEN, proxyTrust });
-  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/health', async (_request, reply) =>
+    // Stopping fails /health too: a balancer that checks /health (docker-compose.yml's, so that a
+    // Redis outage does not take every replica out) moves away before the process closes.
+    graceful.draining ? reply.code(503).send({ status: 'draining' }) : { status: 'ok' },
+  );
   app.get('/robots.txt', (_request, reply) =>
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=86400').send(ROBOTS_TXT),
   );
   app.get('/ready', async (_request, reply) => {
     const checks = await checkReadiness(ctx);
+    // Stopping: balancers are to send new requests elsewhere while this process still answers them.
+    if (graceful.draining) return reply.code(503).send({ status: 'draining', ...checks });
     const ready = checks.postgres && checks.redis;
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', ...checks });
   });

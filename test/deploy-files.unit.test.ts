@@ -31,6 +31,7 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
       volumes?: string[];
       depends_on?: Record<string, unknown>;
       healthcheck?: { test: string[] };
+      stop_grace_period?: string;
     }
   >;
   volumes: Record<string, unknown>;
@@ -110,13 +111,27 @@ describe('docker-compose.yml', () => {
     const proxy = compose.services.proxy!;
     expect(proxy.ports).toEqual(['3000:3000', '3001:3001']);
     const [source, target] = proxy.volumes![0]!.split(':');
-    expect(target).toBe('/etc/caddy/Caddyfile');
-    const caddyfile = readFileSync(source!, 'utf8');
+    expect(target).toBe('/usr/local/etc/haproxy/haproxy.cfg');
+    const cfg = readFileSync(source!, 'utf8');
     // Each listener balances over every replica of its role, looked up by service name.
-    expect(caddyfile).toMatch(/:3000 \{\s*reverse_proxy \{\s*dynamic a api 3000/);
-    expect(caddyfile).toMatch(/:3001 \{\s*reverse_proxy \{\s*dynamic a redirect 3001/);
+    expect(cfg).toMatch(/frontend api\n\s+bind :3000\n[^]*?default_backend api\n/);
+    expect(cfg).toMatch(/frontend redirect\n\s+bind :3001\n[^]*?default_backend redirect\n/);
+    expect(cfg).toMatch(/backend api\n[^]*?server-template api \d+ api:3000\n/);
+    expect(cfg).toMatch(/backend redirect\n[^]*?server-template redirect \d+ redirect:3001\n/);
     expect(compose.services.api!.expose).toEqual(['3000']);
     expect(compose.services.redirect!.expose).toEqual(['3001']);
+    // A stopping replica fails /health for SHUTDOWN_READY_DRAIN_MS while it still serves: the proxy's
+    // checks see that (interval × failures, plus one interval) before the replica closes, and
+    // Docker waits for the drain and the close before it kills.
+    const every = Number(/\binter (\d+)s\b/.exec(cfg)![1]) * 1000;
+    const fall = Number(/\bfall (\d+)\b/.exec(cfg)![1]);
+    expect(cfg).toMatch(/option httpchk GET \/health\n/);
+    const config = loadConfig({});
+    expect(every * (fall + 1)).toBeLessThanOrEqual(config.SHUTDOWN_READY_DRAIN_MS);
+    for (const role of ['api', 'redirect'] as const) {
+      const grace = Number(/^(\d+)s$/.exec(compose.services[role]!.stop_grace_period ?? '')?.[1] ?? 10);
+      expect(grace * 1000, role).toBeGreaterThan(config.SHUTDOWN_READY_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS);
+    }
     // The roles believe the proxy's X-Forwarded-For, and only addresses of a private network.
     const trusted = interpolate(compose.services.api!.environment!.TRUSTED_PROXIES!).split(',');
     expect(trusted).toEqual(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']);

@@ -138,6 +138,13 @@ const envSchema = z
     /** Longest a QR render may take, waiting for a thread included; past it the request is a 503 with Retry-After. */
     QR_RENDER_TIMEOUT_MS: positiveInt(20_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    /**
+     * On SIGTERM an api or redirect process first answers `/ready` with 503 for this long while it
+     * still serves every request, so a balancer checking /ready stops sending it new ones before it
+     * closes (docs/decisions/0395). At least the balancer's check interval × the failed checks it
+     * needs, plus one interval; 0 closes at once (one process alone, tests).
+     */
+    SHUTDOWN_READY_DRAIN_MS: wholeNumber(0, 120_000).default(5000),
     /** `npm start`: first delay before a role that died is started again (doubling for each further exit in the window, at most 30 s). */
     ROLE_RESTART_DELAY_MS: positiveInt(1000),
     /** `npm start`: exits of one role tolerated within ROLE_RESTART_WINDOW_MS; one more stops the whole service. */

@@ -2,15 +2,32 @@ import { ServerResponse, type IncomingMessage, type ServerOptions } from 'node:h
 import type { FastifyInstance } from 'fastify';
 import { nodeInternalsVerified } from './node-internals.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** GracefulHttp.drain of the server's graceful shutdown, for the entry point's shutdown steps. */
+    drain(ms: number): Promise<void>;
+  }
+}
+
 export interface GracefulHttp {
   /** Fastify's `http` option: the server's responses come from a class that knows about shutdown. */
   serverOptions: ServerOptions;
-  /** Registers the preClose hook that starts answering with `Connection: close`. */
+  /** Registers the preClose hook that starts answering with `Connection: close`, and decorates the app with drain(). */
   register(app: FastifyInstance): void;
+  /**
+   * The first phase of a shutdown: `/ready` answers 503 (the caller's route reads `draining`) while
+   * every request is still served, each answer saying `Connection: close`, for `ms`; then resolves,
+   * and the caller closes the server.
+   */
+  drain(ms: number): Promise<void>;
+  /** True from the start of drain(): `/ready` answers 503 so balancers send new requests elsewhere. */
+  readonly draining: boolean;
 }
 
 /**
- * Once the server starts closing, answers to requests still in flight say `Connection: close`,
+ * A shutdown in two phases. First the drain (drain(), SHUTDOWN_READY_DRAIN_MS): `/ready` fails
+ * while every request is still served, so a balancer checking it stops sending new requests here
+ * before anything is refused (docs/decisions/0395). Then the close: once the server starts closing, answers to requests still in flight say `Connection: close`,
  * so their keep-alive sockets end with the answer instead of holding shutdown open until the
  * keep-alive timeout (idle sockets are closed by Fastify's `forceCloseConnections: 'idle'`).
  * Fastify closes the idle sockets once, when closing starts; a socket whose answer had just gone
@@ -26,15 +43,21 @@ const CLOSE_IDLE_EVERY_MS = 100;
 
 export function gracefulHttp(nodeVersion: string = process.versions.node): GracefulHttp {
   let closing = false;
+  let draining = false;
   const state = {
+    // While draining, each keep-alive socket ends with its next answer: the client's next request
+    // opens a new connection, which a balancer that has seen /ready fail sends to another process.
+    // A socket left idle through the whole drain is one the balancer no longer uses, so closing it
+    // when the server closes races with nothing.
     get closing() {
-      return closing;
+      return closing || draining;
     },
   };
   const ResponseClass = nodeInternalsVerified(nodeVersion) ? constructorFunctionResponse(state) : derivedClassResponse(state);
-  return {
+  const graceful: GracefulHttp = {
     serverOptions: { ServerResponse: ResponseClass },
     register(app) {
+      app.decorate('drain', (ms: number) => graceful.drain(ms));
       let sweep: NodeJS.Timeout | undefined;
       app.addHook('preClose', async () => {
         closing = true;
@@ -44,7 +67,15 @@ export function gracefulHttp(nodeVersion: string = process.versions.node): Grace
       });
       app.addHook('onClose', async () => clearInterval(sweep));
     },
+    async drain(ms) {
+      draining = true;
+      if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    },
+    get draining() {
+      return draining;
+    },
   };
+  return graceful;
 }
 
 /** The plain way, for Node versions the constructor function was not measured on. */

@@ -36,6 +36,8 @@ export function testEnvOf(worker?: string) {
     HOST: '127.0.0.1',
     // Test files start workers side by side; the metrics test gives its own a port.
     WORKER_METRICS_PORT: '0',
+    // No balancer watches a test's processes; the rolling-restart test sets its own drain.
+    SHUTDOWN_READY_DRAIN_MS: '0',
   } satisfies Record<string, string>;
 }
 
