@@ -9,6 +9,7 @@ import helmet from '@fastify/helmet';
 import { CONSOLE_DIST_DIR } from '../console/build.js';
 import { checkReadiness, type AppContext } from '../domain/context.js';
 import { gracefulHttp } from '../platform/http/graceful.js';
+import { OneLinePerRequest } from '../platform/http/request-log.js';
 import { keepTickObjectShape } from '../platform/http/tick-object-shape.js';
 import { JobWaiter } from '../domain/jobs/wait.js';
 import { createRoleMetrics, observePostgresPool, observeQrRenderer, type RoleMetrics } from '../platform/metrics/index.js';
@@ -44,6 +45,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   const app = Fastify({
     http: graceful.serverOptions,
     loggerInstance: ctx.logger as FastifyBaseLogger,
+    logController: new OneLinePerRequest(['/health', '/ready', '/metrics']),
     bodyLimit: ctx.config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
