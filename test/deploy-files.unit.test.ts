@@ -101,9 +101,12 @@ describe('docker-compose.yml', () => {
     for (const role of Object.keys(roles)) expect(compose.services[role]!.ports ?? [], role).toEqual([]);
   });
 
-  it('checks the api and the redirect for liveness at /health (a redirect serving through a Redis outage stays)', () => {
+  it('checks every role for liveness at /health (a redirect serving through a Redis outage stays)', () => {
     expect(compose.services.api!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3000/health');
     expect(compose.services.redirect!.healthcheck!.test.join(' ')).toContain('http://127.0.0.1:3001/health');
+    // The worker's on its metrics listener, at the port it listens on by default.
+    const workerPort = loadConfig({}).WORKER_METRICS_PORT;
+    expect(compose.services.worker!.healthcheck!.test.join(' ')).toContain(`http://127.0.0.1:${workerPort}/health`);
     for (const service of Object.values(compose.services)) expect(service.healthcheck?.test.join(' ') ?? '').not.toContain('/ready');
   });
 

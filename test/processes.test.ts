@@ -97,8 +97,9 @@ describe('graceful shutdown', () => {
     expect((await exited).code).toBe(0);
   });
 
-  it('SIGTERM on the worker stops it with exit 0', async () => {
-    const worker = startEntry('workers/server.ts', [], { LOG_LEVEL: 'info' });
+  it('the worker answers its healthcheck, and SIGTERM stops it with exit 0', async () => {
+    const metricsPort = await freePort();
+    const worker = startEntry('workers/server.ts', [], { LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(metricsPort) });
     const exited = collect(worker);
     let log = '';
     worker.stdout!.on('data', (d) => (log += d));
@@ -106,6 +107,10 @@ describe('graceful shutdown', () => {
       const end = Date.now() + 120_000;
       while (!log.includes('worker started') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
       expect(log).toContain('worker started');
+      // docker-compose.yml's healthcheck of the worker.
+      const health = await fetch(`http://127.0.0.1:${metricsPort}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
       if (process.platform === 'linux') {
         // Every thread yields to request handling: nice is per thread on Linux, and V8's own
         // threads start before any of our code (render threads go further, to 19).

@@ -29,6 +29,8 @@ const metricsServer =
         host: config.HOST,
         port: config.WORKER_METRICS_PORT,
         access: { token: config.METRICS_TOKEN, proxyTrust: new ProxyTrust(config.TRUSTED_PROXIES) },
+        // Alive while every queue's worker runs (through a Redis outage too: each reconnects on its own).
+        healthy: () => running.workers.every((worker) => worker.isRunning()),
       }).catch((err: Error) => {
         ctx.logger.warn(
           { err: err.message, port: config.WORKER_METRICS_PORT },

@@ -139,10 +139,22 @@ export const SCRAPE_REFUSALS = {
   },
 } as const;
 
-/** The worker's metrics listener: GET /metrics only. */
-export function serveMetrics(metrics: RoleMetrics, opts: { host: string; port: number; access: ScrapeAccess }): Promise<Server> {
+/**
+ * The worker's listener: GET /metrics, and GET /health for its container's healthcheck (200 while
+ * `healthy()` holds, else 503; open to any client, as the api's and the redirect's are).
+ */
+export function serveMetrics(
+  metrics: RoleMetrics,
+  opts: { host: string; port: number; access: ScrapeAccess; healthy: () => boolean },
+): Promise<Server> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+    const path = req.url?.split('?')[0];
+    if (req.method === 'GET' && path === '/health') {
+      const ok = opts.healthy();
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ok' : 'stopped' }));
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
