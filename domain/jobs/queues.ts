@@ -23,11 +23,17 @@ export type MaintenanceJob =
   | { kind: 'prune-visitor-days' }
   | { kind: 'roll-link-days' }
   | { kind: 'expire-jobs' }
-  | { kind: 'prune-idempotency-keys' };
+  | { kind: 'prune-idempotency-keys' }
+  | { kind: 'scan-partitions' };
 
 /** What a housekeeping run did: how many rows it changed, under the kind's own word. */
 export type MaintenanceResult =
-  { deactivated: number } | { deleted: number } | { pruned: number } | { expired: number } | { accounts: number; rows: number };
+  | { deactivated: number }
+  | { deleted: number }
+  | { pruned: number }
+  | { expired: number }
+  | { accounts: number; rows: number }
+  | { created: string[]; dropped: string[] };
 
 /** Fields every account-owned job carries, so the worker can keep its jobs row current. */
 export interface AccountJobData<P = unknown> {

@@ -9,7 +9,8 @@
  *      one order means two concurrent batches never deadlock, and a link deleted meanwhile is
  *      simply not there.
  *   2. `inserted`: the scans whose link exists and belongs to the scan's account (anything else
- *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING.
+ *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id, created_at) DO NOTHING
+ *      (the key of a table partitioned by month; a scan's created_at comes with its id).
  *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at (link_counters),
  *      from the rows of step 2 only.
  *
@@ -123,7 +124,7 @@ inserted as (
   select id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot,
     (case when first_on_link then ${FIRST_ON_LINK} else 0 end) + (case when first_on_account then ${FIRST_ON_ACCOUNT} else 0 end)
   from marked
-  on conflict (id) do nothing
+  on conflict (id, created_at) do nothing
   returning link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
 ),${ADD_INSERTED_TO_ROLLUPS},
 counts as (

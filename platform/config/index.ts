@@ -191,6 +191,12 @@ const envSchema = z
      * false: a kill -9 can lose the last flush window's scans.
      */
     SCAN_WRITE_AHEAD: bool(true),
+    /**
+     * Days raw scans are kept: whole months past it are dropped by the maintenance job (the month
+     * a scan falls in goes once all of it is older). Analytics of older ranges read the rollups,
+     * which stay. 0: raw scans are kept for ever (docs/decisions/0397).
+     */
+    SCAN_RETENTION_DAYS: wholeNumber(0).default(0),
     /** Scan batches a worker process inserts at once. */
     SCAN_WORKER_CONCURRENCY: positiveInt(64),
     /** How long a worker waits to gather scan batches into one statement when fewer than SCAN_INGEST_MAX_SCANS wait (0: write at once). */

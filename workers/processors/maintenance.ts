@@ -5,6 +5,7 @@ import type { AppContext } from '../../domain/context.js';
 import { sweepOrphanFiles } from '../../domain/files/files.js';
 import type { MaintenanceJob, QueueProcessor } from '../../domain/jobs/queues.js';
 import { expireFinishedJobs } from '../../domain/jobs/retention.js';
+import { maintainScanPartitions } from '../../domain/scans/partitions.js';
 
 /** Scheduled housekeeping. Each kind is safe to run twice or concurrently. */
 export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenance'> {
@@ -37,6 +38,12 @@ export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenan
       case 'prune-idempotency-keys': {
         const pruned = await pruneIdempotencyKeys(ctx.db);
         return { pruned };
+      }
+      case 'scan-partitions': {
+        const changes = await maintainScanPartitions(ctx.db, ctx.config.SCAN_RETENTION_DAYS);
+        if (changes.created.length + changes.dropped.length > 0)
+          ctx.logger.info(changes, 'scan partitions made ahead or dropped past retention');
+        return changes;
       }
     }
   };
@@ -75,7 +82,15 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: IDEMPOTENCY_KEYS_PRUNE_MS },
     { name: 'prune-idempotency-keys', data: { kind: 'prune-idempotency-keys' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'scan-partitions',
+    { every: SCAN_PARTITIONS_MS },
+    { name: 'scan-partitions', data: { kind: 'scan-partitions' } satisfies MaintenanceJob, opts },
+  );
 }
+
+/** Months are made three ahead, so a day's delay changes nothing; drops past retention come within the day. */
+const SCAN_PARTITIONS_MS = 6 * 3_600_000;
 
 /** Jobs past their retention go within the hour. */
 const JOB_EXPIRY_SWEEP_MS = 3_600_000;
