@@ -18,6 +18,7 @@ const ALONE = [
   'test/bulk-generate-durability.test.ts',
   'test/fairness.test.ts',
   'test/bulk-pacing.test.ts',
+  'test/rolling-restart.test.ts',
 ];
 const BROWSER = ['test/**/*-browser.test.ts'];
 
