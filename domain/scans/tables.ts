@@ -104,3 +104,18 @@ export const scanVisitorDays = pgTable(
   },
   (t) => [primaryKey({ name: 'scan_visitor_days_pk', columns: [t.day, t.scopeId, t.visitorKey] })],
 );
+
+/**
+ * The batches of scans a worker has written to Postgres, by the batch's id (its job id): a redirect
+ * keeps each batch's write-ahead file until its row is here, then deletes both the file and the
+ * row (docs/decisions/0385-write-ahead-kept-until-postgres-has-the-scans.md). Rows nobody takes
+ * (batches from a redirect without write-ahead, or a test) are pruned after a day.
+ */
+export const scanBatchAcks = pgTable(
+  'scan_batch_acks',
+  {
+    batchId: uuid('batch_id').primaryKey(),
+    ackedAt: tstz('acked_at').notNull().defaultNow(),
+  },
+  (t) => [index('scan_batch_acks_acked_at_idx').on(t.ackedAt)],
+);
