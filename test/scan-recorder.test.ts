@@ -294,6 +294,53 @@ describe('ScanRecorder keeps each batch on disk until Postgres has its scans', (
   });
 });
 
+describe('ScanRecorder and the spool folders it used before', () => {
+  /** A recorder whose scans are in Redis but not in Postgres, stopped: its write-ahead files stay in its folder. */
+  async function stoppedWithFilesLeft() {
+    const { config, queue, recorder } = await setup({ SCAN_BATCH_SIZE: 10 });
+    const scans = Array.from({ length: 25 }, scan);
+    await Promise.all(scans.map((s) => recordScan(recorder, s)));
+    await until(async () => (await queue.count()) === 3);
+    await recorder.close();
+    const left = await readdir(config.SCAN_SPOOL_DIR);
+    expect(left).toHaveLength(3);
+    const newDir = await mkdtemp(join(tmpdir(), 'qrlinks-spool-'));
+    spoolDirs.push(newDir);
+    return { config, queue, scans, left, newDir };
+  }
+
+  it('a redirect back with another SCAN_SPOOL_DIR takes over the files left in the one before, and names them', async () => {
+    const { config, queue, scans, left, newDir } = await stoppedWithFilesLeft();
+    const logs = captureLogs();
+    const next = new ScanRecorder({ ...config, SCAN_SPOOL_DIR: newDir }, logs.logger, database.pool);
+    recorders.push(next);
+    await next.start();
+    expect(await readdir(config.SCAN_SPOOL_DIR)).toEqual([]);
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        folder: config.SCAN_SPOOL_DIR,
+        moved: 3,
+        files: expect.arrayContaining(left),
+        msg: expect.stringContaining('SCAN_SPOOL_DIR changed'),
+      }),
+    );
+    await until(() => next.stats().flushed === 25);
+    // Under their own ids: not queued twice.
+    expect(await queue.count()).toBe(3);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+    await acknowledgeQueued(queue);
+    await until(async () => (await readdir(newDir)).length === 0, 5000);
+  });
+
+  it("leaves another namespace's folder alone", async () => {
+    const { config, left, newDir } = await stoppedWithFilesLeft();
+    const other = await startRecorder({ ...config, REDIS_NAMESPACE: `${config.REDIS_NAMESPACE}-other`, SCAN_SPOOL_DIR: newDir });
+    expect(other.stats().buffered).toBe(0);
+    expect((await readdir(config.SCAN_SPOOL_DIR)).sort()).toEqual([...left].sort());
+  });
+});
+
 describe('ScanRecorder write-ahead, several recorders in one process', () => {
   it('a recorder starting beside a running one (the same pid) leaves its files alone; a stopped one’s it sends', async () => {
     const { config, queue, recorder: first } = await setup({}, true);
@@ -429,7 +476,7 @@ describe('ScanRecorder', () => {
     await startRecorder({ ...config, REDIS_URL });
     await until(async () => (await queue.count()) === 1);
     // As if that process had been killed after queueing but before deleting its file.
-    await writeFile(join(config.SCAN_SPOOL_DIR, `again-${file!}`), content);
+    await writeFile(join(config.SCAN_SPOOL_DIR, file!.replace('scans-', 'scans-again-')), content);
     await startRecorder({ ...config, REDIS_URL });
     await new Promise((r) => setTimeout(r, 300));
     expect(await queue.count()).toBe(1);

@@ -47,9 +47,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import type pg from 'pg';
 import type { Config } from '../../platform/config/index.js';
@@ -218,8 +219,9 @@ export class ScanRecorder {
   async start(): Promise<void> {
     const dir = this.config.SCAN_SPOOL_DIR;
     await mkdir(dir, { recursive: true });
+    await this.takeOverStrandedFolders(resolve(dir));
     const loaded: Batch[] = await this.recoverWriteAhead(dir);
-    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of (await readdir(dir)).filter((n) => SPOOL_FILE.test(n)).sort()) {
       const file = join(dir, name);
       let spool: SpoolFile;
       try {
@@ -648,18 +650,8 @@ export class ScanRecorder {
     for (const name of (await readdir(dir)).sort()) {
       const owner = walFileOwner(name);
       if (!owner) continue;
-      const { host, pid, instance, batch: id } = owner;
-      let gone: boolean;
-      // Of this process: gone unless a recorder of it still runs (an earlier process may have had our pid).
-      if (host === HOST) gone = pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
-      // Another host's (a container sharing the volume): left alone until long abandoned.
-      else {
-        // Gone since the listing (its owner finished it): nothing to recover.
-        const info = await stat(join(dir, name)).catch(() => null);
-        gone = info !== null && Date.now() - info.mtimeMs > WAL_ABANDONED_MS;
-      }
-      if (!gone) continue;
-      const path = this.walPath(id);
+      if (!(await ownerIsGone(dir, name))) continue;
+      const path = this.walPath(owner.batch);
       try {
         await rename(join(dir, name), path);
       } catch {
@@ -674,11 +666,63 @@ export class ScanRecorder {
         await unlink(path).catch(() => {});
         continue;
       }
-      batches.push({ id, payload, count, since: Date.now(), wal: { path, fd: null, bytes: Buffer.byteLength(text) } });
+      batches.push({ id: owner.batch, payload, count, since: Date.now(), wal: { path, fd: null, bytes: Buffer.byteLength(text) } });
       scans += count;
     }
     if (batches.length > 0) this.logger.warn({ files: batches.length, scans }, 'scan write-ahead files of a stopped process taken over');
     return batches;
+  }
+
+  /**
+   * Moves into `dir` the files left in the spool folders this host used before under this Redis
+   * namespace (it came back with another SCAN_SPOOL_DIR), so they are taken over like its own, and
+   * names them in a warning. A live redirect's write-ahead files there are left alone.
+   */
+  private async takeOverStrandedFolders(dir: string): Promise<void> {
+    const key = [HOST, this.config.REDIS_NAMESPACE];
+    let folders: string[];
+    try {
+      const { rows } = await this.db.query<{ dir: string }>(
+        `with seen as (
+           insert into scan_spool_folders (host, namespace, dir) values ($1, $2, $3)
+           on conflict (host, namespace, dir) do update set seen_at = now()
+         )
+         select dir from scan_spool_folders where host = $1 and namespace = $2 and dir <> $3 order by seen_at`,
+        [...key, dir],
+      );
+      folders = rows.map((r) => r.dir);
+    } catch (err) {
+      this.logger.warn({ err }, 'Postgres unreachable: spool folders used before (SCAN_SPOOL_DIR) not looked at');
+      return;
+    }
+    for (const folder of folders) {
+      let names: string[];
+      try {
+        names = (await readdir(folder)).filter((n) => walFileOwner(n) !== null || SPOOL_FILE.test(n));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+          this.logger.error({ folder, err }, 'spool folder used before unreadable: scans left in it are not sent');
+          continue;
+        }
+        names = [];
+      }
+      // Nothing can be stranded there any more.
+      if (names.length === 0) {
+        await this.db
+          .query('delete from scan_spool_folders where host = $1 and namespace = $2 and dir = $3', [...key, folder])
+          .catch(() => {});
+        continue;
+      }
+      const moved: string[] = [];
+      for (const name of names) {
+        if (walFileOwner(name) && !(await ownerIsGone(folder, name))) continue;
+        if (await moveFile(join(folder, name), join(dir, name))) moved.push(name);
+      }
+      this.logger.warn(
+        { folder, dir, moved: moved.length, left: names.length - moved.length, files: moved.slice(0, 20) },
+        'scan files stranded in a spool folder this host used before (SCAN_SPOOL_DIR changed): moved into the new one and sent',
+      );
+    }
   }
 
   private walPath(batchId: string): string {
@@ -714,6 +758,38 @@ function payloadOfWriteAhead(text: string): ScanBatchPayload {
 export function walFileOwner(name: string): { host: string; pid: number; instance: string; batch: string } | null {
   const match = /^wal-(.+)-(\d+)-([0-9a-f]{8})-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.log$/.exec(name);
   return match ? { host: match[1]!, pid: Number(match[2]), instance: match[3]!, batch: match[4]! } : null;
+}
+
+const SPOOL_FILE = /^scans-.*\.json$/;
+
+/**
+ * Whether the process that wrote this write-ahead file is gone: on this host, a pid that no
+ * longer runs, or ours with an instance no recorder of this process runs (an earlier process had
+ * our pid); of another host (a container sharing the volume), a file untouched for WAL_ABANDONED_MS.
+ */
+async function ownerIsGone(dir: string, name: string): Promise<boolean> {
+  const { host, pid, instance } = walFileOwner(name)!;
+  if (host === HOST) return pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
+  // Gone since the listing (its owner finished it): nothing to take over.
+  const info = await stat(join(dir, name)).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs > WAL_ABANDONED_MS;
+}
+
+/** Moves a file, across file systems too; false when it is gone (another process took it first). */
+async function moveFile(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') return false;
+  }
+  try {
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+    await unlink(from);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Closes a batch's write-ahead file: no scan joins the batch any more. */

@@ -119,3 +119,19 @@ export const scanBatchAcks = pgTable(
   },
   (t) => [index('scan_batch_acks_acked_at_idx').on(t.ackedAt)],
 );
+
+/**
+ * The spool folders (SCAN_SPOOL_DIR) a redirect has used, per host and Redis namespace: a
+ * redirect that starts with another folder takes over the files left in the ones before, which
+ * hold scans Postgres may not have (docs/decisions/0386-stranded-spool-folders.md).
+ */
+export const scanSpoolFolders = pgTable(
+  'scan_spool_folders',
+  {
+    host: text('host').notNull(),
+    namespace: text('namespace').notNull(),
+    dir: text('dir').notNull(),
+    seenAt: tstz('seen_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'scan_spool_folders_pk', columns: [t.host, t.namespace, t.dir] })],
+);
