@@ -417,7 +417,11 @@ export class ScanRecorder {
     return kept;
   }
 
-  /** Past SCAN_SPOOL_MAX_MB the oldest kept batches are let go: their files deleted, their scans left to Redis alone. */
+  /**
+   * Past SCAN_SPOOL_MAX_MB the first kept batches in line are let go (the oldest sent, but for those
+   * checked and found still queued, which go to the back): their files deleted, their scans left to
+   * Redis alone.
+   */
   private async keepWithinBound(): Promise<void> {
     const max = this.config.SCAN_SPOOL_MAX_MB * 1024 * 1024;
     let dropped = 0;
