@@ -10,7 +10,7 @@ export { folders } from './folders/tables.js';
 export { templates } from './templates/tables.js';
 export { linkCounters, links } from './links/tables.js';
 export { fileBlobs, files } from './files/tables.js';
-export { scans, linkScanHours, scanRollups, scanVisitorDays } from './scans/tables.js';
+export { scans, linkScanHours, scanRollups, scanVisitorDays, scanBatchAcks, scanSpoolFolders } from './scans/tables.js';
 export { jobs, JOB_STATES, type JobState } from './jobs/tables.js';
 export { cafes, cafeGroups, cafeCategories, cafeItems, SPICE_LEVELS } from './cafes/tables.js';
 export { idempotencyKeys } from './bulk/tables.js';

@@ -89,7 +89,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   // Started beside the link cache: without Redis both wait for it a little, together rather than in turn.
   const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
-  const recorder = new ScanRecorder(config, ctx.logger);
+  const recorder = new ScanRecorder(config, ctx.logger, ctx.database.pool);
   const renderer = createPageRenderer(config.PAGE_RENDER_THREADS);
   await recorder.start();
   await visitorKeysStarted;

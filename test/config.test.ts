@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configDeprecations, loadConfig } from '../platform/config/index.js';
-import { runEntry } from './support/processes.js';
+import { ROOT, runEntry } from './support/processes.js';
 
 describe('configuration', () => {
   it('runs on its embedded defaults with an empty environment', () => {
@@ -25,6 +26,14 @@ describe('configuration', () => {
       expect.stringContaining('ignored: REDIS_NAMESPACE is set'),
     ]);
     expect(configDeprecations({ REDIS_NAMESPACE: 'new-name' })).toEqual([]);
+  });
+
+  it("documents every setting in the README's settings table", () => {
+    const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
+    const undocumented = Object.keys(loadConfig({})).filter(
+      (name) => !readme.includes(`| \`${name}\``) && !readme.includes(`, \`${name}\``),
+    );
+    expect(undocumented).toEqual([]);
   });
 
   it('treats an empty variable as unset', () => {

@@ -7,16 +7,21 @@
  *     the recorder's buffer and land once it is back;
  *   - SIGTERM of a redirect process under load: every scan it answered lands;
  *   - SIGKILL of one under load: every scan it answered lands once the next one starts (the
- *     write-ahead files it left are sent then), and none twice.
+ *     write-ahead files it left are sent then), and none twice;
+ *   - Redis wiped under a backlog (no worker running): every scan answered before lands once a
+ *     worker starts, sent again from the write-ahead files kept until Postgres has them.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeScanBatch } from '../domain/scans/batch.js';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { exited, freePort, startEntry, stopProcess, waitForHttp } from './support/processes.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { pollUntil } from './support/until.js';
 
 const PREFIX = `qrlinks-test-scanpath-${randomUUID().slice(0, 8)}`;
 
@@ -217,6 +222,58 @@ describe('the scan path through outages', () => {
       if (next) await stopProcess(next.child);
       await stopProcess(redirect.child);
       await stopProcess(worker);
+    }
+  });
+
+  it('Redis wiped under a backlog: every scan answered before lands once a worker starts, once', { timeout: 150_000 }, async () => {
+    const slugs = [await website(), await website(), await website()];
+    const redirect = await startRedirect();
+    let worker: ReturnType<typeof startEntry> | undefined;
+    const wiper = new Redis(process.env.REDIS_URL!);
+    try {
+      // No worker: the answered scans wait in Redis, a backlog.
+      const total = 2000;
+      let answered = 0;
+      const load = async () => {
+        while (answered < total) {
+          const slug = slugs[answered % slugs.length]!;
+          answered++;
+          expect((await redirect.scan(slug)).status).toBe(302);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, load));
+      const { rows: links } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = any($1)', [slugs]);
+      const ours = new Set(links.map((l) => l.id));
+      // Of these links only: a redirect of an earlier test may have left batches of its own to send.
+      const queuedScans = async () =>
+        (await api.ctx.queues.scans.getJobs(['waiting', 'prioritized', 'delayed', 'paused']))
+          .flatMap((j) => decodeScanBatch(j.data))
+          .filter((scan) => ours.has(scan.linkId)).length;
+      expect(await pollUntil(queuedScans, (n) => n === total)).toBe(total);
+
+      // Everything the service keeps in Redis is lost, the queued batches with it.
+      let cursor = '0';
+      do {
+        const [next, keys] = await wiper.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) await wiper.del(...keys);
+      } while (cursor !== '0');
+      expect(await queuedScans()).toBe(0);
+
+      worker = startEntry('workers/server.ts', [], env);
+      expect(await untilScans(slugs, total, 90_000)).toBe(total);
+      const { rows } = await api.ctx.database.pool.query<{ n: number }>(
+        'select sum(c.scan_count)::int as n from link_counters c join links l on l.id = c.link_id where l.slug = any($1)',
+        [slugs],
+      );
+      expect(rows[0]!.n).toBe(total);
+      // Once Postgres has them, the redirect lets its write-ahead files go.
+      const walFiles = async () => (await readdir(env.SCAN_SPOOL_DIR!)).filter((n) => n.startsWith('wal-')).length;
+      expect(await pollUntil(walFiles, (n) => n === 0, 20_000, 200)).toBe(0);
+    } finally {
+      wiper.disconnect();
+      await stopProcess(redirect.child);
+      if (worker) await stopProcess(worker);
     }
   });
 });

@@ -15,18 +15,24 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../platform/config/index.js';
 import { createLogger } from '../platform/logger.js';
 import { ScanRecorder, walFileOwner, type ScanRecorderConfig } from '../domain/scans/recorder.js';
+import { ScanBatchAcks } from '../domain/scans/batch-acks.js';
+import { createDatabase, type DatabaseHandle } from '../domain/database.js';
 import { decodeScanBatch, scanBatchSize } from '../domain/scans/batch.js';
 import { newScanId } from '../domain/scans/scan-id.js';
 import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../domain/scans/types.js';
 import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
 import { recordScan } from './support/record-scan.js';
-import { until } from './support/until.js';
+import { pollUntil, until } from './support/until.js';
+import { captureLogs } from './support/logs.js';
 
 const REDIS_URL = process.env.REDIS_URL!;
 const logger = createLogger({ LOG_LEVEL: 'silent' }, 'test');
 
 let proxy: TcpProxy;
 let connection: Redis;
+let database: DatabaseHandle;
+/** What a worker does once a batch's scans are committed. */
+let acks: ScanBatchAcks;
 const recorders: ScanRecorder[] = [];
 const queues: Queue[] = [];
 const spoolDirs: string[] = [];
@@ -34,6 +40,8 @@ const spoolDirs: string[] = [];
 beforeAll(async () => {
   proxy = await startTcpProxyFor(REDIS_URL, 6379);
   connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  database = createDatabase(process.env.DATABASE_URL!, 2);
+  acks = new ScanBatchAcks(database.pool);
 });
 afterEach(async () => {
   proxy.restore();
@@ -43,6 +51,7 @@ afterEach(async () => {
 afterAll(async () => {
   await proxy.close();
   await connection.quit();
+  await database.close();
   await Promise.all(spoolDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -56,6 +65,7 @@ async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = fal
     SCAN_BUFFER_MAX: 200_000,
     SCAN_SPOOL_DIR: await mkdtemp(join(tmpdir(), 'qrlinks-spool-')),
     SCAN_WRITE_AHEAD: true,
+    SCAN_SPOOL_MAX_MB: 1024,
     ...overrides,
   };
   spoolDirs.push(config.SCAN_SPOOL_DIR);
@@ -66,7 +76,7 @@ async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = fal
 
 /** A started recorder whose connection is up, so an outage played after this is one it lives through. */
 async function startRecorder(config: ScanRecorderConfig): Promise<ScanRecorder> {
-  const recorder = new ScanRecorder(config, logger);
+  const recorder = new ScanRecorder(config, logger, database.pool);
   recorders.push(recorder);
   await recorder.start();
   await until(() => recorder.stats().connected);
@@ -102,6 +112,13 @@ async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]>
 
 const ids = (scans: Array<{ id: string }>) => scans.map((s) => s.id).sort();
 
+/** Acknowledges every queued batch, as a worker does once it has written them. */
+async function acknowledgeQueued(queue: Queue<ScanBatchPayload>): Promise<string[]> {
+  const jobIds = (await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused'])).map((j) => j.id!);
+  await Promise.all(jobIds.map((id) => acks.acknowledge(id)));
+  return jobIds;
+}
+
 describe('scan recording configuration', () => {
   it('defaults to a 10 ms window, batches of 1000, 200,000 buffered, a spool beside the files', () => {
     expect(loadConfig({})).toMatchObject({
@@ -125,7 +142,7 @@ describe('scan recording configuration', () => {
 describe('ScanRecorder write-ahead', () => {
   const walFiles = async (dir: string) => (await readdir(dir)).filter((n) => n.startsWith('wal-'));
 
-  it('lets each answer go only once its scan is written ahead (one write per turn), and deletes the file once its batch is queued', async () => {
+  it('lets each answer go only once its scan is written ahead (one write per turn), and keeps the file until Postgres has the batch', async () => {
     const { config, queue, recorder } = await setup();
     const recorded = [scan(), scan()];
     // What the write-ahead file holds when each answer is let go, read at that moment: the batch
@@ -143,7 +160,11 @@ describe('ScanRecorder write-ahead', () => {
     expect(name).toMatch(new RegExp(`^wal-${hostname().replace(/[^a-z0-9.-]/gi, '_')}-${process.pid}-[0-9a-f]{8}-[0-9a-f-]{36}\\.log$`));
     expect(lines.map((l) => (JSON.parse(l) as RecordedScan).id)).toEqual(recorded.map((s) => s.id));
     await until(async () => (await queuedScans(queue)).length === 2);
-    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0);
+    // In Redis, but Redis may yet lose it: kept until a worker has written it.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await walFiles(config.SCAN_SPOOL_DIR)).toEqual([name]);
+    await acknowledgeQueued(queue);
+    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0, 5000);
   });
 
   it("writes a turn's lines to each batch's own file, byte for byte: a turn across two batches, places beyond ASCII, more lines than the kept buffer holds", async () => {
@@ -192,8 +213,131 @@ describe('ScanRecorder write-ahead', () => {
     const { queue } = await setup({ SCAN_SPOOL_DIR: dir });
     await until(async () => (await queuedScans(queue)).length >= 3);
     expect(ids(await queuedScans(queue))).toEqual(ids(dead));
-    // Pid 1 runs (init): its file stays; the dead one's is gone, its scans queued from a spool file that is deleted too.
+    // Under the dead batch's own id, so a batch it had queued already is not queued twice.
+    expect(await acknowledgeQueued(queue)).toEqual(['12345678-1234-4123-8123-123456789012']);
+    // Pid 1 runs (init): its file stays; the dead one's, taken over, is deleted once Postgres has its scans.
+    await until(async () => (await readdir(dir)).length === 1, 5000);
     expect(await readdir(dir)).toEqual([liveFile]);
+  });
+});
+
+describe('ScanRecorder keeps each batch on disk until Postgres has its scans', () => {
+  const walFiles = async (dir: string) => (await readdir(dir)).filter((n) => n.startsWith('wal-'));
+  const wipe = async (queue: Queue) => {
+    const keys = await connection.keys(`${queue.opts.prefix}:*`);
+    if (keys.length) await connection.del(...keys);
+  };
+
+  it('a batch Redis lost before Postgres had it is sent again from its file, under its own id', async () => {
+    const { config, queue, recorder } = await setup({ SCAN_BATCH_SIZE: 20 });
+    const scans = Array.from({ length: 50 }, scan);
+    await Promise.all(scans.map((s) => recordScan(recorder, s)));
+    await until(async () => (await queuedScans(queue)).length === 50);
+    const jobIds = (await queue.getJobs(['waiting'])).map((j) => j.id).sort();
+    await wipe(queue);
+    expect(await queue.count()).toBe(0);
+    await until(async () => (await queuedScans(queue)).length === 50, 5000);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+    expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(jobIds);
+    await acknowledgeQueued(queue);
+    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0, 5000);
+  });
+
+  it('a batch Postgres has is not sent again after Redis loses it', async () => {
+    const { config, queue, recorder } = await setup();
+    await recordScan(recorder, scan());
+    await until(async () => (await queue.count()) === 1);
+    // As a worker does: acknowledged, then the job completes and is removed.
+    await acknowledgeQueued(queue);
+    await wipe(queue);
+    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0, 5000);
+    expect(await queue.count()).toBe(0);
+  });
+
+  it('close() leaves the batches Postgres does not have yet; the next start takes them over without queueing them twice', async () => {
+    const { config, queue, recorder } = await setup({ SCAN_BATCH_SIZE: 10 });
+    const scans = Array.from({ length: 30 }, scan);
+    await Promise.all(scans.map((s) => recordScan(recorder, s)));
+    await until(async () => (await queue.count()) === 3);
+    await recorder.close();
+    expect(await walFiles(config.SCAN_SPOOL_DIR)).toHaveLength(3);
+    const next = await startRecorder(config);
+    await until(() => next.stats().flushed === 30);
+    expect(await queue.count()).toBe(3);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+    await acknowledgeQueued(queue);
+    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0, 5000);
+  });
+
+  it('past SCAN_SPOOL_MAX_MB deletes the oldest kept files, and says so', async () => {
+    const logs = captureLogs();
+    const { config, queue } = await setup({ SCAN_BATCH_SIZE: 1, SCAN_SPOOL_MAX_MB: 1 });
+    // A recorder that logs: the warning is the operator's only sign.
+    const recorder = new ScanRecorder(config, logs.logger, database.pool);
+    recorders.push(recorder);
+    await recorder.start();
+    await until(() => recorder.stats().connected);
+    // One scan a batch: each file counts as a 4 KiB block, so 1 MB keeps 256 of them.
+    for (let i = 0; i < 300; i++) {
+      await recordScan(recorder, scan());
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await until(async () => (await queue.count()) === 300, 20_000);
+    // The last sends' files are let go once those sends are done.
+    expect(
+      await pollUntil(
+        () => walFiles(config.SCAN_SPOOL_DIR),
+        (f) => f.length <= 256,
+      ),
+    ).toHaveLength(256);
+    expect(logs.lines()).toContainEqual(expect.objectContaining({ msg: expect.stringContaining('SCAN_SPOOL_MAX_MB'), maxMb: 1 }));
+  });
+});
+
+describe('ScanRecorder and the spool folders it used before', () => {
+  /** A recorder whose scans are in Redis but not in Postgres, stopped: its write-ahead files stay in its folder. */
+  async function stoppedWithFilesLeft() {
+    const { config, queue, recorder } = await setup({ SCAN_BATCH_SIZE: 10 });
+    const scans = Array.from({ length: 25 }, scan);
+    await Promise.all(scans.map((s) => recordScan(recorder, s)));
+    await until(async () => (await queue.count()) === 3);
+    await recorder.close();
+    const left = await readdir(config.SCAN_SPOOL_DIR);
+    expect(left).toHaveLength(3);
+    const newDir = await mkdtemp(join(tmpdir(), 'qrlinks-spool-'));
+    spoolDirs.push(newDir);
+    return { config, queue, scans, left, newDir };
+  }
+
+  it('a redirect back with another SCAN_SPOOL_DIR takes over the files left in the one before, and names them', async () => {
+    const { config, queue, scans, left, newDir } = await stoppedWithFilesLeft();
+    const logs = captureLogs();
+    const next = new ScanRecorder({ ...config, SCAN_SPOOL_DIR: newDir }, logs.logger, database.pool);
+    recorders.push(next);
+    await next.start();
+    expect(await readdir(config.SCAN_SPOOL_DIR)).toEqual([]);
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        folder: config.SCAN_SPOOL_DIR,
+        moved: 3,
+        files: expect.arrayContaining(left),
+        msg: expect.stringContaining('SCAN_SPOOL_DIR changed'),
+      }),
+    );
+    await until(() => next.stats().flushed === 25);
+    // Under their own ids: not queued twice.
+    expect(await queue.count()).toBe(3);
+    expect(ids(await queuedScans(queue))).toEqual(ids(scans));
+    await acknowledgeQueued(queue);
+    await until(async () => (await readdir(newDir)).length === 0, 5000);
+  });
+
+  it("leaves another namespace's folder alone", async () => {
+    const { config, left, newDir } = await stoppedWithFilesLeft();
+    const other = await startRecorder({ ...config, REDIS_NAMESPACE: `${config.REDIS_NAMESPACE}-other`, SCAN_SPOOL_DIR: newDir });
+    expect(other.stats().buffered).toBe(0);
+    expect((await readdir(config.SCAN_SPOOL_DIR)).sort()).toEqual([...left].sort());
   });
 });
 
@@ -210,7 +354,9 @@ describe('ScanRecorder write-ahead, several recorders in one process', () => {
     const stopped = scan();
     await writeFile(join(config.SCAN_SPOOL_DIR, `wal-${host}-${process.pid}-0badf00d-${randomUUID()}.log`), `${JSON.stringify(stopped)}\n`);
     const second = await startRecorder({ ...config, REDIS_URL });
-    expect(await walFiles()).toEqual([firstFile]);
+    // The first recorder's file is left alone; the stopped one's is taken over (renamed to the second's).
+    expect(await walFiles()).toHaveLength(2);
+    expect(await walFiles()).toContain(firstFile);
     await until(async () => (await queuedScans(queue)).length === 1);
     expect(ids(await queuedScans(queue))).toEqual([stopped.id]);
     expect(second.stats().buffered).toBe(0);
@@ -224,6 +370,7 @@ describe('walFileOwner', () => {
       host: 'ip-10-0-0-1',
       pid: 4242,
       instance: '0a1b2c3d',
+      batch: '12345678-1234-4123-8123-123456789012',
     });
     expect(walFileOwner('wal-box-12-cafecafe-0a1b2c3d.log')).toBeNull();
     expect(walFileOwner('scans-1-2-3.json')).toBeNull();
@@ -306,12 +453,16 @@ describe('ScanRecorder', () => {
     expect(spooled.batches.map((b) => scanBatchSize(b.payload))).toEqual([40, 40, 20]);
     expect(await queue.count()).toBe(0);
 
-    // The next process (Redis reachable again) sends them under the same job ids and removes the file.
+    // The next process (Redis reachable again) sends them under the same job ids, and removes the
+    // file once Postgres has them all.
     const next = await startRecorder({ ...config, REDIS_URL });
-    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0);
+    await until(async () => (await queuedScans(queue)).length === 100);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
     expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(spooled.batches.map((b) => b.id).sort());
     expect(next.stats()).toMatchObject({ buffered: 0, flushed: 100 });
+    expect(await readdir(config.SCAN_SPOOL_DIR)).toEqual(files);
+    await acknowledgeQueued(queue);
+    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0, 5000);
   });
 
   it('a spool file left by a process that queued it before dying is not queued twice', async () => {
@@ -323,11 +474,11 @@ describe('ScanRecorder', () => {
     const content = await readFile(join(config.SCAN_SPOOL_DIR, file!), 'utf8');
 
     await startRecorder({ ...config, REDIS_URL });
-    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0);
+    await until(async () => (await queue.count()) === 1);
     // As if that process had been killed after queueing but before deleting its file.
-    await writeFile(join(config.SCAN_SPOOL_DIR, file!), content);
+    await writeFile(join(config.SCAN_SPOOL_DIR, file!.replace('scans-', 'scans-again-')), content);
     await startRecorder({ ...config, REDIS_URL });
-    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0);
+    await new Promise((r) => setTimeout(r, 300));
     expect(await queue.count()).toBe(1);
     expect(await queuedScans(queue)).toHaveLength(10);
   });

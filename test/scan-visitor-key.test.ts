@@ -16,6 +16,7 @@ import { createLogger } from '../platform/logger.js';
 import { createFailFastRedis } from '../platform/redis/client.js';
 import { decodeScanBatch } from '../domain/scans/batch.js';
 import { ScanRecorder } from '../domain/scans/recorder.js';
+import { createDatabase } from '../domain/database.js';
 import { newScanId } from '../domain/scans/scan-id.js';
 import type { ScanBatchPayload } from '../domain/scans/types.js';
 import { VisitorKeys, visitorKey, visitorSalt, visitorSaltKey } from '../domain/scans/visitor-key.js';
@@ -209,6 +210,9 @@ describe('VisitorKeys: the day salt in Redis', () => {
     const prefix = newPrefix();
     const spool = await mkdtemp(join(tmpdir(), 'qrlinks-spool-'));
     cleanups.push(() => rm(spool, { recursive: true, force: true }));
+    // Where workers acknowledge written batches; the recorder asks it before deleting its files.
+    const database = createDatabase(process.env.DATABASE_URL!, 1);
+    cleanups.push(() => database.close());
     const recorder = new ScanRecorder(
       {
         REDIS_URL: proxy.url(REDIS_URL),
@@ -218,8 +222,10 @@ describe('VisitorKeys: the day salt in Redis', () => {
         SCAN_BUFFER_MAX: 1000,
         SCAN_SPOOL_DIR: spool,
         SCAN_WRITE_AHEAD: true,
+        SCAN_SPOOL_MAX_MB: 1024,
       },
       logger,
+      database.pool,
     );
     cleanups.push(() => recorder.close());
     await recorder.start();

@@ -24,29 +24,53 @@
  * Corking the response's socket instead would not hold it: Node's `res.end()` uncorks fully.
  * Each batch has its file
  * (`wal-<host>-<pid>-<instance>-<batch>.log`, written synchronously to the kernel's page cache,
- * which a killed process cannot lose), deleted once its batch is in Redis.
- * `start()` turns the write-ahead files of processes that are gone into a spool file, so their
- * scans are sent by the next start: on this host, those of pids that no longer run (or of an
- * earlier process with our pid); of another host sharing the directory (containers on one
- * volume), those untouched for WAL_ABANDONED_MS. A batch whose send succeeded just before the kill
- * is sent twice; the worker ingests by scan id, so a scan lands once.
+ * which a killed process cannot lose).
+ *
+ * A batch's file outlives its send: Redis can lose a queued batch (a wipe, a failover to a replica
+ * behind, a crash past its last fsync), so the file is kept until Postgres has the batch's scans
+ * (docs/decisions/0385). Once a second the recorder asks Redis which of its kept batches' jobs are
+ * gone, then Postgres which batches a worker has acknowledged (scan_batch_acks, batch-acks.ts,
+ * taking the acknowledgements as it reads them): an acknowledged batch's file is deleted; a batch
+ * neither queued nor acknowledged was lost by Redis and is sent again from its file, under its
+ * own job id. Redis first: a worker acknowledges a batch before its job completes and is removed,
+ * so a job found gone and then not acknowledged was never written. Kept files are bounded by
+ * SCAN_SPOOL_MAX_MB; past it the oldest are deleted (their scans then have Redis alone) and that
+ * is logged.
+ *
+ * `start()` takes over the write-ahead files of processes that are gone (renamed to this
+ * process's name, so two starting at once never both take one): on this host, those of pids that
+ * no longer run (or of an earlier process with our pid); of another host sharing the directory
+ * (containers on one volume), those untouched for WAL_ABANDONED_MS (a live process touches its
+ * kept files well within that). Each is sent under its own batch id unless Postgres has it
+ * already: a batch still queued is not queued twice (BullMQ ignores a job id it holds), and one
+ * sent twice lands once (the worker ingests by scan id).
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
+import type pg from 'pg';
 import type { Config } from '../../platform/config/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { createFailFastRedis, type Redis } from '../../platform/redis/client.js';
 import { SCAN_JOB_OPTIONS } from './scan-jobs.js';
 import { ScanBatchBuilder, scanBatchSize } from './batch.js';
+import { takeScanBatchAcks } from './batch-acks.js';
 import type { RecordedScan, ScanBatchPayload } from './types.js';
 
 export type ScanRecorderConfig = Pick<
   Config,
-  'REDIS_URL' | 'REDIS_NAMESPACE' | 'SCAN_FLUSH_MS' | 'SCAN_BATCH_SIZE' | 'SCAN_BUFFER_MAX' | 'SCAN_SPOOL_DIR' | 'SCAN_WRITE_AHEAD'
+  | 'REDIS_URL'
+  | 'REDIS_NAMESPACE'
+  | 'SCAN_FLUSH_MS'
+  | 'SCAN_BATCH_SIZE'
+  | 'SCAN_BUFFER_MAX'
+  | 'SCAN_SPOOL_DIR'
+  | 'SCAN_SPOOL_MAX_MB'
+  | 'SCAN_WRITE_AHEAD'
 >;
 
 export interface ScanRecorderStats {
@@ -78,10 +102,22 @@ interface Batch {
   count: number;
   /** Epoch ms of its first scan. */
   since: number;
-  /** The spool file it was loaded from, deleted once all of that file's batches are queued. */
+  /** The spool file it was loaded from, deleted once all of that file's batches are in Postgres. */
   spoolFile?: string;
-  /** Its write-ahead file (one line per scan), deleted once the batch is queued or spooled. */
-  wal?: { path: string; fd: number | null };
+  /** Its write-ahead file (one line per scan), deleted once the batch is in Postgres or spooled. */
+  wal?: { path: string; fd: number | null; bytes: number };
+}
+
+/** A batch in Redis whose scans Postgres may not have yet: kept on disk until it does. */
+interface Kept {
+  id: string;
+  /** Its write-ahead file; or, for a batch loaded from a spool file, that file. */
+  wal?: string;
+  spoolFile?: string;
+  /** What it takes of SCAN_SPOOL_MAX_MB. */
+  bytes: number;
+  /** When its file was last touched, so another host does not take it for abandoned. */
+  touchedAt: number;
 }
 
 interface SpoolFile {
@@ -103,6 +139,13 @@ const HOST =
  * deletes each within a flush window, or keeps it through a Redis outage while it retries.
  */
 const WAL_ABANDONED_MS = 10 * 60_000;
+/** How often kept batches are checked against Redis and Postgres. */
+const KEPT_CHECK_MS = 1000;
+/** Kept batches checked per round, the longest unchecked first: acknowledgements come about in the order batches were sent. */
+const KEPT_CHECK_MAX = 5000;
+/** A file takes at least a block of the disk, however few its lines. */
+const MIN_FILE_BYTES = 4096;
+const KEPT_LOG_INTERVAL_MS = 60_000;
 /** The write-ahead buffer kept between turns: a turn of a few hundred scans' lines. */
 const TURN_BYTES_KEPT = 256 * 1024;
 const NEWLINE = 0x0a;
@@ -147,10 +190,18 @@ export class ScanRecorder {
    * short strings joined, not a whole object serialised per scan.
    */
   private readonly visitorJson = new WeakMap<object, string>();
+  /** Sent batches whose scans Postgres may not have yet, by id; the longest unchecked first. */
+  private readonly kept = new Map<string, Kept>();
+  private keptBytes = 0;
+  private keptTimer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private lastKeptLog = { ack: 0, bound: 0 };
 
+  /** `db`: where the worker acknowledges batches written (batch-acks.ts). */
   constructor(
     private readonly config: ScanRecorderConfig,
     private readonly logger: Logger,
+    private readonly db: Pick<pg.Pool, 'query'>,
   ) {
     LIVE_INSTANCES.add(this.instance);
     this.redis = createFailFastRedis(config.REDIS_URL, 500, logger);
@@ -164,13 +215,13 @@ export class ScanRecorder {
     });
   }
 
-  /** Loads the spool files a previous process left and sends them (in the background). */
+  /** Takes over the write-ahead and spool files previous processes left, and sends them (in the background). */
   async start(): Promise<void> {
     const dir = this.config.SCAN_SPOOL_DIR;
     await mkdir(dir, { recursive: true });
-    await this.recoverWriteAhead(dir);
-    const loaded: Batch[] = [];
-    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
+    await this.takeOverStrandedFolders(resolve(dir));
+    const loaded: Batch[] = await this.recoverWriteAhead(dir);
+    for (const name of (await readdir(dir)).filter((n) => SPOOL_FILE.test(n)).sort()) {
       const file = join(dir, name);
       let spool: SpoolFile;
       try {
@@ -179,15 +230,23 @@ export class ScanRecorder {
         this.logger.error({ file, err }, 'scan spool file unreadable; left in place');
         continue;
       }
-      for (const { id, payload } of spool.batches) {
-        const count = scanBatchSize(payload);
-        loaded.push({ id, payload, count, since: Date.now(), spoolFile: file });
-        this.counts.buffered += count;
-      }
+      for (const { id, payload } of spool.batches)
+        loaded.push({ id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: file });
       this.spoolFiles.set(file, spool.batches.length);
       this.logger.info({ file, batches: spool.batches.length }, 'scan spool file loaded');
     }
-    this.batches.unshift(...loaded);
+    // Those Postgres has already (a process stopped, or killed, while a backlog was written) need not go again.
+    const written = await takeScanBatchAcks(
+      this.db,
+      loaded.map((b) => b.id),
+    ).catch((err: unknown) => {
+      this.logger.warn({ err }, 'Postgres unreachable: every recovered scan batch is sent again (dropped by scan id where written)');
+      return new Set<string>();
+    });
+    const unwritten = loaded.filter((b) => !written.has(b.id));
+    for (const batch of loaded) if (written.has(batch.id)) await this.forgetFiles(batch);
+    for (const batch of unwritten) this.counts.buffered += batch.count;
+    this.batches.unshift(...unwritten);
     if (this.counts.buffered > 0) this.schedule(0);
   }
 
@@ -230,7 +289,11 @@ export class ScanRecorder {
     return { ...this.counts, connected: this.redis.status === 'ready' };
   }
 
-  /** Sends everything it can, spools the rest, and lets go of Redis. Call it once the server takes no more requests. */
+  /**
+   * Sends everything it can, spools the rest, and lets go of Redis. Call it once the server takes
+   * no more requests. Batches in Redis that Postgres does not have yet stay on disk: the next start
+   * takes them over.
+   */
   async close(): Promise<void> {
     this.closing = true;
     if (this.timer) clearTimeout(this.timer);
@@ -241,6 +304,16 @@ export class ScanRecorder {
     }
     this.closed = true;
     if (this.batches.length > 0) await this.spool();
+    if (this.keptTimer) clearTimeout(this.keptTimer);
+    this.keptTimer = null;
+    await this.checking;
+    if (this.kept.size > 0) {
+      // What was written meanwhile is not left for the next start to look up.
+      this.checking = this.checkKept(this.kept.size);
+      await this.checking;
+    }
+    if (this.kept.size > 0)
+      this.logger.info({ batches: this.kept.size }, 'scan batches kept on disk until Postgres has them; the next start takes them over');
     LIVE_INSTANCES.delete(this.instance);
     // Every batch is in Redis or spooled by now: a close that fails loses nothing, but is said.
     await this.queue.close().catch((err: unknown) => this.logger.warn({ err }, 'scan queue did not close cleanly'));
@@ -304,20 +377,164 @@ export class ScanRecorder {
     this.counts.flushed += count;
     if (this.failures > 0) this.logger.info({ ...this.counts }, 'scan queue reachable again');
     this.failures = 0;
-    await this.forgetSpooled(batches);
-    await this.forgetWriteAhead(batches);
+    await this.keep(batches);
     return true;
   }
 
-  private async forgetSpooled(batches: Batch[]): Promise<void> {
-    for (const { spoolFile } of batches) {
-      if (!spoolFile) continue;
-      const left = this.spoolFiles.get(spoolFile)! - 1;
-      this.spoolFiles.set(spoolFile, left);
-      if (left > 0) continue;
-      this.spoolFiles.delete(spoolFile);
-      await unlink(spoolFile).catch((err: unknown) => this.logger.error({ file: spoolFile, err }, 'scan spool file not deleted'));
+  /** Sent batches kept on disk until Postgres has them (a batch without a file, write-ahead off, is not). */
+  private async keep(batches: Batch[]): Promise<void> {
+    const now = Date.now();
+    for (const { id, wal, spoolFile } of batches) {
+      if (wal) this.addKept({ id, wal: wal.path, bytes: Math.max(MIN_FILE_BYTES, wal.bytes), touchedAt: now });
+      else if (spoolFile) this.addKept({ id, spoolFile, bytes: MIN_FILE_BYTES, touchedAt: now });
     }
+    await this.keepWithinBound();
+    if (this.kept.size > 0 && !this.keptTimer && !this.closed) {
+      this.keptTimer = setTimeout(() => {
+        this.keptTimer = null;
+        this.checking = this.checkKept(KEPT_CHECK_MAX)
+          .catch((err: unknown) => this.logger.error({ err }, 'kept scan batches not checked'))
+          .then(() => {
+            this.checking = null;
+            // Armed again by the next send when nothing is kept.
+            if (this.kept.size > 0 && !this.closed) void this.keep([]);
+          });
+      }, KEPT_CHECK_MS);
+      this.keptTimer.unref();
+    }
+  }
+
+  private addKept(kept: Kept): void {
+    this.kept.set(kept.id, kept);
+    this.keptBytes += kept.bytes;
+  }
+
+  private takeKept(id: string): Kept | undefined {
+    const kept = this.kept.get(id);
+    if (!kept) return undefined;
+    this.kept.delete(id);
+    this.keptBytes -= kept.bytes;
+    return kept;
+  }
+
+  /**
+   * Past SCAN_SPOOL_MAX_MB the first kept batches in line are let go (the oldest sent, but for those
+   * checked and found still queued, which go to the back): their files deleted, their scans left to
+   * Redis alone.
+   */
+  private async keepWithinBound(): Promise<void> {
+    const max = this.config.SCAN_SPOOL_MAX_MB * 1024 * 1024;
+    let dropped = 0;
+    for (const id of this.kept.keys()) {
+      if (this.keptBytes <= max) break;
+      await this.forgetFiles(this.takeKept(id)!);
+      dropped++;
+    }
+    if (dropped === 0) return;
+    const now = Date.now();
+    if (now - this.lastKeptLog.bound < KEPT_LOG_INTERVAL_MS) return;
+    this.lastKeptLog.bound = now;
+    this.logger.error(
+      { dropped, kept: this.kept.size, maxMb: this.config.SCAN_SPOOL_MAX_MB },
+      'scan write-ahead over SCAN_SPOOL_MAX_MB: the oldest batches in Redis are no longer kept on disk, and a loss of Redis now would lose them',
+    );
+  }
+
+  /**
+   * One round over up to `max` kept batches: those Postgres has are let go, those neither in Redis
+   * nor in Postgres are sent again. Either store being away leaves them kept, for the next round.
+   */
+  private async checkKept(max: number): Promise<void> {
+    const ids: string[] = [];
+    for (const id of this.kept.keys()) {
+      if (ids.length === max) break;
+      ids.push(id);
+    }
+    // Asked before Postgres: see the header.
+    const gone = this.redis.status === 'ready' ? await this.notQueued(ids).catch(() => null) : null;
+    let written: Set<string>;
+    try {
+      written = await takeScanBatchAcks(this.db, ids);
+    } catch (err) {
+      const now = Date.now();
+      if (now - this.lastKeptLog.ack >= KEPT_LOG_INTERVAL_MS) {
+        this.lastKeptLog.ack = now;
+        this.logger.warn(
+          { err: (err as Error).message, kept: this.kept.size },
+          'Postgres unreachable: scan batches stay on disk until it is back',
+        );
+      }
+      return;
+    }
+    const lost: Batch[] = [];
+    const now = Date.now();
+    for (const id of ids) {
+      const kept = this.kept.get(id);
+      if (!kept) continue;
+      if (written.has(id)) {
+        await this.forgetFiles(this.takeKept(id)!);
+      } else if (gone?.has(id)) {
+        const batch = await this.reload(this.takeKept(id)!);
+        if (batch) lost.push(batch);
+      } else {
+        // Checked: to the back of the line.
+        this.kept.delete(id);
+        this.kept.set(id, kept);
+        if (kept.wal && now - kept.touchedAt > WAL_ABANDONED_MS / 4) {
+          kept.touchedAt = now;
+          await utimes(kept.wal, now / 1000, now / 1000).catch(() => {});
+        }
+      }
+    }
+    if (lost.length === 0) return;
+    const scans = lost.reduce((n, b) => n + b.count, 0);
+    this.logger.warn({ batches: lost.length, scans }, 'scan batches gone from Redis before Postgres had them: sent again');
+    this.counts.buffered += scans;
+    this.batches.unshift(...lost);
+    this.schedule(0);
+  }
+
+  /** Of these batches, those whose job Redis does not hold. */
+  private async notQueued(ids: string[]): Promise<Set<string>> {
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.exists(this.queue.toKey(id));
+    const replies = (await pipeline.exec()) ?? [];
+    const gone = new Set<string>();
+    replies.forEach(([err, exists], i) => {
+      if (err) throw err;
+      if (exists === 0) gone.add(ids[i]!);
+    });
+    return gone;
+  }
+
+  /** A kept batch back from its file, to be sent again; undefined (and let go) when the file is gone or unreadable. */
+  private async reload(kept: Kept): Promise<Batch | undefined> {
+    try {
+      if (kept.wal) {
+        const payload = payloadOfWriteAhead(await readFile(kept.wal, 'utf8'));
+        const count = scanBatchSize(payload);
+        return { id: kept.id, payload, count, since: Date.now(), wal: { path: kept.wal, fd: null, bytes: kept.bytes } };
+      }
+      const spool = JSON.parse(await readFile(kept.spoolFile!, 'utf8')) as SpoolFile;
+      const { payload } = spool.batches.find((b) => b.id === kept.id)!;
+      return { id: kept.id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: kept.spoolFile };
+    } catch (err) {
+      this.logger.error({ file: kept.wal ?? kept.spoolFile, err }, 'scan batch gone from Redis and its file unreadable: not sent again');
+      await this.forgetFiles(kept);
+      return undefined;
+    }
+  }
+
+  /** A batch done with (in Postgres, or let go): its write-ahead file deleted, its spool file once no other batch needs it. */
+  private async forgetFiles({ wal, spoolFile }: { wal?: string | Batch['wal']; spoolFile?: string }): Promise<void> {
+    const path = typeof wal === 'string' ? wal : wal?.path;
+    if (path) await unlink(path).catch((err: unknown) => this.logger.error({ file: path, err }, 'scan write-ahead file not deleted'));
+    if (!spoolFile) return;
+    const left = this.spoolFiles.get(spoolFile)! - 1;
+    this.spoolFiles.set(spoolFile, left);
+    if (left > 0) return;
+    this.spoolFiles.delete(spoolFile);
+    await unlink(spoolFile).catch((err: unknown) => this.logger.error({ file: spoolFile, err }, 'scan spool file not deleted'));
   }
 
   /** Everything still buffered into one new spool file; spool files it came from are then covered by it. */
@@ -329,13 +546,13 @@ export class ScanRecorder {
     this.counts.spooled += count;
     this.counts.buffered = 0;
     this.writePendingLines();
-    for (const batch of this.batches) sealWriteAhead(batch);
-    await this.forgetWriteAhead(this.batches);
+    for (const batch of this.batches) {
+      sealWriteAhead(batch);
+      // Covered by the new file: left behind, its scans would be sent again (and dropped by scan id).
+      // A spool file some of whose batches are kept (sent, not in Postgres yet) stays for them.
+      await this.forgetFiles(batch);
+    }
     this.batches = [];
-    // Covered by the new file: left behind, its scans would be sent again (and dropped by scan id).
-    for (const file of this.spoolFiles.keys())
-      await unlink(file).catch((err: unknown) => this.logger.warn({ file, err }, 'scan spool file not deleted'));
-    this.spoolFiles.clear();
     this.logger.warn({ file, scans: count }, 'Redis unreachable at shutdown: scans spooled to disk');
   }
 
@@ -396,10 +613,10 @@ export class ScanRecorder {
     for (const { batch, end } of this.turnRuns) {
       try {
         if (!batch.wal) {
-          const path = join(this.config.SCAN_SPOOL_DIR, `wal-${HOST}-${process.pid}-${this.instance}-${batch.id}.log`);
-          batch.wal = { path, fd: openSync(path, 'a') };
+          const path = this.walPath(batch.id);
+          batch.wal = { path, fd: openSync(path, 'a'), bytes: 0 };
         }
-        if (batch.wal.fd !== null) writeSync(batch.wal.fd, this.turnBytes, start, end - start);
+        if (batch.wal.fd !== null) batch.wal.bytes += writeSync(batch.wal.fd, this.turnBytes, start, end - start);
       } catch (err) {
         const now = Date.now();
         if (now - this.lastWalErrorLog >= DROP_LOG_INTERVAL_MS) {
@@ -426,66 +643,115 @@ export class ScanRecorder {
     }
   }
 
-  private async forgetWriteAhead(batches: Batch[]): Promise<void> {
-    for (const batch of batches) {
-      if (!batch.wal) continue;
-      const { path } = batch.wal;
-      batch.wal = undefined;
-      await unlink(path).catch((err: unknown) => this.logger.error({ file: path, err }, 'scan write-ahead file not deleted'));
+  /**
+   * Takes over the write-ahead files of processes that are gone: each renamed to this process's
+   * name (a rename is atomic: of two processes starting at once, one takes a file) and returned as
+   * a batch to send under its own id. A line cut short by the kill is skipped.
+   */
+  private async recoverWriteAhead(dir: string): Promise<Batch[]> {
+    const batches: Batch[] = [];
+    let scans = 0;
+    for (const name of (await readdir(dir)).sort()) {
+      const owner = walFileOwner(name);
+      if (!owner) continue;
+      if (!(await ownerIsGone(dir, name))) continue;
+      const path = this.walPath(owner.batch);
+      try {
+        await rename(join(dir, name), path);
+      } catch {
+        continue; // taken by another process starting now
+      }
+      const now = new Date();
+      await utimes(path, now, now).catch(() => {});
+      const text = await readFile(path, 'utf8');
+      const payload = payloadOfWriteAhead(text);
+      const count = scanBatchSize(payload);
+      if (count === 0) {
+        await unlink(path).catch(() => {});
+        continue;
+      }
+      batches.push({ id: owner.batch, payload, count, since: Date.now(), wal: { path, fd: null, bytes: Buffer.byteLength(text) } });
+      scans += count;
     }
+    if (batches.length > 0) this.logger.warn({ files: batches.length, scans }, 'scan write-ahead files of a stopped process taken over');
+    return batches;
   }
 
   /**
-   * The write-ahead files of processes that are gone become one spool file (loaded next, like any
-   * other), then are deleted. A line cut short by the kill is skipped.
+   * Moves into `dir` the files left in the spool folders this host used before under this Redis
+   * namespace (it came back with another SCAN_SPOOL_DIR), so they are taken over like its own, and
+   * names them in a warning. A live redirect's write-ahead files there are left alone.
    */
-  private async recoverWriteAhead(dir: string): Promise<void> {
-    const orphaned: string[] = [];
-    for (const name of await readdir(dir)) {
-      const owner = walFileOwner(name);
-      if (!owner) continue;
-      const { host, pid, instance } = owner;
-      let gone: boolean;
-      // Of this process: gone unless a recorder of it still runs (an earlier process may have had our pid).
-      if (host === HOST) gone = pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
-      // Another host's (a container sharing the volume): left alone until long abandoned.
-      else {
-        // Gone since the listing (its owner finished it): nothing to recover.
-        const info = await stat(join(dir, name)).catch(() => null);
-        gone = info !== null && Date.now() - info.mtimeMs > WAL_ABANDONED_MS;
-      }
-      if (gone) orphaned.push(name);
+  private async takeOverStrandedFolders(dir: string): Promise<void> {
+    const key = [HOST, this.config.REDIS_NAMESPACE];
+    let folders: string[];
+    try {
+      const { rows } = await this.db.query<{ dir: string }>(
+        `with seen as (
+           insert into scan_spool_folders (host, namespace, dir) values ($1, $2, $3)
+           on conflict (host, namespace, dir) do update set seen_at = now()
+         )
+         select dir from scan_spool_folders where host = $1 and namespace = $2 and dir <> $3 order by seen_at`,
+        [...key, dir],
+      );
+      folders = rows.map((r) => r.dir);
+    } catch (err) {
+      this.logger.warn({ err }, 'Postgres unreachable: spool folders used before (SCAN_SPOOL_DIR) not looked at');
+      return;
     }
-    if (orphaned.length === 0) return;
-    const batches: SpoolFile['batches'] = [];
-    const visitors = new Map<string, RecordedScan['visitor']>();
-    let scans = 0;
-    for (const name of orphaned.sort()) {
-      const builder = new ScanBatchBuilder();
-      for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
-        if (!line) continue;
-        let scan: RecordedScan;
-        try {
-          scan = JSON.parse(line) as RecordedScan;
-        } catch {
-          continue; // the last line, cut short by the kill
+    for (const folder of folders) {
+      let names: string[];
+      try {
+        names = (await readdir(folder)).filter((n) => walFileOwner(n) !== null || SPOOL_FILE.test(n));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+          this.logger.error({ folder, err }, 'spool folder used before unreadable: scans left in it are not sent');
+          continue;
         }
-        // One visitor object per distinct visitor, as the batch format expects.
-        const visitorJson = JSON.stringify(scan.visitor);
-        scan.visitor = visitors.get(visitorJson) ?? (visitors.set(visitorJson, scan.visitor), scan.visitor);
-        builder.add(scan);
-        scans++;
+        names = [];
       }
-      if (builder.size > 0) batches.push({ id: randomUUID(), payload: builder.toPayload() });
-    }
-    if (batches.length > 0) await this.writeSpoolFile(dir, { batches });
-    for (const name of orphaned) {
-      await unlink(join(dir, name)).catch((err: unknown) =>
-        this.logger.warn({ file: name, err }, 'recovered write-ahead file not deleted; its scans may be sent again (dropped by scan id)'),
+      // Nothing can be stranded there any more.
+      if (names.length === 0) {
+        await this.db
+          .query('delete from scan_spool_folders where host = $1 and namespace = $2 and dir = $3', [...key, folder])
+          .catch(() => {});
+        continue;
+      }
+      const moved: string[] = [];
+      for (const name of names) {
+        if (walFileOwner(name) && !(await ownerIsGone(folder, name))) continue;
+        if (await moveFile(join(folder, name), join(dir, name))) moved.push(name);
+      }
+      this.logger.warn(
+        { folder, dir, moved: moved.length, left: names.length - moved.length, files: moved.slice(0, 20) },
+        'scan files stranded in a spool folder this host used before (SCAN_SPOOL_DIR changed): moved into the new one and sent',
       );
     }
-    this.logger.warn({ files: orphaned.length, scans }, 'scan write-ahead files of a stopped process recovered');
   }
+
+  private walPath(batchId: string): string {
+    return join(this.config.SCAN_SPOOL_DIR, `wal-${HOST}-${process.pid}-${this.instance}-${batchId}.log`);
+  }
+}
+
+/** A batch from a write-ahead file's lines; a line cut short by a kill is skipped. */
+function payloadOfWriteAhead(text: string): ScanBatchPayload {
+  const builder = new ScanBatchBuilder();
+  const visitors = new Map<string, RecordedScan['visitor']>();
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    let scan: RecordedScan;
+    try {
+      scan = JSON.parse(line) as RecordedScan;
+    } catch {
+      continue; // the last line, cut short by the kill
+    }
+    // One visitor object per distinct visitor, as the batch format expects.
+    const visitorJson = JSON.stringify(scan.visitor);
+    scan.visitor = visitors.get(visitorJson) ?? (visitors.set(visitorJson, scan.visitor), scan.visitor);
+    builder.add(scan);
+  }
+  return builder.toPayload();
 }
 
 /**
@@ -493,9 +759,41 @@ export class ScanRecorder {
  * part has a fixed form: a host name may hold dashes and digits, and a UUID's groups may be all
  * digits, so a loose pattern could take part of the batch id for the pid and the file for another host's.
  */
-export function walFileOwner(name: string): { host: string; pid: number; instance: string } | null {
-  const match = /^wal-(.+)-(\d+)-([0-9a-f]{8})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/.exec(name);
-  return match ? { host: match[1]!, pid: Number(match[2]), instance: match[3]! } : null;
+export function walFileOwner(name: string): { host: string; pid: number; instance: string; batch: string } | null {
+  const match = /^wal-(.+)-(\d+)-([0-9a-f]{8})-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.log$/.exec(name);
+  return match ? { host: match[1]!, pid: Number(match[2]), instance: match[3]!, batch: match[4]! } : null;
+}
+
+const SPOOL_FILE = /^scans-.*\.json$/;
+
+/**
+ * Whether the process that wrote this write-ahead file is gone: on this host, a pid that no
+ * longer runs, or ours with an instance no recorder of this process runs (an earlier process had
+ * our pid); of another host (a container sharing the volume), a file untouched for WAL_ABANDONED_MS.
+ */
+async function ownerIsGone(dir: string, name: string): Promise<boolean> {
+  const { host, pid, instance } = walFileOwner(name)!;
+  if (host === HOST) return pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
+  // Gone since the listing (its owner finished it): nothing to take over.
+  const info = await stat(join(dir, name)).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs > WAL_ABANDONED_MS;
+}
+
+/** Moves a file, across file systems too; false when it is gone (another process took it first). */
+async function moveFile(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') return false;
+  }
+  try {
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+    await unlink(from);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Closes a batch's write-ahead file: no scan joins the batch any more. */

@@ -110,3 +110,34 @@ export const scanVisitorDays = pgTable(
   },
   (t) => [primaryKey({ name: 'scan_visitor_days_pk', columns: [t.day, t.scopeId, t.visitorKey] })],
 );
+
+/**
+ * The batches of scans a worker has written to Postgres, by the batch's id (its job id): a redirect
+ * keeps each batch's write-ahead file until its row is here, then deletes both the file and the
+ * row (docs/decisions/0385-write-ahead-kept-until-postgres-has-the-scans.md). Rows nobody takes
+ * (batches from a redirect without write-ahead, or a test) are pruned after a day.
+ */
+export const scanBatchAcks = pgTable(
+  'scan_batch_acks',
+  {
+    batchId: uuid('batch_id').primaryKey(),
+    ackedAt: tstz('acked_at').notNull().defaultNow(),
+  },
+  (t) => [index('scan_batch_acks_acked_at_idx').on(t.ackedAt)],
+);
+
+/**
+ * The spool folders (SCAN_SPOOL_DIR) a redirect has used, per host and Redis namespace: a
+ * redirect that starts with another folder takes over the files left in the ones before, which
+ * hold scans Postgres may not have (docs/decisions/0386-stranded-spool-folders.md).
+ */
+export const scanSpoolFolders = pgTable(
+  'scan_spool_folders',
+  {
+    host: text('host').notNull(),
+    namespace: text('namespace').notNull(),
+    dir: text('dir').notNull(),
+    seenAt: tstz('seen_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'scan_spool_folders_pk', columns: [t.host, t.namespace, t.dir] })],
+);

@@ -186,6 +186,11 @@ const envSchema = z
     /** Where a redirect process stopping while Redis is unreachable writes its scans, to send them at its next start. */
     SCAN_SPOOL_DIR: z.string().min(1).default('./data/scan-spool'),
     /**
+     * Megabytes of write-ahead files a redirect process keeps for batches already in Redis until
+     * Postgres has their scans (so a loss of Redis loses none); past it the oldest are deleted.
+     */
+    SCAN_SPOOL_MAX_MB: positiveInt(1024),
+    /**
      * Each scan written ahead to SCAN_SPOOL_DIR before its answer leaves, so a kill -9 of a redirect
      * process loses none (a group commit, one write per event-loop turn; its cost is measured in docs/benchmarks.md);
      * false: a kill -9 can lose the last flush window's scans.

@@ -29,6 +29,8 @@ async function prepare(env: ReturnType<typeof testEnvOf>) {
   await migrateDatabase(env.DATABASE_URL);
   await clearQueues(env);
   await rm(env.STORAGE_DIR, { recursive: true, force: true });
+  // Write-ahead files a redirect of an earlier run kept (no worker wrote their batches) belong to its database.
+  await rm(env.SCAN_SPOOL_DIR, { recursive: true, force: true });
 }
 
 async function clearQueues(env: ReturnType<typeof testEnvOf>) {

@@ -9,6 +9,7 @@ import type { Config } from '../../platform/config/index.js';
 import type { AppContext } from '../../domain/context.js';
 import { scanBatchSize } from '../../domain/scans/batch.js';
 import { ScanIngester } from '../../domain/scans/ingest.js';
+import { ScanBatchAcks } from '../../domain/scans/batch-acks.js';
 import { scanRetryDelay } from '../../domain/scans/scan-jobs.js';
 import type { ScanTraffic } from '../../domain/scans/traffic.js';
 import type { QueueProcessor } from '../../domain/jobs/queues.js';
@@ -19,6 +20,7 @@ export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): QueueProc
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
     maxScans: ctx.config.SCAN_INGEST_MAX_SCANS,
   });
+  const acks = new ScanBatchAcks(ctx.database.pool);
   return async (job) => {
     const size = scanBatchSize(job.data);
     if (size === 0) ctx.logger.error({ jobId: job.id }, 'scans job without scans: completed empty');
@@ -26,6 +28,9 @@ export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): QueueProc
     // company, and bulk work should step back as soon as scans start coming, not a write later.
     traffic.add(size);
     await ingester.ingest(job.data);
+    // Before the job completes (and BullMQ removes it): the redirect that sent it keeps its
+    // write-ahead file until this, and sends the batch again if it finds neither.
+    await acks.acknowledge(job.id);
   };
 }
 
