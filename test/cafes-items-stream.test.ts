@@ -5,7 +5,6 @@
  * HTTP: the bytes are exactly what serializing the whole list with the route's response schema
  * gives, and a client that pauses holds the rest of the list back.
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import { menuOrder } from '../domain/cafes/menu.js';
 import { itemResponse } from '../api/routes/cafes/schemas.js';
 import { itemView } from '../api/routes/cafes/view.js';
 import { cafeUrl, createCafe, createMenu, SAMPLE_MENU } from './support/cafe-menus.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { call, createTestAccount, listenOnLoopback, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 import { streamedGet } from './support/streamed-get.js';
 
 let api: TestApi;
@@ -23,8 +22,7 @@ let origin: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  origin = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(api);
 });
 afterAll(() => api?.close());
 
