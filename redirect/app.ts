@@ -111,7 +111,12 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
       maxBytes: config.PAGE_CACHE_MB * 1024 * 1024,
       baseUrl: config.SHORT_URL_BASE,
     }),
-    menuPreviews: new MenuPreviews(redis, ctx.database.pool, renderer, { prefix: config.REDIS_NAMESPACE, baseUrl: config.SHORT_URL_BASE }),
+    menuPreviews: new MenuPreviews(redis, ctx.database.pool, renderer, {
+      prefix: config.REDIS_NAMESPACE,
+      baseUrl: config.SHORT_URL_BASE,
+      // Apart from the saved pages' budget, which previews never take from (decision 0360).
+      maxBytes: (config.PAGE_CACHE_MB * 1024 * 1024) / 8,
+    }),
   };
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {
@@ -159,8 +164,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   counterFrom(
     metrics,
     'qrlinks_pages_rendered_total',
-    'Pages made once and kept (landing and menu pages in the render thread, per version of each; other link pages per copy of the link), by kind',
-    () => scanPath.pages.rendered,
+    'Pages made once and kept (landing, menu and menu preview pages in the render thread, per version of each; other link pages per copy of the link), by kind',
+    () => ({ ...scanPath.pages.rendered, preview: scanPath.menuPreviews.rendered }),
     'kind',
   );
   const httpMetrics = registerHttpMetrics(app, metrics, { token: config.METRICS_TOKEN, proxyTrust });

@@ -23,7 +23,7 @@
  * not kept.
  */
 import type pg from 'pg';
-import { loadPublishedMenu } from '../domain/cafes/published-menu.js';
+import { loadPublishedMenu, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
 import type { DayHours } from '../domain/cafes/opening-hours.js';
 import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
 import { renderedPage, type RenderedPage } from './page-render-task.js';
@@ -34,6 +34,18 @@ import { CATALOGUE_LANGUAGES, pageLocale } from './pages/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
 import { menuLocale } from './pages/menu/words.js';
 import type { EncodedPage, Scanner } from './pages/types.js';
+
+/**
+ * A menu page in another look than the saved one (a preview, menu-preview.ts): kept apart from the
+ * saved page under its own name, made from the record as it shows it, and made only once `admit`
+ * lets it (which may refuse, rejecting the scans waiting for it).
+ */
+export interface MenuVariant {
+  name: string;
+  record: (saved: PublishedMenuRecord) => PublishedMenuRecord;
+  /** Resolves, when this page may be made, to what ends its making; rejects when it may not. */
+  admit: () => Promise<() => void>;
+}
 
 interface Entry {
   /** What the page was made from: another key means it is made again. */
@@ -97,51 +109,84 @@ export class PageCache {
     acceptEncoding: string | undefined,
     acceptLanguage: string | undefined,
   ): Promise<EncodedPage> {
+    // A menu link serving no cafe (made with POST /links): its placeholder page.
+    return (await this.menuPage(link, now, acceptEncoding, acceptLanguage)) ?? renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl));
+  }
+
+  /**
+   * As `menu`, in the look of `variant` when one is given; null for a link serving no cafe. Also
+   * rejects when `variant` refuses the making.
+   */
+  async menuPage(
+    link: ResolvedLink,
+    now: number,
+    acceptEncoding: string | undefined,
+    acceptLanguage: string | undefined,
+    variant?: MenuVariant,
+  ): Promise<EncodedPage | null> {
     const linkKey = `${link.slug}|${link.passwordHash !== null}`;
     const at = new Date(now);
     const current = (kept: Entry) => kept.key === `${link.menuVersion}|${linkKey}` && kept.clock!.key === menuClock(kept.clock!, at).key;
     // The cafe's own language's page serves every guest; else the page of the guest's catalogue language.
-    const ownKey = menuPageKey(link.id, null);
-    const guestKey = menuPageKey(link.id, menuLocale(null, acceptLanguage).language);
+    const scope = variant ? `${link.id}|${variant.name}` : link.id;
+    const ownKey = menuPageKey(scope, null);
+    const guestKey = menuPageKey(scope, menuLocale(null, acceptLanguage).language);
     const own = this.entries.get(ownKey);
     const entry =
       own && current(own)
         ? this.touch(ownKey, own)
         : await this.entryOf(guestKey, current, async (kept) => {
-            let record;
+            const done = await variant?.admit();
             try {
-              record = await loadPublishedMenu(this.pool, link.id);
-            } catch (err) {
-              // Postgres away: the last page kept is better than no menu.
-              if (kept ?? own) return (kept ?? own)!;
-              throw err;
+              return await this.makeMenu(link, now, acceptLanguage, { scope, ownKey, guestKey, linkKey, at }, kept ?? own, variant);
+            } finally {
+              done?.();
             }
-            if (!record) return null;
-            const locale = menuLocale(record.language, acceptLanguage);
-            const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
-            const task = {
-              kind: 'menu' as const,
-              record,
-              now,
-              link: { slug: link.slug, passwordHash: link.passwordHash },
-              baseUrl: this.opts.baseUrl,
-              locale,
-            };
-            const page = await this.renderer.render(link.accountId, task);
-            this.rendered.menu++;
-            // A page in the cafe's language replaces every guest language's; a guest language's replaces the cafe's.
-            const replaces = locale.negotiated ? [ownKey] : CATALOGUE_LANGUAGES.map((l) => menuPageKey(link.id, l));
-            for (const key of replaces) this.forget(key);
-            return {
-              key: `${record.version}|${linkKey}`,
-              clock: { ...clock, key: menuClock(clock, at).key },
-              page,
-              keptAs: locale.negotiated ? guestKey : ownKey,
-            };
           });
-    // A menu link serving no cafe (made with POST /links): its placeholder page.
-    if (!entry) return renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl));
-    return encodedFor(entry.page, acceptEncoding);
+    return entry && encodedFor(entry.page, acceptEncoding);
+  }
+
+  /** The menu page made from the menu as read now (null: the link serves no cafe); `stale` when Postgres cannot be read. */
+  private async makeMenu(
+    link: ResolvedLink,
+    now: number,
+    acceptLanguage: string | undefined,
+    keys: { scope: string; ownKey: string; guestKey: string; linkKey: string; at: Date },
+    stale: Entry | undefined,
+    variant: MenuVariant | undefined,
+  ) {
+    const { scope, ownKey, guestKey, linkKey, at } = keys;
+    let saved;
+    try {
+      saved = await loadPublishedMenu(this.pool, link.id);
+    } catch (err) {
+      // Postgres away: the last page kept is better than no menu.
+      if (stale) return stale;
+      throw err;
+    }
+    if (!saved) return null;
+    const record = variant ? variant.record(saved) : saved;
+    const locale = menuLocale(record.language, acceptLanguage);
+    const clock = { operatingHours: record.operating_hours, timezone: record.timezone };
+    const task = {
+      kind: 'menu' as const,
+      record,
+      now,
+      link: { slug: link.slug, passwordHash: link.passwordHash },
+      baseUrl: this.opts.baseUrl,
+      locale,
+    };
+    const page = await this.renderer.render(link.accountId, task);
+    this.rendered.menu++;
+    // A page in the cafe's language replaces every guest language's; a guest language's replaces the cafe's.
+    const replaces = locale.negotiated ? [ownKey] : CATALOGUE_LANGUAGES.map((l) => menuPageKey(scope, l));
+    for (const key of replaces) this.forget(key);
+    return {
+      key: `${record.version}|${linkKey}`,
+      clock: { ...clock, key: menuClock(clock, at).key },
+      page,
+      keptAs: locale.negotiated ? guestKey : ownKey,
+    };
   }
 
   /**
@@ -223,13 +268,13 @@ export class PageCache {
   }
 }
 
-/** Where a menu page is kept: per link, and per guest language when the cafe has no language of its own (null: it has). */
-function menuPageKey(linkId: string, guestLanguage: string | null): string {
-  return `menu|${linkId}|${guestLanguage ?? '*'}`;
+/** Where a menu page is kept: per link (and variant), and per guest language when the cafe has no language of its own (null: it has). */
+function menuPageKey(scope: string, guestLanguage: string | null): string {
+  return `menu|${scope}|${guestLanguage ?? '*'}`;
 }
 
 /** The page as sent to a client accepting `acceptEncoding`. */
-export function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
+function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
   const encoding = page.encoded && acceptedEncoding(acceptEncoding);
   // With Vary set, sendPage sends the body as it is; a page in the guest's language varies by it too.
   const headers = { ...page.headers, Vary: page.headers?.Vary ? `Accept-Encoding, ${page.headers.Vary}` : 'Accept-Encoding' };

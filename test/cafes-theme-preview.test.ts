@@ -7,15 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menuPreviewKey } from '../domain/cafes/theme-preview.js';
-import { cafeUrl, createCafe, createMenu, SAMPLE_MENU } from './support/cafe-menus.js';
-import { call, createTestAccount } from './support/harness.js';
+import { cafeUrl, createCafe, createMenu, expectOk, SAMPLE_MENU } from './support/cafe-menus.js';
+import { call, createLinkVia, createTestAccount } from './support/harness.js';
 import { startScanStack, type ScanStack } from './support/redirect.js';
 
 const CONSOLE_ORIGIN = 'https://console.example.com';
 let stack: ScanStack;
 
+const METRICS_TOKEN = 'preview-metrics-token-0123456789abcdef';
+
 beforeAll(async () => {
-  stack = await startScanStack({ PUBLIC_API_URL: `${CONSOLE_ORIGIN}/api/v1` });
+  stack = await startScanStack({ PUBLIC_API_URL: `${CONSOLE_ORIGIN}/api/v1`, METRICS_TOKEN });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -31,6 +33,13 @@ async function preview(cafeId: string, body: Record<string, unknown>): Promise<{
   const parsed = new URL(url);
   expect(`${parsed.origin}${parsed.pathname}`).toBe(`${stack.api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}${parsed.pathname}`);
   return { path: `${parsed.pathname}${parsed.search}`, id: parsed.searchParams.get('preview')!, expiresAt };
+}
+
+/** Preview pages the redirect has made so far. */
+async function previewsRendered(): Promise<number> {
+  const res = await stack.redirect.get('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const line = (await res.text()).split('\n').find((l) => l.startsWith('qrlinks_pages_rendered_total{') && l.includes('kind="preview"'));
+  return line ? Number(line.split(' ').pop()) : 0;
 }
 
 function expectOrdinaryPage(res: Response) {
@@ -145,4 +154,64 @@ describe('menu theme preview', () => {
     expectOrdinaryPage(expired);
     expect(await expired.text()).not.toContain('--primary:#ff00aa');
   });
+
+  it("makes a big menu's preview once for a storm of requests, one preview of an account at a time, while others scan", async () => {
+    const cafe = await createCafe(api(), key(), 'Big preview');
+    const items = Array.from({ length: 2000 }, (_, i) => ({
+      name: `Dish ${i}`,
+      price: 5 + (i % 7),
+      currency: 'EUR',
+      category: `Category ${i % 40}`,
+      description: `A long description of dish ${i}. `.repeat(8),
+    }));
+    expectOk(await call(api(), key(), 'POST', cafeUrl(cafe.id, '/items/bulk-insert'), { items }));
+    const other = await createTestAccount(stack.api.ctx);
+    const theirs = await createLinkVia(api(), other.key);
+    const scanOther = async () => {
+      const res = await stack.redirect.get(`/${theirs.slug}`);
+      expect(res.status).toBe(302);
+    };
+
+    // 24 requests for one preview at once: one page made, the same page sent to each.
+    const made = await previewsRendered();
+    const one = await preview(cafe.id, { themeImage: 'dark' });
+    let storming = true;
+    let otherScans = 0;
+    const others = (async () => {
+      while (storming) {
+        await scanOther();
+        otherScans++;
+      }
+    })();
+    const storm = await Promise.all(Array.from({ length: 24 }, () => stack.redirect.get(one.path)));
+    for (const res of storm) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const body = await res.text();
+      expect(body).toContain('--bg:#121212');
+      expect(body).toContain('Dish 1999');
+    }
+    expect((await previewsRendered()) - made).toBe(1);
+    // Asked again, it is the page kept.
+    expect((await stack.redirect.get(one.path)).status).toBe(200);
+    expect((await previewsRendered()) - made).toBe(1);
+
+    // Six previews of the account at once: one made at a time, two waiting for it, the rest refused
+    // at once with a 503 and Retry-After; each answered preview was made once.
+    const six = await Promise.all(Array.from({ length: 6 }, () => preview(cafe.id, { themeImage: 'rustic' })));
+    const before = await previewsRendered();
+    const answers = await Promise.all(six.map((p) => stack.redirect.get(p.path)));
+    storming = false;
+    await others;
+    const ok = answers.filter((r) => r.status === 200);
+    const refused = answers.filter((r) => r.status === 503);
+    expect(ok.length + refused.length).toBe(6);
+    expect(ok.length).toBeGreaterThanOrEqual(3);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const res of refused) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const res of ok) expect(await res.text()).toContain('Dish 1999');
+    expect((await previewsRendered()) - before).toBe(ok.length);
+    // The other account's link answered throughout.
+    expect(otherScans).toBeGreaterThan(0);
+  }, 120_000);
 });

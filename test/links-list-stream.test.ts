@@ -5,7 +5,7 @@
  * a big page is valid JSON with every item, and a client that stops reading stops the reading
  * of rows (a link changed after the first bytes arrived shows its change further down the page).
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { serializerCompiler } from 'fastify-type-provider-zod';
@@ -19,6 +19,7 @@ import { linkView } from '../api/routes/links/view.js';
 import { withQrDefaults } from '../domain/qr/options.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { streamedGet } from './support/streamed-get.js';
 
 let api: TestApi;
 let origin: string;
@@ -31,25 +32,8 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 /** A GET over HTTP; `onFirstBytes` runs (with the response paused) when the first body bytes arrive. */
-function get(acct: TestAccount, path: string, onFirstBytes?: () => Promise<void>): Promise<{ res: IncomingMessage; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${origin}${path}`, { headers: { authorization: `Basic ${acct.key}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      let first = true;
-      res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        if (first && onFirstBytes) {
-          first = false;
-          res.pause();
-          onFirstBytes().then(() => res.resume(), reject);
-        }
-      });
-      res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function get(acct: TestAccount, path: string, onFirstBytes?: () => Promise<void>) {
+  return streamedGet(`${origin}${path}`, acct.key, onFirstBytes);
 }
 
 /** `count` landing links of `htmlBytes` each, inserted at once; the first is the newest. */

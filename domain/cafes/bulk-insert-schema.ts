@@ -82,6 +82,7 @@ export const bulkInsertBody = strict({
   },
 });
 export type BulkInsertEntry = z.output<typeof bulkInsertEntry>;
+export type BulkInsertBody = z.output<typeof bulkInsertBody>;
 
 export const bulkInsertResult = z
   .object({

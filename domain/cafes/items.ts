@@ -3,7 +3,7 @@
  * last item of its category. Hidden items stay in the API's lists (with visible false); the menu
  * page leaves them out.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { cafeCategories, cafeItems, type SPICE_LEVELS } from '../schema.js';
 import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
@@ -27,16 +27,30 @@ async function findItem(db: Executor, cafeId: string, itemId: string): Promise<I
   return row;
 }
 
-/** All the cafe's items, or one category's (an id that names none of its categories lists nothing). */
-export async function listItems(ctx: CafeContext, accountId: string, cafeId: string, categoryId?: string): Promise<ItemRow[]> {
+/**
+ * The ids of the cafe's items, or of one category's (an id that names none of its categories lists
+ * nothing), in menu order: a list reads the items themselves a chunk at a time (readItems).
+ */
+export async function listItemIds(ctx: CafeContext, accountId: string, cafeId: string, categoryId?: string): Promise<string[]> {
   await assertCafe(ctx.db, accountId, cafeId);
   if (categoryId !== undefined && !isUuid(categoryId)) return [];
   const where = categoryId ? and(eq(cafeItems.cafeId, cafeId), eq(cafeItems.categoryId, categoryId)) : eq(cafeItems.cafeId, cafeId);
-  return ctx.db
-    .select()
+  const rows = await ctx.db
+    .select({ id: cafeItems.id })
     .from(cafeItems)
     .where(where)
     .orderBy(...menuOrder(cafeItems));
+  return rows.map((r) => r.id);
+}
+
+/** The cafe's items of these ids, in their order; an id that is no item of the cafe any more is left out. */
+export async function readItems(db: Executor, cafeId: string, ids: string[]): Promise<ItemRow[]> {
+  const rows = await db
+    .select()
+    .from(cafeItems)
+    .where(and(eq(cafeItems.cafeId, cafeId), sql`${cafeItems.id} = any(${sql.param(ids)}::uuid[])`));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function getItem(ctx: CafeContext, accountId: string, cafeId: string, itemId: string) {

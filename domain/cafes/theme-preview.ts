@@ -2,7 +2,7 @@
  * A preview of a cafe's menu page in a look not saved yet: POST /cafes/:id/theme/preview stores
  * the look (the body PUT /cafes/:id/theme takes) for ten minutes in Redis under a random 128-bit
  * id, and the menu link's short URL with `?preview=<id>` shows the menu in that look. The
- * redirect renders it on every request (never kept in its page cache), records no scan, and lets
+ * redirect renders it once per menu version (kept apart from the saved page), records no scan, and lets
  * the console's origin (PUBLIC_API_URL's, stored in the record) frame it; any other `preview`
  * value, or a record of another link, gets the link's ordinary answer.
  */

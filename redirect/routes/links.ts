@@ -36,6 +36,7 @@ import { newScanId } from '../../domain/scans/scan-id.js';
 import { linkPageUrls } from '../pages/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
+import { PreviewsBusyError } from '../menu-preview.js';
 import type { Visitor } from '../../domain/scans/types.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
@@ -141,6 +142,8 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       const page = await scanPath.menuPreviews
         .page(found, id, now, request.headers['accept-encoding'], request.headers['accept-language'])
         .catch((err: unknown) => {
+          // Its account's previews are being made already: a retry soon finds this one made or its turn.
+          if (err instanceof PreviewsBusyError) return renderServiceUnavailablePage(request.headers['accept-language']);
           request.log.warn({ err, slug: found.slug }, 'menu preview could not be made');
           return null;
         });

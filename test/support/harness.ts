@@ -32,6 +32,13 @@ export async function startTestApi(overrides: Record<string, string> = {}): Prom
   };
 }
 
+/** Starts the api listening on a random loopback port, for tests over real HTTP: its origin. */
+export async function listenOnLoopback(api: TestApi): Promise<string> {
+  await api.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = api.app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
 /** How the api itself announces key changes (revocations) to every api process. */
 export function announcerOf(api: TestApi): KeyChangeAnnouncer {
   return { redis: api.ctx.redis, namespace: api.ctx.config.REDIS_NAMESPACE, logger: api.ctx.logger };

@@ -91,7 +91,9 @@ function refuseUnstorableText(request: FastifyRequest): void {
       request.routeOptions.schema,
       inParams.map((p) => ({ path: formatPath(p), message: UNSTORABLE_TEXT_MESSAGE })),
     );
-  const errors = [...findUnstorableText(request.query), ...findUnstorableText(request.body)].map((path) => ({
+  // A body left as bytes (a route that parses its big body in a thread) is checked there.
+  const body = Buffer.isBuffer(request.body) ? undefined : request.body;
+  const errors = [...findUnstorableText(request.query), ...findUnstorableText(body)].map((path) => ({
     path: formatPath(path) || '(body)',
     message: UNSTORABLE_TEXT_MESSAGE,
   }));
@@ -145,6 +147,11 @@ export function prototypeKeyError(text: string): ValidationError | null {
   } catch {
     return null;
   }
+  return prototypeKeyIn(value);
+}
+
+/** The first `__proto__` key, or `constructor` key holding a `prototype`, in a parsed JSON value, named. */
+export function prototypeKeyIn(value: unknown): ValidationError | null {
   let poisoned: Step | null = null;
   walkMembers(value, (member, parent, key) => {
     const isPoison =

@@ -1,0 +1,55 @@
+/**
+ * What the api's body thread does (json-body-thread.ts): a large JSON body, as bytes, parsed and
+ * checked exactly as the api's JSON parser and a route's body schema would on the event loop
+ * (app.ts, plugins/app/validation.ts), answering the checked value or the 400's field errors.
+ */
+import type { z } from 'zod';
+import { bulkInsertBody } from '../domain/cafes/bulk-insert-schema.js';
+import { FieldErrorList, formatPath, zodIssuesToFieldErrors, type FieldError } from '../domain/errors.js';
+import { findUnstorableText, prototypeKeyIn, tooManyMembersError, UNSTORABLE_TEXT_MESSAGE } from './plugins/app/validation.js';
+
+/** The bodies checked in the thread, by name (a schema cannot be sent to a thread). */
+export const THREAD_CHECKED_BODIES = { 'cafe-bulk-insert': bulkInsertBody } satisfies Record<string, z.ZodType>;
+export type ThreadCheckedBody = keyof typeof THREAD_CHECKED_BODIES;
+
+export interface JsonBodyTask {
+  body: ThreadCheckedBody;
+  /** The body's bytes as received (UTF-8). */
+  bytes: Uint8Array;
+}
+
+export type JsonBodyOutcome =
+  | { value: unknown }
+  /** The listed errors and how many there were in all (FieldErrorList). */
+  | { errors: FieldError[]; total: number };
+
+const NOT_JSON: FieldError[] = [{ path: '(body)', message: 'Body is not valid JSON' }];
+
+export function checkJsonBody(task: JsonBodyTask): JsonBodyOutcome {
+  const text = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength).toString('utf8');
+  let parsed: unknown;
+  // An empty body is no body, left to the schema (app.ts's parser does the same).
+  if (text !== '') {
+    const tooWide = tooManyMembersError(text);
+    if (tooWide) return failed(tooWide.errors);
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return failed(NOT_JSON);
+    }
+    // Fastify's parser refuses these keys (prototype poisoning); app.ts's names the key.
+    const poisoned = prototypeKeyIn(parsed);
+    if (poisoned) return failed(poisoned.errors);
+  }
+  const unstorable = findUnstorableText(parsed).map((path) => ({ path: formatPath(path) || '(body)', message: UNSTORABLE_TEXT_MESSAGE }));
+  if (unstorable.length > 0) return failed(unstorable);
+  const result = THREAD_CHECKED_BODIES[task.body].safeParse(parsed);
+  if (result.success) return { value: result.data };
+  const list = zodIssuesToFieldErrors(result.error.issues);
+  return { errors: list.listed, total: list.size };
+}
+
+function failed(errors: FieldError[]): JsonBodyOutcome {
+  const list = FieldErrorList.of(errors);
+  return { errors: list.listed, total: list.size };
+}
