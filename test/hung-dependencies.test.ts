@@ -5,8 +5,10 @@
  * without Redis), the per-key rate limit stays on while Redis hangs, scans of known links are
  * answered from the redirect's cache, and all is served normally once the servers answer again.
  */
+import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createFailFastRedis } from '../platform/redis/client.js';
 import { createTestAccount, startTestApi, type TestApi } from './support/harness.js';
 import { freePort, startEntry, stopProcess, waitForHttp } from './support/processes.js';
 import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
@@ -144,5 +146,65 @@ describe('Postgres stops answering', () => {
       expect(answer.status).toBe(503);
       expect(answer.ms).toBeLessThan(ANSWER_WITHIN_MS);
     }
+  });
+});
+
+describe('Redis stops answering', () => {
+  it('api requests answer within 2 s, and after the first without waiting on Redis each time; Redis is used again once it answers', async () => {
+    const { key, slug } = await accountWithScannedLink();
+    redisProxy.hang();
+    const answers: Answer[] = [];
+    try {
+      for (let i = 0; i < 10; i++) answers.push(await timed(`${api}/api/v1/links`, authed(key)));
+      answers.push(await timed(`${api}/api/v1/links`, authed(key, { method: 'POST', body: newLink(2) })));
+      answers.push(await timed(`${redirect}/${slug}`));
+      answers.push(await timed(`${redirect}/nosuch${Date.now()}`));
+    } finally {
+      redisProxy.restore();
+    }
+    expect(answers.map((a) => a.status)).toEqual([...Array(11).fill(200), 302, 404]);
+    for (const answer of answers) expect(answer.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    // Without a breaker every request spent the fail-fast timeout (500 ms) on the rate limit alone.
+    const later = answers
+      .slice(1, 10)
+      .map((a) => a.ms)
+      .sort((a, b) => a - b);
+    expect(later[4]).toBeLessThan(500);
+
+    // Back: a fresh key is counted in Redis again.
+    const fresh = await createTestAccount(setup.ctx);
+    const counterKey = `${REDIS_NAMESPACE}:ratelimit:key:${createHash('sha256').update(`Basic ${fresh.key}`).digest('hex').slice(0, 32)}`;
+    const redis = createFailFastRedis(process.env.REDIS_URL!);
+    try {
+      const counted = await pollUntil(
+        async () => {
+          expect((await timed(`${api}/api/v1/me`, authed(fresh.key))).status).toBe(200);
+          return redis.exists(counterKey);
+        },
+        (n) => n === 1,
+        20_000,
+        200,
+      );
+      expect(counted).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('the per-key rate limit still refuses past its maximum while Redis hangs', async () => {
+    const { key } = await createTestAccount(setup.ctx);
+    redisProxy.hang();
+    const statuses: number[] = [];
+    let refused: Answer | undefined;
+    try {
+      for (let i = 0; i < RATE_LIMIT_MAX; i++) statuses.push((await timed(`${api}/api/v1/me`, authed(key))).status);
+      refused = await timed(`${api}/api/v1/me`, authed(key));
+    } finally {
+      redisProxy.restore();
+    }
+    expect(statuses).toEqual(Array(RATE_LIMIT_MAX).fill(200));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'rate_limited' });
   });
 });
