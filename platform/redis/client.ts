@@ -19,10 +19,10 @@ export function createRedis(url: string, logger?: Logger): Redis {
  * server that stopped answering gives up after `commandTimeoutMs`. Callers fall back (Postgres,
  * a local buffer) and retry later.
  *
- * A circuit breaker stops a frozen server from costing every request that timeout: once a command
- * times out or finds no connection, commands fail at once (`RedisSkippedError`) while a PING
- * every BREAKER_PROBE_MS asks whether Redis answers again; its answer, or a new connection being
- * ready, closes the breaker (docs/decisions/0381).
+ * A circuit breaker stops a frozen server from costing every request that timeout: once
+ * BREAKER_TIMEOUTS commands in a row time out, with no answer between them, commands fail at once
+ * (`RedisSkippedError`) while a PING every BREAKER_PROBE_MS asks whether Redis answers again; its
+ * answer, or a new connection being ready, closes the breaker (docs/decisions/0381).
  */
 export function createFailFastRedis(url: string, commandTimeoutMs = 500, logger?: Logger): Redis {
   const redis = new BreakerRedis(url, {
@@ -36,6 +36,11 @@ export function createFailFastRedis(url: string, commandTimeoutMs = 500, logger?
 
 /** How often an open breaker asks Redis whether it answers again. */
 const BREAKER_PROBE_MS = 1000;
+/**
+ * Timeouts in a row that open the breaker: one slow answer on a busy machine is not a frozen
+ * server, and opening for it would move a burst's lookups onto Postgres.
+ */
+const BREAKER_TIMEOUTS = 3;
 
 /** What a command fails with while the breaker is open: it was not sent. */
 export class RedisSkippedError extends Error {
@@ -45,14 +50,17 @@ export class RedisSkippedError extends Error {
   }
 }
 
-// ioredis's words for a command that got no answer in time, or found no connection to go on.
-const UNANSWERED = /^(Command timed out|Stream isn't writeable|Connection is closed)/;
+// ioredis's words for a command that got no answer in time. One that finds no connection fails at
+// once anyway (no offline queue), and the connection being made again closes the breaker.
+const UNANSWERED = 'Command timed out';
 
 /** The breaker's own PINGs, which go to Redis while other commands are skipped. */
 const probes = new WeakSet<Command>();
 
 class BreakerRedis extends Redis {
   private open = false;
+  /** Commands timed out since the last answer. */
+  private timeouts = 0;
   private probe: NodeJS.Timeout | undefined;
 
   constructor(url: string, options: RedisOptions) {
@@ -70,9 +78,14 @@ class BreakerRedis extends Redis {
       return command.promise;
     }
     const sent = super.sendCommand(command, stream);
-    command.promise.catch((err: unknown) => {
-      if (err instanceof Error && UNANSWERED.test(err.message)) this.trip();
-    });
+    command.promise.then(
+      () => (this.timeouts = 0),
+      (err: unknown) => {
+        // A Redis error reply (a script's error) is an answer too.
+        if (!(err instanceof Error) || err.message !== UNANSWERED) this.timeouts = 0;
+        else if (++this.timeouts >= BREAKER_TIMEOUTS) this.trip();
+      },
+    );
     return sent;
   }
 
@@ -92,6 +105,7 @@ class BreakerRedis extends Redis {
 
   private close(): void {
     this.open = false;
+    this.timeouts = 0;
     clearInterval(this.probe);
   }
 }
