@@ -50,7 +50,8 @@ const REQUEST_ROLES = new Set(['api', 'redirect']);
  */
 function poolLimits(config: Config, role: string): PoolLimits {
   if (REQUEST_ROLES.has(role)) {
-    return { statementTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, connectTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS };
+    // Half for the connection: a request may wait for one and then for its statement, within the limit's double.
+    return { statementTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, connectTimeoutMs: Math.ceil(config.DATABASE_QUERY_TIMEOUT_MS / 2) };
   }
   return { statementTimeoutMs: config.DATABASE_WORK_TIMEOUT_MS, connectTimeoutMs: 5_000 };
 }

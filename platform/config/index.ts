@@ -43,9 +43,9 @@ const envSchema = z
     DATABASE_URL: url('postgres://postgres@127.0.0.1:5432/qrlinks'),
     DATABASE_POOL_SIZE: positiveInt(10),
     /**
-     * The api's and the redirect's longest statement, and their longest wait for a connection: past
-     * it Postgres cancels the statement, or (a server that answers nothing) the connection is cut
-     * 200 ms later, and the request is a 503 with Retry-After instead of a wait.
+     * The api's and the redirect's longest statement (half of it: their longest wait for a
+     * connection): past it Postgres cancels the statement, or (a server that answers nothing) the
+     * connection is cut 200 ms later, and the request is a 503 with Retry-After instead of a wait.
      */
     DATABASE_QUERY_TIMEOUT_MS: wholeNumber(100).default(1000),
     /** A worker's longest statement (a batch of scans, an export's COPY, a sweep); 0: none. */
