@@ -19,4 +19,4 @@ EXPOSE 3000 3001
 # (compose runs the other roles with theirs).
 # Source maps are in dist/; NODE_OPTIONS=--enable-source-maps maps stack traces to the sources
 # (at ~17 MB of heap a process).
-CMD ["node", "--max-semi-space-size=1", "dist/api/server.js"]
+CMD ["node", "--max-semi-space-size=1", "--max-old-space-size=512", "dist/api/server.js"]

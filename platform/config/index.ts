@@ -42,6 +42,14 @@ const envSchema = z
     SHORT_URL_BASE: url('http://localhost:3001'),
     DATABASE_URL: url('postgres://postgres@127.0.0.1:5432/qrlinks'),
     DATABASE_POOL_SIZE: positiveInt(10),
+    /**
+     * The api's and the redirect's longest statement (half of it: their longest wait for a
+     * connection): past it Postgres cancels the statement, or (a server that answers nothing) the
+     * connection is cut 200 ms later, and the request is a 503 with Retry-After instead of a wait.
+     */
+    DATABASE_QUERY_TIMEOUT_MS: wholeNumber(100).default(1000),
+    /** A worker's longest statement (a batch of scans, an export's COPY, a sweep); 0: none. */
+    DATABASE_WORK_TIMEOUT_MS: wholeNumber(0).default(600_000),
     /** Apply migrations before serving (npm start does); roles in production may leave it to `npm run db:migrate`. */
     MIGRATE_ON_START: bool(true),
     REDIS_URL: url('redis://127.0.0.1:6379'),

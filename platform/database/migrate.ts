@@ -15,7 +15,9 @@ const MIGRATION_LOCK = 7_283_114;
  */
 export async function migrateDatabase(url: string): Promise<void> {
   await createDatabaseIfMissing(url);
-  const client = new pg.Client({ connectionString: url });
+  // No statement limit: a migration rewriting a large table may take long, and runs once.
+  // Keepalive finds a connection to a host that went away rather than waiting on it.
+  const client = new pg.Client({ connectionString: url, keepAlive: true });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -5,9 +5,53 @@ import type { Logger } from '../logger.js';
 // Postgres bigint and numeric arrive as strings by default; counts we keep fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-/** A Postgres pool that survives losing its server: losses are heard, logged once, and retried by the next query. */
-export function createPool(url: string, poolSize = 10, logger?: Logger): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+/** How long a pool's work may take: sized by role (the request path short, background work long). */
+export interface PoolLimits {
+  /**
+   * Longest one statement may run: Postgres cancels it past this (`statement_timeout`), and a
+   * statement Postgres has not answered at all ANSWER_GRACE_MS later (a hung server, a network that
+   * stopped delivering) ends its connection. 0: no limit.
+   */
+  statementTimeoutMs: number;
+  /** Longest wait for a connection: making one, or for one of the pool's to be free. */
+  connectTimeoutMs: number;
+}
+
+/** What a pool made without limits gets: no statement limit, 5 s to connect (the CLI, benches, tests). */
+const NO_LIMITS: PoolLimits = { statementTimeoutMs: 0, connectTimeoutMs: 5_000 };
+
+/**
+ * Past a statement's limit, how long an answer may still take before the server is taken for
+ * unreachable: Postgres's own cancel (SQLSTATE 57014) normally arrives first and keeps the
+ * connection; only a server that answers nothing at all is cut.
+ */
+const ANSWER_GRACE_MS = 200;
+
+/**
+ * TCP keepalive from this long after the last traffic: a connection to a host that went away
+ * without closing it (a network partition, a machine lost) is found dead by the kernel instead of
+ * being waited on. A stopped process on a live host still acknowledges probes: the statement limit
+ * covers that.
+ */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
+
+/**
+ * A Postgres pool that survives losing its server: losses are heard, logged once, and retried by
+ * the next query; with `limits`, a server that stops answering fails a query within them instead
+ * of holding it (docs/decisions/0380).
+ */
+export function createPool(url: string, poolSize = 10, logger?: Logger, limits: PoolLimits = NO_LIMITS): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+    ...(limits.statementTimeoutMs > 0 && {
+      statement_timeout: limits.statementTimeoutMs,
+      Client: clientAnsweredWithin(limits.statementTimeoutMs + ANSWER_GRACE_MS),
+    }),
+  });
   // An idle client losing its connection (Postgres restart) must not crash the process; with a
   // logger, the loss and the next successful connection are logged once each.
   const watch = logger && connectionWatch('PostgreSQL', logger);
@@ -19,6 +63,53 @@ export function createPool(url: string, poolSize = 10, logger?: Logger): pg.Pool
   // as broken, so nothing more is needed than hearing it.
   pool.on('connect', (client) => client.on('error', ignoreErrorHeardByQuery));
   return pool;
+}
+
+/** What a query that Postgres did not answer in time fails with; its connection is ended. */
+export class PostgresNoAnswerError extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`PostgreSQL did not answer within ${ms} ms`);
+    this.name = 'PostgresNoAnswerError';
+  }
+}
+
+/**
+ * A pg Client whose queries give up when the server has not answered within `ms`. pg's own
+ * `query_timeout` fails the query but keeps the connection, whose next query (a transaction's
+ * ROLLBACK, the next request's) then waits behind the unanswered one for the same time again. Here
+ * the connection is ended instead: the query and any queued behind it fail at once, and the pool
+ * drops the client. Streams (COPY) are left to `statement_timeout` and keepalive: their answer is
+ * long by design.
+ */
+function clientAnsweredWithin(ms: number): typeof pg.Client {
+  return class extends pg.Client {
+    // pg's query() has many overloads; this one passes each call through unchanged.
+    override query(...args: unknown[]): never {
+      const submittable = typeof (args[0] as { submit?: unknown } | null)?.submit === 'function';
+      if (submittable) return (super.query as (...a: unknown[]) => never)(...args);
+      const timer = setTimeout(() => {
+        // Past the deadline the socket is cut: pg fails every query of this client with this error.
+        (this as unknown as { connection: { stream: { destroy(err: Error): void } } }).connection.stream.destroy(
+          new PostgresNoAnswerError(ms),
+        );
+      }, ms);
+      const done = () => clearTimeout(timer);
+      const last = args.length - 1;
+      if (typeof args[last] === 'function') {
+        const callback = args[last] as (...a: unknown[]) => void;
+        args[last] = (...a: unknown[]) => {
+          done();
+          callback(...a);
+        };
+        return (super.query as (...a: unknown[]) => never)(...args);
+      }
+      const result = (super.query as (...a: unknown[]) => unknown)(...args) as Promise<unknown> | undefined;
+      if (result) result.then(done, done);
+      else done();
+      return result as never;
+    }
+  } as typeof pg.Client;
 }
 
 function ignoreErrorHeardByQuery(): void {}
@@ -34,8 +125,9 @@ export function isUniqueViolation(err: unknown, ...indexes: string[]): boolean {
 }
 
 // SQLSTATEs of a Postgres that cannot serve now: class 08 (connection exception), shutting down or
-// starting (57P01-57P03), out of connections (53300).
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+// starting (57P01-57P03), out of connections (53300), a statement past its limit (57014: only
+// statement_timeout cancels ours).
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
 // Node's codes for a server that cannot be reached.
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',

@@ -19,7 +19,12 @@ export interface RoleRuntime {
 const BACKGROUND_ROLE = { nodeOptions: ['--max-semi-space-size=1'], env: { MALLOC_ARENA_MAX: '2' } };
 
 export const ROLE_RUNTIME = {
-  api: { entry: 'api/server.ts', ...BACKGROUND_ROLE },
+  /**
+   * Its young generation as BACKGROUND_ROLE's, and a 512 MB old generation as the redirect's: after
+   * large requests (a bulk insert's body, a long list) its heap stayed near 500 MB, V8 growing it
+   * by a machine's limit rather than collecting (docs/decisions/0384).
+   */
+  api: { entry: 'api/server.ts', nodeOptions: [...BACKGROUND_ROLE.nodeOptions, '--max-old-space-size=512'], env: BACKGROUND_ROLE.env },
   /**
    * A 512 MB old generation: V8 sizes the heap's growth by its limit, and under load, with the
    * default limit of a large machine, let the old generation grow to several times what it held

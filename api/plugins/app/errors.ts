@@ -19,7 +19,8 @@ import { RequestValidationError } from './validation.js';
  * The one place errors become HTTP answers, in the documented body shapes: 400
  * `{code: "validation_failed", message: "Validation failed", errors: [{path, message}], omittedErrors?}`
  * (at most MAX_LISTED_ERRORS listed, `omittedErrors` counting the rest), every other 4xx
- * `{code, message}`, 503 `{code, message}` with Retry-After while Postgres cannot be reached.
+ * `{code, message}`, 503 `{code, message}` with Retry-After while Postgres cannot be reached or
+ * does not answer within its limits (decision 0380).
  * `code` is one of ERROR_CODES (domain/errors.ts). Whatever a route, Fastify or Node's HTTP parser
  * refuses, a client sees one of these or a bare 500 `{code: "internal_error", message}`; never a
  * stack trace, an internal error code (FST_…, HPE_…) or its own input echoed back.
@@ -74,7 +75,7 @@ export function errorBody(code: ErrorCode, message: string): ErrorBody {
   return { code, message };
 }
 
-/** How long a client is told to wait while Postgres cannot be reached (pg gives up connecting after 5 s). */
+/** How long a client is told to wait while Postgres cannot be reached or does not answer (decisions 0039, 0380). */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Every request fails alike during an outage; the connection watch has already said Postgres is gone. */

@@ -13,6 +13,9 @@ import type { Redis } from '../../../platform/redis/client.js';
  * budget is only handed out by Redis, atomically). With one process the count is exact. With N
  * processes a key can be refused early by at most the unspent leases the others hold: fewer than
  * (N − 1) × maxLease requests of the window; those leases lapse with the window.
+ *
+ * While Redis cannot be asked, each process counts the key's window in memory instead (`max` per
+ * window per process), so the limit stays on rather than failing open (docs/decisions/0382).
  */
 
 // KEYS[1] the counter; ARGV: wanted, max, window ms. Grants min(wanted, max − count), starting the
@@ -60,8 +63,15 @@ export interface Count {
 /** Keys of leases held at most; the oldest is dropped first (its unspent lease is simply not used). */
 const MAX_KEYS = 100_000;
 
+/** A window counted in this process alone, while Redis cannot be asked. */
+interface LocalWindow {
+  count: number;
+  until: number;
+}
+
 export class LeasedCounter {
   private readonly leases = new Map<string, Lease>();
+  private readonly local = new Map<string, LocalWindow>();
 
   constructor(
     private readonly redis: Redis,
@@ -69,8 +79,29 @@ export class LeasedCounter {
     private readonly maxLease: number,
   ) {}
 
-  /** Counts one request of `key`; rejects when Redis cannot be asked (the caller decides what that means). */
+  /** Counts one request of `key`: from its lease, from Redis, or in memory while Redis cannot be asked. */
   async count(key: string, max: number, windowMs: number): Promise<Count> {
+    try {
+      return await this.countLeased(key, max, windowMs);
+    } catch {
+      return this.countLocally(key, windowMs);
+    }
+  }
+
+  private countLocally(key: string, windowMs: number): Count {
+    const now = Date.now();
+    let window = this.local.get(key);
+    if (!window || window.until <= now) {
+      window = { count: 0, until: now + windowMs };
+      this.local.delete(key);
+      this.local.set(key, window);
+      if (this.local.size > MAX_KEYS) this.local.delete(this.local.keys().next().value!);
+    }
+    window.count++;
+    return { current: window.count, ttl: window.until - now };
+  }
+
+  private async countLeased(key: string, max: number, windowMs: number): Promise<Count> {
     for (;;) {
       const now = Date.now();
       let lease = this.leases.get(key);
