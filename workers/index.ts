@@ -12,7 +12,7 @@ import {
   QUEUE_NAMES,
   type AccountJobData,
   type JobPayloads,
-  type JobResults,
+  type KeptResult,
   type QueueName,
   type QueueProcessor,
 } from '../domain/jobs/queues.js';
@@ -64,8 +64,8 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     // So does a bulk batch's render.
     'bulk-generate': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
   };
-  const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], JobResults[N]> => {
-    const worker = new Worker<JobPayloads[N], JobResults[N]>(name, processors[name], {
+  const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], KeptResult<N>> => {
+    const worker = new Worker<JobPayloads[N], KeptResult<N>>(name, processors[name], {
       connection: ctx.redis,
       prefix: ctx.config.REDIS_NAMESPACE,
       concurrency: ctx.config.WORKER_CONCURRENCY,
