@@ -6,6 +6,7 @@
  * export left mid-COPY or failed by Postgres, and a worker killed with SIGKILL mid-export, whose
  * job is retried into one complete file.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,10 +19,11 @@ import { addDays, formatDate, localDateAt } from '../domain/analytics/window.js'
 import { jobs } from '../domain/schema.js';
 import { jobFileKey } from '../domain/jobs/files.js';
 import { enqueueAccountJob } from '../domain/jobs/records.js';
+import { ACCOUNT_JOB_MAX_STALLS, accountJobWorkerOptions } from '../domain/jobs/worker-options.js';
 import { parsePrefer, waitMsFor } from '../domain/jobs/wait.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
-import { startEntry, stopProcess } from './support/processes.js';
+import { startEntry, startWorkerProcess, stopProcess } from './support/processes.js';
 import { startS3rver, S3RVER_KEY, type RunningS3rver } from './support/s3rver.js';
 import { pollUntil } from './support/until.js';
 
@@ -767,7 +769,11 @@ describe('with the s3 storage driver', () => {
 
 describe('a worker killed with SIGKILL mid-export', () => {
   const PREFIX = `qrlinks-test-export-${randomUUID().slice(0, 8)}`;
-  const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
+  // A lock long enough that a run on a machine busy with other tests does not lose it (it would
+  // survive a stall of 3/4 of it), short enough that each takeover takes seconds.
+  const LOCK_MS = 4000;
+  const { stalledInterval } = accountJobWorkerOptions(LOCK_MS);
+  const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, JOB_LOCK_MS: String(LOCK_MS), MIGRATE_ON_START: 'false', WORKER_NICE: '0' };
   const ROWS = 300_000;
   let own: TestApi;
   let me: TestAccount;
@@ -844,36 +850,144 @@ describe('a worker killed with SIGKILL mid-export', () => {
     expect(await objectsOfJob()).toEqual([jobFileKey(me.accountId, jobId, (await jobOf()).result.fileName)]);
   });
 
-  it('killed twice (past BullMQ’s maxStalledCount): the job fails, and its jobs row says so', { timeout: 180_000 }, async () => {
-    const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
-    const { jobId } = res.json();
-    const bullJob = async () => (await own.ctx.queues['analytics-export'].getJob(jobId))!;
-    let since = 0;
-    for (const round of [1, 2]) {
-      const worker = startEntry('workers/server.ts', [], WORKER_ENV);
+  const bullJob = async (jobId: string) => (await own.ctx.queues['analytics-export'].getJob(jobId))!;
+
+  /**
+   * SIGKILLs `worker`, which is running the job, while another worker is up: answers how long
+   * after the kill the job's lock was gone and another worker had started it (the job's
+   * processedOn changed), or null if none did (the job failed instead).
+   */
+  async function killAndTimeTakeover(worker: ChildProcess, jobId: string): Promise<{ lockGoneMs: number; takenOverMs: number | null }> {
+    const { redis } = own.ctx;
+    const lockKey = `${PREFIX}:analytics-export:${jobId}:lock`;
+    const state = await own.ctx.queues['analytics-export'].getJobState(jobId);
+    expect(await redis.exists(lockKey), `${state} ${(await redis.keys(`${PREFIX}:analytics-export:${jobId}*`)).join()}`).toBe(1);
+    const before = (await bullJob(jobId)).processedOn;
+    const killedAt = Date.now();
+    await stopProcess(worker, 'SIGKILL');
+    let lockGoneMs = -1;
+    const job = await pollUntil(
+      async () => {
+        if (lockGoneMs < 0 && (await redis.exists(lockKey)) === 0) lockGoneMs = Date.now() - killedAt;
+        return bullJob(jobId);
+      },
+      (j) => j.processedOn !== before || Boolean(j.finishedOn),
+      60_000,
+      20,
+    );
+    return { lockGoneMs, takenOverMs: job.processedOn !== before ? Date.now() - killedAt : null };
+  }
+
+  /** A dead worker's job is started again within about JOB_LOCK_MS: one stalled check after its lock expired. */
+  function expectPromptTakeover(t: { lockGoneMs: number; takenOverMs: number | null }, what: string) {
+    expect(t.takenOverMs, what).not.toBeNull();
+    // 1 s for this busy machine (polling every 20 ms, a worker's next fetch).
+    expect(t.takenOverMs! - t.lockGoneMs, what).toBeLessThanOrEqual(stalledInterval + 1000);
+    expect(t.takenOverMs, what).toBeLessThanOrEqual(LOCK_MS + stalledInterval + 1000);
+  }
+
+  /**
+   * Workers started and ready before the job is queued (starting one takes seconds, longer than
+   * a run may last), all but the first stopped (SIGSTOP) so that the first takes the job and each
+   * of the others takes nothing until the test lets it run (SIGCONT).
+   */
+  async function standbyWorkers(n: number): Promise<ChildProcess[]> {
+    const workers = await Promise.all(Array.from({ length: n }, () => startWorkerProcess(WORKER_ENV)));
+    for (const w of workers.slice(1)) w.kill('SIGSTOP');
+    return workers;
+  }
+  async function stopWorkers(workers: ChildProcess[]) {
+    for (const w of workers) await stopProcess(w, 'SIGKILL');
+  }
+
+  it(
+    'killed once, and the run that took over starved past its lock (SIGSTOP): one complete file, not a failed job',
+    { timeout: 240_000 },
+    async () => {
+      const [first, second, third] = await standbyWorkers(3);
       try {
-        // This worker has started the job (not the dead one before it), and is some way into it.
-        const started = await pollUntil(bullJob, (j) => (j.processedOn ?? 0) > since, 60_000, 20);
-        expect(started.processedOn, `round ${round}`).toBeGreaterThan(since);
-        await new Promise((r) => setTimeout(r, 300));
-        expect(await (await bullJob()).getState()).toBe('active');
+        const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
+        expect(res.statusCode).toBe(202);
+        const { jobId } = res.json();
+        const jobOf = async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json();
+        await pollUntil(jobOf, (j) => j.state === 'active' && j.progress > 0, 60_000, 20);
+        // The crash: the second worker takes the job over.
+        second!.kill('SIGCONT');
+        expectPromptTakeover(await killAndTimeTakeover(first!, jobId), 'after the kill');
+
+        // A machine so busy that the second worker's process gets no CPU for longer than its
+        // lock: the third takes the job over as stalled while the second still runs it.
+        const taken = (await bullJob(jobId)).processedOn;
+        third!.kill('SIGCONT');
+        second!.kill('SIGSTOP');
+        const stalled = await pollUntil(
+          () => bullJob(jobId),
+          (j) => j.processedOn !== taken || Boolean(j.finishedOn),
+          60_000,
+          20,
+        );
+        second!.kill('SIGCONT');
+        // Interrupted twice, once by a slow machine: not given up.
+        expect(stalled.failedReason, 'the stall failed the job').toBeFalsy();
+        expect(stalled.processedOn).not.toBe(taken);
+
+        const done = await pollUntil(jobOf, (j) => j.state === 'completed' || j.state === 'failed', 180_000, 100);
+        expect(done).toMatchObject({ state: 'completed', progress: 100, result: { rows: ROWS } });
+        // The run that finished first (either) completed the row; BullMQ's job completes with the third's run.
+        const queue = own.ctx.queues['analytics-export'];
+        expect(
+          await pollUntil(
+            () => queue.getJobState(jobId),
+            (state) => state !== 'active',
+            120_000,
+            100,
+          ),
+        ).toBe('completed');
+        const download = await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}/download`);
+        expect(download.statusCode).toBe(200);
+        const records = parseCsv(download.body);
+        expect(records).toHaveLength(ROWS + 1);
+        expect(records[0]).toEqual([...EXPORT_COLUMNS]);
       } finally {
-        await stopProcess(worker, 'SIGKILL');
+        await stopWorkers([first!, second!, third!]);
       }
-      since = Date.now();
-    }
-    const third = startEntry('workers/server.ts', [], WORKER_ENV);
-    try {
-      const job = await pollUntil(
-        async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
-        (j) => j.state === 'failed' || j.state === 'completed',
-        60_000,
-        100,
-      );
-      expect(job).toMatchObject({ state: 'failed', error: 'The job was interrupted too many times (its worker stopped while running it)' });
-      expect(await (await bullJob()).getState()).toBe('failed');
-    } finally {
-      await stopProcess(third, 'SIGTERM');
-    }
-  });
+    },
+  );
+
+  it(
+    `killed ${ACCOUNT_JOB_MAX_STALLS + 1} times (past its interruptions): each time taken over within about JOB_LOCK_MS, then failed with its jobs row saying so`,
+    { timeout: 240_000 },
+    async () => {
+      const workers = await standbyWorkers(ACCOUNT_JOB_MAX_STALLS + 2);
+      try {
+        const res = await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
+        const { jobId } = res.json();
+        await pollUntil(
+          () => bullJob(jobId),
+          (j) => Boolean(j.processedOn),
+          60_000,
+          20,
+        );
+        for (let kill = 1; kill <= ACCOUNT_JOB_MAX_STALLS; kill++) {
+          workers[kill]!.kill('SIGCONT');
+          expectPromptTakeover(await killAndTimeTakeover(workers[kill - 1]!, jobId), `kill ${kill}`);
+        }
+        workers[ACCOUNT_JOB_MAX_STALLS + 1]!.kill('SIGCONT');
+        await stopProcess(workers[ACCOUNT_JOB_MAX_STALLS]!, 'SIGKILL');
+        const job = await pollUntil(
+          async () => (await call(own.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
+          (j) => j.state === 'failed' || j.state === 'completed',
+          60_000,
+          100,
+        );
+        expect(job).toMatchObject({
+          state: 'failed',
+          error: 'The job was interrupted too many times (its worker stopped while running it)',
+        });
+        expect(await (await bullJob(jobId)).getState()).toBe('failed');
+      } finally {
+        await stopWorkers(workers);
+      }
+    },
+  );
 });

@@ -423,6 +423,74 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
   });
 });
 
+describe('what a bulk insert leaves behind: no menu in Redis, none in Postgres once it ends', () => {
+  // About 1.1 MB of menu: what Redis kept of a job was this whole body, for 1 h after it completed and 24 h after it failed.
+  const bigMenu = () => ({ items: manyItems(2000).map((e) => ({ ...e, description: 'd'.repeat(500) })) });
+  const JOB_KEPT_BYTES = 4096;
+
+  /** Bytes Redis holds for the job: its hash and every key named after it (logs, locks, dependencies). */
+  async function redisBytesOfJob(jobId: string): Promise<number> {
+    const { redis, config } = api.ctx;
+    const keys = await redis.keys(`${config.REDIS_NAMESPACE}:cafe-bulk-insert:${jobId}*`);
+    expect(keys).toContain(`${config.REDIS_NAMESPACE}:cafe-bulk-insert:${jobId}`);
+    let bytes = 0;
+    // SAMPLES 0: every field counted (by default a hash's size is guessed from 5 of its fields).
+    for (const key of keys) bytes += (await redis.memory('USAGE', key, 'SAMPLES', 0)) ?? 0;
+    return bytes;
+  }
+  const jobRow = async (jobId: string) =>
+    (await api.ctx.database.pool.query('select state, error, payload is null as "payloadGone" from jobs where id = $1', [jobId])).rows[0];
+
+  it('completed: a few KB of the job in Redis, the jobs row without its input', { timeout: 60_000 }, async () => {
+    const cafe = await newCafe();
+    const res = await bulk(cafe.id, bigMenu(), me.key, { prefer: 'respond-async' });
+    expect(res.statusCode, res.body).toBe(202);
+    const { jobId } = res.json();
+    // Queued or running: the input is in Postgres, not in the job's hash.
+    expect(await redisBytesOfJob(jobId)).toBeLessThan(JOB_KEPT_BYTES);
+    const done = await pollUntil(
+      () => jobRow(jobId),
+      (row) => row.state !== 'queued' && row.state !== 'active',
+      30_000,
+    );
+    expect(done).toEqual({ state: 'completed', error: null, payloadGone: true });
+    expect(await (await api.ctx.queues['cafe-bulk-insert'].getJob(jobId))!.getState()).toBe('completed');
+    expect(await redisBytesOfJob(jobId)).toBeLessThan(JOB_KEPT_BYTES);
+  });
+
+  it(
+    'failed because its cafe was deleted while it waited: a few KB in Redis, the input deleted with the cafe',
+    { timeout: 60_000 },
+    async () => {
+      const queue = api.ctx.queues['cafe-bulk-insert'];
+      const cafe = await newCafe();
+      await queue.pause();
+      let jobId: string;
+      try {
+        const res = await bulk(cafe.id, bigMenu(), me.key, { prefer: 'respond-async' });
+        expect(res.statusCode, res.body).toBe(202);
+        jobId = res.json().jobId;
+        expect((await call(api.app, me.key, 'DELETE', url(cafe.id))).statusCode).toBe(200);
+        // Gone with the cafe, before any worker got to the job.
+        expect(await jobRow(jobId)).toEqual({ state: 'failed', error: 'The cafe was deleted', payloadGone: true });
+      } finally {
+        await queue.resume();
+      }
+      expect(
+        await pollUntil(
+          () => queue.getJobState(jobId),
+          (state) => state === 'failed',
+          30_000,
+        ),
+      ).toBe('failed');
+      expect((await queue.getJob(jobId))!.failedReason).toBe('The cafe was deleted');
+      expect(await redisBytesOfJob(jobId)).toBeLessThan(JOB_KEPT_BYTES);
+      const view = (await call(api.app, me.key, 'GET', `${API_PREFIX}/jobs/${jobId}`)).json();
+      expect(view).toMatchObject({ state: 'failed', error: 'The cafe was deleted' });
+    },
+  );
+});
+
 describe('a worker killed with SIGKILL mid-job', () => {
   const PREFIX = `qrlinks-test-cafebulk-${randomUUID().slice(0, 8)}`;
   const WORKER_ENV = { REDIS_NAMESPACE: PREFIX, JOB_LOCK_MS: '1000', MIGRATE_ON_START: 'false', WORKER_NICE: '0' };

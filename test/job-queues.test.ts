@@ -143,15 +143,15 @@ describe('JOB_ACCOUNT_ACTIVE: the jobs of one kind an account may have running',
     const { redis, config, db } = api.ctx;
     const name = `held-back-${process.pid}`;
     queue = new Queue(name, { connection: redis, prefix: config.REDIS_NAMESPACE });
-    const slow = trackAccountJob<{ ms: number }, { ms: number }>(db, async (job) => {
+    const slow = trackAccountJob<{ ms: number }, { ms: number }>(db, async (job, payload) => {
       const { accountId } = job.data;
       runs.set(job.id!, (runs.get(job.id!) ?? 0) + 1);
       started.push(job.id!);
       running.set(accountId, (running.get(accountId) ?? 0) + 1);
       most.set(accountId, Math.max(most.get(accountId) ?? 0, running.get(accountId)!));
-      await new Promise((r) => setTimeout(r, job.data.payload.ms));
+      await new Promise((r) => setTimeout(r, payload.ms));
       running.set(accountId, running.get(accountId)! - 1);
-      return { ms: job.data.payload.ms };
+      return { ms: payload.ms };
     });
     worker = new Worker(name, limitRunningPerAccount(db, queue, MAX_ACTIVE, slow), {
       connection: redis,

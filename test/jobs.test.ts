@@ -55,13 +55,13 @@ describe('job records: GET /jobs/:jobId follows a real BullMQ job', () => {
     events = new QueueEvents(queueName, { connection: redis.duplicate(), prefix: config.REDIS_NAMESPACE });
     worker = new Worker(
       queueName,
-      trackAccountJob<{ steps: number; fail?: string }, { done: number }>(db, async (job, progress) => {
-        if (job.data.payload.fail) throw new Error(`${job.data.payload.fail}\n    at secret/stack.ts:1`);
-        for (let i = 1; i <= job.data.payload.steps; i++) {
+      trackAccountJob<{ steps: number; fail?: string }, { done: number }>(db, async (_job, payload, progress) => {
+        if (payload.fail) throw new Error(`${payload.fail}\n    at secret/stack.ts:1`);
+        for (let i = 1; i <= payload.steps; i++) {
           await new Promise((r) => setTimeout(r, 30));
-          await progress((i / job.data.payload.steps) * 100);
+          await progress((i / payload.steps) * 100);
         }
-        return { done: job.data.payload.steps };
+        return { done: payload.steps };
       }),
       { connection: redis, prefix: config.REDIS_NAMESPACE },
     );

@@ -12,13 +12,14 @@ import {
   QUEUE_NAMES,
   type AccountJobData,
   type JobPayloads,
-  type JobResults,
+  type KeptResult,
   type QueueName,
   type QueueProcessor,
 } from '../domain/jobs/queues.js';
 import { recordGivenUpJob } from '../domain/jobs/records.js';
 import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../domain/jobs/recovery.js';
 import { limitRunningPerAccount } from '../domain/jobs/turns.js';
+import { accountJobWorkerOptions } from '../domain/jobs/worker-options.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
@@ -56,16 +57,16 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),
-    // An export runs for seconds to minutes: a dead worker's export is retried after JOB_LOCK_MS.
-    'analytics-export': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
-    // A bulk insert is one transaction: a dead worker's job is retried after JOB_LOCK_MS, and the
-    // retry waits on the cafe row until Postgres has rolled the dead one's transaction back.
-    'cafe-bulk-insert': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
-    // So does a bulk batch's render.
-    'bulk-generate': { lockDuration: ctx.config.JOB_LOCK_MS, stalledInterval: ctx.config.JOB_LOCK_MS },
+    // Account jobs run for seconds to minutes: a dead worker's job is taken over about JOB_LOCK_MS
+    // after it died (domain/jobs/worker-options.ts). A bulk insert's retry waits on the cafe row
+    // until Postgres has rolled the dead one's transaction back.
+    'analytics-export': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
+    'cafe-bulk-insert': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
+    'bulk-generate': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
+    'qr-render': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
   };
-  const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], JobResults[N]> => {
-    const worker = new Worker<JobPayloads[N], JobResults[N]>(name, processors[name], {
+  const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], KeptResult<N>> => {
+    const worker = new Worker<JobPayloads[N], KeptResult<N>>(name, processors[name], {
       connection: ctx.redis,
       prefix: ctx.config.REDIS_NAMESPACE,
       concurrency: ctx.config.WORKER_CONCURRENCY,

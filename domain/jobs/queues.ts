@@ -35,10 +35,15 @@ export type MaintenanceResult =
   | { accounts: number; rows: number }
   | { created: string[]; dropped: string[] };
 
-/** Fields every account-owned job carries, so the worker can keep its jobs row current. */
+/**
+ * What BullMQ holds of an account-owned job: its account, nothing more. The job's input (a bulk
+ * insert's menu can be 14 MB) lives in its jobs row until the job ends (domain/jobs/records.ts),
+ * so Redis, which must not evict (README, "Scale out"), never holds large payloads. `P` types that
+ * input; `payload` is present only in jobs queued by a version that kept the input here.
+ */
 export interface AccountJobData<P = unknown> {
   accountId: string;
-  payload: P;
+  payload?: P;
 }
 
 /** Render these links' QR codes (PNG and SVG) into one ZIP in object storage. */
@@ -66,7 +71,7 @@ export interface JobPayloads {
   scans: ScanBatchPayload;
 }
 
-/** What a job of each queue answers (BullMQ keeps it as the job's return value). */
+/** What a job of each queue answers: an account job's in its jobs row, another's as BullMQ's return value. */
 export interface JobResults {
   'analytics-export': AnalyticsExportResult;
   'cafe-bulk-insert': BulkInsertResult;
@@ -78,15 +83,21 @@ export interface JobResults {
 
 /** The queues whose jobs belong to an account (ACCOUNT_JOB_QUEUES), and what such a job's request carries. */
 export type AccountQueueName = { [N in QueueName]: JobPayloads[N] extends AccountJobData ? N : never }[QueueName];
-export type AccountJobPayload<N extends AccountQueueName> = JobPayloads[N]['payload'];
+export type AccountJobPayload<N extends AccountQueueName> = NonNullable<JobPayloads[N]['payload']>;
 
-export type QueueOf<N extends QueueName> = Queue<JobPayloads[N], JobResults[N]>;
+/**
+ * What BullMQ keeps as a finished job's return value: nothing for an account job, whose result (a
+ * batch's 1,200 links) is its jobs row's, so a finished job leaves only small data in Redis.
+ */
+export type KeptResult<N extends QueueName> = N extends AccountQueueName ? null : JobResults[N];
+
+export type QueueOf<N extends QueueName> = Queue<JobPayloads[N], KeptResult<N>>;
 export type Queues = { [N in QueueName]: QueueOf<N> };
-/** A processor of queue N: takes its payload, answers its result. */
-export type QueueProcessor<N extends QueueName> = Processor<JobPayloads[N], JobResults[N]>;
+/** A processor of queue N: takes its payload, answers what BullMQ keeps of its result. */
+export type QueueProcessor<N extends QueueName> = Processor<JobPayloads[N], KeptResult<N>>;
 
 export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const queue = <N extends QueueName>(name: N): QueueOf<N> => new Queue<JobPayloads[N], JobResults[N]>(name, { connection, prefix });
+  const queue = <N extends QueueName>(name: N): QueueOf<N> => new Queue<JobPayloads[N], KeptResult<N>>(name, { connection, prefix });
   return {
     'bulk-generate': queue('bulk-generate'),
     'cafe-bulk-insert': queue('cafe-bulk-insert'),

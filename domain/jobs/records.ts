@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
 import { preparedQuery, type Database } from '../database.js';
 import { jobs, type JobState } from '../schema.js';
@@ -60,10 +60,17 @@ const ADD_WAIT_MS = 1000;
 /**
  * The BullMQ half of starting a job whose row exists, with the priority its turn gave it. BullMQ
  * keeps one job per id (adding an id it holds is a no-op), so adding again a job whose first add
- * may have been lost is safe.
+ * may have been lost is safe. Redis gets the job's account only: its input stays in the jobs row
+ * (AccountJobData), and a finished job keeps in Redis no result (KeptResult), a one-line reason and
+ * one stack.
  */
-export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJobInput<P>, priority: number): Promise<void> {
-  const data: AccountJobData<P> = { accountId: input.accountId, payload: input.payload };
+export async function addAccountJob(
+  queue: Queue,
+  id: string,
+  input: Pick<AccountJobInput<unknown>, 'accountId' | 'type' | 'attempts'>,
+  priority: number,
+): Promise<void> {
+  const data: AccountJobData = { accountId: input.accountId };
   const added = queue.add(input.type, data, {
     jobId: id,
     priority,
@@ -71,6 +78,7 @@ export async function addAccountJob<P>(queue: Queue, id: string, input: AccountJ
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 24 * 3600 },
+    stackTraceLimit: 1,
   });
   // An add still pending when the wait ends and failing later loses nothing: the row is
   // unfinished, so the recovery sweep adds it.
@@ -132,20 +140,27 @@ export async function listJobViews(
 }
 
 export type ReportProgress = (percent: number) => Promise<void>;
-export type AccountJobHandler<P, R> = (job: Job<AccountJobData<P>>, reportProgress: ReportProgress) => Promise<R>;
+export type AccountJobHandler<P, R> = (job: Job<AccountJobData<P>>, payload: P, reportProgress: ReportProgress) => Promise<R>;
 
 /** Progress writes to Postgres at most this often; BullMQ's own progress is always current. */
 const PROGRESS_WRITE_INTERVAL_MS = 250;
 
+/** A jobs row still running: the only rows a run may change (a row the cafe's deletion ended stays as it was). */
+const unfinished = (id: string) => and(eq(jobs.id, id), inArray(jobs.state, ['queued', 'active']));
+
 /**
- * Wraps a processor of account jobs so its jobs row follows it: active when it starts, progress
- * while it runs, completed with the result, failed (with a message a user can read) only after
- * the last attempt. The handler itself must be idempotent: a retry runs it again.
+ * Wraps a processor of account jobs so its jobs row follows it: active when it starts (with the
+ * input read from the row), progress while it runs, completed with the result, failed (with a
+ * message a user can read) only after the last attempt; the input is dropped when the job ends.
+ * The handler itself must be idempotent: a retry runs it again. A run that finds its job ended
+ * already (a second run of a job taken over while its first was only slow, a cafe deleted while
+ * its bulk insert waited) ends the same way without running again.
  */
-export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P, R>): Processor<AccountJobData<P>, R> {
+export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P, R>): Processor<AccountJobData<P>, null> {
   return async (job) => {
     const id = job.id!;
-    await db.update(jobs).set({ state: 'active', updatedAt: new Date() }).where(eq(jobs.id, id));
+    const input = await startRun<P>(db, job);
+    if (input === ENDED) return null;
     let lastWrite = 0;
     const reportProgress: ReportProgress = async (percent) => {
       const value = Math.max(0, Math.min(100, Math.round(percent)));
@@ -153,11 +168,11 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
       const now = Date.now();
       if (now - lastWrite >= PROGRESS_WRITE_INTERVAL_MS || value === 100) {
         lastWrite = now;
-        await db.update(jobs).set({ progress: value, updatedAt: new Date() }).where(eq(jobs.id, id));
+        await db.update(jobs).set({ progress: value, updatedAt: new Date() }).where(unfinished(id));
       }
     };
     try {
-      const result = await handler(job, reportProgress);
+      const result = await handler(job, input, reportProgress);
       await db
         .update(jobs)
         .set({
@@ -169,8 +184,8 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
           updatedAt: new Date(),
           finishedAt: new Date(),
         })
-        .where(eq(jobs.id, id));
-      return result;
+        .where(unfinished(id));
+      return null;
     } catch (err) {
       // BullMQ tries no more after an UnrecoverableError (a job past its file quota would fail again).
       const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -181,10 +196,46 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
             ? { state: 'failed', error: publicMessage(err), payload: null, updatedAt: new Date(), finishedAt: new Date() }
             : { state: 'queued', updatedAt: sql`now()` },
         )
-        .where(eq(jobs.id, id));
-      throw err;
+        .where(unfinished(id));
+      throw keptSmall(err);
     }
   };
+}
+
+const ENDED = Symbol('ended');
+
+/**
+ * Marks the job's row active and answers its input; ENDED when the job has completed already. A
+ * job whose row has failed, or is gone with its account, fails for good with the row's reason.
+ */
+async function startRun<P>(db: Database, job: Job<AccountJobData<P>>): Promise<P | typeof ENDED> {
+  const id = job.id!;
+  const [row] = await db
+    .update(jobs)
+    .set({ state: 'active', updatedAt: new Date() })
+    .where(unfinished(id))
+    .returning({ payload: jobs.payload });
+  // A job queued before its input moved to the jobs row carries it still.
+  const payload = (row?.payload ?? job.data.payload) as P | null | undefined;
+  if (row && payload !== null && payload !== undefined) return payload;
+  const [ended] = await db.select({ state: jobs.state, error: jobs.error }).from(jobs).where(eq(jobs.id, id));
+  if (ended?.state === 'completed') return ENDED;
+  throw new UnrecoverableError(ended?.error ?? (ended ? 'The job’s input is gone' : 'The job’s account was deleted'));
+}
+
+/**
+ * The error BullMQ keeps with a failed job, for as long as it keeps the job: one line of at most
+ * 500 characters (as the jobs row shows it) and a stack of bounded size, however long the message.
+ */
+function keptSmall(err: unknown): unknown {
+  if (!(err instanceof Error) || (err.message.length <= 500 && (err.stack?.length ?? 0) <= 4000)) return err;
+  err.message = publicMessage(err);
+  err.stack = `${err.name}: ${err.message}\n${(err.stack ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('    at '))
+    .slice(0, 20)
+    .join('\n')}`;
+  return err;
 }
 
 /**
@@ -193,7 +244,7 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
  * wakes a waiting api (`JobWaiter.wait` with `ready`) at once.
  */
 export async function publishInterimResult(db: Database, job: Job, result: unknown, progress: number): Promise<void> {
-  await db.update(jobs).set({ result, progress, updatedAt: new Date() }).where(eq(jobs.id, job.id!));
+  await db.update(jobs).set({ result, progress, updatedAt: new Date() }).where(unfinished(job.id!));
   await job.updateProgress(progress);
 }
 
@@ -211,6 +262,30 @@ export async function recordGivenUpJob(db: Database, job: Job, err: Error): Prom
     .update(jobs)
     .set({ state: 'failed', error: message, payload: null, updatedAt: new Date(), finishedAt: new Date() })
     .where(and(eq(jobs.id, job.id), notInArray(jobs.state, ['completed', 'failed'])));
+}
+
+/**
+ * Ends the account's unfinished jobs of `type` whose input has `payloadField` (a thing the jobs
+ * were for, now deleted) as failed with `reason`, dropping their input. A worker that takes one
+ * later fails it at once (trackAccountJob); one running it now cannot overwrite the row.
+ */
+export async function endUnfinishedJobs(
+  db: Database,
+  match: { accountId: string; type: string; payloadField: [string, string] },
+  reason: string,
+): Promise<void> {
+  const [field, value] = match.payloadField;
+  await db
+    .update(jobs)
+    .set({ state: 'failed', error: reason, payload: null, updatedAt: new Date(), finishedAt: new Date() })
+    .where(
+      and(
+        eq(jobs.accountId, match.accountId),
+        eq(jobs.type, match.type),
+        inArray(jobs.state, ['queued', 'active']),
+        sql`${jobs.payload} ->> ${field} = ${value}`,
+      ),
+    );
 }
 
 /** Job errors are shown to users: keep the message, never a stack. */

@@ -21,7 +21,7 @@ import { ACCOUNT_JOB_QUEUES, type QueueName } from './queues.js';
  */
 export async function requeueLostJobs(ctx: Pick<AppContext, 'db' | 'queues' | 'config'>): Promise<number> {
   const unfinished = await ctx.db
-    .select({ id: jobs.id, accountId: jobs.accountId, type: jobs.type, payload: jobs.payload })
+    .select({ id: jobs.id, accountId: jobs.accountId, type: jobs.type })
     .from(jobs)
     .where(
       and(
@@ -36,7 +36,7 @@ export async function requeueLostJobs(ctx: Pick<AppContext, 'db' | 'queues' | 'c
     const queue = ctx.queues[row.type as QueueName];
     if (await queue.getJob(row.id)) continue;
     // First in line: it has waited longest of all, its first place lost with Redis's data.
-    await addAccountJob(queue, row.id, { accountId: row.accountId, type: row.type, payload: row.payload }, 1);
+    await addAccountJob(queue, row.id, row, 1);
     requeued++;
   }
   return requeued;

@@ -78,3 +78,24 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   child.kill(signal);
   await gone;
 }
+
+/**
+ * Starts the worker role (workers/server.ts) and resolves once it serves its queues (it logged
+ * "worker started"); its output is read on, so a full pipe never holds it up.
+ */
+export async function startWorkerProcess(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<ChildProcess> {
+  const child = startEntry('workers/server.ts', [], { LOG_LEVEL: 'info', ...env });
+  let output = '';
+  const read = (d: Buffer) => (output = (output + String(d)).slice(-20_000));
+  child.stdout!.on('data', read);
+  child.stderr!.on('data', read);
+  const end = Date.now() + timeoutMs;
+  while (!output.includes('"msg":"worker started"')) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > end) {
+      child.kill('SIGKILL');
+      throw new Error(`the worker did not start; its output: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return child;
+}

@@ -21,8 +21,8 @@ const PROGRESS_INTERVAL_MS = 250;
 export const EXPORT_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analytics-export'> {
-  return trackAccountJob<AnalyticsExportPayload, AnalyticsExportResult>(ctx.db, async (job, reportProgress) => {
-    const { accountId, payload } = job.data;
+  return trackAccountJob<AnalyticsExportPayload, AnalyticsExportResult>(ctx.db, async (job, payload, reportProgress) => {
+    const { accountId } = job.data;
     let rows = 0;
     let reportedAt = Date.now();
     const csv = scansCsv(

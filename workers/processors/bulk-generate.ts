@@ -25,8 +25,8 @@ const READ_BATCH = 500;
 
 export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic): QueueProcessor<'bulk-generate'> {
   const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
-  return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(ctx.db, async (job, reportProgress) => {
-    const { accountId, payload } = job.data;
+  return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(ctx.db, async (job, payload, reportProgress) => {
+    const { accountId } = job.data;
     const jobId = job.id!;
     const made = await insertBulkLinks(ctx, accountId, jobId, payload);
     const result: BulkGenerateResult = { jobId, count: made.length, links: made };

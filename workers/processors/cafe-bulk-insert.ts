@@ -11,7 +11,7 @@ import type { QueueProcessor } from '../../domain/jobs/queues.js';
 import { trackAccountJob } from '../../domain/jobs/records.js';
 
 export function cafeBulkInsertProcessor(ctx: AppContext): QueueProcessor<'cafe-bulk-insert'> {
-  return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, reportProgress) =>
-    replaceMenu(ctx, job.data.accountId, job.data.payload, reportProgress),
+  return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, payload, reportProgress) =>
+    replaceMenu(ctx, job.data.accountId, payload, reportProgress),
   );
 }

@@ -122,9 +122,9 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
 
 export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): QueueProcessor<'qr-render'> {
   const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
-  return trackAccountJob<QrRenderPayload, QrRenderResult>(ctx.db, async (job, reportProgress) => {
+  return trackAccountJob<QrRenderPayload, QrRenderResult>(ctx.db, async (job, payload, reportProgress) => {
     const pacer = new BulkPacer(scanTraffic, pacing);
-    const { accountId, payload } = job.data;
+    const { accountId } = job.data;
     const total = payload.linkIds.length;
     async function* batches() {
       for (let i = 0; i < total; i += READ_BATCH) {
