@@ -17,7 +17,7 @@ import { createLogger } from '../platform/logger.js';
 import { ScanRecorder, walFileOwner, type ScanRecorderConfig } from '../domain/scans/recorder.js';
 import { ScanBatchAcks } from '../domain/scans/batch-acks.js';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
-import { decodeScanBatch, scanBatchSize } from '../domain/scans/batch.js';
+import { decodeScanBatch, ScanBatchBuilder, scanBatchSize } from '../domain/scans/batch.js';
 import { newScanId } from '../domain/scans/scan-id.js';
 import type { RecordedScan, ScanBatchPayload, ScanEvent } from '../domain/scans/types.js';
 import { startTcpProxyFor, type TcpProxy } from './support/tcp-proxy.js';
@@ -57,6 +57,12 @@ afterAll(async () => {
 
 /** A recorder on its own queue prefix (no worker of another test takes its jobs) and spool folder. */
 async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = false) {
+  const { config, queue } = await setupWithoutRecorder(overrides, viaProxy);
+  return { config, queue, recorder: await startRecorder(config) };
+}
+
+/** The settings of a recorder, and its queue, none started yet. */
+async function setupWithoutRecorder(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = false) {
   const config: ScanRecorderConfig = {
     REDIS_URL: viaProxy ? proxy.url(REDIS_URL) : REDIS_URL,
     REDIS_NAMESPACE: `qrlinks-test-recorder-${randomUUID().slice(0, 8)}`,
@@ -71,7 +77,7 @@ async function setup(overrides: Partial<ScanRecorderConfig> = {}, viaProxy = fal
   spoolDirs.push(config.SCAN_SPOOL_DIR);
   const queue = new Queue<ScanBatchPayload>('scans', { connection, prefix: config.REDIS_NAMESPACE });
   queues.push(queue);
-  return { config, queue, recorder: await startRecorder(config) };
+  return { config, queue };
 }
 
 /** A started recorder whose connection is up, so an outage played after this is one it lives through. */
@@ -460,7 +466,11 @@ describe('ScanRecorder', () => {
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
     expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(spooled.batches.map((b) => b.id).sort());
     expect(next.stats()).toMatchObject({ buffered: 0, flushed: 100 });
-    expect(await readdir(config.SCAN_SPOOL_DIR)).toEqual(files);
+    // Kept until Postgres has its batches, under the name of the process that took it over.
+    const base = files[0]!.replace(/\.json$/, '');
+    expect(await readdir(config.SCAN_SPOOL_DIR)).toEqual([
+      expect.stringMatching(new RegExp(`^${base}~.+-${process.pid}-[0-9a-f]{8}\\.json$`)),
+    ]);
     await acknowledgeQueued(queue);
     await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0, 5000);
   });
@@ -481,5 +491,53 @@ describe('ScanRecorder', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await queue.count()).toBe(1);
     expect(await queuedScans(queue)).toHaveLength(10);
+  });
+});
+
+describe('ScanRecorder write-ahead, two redirects sharing a spool folder (compose replicas)', () => {
+  it('starting at once, they take over a stopped process’s files between them: no crash, each batch sent once, each file deleted once', async () => {
+    const { config, queue } = await setupWithoutRecorder();
+    const host = hostname().replace(/[^a-z0-9.-]/gi, '_');
+    const left: RecordedScan[] = [];
+    // A stopped process's write-ahead files (a pid that cannot run), and a spool file it wrote at shutdown.
+    for (let i = 0; i < 20; i++) {
+      const scans = [scan(), scan()];
+      left.push(...scans);
+      await writeFile(
+        join(config.SCAN_SPOOL_DIR, `wal-${host}-99999999-deadbeef-${randomUUID()}.log`),
+        scans.map((s) => `${JSON.stringify(s)}\n`).join(''),
+      );
+    }
+    const batches = Array.from({ length: 5 }, () => {
+      const builder = new ScanBatchBuilder();
+      for (let i = 0; i < 3; i++) {
+        const s = scan();
+        left.push(s);
+        builder.add(s);
+      }
+      return { id: randomUUID(), payload: builder.toPayload() };
+    });
+    await writeFile(join(config.SCAN_SPOOL_DIR, `scans-${Date.now()}-99999999-${randomUUID()}.json`), JSON.stringify({ batches }));
+
+    const logs = captureLogs();
+    const both = [new ScanRecorder(config, logs.logger, database.pool), new ScanRecorder(config, logs.logger, database.pool)];
+    recorders.push(...both);
+    await Promise.all(both.map((r) => r.start()));
+    await until(async () => (await queuedScans(queue)).length >= left.length);
+    expect(ids(await queuedScans(queue))).toEqual(ids(left));
+    expect(await queue.count()).toBe(25);
+
+    // As a worker does: each batch acknowledged, then its job completes and is removed.
+    await acknowledgeQueued(queue);
+    await queue.drain();
+    await until(async () => (await readdir(config.SCAN_SPOOL_DIR)).length === 0, 5000);
+    // Two rounds of the kept check: neither sends a batch again, nor misses a file it thought it held.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await queue.count()).toBe(0);
+    expect(both.reduce((n, r) => n + r.stats().flushed, 0)).toBe(left.length);
+    // Between them, every file taken over once: nothing failed, nothing is missing.
+    expect(logs.lines().filter((l) => l.level >= 50)).toEqual([]);
+    const takenOver = logs.lines().filter((l) => l.msg.includes('write-ahead files of a stopped process taken over'));
+    expect(takenOver.reduce((n, l) => n + (l.files as number), 0)).toBe(20);
   });
 });

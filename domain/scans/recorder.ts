@@ -41,7 +41,9 @@
  * process's name, so two starting at once never both take one): on this host, those of pids that
  * no longer run (or of an earlier process with our pid); of another host sharing the directory
  * (containers on one volume), those untouched for WAL_ABANDONED_MS (a live process touches its
- * kept files well within that). Each is sent under its own batch id unless Postgres has it
+ * kept files well within that). Spool files are taken over the same way (renamed to
+ * `scans-<base>~<host>-<pid>-<instance>.json`), so replicas sharing the folder (compose) never both
+ * send one; a file a peer took first (a rename, read or unlink finding it gone) is skipped. Each is sent under its own batch id unless Postgres has it
  * already: a batch still queued is not queued twice (BullMQ ignores a job id it holds), and one
  * sent twice lands once (the worker ingests by scan id).
  */
@@ -222,10 +224,12 @@ export class ScanRecorder {
     await this.takeOverStrandedFolders(resolve(dir));
     const loaded: Batch[] = await this.recoverWriteAhead(dir);
     for (const name of (await readdir(dir)).filter((n) => SPOOL_FILE.test(n)).sort()) {
-      const file = join(dir, name);
+      const claimed = await this.claimSpoolFile(dir, name);
+      if (!claimed) continue;
+      const { file, text } = claimed;
       let spool: SpoolFile;
       try {
-        spool = JSON.parse(await readFile(file, 'utf8')) as SpoolFile;
+        spool = JSON.parse(text) as SpoolFile;
       } catch (err) {
         this.logger.error({ file, err }, 'scan spool file unreadable; left in place');
         continue;
@@ -480,9 +484,10 @@ export class ScanRecorder {
         // Checked: to the back of the line.
         this.kept.delete(id);
         this.kept.set(id, kept);
-        if (kept.wal && now - kept.touchedAt > WAL_ABANDONED_MS / 4) {
+        const file = kept.wal ?? kept.spoolFile;
+        if (file && now - kept.touchedAt > WAL_ABANDONED_MS / 4) {
           kept.touchedAt = now;
-          await utimes(kept.wal, now / 1000, now / 1000).catch(() => {});
+          await utimes(file, now / 1000, now / 1000).catch(() => {});
         }
       }
     }
@@ -519,7 +524,10 @@ export class ScanRecorder {
       const { payload } = spool.batches.find((b) => b.id === kept.id)!;
       return { id: kept.id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: kept.spoolFile };
     } catch (err) {
-      this.logger.error({ file: kept.wal ?? kept.spoolFile, err }, 'scan batch gone from Redis and its file unreadable: not sent again');
+      // Gone: a redirect sharing the folder took it over (it saw the file as abandoned) and sends it.
+      if (isGone(err)) this.logger.debug({ file: kept.wal ?? kept.spoolFile }, 'scan batch file taken over by another process');
+      else
+        this.logger.error({ file: kept.wal ?? kept.spoolFile, err }, 'scan batch gone from Redis and its file unreadable: not sent again');
       await this.forgetFiles(kept);
       return undefined;
     }
@@ -528,13 +536,21 @@ export class ScanRecorder {
   /** A batch done with (in Postgres, or let go): its write-ahead file deleted, its spool file once no other batch needs it. */
   private async forgetFiles({ wal, spoolFile }: { wal?: string | Batch['wal']; spoolFile?: string }): Promise<void> {
     const path = typeof wal === 'string' ? wal : wal?.path;
-    if (path) await unlink(path).catch((err: unknown) => this.logger.error({ file: path, err }, 'scan write-ahead file not deleted'));
+    if (path) await this.deleteFile(path, 'scan write-ahead file not deleted');
     if (!spoolFile) return;
     const left = this.spoolFiles.get(spoolFile)! - 1;
     this.spoolFiles.set(spoolFile, left);
     if (left > 0) return;
     this.spoolFiles.delete(spoolFile);
-    await unlink(spoolFile).catch((err: unknown) => this.logger.error({ file: spoolFile, err }, 'scan spool file not deleted'));
+    await this.deleteFile(spoolFile, 'scan spool file not deleted');
+  }
+
+  /** Deletes a file; one already gone (another process sharing the folder took it over) is no failure. */
+  private async deleteFile(file: string, failure: string): Promise<void> {
+    await unlink(file).catch((err: unknown) => {
+      if (isGone(err)) this.logger.debug({ file }, 'scan file already gone: taken over by another process');
+      else this.logger.error({ file, err }, failure);
+    });
   }
 
   /** Everything still buffered into one new spool file; spool files it came from are then covered by it. */
@@ -654,16 +670,10 @@ export class ScanRecorder {
     for (const name of (await readdir(dir)).sort()) {
       const owner = walFileOwner(name);
       if (!owner) continue;
-      if (!(await ownerIsGone(dir, name))) continue;
+      if (!(await ownerIsGone(dir, name, owner))) continue;
       const path = this.walPath(owner.batch);
-      try {
-        await rename(join(dir, name), path);
-      } catch {
-        continue; // taken by another process starting now
-      }
-      const now = new Date();
-      await utimes(path, now, now).catch(() => {});
-      const text = await readFile(path, 'utf8');
+      const text = await this.claim(join(dir, name), path);
+      if (text === null) continue;
       const payload = payloadOfWriteAhead(text);
       const count = scanBatchSize(payload);
       if (count === 0) {
@@ -675,6 +685,37 @@ export class ScanRecorder {
     }
     if (batches.length > 0) this.logger.warn({ files: batches.length, scans }, 'scan write-ahead files of a stopped process taken over');
     return batches;
+  }
+
+  /**
+   * A file of a stopped process made this one's: renamed to `to` (atomic: of the redirects sharing
+   * the folder and starting at once, one takes it), touched, read; its text, or null when another
+   * process took it first (the rename, or the read after a peer took it from under us, finds it gone).
+   */
+  private async claim(from: string, to: string): Promise<string | null> {
+    try {
+      await rename(from, to);
+      const now = new Date();
+      // A rename keeps the old time, which to a redirect of another host says "abandoned".
+      await utimes(to, now, now);
+      return await readFile(to, 'utf8');
+    } catch (err) {
+      if (isGone(err)) this.logger.debug({ file: from }, 'scan file taken over by another process');
+      else this.logger.error({ file: from, err }, 'scan file of a stopped process not taken over; left in place');
+      return null;
+    }
+  }
+
+  /**
+   * A spool file taken over: one no live process holds, renamed to this process's name (so peers
+   * sharing the folder leave it alone until it is sent and Postgres has its batches).
+   */
+  private async claimSpoolFile(dir: string, name: string): Promise<{ file: string; text: string } | null> {
+    const owner = spoolFileOwner(name)!;
+    if (owner.host !== undefined && !(await ownerIsGone(dir, name, owner))) return null;
+    const file = join(dir, `scans-${owner.base}~${HOST}-${process.pid}-${this.instance}.json`);
+    const text = await this.claim(join(dir, name), file);
+    return text === null ? null : { file, text };
   }
 
   /**
@@ -719,7 +760,8 @@ export class ScanRecorder {
       }
       const moved: string[] = [];
       for (const name of names) {
-        if (walFileOwner(name) && !(await ownerIsGone(folder, name))) continue;
+        const owner = walFileOwner(name) ?? spoolFileOwner(name);
+        if (owner?.host !== undefined && !(await ownerIsGone(folder, name, owner))) continue;
         if (await moveFile(join(folder, name), join(dir, name))) moved.push(name);
       }
       this.logger.warn(
@@ -767,12 +809,27 @@ export function walFileOwner(name: string): { host: string; pid: number; instanc
 const SPOOL_FILE = /^scans-.*\.json$/;
 
 /**
- * Whether the process that wrote this write-ahead file is gone: on this host, a pid that no
+ * A spool file's name: `scans-<base>.json` as written at a shutdown, `scans-<base>~<host>-<pid>-<instance>.json`
+ * once a starting process has taken it over (host names here never hold a `~`).
+ */
+function spoolFileOwner(name: string): { base: string; host?: string; pid?: number; instance?: string } | null {
+  const match = /^scans-([^~]+?)(?:~(.+)-(\d+)-([0-9a-f]{8}))?\.json$/.exec(name);
+  if (!match) return null;
+  return match[2] === undefined ? { base: match[1]! } : { base: match[1]!, host: match[2], pid: Number(match[3]), instance: match[4]! };
+}
+
+/** A file system error saying the file is not there (any more). */
+function isGone(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/**
+ * Whether the process that wrote this write-ahead file (or holds this spool file) is gone: on this host, a pid that no
  * longer runs, or ours with an instance no recorder of this process runs (an earlier process had
  * our pid); of another host (a container sharing the volume), a file untouched for WAL_ABANDONED_MS.
  */
-async function ownerIsGone(dir: string, name: string): Promise<boolean> {
-  const { host, pid, instance } = walFileOwner(name)!;
+async function ownerIsGone(dir: string, name: string, owner: { host?: string; pid?: number; instance?: string }): Promise<boolean> {
+  const { host, pid, instance } = owner as { host: string; pid: number; instance: string };
   if (host === HOST) return pid === process.pid ? !LIVE_INSTANCES.has(instance) : !isAlive(pid);
   // Gone since the listing (its owner finished it): nothing to take over.
   const info = await stat(join(dir, name)).catch(() => null);
