@@ -9,11 +9,13 @@
  *      (a link deletion or the closing of an account's days takes it exclusive). Taking every lock
  *      up front in one order means two concurrent writers never deadlock, and a link deleted
  *      meanwhile is simply not there.
- *   2. The visitors new on their account today: the batch's (day, account, visitor key)s, in key
- *      order, into scan_visitor_days, ON CONFLICT DO NOTHING; the keys it inserted are new, and
- *      each marks its earliest scan here. A writer of another link of the account that is adding
- *      the same key at the same moment waits for this one's commit and then finds it there, so a
- *      visitor is first once however many writers an account has.
+ *   2. (Just before the transaction, committed at once on a connection of its own.) The visitors
+ *      new on their account today: the batch's (day, account, visitor key)s, in key order, into
+ *      scan_visitor_days, ON CONFLICT DO NOTHING; the keys it inserted are new, and each marks its earliest scan here. A writer
+ *      of another link of the account adding the same key finds it there, so a visitor is first
+ *      once however many writers an account has. A transaction that fails after this leaves its
+ *      keys claimed: its retry marks none of them, and those visitors are not counted as new on
+ *      the account that day (an undercount after a failure, never a double count).
  *   3. The scans whose link exists and belongs to the scan's account (anything else is dropped: a
  *      deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING; from the rows it
  *      inserted, the links' counters (link_counters), their visitor keys and the links' rollup
@@ -77,7 +79,7 @@ locked as materialized (
 )`;
 
 // The links' locks, then their accounts' rollup locks, shared, in account order: the order every
-// writer of rollups takes them in (a link deletion too), so none deadlock. Answers the links there.
+// writer of rollups takes them in (a link deletion too), so none deadlock.
 const LOCK_SQL = `
 with batch_links as materialized (
   select (l->>0)::uuid as link_id from json_array_elements($1::json) as t(l)
@@ -86,12 +88,13 @@ accounts_locked as materialized (
   select account_id, pg_advisory_xact_lock_shared(${ACCOUNT_ROLLUP_LOCK}, hashtext(account_id::text))
   from (select distinct account_id from locked order by account_id) a
 )
-select id::text, account_id::text from locked where (select count(*) from accounts_locked) >= 0`;
+select count(*) from accounts_locked`;
 
 // In key order, so two writers adding some of the same keys never wait on each other in a circle.
 const NEW_ACCOUNT_VISITORS_SQL = `
 insert into scan_visitor_days (day, scope_id, visitor_key)
-select date '1970-01-01' + d, a, k from unnest($1::int[], $2::uuid[], $3::text[]) as t(d, a, k)
+select date '1970-01-01' + d, a, k from unnest($1::int[], $2::uuid[], $3::text[], $4::uuid[]) as t(d, a, k, l)
+where exists (select 1 from links where links.id = t.l and links.account_id = t.a)
 order by 1, 2, 3
 on conflict do nothing
 returning (day - date '1970-01-01') as d, scope_id::text as a, visitor_key as k`;
@@ -221,16 +224,18 @@ type StatementColumns = ReturnType<typeof statementColumns>;
 const utcDay = (at: number) => Math.floor(Math.round(at * 1000) / 86_400_000_000);
 
 /**
- * Statement 2: the scans that are their visitor's first on their account today. Of the scans of
- * links that are there, the earliest per (account, day, key) is a candidate; the keys Postgres had
- * not seen mark theirs. By id: a scan twice in the statement is inserted once, either copy.
+ * Statement 2: the scans that are their visitor's first on their account today. The earliest
+ * scan per (account, day, key) is a candidate (if its link is there); the keys Postgres had not
+ * seen mark theirs. By id: a scan twice in the statement is inserted once, either copy.
  */
-async function firstsOnAccount(client: pg.PoolClient, columns: StatementColumns, locked: Map<string, string>): Promise<boolean[]> {
+async function firstsOnAccount(db: ConnectionSource, columns: StatementColumns): Promise<boolean[]> {
   const earliest = new Map<string, number>();
+  // As Postgres answers them (a batch may spell a UUID in capitals).
+  const accounts = columns.links.map(([, accountId]) => accountId.toLowerCase());
   for (let i = 0; i < columns.ids.length; i++) {
     const key = columns.visitorKeys[i];
-    const [linkId, accountId] = columns.links[columns.linkOf[i]!]!;
-    if (key === null || locked.get(linkId) !== accountId) continue;
+    const accountId = accounts[columns.linkOf[i]!]!;
+    if (key === null) continue;
     const triple = `${utcDay(columns.ats[i]!)} ${accountId} ${key}`;
     const other = earliest.get(triple);
     if (
@@ -243,11 +248,21 @@ async function firstsOnAccount(client: pg.PoolClient, columns: StatementColumns,
   const firsts = columns.ids.map(() => false);
   if (earliest.size === 0) return firsts;
   const candidates = [...earliest.values()];
-  const { rows } = await client.query<{ d: number; a: string; k: string }>(NEW_ACCOUNT_VISITORS_SQL, [
-    candidates.map((i) => utcDay(columns.ats[i]!)),
-    candidates.map((i) => columns.links[columns.linkOf[i]!]![1]),
-    candidates.map((i) => columns.visitorKeys[i]),
-  ]);
+  // Committed at once, on a connection of its own: held until this transaction's commit, a key
+  // made every other writer adding the same visitor wait for this one's statement of scans, and
+  // writers of one account's partitions ran in turns again (docs/benchmarks.md, scan-workers).
+  const claim = await db.connect();
+  let rows: Array<{ d: number; a: string; k: string }>;
+  try {
+    ({ rows } = await claim.query<{ d: number; a: string; k: string }>(NEW_ACCOUNT_VISITORS_SQL, [
+      candidates.map((i) => utcDay(columns.ats[i]!)),
+      candidates.map((i) => columns.links[columns.linkOf[i]!]![1]),
+      candidates.map((i) => columns.visitorKeys[i]),
+      candidates.map((i) => columns.links[columns.linkOf[i]!]![0]),
+    ]));
+  } finally {
+    claim.release();
+  }
   const firstIds = new Set(rows.map((r) => columns.ids[earliest.get(`${r.d} ${r.a} ${r.k}`)!]!));
   return columns.ids.map((id) => firstIds.has(id));
 }
@@ -261,6 +276,9 @@ async function writeColumns(
   columns: StatementColumns,
   partition?: number,
 ): Promise<Omit<IngestResult, 'malformed'> | 'busy'> {
+  // Before the transaction's connection is taken: concurrent writers holding theirs while
+  // waiting for a second one could take the whole pool.
+  const firsts = await firstsOnAccount(db, columns);
   const links = JSON.stringify(columns.links);
   const client = await db.connect();
   let result: { inserted: number; links: number };
@@ -277,8 +295,7 @@ async function writeColumns(
         return 'busy';
       }
     }
-    const { rows: there } = await client.query<{ id: string; account_id: string }>(LOCK_SQL, [links]);
-    const firsts = await firstsOnAccount(client, columns, new Map(there.map((l) => [l.id, l.account_id])));
+    await client.query(LOCK_SQL, [links]);
     const { rows } = await client.query<{ inserted: number; links: number; account_wide_rows: unknown[] | null }>({
       // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
       // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
