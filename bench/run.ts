@@ -29,6 +29,7 @@ import { benchQrLogo } from './qr-logo.js';
 import { benchQrLogoSvg } from './qr-logo-svg.js';
 import { benchRedirect } from './redirect.js';
 import { benchScans } from './scans.js';
+import { benchScanWorkers } from './scan-workers.js';
 import { benchSizing } from './sizing.js';
 import { benchStartMemory } from './start-memory.js';
 
@@ -60,6 +61,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'qr-logo-svg': benchQrLogoSvg,
   redirect: benchRedirect,
   scans: benchScans,
+  'scan-workers': benchScanWorkers,
   sizing: benchSizing,
   'start-memory': benchStartMemory,
 };

@@ -3,13 +3,14 @@
  * id, counters moved only by rows actually inserted, scans of deleted or foreign links dropped.
  */
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
-import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../domain/analytics/rollups.js';
+import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK, UPSERT_ACCOUNT_WIDE_ROWS } from '../domain/analytics/rollups.js';
 import { createLogger } from '../platform/logger.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
-import { ingestScanBatches, ScanIngester, statementColumns } from '../domain/scans/ingest.js';
+import { ingestScanBatches, linkPartition, SCAN_PARTITION_LOCK, ScanIngester, statementColumns } from '../domain/scans/ingest.js';
 import type { ScanBatchPayload, ScanEvent } from '../domain/scans/types.js';
 import { until } from './support/until.js';
 
@@ -49,6 +50,26 @@ function scan(linkId: string, overrides: Partial<ScanEvent> = {}): ScanEvent {
     isBot: false,
     ...overrides,
   };
+}
+
+/** The account's scans marked first of their visitor's day on the account and on their link. */
+async function visitorFirsts(owner: string) {
+  const { rows } = await database.pool.query<{ firsts: number; link_firsts: number }>(
+    `select count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0)::int as firsts,
+            count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as link_firsts
+     from scans where account_id = $1`,
+    [owner],
+  );
+  return rows[0];
+}
+
+/** The account's all-scans day rows. */
+async function accountDays(owner: string) {
+  const { rows } = await database.pool.query<{ scans: number; visitors: number }>(
+    `select scans, visitors from scan_rollups where scope_id = $1 and dimension = 0 and grain = 'day'`,
+    [owner],
+  );
+  return rows;
 }
 
 /** Flat scans as one batch, the way a redirect process sends them. */
@@ -288,13 +309,94 @@ describe('ingestScanBatches', () => {
     } finally {
       holder.release();
     }
-    const { rows } = await database.pool.query<{ firsts: number; link_firsts: number }>(
-      `select count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0)::int as firsts,
-              count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as link_firsts
-       from scans where account_id = $1`,
-      [owner],
-    );
-    expect(rows[0]).toEqual({ firsts: 1, link_firsts: 2 });
+    expect(await visitorFirsts(owner)).toEqual({ firsts: 1, link_firsts: 2 });
+  });
+});
+
+/**
+ * The pool's connections, each held before its upsert of the account's shared rows until
+ * `release()`: a writer stopped after its statement of scans, its locks held, as a worker's would be
+ * while Postgres runs a statement of tens of thousands of scans.
+ */
+function heldBeforeSharedRows(pool: pg.Pool) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let holding = false;
+  return {
+    release,
+    /** Whether a writer is being held. */
+    get holding() {
+      return holding;
+    },
+    source: {
+      connect: async () => {
+        const client = await pool.connect();
+        const { query, release: give } = client;
+        // The client goes back to the pool as it came.
+        client.release = (err?: Error | boolean) => {
+          Object.assign(client, { query, release: give });
+          give.call(client, err);
+        };
+        Object.assign(client, {
+          query: async (text: unknown, values?: unknown) => {
+            if (text === UPSERT_ACCOUNT_WIDE_ROWS) {
+              holding = true;
+              await released;
+            }
+            return (query as (text: unknown, values?: unknown) => Promise<unknown>).call(client, text, values);
+          },
+        });
+        return client;
+      },
+    } as Pick<pg.Pool, 'connect'>,
+  };
+}
+
+describe("writers of one account's different links", () => {
+  it("do not wait for each other's statements of scans", async () => {
+    const owner = (await createAccount(database.db, { name: 'scan-ingest-side-by-side', plan: 'pro' })).id;
+    const [a, b] = await makeLinks(2, owner);
+    const held = heldBeforeSharedRows(database.pool);
+    const first = ingestScanBatches(held.source, [encodeScanBatch([scan(a!, { accountId: owner, visitorKey: 'visitor-a' })])]);
+    try {
+      await until(() => held.holding);
+      // The first writer has written its scans and holds its locks; a scan of the account's other
+      // link, from another visitor, lands meanwhile.
+      let second = false;
+      const other = ingest([scan(b!, { accountId: owner, visitorKey: 'visitor-b' })]).then(() => (second = true));
+      await until(() => second, 5_000);
+      await other;
+      expect(await storedScans([b!])).toBe(1);
+      expect(await storedScans([a!])).toBe(0);
+    } finally {
+      held.release();
+      await first;
+    }
+    expect(await storedScans([a!, b!])).toBe(2);
+    expect(await accountDays(owner)).toEqual([{ scans: 2, visitors: 2 }]);
+  });
+
+  it('count a visitor new on the account once when both add it at the same moment', async () => {
+    const owner = (await createAccount(database.db, { name: 'scan-ingest-same-visitor', plan: 'pro' })).id;
+    const [a, b] = await makeLinks(2, owner);
+    const visitor = { accountId: owner, visitorKey: 'same-visitor-two-writers' };
+    const held = heldBeforeSharedRows(database.pool);
+    const first = ingestScanBatches(held.source, [encodeScanBatch([scan(a!, visitor)])]);
+    let second: Promise<unknown> = Promise.resolve();
+    try {
+      await until(() => held.holding);
+      // The first writer has claimed the visitor and written its scan; the second finds the visitor
+      // claimed and does not wait for the first's commit.
+      second = ingest([scan(b!, visitor)]);
+      await second;
+      expect(await storedScans([b!])).toBe(1);
+    } finally {
+      held.release();
+      await first;
+      await second;
+    }
+    expect(await visitorFirsts(owner)).toEqual({ firsts: 1, link_firsts: 2 });
+    expect(await accountDays(owner)).toEqual([{ scans: 2, visitors: 1 }]);
   });
 });
 
@@ -331,5 +433,28 @@ describe('ScanIngester (group commit in the worker)', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedScans([link!])).toBe(2);
+  });
+
+  it('writes the partitions no other worker is writing first, and one being written once it is free', async () => {
+    const links = await makeLinks(40);
+    const [held] = links.filter((l) => linkPartition(l, 2) === 0);
+    const [free] = links.filter((l) => linkPartition(l, 2) === 1);
+    const ingester = new ScanIngester(database.pool, logger, { ms: 0, maxBatches: 1, partitions: 2 });
+    // Another worker process is writing partition 0.
+    const other = await database.pool.connect();
+    let written: Promise<void> = Promise.resolve();
+    try {
+      await other.query('begin');
+      await other.query('select pg_advisory_xact_lock($1, 0)', [SCAN_PARTITION_LOCK]);
+      written = ingester.ingest(encodeScanBatch([scan(held!), scan(free!), scan(held!)]));
+      await until(async () => (await storedScans([free!])) === 1);
+      expect(await storedScans([held!])).toBe(0);
+    } finally {
+      await other.query('commit');
+      other.release();
+    }
+    await written;
+    expect(await storedScans([held!])).toBe(2);
+    expect(await counters([held!, free!])).toMatchObject({ [held!]: { total: 2 }, [free!]: { total: 1 } });
   });
 });

@@ -15,10 +15,12 @@ export const FIRST_ON_LINK = 1;
 export const FIRST_ON_ACCOUNT = 2;
 
 /**
- * First of the advisory lock pair ingestion takes per account (the second is the account id's
- * hash). It serialises the writers of one account's rollup rows, which would otherwise deadlock
- * when two worker processes upsert the same hour rows in different orders. Taken after the link
- * rows are locked, in account order, by ingestion and by link deletion alike.
+ * First of the advisory lock pair taken per account (the second is the account id's hash), after
+ * the link rows are locked, in account order. Ingestion takes it shared: writers of one account's
+ * different links run side by side (their shared rows are upserted in key order, in the last
+ * statement before commit: domain/scans/ingest.ts). Deleting a link and closing an account's days
+ * take it exclusive: they rewrite or read the account's rows as a whole, so they wait for the
+ * ingestions in flight and hold back new ones meanwhile.
  */
 export const ACCOUNT_ROLLUP_LOCK = 7_340_001;
 
@@ -74,22 +76,31 @@ export const linkDaysFrom = (a: string) => `(${a}.link_days_from::timestamp at t
  * 17,520 of them in a few milliseconds, which spares every statement an upsert per link it touches
  * (docs/decisions/0357-a-link-s-totals-from-its-hour-rows.md). Grouping sets sum each dimension in
  * one pass over the hourly rows; day rows are summed from hour rows.
- * `prelude`: common table expressions the rows need first (ending with a comma).
+ * `prelude`: common table expressions the rows need first (ending with a comma). `rows`: all of
+ * them, or only those of one link (its own, and its account's link-dimension rows, which name it),
+ * or only those of an account shared by all its links (every other dimension).
  */
-function rollupRows(hourly: string, prelude = ''): string {
+function rollupRows(hourly: string, prelude = '', rows: 'all' | 'per link' | 'account-wide' = 'all'): string {
   const { all, link } = ROLLUP_DIMENSIONS;
-  const sets = (scope: string, bucket: string, withLink: boolean) =>
-    ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ...(withLink ? [', link_id'] : [])]
-      .map((d) => `(${scope}, ${bucket}, is_bot${d})`)
-      .join(', ');
+  const dimensions = {
+    all: ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ', link_id'],
+    'per link': [', link_id'],
+    'account-wide': ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type'],
+  }[rows];
+  const sets = dimensions.map((d) => `(account_id, hour, is_bot${d})`).join(', ');
+  // grouping() may only name columns of the grouping sets.
+  const dimension = rows === 'per link' ? String(link) : dimensionOf(rows === 'all' ? ` when grouping(link_id) = 0 then ${link}` : '');
+  const value =
+    rows === 'per link'
+      ? 'link_id::text'
+      : `coalesce(browser_name, os_name, country_name, city, device_type${rows === 'all' ? ', link_id::text' : ''}, '')`;
   const closedDays = `(select h.* from ${hourly} h join accounts a on a.id = h.account_id where h.hour < ${linkDaysFrom('a')})`;
-  return `
+  const accountRows = `
   with ${prelude}account_hours as materialized (
-    select account_id as scope_id, hour, is_bot, ${dimensionOf(` when grouping(link_id) = 0 then ${link}`)} as dimension,
-      coalesce(browser_name, os_name, country_name, city, device_type, link_id::text, '') as value,
+    select account_id as scope_id, hour, is_bot, ${dimension} as dimension, ${value} as value,
       sum(scans)::int as scans, sum(account_visitors)::int as visitors
     from ${hourly} h
-    group by grouping sets (${sets('account_id', 'hour', true)})
+    group by grouping sets (${sets})
   )
   select scope_id, dimension, 'hour' as grain, hour as bucket, is_bot, value, scans,
     case when dimension = ${all} then visitors else 0 end as visitors
@@ -97,7 +108,9 @@ function rollupRows(hourly: string, prelude = ''): string {
   union all
   select scope_id, dimension, 'day', date_trunc('day', hour, 'UTC'), is_bot, value, sum(scans)::int,
     case when dimension = ${all} then sum(visitors)::int else 0 end
-  from account_hours group by scope_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value
+  from account_hours group by scope_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value`;
+  if (rows === 'account-wide') return accountRows;
+  return `${accountRows}
   union all
   select link_id, ${all}, 'hour', hour, is_bot, '', sum(scans)::int, sum(link_visitors)::int
   from ${hourly} h group by link_id, hour, is_bot
@@ -106,11 +119,14 @@ function rollupRows(hourly: string, prelude = ''): string {
 
 /**
  * Common table expressions that add the scans of the CTE `inserted` (the scans a statement has just
- * inserted) to the rollups. In no particular order: a link's rows have one writer at a time (its
- * row lock) and so do an account's (ACCOUNT_ROLLUP_LOCK), so no two writers wait on each other's rows.
+ * inserted) to the rollups of their links, and sum in `account_wide_rows` what they add to the rows
+ * their account's links share (upserted by UPSERT_ACCOUNT_WIDE_ROWS, in the transaction's last
+ * statement). A link's rows have one writer at a time (its row lock), so they are written in no
+ * particular order.
  */
 export const ADD_INSERTED_TO_ROLLUPS = `
 inserted_hours as materialized (${hourlyRows('inserted')}),
+account_wide_rows as (${rollupRows('inserted_hours', '', 'account-wide')}),
 link_rollup as (
   insert into link_scan_hours as r (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, visitors)
   select link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, link_visitors
@@ -120,10 +136,24 @@ link_rollup as (
 ),
 scan_rollup as (
   insert into scan_rollups as r (scope_id, dimension, grain, bucket, is_bot, value, scans, visitors)
-  ${rollupRows('inserted_hours')}
+  ${rollupRows('inserted_hours', '', 'per link')}
   on conflict (scope_id, dimension, grain, bucket, is_bot, value)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 )`;
+
+/**
+ * Adds `account_wide_rows` (as JSON, $1) to scan_rollups in key order: every writer of an account's
+ * shared rows takes their locks in the same order, so writers of different links never deadlock,
+ * and, being its transaction's last statement, each holds them only until its commit.
+ */
+export const UPSERT_ACCOUNT_WIDE_ROWS = `
+insert into scan_rollups as r (scope_id, dimension, grain, bucket, is_bot, value, scans, visitors)
+select scope_id, dimension, grain, bucket, is_bot, value, scans, visitors
+from json_to_recordset($1::json)
+  as t(scope_id uuid, dimension smallint, grain text, bucket timestamptz, is_bot boolean, value text, scans int, visitors int)
+order by scope_id, dimension, grain, bucket, is_bot, value
+on conflict (scope_id, dimension, grain, bucket, is_bot, value)
+do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors`;
 
 /**
  * Takes a link's scans out of its account's rollups and drops the link's own rollup rows (its

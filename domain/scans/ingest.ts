@@ -1,36 +1,49 @@
 /**
- * The worker side of scan recording: batches of scans into Postgres, each write one transaction
- * of two statements (the locks, then the write). A scan's id is its idempotency key, so a batch retried after a
- * crash, a lost lock or an ambiguous failure inserts only what is not there yet, and the link
- * counters grow by exactly the rows this statement inserted:
+ * The worker side of scan recording: batches of scans into Postgres, each write one transaction.
+ * A scan's id is its idempotency key, so a batch retried after a crash, a lost lock or an
+ * ambiguous failure inserts only what is not there yet, and the link counters grow by exactly the
+ * rows this transaction inserted. Its statements, in order:
  *
- *   1. `locked`: the batch's links that still exist, locked in id order (FOR NO KEY UPDATE, which
- *      a deletion of the link waits for) by the statement before. Taking every lock up front in
- *      one order means two concurrent batches never deadlock, and a link deleted meanwhile is
- *      simply not there.
- *   2. `inserted`: the scans whose link exists and belongs to the scan's account (anything else
- *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id, created_at) DO NOTHING
- *      (the key of a table partitioned by month; a scan's created_at comes with its id).
- *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at (link_counters),
- *      from the rows of step 2 only.
+ *   1. The locks: the batch's links that still exist, in id order (FOR NO KEY UPDATE, which a
+ *      deletion of the link waits for), then each account's rollup lock, shared, in account order
+ *      (a link deletion or the closing of an account's days takes it exclusive). Taking every lock
+ *      up front in one order means two concurrent writers never deadlock, and a link deleted
+ *      meanwhile is simply not there.
+ *   2. (Just before the transaction, committed at once on a connection of its own.) The visitors
+ *      new on their account today: the batch's (day, account, visitor key)s, in key order, into
+ *      scan_visitor_days, ON CONFLICT DO NOTHING; the keys it inserted are new, and each marks its earliest scan here. A writer
+ *      of another link of the account adding the same key finds it there, so a visitor is first
+ *      once however many writers an account has. A transaction that fails after this leaves its
+ *      keys claimed: its retry marks none of them, and those visitors are not counted as new on
+ *      the account that day (an undercount after a failure, never a double count).
+ *   3. The scans whose link exists and belongs to the scan's account (anything else is dropped: a
+ *      deleted link's scans have nowhere to go), ON CONFLICT (id, created_at) DO NOTHING (the key
+ *      of a table partitioned by month; a scan's created_at comes with its id); from the rows it
+ *      inserted, the links' counters (link_counters), their visitor keys and the links' rollup
+ *      rows (domain/analytics/rollups.ts); and, summed, what the rows add to the account's rows
+ *      that all its links share, returned.
+ *   4. Those shared rows, upserted in key order.
  *
- * The same statement keeps the analytics rollups (domain/analytics/rollups.ts) from the rows of
- * step 2: it records the batch's visitor keys per link and account and UTC day
- * (scan_visitor_days; a key new there marks its first scan in scans.visitor_firsts), and adds the
- * inserted scans to link_scan_hours and scan_rollups (a link's per-dimension day rows only for
- * days before its account's link_days_from, read here under the account's lock). A retried batch
- * inserts no scan, so it adds nothing either.
+ * A writer's rows are then its links' own, which one writer per link (the link lock, and the
+ * worker's partitions: ScanIngester) keeps from waiting on anyone, and the account's shared rows,
+ * locked only by its last statement until its commit: writers of one account's other links wait
+ * for each other that long, not for each other's whole statement
+ * (docs/decisions/0390-scan-ingestion-partitioned-by-link.md).
  *
- * The locks (the links', then each account's rollup lock in account order) are taken by a
- * statement of their own before it, in the same transaction: a statement's snapshot is fixed
- * when it starts, so a statement that waited for an account's lock inside itself would still not
- * see the visitor keys the writer it waited for committed, and would mark the same visitor first
- * again (two workers over-counted uniques by half). Under READ COMMITTED the ingest statement,
- * started once the locks are held, sees every commit made before.
+ * A statement's snapshot is fixed when it starts, so one that waited for a lock inside itself
+ * would not see what the writer it waited for had just committed (visitor keys marked first
+ * twice: two workers over-counted uniques by half). The locks are therefore taken by a statement of
+ * their own; under READ COMMITTED the later statements see every commit made before them.
  */
 import type pg from 'pg';
 import { isUuid } from '../../platform/format/ids.js';
-import { ACCOUNT_ROLLUP_LOCK, ADD_INSERTED_TO_ROLLUPS, FIRST_ON_ACCOUNT, FIRST_ON_LINK } from '../analytics/rollups.js';
+import {
+  ACCOUNT_ROLLUP_LOCK,
+  ADD_INSERTED_TO_ROLLUPS,
+  FIRST_ON_ACCOUNT,
+  FIRST_ON_LINK,
+  UPSERT_ACCOUNT_WIDE_ROWS,
+} from '../analytics/rollups.js';
 import { FIELDS_PER_SCAN, scanBatchSize, visitorKeyOf } from './batch.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
@@ -50,6 +63,12 @@ export interface IngestResult {
 /** What ingestion needs of Postgres: a pool to take one connection from for its transaction. */
 type ConnectionSource = Pick<pg.Pool, 'connect'>;
 
+/**
+ * The advisory lock a worker takes (without waiting) on a partition of the links while it writes
+ * that partition's scans (the second key is the partition): ScanIngester.
+ */
+export const SCAN_PARTITION_LOCK = 7_340_002;
+
 // The batch's links that still exist, locked in id order. In the ingest statement the locks are
 // already held (by LOCK_SQL); it names the links that are there.
 const LOCKED_LINKS = `
@@ -60,17 +79,26 @@ locked as materialized (
   for no key update
 )`;
 
-// The links' locks, then their accounts' rollup locks in account order: the order every writer of
-// rollups takes them in (a link deletion too), so none deadlock.
+// The links' locks, then their accounts' rollup locks, shared, in account order: the order every
+// writer of rollups takes them in (a link deletion too), so none deadlock.
 const LOCK_SQL = `
 with batch_links as materialized (
   select (l->>0)::uuid as link_id from json_array_elements($1::json) as t(l)
 ),${LOCKED_LINKS},
 accounts_locked as materialized (
-  select account_id, pg_advisory_xact_lock(${ACCOUNT_ROLLUP_LOCK}, hashtext(account_id::text))
+  select account_id, pg_advisory_xact_lock_shared(${ACCOUNT_ROLLUP_LOCK}, hashtext(account_id::text))
   from (select distinct account_id from locked order by account_id) a
 )
 select count(*) from accounts_locked`;
+
+// In key order, so two writers adding some of the same keys never wait on each other in a circle.
+const NEW_ACCOUNT_VISITORS_SQL = `
+insert into scan_visitor_days (day, scope_id, visitor_key)
+select date '1970-01-01' + d, a, k from unnest($1::int[], $2::uuid[], $3::text[], $4::uuid[]) as t(d, a, k, l)
+where exists (select 1 from links where links.id = t.l and links.account_id = t.a)
+order by 1, 2, 3
+on conflict do nothing
+returning (day - date '1970-01-01') as d, scope_id::text as a, visitor_key as k`;
 
 // batch_links and visitors are materialized: inlined, their ->> extractions would be evaluated
 // (each one re-reading the JSON) for every scan joined to them instead of once per entry.
@@ -85,38 +113,34 @@ visitors as materialized (
   from json_array_elements($6::json) with ordinality as t(v, n)
 ),${LOCKED_LINKS},
 src as materialized (
-  select s.id, bl.link_id, bl.account_id, to_timestamp(s.at / 1000.0) as created_at, s.visitor_key, v.browser_name,
-    v.device_type, v.device_vendor, v.os_name, v.country_name, v.region, v.city, v.is_bot
-  from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[], $7::text[]) as s(id, at, link, visitor, visitor_key)
+  select s.id, bl.link_id, bl.account_id, to_timestamp(s.at / 1000.0) as created_at, s.visitor_key, s.first_on_account,
+    v.browser_name, v.device_type, v.device_vendor, v.os_name, v.country_name, v.region, v.city, v.is_bot
+  from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[], $7::text[], $8::boolean[])
+    as s(id, at, link, visitor, visitor_key, first_on_account)
   join batch_links bl on bl.i = s.link
   join locked l on l.id = bl.link_id and l.account_id = bl.account_id
   join visitors v on v.i = s.visitor
 ),
--- A scan is its visitor's first of the UTC day on its link (on its account) when it is the batch's
--- earliest with that key and the key is not in scan_visitor_days yet. Checked by index look-ups
--- per scan, not by joining back the keys an insert returned: the planner cannot size these CTEs
--- and chose nested loops over them (6 s for 10,000 scans). The account lock, held since the
--- statement before this one, makes the check and the insert below one step: no other writer adds
--- this account's or its links' keys meanwhile, and those added before are in this snapshot.
+-- A scan is its visitor's first of the UTC day on its link when it is the batch's earliest with
+-- that key and the key is not in scan_visitor_days yet. Checked by index look-ups per scan, not by
+-- joining back the keys an insert returned: the planner cannot size these CTEs and chose nested
+-- loops over them (6 s for 10,000 scans). The link lock, held since the statement before this
+-- one, makes the check and the insert below one step: no other writer adds this link's keys
+-- meanwhile, and those added before are in this snapshot. (First on the account: statement 2.)
 ranked as materialized (
   select src.*, (created_at at time zone 'UTC')::date as day,
-    row_number() over (partition by link_id, (created_at at time zone 'UTC')::date, visitor_key order by created_at, id) = 1 as earliest_on_link,
-    row_number() over (partition by account_id, (created_at at time zone 'UTC')::date, visitor_key order by created_at, id) = 1 as earliest_on_account
+    row_number() over (partition by link_id, (created_at at time zone 'UTC')::date, visitor_key order by created_at, id) = 1 as earliest_on_link
   from src
 ),
 marked as materialized (
   select r.*,
     (r.visitor_key is not null and r.earliest_on_link
-      and not exists (select 1 from scan_visitor_days d where d.day = r.day and d.scope_id = r.link_id and d.visitor_key = r.visitor_key)) as first_on_link,
-    (r.visitor_key is not null and r.earliest_on_account
-      and not exists (select 1 from scan_visitor_days d where d.day = r.day and d.scope_id = r.account_id and d.visitor_key = r.visitor_key)) as first_on_account
+      and not exists (select 1 from scan_visitor_days d where d.day = r.day and d.scope_id = r.link_id and d.visitor_key = r.visitor_key)) as first_on_link
   from ranked r
 ),
 new_visits as (
   insert into scan_visitor_days (day, scope_id, visitor_key)
   select day, link_id, visitor_key from marked where first_on_link
-  union all
-  select day, account_id, visitor_key from marked where first_on_account
   on conflict do nothing
 ),
 inserted as (
@@ -130,13 +154,17 @@ inserted as (
 counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans, max(created_at) as last
   from inserted group by link_id
+),
+counted as (
+  update link_counters c set
+    scan_count = c.scan_count + counts.scans,
+    human_scan_count = c.human_scan_count + counts.humans,
+    last_scanned_at = greatest(c.last_scanned_at, counts.last)
+  from counts where c.link_id = counts.link_id
+  returning counts.scans
 )
-update link_counters c set
-  scan_count = c.scan_count + counts.scans,
-  human_scan_count = c.human_scan_count + counts.humans,
-  last_scanned_at = greatest(c.last_scanned_at, counts.last)
-from counts where c.link_id = counts.link_id
-returning counts.scans`;
+select (select coalesce(sum(scans), 0)::int from counted) as inserted, (select count(*)::int from counted) as links,
+  (select json_agg(a) from account_wide_rows a) as account_wide_rows`;
 
 const isText = (value: unknown) => value === null || typeof value === 'string';
 
@@ -191,16 +219,85 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
 /** Postgres's array literal of values that need no quoting (validated UUIDs, numbers). */
 const arrayLiteral = (values: ReadonlyArray<string | number>) => `{${values.join(',')}}`;
 
-export async function ingestScanBatches(db: ConnectionSource, batches: readonly ScanBatchPayload[]): Promise<IngestResult> {
-  const columns = statementColumns(batches);
-  if (columns.ids.length === 0) return { inserted: 0, links: 0, malformed: columns.malformed };
+type StatementColumns = ReturnType<typeof statementColumns>;
+
+/** The UTC day of an epoch-millisecond time as days since 1970, rounded to microseconds first as Postgres's to_timestamp does. */
+const utcDay = (at: number) => Math.floor(Math.round(at * 1000) / 86_400_000_000);
+
+/**
+ * Statement 2: the scans that are their visitor's first on their account today. The earliest
+ * scan per (account, day, key) is a candidate (if its link is there); the keys Postgres had not
+ * seen mark theirs. By id: a scan twice in the statement is inserted once, either copy.
+ */
+async function firstsOnAccount(db: ConnectionSource, columns: StatementColumns): Promise<boolean[]> {
+  const earliest = new Map<string, number>();
+  // As Postgres answers them (a batch may spell a UUID in capitals).
+  const accounts = columns.links.map(([, accountId]) => accountId.toLowerCase());
+  for (let i = 0; i < columns.ids.length; i++) {
+    const key = columns.visitorKeys[i];
+    const accountId = accounts[columns.linkOf[i]!]!;
+    if (key === null) continue;
+    const triple = `${utcDay(columns.ats[i]!)} ${accountId} ${key}`;
+    const other = earliest.get(triple);
+    if (
+      other === undefined ||
+      columns.ats[i]! < columns.ats[other]! ||
+      (columns.ats[i] === columns.ats[other] && columns.ids[i]! < columns.ids[other]!)
+    )
+      earliest.set(triple, i);
+  }
+  const firsts = columns.ids.map(() => false);
+  if (earliest.size === 0) return firsts;
+  const candidates = [...earliest.values()];
+  // Committed at once, on a connection of its own: held until this transaction's commit, a key
+  // made every other writer adding the same visitor wait for this one's statement of scans, and
+  // writers of one account's partitions ran in turns again (docs/benchmarks.md, scan-workers).
+  const claim = await db.connect();
+  let rows: Array<{ d: number; a: string; k: string }>;
+  try {
+    ({ rows } = await claim.query<{ d: number; a: string; k: string }>(NEW_ACCOUNT_VISITORS_SQL, [
+      candidates.map((i) => utcDay(columns.ats[i]!)),
+      candidates.map((i) => columns.links[columns.linkOf[i]!]![1]),
+      candidates.map((i) => columns.visitorKeys[i]),
+      candidates.map((i) => columns.links[columns.linkOf[i]!]![0]),
+    ]));
+  } finally {
+    claim.release();
+  }
+  const firstIds = new Set(rows.map((r) => columns.ids[earliest.get(`${r.d} ${r.a} ${r.k}`)!]!));
+  return columns.ids.map((id) => firstIds.has(id));
+}
+
+/**
+ * One transaction of the four statements above. With `partition`, its lock is tried first, and
+ * when another worker holds it nothing is written and 'busy' is the answer.
+ */
+async function writeColumns(
+  db: ConnectionSource,
+  columns: StatementColumns,
+  partition?: number,
+): Promise<Omit<IngestResult, 'malformed'> | 'busy'> {
+  // Before the transaction's connection is taken: concurrent writers holding theirs while
+  // waiting for a second one could take the whole pool.
+  const firsts = await firstsOnAccount(db, columns);
   const links = JSON.stringify(columns.links);
   const client = await db.connect();
-  let result: pg.QueryResult<{ scans: number }>;
+  let result: { inserted: number; links: number };
   try {
     await client.query('begin');
+    if (partition !== undefined) {
+      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1, $2) as ok', [
+        SCAN_PARTITION_LOCK,
+        partition,
+      ]);
+      if (!rows[0]!.ok) {
+        await client.query('rollback');
+        client.release();
+        return 'busy';
+      }
+    }
     await client.query(LOCK_SQL, [links]);
-    result = await client.query<{ scans: number }>({
+    const { rows } = await client.query<{ inserted: number; links: number; account_wide_rows: unknown[] | null }>({
       // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
       // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
       // 100 of each and joined the visitor keys and rollups 3-4 times slower (2.9 s per 10,000 scans
@@ -214,9 +311,13 @@ export async function ingestScanBatches(db: ConnectionSource, batches: readonly 
         links,
         JSON.stringify(columns.visitors),
         columns.visitorKeys,
+        firsts,
       ],
     });
+    const { inserted, links: changed, account_wide_rows: shared } = rows[0]!;
+    if (shared) await client.query(UPSERT_ACCOUNT_WIDE_ROWS, [JSON.stringify(shared)]);
     await client.query('commit');
+    result = { inserted, links: changed };
   } catch (err) {
     // A connection that cannot even roll back is dropped from the pool rather than reused.
     const rolledBack = await client.query('rollback').then(
@@ -227,9 +328,50 @@ export async function ingestScanBatches(db: ConnectionSource, batches: readonly 
     throw err;
   }
   client.release();
-  const inserted = result.rows.reduce((sum, row) => sum + row.scans, 0);
-  return { inserted, links: result.rows.length, malformed: columns.malformed };
+  return result;
 }
+
+/** Writes batches in one transaction (tests, benchmarks, seeding); the worker writes through ScanIngester. */
+export async function ingestScanBatches(db: ConnectionSource, batches: readonly ScanBatchPayload[]): Promise<IngestResult> {
+  const columns = statementColumns(batches);
+  if (columns.ids.length === 0) return { inserted: 0, links: 0, malformed: columns.malformed };
+  const result = (await writeColumns(db, columns)) as Omit<IngestResult, 'malformed'>;
+  return { ...result, malformed: columns.malformed };
+}
+
+/**
+ * The partition of a link: its id's last 32 bits (random in every UUID we make) modulo the
+ * partitions. Every worker process computes the same, so a link's scans are always in one.
+ */
+export function linkPartition(linkId: string, partitions: number): number {
+  return parseInt(linkId.slice(-8), 16) % partitions;
+}
+
+/** The statement's scans split by the partition of their link, each part naming only its own links. */
+export function partitionColumns(columns: StatementColumns, partitions: number): Array<{ partition: number; columns: StatementColumns }> {
+  const parts = new Map<number, { columns: StatementColumns; linkIndex: Map<number, number> }>();
+  const partOfLink = columns.links.map(([linkId]) => linkPartition(linkId, partitions));
+  for (let i = 0; i < columns.ids.length; i++) {
+    const link = columns.linkOf[i]!;
+    const partition = partOfLink[link]!;
+    let part = parts.get(partition);
+    if (!part) {
+      const empty = { ids: [], ats: [], linkOf: [], visitorOf: [], visitorKeys: [], links: [], visitors: columns.visitors, malformed: 0 };
+      parts.set(partition, (part = { columns: empty, linkIndex: new Map() }));
+    }
+    let local = part.linkIndex.get(link);
+    if (local === undefined) part.linkIndex.set(link, (local = part.columns.links.push(columns.links[link]!) - 1));
+    part.columns.ids.push(columns.ids[i]!);
+    part.columns.ats.push(columns.ats[i]!);
+    part.columns.linkOf.push(local);
+    part.columns.visitorOf.push(columns.visitorOf[i]!);
+    part.columns.visitorKeys.push(columns.visitorKeys[i]!);
+  }
+  return [...parts].map(([partition, part]) => ({ partition, columns: part.columns }));
+}
+
+/** How long a worker whose every partition left is being written by others waits before trying again, at most. */
+const BUSY_WAIT_MAX_MS = 20;
 
 /**
  * Most scans one statement writes unless told (SCAN_INGEST_MAX_SCANS). A statement's cost is
@@ -240,6 +382,9 @@ export async function ingestScanBatches(db: ConnectionSource, batches: readonly 
  * those links waits that long.
  */
 export const DEFAULT_MAX_SCANS_PER_STATEMENT = 50_000;
+
+/** Partitions of the links unless told (SCAN_INGEST_PARTITIONS). */
+export const DEFAULT_PARTITIONS = 16;
 
 interface Waiting {
   batch: ScanBatchPayload;
@@ -254,6 +399,13 @@ interface Waiting {
  * written together by the next one (up to `linger.maxScans`), so a backlog costs one
  * counter update per link per statement instead of one per link per batch. One statement at a
  * time per process. A caller's promise settles when its own scans are written (or not).
+ *
+ * The links are split into `partitions` by id, and a group is written one partition's scans per
+ * transaction, each under that partition's advisory lock, taken without waiting: a partition
+ * another worker process is writing is left for later and the next one written meanwhile. So two
+ * writers never hold the same link's rows, however many worker processes there are, and each
+ * process keeps Postgres busy with rows no other one is waiting for
+ * (docs/decisions/0390-scan-ingestion-partitioned-by-link.md).
  */
 export class ScanIngester {
   private readonly waiting: Waiting[] = [];
@@ -273,7 +425,7 @@ export class ScanIngester {
   constructor(
     private readonly db: ConnectionSource,
     private readonly logger: Logger,
-    private readonly linger: { ms: number; maxBatches: number; maxScans?: number } = { ms: 0, maxBatches: 1 },
+    private readonly linger: { ms: number; maxBatches: number; maxScans?: number; partitions?: number } = { ms: 0, maxBatches: 1 },
   ) {}
 
   private get maxScans(): number {
@@ -323,17 +475,35 @@ export class ScanIngester {
 
   private async writeGroup(group: Waiting[]): Promise<void> {
     try {
-      const result = await ingestScanBatches(
-        this.db,
-        group.map((w) => w.batch),
-      );
-      if (result.malformed > 0) this.logger.error({ malformed: result.malformed }, 'malformed scans refused');
+      const columns = statementColumns(group.map((w) => w.batch));
+      if (columns.malformed > 0) this.logger.error({ malformed: columns.malformed }, 'malformed scans refused');
+      await this.writePartitions(partitionColumns(columns, this.linger.partitions ?? DEFAULT_PARTITIONS));
       for (const w of group) w.resolve();
     } catch (err) {
       if (group.length === 1) return group[0]!.reject(err);
       // One batch Postgres refuses must not hold back the others: each is tried alone (while
-      // Postgres is away, each fails at once and is retried by the queue).
+      // Postgres is away, each fails at once and is retried by the queue). Parts already written
+      // are found there by scan id.
       for (const w of group) await this.writeGroup([w]);
+    }
+  }
+
+  /** Each part in a transaction of its own, those another worker is writing once it is done with them. */
+  private async writePartitions(parts: Array<{ partition: number; columns: StatementColumns }>): Promise<void> {
+    // Workers holding the same partitions start at different ones, so they rarely meet.
+    const offset = Math.floor(Math.random() * parts.length);
+    let left = [...parts.slice(offset), ...parts.slice(0, offset)];
+    let pause = 1;
+    while (left.length > 0) {
+      const busy: typeof left = [];
+      for (const part of left) {
+        if ((await writeColumns(this.db, part.columns, part.partition)) === 'busy') busy.push(part);
+      }
+      if (busy.length === left.length) {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = Math.min(pause * 2, BUSY_WAIT_MAX_MS);
+      } else pause = 1;
+      left = busy;
     }
   }
 }

@@ -216,6 +216,11 @@ const envSchema = z
     SCAN_INGEST_LINGER_MS: wholeNumber(0, 5000).default(200),
     /** Most queued scans one ingesting statement writes (bigger statements cost Postgres less per scan). */
     SCAN_INGEST_MAX_SCANS: wholeNumber(1, 200_000).default(50_000),
+    /**
+     * Partitions of the links a worker writes one at a time, each by one worker process at once, so
+     * worker processes never wait on each other's links (at least the number of worker processes).
+     */
+    SCAN_INGEST_PARTITIONS: wholeNumber(1, 1024).default(16),
     /** Lock of a scan batch being inserted; a batch whose worker died is taken up again after about this long. */
     SCAN_WORKER_LOCK_MS: wholeNumber(500).default(30_000),
   })

@@ -19,6 +19,7 @@ export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): QueueProc
     ms: ctx.config.SCAN_INGEST_LINGER_MS,
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,
     maxScans: ctx.config.SCAN_INGEST_MAX_SCANS,
+    partitions: ctx.config.SCAN_INGEST_PARTITIONS,
   });
   const acks = new ScanBatchAcks(ctx.database.pool);
   return async (job) => {
