@@ -41,6 +41,8 @@ export interface LinkFileRow {
 interface LinkCounts {
   scanCount: number;
   humanScanCount: number;
+  /** Human scans counted against a scan limit: each visitor's first of a UTC day. */
+  limitScanCount: number;
   lastScannedAt: Date | null;
 }
 
@@ -272,6 +274,7 @@ async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, Lin
 const COUNT_COLUMNS = {
   scanCount: linkCounters.scanCount,
   humanScanCount: linkCounters.humanScanCount,
+  limitScanCount: linkCounters.limitScanCount,
   lastScannedAt: linkCounters.lastScannedAt,
 };
 

@@ -10,8 +10,9 @@
  *      simply not there.
  *   2. `inserted`: the scans whose link exists and belongs to the scan's account (anything else
  *      is dropped: a deleted link's scans have nowhere to go), ON CONFLICT (id) DO NOTHING.
- *   3. the links' scan_count, human_scan_count (not bots) and last_scanned_at (link_counters),
- *      from the rows of step 2 only.
+ *   3. the links' scan_count, human_scan_count (not bots), limit_scan_count (human scans that were
+ *      their visitor's first on the link that day) and last_scanned_at (link_counters), from the
+ *      rows of step 2 only.
  *
  * The same statement keeps the analytics rollups (domain/analytics/rollups.ts) from the rows of
  * step 2: it records the batch's visitor keys per link and account and UTC day
@@ -127,12 +128,14 @@ inserted as (
   returning link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
 ),${ADD_INSERTED_TO_ROLLUPS},
 counts as (
-  select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans, max(created_at) as last
+  select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans,
+    count(*) filter (where not is_bot and visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as limit_scans, max(created_at) as last
   from inserted group by link_id
 )
 update link_counters c set
   scan_count = c.scan_count + counts.scans,
   human_scan_count = c.human_scan_count + counts.humans,
+  limit_scan_count = c.limit_scan_count + counts.limit_scans,
   last_scanned_at = greatest(c.last_scanned_at, counts.last)
 from counts where c.link_id = counts.link_id
 returning counts.scans`;
