@@ -10,6 +10,7 @@ import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { call, type TestAccount, type TestApi } from './support/harness.js';
 import { geoSample } from './support/geo.js';
 import { rawGet, startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
+import { sendPastTheAnswer } from './support/early-answer.js';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -257,6 +258,18 @@ describe('client errors get their own status and page, not the service-down page
     const page = await res.text();
     expect(page).toContain('This request is too large');
     expect(page).not.toContain('try again in a moment');
+  });
+
+  it('a form far over the limit gets its 413 page while still being sent, not a reset', async () => {
+    const link = await createLink(website(undefined, { passwordProtectedActive: true, password: 'pw' }));
+    const port = Number(new URL(redirect.base).port);
+    const head =
+      `POST /${link.slug} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+      `Content-Length: ${32 * 1024 * 1024}\r\n\r\npassword=`;
+    const sent = await sendPastTheAnswer(port, head, { answeredWhen: /<\/html>/i, afterBytes: 1024 * 1024 });
+    expect(sent.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent.failure).toBeNull();
+    expect(sent.closedEarly).toBe(false);
   });
 });
 
