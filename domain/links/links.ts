@@ -114,8 +114,8 @@ async function checkFiles(
   style: PageStyle | null | undefined,
 ): Promise<string[]> {
   if (type === 'landing') {
-    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase);
-    if (problems.length > 0) throw new ValidationError(problems.map((message) => ({ path: 'data.landingHTML', message })));
+    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase, 'data.landingHTML');
+    if (problems.size > 0) throw new ValidationError(problems);
   }
   const refs = [
     ...fileRefs(type, data).map((ref) => ({ ...ref, root: 'data' })),
