@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import { passwordCookieSecrets } from '../platform/config/secrets.js';
 import { checkReadiness, type AppContext } from '../domain/context.js';
 import { gracefulHttp } from '../platform/http/graceful.js';
+import { lingerBeforeClose } from '../platform/http/lingering-close.js';
 import { keepTickObjectShape } from '../platform/http/tick-object-shape.js';
 import { counterFrom, createRoleMetrics, observePostgresPool, type RoleMetrics } from '../platform/metrics/index.js';
 import { registerHttpMetrics } from '../platform/metrics/http.js';
@@ -195,6 +196,8 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   app.setErrorHandler((err: FastifyError, request, reply) => {
     // Headers set before the failure (perhaps its cause: a value Node refuses) are not the page's.
     for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+    // A form refused before it was all read: the sender gets this page, not a reset (platform/http/lingering-close.ts).
+    if (lingerBeforeClose(request.raw).mustClose) reply.header('connection', 'close');
     // A bad request (a body over the form limit, not a form, a malformed form) is the client's; anything else is ours.
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)
       return sendPage(reply, renderClientErrorPage(err.statusCode, undefined, request.headers['accept-language']));

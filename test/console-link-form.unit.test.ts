@@ -285,6 +285,7 @@ describe('an edit sends the link settings back', () => {
     scan_limit_active: true,
     scan_limit: 100,
     human_scan_count: 3,
+    limit_scan_count: 3,
     password_protected_active: true,
     password: '$2b$10$hash',
   } as StoredLink;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../domain/errors.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { sendPastTheAnswer } from './support/early-answer.js';
 
 /**
  * What Fastify's router and Node's HTTP parser refuse is answered in the api's own error bodies:
@@ -191,6 +192,42 @@ describe('every error answer carries a code naming its reason', () => {
     const text = await call(api.app, me.key, 'POST', '/api/v1/folders', 'name=x', { 'content-type': 'text/plain' });
     expect(text.json()).toEqual({ code: 'unsupported_media_type', message: 'Unsupported Content-Type: text/plain' });
     expectCode(text, 'unsupported_media_type');
+  });
+
+  it("Node's fetch sending a body far past the limit reads the 413 and its body, not a broken pipe", async () => {
+    // 24 MiB in 64 KiB chunks, as a client streaming an upload sends it: the api answers after the
+    // first MiB, while most of the body is still on its way.
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 24 * 1024 * 1024) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/folders`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${me.key}`, 'content-type': 'application/json' },
+        body: attempt === 0 ? body : new Uint8Array(24 * 1024 * 1024).fill(0x20),
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ code: 'payload_too_large', message: 'Request body is too large' });
+    }
+  });
+
+  it('after the 413 the api reads on a few MB of what the client is still sending, then closes: no reset mid-upload', async () => {
+    const head =
+      `POST /api/v1/folders HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${me.key}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`;
+    // Another 2 MiB after the answer, as a client that has not read it yet sends: all taken in.
+    const sent = await sendPastTheAnswer(port, head, { answeredWhen: /payload_too_large/, afterBytes: 2 * 1024 * 1024 });
+    expect(sent.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent.answer).toMatch(/connection: close/i);
+    expect(sent.failure).toBeNull();
+    expect(sent.closedEarly).toBe(false);
   });
 
   it('a custom URL taken is slug_taken, its field error kept', async () => {

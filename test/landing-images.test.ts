@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, links } from '../domain/schema.js';
+import { MAX_LISTED_ERRORS } from '../domain/errors.js';
+import { landingImageProblems } from '../domain/links/data/landing-images.js';
 import { buildRedirectApp } from '../redirect/app.js';
 import { sweepOrphanFiles } from '../domain/files/files.js';
 import { pngBytes, uploadFile } from './support/fixtures.js';
@@ -76,6 +78,17 @@ describe('landing HTML images', () => {
     expect(page.body).toContain(`src="/files/${a.fileId}"`);
     expect(page.body).toContain(`src="/files/${b.fileId}"`);
     expect((await redirect.inject({ method: 'GET', url: `/files/${a.fileId}` })).statusCode).toBe(200);
+  });
+
+  it('100,000 bad images: 100 messages made and listed, the rest only counted', async () => {
+    const html = '<img>'.repeat(100_000);
+    const problems = landingImageProblems(html, 'http://localhost', 'data.landingHTML');
+    expect(problems.listed).toHaveLength(MAX_LISTED_ERRORS);
+    expect(problems.size).toBe(100_000);
+    const res = await call(api.app, me.key, 'POST', '/api/v1/links', landing(html));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation_failed', omittedErrors: 100_000 - MAX_LISTED_ERRORS });
+    expect(res.json().errors).toHaveLength(MAX_LISTED_ERRORS);
   });
 
   it('refuses any other image source with a 400 at data.landingHTML naming it, on create and on PUT', async () => {

@@ -45,7 +45,7 @@ const website = (name = 'Site', extra: Record<string, unknown> = {}) => ({
 });
 const getLink = async (acct: TestAccount, id: string) => (await call(api.app, acct.key, 'GET', `/api/v1/links/${id}`)).json().data;
 /** Sets a link's counters as if its scans had been recorded. */
-const setCounts = (slug: string, counts: { scanCount?: number; humanScanCount?: number }) =>
+const setCounts = (slug: string, counts: { scanCount?: number; humanScanCount?: number; limitScanCount?: number }) =>
   api.ctx.db
     .update(linkCounters)
     .set(counts)
@@ -226,9 +226,10 @@ describe('status values', () => {
       }),
     );
     const limited = await createLink(acct, website('limited', { linkConfigurations: { scanLimitActive: true, scanLimit: 3 } }));
-    await setCounts(limited, { humanScanCount: 3, scanCount: 7 });
+    await setCounts(limited, { humanScanCount: 3, limitScanCount: 3, scanCount: 7 });
     const notYet = await createLink(acct, website('under limit', { linkConfigurations: { scanLimitActive: true, scanLimit: 3 } }));
-    await setCounts(notYet, { humanScanCount: 2, scanCount: 9 });
+    // Its visitors came back: more human scans than the limit, but only two visitors counted.
+    await setCounts(notYet, { humanScanCount: 5, limitScanCount: 2, scanCount: 9 });
 
     const expected: Record<string, string> = {
       [active]: 'active',

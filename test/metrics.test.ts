@@ -143,6 +143,17 @@ describe('GET /metrics without METRICS_TOKEN', () => {
       // A balancer not in TRUSTED_PROXIES, relaying someone: its private address says nothing of who asks.
       expect((await scrape(app, '10.0.0.2', { 'x-forwarded-for': '203.0.113.7' })).statusCode, role).toBe(403);
       expect((await scrape(app, '10.0.0.2', { 'x-forwarded-for': '10.0.0.9' })).statusCode, role).toBe(403);
+      // A proxy that says so in another header than X-Forwarded-For is relaying someone just as well.
+      const relays: Array<Record<string, string>> = [
+        { forwarded: 'for=203.0.113.7' },
+        { 'x-real-ip': '203.0.113.7' },
+        { 'x-forwarded-host': 'metrics.example' },
+        { 'x-client-ip': '203.0.113.7' },
+        { 'true-client-ip': '203.0.113.7' },
+        { 'cf-connecting-ip': '203.0.113.7' },
+      ];
+      for (const forwarding of relays)
+        expect((await scrape(app, '10.0.0.2', forwarding)).statusCode, `${role} ${JSON.stringify(forwarding)}`).toBe(403);
     }
   });
 

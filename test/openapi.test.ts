@@ -22,6 +22,19 @@ describe('OpenAPI document at /api/v1/docs', () => {
     expect(doc.json().openapi).toMatch(/^3\./);
   });
 
+  it("the UI page and its scripts carry a strict CSP: only this origin and the page's own inline code by hash", async () => {
+    for (const url of ['/api/v1/docs/', '/api/v1/docs/static/swagger-initializer.js']) {
+      const res = await api.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toMatch(/script-src 'self'( 'sha256-[^']+')* ?;/);
+      expect(csp, url).not.toMatch(/unsafe-inline|unsafe-eval|https:|upgrade-insecure-requests|\*/);
+    }
+  });
+
   it('validates as OpenAPI and generates a typed client (openapi-typescript) without errors', async () => {
     const doc = (await api.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
     const result = await validate(structuredClone(doc));

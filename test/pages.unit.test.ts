@@ -259,6 +259,22 @@ describe('vcard', () => {
     expect(injected.split('\r\n').filter((line) => /^(URL|X-A)/i.test(line))).toEqual(['URL:https://ada.example.com/']);
   });
 
+  it('.vcf: a lone CR, NEL or line separator in any text field never starts a line for a line-based reader', () => {
+    const evil = (sep: string) => `x${sep}URL:javascript:alert(1)${sep}END:VCARD${sep}BEGIN:VCARD${sep}FN:Mallory`;
+    for (const sep of ['\r', '\r\n', '\n', '\u0085', '\u2028', '\u2029', '\v', '\f']) {
+      const fields = ['firstName', 'lastName', 'email', 'company', 'department', 'jobTitle', 'street', 'city', 'state', 'zip', 'country'];
+      const vcf = renderVcard({ ...ada, ...Object.fromEntries(fields.map((f) => [f, evil(sep)])) } as never);
+      // Android's reader splits on CR, LF or CRLF; others on the Unicode breaks as well.
+      const lines = vcf.split(/\r\n|\r|\n|\u0085|\u2028|\u2029|\v|\f/);
+      const starts = lines.filter((line) => /^(URL|END|BEGIN|FN)\b/i.test(line)).map((line) => line.split(':')[0]);
+      expect(starts, JSON.stringify(sep)).toEqual(['BEGIN', 'FN', 'URL', 'END']);
+      expect(
+        lines.filter((line) => /^URL/i.test(line)),
+        JSON.stringify(sep),
+      ).toEqual(['URL:https://ada.example.com/']);
+    }
+  });
+
   it('.vcf: blank optional fields are left out', () => {
     const vcf = renderVcard({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '', city: ' ' });
     const card = new ICAL.Component(ICAL.parse(vcf) as unknown as unknown[]);
@@ -392,6 +408,26 @@ describe('event', () => {
     expect(event.description).toBe('a\nATTENDEE:mailto:x@example.com\nb; c, d');
     expect(event.location).toBe('Hall; A, 1');
     expect(event.summary).toBe('T\nSTATUS:CANCELLED');
+  });
+
+  it('.ics: NEL, line separators and other control characters in text never start a line', () => {
+    for (const sep of ['\u0085', '\u2028', '\u2029', '\v', '\f', '\u0000']) {
+      const ics = renderIcs(
+        {
+          description: `a${sep}ATTENDEE:mailto:x@example.com`,
+          location: `Hall${sep}STATUS:CANCELLED`,
+          startDateTime: '2026-01-01T10:00Z',
+          timezone: 'UTC',
+          eventTitle: `T${sep}END:VEVENT`,
+        },
+        { uid: 'u', url: 'http://localhost:3001/x' },
+      );
+      const lines = ics.split(/\r\n|\r|\n|\u0085|\u2028|\u2029|\v|\f/);
+      expect(
+        lines.filter((line) => /^(ATTENDEE|STATUS|END:VEVENT)/.test(line)),
+        JSON.stringify(sep),
+      ).toEqual(['END:VEVENT']);
+    }
   });
 });
 

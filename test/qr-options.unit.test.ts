@@ -1,6 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import { CSS_COLOR_NAMES, isCssColor, parseCssColor } from '../domain/qr/color.js';
-import { QR_DEFAULTS, QR_MAX_IMAGE_CHARS, qrOptionsSchema, withQrDefaults, type QrOptions } from '../domain/qr/options.js';
+import {
+  QR_DEFAULTS,
+  QR_MAX_COLOR_STOPS,
+  QR_MAX_IMAGE_CHARS,
+  qrOptionsSchema,
+  withQrDefaults,
+  type QrOptions,
+} from '../domain/qr/options.js';
 
 describe('parseCssColor', () => {
   it.each([
@@ -234,6 +241,16 @@ describe('qrOptionsSchema', () => {
       code: 'unrecognized_keys',
       path: ['dotsOptions', 'gradient'],
     });
+  });
+
+  it('a gradient has at most 10 color stops', () => {
+    const stops = (n: number) => Array.from({ length: n }, (_, i) => ({ offset: i / n, color: '#123456' }));
+    expect(QR_MAX_COLOR_STOPS).toBe(10);
+    expect(qrOptionsSchema.safeParse({ dotsOptions: { gradient: { type: 'linear', colorStops: stops(10) } } }).success).toBe(true);
+    for (const n of [11, 6000]) {
+      const [issue] = issuesOf({ backgroundOptions: { gradient: { type: 'linear', colorStops: stops(n) } } });
+      expect(issue).toMatchObject({ path: ['backgroundOptions', 'gradient', 'colorStops'], message: 'Must have at most 10 color stops' });
+    }
   });
 
   it('rejects members that only exist in-process', () => {

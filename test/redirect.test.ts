@@ -10,6 +10,7 @@ import { uploadFile, pdfBytes, pngBytes } from './support/fixtures.js';
 import { call, type TestAccount, type TestApi } from './support/harness.js';
 import { geoSample } from './support/geo.js';
 import { rawGet, startScanStack, type ScanStack, type TestRedirect } from './support/redirect.js';
+import { sendPastTheAnswer } from './support/early-answer.js';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -120,7 +121,9 @@ describe('schedule', () => {
 describe('scan limit', () => {
   it('scanLimit 10 and 50 concurrent scans: exactly 10 resolve and 10 human scans are recorded', async () => {
     const link = await createLink(website(undefined, { scanLimitActive: true, scanLimit: 10 }));
-    const answers = await Promise.all(Array.from({ length: 50 }, () => redirect.get(`/${link.slug}`, ua(ANDROID))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => redirect.get(`/${link.slug}`, ua(ANDROID, { 'x-forwarded-for': `198.51.100.${i}` }))),
+    );
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 302)).toHaveLength(10);
     expect(statuses.filter((s) => s === 410)).toHaveLength(40);
@@ -128,23 +131,59 @@ describe('scan limit', () => {
     expect(recorded.filter((s) => !s.isBot)).toHaveLength(10);
     expect(recorded).toHaveLength(10);
     const [row] = await api.ctx.db.select().from(linkCounters).where(eq(linkCounters.linkId, link.id));
-    expect(row!.humanScanCount).toBe(10);
+    expect(row).toMatchObject({ humanScanCount: 10, limitScanCount: 10 });
     const status = await call(api.app, me.key, 'GET', `/api/v1/links/${link.slug}`);
     expect(status.json().data.status).toBe('limit_reached');
   });
 
   it('bots resolve without using the limit; once it is reached they see the 410 too', async () => {
     const link = await createLink(website(undefined, { scanLimitActive: true, scanLimit: 2 }));
-    expect((await redirect.get(`/${link.slug}`, ua(GOOGLEBOT))).status).toBe(302);
-    expect((await redirect.get(`/${link.slug}`, ua(WINDOWS))).status).toBe(302);
-    expect((await redirect.get(`/${link.slug}`, ua(GOOGLEBOT))).status).toBe(302);
-    expect((await redirect.get(`/${link.slug}`, ua(WINDOWS))).status).toBe(302);
-    const gone = await redirect.get(`/${link.slug}`, ua(WINDOWS));
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    expect((await redirect.get(`/${link.slug}`, ua(GOOGLEBOT, from('192.0.2.1')))).status).toBe(302);
+    expect((await redirect.get(`/${link.slug}`, ua(WINDOWS, from('192.0.2.2')))).status).toBe(302);
+    expect((await redirect.get(`/${link.slug}`, ua(GOOGLEBOT, from('192.0.2.1')))).status).toBe(302);
+    expect((await redirect.get(`/${link.slug}`, ua(WINDOWS, from('192.0.2.3')))).status).toBe(302);
+    const gone = await redirect.get(`/${link.slug}`, ua(WINDOWS, from('192.0.2.4')));
     expect(gone.status).toBe(410);
     expect(await gone.text()).toMatch(/limit|no longer/i);
     expect((await redirect.get(`/${link.slug}`, ua(GOOGLEBOT))).status).toBe(410);
     const recorded = await waitForScans(link.id, 4);
     expect(recorded.map((s) => s.isBot).sort()).toEqual([false, false, true, true]);
+  });
+
+  it('a visitor counts once a day: one client replaying, or rotating its User-Agent, cannot use up a limit-5 link', async () => {
+    const link = await createLink(website(undefined, { scanLimitActive: true, scanLimit: 5 }));
+    const client = { 'x-forwarded-for': '203.0.113.77' };
+    // Six requests as one visitor, then six more with another build of the same browser and system.
+    for (let i = 0; i < 6; i++) expect((await redirect.get(`/${link.slug}`, ua(ANDROID, client))).status).toBe(302);
+    for (let v = 120; v < 126; v++) {
+      const rotated = ANDROID.replace('Chrome/126', `Chrome/${v}`);
+      expect((await redirect.get(`/${link.slug}`, ua(rotated, client))).status).toBe(302);
+    }
+    // Its other device (another system) is another visitor; three more people use the rest.
+    expect((await redirect.get(`/${link.slug}`, ua(WINDOWS, client))).status).toBe(302);
+    for (const address of ['203.0.113.78', '203.0.113.79', '203.0.113.80'])
+      expect((await redirect.get(`/${link.slug}`, ua(IPHONE, { 'x-forwarded-for': address }))).status).toBe(302);
+    expect((await redirect.get(`/${link.slug}`, ua(IPHONE, { 'x-forwarded-for': '203.0.113.81' }))).status).toBe(410);
+    // Every answered scan is recorded; five counted against the limit, as the api shows.
+    await waitForScans(link.id, 16);
+    const [row] = await api.ctx.db.select().from(linkCounters).where(eq(linkCounters.linkId, link.id));
+    expect(row).toMatchObject({ humanScanCount: 16, limitScanCount: 5 });
+    const view = (await call(api.app, me.key, 'GET', `/api/v1/links/${link.slug}`)).json().data;
+    expect(view).toMatchObject({ status: 'limit_reached', human_scan_count: 16, limit_scan_count: 5 });
+  });
+
+  it('the limit reseeded from Postgres after Redis lost it counts visitors, not requests', async () => {
+    const link = await createLink(website(undefined, { scanLimitActive: true, scanLimit: 3 }));
+    const client = ua(IPHONE, { 'x-forwarded-for': '203.0.113.90' });
+    for (let i = 0; i < 4; i++) expect((await redirect.get(`/${link.slug}`, client)).status).toBe(302);
+    await waitForScans(link.id, 4);
+    const namespace = api.ctx.config.REDIS_NAMESPACE;
+    await api.ctx.redis.del(`${namespace}:link-human-scans:${link.id}`);
+    // Seeded with 1 (one visitor so far): two more people get through, the third does not.
+    expect((await redirect.get(`/${link.slug}`, ua(IPHONE, { 'x-forwarded-for': '203.0.113.91' }))).status).toBe(302);
+    expect((await redirect.get(`/${link.slug}`, ua(IPHONE, { 'x-forwarded-for': '203.0.113.92' }))).status).toBe(302);
+    expect((await redirect.get(`/${link.slug}`, ua(IPHONE, { 'x-forwarded-for': '203.0.113.93' }))).status).toBe(410);
   });
 });
 
@@ -219,6 +258,18 @@ describe('client errors get their own status and page, not the service-down page
     const page = await res.text();
     expect(page).toContain('This request is too large');
     expect(page).not.toContain('try again in a moment');
+  });
+
+  it('a form far over the limit gets its 413 page while still being sent, not a reset', async () => {
+    const link = await createLink(website(undefined, { passwordProtectedActive: true, password: 'pw' }));
+    const port = Number(new URL(redirect.base).port);
+    const head =
+      `POST /${link.slug} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+      `Content-Length: ${32 * 1024 * 1024}\r\n\r\npassword=`;
+    const sent = await sendPastTheAnswer(port, head, { answeredWhen: /<\/html>/i, afterBytes: 1024 * 1024 });
+    expect(sent.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent.failure).toBeNull();
+    expect(sent.closedEarly).toBe(false);
   });
 });
 

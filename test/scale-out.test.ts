@@ -101,8 +101,10 @@ async function accountWithLink(name: string): Promise<{ key: string; slug: strin
   return { key, slug: ((await res.json()) as { id: string }).id };
 }
 
-const visitorAgent = (n: number) =>
-  `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1 Visitor/${n}`;
+const VISITOR_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+/** Visitor n: its own address (a visitor key holds the user agent's family only, not the whole header). */
+const visitorHeaders = (n: number) => ({ 'user-agent': VISITOR_AGENT, 'x-forwarded-for': `198.18.${n >> 8}.${n & 255}` });
 
 describe('unique visitors with two workers', () => {
   const VISITORS = 100;
@@ -118,7 +120,7 @@ describe('unique visitors with two workers', () => {
           Array.from({ length: VISITORS }, (_, v) =>
             Promise.all(
               redirects.map(async (base) => {
-                const res = await fetch(`${base}/${slug}`, { redirect: 'manual', headers: { 'user-agent': visitorAgent(v) } });
+                const res = await fetch(`${base}/${slug}`, { redirect: 'manual', headers: visitorHeaders(v) });
                 expect(res.status).toBe(302);
               }),
             ),

@@ -74,17 +74,17 @@ const dayOf = (at: number) => Math.floor(at / DAY_MS);
 describe('visitorKey', () => {
   const salt = visitorSalt(20_000, randomBytes(32), true);
 
-  it('is the first 16 bytes of SHA-256(salt, address, newline, user agent), base64url', () => {
+  it('is the first 16 bytes of SHA-256(salt, address, newline, user-agent family), base64url', () => {
     const key = visitorKey(salt, '203.0.113.9', IPHONE);
     const digest = createHash('sha256')
-      .update(`${salt.bytes.toString('base64')}203.0.113.9\n${IPHONE}`)
+      .update(`${salt.bytes.toString('base64')}203.0.113.9\nios`)
       .digest();
     expect(key).toBe(digest.subarray(0, 16).toString('base64url'));
     expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // Many keys: the 22nd character never carries bits past the 16th byte.
     for (let i = 0; i < 200; i++) {
       const address = `198.51.100.${i}`;
-      const full = createHash('sha256').update(`${salt.prefix}${address}\n${ANDROID}`).digest();
+      const full = createHash('sha256').update(`${salt.prefix}${address}\nandroid`).digest();
       expect(visitorKey(salt, address, ANDROID)).toBe(full.subarray(0, 16).toString('base64url'));
     }
   });
@@ -102,6 +102,36 @@ describe('visitorKey', () => {
     expect(visitorKey(salt, '::ffff:203.0.113.9', IPHONE)).toBe(keys[0]);
     expect(visitorKey(salt, '203.0.113.9', undefined)).toBe(visitorKey(salt, '203.0.113.9', ''));
     expect(visitorKey(visitorSalt(salt.day, randomBytes(32), true), '203.0.113.9', IPHONE)).not.toBe(keys[0]);
+  });
+
+  it('one address rotating its User-Agent through 30 browsers and versions makes at most 7 visitors', () => {
+    const agents = [
+      ...[120, 121, 122, 123, 124, 125].map(
+        (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Safari/537.36`,
+      ),
+      ...[118, 119, 120, 121].map((v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:${v}.0) Gecko/20100101 Firefox/${v}.0`),
+      ...[15, 16, 17].map(
+        (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v}.0 Safari/605.1.15`,
+      ),
+      ...[15, 16, 17].map((v) => IPHONE.replace('17_5', `${v}_0`)),
+      ...[12, 13, 14].map((v) => ANDROID.replace('Android 14', `Android ${v}`)),
+      'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+      'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/121.0.0.0 Safari/537.36',
+      'curl/8.5.0',
+      'python-requests/2.31.0',
+      'Wget/1.21.4',
+      'Go-http-client/1.1',
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Opera/9.80 (J2ME/MIDP; Opera Mini/9.80; U; en) Presto/2.12.423 Version/12.16',
+      'Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko)',
+      'a-made-up-agent/1.0',
+    ];
+    expect(new Set(agents).size).toBe(30);
+    const keys = new Set(agents.map((agent) => visitorKey(salt, '203.0.113.9', agent)));
+    expect(keys.size).toBeLessThanOrEqual(7);
+    // Devices of different systems behind one address still count apart.
+    expect(keys.size).toBeGreaterThanOrEqual(6);
   });
 });
 

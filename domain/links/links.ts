@@ -41,6 +41,8 @@ export interface LinkFileRow {
 interface LinkCounts {
   scanCount: number;
   humanScanCount: number;
+  /** Human scans counted against a scan limit: each visitor's first of a UTC day. */
+  limitScanCount: number;
   lastScannedAt: Date | null;
 }
 
@@ -112,8 +114,8 @@ async function checkFiles(
   style: PageStyle | null | undefined,
 ): Promise<string[]> {
   if (type === 'landing') {
-    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase);
-    if (problems.length > 0) throw new ValidationError(problems.map((message) => ({ path: 'data.landingHTML', message })));
+    const problems = landingImageProblems((data as { landingHTML: string }).landingHTML, shortUrlBase, 'data.landingHTML');
+    if (problems.size > 0) throw new ValidationError(problems);
   }
   const refs = [
     ...fileRefs(type, data).map((ref) => ({ ...ref, root: 'data' })),
@@ -272,6 +274,7 @@ async function filesOf(db: Executor, linkIds: string[]): Promise<Map<string, Lin
 const COUNT_COLUMNS = {
   scanCount: linkCounters.scanCount,
   humanScanCount: linkCounters.humanScanCount,
+  limitScanCount: linkCounters.limitScanCount,
   lastScannedAt: linkCounters.lastScannedAt,
 };
 

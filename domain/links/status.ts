@@ -32,7 +32,7 @@ interface StatusFields {
   endDate: Date | null;
   scanLimitActive: boolean;
   scanLimit: number | null;
-  humanScanCount: number;
+  limitScanCount: number;
 }
 
 export function linkStatus(link: StatusFields, now = new Date()): LinkStatus {
@@ -46,7 +46,7 @@ export function linkStatus(link: StatusFields, now = new Date()): LinkStatus {
     now.getTime(),
   );
   if (window) return window;
-  if (link.scanLimitActive && link.scanLimit !== null && link.humanScanCount >= link.scanLimit) return 'limit_reached';
+  if (link.scanLimitActive && link.scanLimit !== null && link.limitScanCount >= link.scanLimit) return 'limit_reached';
   return 'active';
 }
 
@@ -55,5 +55,5 @@ export const linkStatusSql: SQL<LinkStatus> = sql<LinkStatus>`case
   when ${links.scheduleActive} and ${links.startDate} is not null and now() < ${links.startDate} then 'scheduled'
   when ${links.scheduleActive} and ${links.endDate} is not null and now() >= ${links.endDate} then 'expired'
   when ${links.scanLimitActive} and ${links.scanLimit} is not null
-    and (select c.human_scan_count from ${linkCounters} c where c.link_id = ${links.id}) >= ${links.scanLimit} then 'limit_reached'
+    and (select c.limit_scan_count from ${linkCounters} c where c.link_id = ${links.id}) >= ${links.scanLimit} then 'limit_reached'
   else 'active' end`;

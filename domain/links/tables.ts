@@ -89,6 +89,11 @@ export const linkCounters = pgTable(
     /** All recorded scans, and the human ones (bots never count toward a scan limit). */
     scanCount: bigint('scan_count', { mode: 'number' }).notNull().default(0),
     humanScanCount: bigint('human_scan_count', { mode: 'number' }).notNull().default(0),
+    /**
+     * Human scans that were their visitor's first on the link that UTC day: what a scan limit
+     * counts (docs/decisions/0371-a-scan-limit-counts-visitors.md).
+     */
+    limitScanCount: bigint('limit_scan_count', { mode: 'number' }).notNull().default(0),
     lastScannedAt: tstz('last_scanned_at'),
   },
   (t) => [index('link_counters_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.linkId.desc())],

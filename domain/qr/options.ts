@@ -70,6 +70,9 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T) {
   });
 }
 
+/** The most color stops one gradient may have. */
+export const QR_MAX_COLOR_STOPS = 10;
+
 export const gradientSchema = strict({
   type: enumOf(GRADIENT_TYPES),
   /** Radians, as the library uses it (it adds π/2 steps to it for the corners). */
@@ -83,7 +86,9 @@ export const gradientSchema = strict({
       }),
       { error: 'Must be a list of color stops' },
     )
-    .min(1, { error: 'Must have at least one color stop' }),
+    .min(1, { error: 'Must have at least one color stop' })
+    // Each stop costs every render (6,000 stops took 1.8 s); a design needs a handful.
+    .max(QR_MAX_COLOR_STOPS, { error: `Must have at most ${QR_MAX_COLOR_STOPS} color stops` }),
 });
 
 function isImageRef(value: string): boolean {

@@ -19,9 +19,11 @@
  *   3. The scans whose link exists and belongs to the scan's account (anything else is dropped: a
  *      deleted link's scans have nowhere to go), ON CONFLICT (id, created_at) DO NOTHING (the key
  *      of a table partitioned by month; a scan's created_at comes with its id); from the rows it
- *      inserted, the links' counters (link_counters), their visitor keys and the links' rollup
- *      rows (domain/analytics/rollups.ts); and, summed, what the rows add to the account's rows
- *      that all its links share, returned.
+ *      inserted, the links' counters (link_counters: scan_count, human_scan_count,
+ *      limit_scan_count (human scans that were their visitor's first on the link that day),
+ *      last_scanned_at), their visitor keys and the links' rollup rows
+ *      (domain/analytics/rollups.ts); and, summed, what the rows add to the account's rows that
+ *      all its links share, returned.
  *   4. Those shared rows, upserted in key order.
  *
  * A writer's rows are then its links' own, which one writer per link (the link lock, and the
@@ -152,13 +154,15 @@ inserted as (
   returning link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
 ),${ADD_INSERTED_TO_ROLLUPS},
 counts as (
-  select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans, max(created_at) as last
+  select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans,
+    count(*) filter (where not is_bot and visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as limit_scans, max(created_at) as last
   from inserted group by link_id
 ),
 counted as (
   update link_counters c set
     scan_count = c.scan_count + counts.scans,
     human_scan_count = c.human_scan_count + counts.humans,
+    limit_scan_count = c.limit_scan_count + counts.limit_scans,
     last_scanned_at = greatest(c.last_scanned_at, counts.last)
   from counts where c.link_id = counts.link_id
   returning counts.scans

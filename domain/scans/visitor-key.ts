@@ -1,5 +1,6 @@
 /**
- * The unique-visitor key of a scan: a keyed hash of the client address and user agent under a
+ * The unique-visitor key of a scan: a keyed hash of the client address and the user agent's
+ * operating-system family under a
  * salt that changes every UTC day, so analytics can count distinct visitors of a day without any
  * address being kept. The salt lives only in Redis (`<prefix>:visitor-salt:<YYYY-MM-DD>`, 32
  * random bytes, created with SET NX, expiring just after its day), where every redirect replica
@@ -56,7 +57,25 @@ for (let i = 0; i < BASE64URL.length; i++) SEXTET[BASE64URL.charCodeAt(i)] = i;
 const LAST_OF_16 = 'AQgw';
 
 /**
- * The first 128 bits of SHA-256(salt ‖ address ‖ "\n" ‖ user agent), base64url (22 characters).
+ * The coarse family of a user agent the key holds instead of the whole header: one of seven
+ * operating-system families, found by substrings any real browser of that system sends. A client
+ * that rotates its User-Agent from one address makes at most seven visitors a day, where every
+ * distinct header made one (docs/decisions/0370-visitor-key-resists-rotation.md). The order
+ * matters: an iPhone's header says "like Mac OS X", an Android's and a ChromeOS's say "Linux".
+ */
+export function userAgentFamily(userAgent: string | undefined): string {
+  if (!userAgent) return '';
+  if (/iPhone|iPad|iPod/.test(userAgent)) return 'ios';
+  if (userAgent.includes('Android')) return 'android';
+  if (userAgent.includes('Windows')) return 'windows';
+  if (userAgent.includes('CrOS')) return 'chromeos';
+  if (/Macintosh|Mac OS X/.test(userAgent)) return 'mac';
+  if (userAgent.includes('Linux')) return 'linux';
+  return 'other';
+}
+
+/**
+ * The first 128 bits of SHA-256(salt ‖ address ‖ "\n" ‖ user-agent family), base64url (22 characters).
  *
  * A salt-prefixed hash rather than HMAC-SHA256, because it costs a quarter as much on the hot
  * path (one call of `crypto.hash` on a string, no Hmac object; docs/benchmarks.md) and is as good
@@ -64,10 +83,10 @@ const LAST_OF_16 = 'AQgw';
  * and with the output cut to 128 of SHA-256's 256 bits of state nobody holding keys can extend
  * them (the length-extension weakness a secret prefix has, and HMAC exists to avoid, needs the
  * whole state). A chopped Merkle–Damgård hash keyed by a prefix is a pseudorandom function.
- * An address never holds a newline and a header value cannot, so the pair reads back one way.
+ * An address never holds a newline and a family is one of a fixed few, so the pair reads back one way.
  */
 export function visitorKey(salt: VisitorSalt, address: string, userAgent: string | undefined): string {
-  const digest = sha256Base64url(salt.prefix + clientAddress(address) + '\n' + (userAgent ?? ''));
+  const digest = sha256Base64url(salt.prefix + clientAddress(address) + '\n' + userAgentFamily(userAgent));
   // 21 characters carry 126 bits; the 22nd keeps the two bits left of byte 16 (not the 17th byte's).
   return digest.slice(0, 21) + LAST_OF_16[SEXTET[digest.charCodeAt(21)]! >> 4];
 }
@@ -75,7 +94,7 @@ export function visitorKey(salt: VisitorSalt, address: string, userAgent: string
 /** HMAC-SHA256 under the salt, cut the same way: what `visitorKey` saves (benchmarks only). */
 export function visitorKeyHmac(salt: VisitorSalt, address: string, userAgent: string | undefined): string {
   return createHmac('sha256', salt.bytes)
-    .update(clientAddress(address) + '\n' + (userAgent ?? ''))
+    .update(clientAddress(address) + '\n' + userAgentFamily(userAgent))
     .digest()
     .toString('base64url', 0, 16);
 }

@@ -114,7 +114,8 @@ export interface ScrapeAccess {
  * Whether a scrape may read the metrics. With METRICS_TOKEN: `Authorization: Bearer <token>`, from
  * anywhere. Without it: a client on loopback or a private network only (`client`: the peer, or the
  * address a trusted proxy forwarded for), and never a request forwarded by a peer not in
- * TRUSTED_PROXIES, whose client could be anyone. The redirect's port is public, and its metrics
+ * TRUSTED_PROXIES (in any forwarding header: X-Forwarded-For, Forwarded, X-Real-IP, …), whose
+ * client could be anyone. The redirect's port is public, and its metrics
  * tell platform-wide scan totals, routes, restarts and the Node version.
  */
 export function scrapeVerdict(
@@ -127,7 +128,7 @@ export function scrapeVerdict(
     const wanted = Buffer.from(`Bearer ${access.token}`);
     return given.length === wanted.length && timingSafeEqual(given, wanted) ? 'allowed' : 'unauthorized';
   }
-  return isPrivateNetworkAddress(client) && !access.proxyTrust.isUntrustedForward(request) ? 'allowed' : 'forbidden';
+  return isPrivateNetworkAddress(client) && !access.proxyTrust.isUntrustedRelay(request) ? 'allowed' : 'forbidden';
 }
 
 /** What a refused scrape is told. */

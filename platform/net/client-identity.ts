@@ -42,6 +42,21 @@ export function isPrivateNetworkAddress(ip: string): boolean {
   return ['loopback', 'private', 'uniqueLocal'].includes(v4.range());
 }
 
+/** Headers in which proxies and CDNs name the client they relay for (or the host it asked for). */
+const FORWARDING_HEADERS = [
+  'x-forwarded-for',
+  'forwarded',
+  'x-real-ip',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'via',
+];
+
 /**
  * TRUSTED_PROXIES as a request meets it. Fastify (`trustProxy`) takes the client's address from
  * X-Forwarded-For only when the connecting peer is one of these; from any other peer the header
@@ -59,6 +74,15 @@ export class ProxyTrust {
   /** Whether the request carries X-Forwarded-For from a peer whose word on it is not taken. */
   isUntrustedForward(request: Pick<IncomingMessage, 'headers' | 'socket'>): boolean {
     return request.headers['x-forwarded-for'] !== undefined && !this.isTrusted(request.socket.remoteAddress ?? '');
+  }
+
+  /**
+   * Whether the request was relayed for someone else by a peer not trusted to say for whom: any
+   * header a proxy names its client or the original host in, not only X-Forwarded-For (a proxy
+   * may send `Forwarded` or `X-Real-IP` instead). Such a request is never "local".
+   */
+  isUntrustedRelay(request: Pick<IncomingMessage, 'headers' | 'socket'>): boolean {
+    return FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined) && !this.isTrusted(request.socket.remoteAddress ?? '');
   }
 
   private isTrusted(peer: string): boolean {

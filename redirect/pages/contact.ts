@@ -37,12 +37,21 @@ function addressLines(data: VcardData): string[] {
 }
 
 /**
- * vcard-creator escapes the text of N, FN, ORG and ADR but writes TEL (and URL) values as given:
- * a line break there would start a line of our choosing in the contact file (a `URL:` with any
- * scheme, say). A number is one line.
+ * vcard-creator writes TEL, EMAIL and URL values as given: a line break there would start a line
+ * of our choosing in the contact file (a `URL:` with any scheme, say). A number is one line. The
+ * Unicode line and paragraph separators and NEL go too: some readers end a line on them.
  */
 function oneLine(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return value.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ');
+}
+
+/**
+ * Text that may span lines (N, FN, ORG, TITLE, ADR): vcard-creator escapes LF as `\n`, but not a
+ * lone CR, which line-based readers (Android's) take as the end of a line, so a name could add a
+ * `URL:javascript:` line or a second contact. Every break becomes LF; other control characters a space.
+ */
+function cardText(value: string | undefined): string | undefined {
+  return value?.replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ');
 }
 
 /**
@@ -52,16 +61,17 @@ function oneLine(value: string): string {
  */
 export function renderVcard(data: VcardData): string {
   const card = new VCard();
-  card.addName({ givenName: data.firstName, familyName: data.lastName });
-  card.addEmail({ address: data.email, type: ['internet'] });
+  card.addName({ givenName: cardText(data.firstName), familyName: cardText(data.lastName) });
+  const email = filled(data.email);
+  if (email) card.addEmail({ address: oneLine(email), type: ['internet'] });
   const mobile = filled(data.contact);
   const phone = filled(data.phone);
   const fax = filled(data.fax);
   const website = filled(data.website);
   const websiteUrl = website && websiteHref(website);
-  const company = filled(data.company);
-  const department = filled(data.department);
-  const jobTitle = filled(data.jobTitle);
+  const company = cardText(filled(data.company));
+  const department = cardText(filled(data.department));
+  const jobTitle = cardText(filled(data.jobTitle));
   if (mobile) card.addPhoneNumber({ number: oneLine(mobile), type: ['cell'] });
   if (phone) card.addPhoneNumber({ number: oneLine(phone), type: ['work', 'voice'] });
   if (fax) card.addPhoneNumber({ number: oneLine(fax), type: ['work', 'fax'] });
@@ -71,11 +81,11 @@ export function renderVcard(data: VcardData): string {
   if (jobTitle) card.addJobtitle(jobTitle);
   if (addressLines(data).length > 0) {
     card.addAddress({
-      street: filled(data.street),
-      locality: filled(data.city),
-      region: filled(data.state),
-      postalCode: filled(data.zip),
-      country: filled(data.country),
+      street: cardText(filled(data.street)),
+      locality: cardText(filled(data.city)),
+      region: cardText(filled(data.state)),
+      postalCode: cardText(filled(data.zip)),
+      country: cardText(filled(data.country)),
       type: ['work'],
     });
   }
@@ -135,9 +145,9 @@ export function renderVcardPage(link: ResolvedLink, data: VcardData, urls: PageU
   const fax = filled(data.fax);
   const website = filled(data.website);
   const href = website && websiteHref(website);
-  const company = filled(data.company);
-  const department = filled(data.department);
-  const jobTitle = filled(data.jobTitle);
+  const company = cardText(filled(data.company));
+  const department = cardText(filled(data.department));
+  const jobTitle = cardText(filled(data.jobTitle));
   const [photo] = data.photo ? linkFiles(link, [data.photo.fileId]) : [];
   const social = (data.socialLinks ?? []).map(({ url }) => checkedUrl(url, ['http', 'https'])).filter((url): url is string => !!url);
   const address = addressLines(data);

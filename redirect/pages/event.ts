@@ -60,9 +60,13 @@ function icsUtc(at: Date): string {
     .replace(/[-:]/g, '');
 }
 
-/** iCalendar text may not carry a bare CR: it would end the content line. */
+/**
+ * iCalendar text may not carry a bare CR: it would end the content line; nor NEL or the Unicode
+ * line separators, which some readers take as one. Each becomes LF (escaped by ics); other
+ * control characters a space.
+ */
 function calendarText(text: string): string {
-  return text.replace(/\r\n?/g, '\n');
+  return text.replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ');
 }
 
 /** The calendar file: in English, as it is one file for every scanner (its times are UTC). */

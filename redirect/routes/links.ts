@@ -178,7 +178,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     );
   }
 
-  /** The scan is taken from the link's limit (when it has one) and recorded, and the answer sent. */
+  /** The scan is taken from the link's limit (when it has one: once per visitor and day) and recorded, and the answer sent. */
   function takeScan(
     request: SlugRequest,
     reply: FastifyReply,
@@ -187,12 +187,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     now: number,
     answer: string | EncodedPage,
   ) {
-    if (!link.scanLimitActive) return recordAndSend(request, reply, link, visitor, now, answer);
-    return scanLimiter.take(link, !visitor.isBot).then(
+    const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
+    if (!link.scanLimitActive) return recordAndSend(reply, link, visitor, visitorKey, now, answer);
+    return scanLimiter.take(link, !visitor.isBot, visitorKey, now).then(
       (taken) =>
         taken === 'limit_reached'
           ? sendPage(reply, renderUnavailablePage('limit_reached', link, request.headers['accept-language']))
-          : recordAndSend(request, reply, link, visitor, now, answer),
+          : recordAndSend(reply, link, visitor, visitorKey, now, answer),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language'])),
     );
@@ -216,14 +217,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   }
 
   function recordAndSend(
-    request: FastifyRequest,
     reply: FastifyReply,
     link: ResolvedLink,
     visitor: Readonly<Visitor>,
+    visitorKey: string,
     now: number,
     answer: string | EncodedPage,
   ) {
-    const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
     const send = () => (typeof answer === 'string' ? redirectTo(reply, answer) : sendPage(reply, answer));
     // The answer waits until the scan is written ahead: a kill can lose neither alone. Meanwhile
     // the reply is returned, which tells Fastify it will be sent (no promise per scan); a page

@@ -13,6 +13,7 @@ import {
 } from '../../../domain/errors.js';
 import { throttledWarning, type Logger } from '../../../platform/logger.js';
 import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../platform/http/client-errors.js';
+import { lingerBeforeClose } from '../../../platform/http/lingering-close.js';
 import { RequestValidationError } from './validation.js';
 
 /**
@@ -27,6 +28,9 @@ import { RequestValidationError } from './validation.js';
  */
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // Refused before its body was all read (past a limit, a type we do not take): the client may
+    // still be sending it, and must get this answer rather than a reset.
+    if (lingerBeforeClose(request.raw).mustClose) reply.header('connection', 'close');
     if (err instanceof AppError) {
       return reply.code(err.statusCode).headers(err.headers).send(err.body);
     }

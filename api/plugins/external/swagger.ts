@@ -25,5 +25,18 @@ export default fp(async (app) => {
     },
     transform: (input) => withErrorResponses(input, jsonSchemaTransform(input)),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/v1/docs' });
+  // The docs page is on the console's origin, where the console's session lives: it gets the
+  // plugin's CSP (its inline scripts and styles by hash, nothing from elsewhere), made stricter:
+  // no framing, no https: wildcard for styles and fonts, and no upgrade-insecure-requests, which
+  // would break an install served over plain http.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/v1/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/ https:/g, '')
+        .replace("img-src 'self' data: validator.swagger.io", "img-src 'self' data:")
+        .replace(/\s*upgrade-insecure-requests;/, ''),
+  });
 });

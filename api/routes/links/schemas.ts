@@ -34,6 +34,7 @@ export const linkResponse = z.object({
   password: z.string().nullable().describe('bcrypt hash when password protection is on; never plaintext'),
   scan_count: z.number(),
   human_scan_count: z.number(),
+  limit_scan_count: z.number().describe('human scans counted against scan_limit: each visitor once per UTC day'),
   last_scanned_at: z.string().nullable(),
   files: z.array(fileView),
   created_at: z.string(),

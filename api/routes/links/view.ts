@@ -39,6 +39,7 @@ export function linkView(link: LinkWithFiles, config: Pick<Config, 'SHORT_URL_BA
     password: link.password,
     scan_count: link.scanCount,
     human_scan_count: link.humanScanCount,
+    limit_scan_count: link.limitScanCount,
     last_scanned_at: iso(link.lastScannedAt),
     files: link.files.map((f) => ({ fileId: f.id, url: fileUrl(config, f.id), contentType: f.contentType, size: f.size })),
     created_at: formatListDate(link.createdAt),

@@ -90,7 +90,7 @@ export function settingsFromLink(link: Link | null, zone = browserTimeZone()): L
     timezone,
     scanLimitOn: link.scan_limit_active,
     scanLimit: link.scan_limit === null ? '' : String(link.scan_limit),
-    scans: link.human_scan_count,
+    scans: link.limit_scan_count,
     passwordOn: link.password_protected_active,
     passwordSet: link.password_protected_active,
   };

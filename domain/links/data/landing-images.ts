@@ -7,6 +7,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { isUuid } from '../../../platform/format/ids.js';
+import { FieldErrorList } from '../../errors.js';
 
 /** A base64 raster image as a data URL (what `<img>` may show from user data without a request). */
 export function isDataImageUrl(value: unknown): value is string {
@@ -74,21 +75,24 @@ export function withLandingFileIds(landingHtml: string, ids: ReadonlyMap<string,
 const MAX_SHOWN_SRC = 80;
 
 /**
- * Why each image of (already made relative) landing HTML would not be shown: one message per
- * image that has no source, or one that is neither a data image nor `/files/<id>`.
+ * Why each image of (already made relative) landing HTML would not be shown: one error at `path`
+ * per image that has no source, or one that is neither a data image nor `/files/<id>`. Past
+ * MAX_LISTED_ERRORS they are only counted (a page of 100,000 bad images built as many messages).
  */
-export function landingImageProblems(landingHtml: string, shortUrlBase: string): string[] {
+export function landingImageProblems(landingHtml: string, shortUrlBase: string, path: string): FieldErrorList {
   const base = shortUrlBase.replace(/\/+$/, '');
-  const problems: string[] = [];
+  const problems = new FieldErrorList();
   landingImageSources(landingHtml).forEach((src, i) => {
     if (src !== undefined && (isDataImageUrl(src as unknown) || relativeFileId(src) !== undefined)) return;
+    if (problems.full) return problems.countUnlisted(1);
     const shown =
       src === undefined || src === ''
         ? 'has no src'
         : `src "${src.length > MAX_SHOWN_SRC ? `${src.slice(0, MAX_SHOWN_SRC)}…` : src}" is not allowed`;
-    problems.push(
-      `Image ${i + 1} ${shown}: use a file's url as POST /files answers it (${base}/files/<fileId>), /files/<fileId>, or a base64 data:image/(png|jpeg|gif|webp) URL`,
-    );
+    problems.add({
+      path,
+      message: `Image ${i + 1} ${shown}: use a file's url as POST /files answers it (${base}/files/<fileId>), /files/<fileId>, or a base64 data:image/(png|jpeg|gif|webp) URL`,
+    });
   });
   return problems;
 }

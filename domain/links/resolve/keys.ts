@@ -15,6 +15,8 @@ export const linkCacheKeys = (prefix: string) => ({
   missingBudget: (window: number) => `${prefix}:link-missing-budget:${window}`,
   /** Human scans a scan-limited link has resolved (the authority for the limit). */
   humanScans: (linkId: string) => `${prefix}:link-human-scans:${linkId}`,
+  /** The visitor keys a scan-limited link has seen on a UTC day (days since the epoch): each counts once. */
+  limitVisitors: (linkId: string, day: number) => `${prefix}:link-limit-visitors:${linkId}:${day}`,
   /** Failed password attempts of one client on one link, in the current window. */
   passwordAttempts: (linkId: string, client: string) => `${prefix}:link-password-attempts:${linkId}:${client}`,
   /** Failed password attempts on one link from every client, in the current window. */

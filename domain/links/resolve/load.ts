@@ -71,11 +71,11 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
   });
 }
 
-/** The human scans Postgres has counted for a link; seeds the scan-limit counter when Redis has none. */
-export async function loadHumanScanCount(pool: pg.Pool, linkId: string): Promise<number> {
+/** The scans Postgres has counted against a link's limit; seeds the scan-limit counter when Redis has none. */
+export async function loadLimitScanCount(pool: pg.Pool, linkId: string): Promise<number> {
   const { rows } = await pool.query<{ n: number }>({
-    name: 'resolve-link-human-scans',
-    text: 'select human_scan_count as n from link_counters where link_id = $1',
+    name: 'resolve-link-limit-scans',
+    text: 'select limit_scan_count as n from link_counters where link_id = $1',
     values: [linkId],
   });
   return Number(rows[0]?.n ?? 0);
