@@ -12,6 +12,9 @@ import { startScanStack, type ScanStack } from './support/redirect.js';
 
 /** A person's browser: a scan that counts against a limit (no user agent would be a bot). */
 const HUMAN = { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0' } };
+const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 let stack: ScanStack;
 beforeAll(async () => {
@@ -61,9 +64,7 @@ describe('destinations outside ASCII', () => {
       },
     });
     expect(smart.metaData).toMatchObject({ defaultUrl: 'https://xn--bcher-kva.example/welt', rules: [{ url: JAPANESE_ENCODED }] });
-    const iphone =
-      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-    expect((await scan(`/${smart.slug}`, { headers: { 'user-agent': iphone } })).headers.get('location')).toBe(JAPANESE_ENCODED);
+    expect((await scan(`/${smart.slug}`, { headers: { 'user-agent': IPHONE } })).headers.get('location')).toBe(JAPANESE_ENCODED);
     expect((await scan(`/${smart.slug}`, HUMAN)).headers.get('location')).toBe('https://xn--bcher-kva.example/welt');
     expect(await scanCountOf(smart.id, 2)).toMatchObject({ recorded: 2, scanCount: 2 });
   });
@@ -75,9 +76,12 @@ describe('destinations outside ASCII', () => {
       data: { url: 'https://example.com/🎟' },
       linkConfigurations: { scanLimitActive: true, scanLimit: 2 },
     });
+    // Three visitors (one address, three systems): the limit counts a visitor once a day
+    // (docs/decisions/0371-a-scan-limit-counts-visitors.md).
+    const visitors = [HUMAN.headers['user-agent'], WINDOWS, IPHONE];
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const res = await scan(`/${link.slug}`, HUMAN);
+    for (const userAgent of visitors) {
+      const res = await scan(`/${link.slug}`, { headers: { 'user-agent': userAgent } });
       statuses.push(res.status);
       if (res.status === 302) expect(res.headers.get('location')).toBe('https://example.com/%F0%9F%8E%9F');
     }
