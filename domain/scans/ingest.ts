@@ -280,10 +280,12 @@ async function writeColumns(
   db: ConnectionSource,
   columns: StatementColumns,
   partition?: number,
+  claim: { firsts?: boolean[] } = {},
 ): Promise<Omit<IngestResult, 'malformed'> | 'busy'> {
   // Before the transaction's connection is taken: concurrent writers holding theirs while
-  // waiting for a second one could take the whole pool.
-  const firsts = await firstsOnAccount(db, columns);
+  // waiting for a second one could take the whole pool. Once per part: after 'busy' the keys it
+  // inserted are there, its own, and claiming them again would find none new (visitors lost).
+  const firsts = (claim.firsts ??= await firstsOnAccount(db, columns));
   const links = JSON.stringify(columns.links);
   const client = await db.connect();
   let result: { inserted: number; links: number };
@@ -493,7 +495,7 @@ export class ScanIngester {
   }
 
   /** Each part in a transaction of its own, those another worker is writing once it is done with them. */
-  private async writePartitions(parts: Array<{ partition: number; columns: StatementColumns }>): Promise<void> {
+  private async writePartitions(parts: Array<{ partition: number; columns: StatementColumns; firsts?: boolean[] }>): Promise<void> {
     // Workers holding the same partitions start at different ones, so they rarely meet.
     const offset = Math.floor(Math.random() * parts.length);
     let left = [...parts.slice(offset), ...parts.slice(0, offset)];
@@ -501,7 +503,7 @@ export class ScanIngester {
     while (left.length > 0) {
       const busy: typeof left = [];
       for (const part of left) {
-        if ((await writeColumns(this.db, part.columns, part.partition)) === 'busy') busy.push(part);
+        if ((await writeColumns(this.db, part.columns, part.partition, part)) === 'busy') busy.push(part);
       }
       if (busy.length === left.length) {
         await new Promise((resolve) => setTimeout(resolve, pause));
