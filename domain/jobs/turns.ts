@@ -19,7 +19,7 @@
  * account instead of every slot being held by one account's long jobs. A job also waits while one
  * its account queued before it waits, so held-back jobs do not lose their place to newer ones.
  */
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { DelayedError, type Job, type Processor, type Queue } from 'bullmq';
 import type { Database } from '../database.js';
 import { jobs } from '../schema.js';
@@ -165,7 +165,12 @@ async function takeRunningTurn(db: Database, queue: Queue, job: Job<AccountJobDa
       ).some((p) => p !== null)
     )
       return false;
-    await tx.update(jobs).set({ state: 'active', updatedAt: new Date() }).where(eq(jobs.id, job.id!));
+    // Only a row still running: one ended meanwhile (its cafe deleted) stays as it ended, and the
+    // run finds it so (trackAccountJob) rather than leaving it `active` behind a failed job.
+    await tx
+      .update(jobs)
+      .set({ state: 'active', updatedAt: new Date() })
+      .where(and(eq(jobs.id, job.id!), inArray(jobs.state, ['queued', 'active'])));
     return true;
   });
 }
