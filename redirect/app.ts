@@ -132,10 +132,10 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   counterFrom(
     metrics,
     'qrlinks_scans_total',
-    'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full)',
+    'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full); resent: scans of batches sent again from their files, found neither in Redis nor in Postgres',
     () => {
-      const { received, flushed, spooled, dropped } = recorder.stats();
-      return { received, queued: flushed, spooled, dropped };
+      const { received, flushed, resent, spooled, dropped } = recorder.stats();
+      return { received, queued: flushed, resent, spooled, dropped };
     },
     'event',
   );

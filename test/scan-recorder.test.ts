@@ -245,6 +245,8 @@ describe('ScanRecorder keeps each batch on disk until Postgres has its scans', (
     await until(async () => (await queuedScans(queue)).length === 50, 5000);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
     expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(jobIds);
+    // Counted once as queued; the second send is counted as resent.
+    expect(recorder.stats()).toMatchObject({ received: 50, flushed: 50, resent: 50 });
     await acknowledgeQueued(queue);
     await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0, 5000);
   });
@@ -399,7 +401,7 @@ describe('ScanRecorder', () => {
     // margin is for a busy machine's timers, not for a second window).
     expect(jobs[0]!.timestamp - recordedAt).toBeLessThan(100);
     expect(jobs[0]!.opts).toMatchObject({ attempts: 120_000, removeOnComplete: true, removeOnFail: false });
-    expect(recorder.stats()).toEqual({ received: 25, buffered: 0, dropped: 0, flushed: 25, spooled: 0, connected: true });
+    expect(recorder.stats()).toEqual({ received: 25, buffered: 0, dropped: 0, flushed: 25, resent: 0, spooled: 0, connected: true });
   });
 
   it('sends a full batch at once and the remainder within the window', async () => {
@@ -439,7 +441,7 @@ describe('ScanRecorder', () => {
     proxy.restore();
     await until(() => recorder.stats().flushed === 50);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans.slice(0, 50)));
-    expect(recorder.stats()).toEqual({ received: 80, buffered: 0, dropped: 30, flushed: 50, spooled: 0, connected: true });
+    expect(recorder.stats()).toEqual({ received: 80, buffered: 0, dropped: 30, flushed: 50, resent: 0, spooled: 0, connected: true });
   });
 
   it('close() during an outage writes a spool file; the next recorder queues it and deletes the file', async () => {

@@ -82,8 +82,10 @@ export interface ScanRecorderStats {
   buffered: number;
   /** Scans refused because the buffer was full (or recorded after close). */
   dropped: number;
-  /** Scans handed to Redis. */
+  /** Scans handed to Redis (each once: a batch sent again from its file counts under `resent`). */
   flushed: number;
+  /** Scans of batches sent again from their files, found neither in Redis nor in Postgres. */
+  resent: number;
   /** Scans written to spool files at close. */
   spooled: number;
   /** Whether the recorder's Redis connection is up (scans are sent within the window). */
@@ -108,6 +110,8 @@ interface Batch {
   spoolFile?: string;
   /** Its write-ahead file (one line per scan), deleted once the batch is in Postgres or spooled. */
   wal?: { path: string; fd: number | null; bytes: number };
+  /** Sent before and found lost: its scans were counted as flushed then. */
+  resent?: true;
 }
 
 /** A batch in Redis whose scans Postgres may not have yet: kept on disk until it does. */
@@ -159,7 +163,7 @@ export class ScanRecorder {
   private readonly queue: Queue<ScanBatchPayload>;
   /** Oldest first; scans are appended to the last one. Batches being sent are not in here. */
   private batches: Batch[] = [];
-  private counts = { received: 0, buffered: 0, dropped: 0, flushed: 0, spooled: 0 };
+  private counts = { received: 0, buffered: 0, dropped: 0, flushed: 0, resent: 0, spooled: 0 };
   private timer: NodeJS.Timeout | null = null;
   private timerDue = 0;
   private sending: Promise<void> | null = null;
@@ -377,8 +381,10 @@ export class ScanRecorder {
       return false;
     }
     const count = batches.reduce((n, b) => n + b.count, 0);
+    const resent = batches.reduce((n, b) => n + (b.resent ? b.count : 0), 0);
     this.counts.buffered -= count;
-    this.counts.flushed += count;
+    this.counts.flushed += count - resent;
+    this.counts.resent += resent;
     if (this.failures > 0) this.logger.info({ ...this.counts }, 'scan queue reachable again');
     this.failures = 0;
     await this.keep(batches);
@@ -518,11 +524,11 @@ export class ScanRecorder {
       if (kept.wal) {
         const payload = payloadOfWriteAhead(await readFile(kept.wal, 'utf8'));
         const count = scanBatchSize(payload);
-        return { id: kept.id, payload, count, since: Date.now(), wal: { path: kept.wal, fd: null, bytes: kept.bytes } };
+        return { id: kept.id, payload, count, since: Date.now(), wal: { path: kept.wal, fd: null, bytes: kept.bytes }, resent: true };
       }
       const spool = JSON.parse(await readFile(kept.spoolFile!, 'utf8')) as SpoolFile;
       const { payload } = spool.batches.find((b) => b.id === kept.id)!;
-      return { id: kept.id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: kept.spoolFile };
+      return { id: kept.id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: kept.spoolFile, resent: true };
     } catch (err) {
       // Gone: a redirect sharing the folder took it over (it saw the file as abandoned) and sends it.
       if (isGone(err)) this.logger.debug({ file: kept.wal ?? kept.spoolFile }, 'scan batch file taken over by another process');
