@@ -20,7 +20,7 @@ import contextPlugin from './plugins/app/context.js';
 import requestRedisPlugin from './plugins/app/request-redis.js';
 import routeTablePlugin from './plugins/app/route-table.js';
 import errorsPlugin, { clientErrorReply, frameworkErrorReply, notFoundReply } from './plugins/app/errors.js';
-import validationPlugin, { prototypeKeyError, tooManyMembersError } from './plugins/app/validation.js';
+import validationPlugin, { prototypeKeyError, jsonShapeError } from './plugins/app/validation.js';
 import rateLimitPlugin from './plugins/external/rate-limit.js';
 import swaggerPlugin from './plugins/external/swagger.js';
 import analyticsRoutes from './routes/analytics/index.js';
@@ -67,8 +67,8 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    const tooWide = tooManyMembersError(body as string);
-    if (tooWide) return done(tooWide, undefined);
+    const misshapen = jsonShapeError(body as string);
+    if (misshapen) return done(misshapen, undefined);
     parseJson(request, body as string, (err, value) => {
       if (err) return done(prototypeKeyError(body as string) ?? err, undefined);
       done(null, value);

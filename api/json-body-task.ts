@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { bulkInsertBody } from '../domain/cafes/bulk-insert-schema.js';
 import { FieldErrorList, formatPath, zodIssuesToFieldErrors, type FieldError } from '../domain/errors.js';
-import { findUnstorableText, prototypeKeyIn, tooManyMembersError, UNSTORABLE_TEXT_MESSAGE } from './plugins/app/validation.js';
+import { findUnstorableText, prototypeKeyIn, jsonShapeError, UNSTORABLE_TEXT_MESSAGE } from './plugins/app/validation.js';
 
 /** The bodies checked in the thread, by name (a schema cannot be sent to a thread). */
 export const THREAD_CHECKED_BODIES = { 'cafe-bulk-insert': bulkInsertBody } satisfies Record<string, z.ZodType>;
@@ -30,8 +30,8 @@ export function checkJsonBody(task: JsonBodyTask): JsonBodyOutcome {
   let parsed: unknown;
   // An empty body is no body, left to the schema (app.ts's parser does the same).
   if (text !== '') {
-    const tooWide = tooManyMembersError(text);
-    if (tooWide) return failed(tooWide.errors);
+    const misshapen = jsonShapeError(text);
+    if (misshapen) return failed(misshapen.errors);
     try {
       parsed = JSON.parse(text);
     } catch {

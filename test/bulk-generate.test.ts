@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_OBJECT_MEMBERS } from '../api/plugins/app/validation.js';
-import { CSV_MAX_CELLS, CSV_MAX_HEADER_BYTES } from '../domain/bulk/csv.js';
+import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS } from '../api/plugins/app/validation.js';
+import { CSV_MAX_CELL_BYTES, CSV_MAX_CELLS, CSV_MAX_HEADER_BYTES } from '../domain/bulk/csv.js';
 import { BULK_MAX_RECORDS } from '../domain/bulk/schemas.js';
 import { MAX_LISTED_ERRORS } from '../domain/errors.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
@@ -336,6 +336,35 @@ describe('validation: all or nothing, every bad record named', () => {
     expect(text.json().errors).toEqual([{ path: 'data[0].name', message: 'Must be at most 255 characters' }]);
   });
 
+  it('a body nested more than 64 levels deep is refused before it is parsed', async () => {
+    const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const payload = (levels: number) => `{"type":"website","data":[{"name":"a","url":"https://example.com/","x":${deep(levels)}}]}`;
+    const res = await api.app.inject({
+      method: 'POST',
+      url: `${URL_BASE}?dryRun=true`,
+      headers: { authorization: `Basic ${me.key}`, 'content-type': 'application/json' },
+      // Half a million levels: every walker after the parser would go that deep.
+      payload: payload(500_000),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'Validation failed',
+      errors: [{ path: '(body)', message: `Nested more than ${MAX_JSON_DEPTH} levels deep` }],
+    });
+    // At the limit (the body's object, data, the record and x count as four levels) the body is read.
+    const atLimit = await api.app.inject({
+      method: 'POST',
+      url: `${URL_BASE}?dryRun=true`,
+      headers: { authorization: `Basic ${me.key}`, 'content-type': 'application/json' },
+      payload: payload(MAX_JSON_DEPTH - 3),
+    });
+    expect(atLimit.json().errors).toEqual([{ path: 'data[0].x', message: 'Unknown field' }]);
+    // Brackets inside strings are text.
+    const text = await bulk({ type: 'website', data: [{ name: '['.repeat(300), url: 'https://example.com/' }] }, {}, me, '?dryRun=true');
+    expect(text.json().errors).toEqual([{ path: 'data[0].name', message: 'Must be at most 255 characters' }]);
+  });
+
   it('needs the bulk.create scope', async () => {
     const { key } = await createTestAccount(api.ctx, { scopes: ['links.create'] });
     const res = await call(api.app, key, 'POST', URL_BASE, { type: 'website', data: [RECORDS.website(0)] });
@@ -545,8 +574,23 @@ describe('the CSV form', () => {
     expect(long.body.length).toBeLessThan(1024);
     const row = await send(`name,url\nA,https://example.com/${','.repeat(500_000)}\n`, { type: 'website' });
     expect(row.json().errors).toEqual([{ path: 'file', message: `A row has more than ${CSV_MAX_CELLS} cells; ${columns}` }]);
-    // A parser error quoting a 1 MB field is cut.
-    const quote = await send(`name,url\nA${'x'.repeat(1_000_000)}"b,https://example.com/\n`, { type: 'website' });
+    // One cell longer than any field: refused before the parser makes a string of it.
+    const cell = await send(`name,url\nA,https://example.com/${'x'.repeat(10_000_000)}\n`, { type: 'website' });
+    expect(cell.statusCode).toBe(400);
+    expect(cell.json().errors).toEqual([
+      { path: 'file', message: `A cell is longer than ${CSV_MAX_CELL_BYTES} bytes; no field takes more than 5000 characters` },
+    ]);
+    const quotedCell = await send(`name,url\n"${'x'.repeat(CSV_MAX_CELL_BYTES)}",https://example.com/\n`, { type: 'website' });
+    expect(quotedCell.json().errors).toEqual(cell.json().errors);
+    // A cell just under it reaches the record's own check.
+    const under = await send(
+      `name,url\n"${'x'.repeat(CSV_MAX_CELL_BYTES - 3)}",https://example.com/\n`,
+      { type: 'website' },
+      '?dryRun=true',
+    );
+    expect(under.json().errors).toEqual([{ path: 'file.row[2].name', message: 'Must be at most 255 characters' }]);
+    // A parser error quoting a long field is cut.
+    const quote = await send(`name,url\nA${'x'.repeat(60_000)}"b,https://example.com/\n`, { type: 'website' });
     expect(quote.json().errors).toEqual([
       { path: 'file', message: expect.stringMatching(/^Not a readable CSV file: Invalid Opening Quote: .*…$/) },
     ]);

@@ -6,11 +6,13 @@
  * be blank; cells of number fields are read as numbers when they are written as one. Problems are
  * reported at `file.row[N].<field>`, N being the row as a spreadsheet numbers it (the header is row 1).
  * The file's shape is bounded before it is parsed: a header of at most CSV_MAX_HEADER_BYTES, rows
- * of at most CSV_MAX_CELLS cells (a record has far fewer fields), at most BULK_MAX_RECORDS records.
+ * of at most CSV_MAX_CELLS cells (a record has far fewer fields), cells of at most
+ * CSV_MAX_CELL_BYTES, at most BULK_MAX_RECORDS records.
  */
 import { parse } from 'csv-parse/sync';
 import { firstCodePoints } from '../../platform/format/text.js';
 import { ValidationError, type FieldError } from '../errors.js';
+import { LONG_TEXT_MAX } from '../links/data/limits.js';
 import { BULK_MAX_RECORDS, bulkRecordSchemas, type BulkType } from './schemas.js';
 
 const NUMBER_FIELDS: Partial<Record<BulkType, ReadonlySet<string>>> = { product: new Set(['subTotal', 'tax', 'totalNet']) };
@@ -26,6 +28,12 @@ export interface CsvBatch {
 export const CSV_MAX_HEADER_BYTES = 16 * 1024;
 /** Cells in any row: more than any record's fields, so every extra column can still be named. */
 export const CSV_MAX_CELLS = 100;
+/**
+ * Bytes of one cell, quotes included: the longest field (LONG_TEXT_MAX characters) written in
+ * four-byte characters with every quote doubled fits with room to spare. The parser would build a
+ * cell of any length (a whole 12 MB file as one string) before the record's schema refused it.
+ */
+export const CSV_MAX_CELL_BYTES = 64 * 1024;
 const PARSER_MESSAGE_MAX = 200;
 
 const QUOTE = 0x22;
@@ -42,18 +50,29 @@ const CR = 0x0d;
 function checkTableWidth(file: Buffer, columnsOf: string): void {
   let quoted = false;
   let cells = 1;
+  let cellStart = 0;
   let headerEnd = -1;
   for (let i = 0; i < file.length; i++) {
     const byte = file[i];
+    if (i - cellStart >= CSV_MAX_CELL_BYTES) {
+      throw new ValidationError([
+        {
+          path: 'file',
+          message: `A cell is longer than ${CSV_MAX_CELL_BYTES} bytes; no field takes more than ${LONG_TEXT_MAX} characters`,
+        },
+      ]);
+    }
     if (byte === QUOTE) quoted = !quoted;
     else if (quoted) continue;
     else if (byte === COMMA) {
+      cellStart = i + 1;
       if (++cells > CSV_MAX_CELLS) {
         const where = headerEnd < 0 ? 'The header row' : 'A row';
         throw new ValidationError([{ path: 'file', message: `${where} has more than ${CSV_MAX_CELLS} cells; ${columnsOf}` }]);
       }
     } else if (byte === LF || byte === CR) {
       cells = 1;
+      cellStart = i + 1;
       if (headerEnd < 0) headerEnd = i;
     }
     if (headerEnd < 0 && i >= CSV_MAX_HEADER_BYTES) {

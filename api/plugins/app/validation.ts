@@ -102,23 +102,32 @@ function refuseUnstorableText(request: FastifyRequest): void {
 
 /** More members than any object of a request has (a record has a few dozen at most). */
 export const MAX_OBJECT_MEMBERS = 1000;
+/**
+ * Deeper than any body of the API nests (a multi-links logo, the deepest free-form member, is at
+ * most 32 levels inside `data`).
+ */
+export const MAX_JSON_DEPTH = 64;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+/** What an open array counts on the members stack: arrays' commas are not members. */
+const IN_ARRAY = -1;
 
 /**
- * A JSON text with an object of more than MAX_OBJECT_MEMBERS members is refused before it is
- * parsed: one object of 800,000 members costs seconds to parse, walk and validate (the engine
- * turns it into a dictionary), where the same bytes as small objects cost a tenth of that. One
- * pass over the text counting the colons of each open object; a text too short to hold that many
- * members is not scanned.
+ * A JSON text that nests deeper than MAX_JSON_DEPTH, or has an object of more than
+ * MAX_OBJECT_MEMBERS members, is refused before it is parsed. One object of 800,000 members costs
+ * seconds to parse, walk and validate (the engine turns it into a dictionary), where the same bytes
+ * as small objects cost a tenth of that; a megabyte of `[` is half a million levels for every
+ * walker after the parser. One pass over the text, keeping a count of colons for each open object.
  */
-export function tooManyMembersError(text: string): ValidationError | null {
-  if (text.length <= MAX_OBJECT_MEMBERS * 4) return null;
-  const members: number[] = [];
+export function jsonShapeError(text: string): ValidationError | null {
+  if (text.length <= MAX_JSON_DEPTH * 2) return null;
+  const open: number[] = [];
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -126,9 +135,11 @@ export function tooManyMembersError(text: string): ValidationError | null {
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE) members.push(0);
-    else if (c === CLOSE_BRACE) members.pop();
-    else if (c === COLON && members.length > 0 && ++members[members.length - 1]! > MAX_OBJECT_MEMBERS) {
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (open.push(c === OPEN_BRACE ? 0 : IN_ARRAY) > MAX_JSON_DEPTH)
+        return new ValidationError([{ path: '(body)', message: `Nested more than ${MAX_JSON_DEPTH} levels deep` }]);
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) open.pop();
+    else if (c === COLON && open.length > 0 && open[open.length - 1]! !== IN_ARRAY && ++open[open.length - 1]! > MAX_OBJECT_MEMBERS) {
       return new ValidationError([{ path: '(body)', message: `An object has more than ${MAX_OBJECT_MEMBERS} members` }]);
     }
   }
