@@ -8,7 +8,7 @@
 export { accounts, apiKeys, PLANS, type Plan } from './accounts/tables.js';
 export { folders } from './folders/tables.js';
 export { templates } from './templates/tables.js';
-export { linkCounters, links } from './links/tables.js';
+export { accountLinkUsage, linkCounters, links } from './links/tables.js';
 export { fileBlobs, files } from './files/tables.js';
 export { scans, linkScanHours, scanRollups, scanVisitorDays, scanBatchAcks, scanSpoolFolders } from './scans/tables.js';
 export { jobs, JOB_STATES, type JobState } from './jobs/tables.js';

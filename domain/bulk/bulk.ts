@@ -22,6 +22,7 @@ import { assertEncodable } from '../qr/qr-images.js';
 import { csvIssuePath } from './csv.js';
 import type { BulkGeneratePayload, BulkLink } from './job.js';
 import { bulkBodySchema, recordToLink, type BulkBody, type BulkLinkRecord } from './schemas.js';
+import { assertLinkUsageWithinPlan } from '../links/usage.js';
 
 export interface CheckedBulkRequest {
   /** Records sent (0 when `data` is not a list). */
@@ -163,6 +164,7 @@ export async function insertBulkLinks(
       for (const row of inserted.rows) made[row.source_index] = { id: row.id, dynamicLinkId: row.slug };
       pending = pending.filter((i) => made[i] === undefined);
     }
+    await assertLinkUsageWithinPlan(tx, accountId, { links: total, dataBytes: 1 });
     return made as BulkLink[];
   });
 }

@@ -26,6 +26,7 @@ import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug, shortUrl } from './slugs.js';
 import { linkStatusSql } from './status.js';
+import { assertLinkUsageWithinPlan, linkDataBytes } from './usage.js';
 
 export type LinkRow = typeof links.$inferSelect;
 
@@ -238,6 +239,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
     const named = await attachFiles(tx, who.accountId, row!.id, fileIds);
     const own = await pointAtOwnFiles(tx, row!, named);
     await extras.within?.(tx, own);
+    await assertLinkUsageWithinPlan(tx, who.accountId, { links: 1, dataBytes: 1 });
     return own;
   });
   // A redirect process may hold "no such slug" for a custom slug that now exists.
@@ -437,6 +439,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   let row: LinkRow;
   try {
     row = await ctx.db.transaction(async (tx) => {
+      const bytesBefore = await linkDataBytes(tx, current.id);
       const [updated] = await tx
         .update(links)
         .set({
@@ -455,7 +458,9 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         .returning();
       // A cafe's link holds the cafe's images, which its data does not name: they stay.
       if (current.menu === null) await detachFilesNotIn(tx, current.id, fileIds);
-      return pointAtOwnFiles(tx, updated!, await attachFiles(tx, who.accountId, current.id, fileIds));
+      const own = await pointAtOwnFiles(tx, updated!, await attachFiles(tx, who.accountId, current.id, fileIds));
+      await assertLinkUsageWithinPlan(tx, who.accountId, { links: 0, dataBytes: (await linkDataBytes(tx, current.id)) - bytesBefore });
+      return own;
     });
   } catch (err) {
     if (isSlugConflict(err)) throw customUrlTaken();
@@ -556,6 +561,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
       })
       .returning();
     await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
+    await assertLinkUsageWithinPlan(tx, who.accountId, { links: 1, dataBytes: 1 });
     return row!;
   });
   await invalidateLinks(ctx, [copy.slug]);

@@ -3,7 +3,7 @@ import type { PageStyle } from './page-style.js';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, tstz } from '../columns.js';
-import { accountId } from '../accounts/tables.js';
+import { accountId, accounts } from '../accounts/tables.js';
 import { folders } from '../folders/tables.js';
 
 export const links = pgTable(
@@ -98,3 +98,17 @@ export const linkCounters = pgTable(
   },
   (t) => [index('link_counters_account_visited_idx').on(t.accountId, t.scanCount.desc(), t.linkId.desc())],
 );
+
+/**
+ * Each account's links and the bytes of their non-file content (data and page style, as JSON
+ * text), kept by triggers on `links` (migration 0020) so every way a link is made or removed
+ * counts, and read against the plan's limits in the transaction that adds or grows a link
+ * (domain/links/usage.ts; docs/decisions/0372-links-and-their-content-bounded-per-plan.md).
+ */
+export const accountLinkUsage = pgTable('account_link_usage', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  links: bigint('links', { mode: 'number' }).notNull().default(0),
+  dataBytes: bigint('data_bytes', { mode: 'number' }).notNull().default(0),
+});

@@ -8,7 +8,9 @@
  * A retry (a worker killed in either phase) finds the committed batch instead of inserting it
  * again, and rebuilds the ZIP under the same key (codes already rendered come from the cache).
  */
+import { UnrecoverableError } from 'bullmq';
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { AppError } from '../../domain/errors.js';
 import { links } from '../../domain/schema.js';
 import { bulkManifest, insertBulkLinks, zipEntryName } from '../../domain/bulk/bulk.js';
 import type { BulkGeneratePayload, BulkGenerateResult } from '../../domain/bulk/job.js';
@@ -28,7 +30,10 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
   return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(ctx.db, async (job, payload, reportProgress) => {
     const { accountId } = job.data;
     const jobId = job.id!;
-    const made = await insertBulkLinks(ctx, accountId, jobId, payload);
+    const made = await insertBulkLinks(ctx, accountId, jobId, payload).catch((err: unknown) => {
+      // Past the plan's link limits: another attempt would be refused the same way.
+      throw err instanceof AppError ? new UnrecoverableError(err.message) : err;
+    });
     const result: BulkGenerateResult = { jobId, count: made.length, links: made };
     await publishInterimResult(ctx.db, job, result, INSERT_PROGRESS);
 

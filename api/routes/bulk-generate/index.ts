@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkBulkRequest } from '../../../domain/bulk/bulk.js';
+import { assertRoomForLinks } from '../../../domain/links/usage.js';
 import { readBulkCsv } from '../../../domain/bulk/csv.js';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, type BulkType } from '../../../domain/bulk/schemas.js';
 import { bulkResultResponse, dryRunResponse } from './schemas.js';
@@ -108,6 +109,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (request.query.dryRun)
         return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
       if (!checked.payload) throw new ValidationError(checked.errors);
+      // An early answer when the links cannot fit (the job checks again as it inserts them). A
+      // keyed request may be a replay of one whose links exist, so it is left to the job's check.
+      if (request.headers['idempotency-key'] === undefined) await assertRoomForLinks(ctx.db, accountId, checked.count);
       const jobId = await startRequestJob(request, { queue: 'bulk-generate', payload: checked.payload }, checked.body);
       return answerQueuedJob(
         request,

@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'Makes, in one transaction, the cafe and a link of type `menu` whose `menu` column is the cafe’s id ' +
         '(`GET /links?menu=<cafe id>` finds it); the answer carries the link. Deleting that link deletes the cafe.',
       body: createCafeBody,
-      response: { 200: cafeAnswer, ...errorResponses(401, 429) },
+      response: { 200: cafeAnswer, ...errorResponses(401, 409, 413, 429) },
     },
     handler: async (request) => ({ data: cafeView(ctx, await createCafe(ctx, request.principal, request.body)) }),
   });
