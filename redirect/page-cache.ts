@@ -12,10 +12,12 @@
  *   chose (at most five, keyed by that language, never by the raw Accept-Language header), sent
  *   with Vary: Accept-Language. When Postgres cannot be read, the kept page serves; with none, the
  *   scan gets the 503 page.
- * - the page of any other link type with one (a contact card, Wi-Fi, files, …) per copy of the
- *   link the resolver holds (a new copy comes with every change and refresh), per platform and per
- *   page language: made in this thread, as it is small, once instead of on every scan. Not an
- *   event's page, which changes as the event ends; it is made for each scan.
+ * - the page of any other link type with one (a contact card, Wi-Fi, files, …) per version of the
+ *   link (the JSON the resolver's copy was made from: an unchanged link reloaded after its copy
+ *   was dropped keeps its page), per page language, and per platform only when the page read it
+ *   (map links: a location, a contact's address): made in this thread, as it is small, once
+ *   instead of on every scan. Not an event's page, which changes as the event ends; it is made
+ *   for each scan.
  * The thread also compresses the page (brotli and gzip), so a scan of a kept page does no work
  * that grows with the page but sending it. One render per page at a time: scans arriving
  * meanwhile wait for it. Pages are kept within a byte budget (their bytes, compressed copies
@@ -26,6 +28,7 @@ import type pg from 'pg';
 import { loadPublishedMenu, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
 import type { DayHours } from '../domain/cafes/opening-hours.js';
 import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
+import { versionOfCopy } from '../domain/links/resolve/link-resolver.js';
 import { renderedPage, type RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
 import { acceptedEncoding } from './pages/compression.js';
@@ -33,7 +36,10 @@ import { linkPageUrls } from './pages/file-urls.js';
 import { CATALOGUE_LANGUAGES, pageLocale } from './pages/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
 import { menuLocale } from './pages/menu/words.js';
+import type { ScannerPlatform } from './pages/maps.js';
 import type { EncodedPage, Scanner } from './pages/types.js';
+
+const SCANNER_PLATFORMS: readonly ScannerPlatform[] = ['ios', 'android', 'other'];
 
 /**
  * A menu page in another look than the saved one (a preview, menu-preview.ts): kept apart from the
@@ -69,7 +75,7 @@ export class PageCache {
   private bytes = 0;
   /** Pages made since the process started, by kind (for metrics): landing and menu pages in the render thread, the others in this one. */
   readonly rendered = { landing: 0, menu: 0, link: 0 };
-  /** A number per copy of a link the resolver handed out: a link page is kept for the copy it was made from. */
+  /** A number per copy of a link the resolver did not hand out: a link page is kept for the copy it was made from. */
   private readonly copies = new WeakMap<ResolvedLink, string>();
   private copiesMade = 0;
 
@@ -191,19 +197,43 @@ export class PageCache {
 
   /**
    * The page of a link of a type `renderLinkPage` answers with a page (not landing, menu or
-   * event), for `scanner`, encoded for `acceptEncoding`: kept per copy of the link, platform and
-   * page language.
+   * event), for `scanner`, encoded for `acceptEncoding`: kept per version of the link and page
+   * language, and per platform only when making it read the scanner's platform. Most pages (Wi-Fi,
+   * email, files, a contact without an address) are the same on every phone: one page serves all
+   * three platforms instead of being made and kept three times.
    */
   linkPage(link: ResolvedLink, scanner: Scanner, acceptEncoding: string | undefined): EncodedPage {
     const locale = pageLocale(link.pageStyle?.language, scanner.acceptLanguage);
-    const id = `page|${link.id}|${scanner.platform}|${locale.tag}|${locale.negotiated}`;
-    let copy = this.copies.get(link);
-    if (copy === undefined) this.copies.set(link, (copy = String(this.copiesMade++)));
-    const kept = this.entries.get(id);
-    if (kept && kept.key === copy) return encodedFor(this.touch(id, kept).page, acceptEncoding);
-    const page = renderedPage(renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl), scanner));
+    const version = versionOfCopy(link) ?? this.copyNumber(link);
+    const base = `page|${link.id}|${locale.tag}|${locale.negotiated}`;
+    const anyPlatform = `${base}|*`;
+    const ownPlatform = `${base}|${scanner.platform}`;
+    for (const id of [anyPlatform, ownPlatform]) {
+      const kept = this.entries.get(id);
+      if (kept && kept.key === version) return encodedFor(this.touch(id, kept).page, acceptEncoding);
+    }
+    let readPlatform = false;
+    const watched: Scanner = { ...scanner };
+    Object.defineProperty(watched, 'platform', {
+      enumerable: true,
+      get: () => {
+        readPlatform = true;
+        return scanner.platform;
+      },
+    });
+    const page = renderedPage(renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl), watched));
     this.rendered.link++;
-    return encodedFor(this.keep(id, { key: copy, clock: null, page }).page, acceptEncoding);
+    if (readPlatform) return encodedFor(this.keep(ownPlatform, { key: version, clock: null, page }).page, acceptEncoding);
+    // The platforms' pages of an earlier version are of no use any more.
+    for (const platform of SCANNER_PLATFORMS) this.forget(`${base}|${platform}`);
+    return encodedFor(this.keep(anyPlatform, { key: version, clock: null, page }).page, acceptEncoding);
+  }
+
+  /** A number per copy, for a copy the resolver did not hand out (tests, previews): a page is kept for that copy. */
+  private copyNumber(link: ResolvedLink): string {
+    let copy = this.copies.get(link);
+    if (copy === undefined) this.copies.set(link, (copy = `copy ${this.copiesMade++}`));
+    return copy;
   }
 
   private touch(key: string, kept: Entry): Entry {

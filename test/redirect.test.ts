@@ -389,6 +389,27 @@ describe('pages and downloads', () => {
     expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${link.slug}`, card('Gracie'))).statusCode).toBe(200);
     expect(await (await redirect.get(`/${link.slug}`, ua(IPHONE))).text()).toContain('Gracie');
     expect(await waitForScans(link.id, 6)).toHaveLength(6);
+
+    // A page that shows the same on every phone (no map link) is made once for all platforms.
+    const wifi = await createLink({
+      name: 'Guest Wi-Fi',
+      type: 'wifi',
+      data: { ssid: 'Corner Cafe', password: 'espresso42', encryption: 'WPA' },
+    });
+    const first = await pagesMade();
+    const pages = [];
+    for (const agent of [IPHONE, ANDROID, WINDOWS, IPHONE]) pages.push(await (await redirect.get(`/${wifi.slug}`, ua(agent))).text());
+    expect(pages[0]).toContain('Corner Cafe');
+    expect(new Set(pages).size).toBe(1);
+    expect(await pagesMade()).toBe(first + 1);
+    // A contact without an address has no map link either.
+    const noAddress = await createLink({
+      name: 'Ada',
+      type: 'vcard',
+      data: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+    });
+    for (const agent of [IPHONE, ANDROID, WINDOWS]) expect((await redirect.get(`/${noAddress.slug}`, ua(agent))).status).toBe(200);
+    expect(await pagesMade()).toBe(first + 2);
   });
 
   it('an event link offers its .ics; image and pdf pages show files served by this host', async () => {

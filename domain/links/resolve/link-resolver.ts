@@ -77,6 +77,18 @@ interface LocalEntry {
 
 const digestOf = (json: string) => createHash('sha256').update(json).digest('base64');
 
+/** The digest of the JSON each copy handed out was made from: copies of the same JSON share it. */
+const copyDigests = new WeakMap<ResolvedLink, string>();
+
+/**
+ * What `link` was made from, as a digest of its JSON: two copies with the same digest describe the
+ * same link, so what was made from one (a page) serves the other. Undefined for a copy this
+ * module did not hand out.
+ */
+export function versionOfCopy(link: ResolvedLink): string | undefined {
+  return copyDigests.get(link);
+}
+
 // Writes a loaded entry only if no invalidation bumped the slug's version since it was read, so a
 // slow loader can never put back what a change just removed. A "no such slug" entry ('null') also
 // needs room in the window's budget (KEYS[3], ARGV[4] entries per window of ARGV[3] seconds).
@@ -257,6 +269,7 @@ export class LinkResolver {
     const digest = digestOf(source);
     const held = this.local.get(slug) ?? this.missing.get(slug);
     const link = held?.digest === digest ? held.link : parsed !== undefined ? parsed : fromRedisEntry(source);
+    if (link) copyDigests.set(link, digest);
     if (epoch !== this.epoch) return link;
     this.forget(slug);
     const now = Date.now();
