@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { cpus } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -22,7 +23,7 @@ import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
 import { newScanId } from '../domain/scans/scan-id.js';
 import type { ScanEvent } from '../domain/scans/types.js';
 import { batches, untilQueueEmpty } from './scans.js';
-import { commandCpuSeconds, freshDatabase, median, printTable, startWorker } from './support.js';
+import { commandCpuSeconds, freshDatabase, machineCpuTicks, median, printTable, processCpuSeconds, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PREFIX = 'qrlinks-bench-scan-workers';
@@ -105,6 +106,9 @@ interface Case {
   scansPerSecond: number;
   lockShare: number;
   postgresCpuMicros: number;
+  workerCpuMicros: number;
+  /** Share of the machine's CPU time (all cores) that was busy while the backlog drained. */
+  machineBusy: number;
 }
 
 async function drain(
@@ -138,6 +142,8 @@ async function drain(
         }),
       );
     const cpuBefore = await commandCpuSeconds('postgres');
+    const workersBefore = await workerCpu(children);
+    const machineBefore = await machineCpuTicks();
     const sampler = sampleWaits(databaseUrl);
     const start = performance.now();
     await queue.resume();
@@ -145,13 +151,27 @@ async function drain(
     const ms = performance.now() - start;
     const { active, locked } = await sampler.stop();
     const cpu = (await commandCpuSeconds('postgres')) - cpuBefore;
+    const workersCpu = (await workerCpu(children)) - workersBefore;
+    const machine = await machineCpuTicks();
     const { rows } = await pool.query<{ n: number }>('select count(*)::int as n from scans');
     if (rows[0]!.n !== SCANS) throw new Error(`expected ${SCANS} scans, found ${rows[0]!.n}`);
-    return { scansPerSecond: SCANS / (ms / 1000), lockShare: active ? locked / active : 0, postgresCpuMicros: (cpu * 1e6) / SCANS };
+    return {
+      scansPerSecond: SCANS / (ms / 1000),
+      lockShare: active ? locked / active : 0,
+      postgresCpuMicros: (cpu * 1e6) / SCANS,
+      workerCpuMicros: (workersCpu * 1e6) / SCANS,
+      machineBusy: (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total),
+    };
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : null)));
   }
+}
+
+async function workerCpu(children: ChildProcess[]): Promise<number> {
+  let seconds = 0;
+  for (const child of children) seconds += await processCpuSeconds(child.pid!);
+  return seconds;
 }
 
 export async function benchScanWorkers(): Promise<string> {
@@ -183,7 +203,15 @@ export async function benchScanWorkers(): Promise<string> {
   const one = median(results.get(1)!.map((c) => c.scansPerSecond));
   return printTable(
     `scan-workers: a backlog of ${SCANS.toLocaleString('en')} scans (one account, ${LINKS.toLocaleString('en')} links, a third on ${HOT_LINKS} hot links) drained by 1, 2 and 4 worker processes, median of ${RUNS}`,
-    ['worker processes', 'scans/s', '× one worker', 'Postgres lock waits (share of active backend samples)', 'Postgres CPU per scan'],
+    [
+      'worker processes',
+      'scans/s',
+      '× one worker',
+      'Postgres lock waits (share of active backend samples)',
+      'Postgres CPU per scan',
+      'workers CPU per scan',
+      `machine busy (${cpus().length} cores)`,
+    ],
     WORKERS.map((w) => {
       const cases = results.get(w)!;
       const rate = median(cases.map((c) => c.scansPerSecond));
@@ -193,6 +221,8 @@ export async function benchScanWorkers(): Promise<string> {
         (rate / one).toFixed(2),
         `${(median(cases.map((c) => c.lockShare)) * 100).toFixed(0)}%`,
         `${median(cases.map((c) => c.postgresCpuMicros)).toFixed(0)} µs`,
+        `${median(cases.map((c) => c.workerCpuMicros)).toFixed(0)} µs`,
+        `${(median(cases.map((c) => c.machineBusy)) * 100).toFixed(0)}%`,
       ];
     }),
   );

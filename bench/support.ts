@@ -95,6 +95,15 @@ export async function peakRssWhile<T>(pid: number, work: Promise<T>, everyMs: nu
 }
 
 /** utime + stime of a /proc/<pid>/stat line, in seconds (clock ticks of 1/100 s). */
+/** The whole machine's CPU time so far, all cores: busy and total clock ticks (/proc/stat). */
+export async function machineCpuTicks(): Promise<{ busy: number; total: number }> {
+  const first = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+  const ticks = first.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - ticks[3]! - ticks[4]!, total };
+}
+
 function cpuSecondsOf(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
