@@ -11,6 +11,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../platform/config/index.js';
 import { createLogger } from '../platform/logger.js';
@@ -260,6 +261,45 @@ describe('ScanRecorder keeps each batch on disk until Postgres has its scans', (
     await wipe(queue);
     await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 0, 5000);
     expect(await queue.count()).toBe(0);
+  });
+
+  it('a check slower than its interval is not run twice at once: a batch Postgres has is never judged lost', async () => {
+    const { config, queue, recorder } = await setup();
+    const first = scan();
+    await recordScan(recorder, first);
+    await until(async () => (await queue.count()) === 1);
+    const [written] = await acknowledgeQueued(queue);
+    // Postgres slow to answer: the check's taking of the acknowledgement waits on this row lock
+    // (held, and watched, on connections of their own: the recorder's pool is the test's).
+    const slow = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await slow.connect();
+    await watcher.connect();
+    try {
+      await slow.query('begin');
+      await slow.query('select 1 from scan_batch_acks where batch_id = $1 for update', [written]);
+      // The job completes and leaves Redis, as it does once a worker has written it.
+      await wipe(queue);
+      const waitingChecks = async () =>
+        (
+          await watcher.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'delete from scan_batch_acks%'`,
+          )
+        ).rows[0]!.n;
+      await until(async () => (await waitingChecks()) === 1, 5000);
+      // Another batch sent while that check waits: it used to start a second check beside the first.
+      await recordScan(recorder, scan());
+      await until(async () => (await queue.count()) === 1);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await waitingChecks()).toBe(1);
+    } finally {
+      await slow.query('commit');
+      await slow.end();
+      await watcher.end();
+    }
+    await until(async () => (await walFiles(config.SCAN_SPOOL_DIR)).length === 1, 5000);
+    expect(ids(await queuedScans(queue))).not.toContain(first.id);
+    expect(recorder.stats()).toMatchObject({ received: 2, flushed: 2, resent: 0 });
   });
 
   it('close() leaves the batches Postgres does not have yet; the next start takes them over without queueing them twice', async () => {

@@ -399,7 +399,10 @@ export class ScanRecorder {
       else if (spoolFile) this.addKept({ id, spoolFile, bytes: MIN_FILE_BYTES, touchedAt: now });
     }
     await this.keepWithinBound();
-    if (this.kept.size > 0 && !this.keptTimer && !this.closed) {
+    // One check at a time: a check takes the acknowledgements it reads, so a second one beside a
+    // slow first would find a batch's taken, and its job gone, and send the batch again. The
+    // check arms the next one when it ends.
+    if (this.kept.size > 0 && !this.keptTimer && !this.checking && !this.closed) {
       this.keptTimer = setTimeout(() => {
         this.keptTimer = null;
         this.checking = this.checkKept(KEPT_CHECK_MAX)
