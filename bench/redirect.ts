@@ -455,6 +455,7 @@ export async function benchRedirect(): Promise<string> {
     const rssIdle: number[] = [];
     const rssSingle: number[] = [];
     const rssMix: number[] = [];
+    const remade: number[] = [];
     // Rounds of (b), (a), (c) back to back: this machine's speed drifts by tens of percent over a
     // minute, so each ratio compares runs made seconds apart, and the table gives their medians.
     for (let round = 0; round < RUNS; round++) {
@@ -483,7 +484,11 @@ export async function benchRedirect(): Promise<string> {
       // Their CPU per request counts until the worker has written every scan of the run.
       const pids = { redirect: redirectPid, worker: worker.pid! };
       scripted.push(await withCpu(pids, cpuSingle, loadOnce(ourOrigin, singleFile), drained));
+      const madeBefore = await pagesMade(ourOrigin);
       mixed.push(await withCpu(pids, cpuMix, peakRssInto(redirectPid, rssMix, loadOnce(ourOrigin, mix.file)), drained));
+      // Every page link was scanned before the round: a page made now is one the cache let go of.
+      const pageScans = (mixed.at(-1)!.completed * (MIX_LINKS - (mix.byType.website ?? 0))) / MIX_LINKS;
+      remade.push(((await pagesMade(ourOrigin)) - madeBefore) / pageScans);
       // The same without the per-scan write-ahead (SCAN_WRITE_AHEAD=false): what that costs, paired.
       unlogged.push(await loadOnce(unloggedUrl));
       await drained();
@@ -568,6 +573,13 @@ export async function benchRedirect(): Promise<string> {
         ],
         ["(a): all of a run's scans in Postgres, after its load stopped", `${(median(drainMs) / 1000).toFixed(1)} s`, '', '', ''],
         [
+          '(m): pages made again during the mix, per scan of a page link (each was scanned before; median)',
+          `${(median(remade) * 100).toFixed(1)}%`,
+          '',
+          '',
+          `rounds: ${remade.map((r) => `${(r * 100).toFixed(1)}%`).join(', ')}`,
+        ],
+        [
           "(a)'s process, VmRSS MB (medians): idle after start / peak under (a) / peak under (m)",
           `${median(rssIdle).toFixed(0)} / ${median(rssSingle).toFixed(0)} / ${median(rssMix).toFixed(0)}`,
           '',
@@ -586,6 +598,15 @@ export async function benchRedirect(): Promise<string> {
     await database.close();
     await rm(mixDir, { recursive: true, force: true });
   }
+}
+
+/** Pages the redirect at `origin` has made since it started (qrlinks_pages_rendered_total, every kind). */
+async function pagesMade(origin: string): Promise<number> {
+  const text = await (await fetch(`${origin}metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('qrlinks_pages_rendered_total{'))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
 }
 
 /**
