@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -230,6 +231,67 @@ export async function sendOverConnections<T>(
   );
   return performance.now() - start;
 }
+
+export interface TimedAnswer {
+  /** Time to the answer's first byte (its status line and headers). */
+  ms: number;
+  status: number;
+  /** Bytes of its body, read to the end. */
+  bytes: number;
+}
+
+/** A GET of `url` as a phone's browser sends it (compressed answers welcome), with `headers` on top. */
+export function timedGet(url: string, headers: Record<string, string> = {}): Promise<TimedAnswer> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    request(
+      url,
+      {
+        headers: {
+          'accept-encoding': 'gzip, deflate, br',
+          'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)',
+          ...headers,
+        },
+      },
+      (res) => {
+        const ms = performance.now() - start;
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ ms, status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      },
+    )
+      .on('error', reject)
+      .end();
+  });
+}
+
+/**
+ * `clients` sequential clients sending GET `url` (timedGet, with `headers`) until `stopped()` says
+ * stop: every answer's time to first byte, and how many answers came with each status.
+ */
+export async function getUntil(
+  url: string,
+  stopped: () => boolean,
+  { clients = 2, headers = {} }: { clients?: number; headers?: Record<string, string> } = {},
+): Promise<{ times: number[]; statuses: Record<string, number> }> {
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!stopped()) {
+        const { ms, status } = await timedGet(url, headers);
+        times.push(ms);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  return { times, statuses };
+}
+
+/** The value a fraction `p` of the way up `values` in order (0.99: the p99). */
+export const percentile = (values: number[], p: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 /** The middle value (the upper one of an even count). */
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
