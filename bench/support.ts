@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
 import { migrateDatabase } from '../platform/database/migrate.js';
-import { ROLE_RUNTIME, type Role } from '../platform/process/role-runtime.js';
+import { ROLE_RUNTIME, type Role, type RoleRuntime } from '../platform/process/role-runtime.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 
@@ -34,11 +34,20 @@ export function startProcess(entry: string, env: Record<string, string>): ChildP
   });
 }
 
-/** A real worker process (workers/server.ts), resolved once it logs that its processors run. */
-export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
+/** A role's entry module in dist/. */
+const compiledEntry = (role: RoleRuntime) => join('dist', role.entry.replace(/\.ts$/, '.js'));
+
+/**
+ * A real worker process (workers/server.ts), resolved once it logs that its processors run; with
+ * `compiled`, its dist/ bundle with the role's flags and environment, as production runs it (call
+ * buildDist first).
+ */
+export async function startWorker(env: Record<string, string>, compiled = false): Promise<ChildProcess> {
+  const role = ROLE_RUNTIME.worker;
+  const [args, roleEnv] = compiled ? [[...role.nodeOptions, compiledEntry(role)], role.env] : [['--import', 'tsx', role.entry], {}];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...roleEnv, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   for await (const line of createInterface({ input: child.stdout! })) {
@@ -114,12 +123,18 @@ export async function buildDist(): Promise<void> {
  */
 export function startCompiledServer(name: Role, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
   const role = ROLE_RUNTIME[name];
-  const child = spawn(process.execPath, [...role.nodeOptions, join('dist', role.entry.replace(/\.ts$/, '.js'))], {
+  const child = spawn(process.execPath, [...role.nodeOptions, compiledEntry(role)], {
     cwd: ROOT,
     env: { ...process.env, ...role.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return untilHealthy(child, role.entry, healthUrl);
+}
+
+/** The old generation a role's flags cap its heap at (--max-old-space-size), in MB; null without one. */
+export function heapCapMb(name: Role): number | null {
+  const flag = ROLE_RUNTIME[name].nodeOptions.find((option) => option.startsWith('--max-old-space-size='));
+  return flag ? Number(flag.split('=')[1]) : null;
 }
 
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
@@ -382,7 +397,9 @@ export interface BenchStack {
   api: string;
   /** The redirect's origin. */
   redirect: string;
-  /** The redirect process's pid (its memory is read from /proc). */
+  /** The processes' pids (their memory and CPU are read from /proc). */
+  apiPid: number;
+  workerPid: number;
   redirectPid: number;
   /** A pro account with an all-scopes key, made in the database. */
   accountWithKey(name: string): Promise<{ id: string; auth: { authorization: string } }>;
@@ -393,9 +410,10 @@ export interface BenchStack {
 /**
  * The whole service as `npm start` runs it (api, worker, redirect: one process each) on a fresh
  * database `name`, its own queue prefix and a temporary file store; for the benches that go
- * through more than one role.
+ * through more than one role. With `compiled`, each role is its dist/ bundle with the role's
+ * flags (its heap cap among them), as production runs it.
  */
-export async function startBenchStack(name: string): Promise<BenchStack> {
+export async function startBenchStack(name: string, { compiled = false } = {}): Promise<BenchStack> {
   const DATABASE_URL = await freshDatabase(name);
   const database = createDatabase(DATABASE_URL, 2);
   const storageDir = await mkdtemp(join(tmpdir(), `qrlinks-bench-${name}-`));
@@ -410,15 +428,20 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
   const [apiPort, redirectPort] = [await freePort(), await freePort()];
   const api = `http://127.0.0.1:${apiPort}`;
   const redirect = `http://127.0.0.1:${redirectPort}`;
+  if (compiled) await buildDist();
+  const start = (role: 'api' | 'redirect', roleEnv: Record<string, string>, healthUrl: string) =>
+    compiled ? startCompiledServer(role, roleEnv, healthUrl) : startServer(ROLE_RUNTIME[role].entry, roleEnv, healthUrl);
   const children = [
-    await startServer('api/server.ts', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`),
-    await startWorker(env),
-    await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`),
+    await start('api', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`),
+    await startWorker(env, compiled),
+    await start('redirect', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`),
   ];
   return {
     database,
     api,
     redirect,
+    apiPid: children[0]!.pid!,
+    workerPid: children[1]!.pid!,
     redirectPid: children[2]!.pid!,
     async accountWithKey(accountName) {
       const account = await createAccount(database.db, { name: accountName, plan: 'pro' });
