@@ -11,8 +11,7 @@
  * on three cafes of 5000 items with long descriptions ("hide an item (or show it again), scan the
  * menu"). Also the redirect process's largest resident memory during each loop.
  */
-import { request } from 'node:http';
-import { median, peakRssWhile, printTable, startBenchStack } from './support.js';
+import { getUntil, median, peakRssWhile, percentile, printTable, startBenchStack, timedGet } from './support.js';
 
 const ATTACK_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ITEMS = 5000;
@@ -27,40 +26,11 @@ const HOSTILE_LANDINGS: Record<string, string> = {
 
 const DESCRIPTION = 'Slow-cooked with seasonal vegetables from the market, finished with herbs and a little lemon. '.repeat(15);
 
-function timedGet(url: string, acceptEncoding = 'gzip, deflate, br'): Promise<{ ms: number; status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    request(
-      url,
-      { headers: { 'accept-encoding': acceptEncoding, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } },
-      (res) => {
-        const ms = performance.now() - start;
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => resolve({ ms, status: res.statusCode ?? 0, bytes }));
-        res.on('error', reject);
-      },
-    )
-      .on('error', reject)
-      .end();
-  });
-}
-
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
-
 /** Two sequential clients scanning `url` until `until()` says stop: every answer's time to first byte. */
 async function scanTimes(url: string, until: () => boolean): Promise<number[]> {
-  const times: number[] = [];
-  await Promise.all(
-    [0, 1].map(async () => {
-      while (!until()) {
-        const { ms, status } = await timedGet(url);
-        if (status !== 302) throw new Error(`${url} answered ${status}`);
-        times.push(ms);
-      }
-    }),
-  );
+  const { times, statuses } = await getUntil(url, until);
+  const other = Object.keys(statuses).find((status) => status !== '302');
+  if (other) throw new Error(`${url} answered ${other}`);
   return times;
 }
 
@@ -189,7 +159,7 @@ export async function benchPageCosts(): Promise<string> {
         slug: cafe.link.dynamic_link_id,
         itemIds: (listed.body.data as Array<{ id: string }>).slice(0, 2).map((i) => i.id),
       });
-      menuBytes = (await timedGet(`${redirect}/${cafe.link.dynamic_link_id}`, 'identity')).bytes;
+      menuBytes = (await timedGet(`${redirect}/${cafe.link.dynamic_link_id}`, { 'accept-encoding': 'identity' })).bytes;
     }
     let turn = 0;
     await underAttack(

@@ -32,6 +32,7 @@ import { benchScans } from './scans.js';
 import { benchScanWorkers } from './scan-workers.js';
 import { benchSizing } from './sizing.js';
 import { benchStartMemory } from './start-memory.js';
+import { benchStorms } from './storms.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
@@ -64,6 +65,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'scan-workers': benchScanWorkers,
   sizing: benchSizing,
   'start-memory': benchStartMemory,
+  storms: benchStorms,
 };
 
 const wanted = process.argv.slice(2);

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase, type DatabaseHandle } from '../domain/database.js';
 import { migrateDatabase } from '../platform/database/migrate.js';
-import { ROLE_RUNTIME, type Role } from '../platform/process/role-runtime.js';
+import { ROLE_RUNTIME, type Role, type RoleRuntime } from '../platform/process/role-runtime.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 
@@ -33,11 +34,20 @@ export function startProcess(entry: string, env: Record<string, string>): ChildP
   });
 }
 
-/** A real worker process (workers/server.ts), resolved once it logs that its processors run. */
-export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/server.ts'], {
+/** A role's entry module in dist/. */
+const compiledEntry = (role: RoleRuntime) => join('dist', role.entry.replace(/\.ts$/, '.js'));
+
+/**
+ * A real worker process (workers/server.ts), resolved once it logs that its processors run; with
+ * `compiled`, its dist/ bundle with the role's flags and environment, as production runs it (call
+ * buildDist first).
+ */
+export async function startWorker(env: Record<string, string>, compiled = false): Promise<ChildProcess> {
+  const role = ROLE_RUNTIME.worker;
+  const [args, roleEnv] = compiled ? [[...role.nodeOptions, compiledEntry(role)], role.env] : [['--import', 'tsx', role.entry], {}];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...roleEnv, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   for await (const line of createInterface({ input: child.stdout! })) {
@@ -122,12 +132,18 @@ export async function buildDist(): Promise<void> {
  */
 export function startCompiledServer(name: Role, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
   const role = ROLE_RUNTIME[name];
-  const child = spawn(process.execPath, [...role.nodeOptions, join('dist', role.entry.replace(/\.ts$/, '.js'))], {
+  const child = spawn(process.execPath, [...role.nodeOptions, compiledEntry(role)], {
     cwd: ROOT,
     env: { ...process.env, ...role.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return untilHealthy(child, role.entry, healthUrl);
+}
+
+/** The old generation a role's flags cap its heap at (--max-old-space-size), in MB; null without one. */
+export function heapCapMb(name: Role): number | null {
+  const flag = ROLE_RUNTIME[name].nodeOptions.find((option) => option.startsWith('--max-old-space-size='));
+  return flag ? Number(flag.split('=')[1]) : null;
 }
 
 export async function startServer(entry: string, env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
@@ -240,6 +256,67 @@ export async function sendOverConnections<T>(
   return performance.now() - start;
 }
 
+export interface TimedAnswer {
+  /** Time to the answer's first byte (its status line and headers). */
+  ms: number;
+  status: number;
+  /** Bytes of its body, read to the end. */
+  bytes: number;
+}
+
+/** A GET of `url` as a phone's browser sends it (compressed answers welcome), with `headers` on top. */
+export function timedGet(url: string, headers: Record<string, string> = {}): Promise<TimedAnswer> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    request(
+      url,
+      {
+        headers: {
+          'accept-encoding': 'gzip, deflate, br',
+          'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)',
+          ...headers,
+        },
+      },
+      (res) => {
+        const ms = performance.now() - start;
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ ms, status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      },
+    )
+      .on('error', reject)
+      .end();
+  });
+}
+
+/**
+ * `clients` sequential clients sending GET `url` (timedGet, with `headers`) until `stopped()` says
+ * stop: every answer's time to first byte, and how many answers came with each status.
+ */
+export async function getUntil(
+  url: string,
+  stopped: () => boolean,
+  { clients = 2, headers = {} }: { clients?: number; headers?: Record<string, string> } = {},
+): Promise<{ times: number[]; statuses: Record<string, number> }> {
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!stopped()) {
+        const { ms, status } = await timedGet(url, headers);
+        times.push(ms);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  return { times, statuses };
+}
+
+/** The value a fraction `p` of the way up `values` in order (0.99: the p99). */
+export const percentile = (values: number[], p: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+
 /** The middle value (the upper one of an even count). */
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -329,7 +406,9 @@ export interface BenchStack {
   api: string;
   /** The redirect's origin. */
   redirect: string;
-  /** The redirect process's pid (its memory is read from /proc). */
+  /** The processes' pids (their memory and CPU are read from /proc). */
+  apiPid: number;
+  workerPid: number;
   redirectPid: number;
   /** A pro account with an all-scopes key, made in the database. */
   accountWithKey(name: string): Promise<{ id: string; auth: { authorization: string } }>;
@@ -340,9 +419,10 @@ export interface BenchStack {
 /**
  * The whole service as `npm start` runs it (api, worker, redirect: one process each) on a fresh
  * database `name`, its own queue prefix and a temporary file store; for the benches that go
- * through more than one role.
+ * through more than one role. With `compiled`, each role is its dist/ bundle with the role's
+ * flags (its heap cap among them), as production runs it.
  */
-export async function startBenchStack(name: string): Promise<BenchStack> {
+export async function startBenchStack(name: string, { compiled = false } = {}): Promise<BenchStack> {
   const DATABASE_URL = await freshDatabase(name);
   const database = createDatabase(DATABASE_URL, 2);
   const storageDir = await mkdtemp(join(tmpdir(), `qrlinks-bench-${name}-`));
@@ -357,15 +437,20 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
   const [apiPort, redirectPort] = [await freePort(), await freePort()];
   const api = `http://127.0.0.1:${apiPort}`;
   const redirect = `http://127.0.0.1:${redirectPort}`;
+  if (compiled) await buildDist();
+  const start = (role: 'api' | 'redirect', roleEnv: Record<string, string>, healthUrl: string) =>
+    compiled ? startCompiledServer(role, roleEnv, healthUrl) : startServer(ROLE_RUNTIME[role].entry, roleEnv, healthUrl);
   const children = [
-    await startServer('api/server.ts', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`),
-    await startWorker(env),
-    await startServer('redirect/server.ts', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`),
+    await start('api', { ...env, PORT: String(apiPort), RATE_LIMIT_MAX: '100000000' }, `${api}/health`),
+    await startWorker(env, compiled),
+    await start('redirect', { ...env, REDIRECT_PORT: String(redirectPort) }, `${redirect}/health`),
   ];
   return {
     database,
     api,
     redirect,
+    apiPid: children[0]!.pid!,
+    workerPid: children[1]!.pid!,
     redirectPid: children[2]!.pid!,
     async accountWithKey(accountName) {
       const account = await createAccount(database.db, { name: accountName, plan: 'pro' });

@@ -44,6 +44,7 @@ const ENTRIES = [
   'redirect/page-render-worker.mjs',
   'domain/qr/render-worker.mjs',
   'domain/files/pdf-preview-worker.mjs',
+  'api/json-body-worker.mjs',
   'domain/scans/geo-table-build.ts',
 ];
 /** The menu page's browser script, compiled as redirect/pages/menu/script.ts compiles it. */

@@ -6,6 +6,7 @@
  * the bad entry's field, "Body is not valid JSON", a prototype key named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bigMenu } from './support/big-menu.js';
 import { cafeUrl, createCafe } from './support/cafe-menus.js';
 import { call, createTestAccount, listenOnLoopback, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
 
@@ -17,18 +18,6 @@ beforeAll(async () => {
   origin = await listenOnLoopback(api);
 });
 afterAll(() => api?.close());
-
-/** 5000 entries with long descriptions and ingredients: about 14 MB of JSON. */
-const bigMenu = () =>
-  Array.from({ length: 5000 }, (_, i) => ({
-    name: `Dish ${i}`,
-    price: (i % 1000) / 4,
-    currency: 'EUR',
-    category: `Category ${i % 50}`,
-    group: `Group ${i % 5}`,
-    description: `A long description of dish ${i}. `.repeat(45).slice(0, 1900),
-    ingredients: Array.from({ length: 12 }, (_, k) => `ingredient ${k} of dish ${i}`.padEnd(90, '.')),
-  }));
 
 const post = (acct: TestAccount, cafeId: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${origin}${cafeUrl(cafeId, '/items/bulk-insert')}`, {

