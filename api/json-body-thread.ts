@@ -13,7 +13,7 @@
 import { Piscina } from 'piscina';
 import { runnable } from '../platform/process/runnable.js';
 import { FieldErrorList, TooManyRequestsError, ValidationError } from '../domain/errors.js';
-import type { JsonBodyOutcome, JsonBodyTask, ThreadCheckedBody } from './json-body-task.js';
+import type { JsonBodyOutcome, JsonBodyTask, ThreadCheckedBody, ThreadCheckedValue } from './json-body-task.js';
 
 const ACCOUNT_BODIES = 2;
 /** Heap the thread may use: a 16 MiB body parsed and checked takes about a fifth of it. */
@@ -21,7 +21,7 @@ const THREAD_HEAP_MB = 512;
 
 export interface JsonBodyChecker {
   /** `bytes` parsed and checked as the body `body` names, for `accountId`: the checked value; throws the 400 (or 429) otherwise. */
-  check(accountId: string, body: ThreadCheckedBody, bytes: Buffer): Promise<unknown>;
+  check<B extends ThreadCheckedBody>(accountId: string, body: B, bytes: Buffer): Promise<ThreadCheckedValue<B>>;
   close(): Promise<void>;
 }
 
@@ -51,7 +51,7 @@ export function createJsonBodyChecker(): JsonBodyChecker {
         if (left === 0) inFlight.delete(accountId);
         else inFlight.set(accountId, left);
       }
-      if ('value' in outcome) return outcome.value;
+      if ('value' in outcome) return outcome.value as ThreadCheckedValue<typeof body>;
       const errors = FieldErrorList.of(outcome.errors);
       if (outcome.total > outcome.errors.length) errors.countUnlisted(outcome.total - outcome.errors.length);
       throw new ValidationError(errors);

@@ -99,8 +99,11 @@ export const bulkInsertResult = z
   .meta({ example: { groups: 2, categories: 2, items: 3, deleted: { groups: 1, categories: 4, items: 37 } } });
 export type BulkInsertResult = z.output<typeof bulkInsertResult>;
 
-/** What the cafe-bulk-insert job carries: entries already checked by the api (bulkInsertBody). */
-export interface CafeBulkInsertPayload {
-  cafeId: string;
-  items: BulkInsertEntry[];
-}
+/**
+ * What the cafe-bulk-insert job carries: entries already checked by the api (bulkInsertBody),
+ * packed by its body thread (`packedItems`: the entries' JSON, gzipped, base64) so that a 14 MB
+ * menu never passes the api's event loop as objects or as text: only as a string a fraction of
+ * its size, on its way to the jobs row (docs/decisions/0398-bulk-insert-entries-packed-in-the-thread.md).
+ * Jobs queued before carry `items`.
+ */
+export type CafeBulkInsertPayload = { cafeId: string } & ({ packedItems: string } | { items: BulkInsertEntry[] });

@@ -8,6 +8,7 @@
  * killed mid-job) leaves the old menu. The job may run again (a retry): it deletes and inserts
  * again, so it makes the same menu, once.
  */
+import { bulkInsertEntriesOf } from './bulk-insert-packing.js';
 import { sql } from 'drizzle-orm';
 import { cafeCategories, cafeGroups, cafeItems } from '../schema.js';
 import { detachFiles } from '../files/files.js';
@@ -42,6 +43,7 @@ export async function replaceMenu(
   payload: CafeBulkInsertPayload,
   reportProgress: ReportProgress = async () => {},
 ): Promise<BulkInsertResult> {
+  const entries = bulkInsertEntriesOf(payload);
   return writeMenu(ctx, accountId, payload.cafeId, async (tx, cafe) => {
     const items = await deleteAll(tx, cafeItems, cafe.id);
     const categories = await deleteAll(tx, cafeCategories, cafe.id);
@@ -52,7 +54,7 @@ export async function replaceMenu(
     // Groups and categories in order of first appearance; the first spelling of a group names it.
     const groupNames = new Map<string, string>();
     const categoryGroups = new Map<string, string>();
-    for (const entry of payload.items) {
+    for (const entry of entries) {
       const groupKey = groupKeyOf(entry);
       if (!groupNames.has(groupKey)) groupNames.set(groupKey, entry.group ?? GENERAL_GROUP);
       if (!categoryGroups.has(entry.category)) categoryGroups.set(entry.category, groupKey);
@@ -79,7 +81,7 @@ export async function replaceMenu(
     // Items go in batches of ITEM_BATCH, each one statement whose rows travel as one JSON parameter
     // (no per-row parameters) unpacked in request order; after each batch the job's progress moves
     // on from 10% (the old menu deleted) towards 99%, so a console following the job sees it go.
-    const rows = payload.items.map((entry) => ({
+    const rows = entries.map((entry) => ({
       category_id: categoryIds.get(entry.category)!,
       name: entry.name,
       price: entry.price,
@@ -99,7 +101,7 @@ export async function replaceMenu(
     return {
       groups: groupRows.length,
       categories: categoryRows.length,
-      items: payload.items.length,
+      items: entries.length,
       deleted: { groups: groups.count, categories: categories.count, items: items.count },
     };
   });

@@ -15,7 +15,7 @@ import {
   updateItem,
 } from '../../../domain/cafes/items.js';
 import { assertCafe } from '../../../domain/cafes/cafes.js';
-import type { BulkInsertBody, CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
+import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
 import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
 import {
@@ -87,9 +87,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         // The schema documents the body; the thread applies it (the parser left the bytes as they
         // came), before the cafe is looked up, as the schema was.
         const bytes = (request.body as unknown as Buffer | undefined) ?? Buffer.alloc(0);
-        const body = (await bodies.check(accountId, 'cafe-bulk-insert', bytes)) as BulkInsertBody;
+        const { packedItems } = await bodies.check(accountId, 'cafe-bulk-insert', bytes);
         await assertCafe(ctx.db, accountId, request.params.id);
-        const payload: CafeBulkInsertPayload = { cafeId: request.params.id.toLowerCase(), items: body.items };
+        const payload: CafeBulkInsertPayload = { cafeId: request.params.id.toLowerCase(), packedItems };
         const jobId = await startRequestJob(request, { queue: 'cafe-bulk-insert', payload }, payload);
         return answerQueuedJob(request, reply, 'cafe-bulk-insert', jobId, async (job) => reply.send({ data: job.result }));
       },
