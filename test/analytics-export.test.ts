@@ -881,9 +881,10 @@ describe('a worker killed with SIGKILL mid-export', () => {
   /** A dead worker's job is started again within about JOB_LOCK_MS: one stalled check after its lock expired. */
   function expectPromptTakeover(t: { lockGoneMs: number; takenOverMs: number | null }, what: string) {
     expect(t.takenOverMs, what).not.toBeNull();
-    // 1 s for this busy machine (polling every 20 ms, a worker's next fetch).
-    expect(t.takenOverMs! - t.lockGoneMs, what).toBeLessThanOrEqual(stalledInterval + 1000);
-    expect(t.takenOverMs, what).toBeLessThanOrEqual(LOCK_MS + stalledInterval + 1000);
+    // 2 s for a busy machine (polling every 20 ms, a worker's next fetch; 1.47 s seen beside
+    // other sessions' browser tests).
+    expect(t.takenOverMs! - t.lockGoneMs, what).toBeLessThanOrEqual(stalledInterval + 2000);
+    expect(t.takenOverMs, what).toBeLessThanOrEqual(LOCK_MS + stalledInterval + 2000);
   }
 
   /**
