@@ -13,6 +13,7 @@ import { scopeBlock } from '../links/view.js';
 import { Dialog } from '../screens/Dialog.js';
 import { renderDesign, storedOptions, type QrOptions } from './design.js';
 import { QrDesigner } from './QrDesigner.js';
+import { useStillShown } from '../router.js';
 import { useTemplates, type Template } from './template-actions.js';
 
 /** What a template preview encodes, as the API's own template preview does: a short URL of a link's shape. */
@@ -141,6 +142,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const writeBlock = scopeBlock(me, id ? 'templates.update' : 'templates.create');
+  const shown = useStillShown();
 
   useEffect(() => {
     if (!id) return;
@@ -166,6 +168,8 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
       const { error, response } = id
         ? await client.PUT('/api/v1/templates/{id}', { params: { path: { id } }, body })
         : await client.POST('/api/v1/templates', { body });
+      // The owner went to another page (another template's, say) before the answer: the tab stays there.
+      if (!shown.current) return;
       if (!response.ok) {
         setErrors(fieldErrorsOf(error));
         return setStatus(`Not saved. ${problemText(response.status, error)}`);

@@ -212,39 +212,54 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
   );
 }
 
-/** One cafe: its menu, its profile, the look of its menu page, and where guests find it. */
+/**
+ * One cafe: its menu, its profile, the look of its menu page, and where guests find it. The address
+ * can move to another cafe's editor with this one on screen (a bookmark, Back): until the cafe at
+ * the new address is loaded nothing of the one left is shown, and all its parts are made afresh
+ * for the new one (keyed on its id).
+ */
 function CafeEditor({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
   // Bumped when an import replaced the menu: the editor is made afresh and reads the new one.
   const [menuVersion, setMenuVersion] = useState(0);
   useEffect(() => {
     setLoaded({ phase: 'loading' });
+    // An answer for a cafe already left is dropped, whichever comes back first.
+    let current = true;
     signedInClient()
       .GET('/api/v1/cafes/{id}', { params: { path: { id } } })
-      .then(({ data, error, response }) =>
-        setLoaded(data ? { phase: 'ready', cafe: data.data } : { phase: 'error', message: problemText(response.status, error) }),
-      )
-      .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
+      .then(({ data, error, response }) => {
+        if (current)
+          setLoaded(data ? { phase: 'ready', cafe: data.data } : { phase: 'error', message: problemText(response.status, error) });
+      })
+      .catch(() => current && setLoaded({ phase: 'error', message: UNREACHABLE }));
+    return () => {
+      current = false;
+    };
   }, [id]);
-  if (loaded.phase !== 'ready') {
+  // A save of the cafe left behind, answered after the address moved on, changes nothing shown.
+  const saved = (cafe: Cafe) => setLoaded((now) => (now.phase === 'ready' && now.cafe.id === cafe.id ? { phase: 'ready', cafe } : now));
+  // The render between the address's change and the effect above still holds the previous cafe.
+  const shown: Loaded = loaded.phase === 'ready' && loaded.cafe.id !== id ? { phase: 'loading' } : loaded;
+  if (shown.phase !== 'ready') {
     return (
       <section aria-labelledby="cafe-title">
         <h1 id="cafe-title">Cafe</h1>
-        {loaded.phase === 'loading' ? (
+        {shown.phase === 'loading' ? (
           <p class="loading" role="status">
             Loading the cafe…
           </p>
         ) : (
           <p class="field-error" role="alert">
-            The cafe could not be loaded. {loaded.message} <a href="#/cafes">Back to your cafes</a>.
+            The cafe could not be loaded. {shown.message} <a href="#/cafes">Back to your cafes</a>.
           </p>
         )}
       </section>
     );
   }
-  const { cafe } = loaded;
+  const { cafe } = shown;
   return (
-    <section class="cafe-editor" aria-labelledby="cafe-title">
+    <section key={cafe.id} class="cafe-editor" aria-labelledby="cafe-title">
       <p>
         <a href="#/cafes">← All cafes</a>
       </p>
@@ -257,8 +272,8 @@ function CafeEditor({ id }: { id: string }) {
       <MenuScansToday slug={cafe.link.dynamic_link_id} />
       <MenuEditor key={menuVersion} cafeId={cafe.id} />
       <MenuImport cafeId={cafe.id} cafeName={cafe.name} onImported={() => setMenuVersion((v) => v + 1)} />
-      <CafeProfile key={cafe.id} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
-      <ThemeSettings key={`theme-${cafe.id}`} cafe={cafe} onSaved={(saved) => setLoaded({ phase: 'ready', cafe: saved })} />
+      <CafeProfile cafe={cafe} onSaved={saved} />
+      <ThemeSettings cafe={cafe} onSaved={saved} />
     </section>
   );
 }

@@ -21,7 +21,7 @@ import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } fr
 import { TypeFields } from '../links/TypeFields.js';
 import { LINK_TYPES, scopeBlock, type EditorRoute } from '../links/view.js';
 import { isLinkType, type LinkType } from '../../../domain/links/data/types.js';
-import { useRoute } from '../router.js';
+import { useRoute, useStillShown } from '../router.js';
 import { lazyComponent } from '../lazy.js';
 import type { QrOptions } from '../qr/design.js';
 import '../links/editor.css';
@@ -83,7 +83,12 @@ function TypeChooser() {
   );
 }
 
-type Loading = { phase: 'loading' } | { phase: 'error'; message: string; missing: boolean } | { phase: 'ready'; link: StoredLink };
+/** The link, or why it could not be had; each names the slug it was asked for. */
+type Loading =
+  | { phase: 'loading' }
+  | { phase: 'error'; slug: string; message: string; missing: boolean }
+  | { phase: 'ready'; slug: string; link: StoredLink };
+const LOADING: Loading = { phase: 'loading' };
 
 /** What the edit page says after the create that led to it (`?saved=…`). */
 const CREATED_NOTICES: Readonly<Record<string, string>> = {
@@ -92,21 +97,41 @@ const CREATED_NOTICES: Readonly<Record<string, string>> = {
     'Link created with the standard QR design: the API refused the design you chose. Change it beside the form and save.',
 };
 
+/**
+ * The edit page of the link at `slug`. The address can move to another link's page with this one
+ * still on screen (a bookmark, an in-app link, Back or Forward): the form is the loaded link's,
+ * keyed on its id, and until the link at the new address is loaded no form is shown, so the one
+ * left behind cannot be edited or saved in its place.
+ */
 function EditLink({ me, slug, notice }: { me: Me; slug: string; notice: string }) {
   const client = useMemo(signedInClient, []);
-  const [loading, setLoading] = useState<Loading>({ phase: 'loading' });
+  const [loaded, setLoaded] = useState<Loading>(LOADING);
   useEffect(() => {
+    // A link just saved under a new slug is already here: its form stays, with its "Changes saved."
+    if (loaded.phase === 'ready' && loaded.link.dynamic_link_id === slug) return;
+    // Another link's page, or this one's again after another's (Back): read afresh, the form shown only then.
+    setLoaded(LOADING);
+    // An answer for an address already left is dropped, whichever comes back first.
+    let current = true;
     client
       .GET('/api/v1/links/{id}', { params: { path: { id: slug } } })
-      .then(({ data, error, response }) =>
-        setLoading(
+      .then(({ data, error, response }) => {
+        if (!current) return;
+        setLoaded(
           data
-            ? { phase: 'ready', link: data.data }
-            : { phase: 'error', message: problemText(response.status, error), missing: response.status === 404 },
-        ),
-      )
-      .catch(() => setLoading({ phase: 'error', message: UNREACHABLE, missing: false }));
+            ? { phase: 'ready', slug, link: data.data }
+            : { phase: 'error', slug, message: problemText(response.status, error), missing: response.status === 404 },
+        );
+      })
+      .catch(() => current && setLoaded({ phase: 'error', slug, message: UNREACHABLE, missing: false }));
+    return () => {
+      current = false;
+    };
   }, [client, slug]);
+  // The link as its form saved it: when the save gave it a new slug, the address the form moves to is this link's.
+  const saved = (link: StoredLink) => setLoaded((now) => (now.phase === 'ready' && now.link.id === link.id ? { ...now, link } : now));
+  const here = loaded.phase !== 'loading' && (loaded.slug === slug || (loaded.phase === 'ready' && loaded.link.dynamic_link_id === slug));
+  const loading = here ? loaded : LOADING;
   if (loading.phase === 'loading') return <p class="loading">Loading the link…</p>;
   if (loading.phase === 'error') {
     return (
@@ -119,7 +144,7 @@ function EditLink({ me, slug, notice }: { me: Me; slug: string; notice: string }
   }
   const type = loading.link.type;
   if (!isLinkType(type)) return <NotFound title="This link cannot be edited here">{`Its type, ${type}, has no form.`}</NotFound>;
-  return <LinkForm key={loading.link.updated_at} me={me} type={type} link={loading.link} notice={notice} />;
+  return <LinkForm key={loading.link.id} me={me} type={type} link={loading.link} notice={notice} onSaved={saved} />;
 }
 
 /** What a link's stored files are, for showing the ones its data names. */
@@ -136,10 +161,13 @@ interface FormProps {
   type: LinkType;
   link: StoredLink | null;
   notice?: string;
+  /** The link as a save left it. */
+  onSaved?(link: StoredLink): void;
 }
 
-function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormProps) {
+function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved }: FormProps) {
   const client = useMemo(signedInClient, []);
+  const shown = useStillShown();
   const [link, setLink] = useState(loaded);
   const [name, setName] = useState(loaded?.name ?? '');
   const [draft, setDraft] = useState<Draft>(() => draftOf(type, loaded?.meta_data ?? null));
@@ -184,6 +212,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
   };
 
   const fail = (message: string, fieldErrors: FieldErrors) => {
+    if (!shown.current) return;
     setErrors(fieldErrors);
     setProblem(message);
     // The first invalid field, or the summary when the errors have no field here.
@@ -211,6 +240,9 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         const { data, error, response } = await client.PUT('/api/v1/links/{id}', { params: { path: { id: link.dynamic_link_id } }, body });
         if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
         const qrFailure = await saveQr(data.data.dynamic_link_id);
+        // Saved; if the page was left meanwhile, the page shown now is another's and stays as it is.
+        if (!shown.current) return;
+        onSaved?.(data.data);
         setErrors(qrFailure?.errors ?? NO_ERRORS);
         setLink(data.data);
         setDraft(draftOf(type, data.data.meta_data));
@@ -225,6 +257,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '' }: FormPr
         if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
         // A design the API refuses leaves the link made with the default one; its edit page says so.
         const qrFailure = await saveQr(data.id);
+        if (!shown.current) return;
         location.hash = `#/links/${encodeURIComponent(data.id)}/edit?saved=${qrFailure ? 'created-without-design' : 'created'}`;
       }
     } catch {
