@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundReply } from './plugins/app/errors.js';
 
 /** The console's policy; `shortUrlBase` (SHORT_URL_BASE) is the one origin it may frame. */
@@ -26,6 +26,22 @@ export const consoleCsp = (shortUrlBase: string) =>
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+
+/**
+ * The origin of the console that sent `request`: the one its browser names in `Origin`, when that
+ * is the origin the request was addressed to (scheme and Host, as a trusted proxy forwards them),
+ * which is what the console served by this api sends, whichever name or address it was opened at
+ * (localhost, 127.0.0.1, a LAN address). Anything else (no Origin: a script; another site's page;
+ * a proxy that rewrote the Host) gets PUBLIC_API_URL's origin, where the console is published.
+ */
+export function consoleOriginOf(request: FastifyRequest, publicApiUrl: string): string {
+  const published = new URL(publicApiUrl).origin;
+  const named = request.headers.origin;
+  const addressed = `${request.protocol}://${request.host}`;
+  if (typeof named !== 'string' || !URL.canParse(named) || !URL.canParse(addressed)) return published;
+  const origin = new URL(named).origin;
+  return /^https?:/.test(origin) && origin === new URL(addressed).origin ? origin : published;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -4,7 +4,6 @@ import type { Scope } from '../domain/accounts/scopes.js';
 import type { AppContext } from '../domain/context.js';
 import type { JobWaiter } from '../domain/jobs/wait.js';
 import type { Redis } from '../platform/redis/client.js';
-import type { RouteEntry } from './plugins/app/route-table.js';
 
 /**
  * What a route needs from its caller. `scope: 'any'` is "any valid active key" (analytics,
@@ -22,8 +21,6 @@ declare module 'fastify' {
     requestRedis: Redis;
     /** Waits for account jobs a request queued (api/job-reply.ts). */
     jobWaiter: JobWaiter;
-    /** Every route registered on the app, with its config and schemas (plugins/app/route-table.ts). */
-    routeTable: ReadonlyArray<RouteEntry>;
   }
   interface FastifyRequest {
     principal: Principal;

@@ -9,6 +9,7 @@ import { passwordCookieSecrets } from '../platform/config/secrets.js';
 import { checkReadiness, type AppContext } from '../domain/context.js';
 import { gracefulHttp } from '../platform/http/graceful.js';
 import { lingerBeforeClose } from '../platform/http/lingering-close.js';
+import routeTablePlugin from '../platform/http/route-table.js';
 import { keepTickObjectShape } from '../platform/http/tick-object-shape.js';
 import { counterFrom, createRoleMetrics, observePostgresPool, type RoleMetrics } from '../platform/metrics/index.js';
 import { registerHttpMetrics } from '../platform/metrics/http.js';
@@ -65,6 +66,9 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     clientErrorHandler: answerClientError,
   });
   graceful.register(app);
+  // Before any route: every path the redirect answers at its root is a reserved slug
+  // (domain/links/slug-rules.ts), which a test checks against this table.
+  await app.register(routeTablePlugin);
   const proxyTrust = new ProxyTrust(config.TRUSTED_PROXIES);
   warnOfUntrustedForwarding(app.server, proxyTrust, ctx.logger);
 

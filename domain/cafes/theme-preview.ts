@@ -3,7 +3,7 @@
  * the look (the body PUT /cafes/:id/theme takes) for ten minutes in Redis under a random 128-bit
  * id, and the menu link's short URL with `?preview=<id>` shows the menu in that look. The
  * redirect renders it once per menu version (kept apart from the saved page), records no scan, and lets
- * the console's origin (PUBLIC_API_URL's, stored in the record) frame it; any other `preview`
+ * the console's origin that asked for it (stored in the record) frame it; any other `preview`
  * value, or a record of another link, gets the link's ordinary answer.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,7 @@ export const menuPreviewKey = (prefix: string, id: string) => `${prefix}:menu-pr
 export interface MenuPreview {
   /** The menu link the preview is for: on any other link the id means nothing. */
   linkId: string;
-  /** The one origin that may frame the preview: the console's (PUBLIC_API_URL's origin). */
+  /** The one origin that may frame the preview: the console's that asked for it (api/console.ts, consoleOriginOf). */
   frameAncestor: string;
   /** The unsaved look; a colour or the dietary switch left out keeps the saved value, as PUT does. */
   theme: ThemeBody;
@@ -37,11 +37,21 @@ export interface MenuPreview {
 interface PreviewContext {
   db: Executor;
   redis: Pick<Redis, 'set'>;
-  config: { REDIS_NAMESPACE: string; SHORT_URL_BASE: string; PUBLIC_API_URL: string };
+  config: { REDIS_NAMESPACE: string; SHORT_URL_BASE: string };
 }
 
-/** Stores a preview of the account's cafe in `theme`: the URL that shows it, and when it stops. 404 for a cafe not the account's. */
-export async function createMenuPreview(ctx: PreviewContext, accountId: string, cafeId: string, theme: ThemeBody, now = Date.now()) {
+/**
+ * Stores a preview of the account's cafe in `theme`, framable by `frameAncestor` (an http(s)
+ * origin): the URL that shows it, when it stops, and who may frame it. 404 for a cafe not the account's.
+ */
+export async function createMenuPreview(
+  ctx: PreviewContext,
+  accountId: string,
+  cafeId: string,
+  theme: ThemeBody,
+  frameAncestor: string,
+  now = Date.now(),
+) {
   const [cafe] = isUuid(cafeId)
     ? await ctx.db
         .select({ linkId: cafes.linkId, slug: links.slug })
@@ -51,11 +61,11 @@ export async function createMenuPreview(ctx: PreviewContext, accountId: string, 
     : [];
   if (!cafe) throw new NotFoundError('Cafe');
   const id = randomBytes(16).toString('base64url');
-  const preview: MenuPreview = { linkId: cafe.linkId, frameAncestor: new URL(ctx.config.PUBLIC_API_URL).origin, theme };
+  const preview: MenuPreview = { linkId: cafe.linkId, frameAncestor, theme };
   await ctx.redis.set(menuPreviewKey(ctx.config.REDIS_NAMESPACE, id), JSON.stringify(preview), 'EX', MENU_PREVIEW_TTL_SECONDS);
   const url = new URL(shortUrl(ctx.config.SHORT_URL_BASE, cafe.slug));
   url.searchParams.set('preview', id);
-  return { url: url.href, expiresAt: new Date(now + MENU_PREVIEW_TTL_SECONDS * 1000).toISOString() };
+  return { url: url.href, expiresAt: new Date(now + MENU_PREVIEW_TTL_SECONDS * 1000).toISOString(), frameAncestor };
 }
 
 /** A stored preview, when `value` is one (anything else in Redis under the key is no preview). */

@@ -5,8 +5,12 @@
 export const CUSTOM_SLUG_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * Paths the redirect process answers itself at its root, so no link may take them as its slug.
+ * Slugs no link may take: the paths the redirect process answers itself at its root (a test
+ * checks every root segment of its route table is here), names kept for paths it may serve, and
+ * `preview`, the placeholder the console's designer and template previews draw for a link that
+ * has no short URL yet (so a code made from one can never reach another account's link).
  * Compared case-insensitively: `Health` would be confusing even where routing is case-sensitive.
+ * The slug generator and bulk batches never draw one either.
  */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'health',
@@ -20,6 +24,7 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'static',
   'assets',
   '_',
+  'preview',
 ]);
 
 export function isReservedSlug(slug: string): boolean {

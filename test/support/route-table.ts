@@ -9,7 +9,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { API_PREFIX } from '../../api/prefix.js';
 import { pathResources } from '../../api/schemas.js';
 import type { AuthRequirement } from '../../api/types.js';
-import type { RouteEntry } from '../../api/plugins/app/route-table.js';
+import type { RouteEntry } from '../../platform/http/route-table.js';
 import type { z } from 'zod';
 import { ERROR_CODES } from '../../domain/errors.js';
 import { linkBodySchema } from '../../domain/links/schemas.js';

@@ -24,6 +24,7 @@ import {
   updateCafeBody,
 } from '../../../domain/cafes/schemas.js';
 import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../domain/cafes/theme-preview.js';
+import { consoleOriginOf } from '../../console.js';
 import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
 import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
@@ -43,8 +44,18 @@ const themePreviewAnswer = z
       .string()
       .meta({ description: 'The menu link’s short URL with `?preview=<id>`: the menu page in this look, framable by the console' }),
     expiresAt: z.string().meta({ description: 'When the preview stops working (ISO 8601); after it the URL shows the saved look' }),
+    frameAncestor: z.string().meta({
+      description:
+        'The one origin that may show the URL in a frame: the console’s that asked (its `Origin`, when that is the origin the request was sent to), else PUBLIC_API_URL’s',
+    }),
   })
-  .meta({ example: { url: 'https://qr.example.com/cafe-aroma?preview=Q2h4nX0pV7mWc1bYt9LzRg', expiresAt: '2026-11-26T18:10:00.000Z' } });
+  .meta({
+    example: {
+      url: 'https://qr.example.com/cafe-aroma?preview=Q2h4nX0pV7mWc1bYt9LzRg',
+      expiresAt: '2026-11-26T18:10:00.000Z',
+      frameAncestor: 'https://console.qr.example.com',
+    },
+  });
 
 const THEMES_DESCRIPTION = MENU_THEME_KEYS.map((key) => `\`${key}\`: ${MENU_THEMES[key].label}`).join('; ');
 
@@ -121,12 +132,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Preview the menu page in a look not saved yet',
       description:
         `Takes the body of PUT /cafes/:id/theme and saves nothing: the URL answered shows the menu page in that look for ${MENU_PREVIEW_TTL_SECONDS / 60} minutes ` +
-        '(not cached, not counted as a scan, framable only by this console’s origin). A colour or `showDietarySection` left out keeps the saved value.',
+        '(not cached, not counted as a scan, framable only by the origin of the console that asked, `frameAncestor`). A colour or `showDietarySection` left out keeps the saved value.',
       params: cafeParams,
       body: themeBody,
       response: { 200: themePreviewAnswer, ...errorResponses(401, 404, 429) },
     },
-    handler: async (request) => createMenuPreview(ctx, request.principal.accountId, request.params.id, request.body),
+    handler: async (request) =>
+      createMenuPreview(
+        ctx,
+        request.principal.accountId,
+        request.params.id,
+        request.body,
+        consoleOriginOf(request, ctx.config.PUBLIC_API_URL),
+      ),
   });
 
   app.delete('/:id', {

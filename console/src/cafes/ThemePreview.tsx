@@ -1,7 +1,7 @@
 /**
  * The menu page as guests would see it in the look on the form, before it is saved: the redirect
  * renders it for a short-lived preview id (POST /cafes/:id/theme/preview) and lets only the
- * console's origin frame it. A new preview is asked for 400 ms after the form last changed, so
+ * origin it names (`frameAncestor`: this console's, as the api saw the request) frame it. A new preview is asked for 400 ms after the form last changed, so
  * dragging a colour picker does not send a request per step. The frame is a phone's width
  * (390 px), scaled down where the column is narrower so the page lays out as on a phone.
  */
@@ -34,7 +34,14 @@ export function ThemePreview({ cafeId, form }: { cafeId: string; form: ThemeForm
         });
         if (!current) return;
         // The frame's load event says when the page is there.
-        if (data) setState({ phase: 'loading', url: data.url });
+        if (data && data.frameAncestor === location.origin) setState({ phase: 'loading', url: data.url });
+        // A frame the page refuses would show only the browser's error: say where it can be seen instead.
+        else if (data)
+          setState({
+            phase: 'failed',
+            url: null,
+            text: `The preview can be shown only in the console at ${data.frameAncestor}: open it there to see the look before saving.`,
+          });
         else
           setState((s) => ({
             phase: 'failed',

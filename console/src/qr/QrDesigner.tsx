@@ -39,6 +39,11 @@ interface Props {
   data: string;
   /** Names downloads (`<name>-512.png`). */
   name: string;
+  /**
+   * Why the code cannot be downloaded (a link not saved yet: `data` is then a placeholder, a short
+   * URL no link holds); the buttons stay visible, off, with this beside them. Absent: downloads on.
+   */
+  downloadBlock?: string;
   me: Me;
   errors?: FieldErrors;
 }
@@ -52,7 +57,7 @@ const LEVEL_LABELS: Record<(typeof ERROR_CORRECTION_LEVELS)[number], string> = {
 
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
-export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS }: Props) {
+export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock }: Props) {
   const { logo, state: logoState } = useLogo(value.image ?? null);
   const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
   const fieldErrors: FieldErrors = rendered.ok ? errors : { ...errors, ...rendered.errors };
@@ -163,7 +168,7 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
         </div>
         {logoState === 'remote' && <p class="hint">The logo at {value.image} is drawn by the server; the preview leaves it out.</p>}
         {rendered.ok && <Risks risks={rendered.risks} />}
-        {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} />}
+        {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} />}
         <ApplyTemplate me={me} onApply={onChange} />
         <SaveAsTemplate me={me} value={value} />
       </aside>
@@ -390,10 +395,23 @@ function Risks({ risks }: { risks: ScanRisk[] }) {
   );
 }
 
-function Downloads({ value, data, name, logo }: { value: QrOptions; data: string; name: string; logo: QrImage | null }) {
+function Downloads({
+  value,
+  data,
+  name,
+  logo,
+  block,
+}: {
+  value: QrOptions;
+  data: string;
+  name: string;
+  logo: QrImage | null;
+  block: string | undefined;
+}) {
   const [size, setSize] = useState<number>(1024);
   const [problem, setProblem] = useState<string | null>(null);
   const download = async (format: 'png' | 'svg') => {
+    if (block) return;
     setProblem(null);
     const rendered = renderDesign(value, data, logo, size);
     if (!rendered.ok) return setProblem(Object.values(rendered.errors).join('; '));
@@ -416,12 +434,27 @@ function Downloads({ value, data, name, logo }: { value: QrOptions; data: string
           </option>
         ))}
       </select>
-      <button type="button" onClick={() => void download('png')}>
+      <button
+        type="button"
+        disabled={block !== undefined}
+        aria-describedby={block ? 'qr-downloads-blocked' : undefined}
+        onClick={() => void download('png')}
+      >
         Download PNG
       </button>
-      <button type="button" onClick={() => void download('svg')}>
+      <button
+        type="button"
+        disabled={block !== undefined}
+        aria-describedby={block ? 'qr-downloads-blocked' : undefined}
+        onClick={() => void download('svg')}
+      >
         Download SVG
       </button>
+      {block && (
+        <p id="qr-downloads-blocked" class="hint">
+          {block}
+        </p>
+      )}
       {problem && (
         <p class="field-error" role="alert">
           {problem}

@@ -351,6 +351,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
             name={name || 'qr-code'}
             me={me}
             errors={errorsUnder(errors, 'qrCode')}
+            // Until the link exists the code encodes a placeholder, a short URL no link holds yet.
+            downloadBlock={link ? undefined : 'Save the link to download its code: until then it has no short URL to encode.'}
           />
         ) : (
           <p class="loading" role="status">
