@@ -267,6 +267,12 @@ describe('the CSV file', () => {
       [link.slug, 'Firefox', 'desktop', '', 'Linux', new Date(base + 2000).toISOString(), 'France', 'Île-de-France', 'Paris'],
     ]);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+    // With includeBots (the dashboard's "Count bots too"), the bot's scan is a row as well.
+    const withBots = await exportRows(me, link.slug, { includeBots: true });
+    expect(withBots.map((r) => r[1])).toEqual(['Safari', 'Googlebot', 'Firefox']);
+    expect((await exportCall(me, link.slug, { includeBots: 'yes' })).json().errors).toEqual([
+      { path: 'includeBots', message: 'Must be true or false' },
+    ]);
   });
 
   it('quotes commas, quotes, line breaks and keeps non-ASCII text as UTF-8', async () => {

@@ -95,6 +95,16 @@ describe('what the dashboard asks the API', () => {
       timezone: ZONE,
     });
   });
+
+  it('exports bot scans too when the dashboard counts them', () => {
+    expect(exportBody(viewFromQuery('bots=1', ZONE), NOW)).toEqual({
+      startDate: '2026-11-20',
+      endDate: '2026-11-26',
+      timezone: ZONE,
+      includeBots: true,
+    });
+    expect(exportBody(viewFromQuery('duration=48_hours&bots=1', ZONE), NOW)).toEqual({ timezone: ZONE, includeBots: true });
+  });
 });
 
 describe('answers as the screen draws them', () => {

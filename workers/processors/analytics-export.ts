@@ -27,7 +27,13 @@ export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analy
     let reportedAt = Date.now();
     const csv = scansCsv(
       ctx.database.pool,
-      { accountId, linkSlug: payload.linkSlug, from: new Date(payload.from), to: new Date(payload.to) },
+      {
+        accountId,
+        linkSlug: payload.linkSlug,
+        from: new Date(payload.from),
+        to: new Date(payload.to),
+        includeBots: payload.includeBots === true,
+      },
       async (progress) => {
         rows = progress.rows;
         if (Date.now() - reportedAt < PROGRESS_INTERVAL_MS) return;

@@ -49,6 +49,7 @@ export function analyticsExportRoute(perLink: boolean, params: { params?: z.ZodT
           from: window.from.getTime(),
           to: window.to.getTime(),
           fileName: exportFileName(linkSlug, window),
+          ...(request.body.includeBots && { includeBots: true }),
         };
         return answerJob(request, reply, { queue: 'analytics-export', payload }, async (job) =>
           sendJobFile(reply, await openJobFile(ctx.db, ctx.storage, request.principal.accountId, job.id)),

@@ -39,7 +39,7 @@ export function ExportCsv({ slug, view }: { slug: string | null; view: Analytics
       <button type="button" onClick={start} disabled={busy}>
         Export CSV
       </button>
-      <span class="hint">The scans of this range, bots left out, one row each.</span>
+      <span class="hint">The scans of this range, {view.bots ? 'bots included' : 'bots left out'}, one row each.</span>
       {run.phase === 'failed' && (
         <p class="field-error" role="alert">
           The export could not be started. {run.message}

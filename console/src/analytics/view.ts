@@ -250,15 +250,18 @@ type ExportBody = NonNullable<paths['/api/v1/analytics/export']['post']['request
 /** The export's body for a view: the same local days in the same zone; the last 48 hours are the export's default window. Bots are always left out (the export has no switch). */
 export function exportBody(view: AnalyticsView, now: Date): ExportBody {
   const today = localDateAt(now, view.timezone);
+  // The export follows the dashboard's "Count bots too".
+  const bots = view.bots ? { includeBots: true } : {};
   const days = (first: LocalDate, last: LocalDate): ExportBody => ({
     startDate: formatDate(first),
     endDate: formatDate(last),
     timezone: view.timezone,
+    ...bots,
   });
   const back: Partial<Record<Duration, number>> = { today: 0, '7_days': 6, '30_days': 29, '3_months': 89, '1_year': 364 };
   switch (view.duration) {
     case '48_hours':
-      return { timezone: view.timezone };
+      return { timezone: view.timezone, ...bots };
     case 'yesterday':
       return days(addDays(today, -1), addDays(today, -1));
     case 'custom':
