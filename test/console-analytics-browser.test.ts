@@ -187,7 +187,9 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
     try {
       await page.goto(`${base}#/links`);
       await page.getByRole('link', { name: /^\d+ scans of Table 4: its analytics$/ }).click();
-      await page.getByRole('heading', { name: `Analytics of ${table.slug}` }).waitFor();
+      // Named as its owner named the link, with its short address beside it.
+      await page.getByRole('heading', { name: 'Analytics of Table 4' }).waitFor();
+      expect(await page.locator('.analytics-slug').textContent()).toBe(`/${table.slug}`);
       expect(new URL(page.url()).hash).toBe(`#/analytics/${table.slug}`);
       const general = await api(`/links/${table.slug}/analytics/general?duration=7_days&timezone=UTC`);
       await expect.poll(() => total(page, 'scans')).toBe(String(general.numberOfScans));

@@ -133,6 +133,23 @@ export function Analytics({ subpath }: ScreenProps) {
   return <Dashboard key={slug ?? ''} slug={slug} />;
 }
 
+/** The name of the link whose dashboard this is; null for the account's, or until it is read (or when it cannot be). */
+function useLinkName(client: ReturnType<typeof signedInClient>, slug: string | null): string | null {
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    if (slug === null) return;
+    let live = true;
+    client
+      .GET('/api/v1/links/{id}', { params: { path: { id: slug } } })
+      .then(({ data }) => live && data && setName(data.data.name))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [client, slug]);
+  return name;
+}
+
 type Loaded = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; numbers: Numbers; at: Date };
 
 function Dashboard({ slug }: { slug: string | null }) {
@@ -142,6 +159,7 @@ function Dashboard({ slug }: { slug: string | null }) {
   const query = route.split('?')[1] ?? '';
   const view = useMemo(() => viewFromQuery(query, zone), [query, zone]);
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
+  const linkName = useLinkName(client, slug);
   const go = (change: Partial<AnalyticsView>) => (location.hash = `#${routeOfView({ ...view, ...change }, zone, slug)}`);
   // A failure is said where the chart would be.
   useEffect(() => void ScanChart.preload().catch(() => {}), []);
@@ -175,11 +193,13 @@ function Dashboard({ slug }: { slug: string | null }) {
     };
   }, [client, slug, view]);
 
-  const title = slug === null ? 'Analytics' : `Analytics of ${slug}`;
+  // A link's dashboard is named as its owner named the link; the slug, until the name is read, and beside it.
+  const title = slug === null ? 'Analytics' : `Analytics of ${linkName ?? slug}`;
   return (
     <section class="analytics" aria-labelledby="analytics-title">
       <div class="analytics-head">
         <h1 id="analytics-title">{title}</h1>
+        {slug !== null && linkName !== null && <span class="analytics-slug">/{slug}</span>}
         {slug !== null && <a href={`#${routeOfView(view, zone, null)}`}>All links</a>}
       </div>
       <Controls view={view} go={go} />

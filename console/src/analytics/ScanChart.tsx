@@ -23,6 +23,8 @@ const INCREMENTS: Record<ScanSeries['unit'], number[]> = {
   day: [DAY_S, 2 * DAY_S, 7 * DAY_S, 14 * DAY_S, 30 * DAY_S, 91 * DAY_S, 365 * DAY_S],
 };
 
+const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
 function options(el: HTMLElement, unit: ScanSeries['unit']): uPlot.Options {
   // `.scan-chart` has color: var(--accent) and its axes the text colour (CSS variables hold light-dark(), which a canvas cannot read).
   const accent = getComputedStyle(el).color;
@@ -43,7 +45,15 @@ function options(el: HTMLElement, unit: ScanSeries['unit']): uPlot.Options {
     },
     axes: [
       { ...axis, incrs: INCREMENTS[unit], values: (_u, ticks) => ticks.map(tickLabel) },
-      { ...axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1e6, 1e7] },
+      {
+        ...axis,
+        incrs: [
+          1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1e6, 2e6, 5e6, 1e7,
+        ],
+        // "20K", "1.5M": at any magnitude the labels fit the axis's width instead of being cut ("0,000").
+        values: (_u, ticks) => ticks.map((n) => COMPACT.format(n)),
+        size: 48,
+      },
     ],
     series: [{}, { label: 'Scans', stroke: accent, fill: accent, paths: uPlot.paths.bars!({ size: [0.7, 48] }), points: { show: false } }],
     // data-drawn: the buckets on the canvas, set once uPlot has drawn them ("0" before the data
