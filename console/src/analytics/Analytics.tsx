@@ -9,7 +9,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import type { paths } from '../api/schema.js';
-import { browserTimeZone, timeZoneOptions } from '../links/zones.js';
+import { browserTimeZone } from '../links/zones.js';
+import { ZoneOptions } from '../links/ZoneSelect.js';
 import { useRoute } from '../router.js';
 import type { ScreenProps } from '../screens/screen-props.js';
 import {
@@ -220,7 +221,6 @@ function Dashboard({ slug }: { slug: string | null }) {
 }
 
 function Controls({ view, go }: { view: AnalyticsView; go: (change: Partial<AnalyticsView>) => void }) {
-  const zones = useMemo(() => timeZoneOptions(view.timezone), [view.timezone]);
   return (
     <form class="analytics-controls" onSubmit={(e) => e.preventDefault()} aria-label="What the numbers cover">
       <label>
@@ -248,11 +248,7 @@ function Controls({ view, go }: { view: AnalyticsView; go: (change: Partial<Anal
       <label>
         Time zone
         <select value={view.timezone} onChange={(e) => go({ timezone: e.currentTarget.value })}>
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z.replace(/_/g, ' ')}
-            </option>
-          ))}
+          <ZoneOptions current={view.timezone} />
         </select>
       </label>
       <label class="analytics-bots">

@@ -1,7 +1,7 @@
 /** A time zone select over every zone the browser knows, inside a Field (so it is labelled and shows its error). */
 import { useMemo } from 'preact/hooks';
 import type { FieldInputProps } from '../fields/Field.js';
-import { timeZoneOptions } from './zones.js';
+import { browserTimeZone, groupedTimeZoneOptions, zoneOptionLabel } from './zones.js';
 
 interface Props {
   input: FieldInputProps;
@@ -10,14 +10,27 @@ interface Props {
 }
 
 export function ZoneSelect({ input, value, onChange }: Props) {
-  const zones = useMemo(() => timeZoneOptions(value), [value]);
   return (
     <select {...input} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-      {zones.map((zone) => (
-        <option key={zone} value={zone}>
-          {zone.replace(/_/g, ' ')}
-        </option>
-      ))}
+      <ZoneOptions current={value} />
     </select>
+  );
+}
+
+/** The options of a zone select: yours and the chosen one, common zones, then every zone by region. */
+export function ZoneOptions({ current }: { current: string }) {
+  const groups = useMemo(() => groupedTimeZoneOptions(current, browserTimeZone()), [current]);
+  return (
+    <>
+      {groups.map((group) => (
+        <optgroup key={group.label} label={group.label}>
+          {group.zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zoneOptionLabel(zone)}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </>
   );
 }

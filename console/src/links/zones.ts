@@ -19,6 +19,62 @@ export function timeZoneOptions(current: string): string[] {
   return [...zones].sort();
 }
 
+/** Zones most people who pick one want, after their own: the world's busiest business zones. */
+const COMMON_ZONES = [
+  'UTC',
+  'Europe/London',
+  'Europe/Lisbon',
+  'Europe/Paris',
+  'Europe/Berlin',
+  'Europe/Madrid',
+  'America/New_York',
+  'America/Chicago',
+  'America/Denver',
+  'America/Los_Angeles',
+  'America/Sao_Paulo',
+  'America/Mexico_City',
+  'Asia/Dubai',
+  'Asia/Kolkata',
+  'Asia/Singapore',
+  'Asia/Shanghai',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+];
+
+export interface ZoneGroup {
+  label: string;
+  zones: string[];
+}
+
+/**
+ * The zones a select offers, in groups: the one chosen and the browser's first, then common zones,
+ * then every zone by region, so nobody scrolls 400 names to find their own. Each zone is in its
+ * first group only.
+ */
+export function groupedTimeZoneOptions(current: string, browser: string): ZoneGroup[] {
+  const all = timeZoneOptions(current);
+  const known = new Set(all);
+  const seen = new Set<string>();
+  const take = (zones: string[]) => zones.filter((z) => known.has(z) && !seen.has(z) && seen.add(z));
+  const groups: ZoneGroup[] = [
+    { label: current === browser || !current ? 'Yours' : 'Chosen and yours', zones: take([current, browser]) },
+    { label: 'Common', zones: take(COMMON_ZONES) },
+  ];
+  const regions = new Map<string, string[]>();
+  for (const zone of take(all)) {
+    const region = zone.includes('/') ? zone.split('/')[0]! : 'Other';
+    regions.set(region, [...(regions.get(region) ?? []), zone]);
+  }
+  for (const [region, zones] of regions) groups.push({ label: region, zones });
+  return groups.filter((g) => g.zones.length > 0);
+}
+
+/** A zone as a select shows it, its city first so typing the city finds it: "Lisbon · Europe", "UTC". */
+export function zoneOptionLabel(zone: string): string {
+  const parts = zone.replace(/_/g, ' ').split('/');
+  return parts.length < 2 ? parts[0]! : `${parts.slice(1).reverse().join(', ')} · ${parts[0]}`;
+}
+
 /** A zone in words: `Europe/Lisbon` → "Lisbon time", `America/Argentina/Buenos_Aires` → "Buenos Aires time", `UTC` → "UTC". */
 export function zoneLabel(zone: string): string {
   if (/^(Etc\/)?(UTC|GMT|UCT|Zulu|Universal)$/i.test(zone)) return 'UTC';
