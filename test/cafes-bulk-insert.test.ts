@@ -1,6 +1,7 @@
 /**
  * POST /cafes/:id/items/bulk-insert through the real api, queue and cafe-bulk-insert worker: the
- * menu replaced (groups, General, lowercased categories, order, images released, cache
+ * menu replaced (groups, General, categories matched ignoring case and named as first written,
+ * tags, allergens and spice levels, order, images released, cache
  * invalidated), validation of every entry before anything is queued, 5000 items, the 202 path and
  * GET /jobs, scopes and tenancy, single writes racing a bulk insert, and a worker killed with
  * SIGKILL mid-job (its transaction open), whose retry makes the new menu once.
@@ -108,7 +109,7 @@ const manyItems = (n: number): Entry[] =>
   }));
 
 describe('POST /cafes/:id/items/bulk-insert', () => {
-  it('replaces the menu: old rows gone (images released), new groups, General, lowercased categories, request order', async () => {
+  it('replaces the menu: old rows gone (images released), new groups, General, categories as first written, request order', async () => {
     const cafe = await newCafe();
     const old = await oldMenu(cafe.id);
     const keys = linkCacheKeys(api.ctx.config.REDIS_NAMESPACE);
@@ -133,9 +134,9 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     ]);
     const categories = await list(cafe.id, 'categories');
     expect(categories.map((c) => [c.name, c.group_id, c.order])).toEqual([
-      ['coffee', groups[0]!.id, 0],
-      ['pastries', groups[1]!.id, 1],
-      ['tea', groups[0]!.id, 2],
+      ['Coffee', groups[0]!.id, 0],
+      ['Pastries', groups[1]!.id, 1],
+      ['Tea', groups[0]!.id, 2],
     ]);
     const items = await list(cafe.id, 'items');
     expect(items.map((i) => [i.name, i.category_id, i.order, i.price, i.currency])).toEqual([
@@ -158,7 +159,42 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     // Every entry naming a group: no General group.
     const again = await bulk(cafe.id, { items: [{ name: 'Soup', price: 4, currency: 'USD', category: 'Soups', group: 'Lunch' }] });
     expect(again.json().data).toEqual({ groups: 1, categories: 1, items: 1, deleted: { groups: 2, categories: 3, items: 4 } });
-    expect(await menuNames(cafe.id)).toEqual({ groups: ['Lunch'], categories: ['soups'], items: ['Soup'] });
+    expect(await menuNames(cafe.id)).toEqual({ groups: ['Lunch'], categories: ['Soups'], items: ['Soup'] });
+  });
+
+  it('keeps a category as first written (Coffee), merging later spellings (coffee, COFFEE) into it; stores tags, allergens, spice', async () => {
+    const cafe = await newCafe();
+    const res = await bulk(cafe.id, {
+      items: [
+        { name: 'Galão', price: 2.5, currency: 'EUR', category: 'Coffee', group: 'Bebidas', tags: ['vegetarian'], allergens: ['Milk'] },
+        { name: 'Bica', price: 0.9, currency: 'EUR', category: 'coffee', group: 'bebidas' },
+        {
+          name: 'Chili',
+          price: 8.9,
+          currency: 'EUR',
+          category: 'Pratos do Dia',
+          spice_level: 'extra_hot',
+          allergens: ['Celery', 'Gluten'],
+        },
+        { name: 'Abatanado', price: 1.2, currency: 'EUR', category: 'COFFEE', group: 'BEBIDAS' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ groups: 2, categories: 2, items: 4 });
+    const categories = await list(cafe.id, 'categories');
+    expect(categories.map((c) => c.name)).toEqual(['Coffee', 'Pratos do Dia']);
+    expect((await list(cafe.id, 'groups')).map((g) => g.name)).toEqual(['Bebidas', 'General']);
+    const items = await list(cafe.id, 'items');
+    expect(items.map((i) => [i.name, i.category_id, i.tags, i.allergens, i.spice_level])).toEqual([
+      ['Galão', categories[0]!.id, ['vegetarian'], ['Milk'], 'none'],
+      ['Bica', categories[0]!.id, [], [], 'none'],
+      ['Chili', categories[1]!.id, [], ['Celery', 'Gluten'], 'extra_hot'],
+      ['Abatanado', categories[0]!.id, [], [], 'none'],
+    ]);
+    // A spice level the page does not know is refused with the entry's index.
+    expect(
+      errorsOf(await bulk(cafe.id, { items: [{ name: 'X', price: 1, currency: 'EUR', category: 'C', spice_level: 'volcanic' }] })),
+    ).toEqual([{ path: 'items[0].spice_level', message: 'Must be one of: none, mild, medium, hot, extra_hot' }]);
   });
 
   it('checks every entry before anything is queued: each bad field named with its index, nothing changed', async () => {
@@ -242,13 +278,13 @@ describe('POST /cafes/:id/items/bulk-insert', () => {
     const items = await list(cafe.id, 'items');
     expect(items).toHaveLength(5000);
     const categories = new Map((await list(cafe.id, 'categories')).map((c) => [c.id, c.name]));
-    // Listed by order: exactly the request's order, each in its lowercased category.
+    // Listed by order: exactly the request's order, each in its category as written.
     items.forEach((item, i) => {
       expect([item.name, item.order, item.price, categories.get(item.category_id as string)]).toEqual([
         `Item ${i}`,
         i,
         (i % 1000) / 4,
-        `category ${i % 50}`,
+        `Category ${i % 50}`,
       ]);
     });
     expect((await list(cafe.id, 'groups')).map((g) => g.name)).toEqual(['Group 0', 'Group 1', 'Group 2', 'Group 3', 'Group 4', 'General']);

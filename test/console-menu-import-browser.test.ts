@@ -7,7 +7,10 @@
  * panel), the progress bar following the cafe-bulk-insert job to 100%; the menu editor, the API
  * and the guest menu page then hold the 500 items in the file's order. Scans sent through the
  * redirect to the menu link (a bot among them) are the cafe page's and the cafe list's "scans
- * today", the API's number, linked to that link's dashboard. axe-core finds nothing serious in
+ * today", the API's number, linked to that link's dashboard. An Excel file of a Portuguese cafe
+ * (semicolons, decimal commas, accents, Portuguese headings, a photo column; UTF-8 with and
+ * without a BOM) is previewed saying how it was read and imported with its prices and names as
+ * written (Café, with café merged into it). axe-core finds nothing serious in
  * either theme at 390 and 1440 px, and nothing is wider than the phone.
  */
 import { readFile } from 'node:fs/promises';
@@ -200,6 +203,65 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
         expect(problems).toEqual([]);
       } finally {
         await context.close();
+      }
+    },
+  );
+
+  it(
+    'imports an Excel semicolon file with decimal commas and accents, with and without a BOM: prices and names as written',
+    { timeout: 120_000 },
+    async () => {
+      const excel = [
+        'Nome;Preço;Categoria;Grupo;Alergénios;Foto',
+        'Galão;2,50;Café;Bebidas;Leite;https://example.com/galao.jpg',
+        'Pão de Deus;1.234,50;Pastelaria;;Glúten|Ovos;',
+        '"Bica; curta";0,90;café;bebidas;;',
+      ].join('\r\n');
+      for (const bom of [false, true]) {
+        const own = (
+          await call(stack.api.app, stack.me.key, 'POST', '/api/v1/cafes', { name: `Pastelaria ${bom ? 'BOM' : 'UTF-8'}` })
+        ).json().data;
+        const { context, page, problems } = await openCafe(DESKTOP, { cafeId: own.id });
+        try {
+          const bytes = Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(`${excel}\r\n`, 'utf8')]);
+          await page.locator('#menu-import-file').setInputFiles({ name: 'ementa.csv', mimeType: 'text/csv', buffer: bytes });
+          await expect.poll(() => summary(page)).toBe('3 items in 2 categories and 2 groups. 3 rows ready.');
+          const format = await page.locator('#menu-import-format').textContent();
+          expect(format).toContain('Separated by semicolons; prices with decimal commas.');
+          expect(format).toContain('Not imported: the column Foto');
+          expect(await page.locator('.menu-import .bulk-table thead th').allTextContents()).toEqual([
+            'Row',
+            'Nome',
+            'Preço',
+            'Categoria',
+            'Grupo',
+            'Alergénios',
+            'Foto',
+            'Check',
+          ]);
+          await page.getByRole('button', { name: /^Replace the menu with these 3 items/ }).click();
+          const dialog = page.getByRole('dialog', { name: 'Replace the whole menu?' });
+          await dialog.getByRole('button', { name: 'Replace the menu' }).click();
+          await expect
+            .poll(() => page.getByRole('progressbar', { name: 'The import' }).getAttribute('aria-valuenow'), { timeout: 30_000 })
+            .toBe('100');
+
+          const items = (await call(stack.api.app, stack.me.key, 'GET', `/api/v1/cafes/${own.id}/items`)).json().data as Array<
+            Record<string, unknown>
+          >;
+          expect(items.map((i) => [i.name, i.price, i.currency, i.allergens])).toEqual([
+            ['Galão', 2.5, 'EUR', ['Leite']],
+            ['Pão de Deus', 1234.5, 'EUR', ['Glúten', 'Ovos']],
+            ['Bica; curta', 0.9, 'EUR', []],
+          ]);
+          const categories = (await call(stack.api.app, stack.me.key, 'GET', `/api/v1/cafes/${own.id}/categories`)).json().data as Array<{
+            name: string;
+          }>;
+          expect(categories.map((c) => c.name)).toEqual(['Café', 'Pastelaria']);
+          expect(problems).toEqual([]);
+        } finally {
+          await context.close();
+        }
       }
     },
   );

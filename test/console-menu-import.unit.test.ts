@@ -1,14 +1,16 @@
 /**
  * The cafe menu import's pure part (console/src/cafes/menu-import.ts): its columns are the API's
  * bulk-insert entry fields, the sample is a menu the API takes, CSV rows become the body's entries
- * (prices as numbers, ingredients split, blanks left out), problems land at the row and cell the
- * API's own schema names (one category in two groups, a comma price, an unknown currency), header
- * problems at their heading or the file, the counts are the groups and categories the API makes,
- * and the API's paths (`items[3].price`) map back to the file's rows.
+ * (prices as numbers, lists split, blanks left out, the chosen currency where none is named),
+ * problems land at the row and cell the API's own schema names (one category in two groups, a
+ * comma price, an unknown currency), header problems at their heading or the file, the counts are
+ * the groups and categories the API makes, and the API's paths (`items[3].price`) map back to the
+ * file's rows. Excel's European files: semicolons or tabs found in the header row (quotes
+ * respected), decimal commas in prices, headings in pt/es/fr/de, a photo column left out.
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { apiProblems, countsText, MENU_COLUMNS, previewMenu, sampleMenuCsv } from '../console/src/cafes/menu-import.js';
+import { apiProblems, countsText, formatText, MENU_COLUMNS, previewMenu, sampleMenuCsv } from '../console/src/cafes/menu-import.js';
 import { reportOf } from '../console/src/bulk/report.js';
 import { bulkInsertBody, GENERAL_GROUP } from '../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../domain/cafes/schema-parts.js';
@@ -17,7 +19,7 @@ const HEADER = 'name,price,currency,category,group,description,ingredients';
 const csv = (...rows: string[]) => `${[HEADER, ...rows].join('\r\n')}\r\n`;
 
 describe('the columns', () => {
-  it('are the API bulk-insert entry’s fields, required and optional alike', () => {
+  it('are the API bulk-insert entry’s fields, required and optional alike (currency: the chosen one when blank)', () => {
     const entry = bulkInsertBody.shape.items.element;
     const shape = entry.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
     const optional = Object.keys(shape).filter((k) => shape[k]!.safeParse(undefined).success);
@@ -27,14 +29,14 @@ describe('the columns', () => {
         .sort(),
     ).toEqual(
       Object.keys(shape)
-        .filter((k) => !optional.includes(k))
+        .filter((k) => !optional.includes(k) && k !== 'currency')
         .sort(),
     );
     expect(
       MENU_COLUMNS.filter((c) => !c.required)
         .map((c) => c.name)
         .sort(),
-    ).toEqual(optional.sort());
+    ).toEqual([...optional, 'currency'].sort());
   });
 
   it('the sample is a menu the API takes: two groups and General, four categories', () => {
@@ -54,9 +56,11 @@ describe('the columns', () => {
       group: 'Drinks',
       description: 'Double shot, steamed milk',
       ingredients: ['coffee', 'milk'],
+      allergens: ['Milk'],
     });
+    expect(preview.body!.items[3]).toMatchObject({ tags: ['vegetarian'], allergens: ['Gluten', 'Eggs', 'Milk'] });
     // A row with no group: none is sent, so the API puts it in the General group.
-    expect(preview.body!.items[4]).toEqual({ name: 'Toast', price: 2, currency: 'EUR', category: 'Breakfast' });
+    expect(preview.body!.items[4]).toEqual({ name: 'Toast', price: 2, currency: 'EUR', category: 'Breakfast', spice_level: 'none' });
   });
 });
 
@@ -70,8 +74,9 @@ describe('previewing a file', () => {
         'Tea,1.2345,EUR,Tea,Drinks,,', // row 5: four decimals
         'Cake,4,EURO,Cakes,Food,,', // row 6: not a currency code
         'Mocha,4,EUR,coffee,Food,,', // row 7: Coffee is already in Drinks
-        'Scone,2,,Cakes,Food,,', // row 8: no currency
+        'Scone,2,,Cakes,Food,,', // row 8: no currency: the chosen one, here not a currency
       ),
+      { currency: 'XX' },
     );
     expect(preview.body).toBeNull();
     const report = reportOf(preview.problems);
@@ -82,8 +87,8 @@ describe('previewing a file', () => {
       [5, { price: 'Must be a number from 0 to 999999999.999 with at most 3 decimals' }],
       [6, { currency: 'Must be an ISO 4217 currency code such as USD' }],
       // The API names the other entry by its index; the preview by its row.
-      [7, { group: 'Category "coffee" is already in group "Drinks" (row 2); a category is in one group' }],
-      [8, { currency: 'Required' }],
+      [7, { group: 'Category "Coffee" is already in group "Drinks" (row 2); a category is in one group' }],
+      [8, { currency: 'Must be an ISO 4217 currency code such as USD' }],
     ]);
     expect(preview.counts).toEqual({ items: 7, categories: 3, groups: 2 });
   });
@@ -105,12 +110,12 @@ describe('previewing a file', () => {
   });
 
   it('says what is wrong with the header at its heading, and a missing column at the file', () => {
-    const report = reportOf(previewMenu('name,price,price,colour\r\nA,1,2,red\r\n').problems);
+    const report = reportOf(previewMenu('name,price,Preço,colour\r\nA,1,2,red\r\n').problems);
     expect(Object.fromEntries(report.header)).toEqual({
       2: 'This column is named twice',
-      3: 'Not a menu column; the columns are name, price, currency, category, group, description, ingredients',
+      3: 'Not a menu column; the columns are name, price, currency, category, group, description, ingredients, tags, allergens, spice_level',
     });
-    expect(report.batch).toEqual({ file: 'The header row lacks the columns currency, category' });
+    expect(report.batch).toEqual({ file: 'The header row lacks the column category' });
     expect(report.rows.size).toBe(0);
   });
 
@@ -137,9 +142,82 @@ describe('previewing a file', () => {
   });
 });
 
+describe('Excel’s European files', () => {
+  it('reads a semicolon file with decimal commas, as Excel writes it in pt, de or fr, and says so', () => {
+    const preview = previewMenu('\uFEFFNome;Preço;Categoria\r\nGalão;2,50;Café\r\nBolo;1.234,50;Pastelaria\r\nÁgua;1;Bebidas\r\n');
+    expect(preview.format).toEqual({ separator: ';', decimalComma: true });
+    expect(formatText(preview.format)).toBe('Separated by semicolons; prices with decimal commas');
+    expect(preview.problems).toEqual([]);
+    expect(preview.body).toEqual({
+      items: [
+        { name: 'Galão', price: 2.5, category: 'Café', currency: 'EUR' },
+        { name: 'Bolo', price: 1234.5, category: 'Pastelaria', currency: 'EUR' },
+        { name: 'Água', price: 1, category: 'Bebidas', currency: 'EUR' },
+      ],
+    });
+  });
+
+  it('finds the separator in the header row outside quotes: a quoted heading or cell with ; is one cell', () => {
+    const semicolons = previewMenu('"Name";"Price";"Category";"Description"\r\n"Toast";"2,00";"Food; hot";"Butter; jam, honey"\r\n');
+    expect(semicolons.format).toEqual({ separator: ';', decimalComma: true });
+    expect(semicolons.body!.items).toEqual([
+      { name: 'Toast', price: 2, category: 'Food; hot', description: 'Butter; jam, honey', currency: 'EUR' },
+    ]);
+    // Commas separate it, though the quoted heading has two semicolons: "2,50" stays refused (it might be 250).
+    const commas = previewMenu('name,"price; in EUR; VAT",category\r\nA,"2,50",X\r\nB,2.50,X\r\n');
+    expect(commas.format).toEqual({ separator: ',', decimalComma: false });
+    expect(formatText(commas.format)).toBe('Separated by commas');
+    expect(commas.table.header).toEqual(['name', 'price; in EUR; VAT', 'category']);
+  });
+
+  it('reads tabs, and decimal points where no price has a comma', () => {
+    const preview = previewMenu('Name\tPreis\tKategorie\tWährung\r\nKaffee\t2.50\tGetränke\tchf\r\n');
+    expect(formatText(preview.format)).toBe('Separated by tabs');
+    expect(preview.body!.items).toEqual([{ name: 'Kaffee', price: 2.5, category: 'Getränke', currency: 'chf' }]);
+  });
+
+  it('takes allergens, diets, spice levels in en/pt/es/fr/de headings, lists split on , ; or |, and leaves photos out', () => {
+    const preview = previewMenu(
+      [
+        'NOMBRE;Precio;Categoría;Alérgenos;Dieta;Picante;Foto URL;Descripción',
+        'Chili;8,90;Platos;Gluten | Apio;vegan, gluten-free;3;https://example.com/chili.jpg;"Muy picante; con arroz"',
+        'Sopa;4;Platos;;;Medium hot;;',
+        'Pan;1;Platos;"Gluten;Sesamo";;none;;',
+      ].join('\n'),
+      { currency: 'MXN' },
+    );
+    expect(preview.problems).toEqual([]);
+    expect(preview.notImported).toEqual(['Foto URL']);
+    expect(preview.body!.items).toEqual([
+      {
+        name: 'Chili',
+        price: 8.9,
+        category: 'Platos',
+        allergens: ['Gluten', 'Apio'],
+        tags: ['vegan', 'gluten-free'],
+        spice_level: 'hot',
+        description: 'Muy picante; con arroz',
+        currency: 'MXN',
+      },
+      { name: 'Sopa', price: 4, category: 'Platos', spice_level: 'medium', currency: 'MXN' },
+      { name: 'Pan', price: 1, category: 'Platos', allergens: ['Gluten', 'Sesamo'], spice_level: 'none', currency: 'MXN' },
+    ]);
+    expect(bulkInsertBody.safeParse(preview.body).success).toBe(true);
+  });
+
+  it('marks a bad cell under the file’s own heading, in the API schema’s words', () => {
+    const preview = previewMenu('Nom;Prix;Catégorie;Piquant\nCroque;2,5,0;Snacks;très\n');
+    const report = reportOf(preview.problems);
+    expect(Object.fromEntries(report.rows.get(2)!)).toEqual({
+      Prix: 'Must be a number from 0 to 999999999.999 with at most 3 decimals',
+      Piquant: 'Must be one of: none, mild, medium, hot, extra_hot',
+    });
+  });
+});
+
 describe('the API’s refusal', () => {
   it('maps items[i].<field> to the file’s row and column; anything else to the file', () => {
-    const { table } = previewMenu(csv('A,1,EUR,Coffee,,,', 'B,1,EUR,Coffee,,,', 'C,1,EUR,Tea,,,'));
+    const preview = previewMenu(csv('A,1,EUR,Coffee,,,', 'B,1,EUR,Coffee,,,', 'C,1,EUR,Tea,,,'));
     expect(
       apiProblems(
         [
@@ -147,7 +225,7 @@ describe('the API’s refusal', () => {
           { path: 'items[0].group', message: 'Category "tea" is already in group "General" (entry 2); a category is in one group' },
           { path: 'items', message: 'Too many' },
         ],
-        table,
+        preview,
       ),
     ).toEqual([
       { path: 'file.row[4].price', message: 'Too dear' },

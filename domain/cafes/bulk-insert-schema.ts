@@ -13,6 +13,7 @@ import {
   nameText,
   PRICE_MAX_TEXT,
   PRICE_MESSAGE,
+  SPICE_LEVELS,
   strict,
   typeError,
 } from './schema-parts.js';
@@ -31,18 +32,24 @@ const bulkInsertEntry = strict({
   name: nameText(),
   price: jsonPrice(),
   currency: currency(),
-  category: nameText()
-    .transform((c) => c.toLowerCase())
-    .meta({ description: 'A category name; entries naming the same one (ignoring case) share it. Stored lowercased.' }),
+  category: nameText().meta({
+    description: 'A category name; entries naming the same one (ignoring case) share it, named as the first of them writes it',
+  }),
   group: nameText()
     .optional()
     .meta({ description: `A group name (entries naming the same one, ignoring case, share it); none: the ${GENERAL_GROUP} group` }),
   description: clearableText(ITEM_DESCRIPTION_MAX).optional(),
   ingredients: itemList().optional(),
+  tags: itemList().optional().meta({ description: 'Such as vegan or gluten-free: the menu page shows the dietary ones as badges' }),
+  allergens: itemList().optional(),
+  spice_level: z.enum(SPICE_LEVELS, { error: typeError(`Must be one of: ${SPICE_LEVELS.join(', ')}`) }).optional(),
 });
 
 /** Which group (compared ignoring case) an entry's category is in. */
 export const groupKeyOf = (entry: { group?: string | undefined }) => (entry.group ?? GENERAL_GROUP).toLowerCase();
+
+/** Which category (compared ignoring case) an entry is in; the first entry naming it spells it. */
+export const categoryKeyOf = (entry: { category: string }) => entry.category.toLowerCase();
 
 export const bulkInsertBody = strict({
   items: z
@@ -54,18 +61,18 @@ export const bulkInsertBody = strict({
     // on the entries whose category and group are text, so one answer lists the problems together.
     .superRefine(
       (entries, ctx) => {
-        const firstOf = new Map<string, { index: number; group: string | undefined }>();
+        const firstOf = new Map<string, { index: number; category: string; group: string | undefined }>();
         entries.forEach((entry: unknown, i) => {
           const { category, group } = (entry ?? {}) as { category?: unknown; group?: unknown };
           if (typeof category !== 'string' || !(group === undefined || typeof group === 'string')) return;
-          const name = category.toLowerCase();
-          const first = firstOf.get(name);
-          if (first === undefined) firstOf.set(name, { index: i, group });
+          const key = category.toLowerCase();
+          const first = firstOf.get(key);
+          if (first === undefined) firstOf.set(key, { index: i, category, group });
           else if (groupKeyOf(first) !== groupKeyOf({ group })) {
             ctx.addIssue({
               code: 'custom',
               path: [i, 'group'],
-              message: `Category "${name}" is already in group "${first.group ?? GENERAL_GROUP}" (entry ${first.index}); a category is in one group`,
+              message: `Category "${first.category}" is already in group "${first.group ?? GENERAL_GROUP}" (entry ${first.index}); a category is in one group`,
             });
           }
         });
@@ -77,7 +84,15 @@ export const bulkInsertBody = strict({
     items: [
       { name: 'Espresso', price: 2.5, currency: 'EUR', category: 'Coffee', group: 'Drinks', ingredients: ['coffee'] },
       { name: 'Flat white', price: 3.2, currency: 'EUR', category: 'coffee', group: 'Drinks', description: 'Double shot, steamed milk' },
-      { name: 'Pastel de nata', price: 1.4, currency: 'EUR', category: 'Pastries' },
+      {
+        name: 'Pastel de nata',
+        price: 1.4,
+        currency: 'EUR',
+        category: 'Pastries',
+        tags: ['vegetarian'],
+        allergens: ['Gluten', 'Eggs', 'Milk'],
+      },
+      { name: 'Piri-piri chicken', price: 9.5, currency: 'EUR', category: 'Mains', spice_level: 'hot' },
     ],
   },
 });

@@ -2,7 +2,8 @@
  * Bulk insert: a whole menu replaces the cafe's. In one writeMenu transaction (the cafe row held,
  * so no single write interleaves) every item, category and group of the cafe is deleted, their
  * images released to the orphan sweep, and the submitted menu inserted: groups by name (the
- * entries that name none in a "General" group), categories by lowercased name within their group,
+ * entries that name none in a "General" group), categories by name ignoring case within their group
+ * (the first spelling kept: "Coffee" stays "Coffee", a later "coffee" is the same category),
  * items in request order, a batch of rows per statement (the job's progress reported after each).
  * Nothing is visible until the commit, and a transaction that does not commit (an error, a worker
  * killed mid-job) leaves the old menu. The job may run again (a retry): it deletes and inserts
@@ -16,6 +17,7 @@ import type { Executor } from '../database.js';
 import type { ReportProgress } from '../jobs/records.js';
 import { writeMenu, type CafeContext } from './cafes.js';
 import {
+  categoryKeyOf,
   GENERAL_GROUP,
   groupKeyOf,
   type BulkInsertEntry,
@@ -51,13 +53,13 @@ export async function replaceMenu(
     await detachFiles(tx, cafe.linkId, [...items.images, ...categories.images, ...groups.images]);
     await reportProgress(10);
 
-    // Groups and categories in order of first appearance; the first spelling of a group names it.
+    // Groups and categories in order of first appearance; the first spelling of each names it.
     const groupNames = new Map<string, string>();
-    const categoryGroups = new Map<string, string>();
+    const categoryGroups = new Map<string, { name: string; groupKey: string }>();
     for (const entry of entries) {
       const groupKey = groupKeyOf(entry);
       if (!groupNames.has(groupKey)) groupNames.set(groupKey, entry.group ?? GENERAL_GROUP);
-      if (!categoryGroups.has(entry.category)) categoryGroups.set(entry.category, groupKey);
+      if (!categoryGroups.has(categoryKeyOf(entry))) categoryGroups.set(categoryKeyOf(entry), { name: entry.category, groupKey });
     }
     const groupRows = await tx
       .insert(cafeGroups)
@@ -67,7 +69,7 @@ export async function replaceMenu(
     const categoryRows = await tx
       .insert(cafeCategories)
       .values(
-        [...categoryGroups].map(([name, groupKey], order) => ({
+        [...categoryGroups.values()].map(({ name, groupKey }, order) => ({
           accountId,
           cafeId: cafe.id,
           groupId: groupIds.get(groupKey)!,
@@ -76,25 +78,31 @@ export async function replaceMenu(
         })),
       )
       .returning({ id: cafeCategories.id, name: cafeCategories.name });
-    const categoryIds = new Map(categoryRows.map((c) => [c.name, c.id]));
+    const categoryIds = new Map(categoryRows.map((c) => [c.name.toLowerCase(), c.id]));
 
     // Items go in batches of ITEM_BATCH, each one statement whose rows travel as one JSON parameter
     // (no per-row parameters) unpacked in request order; after each batch the job's progress moves
     // on from 10% (the old menu deleted) towards 99%, so a console following the job sees it go.
     const rows = entries.map((entry) => ({
-      category_id: categoryIds.get(entry.category)!,
+      category_id: categoryIds.get(categoryKeyOf(entry))!,
       name: entry.name,
       price: entry.price,
       currency: entry.currency,
       description: entry.description ?? null,
       ingredients: entry.ingredients ?? [],
+      tags: entry.tags ?? [],
+      allergens: entry.allergens ?? [],
+      spice_level: entry.spice_level ?? 'none',
     }));
     for (let start = 0; start < rows.length; start += ITEM_BATCH) {
       const batch = rows.slice(start, start + ITEM_BATCH);
       await tx.execute(sql`
-        insert into ${cafeItems} (account_id, cafe_id, category_id, name, price, currency, description, ingredients, sort_order)
+        insert into ${cafeItems} (account_id, cafe_id, category_id, name, price, currency, description, ingredients, tags, allergens,
+                                  spice_level, sort_order)
         select ${accountId}, ${cafe.id}, (e.item->>'category_id')::uuid, e.item->>'name', (e.item->>'price')::numeric, e.item->>'currency',
-               e.item->>'description', array(select jsonb_array_elements_text(e.item->'ingredients')), (${start} + e.position - 1)::int
+               e.item->>'description', array(select jsonb_array_elements_text(e.item->'ingredients')),
+               array(select jsonb_array_elements_text(e.item->'tags')), array(select jsonb_array_elements_text(e.item->'allergens')),
+               e.item->>'spice_level', (${start} + e.position - 1)::int
         from jsonb_array_elements(${JSON.stringify(batch)}::jsonb) with ordinality as e(item, position)`);
       await reportProgress(10 + (89 * (start + batch.length)) / rows.length);
     }

@@ -14,6 +14,8 @@ export const ITEM_LIST_ENTRY_MAX = 100;
 /** Items a cafe holds at most (hidden ones too), and so the entries of one bulk insert (a whole menu). */
 export const MENU_ITEMS_MAX = 5000;
 export const PRICE_MAX_TEXT = '999999999.999';
+/** An item's spice levels (the cafe_items check constraint's values). */
+export const SPICE_LEVELS = ['none', 'mild', 'medium', 'hot', 'extra_hot'] as const;
 
 export const REQUIRED = 'Required';
 export const atMost = (max: number) => `Must be at most ${max} characters`;

@@ -102,7 +102,7 @@ export const cafeCategories = pgTable(
   ],
 );
 
-export const SPICE_LEVELS = ['none', 'mild', 'medium', 'hot', 'extra_hot'] as const;
+export { SPICE_LEVELS } from './schema-parts.js';
 
 export const cafeItems = pgTable(
   'cafe_items',

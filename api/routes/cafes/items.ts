@@ -71,8 +71,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         description:
           `1 to ${MENU_ITEMS_MAX} entries, all checked before anything changes (a 400 names each bad entry's field, ` +
           '`items[17].price`). Groups are made by name (ignoring case, first spelling kept), in order of first appearance; ' +
-          `entries without a group go to a group named ${GENERAL_GROUP}. Categories are made by lowercased name in their ` +
-          "entry's group; a category named under two groups is a 400 on the later entry's `group`. Items keep the request's " +
+          `entries without a group go to a group named ${GENERAL_GROUP}. Categories are made by name in their entry's group, ` +
+          'matched ignoring case and kept as first written (Coffee, then coffee: one category named Coffee); a category ' +
+          "named under two groups is a 400 on the later entry's `group`. Items keep the request's " +
           'order. The replacement is one transaction: the old menu stays whole until the new one is in. Images of what is ' +
           'deleted are released. Runs as a job: answers its result when it finishes within JOB_WAIT_MS, else (or with ' +
           '`Prefer: respond-async`) 202 with the job to poll at GET /jobs/{jobId}, whose result is the same object. ' +

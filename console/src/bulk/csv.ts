@@ -21,8 +21,11 @@ export interface CsvTable {
 
 const BOM = '\uFEFF';
 
+/** What may separate a file's cells: Excel writes `;` where the decimal mark is a comma (pt, de, fr…). */
+export type CsvSeparator = ',' | ';' | '\t';
+
 /** The records of CSV text, each a list of cells; blank lines are left out. */
-function records(text: string): string[][] {
+function records(text: string, separator: CsvSeparator): string[][] {
   const out: string[][] = [];
   let cells: string[] = [];
   let cell = '';
@@ -49,7 +52,7 @@ function records(text: string): string[][] {
     if (ch === '"' && cell === '') {
       quoted = true;
       started = true;
-    } else if (ch === ',') {
+    } else if (ch === separator) {
       cells.push(cell);
       cell = '';
       started = true;
@@ -67,7 +70,23 @@ function records(text: string): string[][] {
   return out;
 }
 
-export function readCsvText(text: string): CsvTable {
-  const [header = [], ...body] = records(text.startsWith(BOM) ? text.slice(1) : text);
+/**
+ * The separator a file's header row uses: of `,` `;` and tab, the one it has most of outside
+ * quotes (a heading such as "Price; EUR" in quotes is no separator); a comma when it has none.
+ */
+export function detectSeparator(text: string): CsvSeparator {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const ch of text.startsWith(BOM) ? text.slice(1) : text) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\r' || ch === '\n')) break;
+    else if (!quoted && ch in counts) counts[ch as CsvSeparator]++;
+  }
+  const [best] = (Object.keys(counts) as CsvSeparator[]).sort((a, b) => counts[b] - counts[a]);
+  return best && counts[best] > 0 ? best : ',';
+}
+
+export function readCsvText(text: string, separator: CsvSeparator = ','): CsvTable {
+  const [header = [], ...body] = records(text.startsWith(BOM) ? text.slice(1) : text, separator);
   return { header: header.map((name) => name.trim()), rows: body.map((cells, i) => ({ row: i + 2, cells })) };
 }

@@ -14,13 +14,13 @@ import { unfinished } from '../forms.js';
 import { JobProgress, useFollowedJob } from '../jobs/JobProgress.js';
 import { saveBlob } from '../save-file.js';
 import { Dialog } from '../screens/Dialog.js';
-import { apiProblems, countsText, MENU_COLUMNS, previewMenu, sampleMenuCsv, type MenuPreview } from './menu-import.js';
+import { apiProblems, countsText, DEFAULT_CURRENCY, formatText, MENU_COLUMNS, previewMenu, sampleMenuCsv } from './menu-import.js';
 import '../bulk/bulk.css';
 
 /** The API's body limit for an import; a file past it could not be sent (its JSON is larger still). */
 const FILE_MAX_BYTES = 16 * 1024 * 1024;
 
-type Chosen = { fileName: string; preview: MenuPreview; key: string } | { fileName: string; error: string };
+type Chosen = { fileName: string; text: string; key: string } | { fileName: string; error: string };
 
 type Run =
   | { phase: 'idle' }
@@ -44,6 +44,7 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [run, setRun] = useState<Run>({ phase: 'idle' });
   const [problems, setProblems] = useState<FieldProblem[] | null>(null);
+  const [currency, setCurrency] = useState(DEFAULT_CURRENCY);
   const following = run.phase === 'following' ? run : null;
   const { job, lost } = useFollowedJob(following?.jobId ?? null);
   const busy = following !== null && (!job || unfinished(job)) && !lost;
@@ -55,30 +56,31 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
       return setChosen({ fileName: file.name, error: `The file is larger than the ${FILE_MAX_BYTES / 1024 / 1024} MiB an import takes.` });
     try {
       // A new key per file read: the same file chosen again after a fix on disk is a new import.
-      setChosen({ fileName: file.name, preview: previewMenu(await file.text()), key: newIdempotencyKey() });
+      setChosen({ fileName: file.name, text: await file.text(), key: newIdempotencyKey() });
     } catch {
       setChosen({ fileName: file.name, error: 'The file could not be read.' });
     }
   };
 
-  const preview = chosen && 'preview' in chosen ? chosen.preview : null;
+  const text = chosen && 'text' in chosen ? chosen.text : null;
+  const preview = useMemo(() => (text === null ? null : previewMenu(text, { currency: currency.trim() })), [text, currency]);
   const shown = problems ?? preview?.problems ?? [];
   const report = useMemo(() => reportOf(shown), [shown]);
   const fileError = chosen && 'error' in chosen ? chosen.error : report.batch.file;
   const ready = preview?.body && problems === null && !busy;
 
   const start = async () => {
-    if (!chosen || !('preview' in chosen) || !chosen.preview.body) return;
+    if (!chosen || !('key' in chosen) || !preview?.body) return;
     setRun({ phase: 'confirming', error: null, busy: true });
     try {
       const { data, error, response } = await client.POST('/api/v1/cafes/{id}/items/bulk-insert', {
         params: { path: { id: cafeId }, header: { 'idempotency-key': chosen.key, prefer: 'respond-async' } },
-        body: chosen.preview.body,
+        body: preview.body,
       });
       if (data && 'jobId' in data) return setRun({ phase: 'following', key: chosen.key, jobId: data.jobId });
       const listed = (error as { errors?: FieldProblem[] } | undefined)?.errors;
       if (response.status === 400 && Array.isArray(listed)) {
-        setProblems(apiProblems(listed, chosen.preview.table));
+        setProblems(apiProblems(listed, preview));
         return setRun({ phase: 'refused', message: 'The API refused the file; the rows below say why. The menu is as it was.' });
       }
       setRun({ phase: 'confirming', busy: false, error: `The import was not started. ${problemText(response.status, error)}` });
@@ -125,6 +127,25 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
             </li>
           ))}
         </ul>
+        <p>
+          The columns may be headed in English, Portuguese, Spanish, French or German (Preço, Precio, Prix, Preis), separated by commas,
+          semicolons or tabs; in a file separated by semicolons or tabs, prices may have decimal commas (2,50). A column of photo addresses
+          is not imported: add photos to the dishes in the menu once it is in.
+        </p>
+        <p>
+          <label for="menu-import-currency">Currency of rows that name none</label>{' '}
+          <input
+            id="menu-import-currency"
+            value={currency}
+            size={4}
+            maxLength={3}
+            autoCapitalize="characters"
+            onInput={(e) => {
+              setCurrency(e.currentTarget.value);
+              setProblems(null);
+            }}
+          />
+        </p>
         <button type="button" onClick={saveSample}>
           Download a sample CSV
         </button>
@@ -143,6 +164,13 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
         </p>
       )}
 
+      {preview && preview.table.header.length > 0 && (
+        <p class="menu-import-format" id="menu-import-format">
+          {formatText(preview.format)}.
+          {preview.notImported.length > 0 &&
+            ` Not imported: the column ${preview.notImported.join(', ')} (photos are uploaded to each dish in the menu after the import).`}
+        </p>
+      )}
       <p role="status" class="bulk-summary">
         {preview && preview.table.header.length > 0
           ? `${countsText(preview.counts)}. ${summaryText(report.header.size > 0 || report.batch.file ? null : preview.counts.items, report)}`
