@@ -53,7 +53,7 @@ describe('links view in the URL', () => {
       page: 1,
       size: 20,
       sort_by: 'most_recent',
-      search: 'x',
+      q: 'x',
       qr_type: 'pdf',
       status: 'paused',
       folder: 'f',

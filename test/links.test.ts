@@ -314,6 +314,18 @@ describe('GET /links parameters', () => {
     expect(await names('search=100%25_')).toEqual(['Cherry 100%_off']);
     expect(await names('search=%25')).toEqual(['Cherry 100%_off']);
     expect(await names('search=zzz')).toEqual([]);
+    // search is the name only, as the contract says: a slug or a destination is not a name.
+    expect(await names(`search=${made['date loaf']}`)).toEqual([]);
+    expect(await names('search=d.example')).toEqual([]);
+  });
+
+  it('q (an addition) also finds a link by its slug or its destination, ignoring case', async () => {
+    expect(await names(`q=${made['date loaf']!.toLowerCase()}`)).toContain('date loaf');
+    expect(await names('q=D.EXAMPLE')).toEqual(['date loaf']);
+    expect(await names('q=bread')).toEqual(['Banana Bread']);
+    expect(await names('q=https%3A%2F%2Fb.')).toEqual(['Banana Bread']);
+    expect(await names('q=100%25_')).toEqual(['Cherry 100%_off']);
+    expect(await names('q=zzz')).toEqual([]);
   });
 
   it('folder, qr_type (comma list), only_favorites and menu filter', async () => {

@@ -3,7 +3,7 @@
  * these; every query is scoped by the caller's account, and another account's link is "not found".
  */
 import bcrypt from 'bcrypt';
-import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { type Database } from '../database.js';
 import { isUniqueViolation } from '../../platform/database/pool.js';
 import { files, folders, linkCounters, links, scans, templates } from '../schema.js';
@@ -293,9 +293,18 @@ export async function getLink(ctx: LinkContext, accountId: string, slug: string)
   return withFiles(ctx.db, await findLinkRow(ctx.db, accountId, slug));
 }
 
+/** An ILIKE pattern matching `text` anywhere, its own wildcards taken literally. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 function listConditions(accountId: string, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
   const where: SQL[] = [eq(links.accountId, accountId)];
-  if (q.search) where.push(ilike(links.name, `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (q.search) where.push(ilike(links.name, containing(q.search)));
+  if (q.q) {
+    const text = containing(q.q);
+    where.push(or(ilike(links.name, text), ilike(links.slug, text), ilike(sql`${links.metaData}->>'url'`, text))!);
+  }
   if (q.folder !== undefined) {
     // An id that cannot exist matches nothing rather than erroring.
     where.push(isUuid(q.folder) ? eq(links.folderId, q.folder) : sql`false`);

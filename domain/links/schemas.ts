@@ -159,6 +159,10 @@ export const pageQuery = {
 export const listLinksQuerySchema = z.strictObject({
   ...pageQuery,
   search: z.string().max(255).optional(),
+  q: z.string().max(255).optional().meta({
+    description:
+      "An addition: case-insensitive match on the link's name, its slug (dynamic_link_id) or its destination URL (a website link's url); `search` matches the name only",
+  }),
   folder: z.string().max(64).optional(),
   qr_type: commaList(LINK_TYPES, 'type').optional(),
   status: commaList(LINK_STATUSES, 'status').optional(),

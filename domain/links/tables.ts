@@ -67,6 +67,9 @@ export const links = pgTable(
       .where(sql`${t.favorite}`),
     // Case-insensitive substring search on name (ILIKE '%x%') needs trigrams to stay fast.
     index('links_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    // The same for `q`, which also matches the slug and a website link's destination.
+    index('links_slug_trgm_idx').using('gin', sql`${t.slug} gin_trgm_ops`),
+    index('links_url_trgm_idx').using('gin', sql`(${t.metaData}->>'url') gin_trgm_ops`),
     uniqueIndex('links_source_idx')
       .on(t.sourceJobId, t.sourceIndex)
       .where(sql`${t.sourceJobId} is not null`),

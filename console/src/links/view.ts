@@ -99,7 +99,8 @@ export function listQuery(view: LinkView): ListQuery {
     page: view.page,
     size: view.size,
     sort_by: view.sort,
-    ...(view.search ? { search: view.search } : {}),
+    // Name, slug or destination: what the search box says it finds (the contract's `search` is the name only).
+    ...(view.search ? { q: view.search } : {}),
     ...(view.type ? { qr_type: view.type } : {}),
     ...(view.status ? { status: view.status } : {}),
     ...(view.folder ? { folder: view.folder } : {}),

@@ -164,7 +164,7 @@ function LinkList({ me }: { me: Me }) {
         >
           <label>
             Search
-            <input key={view.search} name="search" type="search" defaultValue={view.search} placeholder="Name or short URL" />
+            <input key={view.search} name="search" type="search" defaultValue={view.search} placeholder="Name, short URL or destination" />
           </label>
           <button type="submit">Search</button>
           <label>
