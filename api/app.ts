@@ -17,6 +17,7 @@ import { registerHttpMetrics } from '../platform/metrics/http.js';
 import { ProxyTrust, warnOfUntrustedForwarding } from '../platform/net/client-identity.js';
 import routeTablePlugin from '../platform/http/route-table.js';
 import authPlugin from './plugins/app/auth.js';
+import compressionPlugin from './plugins/app/compression.js';
 import contextPlugin from './plugins/app/context.js';
 import requestRedisPlugin from './plugins/app/request-redis.js';
 import errorsPlugin, { clientErrorReply, frameworkErrorReply, notFoundReply } from './plugins/app/errors.js';
@@ -90,6 +91,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   await app.register(routeTablePlugin);
   await app.register(validationPlugin);
   await app.register(errorsPlugin);
+  await app.register(compressionPlugin);
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   await app.register(swaggerPlugin);
   await app.register(requestRedisPlugin);

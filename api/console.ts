@@ -4,11 +4,15 @@
  * (`/#/links`), so `/` is the only page path and every other unknown path stays the api's JSON 404.
  * Every answer carries a CSP that lets the page load only its own files and talk only to this
  * origin; its one frame is the menu page preview, from the short-URL origin (SHORT_URL_BASE). Without a build (a dev checkout before `npm start` built it) `/` is a 503 page saying so.
+ * Text files are sent compressed to a client that accepts it, from the copies the build wrote
+ * beside them (console/build.ts), so nothing is compressed per request (decision 0376).
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_SUFFIX } from '../console/build.js';
+import { acceptedCoding, varyWithAcceptEncoding } from './plugins/app/compression.js';
 import { notFoundReply } from './plugins/app/errors.js';
 
 /** The console's policy; `shortUrlBase` (SHORT_URL_BASE) is the one origin it may frame. */
@@ -59,14 +63,36 @@ const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-
 <code>npm run build:console</code>. The API is available under <a href="/api/v1/docs">/api/v1/docs</a>.</p></body></html>
 `;
 
+/**
+ * The compressed copy of the built file at `path` to send, in a coding the client accepts, when
+ * the build wrote one (null: send the file itself). A text file's answer varies with
+ * Accept-Encoding either way, and says so for caches.
+ */
+async function compressedCopy(request: FastifyRequest, reply: FastifyReply, path: string) {
+  if (!PRECOMPRESSED_EXTENSIONS.has(extname(path))) return null;
+  reply.header('vary', varyWithAcceptEncoding(reply.getHeader('vary')));
+  const coding = acceptedCoding(request.headers['accept-encoding']);
+  if (coding === null) return null;
+  const copy = `${path}${PRECOMPRESSED_SUFFIX[coding]}`;
+  const found = await stat(copy).catch(() => null);
+  if (!found?.isFile()) return null;
+  reply.header('content-encoding', coding);
+  return { path: copy, size: found.size };
+}
+
 export function registerConsole(app: FastifyInstance, distDir: string, shortUrlBase: string): void {
   const csp = consoleCsp(shortUrlBase);
   const page = (reply: FastifyReply) => reply.header('content-security-policy', csp).header('x-content-type-options', 'nosniff');
 
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
     page(reply).header('cache-control', 'no-cache');
-    const html = await readFile(join(distDir, 'index.html'), 'utf8').catch(() => null);
-    if (html === null) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    const path = join(distDir, 'index.html');
+    const copy = await compressedCopy(request, reply, path);
+    const html = await readFile(copy?.path ?? path).catch(() => null);
+    if (html === null) {
+      reply.removeHeader('content-encoding');
+      return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    }
     return reply.type('text/html; charset=utf-8').send(html);
   });
 
@@ -76,7 +102,11 @@ export function registerConsole(app: FastifyInstance, distDir: string, shortUrlB
     const path = join(distDir, 'assets', file);
     const found = type && ASSET_NAME.test(file) ? await stat(path).catch(() => null) : null;
     if (!found?.isFile()) return notFoundReply(request, reply);
-    page(reply).header('cache-control', 'public, max-age=31536000, immutable').header('content-length', found.size);
-    return reply.type(type!).send(createReadStream(path));
+    page(reply).header('cache-control', 'public, max-age=31536000, immutable');
+    const copy = await compressedCopy(request, reply, path);
+    return reply
+      .header('content-length', copy?.size ?? found.size)
+      .type(type!)
+      .send(createReadStream(copy?.path ?? path));
   });
 }

@@ -19,6 +19,8 @@ import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Sent to our api only (`br`: its answer compressed, decision 0376); the baselines answer identity. */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 const run = promisify(execFile);
 
 interface Round {
@@ -82,8 +84,10 @@ export async function benchApi(): Promise<string> {
 
   const api = await startBenchApi(DATABASE_URL);
   const url = `${api.origin}/api/v1/folders`;
-  const headers = { authorization: `Basic ${key}` };
+  const headers: Record<string, string> = { authorization: `Basic ${key}` };
+  // fetch decodes what it is sent, so the baseline gets the JSON itself.
   const baseline = await startJsonBaseline(await (await fetch(url, { headers })).text());
+  if (ACCEPT_ENCODING) headers['accept-encoding'] = ACCEPT_ENCODING;
   const floor = await startPostgresBaseline(DATABASE_URL, account.id);
   const wrk = await hasWrk();
   const round = async (target: string, h: Record<string, string>, seconds: number): Promise<Round> => {
@@ -123,7 +127,7 @@ export async function benchApi(): Promise<string> {
       ratio,
     ];
     return printTable(
-      `api: GET /api/v1/folders (20 folders), ${CONNECTIONS} connections, ${wrk ? 'wrk' : 'autocannon'}, median of ${RUNS} alternating rounds × ${SECONDS} s, ` +
+      `api: GET /api/v1/folders (20 folders${ACCEPT_ENCODING ? `, Accept-Encoding: ${ACCEPT_ENCODING}` : ''}), ${CONNECTIONS} connections, ${wrk ? 'wrk' : 'autocannon'}, median of ${RUNS} alternating rounds × ${SECONDS} s, ` +
         `load average ${median(loads).toFixed(2)} (cores: 2 shared)`,
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline (median of per-round ratios)'],
       [

@@ -8,12 +8,42 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 const CONSOLE_DIR = dirname(fileURLToPath(import.meta.url));
 export const CONSOLE_DIST_DIR = join(CONSOLE_DIR, 'dist');
 const STAMP = '.source-hash';
+
+/** The built files that are text, served compressed (api/console.ts); images and fonts already are. */
+export const PRECOMPRESSED_EXTENSIONS = new Set(['.html', '.js', '.css', '.svg', '.json', '.webmanifest']);
+/** Each compressed copy sits beside its file with one of these suffixes, by content coding. */
+export const PRECOMPRESSED_SUFFIX = { br: '.br', gzip: '.gz' } as const;
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes a brotli and a gzip copy beside every text file of the build, at the highest levels: the
+ * files are immutable per build, so they are compressed once here and never per request. A copy
+ * that would not be smaller is not written (the api then sends the file as it is).
+ */
+async function precompress(dir: string): Promise<void> {
+  for (const file of await filesUnder(dir)) {
+    if (!PRECOMPRESSED_EXTENSIONS.has(extname(file))) continue;
+    const bytes = await readFile(file);
+    const copies = {
+      br: await brotliAsync(bytes, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }),
+      gzip: await gzipAsync(bytes, { level: constants.Z_BEST_COMPRESSION }),
+    };
+    for (const coding of ['br', 'gzip'] as const)
+      if (copies[coding].length < bytes.length) await writeFile(file + PRECOMPRESSED_SUFFIX[coding], copies[coding]);
+  }
+}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -60,6 +90,7 @@ export async function ensureConsoleBuilt(log: (line: string) => void = () => {})
       oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
       build: { outDir, emptyOutDir: true, assetsDir: 'assets', target: 'es2022', reportCompressedSize: false },
     });
+    await precompress(outDir);
     await writeFile(join(outDir, STAMP), hash);
     await rm(CONSOLE_DIST_DIR, { recursive: true, force: true });
     await rename(outDir, CONSOLE_DIST_DIR).catch(async (err: NodeJS.ErrnoException) => {
