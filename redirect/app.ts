@@ -136,7 +136,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   counterFrom(
     metrics,
     'qrlinks_scans_total',
-    'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full); resent: scans of batches sent again from their files, found neither in Redis nor in Postgres',
+    'Scans this process answered (received), and of them: queued (handed to Redis), spooled (written to disk at shutdown), dropped (buffer full); resent: scans sent from write-ahead or spool files, found neither in Redis nor in Postgres, or left by a process that is gone',
     () => {
       const { received, flushed, resent, spooled, dropped } = recorder.stats();
       return { received, queued: flushed, resent, spooled, dropped };

@@ -310,7 +310,9 @@ describe('ScanRecorder keeps each batch on disk until Postgres has its scans', (
     await recorder.close();
     expect(await walFiles(config.SCAN_SPOOL_DIR)).toHaveLength(3);
     const next = await startRecorder(config);
-    await until(() => next.stats().flushed === 30);
+    // Sent from the files another process left: counted as resent, not as scans this one received.
+    await until(() => next.stats().resent === 30);
+    expect(next.stats()).toMatchObject({ received: 0, flushed: 0 });
     expect(await queue.count()).toBe(3);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
     await acknowledgeQueued(queue);
@@ -373,7 +375,7 @@ describe('ScanRecorder and the spool folders it used before', () => {
         msg: expect.stringContaining('SCAN_SPOOL_DIR changed'),
       }),
     );
-    await until(() => next.stats().flushed === 25);
+    await until(() => next.stats().resent === 25);
     // Under their own ids: not queued twice.
     expect(await queue.count()).toBe(3);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
@@ -507,7 +509,7 @@ describe('ScanRecorder', () => {
     await until(async () => (await queuedScans(queue)).length === 100);
     expect(ids(await queuedScans(queue))).toEqual(ids(scans));
     expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(spooled.batches.map((b) => b.id).sort());
-    expect(next.stats()).toMatchObject({ buffered: 0, flushed: 100 });
+    expect(next.stats()).toMatchObject({ buffered: 0, flushed: 0, resent: 100 });
     // Kept until Postgres has its batches, under the name of the process that took it over.
     const base = files[0]!.replace(/\.json$/, '');
     expect(await readdir(config.SCAN_SPOOL_DIR)).toEqual([
@@ -576,7 +578,7 @@ describe('ScanRecorder write-ahead, two redirects sharing a spool folder (compos
     // Two rounds of the kept check: neither sends a batch again, nor misses a file it thought it held.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await queue.count()).toBe(0);
-    expect(both.reduce((n, r) => n + r.stats().flushed, 0)).toBe(left.length);
+    expect(both.reduce((n, r) => n + r.stats().resent, 0)).toBe(left.length);
     // Between them, every file taken over once: nothing failed, nothing is missing.
     expect(logs.lines().filter((l) => l.level >= 50)).toEqual([]);
     const takenOver = logs.lines().filter((l) => l.msg.includes('write-ahead files of a stopped process taken over'));

@@ -82,7 +82,7 @@ export interface ScanRecorderStats {
   buffered: number;
   /** Scans refused because the buffer was full (or recorded after close). */
   dropped: number;
-  /** Scans handed to Redis (each once: a batch sent again from its file counts under `resent`). */
+  /** Scans this process received and handed to Redis (each once: a batch sent from a file, again or left by another process, counts under `resent`). */
   flushed: number;
   /** Scans of batches sent again from their files, found neither in Redis nor in Postgres. */
   resent: number;
@@ -110,7 +110,11 @@ interface Batch {
   spoolFile?: string;
   /** Its write-ahead file (one line per scan), deleted once the batch is in Postgres or spooled. */
   wal?: { path: string; fd: number | null; bytes: number };
-  /** Sent before and found lost: its scans were counted as flushed then. */
+  /**
+   * Sent from a file: found lost after its send (its scans were counted as flushed then), or left
+   * by another process (which counted them as it answered them). Counted under `resent`, so each
+   * process's `flushed` counts only scans it received.
+   */
   resent?: true;
 }
 
@@ -239,7 +243,7 @@ export class ScanRecorder {
         continue;
       }
       for (const { id, payload } of spool.batches)
-        loaded.push({ id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: file });
+        loaded.push({ id, payload, count: scanBatchSize(payload), since: Date.now(), spoolFile: file, resent: true });
       this.spoolFiles.set(file, spool.batches.length);
       this.logger.info({ file, batches: spool.batches.length }, 'scan spool file loaded');
     }
@@ -689,7 +693,14 @@ export class ScanRecorder {
         await unlink(path).catch(() => {});
         continue;
       }
-      batches.push({ id: owner.batch, payload, count, since: Date.now(), wal: { path, fd: null, bytes: Buffer.byteLength(text) } });
+      batches.push({
+        id: owner.batch,
+        payload,
+        count,
+        since: Date.now(),
+        wal: { path, fd: null, bytes: Buffer.byteLength(text) },
+        resent: true,
+      });
       scans += count;
     }
     if (batches.length > 0) this.logger.warn({ files: batches.length, scans }, 'scan write-ahead files of a stopped process taken over');
