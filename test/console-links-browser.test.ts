@@ -108,6 +108,22 @@ describe.skipIf(!hasChromium)('console links screen', () => {
     }
   });
 
+  it('copying a short URL says so on the row’s own button, and the URL is on the clipboard', async () => {
+    const { context, page } = await openLinks('/links?sort=name');
+    try {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      const button = page.getByLabel('Copy the short URL of Link 03');
+      await button.click();
+      await expect.poll(() => button.textContent()).toBe('Copied ✓');
+      const url = await page.locator('tr', { hasText: 'Link 03' }).locator('td[data-label="Short URL"] a').getAttribute('href');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+      // Back to "Copy" after a moment.
+      await expect.poll(() => button.textContent(), { timeout: 5000 }).toBe('Copy');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('pausing a link by keyboard changes its badge and the API says paused; resume undoes it', async () => {
     const { context, page } = await openLinks('/links?sort=name');
     try {

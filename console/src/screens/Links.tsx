@@ -351,11 +351,24 @@ interface RowProps {
   canEdit: boolean;
 }
 
+/** How long a row's Copy button says "Copied" after a copy. */
+const COPIED_MS = 2000;
+
 function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEdit }: RowProps) {
   const slug = link.dynamic_link_id;
+  // The button itself says it worked, where the eye is; the notice above says it to screen readers.
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const copy = () =>
     navigator.clipboard.writeText(link.full_dynamic_url).then(
-      () => setNotice(`Copied ${link.full_dynamic_url}`),
+      () => {
+        setCopied(true);
+        setNotice(`Copied ${link.full_dynamic_url}`);
+      },
       () => setNotice('The browser did not allow copying; select the URL and copy it.'),
     );
   return (
@@ -368,7 +381,7 @@ function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEd
       <td data-label="Short URL">
         <a href={link.full_dynamic_url}>{link.full_dynamic_url.replace(/^https?:\/\//, '')}</a>{' '}
         <button type="button" class="small" aria-label={`Copy the short URL of ${link.name}`} onClick={copy}>
-          Copy
+          {copied ? 'Copied ✓' : 'Copy'}
         </button>
       </td>
       <td data-label="Status">
