@@ -12,7 +12,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_SUFFIX } from '../console/build.js';
-import { acceptedCoding, varyWithAcceptEncoding } from './plugins/app/compression.js';
+import { acceptedCoding } from '../platform/http/accept-encoding.js';
+import { varyWithAcceptEncoding } from './plugins/app/compression.js';
 import { notFoundReply } from './plugins/app/errors.js';
 
 /** The console's policy; `shortUrlBase` (SHORT_URL_BASE) is the one origin it may frame. */

@@ -31,7 +31,7 @@ import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
 import { versionOfCopy } from '../domain/links/resolve/link-resolver.js';
 import { renderedPage, type RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
-import { acceptedEncoding } from './pages/compression.js';
+import { acceptedCoding } from '../platform/http/accept-encoding.js';
 import { linkPageUrls } from './pages/file-urls.js';
 import { CATALOGUE_LANGUAGES, pageLocale } from './pages/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
@@ -223,8 +223,11 @@ export class PageCache {
     });
     const page = renderedPage(renderLinkPage(link, linkPageUrls(link, this.opts.baseUrl), watched));
     this.rendered.link++;
-    if (readPlatform) return encodedFor(this.keep(ownPlatform, { key: version, clock: null, page }).page, acceptEncoding);
-    // The platforms' pages of an earlier version are of no use any more.
+    // The pages of an earlier version, for every platform or per platform, are of no use any more.
+    if (readPlatform) {
+      this.forget(anyPlatform);
+      return encodedFor(this.keep(ownPlatform, { key: version, clock: null, page }).page, acceptEncoding);
+    }
     for (const platform of SCANNER_PLATFORMS) this.forget(`${base}|${platform}`);
     return encodedFor(this.keep(anyPlatform, { key: version, clock: null, page }).page, acceptEncoding);
   }
@@ -305,7 +308,7 @@ function menuPageKey(scope: string, guestLanguage: string | null): string {
 
 /** The page as sent to a client accepting `acceptEncoding`. */
 function encodedFor(page: RenderedPage, acceptEncoding: string | undefined): EncodedPage {
-  const encoding = page.encoded && acceptedEncoding(acceptEncoding);
+  const encoding = page.encoded && acceptedCoding(acceptEncoding);
   // With Vary set, sendPage sends the body as it is; a page in the guest's language varies by it too.
   const headers = { ...page.headers, Vary: page.headers?.Vary ? `Accept-Encoding, ${page.headers.Vary}` : 'Accept-Encoding' };
   if (!encoding) return { status: page.status, headers, body: asBuffer(page.body) };

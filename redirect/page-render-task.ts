@@ -6,7 +6,8 @@
  */
 import { publishedMenuOf, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
 import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
-import { compressSync, COMPRESS_MIN_BYTES, type Encoding } from './pages/compression.js';
+import { COMPRESS_MIN_BYTES, type ContentCoding } from '../platform/http/accept-encoding.js';
+import { compressSync } from './pages/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
 import { renderLinkPage, renderMenuPage, type Page, type PageLocale } from './pages/index.js';
 
@@ -31,7 +32,7 @@ export interface RenderedPage {
   /** The page's HTML as UTF-8. */
   body: Uint8Array;
   /** The body compressed with each encoding; null for a page too small to gain from it. */
-  encoded: Record<Encoding, Uint8Array> | null;
+  encoded: Record<ContentCoding, Uint8Array> | null;
 }
 
 export function renderPageTask(task: PageRenderTask): RenderedPage {

@@ -47,15 +47,16 @@ export async function linkUsage(db: Executor, accountId: string): Promise<LinkUs
   return { plan: row?.plan ?? 'starter', links: row?.links ?? 0, dataBytes: row?.dataBytes ?? 0 };
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+/** 10000 → "10,000". */
+const grouped = (n: number) => n.toLocaleString('en-US');
 
 /** `usage`: the account before the links being added (`adding` of them). */
 function linkLimitReached(usage: LinkUsage, adding: number): AppError {
   const limit = LINK_LIMITS[usage.plan].links;
   return new AppError('link_limit_reached', {
     message:
-      `Link limit reached: the ${usage.plan} plan holds up to ${count(limit)} links and this account has ${count(usage.links)}` +
-      `${adding > 1 ? `; these ${count(adding)} do not fit` : ''}. Delete links you no longer need.`,
+      `Link limit reached: the ${usage.plan} plan holds up to ${grouped(limit)} links and this account has ${grouped(usage.links)}` +
+      `${adding > 1 ? `; these ${grouped(adding)} do not fit` : ''}. Delete links you no longer need.`,
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { acceptedEncoding, compress, COMPRESS_MIN_BYTES } from './compression.js';
+import { acceptedCoding, COMPRESS_MIN_BYTES } from '../../platform/http/accept-encoding.js';
+import { compress } from './compression.js';
 import { pageHeaders } from './layout.js';
 import type { EncodedPage } from './types.js';
 
@@ -14,7 +15,7 @@ export function sendPage(reply: FastifyReply, page: EncodedPage) {
   if (typeof body !== 'string' || headers.Vary || body.length < COMPRESS_MIN_BYTES)
     return reply.code(page.status).headers(headers).send(body);
   headers.Vary = 'Accept-Encoding';
-  const encoding = acceptedEncoding(reply.request.headers['accept-encoding']);
+  const encoding = acceptedCoding(reply.request.headers['accept-encoding']);
   if (encoding === null) return reply.code(page.status).headers(headers).send(body);
   headers['Content-Encoding'] = encoding;
   const encoded = compress(body, encoding);

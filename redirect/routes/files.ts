@@ -30,7 +30,7 @@ import type { AppContext } from '../../domain/context.js';
 import type { ByteRange } from '../../platform/storage/index.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { findVariant, variantStorageKey } from '../../domain/files/image-variants.js';
-import { acceptedEncoding, type Encoding } from '../pages/compression.js';
+import { acceptedCoding, type ContentCoding } from '../../platform/http/accept-encoding.js';
 import { encodeRfc5987 } from '../pages/download-name.js';
 import { html } from '../pages/html.js';
 import { renderServiceUnavailablePage, sendPage } from '../pages/index.js';
@@ -109,7 +109,7 @@ export async function serveFile(
     // (a range is of the stored bytes, so a Range request gets them as they are).
     const compressible = file.contentType === 'image/svg+xml';
     const wantsRange = request.headers.range !== undefined;
-    const encoding = compressible && !wantsRange ? acceptedEncoding(request.headers['accept-encoding']) : null;
+    const encoding = compressible && !wantsRange ? acceptedCoding(request.headers['accept-encoding']) : null;
     // What every answer about the file carries, 304s included; each encoding is its own representation.
     const cacheHeaders: CacheHeaders = {
       etag: `"${file.tag}${encoding ? `.${encoding}` : ''}"`,
@@ -192,7 +192,7 @@ function sendFile(
   cacheHeaders: CacheHeaders,
   size: number,
   range: InclusiveRange | undefined,
-  encoding: Encoding | null,
+  encoding: ContentCoding | null,
   body?: Readable,
 ) {
   const headers: FileHeaders = {

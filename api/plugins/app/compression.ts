@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { acceptedCoding, COMPRESS_MIN_BYTES, type ContentCoding } from '../../../platform/http/accept-encoding.js';
 
 /**
  * Compresses the api's JSON answers for clients that accept it (decision 0376): brotli when the
@@ -11,32 +12,6 @@ import fp from 'fastify-plugin';
  * are, and the console's files come already compressed from its build (api/console.ts). No
  * Accept-Encoding, an answer under COMPRESS_MIN_BYTES or one already encoded: identity, as before.
  */
-
-export type ContentCoding = 'br' | 'gzip';
-
-/**
- * The coding a client's Accept-Encoding lets us use: brotli, else gzip, each unless refused
- * (`q=0`, or `*;q=0` without naming it); null without the header or when it accepts neither.
- */
-export function acceptedCoding(header: string | string[] | undefined): ContentCoding | null {
-  if (header === undefined) return null;
-  const weights = new Map<string, number>();
-  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)).find(Boolean);
-    weights.set(name, q ? Number(q[1]) : 1);
-  }
-  const weight = (coding: string) =>
-    weights.get(coding) ?? (coding === 'gzip' ? weights.get('x-gzip') : undefined) ?? weights.get('*') ?? 0;
-  const br = weight('br');
-  const gz = weight('gzip');
-  if (br > 0 && br >= gz) return 'br';
-  return gz > 0 ? 'gzip' : null;
-}
-
-/** Below this, the headers and the compressor's framing save too little to be worth it. */
-export const COMPRESS_MIN_BYTES = 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
 
