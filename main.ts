@@ -7,6 +7,7 @@
  * is passed to every role, and each drains before exiting. Under `npm start` this runs compiled
  * (dist/main.js, scripts/build.mjs); under tsx (tests) the same code starts the .ts entries.
  */
+import { nodeSupportWarning } from './platform/process/node-support.js';
 import { runnable } from './platform/process/runnable.js';
 import { ROLE_RUNTIME } from './platform/process/role-runtime.js';
 import { prepare, supervise } from './platform/process/supervisor.js';
@@ -15,6 +16,11 @@ const entry = (source: string) => runnable(new URL(source, import.meta.url));
 
 const preparation = await prepare(entry('./cli/prepare.ts'));
 if (typeof preparation === 'number') process.exit(preparation);
+
+// Once, here, after the configuration proved good (a bad one is still the only line on stderr);
+// the roles the supervisor starts do not repeat it.
+const warning = nodeSupportWarning();
+if (warning) process.stderr.write(`${warning}\n`);
 
 const env: NodeJS.ProcessEnv = { ...process.env, ...preparation.env };
 for (const name of preparation.unset) delete env[name];

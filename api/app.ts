@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import { CONSOLE_DIST_DIR } from '../console/build.js';
 import { checkReadiness, type AppContext } from '../domain/context.js';
@@ -16,6 +16,7 @@ import { createRoleMetrics, observePostgresPool, observeQrRenderer, type RoleMet
 import { registerHttpMetrics } from '../platform/metrics/http.js';
 import { ProxyTrust, warnOfUntrustedForwarding } from '../platform/net/client-identity.js';
 import routeTablePlugin from '../platform/http/route-table.js';
+import auditPlugin from './plugins/app/audit.js';
 import authPlugin from './plugins/app/auth.js';
 import compressionPlugin from './plugins/app/compression.js';
 import contextPlugin from './plugins/app/context.js';
@@ -27,15 +28,23 @@ import swaggerPlugin from './plugins/external/swagger.js';
 import analyticsRoutes from './routes/analytics/index.js';
 import bulkGenerateRoutes from './routes/bulk-generate/index.js';
 import apiKeysRoutes from './routes/api-keys/index.js';
+import auditEventsRoutes from './routes/audit-events/index.js';
 import cafesRoutes from './routes/cafes/index.js';
 import foldersRoutes from './routes/folders/index.js';
 import filesRoutes from './routes/files/index.js';
+import invitationsRoutes from './routes/invitations/index.js';
 import jobsRoutes from './routes/jobs/index.js';
 import linksRoutes from './routes/links/index.js';
 import meRoutes from './routes/me/index.js';
+import membersRoutes from './routes/members/index.js';
+import sessionsRoutes from './routes/sessions/index.js';
+import setupRoutes from './routes/setup/index.js';
+import sessionsOidcRoutes from './routes/sessions/oidc/index.js';
 import minimalLinksRoutes from './routes/minimal-links/index.js';
+import passwordResetsRoutes from './routes/password-resets/index.js';
 import templatesRoutes from './routes/templates/index.js';
 import usageRoutes from './routes/usage/index.js';
+import usersRoutes from './routes/users/index.js';
 import { registerConsole } from './console.js';
 import { API_PREFIX } from './prefix.js';
 import './types.js';
@@ -43,9 +52,11 @@ import './types.js';
 export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = createRoleMetrics('api')): Promise<FastifyInstance> {
   keepTickObjectShape();
   const graceful = gracefulHttp();
+  // Fastify's instance type follows its logger's: it is the base type the plugins are typed with.
+  const logger: FastifyBaseLogger = ctx.logger;
   const app = Fastify({
     http: graceful.serverOptions,
-    loggerInstance: ctx.logger as FastifyBaseLogger,
+    loggerInstance: logger,
     logController: new OneLinePerRequest(['/health', '/ready', '/metrics']),
     bodyLimit: ctx.config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
@@ -65,7 +76,13 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   app.removeContentTypeParser('text/plain');
   // Some clients send `Content-Type: application/json` with no body on DELETE or POST actions; that
   // is "no body", left to the route's schema, not a parse error.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // Fastify's default JSON parser is the callback kind (its type admits the promise kind too): it
+  // answers through `done` and returns nothing.
+  const parseJson = app.getDefaultJsonParser('error', 'error') as (
+    request: FastifyRequest,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ) => void;
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
     const misshapen = jsonShapeError(body as string);
@@ -97,6 +114,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
   await app.register(requestRedisPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authPlugin);
+  await app.register(auditPlugin);
 
   observePostgresPool(metrics, ctx.database.pool);
   observeQrRenderer(metrics, ctx.qr);
@@ -120,16 +138,24 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
     async (api) => {
       await api.register(analyticsRoutes, { prefix: '/analytics' });
       await api.register(apiKeysRoutes, { prefix: '/api-keys' });
+      await api.register(auditEventsRoutes, { prefix: '/audit-events' });
       await api.register(cafesRoutes, { prefix: '/cafes' });
       await api.register(bulkGenerateRoutes, { prefix: '/bulk-generate' });
       await api.register(foldersRoutes, { prefix: '/folders' });
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(templatesRoutes, { prefix: '/templates' });
+      await api.register(invitationsRoutes, { prefix: '/invitations' });
       await api.register(jobsRoutes, { prefix: '/jobs' });
       await api.register(linksRoutes, { prefix: '/links' });
       await api.register(meRoutes, { prefix: '/me' });
+      await api.register(membersRoutes, { prefix: '/members' });
       await api.register(minimalLinksRoutes, { prefix: '/minimal-links' });
+      await api.register(passwordResetsRoutes, { prefix: '/password-resets' });
+      await api.register(sessionsRoutes, { prefix: '/sessions' });
+      await api.register(setupRoutes, { prefix: '/setup' });
+      await api.register(sessionsOidcRoutes, { prefix: '/sessions/oidc' });
       await api.register(usageRoutes, { prefix: '/usage' });
+      await api.register(usersRoutes, { prefix: '/users' });
     },
     { prefix: API_PREFIX },
   );

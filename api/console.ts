@@ -3,7 +3,7 @@
  * page at `/`, its content-hashed files under `/assets/`. The console routes with the URL's hash
  * (`/#/links`), so `/` is the only page path and every other unknown path stays the api's JSON 404.
  * Every answer carries a CSP that lets the page load only its own files and talk only to this
- * origin; its one frame is the menu page preview, from the short-URL origin (SHORT_URL_BASE). Without a build (a dev checkout before `npm start` built it) `/` is a 503 page saying so.
+ * origin (images also from https origins: destinations' favicons); its one frame is the menu page preview, from the short-URL origin (SHORT_URL_BASE). Without a build (a dev checkout before `npm start` built it) `/` is a 503 page saying so.
  * Text files are sent compressed to a client that accepts it, from the copies the build wrote
  * beside them (console/build.ts), so nothing is compressed per request (decision 0376).
  */
@@ -22,7 +22,8 @@ export const consoleCsp = (shortUrlBase: string) =>
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data: blob:",
+    // Images from any https origin: the links list shows each website link's own favicon (decision 0379).
+    "img-src 'self' data: blob: https:",
     "font-src 'self'",
     "connect-src 'self'",
     "manifest-src 'self'",

@@ -64,8 +64,9 @@ const validationBody: JsonSchema = {
 export function routeErrorCodes(schema: FastifySchema | undefined, auth: AuthRequirement | undefined): number[] {
   const codes = new Set<number>([429, 503]);
   if (schema?.params || schema?.querystring || schema?.body || (schema as { consumes?: unknown } | undefined)?.consumes) codes.add(400);
+  // A public route too: signing in is refused with a 401, another site's attempt with a 403.
   if (auth) codes.add(401);
-  if (auth && auth.scope !== 'any') codes.add(403);
+  if (auth && (auth.scope !== 'any' || auth.role)) codes.add(403);
   if (schema?.params) codes.add(404);
   if (schema?.body || (schema as { consumes?: unknown } | undefined)?.consumes) {
     codes.add(413);
@@ -83,7 +84,7 @@ interface TransformInput {
 export function withErrorResponses<T extends { schema: unknown; url: string }>(input: TransformInput, out: T): T {
   const schema = out.schema as FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
   if (!input.url.startsWith(API_PREFIX) || schema.hide) return out;
-  const auth = (input.route?.config as { auth?: AuthRequirement } | undefined)?.auth;
+  const auth = input.route?.config?.auth;
   const response: Record<string, unknown> = {};
   for (const code of routeErrorCodes(input.schema, auth)) {
     response[code] = code === 400 ? validationBody : messageBody(code, ERROR_DESCRIPTIONS[code as keyof typeof ERROR_DESCRIPTIONS]);

@@ -11,6 +11,7 @@ import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob }
 import { jobStatusUrl, type JobFile } from '../domain/jobs/files.js';
 import type { AccountJobPayload, AccountQueueName, JobResults } from '../domain/jobs/queues.js';
 import { enqueueAccountJob, type JobView } from '../domain/jobs/records.js';
+import { actorIdOf } from '../domain/accounts/api-keys.js';
 import { JobFailedError, parsePrefer, waitMsFor } from '../domain/jobs/wait.js';
 
 export const acceptedJobResponse = z
@@ -52,10 +53,14 @@ export async function startRequestJob<N extends AccountQueueName>(
 ): Promise<string> {
   const { ctx } = httpRequest.server;
   const queue = ctx.queues[job.queue];
+  const { principal } = httpRequest;
   const key = idempotencyKeyOf(httpRequest.headers['idempotency-key']);
-  const input = { accountId: httpRequest.principal.accountId, type: job.queue, payload: job.payload };
-  return key
-    ? (await startIdempotentJob(ctx.db, queue, key, requestHash(request), input, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
+  const input = { accountId: principal.accountId, type: job.queue, payload: job.payload, startedBy: actorIdOf(principal) };
+  // A client's keys are its own: another person's batch under the same key is not replayed to it
+  // (it would answer another's job), nor is a client's to them (docs/decisions/0412).
+  const scopedKey = key !== null && principal.folderIds !== null ? `${principal.userId ?? principal.keyId}/${key}` : key;
+  return scopedKey
+    ? (await startIdempotentJob(ctx.db, queue, scopedKey, requestHash(request), input, ctx.config.JOB_ACCOUNT_QUEUE)).jobId
     : enqueueAccountJob(ctx.db, queue, input, ctx.config.JOB_ACCOUNT_QUEUE);
 }
 
@@ -73,7 +78,7 @@ export async function answerJob<N extends AccountQueueName>(
   onCompleted: (job: JobWithResult<N>) => Promise<FastifyReply>,
 ): Promise<FastifyReply> {
   const { ctx } = request.server;
-  const input = { accountId: request.principal.accountId, type: job.queue, payload: job.payload };
+  const input = { accountId: request.principal.accountId, type: job.queue, payload: job.payload, startedBy: actorIdOf(request.principal) };
   const id = await enqueueAccountJob(ctx.db, ctx.queues[job.queue], input, ctx.config.JOB_ACCOUNT_QUEUE);
   return answerQueuedJob(request, reply, job.queue, id, onCompleted);
 }

@@ -4,7 +4,9 @@
  * Fastify routes in the same run: one answering the same body from memory (the baseline of the
  * target), and one reading the same folders from Postgres with one prepared statement (the floor
  * of any route that makes a database round trip). Rounds alternate between the three servers, so a
- * change in the machine's load touches all of them; medians of the rounds. The load comes from wrk when it is installed
+ * change in the machine's load touches all of them; medians of the rounds. The api is measured
+ * twice in each round: with an API key (a machine) and with a person's session cookie (the
+ * console), whose cost must not exceed the key's. The load comes from wrk when it is installed
  * (a C client, lighter on a small machine than autocannon, which shares the bench's own process).
  */
 import { execFile } from 'node:child_process';
@@ -14,6 +16,8 @@ import { createDatabase } from '../domain/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { folders } from '../domain/schema.js';
+import { startSession } from '../domain/people/sessions.js';
+import { addMembership, createUser } from '../domain/people/users.js';
 import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline, startPostgresBaseline, stopProcess } from './support.js';
 
 const CONNECTIONS = 16;
@@ -80,14 +84,22 @@ export async function benchApi(): Promise<string> {
   const account = await createAccount(database.db, { name: 'bench', plan: 'pro' });
   const { key } = await createApiKey(database.db, { accountId: account.id, scopes: ['all'] });
   await database.db.insert(folders).values(Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, name: `Folder ${i}` })));
+  const person = await createUser(database.db, { email: 'bench@example.com', password: 'a bench password of some length' });
+  await addMembership(database.db, { accountId: account.id, userId: person.id, role: 'editor' });
+  const session = await startSession(
+    database.db,
+    { userId: person.id, accountId: account.id, ip: null, userAgent: 'bench' },
+    { idleMs: 86_400_000, maxAgeMs: 86_400_000 },
+  );
   await database.close();
 
   const api = await startBenchApi(DATABASE_URL);
   const url = `${api.origin}/api/v1/folders`;
   const headers: Record<string, string> = { authorization: `Basic ${key}` };
+  const cookieHeaders: Record<string, string> = { cookie: `qrlinks_session=${session.token}` };
   // fetch decodes what it is sent, so the baseline gets the JSON itself.
   const baseline = await startJsonBaseline(await (await fetch(url, { headers })).text());
-  if (ACCEPT_ENCODING) headers['accept-encoding'] = ACCEPT_ENCODING;
+  if (ACCEPT_ENCODING) headers['accept-encoding'] = cookieHeaders['accept-encoding'] = ACCEPT_ENCODING;
   const floor = await startPostgresBaseline(DATABASE_URL, account.id);
   const wrk = await hasWrk();
   const round = async (target: string, h: Record<string, string>, seconds: number): Promise<Round> => {
@@ -99,9 +111,12 @@ export async function benchApi(): Promise<string> {
   try {
     // Warm both up (JIT, pools) before measuring.
     await round(url, headers, 2);
+    await round(url, cookieHeaders, 2);
     await round(baseline.url, {}, 2);
     await round(floor.url, {}, 2);
     const ours: Round[] = [];
+    const signedIn: Round[] = [];
+    const sessionToKey: number[] = [];
     const base: Round[] = [];
     const floors: Round[] = [];
     const ratios: number[] = [];
@@ -112,12 +127,14 @@ export async function benchApi(): Promise<string> {
       base.push(await round(baseline.url, {}, SECONDS));
       floors.push(await round(floor.url, {}, SECONDS));
       ours.push(await round(url, headers, SECONDS));
+      signedIn.push(await round(url, cookieHeaders, SECONDS));
+      sessionToKey.push(signedIn[i]!.requestsPerSec / ours[i]!.requestsPerSec);
       ratios.push(ours[i]!.requestsPerSec / base[i]!.requestsPerSec);
       floorRatios.push(floors[i]!.requestsPerSec / base[i]!.requestsPerSec);
       oursToFloor.push(ours[i]!.requestsPerSec / floors[i]!.requestsPerSec);
       loads.push(loadavg()[0]!);
     }
-    const bad = ours.reduce((n, r) => n + r.non2xx, 0);
+    const bad = [...ours, ...signedIn].reduce((n, r) => n + r.non2xx, 0);
     if (bad) throw new Error(`api answered ${bad} non-2xx`);
     const row = (name: string, rounds: Round[], ratio: string) => [
       name,
@@ -138,6 +155,7 @@ export async function benchApi(): Promise<string> {
           ours,
           `${median(ratios).toFixed(2)} (${median(oursToFloor).toFixed(2)} of the Postgres baseline)`,
         ),
+        row('qrlinks api, a person signed in (session cookie)', signedIn, `${median(sessionToKey).toFixed(2)} of the same api with a key`),
       ],
     );
   } finally {

@@ -54,9 +54,7 @@ function timedGet(url: string, acceptEncoding: string): Promise<Fetched> {
         const ttfbMs = performance.now() - start;
         let bytes = 0;
         res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () =>
-          resolve({ ttfbMs, status: res.statusCode ?? 0, encoding: res.headers['content-encoding'] as string | undefined, bytes }),
-        );
+        res.on('end', () => resolve({ ttfbMs, status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], bytes }));
         res.on('error', reject);
       },
     )

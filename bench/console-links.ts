@@ -1,6 +1,6 @@
 /**
  * Time to interactive of the console's links page in headless Chromium, for an account with
- * 10,000 links (BENCH_LINKS): from navigation start to the first page of rows in the table (the
+ * 10,000 links (BENCH_LINKS): from navigation start to the first page of rows in the list (the
  * moment its controls work), for the default view, a far page, a search and a sort. Baseline in
  * the same run: the same page for an account with no links ("No links yet"), which costs the
  * same HTML, JavaScript and /me call but an empty list.
@@ -70,7 +70,7 @@ export async function benchConsoleLinks(): Promise<string> {
   await database.pool.query('vacuum analyze links');
   const api = await startBenchApi(DATABASE_URL);
   const browser = await launchChromium();
-  const nthRow = (n: number) => `table.links-table tbody tr:nth-child(${n})`;
+  const nthRow = (n: number) => `.link-list .link-row:nth-child(${n})`;
   try {
     const results: Array<Array<string | number>> = [
       [

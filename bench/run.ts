@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark (or those named: `npm run bench -- api`) and prints
- * their tables. Paste the output into docs/benchmarks.md with the command and the date.
+ * their tables. Paste the output into its area page under docs/benchmarks/ (docs/benchmarks.md says
+ * which) with the command and the date, newest first, and update that page's "Latest" table.
  */
 import { benchAnalytics } from './analytics.js';
 import { benchAnalyticsExport } from './analytics-export.js';
@@ -8,6 +9,7 @@ import { benchApi } from './api.js';
 import { benchBulk } from './bulk.js';
 import { benchCafes } from './cafes.js';
 import { benchConsoleAnalytics } from './console-analytics.js';
+import { benchConsoleAudit } from './console-audit.js';
 import { benchConsoleLinks } from './console-links.js';
 import { benchConsoleQrPreview } from './console-qr-preview.js';
 import { benchConsoleSize } from './console-size.js';
@@ -41,6 +43,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   bulk: benchBulk,
   cafes: benchCafes,
   'console-analytics': benchConsoleAnalytics,
+  'console-audit': benchConsoleAudit,
   'console-links': benchConsoleLinks,
   'console-qr-preview': benchConsoleQrPreview,
   'console-size': benchConsoleSize,

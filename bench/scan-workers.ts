@@ -164,7 +164,7 @@ async function drain(
     };
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : null)));
+    await Promise.all(children.filter((child) => child.exitCode === null).map((child) => once(child, 'exit')));
   }
 }
 

@@ -50,10 +50,10 @@ export async function startWorker(env: Record<string, string>, compiled = false)
     env: { ...process.env, ...roleEnv, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  for await (const line of createInterface({ input: child.stdout! })) {
+  for await (const line of createInterface({ input: child.stdout })) {
     if (line.includes('worker started')) break;
   }
-  child.stdout!.resume();
+  child.stdout.resume();
   return child;
 }
 

@@ -8,17 +8,31 @@
  *     (refused past API_KEYS_MAX_PER_ACCOUNT active keys of the account; prints the key and
  *     consoleUrl, the browser console to paste it into: the root of PUBLIC_API_URL's origin)
  *   key revoke --id ID
+ *   user create --email E --password P --account ID --role owner|admin|editor|viewer|client [--name N]
+ *     (a new person, a member of the account with the role; a client sees no folder until given some)
+ *   user reset-password --email E [--password P]
+ *     (with --password: sets it and ends their sessions; without: prints a one-time reset link, 30 min)
+ *   setup-link
+ *     (while nobody signs in here: a fresh one-time link to make the first owner and account; older
+ *     links stop working. Once someone exists: says setup is done)
  */
 import { parseArgs } from 'node:util';
 import { migrateDatabase } from '../platform/database/migrate.js';
 import { createDatabase } from '../domain/database.js';
 import { createAccount, findAccount, listAccounts } from '../domain/accounts/accounts.js';
-import { createApiKey, revokeApiKey } from '../domain/accounts/api-keys.js';
+import { createApiKey, revokeApiKey, type KeyChangeAnnouncer } from '../domain/accounts/api-keys.js';
 import { PLANS, type Plan } from '../domain/accounts/plans.js';
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
-import { loadConfig } from '../platform/config/index.js';
+import { loadConfig, type Config } from '../platform/config/index.js';
 import { isUuid } from '../platform/format/ids.js';
 import { createRedis } from '../platform/redis/client.js';
+import { ROLES, type Role } from '../domain/people/roles.js';
+import { addMembership, createUser } from '../domain/people/users.js';
+import { setPassword } from '../domain/people/operator.js';
+import { startPasswordReset } from '../domain/people/reset-password.js';
+import { issueSetupToken } from '../domain/people/setup.js';
+import { consoleLink } from '../domain/people/tokens.js';
+import { AppError } from '../domain/errors.js';
 
 class UsageError extends Error {}
 
@@ -33,6 +47,9 @@ async function main(argv: string[]): Promise<unknown> {
       scopes: { type: 'string' },
       'expires-at': { type: 'string' },
       id: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -76,19 +93,58 @@ async function main(argv: string[]): Promise<unknown> {
       case 'key revoke': {
         const id = required(values.id, '--id');
         if (!isUuid(id)) throw new UsageError(`no API key with id ${id}`);
-        const redis = createRedis(config.REDIS_URL);
-        try {
-          if (!(await revokeApiKey(db, { redis, namespace: config.REDIS_NAMESPACE }, id))) throw new UsageError(`no API key with id ${id}`);
-        } finally {
-          redis.disconnect();
-        }
+        if (!(await withAnnouncer(config, (announcer) => revokeApiKey(db, announcer, id))))
+          throw new UsageError(`no API key with id ${id}`);
         return { id, revoked: true };
       }
+      case 'user create': {
+        const email = required(values.email, '--email');
+        const password = required(values.password, '--password');
+        const accountId = required(values.account, '--account');
+        const role = required(values.role, '--role');
+        if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+        if (!isUuid(accountId) || !(await findAccount(db, accountId))) throw new UsageError(`no account with id ${accountId}`);
+        const user = await db.transaction(async (tx) => {
+          const created = await createUser(tx, { email, password, name: values.name ?? null });
+          await addMembership(tx, { accountId, userId: created.id, role: role as Role });
+          return created;
+        });
+        return { id: user.id, email: user.email, name: user.name, accountId, role };
+      }
+      case 'user reset-password': {
+        const email = required(values.email, '--email');
+        if (values.password !== undefined) {
+          const password = values.password;
+          if (!(await withAnnouncer(config, (announcer) => setPassword(db, announcer, email, password))))
+            throw new UsageError(`no user with email ${email}`);
+          return { email, passwordSet: true, sessionsEnded: true };
+        }
+        const reset = await startPasswordReset(db, email);
+        if (!reset) throw new UsageError(`no user with email ${email}`);
+        return { email, link: consoleLink(config.PUBLIC_API_URL, 'reset-password', reset.token), expiresAt: reset.expiresAt.toISOString() };
+      }
+      case 'setup-link': {
+        const token = await issueSetupToken(db);
+        if (!token) return { setupDone: true, message: 'Setup is done: someone signs in here already; invite people from the console' };
+        return { link: consoleLink(config.PUBLIC_API_URL, 'setup', token) };
+      }
       default:
-        throw new UsageError(`unknown command "${command}"; commands: account create, account list, key create, key revoke`);
+        throw new UsageError(
+          `unknown command "${command}"; commands: account create, account list, key create, key revoke, user create, user reset-password, setup-link`,
+        );
     }
   } finally {
     await database.close();
+  }
+}
+
+/** Runs `work` with a Redis connection that tells every api process what changed. */
+async function withAnnouncer<T>(config: Config, work: (announcer: KeyChangeAnnouncer) => Promise<T>): Promise<T> {
+  const redis = createRedis(config.REDIS_URL);
+  try {
+    return await work({ redis, namespace: config.REDIS_NAMESPACE });
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -101,6 +157,8 @@ try {
   const result = await main(process.argv.slice(2));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (err) {
-  process.stderr.write(`${JSON.stringify({ error: (err as Error).message })}\n`);
+  // A domain refusal (a taken address, a weak password) says its code and the fields it names.
+  const body = err instanceof AppError ? { error: err.message, ...err.body } : { error: (err as Error).message };
+  process.stderr.write(`${JSON.stringify(body)}\n`);
   process.exit(1);
 }

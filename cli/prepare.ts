@@ -9,6 +9,9 @@
  * stays for the life of the service loads none of it.
  */
 import { ensureConsoleBuilt } from '../console/build.js';
+import { createDatabase } from '../domain/database.js';
+import { issueSetupToken } from '../domain/people/setup.js';
+import { consoleLink } from '../domain/people/tokens.js';
 import { describeGeoTableBuild, ensureGeoTable } from '../domain/scans/geo-table-build.js';
 import { loadConfigOrExit } from '../platform/config/index.js';
 import { migrateDatabase } from '../platform/database/migrate.js';
@@ -40,6 +43,23 @@ try {
 } catch (err) {
   // Each process that looks up an address then builds it for itself (domain/scans/geo.ts).
   process.stderr.write(`qrlinks: the geo table could not be built here (${(err as Error).message})\n`);
+}
+
+// A database nobody signs in to yet: the one-time link that makes the first owner (decision 0409).
+try {
+  const database = createDatabase(config.DATABASE_URL, 1);
+  try {
+    const token = await issueSetupToken(database.db);
+    if (token) {
+      process.stdout.write(
+        `qrlinks: nobody signs in here yet. Open this one-time link to make the first owner and account (valid 24 h; a new one: npm run cli -- setup-link):\n  ${consoleLink(config.PUBLIC_API_URL, 'setup', token)}\n`,
+      );
+    }
+  } finally {
+    await database.close();
+  }
+} catch (err) {
+  process.stderr.write(`qrlinks: no setup link (${(err as Error).message}); print one with: npm run cli -- setup-link\n`);
 }
 
 const preparation: Preparation = {

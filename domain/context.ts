@@ -1,6 +1,6 @@
 /**
  * What every process (api, redirect, worker, CLI) is built from: config, logger, database,
- * Redis, queues and object storage. Entry layers create one context and pass it down.
+ * Redis, queues, object storage and mail. Entry layers create one context and pass it down.
  */
 import { sql } from 'drizzle-orm';
 import { createDatabase, type Database, type DatabaseHandle } from './database.js';
@@ -9,6 +9,7 @@ import type { PoolLimits } from '../platform/database/pool.js';
 import { createStorage, type ObjectStorage } from '../platform/storage/index.js';
 import { closeQueues, createQueues, type Queues } from './jobs/queues.js';
 import { createLogger, type Logger } from '../platform/logger.js';
+import { createMailer, type Mailer } from '../platform/mail/index.js';
 import { createRedis, type Redis } from '../platform/redis/client.js';
 import { createQrRenderer, type QrRenderer } from './qr/render-pool.js';
 
@@ -22,6 +23,8 @@ export interface AppContext {
   storage: ObjectStorage;
   /** QR rendering on worker threads; threads start on first use. */
   qr: QrRenderer;
+  /** Mail to people (SMTP_URL, else the log); nodemailer loads on the first send. */
+  mailer: Mailer;
 }
 
 export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
@@ -38,7 +41,7 @@ export async function createContext(config: Config, role: string, logger = creat
     perAccountThreads: config.QR_RENDER_ACCOUNT_THREADS,
     timeoutMs: config.QR_RENDER_TIMEOUT_MS,
   });
-  return { config, logger, db: database.db, database, redis, queues, storage, qr };
+  return { config, logger, db: database.db, database, redis, queues, storage, qr, mailer: createMailer(config, logger) };
 }
 
 /** The roles that answer requests; any other (the worker, tools, tests' in-process api) gets the longer limit. */

@@ -15,12 +15,27 @@ export interface FieldError {
  */
 export const ERROR_CODES = {
   validation_failed: 400,
+  password_too_weak: 400,
   unauthorized: 401,
   plan_feature_unavailable: 401,
+  invalid_credentials: 401,
+  totp_required: 401,
+  totp_invalid: 401,
   forbidden: 403,
+  csrf_rejected: 403,
+  role_required: 403,
+  folder_forbidden: 403,
+  password_incorrect: 403,
+  registration_closed: 403,
+  own_role_unchangeable: 403,
   not_found: 404,
   account_not_found: 404,
   api_key_not_found: 404,
+  session_not_found: 404,
+  reset_link_invalid: 404,
+  invitation_not_found: 404,
+  member_not_found: 404,
+  setup_link_invalid: 404,
   cafe_not_found: 404,
   category_not_found: 404,
   file_not_found: 404,
@@ -40,6 +55,14 @@ export const ERROR_CODES = {
   api_key_limit_reached: 409,
   link_limit_reached: 409,
   job_not_completed: 409,
+  email_taken: 409,
+  last_owner: 409,
+  two_factor_on: 409,
+  two_factor_off: 409,
+  two_factor_not_started: 409,
+  invitation_expired: 409,
+  already_member: 409,
+  setup_done: 409,
   payload_too_large: 413,
   file_too_large: 413,
   storage_quota_exceeded: 413,
@@ -50,6 +73,8 @@ export const ERROR_CODES = {
   unsupported_image_type: 415,
   rate_limited: 429,
   auth_attempts_exceeded: 429,
+  sign_in_attempts_exceeded: 429,
+  password_reset_requests_exceeded: 429,
   job_queue_full: 429,
   render_busy: 429,
   headers_too_large: 431,
@@ -120,6 +145,9 @@ export class AppError extends Error {
 const NOT_FOUND_CODES = {
   Account: 'account_not_found',
   'API key': 'api_key_not_found',
+  Session: 'session_not_found',
+  Invitation: 'invitation_not_found',
+  Member: 'member_not_found',
   Cafe: 'cafe_not_found',
   Category: 'category_not_found',
   File: 'file_not_found',
@@ -231,8 +259,8 @@ export class UnauthorizedError extends AppError {
 }
 
 export class ForbiddenError extends AppError {
-  constructor() {
-    super('forbidden', { message: 'You do not have permission to perform this action.' });
+  constructor(code: ErrorCodeOf<403> = 'forbidden', message = 'You do not have permission to perform this action.') {
+    super(code, { message });
   }
 }
 

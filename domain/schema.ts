@@ -14,3 +14,5 @@ export { scans, linkScanHours, scanRollups, scanVisitorDays, scanBatchAcks, scan
 export { jobs, JOB_STATES, type JobState } from './jobs/tables.js';
 export { cafes, cafeGroups, cafeCategories, cafeItems, SPICE_LEVELS } from './cafes/tables.js';
 export { idempotencyKeys } from './bulk/tables.js';
+export { users, memberships, sessions, invitations, passwordResets, setupTokens } from './people/tables.js';
+export { auditEvents } from './audit/tables.js';

@@ -51,9 +51,11 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const { config } = ctx;
   keepTickObjectShape();
   const graceful = gracefulHttp();
+  // Fastify's instance type follows its logger's: it is the base type the plugins are typed with.
+  const logger: FastifyBaseLogger = ctx.logger;
   const app = Fastify({
     http: graceful.serverOptions,
-    loggerInstance: ctx.logger as FastifyBaseLogger,
+    loggerInstance: logger,
     forceCloseConnections: 'idle',
     trustProxy: config.TRUSTED_PROXIES || false,
     // No log line per scan, and no child logger per request either: at tens of thousands of scans

@@ -12,12 +12,13 @@ import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from '.
 
 /** Fastify's `frameworkErrors`: FST_ERR_BAD_URL (a malformed percent-encoding) and FST_ERR_MAX_PARAM_LENGTH. */
 export function answerFrameworkError(logger: Logger) {
-  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (err.code === 'FST_ERR_BAD_URL') return sendPage(reply, renderClientErrorPage(400, undefined, request.headers['accept-language']));
-    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
-      return sendPage(reply, renderClientErrorPage(414, undefined, request.headers['accept-language']));
+  // Returns nothing: Fastify expects nothing back, and a reply is a thenable it would not await.
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const language = request.headers['accept-language'];
+    if (err.code === 'FST_ERR_BAD_URL') return void sendPage(reply, renderClientErrorPage(400, undefined, language));
+    if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return void sendPage(reply, renderClientErrorPage(414, undefined, language));
     logger.error({ err, url: request.url }, 'redirect request failed before routing');
-    return sendPage(reply, renderServiceUnavailablePage());
+    void sendPage(reply, renderServiceUnavailablePage());
   };
 }
 

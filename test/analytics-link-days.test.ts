@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../api/prefix.js';
-import { RANKED_DIMENSIONS, UNKNOWN_NAME } from '../domain/analytics/analytics.js';
+import { RANKED_DIMENSIONS } from '../domain/analytics/analytics.js';
+import { UNKNOWN_NAME } from '../domain/analytics/schemas.js';
 import { rollLinkDays } from '../domain/analytics/rollups.js';
 import { analyticsWindow } from '../domain/analytics/window.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';

@@ -3,6 +3,7 @@
  * failed attempts per client address (shared by api processes, exact under a burst, IPv6 by /64),
  * the memory of refused keys (Postgres is not asked again), and the cap on keys per account.
  */
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyAuthenticator, revokeApiKey } from '../domain/accounts/api-keys.js';
@@ -25,13 +26,15 @@ let other: TestApi;
 let owner: TestAccount;
 
 beforeAll(async () => {
-  // Its own Redis prefix: the failure counter is per client address, and every test file's
-  // requests come from 127.0.0.1, so other files' 401s running alongside would spend this budget.
+  // Its own Redis prefix, new for each run: the failure counter is per client address, and every
+  // test file's requests come from 127.0.0.1, so other files' 401s running alongside would spend
+  // this budget; and a run within the window of the last (npm test, then the coverage run) would
+  // find that run's failures still counted.
   const limits = {
     AUTH_FAILURE_LIMIT: String(LIMIT),
     AUTH_FAILURE_WINDOW_MS: '600000',
     API_KEYS_MAX_PER_ACCOUNT: '4',
-    REDIS_NAMESPACE: `${testEnv.REDIS_NAMESPACE}-auth-limits`,
+    REDIS_NAMESPACE: `${testEnv.REDIS_NAMESPACE}-auth-limits-${randomUUID().slice(0, 8)}`,
   };
   api = await startTestApi(limits);
   // A second api process on the same Redis and database.
@@ -213,8 +216,7 @@ describe('an account holds at most API_KEYS_MAX_PER_ACCOUNT active keys', () => 
     expect(first.code).toBe(0);
     const second = await runEntry('cli/index.ts', ['key', 'create', '--account', account.id, '--scopes', 'all'], env);
     expect(second.code).toBe(1);
-    expect(JSON.parse(second.stderr.trim())).toEqual({
-      error: 'This account already has 1 active API key, the most it may have; revoke one before creating another',
-    });
+    const message = 'This account already has 1 active API key, the most it may have; revoke one before creating another';
+    expect(JSON.parse(second.stderr.trim())).toEqual({ error: message, code: 'api_key_limit_reached', message });
   });
 });

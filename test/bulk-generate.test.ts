@@ -151,7 +151,7 @@ describe('the ZIP', () => {
       expect(entries.has(`Café_Table_1_SUM_A1-${slug0}.png`)).toBe(true);
       expect(entries.has(`Café_Table_1_SUM_A1-${slug0}.svg`)).toBe(true);
       expect(entries.has(`link-${links[1].dynamicLinkId}.png`)).toBe(true);
-      const manifest = parse(entries.get('manifest.csv')!) as string[][];
+      const manifest = parse(entries.get('manifest.csv')!);
       expect(manifest[0]).toEqual(['index', 'name', 'slug', 'short_url', 'png', 'svg']);
       expect(manifest).toHaveLength(BULK_MAX_RECORDS + 1);
       const base = api.ctx.config.SHORT_URL_BASE;
@@ -184,7 +184,7 @@ describe('the ZIP', () => {
       url: `/api/v1/jobs/${done.id}/download`,
       headers: { authorization: `Basic ${me.key}` },
     });
-    const manifest = parse((await unzip(download.rawPayload)).get('manifest.csv')!) as string[][];
+    const manifest = parse((await unzip(download.rawPayload)).get('manifest.csv')!);
     expect(manifest[1]![1]).toBe(`'=HYPERLINK("http://x")`);
   });
 });

@@ -125,9 +125,9 @@ describe('groups', () => {
     const [a, b, c] = [ok(await newGroup(cafeId, 'A')), ok(await newGroup(cafeId, 'B')), ok(await newGroup(cafeId, 'C'))];
     const res = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), {
       orders: [
-        { id: c!.id, order: 0 },
-        { id: a!.id, order: 1 },
-        { id: b!.id, order: 2 },
+        { id: c.id, order: 0 },
+        { id: a.id, order: 1 },
+        { id: b.id, order: 2 },
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -136,10 +136,10 @@ describe('groups', () => {
     const foreign = ok(await newGroup(otherCafe, 'Foreign'));
     const bad = await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), {
       orders: [
-        { id: a!.id, order: 9 },
+        { id: a.id, order: 9 },
         { id: foreign.id, order: 0 },
         { id: 'nope', order: 1 },
-        { id: a!.id, order: 3 },
+        { id: a.id, order: 3 },
       ],
     });
     expect(paths(bad)).toEqual(['orders[1].id', 'orders[2].id', 'orders[3].id']);
@@ -150,8 +150,8 @@ describe('groups', () => {
     });
     expect(many.json().errors).toHaveLength(100);
     expect(many.json().omittedErrors).toBe(50);
-    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), [{ id: a!.id, order: 0 }]))).toEqual(['(body)']);
-    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: [{ id: a!.id, order: 1.5 }] }))).toEqual([
+    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), [{ id: a.id, order: 0 }]))).toEqual(['(body)']);
+    expect(paths(await call(api.app, me.key, 'PATCH', url(cafeId, '/groups/reorder'), { orders: [{ id: a.id, order: 1.5 }] }))).toEqual([
       'orders[0].order',
     ]);
   });
@@ -265,8 +265,8 @@ describe('categories', () => {
       (
         await call(api.app, me.key, 'PATCH', url(cafeId, '/categories/reorder'), {
           orders: [
-            { id: y!.id, order: 0 },
-            { id: x!.id, order: 5 },
+            { id: y.id, order: 0 },
+            { id: x.id, order: 5 },
           ],
         })
       ).statusCode,

@@ -29,7 +29,7 @@ const key = () => stack.me.key;
 async function preview(cafeId: string, body: Record<string, unknown>): Promise<{ path: string; id: string; expiresAt: string }> {
   const res = await call(api(), key(), 'POST', cafeUrl(cafeId, '/theme/preview'), body);
   expect(res.statusCode, res.body).toBe(200);
-  const { url, expiresAt } = res.json() as { url: string; expiresAt: string };
+  const { url, expiresAt } = res.json<{ url: string; expiresAt: string }>();
   const parsed = new URL(url);
   expect(`${parsed.origin}${parsed.pathname}`).toBe(`${stack.api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}${parsed.pathname}`);
   return { path: `${parsed.pathname}${parsed.search}`, id: parsed.searchParams.get('preview')!, expiresAt };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestApi, type TestApi } from './support/harness.js';
 import { runEntry } from './support/processes.js';
@@ -79,5 +80,82 @@ describe('CLI: accounts and keys from the shell, one JSON line each', () => {
     const run = await cli('key', 'create', '--account', account.id, '--scopes', 'links.read,admin');
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/unknown scope admin/);
+  });
+});
+
+describe('CLI: people', () => {
+  const PASSWORD = 'a long enough test password';
+  const signIn = (email: string, password: string) =>
+    api.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { email, password } });
+
+  it('user create makes a member with the role who signs in; a taken address or weak password is refused', async () => {
+    const account = oneJsonLine((await cli('account', 'create', '--name', 'People', '--plan', 'pro')).stdout);
+    const email = `ivy-${process.pid}-${Date.now()}@example.com`;
+    const run = await cli(
+      'user',
+      'create',
+      '--email',
+      email,
+      '--password',
+      PASSWORD,
+      '--account',
+      account.id,
+      '--role',
+      'admin',
+      '--name',
+      'Ivy',
+    );
+    expect(run.code).toBe(0);
+    expect(oneJsonLine(run.stdout)).toMatchObject({ email, name: 'Ivy', accountId: account.id, role: 'admin' });
+    const session = await signIn(email, PASSWORD);
+    expect(session.statusCode).toBe(200);
+    const cookie = String(session.headers['set-cookie']).split(';')[0]!;
+    const me = await api.app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie } });
+    expect(me.json()).toMatchObject({ role: 'admin', account: { id: account.id } });
+
+    const taken = await cli(
+      'user',
+      'create',
+      '--email',
+      email.toUpperCase(),
+      '--password',
+      PASSWORD,
+      '--account',
+      account.id,
+      '--role',
+      'viewer',
+    );
+    expect(taken.code).toBe(1);
+    expect(JSON.parse(taken.stderr.trim())).toMatchObject({ code: 'email_taken' });
+    const weak = await cli('user', 'create', '--email', `x${email}`, '--password', 'short', '--account', account.id, '--role', 'viewer');
+    expect(weak.code).toBe(1);
+    expect(weak.stdout).toBe('');
+    const badRole = await cli('user', 'create', '--email', `y${email}`, '--password', PASSWORD, '--account', account.id, '--role', 'boss');
+    expect(JSON.parse(badRole.stderr.trim()).error).toMatch(/--role must be one of/);
+  });
+
+  it('user reset-password sets a password (ending sessions) or prints a one-time reset link', async () => {
+    const account = oneJsonLine((await cli('account', 'create', '--name', 'Resets', '--plan', 'pro')).stdout);
+    const email = `jo-${process.pid}-${Date.now()}@example.com`;
+    await cli('user', 'create', '--email', email, '--password', PASSWORD, '--account', account.id, '--role', 'editor');
+    const cookie = String((await signIn(email, PASSWORD)).headers['set-cookie']).split(';')[0]!;
+    const set = await cli('user', 'reset-password', '--email', email, '--password', 'another long password');
+    expect(set.code).toBe(0);
+    expect((await signIn(email, PASSWORD)).statusCode).toBe(401);
+    expect((await signIn(email, 'another long password')).statusCode).toBe(200);
+    await expect.poll(async () => (await api.app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie } })).statusCode).toBe(401);
+
+    const link = oneJsonLine((await cli('user', 'reset-password', '--email', email)).stdout);
+    expect(link.link).toMatch(/^http:\/\/localhost:3000\/#\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+    const token = new URL(link.link.replace('/#/', '/')).searchParams.get('token')!;
+    const { rows } = await api.ctx.database.pool.query(
+      "select r.token_hash from password_resets r join users u on u.id = r.user_id where u.email = $1 and r.expires_at > now() + interval '29 minutes'",
+      [email],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+    const nobody = await cli('user', 'reset-password', '--email', 'nobody@example.com');
+    expect(nobody.code).toBe(1);
+    expect(JSON.parse(nobody.stderr.trim()).error).toMatch(/no user/);
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConnectionWatch } from '../platform/connection-watch.js';
 import type { Logger } from '../platform/logger.js';
 import { createRedis } from '../platform/redis/client.js';
+import { until } from './support/until.js';
 
 function recordingLogger() {
   const lines: Array<{ level: string; message: string }> = [];
@@ -41,7 +42,8 @@ describe('ConnectionWatch', () => {
     const redis = createRedis(`redis://127.0.0.1:${port}`, logger);
     let errors = 0;
     redis.on('error', () => errors++);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Three failed attempts, not a fixed while: one line for all of them.
+    await until(() => errors >= 3);
     redis.disconnect();
     expect(errors).toBeGreaterThan(1);
     expect(lines).toEqual([{ level: 'warn', message: 'Redis connection lost; reconnecting' }]);

@@ -19,7 +19,7 @@ function convertInChunks(bytes: Buffer, cuts: number[]) {
   const out: Buffer[] = [];
   const last: Array<string | undefined> = [];
   for (let i = 0; i + 1 < at.length; i++) {
-    out.push(ends.convert(bytes.subarray(at[i]!, at[i + 1]!)));
+    out.push(ends.convert(bytes.subarray(at[i], at[i + 1])));
     last.push(ends.lastRecord()?.toString('utf8'));
   }
   return { text: Buffer.concat(out).toString('utf8'), records: ends.records, last, at };

@@ -164,7 +164,7 @@ describe('Dockerfile', () => {
       .getInstructions()
       .map((i) => [i.getKeyword(), i.getArgumentsContent() ?? ''] as const);
     const at = (keyword: string, pattern: RegExp) => instructions.findIndex(([k, a]) => k === keyword && pattern.test(a));
-    expect(at('FROM', /^node:20\b/)).toBe(0);
+    expect(at('FROM', /^node:24\b/)).toBe(0);
     const copyLock = at('COPY', /package\.json package-lock\.json/);
     const install = at('RUN', /^npm ci --omit=dev\b/);
     expect(copyLock).toBeGreaterThan(0);

@@ -253,7 +253,7 @@ describe.each(DRIVERS)('on the $name driver', (driver) => {
       return {
         id: row!.id,
         files: data.files.map((f) => f.fileId),
-        logo: (row!.pageStyle as { logo?: { fileId: string } } | null)?.logo?.fileId,
+        logo: row!.pageStyle?.logo?.fileId,
       };
     };
     const linkIdOfFile = async (fileId: string) =>

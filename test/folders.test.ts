@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const createFolder = async (acct: TestAccount, name: string) =>
-  (await call(api.app, acct.key, 'POST', '/api/v1/folders', { name })).json() as { id: string; name: string };
+  (await call(api.app, acct.key, 'POST', '/api/v1/folders', { name })).json<{ id: string; name: string }>();
 
 describe('folders', () => {
   it('create answers with the bare folder and ISO timestamps', async () => {

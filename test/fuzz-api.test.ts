@@ -192,13 +192,13 @@ function bodyArb(route: ApiRoute, mutations: fc.Arbitrary<Mutation[]>) {
         weight: 4,
         arbitrary: fc.array(part, { maxLength: 3 }).map((parts) => {
           const m = multipart(parts);
-          return { payload: m.body, contentType: m.contentType } as Body;
+          return { payload: m.body, contentType: m.contentType };
         }),
       },
       { weight: 1, arbitrary: odd },
     );
   }
-  if (!route.jsonBody) return fc.oneof({ weight: 4, arbitrary: fc.constant({} as Body) }, { weight: 1, arbitrary: odd });
+  if (!route.jsonBody) return fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: odd });
   const seeds: fc.Arbitrary<unknown> =
     route.entry.schema?.body === linkBodySchema
       ? fc.constantFrom(...LINK_TYPES).map((type) => ({
@@ -212,7 +212,7 @@ function bodyArb(route: ApiRoute, mutations: fc.Arbitrary<Mutation[]>) {
       weight: 6,
       arbitrary: fc
         .tuple(seeds, mutations)
-        .map(([seed, ms]) => ({ payload: toJsonText(mutate(seed, ms)), contentType: 'application/json' }) as Body),
+        .map(([seed, ms]) => ({ payload: toJsonText(mutate(seed, ms)), contentType: 'application/json' })),
     },
     { weight: 1, arbitrary: odd },
   );

@@ -51,6 +51,8 @@ async function accepted(res: { statusCode: number; body: string; json(): { jobId
 const smallJob: Record<string, (account: TestAccount) => Promise<string>> = {
   'analytics-export': async (account) =>
     accepted(await call(api.app, account.key, 'POST', `${API_PREFIX}/analytics/export`, {}, respondAsync)),
+  'audit-export': async (account) =>
+    accepted(await call(api.app, account.key, 'POST', `${API_PREFIX}/audit-events/export`, {}, respondAsync)),
   'bulk-generate': async (account) =>
     accepted(
       await call(
@@ -98,7 +100,7 @@ describe('fair job queues: B’s small job during A’s flood', () => {
 
   for (const name of ACCOUNT_JOB_QUEUES) {
     it(`${name}: runs among the first jobs, before A’s backlog drains`, { timeout: 120_000 }, async () => {
-      const queue = api.ctx.queues[name as QueueName];
+      const queue = api.ctx.queues[name];
       const a = await createTestAccount(api.ctx);
       const b = await createTestAccount(api.ctx);
       // The flood is all waiting when B asks: the worker holds off until both are queued.

@@ -38,7 +38,7 @@ describe('after Redis lost its data', () => {
     const me = await createTestAccount(api.ctx);
     const res = await call(api.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' });
     expect(res.statusCode, res.body).toBe(202);
-    const { jobId } = res.json() as { jobId: string };
+    const { jobId } = res.json<{ jobId: string }>();
     expect(await api.ctx.queues['analytics-export'].getJob(jobId)).toBeDefined();
     expect((await wipeRedis()).length).toBeGreaterThan(0);
     expect(await api.ctx.queues['analytics-export'].getJob(jobId)).toBeUndefined();
@@ -46,7 +46,7 @@ describe('after Redis lost its data', () => {
     workers = await startWorkers(api.ctx);
     const view = await pollUntil(
       async () =>
-        (await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json() as { state: string; result?: { downloadUrl?: string } },
+        (await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}`)).json<{ state: string; result?: { downloadUrl?: string } }>(),
       (v) => v.state === 'completed' || v.state === 'failed',
       30_000,
       100,

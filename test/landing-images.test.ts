@@ -103,7 +103,7 @@ describe('landing HTML images', () => {
       landing(`<p>x</p><img src="${a.url}"><img src="${other}"><img alt="none"><img src="/files/${a.fileId}/960.jpg"><img src="${pixel}">`),
     );
     expect(bad.statusCode).toBe(400);
-    const body = bad.json() as { message: string; errors: { path: string; message: string }[] };
+    const body = bad.json<{ message: string; errors: { path: string; message: string }[] }>();
     expect(body.message).toEqual(expect.any(String));
     expect(body.errors.map((e) => e.path)).toEqual(['data.landingHTML', 'data.landingHTML', 'data.landingHTML']);
     expect(body.errors[0]!.message).toContain(`Image 2 src "${other}" is not allowed`);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { links } from '../domain/schema.js';
 import { getLink } from '../domain/links/links.js';
+import { wholeAccount } from '../domain/links/scope.js';
 import { pageMeta } from '../api/schemas.js';
 import { linkResponse } from '../api/routes/links/schemas.js';
 import { linkView } from '../api/routes/links/view.js';
@@ -102,7 +103,9 @@ describe('GET /links streams the page', () => {
         .orderBy(...c.order)
         .limit(c.size)
         .offset(c.offset);
-      const data = await Promise.all(slugs.map(async (r) => linkView(await getLink(api.ctx, me.accountId, r.slug), api.ctx.config)));
+      const data = await Promise.all(
+        slugs.map(async (r) => linkView(await getLink(api.ctx, wholeAccount(me.accountId), r.slug), api.ctx.config)),
+      );
       const expected = serializePage({
         data,
         meta: { currentPage: Number(/page=(\d+)/.exec(c.query)?.[1] ?? 1), totalPages: Math.ceil(bodies.length / c.size) },

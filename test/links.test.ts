@@ -577,7 +577,7 @@ describe('isolation: another account’s link is a 404 everywhere, and stays unc
       ['POST', `/api/v1/links/${theirs}/save-template`, {}],
     ];
     for (const [method, url, payload] of attempts) {
-      const res = await call(api.app, me.key, method as 'GET', url, payload);
+      const res = await call(api.app, me.key, method, url, payload);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json()).toEqual({ code: 'link_not_found', message: 'Link not found' });
     }
@@ -630,10 +630,10 @@ describe('scopes per endpoint', () => {
       me.accountId,
       SCOPES.filter((s) => s !== scope && s !== 'all'),
     );
-    const denied = await call(api.app, without.key, method as 'GET', url, body(id));
+    const denied = await call(api.app, without.key, method, url, body(id));
     expect(denied.statusCode).toBe(403);
     const only = await addKey(api.ctx, me.accountId, [scope as 'links.read']);
-    const allowed = await call(api.app, only.key, method as 'GET', url, body(id));
+    const allowed = await call(api.app, only.key, method, url, body(id));
     expect(allowed.statusCode, allowed.body).toBe(200);
   });
 });

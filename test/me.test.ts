@@ -19,6 +19,12 @@ describe('GET /me', () => {
     expect(res.json()).toEqual({
       account: { id: owner.accountId, name, plan: 'business' },
       key: { id: narrow.id, name: null, scopes: ['links.read'], expiresAt: expiresAt.toISOString() },
+      // An operator's key (made by the CLI, no person behind it) counts as the owner, within its own scopes.
+      user: null,
+      role: 'owner',
+      scopes: ['links.read'],
+      folderIds: null,
+      accounts: [{ id: owner.accountId, name, plan: 'business', role: 'owner' }],
       plan: { apiKeyManagement: true },
       shortUrlBase: api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, ''),
     });

@@ -6,15 +6,18 @@ import { request } from 'node:http';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { gracefulHttp } from '../platform/http/graceful.js';
-import { nodeInternalsVerified, VERIFIED_NODE_MAJOR } from '../platform/http/node-internals.js';
+import { nodeInternalsVerified, VERIFIED_NODE_MAJORS } from '../platform/http/node-internals.js';
 import { keepTickObjectShape } from '../platform/http/tick-object-shape.js';
 
-const verified = `${VERIFIED_NODE_MAJOR}.11.0`;
-const other = `${VERIFIED_NODE_MAJOR + 2}.1.0`;
+const verified = `${VERIFIED_NODE_MAJORS[0]}.11.0`;
+// A major between the verified ones, never measured.
+const other = '22.1.0';
 
 describe('Node-internals workarounds behind a version check', () => {
   it('knows the version they were measured on', () => {
     expect(nodeInternalsVerified(verified)).toBe(true);
+    expect(nodeInternalsVerified('20.20.2')).toBe(true);
+    expect(nodeInternalsVerified('24.11.1')).toBe(true);
     expect(nodeInternalsVerified(other)).toBe(false);
     expect(nodeInternalsVerified('18.19.0')).toBe(false);
   });

@@ -30,7 +30,7 @@ import { pdfBytes, pngBytes } from './support/fixtures.js';
 import { exampleData, resolvedLink } from './support/link-examples.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../test-output/pages', import.meta.url));
-/** With UPDATE_SCREENSHOTS=1 the first screen of each page is also written here (checked in, linked from the README). */
+/** With UPDATE_SCREENSHOTS=1 the first screen of each page is also written here (checked in, linked from docs/guide/scanning.md). */
 const DOC_SCREENSHOTS =
   process.env.UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../docs/screenshots/pages', import.meta.url)) : null;
 const XSS = '<img src=x onerror=alert(1)>';
@@ -702,7 +702,7 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
           return { label: dt.textContent, value: dd.textContent, offset: Math.abs(firstLineTop(dt) - firstLineTop(dd)) };
         }),
       );
-      for (const pair of pairs) expect(pair.offset, pair.label!).toBeLessThan(3);
+      for (const pair of pairs) expect(pair.offset, pair.label).toBeLessThan(3);
       const facts = Object.fromEntries(pairs.map((p) => [p.label, p.value]));
       expect(facts).toMatchObject({ Company: 'Analytical Engines', Department: 'Research' });
     });
@@ -741,8 +741,8 @@ describe.skipIf(!hasChromium)('hosted pages in headless Chromium', () => {
         'Sunday | Closed',
       ]);
       for (const row of rows) {
-        expect(row.gap, row.text!).toBeGreaterThanOrEqual(12);
-        expect(row.sameLine, row.text!).toBe(true);
+        expect(row.gap, row.text).toBeGreaterThanOrEqual(12);
+        expect(row.sameLine, row.text).toBe(true);
       }
     });
   });

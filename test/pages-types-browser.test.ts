@@ -105,8 +105,8 @@ function brokenWords(page: Page): Promise<string[]> {
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         for (const match of node.textContent!.matchAll(/\S+/g)) {
           const range = document.createRange();
-          range.setStart(node, match.index!);
-          range.setEnd(node, match.index! + match[0].length);
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
           const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
           if (tops.size > 1) broken.push(`${el.tagName.toLowerCase()}.${el.className}: ${match[0]}`);
         }

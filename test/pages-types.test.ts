@@ -227,7 +227,7 @@ describe('contact page', () => {
   });
 
   it('.vcf: the job title as TITLE, each profile as a URL', () => {
-    const card = new ICAL.Component(ICAL.parse(renderVcard(ada as never)) as unknown as unknown[]);
+    const card = new ICAL.Component(ICAL.parse(renderVcard(ada as never)));
     expect(card.getFirstPropertyValue('title')).toBe('Chief Engineer');
     expect(card.getAllProperties('url').map((p) => p.getFirstValue())).toEqual([
       'https://ada.example.com/',

@@ -10,7 +10,7 @@ import { pdfBytes, pdfPage } from './support/fixtures.js';
 
 const size = async (png: Buffer | null) => {
   const meta = await sharp(png!).metadata();
-  return { width: meta.width!, height: meta.height! };
+  return { width: meta.width, height: meta.height };
 };
 
 describe('the first page of a PDF', () => {

@@ -85,7 +85,7 @@ describe.skipIf(!existsSync(HAPROXY))('a rolling restart behind haproxy', () => 
   });
 
   afterAll(async () => {
-    await Promise.all(roles.map((role) => (role.child ? stopProcess(role.child, 'SIGKILL') : undefined)));
+    await Promise.all(roles.flatMap((role) => (role.child ? [stopProcess(role.child, 'SIGKILL')] : [])));
     if (haproxy) await stopProcess(haproxy, 'SIGKILL');
     if (dir) rmSync(dir, { recursive: true, force: true });
     await api?.close();

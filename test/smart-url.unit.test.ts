@@ -8,7 +8,7 @@ const MATCH_URL = 'https://example.com/match';
 
 /** Rules checked by the real schema, so every shape here is one the API accepts. */
 function smartUrl(...rules: Record<string, unknown>[]): LinkDataByType['smart-url'] {
-  return smartUrlDataSchema.parse({ defaultUrl: DEFAULT_URL, rules }) as LinkDataByType['smart-url'];
+  return smartUrlDataSchema.parse({ defaultUrl: DEFAULT_URL, rules });
 }
 
 /** A single rule pointing at MATCH_URL. */

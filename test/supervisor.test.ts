@@ -81,6 +81,8 @@ describe('npm start supervises its roles', () => {
       REDIRECT_PORT: String(redirectPort),
       SHORT_URL_BASE: `http://127.0.0.1:${redirectPort}`,
       ROLE_RESTART_DELAY_MS: '200',
+      // The killed worker's scan batch is taken up again after about this long, not 30 s.
+      SCAN_WORKER_LOCK_MS: '5000',
     };
     const { slug } = await createLinkVia(api.app, me.key, { name: 'table 7', type: 'website', data: { url: 'https://example.com/menu' } });
     const scanUrl = `http://127.0.0.1:${redirectPort}/${slug}`;

@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const create = async (acct: TestAccount, name: string, qrOptions: object = {}) =>
-  (await call(api.app, acct.key, 'POST', '/api/v1/templates', { name, qrOptions })).json() as { id: string };
+  (await call(api.app, acct.key, 'POST', '/api/v1/templates', { name, qrOptions })).json<{ id: string }>();
 
 describe('templates', () => {
   it('create answers with the bare template (account_id, ISO timestamps) and stores the options as given', async () => {

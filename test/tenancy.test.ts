@@ -16,6 +16,7 @@ import { encodeScanBatch } from '../domain/scans/batch.js';
 import { ingestScanBatches } from '../domain/scans/ingest.js';
 import { startWorkers, type RunningWorkers } from '../workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from './support/harness.js';
+import { callAs, createTestPerson, signIn } from './support/people.js';
 import { apiRoutes, createResources, fillPath, routeName, validBody, type ApiRoute, type Resources } from './support/route-table.js';
 
 let api: TestApi;
@@ -24,6 +25,7 @@ let owner: TestAccount;
 let intruder: TestAccount;
 let routes: ApiRoute[];
 let owned: Resources;
+let intruderCookie: string;
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -32,6 +34,16 @@ beforeAll(async () => {
   intruder = await createTestAccount(api.ctx, { plan: 'pro' });
   routes = await apiRoutes(api.app);
   owned = await createResources(api.app, owner);
+  // Sessions are a person's, not a key's: a person of each account, signed in; the intruder asks with its cookie.
+  const ownerPerson = await createTestPerson(api.ctx, owner.accountId, 'owner');
+  const ownerCookie = await signIn(api.app, ownerPerson.email, ownerPerson.password);
+  owned.Session = (await callAs(api.app, ownerCookie, 'GET', `${API_PREFIX}/sessions`)).json().data.map((s: { id: string }) => s.id);
+  // Members and invitations: the owner's person, and an invitation the owner's key made.
+  owned.Member = [ownerPerson.userId];
+  const invitation = await call(api.app, owner.key, 'POST', `${API_PREFIX}/invitations`, { email: 'tenant@example.com', role: 'viewer' });
+  owned.Invitation = [invitation.json().id];
+  const intruderPerson = await createTestPerson(api.ctx, intruder.accountId, 'owner');
+  intruderCookie = await signIn(api.app, intruderPerson.email, intruderPerson.password);
   // A human scan of each of the owner's links an hour ago: numbers analytics must never show the intruder.
   const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where account_id = $1', [owner.accountId]);
   const at = Date.now() - 3_600_000;
@@ -65,7 +77,7 @@ function isEmptyAnalytics(res: LightMyRequestResponse): boolean {
     else if (Array.isArray(v)) v.forEach((x) => walk(x, ''));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };
-  const { data } = res.json() as { data: unknown };
+  const { data } = res.json<{ data: unknown }>();
   walk(data, '');
   return Array.isArray(data) ? data.length === 0 : counts.length > 0 && counts.every((n) => n === 0);
 }
@@ -92,10 +104,13 @@ describe('tenancy matrix', () => {
       for (const id of owned[route.notFound!] ?? []) {
         const url = fillPath(route.url, Object.fromEntries(route.params.map((p) => [p, id])));
         const body = validBody(route);
-        const res = await call(api.app, intruder.key, route.method as 'GET', url, body === undefined ? undefined : body);
+        const res =
+          route.notFound === 'Session'
+            ? await callAs(api.app, intruderCookie, route.method, url, body)
+            : await call(api.app, intruder.key, route.method, url, body === undefined ? undefined : body);
         checked++;
         if (route.unknownId === 'empty-data') {
-          const own = await call(api.app, owner.key, route.method as 'GET', url);
+          const own = await call(api.app, owner.key, route.method, url);
           if (route.method !== 'HEAD' && !isEmptyAnalytics(res))
             wrong.push(`${routeName(route)} with ${id}: not empty: ${res.statusCode} ${res.body.slice(0, 200)}`);
           if (route.method === 'HEAD' ? res.statusCode !== 200 : isEmptyAnalytics(own) || own.statusCode !== 200) {
@@ -126,7 +141,7 @@ describe('path ids longer than any id', () => {
   const LONG = 'x'.repeat(5000);
   const ask = (route: ApiRoute, values: Record<string, string>) => {
     const body = validBody(route);
-    return call(api.app, owner.key, route.method as 'GET', fillPath(route.url, values), body === undefined ? undefined : body);
+    return call(api.app, owner.key, route.method, fillPath(route.url, values), body === undefined ? undefined : body);
   };
 
   it("are that resource's 404 on every route (analytics: empty data, as for any unknown id)", { timeout: 300_000 }, async () => {
@@ -181,6 +196,8 @@ async function ownerView() {
     keys: (await get('/api-keys')).data,
     cafes: (await get('/cafes')).data,
     job: await get(`/jobs/${owned.Job![0]}`),
+    members: (await get('/members')).data,
+    invitations: (await get('/invitations')).data,
   };
 }
 

@@ -21,6 +21,7 @@ import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../domain
 import { limitRunningPerAccount } from '../domain/jobs/turns.js';
 import { accountJobWorkerOptions } from '../domain/jobs/worker-options.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
+import { auditExportProcessor } from './processors/audit-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
@@ -49,6 +50,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // Each processor is checked against its queue's payload and result (domain/jobs/queues.ts).
   const processors: { [N in QueueName]: QueueProcessor<N> } = {
     'analytics-export': perAccount(ctx.queues['analytics-export'], analyticsExportProcessor(ctx)),
+    'audit-export': perAccount(ctx.queues['audit-export'], auditExportProcessor(ctx)),
     'cafe-bulk-insert': perAccount(ctx.queues['cafe-bulk-insert'], cafeBulkInsertProcessor(ctx)),
     'bulk-generate': perAccount(ctx.queues['bulk-generate'], bulkGenerateProcessor(ctx, scanTraffic)),
     maintenance: maintenanceProcessor(ctx),
@@ -61,6 +63,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     // after it died (domain/jobs/worker-options.ts). A bulk insert's retry waits on the cafe row
     // until Postgres has rolled the dead one's transaction back.
     'analytics-export': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
+    'audit-export': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
     'cafe-bulk-insert': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
     'bulk-generate': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
     'qr-render': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),

@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Database } from '../database.js';
+import type { Database, Executor } from '../database.js';
 import { accounts, type Plan } from '../schema.js';
 
 export interface Account {
@@ -8,7 +8,7 @@ export interface Account {
   plan: Plan;
 }
 
-export async function createAccount(db: Database, input: { name: string; plan: Plan }): Promise<Account> {
+export async function createAccount(db: Executor, input: { name: string; plan: Plan }): Promise<Account> {
   const [row] = await db
     .insert(accounts)
     .values({ name: input.name, plan: input.plan })

@@ -1,25 +1,47 @@
 import { and, count, desc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { preparedQuery, type Database } from '../database.js';
-import { accounts, apiKeys, type Plan } from '../schema.js';
+import { accounts, apiKeys, memberships, type Plan } from '../schema.js';
+import { effectiveScopes, roleScopes, type ClientAccess, type Role } from '../people/roles.js';
 import { ConflictError } from '../errors.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
 import { throttledWarning, type Logger } from '../../platform/logger.js';
 import type { Redis } from '../../platform/redis/client.js';
 import type { Invalidations } from '../../platform/redis/invalidations.js';
+import { announceChanges, HeldWhileSubscribed } from '../../platform/redis/held-while-subscribed.js';
 import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../platform/config/index.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
 
-/** Who is calling: what every authenticated request carries. */
+/** Who is calling: what every authenticated request carries, from an API key or a person's session. */
 export interface Principal {
-  keyId: string;
   accountId: string;
   plan: Plan;
+  /** What the caller may do: a session's role's scopes; a key's own, cut down to its maker's role. */
   scopes: string[];
+  /** The API key, when a machine calls. */
+  keyId: string | null;
+  /** The person: the session's user, or the key's maker (null: an operator's key from the CLI). */
+  userId: string | null;
+  /** The person's role in the account; an operator's key counts as the owner's. */
+  role: Role;
+  /** A client's folders, the only ones it may see; null: the whole account. */
+  folderIds: readonly string[] | null;
+  /** The session, when a person calls from the console. */
+  sessionId: string | null;
+}
+
+/**
+ * Who a record names as having made or changed it (`created_by`, `updated_by`): the person, or
+ * the key when no person stands behind it.
+ */
+export function actorIdOf(who: Principal): string | null {
+  return who.userId ?? who.keyId;
 }
 
 export interface NewApiKey {
   accountId: string;
+  /** The person making it; none for an operator's key (the CLI). */
+  createdByUserId?: string | null;
   scopes: Scope[];
   name?: string | null;
   expiresAt?: Date | null;
@@ -63,6 +85,7 @@ export async function createApiKey(
       .insert(apiKeys)
       .values({
         accountId: input.accountId,
+        createdByUserId: input.createdByUserId ?? null,
         name: input.name ?? null,
         keyHash: hashApiKey(key),
         keyPrefix: displayPrefix(key),
@@ -107,29 +130,13 @@ export interface KeyChangeAnnouncer {
   logger?: Logger;
 }
 
-/** How long a revocation waits for Redis to confirm the announcement before answering anyway. */
-const ANNOUNCE_WAIT_MS = 1000;
-
 /**
  * Tells every api process to forget what it holds of these keys. While Redis is away the message
  * waits in the connection's queue; no process serves a key from memory meanwhile (a subscriber
  * that lost Redis stops doing so), so the wait is bounded, not the safety.
  */
 export async function announceApiKeyChanges(announcer: KeyChangeAnnouncer, keyHashes: readonly string[]): Promise<void> {
-  if (keyHashes.length === 0) return;
-  const tx = announcer.redis.multi();
-  for (const keyHash of new Set(keyHashes)) tx.publish(apiKeyChannel(announcer.namespace), keyHash);
-  const done = tx.exec().then(
-    () => true,
-    (err: unknown) => {
-      announcer.logger?.error({ err }, 'API key change announcement failed');
-      return false;
-    },
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const confirmed = await Promise.race([done, new Promise<null>((r) => (timer = setTimeout(() => r(null), ANNOUNCE_WAIT_MS)))]);
-  clearTimeout(timer);
-  if (confirmed === null) announcer.logger?.warn('API key change announcement is waiting for Redis');
+  await announceChanges(announcer, apiKeyChannel(announcer.namespace), keyHashes, 'API key change');
 }
 
 /**
@@ -189,13 +196,8 @@ interface AcceptedKey {
  */
 export class ApiKeyAuthenticator {
   private readonly refused: BoundedCache<string, number>;
-  private readonly accepted: BoundedCache<string, AcceptedKey>;
+  private readonly accepted: HeldWhileSubscribed<AcceptedKey>;
   private readonly acceptedTtlMs: number;
-  /** Where changes are heard, once `listen` is called: only while subscribed may accepted keys be held. */
-  private invalidations: Invalidations | null = null;
-  private channel = '';
-  /** Bumped by every change heard (and every reconnection of the subscriber). */
-  private epoch = 0;
 
   constructor(
     private readonly db: Database,
@@ -203,7 +205,7 @@ export class ApiKeyAuthenticator {
     private readonly options: KeyCacheOptions = { ttlMs: 60_000, max: 10_000 },
   ) {
     this.refused = new BoundedCache(options.max);
-    this.accepted = new BoundedCache(options.acceptedMax ?? 10_000);
+    this.accepted = new HeldWhileSubscribed(options.acceptedMax ?? 10_000, 'named');
     this.acceptedTtlMs = options.acceptedTtlMs ?? 10_000;
   }
 
@@ -212,27 +214,7 @@ export class ApiKeyAuthenticator {
    * the subscription is confirmed, not while it is down, and forgotten when the connection is back.
    */
   async listen(invalidations: Invalidations, namespace: string, waitMs = 2000): Promise<void> {
-    this.invalidations = invalidations;
-    this.channel = apiKeyChannel(namespace);
-    await invalidations.listen(
-      {
-        channel: this.channel,
-        onMessage: (keyHash) => {
-          this.accepted.delete(keyHash);
-          this.epoch++;
-        },
-        onReconnect: () => {
-          this.accepted.clear();
-          this.epoch++;
-        },
-      },
-      waitMs,
-    );
-  }
-
-  /** Subscribed to the change channel: only then may accepted keys be held. */
-  private get listening(): boolean {
-    return this.invalidations?.subscribed(this.channel) ?? false;
+    await this.accepted.listen(invalidations, apiKeyChannel(namespace), waitMs);
   }
 
   /** The key's principal, or null for any key that must not pass (malformed, unknown, revoked, inactive, expired). */
@@ -240,31 +222,29 @@ export class ApiKeyAuthenticator {
     if (!looksLikeApiKey(rawKey)) return null;
     const keyHash = hashApiKey(rawKey);
     const now = Date.now();
-    const held = this.listening ? this.accepted.get(keyHash) : undefined;
+    const held = this.accepted.get(keyHash);
     if (held && held.freshUntil > now) {
       if (held.expiresAt !== null && held.expiresAt <= now) return null;
       if (held.lastUsedAt === null || now - held.lastUsedAt > LAST_USED_RESOLUTION_MS) {
         held.lastUsedAt = now;
-        writeLastUsed(this.db, this.logger, held.principal.keyId, now);
+        writeLastUsed(this.db, this.logger, held.principal.keyId!, now);
       }
       return held.principal;
     }
     const refusedUntil = this.refused.get(keyHash);
     if (refusedUntil !== undefined && refusedUntil > now) return null;
-    const epoch = this.epoch;
+    const ticket = this.accepted.ticket();
     const row = await authenticateKeyHash(this.db, keyHash, this.logger);
     if (!row) {
       this.refused.set(keyHash, Date.now() + this.options.ttlMs);
       return null;
     }
-    if (this.listening && epoch === this.epoch) {
-      this.accepted.set(keyHash, {
-        principal: row.principal,
-        expiresAt: row.expiresAt,
-        lastUsedAt: row.lastUsedAt,
-        freshUntil: Date.now() + this.acceptedTtlMs,
-      });
-    }
+    this.accepted.keep(ticket, keyHash, {
+      principal: row.principal,
+      expiresAt: row.expiresAt,
+      lastUsedAt: row.lastUsedAt,
+      freshUntil: Date.now() + this.acceptedTtlMs,
+    });
     return row.principal;
   }
 
@@ -290,6 +270,8 @@ interface KeyRow {
 async function authenticateKeyHash(db: Database, keyHash: string, logger: Logger): Promise<KeyRow | null> {
   const [row] = await keyLookup(db).execute({ keyHash });
   if (!row || !row.active) return null;
+  // A key made by a person is worth their current role, and nothing once they leave the account.
+  if (row.createdByUserId && !row.makerRole) return null;
   const now = Date.now();
   if (row.expiresAt && row.expiresAt.getTime() <= now) return null;
   let lastUsedAt = row.lastUsedAt?.getTime() ?? null;
@@ -298,9 +280,32 @@ async function authenticateKeyHash(db: Database, keyHash: string, logger: Logger
     lastUsedAt = now;
   }
   return {
-    principal: { keyId: row.keyId, accountId: row.accountId, plan: row.plan, scopes: row.scopes },
+    principal: keyPrincipal(row),
     expiresAt: row.expiresAt?.getTime() ?? null,
     lastUsedAt,
+  };
+}
+
+function keyPrincipal(row: {
+  keyId: string;
+  accountId: string;
+  plan: Plan;
+  scopes: string[];
+  createdByUserId: string | null;
+  makerRole: Role | null;
+  makerClientAccess: ClientAccess | null;
+  makerFolderIds: string[] | null;
+}): Principal {
+  const role = row.makerRole ?? 'owner';
+  return {
+    keyId: row.keyId,
+    accountId: row.accountId,
+    plan: row.plan,
+    scopes: effectiveScopes(row.scopes, roleScopes(role, row.makerClientAccess)),
+    userId: row.createdByUserId,
+    role,
+    folderIds: role === 'client' ? (row.makerFolderIds ?? []) : null,
+    sessionId: null,
   };
 }
 
@@ -330,9 +335,14 @@ const keyLookup = preparedQuery((db) =>
       active: apiKeys.active,
       expiresAt: apiKeys.expiresAt,
       lastUsedAt: apiKeys.lastUsedAt,
+      createdByUserId: apiKeys.createdByUserId,
+      makerRole: memberships.role,
+      makerClientAccess: memberships.clientAccess,
+      makerFolderIds: memberships.folderIds,
     })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .leftJoin(memberships, and(eq(memberships.accountId, apiKeys.accountId), eq(memberships.userId, apiKeys.createdByUserId)))
     .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
     .prepare('api_key_lookup'),
 );

@@ -44,6 +44,12 @@ export const apiKeys = pgTable(
     /** The first characters of the key, so a person can tell keys apart in a list. */
     keyPrefix: text('key_prefix').notNull(),
     scopes: text('scopes').array().notNull(),
+    /**
+     * The person who made the key (null: an operator's key from the CLI). The key is worth no more
+     * than that person's current role in the account, and nothing once they leave it. No foreign
+     * key: users live in domain/people, which depends on this module.
+     */
+    createdByUserId: uuid('created_by_user_id'),
     active: boolean('active').notNull().default(true),
     expiresAt: tstz('expires_at'),
     lastUsedAt: tstz('last_used_at'),

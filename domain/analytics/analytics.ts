@@ -9,15 +9,20 @@
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import { links } from '../schema.js';
+import { linksWithin } from '../links/scope.js';
 import { ValidationError } from '../errors.js';
 import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, linkDaysFrom, ROLLUP_DIMENSIONS } from './rollups.js';
-import type { AnalyticsQuery } from './schemas.js';
+import { filterConditions, UNKNOWN_NAME, type AnalyticsQuery } from './schemas.js';
 import { addDays, analyticsWindow, formatDate, localDateAt, localHoursOf, type AnalyticsWindow } from './window.js';
 
-/** Whose scans: the whole account, or one of its links named by slug. */
+/**
+ * Whose scans: the whole account, or one of its links named by slug; `folderIds` (a client's) keeps
+ * that link to the caller's reach (domain/links/scope.ts), one outside it reading as unknown.
+ */
 export interface AnalyticsScope {
   accountId: string;
   linkSlug?: string;
+  folderIds?: readonly string[] | null;
 }
 
 /** The ranked endpoints and the visitor fact each groups by. */
@@ -35,7 +40,6 @@ const DIMENSION_COLUMNS: Record<Exclude<Dimension, 'all'>, string> = {
   device: 'device_type',
 };
 
-export const UNKNOWN_NAME = 'Unknown';
 const MONTH_NAMES = [
   'January',
   'February',
@@ -104,7 +108,7 @@ export function planWindow(window: Pick<AnalyticsWindow, 'from' | 'to'>, now: nu
 }
 
 /** Epoch milliseconds, not ISO text: year 0 and years past 9999 have ISO forms Postgres does not read. */
-const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
+export const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
 
 /**
  * The rows to count for a scope, window and dimension, as (at, is_bot, value, scans, visitors):
@@ -116,7 +120,7 @@ const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
  * same statement, so a roll committing between two reads can neither count a day twice nor leave
  * it out.
  */
-function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days: boolean): SQL {
+function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days: boolean, only: SQL = sql``): SQL {
   const parts: SQL[] = [];
   const column = dimension === 'all' ? null : DIMENSION_COLUMNS[dimension];
   const scopeId = scope.linkId ?? scope.accountId;
@@ -150,7 +154,7 @@ function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days:
       sql` or `,
     );
     parts.push(sql`select s.created_at as at, s.is_bot, ${value} as value, 1 as scans, (s.visitor_firsts & ${sql.raw(String(first))} <> 0)::int as visitors
-      from scans s where ${owner} and (${ranges})`);
+      from scans s where ${owner} and (${ranges})${only}`);
   }
   if (parts.length === 0) return sql`select null::timestamptz as at, false as is_bot, '' as value, 0 as scans, 0 as visitors where false`;
   return sql.join(parts, sql` union all `);
@@ -167,6 +171,22 @@ interface Reading {
   owner: Scope | null;
   /** The bot condition on those rows. */
   bots: SQL;
+  /** Filtered (country, browser, os): `rows` are the window's raw scans that match. */
+  filtered: boolean;
+}
+
+/**
+ * The filters as a condition on raw scans (`s`), each fact compared with '' for a missing one;
+ * empty without filters. No rollup holds the account's scans per combination of facts, so a
+ * filtered answer is counted from the raw scans of its window (docs/decisions/0391).
+ */
+function filterCondition(query: AnalyticsQuery): SQL | null {
+  const conditions = filterConditions(query);
+  if (conditions.length === 0) return null;
+  return sql.join(
+    conditions.map(({ column, value }) => sql` and coalesce(${sql.raw(`s.${column}`)}, '') = ${value}`),
+    sql``,
+  );
 }
 
 /**
@@ -176,26 +196,35 @@ interface Reading {
 async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQuery, now = Date.now()): Promise<Reading> {
   const window = analyticsWindow(query, new Date(now));
   const bots = query.exclude_bots ? sql`not c.is_bot` : sql`true`;
+  const only = filterCondition(query);
+  const filtered = only !== null;
   let owner: Scope = { accountId: scope.accountId };
   if (scope.linkSlug !== undefined) {
     const linkId = await linkIdOf(db, scope);
-    if (!linkId) return { window, rows: null, owner: null, bots };
+    if (!linkId) return { window, rows: null, owner: null, bots, filtered };
     owner = { accountId: scope.accountId, linkId };
   }
+  if (only) return { window, rows: (dimension, days) => countedRows(owner, rawPlan(window), dimension, days, only), owner, bots, filtered };
   const plan = planWindow(window, now);
-  return { window, rows: (dimension, days, raw = false) => countedRows(owner, raw ? rawPlan(window) : plan, dimension, days), owner, bots };
+  return {
+    window,
+    rows: (dimension, days, raw = false) => countedRows(owner, raw ? rawPlan(window) : plan, dimension, days),
+    owner,
+    bots,
+    filtered,
+  };
 }
 
 async function linkIdOf(db: Database, scope: AnalyticsScope): Promise<string | null> {
   const [row] = await db
     .select({ id: links.id })
     .from(links)
-    .where(and(eq(links.accountId, scope.accountId), eq(links.slug, scope.linkSlug!)));
+    .where(and(linksWithin({ accountId: scope.accountId, folderIds: scope.folderIds ?? null }), eq(links.slug, scope.linkSlug!)));
   return row?.id ?? null;
 }
 
 /** Runs a query that reads local times; a zone Intl knows but this Postgres does not is the caller's 400. */
-async function rowsOf<T extends Record<string, unknown>>(db: Database, query: SQL): Promise<T[]> {
+export async function rowsOf<T extends Record<string, unknown>>(db: Database, query: SQL): Promise<T[]> {
   try {
     return await db.transaction(async (tx) => {
       // Every read here is a short index range of rollup rows, but the planner cannot tell an
@@ -347,7 +376,7 @@ export async function activityAnalytics(db: Database, scope: AnalyticsScope, que
  * hour and the start of the next, which no rollup row holds (shiftedHourRows). A fall-back day's
  * repeated hour is one bucket holding both; a spring-forward day's skipped hour is not there.
  */
-async function hourSeries(db: Database, { window, rows, owner, bots }: Reading) {
+async function hourSeries(db: Database, { window, rows, owner, bots, filtered }: Reading) {
   const { labels, startPastUtcHour: past } = localHoursOf(window);
   const perHour = new Map<string, number>();
   if (rows && owner) {
@@ -357,7 +386,8 @@ async function hourSeries(db: Database, { window, rows, owner, bots }: Reading) 
     // Shifted rows need the window to start on a UTC or local hour and to end on a local hour or
     // at now (no scan is later); otherwise, and where the offset changes inside the window, every
     // scan of the window is counted on its own.
-    const shifted = past !== null && past !== 0 && (from % HOUR_MS === 0 || onLocalHour(from)) && (to >= Date.now() || onLocalHour(to));
+    const shifted =
+      !filtered && past !== null && past !== 0 && (from % HOUR_MS === 0 || onLocalHour(from)) && (to >= Date.now() || onLocalHour(to));
     const counted = await rowsOf<{ hour: string; n: number }>(
       db,
       sql`select to_char(c.at at time zone ${window.timezone}, 'YYYY-MM-DD"T"HH24":00"') as hour, sum(c.scans)::int as n

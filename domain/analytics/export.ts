@@ -9,7 +9,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
 import { csvCell, CsvRecordEnds } from '../../platform/format/csv-record-ends.js';
 import { ValidationError, type FieldError } from '../errors.js';
-import { analyticsQuerySchema } from './schemas.js';
+import { analyticsQuerySchema, filterConditions, filterShape, type AnalyticsFilters } from './schemas.js';
 import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
 
 export const EXPORT_FORMATS = ['csv'] as const;
@@ -44,6 +44,7 @@ export const exportBodySchema = z
       .boolean({ error: 'Must be true or false' })
       .default(false)
       .describe("Bot scans too, as the analytics GETs' exclude_bots=false (an addition); default false: left out"),
+    ...filterShape,
   })
   .describe('Both dates omitted: the last 48 hours, up to now. Bots are left out unless includeBots, as in the analytics GETs.');
 
@@ -53,6 +54,8 @@ export type ExportBody = z.infer<typeof exportBodySchema>;
 export interface AnalyticsExportPayload {
   /** The link's slug; absent: every link of the account. */
   linkSlug?: string;
+  /** A client's folders: the link must be in one of them, else the file is the header only. */
+  folderIds?: string[];
   /** Epoch ms, included. */
   from: number;
   /** Epoch ms, excluded. */
@@ -61,6 +64,8 @@ export interface AnalyticsExportPayload {
   fileName: string;
   /** Bot scans too (absent in jobs queued before it existed: left out). */
   includeBots?: boolean;
+  /** Only the scans with these facts (as the GETs' country, browser, os). */
+  filters?: AnalyticsFilters;
 }
 
 export interface AnalyticsExportResult {
@@ -129,9 +134,11 @@ function instant(at: Date): string {
 export interface ScansCsvQuery {
   accountId: string;
   linkSlug?: string;
+  folderIds?: readonly string[];
   from: Date;
   to: Date;
   includeBots?: boolean;
+  filters?: AnalyticsFilters;
 }
 
 export interface ScansCsvProgress {
@@ -163,16 +170,20 @@ export async function* scansCsv(
       query.linkSlug === undefined
         ? [undefined]
         : (
-            await client.query<{ id: string }>('select id from links where account_id = $1 and slug = $2', [
-              query.accountId,
-              query.linkSlug,
-            ])
+            await client.query<{ id: string }>(
+              'select id from links where account_id = $1 and slug = $2 and ($3::uuid[] is null or folder_id = any($3::uuid[]))',
+              [query.accountId, query.linkSlug, query.folderIds ?? null],
+            )
           ).rows;
-    // An id that is not one of the account's links has no scans: header only, never another account's rows.
+    // An id that is not one of the account's links (or, for a client, not in its folders) has no
+    // scans: header only, never another account's rows.
     if (query.linkSlug !== undefined && !link) return;
     // COPY takes no parameters: every value is a literal, escaped by pg.
     const literal = (value: string) => client.escapeLiteral(value);
-    const window = `s.account_id = ${literal(query.accountId)} and s.created_at >= ${instant(query.from)} and s.created_at < ${instant(query.to)}${query.includeBots ? '' : ' and not s.is_bot'}`;
+    const only = filterConditions(query.filters ?? {})
+      .map(({ column, value }) => ` and coalesce(s.${column}, '') = ${literal(value)}`)
+      .join('');
+    const window = `s.account_id = ${literal(query.accountId)} and s.created_at >= ${instant(query.from)} and s.created_at < ${instant(query.to)}${query.includeBots ? '' : ' and not s.is_bot'}${only}`;
     const columns = (slug: string) =>
       [
         ...[slug, 's.browser_name', 's.device_type', 's.device_vendor', 's.os_name'].map(cell),

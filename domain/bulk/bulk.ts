@@ -23,6 +23,7 @@ import { csvIssuePath } from './csv.js';
 import type { BulkGeneratePayload, BulkLink } from './job.js';
 import { bulkBodySchema, recordToLink, type BulkBody, type BulkLinkRecord } from './schemas.js';
 import { assertLinkUsageWithinPlan } from '../links/usage.js';
+import { assertFolderReachable, type LinkScope } from '../links/scope.js';
 
 export interface CheckedBulkRequest {
   /** Records sent (0 when `data` is not a list). */
@@ -38,17 +39,20 @@ export interface CheckedBulkRequest {
  */
 export async function checkBulkRequest(
   ctx: Pick<AppContext, 'db' | 'config' | 'storage'>,
-  accountId: string,
+  scope: LinkScope,
   raw: unknown,
   csvRows?: readonly number[],
 ): Promise<CheckedBulkRequest> {
+  const { accountId } = scope;
   const data = (raw as { data?: unknown } | null)?.data;
   const count = Array.isArray(data) ? data.length : 0;
   const parsed = bulkBodySchema.safeParse(raw);
   if (!parsed.success) {
     const issues = csvRows ? parsed.error.issues.map((i) => ({ ...i, path: csvIssuePath(i.path, csvRows) })) : parsed.error.issues;
-    return { count, body: null, payload: null, errors: zodIssuesToFieldErrors(issues as typeof parsed.error.issues) };
+    return { count, body: null, payload: null, errors: zodIssuesToFieldErrors(issues) };
   }
+  // A client's batch lands in one of its folders, as a link it makes alone must (403 otherwise).
+  assertFolderReachable(scope, parsed.data.folderId);
   const prepared = await prepareBulkJob(ctx, accountId, parsed.data);
   return { count, body: parsed.data, ...prepared };
 }
@@ -85,13 +89,13 @@ export async function prepareBulkJob(
           .from(templates)
           .where(and(eq(templates.id, body.templateId), eq(templates.accountId, accountId)))
       : [];
-    if (row) qrStyle = row.qrOptions as QrOptions;
+    if (row) qrStyle = row.qrOptions;
     else errors.add({ path: 'templateId', message: 'Template not found' });
   }
   try {
     await checkStoredQrImage(ctx, accountId, qrStyle.image, { path: stylePath === 'qrOptions' ? 'qrOptions.image' : 'templateId' });
     // Every random slug has the same length, so one sample stands for the batch's short URLs.
-    assertEncodable(withQrDefaults(qrStyle, shortUrl(ctx.config.SHORT_URL_BASE, 'a'.repeat(AUTO_SLUG_LENGTH))) as never, stylePath);
+    assertEncodable(withQrDefaults(qrStyle, shortUrl(ctx.config.SHORT_URL_BASE, 'a'.repeat(AUTO_SLUG_LENGTH))), stylePath);
   } catch (err) {
     if (!(err instanceof AppError) || !Array.isArray(err.body.errors)) throw err;
     for (const error of err.body.errors as FieldError[]) errors.add(error);

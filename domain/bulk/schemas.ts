@@ -87,7 +87,7 @@ export const bulkBodySchema = z
       body.data.forEach((record, i) => {
         const result = schema.safeParse(record);
         if (result.success) body.data[i] = result.data;
-        else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', i, ...issue.path] } as never);
+        else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', i, ...issue.path] });
       });
     },
     // Records are checked whenever type and data can be read, whatever else is wrong, so one

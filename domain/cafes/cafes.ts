@@ -20,6 +20,7 @@ import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { createLink, deleteLink, updateLinkQr } from '../links/links.js';
 import { invalidateLinks } from '../links/resolve/invalidation.js';
+import { wholeAccount } from '../links/scope.js';
 import type { QrOptions } from '../qr/options.js';
 import type { ProfileForm, ThemeBody, UpdateCafeBody } from './schemas.js';
 
@@ -174,10 +175,11 @@ async function renameLink(tx: Executor, linkId: string, name: string) {
  * PUT /cafes/:id: the cafe's own fields; `qr_options` restyle its link (checked and stored as
  * PATCH /links/:id does, before the cafe's fields are written).
  */
-export async function updateCafe(ctx: CafeContext, accountId: string, cafeId: string, body: UpdateCafeBody): Promise<CafeWithLink> {
+export async function updateCafe(ctx: CafeContext, who: Principal, cafeId: string, body: UpdateCafeBody): Promise<CafeWithLink> {
+  const { accountId } = who;
   if (body.qr_options) {
     const { slug } = await ctx.db.transaction((tx) => lockCafe(tx, accountId, cafeId));
-    await updateLinkQr(ctx, accountId, slug, body.qr_options as QrOptions, 'qr_options');
+    await updateLinkQr(ctx, who, slug, body.qr_options, 'qr_options');
   }
   await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     const set: Partial<typeof cafes.$inferInsert> = {};
@@ -255,7 +257,7 @@ export async function deleteCafe(ctx: CafeContext, accountId: string, cafeId: st
     : [];
   if (!row) throw new NotFoundError('Cafe');
   try {
-    await deleteLink(ctx, accountId, row.slug);
+    await deleteLink(ctx, wholeAccount(accountId), row.slug);
   } catch (err) {
     // Deleted meanwhile by another request: the same outcome.
     if (!(err instanceof NotFoundError)) throw err;

@@ -8,13 +8,14 @@
  * - the page is drawn into at most PDF_PREVIEW_MAX_PIXELS (a page 25 pt wide and 14,400 pt tall
  *   would otherwise be a 960 × 552,960 canvas, 2 GB);
  * - pdf.js leaves out any image of more than PDF_PREVIEW_MAX_IMAGE_PIXELS instead of decoding it;
- * - the process has PDF_PREVIEW_MEMORY_MB of data memory (`ulimit -d`: heap, canvas and images
- *   alike; an allocation past it fails and the process ends) and PDF_PREVIEW_TIMEOUT_MS, after
+ * - the process has PDF_PREVIEW_MEMORY_MB of data memory beyond what a bare node starts with
+ *   (`ulimit -d`: heap, canvas and images alike; an allocation past it fails and the process
+ *   ends) and PDF_PREVIEW_TIMEOUT_MS, after
  *   which it is killed. Whatever it used goes back to the system when it ends.
  * Any failure (an encrypted or broken file, a limit reached) means no preview; the upload itself
  * is unaffected.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,22 +37,36 @@ const require = createRequire(import.meta.url);
 const STANDARD_FONTS = `${join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 const WORKER = fileURLToPath(runnable(new URL('./pdf-preview-worker.mjs', import.meta.url)));
 
+/**
+ * The data memory (kB, as `ulimit -d` counts it) a bare node with the worker's flags has before it
+ * runs anything, measured once. Node 24's V8 reserves address space that counts: some 560 MB
+ * against Node 20's 48 MB, so a fixed limit of PDF_PREVIEW_MEMORY_MB would not even let Node 24
+ * start (docs/decisions/0416). 0 where it cannot be read.
+ */
+let startingDataKb: Promise<number> | undefined;
+function nodeStartingDataKb(): Promise<number> {
+  startingDataKb ??= new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      [`--max-old-space-size=${HEAP_MB}`, '-p', `/^VmData:\\s*(\\d+)/m.exec(require('fs').readFileSync('/proc/self/status', 'utf8'))[1]`],
+      (error, stdout) => resolve(error ? 0 : Number(stdout.trim()) || 0),
+    ),
+  );
+  return startingDataKb;
+}
+
 /** The PDF's first page as a PNG `width` pixels wide (narrower for a very tall page), or null when it cannot be drawn within the limits. */
 export function renderPdfFirstPage(pdf: Buffer, width: number, timeoutMs = PDF_PREVIEW_TIMEOUT_MS): Promise<Buffer | null> {
+  return nodeStartingDataKb().then((startingKb) => renderWithin(pdf, width, timeoutMs, startingKb + PDF_PREVIEW_MEMORY_MB * 1024));
+}
+
+function renderWithin(pdf: Buffer, width: number, timeoutMs: number, dataLimitKb: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const args = [String(width), String(PDF_PREVIEW_MAX_PIXELS), String(PDF_PREVIEW_MAX_IMAGE_PIXELS), String(timeoutMs), STANDARD_FONTS];
     // The shell sets the limit and becomes node (exec), so the child's pid is node's.
     const child = spawn(
       '/bin/sh',
-      [
-        '-c',
-        `ulimit -d ${PDF_PREVIEW_MEMORY_MB * 1024} && exec "$@"`,
-        'pdf-preview',
-        process.execPath,
-        `--max-old-space-size=${HEAP_MB}`,
-        WORKER,
-        ...args,
-      ],
+      ['-c', `ulimit -d ${dataLimitKb} && exec "$@"`, 'pdf-preview', process.execPath, `--max-old-space-size=${HEAP_MB}`, WORKER, ...args],
       { stdio: ['pipe', 'pipe', 'ignore'] },
     );
     const png: Buffer[] = [];

@@ -452,7 +452,7 @@ async function rebuild(text: string): Promise<{ svg: string; drawing: SvgDrawing
       frame.start = out.length;
       out.push(''); // the root's start tag, written at the end once the namespaces needed are known
     } else {
-      parent!.keptChildren++;
+      parent.keptChildren++;
       frame.start = out.length;
       out.push(`<${local}${attrs}`);
     }

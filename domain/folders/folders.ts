@@ -4,17 +4,22 @@ import { folders } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
+import { foldersWithin, reachesFolder, type LinkScope } from '../links/scope.js';
 
 export type FolderRow = typeof folders.$inferSelect;
 
 export async function createFolder(db: Database, who: Principal, name: string): Promise<FolderRow> {
-  const [row] = await db.insert(folders).values({ accountId: who.accountId, name, createdBy: who.keyId, updatedBy: who.keyId }).returning();
+  const [row] = await db
+    .insert(folders)
+    .values({ accountId: who.accountId, name, createdBy: who.userId ?? who.keyId, updatedBy: who.userId ?? who.keyId })
+    .returning();
   return row!;
 }
 
-/** Newest first; the id breaks ties so the order is stable. */
-export async function listFolders(db: Database, accountId: string): Promise<FolderRow[]> {
-  return folderList(db).execute({ accountId });
+/** Newest first; the id breaks ties so the order is stable. A client lists its own folders only. */
+export async function listFolders(db: Database, scope: LinkScope): Promise<FolderRow[]> {
+  if (scope.folderIds === null) return folderList(db).execute({ accountId: scope.accountId });
+  return db.select().from(folders).where(foldersWithin(scope)).orderBy(desc(folders.createdAt), desc(folders.id));
 }
 
 const folderList = preparedQuery((db) =>
@@ -26,8 +31,10 @@ const folderList = preparedQuery((db) =>
     .prepare('folder_list'),
 );
 
-export async function getFolder(db: Database, accountId: string, id: string): Promise<FolderRow> {
-  return findFolderRow(db, accountId, id);
+/** A folder out of the caller's reach (a client's other folders) is "not found" like another account's. */
+export async function getFolder(db: Database, scope: LinkScope, id: string): Promise<FolderRow> {
+  if (!isUuid(id) || !reachesFolder(scope, id)) throw new NotFoundError('Folder');
+  return findFolderRow(db, scope.accountId, id);
 }
 
 /** Another account's folder is "not found" exactly like a missing one. */
@@ -50,7 +57,7 @@ export async function renameFolder(db: Database, who: Principal, id: string, nam
   if (!isUuid(id)) throw new NotFoundError('Folder');
   const [row] = await db
     .update(folders)
-    .set({ name, updatedBy: who.keyId, updatedAt: new Date() })
+    .set({ name, updatedBy: who.userId ?? who.keyId, updatedAt: new Date() })
     .where(and(eq(folders.id, id), eq(folders.accountId, who.accountId)))
     .returning();
   if (!row) throw new NotFoundError('Folder');

@@ -14,7 +14,7 @@ import { formatStorageSize } from '../files/quota.js';
 import type { ObjectStorage, GetResult, StoredObjectInfo } from '../../platform/storage/index.js';
 import { isValidSegment } from '../../platform/storage/keys.js';
 import { AppError, NotFoundError } from '../errors.js';
-import { getJobView } from './records.js';
+import { getJobView, type JobViewer } from './records.js';
 import type { Database } from '../database.js';
 
 /** Everything a job stores lives in this folder, and goes with it (domain/jobs/retention.ts). */
@@ -49,8 +49,9 @@ export interface JobFile extends GetResult {
  * GET /jobs/:jobId); a job still running is a 409; a job that leaves no file, or whose file is
  * gone, "Job file not found".
  */
-export async function openJobFile(db: Database, storage: ObjectStorage, accountId: string, jobId: string): Promise<JobFile> {
-  const view = await getJobView(db, accountId, jobId);
+export async function openJobFile(db: Database, storage: ObjectStorage, who: JobViewer, jobId: string): Promise<JobFile> {
+  const { accountId } = who;
+  const view = await getJobView(db, who, jobId);
   if (view.state !== 'completed') {
     throw new AppError('job_not_completed', { message: `The job is ${view.state}; its file can be downloaded once it has completed` });
   }

@@ -6,15 +6,30 @@
  */
 import { Queue, type ConnectionOptions, type Processor } from 'bullmq';
 import type { AnalyticsExportPayload, AnalyticsExportResult } from '../analytics/export.js';
+import type { AuditExportPayload, AuditExportResult } from '../audit/export.js';
 import type { BulkInsertResult, CafeBulkInsertPayload } from '../cafes/bulk-insert-schema.js';
 import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/job.js';
 import type { ScanBatchPayload } from '../scans/types.js';
 
-export const QUEUE_NAMES = ['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render', 'scans', 'maintenance'] as const;
+export const QUEUE_NAMES = [
+  'bulk-generate',
+  'cafe-bulk-insert',
+  'analytics-export',
+  'audit-export',
+  'qr-render',
+  'scans',
+  'maintenance',
+] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Queues whose jobs belong to an account and have a jobs row (domain/jobs/records.ts). */
-export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set(['bulk-generate', 'cafe-bulk-insert', 'analytics-export', 'qr-render']);
+export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set([
+  'bulk-generate',
+  'cafe-bulk-insert',
+  'analytics-export',
+  'audit-export',
+  'qr-render',
+]);
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
 export type MaintenanceJob =
@@ -24,7 +39,8 @@ export type MaintenanceJob =
   | { kind: 'roll-link-days' }
   | { kind: 'expire-jobs' }
   | { kind: 'prune-idempotency-keys' }
-  | { kind: 'scan-partitions' };
+  | { kind: 'scan-partitions' }
+  | { kind: 'prune-audit-events' };
 
 /** What a housekeeping run did: how many rows it changed, under the kind's own word. */
 export type MaintenanceResult =
@@ -64,6 +80,7 @@ export interface QrRenderResult {
 
 export interface JobPayloads {
   'analytics-export': AccountJobData<AnalyticsExportPayload>;
+  'audit-export': AccountJobData<AuditExportPayload>;
   'cafe-bulk-insert': AccountJobData<CafeBulkInsertPayload>;
   'bulk-generate': AccountJobData<BulkGeneratePayload>;
   maintenance: MaintenanceJob;
@@ -74,6 +91,7 @@ export interface JobPayloads {
 /** What a job of each queue answers: an account job's in its jobs row, another's as BullMQ's return value. */
 export interface JobResults {
   'analytics-export': AnalyticsExportResult;
+  'audit-export': AuditExportResult;
   'cafe-bulk-insert': BulkInsertResult;
   'bulk-generate': BulkGenerateResult;
   maintenance: MaintenanceResult;
@@ -102,6 +120,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     'bulk-generate': queue('bulk-generate'),
     'cafe-bulk-insert': queue('cafe-bulk-insert'),
     'analytics-export': queue('analytics-export'),
+    'audit-export': queue('audit-export'),
     'qr-render': queue('qr-render'),
     scans: queue('scans'),
     maintenance: queue('maintenance'),

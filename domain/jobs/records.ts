@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
 import { preparedQuery, type Database } from '../database.js';
 import { jobs, type JobState } from '../schema.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
+import type { Principal } from '../accounts/api-keys.js';
 import type { AccountJobData } from './queues.js';
 import { takeQueueTurn } from './turns.js';
 import { within } from './within.js';
@@ -38,7 +39,14 @@ export async function enqueueAccountJob<P>(db: Database, queue: Queue, input: Ac
 
 /** The jobs row of a job being started on `queue`: queued, with its input until it ends. */
 export function jobRow<P>(id: string, queue: Queue, input: AccountJobInput<P>) {
-  return { id, accountId: input.accountId, type: input.type, payload: input.payload as unknown, queuePrefix: queue.opts.prefix ?? null };
+  return {
+    id,
+    accountId: input.accountId,
+    type: input.type,
+    payload: input.payload as unknown,
+    queuePrefix: queue.opts.prefix ?? null,
+    startedBy: input.startedBy ?? null,
+  };
 }
 
 export interface AccountJobInput<P> {
@@ -47,6 +55,21 @@ export interface AccountJobInput<P> {
   type: string;
   payload: P;
   attempts?: number;
+  /** Who asked for it (actorIdOf); a client sees only the jobs it started. */
+  startedBy?: string | null;
+}
+
+/**
+ * Whose jobs a caller sees: the account's; a client (folderIds set) only the ones it started, as
+ * another person's job may name links outside its folders (docs/decisions/0412).
+ */
+export type JobViewer = Pick<Principal, 'accountId' | 'folderIds' | 'userId' | 'keyId'>;
+
+function jobsOf(who: JobViewer): SQL {
+  const account = eq(jobs.accountId, who.accountId);
+  if (who.folderIds === null) return account;
+  const starter = who.userId ?? who.keyId;
+  return starter === null ? sql`false` : and(account, eq(jobs.startedBy, starter))!;
 }
 
 /**
@@ -85,9 +108,15 @@ export async function addAccountJob(
   await within(added, ADD_WAIT_MS, undefined);
 }
 
-export async function getJobView(db: Database, accountId: string, id: string): Promise<JobView> {
+export async function getJobView(db: Database, who: JobViewer, id: string): Promise<JobView> {
   if (!isUuid(id)) throw new NotFoundError('Job');
-  const [row] = await jobById(db).execute({ id, accountId });
+  const [row] =
+    who.folderIds === null
+      ? await jobById(db).execute({ id, accountId: who.accountId })
+      : await db
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.id, id), jobsOf(who)));
   if (!row) throw new NotFoundError('Job');
   return jobView(row);
 }
@@ -119,7 +148,7 @@ export interface JobListItem extends JobView {
  */
 export async function listJobViews(
   db: Database,
-  accountId: string,
+  who: JobViewer,
   page: number,
   size: number,
 ): Promise<{ data: JobListItem[]; meta: { currentPage: number; totalPages: number } }> {
@@ -127,11 +156,11 @@ export async function listJobViews(
     db
       .select()
       .from(jobs)
-      .where(eq(jobs.accountId, accountId))
+      .where(jobsOf(who))
       .orderBy(desc(jobs.createdAt), desc(jobs.id))
       .limit(size)
       .offset((page - 1) * size),
-    db.select({ n: count() }).from(jobs).where(eq(jobs.accountId, accountId)),
+    db.select({ n: count() }).from(jobs).where(jobsOf(who)),
   ]);
   return {
     data: rows.map((row) => ({ ...jobView(row), createdAt: row.createdAt, updatedAt: row.updatedAt })),
@@ -178,7 +207,7 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
         .set({
           state: 'completed',
           progress: 100,
-          result: (result ?? null) as unknown,
+          result: result ?? null,
           error: null,
           payload: null,
           updatedAt: new Date(),

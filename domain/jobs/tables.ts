@@ -30,6 +30,8 @@ export const jobs = pgTable(
     finishedAt: tstz('finished_at'),
     /** Bytes of the file the job left in storage (an export, a ZIP), counted against the account's job-file quota; null: none. */
     fileBytes: bigint('file_bytes', { mode: 'number' }),
+    /** Who started it (actorIdOf: the person, or the key of no person); null: before this was kept, or the system. A client sees only its own. */
+    startedBy: uuid('started_by'),
   },
   (t) => [
     index('jobs_account_created_idx').on(t.accountId, t.createdAt.desc()),

@@ -104,7 +104,10 @@ export class JobWaiter {
         woken = false;
         // The one place a stored result gets its type back: it is what queue N's processor answered,
         // and QueueProcessor<N> (queues.ts) makes that processor answer JobResults[N].
-        const view = (await getJobView(this.opts.db, accountId, jobId)) as JobView<JobResults[N]>;
+        // The job this request started: read in its account, whoever the caller is.
+        const view = (await getJobView(this.opts.db, { accountId, folderIds: null, userId: null, keyId: null }, jobId)) as JobView<
+          JobResults[N]
+        >;
         const left = deadline - Date.now();
         if (view.state === 'completed' || view.state === 'failed' || ready?.(view) || left <= 0 || this.stopping) return view;
         // An event that came while the row was being read is not lost: `woken` is checked first.
@@ -138,10 +141,11 @@ export class JobWaiter {
   async close(): Promise<void> {
     this.stopWaiting();
     // A reader that never started was logged then, and has nothing to close.
-    const readers = await Promise.all([...this.events.values()].map((p) => p.catch(() => null)));
+    const started = await Promise.all([...this.events.values()].map((p) => p.catch(() => null)));
     this.events.clear();
+    const readers = started.filter((r) => r !== null);
     await Promise.all(
-      readers.map((r) => r?.close().catch((err: unknown) => this.opts.logger.warn({ err }, 'job events reader did not close'))),
+      readers.map((r) => r.close().catch((err: unknown) => this.opts.logger.warn({ err }, 'job events reader did not close'))),
     );
   }
 }

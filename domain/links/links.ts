@@ -1,6 +1,7 @@
 /**
  * The links domain: create, read, list, update and the small actions. Routes stay thin and call
- * these; every query is scoped by the caller's account, and another account's link is "not found".
+ * these; every query is scoped by what the caller reaches (scope.ts: its account, and a client's
+ * folders), and a link outside that is "not found" like another account's.
  */
 import bcrypt from 'bcrypt';
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
@@ -9,7 +10,7 @@ import { isUniqueViolation } from '../../platform/database/pool.js';
 import { files, folders, linkCounters, links, scans, templates } from '../schema.js';
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import { deleteCafeOfLink } from '../cafes/link-deletion.js';
-import type { Principal } from '../accounts/api-keys.js';
+import { actorIdOf, type Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
 import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
@@ -27,6 +28,7 @@ import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug, shortUrl } from './slugs.js';
 import { linkStatusSql } from './status.js';
 import { assertLinkUsageWithinPlan, linkDataBytes } from './usage.js';
+import { assertFolderReachable, linksWithin, type LinkScope } from './scope.js';
 
 export type LinkRow = typeof links.$inferSelect;
 
@@ -194,15 +196,17 @@ async function insertWithSlug(
 
 /** Stored options: the API contract's defaults applied, data = the short URL, checked to be encodable. */
 function resolvedQr(options: QrOptions | Record<string, unknown>, url: string, pathPrefix = 'qrOptions') {
-  const resolved = withQrDefaults(options as QrOptions, url) as unknown as Record<string, unknown>;
+  const resolved = withQrDefaults(options, url);
   assertEncodable(resolved, pathPrefix);
-  return resolved;
+  // A plain object for the jsonb column (an interface has no index signature to assign from).
+  const stored: Record<string, unknown> = { ...resolved };
+  return stored;
 }
 
 /** The styling part of stored options: what a template keeps and a new slug carries over. */
 function styling(qr: Record<string, unknown>): QrOptions {
   const { data: _data, ...rest } = qr;
-  return rest as QrOptions;
+  return rest;
 }
 
 /**
@@ -216,6 +220,7 @@ export interface CreateLinkExtras {
 }
 
 export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody, extras: CreateLinkExtras = {}): Promise<LinkRow> {
+  assertFolderReachable(who, body.linkConfigurations?.folder_id);
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
   await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
@@ -234,6 +239,8 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
         pageStyle: body.pageStyle ?? null,
         ...columns,
         menu: extras.menu ?? null,
+        createdBy: actorIdOf(who),
+        updatedBy: actorIdOf(who),
       })
       .returning();
     const named = await attachFiles(tx, who.accountId, row!.id, fileIds);
@@ -247,11 +254,11 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkBod
   return row;
 }
 
-export async function findLinkRow(db: Executor, accountId: string, slug: string): Promise<LinkRow> {
+export async function findLinkRow(db: Executor, scope: LinkScope, slug: string): Promise<LinkRow> {
   const [row] = await db
     .select()
     .from(links)
-    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)));
+    .where(and(eq(links.slug, slug), linksWithin(scope)));
   if (!row) throw new NotFoundError('Link');
   return row;
 }
@@ -289,8 +296,8 @@ async function withFiles(db: Executor, row: LinkRow): Promise<LinkWithFiles> {
   return { ...row, ...counts, files: byLink.get(row.id) ?? [] };
 }
 
-export async function getLink(ctx: LinkContext, accountId: string, slug: string): Promise<LinkWithFiles> {
-  return withFiles(ctx.db, await findLinkRow(ctx.db, accountId, slug));
+export async function getLink(ctx: LinkContext, scope: LinkScope, slug: string): Promise<LinkWithFiles> {
+  return withFiles(ctx.db, await findLinkRow(ctx.db, scope, slug));
 }
 
 /** An ILIKE pattern matching `text` anywhere, its own wildcards taken literally. */
@@ -298,8 +305,8 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function listConditions(accountId: string, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
-  const where: SQL[] = [eq(links.accountId, accountId)];
+function listConditions(scope: LinkScope, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
+  const where: SQL[] = [linksWithin(scope)];
   if (q.search) where.push(ilike(links.name, containing(q.search)));
   if (q.q) {
     const text = containing(q.q);
@@ -372,12 +379,12 @@ export interface LinkListPage {
   ids: string[];
 }
 
-export async function listLinks(ctx: LinkContext, accountId: string, q: ListLinksQuery): Promise<LinkListPage> {
-  const where = listConditions(accountId, q);
+export async function listLinks(ctx: LinkContext, scope: LinkScope, q: ListLinksQuery): Promise<LinkListPage> {
+  const where = listConditions(scope, q);
   // The page is chosen on narrow (id, sort key) tuples that the indexes hold (sorting whole rows,
   // jsonb and all, spills to disk on a deep page of a large account); its rows are then read whole
   // by id, a chunk at a time, in that order (readLinks).
-  const page = await pageOf(ctx.db, where, q, () => pageIds(ctx.db, accountId, where, q));
+  const page = await pageOf(ctx.db, where, q, () => pageIds(ctx.db, scope.accountId, where, q));
   return { meta: page.meta, ids: page.data.map((r) => r.id) };
 }
 
@@ -385,10 +392,10 @@ export async function listLinks(ctx: LinkContext, accountId: string, q: ListLink
  * The account's links of `ids` with their counters and files, in that order, in two queries. A
  * link deleted after its page was chosen is left out; one changed meanwhile is read as it is now.
  */
-export async function readLinks(ctx: LinkContext, accountId: string, ids: string[]): Promise<LinkWithFiles[]> {
+export async function readLinks(ctx: LinkContext, scope: LinkScope, ids: string[]): Promise<LinkWithFiles[]> {
   // One array parameter, not a list of up to a thousand: Postgres plans it faster (a 1000-row chunk
-  // ~20 → ~15 ms); the account condition keeps the read scoped like every other.
-  const where = and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
+  // ~20 → ~15 ms); the scope's condition keeps the read scoped like every other.
+  const where = and(linksWithin(scope), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
   const [rows, byLink] = await Promise.all([
     ctx.db
       .select({ ...getTableColumns(links), ...COUNT_COLUMNS })
@@ -404,14 +411,14 @@ export async function readLinks(ctx: LinkContext, accountId: string, ids: string
   });
 }
 
-export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: Omit<ListLinksQuery, 'menu'>) {
-  const where = listConditions(accountId, q);
+export async function listMinimalLinks(ctx: LinkContext, scope: LinkScope, q: Omit<ListLinksQuery, 'menu'>) {
+  const where = listConditions(scope, q);
   return pageOf(ctx.db, where, q, async () => {
-    const ids = (await pageIds(ctx.db, accountId, where, q)).map((r) => r.id);
+    const ids = (await pageIds(ctx.db, scope.accountId, where, q)).map((r) => r.id);
     const rows = await ctx.db
       .select({ id: links.id, name: links.name, slug: links.slug })
       .from(links)
-      .where(and(eq(links.accountId, accountId), sql`${links.id} = any(${sql.param(ids)}::uuid[])`));
+      .where(and(linksWithin(scope), sql`${links.id} = any(${sql.param(ids)}::uuid[])`));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
@@ -426,7 +433,9 @@ export async function listMinimalLinks(ctx: LinkContext, accountId: string, q: O
  * codes already printed keep working. Files the new data no longer names are released.
  */
 export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody): Promise<LinkWithFiles> {
-  const current = await findLinkRow(ctx.db, who.accountId, slug);
+  const current = await findLinkRow(ctx.db, who, slug);
+  // A client keeps its links inside its folders: an edit may not take one out of them.
+  assertFolderReachable(who, body.linkConfigurations?.folder_id);
   if (current.menu !== null && body.type !== 'menu') {
     throw new ValidationError([
       { path: 'type', message: "This link serves a cafe's menu: its type stays menu (delete the cafe to free it)" },
@@ -461,6 +470,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
           qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
           pageStyle,
           ...columns,
+          updatedBy: actorIdOf(who),
           updatedAt: new Date(),
         })
         .where(and(eq(links.id, current.id), eq(links.accountId, who.accountId)))
@@ -483,20 +493,26 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
  * PATCH: new styling; the encoded data always stays the link's short URL. `field` is where the
  * options were sent, for the paths of its 400s (a cafe's PUT sends them as `qr_options`).
  */
-export async function updateLinkQr(ctx: LinkContext, accountId: string, slug: string, qrCode: QrOptions, field = 'qrCode') {
-  const current = await findLinkRow(ctx.db, accountId, slug);
+export async function updateLinkQr(ctx: LinkContext, who: Principal, slug: string, qrCode: QrOptions, field = 'qrCode') {
+  const { accountId } = who;
+  const current = await findLinkRow(ctx.db, who, slug);
   await checkStoredQrImage(ctx, accountId, qrCode.image, { path: `${field}.image` });
   const [row] = await ctx.db
     .update(links)
-    .set({ qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field), updatedAt: new Date() })
+    .set({
+      qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field),
+      updatedBy: actorIdOf(who),
+      updatedAt: new Date(),
+    })
     .where(eq(links.id, current.id))
     .returning({ slug: links.slug, qrOptions: links.qrOptions });
   return row!;
 }
 
 /** Permanent: the link, its files (objects and rows) and its scans; a menu link's cafe and menu first. */
-export async function deleteLink(ctx: LinkContext, accountId: string, slug: string): Promise<void> {
-  const row = await findLinkRow(ctx.db, accountId, slug);
+export async function deleteLink(ctx: LinkContext, scope: LinkScope, slug: string): Promise<void> {
+  const { accountId } = scope;
+  const row = await findLinkRow(ctx.db, scope, slug);
   await deleteCafeOfLink(ctx.db, row.id);
   await deleteFilesOfLink(ctx, row.id);
   await deleteQrCache(ctx, accountId, `link-${row.id}`);
@@ -512,25 +528,27 @@ export async function deleteLink(ctx: LinkContext, accountId: string, slug: stri
 }
 
 /** Sets simple flags (paused, favorite); answers 404 for a link that is not the caller's. */
-export async function setLinkFlags(ctx: LinkContext, accountId: string, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
+export async function setLinkFlags(ctx: LinkContext, who: Principal, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
   const rows = await ctx.db
     .update(links)
-    .set({ ...flags, updatedAt: new Date() })
-    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
+    .set({ ...flags, updatedBy: actorIdOf(who), updatedAt: new Date() })
+    .where(and(eq(links.slug, slug), linksWithin(who)))
     .returning({ id: links.id });
   if (rows.length === 0) throw new NotFoundError('Link');
   if (flags.paused !== undefined) await invalidateLinks(ctx, [slug]);
 }
 
 /** Puts a link in one of the account's folders, or in none (null); nothing else of the link changes. */
-export async function moveLink(ctx: LinkContext, accountId: string, slug: string, folderId: string | null): Promise<void> {
-  // Another account's link is its 404 whatever the folder named.
-  await findLinkRow(ctx.db, accountId, slug);
+export async function moveLink(ctx: LinkContext, who: Principal, slug: string, folderId: string | null): Promise<void> {
+  const { accountId } = who;
+  // A link out of reach is its 404 whatever the folder named; then a client may only move it between its folders.
+  await findLinkRow(ctx.db, who, slug);
+  assertFolderReachable(who, folderId);
   const folder = folderId === null ? null : await accountFolderId(ctx.db, accountId, folderId, 'folder_id');
   const rows = await ctx.db
     .update(links)
-    .set({ folderId: folder, updatedAt: new Date() })
-    .where(and(eq(links.slug, slug), eq(links.accountId, accountId)))
+    .set({ folderId: folder, updatedBy: actorIdOf(who), updatedAt: new Date() })
+    .where(and(eq(links.slug, slug), linksWithin(who)))
     .returning({ id: links.id });
   if (rows.length === 0) throw new NotFoundError('Link');
 }
@@ -542,7 +560,8 @@ export async function moveLink(ctx: LinkContext, accountId: string, slug: string
  * the copy gets a random one.
  */
 export async function duplicateLink(ctx: LinkContext, who: Principal, slug: string, name?: string): Promise<LinkRow> {
-  const source = await findLinkRow(ctx.db, who.accountId, slug);
+  // The copy keeps the source's folder, so a client's copy stays inside its folders.
+  const source = await findLinkRow(ctx.db, who, slug);
   const { id: _id, slug: _slug, createdAt: _c, updatedAt: _u, sourceJobId: _j, sourceIndex: _i, favorite: _f, ...rest } = source;
   const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
     const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
@@ -567,6 +586,8 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
         qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
         slug: newSlug,
         slugCaseDuplicate: false,
+        createdBy: actorIdOf(who),
+        updatedBy: actorIdOf(who),
       })
       .returning();
     await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
@@ -578,8 +599,9 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
 }
 
 /** Saves the link's QR styling (without its data) as a new template. */
-export async function saveLinkAsTemplate(db: Database, accountId: string, slug: string, name?: string) {
-  const link = await findLinkRow(db, accountId, slug);
+export async function saveLinkAsTemplate(db: Database, scope: LinkScope, slug: string, name?: string) {
+  const { accountId } = scope;
+  const link = await findLinkRow(db, scope, slug);
   const [row] = await db
     .insert(templates)
     .values({ accountId, name: name ?? link.name, qrOptions: styling(link.qrOptions) as Record<string, unknown> })

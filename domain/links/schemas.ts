@@ -105,11 +105,11 @@ export const linkBodySchema = z
   // (a transform runs only when all else passed). `body` is zod's own copy of the input, so
   // `data` can become the type schema's output here: what is stored (URLs serialised).
   .superRefine((body, ctx) => {
-    const schema = linkDataSchemas[body.type as LinkType];
+    const schema = linkDataSchemas[body.type];
     if (!schema) return;
     const result = schema.safeParse(body.data);
     if (result.success) body.data = result.data as Record<string, unknown>;
-    else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] } as never);
+    else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] });
   });
 
 export type LinkBody = z.infer<typeof linkBodySchema>;

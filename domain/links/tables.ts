@@ -46,6 +46,9 @@ export const links = pgTable(
     /** A bulk job's id and the record's index in it: a retried job finds its links instead of duplicating them. */
     sourceJobId: uuid('source_job_id'),
     sourceIndex: integer('source_index'),
+    /** Who made the link and who changed it last: a user id, or the key's id for a key of no person (actorIdOf). */
+    createdBy: uuid('created_by'),
+    updatedBy: uuid('updated_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -395,7 +395,7 @@ export function svgSize(text: string): ImageSize | null {
     }
   }
   const px = (n: number) => Math.max(1, Math.round(n));
-  return { width: px(width!), height: px(height!) };
+  return { width: px(width), height: px(height) };
 }
 
 /** The attributes of the start tag at `at` (which is `<name ...>`), entities decoded; null if it never closes. */

@@ -69,7 +69,7 @@ export interface QrPlan {
 
 /** Decides the picture and its cache key without any I/O, so a matching If-None-Match is answered at once. */
 export function planQr(input: QrImageInput): QrPlan {
-  const options: ResolvedQrOptions = withQrDefaults(input.options as QrOptions, input.data);
+  const options: ResolvedQrOptions = withQrDefaults(input.options, input.data);
   if (input.size) {
     options.width = input.size;
     options.height = input.size;
@@ -149,9 +149,9 @@ export async function deleteQrCache(ctx: Pick<AppContext, 'storage'>, accountId:
  * whose code could never be drawn is refused when it is written, not when it is first scanned
  * for. Building the matrix costs about a millisecond and does no drawing.
  */
-export function assertEncodable(options: Record<string, unknown>, pathPrefix: string): void {
+export function assertEncodable(options: ResolvedQrOptions, pathPrefix: string): void {
   try {
-    makeMatrix(options as unknown as ResolvedQrOptions);
+    makeMatrix(options);
   } catch (err) {
     if (err instanceof QrRenderError) throw new ValidationError([{ path: `${pathPrefix}.${err.path}`, message: err.message }]);
     throw err;

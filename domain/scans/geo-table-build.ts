@@ -105,7 +105,7 @@ function walk(db: Buffer, places: Places): Walked {
   const { nodeCount, nodeByteSize, recordSize, ipVersion } = reader.metadata;
   // The reader decodes a data record only behind its private resolveDataPointer; the comparison
   // test (test/geo-table.unit.test.ts) fails if that ever stops giving what `get` gives.
-  const resolveDataPointer = (reader as unknown as { resolveDataPointer?: (pointer: number) => unknown }).resolveDataPointer;
+  const resolveDataPointer: unknown = Reflect.get(reader, 'resolveDataPointer');
   if (typeof resolveDataPointer !== 'function') throw new Error('maxmind Reader without resolveDataPointer');
   const decode = (pointer: number) => resolveDataPointer.call(reader, pointer) as DbipCityRecord | null;
   if (recordSize !== 24 && recordSize !== 28 && recordSize !== 32) throw new Error(`record size ${recordSize}`);
@@ -218,7 +218,7 @@ export function buildGeoTableBytes(source: GeoSource = geoSource()): { bytes: Bu
   const placeOffsets = new Uint32Array(encoded.length + 1);
   for (let i = 0; i < encoded.length; i++) placeOffsets[i + 1] = placeOffsets[i]! + encoded[i]!.length;
   const placeText = new Uint8Array(placeOffsets[encoded.length]!);
-  for (let i = 0; i < encoded.length; i++) placeText.set(encoded[i]!, placeOffsets[i]!);
+  for (let i = 0; i < encoded.length; i++) placeText.set(encoded[i]!, placeOffsets[i]);
 
   const header = {
     format: GEO_TABLE_FORMAT,

@@ -15,6 +15,8 @@ import {
   type GeoColumns,
   type GeoTableHeader,
   type GeoTableReader,
+  type GeoTableSections,
+  sectionOf,
 } from './geo-table.js';
 
 /** Bytes per page read: a range's search mostly stays within one (a group holds ~30–80 ranges). */
@@ -109,15 +111,33 @@ export function openGeoTableFile(path: string): GeoTableReader | null {
     closeSync(fd);
     return null;
   }
-  const columns: Record<string, Column> = {};
+  const views = new Map<keyof GeoTableSections, Column>();
   let placeText = { offset: 0, length: 0 };
   for (const { name, type, offset, length, bytes } of sectionLayout(found.header, found.length)) {
     if (name === 'placeText') placeText = { offset, length };
-    else if (RESIDENT.has(name)) columns[name] = sectionView(readExactly(fd, bytes, offset).buffer, 0, type, length);
-    else columns[name] = new PagedColumn(fd, offset, SECTION_WIDTH[type], length);
+    else if (RESIDENT.has(name)) views.set(name, sectionView(readExactly(fd, bytes, offset).buffer, 0, type, length));
+    else views.set(name, new PagedColumn(fd, offset, SECTION_WIDTH[type], length));
   }
+  const resident = sectionOf(views, Uint32Array);
+  const paged = sectionOf(views, PagedColumn);
+  const columns: GeoColumns = {
+    v4GroupKeys: resident('v4GroupKeys'),
+    v4GroupFirst: resident('v4GroupFirst'),
+    v4Lows: paged('v4Lows'),
+    v4PlaceLow: paged('v4PlaceLow'),
+    v4PlaceHigh: paged('v4PlaceHigh'),
+    v6GroupKeys: resident('v6GroupKeys'),
+    v6GroupFirst: resident('v6GroupFirst'),
+    v6Lows: paged('v6Lows'),
+    v6PlaceLow: paged('v6PlaceLow'),
+    v6PlaceHigh: paged('v6PlaceHigh'),
+    v6DeepIndex: resident('v6DeepIndex'),
+    v6DeepWord2: resident('v6DeepWord2'),
+    v6DeepWord3: resident('v6DeepWord3'),
+    placeOffsets: resident('placeOffsets'),
+  };
   return {
-    columns: columns as unknown as GeoColumns,
+    columns,
     placeText(from, to) {
       if (from < 0 || to > placeText.length || to < from) throw new RangeError('place text out of the table');
       return readExactly(fd, to - from, placeText.offset + from);

@@ -190,12 +190,41 @@ export function decodeGeoTable(bytes: Buffer): { header: GeoTableHeader; section
   if (!header) throw new Error('not a geo table of this format');
   // Views need their start aligned to their element size; a pooled small Buffer might not be.
   if (bytes.byteOffset % 4 !== 0) bytes = Buffer.from(bytes);
-  const sections: Record<string, ArrayBufferView> = {};
+  const views = new Map<keyof GeoTableSections, ArrayBufferView>();
   for (const { name, type, offset, length, bytes: size } of sectionLayout(header, bytes.readUInt32LE(12))) {
     if (offset + size > bytes.length) throw new Error('geo table truncated');
-    sections[name] = sectionView(bytes.buffer, bytes.byteOffset + offset, type, length);
+    views.set(name, sectionView(bytes.buffer, bytes.byteOffset + offset, type, length));
   }
-  return { header, sections: sections as unknown as GeoTableSections };
+  const u8 = sectionOf(views, Uint8Array);
+  const u16 = sectionOf(views, Uint16Array);
+  const u32 = sectionOf(views, Uint32Array);
+  const sections: GeoTableSections = {
+    v4GroupKeys: u32('v4GroupKeys'),
+    v4GroupFirst: u32('v4GroupFirst'),
+    v4Lows: u16('v4Lows'),
+    v4PlaceLow: u16('v4PlaceLow'),
+    v4PlaceHigh: u8('v4PlaceHigh'),
+    v6GroupKeys: u32('v6GroupKeys'),
+    v6GroupFirst: u32('v6GroupFirst'),
+    v6Lows: u32('v6Lows'),
+    v6PlaceLow: u16('v6PlaceLow'),
+    v6PlaceHigh: u8('v6PlaceHigh'),
+    v6DeepIndex: u32('v6DeepIndex'),
+    v6DeepWord2: u32('v6DeepWord2'),
+    v6DeepWord3: u32('v6DeepWord3'),
+    placeOffsets: u32('placeOffsets'),
+    placeText: u8('placeText'),
+  };
+  return { header, sections };
+}
+
+/** A section of the kind the format gives it, or a clear error for a table that lacks it. */
+export function sectionOf<V, T>(views: ReadonlyMap<keyof GeoTableSections, V>, kind: new (...args: never[]) => T) {
+  return (name: keyof GeoTableSections): T => {
+    const view = views.get(name);
+    if (!(view instanceof kind)) throw new Error(`geo table: section ${name} missing or not a ${kind.name}`);
+    return view;
+  };
 }
 
 /** The last index in [from, to) whose value is <= key, or from - 1. */

@@ -55,7 +55,7 @@ export async function updateTemplate(
     .update(templates)
     .set({
       ...(input.name !== undefined && { name: input.name }),
-      ...(input.qrOptions !== undefined && { qrOptions: input.qrOptions as Record<string, unknown> }),
+      ...(input.qrOptions !== undefined && { qrOptions: input.qrOptions }),
       updatedAt: new Date(),
     })
     .where(and(eq(templates.id, id), eq(templates.accountId, accountId)))

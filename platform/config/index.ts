@@ -10,6 +10,9 @@ import { isCidrList } from '../net/ip-ranges.js';
 /** Active keys an account may hold unless the operator says otherwise (API_KEYS_MAX_PER_ACCOUNT). */
 export const DEFAULT_MAX_ACTIVE_API_KEYS = 100;
 
+/** domain/accounts/plans.ts's plans (the platform layer does not import the domain). */
+const PLAN_NAMES = ['starter', 'pro', 'business', 'enterprise'] as const;
+
 const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => {
   const message = max === Number.MAX_SAFE_INTEGER ? `must be a whole number >= ${min}` : `must be a whole number from ${min} to ${max}`;
   return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
@@ -90,7 +93,32 @@ const envSchema = z
      * address (an IPv6 /64) may make per AUTH_FAILURE_WINDOW_MS; past it 429 without a key lookup.
      */
     AUTH_FAILURE_LIMIT: positiveInt(100),
+    /** A session ends after this long without a request (sliding), … */
+    SESSION_IDLE_MS: positiveInt(7 * 24 * 3600 * 1000),
+    /** … and this long after sign-in whatever the activity. */
+    SESSION_MAX_AGE_MS: positiveInt(30 * 24 * 3600 * 1000),
+    /** Failed sign-ins for one email address from one client address per SIGN_IN_FAILURE_WINDOW_MS; past it 429. */
+    SIGN_IN_FAILURE_LIMIT: positiveInt(10),
+    /** Failed sign-ins for one email address from anywhere per SIGN_IN_FAILURE_WINDOW_MS (a spread-out guesser); past it 429. */
+    SIGN_IN_EMAIL_FAILURE_LIMIT: positiveInt(50),
+    /** Fixed windows: a person locked out by someone else's guesses is let in again when the window ends. */
+    SIGN_IN_FAILURE_WINDOW_MS: positiveInt(15 * 60 * 1000),
+    /**
+     * Who may get a sign-in (decision 0409): `invite` (an admin's invitation, or the CLI), `open`
+     * (anyone signs up with an account of their own, POST /users), `closed` (invitations only add
+     * people who already have a sign-in here).
+     */
+    REGISTRATION: z.enum(['invite', 'open', 'closed']).default('invite'),
+    /** The plan of the first account, made by the setup link on an empty database. */
+    SETUP_PLAN: z.enum(PLAN_NAMES).default('business'),
+    /** The plan of an account someone makes by signing up (REGISTRATION=open). */
+    REGISTRATION_PLAN: z.enum(PLAN_NAMES).default('starter'),
     AUTH_FAILURE_WINDOW_MS: positiveInt(15 * 60 * 1000),
+    /** Password reset mails one email address may be sent per PASSWORD_RESET_WINDOW_MS (asked for from anywhere); past it 429. */
+    PASSWORD_RESET_EMAIL_LIMIT: positiveInt(5),
+    /** Password resets one client address may ask for per PASSWORD_RESET_WINDOW_MS, whatever the email addresses; past it 429. */
+    PASSWORD_RESET_CLIENT_LIMIT: positiveInt(20),
+    PASSWORD_RESET_WINDOW_MS: positiveInt(60 * 60 * 1000),
     /** Active (not revoked, not expired) API keys an account may hold; creating one more is a 409. */
     API_KEYS_MAX_PER_ACCOUNT: positiveInt(DEFAULT_MAX_ACTIVE_API_KEYS),
     /**
@@ -105,6 +133,27 @@ const envSchema = z
         (v) => v === undefined || v.split(',').every((s) => s.trim().length >= 32),
         'must be comma-separated secrets of at least 32 characters each',
       ),
+    /**
+     * The server's own secret (at least 32 characters), from which the key that encrypts people's
+     * two-factor secrets in Postgres is derived. Unset: one is made once and kept in SECRETS_DIR.
+     * Lost or changed, nobody's authenticator codes are accepted any more: people with two-factor
+     * on sign in with a recovery code and turn it on again.
+     */
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * The mail server people's mails (invitations, password resets) leave by:
+     * `smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://…:465`.
+     * Unset: a mail is written to the log instead, and the console offers its link to copy.
+     */
+    SMTP_URL: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || (URL.canParse(v) && /^smtps?:$/.test(new URL(v).protocol)), 'must be an smtp:// or smtps:// URL'),
+    /** The From of those mails: an address, or `Name <address>`. */
+    MAIL_FROM: z
+      .string()
+      .default('qrlinks <no-reply@localhost>')
+      .refine((v) => !/[\p{Cc}]/u.test(v), 'must be one line'),
     /** Where secrets made by the service itself are kept (0700 folder, 0600 files), when not given in the environment. */
     SECRETS_DIR: z.string().min(1).default('./data/secrets'),
     /** An uploaded file no link has used for this long is deleted by the orphan sweep. */
@@ -185,6 +234,29 @@ const envSchema = z
     QR_IMAGE_FETCH_TIMEOUT_MS: positiveInt(5000),
     /** Comma-separated CIDRs an image URL may resolve to although they are not public (e.g. an intranet CDN). */
     QR_IMAGE_FETCH_ALLOW_CIDRS: z.string().default('').refine(isCidrList, 'must be comma-separated CIDRs'),
+    /**
+     * Single sign-on with OpenID Connect (docs/decisions/0406): on when OIDC_ISSUER and
+     * OIDC_CLIENT_ID are both set. The issuer is discovered at its /.well-known/openid-configuration.
+     */
+    OIDC_ISSUER: z
+      .string()
+      .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL')
+      .optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** Comma-separated email domains whose people may sign in with SSO; empty: any verified email. */
+    OIDC_ALLOWED_EMAIL_DOMAINS: z
+      .string()
+      .default('')
+      .refine((v) => splitList(v).every((d) => /^[^\s@,]+\.[^\s@,]+$/.test(d)), 'must be comma-separated domains such as example.com')
+      .transform((v) => splitList(v).map((d) => d.toLowerCase())),
+    /** The role a person signing in with SSO for the first time gets in OIDC_ACCOUNT_ID (never owner). */
+    OIDC_DEFAULT_ROLE: z.enum(['admin', 'editor', 'viewer']).default('viewer'),
+    /** The account new SSO users join; unset: the only account, when there is exactly one. */
+    OIDC_ACCOUNT_ID: z.uuid('must be an account id (a UUID)').optional(),
+    OIDC_BUTTON_LABEL: z.string().trim().min(1).max(60).default('Sign in with SSO'),
+    /** Longest wait for the issuer (discovery, token, keys, userinfo): a hung issuer costs a sign-in at most this. */
+    OIDC_TIMEOUT_MS: wholeNumber(100, 60_000).default(5000),
     /** The longest a redirect process holds a scan before sending it to Redis: what a kill -9 of it can lose. */
     SCAN_FLUSH_MS: wholeNumber(1, 10).default(10),
     /** Scans per job of the `scans` queue; a full batch is sent at once, without waiting for the window. */
@@ -210,6 +282,8 @@ const envSchema = z
      * which stay. 0: raw scans are kept for ever (docs/decisions/0397).
      */
     SCAN_RETENTION_DAYS: wholeNumber(0).default(0),
+    /** Days audit events are kept; older ones are deleted by the maintenance job within the hour (docs/decisions/0405). */
+    AUDIT_RETENTION_DAYS: positiveInt(400),
     /** Scan batches a worker process inserts at once. */
     SCAN_WORKER_CONCURRENCY: positiveInt(64),
     /** How long a worker waits to gather scan batches into one statement when fewer than SCAN_INGEST_MAX_SCANS wait (0: write at once). */
@@ -225,11 +299,20 @@ const envSchema = z
     SCAN_WORKER_LOCK_MS: wholeNumber(500).default(30_000),
   })
   .superRefine((env, ctx) => {
+    if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID)
+      ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required when OIDC_ISSUER is set' });
     if (env.STORAGE_DRIVER !== 's3') return;
     for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
     }
   });
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
 
 export type Config = z.infer<typeof envSchema>;
 
@@ -247,8 +330,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
-    // A secret's value is never repeated into logs.
-    const got = /SECRET/.test(name) ? undefined : env[name];
+    // A secret's value (SMTP_URL may hold a password) is never repeated into logs.
+    const got = /SECRET|SMTP_URL/.test(name) ? undefined : env[name];
     const message = issue.message.replace(/^Invalid (input|option): /, '').replace(/^expected one of/, 'must be one of');
     return `${name} ${message}${got !== undefined ? ` (got ${JSON.stringify(got)})` : ''}`;
   });

@@ -61,3 +61,8 @@ async function readSecret(path: string): Promise<string> {
     throw new Error(`The secret in ${path} is shorter than ${MIN_SECRET_LENGTH} characters; delete it to have a new one made`);
   return secret;
 }
+
+/** The server's own secret: SECRET_KEY, else the one kept in SECRETS_DIR. */
+export async function serverSecret(config: Pick<Config, 'SECRET_KEY' | 'SECRETS_DIR'>): Promise<Buffer> {
+  return Buffer.from(config.SECRET_KEY ?? (await keptSecret(config.SECRETS_DIR, 'secret-key')));
+}

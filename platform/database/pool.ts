@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { Socket } from 'node:net';
 import { connectionWatch } from '../connection-watch.js';
 import type { Logger } from '../logger.js';
 
@@ -82,6 +83,13 @@ export class PostgresNoAnswerError extends Error {
  * drops the client. Streams (COPY) are left to `statement_timeout` and keepalive: their answer is
  * long by design.
  */
+/** A client's socket, which pg's types do not show (`client.connection.stream`); null if pg moved it. */
+function socketOf(client: pg.Client): Socket | null {
+  const connection: unknown = Reflect.get(client, 'connection');
+  const stream: unknown = typeof connection === 'object' && connection !== null ? Reflect.get(connection, 'stream') : null;
+  return stream instanceof Socket ? stream : null;
+}
+
 function clientAnsweredWithin(ms: number): typeof pg.Client {
   return class extends pg.Client {
     // pg's query() has many overloads; this one passes each call through unchanged.
@@ -90,9 +98,7 @@ function clientAnsweredWithin(ms: number): typeof pg.Client {
       if (submittable) return (super.query as (...a: unknown[]) => never)(...args);
       const timer = setTimeout(() => {
         // Past the deadline the socket is cut: pg fails every query of this client with this error.
-        (this as unknown as { connection: { stream: { destroy(err: Error): void } } }).connection.stream.destroy(
-          new PostgresNoAnswerError(ms),
-        );
+        socketOf(this)?.destroy(new PostgresNoAnswerError(ms));
       }, ms);
       const done = () => clearTimeout(timer);
       const last = args.length - 1;
@@ -109,7 +115,7 @@ function clientAnsweredWithin(ms: number): typeof pg.Client {
       else done();
       return result as never;
     }
-  } as typeof pg.Client;
+  };
 }
 
 function ignoreErrorHeardByQuery(): void {}

@@ -86,13 +86,14 @@ function derivedClassResponse(state: { readonly closing: boolean }): typeof Serv
       if (state.closing) this.shouldKeepAlive = false;
       return (super.writeHead as (...a: unknown[]) => this)(...args);
     }
-  } as typeof ServerResponse;
+  };
 }
 
 /**
  * A constructor function, not `class extends ServerResponse`: on Node 20 the derived class
  * constructor made every response about a quarter slower on a bare Fastify route (wrk, measured),
- * this costs nothing measurable. Node's own response classes are built the same way.
+ * this costs nothing measurable. On Node 24 the derived class costs ~6% more CPU per request than
+ * this (docs/decisions/0416). Node's own response classes are built the same way.
  */
 function constructorFunctionResponse(state: { readonly closing: boolean }): typeof ServerResponse {
   function ShutdownAwareResponse(this: ServerResponse, req: IncomingMessage, options?: unknown) {

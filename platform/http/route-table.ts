@@ -27,7 +27,7 @@ export default fp(async (app) => {
   app.decorate('routeTable', table as ReadonlyArray<RouteEntry>);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url ?? route.path, config: (route.config ?? {}) as FastifyContextConfig, schema: route.schema });
+      table.push({ method, url: route.url ?? route.path, config: route.config ?? {}, schema: route.schema });
     }
   });
 });

@@ -10,7 +10,8 @@
  * (`Runtime_DefineKeyedOwnPropertyInLiteral`): 7–12% of the redirect's CPU in the processes where
  * it happened (perf). It happened in about a quarter of redirect starts under load, and in a bare
  * Fastify server every time three full GCs were forced while it was idle; with one tick object
- * kept it did not happen in either (docs/benchmarks.md). Node 20, V8 11.3.
+ * kept it did not happen in either (docs/benchmarks.md). Node 20, V8 11.3; on Node 24 (V8 13.6) the
+ * same idle GCs make nextTick 6–9 times slower without it, and not with it (docs/decisions/0416).
  *
  * The tick object is caught with an async hook that is enabled only for the one `nextTick` below
  * (its init callback runs within that call), so no later async operation pays for a hook.
@@ -20,7 +21,7 @@ import { nodeInternalsVerified } from './node-internals.js';
 
 let kept: object | null = null;
 
-/** Returns whether it keeps one (Node 20, where it was measured; elsewhere it does nothing). */
+/** Returns whether it keeps one (on the Node majors where it was measured, node-internals.ts; elsewhere it does nothing). */
 export function keepTickObjectShape(nodeVersion: string = process.versions.node): boolean {
   if (!nodeInternalsVerified(nodeVersion)) return false;
   if (kept) return true;

@@ -122,3 +122,19 @@ export function warnOfUntrustedForwarding(server: Server, trust: ProxyTrust, log
   server.on('request', check);
   server.once('close', () => clearTimeout(quiet));
 }
+
+/**
+ * An address kept for people to read later (a session's, an audit event's) without keeping whose
+ * it was exactly: an IPv4 address to its /24 (`a.b.c.0`), an IPv6 one to its /48. Null when
+ * unparsable.
+ */
+export function truncatedAddress(ip: string): string | null {
+  const addr = parseAddress(ip);
+  if (!addr) return null;
+  if (addr.kind() === 'ipv4' || (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
+    const v4 = addr.kind() === 'ipv4' ? addr.toString() : (addr as ipaddr.IPv6).toIPv4Address().toString();
+    return v4.replace(/\.\d+$/, '.0');
+  }
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 3).map((p) => p.toString(16));
+  return `${parts.join(':')}::`;
+}

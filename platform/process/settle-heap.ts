@@ -11,7 +11,8 @@
  * The collection is the one DevTools' "Collect garbage" asks for (`HeapProfiler.collectGarbage`,
  * over an in-process inspector session, which opens no port): V8's low-memory collection, which
  * also shrinks the young generation and returns emptied pages. A plain full collection
- * (`global.gc()`, which needs `--expose-gc`) leaves the young generation as it is in Node 20's V8.
+ * (`global.gc()`, which needs `--expose-gc`) leaves the young generation as it is in Node 20's V8 and in Node 24's
+ * (where it even stays at 64 MB, docs/decisions/0416).
  */
 
 /** Long enough for the last of start (connections, the first timers) to be done. */

@@ -255,7 +255,7 @@ export function createS3Storage(opts: S3StorageOptions): ObjectStorage {
     async *list(prefix) {
       assertValidPrefix(prefix);
       // minio's stream fetches 1000-key pages on demand, so iterating it keeps memory flat.
-      const items = (await s3()).listObjectsV2(bucket, prefix, true) as unknown as AsyncIterable<BucketItem>;
+      const items: AsyncIterable<BucketItem> = (await s3()).listObjectsV2(bucket, prefix, true);
       for await (const item of items) {
         if (item.name === undefined) continue; // common prefixes; not produced by a recursive listing anyway
         yield { key: item.name, size: item.size, contentType: '', etag: item.etag, lastModified: item.lastModified };

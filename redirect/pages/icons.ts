@@ -1,6 +1,6 @@
 /**
- * Built-in icons: Tabler's outline icons (MIT, the `@tabler/icons` package), read from the
- * package once when this module loads and inlined as SVG, so a page shows them without a
+ * Built-in icons: Tabler's outline icons (MIT, assets/icons/, the files the console uses too),
+ * read once when this module loads and inlined as SVG, so a page shows them without a
  * request, an icon font or anything the CSP would have to allow. They are stroked in
  * `currentColor` and decorative (`aria-hidden`): the text beside them, or the link's accessible
  * name, says what they mean.
@@ -9,7 +9,6 @@
  * it ("TikTok", "YouTube"), found from an icon name or the link's host.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { SafeHtml } from './html.js';
 
 const ICON_FILES = {
@@ -52,12 +51,10 @@ const ICON_FILES = {
 
 export type IconName = keyof typeof ICON_FILES;
 
-const require = createRequire(import.meta.url);
-
 /** The drawing of each icon: the SVG's children, without Tabler's invisible bounding-box path. */
 const ICON_BODIES = new Map<IconName, string>(
   (Object.entries(ICON_FILES) as Array<[IconName, string]>).map(([name, file]) => {
-    const svg = readFileSync(require.resolve(`@tabler/icons/outline/${file}.svg`), 'utf8');
+    const svg = readFileSync(new URL(`../../assets/icons/${file}.svg`, import.meta.url), 'utf8');
     const body = svg
       .slice(svg.indexOf('>', svg.indexOf('<svg')) + 1, svg.lastIndexOf('</svg>'))
       .replace(/<path stroke="none" d="M0 0h24v24H0z" fill="none"\s*\/>/, '')

@@ -91,7 +91,7 @@ export function renderMenuPage(
     }<div><h1>${title}</h1>${menu.subtitle && html`<p class="subtitle">${menu.subtitle}</p>`}</div></div>${
       menu.description && html`<p class="text">${menu.description}</p>`
     }${facts.length > 0 && html`<ul class="facts">${facts}</ul>`}</div></header>
-${named.length > 1 && html`<nav class="tabs" aria-label="${t('sections')}">${named.map((g) => html`<a href="#g${groups.indexOf(g) + 1}">${g.name!}</a>`)}</nav>`}
+${named.length > 1 && html`<nav class="tabs" aria-label="${t('sections')}">${named.map((g) => html`<a href="#g${groups.indexOf(g) + 1}">${g.name}</a>`)}</nav>`}
 ${renderFilters(words, locale)}
 ${groups.length === 0 && html`<p class="none">${t('preparing')}</p>`}
 ${groups.map(

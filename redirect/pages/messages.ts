@@ -16,7 +16,7 @@ export function dialableNumber(phone: string): string {
 export function mailtoHref(address: string, fields: { subject?: string; body?: string } = {}): string {
   const query = Object.entries(fields)
     .filter(([, value]) => value)
-    .map(([name, value]) => `${name}=${encodeURIComponent(value!.replace(/\r\n|\r|\n/g, '\r\n'))}`);
+    .map(([name, value]) => `${name}=${encodeURIComponent(value.replace(/\r\n|\r|\n/g, '\r\n'))}`);
   return `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}${query.length ? `?${query.join('&')}` : ''}`;
 }
 

@@ -11,6 +11,12 @@ const pgBase = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 /** Two test runs on one machine at once (e.g. two working copies) each need their own database and prefix. */
 const runName = process.env.TEST_RUN_NAME ? `_${process.env.TEST_RUN_NAME}` : '';
 
+/**
+ * TEST_FULL_SAMPLES=1: the heavy reference samples at their full size (every QR version, …)
+ * rather than the CI-sized selection that still covers each case they distinguish.
+ */
+export const FULL_SAMPLES = process.env.TEST_FULL_SAMPLES === '1';
+
 /** How many test files run at once (vitest.config.ts); global-setup.ts prepares a database for each. */
 export const TEST_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
 

@@ -25,5 +25,5 @@ export async function geoSample(): Promise<Record<'DE' | 'JP' | 'US', string>> {
       }
     }
   }
-  return found as Record<'DE' | 'JP' | 'US', string>;
+  return found;
 }

@@ -1,14 +1,18 @@
 /** Once per test run: for each worker, a fresh test database with every migration applied, and clean queues. */
+import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '../../platform/database/migrate.js';
 import { ensureGeoTable } from '../../domain/scans/geo-table-build.js';
 import { TEST_WORKERS, testEnvOf } from './env.js';
+import { ROOT } from './processes.js';
 
 const workerEnvs = () => Array.from({ length: TEST_WORKERS }, (_, i) => testEnvOf(String(i + 1)));
 
 export async function setup() {
+  // Spawned roles run the compiled bundles (test/support/processes.ts): compile what changed.
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   // The geo table is built here if missing (once per DB-IP version), not by the first redirect
   // process a test starts, which would spend its start-up timeout building it.
   ensureGeoTable();
@@ -24,7 +28,12 @@ async function prepare(env: ReturnType<typeof testEnvOf>) {
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
-  await client.query(`drop database if exists ${pg.escapeIdentifier(new URL(env.DATABASE_URL).pathname.slice(1))} with (force)`);
+  const name = pg.escapeIdentifier(new URL(env.DATABASE_URL).pathname.slice(1));
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.query(`create database ${name}`);
+  // A test database need not survive a crash of the machine: a commit need not wait for its WAL
+  // to reach the disk (every session of every role and test process inherits this).
+  await client.query(`alter database ${name} set synchronous_commit = off`);
   await client.end();
   await migrateDatabase(env.DATABASE_URL);
   await clearQueues(env);

@@ -2,8 +2,9 @@
 import type { Page } from 'playwright-core';
 
 /**
- * Sets a control the way a person's input arrives (one input or change event) and measures, in the
- * page, the milliseconds until the preview shows a different picture, decoded and ready to paint.
+ * Sets a control the way a person's input arrives (one input or change event; a radio is checked)
+ * and measures, in the page, the milliseconds until the preview shows a different picture,
+ * decoded and ready to paint.
  */
 export function timedPreviewChange(page: Page, selector: string, value: string): Promise<number> {
   return page.evaluate(
@@ -22,22 +23,25 @@ export function timedPreviewChange(page: Page, selector: string, value: string):
         observer.observe(document.querySelector('.qr-preview')!, { attributes: true, subtree: true, childList: true });
         setTimeout(() => reject(new Error('the preview did not change within 5 s')), 5000);
         const start = performance.now();
-        control.value = value;
-        control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+        const radio = control instanceof HTMLInputElement && control.type === 'radio';
+        if (radio) control.checked = true;
+        else control.value = value;
+        control.dispatchEvent(new Event(radio || control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
       }),
     { selector, value },
   );
 }
 
-/** Alternating changes of dot style and dot colour, each to a value other than the current one, each timed; `rounds` of each. */
+/** Alternating changes of dot style (its radios) and dot colour, each to a value other than the current one, each timed; `rounds` of each. */
 export async function previewTimes(page: Page, rounds: number): Promise<number[]> {
   const times: number[] = [];
-  const other = async (selector: string, a: string, b: string) => ((await page.inputValue(selector)) === a ? b : a);
+  const color = '#field-dotsOptions-color';
   for (let i = 0; i < rounds; i++) {
-    const style = '#field-dotsOptions-type';
-    const color = '#field-dotsOptions-color';
-    times.push(await timedPreviewChange(page, style, await other(style, 'dots', 'rounded')));
-    times.push(await timedPreviewChange(page, color, await other(color, '#1d4ed8', '#0b3d2e')));
+    const style = (await page.isChecked('#field-dotsOptions-type-dots'))
+      ? '#field-dotsOptions-type-rounded'
+      : '#field-dotsOptions-type-dots';
+    times.push(await timedPreviewChange(page, style, ''));
+    times.push(await timedPreviewChange(page, color, (await page.inputValue(color)) === '#1d4ed8' ? '#0b3d2e' : '#1d4ed8'));
   }
   return times;
 }

@@ -56,7 +56,9 @@ export function loadReference(): Promise<Reference> {
   loaded ??= (async () => {
     const styling = (await import('qr-code-styling')) as unknown as { default: StylingConstructor | { default: StylingConstructor } };
     const QRCodeStyling = typeof styling.default === 'function' ? styling.default : styling.default.default;
-    const { JSDOM } = (await import('jsdom' as string)) as { JSDOM: new (html: string, options: object) => object };
+    // jsdom ships no types: a specifier typed `string` keeps tsc from looking for them.
+    const jsdomModule: string = 'jsdom';
+    const { JSDOM } = (await import(jsdomModule)) as { JSDOM: new (html: string, options: object) => object };
     const shared = new JSDOM('', { resources: 'usable' });
     const jsdom = function SharedJsdom() {
       return shared;

@@ -43,9 +43,9 @@ export interface ApiRoute {
 export async function apiRoutes(app: FastifyInstance): Promise<ApiRoute[]> {
   const res = await app.inject({ method: 'GET', url: `${API_PREFIX}/docs/json` });
   if (res.statusCode !== 200) throw new Error(`OpenAPI document: ${res.statusCode}`);
-  const doc = res.json() as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const doc = res.json<{ paths: Record<string, Record<string, OpenApiOperation>> }>();
   return app.routeTable
-    .filter((r) => r.url.startsWith(`${API_PREFIX}/`) && !(r.schema as { hide?: boolean } | undefined)?.hide)
+    .filter((r) => r.url.startsWith(`${API_PREFIX}/`) && !r.schema?.hide)
     .map((entry) => {
       const openApiPath = entry.url.replace(/:(\w+)/g, '{$1}');
       // HEAD routes are Fastify's copies of GET routes and documented as the GET.

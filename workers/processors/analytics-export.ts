@@ -30,9 +30,11 @@ export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analy
       {
         accountId,
         linkSlug: payload.linkSlug,
+        ...(payload.folderIds && { folderIds: payload.folderIds }),
         from: new Date(payload.from),
         to: new Date(payload.to),
         includeBots: payload.includeBots === true,
+        ...(payload.filters && { filters: payload.filters }),
       },
       async (progress) => {
         rows = progress.rows;

@@ -1,5 +1,6 @@
 import { deactivateExpiredKeys } from '../../domain/accounts/api-keys.js';
 import { pruneVisitorDays, rollLinkDays } from '../../domain/analytics/rollups.js';
+import { pruneAuditEvents } from '../../domain/audit/events.js';
 import { pruneIdempotencyKeys } from '../../domain/bulk/idempotency.js';
 import type { AppContext } from '../../domain/context.js';
 import { sweepOrphanFiles } from '../../domain/files/files.js';
@@ -45,6 +46,11 @@ export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenan
           ctx.logger.info(changes, 'scan partitions made ahead or dropped past retention');
         return changes;
       }
+      case 'prune-audit-events': {
+        const pruned = await pruneAuditEvents(ctx.db, ctx.config.AUDIT_RETENTION_DAYS);
+        if (pruned > 0) ctx.logger.info({ pruned }, 'audit events past their retention deleted');
+        return { pruned };
+      }
     }
   };
 }
@@ -87,7 +93,15 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: SCAN_PARTITIONS_MS },
     { name: 'scan-partitions', data: { kind: 'scan-partitions' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'prune-audit-events',
+    { every: AUDIT_PRUNE_MS },
+    { name: 'prune-audit-events', data: { kind: 'prune-audit-events' } satisfies MaintenanceJob, opts },
+  );
 }
+
+/** Audit events past AUDIT_RETENTION_DAYS go within the hour. */
+const AUDIT_PRUNE_MS = 3_600_000;
 
 /** Months are made three ahead, so a day's delay changes nothing; drops past retention come within the day. */
 const SCAN_PARTITIONS_MS = 6 * 3_600_000;

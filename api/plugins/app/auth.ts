@@ -7,10 +7,18 @@ import { BoundedCache } from '../../../platform/bounded-cache.js';
 import { createRedis } from '../../../platform/redis/client.js';
 import { Invalidations } from '../../../platform/redis/invalidations.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../domain/errors.js';
+import { SessionAuthenticator } from '../../../domain/people/sessions.js';
+import { roleAtLeast } from '../../../domain/people/roles.js';
 import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
+import { readCookie, refuseCrossSite, SESSION_COOKIE } from '../../session-cookie.js';
 
 /**
- * `Authorization: Basic <key>` with the raw key (not base64, not user:password). Runs before
+ * Who calls: a machine with `Authorization: Basic <key>` (the raw key, not base64, not
+ * user:password), or a person with the console's session cookie (api/session-cookie.ts); a
+ * request carrying both is the key's. Either way the same principal comes out (scopes, role,
+ * folders) and the same checks follow. A state-changing request made with the cookie must come
+ * from the api's own origin (Sec-Fetch-Site, else Origin): another site's form or fetch is a 403
+ * `csrf_rejected` before anything runs (decision 0402). Runs before
  * body parsing and validation, so an unauthenticated caller learns nothing about the payload
  * rules. Order of answers: no/bad key 401, plan without the feature 401, missing scope 403.
  *
@@ -31,9 +39,11 @@ import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
 export default fp(async (app) => {
   const { config, db } = app.ctx;
   const authenticator = new ApiKeyAuthenticator(db, app.ctx.logger);
+  const sessions = new SessionAuthenticator(db, app.ctx.logger, { idleMs: config.SESSION_IDLE_MS, maxAgeMs: config.SESSION_MAX_AGE_MS });
   // A connection of its own: a subscribed one can run nothing else.
   const subscriber = createRedis(config.REDIS_URL, app.ctx.logger);
-  await authenticator.listen(new Invalidations(subscriber, app.ctx.logger), config.REDIS_NAMESPACE);
+  const invalidations = new Invalidations(subscriber, app.ctx.logger);
+  await Promise.all([authenticator.listen(invalidations, config.REDIS_NAMESPACE), sessions.listen(invalidations, config.REDIS_NAMESPACE)]);
   app.addHook('onClose', async () => {
     subscriber.disconnect();
   });
@@ -52,8 +62,14 @@ export default fp(async (app) => {
   app.addHook('onRequest', async (request) => {
     const requirement = request.routeOptions.config.auth;
     if (!requirement) return;
+    if (requirement.scope === 'public') {
+      if (requirement.signsIn) refuseCrossSite(request, config.PUBLIC_API_URL, false);
+      return;
+    }
     const header = request.headers.authorization;
-    if (!header) throw new UnauthorizedError();
+    const cookie = header ? null : readCookie(request, SESSION_COOKIE);
+    if (!header && !cookie) throw new UnauthorizedError();
+    if (cookie && !SAFE_METHODS.has(request.method)) refuseCrossSite(request, config.PUBLIC_API_URL, true);
     const identity = rateLimitIdentity(request.ip);
     const cleanUntil = clean.get(identity);
     const allowed = cleanUntil !== undefined && cleanUntil > Date.now() ? ALLOWED : await failures.check(failuresOf(identity));
@@ -67,19 +83,23 @@ export default fp(async (app) => {
         seconds,
       );
     }
-    const key = readKey(header);
-    const principal = key ? await authenticator.authenticate(key) : null;
+    const key = header ? readKey(header) : null;
+    const principal = key ? await authenticator.authenticate(key) : cookie ? await sessions.authenticate(cookie) : null;
     if (!principal) {
       clean.delete(identity);
       await failures.fail(failuresOf(identity));
       throw new UnauthorizedError();
     }
     if (requirement.plan && !planAllows(principal.plan, requirement.plan)) throw new UnauthorizedError('plan_feature_unavailable');
+    if (requirement.role && !roleAtLeast(principal.role, requirement.role)) {
+      throw new ForbiddenError('role_required', `This needs the ${requirement.role} role or higher; yours here is ${principal.role}`);
+    }
     if (requirement.scope !== 'any' && !hasScope(principal.scopes, requirement.scope)) throw new ForbiddenError();
     request.principal = principal;
   });
 });
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const CLEAN_MEMO_MS = 1000;
 const CLEAN_MEMO_MAX = 10_000;
 const ALLOWED = { allowed: true, retryAfterSeconds: 0 } as const;

@@ -94,11 +94,10 @@ export function notFoundReply(_request: FastifyRequest, reply: FastifyReply): Fa
  * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs. Neither the
  * URL nor the path is echoed back.
  */
-export function frameworkErrorReply(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (err.code === 'FST_ERR_BAD_URL') {
-    return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL is not validly percent-encoded' }]));
-  }
-  return reply.code(400).send(validationBody([{ path: '(url)', message: 'The URL cannot be routed' }]));
+export function frameworkErrorReply(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message = err.code === 'FST_ERR_BAD_URL' ? 'The URL is not validly percent-encoded' : 'The URL cannot be routed';
+  // Not returned: Fastify expects nothing back, and a reply is a thenable it would not await.
+  void reply.code(400).send(validationBody([{ path: '(url)', message }]));
 }
 
 /**

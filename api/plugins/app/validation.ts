@@ -71,7 +71,6 @@ export function findUnstorableText(value: unknown, limit = 10): Array<ReadonlyAr
 }
 
 /** In unicode mode a well-formed surrogate pair is one code point, so `\p{Cs}` only meets lone halves. */
-// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
 function isStorableText(s: string): boolean {

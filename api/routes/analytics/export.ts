@@ -7,6 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportBodySchema, exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../domain/analytics/export.js';
+import type { AnalyticsFilters } from '../../../domain/analytics/schemas.js';
 import { assertJobFilesFit, openJobFile } from '../../../domain/jobs/files.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
@@ -17,11 +18,22 @@ export const csvResponse = {
   content: { 'text/csv': { schema: z.string() } },
 };
 
+/** The body's filters, or undefined without any (a job queued without them is as before). */
+function filtersOf(body: AnalyticsFilters): AnalyticsFilters | undefined {
+  const { country, browser, os } = body;
+  const filters = { ...(country !== undefined && { country }), ...(browser !== undefined && { browser }), ...(os !== undefined && { os }) };
+  return Object.keys(filters).length > 0 ? filters : undefined;
+}
+
 export function analyticsExportRoute(perLink: boolean, params: { params?: z.ZodType }): FastifyPluginAsyncZod {
   return async (app) => {
     const { ctx } = app;
     app.post('/export', {
-      config: { auth: { scope: 'any' } },
+      config: {
+        // The account's scans need at least a viewer; a client exports its own links' (docs/decisions/0412).
+        auth: perLink ? { scope: 'any' } : { scope: 'any', role: 'viewer' },
+        audit: { none: 'an export reads scans and changes nothing of the account' },
+      },
       schema: {
         tags: ['analytics'],
         summary: perLink
@@ -46,13 +58,15 @@ export function analyticsExportRoute(perLink: boolean, params: { params?: z.ZodT
         const linkSlug = perLink ? (request.params as { id: string }).id : undefined;
         const payload: AnalyticsExportPayload = {
           ...(linkSlug !== undefined && { linkSlug }),
+          ...(request.principal.folderIds !== null && { folderIds: [...request.principal.folderIds] }),
           from: window.from.getTime(),
           to: window.to.getTime(),
           fileName: exportFileName(linkSlug, window),
           ...(request.body.includeBots && { includeBots: true }),
+          ...(filtersOf(request.body) && { filters: filtersOf(request.body) }),
         };
         return answerJob(request, reply, { queue: 'analytics-export', payload }, async (job) =>
-          sendJobFile(reply, await openJobFile(ctx.db, ctx.storage, request.principal.accountId, job.id)),
+          sendJobFile(reply, await openJobFile(ctx.db, ctx.storage, request.principal, job.id)),
         );
       },
     });

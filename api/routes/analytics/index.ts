@@ -13,10 +13,13 @@ import {
   type AnalyticsScope,
   type RankedDimension,
 } from '../../../domain/analytics/analytics.js';
-import { analyticsQuerySchema } from '../../../domain/analytics/schemas.js';
-import { activityResponse, generalResponse, qrCodeResponse, rankedResponse, timeResponse } from './schemas.js';
+import { analyticsQuerySchema, linkDaysQuerySchema } from '../../../domain/analytics/schemas.js';
+import { linkDailyScans } from '../../../domain/analytics/link-days.js';
+import { activityResponse, generalResponse, linkDaysResponse, qrCodeResponse, rankedResponse, timeResponse } from './schemas.js';
 import { resourceParams } from '../../schemas.js';
 import { analyticsExportRoute } from './export.js';
+import type { LinkScope } from '../../../domain/links/scope.js';
+import type { AuthRequirement } from '../../types.js';
 
 const tags = ['analytics'];
 const linkParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug); an unknown id answers empty data', 'empty-data');
@@ -32,12 +35,18 @@ const RANKED: Array<[RankedDimension, string]> = [
 export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = app.ctx;
-    const config = { auth: { scope: 'any' as const } };
+    // A client reads the analytics of its own links (per link, and their sparklines), not the
+    // account's totals: those need at least a viewer (docs/decisions/0412).
+    const config: { auth: AuthRequirement } = { auth: perLink ? { scope: 'any' } : { scope: 'any', role: 'viewer' } };
     const of = perLink ? ' of the link' : ' of the account';
     const params = perLink ? { params: linkParams } : {};
-    const scopeOf = (request: { principal: { accountId: string }; params: unknown }): AnalyticsScope =>
+    const scopeOf = (request: { principal: LinkScope; params: unknown }): AnalyticsScope =>
       perLink
-        ? { accountId: request.principal.accountId, linkSlug: (request.params as { id: string }).id }
+        ? {
+            accountId: request.principal.accountId,
+            folderIds: request.principal.folderIds,
+            linkSlug: (request.params as { id: string }).id,
+          }
         : { accountId: request.principal.accountId };
 
     app.get('/general', {
@@ -85,6 +94,17 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
           response: { 200: qrCodeResponse },
         },
         handler: async (request) => qrCodeAnalytics(db, request.principal.accountId, request.query),
+      });
+      app.get('/links-by-day', {
+        // Named links only, each read within the caller's reach: open to a client for its own list.
+        config: { auth: { scope: 'any' } },
+        schema: {
+          tags,
+          summary: "An addition: scans per local day of each of the links named (a list page's sparklines in one read)",
+          querystring: linkDaysQuerySchema,
+          response: { 200: linkDaysResponse },
+        },
+        handler: async (request) => ({ data: await linkDailyScans(db, request.principal, request.query) }),
       });
     }
     await app.register(analyticsExportRoute(perLink, params));

@@ -89,3 +89,12 @@ export const timeResponse = z.object({
     example: { 'Mon-0': 0, 'Mon-1': 3 },
   }),
 });
+
+export const linkDaysResponse = z.object({
+  data: z.object({
+    days: z.array(z.string()).meta({ description: 'The local days, oldest first (YYYY-MM-DD)' }),
+    links: z
+      .array(z.object({ dynamic_link_id: z.string(), scans: z.array(z.number().int()).meta({ description: 'Scans on each of `days`' }) }))
+      .meta({ description: "The links asked for that are the account's, in the order asked" }),
+  }),
+});

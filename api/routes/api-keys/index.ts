@@ -10,8 +10,9 @@ import { apiKeyView } from './view.js';
 
 const idParams = resourceParams('id', 'API key');
 const tags = ['api-keys'];
-// Key management needs the `all` scope and a plan that includes it (not starter, not enterprise).
-const auth = { scope: 'all', plan: 'api-key-management' } as const;
+// Key management needs the `all` scope, an admin or owner (a key: made by one), and a plan that
+// includes it (not starter, not enterprise). A key is worth no more than its maker's role.
+const auth = { scope: 'all', plan: 'api-key-management', role: 'admin' } as const;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
@@ -28,7 +29,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('', {
-    config: { auth },
+    config: { auth, audit: { entity: 'api_key', action: 'create', id: 'response' } },
     schema: {
       tags,
       summary: 'Create an API key; the key is shown only in this answer',
@@ -41,6 +42,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         db,
         {
           accountId: request.principal.accountId,
+          createdByUserId: request.principal.userId,
           name: request.body.name,
           scopes: request.body.scopes,
           expiresAt: request.body.expiresAt ? new Date(request.body.expiresAt) : null,
@@ -50,7 +52,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:id', {
-    config: { auth },
+    config: { auth, audit: { entity: 'api_key', action: 'revoke' } },
     schema: { tags, summary: 'Revoke an API key', params: idParams, response: { 200: messageResponse } },
     handler: async (request) => {
       const { id } = request.params;

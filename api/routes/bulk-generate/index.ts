@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipartPlugin);
 
   app.post('', {
-    config: { auth: { scope: 'bulk.create' } },
+    config: { auth: { scope: 'bulk.create' }, audit: { entity: 'link', action: 'bulk_create', bulk: true } },
     bodyLimit: BULK_BODY_LIMIT_BYTES,
     validatorCompiler: bodyCheckedByHandler,
     schema: {
@@ -90,6 +90,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: ' +
         'GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. ' +
         `${IDEMPOTENCY_DESCRIPTION} ` +
+        'A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. ' +
         'CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), ' +
         '`type`, and optional `folderId`, `templateId`, `qrOptions` (JSON text) as fields.',
       consumes: ['application/json', 'multipart/form-data'],
@@ -103,9 +104,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     handler: async (request, reply) => {
-      const { accountId } = request.principal;
+      const { principal } = request;
+      const { accountId } = principal;
       const form = request.isMultipart() ? await readCsvForm(request) : { raw: request.body as unknown, rows: undefined };
-      const checked = await checkBulkRequest(ctx, accountId, form.raw, form.rows);
+      const checked = await checkBulkRequest(ctx, principal, form.raw, form.rows);
       if (request.query.dryRun)
         return { dryRun: true as const, valid: checked.errors.size === 0, count: checked.count, ...checked.errors.toBody() };
       if (!checked.payload) throw new ValidationError(checked.errors);

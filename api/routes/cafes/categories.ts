@@ -53,7 +53,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_category', action: 'create', id: 'response' } },
     schema: {
       tags,
       summary: 'Create a category',
@@ -68,7 +68,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/:categoryId', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_category', action: 'update', id: { param: 'categoryId' } } },
     schema: {
       tags,
       summary: 'Update a category (members left out keep their values; delete_image true removes its image)',
@@ -85,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:categoryId', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_category', action: 'delete', id: { param: 'categoryId' } } },
     schema: {
       tags,
       summary: 'Delete a category and its items',
@@ -99,7 +99,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.patch('/reorder', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'reorder_categories', bulk: true } },
     schema: {
       tags,
       summary: 'Set the categories’ order',
@@ -117,7 +117,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   await formRoutes(app, async (form) => {
     form.put('/:categoryId/image', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_category', action: 'update_image', id: { param: 'categoryId' } } },
       schema: {
         tags,
         summary: "Set a category's image (multipart/form-data, the file in `image`)",

@@ -37,7 +37,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:groupId', {
-    config: { auth: { scope: 'cafe.delete' } },
+    config: { auth: { scope: 'cafe.delete' }, audit: { entity: 'cafe_group', action: 'delete', id: { param: 'groupId' } } },
     schema: {
       tags,
       summary: 'Delete a group; its categories stay, ungrouped (group_id null)',
@@ -51,7 +51,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.patch('/reorder', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'reorder_groups', bulk: true } },
     schema: {
       tags,
       summary: 'Set the groups’ order',
@@ -69,7 +69,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   await formRoutes(app, async (form) => {
     form.post('', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_group', action: 'create', id: 'response' } },
       schema: {
         tags,
         summary: 'Create a group (multipart/form-data)',
@@ -92,7 +92,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     });
 
     form.put('/:groupId', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_group', action: 'update', id: { param: 'groupId' } } },
       schema: {
         tags,
         summary: 'Update a group (multipart/form-data)',

@@ -79,7 +79,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('', {
-    config: { auth: { scope: 'cafe.create' } },
+    config: { auth: { scope: 'cafe.create' }, audit: { entity: 'cafe', action: 'create', id: 'response' } },
     schema: {
       tags,
       summary: 'Create a cafe and the menu link that serves it',
@@ -93,7 +93,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/:id', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'update' } },
     schema: {
       tags,
       summary: 'Update a cafe: name, description, time zone, operating hours, facilities, social links, QR styling',
@@ -106,12 +106,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: cafeAnswer, ...errorResponses(401, 404, 429) },
     },
     handler: async (request) => ({
-      data: cafeView(ctx, await updateCafe(ctx, request.principal.accountId, request.params.id, request.body)),
+      data: cafeView(ctx, await updateCafe(ctx, request.principal, request.params.id, request.body)),
     }),
   });
 
   app.put('/:id/theme', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'update_theme' } },
     schema: {
       tags,
       summary: 'Set the menu page’s theme and colors',
@@ -126,7 +126,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/:id/theme/preview', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { none: 'a preview saves nothing' } },
     schema: {
       tags,
       summary: 'Preview the menu page in a look not saved yet',
@@ -148,7 +148,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:id', {
-    config: { auth: { scope: 'cafe.delete' } },
+    config: { auth: { scope: 'cafe.delete' }, audit: { entity: 'cafe', action: 'delete' } },
     schema: {
       tags,
       summary: 'Delete a cafe: its groups, categories, items, images and its link (with the link’s scans)',
@@ -164,7 +164,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   // The profile is a form: multipart is accepted here and by the nested image routes only.
   await formRoutes(app, async (form) => {
     form.put('/:id/profile', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'update_profile' } },
       schema: {
         tags,
         summary: 'Update the cafe’s profile: contact fields, logo and cover (multipart/form-data)',

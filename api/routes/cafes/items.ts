@@ -58,11 +58,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   // on the event loop, 14 MB took seconds from every other account's requests.
   const bodies = createJsonBodyChecker();
   app.addHook('onClose', () => bodies.close());
+  // The bytes as they came, by request: `request.body` is typed by the schema the docs show.
+  const bodyBytes = new WeakMap<object, Buffer>();
   const bulkInsertRoute: FastifyPluginAsyncZod = async (bulk) => {
     bulk.removeContentTypeParser('application/json');
-    bulk.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    bulk.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      bodyBytes.set(request, Buffer.isBuffer(body) ? body : Buffer.from(body));
+      done(null, body);
+    });
     bulk.post('/bulk-insert', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'replace_menu', bulk: true } },
       bodyLimit: BULK_INSERT_BODY_LIMIT_BYTES,
       validatorCompiler: bodyCheckedByHandler,
       schema: {
@@ -87,7 +92,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { accountId } = request.principal;
         // The schema documents the body; the thread applies it (the parser left the bytes as they
         // came), before the cafe is looked up, as the schema was.
-        const bytes = (request.body as unknown as Buffer | undefined) ?? Buffer.alloc(0);
+        const bytes = bodyBytes.get(request) ?? Buffer.alloc(0);
         const { packedItems } = await bodies.check(accountId, 'cafe-bulk-insert', bytes);
         await assertCafe(ctx.db, accountId, request.params.id);
         const payload: CafeBulkInsertPayload = { cafeId: request.params.id.toLowerCase(), packedItems };
@@ -133,7 +138,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:itemId', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_item', action: 'delete', id: { param: 'itemId' } } },
     schema: { tags, summary: 'Delete an item', params: itemParams, response: { 200: messageResponse, ...errorResponses(401, 404, 429) } },
     handler: async (request) => {
       await deleteItem(ctx, request.principal.accountId, request.params.id, request.params.itemId);
@@ -146,7 +151,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     ['show', true],
   ] as const) {
     app.post(`/:itemId/${action}`, {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_item', action, id: { param: 'itemId' } } },
       schema: {
         tags,
         summary: visible ? 'Show a hidden item on the menu page' : 'Hide an item from the menu page (it stays in the API’s lists)',
@@ -161,7 +166,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.patch('/reorder', {
-    config: { auth: { scope: 'cafe.update' } },
+    config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe', action: 'reorder_items', bulk: true } },
     schema: {
       tags,
       summary: 'Set the items’ order (the body is the array itself)',
@@ -179,7 +184,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   await formRoutes(app, async (form) => {
     form.post('', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_item', action: 'create', id: 'response' } },
       schema: {
         tags,
         summary: 'Create an item (multipart/form-data)',
@@ -198,7 +203,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     });
 
     form.put('/:itemId', {
-      config: { auth: { scope: 'cafe.update' } },
+      config: { auth: { scope: 'cafe.update' }, audit: { entity: 'cafe_item', action: 'update', id: { param: 'itemId' } } },
       schema: {
         tags,
         summary: 'Update an item (multipart/form-data; fields left out keep their values)',

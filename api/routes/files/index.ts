@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipartPlugin);
 
   app.post('', {
-    config: { auth: { scope: 'links.create' } },
+    config: { auth: { scope: 'links.create' }, audit: { entity: 'file', action: 'upload', id: 'response' } },
     schema: {
       tags,
       summary: 'Upload a file for use in a link',

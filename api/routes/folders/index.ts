@@ -15,17 +15,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
     config: { auth: { scope: 'folders.read' } },
     schema: { tags, summary: 'List folders, newest first', response: { 200: z.object({ data: z.array(folderResponse) }) } },
-    handler: async (request) => ({ data: (await listFolders(db, request.principal.accountId)).map((f) => folderView(f, 'list')) }),
+    handler: async (request) => ({ data: (await listFolders(db, request.principal)).map((f) => folderView(f, 'list')) }),
   });
 
   app.get('/:id', {
     config: { auth: { scope: 'folders.read' } },
     schema: { tags, summary: 'Get a folder', params: idParams, response: { 200: z.object({ data: folderResponse }) } },
-    handler: async (request) => ({ data: folderView(await getFolder(db, request.principal.accountId, request.params.id), 'list') }),
+    handler: async (request) => ({ data: folderView(await getFolder(db, request.principal, request.params.id), 'list') }),
   });
 
   app.post('', {
-    config: { auth: { scope: 'folders.create' } },
+    config: { auth: { scope: 'folders.create' }, audit: { entity: 'folder', action: 'create', id: 'response' } },
     schema: {
       tags,
       summary: 'Create a folder (answers with the bare folder, ISO timestamps)',
@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/:id', {
-    config: { auth: { scope: 'folders.update' } },
+    config: { auth: { scope: 'folders.update' }, audit: { entity: 'folder', action: 'rename' } },
     schema: {
       tags,
       summary: 'Rename a folder',
@@ -50,7 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:id', {
-    config: { auth: { scope: 'folders.delete' } },
+    config: { auth: { scope: 'folders.delete' }, audit: { entity: 'folder', action: 'delete' } },
     schema: { tags, summary: 'Delete a folder; its links stay, with folder_id null', params: idParams, response: { 200: messageResponse } },
     handler: async (request) => {
       await deleteFolder(db, request.principal.accountId, request.params.id);

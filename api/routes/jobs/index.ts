@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     handler: async (request) => {
-      const page = await listJobViews(app.ctx.db, request.principal.accountId, request.query.page, request.query.size);
+      const page = await listJobViews(app.ctx.db, request.principal, request.query.page, request.query.size);
       return {
         data: page.data.map((job) => ({ ...job, createdAt: job.createdAt.toISOString(), updatedAt: job.updatedAt.toISOString() })),
         meta: page.meta,
@@ -60,7 +60,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       params: resourceParams('jobId', 'Job'),
       response: { 200: jobResponse },
     },
-    handler: async (request) => getJobView(app.ctx.db, request.principal.accountId, request.params.jobId),
+    handler: async (request) => getJobView(app.ctx.db, request.principal, request.params.jobId),
   });
 
   app.get('/:jobId/download', {
@@ -79,7 +79,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     handler: async (request, reply) =>
-      sendJobFile(reply, await openJobFile(app.ctx.db, app.ctx.storage, request.principal.accountId, request.params.jobId)),
+      sendJobFile(reply, await openJobFile(app.ctx.db, app.ctx.storage, request.principal, request.params.jobId)),
   });
 };
 

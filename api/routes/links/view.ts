@@ -44,5 +44,7 @@ export function linkView(link: LinkWithFiles, config: Pick<Config, 'SHORT_URL_BA
     files: link.files.map((f) => ({ fileId: f.id, url: fileUrl(config, f.id), contentType: f.contentType, size: f.size })),
     created_at: formatListDate(link.createdAt),
     updated_at: formatListDate(link.updatedAt),
+    created_by: link.createdBy,
+    updated_by: link.updatedBy,
   };
 }

@@ -14,7 +14,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.object({ data: z.array(z.object({ name: z.string(), dynamic_link_id: z.string() })), meta: pageMeta }) },
     },
     handler: async (request) => {
-      const page = await listMinimalLinks(app.ctx, request.principal.accountId, request.query);
+      const page = await listMinimalLinks(app.ctx, request.principal, request.query);
       return { data: page.data.map((l) => ({ name: l.name, dynamic_link_id: l.slug })), meta: page.meta };
     },
   });

@@ -54,7 +54,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('', {
-    config: { auth: { scope: 'templates.create' } },
+    config: { auth: { scope: 'templates.create' }, audit: { entity: 'template', action: 'create', id: 'response' } },
     schema: {
       tags,
       summary: 'Create a template (answers with the bare template, ISO timestamps)',
@@ -68,7 +68,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/:id', {
-    config: { auth: { scope: 'templates.update' } },
+    config: { auth: { scope: 'templates.update' }, audit: { entity: 'template', action: 'update' } },
     schema: {
       tags,
       summary: 'Update a template (answers {})',
@@ -84,7 +84,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/:id', {
-    config: { auth: { scope: 'templates.delete' } },
+    config: { auth: { scope: 'templates.delete' }, audit: { entity: 'template', action: 'delete' } },
     schema: {
       tags,
       summary: 'Delete a template permanently (the message reads "Link archived", as the API contract says)',

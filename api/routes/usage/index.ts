@@ -14,7 +14,8 @@ const usageResponse = z.object({
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('', {
-    config: { auth: { scope: 'any' } },
+    // The account's numbers, not a client's to see (docs/decisions/0412).
+    config: { auth: { scope: 'any', role: 'viewer' } },
     schema: {
       tags: ['usage'],
       summary: "The account's use of its plan's limits: stored file bytes against the storage quota",

@@ -20,7 +20,6 @@ export function httpUrlHref(value: string): string | null {
   if (typeof value !== 'string' || value.length > URL_MAX) return null;
   // The WHATWG parser would quietly fix `http:example.com`, `https:/x` or stray whitespace, which
   // would store something the client did not mean; those are refused rather than repaired.
-  // eslint-disable-next-line no-control-regex
   if (!/^https?:\/\//i.test(value) || /[\u0000-\u0020\u007f]/.test(value)) return null;
   let url: URL;
   try {

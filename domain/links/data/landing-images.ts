@@ -10,7 +10,7 @@ import { isUuid } from '../../../platform/format/ids.js';
 import { FieldErrorList } from '../../errors.js';
 
 /** A base64 raster image as a data URL (what `<img>` may show from user data without a request). */
-export function isDataImageUrl(value: unknown): value is string {
+export function isDataImageUrl(value: unknown): value is `data:image/${string}` {
   return typeof value === 'string' && /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z0-9+/]+=*$/i.test(value);
 }
 
@@ -83,7 +83,7 @@ export function landingImageProblems(landingHtml: string, shortUrlBase: string, 
   const base = shortUrlBase.replace(/\/+$/, '');
   const problems = new FieldErrorList();
   landingImageSources(landingHtml).forEach((src, i) => {
-    if (src !== undefined && (isDataImageUrl(src as unknown) || relativeFileId(src) !== undefined)) return;
+    if (src !== undefined && (isDataImageUrl(src) || relativeFileId(src) !== undefined)) return;
     if (problems.full) return problems.countUnlisted(1);
     const shown =
       src === undefined || src === ''

@@ -37,7 +37,7 @@ ${
     website && html`<a href="${website}">${new URL(website).host}</a>`,
   ]}</p>`
 }
-${socials.length > 0 && html`<h3>${t('followUs')}</h3><ul class="social">${socials.map((s) => html`<li><a href="${s.url!}">${icon(socialPlatform(s.platform, s.url)?.icon ?? 'link')}${s.platform}</a></li>`)}</ul>`}
+${socials.length > 0 && html`<h3>${t('followUs')}</h3><ul class="social">${socials.map((s) => html`<li><a href="${s.url}">${icon(socialPlatform(s.platform, s.url)?.icon ?? 'link')}${s.platform}</a></li>`)}</ul>`}
 ${menu.facilities.length > 0 && html`<h3>${t('facilities')}</h3><p>${menu.facilities.join(' · ')}</p>`}
 </section>`;
 }
