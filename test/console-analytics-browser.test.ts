@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../console/build.js';
 import { bucketLabel, deviceLabel, exportBody, viewFromQuery } from '../console/src/analytics/view.js';
 import {
+  isOfflineFavicon,
   consoleScreenshot,
   DESKTOP,
   hasChromium,
@@ -80,7 +81,10 @@ async function open(hash: string, options: { size?: typeof PHONE | typeof DESKTO
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`${m.type()}: ${m.text()}`));
+  page.on(
+    'console',
+    (m) => (m.type() === 'error' || m.type() === 'warning') && !isOfflineFavicon(m.text()) && problems.push(`${m.type()}: ${m.text()}`),
+  );
   await page.goto(`${base}#${hash}`);
   await page.locator('[data-total="scans"]').waitFor();
   return { context, page, problems };
@@ -93,19 +97,59 @@ const ranked = (page: Page, title: string) =>
     .locator('li')
     .evaluateAll((items) =>
       items.map((li) => [
-        li.querySelector('.ranked-name')!.textContent!.trim(),
+        li.querySelector('.ranked-name')!.textContent.trim(),
         Number(li.querySelector('.ranked-count')!.firstChild!.textContent!.replace(/\D/g, '')),
       ]),
     );
-/** The chart's buckets as the table beside it lists them. */
-const buckets = (page: Page) =>
-  page
+/** The chart's buckets as the table folded under it lists them (opened first, as a reader would). */
+async function buckets(page: Page) {
+  const table = page.locator('details').filter({ has: page.locator('summary', { hasText: 'as a table' }) });
+  if (!(await table.evaluate((d: HTMLDetailsElement) => d.open))) await table.locator('summary').click();
+  await page.locator('.analytics-series').waitFor();
+  return page
     .locator('.analytics-series tbody tr')
     .evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, Number(r.querySelector('td')!.textContent)]));
+}
+/** Scrolls to each panel drawn only near the screen (the heatmap, the map) until all are drawn. */
+async function drawBelowFold(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => (document.querySelector('.when-near')?.scrollIntoView({ block: 'center' }), document.querySelectorAll('.when-near').length),
+      ),
+    )
+    .toBe(0);
+}
+/** The weekday-hour grid's cells, summed. */
+async function heatmapSum(page: Page) {
+  await drawBelowFold(page);
+  return page.locator('.heatmap tbody td').evaluateAll((cells) => cells.reduce((s, c) => s + Number(c.textContent), 0));
+}
 type Series = { x: string[]; y: number[] };
 const apiBuckets = (series: Series) => series.x.map((d, i) => [bucketLabel(d), series.y[i]]);
 /** The buckets uPlot has drawn (data-drawn, set by its draw hook). */
 const drawn = (page: Page) => page.locator('.scan-chart').getAttribute('data-drawn');
+
+/** Clicks a country on the map where a finger would, on its land: a point inside its outline (its box's centre may be sea). */
+async function clickOnLand(page: Page, country: string) {
+  const path = page.locator(`svg.world-map a[data-country="${country}"] path`);
+  await path.scrollIntoViewIfNeeded();
+  const point = await path.evaluate((p: SVGPathElement) => {
+    const box = p.getBBox();
+    for (let i = 1; i < 20; i++)
+      for (let j = 1; j < 20; j++) {
+        const x = box.x + (box.width * i) / 20;
+        const y = box.y + (box.height * j) / 20;
+        if (p.isPointInFill(new DOMPoint(x, y))) {
+          const screen = new DOMPoint(x, y).matrixTransform(p.getScreenCTM()!);
+          return { x: screen.x, y: screen.y };
+        }
+      }
+    return null;
+  });
+  expect(point).not.toBeNull();
+  await page.mouse.click(point!.x, point!.y);
+}
 
 describe.skipIf(!hasChromium)('console analytics dashboard', () => {
   it('shows the API’s numbers, takes in a new scan without a reload, moves hours with the zone, exports the API’s rows, and draws days for a month', async () => {
@@ -142,7 +186,7 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       expect(await drawn(page)).toBe(String(hours.x.length));
       expect(await page.locator('.scan-chart canvas').count()).toBeGreaterThan(0);
       // The weekday-hour grid counts every scan.
-      const gridSum = await page.locator('.heatmap tbody td').evaluateAll((cells) => cells.reduce((s, c) => s + Number(c.textContent), 0));
+      const gridSum = await heatmapSum(page);
       expect(gridSum).toBe(5);
       await consoleScreenshot(page, 'analytics', { dark: true });
 
@@ -163,7 +207,7 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
       const downloadButton = page.getByRole('button', { name: /^Download / });
       await downloadButton.waitFor({ timeout: 20_000 });
       const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
-      const file = await readFile((await download.path())!, 'utf8');
+      const file = await readFile(await download.path(), 'utf8');
       const body = exportBody(viewFromQuery('tz=Pacific/Kiritimati', 'UTC'), new Date());
       const expected = await call(stack.api.app, stack.me.key, 'POST', '/api/v1/analytics/export', body);
       expect(expected.statusCode).toBe(200);
@@ -203,17 +247,100 @@ describe.skipIf(!hasChromium)('console analytics dashboard', () => {
     }
   }, 30_000);
 
+  it('a click on a country (list or map), browser or system filters every panel and the export; chips remove them; the address keeps them', async () => {
+    const { context, page, problems } = await open('/analytics');
+    try {
+      // The map draws the countries with human scans, each named with its count, and no other as a link.
+      const countries = await api('/analytics/country?duration=7_days&timezone=UTC&limit=300');
+      await drawBelowFold(page);
+      const mapped = page.locator('svg.world-map a[data-country]');
+      await expect.poll(() => mapped.count()).toBe(countries.length);
+      expect(countries.map((c: { name: string }) => c.name).sort()).toEqual(['Germany', 'Japan', 'United States']);
+      for (const c of countries as Array<{ name: string; scans: number }>)
+        expect(await page.locator(`svg.world-map a[data-country="${c.name}"]`).getAttribute('aria-label')).toBe(
+          `${c.name}: ${c.scans} scan${c.scans === 1 ? '' : 's'}`,
+        );
+
+      // Germany in the list: every panel narrows to the API's filtered answers.
+      await page
+        .getByRole('region', { name: 'Countries', exact: true })
+        .getByRole('link', { name: /Germany/ })
+        .click();
+      await expect.poll(() => new URL(page.url()).hash).toBe('#/analytics?country=Germany');
+      const germany = await api('/analytics/general?duration=7_days&timezone=UTC&country=Germany');
+      expect(germany.numberOfScans).toBe(3);
+      await expect.poll(() => total(page, 'scans')).toBe('3');
+      const rows = (data: Array<{ name: string; scans: number }>) => data.map((r) => [r.name, r.scans]);
+      expect(await ranked(page, 'Browsers')).toEqual(
+        rows(await api('/analytics/browser?duration=7_days&timezone=UTC&limit=10&country=Germany')),
+      );
+      expect(await ranked(page, 'Top QR codes')).toEqual([
+        ['Table 4', 2],
+        ['Menu', 1],
+      ]);
+      expect(await ranked(page, 'Countries')).toEqual([['🇩🇪 Germany', 3]]);
+      const gridSum = await heatmapSum(page);
+      expect(gridSum).toBe(3);
+      expect(await page.locator('svg.world-map a[data-country]').count()).toBe(1);
+      const chip = page.getByRole('link', { name: 'Remove the filter Country: Germany' });
+      expect(await chip.textContent()).toBe('Country: Germany');
+
+      // The export follows the filter: the file is the API's filtered rows.
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      const downloadButton = page.getByRole('button', { name: /^Download / });
+      await downloadButton.waitFor({ timeout: 20_000 });
+      const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
+      const file = await readFile(await download.path(), 'utf8');
+      const body = exportBody(viewFromQuery('country=Germany', 'UTC'), new Date());
+      expect(body).toMatchObject({ country: 'Germany' });
+      const expected = await call(stack.api.app, stack.me.key, 'POST', '/api/v1/analytics/export', body);
+      expect(file).toBe(expected.body);
+      expect(file.trim().split('\n')).toHaveLength(1 + 3);
+
+      // A browser on top: both chips; the address keeps both, so a reload shows the same.
+      await page.getByRole('region', { name: 'Browsers', exact: true }).getByRole('link', { name: 'Mobile Safari' }).click();
+      await expect.poll(() => new URL(page.url()).hash).toBe('#/analytics?country=Germany&browser=Mobile+Safari');
+      await expect.poll(() => total(page, 'scans')).toBe('2');
+      await page.reload();
+      await page.locator('[data-total="scans"]').waitFor();
+      expect(await total(page, 'scans')).toBe('2');
+      expect(await page.locator('.filter-chip').allTextContents()).toEqual(['Country: Germany', 'Browser: Mobile Safari']);
+
+      // Removing the country chip keeps the browser's.
+      await page.getByRole('link', { name: 'Remove the filter Country: Germany' }).click();
+      await expect.poll(() => new URL(page.url()).hash).toBe('#/analytics?browser=Mobile+Safari');
+      await expect
+        .poll(() => total(page, 'scans'))
+        .toBe(String((await api('/analytics/general?duration=7_days&timezone=UTC&browser=Mobile%20Safari')).numberOfScans));
+      await page.getByRole('link', { name: 'Remove the filter Browser: Mobile Safari' }).click();
+      await expect.poll(() => new URL(page.url()).hash).toBe('#/analytics');
+
+      // Japan on the map filters as the list does.
+      await clickOnLand(page, 'Japan');
+      await expect.poll(() => new URL(page.url()).hash).toBe('#/analytics?country=Japan');
+      const japan = await api('/analytics/general?duration=7_days&timezone=UTC&country=Japan');
+      await expect.poll(() => total(page, 'scans')).toBe(String(japan.numberOfScans));
+      expect(japan.numberOfScans).toBeGreaterThan(0);
+      await consoleScreenshot(page, 'analytics-filtered', { dark: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('has no serious accessibility finding at phone and desktop width, light and dark, and fits a phone', async () => {
     const visits = [
       { size: PHONE, hash: '/analytics', shot: 'analytics' },
       { size: PHONE, hash: `/analytics/${table.slug}`, shot: 'analytics-link' },
       { size: DESKTOP, hash: `/analytics/${menu.slug}`, shot: null },
+      { size: DESKTOP, hash: '/analytics?country=Germany', shot: null },
+      { size: PHONE, hash: '/analytics?country=Germany', shot: null },
     ];
     for (const { size, hash, shot } of visits) {
       const { context, page } = await open(hash, { size, bypassCSP: true });
       try {
         expect(await seriousViolationsByTheme(page), `${hash} at ${size.viewport.width}`).toEqual({ light: [], dark: [] });
-        if (size === PHONE) expect(await overflowingElements(page, PHONE.viewport.width)).toEqual([]);
+        if (size === PHONE) expect(await overflowingElements(page, PHONE.viewport.width), hash).toEqual([]);
         if (shot) await consoleScreenshot(page, shot, { dark: true });
       } finally {
         await context.close();

@@ -1,6 +1,7 @@
 /** The analytics dashboard's pure parts: the view kept in the URL, the API queries it makes, the period it is compared with, and answers turned into chart data. */
 import { describe, expect, it } from 'vitest';
 import {
+  activeFilters,
   apiQuery,
   barWidth,
   changeText,
@@ -15,6 +16,7 @@ import {
   slugOfSubpath,
   viewFromQuery,
   weekGrid,
+  withFilter,
 } from '../console/src/analytics/view.js';
 
 const ZONE = 'Europe/Berlin';
@@ -24,16 +26,35 @@ const NOW = new Date('2026-11-25T23:30:00Z');
 describe('analytics view in the URL', () => {
   it('the default is the last 7 days in the browser zone, humans only, at the bare route', () => {
     const view = viewFromQuery('', ZONE);
-    expect(view).toEqual({ duration: '7_days', from: '', to: '', timezone: ZONE, bots: false });
+    expect(view).toEqual({ duration: '7_days', from: '', to: '', timezone: ZONE, bots: false, filters: {} });
     expect(routeOfView(view, ZONE, null)).toBe('/analytics');
     expect(routeOfView(view, ZONE, 'my link')).toBe('/analytics/my%20link');
   });
 
   it('a view survives the round trip through its route', () => {
-    const view = { duration: 'custom' as const, from: '2026-10-01', to: '2026-10-31', timezone: 'America/New_York', bots: true };
+    const view = {
+      duration: 'custom' as const,
+      from: '2026-10-01',
+      to: '2026-10-31',
+      timezone: 'America/New_York',
+      bots: true,
+      filters: {},
+    };
     const route = routeOfView(view, ZONE, 'abc');
     expect(route).toBe('/analytics/abc?duration=custom&from=2026-10-01&to=2026-10-31&tz=America%2FNew_York&bots=1');
     expect(viewFromQuery(route.split('?')[1]!, ZONE)).toEqual(view);
+  });
+
+  it('filters are kept in the route, reach the API and the export, and come off one at a time', () => {
+    const view = withFilter(withFilter(viewFromQuery('', ZONE), 'country', 'Côte d’Ivoire'), 'os', 'iOS');
+    const route = routeOfView(view, ZONE, null);
+    expect(route).toBe('/analytics?country=C%C3%B4te+d%E2%80%99Ivoire&os=iOS');
+    expect(viewFromQuery(route.split('?')[1]!, ZONE)).toEqual(view);
+    expect(apiQuery(view)).toMatchObject({ country: 'Côte d’Ivoire', os: 'iOS' });
+    expect(exportBody(view, NOW)).toMatchObject({ country: 'Côte d’Ivoire', os: 'iOS' });
+    expect(activeFilters(view).map((f) => `${f.label}: ${f.value}`)).toEqual(['Country: Côte d’Ivoire', 'System: iOS']);
+    expect(routeOfView(withFilter(view, 'country', undefined), ZONE, null)).toBe('/analytics?os=iOS');
+    expect(viewFromQuery('country=&browser=Chrome', ZONE).filters).toEqual({ browser: 'Chrome' });
   });
 
   it('unknown presets and malformed dates fall back instead of reaching the API', () => {

@@ -4,8 +4,11 @@
  * code at once (the PNG downloaded is the API's), and is listed; its profile form saves contact
  * fields, a logo and cover, hours with two ranges in the cafe's time zone, social links and
  * facilities, with the API's refusals at their fields; the guest menu page served by the redirect
- * shows them (the menu editor has its own file, console-cafes-menu-browser); the look's preview
- * frame shows the real menu page in the unsaved theme and colour, and once saved they are on it; axe-core finds nothing serious or critical at 390 and 1440 px in either theme.
+ * shows them (the menu editor has its own file, console-cafes-menu-browser); a cafe made in the
+ * console is in the browser's time zone and offered a usual week of hours, Monday's copied to
+ * Tuesday–Friday; the look's preview frame shows the real menu page in the unsaved theme and
+ * colour, and once saved they are on it; axe-core finds nothing serious or critical on the list
+ * and on each of a cafe's tabs at 390 and 1440 px in either theme.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
@@ -53,8 +56,13 @@ afterAll(async () => {
 });
 
 /** A signed-in page (the key in this tab's sessionStorage, as signing in leaves it) at `hash`. */
-async function openConsole(hash: string, size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean } = {}) {
-  const context = await browser.newContext({ ...size, bypassCSP: options.bypassCSP ?? false, acceptDownloads: true });
+async function openConsole(hash: string, size: typeof PHONE | typeof DESKTOP, options: { bypassCSP?: boolean; timezoneId?: string } = {}) {
+  const context = await browser.newContext({
+    ...size,
+    bypassCSP: options.bypassCSP ?? false,
+    acceptDownloads: true,
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+  });
   await signInBeforeLoad(context, owner.key);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -96,7 +104,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
         panel.getByRole('button', { name: 'Download QR (PNG)' }).click(),
       ]);
       expect(download.suggestedFilename()).toBe('cafe-lisboa-menu-512.png');
-      const saved = await readFile((await download.path())!);
+      const saved = await readFile(await download.path());
       const fromApi = await call(api.app, owner.key, 'GET', `/api/v1/links/${cafes[0].link.dynamic_link_id}/qr?format=png&size=512`);
       expect(saved.equals(fromApi.rawPayload)).toBe(true);
 
@@ -111,7 +119,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
 
   it("edits the profile: the API's refusal at its field, then contact, images, hours and facilities saved and on the guest page", async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Bar Noite' })).json().data;
-    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}/profile`, DESKTOP);
     try {
       await page.getByRole('heading', { name: 'Bar Noite', level: 1 }).waitFor();
       await page.getByLabel('Description').fill('Late drinks by the river.');
@@ -168,7 +176,12 @@ describe.skipIf(!hasChromium)('console cafes', () => {
           { from: '19:00', to: '02:00' },
         ],
       });
-      expect(saved.operating_hours.find((d: { day: string }) => d.day === 'monday').enabled).toBe(false);
+      // The days not changed are the suggested week's, saved with the rest.
+      expect(saved.operating_hours.find((d: { day: string }) => d.day === 'monday')).toEqual({
+        day: 'monday',
+        enabled: true,
+        ranges: [{ from: '08:00', to: '18:00' }],
+      });
       expect(saved.logo).toMatch(/\/files\//);
       expect(saved.cover).toMatch(/\/files\//);
       expect(problems).toEqual([]);
@@ -193,7 +206,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
 
   it('sets the look: the preview frame follows the form before saving; a theme, an own primary colour, the dietary section off; the guest page follows', async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca' })).json().data;
-    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, DESKTOP);
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}/look`, DESKTOP);
     try {
       const look = page.getByRole('form', { name: 'Look of the menu page' });
       await look.waitFor();
@@ -247,7 +260,7 @@ describe.skipIf(!hasChromium)('console cafes', () => {
 
   it('shows the preview at 390 px, scaled to the column, with nothing wider than the screen; a refused preview in words', async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Tasca pequena' })).json().data;
-    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}`, PHONE);
+    const { context, page, problems } = await openConsole(`/cafes/${cafe.id}/look`, PHONE);
     try {
       const look = page.getByRole('form', { name: 'Look of the menu page' });
       await look.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
@@ -267,7 +280,79 @@ describe.skipIf(!hasChromium)('console cafes', () => {
     }
   });
 
-  it("has no serious or critical axe-core finding on the cafes list and a cafe's menu, profile and look, at both widths and in both themes", async () => {
+  it("puts a cafe made here in the browser's time zone and offers a usual week; Monday's hours copy to Tuesday–Friday and to every day", async () => {
+    const { context, page, problems } = await openConsole('/cafes', DESKTOP, { timezoneId: 'Asia/Tokyo' });
+    try {
+      await page.getByLabel('Cafe name').fill('Kissaten');
+      await page.getByRole('button', { name: 'Create cafe' }).click();
+      const panel = page.getByRole('region', { name: '“Kissaten” is ready' });
+      await panel.waitFor();
+      const made = (await call(api.app, owner.key, 'GET', '/api/v1/cafes'))
+        .json()
+        .data.find((c: { name: string }) => c.name === 'Kissaten');
+      // POST /cafes takes no zone; the console set it at once, so the menu page's clock is the cafe's.
+      expect(made).toMatchObject({ timezone: 'Asia/Tokyo', operating_hours: [] });
+
+      await panel.getByRole('link', { name: 'Edit Kissaten' }).click();
+      await page.getByRole('tab', { name: 'Profile' }).click();
+      const profile = page.locator('.cafe-profile');
+      expect(await profile.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+      // One zone picker: the link editor's, its own zone first, then common zones and regions.
+      expect(await profile.getByLabel('Time zone').locator('optgroup').first().getAttribute('label')).toBe('Yours');
+      await profile.getByText("Suggested: a cafe's usual hours, open every day.").waitFor();
+      const day = (name: string) => profile.getByRole('group', { name: `${name} opening 1` });
+      for (const name of ['Monday', 'Friday', 'Sunday']) expect(await profile.getByLabel(`Open on ${name}`).isChecked()).toBe(true);
+      expect([await day('Monday').getByLabel('Opens').inputValue(), await day('Monday').getByLabel('Closes').inputValue()]).toEqual([
+        '08:00',
+        '18:00',
+      ]);
+      expect(await day('Saturday').getByLabel('Opens').inputValue()).toBe('09:00');
+
+      // Monday as this cafe keeps it: early, with a lunch break; copied to Tuesday–Friday, the weekend left.
+      await day('Monday').getByLabel('Opens').fill('07:30');
+      await day('Monday').getByLabel('Closes').fill('12:00');
+      await profile.getByRole('button', { name: 'Add a Monday opening' }).click();
+      await profile.getByRole('group', { name: 'Monday opening 2' }).getByLabel('Opens').fill('14:00');
+      await profile.getByRole('group', { name: 'Monday opening 2' }).getByLabel('Closes').fill('19:00');
+      await profile.getByRole('button', { name: "Copy Monday's hours to Tuesday–Friday" }).click();
+      await page.locator('.toast').filter({ hasText: "Monday's hours copied to Tuesday–Friday." }).waitFor();
+      for (const name of ['Tuesday', 'Wednesday', 'Thursday', 'Friday']) {
+        expect(await day(name).getByLabel('Opens').inputValue()).toBe('07:30');
+        expect(
+          await profile
+            .getByRole('group', { name: `${name} opening 2` })
+            .getByLabel('Closes')
+            .inputValue(),
+        ).toBe('19:00');
+      }
+      expect(await profile.getByRole('group', { name: 'Saturday opening 2' }).count()).toBe(0);
+      await profile.getByLabel('Open on Sunday').uncheck();
+      await profile.getByRole('button', { name: 'Save profile' }).click();
+      await profile.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      expect(await profile.getByText('Suggested:').count()).toBe(0);
+      const split = [
+        { from: '07:30', to: '12:00' },
+        { from: '14:00', to: '19:00' },
+      ];
+      const saved = (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${made.id}`)).json().data;
+      expect(saved.timezone).toBe('Asia/Tokyo');
+      expect(saved.operating_hours).toEqual([
+        ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((d) => ({ day: d, enabled: true, ranges: split })),
+        { day: 'saturday', enabled: true, ranges: [{ from: '09:00', to: '18:00' }] },
+        { day: 'sunday', enabled: false, ranges: [{ from: '09:00', to: '18:00' }] },
+      ]);
+
+      // And to every day: the weekend too, Sunday opened as Monday is.
+      await profile.getByRole('button', { name: "Copy Monday's hours to every day" }).click();
+      expect(await profile.getByLabel('Open on Sunday').isChecked()).toBe(true);
+      expect(await profile.getByRole('group', { name: 'Sunday opening 2' }).getByLabel('Opens').inputValue()).toBe('14:00');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("has no serious or critical axe-core finding on the cafes list and each of a cafe's tabs, at both widths and in both themes", async () => {
     const cafe = (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Pastelaria' })).json().data;
     const group = (await sendForm(api.app, owner.key, 'POST', `/api/v1/cafes/${cafe.id}/groups`, [textPart('name', 'Food')])).json().data;
     const category = (
@@ -289,18 +374,23 @@ describe.skipIf(!hasChromium)('console cafes', () => {
         await accessible(page, `cafes ${size.viewport.width}`);
         await page.getByRole('link', { name: 'Pastelaria' }).click();
         await page.getByRole('list', { name: 'Dishes in Pastries' }).waitFor();
-        expect(await overflowingElements(page, size.viewport.width), `editor wider than ${size.viewport.width} px`).toEqual([]);
-        await page.locator('.cafe-editor').evaluate((e) => e.scrollIntoView());
-        await consoleScreenshot(page, 'cafe-editor-menu', { dark: true });
-        await page.locator('.cafe-profile').evaluate((e) => e.scrollIntoView());
-        await consoleScreenshot(page, 'cafe-editor-profile', { dark: true });
-        await page.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
-        await page.locator('.cafe-theme').evaluate((e) => e.scrollIntoView());
-        await consoleScreenshot(page, 'cafe-editor-theme', { dark: true });
-        await accessible(page, `cafe editor ${size.viewport.width}`);
+        const tabs = page.getByRole('tablist', { name: 'Pastelaria: parts' });
+        for (const [tab, ready, shot] of [
+          ['Menu', '.menu-editor', 'cafe-editor-menu'],
+          ['Profile', '.cafe-profile', 'cafe-editor-profile'],
+          ['Look', '.cafe-theme', 'cafe-editor-theme'],
+          ['Import', '.menu-import', 'cafe-editor-import'],
+        ] as const) {
+          await tabs.getByRole('tab', { name: tab }).click();
+          await page.locator(ready).waitFor();
+          if (tab === 'Look') await page.getByRole('status').filter({ hasText: 'This is the look on the form' }).waitFor();
+          expect(await overflowingElements(page, size.viewport.width), `${tab} wider than ${size.viewport.width} px`).toEqual([]);
+          await consoleScreenshot(page, shot, { dark: true });
+          await accessible(page, `${tab} tab ${size.viewport.width}`);
+        }
       } finally {
         await context.close();
       }
     }
-  });
+  }, 120_000);
 });

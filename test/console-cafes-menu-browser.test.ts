@@ -3,10 +3,11 @@
  * page the redirect serves: a group, a category and two dishes with photos built in the editor
  * (the API's refusal shown at its field) are on the page with their photos, dietary badges and
  * allergens; a dish edited keeps what the form shows; dishes, categories and groups moved by
- * keyboard, or a dish by drag, change the page's order; hidden ones leave it; deletes ask first and
- * say what goes with them; a category moves to another group and a group is renamed and shown
- * again in their dialogs. axe-core finds nothing serious at 390 and 1440 px in either theme, and
- * nothing is wider than a phone.
+ * keyboard (Alt+arrows, or a row menu's Move up), or a dish by its grip, change the page's order;
+ * hidden ones leave it; deletes say what goes with them and can be undone, and are made once the
+ * Undo is gone; a category moves to another group and a group is renamed and shown again in their
+ * dialogs. axe-core finds nothing serious at 390 and 1440 px in either theme (a row menu open
+ * too), and nothing is wider than a phone.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,9 +69,24 @@ async function openEditor(cafe: Cafe, size: typeof PHONE | typeof DESKTOP, optio
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(`${stack.base}#/cafes/${cafe.id}`);
+  await page.goto(`${stack.base}#/cafes/${cafe.id}/menu`);
   await page.getByRole('heading', { name: 'Menu', level: 2 }).waitFor();
   return { context, page, problems };
+}
+
+/** Opens the row menu of `row` (a dish's name, or "category Tea", "group Food") and runs `action` from it. */
+async function rowAction(page: Page, row: string, action: string) {
+  await page.getByRole('button', { name: `Actions for ${row}`, exact: true }).click();
+  await page
+    .getByRole('menu', { name: `Actions for ${row}` })
+    .getByRole('menuitem', { name: action })
+    .click();
+}
+
+/** The toast saying `text`, and its Undo and Dismiss buttons. */
+function toast(page: Page, text: string) {
+  const found = page.locator('.toast').filter({ hasText: text });
+  return { found, undo: found.getByRole('button', { name: 'Undo' }), dismiss: found.getByRole('button', { name: 'Dismiss' }) };
 }
 
 /** The guest page as served now: its group, category and dish headings in order, and the page itself. */
@@ -90,7 +106,7 @@ async function guestView(page: Page, cafe: Cafe) {
 const png = (name: string, rgb: [number, number, number]) => ({ name, mimeType: 'image/png', buffer: pngBytes(120, 90, rgb) });
 
 describe.skipIf(!hasChromium)('console menu editor', () => {
-  it('builds a menu tree with photos that the guest page shows; edits, reorders by keyboard and drag, hides, and deletes after a confirm', async () => {
+  it('builds a menu tree with photos that the guest page shows; edits, reorders by keyboard and drag, hides, and deletes with an Undo', async () => {
     const cafe = await newCafe('Café Tree');
     const { context, page, problems } = await openEditor(cafe, DESKTOP);
     try {
@@ -204,7 +220,7 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       await view.guest.close();
 
       // Editing a dish keeps its other fields and its photo; the form shows what is stored.
-      await page.getByRole('button', { name: 'Edit Espresso' }).click();
+      await rowAction(page, 'Espresso', 'Edit');
       const edit = page.getByRole('dialog', { name: 'Edit the dish “Espresso”' });
       expect(await edit.getByLabel('Vegan').isChecked()).toBe(true);
       expect(await edit.getByLabel('Ingredients (optional)').inputValue()).toBe('coffee\nwater');
@@ -242,20 +258,26 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       expect(view).toMatchObject({ groups: ['Drinks', 'Food'], categories: ['Coffee', 'Tea', 'Pastries'] });
       await view.guest.close();
 
-      // Keyboard: a dish, a category and a group each moved up with Enter; focus stays with it.
-      await page.getByRole('button', { name: 'Move Flat white up' }).focus();
-      await page.keyboard.press('Enter');
+      // Keyboard: a dish moved up with Alt+↑, a category with its menu's Move up (U), a group with
+      // Alt+↑ again; focus stays with the moved row's menu button.
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      await page.getByRole('button', { name: 'Actions for Flat white', exact: true }).focus();
+      await page.keyboard.press('Alt+ArrowUp');
       await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Flat white', 'Espresso']);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Flat white down');
-      await page.getByRole('button', { name: 'Move category Tea up' }).focus();
+      await expect.poll(focused).toBe('Actions for Flat white');
+      await page.getByRole('button', { name: 'Actions for category Tea' }).focus();
       await page.keyboard.press('Enter');
+      await expect.poll(focused).toBe(null);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('EditE');
+      await page.keyboard.press('u');
       await expect
         .poll(() => page.getByRole('list', { name: 'Categories in Drinks' }).locator('h4').allTextContents())
         .toEqual(['Tea', 'Coffee']);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move category Tea down');
-      await page.getByRole('button', { name: 'Move group Food up' }).focus();
-      await page.keyboard.press('Enter');
+      await expect.poll(focused).toBe('Actions for category Tea');
+      await page.getByRole('button', { name: 'Actions for group Food' }).focus();
+      await page.keyboard.press('Alt+ArrowUp');
       await expect.poll(() => page.locator('.menu-group h3').allTextContents()).toEqual(['Food', 'Drinks']);
+      await expect.poll(focused).toBe('Actions for group Food');
       view = await guestView(page, cafe);
       expect(view).toMatchObject({
         groups: ['Food', 'Drinks'],
@@ -264,45 +286,75 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
       });
       await view.guest.close();
 
-      // By mouse: drag the first dish of Coffee onto the second's place.
+      // By mouse: the first dish of Coffee dragged by its grip onto the second's place.
       const rows = dishes.locator('li');
-      await rows.nth(0).dragTo(rows.nth(1));
+      await rows.nth(0).locator('.drag-handle').dragTo(rows.nth(1));
       await expect.poll(() => dishes.locator('.menu-item-name').allTextContents()).toEqual(['Espresso', 'Flat white']);
+      // Saved: the API orders Coffee's dishes so.
+      const coffeeOrder = async () =>
+        (
+          (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items`)).json().data as Array<{
+            name: string;
+            order: number;
+          }>
+        )
+          .filter((i) => ['Espresso', 'Flat white'].includes(i.name))
+          .sort((x, y) => x.order - y.order)
+          .map((i) => i.name);
+      await expect.poll(coffeeOrder).toEqual(['Espresso', 'Flat white']);
 
       // Hidden: a dish, a category, a group each leave the guest page.
-      await page.getByRole('button', { name: 'Hide Espresso' }).click();
-      await page.getByRole('button', { name: 'Show Espresso' }).waitFor();
-      await page.getByRole('button', { name: 'Hide category Tea' }).click();
-      await page.getByRole('button', { name: 'Show category Tea' }).waitFor();
-      await page.getByRole('button', { name: 'Hide group Food' }).click();
-      await page.getByRole('button', { name: 'Show group Food' }).waitFor();
+      await rowAction(page, 'Espresso', 'Hide');
+      await rows.filter({ hasText: 'Espresso' }).locator('.badge', { hasText: 'hidden' }).waitFor();
+      await rowAction(page, 'category Tea', 'Hide');
+      await page
+        .locator('.menu-category.menu-hidden')
+        .filter({ has: page.getByRole('heading', { name: 'Tea', level: 4 }) })
+        .waitFor();
+      await rowAction(page, 'group Food', 'Hide');
+      await page
+        .locator('.menu-group.menu-hidden')
+        .filter({ has: page.getByRole('heading', { name: 'Food', level: 3 }) })
+        .waitFor();
+      await page.getByRole('button', { name: 'Actions for Espresso', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Show' }).waitFor();
+      await page.keyboard.press('Escape');
       view = await guestView(page, cafe);
       expect(view).toMatchObject({ groups: ['Drinks'], categories: ['Coffee'], dishes: ['Flat white'] });
       await view.guest.close();
 
-      // A category's delete says its dishes go with it; Escape keeps it.
-      await page.getByRole('button', { name: 'Delete category Coffee' }).click();
-      const confirm = page.getByRole('dialog', { name: 'Delete “Coffee”?' });
-      expect(await confirm.textContent()).toContain('Its 2 dishes are deleted with it');
-      await page.keyboard.press('Escape');
-      await confirm.waitFor({ state: 'detached' });
-      await page.getByRole('button', { name: 'Delete category Coffee' }).click();
-      await confirm.getByRole('button', { name: 'Delete category' }).click();
+      // A category's delete says its dishes go with it; Undo brings it back, and nothing was deleted.
+      const itemNames = async () =>
+        (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items`))
+          .json()
+          .data.map((i: { name: string }) => i.name)
+          .sort();
+      await rowAction(page, 'category Coffee', 'Delete');
+      const coffeeGone = toast(page, '“Coffee” deleted, with its 2 dishes.');
+      await coffeeGone.found.waitFor();
       await page.getByRole('heading', { name: 'Coffee', level: 4 }).waitFor({ state: 'detached' });
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('menu-title');
-      const left = (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/items`)).json().data;
-      expect(left.map((i: { name: string }) => i.name).sort()).toEqual(['Green tea', 'Pastel de nata']);
+      await coffeeGone.undo.click();
+      await page.getByRole('heading', { name: 'Coffee', level: 4 }).waitFor();
+      expect(await itemNames()).toEqual(['Espresso', 'Flat white', 'Green tea', 'Pastel de nata']);
+      // Deleted again, and the toast closed: the delete is made then.
+      await rowAction(page, 'category Coffee', 'Delete');
+      await coffeeGone.dismiss.click();
+      await expect.poll(itemNames).toEqual(['Green tea', 'Pastel de nata']);
+      expect(await page.getByRole('heading', { name: 'Coffee', level: 4 }).count()).toBe(0);
 
-      // A group's delete says its categories stay, ungrouped.
-      await page.getByRole('button', { name: 'Delete group Drinks' }).click();
-      const groupConfirm = page.getByRole('dialog', { name: 'Delete “Drinks”?' });
-      expect(await groupConfirm.textContent()).toContain('its 1 category (1 dish) stay on the menu page, under “Not in a group”');
-      await groupConfirm.getByRole('button', { name: 'Delete group' }).click();
+      // A group's delete says its categories stay, ungrouped; they are shown there at once.
+      await rowAction(page, 'group Drinks', 'Delete');
+      await toast(page, '“Drinks” deleted: its 1 category (1 dish) stays on the menu page, under “Not in a group”.').found.waitFor();
       await page.getByRole('heading', { name: 'Not in a group', level: 3 }).waitFor();
       expect(await page.getByRole('list', { name: 'Categories in no group' }).locator('h4').allTextContents()).toEqual(['Tea']);
+      await toast(page, '“Drinks” deleted').dismiss.click();
+      await expect
+        .poll(async () => (await call(stack.api.app, stack.owner.key, 'GET', `${API_PREFIX}/cafes/${cafe.id}/groups`)).json().data.length)
+        .toBe(1);
 
       // A category moves to another group, and a group is renamed, in their dialogs.
-      await page.getByRole('button', { name: 'Edit category Tea' }).click();
+      await rowAction(page, 'category Tea', 'Edit');
       const teaDialog = page.getByRole('dialog', { name: 'Edit the category “Tea”' });
       expect(await teaDialog.getByLabel('Group').inputValue()).toBe('');
       await teaDialog.getByLabel('Group').selectOption({ label: 'Food' });
@@ -312,7 +364,7 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
         'Pastries',
         'Tea',
       ]);
-      await page.getByRole('button', { name: 'Edit group Food' }).click();
+      await rowAction(page, 'group Food', 'Edit');
       const foodDialog = page.getByRole('dialog', { name: 'Edit the group “Food”' });
       expect(await foodDialog.getByLabel('Shown on the menu page').isChecked()).toBe(false);
       await foodDialog.getByLabel('Group name').fill('Kitchen');
@@ -363,7 +415,11 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
         await consoleScreenshot(page, 'cafe-editor-menu-tree', { dark: true });
         expect(await seriousViolationsByTheme(page), `tree ${size.viewport.width}`).toEqual({ light: [], dark: [] });
 
-        await page.getByRole('button', { name: 'Edit Flat white' }).click();
+        // A row's menu open, then its Edit.
+        await page.getByRole('button', { name: 'Actions for Flat white', exact: true }).click();
+        await page.getByRole('menu', { name: 'Actions for Flat white' }).waitFor();
+        expect(await seriousViolationsByTheme(page), `row menu ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+        await page.getByRole('menuitem', { name: 'Edit' }).click();
         const form = page.getByRole('dialog', { name: 'Edit the dish “Flat white”' });
         await form.waitFor();
         await form.getByLabel('Photo (optional)').setInputFiles(png('new-photo.png', [120, 80, 40]));
@@ -375,11 +431,11 @@ describe.skipIf(!hasChromium)('console menu editor', () => {
         await form.waitFor({ state: 'detached' });
 
         // The group and category dialogs, with a long-named file chosen.
-        for (const [button, title] of [
-          ['Edit group Drinks', 'Edit the group “Drinks”'],
-          ['Edit category Coffee', 'Edit the category “Coffee”'],
+        for (const [row, title] of [
+          ['group Drinks', 'Edit the group “Drinks”'],
+          ['category Coffee', 'Edit the category “Coffee”'],
         ] as const) {
-          await page.getByRole('button', { name: button }).click();
+          await rowAction(page, row, 'Edit');
           const dialog = page.getByRole('dialog', { name: title });
           await dialog.getByLabel('Image (optional)').setInputFiles(png(`${'a-very-long-file-name-'.repeat(4)}.png`, [10, 10, 10]));
           expect(await overflowingElements(page, size.viewport.width), `${title} wider than ${size.viewport.width} px`).toEqual([]);

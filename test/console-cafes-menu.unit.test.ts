@@ -4,13 +4,17 @@ import {
   allergensOf,
   categoryBody,
   categoryDraftOf,
-  deleteConsequence,
+  deletedText,
+  isOpen,
   groupFormData,
   itemDraftOf,
   itemErrorsAt,
   itemFormData,
   listEntries,
   menuTree,
+  OPEN_CATEGORIES_MAX_DISHES,
+  reordered,
+  searchTree,
   tagsOf,
   type Category,
   type Group,
@@ -214,10 +218,52 @@ describe('groups and categories', () => {
 });
 
 describe('what a delete says', () => {
-  it('names what goes with it, or what stays', () => {
-    expect(deleteConsequence({ kind: 'category', items: 1 })).toContain('Its 1 dish is deleted with it');
-    expect(deleteConsequence({ kind: 'category', items: 3 })).toContain('Its 3 dishes are deleted with it');
-    expect(deleteConsequence({ kind: 'group', categories: 2, items: 5 })).toContain('its 2 categories (5 dishes) stay on the menu page');
-    expect(deleteConsequence({ kind: 'group', categories: 0, items: 0 })).toContain('no categories');
+  it('names what went with it, or where what stays went', () => {
+    expect(deletedText('Espresso', { kind: 'item' })).toBe('“Espresso” deleted.');
+    expect(deletedText('Tea', { kind: 'category', items: 0 })).toBe('“Tea” deleted.');
+    expect(deletedText('Tea', { kind: 'category', items: 1 })).toBe('“Tea” deleted, with its 1 dish.');
+    expect(deletedText('Coffee', { kind: 'category', items: 3 })).toBe('“Coffee” deleted, with its 3 dishes.');
+    expect(deletedText('Drinks', { kind: 'group', categories: 1, items: 1 })).toBe(
+      '“Drinks” deleted: its 1 category (1 dish) stays on the menu page, under “Not in a group”.',
+    );
+    expect(deletedText('Food', { kind: 'group', categories: 2, items: 5 })).toContain('its 2 categories (5 dishes) stay on the menu page');
+    expect(deletedText('Empty', { kind: 'group', categories: 0, items: 0 })).toBe('“Empty” deleted.');
+  });
+});
+
+describe('a big menu on a small screen', () => {
+  it('shows a reorder at once: the moved entries in their new order, in the places they held', () => {
+    const all = [item('a', 'c1'), item('x', 'c2'), item('b', 'c1'), item('c', 'c1')];
+    expect(reordered(all, [item('c', 'c1'), item('a', 'c1'), item('b', 'c1')]).map((i) => i.id)).toEqual(['c', 'x', 'a', 'b']);
+    expect(reordered(all, []).map((i) => i.id)).toEqual(['a', 'x', 'b', 'c']);
+  });
+
+  it('finds dishes by name or description, ignoring case and accents, keeping only the categories and groups that hold them', () => {
+    const tree = menuTree(
+      [group('g1', 'Drinks'), group('g2', 'Food')],
+      [category('coffee', 'g1'), category('tea', 'g1'), category('cake', 'g2')],
+      [
+        item('Galão', 'coffee'),
+        item('Espresso', 'coffee', { description: 'Short and strong' }),
+        item('Green tea', 'tea'),
+        item('Pastel de nata', 'cake', { description: 'Custard tart, best with a galao' }),
+      ],
+    );
+    const found = searchTree(tree, '  GALAO ');
+    expect(found.map((b) => [b.group?.name, b.categories.map((c) => [c.category.id, c.items.map((i) => i.id)])])).toEqual([
+      ['Drinks', [['coffee', ['Galão']]]],
+      ['Food', [['cake', ['Pastel de nata']]]],
+    ]);
+    expect(searchTree(tree, 'strong')[0]!.categories[0]!.items.map((i) => i.id)).toEqual(['Espresso']);
+    expect(searchTree(tree, 'nothing like it')).toEqual([]);
+    expect(searchTree(tree, ' ')).toEqual(tree);
+  });
+
+  it('opens groups, and categories only while the menu is small, unless the owner chose otherwise', () => {
+    expect(isOpen({}, 'g', 'group', 500)).toBe(true);
+    expect(isOpen({}, 'c', 'category', OPEN_CATEGORIES_MAX_DISHES)).toBe(true);
+    expect(isOpen({}, 'c', 'category', OPEN_CATEGORIES_MAX_DISHES + 1)).toBe(false);
+    expect(isOpen({ c: true }, 'c', 'category', 200)).toBe(true);
+    expect(isOpen({ g: false }, 'g', 'group', 3)).toBe(false);
   });
 });

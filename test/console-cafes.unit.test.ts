@@ -1,9 +1,18 @@
 /** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names, the profile form ↔ its two requests. */
 import { describe, expect, it } from 'vitest';
-import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
+import { cafeRouteOf, cafeTabHref, createCafeBody, qrFileName, type Cafe } from '../console/src/cafes/cafe-list.js';
 import { moved, movedTo, orderEntries, priceText } from '../console/src/cafes/menu.js';
 import { themeBodyOf, themeFormOf, withTheme } from '../console/src/cafes/theme.js';
-import { cafeBodyOf, placeProfileErrors, profileFormData, profileFormOf, timeZoneChoices } from '../console/src/cafes/profile.js';
+import {
+  cafeBodyOf,
+  copyHours,
+  placeProfileErrors,
+  profileFormData,
+  profileFormOf,
+  SUGGESTED_HOURS,
+  WEEKDAYS,
+  WEEKDAYS_AFTER_MONDAY,
+} from '../console/src/cafes/profile.js';
 
 describe('creating a cafe', () => {
   it('sends the trimmed name', () => {
@@ -24,12 +33,19 @@ describe('routes beneath #/cafes', () => {
     expect(cafeRouteOf('?x=1')).toEqual({ view: 'list' });
   });
   it('a cafe id opens its editor, whatever the case of its hex', () => {
-    expect(cafeRouteOf(`/${id}`)).toEqual({ view: 'cafe', id });
-    expect(cafeRouteOf(`/${id.toUpperCase()}/`)).toEqual({ view: 'cafe', id });
+    expect(cafeRouteOf(`/${id}`)).toEqual({ view: 'cafe', id, tab: 'menu' });
+    expect(cafeRouteOf(`/${id.toUpperCase()}/`)).toEqual({ view: 'cafe', id, tab: 'menu' });
+  });
+
+  it("each of the editor's tabs has its own path", () => {
+    for (const tab of ['menu', 'profile', 'look', 'import'] as const)
+      expect(cafeRouteOf(`/${id}/${tab}`)).toEqual({ view: 'cafe', id, tab });
+    expect(cafeTabHref(id, 'look')).toBe(`#/cafes/${id}/look`);
   });
   it('anything else is no page, never a request with a malformed id', () => {
     expect(cafeRouteOf('/nope')).toEqual({ view: 'none' });
     expect(cafeRouteOf(`/${id}/menu/extra`)).toEqual({ view: 'none' });
+    expect(cafeRouteOf(`/${id}/hours`)).toEqual({ view: 'none' });
   });
 });
 
@@ -83,7 +99,7 @@ const stored: Cafe = {
 
 describe('the profile form', () => {
   it('shows every weekday in order, stored days as stored, the others closed with a usual range ready', () => {
-    const form = profileFormOf(stored);
+    const form = profileFormOf(stored, 'Europe/Berlin');
     expect(form.hours.map((d) => d.day)).toEqual(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
     expect(form.hours[4]).toEqual({
       day: 'friday',
@@ -106,7 +122,7 @@ describe('the profile form', () => {
   });
 
   it('round-trips: a stored cafe sent back unchanged is the same week, facilities and links', () => {
-    const body = cafeBodyOf(profileFormOf(stored));
+    const body = cafeBodyOf(profileFormOf(stored, 'Europe/Berlin'));
     expect(body.timezone).toBe('Europe/Lisbon');
     expect(body.operating_hours).toHaveLength(7);
     expect(body.operating_hours![4]).toEqual(stored.operating_hours[0]);
@@ -114,12 +130,12 @@ describe('the profile form', () => {
     expect(body.social_links).toEqual(stored.social_links);
     expect(body.language).toBe('pt-PT');
     // "The guest's browser language" is no language: null.
-    expect(cafeBodyOf({ ...profileFormOf(stored), language: '' }).language).toBeNull();
+    expect(cafeBodyOf({ ...profileFormOf(stored, 'Europe/Berlin'), language: '' }).language).toBeNull();
   });
 
   it('reads facilities one per line, blank lines dropped, and trims social links', () => {
     const form = {
-      ...profileFormOf(stored),
+      ...profileFormOf(stored, 'Europe/Berlin'),
       facilities: ' wifi \n\n dogs welcome\n',
       social: [{ platform: ' facebook ', url: ' https://fb.com/x ' }],
     };
@@ -131,7 +147,7 @@ describe('the profile form', () => {
 
   it('sends every text field (empty clears it), a chosen image, or else its delete flag', () => {
     const logo = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
-    const data = profileFormData({ ...profileFormOf(stored), phone: '  ', logo, deleteLogo: true, deleteCover: true });
+    const data = profileFormData({ ...profileFormOf(stored, 'Europe/Berlin'), phone: '  ', logo, deleteLogo: true, deleteCover: true });
     expect(data.get('name')).toBe('Café Lisboa');
     expect(data.get('phone')).toBe('');
     expect(data.get('subtitle')).toBe('Since 1921');
@@ -155,9 +171,40 @@ describe('the profile form', () => {
     });
   });
 
-  it("offers the browser's zones, with UTC and the cafe's own zone even when the browser lacks them", () => {
-    expect(timeZoneChoices('Europe/Lisbon', ['Europe/Lisbon', 'Europe/Paris'])).toEqual(['UTC', 'Europe/Lisbon', 'Europe/Paris']);
-    expect(timeZoneChoices('Etc/GMT+5', ['UTC'])).toEqual(['Etc/GMT+5', 'UTC']);
+  it("offers a cafe that never set its hours a usual week, open every day, in the browser's zone instead of UTC", () => {
+    const fresh: Cafe = { ...stored, operating_hours: [], timezone: 'UTC' };
+    const form = profileFormOf(fresh, 'Europe/Lisbon');
+    expect(form.timezone).toBe('Europe/Lisbon');
+    expect(form.hours.map((d) => [d.day, d.enabled, d.ranges])).toEqual(WEEKDAYS.map((day) => [day, true, [SUGGESTED_HOURS[day]]]));
+    expect(form.hours[0]!.ranges).toEqual([{ from: '08:00', to: '18:00' }]);
+    expect(form.hours[6]!.ranges).toEqual([{ from: '09:00', to: '18:00' }]);
+    // A zone chosen already is kept; hours once saved (even all closed) are never replaced.
+    expect(profileFormOf({ ...fresh, timezone: 'Asia/Tokyo' }, 'Europe/Lisbon').timezone).toBe('Asia/Tokyo');
+    const closed = profileFormOf({ ...fresh, operating_hours: [{ day: 'monday', enabled: false, ranges: [] }] }, 'Europe/Lisbon');
+    expect(closed.timezone).toBe('UTC');
+    expect(closed.hours.every((d) => !d.enabled)).toBe(true);
+  });
+
+  it("copies Monday's hours to Tuesday–Friday, or to every day, leaving the weekend as it was", () => {
+    const form = profileFormOf(stored, 'Europe/Lisbon');
+    const week = form.hours.map((d) =>
+      d.day === 'monday'
+        ? {
+            day: d.day,
+            enabled: true,
+            ranges: [
+              { from: '07:30', to: '12:00' },
+              { from: '14:00', to: '19:00' },
+            ],
+          }
+        : d,
+    );
+    const copied = copyHours(week, 'monday', WEEKDAYS_AFTER_MONDAY);
+    expect(copied.slice(0, 5).map((d) => [d.enabled, d.ranges])).toEqual(Array(5).fill([true, week[0]!.ranges]));
+    expect(copied.slice(5)).toEqual(week.slice(5));
+    // Copies, not shared: changing Tuesday later leaves Monday alone.
+    expect(copied[1]!.ranges).not.toBe(copied[0]!.ranges);
+    expect(copyHours(week, 'monday', WEEKDAYS).every((d) => d.enabled && d.ranges.length === 2)).toBe(true);
   });
 });
 

@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)('console editors follow the address', () => {
     const made = async (name: string) => (await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name })).json().data;
     const a = await made('Café Alfama');
     const b = await made('Café Belém');
-    const { context, page, problems } = await open(`/cafes/${a.id}`);
+    const { context, page, problems } = await open(`/cafes/${a.id}/profile`);
     try {
       const heading = page.getByRole('heading', { level: 1 });
       const name = page.locator('.cafe-profile').getByLabel('Name', { exact: true });
@@ -168,9 +168,9 @@ describe.skipIf(!hasChromium)('console editors follow the address', () => {
       await goTo(page, '/cafes');
       await page.getByRole('heading', { name: 'Cafes', exact: true }).waitFor();
       const aLoad = await hold(page, `${base}api/v1/cafes/${a.id}`);
-      await goTo(page, `/cafes/${a.id}`);
+      await goTo(page, `/cafes/${a.id}/profile`);
       await aLoad.sent();
-      await goTo(page, `/cafes/${b.id}`);
+      await goTo(page, `/cafes/${b.id}/profile`);
       await page.getByRole('heading', { name: 'Café Belém', level: 1 }).waitFor();
       aLoad.release();
       await aLoad.settled();
@@ -184,13 +184,13 @@ describe.skipIf(!hasChromium)('console editors follow the address', () => {
       const aSave = await hold(page, `${base}api/v1/cafes/${a.id}/profile`, 'PUT');
       await page.getByRole('button', { name: 'Save profile' }).click();
       await aSave.sent();
-      await goTo(page, `/cafes/${b.id}`);
+      await goTo(page, `/cafes/${b.id}/profile`);
       await page.getByRole('heading', { name: 'Café Belém', level: 1 }).waitFor();
       aSave.release();
       await aSave.settled();
       expect(await heading.textContent()).toBe('Café Belém');
       expect(await name.inputValue()).toBe('Café Belém');
-      expect(hashOf(page)).toBe(`#/cafes/${b.id}`);
+      expect(hashOf(page)).toBe(`#/cafes/${b.id}/profile`);
       // The save itself went through, to A.
       const cafe = async (id: string) => (await call(api.app, owner.key, 'GET', `/api/v1/cafes/${id}`)).json().data;
       expect([(await cafe(a.id)).name, (await cafe(b.id)).name]).toEqual(['Café Alfama Velha', 'Café Belém']);

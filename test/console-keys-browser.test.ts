@@ -45,8 +45,9 @@ afterAll(async () => {
 
 async function signedIn(page: Page, key: string, path: string) {
   await page.goto(base);
+  await page.getByText('sign in with an API key').click();
   await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with key' }).click();
   await page.getByRole('heading', { name: 'Cafe Aroma' }).waitFor();
   await page.goto(`${base}#${path}`);
 }
@@ -107,8 +108,9 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
     try {
       const page = await fresh.newPage();
       await page.goto(base);
+      await page.getByText('sign in with an API key').click();
       await page.getByLabel('API key').fill(newKey);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in with key' }).click();
       await expect.poll(() => page.locator('#api-key-error').textContent()).toContain('revoked');
       expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
     } finally {
@@ -167,7 +169,7 @@ describe.skipIf(!hasChromium)('console: API keys and jobs', () => {
       expect(await page.locator('.job').first().textContent()).toContain('completed');
       const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
       const expected = (await call(api.app, owner.key, 'GET', `/api/v1/jobs/${jobId}/download`)).body;
-      expect(await readFile((await file.path())!, 'utf8')).toBe(expected);
+      expect(await readFile(await file.path(), 'utf8')).toBe(expected);
       expect(expected.split('\r\n')[0]).toContain('created_at');
     } finally {
       await context.close();

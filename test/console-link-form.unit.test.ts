@@ -189,7 +189,7 @@ describe('link → form → body keeps the data as it was', () => {
   });
 
   it('smart-url rules are sent back untouched when only the default changes', () => {
-    const draft = draftOf('smart-url', STORED['smart-url']!);
+    const draft = draftOf('smart-url', STORED['smart-url']);
     draft.values.defaultUrl = 'https://example.org/';
     expect(dataOf('smart-url', draft)).toEqual({ ...STORED['smart-url'], defaultUrl: 'https://example.org/' });
   });
@@ -197,7 +197,7 @@ describe('link → form → body keeps the data as it was', () => {
 
 describe('empty optional fields are left out', () => {
   it('clearing an optional field removes the member, not ""', () => {
-    const draft = draftOf('event', STORED.event!);
+    const draft = draftOf('event', STORED.event);
     draft.values.organizerName = '';
     draft.values.registrationUrl = '';
     const data = dataOf('event', draft);

@@ -47,6 +47,8 @@ const link = (overrides: Partial<Link> = {}): Link => ({
   files: [],
   created_at: 'Nov 26, 2026',
   updated_at: 'Nov 26, 2026',
+  created_by: null,
+  updated_by: null,
   ...overrides,
 });
 

@@ -82,7 +82,7 @@ async function openCafe(size: typeof PHONE | typeof DESKTOP, options: { bypassCS
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
-  await page.goto(`${base}#/cafes/${options.cafeId ?? cafe.id}`);
+  await page.goto(`${base}#/cafes/${options.cafeId ?? cafe.id}/import`);
   await page.getByRole('heading', { name: 'Import a whole menu from a CSV file' }).waitFor();
   return { context, page, problems };
 }
@@ -124,7 +124,7 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
           page.getByRole('button', { name: 'Download a sample CSV' }).click(),
         ]);
         expect(sample.suggestedFilename()).toBe('qrlinks-menu-sample.csv');
-        expect(await readFile((await sample.path())!, 'utf8')).toBe(sampleMenuCsv());
+        expect(await readFile(await sample.path(), 'utf8')).toBe(sampleMenuCsv());
 
         await previewWithBadRow(page);
         expect(await markedCells(page)).toEqual([
@@ -183,8 +183,13 @@ describe.skipIf(!hasChromium)('console cafe menu import', () => {
         expect(items[0]).toMatchObject({ price: 1, description: 'Dish 1, made fresh', ingredients: [] });
         expect(items[1]).toMatchObject({ price: 1.25, description: null, ingredients: ['salt', 'pepper'] });
 
-        // The editor was made afresh: its dishes are the API's, the old category gone.
+        // The editor was made afresh: its dishes are the API's, the old category gone. A menu this
+        // big starts with its categories closed: opened all at once.
+        await page.getByRole('link', { name: 'See the menu' }).click();
+        await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/cafes/${cafe.id}/menu`);
         const editor = page.locator('.menu-editor');
+        await editor.getByText('500 dishes in 25 categories').waitFor();
+        await editor.getByRole('button', { name: 'Open all' }).click();
         await expect.poll(() => editor.getByRole('list', { name: /^Dishes in / }).count()).toBe(25);
         expect(await editor.getByRole('list', { name: 'Dishes in Old' }).count()).toBe(0);
         const shown = await editor

@@ -20,6 +20,7 @@ import {
 } from './support/browser.js';
 import { startConsoleApi } from './support/console.js';
 import { addKey, call, createTestAccount, type TestAccount, type TestApi } from './support/harness.js';
+import { choice, openSection, previewSvg } from './support/qr-designer.js';
 import { previewTimes } from './support/qr-preview.js';
 import { decodePng, makeLogoPng, pngSize } from './support/qr-reference.js';
 
@@ -56,8 +57,6 @@ async function open(hash: string, options: { key?: string; size?: typeof PHONE |
 }
 
 const preview = (page: Page) => page.getByTestId('qr-preview');
-const previewSvg = async (page: Page) =>
-  decodeURIComponent((await preview(page).getAttribute('src'))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ''));
 const templates = async () =>
   (await call(api.app, owner.key, 'GET', '/api/v1/templates')).json().data as Array<{
     id: string;
@@ -68,23 +67,34 @@ const templates = async () =>
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe.skipIf(!hasChromium)('console QR designer and templates', () => {
-  it('the preview follows dot style and colour changes', async () => {
+  it('the preview follows the style samples and colour swatches, by pointer and by keyboard', async () => {
     const { context, page, problems } = await open('/templates/new');
     try {
       await preview(page).waitFor();
       const first = await previewSvg(page);
-      // Through the controls, as a person (keyboard-reachable selects and colour inputs).
-      await page.getByLabel('Dot style', { exact: true }).selectOption('dots');
+      // Each style is a drawn sample in a radio group, named for a screen reader.
+      expect(await page.getByRole('radiogroup', { name: 'Dot style', exact: true }).getByRole('radio').count()).toBe(6);
+      expect(await choice(page, 'Dot style', 'Square').isChecked()).toBe(true);
+      await choice(page, 'Dot style', 'Dots').click();
       await expect.poll(() => previewSvg(page)).not.toBe(first);
+      expect(await choice(page, 'Dot style', 'Dots').isChecked()).toBe(true);
       const dotted = await previewSvg(page);
-      await page.getByLabel('Dot colour', { exact: true }).fill('#b42318');
+      // A swatch paints the dots and both corners; a custom colour does too.
+      await choice(page, 'Code colour', 'Burgundy').click();
+      await expect.poll(() => previewSvg(page)).toContain('fill="#7f1d1d"');
+      expect(dotted).not.toContain('#7f1d1d');
+      expect(await previewSvg(page)).not.toContain('fill="#000000"');
+      await page.getByLabel('Custom code colour', { exact: true }).fill('#b42318');
       await expect.poll(() => previewSvg(page)).toContain('fill="#b42318"');
-      expect(dotted).not.toContain('#b42318');
-      // By keyboard: the style select takes arrow keys and the preview follows.
-      await page.getByLabel('Dot style', { exact: true }).focus();
+      expect(await page.getByRole('radiogroup', { name: 'Code colour' }).getByRole('radio', { checked: true }).count()).toBe(0);
+      await choice(page, 'Background', 'Cream').click();
+      await expect.poll(() => previewSvg(page)).toContain('fill="#fdf6e3"');
+      // By keyboard: arrows move between the samples, as in any radio group, and the preview follows.
+      await choice(page, 'Corner square style', 'Square').focus();
       const beforeKey = await previewSvg(page);
-      await page.keyboard.press('ArrowDown');
-      await expect.poll(() => page.getByLabel('Dot style', { exact: true }).inputValue()).toBe('rounded');
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => choice(page, 'Corner square style', 'Dot').isChecked()).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-cornersSquareOptions-type-dot');
       expect(await previewSvg(page)).not.toBe(beforeKey);
 
       const times = await previewTimes(page, 10);
@@ -99,25 +109,133 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
     }
   });
 
+  it('a look applies in one click and passes every check; the style chosen after it is saved', async () => {
+    // An account of its own: the other tests count the owner's templates.
+    const looker = await createTestAccount(api.ctx, { plan: 'pro' });
+    const { context, page, problems } = await open('/templates/new', { key: looker.key });
+    try {
+      await preview(page).waitFor();
+      const look = (name: string) => page.getByRole('group', { name: 'Looks' }).getByRole('button', { name, exact: true });
+      // A new design starts as the Classic look, with nothing to warn or note.
+      expect(await look('Classic').getAttribute('aria-pressed')).toBe('true');
+      await page.locator('.qr-ok').filter({ hasText: 'No scan risks found' }).waitFor();
+      for (const [name, colour] of [
+        ['Dots', '#111827'],
+        ['Brand colour', '#1e3a8a'],
+        ['High contrast for print', '#000000'],
+        ['Rounded', '#111827'],
+      ] as const) {
+        const before = await previewSvg(page);
+        await look(name).click();
+        await expect.poll(() => look(name).getAttribute('aria-pressed')).toBe('true');
+        expect(await page.getByRole('group', { name: 'Looks' }).locator('[aria-pressed="true"]').count()).toBe(1);
+        expect(await previewSvg(page)).not.toBe(before);
+        expect(await previewSvg(page)).toContain(`fill="${colour}"`);
+        expect(await page.locator('.qr-ok').count(), name).toBe(1);
+        expect(await page.locator('.qr-risks li, .qr-risks .hint').count(), name).toBe(0);
+      }
+      // The look's choices show in the controls; changing one leaves the look.
+      expect(await choice(page, 'Dot style', 'Rounded').isChecked()).toBe(true);
+      expect(await choice(page, 'Corner square style', 'Extra rounded').isChecked()).toBe(true);
+      await choice(page, 'Corner dot style', 'Square').click();
+      await expect.poll(() => look('Rounded').getAttribute('aria-pressed')).toBe('false');
+      await page.getByLabel('Template name', { exact: true }).fill('Rounded, square eyes');
+      await page.getByRole('button', { name: 'Create template' }).click();
+      await page.getByRole('link', { name: 'Rounded, square eyes' }).waitFor();
+      const saved = (await call(api.app, looker.key, 'GET', '/api/v1/templates')).json().data[0];
+      expect(saved?.qr_options).toMatchObject({
+        dotsOptions: { type: 'rounded', color: '#111827' },
+        cornersSquareOptions: { type: 'extra-rounded' },
+        cornersDotOptions: { type: 'square' },
+      });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a new link’s designer starts from a design with nothing to warn or note, and saves it with the link', async () => {
+    const { context, page, problems } = await open('/links/new?type=website');
+    try {
+      await preview(page).waitFor();
+      await page.locator('.qr-ok').filter({ hasText: 'No scan risks found' }).waitFor();
+      expect(await page.locator('.qr-warning').count()).toBe(0);
+      expect(await page.locator('.qr-risks .hint').count()).toBe(0);
+      await page.getByLabel('Name', { exact: true }).fill('Default look');
+      await page.getByLabel('Web address').fill('https://example.com/default');
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await page.getByRole('heading', { name: 'Edit Default look' }).waitFor();
+      const slug = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+      const link = (await call(api.app, owner.key, 'GET', `/api/v1/links/${slug}`)).json().data;
+      // The API serves the code as previewed: the default design is stored, margin and all.
+      expect(link.qr_options).toMatchObject({ margin: 35, dotsOptions: { type: 'square' } });
+      await page.locator('.qr-ok').waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the preview in view with the options scrolled to their end, at 1440 and 390, in both editors', async () => {
+    for (const size of [DESKTOP, PHONE]) {
+      for (const hash of ['/templates/new', '/links/new?type=website']) {
+        const { context, page } = await open(hash, { size });
+        try {
+          await preview(page).waitFor();
+          for (const title of ['Logo', 'Advanced']) await openSection(page, title);
+          // The last option, at the bottom of the screen: the page has scrolled well past the preview's place.
+          await page.locator('.qr-controls > :last-child').evaluate((e) => e.scrollIntoView({ block: 'end' }));
+          const where = await page.evaluate(() => {
+            const img = document.querySelector('[data-testid="qr-preview"]')!.getBoundingClientRect();
+            const last = document.querySelector('.qr-controls > :last-child')!.getBoundingClientRect();
+            return {
+              scrolled: scrollY,
+              top: img.top,
+              bottom: img.bottom,
+              height: img.height,
+              lastBottom: last.bottom,
+              viewport: innerHeight,
+            };
+          });
+          const label = `${hash} at ${size.viewport.width}`;
+          expect(where.scrolled, label).toBeGreaterThan(1000);
+          expect(where.lastBottom, label).toBeLessThanOrEqual(where.viewport + 1);
+          expect(where.top, label).toBeGreaterThanOrEqual(0);
+          expect(where.bottom, label).toBeLessThanOrEqual(where.viewport);
+          // Large enough to see the change: a compact strip on a narrow designer, the full column on a wide one.
+          expect(where.height, label).toBeGreaterThanOrEqual(90);
+          // And a change made down there shows in it.
+          const before = await previewSvg(page);
+          await page.getByLabel('Dot fill', { exact: true }).selectOption('radial');
+          await expect.poll(() => previewSvg(page)).not.toBe(before);
+          if (hash === '/templates/new') await consoleScreenshot(page, 'template-editor-scrolled', { dark: true });
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  }, 90_000);
+
   it('downloads a PNG at the chosen size that decodes to the encoded text, and an SVG', async () => {
     const { context, page } = await open('/templates/new');
     try {
       await page.getByLabel('Template name', { exact: true }).fill('Menu card');
-      await page.getByLabel('Dot style', { exact: true }).selectOption('rounded');
+      await choice(page, 'Dot style', 'Rounded').click();
+      await openSection(page, 'Advanced');
       await page.getByLabel('Dot fill', { exact: true }).selectOption('linear');
       await page.getByLabel('Dot gradient start', { exact: true }).fill('#0b3d2e');
       await page.getByLabel('Dot gradient end', { exact: true }).fill('#1d4ed8');
       await page.getByLabel('Download size', { exact: true }).selectOption('512');
       const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
       expect(png.suggestedFilename()).toBe('menu-card-512.png');
-      const bytes = await readFile((await png.path())!);
+      const bytes = await readFile(await png.path());
       expect(pngSize(bytes)).toEqual({ width: 512, height: 512 });
       // A template encodes a short URL of the account's own kind, as the API's template preview does.
       expect(decodePng(bytes)).toBe(`${api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/Preview`);
 
       const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
       expect(svg.suggestedFilename()).toBe('menu-card-512.svg');
-      const text = await readFile((await svg.path())!, 'utf8');
+      const text = await readFile(await svg.path(), 'utf8');
       expect(text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="512" height="512"/);
       expect(text).toContain('<linearGradient');
     } finally {
@@ -129,6 +247,8 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
     const { context, page, problems } = await open('/templates/new');
     try {
       await preview(page).waitFor();
+      await openSection(page, 'Logo');
+      await openSection(page, 'Advanced');
       expect(await page.getByLabel('Logo size (% of what error correction allows)', { exact: true }).isDisabled()).toBe(true);
       await page
         .getByLabel('Logo image', { exact: true })
@@ -166,14 +286,15 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
     try {
       await preview(page).waitFor();
       expect(await page.locator('.qr-warning').count()).toBe(0);
-      await page.getByLabel('Dot colour', { exact: true }).fill('#dddddd');
+      await page.getByLabel('Custom code colour', { exact: true }).fill('#dddddd');
       const warning = page.locator('.qr-warning');
       await warning.waitFor();
       expect(await warning.textContent()).toContain(
         'This design may not scanThe dots contrast 1.3:1 with the background (at least 3:1 is safe): make the dots darker or the background lighter.',
       );
-      await page.getByLabel('Dot colour', { exact: true }).fill('#222222');
+      await page.getByLabel('Custom code colour', { exact: true }).fill('#222222');
       await expect.poll(() => warning.count()).toBe(0);
+      await page.locator('.qr-ok').filter({ hasText: 'No scan risks found' }).waitFor();
     } finally {
       await context.close();
     }
@@ -184,8 +305,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
     try {
       // Create through the editor.
       await page.getByLabel('Template name', { exact: true }).fill('Blue dots');
-      await page.getByLabel('Dot style', { exact: true }).selectOption('dots');
-      await page.getByLabel('Dot colour', { exact: true }).fill('#1d4ed8');
+      await choice(page, 'Dot style', 'Dots').click();
+      await choice(page, 'Code colour', 'Royal blue').click();
+      await openSection(page, 'Advanced');
       await page.getByLabel('Error correction', { exact: true }).selectOption('H');
       await page.getByRole('button', { name: 'Create template' }).click();
       await page.getByRole('heading', { name: 'Templates', exact: true }).waitFor();
@@ -199,7 +321,7 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
 
       // "Save as template" from inside the designer, through its dialog.
       await page.getByRole('button', { name: 'New template' }).click();
-      await page.getByLabel('Corner square style', { exact: true }).selectOption('extra-rounded');
+      await choice(page, 'Corner square style', 'Extra rounded').click();
       await page.getByRole('button', { name: 'Save as template' }).click();
       await page.getByLabel('Template name', { exact: true }).last().fill('Round corners');
       await page.getByRole('button', { name: 'Save template' }).click();
@@ -208,22 +330,27 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
         .toBe('Saved as the template “Round corners”.');
       expect((await templates()).map((t) => t.name).sort()).toEqual(['Blue dots', 'Round corners']);
 
-      // Applying "Blue dots" replaces the design (corners go back to the default).
+      // Applying "Blue dots" replaces the design (corners go back to the default). The unsaved
+      // new design makes the browser ask before the reload.
+      const asked = new Promise<string>((resolve) => page.once('dialog', (d) => (resolve(d.type()), void d.accept())));
       await page.reload();
+      expect(await asked).toBe('beforeunload');
       await preview(page).waitFor();
       await page.getByLabel('Apply a template', { exact: true }).selectOption({ label: 'Blue dots' });
-      await expect.poll(() => page.getByLabel('Dot style', { exact: true }).inputValue()).toBe('dots');
-      expect(await page.getByLabel('Dot colour', { exact: true }).inputValue()).toBe('#1d4ed8');
-      expect(await page.getByLabel('Corner square style', { exact: true }).inputValue()).toBe('square');
+      await expect.poll(() => choice(page, 'Dot style', 'Dots').isChecked()).toBe(true);
+      expect(await choice(page, 'Code colour', 'Royal blue').isChecked()).toBe(true);
+      expect(await choice(page, 'Corner square style', 'Square').isChecked()).toBe(true);
+      await openSection(page, 'Advanced');
       expect(await page.getByLabel('Error correction', { exact: true }).inputValue()).toBe('H');
       expect(await page.locator('#qr-apply-status').textContent()).toBe('Applied “Blue dots”.');
 
-      // Edit: rename and restyle, saved with PUT.
+      // Edit: rename and restyle, saved with PUT. Leaving the applied, unsaved design asks first.
       await page.goto(`${base}#/templates`);
+      await page.locator('dialog[open]').getByRole('button', { name: 'Leave' }).click();
       await page.getByRole('link', { name: 'Blue dots' }).click();
       await page.getByRole('heading', { name: 'Edit “Blue dots”' }).waitFor();
       await page.getByLabel('Template name', { exact: true }).fill('Green dots');
-      await page.getByLabel('Dot colour', { exact: true }).fill('#0b3d2e');
+      await page.getByLabel('Custom code colour', { exact: true }).fill('#0b3d2e');
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('link', { name: 'Green dots' }).waitFor();
       expect((await templates()).find((t) => t.id === saved!.id)).toMatchObject({
@@ -237,8 +364,9 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       await page.getByRole('button', { name: 'Save changes' }).click();
       await expect.poll(() => page.locator('#field-name-error').textContent()).toBe('Name is required');
 
-      // Delete behind a confirm dialog; Escape first cancels.
+      // Delete behind a confirm dialog; Escape first cancels. (The refused name is left unsaved.)
       await page.goto(`${base}#/templates`);
+      await page.locator('dialog[open]').getByRole('button', { name: 'Leave' }).click();
       await page.getByRole('button', { name: 'Delete Green dots' }).click();
       await page.locator('dialog[open]').waitFor();
       await page.keyboard.press('Escape');
@@ -281,7 +409,7 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
         name: 'Cafe Aroma menu',
         qrOptions: { dotsOptions: { type: 'rounded', color: '#0b3d2e' }, cornersSquareOptions: { type: 'extra-rounded' } },
       })
-    ).json() as { id: string };
+    ).json<{ id: string }>();
     for (const size of [PHONE, DESKTOP]) {
       for (const [screen, hash] of [
         ['templates', '/templates'],
@@ -297,6 +425,12 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
           await page.locator('main').evaluate((e) => e.scrollIntoView());
           await consoleScreenshot(page, screen, { dark: true });
           expect(await seriousViolationsByTheme(page), `${screen} ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+          if (screen === 'template-editor') {
+            // Every folded section open: the logo's and the advanced options too.
+            for (const title of ['Logo', 'Advanced']) await openSection(page, title);
+            expect(await overflowingElements(page, size.viewport.width), `${screen} open, ${size.viewport.width} px`).toEqual([]);
+            expect(await seriousViolationsByTheme(page), `${screen} open, ${size.viewport.width}`).toEqual({ light: [], dark: [] });
+          }
           // Dark mode: the page turns dark, the code keeps its own light background.
           await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
           const colors = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

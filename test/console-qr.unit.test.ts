@@ -12,6 +12,20 @@ import {
   withFill,
   withSection,
 } from '../console/src/qr/design.js';
+import {
+  BACKGROUND_COLOURS,
+  CODE_COLOURS,
+  codeColour,
+  DEFAULT_DESIGN,
+  designOf,
+  hasLook,
+  LOOKS,
+  marginFor,
+  styleSample,
+  withBackgroundColour,
+  withCodeColour,
+  withLook,
+} from '../console/src/qr/looks.js';
 import { MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
 import { contrastRatio } from '../domain/colour.js';
 import { parseCssColor } from '../domain/qr/color.js';
@@ -114,6 +128,110 @@ describe('scan risks', () => {
         .map((r) => r.text);
     expect(notes({})[0]).toMatch(/^The space around the code is 2(\.\d)? modules wide; the QR standard asks for 4\./);
     expect(notes({ margin: 40 })).toEqual([]);
+  });
+});
+
+/** Short URLs of every length a link may have, and longer data: codes from version 1 up. */
+const DATA_OF_EVERY_SIZE = [1, 10, 20, 26, 30, 40, 60, 90, 150, 300, 700].map((n) => `https://q.example/${'x'.repeat(n)}`);
+
+describe('the designer’s default design and looks', () => {
+  it('the default raises no risk at all, not even the quiet-zone note the API’s own default gets', () => {
+    // The API's default margin (8 px on 300) leaves about 2 modules: a note. The designer's does not.
+    expect(risksOf({}).map((r) => r.level)).toEqual(['note']);
+    for (const data of DATA_OF_EVERY_SIZE) {
+      const rendered = renderDesign(DEFAULT_DESIGN, data, null);
+      expect(rendered.ok && rendered.risks, data).toEqual([]);
+    }
+    expect(designOf(null)).toEqual(DEFAULT_DESIGN);
+    // A stored design is shown as stored, even the API's defaults.
+    expect(designOf({ qr_options: {} })).toEqual({});
+    expect(designOf({ qr_options: { dotsOptions: { type: 'nope' } } })).toEqual({});
+  });
+
+  it('each look passes every check, at any size and outline, and is recognised once applied', () => {
+    expect(LOOKS.map((l) => l.name)).toEqual(['Classic', 'Rounded', 'Dots', 'Brand colour', 'High contrast for print']);
+    for (const look of LOOKS) {
+      for (const base of [{}, { width: 512, height: 512 }, { width: 1000, height: 800 }, { shape: 'circle' as const }]) {
+        const design = withLook(base, look);
+        expect(hasLook(design, look), look.name).toBe(true);
+        for (const data of DATA_OF_EVERY_SIZE) {
+          const rendered = renderDesign(design, data, null);
+          expect(rendered.ok && rendered.risks, `${look.name} ${JSON.stringify(base)} ${data.length}`).toEqual([]);
+        }
+      }
+    }
+    expect(withLook({}, LOOKS[4]!).qrOptions?.errorCorrectionLevel).toBe('H');
+  });
+
+  it('a look keeps the logo, the size and the error correction, and drops gradients', () => {
+    const logo = 'data:image/png;base64,iVBORw0KGgo=';
+    const design: QrOptions = {
+      image: logo,
+      imageOptions: { imageSize: 0.3, hideBackgroundDots: true },
+      width: 600,
+      height: 600,
+      qrOptions: { errorCorrectionLevel: 'H', typeNumber: 7 },
+      dotsOptions: { gradient: { type: 'radial', colorStops: [{ offset: 0, color: 'red' }] } },
+    };
+    const applied = withLook(design, LOOKS[1]!);
+    expect(applied).toMatchObject({
+      image: logo,
+      imageOptions: { imageSize: 0.3, hideBackgroundDots: true },
+      width: 600,
+      qrOptions: { errorCorrectionLevel: 'H', typeNumber: 7 },
+      dotsOptions: { type: 'rounded' },
+    });
+    expect(applied.dotsOptions?.gradient).toBeUndefined();
+    // Changing what a look sets is no longer that look.
+    expect(hasLook(withCodeColour(applied, '#7f1d1d'), LOOKS[1]!)).toBe(false);
+    expect(hasLook({ ...applied, margin: 0 }, LOOKS[1]!)).toBe(false);
+  });
+
+  it('leaves at least the asked modules of quiet zone around codes of every version', () => {
+    for (const side of [300, 512, 1024]) {
+      const margin = marginFor({ width: side, height: side }, 4);
+      for (let count = 21; count <= 177; count += 4) {
+        const opts = withQrDefaults({ width: side, height: side, margin }, DATA);
+        const layout = computeLayout(opts, count, null);
+        expect(Math.min(layout.x0, layout.y0) / layout.dotSize, `${side} px, ${count} modules`).toBeGreaterThanOrEqual(4);
+      }
+      // And it is the smallest such margin.
+      const less = withQrDefaults({ width: side, height: side, margin: margin - 1 }, DATA);
+      const short = [];
+      for (let count = 21; count <= 177; count += 4) {
+        const layout = computeLayout(less, count, null);
+        if (Math.min(layout.x0, layout.y0) < 4 * layout.dotSize) short.push(count);
+      }
+      expect(short.length, `${side} px`).toBeGreaterThan(0);
+    }
+  });
+
+  it('every code swatch on every background swatch is well over the contrast check', () => {
+    for (const [, code] of CODE_COLOURS) {
+      for (const [, background] of BACKGROUND_COLOURS) {
+        expect(contrastRatio(rgb(code), rgb(background)), `${code} on ${background}`).toBeGreaterThanOrEqual(4.5);
+        const rendered = renderDesign(withBackgroundColour(withCodeColour(DEFAULT_DESIGN, code), background), DATA, null);
+        expect(rendered.ok && rendered.risks).toEqual([]);
+      }
+    }
+  });
+
+  it('the code colour is one solid colour of dots and corners, or none', () => {
+    expect(codeColour({})).toBe('#000000');
+    expect(codeColour(withCodeColour({ dotsOptions: { type: 'dots' } }, '#1d4ed8'))).toBe('#1d4ed8');
+    expect(withCodeColour({ dotsOptions: { type: 'dots' } }, '#1d4ed8').dotsOptions).toEqual({ type: 'dots', color: '#1d4ed8' });
+    expect(codeColour({ cornersDotOptions: { color: 'red' } })).toBeNull();
+    expect(codeColour({ dotsOptions: { gradient: { type: 'linear', colorStops: [{ offset: 0, color: 'black' }] } } })).toBeNull();
+  });
+
+  it('draws each style’s sample with the renderer, in the text colour, cropped to the part it shows', () => {
+    const dots = styleSample('dotsOptions', 'dots');
+    expect(dots).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="[\d. ]+" aria-hidden="true" focusable="false">/);
+    expect(dots).toContain('fill="currentColor"');
+    expect(dots).not.toMatch(/fill="#/);
+    expect(dots).not.toBe(styleSample('dotsOptions', 'square'));
+    // A corner's sample shows the finder: the other corner part faint.
+    expect(styleSample('cornersSquareOptions', 'dot')).toContain('fill="currentColor" fill-opacity="0.3"');
   });
 });
 

@@ -70,7 +70,7 @@ async function openLook(origin: string) {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(`${origin}/#/cafes/${cafe.id}`);
+  await page.goto(`${origin}/#/cafes/${cafe.id}/look`);
   const look = page.getByRole('form', { name: 'Look of the menu page' });
   await look.waitFor();
   return { context, page, look, problems };
@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)('theme preview from every origin of the console', 
     await signInBeforeLoad(context, owner.key);
     const page = await context.newPage();
     try {
-      await page.goto(`${proxy.origin}/#/cafes/${cafe.id}`);
+      await page.goto(`${proxy.origin}/#/cafes/${cafe.id}/look`);
       const look = page.getByRole('form', { name: 'Look of the menu page' });
       const alert = look.getByRole('alert');
       await alert.waitFor();

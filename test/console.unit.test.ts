@@ -44,6 +44,11 @@ describe('key storage', () => {
 const me = (scopes: string[], plan: Me['account']['plan'] = 'pro', apiKeyManagement = true): Me => ({
   account: { id: 'a', name: 'Cafe', plan },
   key: { id: 'k', name: null, scopes, expiresAt: null },
+  user: null,
+  role: 'owner',
+  scopes,
+  folderIds: null,
+  accounts: [{ id: 'a', name: 'Cafe', plan, role: 'owner' }],
   plan: { apiKeyManagement },
   shortUrlBase: 'https://qr.example',
 });
@@ -51,7 +56,33 @@ const page = (label: string) => PAGES.find((p) => p.label === label)!;
 
 describe('what a key may open', () => {
   it('`all` opens every page on a plan with key management', () => {
-    for (const p of PAGES) expect(pageAccess(p, me(['all'])), p.label).toEqual({ allowed: true });
+    // …but a person's own profile: a key has no person.
+    for (const p of PAGES.filter((p) => !p.needsPerson)) expect(pageAccess(p, me(['all'])), p.label).toEqual({ allowed: true });
+    expect(pageAccess(page('Profile'), me(['all']))).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('A key has no profile'),
+    });
+  });
+
+  it('Activity is an admin’s with the all scope; Members is everyone’s but a client’s', () => {
+    const person = (role: Me['role'], scopes: string[]): Me => ({
+      ...me(scopes),
+      key: null,
+      user: { id: 'u', email: 'a@b.c', name: null, twoFactor: false },
+      role,
+    });
+    expect(pageAccess(page('Activity'), person('admin', ['all']))).toEqual({ allowed: true });
+    expect(pageAccess(page('Activity'), person('editor', ['links.read']))).toEqual({
+      allowed: false,
+      reason: "Editors can't read the activity log — ask an admin.",
+    });
+    expect(pageAccess(page('Activity'), { ...me(['links.read']), role: 'admin' })).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('lacks the all scope'),
+    });
+    expect(pageAccess(page('Members'), person('viewer', ['links.read']))).toEqual({ allowed: true });
+    expect(pageAccess(page('Members'), person('client', ['links.read']))).toMatchObject({ allowed: false });
+    expect(pageAccess(page('Profile'), person('viewer', ['links.read']))).toEqual({ allowed: true });
   });
 
   it('a page needs its read scope, and says which', () => {
@@ -69,6 +100,17 @@ describe('what a key may open', () => {
       reason: expect.stringContaining('starter plan'),
     });
     expect(pageAccess(page('API keys'), me(['links.read']))).toEqual({ allowed: false, reason: 'This key lacks the all scope.' });
+  });
+
+  it("a client gets its links, not the account's analytics or people", () => {
+    const client: Me = { ...me(['links.read', 'folders.read', 'templates.read']), role: 'client', folderIds: ['f'] };
+    expect(pageAccess(page('Links'), client)).toEqual({ allowed: true });
+    expect(pageAccess(page('Jobs'), client)).toEqual({ allowed: true });
+    for (const label of ['Home', 'Analytics']) {
+      expect(pageAccess(page(label), client)).toMatchObject({ allowed: false, reason: expect.stringContaining('not a client') });
+      expect(pageAccess(page(label), me(['links.read']))).toEqual({ allowed: true });
+    }
+    expect(pageAccess(page('Members'), client)).toMatchObject({ allowed: false, reason: expect.stringContaining('invited you') });
   });
 });
 
@@ -113,6 +155,9 @@ describe("the api's serving of the console", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain('*');
+    // Images, and only images, from other https origins: the links list's favicons of destinations.
+    expect(csp).toContain("img-src 'self' data: blob: https:;");
+    expect(csp).toContain("connect-src 'self';");
     expect(consoleCsp('http://127.0.0.1:3001/')).toContain('frame-src http://127.0.0.1:3001;');
   });
 

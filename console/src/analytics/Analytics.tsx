@@ -14,6 +14,7 @@ import { ZoneOptions } from '../links/ZoneSelect.js';
 import { useRoute } from '../router.js';
 import type { ScreenProps } from '../screens/screen-props.js';
 import {
+  activeFilters,
   apiQuery,
   barWidth,
   changeText,
@@ -29,22 +30,31 @@ import {
   slugOfSubpath,
   viewFromQuery,
   weekGrid,
+  withFilter,
   WEEKDAY_NAMES,
   type AnalyticsQuery,
   type AnalyticsView,
   type Duration,
+  type FilterKey,
   type RankedRow,
 } from './view.js';
 import { ExportCsv } from './ExportCsv.js';
 import './analytics.css';
 import { lazyComponent } from '../lazy.js';
+import { Icon } from '../ui/Icon.js';
+import { WhenNear } from '../ui/WhenNear.js';
+import { Skeleton } from '../ui/Feedback.js';
 
 // uPlot is fetched while the numbers are asked for, not before.
 const ScanChart = lazyComponent(() => import('./ScanChart.js').then((m) => m.ScanChart), 'chart');
+// And the world's outlines while the chart is.
+const WorldMap = lazyComponent(() => import('./WorldMap.js').then((m) => m.WorldMap), 'map');
 
 /** How often an open, visible dashboard asks again: each time one request per panel, each a read of pre-aggregated rows. */
 const POLL_MS = 5000;
 const RANK_LIMIT = 10;
+/** The map colours every country with scans (about 250 exist). */
+const MAP_LIMIT = 300;
 
 type Answer<P extends keyof paths> = paths[P] extends {
   get: { responses: { 200: { content: { 'application/json': { data: infer D } } } } };
@@ -103,7 +113,12 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
   const ranked = apiQuery(view, RANK_LIMIT);
   const before = previousPeriod(view, new Date());
   const rank = (dimension: 'country' | 'region' | 'browser' | 'ops' | 'device') =>
-    read(client, slug, `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country', ranked);
+    read(
+      client,
+      slug,
+      `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country',
+      dimension === 'country' ? apiQuery(view, MAP_LIMIT) : ranked,
+    );
   const [general, previous, activity, time, country, region, browser, ops, device, qrCode] = await Promise.all([
     read(client, slug, '/api/v1/analytics/general', query),
     read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
@@ -163,6 +178,7 @@ function Dashboard({ slug }: { slug: string | null }) {
   const linkName = useLinkName(client, slug);
   const go = (change: Partial<AnalyticsView>) => (location.hash = `#${routeOfView({ ...view, ...change }, zone, slug)}`);
   // A failure is said where the chart would be.
+  // The map's 100 KB outline is fetched and parsed when the map comes near the screen (WhenNear), not here.
   useEffect(() => void ScanChart.preload().catch(() => {}), []);
 
   useEffect(() => {
@@ -181,7 +197,8 @@ function Dashboard({ slug }: { slug: string | null }) {
             current.phase === 'ready' ? current : { phase: 'error', message: e instanceof Problem ? e.message : UNREACHABLE },
           );
       }
-      if (live && document.visibilityState === 'visible') timer = setTimeout(refresh, POLL_MS);
+      // `refresh` answers its own failures on screen: it never rejects.
+      if (live && document.visibilityState === 'visible') timer = setTimeout(() => void refresh(), POLL_MS);
     };
     // A hidden tab asks nothing; shown again, it catches up at once.
     const onVisibility = () => document.visibilityState === 'visible' && void refresh();
@@ -204,12 +221,9 @@ function Dashboard({ slug }: { slug: string | null }) {
         {slug !== null && <a href={`#${routeOfView(view, zone, null)}`}>All links</a>}
       </div>
       <Controls view={view} go={go} />
+      <FilterChips view={view} zone={zone} slug={slug} />
       <ExportCsv slug={slug} view={view} />
-      {loaded.phase === 'loading' && (
-        <p class="loading" role="status">
-          Loading the numbers…
-        </p>
-      )}
+      {loaded.phase === 'loading' && <Skeleton label="Loading the numbers…" rows={4} />}
       {loaded.phase === 'error' && (
         <p class="field-error" role="alert">
           The numbers could not be loaded. {loaded.message}
@@ -259,7 +273,38 @@ function Controls({ view, go }: { view: AnalyticsView; go: (change: Partial<Anal
   );
 }
 
+/** The filters set by clicks, each a chip that removes it (a link to the view without it). */
+function FilterChips({ view, zone, slug }: { view: AnalyticsView; zone: string; slug: string | null }) {
+  const filters = activeFilters(view);
+  if (filters.length === 0) return null;
+  return (
+    <div class="analytics-filters" role="group" aria-label="Filters">
+      <span class="hint">Only scans with</span>
+      <ul>
+        {filters.map(({ key, label, value }) => {
+          const shown = key === 'country' ? countryLabel(value, navigator.language).name : value;
+          return (
+            <li key={key}>
+              <a
+                class="filter-chip"
+                href={`#${routeOfView(withFilter(view, key, undefined), zone, slug)}`}
+                aria-label={`Remove the filter ${label}: ${shown}`}
+              >
+                {label}: {shown}
+                <Icon name="x" />
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
 function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: AnalyticsView; slug: string | null; at: Date }) {
+  const zone = browserTimeZone();
+  /** The dashboard narrowed by one more fact, as a link (so it is in the address). */
+  const filterHref = (key: FilterKey) => (value: string) => `#${routeOfView(withFilter(view, key, value), zone, slug)}`;
   const before = previousPeriod(view, at);
   const { general, previous } = numbers;
   const series = scanSeries(numbers.activity);
@@ -290,31 +335,22 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
           Scans per {per} ({view.timezone.replace(/_/g, ' ')})
         </h2>
         <ScanChart series={series} labelledBy="scans-per-bucket" />
-        <details>
-          <summary>Scans per {per} as a table</summary>
-          <table class="analytics-series">
-            <thead>
-              <tr>
-                <th scope="col">{per === 'hour' ? 'Hour' : 'Day'}</th>
-                <th scope="col">Scans</th>
-              </tr>
-            </thead>
-            <tbody>
-              {series.labels.map((label, i) => (
-                <tr key={label}>
-                  <th scope="row">{bucketLabel(label)}</th>
-                  <td>{series.ys[i]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
+        <SeriesTable per={per} series={series} />
       </section>
-      <Heatmap time={numbers.time} />
+      <WhenNear height="20rem">
+        <Heatmap time={numbers.time} />
+      </WhenNear>
+      <section class="analytics-panel" aria-labelledby="map-title">
+        <h2 id="map-title">Scans by country</h2>
+        <WhenNear height="16rem">
+          <WorldMap rows={numbers.country} hrefOf={filterHref('country')} />
+        </WhenNear>
+      </section>
       <div class="analytics-ranks">
         <RankedBars
           title="Countries"
-          rows={numbers.country}
+          rows={numbers.country.slice(0, RANK_LIMIT)}
+          filter={{ href: filterHref('country'), what: 'from' }}
           label={(row) => {
             const c = countryLabel(row.name, navigator.language);
             return (
@@ -326,8 +362,8 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
           }}
         />
         <RankedBars title="Cities" rows={numbers.region} />
-        <RankedBars title="Browsers" rows={numbers.browser} />
-        <RankedBars title="Operating systems" rows={numbers.ops} />
+        <RankedBars title="Browsers" rows={numbers.browser} filter={{ href: filterHref('browser'), what: 'in' }} />
+        <RankedBars title="Operating systems" rows={numbers.ops} filter={{ href: filterHref('os'), what: 'on' }} />
         <RankedBars title="Devices" rows={numbers.device} label={(row) => deviceLabel(row.name)} />
         {numbers.qrCode && <TopQrCodes rows={numbers.qrCode} view={view} />}
       </div>
@@ -356,6 +392,37 @@ function Total({ name, id, count, note }: { name: string; id: string; count: num
         {note && <span class="hint">{note}</span>}
       </dd>
     </div>
+  );
+}
+
+/**
+ * The chart's numbers as a table, folded under the chart: its rows (168 for a week by hour) are
+ * made when it is opened, not with every dashboard.
+ */
+function SeriesTable({ per, series }: { per: 'hour' | 'day'; series: ReturnType<typeof scanSeries> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Scans per {per} as a table</summary>
+      {open && (
+        <table class="analytics-series">
+          <thead>
+            <tr>
+              <th scope="col">{per === 'hour' ? 'Hour' : 'Day'}</th>
+              <th scope="col">Scans</th>
+            </tr>
+          </thead>
+          <tbody>
+            {series.labels.map((label, i) => (
+              <tr key={label}>
+                <th scope="row">{bucketLabel(label)}</th>
+                <td>{series.ys[i]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
   );
 }
 
@@ -402,10 +469,13 @@ function RankedBars<R extends RankedRow>({
   title,
   rows,
   label = (row) => row.name,
+  filter,
 }: {
   title: string;
   rows: R[];
   label?: (row: R) => preact.ComponentChildren;
+  /** Each row's name is a link to the dashboard narrowed to it ("Only scans from Germany"). */
+  filter?: { href: (name: string) => string; what: 'from' | 'in' | 'on' };
 }) {
   const id = `rank-${title.replace(/\W+/g, '-').toLowerCase()}`;
   const top = rows[0]?.scans ?? 0;
@@ -418,7 +488,15 @@ function RankedBars<R extends RankedRow>({
         <ol class="ranked">
           {rows.map((row) => (
             <li key={row.number}>
-              <span class="ranked-name">{label(row)}</span>
+              <span class="ranked-name">
+                {filter ? (
+                  <a class="ranked-filter" href={filter.href(row.name)} title={`Only scans ${filter.what} ${row.name}`}>
+                    {label(row)}
+                  </a>
+                ) : (
+                  label(row)
+                )}
+              </span>
               <span class="ranked-count">
                 {row.scans.toLocaleString('en')} <span class="hint">({row.percentage}%)</span>
               </span>

@@ -45,6 +45,15 @@ export const DURATION_LABELS: Record<Duration, string> = {
   custom: 'Custom range',
 };
 
+/** What a dashboard can be narrowed to by a click: the API's filter parameters, as the ranked rows name the values. */
+export const FILTERS = [
+  { key: 'country', label: 'Country' },
+  { key: 'browser', label: 'Browser' },
+  { key: 'os', label: 'System' },
+] as const;
+export type FilterKey = (typeof FILTERS)[number]['key'];
+export type Filters = Partial<Record<FilterKey, string>>;
+
 export interface AnalyticsView {
   duration: Duration;
   /** With `custom`: the first and last local days (YYYY-MM-DD), both included. */
@@ -53,6 +62,24 @@ export interface AnalyticsView {
   timezone: string;
   /** Bots counted too (the API's exclude_bots=false). */
   bots: boolean;
+  /** Only the scans with these facts (set by clicking a country, browser or system). */
+  filters: Filters;
+}
+
+/** The view's filters that are set, in FILTERS' order. */
+export function activeFilters(view: Pick<AnalyticsView, 'filters'>): Array<{ key: FilterKey; label: string; value: string }> {
+  return FILTERS.flatMap(({ key, label }) => {
+    const value = view.filters[key];
+    return value ? [{ key, label, value }] : [];
+  });
+}
+
+/** The view with one filter set (a value) or removed (undefined). */
+export function withFilter(view: AnalyticsView, key: FilterKey, value: string | undefined): AnalyticsView {
+  const filters: Filters = { ...view.filters };
+  if (value === undefined) delete filters[key];
+  else filters[key] = value;
+  return { ...view, filters };
 }
 
 /** The view a query string describes; anything unknown or malformed falls back to the default (the last 7 days in `browserZone`). */
@@ -69,6 +96,7 @@ export function viewFromQuery(query: string, browserZone: string): AnalyticsView
     to: date('to'),
     timezone: params.get('tz') || browserZone,
     bots: params.get('bots') === '1',
+    filters: Object.fromEntries(FILTERS.flatMap(({ key }) => (params.get(key) ? [[key, params.get(key)!]] : []))),
   };
 }
 
@@ -82,6 +110,7 @@ export function routeOfView(view: AnalyticsView, browserZone: string, slug: stri
   }
   if (view.timezone !== browserZone) params.set('tz', view.timezone);
   if (view.bots) params.set('bots', '1');
+  for (const { key, value } of activeFilters(view)) params.set(key, value);
   const path = slug === null ? '/analytics' : `/analytics/${encodeURIComponent(slug)}`;
   const query = params.toString();
   return query ? `${path}?${query}` : path;
@@ -108,6 +137,7 @@ export function apiQuery(view: AnalyticsView, limit?: number): AnalyticsQuery {
     exclude_bots: view.bots ? 'false' : 'true',
     timezone: view.timezone,
     ...(limit !== undefined ? { limit } : {}),
+    ...view.filters,
   };
 }
 
@@ -210,7 +240,7 @@ export function heatLevel(count: number, max: number): number {
 
 /** ISO 3166 codes by English country name (the names the API stores come from the same Intl table). */
 let codesByName: Map<string, string> | null = null;
-function countryCode(name: string): string | null {
+export function countryCode(name: string): string | null {
   if (!codesByName) {
     codesByName = new Map();
     const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
@@ -251,7 +281,8 @@ type ExportBody = NonNullable<paths['/api/v1/analytics/export']['post']['request
 export function exportBody(view: AnalyticsView, now: Date): ExportBody {
   const today = localDateAt(now, view.timezone);
   // The export follows the dashboard's "Count bots too".
-  const bots = view.bots ? { includeBots: true } : {};
+  // And its filters.
+  const bots = { ...(view.bots ? { includeBots: true } : {}), ...view.filters };
   const days = (first: LocalDate, last: LocalDate): ExportBody => ({
     startDate: formatDate(first),
     endDate: formatDate(last),

@@ -6,8 +6,12 @@ export type Me = paths['/api/v1/me']['get']['responses'][200]['content']['applic
 
 export type MeResult = { ok: true; me: Me } | { ok: false; message: string };
 
-export function apiClient(key: string) {
-  return createClient<paths>({ baseUrl: '/', headers: { Authorization: `Basic ${key}` } });
+/**
+ * A client that sends `key` as the Authorization header, or, with none, nothing: the browser then
+ * sends the session cookie (HttpOnly, same origin), which the console never sees.
+ */
+export function apiClient(key: string | null) {
+  return createClient<paths>({ baseUrl: '/', headers: key ? { Authorization: `Basic ${key}` } : {} });
 }
 
 /** Who the key is, or why it cannot be used, in words for the sign-in field. */
@@ -18,6 +22,24 @@ export async function fetchMe(key: string): Promise<MeResult> {
     return { ok: false, message: signInFailure(response.status, error?.message) };
   } catch {
     return { ok: false, message: 'The server cannot be reached. Check that qrlinks is running and try again.' };
+  }
+}
+
+/** The person the browser's session cookie belongs to: `signedOut` when there is no live session. */
+export type SessionMeResult = { ok: true; me: Me } | { ok: false; signedOut: boolean; message: string };
+
+export async function fetchSessionMe(): Promise<SessionMeResult> {
+  try {
+    const { data, error, response } = await apiClient(null).GET('/api/v1/me');
+    if (data) return { ok: true, me: data };
+    if (response.status === 401) return { ok: false, signedOut: true, message: 'Sign in to continue.' };
+    return {
+      ok: false,
+      signedOut: false,
+      message: `The server could not say who you are (${response.status}${error?.message ? `: ${error.message}` : ''}). Reload to try again.`,
+    };
+  } catch {
+    return { ok: false, signedOut: false, message: 'The server cannot be reached. Check that qrlinks is running and reload.' };
   }
 }
 

@@ -4,6 +4,7 @@
  * Tab reaches it and Enter (or Space) opens the file chooser.
  */
 import { useFileDrop } from '../fields/file-drop.js';
+import { Icon } from '../ui/Icon.js';
 
 interface Props {
   id: string;
@@ -31,6 +32,9 @@ export function DropZone({ id, fileName, describedBy, invalid, onFile }: Props) 
           e.currentTarget.value = '';
         }}
       />
+      <span class="drop-icon">
+        <Icon name="upload" size="1.5rem" />
+      </span>
       <strong>CSV file</strong>
       <span>{fileName ? `Chosen: ${fileName}. Drop or choose another to replace it.` : 'Drop a .csv file here, or choose one.'}</span>
     </label>

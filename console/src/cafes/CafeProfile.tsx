@@ -10,16 +10,25 @@ import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { Cafe } from './cafe-list.js';
 import { ImageField } from './ImageField.js';
+import { useEdited, useUnsavedGuard } from '../unsaved.js';
 import { languageChoices } from '../fields/languages.js';
 import {
   cafeBodyOf,
+  copyHours,
   placeProfileErrors,
   profileFormData,
   profileFormOf,
+  profileSuggestions,
   RANGES_MAX,
-  timeZoneChoices,
+  WEEKDAYS,
+  WEEKDAYS_AFTER_MONDAY,
   type ProfileForm,
+  type Weekday,
 } from './profile.js';
+import { ZoneSelect } from '../links/ZoneSelect.js';
+import { browserTimeZone, zoneLabel } from '../links/zones.js';
+import { Icon } from '../ui/Icon.js';
+import { showToast } from '../ui/toasts.js';
 
 type Client = ReturnType<typeof signedInClient>;
 
@@ -46,17 +55,23 @@ function placedHere(path: string, form: ProfileForm): boolean {
 
 export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe): void }) {
   const client = useMemo(signedInClient, []);
-  const [form, setForm] = useState<ProfileForm>(() => profileFormOf(cafe));
+  const [form, setForm] = useState<ProfileForm>(() => profileFormOf(cafe, browserTimeZone()));
+  // Hours (and a zone) the form offers a cafe that never set them, until the profile is saved.
+  const [suggested, setSuggested] = useState(() => profileSuggestions(cafe, browserTimeZone()));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   // Bumped on each save, so the file inputs start empty again once their files are stored.
   const [saves, setSaves] = useState(0);
-  const zones = useMemo(() => timeZoneChoices(form.timezone, Intl.supportedValuesOf('timeZone')), []);
+  useUnsavedGuard(useEdited(form, saves) && !busy, `/cafes/${cafe.id}`);
   const languages = useMemo(() => languageChoices(form.language, "The guest's browser language"), []);
   const set = (change: Partial<ProfileForm>) => setForm({ ...form, ...change });
   const setDay = (index: number, change: Partial<ProfileForm['hours'][number]>) =>
     set({ hours: form.hours.map((d, i) => (i === index ? { ...d, ...change } : d)) });
+  const copyMonday = (to: readonly Weekday[], where: string, anchor: Element) => {
+    set({ hours: copyHours(form.hours, 'monday', to) });
+    showToast(`Monday's hours copied to ${where}. Save the profile to publish them.`, { tone: 'success', anchor });
+  };
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -73,6 +88,7 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
         setErrors(NO_ERRORS);
         setForm({ ...form, logo: null, cover: null, deleteLogo: false, deleteCover: false });
         setStatus({ ok: true, text: 'Saved. The menu page shows it now.' });
+        setSuggested({ hours: false, zone: null });
         setSaves(saves + 1);
         onSaved(second.cafe);
       } else {
@@ -88,7 +104,8 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
   const unplaced = unplacedErrors(errors, (p) => placedHere(p, form));
 
   return (
-    <form class="cafe-profile" onSubmit={save} noValidate aria-labelledby="profile-title">
+    // `save` says its own failures in the status line: it never rejects.
+    <form class="cafe-profile" onSubmit={(e) => void save(e)} noValidate aria-labelledby="profile-title">
       <h2 id="profile-title">Profile</h2>
       {unplaced.length > 0 && (
         <ul class="field-error" role="alert">
@@ -201,16 +218,14 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
           errors={errors}
           hint="The hours are the cafe's local time; guests see whether it is open now."
         >
-          {(input) => (
-            <select {...input} value={form.timezone} onChange={(e) => set({ timezone: e.currentTarget.value })}>
-              {zones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
-                </option>
-              ))}
-            </select>
-          )}
+          {(input) => <ZoneSelect input={input} value={form.timezone} onChange={(timezone) => set({ timezone })} />}
         </Field>
+        {suggested.hours && (
+          <p class="notice" id="hours-suggested">
+            {suggested.zone ? `Suggested: ${zoneLabel(suggested.zone)} (this device's) and` : 'Suggested:'} a cafe's usual hours, open every
+            day. Change what differs, then save the profile: until then the menu page shows no hours.
+          </p>
+        )}
         {form.hours.map((d, i) => (
           <fieldset class="group day-hours" key={d.day}>
             <legend>{dayLabel(d.day)}</legend>
@@ -252,11 +267,26 @@ export function CafeProfile({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe)
                   )}
                 </div>
               ))}
-            {d.enabled && d.ranges.length < RANGES_MAX && (
-              <button type="button" onClick={() => setDay(i, { ranges: [...d.ranges, { from: '18:00', to: '22:00' }] })}>
-                Add a {dayLabel(d.day)} opening
-              </button>
-            )}
+            <div class="day-actions">
+              {d.enabled && d.ranges.length < RANGES_MAX && (
+                <button type="button" onClick={() => setDay(i, { ranges: [...d.ranges, { from: '18:00', to: '22:00' }] })}>
+                  <Icon name="plus" />
+                  Add a {dayLabel(d.day)} opening
+                </button>
+              )}
+              {d.day === 'monday' && (
+                <>
+                  <button type="button" onClick={(e) => copyMonday(WEEKDAYS_AFTER_MONDAY, 'Tuesday–Friday', e.currentTarget)}>
+                    <Icon name="copy" />
+                    Copy<span class="visually-hidden"> Monday's hours</span> to Tuesday–Friday
+                  </button>
+                  <button type="button" onClick={(e) => copyMonday(WEEKDAYS, 'every day', e.currentTarget)}>
+                    <Icon name="copy" />
+                    Copy<span class="visually-hidden"> Monday's hours</span> to every day
+                  </button>
+                </>
+              )}
+            </div>
           </fieldset>
         ))}
         <p class="hint">A closing time before the opening runs past midnight (18:00 to 02:00).</p>

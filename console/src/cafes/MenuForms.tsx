@@ -9,6 +9,7 @@ import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import { Dialog } from '../screens/Dialog.js';
 import { ImageField } from './ImageField.js';
+import { useEdited, useUnsavedGuard } from '../unsaved.js';
 import {
   categoryBody,
   categoryDraftOf,
@@ -100,6 +101,7 @@ export function GroupDialog({
   const [draft, setDraft] = useState<GroupDraft>(() => groupDraftOf(group));
   const set = (change: Partial<GroupDraft>) => setDraft({ ...draft, ...change });
   const { errors, problem, busy, place, save } = useSave('group', ['name', 'image'], onSaved);
+  useUnsavedGuard(useEdited(draft, null) && !busy);
   const submit = () => {
     const checked = groupFormData(draft);
     if ('errors' in checked) return place(checked.errors);
@@ -163,6 +165,7 @@ export function CategoryDialog({
   const [made, setMade] = useState<Category | null>(null);
   const set = (change: Partial<CategoryDraft>) => setDraft({ ...draft, ...change });
   const { errors, problem, busy, place, save } = useSave('category', ['name', 'description', 'group_id', 'image'], onSaved);
+  useUnsavedGuard(useEdited(draft, null) && !busy);
   const submit = () => {
     const target = category ?? made;
     const checked = categoryBody(draft, target !== null);
@@ -266,6 +269,7 @@ export function ItemDialog({
   const set = (change: Partial<ItemDraft>) => setDraft({ ...draft, ...change });
   const toggle = (list: string[], entry: string, on: boolean) => (on ? [...list, entry] : list.filter((e) => e !== entry));
   const { errors, problem, busy, place, save } = useSave('item', ITEM_FIELDS, onSaved);
+  useUnsavedGuard(useEdited(draft, null) && !busy);
   const submit = () => {
     const checked = itemFormData(draft);
     if ('errors' in checked) return place(checked.errors);

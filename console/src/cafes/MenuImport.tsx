@@ -39,7 +39,18 @@ function saveSample() {
   saveBlob(new Blob([sampleMenuCsv()], { type: 'text/csv;charset=utf-8' }), 'qrlinks-menu-sample.csv');
 }
 
-export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; cafeName: string; onImported(): void }) {
+export function MenuImport({
+  cafeId,
+  cafeName,
+  menuHref,
+  onImported,
+}: {
+  cafeId: string;
+  cafeName: string;
+  /** The menu tab, where the imported menu is seen. */
+  menuHref: string;
+  onImported(): void;
+}) {
   const client = useMemo(signedInClient, []);
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [run, setRun] = useState<Run>({ phase: 'idle' });
@@ -222,6 +233,11 @@ export function MenuImport({ cafeId, cafeName, onImported }: { cafeId: string; c
               {job?.state === 'failed' && <p class="field-error">{job.error ?? 'No reason was recorded.'}</p>}
               {job && !unfinished(job) && (
                 <div class="actions">
+                  {job.state === 'completed' && (
+                    <a class="button primary" href={menuHref}>
+                      See the menu
+                    </a>
+                  )}
                   <button type="button" onClick={restart}>
                     Import another file
                   </button>

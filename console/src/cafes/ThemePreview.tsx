@@ -26,7 +26,8 @@ export function ThemePreview({ cafeId, form }: { cafeId: string; form: ThemeForm
   useEffect(() => {
     let current = true;
     setState((s) => ({ phase: 'loading', url: s.url }));
-    const timer = setTimeout(async () => {
+    // Never rejects: a failure is said where the preview would be.
+    const update = async () => {
       try {
         const { data, error, response } = await client.POST('/api/v1/cafes/{id}/theme/preview', {
           params: { path: { id: cafeId } },
@@ -51,7 +52,8 @@ export function ThemePreview({ cafeId, form }: { cafeId: string; form: ThemeForm
       } catch {
         if (current) setState((s) => ({ phase: 'failed', url: s.url, text: `The preview could not be updated: ${UNREACHABLE}` }));
       }
-    }, DEBOUNCE_MS);
+    };
+    const timer = setTimeout(() => void update(), DEBOUNCE_MS);
     return () => {
       current = false;
       clearTimeout(timer);

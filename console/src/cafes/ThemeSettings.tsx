@@ -10,6 +10,7 @@ import { MENU_THEME_KEYS, MENU_THEMES, type MenuThemeKey } from '../../../domain
 import type { Cafe } from './cafe-list.js';
 import { themeBodyOf, themeFormOf, withTheme, type ThemeForm } from './theme.js';
 import { ThemePreview } from './ThemePreview.js';
+import { useEdited, useUnsavedGuard } from '../unsaved.js';
 
 export function ThemeSettings({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Cafe): void }) {
   const client = useMemo(signedInClient, []);
@@ -17,6 +18,7 @@ export function ThemeSettings({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Caf
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  useUnsavedGuard(useEdited(form, themeFormOf(cafe)) && !busy, `/cafes/${cafe.id}`);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -43,7 +45,8 @@ export function ThemeSettings({ cafe, onSaved }: { cafe: Cafe; onSaved(cafe: Caf
   };
 
   return (
-    <form class="cafe-theme" onSubmit={save} noValidate aria-labelledby="theme-title">
+    // `save` says its own failures in the status line: it never rejects.
+    <form class="cafe-theme" onSubmit={(e) => void save(e)} noValidate aria-labelledby="theme-title">
       <h2 id="theme-title">Look of the menu page</h2>
       <div class="theme-layout">
         <div class="theme-fields">

@@ -19,17 +19,25 @@ export function createCafeBody(name: string): { body: CreateCafeBody } | { error
   return { body: { name: trimmed } };
 }
 
-/** What a path beneath #/cafes shows: the list (''), one cafe's editor, or nothing there. */
-export type CafeRoute = { view: 'list' } | { view: 'cafe'; id: string } | { view: 'none' };
+/** The cafe editor's tabs, in their order on screen; each is a path of its own (`#/cafes/<id>/look`). */
+export const CAFE_TABS = ['menu', 'profile', 'look', 'import'] as const;
+export type CafeTab = (typeof CAFE_TABS)[number];
+
+/** What a path beneath #/cafes shows: the list (''), one cafe's editor at a tab (the menu when none is named), or nothing there. */
+export type CafeRoute = { view: 'list' } | { view: 'cafe'; id: string; tab: CafeTab } | { view: 'none' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function cafeRouteOf(subpath: string): CafeRoute {
   const path = subpath.split('?')[0]!;
   if (path === '' || path === '/') return { view: 'list' };
-  const id = /^\/([^/]+)\/?$/.exec(path)?.[1];
-  return id && UUID.test(id) ? { view: 'cafe', id: id.toLowerCase() } : { view: 'none' };
+  const [, id, tab = 'menu'] = /^\/([^/]+)(?:\/([^/]+))?\/?$/.exec(path) ?? [];
+  if (!id || !UUID.test(id) || !(CAFE_TABS as readonly string[]).includes(tab)) return { view: 'none' };
+  return { view: 'cafe', id: id.toLowerCase(), tab: tab as CafeTab };
 }
+
+/** The address of a cafe's tab. */
+export const cafeTabHref = (id: string, tab: CafeTab) => `#/cafes/${id}/${tab}`;
 
 /** The QR download's file name (`cafe-aroma-menu-512.png`), named as the designer's downloads are. */
 export const qrFileName = (cafeName: string, size: number) => downloadName(`${cafeName} menu`, size, 'png');

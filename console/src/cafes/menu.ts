@@ -59,19 +59,60 @@ export function movedTo<T>(list: readonly T[], from: number, to: number): T[] | 
 /** The reorder endpoints' entries: each row's position as its order. */
 export const orderEntries = (list: ReadonlyArray<{ id: string }>) => list.map((entry, order) => ({ id: entry.id, order }));
 
-/** What a delete takes with it, in words for its confirm. */
-export function deleteConsequence(
+/**
+ * The flat list with the entries named in `next` put in `next`'s order, in the places they held,
+ * the others where they are: a reorder shown at once, before the API has answered.
+ */
+export function reordered<T extends { id: string }>(all: readonly T[], next: ReadonlyArray<{ id: string }>): T[] {
+  const byId = new Map(all.map((e) => [e.id, e]));
+  const moving = new Set(next.map((e) => e.id));
+  let k = 0;
+  return all.map((e) => (moving.has(e.id) ? byId.get(next[k++]!.id)! : e));
+}
+
+/** Text as a search compares it: lower case, accents dropped (café finds cafe, and cafe café). */
+const folded = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The tree with only the dishes whose name or description holds `query` (ignoring case and
+ * accents), and only the categories and groups that hold them; the whole tree for a blank query.
+ */
+export function searchTree(tree: readonly TreeGroup[], query: string): TreeGroup[] {
+  const wanted = folded(query.trim());
+  if (!wanted) return [...tree];
+  const matches = (item: Item) => folded(item.name).includes(wanted) || folded(item.description ?? '').includes(wanted);
+  return tree.flatMap((branch) => {
+    const categories = branch.categories.flatMap((c) => {
+      const items = c.items.filter(matches);
+      return items.length > 0 ? [{ ...c, items }] : [];
+    });
+    return categories.length > 0 ? [{ ...branch, categories }] : [];
+  });
+}
+
+/**
+ * Past this many dishes a menu's categories start closed (each still a row with its name and
+ * count), so a big menu is a list of categories to open rather than a page of every dish
+ * (decision 0389). Groups start open: there are few of them.
+ */
+export const OPEN_CATEGORIES_MAX_DISHES = 30;
+
+/** Whether a group or category is open: as the owner left it in this tab, else by the rule above. */
+export function isOpen(stored: Readonly<Record<string, boolean>>, id: string, level: 'group' | 'category', dishes: number): boolean {
+  return stored[id] ?? (level === 'group' || dishes <= OPEN_CATEGORIES_MAX_DISHES);
+}
+
+/** A delete in words, for the toast that offers its Undo: what went with it, or where what stays went. */
+export function deletedText(
+  name: string,
   what: { kind: 'group'; categories: number; items: number } | { kind: 'category'; items: number } | { kind: 'item' },
 ): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  if (what.kind === 'item') return 'It leaves the menu page at once, with its image. This cannot be undone.';
-  if (what.kind === 'category') {
-    return what.items === 0
-      ? 'It holds no dishes. This cannot be undone.'
-      : `Its ${count(what.items, 'dish is', 'dishes are')} deleted with it, with their images. This cannot be undone.`;
-  }
-  if (what.categories === 0) return 'It holds no categories. This cannot be undone.';
-  return `Only the group and its image are deleted: its ${count(what.categories, 'category', 'categories')} (${count(what.items, 'dish', 'dishes')}) stay on the menu page, under “Not in a group”, from where you can move them to another group.`;
+  const deleted = `“${name}” deleted`;
+  if (what.kind === 'item' || (what.kind === 'category' && what.items === 0)) return `${deleted}.`;
+  if (what.kind === 'category') return `${deleted}, with its ${count(what.items, 'dish', 'dishes')}.`;
+  if (what.categories === 0) return `${deleted}.`;
+  return `${deleted}: its ${count(what.categories, 'category', 'categories')} (${count(what.items, 'dish', 'dishes')}) ${what.categories === 1 ? 'stays' : 'stay'} on the menu page, under “Not in a group”.`;
 }
 
 // ---------------------------------------------------------------------------------------------

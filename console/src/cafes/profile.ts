@@ -39,19 +39,56 @@ export interface ProfileForm extends Record<ContactField, string> {
   deleteCover: boolean;
 }
 
-/** The stored cafe as the form shows it: days the cafe has not set are closed, with a usual range ready to enable. */
-export function profileFormOf(cafe: Cafe): ProfileForm {
+/**
+ * Hours offered to a cafe that has never set any, rather than a week of closed days: a cafe's
+ * usual day, weekdays 08:00–18:00 and weekends 09:00–18:00 (decision 0388). Only offered: they
+ * reach the menu page when the owner saves the profile.
+ */
+export const SUGGESTED_HOURS: Readonly<Record<Weekday, TimeRange>> = {
+  monday: { from: '08:00', to: '18:00' },
+  tuesday: { from: '08:00', to: '18:00' },
+  wednesday: { from: '08:00', to: '18:00' },
+  thursday: { from: '08:00', to: '18:00' },
+  friday: { from: '08:00', to: '18:00' },
+  saturday: { from: '09:00', to: '18:00' },
+  sunday: { from: '09:00', to: '18:00' },
+};
+
+/** The zone a cafe is created with when none is given (POST /cafes takes none). */
+const API_DEFAULT_ZONE = 'UTC';
+
+/**
+ * What the form offers a cafe whose hours were never set: the suggested hours, and the browser's
+ * zone in place of the API's default UTC (a cafe made by the console has it already; one made
+ * through the API or an older console may not).
+ */
+export function profileSuggestions(cafe: Pick<Cafe, 'operating_hours' | 'timezone'>, browserZone: string) {
+  const fresh = cafe.operating_hours.length === 0;
+  return {
+    hours: fresh,
+    zone: fresh && cafe.timezone === API_DEFAULT_ZONE && browserZone !== cafe.timezone ? browserZone : null,
+  };
+}
+
+/**
+ * The stored cafe as the form shows it: a cafe that never set its hours gets the suggested ones
+ * (and the browser's zone for UTC); otherwise days the cafe has not set are closed, with a usual
+ * range ready to enable.
+ */
+export function profileFormOf(cafe: Cafe, browserZone: string): ProfileForm {
   const contact = Object.fromEntries(CONTACT_FIELDS.map((f) => [f, cafe[f] ?? ''])) as Record<ContactField, string>;
+  const suggested = profileSuggestions(cafe, browserZone);
   return {
     ...contact,
     name: cafe.name,
     description: cafe.description ?? '',
-    timezone: cafe.timezone,
+    timezone: suggested.zone ?? cafe.timezone,
     language: cafe.language ?? '',
     hours: WEEKDAYS.map((day) => {
       const stored = cafe.operating_hours.find((d) => d.day === day);
-      return stored && stored.ranges.length > 0
-        ? { day, enabled: stored.enabled, ranges: stored.ranges.map((r) => ({ ...r })) }
+      if (stored && stored.ranges.length > 0) return { day, enabled: stored.enabled, ranges: stored.ranges.map((r) => ({ ...r })) };
+      return suggested.hours
+        ? { day, enabled: true, ranges: [{ ...SUGGESTED_HOURS[day] }] }
         : { day, enabled: false, ranges: [{ from: '09:00', to: '17:00' }] };
     }),
     facilities: cafe.facilities.join('\n'),
@@ -61,6 +98,18 @@ export function profileFormOf(cafe: Cafe): ProfileForm {
     deleteLogo: false,
     deleteCover: false,
   };
+}
+
+/** Tuesday to Friday, where "copy to weekdays" puts Monday's hours. */
+export const WEEKDAYS_AFTER_MONDAY: readonly Weekday[] = ['tuesday', 'wednesday', 'thursday', 'friday'];
+
+/** The week with `from`'s hours (open or closed, and its ranges) copied onto each of `to`. */
+export function copyHours(hours: ProfileForm['hours'], from: Weekday, to: readonly Weekday[]): ProfileForm['hours'] {
+  const source = hours.find((d) => d.day === from);
+  if (!source) return hours;
+  return hours.map((d) =>
+    to.includes(d.day) && d.day !== from ? { day: d.day, enabled: source.enabled, ranges: source.ranges.map((r) => ({ ...r })) } : d,
+  );
 }
 
 /** PUT /cafes/:id's body: the week as seven entries in order, a closed day keeping its ranges for later. */
@@ -109,10 +158,4 @@ export function placeProfileErrors(errors: Readonly<Record<string, string>>): Re
     if (!(field in placed)) placed[field] = message;
   }
   return placed;
-}
-
-/** The browser's list of IANA zones, with the cafe's own first when the browser does not know it. */
-export function timeZoneChoices(current: string, known: readonly string[]): string[] {
-  const zones = known.includes('UTC') ? [...known] : ['UTC', ...known];
-  return zones.includes(current) ? zones : [current, ...zones];
 }

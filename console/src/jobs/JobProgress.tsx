@@ -8,6 +8,7 @@ import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { unfinished } from '../forms.js';
 import { saveBlob } from '../save-file.js';
+import { Icon } from '../ui/Icon.js';
 
 /** How often an unfinished job is asked for (GET /jobs/:id): well inside a key's rate limit. */
 export const POLL_MS = 1000;
@@ -37,7 +38,8 @@ export function useFollowedJob(jobId: string | null): FollowedJob {
       else if (view && view.response.status < 500 && view.response.status !== 429)
         return setFollowed({ jobId, job: null, lost: problemText(view.response.status, view.error) });
       // Unreachable, a 5xx or a 429: asked again at the next turn.
-      if (!view?.data || unfinished(view.data)) timer = setTimeout(poll, POLL_MS);
+      // `poll` never rejects (an unreachable API is a null view, asked again).
+      if (!view?.data || unfinished(view.data)) timer = setTimeout(() => void poll(), POLL_MS);
     };
     void poll();
     return () => {
@@ -68,7 +70,7 @@ async function downloadJobFile(jobId: string, fileName: string): Promise<string 
       parseAs: 'blob',
     });
     if (!data) return problemText(response.status, error);
-    saveBlob(data as Blob, fileName);
+    saveBlob(data, fileName);
     return null;
   } catch {
     return UNREACHABLE;
@@ -94,7 +96,9 @@ export function JobDownload({
   };
   return (
     <>
-      <button type={primary ? 'submit' : 'button'} onClick={download}>
+      {/* downloadJobFile answers a failure in words: `download` never rejects. */}
+      <button type={primary ? 'submit' : 'button'} onClick={() => void download()}>
+        <Icon name="download" />
         {label}
       </button>
       {error && (

@@ -50,7 +50,7 @@ const fileIdOf = (value: unknown) =>
     : '';
 
 export function pageLookFromLink(link: Pick<StoredLink, 'page_style'> | null): PageLookForm {
-  const style = (link?.page_style ?? null) as Record<string, unknown> | null;
+  const style = link?.page_style ?? null;
   return {
     on: style !== null,
     stored: style !== null,

@@ -5,6 +5,7 @@
  */
 import type { paths } from '../api/schema.js';
 import { problemText } from '../api/signed-in.js';
+import { noticeSessionAnswer } from '../api/session-ended.js';
 import { savedKey } from '../session.js';
 
 type FilesPost = paths['/api/v1/files']['post'];
@@ -31,12 +32,15 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
     request.open('POST', '/api/v1/files');
-    request.setRequestHeader('Authorization', `Basic ${savedKey({ session: sessionStorage, local: localStorage }) ?? ''}`);
+    // With no key the browser sends the session cookie itself.
+    const key = savedKey({ session: sessionStorage, local: localStorage });
+    if (key) request.setRequestHeader('Authorization', `Basic ${key}`);
     request.responseType = 'json';
     request.upload.addEventListener('progress', (e) => e.lengthComputable && onProgress(e.loaded / e.total));
     request.addEventListener('load', () => {
-      if (request.status === 200) resolve({ ok: true, file: request.response as StoredFile });
-      else resolve({ ok: false, message: uploadFailure(request.status, request.response) });
+      if (request.status === 200) return resolve({ ok: true, file: request.response as StoredFile });
+      if (!key) noticeSessionAnswer(request.status, (request.response as { code?: unknown } | null)?.code);
+      resolve({ ok: false, message: uploadFailure(request.status, request.response) });
     });
     request.addEventListener('error', () => resolve({ ok: false, message: uploadFailure(0, null) }));
     const form = new FormData();

@@ -3,7 +3,6 @@
  * bookmarked and the back button walks the views. Only what differs from the default is written.
  */
 import type { paths } from '../api/schema.js';
-import type { Me } from '../api/client.js';
 import { LINK_TYPES } from '../../../domain/links/data/types.js';
 
 type ListQuery = NonNullable<paths['/api/v1/links']['get']['parameters']['query']>;
@@ -105,12 +104,6 @@ export function listQuery(view: LinkView): ListQuery {
     ...(view.status ? { status: view.status } : {}),
     ...(view.folder ? { folder: view.folder } : {}),
   };
-}
-
-/** Whether the key may do what `scope` allows, and if not the reason in words. */
-export function scopeBlock(me: Me, scope: string): string | null {
-  const scopes: readonly string[] = me.key.scopes;
-  return scopes.includes('all') || scopes.includes(scope) ? null : `This key lacks the ${scope} scope.`;
 }
 
 /** The row actions a link offers, given its status: a paused link resumes, any other pauses. */

@@ -7,9 +7,14 @@ import { zonedDateTimeAt, type LocalDateTime } from '../../../domain/links/data/
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
-/** The browser's time zone, the default for new schedules and rules. */
+let knownZone: string | undefined;
+
+/**
+ * The browser's time zone, the default for new schedules and rules. Read once per page: the first
+ * Intl.DateTimeFormat costs tens of milliseconds on a phone, and screens ask on every render.
+ */
 export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return (knownZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 }
 
 /** The zones a select offers: Intl's list, UTC, and `current` when it is an alias the list leaves out. */

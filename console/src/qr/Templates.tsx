@@ -9,11 +9,13 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field } from '../fields/Field.js';
 import { errorsUnder, fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import { shortUrlOf } from '../links/settings.js';
-import { scopeBlock } from '../links/view.js';
+import { scopeBlock } from '../access.js';
 import { Dialog } from '../screens/Dialog.js';
 import { renderDesign, storedOptions, type QrOptions } from './design.js';
+import { DEFAULT_DESIGN } from './looks.js';
 import { QrDesigner } from './QrDesigner.js';
-import { useStillShown } from '../router.js';
+import { goTo, useStillShown } from '../router.js';
+import { useEdited, useUnsavedGuard } from '../unsaved.js';
 import { useTemplates, type Template } from './template-actions.js';
 
 /** What a template preview encodes, as the API's own template preview does: a short URL of a link's shape. */
@@ -121,7 +123,8 @@ function TemplateList({ me }: { me: Me }) {
 function TemplatePreview({ template, me }: { template: Template; me: Me }) {
   const svg = useMemo(() => {
     const options = storedOptions(template.qr_options);
-    const rendered = options && renderDesign({ ...options, image: null }, sampleData(me), null, 96);
+    // At the design's own size, drawn smaller: its margin is in pixels of that size.
+    const rendered = options && renderDesign({ ...options, image: null }, sampleData(me), null);
     return rendered?.ok ? rendered.svg : null;
   }, [template]);
   return svg ? (
@@ -137,12 +140,13 @@ type Loaded = { phase: 'loading' } | { phase: 'ready'; name: string; unreadable:
 function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
   const [loaded, setLoaded] = useState<Loaded>(id ? { phase: 'loading' } : { phase: 'ready', name: '', unreadable: false });
   const [name, setName] = useState('');
-  const [options, setOptions] = useState<QrOptions>({});
+  const [options, setOptions] = useState<QrOptions>(DEFAULT_DESIGN);
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const writeBlock = scopeBlock(me, id ? 'templates.update' : 'templates.create');
   const shown = useStillShown();
+  useUnsavedGuard(useEdited({ name, options }, loaded) && !busy);
 
   useEffect(() => {
     if (!id) return;
@@ -152,7 +156,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         if (!data) return setLoaded({ phase: 'error', message: problemText(response.status, error) });
         const stored = storedOptions(data.data.qr_options);
         setName(data.data.name);
-        setOptions(stored ?? {});
+        setOptions(stored ?? DEFAULT_DESIGN);
         setLoaded({ phase: 'ready', name: data.data.name, unreadable: stored === null });
       })
       .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
@@ -174,7 +178,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         setErrors(fieldErrorsOf(error));
         return setStatus(`Not saved. ${problemText(response.status, error)}`);
       }
-      location.hash = '#/templates';
+      goTo('#/templates');
     } catch {
       setStatus(`Not saved. ${UNREACHABLE}`);
     } finally {

@@ -66,7 +66,7 @@ export function fillControls(options: QrOptions, part: FillPart): FillControls {
 
 /** The options with `part` filled as the controls say; a solid fill drops the gradient (the renderer would prefer it). */
 export function withFill(options: QrOptions, part: FillPart, controls: FillControls): QrOptions {
-  const current = { ...(options[part] ?? {}) } as { color?: string; gradient?: QrGradient };
+  const current = { ...(options[part] ?? {}) };
   delete current.gradient;
   if (controls.mode === 'solid') return { ...options, [part]: { ...current, color: controls.color } };
   const gradient: QrGradient = {

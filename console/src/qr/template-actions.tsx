@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
-import { scopeBlock } from '../links/view.js';
+import { scopeBlock } from '../access.js';
 import { Dialog } from '../screens/Dialog.js';
 import { storedOptions, type QrOptions } from './design.js';
 

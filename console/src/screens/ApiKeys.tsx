@@ -8,6 +8,7 @@ import type { Me } from '../api/client.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { createKeyBody, keyStatus, type ApiKey, type Scope } from '../forms.js';
 import { Dialog } from './Dialog.js';
+import { EmptyState, Skeleton } from '../ui/Feedback.js';
 
 /** Scopes grouped by what they act on; `all` stands for every one of them. */
 const SCOPE_GROUPS: ReadonlyArray<{ label: string; scopes: readonly Scope[] }> = [
@@ -61,9 +62,11 @@ export function ApiKeys({ me }: { me: Me }) {
           The keys could not be loaded. {error}
         </p>
       ) : !keys ? (
-        <p role="status">Loading keys…</p>
+        <Skeleton label="Loading keys…" rows={3} />
       ) : keys.length === 0 ? (
-        <p class="empty">No keys yet.</p>
+        <EmptyState icon="key" title="No keys yet">
+          <p>Create a key below for each system that calls the API, with only the scopes it needs.</p>
+        </EmptyState>
       ) : (
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Keys of this account (scrolls sideways on a narrow screen)">
           <table class="key-table cards-on-phone">
@@ -94,7 +97,7 @@ export function ApiKeys({ me }: { me: Me }) {
                   <td data-label="Expires">{when(key.expires_at, 'never')}</td>
                   <td data-label="Last used">{when(key.last_used_at, 'not yet')}</td>
                   <td>
-                    {key.id === me.key.id ? (
+                    {key.id === me.key?.id ? (
                       <small>You are signed in with this key; revoke it from another key or the CLI.</small>
                     ) : (
                       keyStatus(key) === 'active' && (
@@ -167,7 +170,8 @@ function CreateKey({ onCreated }: { onCreated(name: string, key: string): void }
 
   const all = scopes.has('all');
   return (
-    <form class="create-key" onSubmit={submit} noValidate aria-labelledby="create-key-title">
+    // `submit` says its own failures beside the form: it never rejects.
+    <form class="create-key" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
       <label for="key-name">Name</label>
       <input id="key-name" value={name} maxLength={255} onInput={(e) => setName(e.currentTarget.value)} />
@@ -242,7 +246,8 @@ function NewKey({ name, key, onDone }: { name: string; key: string; onDone(): vo
         {key}
       </code>
       <div class="actions">
-        <button type="button" onClick={copy}>
+        {/* `copy` says in words when the browser refuses: it never rejects. */}
+        <button type="button" onClick={() => void copy()}>
           Copy key
         </button>
         <button type="button" onClick={onDone}>

@@ -5,6 +5,7 @@
  * the ZIP of the codes can be downloaded. Rows go as the CSV form (multipart), so the API names
  * them by their row in the person's own file (docs/decisions/0085-bulk-page-rows-are-sent.md).
  */
+import { scopeBlock } from '../access.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
@@ -17,7 +18,7 @@ import { jobFile, unfinished, type Job } from '../forms.js';
 import { Field } from '../fields/Field.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { JobDownload, JobProgress, useFollowedJob, type JobView } from '../jobs/JobProgress.js';
-import { DEFAULT_VIEW, routeOfView, scopeBlock } from '../links/view.js';
+import { DEFAULT_VIEW, routeOfView } from '../links/view.js';
 import '../bulk/bulk.css';
 import { saveBlob } from '../save-file.js';
 

@@ -4,9 +4,12 @@
  * editor. The QR comes from GET /links/:id/qr through the API with the key (an <img src> could not
  * carry the Authorization header), shown and saved from a blob URL.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
-import { cafeRouteOf, createCafeBody, qrFileName, type Cafe } from '../cafes/cafe-list.js';
+import { cafeRouteOf, cafeTabHref, createCafeBody, qrFileName, type Cafe, type CafeTab } from '../cafes/cafe-list.js';
+import { browserTimeZone } from '../links/zones.js';
+import { TabList, TabPanel, type TabLink } from '../ui/Tabs.js';
 import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { CafeProfile } from '../cafes/CafeProfile.js';
@@ -30,10 +33,10 @@ const QR_SIZE = 512;
 
 export function Cafes({ me, subpath }: ScreenProps) {
   const route = cafeRouteOf(subpath);
-  const canCreate = me.key.scopes.includes('all') || me.key.scopes.includes('cafe.create');
+  const canCreate = me.scopes.includes('all') || me.scopes.includes('cafe.create');
   // A path that names no page still shows the cafes, with what went wrong above them.
   const lost = route.view === 'none' ? `There is no page at #/cafes${subpath}; here are your cafes.` : null;
-  if (route.view === 'cafe') return <CafeEditor id={route.id} />;
+  if (route.view === 'cafe') return <CafeEditor id={route.id} tab={route.tab} />;
   return <CafeList canCreate={canCreate} lost={lost} />;
 }
 
@@ -122,7 +125,7 @@ function CreateCafe({ client, onCreated }: { client: Client; onCreated(cafe: Caf
       const { data, error, response } = await client.POST('/api/v1/cafes', { body: form.body });
       if (data) {
         setName('');
-        onCreated(data.data);
+        onCreated(await inBrowserZone(client, data.data));
       } else {
         const byField = fieldErrorsOf(error);
         setErrors(byField);
@@ -136,7 +139,8 @@ function CreateCafe({ client, onCreated }: { client: Client; onCreated(cafe: Caf
   };
 
   return (
-    <form class="create-cafe" onSubmit={submit} noValidate aria-labelledby="create-cafe-title">
+    // `submit` says its own failures beside the form: it never rejects.
+    <form class="create-cafe" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="create-cafe-title">
       <h2 id="create-cafe-title">Create a cafe</h2>
       <Field path="name" label="Cafe name" errors={errors} hint="Also the name of its menu link.">
         {(input) => (
@@ -155,6 +159,22 @@ function CreateCafe({ client, onCreated }: { client: Client; onCreated(cafe: Caf
   );
 }
 
+/**
+ * The cafe just made, its clock set to the browser's time zone (POST /cafes takes none and leaves
+ * UTC): whoever creates a cafe is most often where it is (decision 0388). A refusal leaves UTC,
+ * which the profile then offers to change.
+ */
+async function inBrowserZone(client: Client, cafe: Cafe): Promise<Cafe> {
+  const timezone = browserTimeZone();
+  if (cafe.timezone === timezone) return cafe;
+  try {
+    const { data } = await client.PUT('/api/v1/cafes/{id}', { params: { path: { id: cafe.id } }, body: { timezone } });
+    return data?.data ?? cafe;
+  } catch {
+    return cafe;
+  }
+}
+
 /** The cafe just made: where its menu is, and its QR code to print. Takes focus so a screen reader hears it. */
 function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
   const panel = useRef<HTMLDivElement>(null);
@@ -170,8 +190,8 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
       })
       .then(({ data, error, response }) => {
         if (!data) return setQr({ error: problemText(response.status, error) });
-        url = URL.createObjectURL(data as Blob);
-        setQr({ url, blob: data as Blob });
+        url = URL.createObjectURL(data);
+        setQr({ url, blob: data });
       })
       .catch(() => setQr({ error: UNREACHABLE }));
     return () => url && URL.revokeObjectURL(url);
@@ -205,23 +225,38 @@ function NewCafe({ cafe, client }: { cafe: Cafe; client: Client }) {
           <button type="button" onClick={download} disabled={!qr || !('url' in qr)}>
             Download QR (PNG)
           </button>
-          <a href={`#/cafes/${cafe.id}`}>Edit {cafe.name}</a>
+          <a href={cafeTabHref(cafe.id, 'menu')}>Edit {cafe.name}</a>
         </div>
       </div>
     </div>
   );
 }
 
+const TABS: ReadonlyArray<{ key: CafeTab; label: string; icon: TabLink['icon'] }> = [
+  { key: 'menu', label: 'Menu', icon: 'tools-kitchen-2' },
+  { key: 'profile', label: 'Profile', icon: 'building-store' },
+  { key: 'look', label: 'Look', icon: 'palette' },
+  { key: 'import', label: 'Import', icon: 'upload' },
+];
+
 /**
- * One cafe: its menu, its profile, the look of its menu page, and where guests find it. The address
- * can move to another cafe's editor with this one on screen (a bookmark, Back): until the cafe at
- * the new address is loaded nothing of the one left is shown, and all its parts are made afresh
- * for the new one (keyed on its id).
+ * One cafe: its menu, its profile, the look of its menu page and the menu's import, each a tab
+ * with its own address (#/cafes/<id>/profile), so Back and a bookmark return to it. A tab's panel
+ * is made when first opened and kept (hidden) after, so a profile half typed survives a look at
+ * the menu. The address can move to another cafe's editor with this one on screen (a bookmark,
+ * Back): until the cafe at the new address is loaded nothing of the one left is shown, and all
+ * its parts are made afresh for the new one (keyed on its id).
  */
-function CafeEditor({ id }: { id: string }) {
+function CafeEditor({ id, tab }: { id: string; tab: CafeTab }) {
   const [loaded, setLoaded] = useState<Loaded>({ phase: 'loading' });
   // Bumped when an import replaced the menu: the editor is made afresh and reads the new one.
   const [menuVersion, setMenuVersion] = useState(0);
+  // The tabs opened so far for this cafe: their panels stay on the page.
+  const [opened, setOpened] = useState<{ id: string; tabs: ReadonlySet<CafeTab> }>({ id, tabs: new Set([tab]) });
+  const tabs = opened.id === id ? (opened.tabs.has(tab) ? opened.tabs : new Set([...opened.tabs, tab])) : new Set([tab]);
+  useEffect(() => {
+    if (opened.id !== id || !opened.tabs.has(tab)) setOpened({ id, tabs });
+  }, [id, tab]);
   useEffect(() => {
     setLoaded({ phase: 'loading' });
     // An answer for a cafe already left is dropped, whichever comes back first.
@@ -258,9 +293,15 @@ function CafeEditor({ id }: { id: string }) {
     );
   }
   const { cafe } = shown;
+  const panel = (key: CafeTab, content: () => ComponentChildren) =>
+    tabs.has(key) && (
+      <TabPanel idPrefix="cafe" tab={key} shown={tab === key}>
+        {content()}
+      </TabPanel>
+    );
   return (
     <section key={cafe.id} class="cafe-editor" aria-labelledby="cafe-title">
-      <p>
+      <p class="cafe-back">
         <a href="#/cafes">← All cafes</a>
       </p>
       <div class="cafe-editor-head">
@@ -270,10 +311,30 @@ function CafeEditor({ id }: { id: string }) {
         </a>
       </div>
       <MenuScansToday slug={cafe.link.dynamic_link_id} />
-      <MenuEditor key={menuVersion} cafeId={cafe.id} />
-      <MenuImport cafeId={cafe.id} cafeName={cafe.name} onImported={() => setMenuVersion((v) => v + 1)} />
-      <CafeProfile cafe={cafe} onSaved={saved} />
-      <ThemeSettings cafe={cafe} onSaved={saved} />
+      <TabList
+        label={`${cafe.name}: parts`}
+        idPrefix="cafe"
+        tabs={TABS.map((t) => ({ ...t, href: cafeTabHref(cafe.id, t.key) }))}
+        selected={tab}
+        rendered={tabs}
+      />
+      {panel('menu', () => (
+        <MenuEditor key={menuVersion} cafeId={cafe.id} />
+      ))}
+      {panel('profile', () => (
+        <CafeProfile cafe={cafe} onSaved={saved} />
+      ))}
+      {panel('look', () => (
+        <ThemeSettings cafe={cafe} onSaved={saved} />
+      ))}
+      {panel('import', () => (
+        <MenuImport
+          cafeId={cafe.id}
+          cafeName={cafe.name}
+          menuHref={cafeTabHref(cafe.id, 'menu')}
+          onImported={() => setMenuVersion((v) => v + 1)}
+        />
+      ))}
     </section>
   );
 }

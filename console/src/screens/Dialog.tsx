@@ -1,9 +1,11 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 interface Props {
   title: string;
   submitLabel: string;
+  /** The button that closes the dialog doing nothing; "Cancel" unless a question is better answered otherwise ("Stay"). */
+  cancelLabel?: string;
   onSubmit(form: FormData): void;
   onCancel(): void;
   /** Why the last attempt failed, in words; the dialog stays open to try again or cancel. */
@@ -19,22 +21,34 @@ interface Props {
  * A modal question (the browser's <dialog>): focus moves into it, Tab stays inside, Escape or
  * "Cancel" closes it without doing anything, and focus returns where it was.
  */
-export function Dialog({ title, submitLabel, onSubmit, onCancel, error, busy = false, danger = false, children }: Props) {
+export function Dialog({
+  title,
+  submitLabel,
+  cancelLabel = 'Cancel',
+  onSubmit,
+  onCancel,
+  error,
+  busy = false,
+  danger = false,
+  children,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own title id: "Leave without saving?" can open over another dialog (a dish's form).
+  const titleId = `dialog-title-${useId()}`;
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     ref.current?.showModal();
     return () => opener?.focus();
   }, []);
   return (
-    <dialog ref={ref} class="dialog" aria-labelledby="dialog-title" onCancel={(e) => (e.preventDefault(), onCancel())}>
+    <dialog ref={ref} class="dialog" aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), onCancel())}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
           onSubmit(new FormData(e.currentTarget));
         }}
       >
-        <h2 id="dialog-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         {children}
         {error && (
           <p class="field-error" role="alert">
@@ -43,7 +57,7 @@ export function Dialog({ title, submitLabel, onSubmit, onCancel, error, busy = f
         )}
         <div class="dialog-actions">
           <button type="button" onClick={onCancel}>
-            Cancel
+            {cancelLabel}
           </button>
           <button type="submit" class={danger ? 'danger' : undefined} disabled={busy}>
             {submitLabel}

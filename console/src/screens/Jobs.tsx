@@ -7,6 +7,8 @@ import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { jobFile, unfinished, type Job } from '../forms.js';
 import { JobDownload, JobProgress, POLL_MS } from '../jobs/JobProgress.js';
+import { EmptyState, Skeleton } from '../ui/Feedback.js';
+import { Icon } from '../ui/Icon.js';
 
 type JobList = paths['/api/v1/jobs']['get']['responses'][200]['content']['application/json'];
 
@@ -14,7 +16,8 @@ const PAGE_SIZE = 20;
 /** At most this many jobs are followed at once (requests a second, well inside a key's rate limit); the next ones as these end. */
 const MAX_FOLLOWED = 5;
 
-const KINDS: Record<string, string> = {
+/** Each kind of job in words (the Home screen's recent jobs say them too). */
+export const JOB_KINDS: Record<string, string> = {
   'analytics-export': 'Scan export',
   'bulk-generate': 'Bulk generation',
   'cafe-bulk-insert': 'Menu import',
@@ -47,7 +50,8 @@ export function Jobs() {
   useEffect(() => {
     if (!pending) return;
     const client = signedInClient();
-    const timer = setInterval(async () => {
+    // Never rejects: a job that cannot be asked about keeps its row as it was.
+    const refresh = async () => {
       const views = await Promise.all(
         pending.split(',').map((jobId) => client.GET('/api/v1/jobs/{jobId}', { params: { path: { jobId } } }).catch(() => null)),
       );
@@ -58,7 +62,8 @@ export function Jobs() {
             data: current.data.map((job) => ({ ...job, ...(views.find((v) => v?.data?.id === job.id)?.data ?? {}) })),
           },
       );
-    }, POLL_MS);
+    };
+    const timer = setInterval(() => void refresh(), POLL_MS);
     return () => clearInterval(timer);
   }, [pending]);
 
@@ -74,9 +79,15 @@ export function Jobs() {
           The jobs could not be loaded. {error}
         </p>
       ) : !list ? (
-        <p role="status">Loading jobs…</p>
+        <Skeleton label="Loading jobs…" rows={4} />
       ) : list.data.length === 0 ? (
-        <p class="empty">No jobs yet. Exports, bulk generations and menu imports you start appear here with their progress.</p>
+        <EmptyState icon="list-check" title="No jobs yet">
+          <p>Exports, bulk generations and menu imports you start appear here with their progress.</p>
+          <a class="button primary" href="#/bulk">
+            <Icon name="stack" />
+            Make codes in bulk
+          </a>
+        </EmptyState>
       ) : (
         <>
           <ul class="job-list">
@@ -104,7 +115,7 @@ export function Jobs() {
 }
 
 function JobRow({ job }: { job: Job }) {
-  const kind = KINDS[job.type] ?? job.type;
+  const kind = JOB_KINDS[job.type] ?? job.type;
   const file = jobFile(job);
   const labelId = `job-${job.id}`;
 

@@ -4,6 +4,7 @@
  * between the form and the API lives in links/link-form.ts; this screen loads, submits and places
  * the API's errors at their fields.
  */
+import { scopeBlock } from '../access.js';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
@@ -12,6 +13,7 @@ import { Field } from '../fields/Field.js';
 import { errorsUnder, fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import type { FileInfo } from '../links/FileDrop.js';
 import { draftOf, formPaths, linkBodyOf, TYPE_FORMS, type Draft, type StoredLink } from '../links/link-form.js';
+import { LinkHistory } from '../links/LinkHistory.js';
 import { LinkSettings } from '../links/LinkSettings.js';
 import { isPageLookPath, pageLookFromLink, pageStyleOf } from '../links/page-look.js';
 import { PageLook } from '../links/PageLook.js';
@@ -19,16 +21,17 @@ import { dataWithRules, isRulesPath, rulesFromData } from '../links/rules.js';
 import { RulesEditor } from '../links/RulesEditor.js';
 import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } from '../links/settings.js';
 import { TypeFields } from '../links/TypeFields.js';
-import { LINK_TYPES, scopeBlock, type EditorRoute } from '../links/view.js';
+import { LINK_TYPES, type EditorRoute } from '../links/view.js';
 import { isLinkType, type LinkType } from '../../../domain/links/data/types.js';
-import { useRoute, useStillShown } from '../router.js';
+import { goTo, useRoute, useStillShown } from '../router.js';
+import { useEdited, useUnsavedGuard } from '../unsaved.js';
 import { lazyComponent } from '../lazy.js';
 import type { QrOptions } from '../qr/design.js';
 import '../links/editor.css';
 
 // The designer brings the QR renderer; the form shows at once and the designer follows.
 const QrDesigner = lazyComponent(() => import('../qr/QrDesigner.js').then((m) => m.QrDesigner), 'QR designer');
-const qrOptionsOf = (link: StoredLink | null) => import('../qr/design.js').then((m) => (link && m.storedOptions(link.qr_options)) ?? {});
+const qrOptionsOf = (link: StoredLink | null) => import('../qr/looks.js').then((m) => m.designOf(link));
 
 interface Props {
   me: Me;
@@ -182,8 +185,12 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
   const [problem, setProblem] = useState('');
   const [notice, setNotice] = useState(initialNotice);
   const [busy, setBusy] = useState(false);
+  // Saves so far: the history is read again after each.
+  const [saves, setSaves] = useState(0);
   const summary = useRef<HTMLDivElement>(null);
   const block = scopeBlock(me, link ? 'links.update' : 'links.create');
+  // Changed since the link (and its design) were loaded or saved: leaving then asks first (not while a save is on its way).
+  useUnsavedGuard(useEdited({ name, draft, settings, look, rules, qr }, [link, storedQr]) && !busy);
   const paths = formPaths(type, draft);
   const unplaced = unplacedErrors(
     errors,
@@ -197,7 +204,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
 
   useEffect(() => {
     void qrOptionsOf(loaded).then((options) => {
-      setStoredQr(JSON.stringify(options));
+      // A new link has no design stored yet: the one it starts from is saved with it.
+      setStoredQr(JSON.stringify(loaded ? options : {}));
       setQr(options);
     });
   }, []);
@@ -250,15 +258,15 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
         setLook(pageLookFromLink(data.data));
         setRules(rulesFromData(data.data.meta_data));
         setNotice(qrFailure ? `Changes saved, except the QR design: ${qrFailure.message}` : 'Changes saved.');
-        if (data.data.dynamic_link_id !== link.dynamic_link_id)
-          location.hash = `#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`;
+        setSaves((n) => n + 1);
+        if (data.data.dynamic_link_id !== link.dynamic_link_id) goTo(`#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`);
       } else {
         const { data, error, response } = await client.POST('/api/v1/links', { body });
         if (!data) return fail(problemText(response.status, error), fieldErrorsOf(error));
         // A design the API refuses leaves the link made with the default one; its edit page says so.
         const qrFailure = await saveQr(data.id);
         if (!shown.current) return;
-        location.hash = `#/links/${encodeURIComponent(data.id)}/edit?saved=${qrFailure ? 'created-without-design' : 'created'}`;
+        goTo(`#/links/${encodeURIComponent(data.id)}/edit?saved=${qrFailure ? 'created-without-design' : 'created'}`);
       }
     } catch {
       fail(UNREACHABLE, NO_ERRORS);
@@ -339,6 +347,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
             {busy ? 'Saving…' : link ? 'Save changes' : 'Create link'}
           </button>
         </form>
+        {link && <LinkHistory slug={link.dynamic_link_id} version={saves} />}
       </section>
       <aside class="link-qr" aria-labelledby="qr-title">
         <h2 id="qr-title">QR code</h2>

@@ -1,5 +1,5 @@
-import type { FunctionComponent } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { blockedNote, scopeBlock } from '../access.js';
 import type { Me } from '../api/client.js';
 import type { paths } from '../api/schema.js';
 import {
@@ -10,47 +10,65 @@ import {
   PAGE_SIZES,
   pauseAction,
   routeOfView,
-  scopeBlock,
   SORTS,
   STATUS_LABELS,
   viewFromQuery,
-  type EditorRoute,
-  type Link,
   type LinkStatus,
   type LinkView,
 } from '../links/view.js';
+import { LIST_FIELDS, type ListedLink } from '../links/listing.js';
+import { LinkRow } from '../links/LinkRow.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { useRoute } from '../router.js';
 import { lazyComponent } from '../lazy.js';
+import { EmptyState, Skeleton } from '../ui/Feedback.js';
+import { Icon } from '../ui/Icon.js';
+import { typingIn } from '../ui/keys.js';
+import type { MenuAction } from '../ui/RowMenu.js';
+import { deferWithUndo, showToast } from '../ui/toasts.js';
+import { downloadName } from '../qr/download-name.js';
+import { saveBlob } from '../save-file.js';
 import { Dialog } from './Dialog.js';
 import type { ScreenProps } from './screen-props.js';
 import '../links/links.css';
+import { ThumbnailStore } from '../links/thumbnail-store.js';
+import { browserTimeZone } from '../links/zones.js';
 
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];
 type Client = ReturnType<typeof signedInClient>;
-type Action = 'pause' | 'resume' | 'duplicate' | 'delete' | 'move';
+type Action = 'pause' | 'resume' | 'duplicate' | 'archive' | 'move';
 
 const ACTION_SCOPES: Record<Action, string> = {
   pause: 'links.pause',
   resume: 'links.resume',
   duplicate: 'links.create',
-  delete: 'links.delete',
+  archive: 'links.delete',
   move: 'links.update',
 };
-const ACTION_LABELS: Record<Action, string> = { pause: 'Pause', resume: 'Resume', duplicate: 'Duplicate', delete: 'Delete', move: 'Move' };
+const ACTION_LABELS: Record<Action, string> = {
+  pause: 'Pause',
+  resume: 'Resume',
+  duplicate: 'Duplicate',
+  archive: 'Archive',
+  move: 'Move',
+};
 const ACTION_DONE: Record<Action, string> = {
   pause: 'paused',
   resume: 'resumed',
   duplicate: 'duplicated',
-  delete: 'deleted',
+  archive: 'archived',
   move: 'moved',
 };
 /** The move target meaning "no folder". */
 const NO_FOLDER = '';
+/** Days of scans each row's sparkline draws. */
+const SPARK_DAYS = 14;
+/** The size of a code downloaded from a row's menu. */
+const DOWNLOAD_PX = 1024;
 
-type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; links: Link[]; totalPages: number };
+type Listing = { phase: 'loading' } | { phase: 'error'; message: string } | { phase: 'ready'; links: ListedLink[]; totalPages: number };
 
-async function runAction(client: Client, action: Action, slug: string, folderId: string): Promise<string | null> {
+async function runAction(client: Client, action: Exclude<Action, 'archive'>, slug: string, folderId: string): Promise<string | null> {
   const params = { params: { path: { id: slug } } };
   const { error, response } =
     action === 'pause'
@@ -59,10 +77,21 @@ async function runAction(client: Client, action: Action, slug: string, folderId:
         ? await client.POST('/api/v1/links/{id}/resume', params)
         : action === 'duplicate'
           ? await client.POST('/api/v1/links/{id}/duplicate', { ...params, body: {} })
-          : action === 'move'
-            ? await client.PUT('/api/v1/links/{id}/folder', { ...params, body: { folder_id: folderId === NO_FOLDER ? null : folderId } })
-            : await client.DELETE('/api/v1/links/{id}', params);
+          : await client.PUT('/api/v1/links/{id}/folder', { ...params, body: { folder_id: folderId === NO_FOLDER ? null : folderId } });
   return response.ok ? null : problemText(response.status, error);
+}
+
+/**
+ * Archives a link for good (the API's archive is a permanent delete). Sent with keepalive: it is
+ * made when an Undo window ends, which may be as the page is left (decision 0378).
+ */
+async function archiveNow(client: Client, slug: string): Promise<string | null> {
+  try {
+    const { error, response } = await client.POST('/api/v1/links/{id}/archive', { params: { path: { id: slug } }, keepalive: true });
+    return response.ok ? null : problemText(response.status, error);
+  } catch {
+    return UNREACHABLE;
+  }
 }
 
 /** The list on the page itself; beneath it, the link editor (loaded on demand: it is most of the links code) or "no such page". */
@@ -82,6 +111,72 @@ export function Links({ me, subpath }: ScreenProps) {
   );
 }
 
+/** Puts focus on a row: on its name (a link when the key may edit), else its checkbox. */
+const focusRow = (row: Element) =>
+  (row.querySelector<HTMLElement>('.link-name a') ?? row.querySelector<HTMLElement>('.link-check'))?.focus();
+const editHrefOf = (slug: string) => `#/links/${encodeURIComponent(slug)}/edit`;
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The rows' QR thumbnails, drawn once the rows have painted (the renderer is fetched then), a few
+ * each frame; each lands in its own row's image through the store, not through a list render.
+ */
+function useThumbnails(links: readonly ListedLink[]): ThumbnailStore {
+  const store = useMemo(() => new ThumbnailStore(), []);
+  useEffect(() => {
+    if (links.length === 0) return;
+    let current = true;
+    let frame = 0;
+    const start = setTimeout(() => {
+      void import('../links/thumbnails.js').then(({ thumbnailUrl }) => {
+        let at = 0;
+        // Drawing is ~1 ms a code: a few per frame keep the page responsive while it runs.
+        const step = () => {
+          if (!current) return;
+          const until = performance.now() + 8;
+          while (at < links.length && performance.now() < until) {
+            const link = links[at++]!;
+            store.set(link.dynamic_link_id, thumbnailUrl(link.full_dynamic_url, link.qr_options));
+          }
+          if (at < links.length) frame = requestAnimationFrame(step);
+        };
+        frame = requestAnimationFrame(step);
+      });
+    }, 0);
+    return () => {
+      current = false;
+      clearTimeout(start);
+      cancelAnimationFrame(frame);
+    };
+  }, [links]);
+  return store;
+}
+
+/** Each row's scans per day over the last SPARK_DAYS days: one request for the page. */
+function useScanDays(client: Client, links: readonly ListedLink[]): ReadonlyMap<string, number[]> {
+  const [days, setDays] = useState<ReadonlyMap<string, number[]>>(new Map());
+  useEffect(() => {
+    if (links.length === 0) return;
+    let current = true;
+    client
+      .GET('/api/v1/analytics/links-by-day', {
+        params: {
+          query: {
+            ids: links.map((l) => l.dynamic_link_id).join(','),
+            days: SPARK_DAYS,
+            timezone: browserTimeZone(),
+          },
+        },
+      })
+      .then(({ data }) => current && data && setDays(new Map(data.data.links.map((l) => [l.dynamic_link_id, l.scans]))))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [client, links]);
+  return days;
+}
+
 function LinkList({ me }: { me: Me }) {
   const client = useMemo(signedInClient, []);
   const route = useRoute();
@@ -90,16 +185,18 @@ function LinkList({ me }: { me: Me }) {
   const [listing, setListing] = useState<Listing>({ phase: 'loading' });
   const [reloads, setReloads] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [notice, setNotice] = useState('');
-  const [confirming, setConfirming] = useState<{ action: Action; slugs: string[] } | null>(null);
+  /** Links archived whose Undo window is open: hidden already, deleted when it closes. */
+  const [archiving, setArchiving] = useState<ReadonlySet<string>>(new Set());
   const [folders, reloadFolders] = useFolders(me, client);
+  const search = useRef<HTMLInputElement>(null);
   const go = (next: LinkView) => (location.hash = `#${routeOfView(next)}`);
+  const reload = () => setReloads((n) => n + 1);
 
   useEffect(() => {
     let current = true;
     setListing({ phase: 'loading' });
     client
-      .GET('/api/v1/links', { params: { query: listQuery(view) } })
+      .GET('/api/v1/links', { params: { query: { ...listQuery(view), fields: LIST_FIELDS } } })
       .then(({ data, error, response }) => {
         if (!current) return;
         if (data) setListing({ phase: 'ready', links: data.data, totalPages: data.meta.totalPages });
@@ -111,9 +208,23 @@ function LinkList({ me }: { me: Me }) {
     };
   }, [client, view, reloads]);
   useEffect(() => setSelected(new Set()), [query]);
+  // "/" goes to the search field from anywhere on the list but a text field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+      e.preventDefault();
+      search.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
-  const perform = async (action: Action, slugs: string[], folderId = NO_FOLDER) => {
-    setNotice(`${ACTION_LABELS[action]}: working…`);
+  const loaded = listing.phase === 'ready' ? listing.links : null;
+  const links = useMemo(() => (loaded ?? []).filter((l) => !archiving.has(l.dynamic_link_id)), [loaded, archiving]);
+  const thumbs = useThumbnails(loaded ?? []);
+  const scanDays = useScanDays(client, loaded ?? []);
+
+  const perform = async (action: Exclude<Action, 'archive'>, slugs: string[], anchor: Element | null, folderId = NO_FOLDER) => {
     const failures: string[] = [];
     for (const slug of slugs) {
       try {
@@ -124,16 +235,113 @@ function LinkList({ me }: { me: Me }) {
       }
     }
     const done = slugs.length - failures.length;
-    setNotice([`${done} link${done === 1 ? '' : 's'} ${ACTION_DONE[action]}.`, ...failures].join(' '));
+    showToast([`${plural(done, 'link')} ${ACTION_DONE[action]}.`, ...failures].join(' '), {
+      anchor,
+      tone: failures.length ? 'error' : 'success',
+    });
     setSelected(new Set());
-    setReloads((n) => n + 1);
+    reload();
   };
-  const ask = (action: Exclude<Action, 'move'>, slugs: string[]) =>
-    action === 'delete' ? setConfirming({ action, slugs }) : void perform(action, slugs);
+  const archive = (slugs: string[], anchor: Element | null) => {
+    // Focus goes on to the next row still shown, so the keyboard keeps its place.
+    const rows = [...document.querySelectorAll<HTMLElement>('.link-row')];
+    const after = rows
+      .slice(rows.findIndex((r) => slugs.includes(r.dataset.slug ?? '')) + 1)
+      .find((r) => !slugs.includes(r.dataset.slug ?? ''));
+    const hadFocus = !!document.activeElement?.closest('.link-row');
+    setArchiving((now) => new Set([...now, ...slugs]));
+    setSelected(new Set());
+    if (hadFocus && after) setTimeout(() => focusRow(after));
+    deferWithUndo(slugs.length === 1 ? 'Link archived' : `${slugs.length} links archived`, {
+      anchor,
+      restore: () => setArchiving((now) => new Set([...now].filter((s) => !slugs.includes(s)))),
+      commit: () =>
+        void Promise.all(slugs.map((slug) => archiveNow(client, slug))).then((problems) => {
+          const failed = problems.filter((p): p is string => p !== null);
+          if (failed.length) showToast(`Not archived: ${failed.join(' ')}`, { tone: 'error' });
+          // The archived rows leave the list in the same render that stops hiding them, so none
+          // shows again for a moment before the reload's answer.
+          const gone = new Set(slugs.filter((_, i) => problems[i] === null));
+          setListing((now) => (now.phase === 'ready' ? { ...now, links: now.links.filter((l) => !gone.has(l.dynamic_link_id)) } : now));
+          setArchiving((now) => new Set([...now].filter((s) => !slugs.includes(s))));
+          reload();
+        }),
+    });
+  };
+  const download = async (link: ListedLink, anchor: Element) => {
+    try {
+      const { data, response } = await client.GET('/api/v1/links/{id}/qr', {
+        params: { path: { id: link.dynamic_link_id }, query: { format: 'png', size: DOWNLOAD_PX } },
+        parseAs: 'blob',
+      });
+      if (!data) return showToast(`The code could not be made: the server answered ${response.status}.`, { anchor, tone: 'error' });
+      saveBlob(data, downloadName(link.name, DOWNLOAD_PX, 'png'));
+    } catch {
+      showToast(UNREACHABLE, { anchor, tone: 'error' });
+    }
+  };
 
   const blocked = (action: Action) => scopeBlock(me, ACTION_SCOPES[action]);
-  const blockedNotes = [...new Set((Object.keys(ACTION_SCOPES) as Action[]).map(blocked).filter((b): b is string => b !== null))];
-  const links = listing.phase === 'ready' ? listing.links : [];
+  const blockedNotes = blockedNote(me, Object.values(ACTION_SCOPES));
+  const canEdit = scopeBlock(me, 'links.update') === null;
+  const actionsOf = (link: ListedLink): MenuAction[] => {
+    const slug = link.dynamic_link_id;
+    const pause = pauseAction(link.status);
+    return [
+      { label: 'Edit', icon: 'edit', shortcut: 'e', disabled: !canEdit, run: () => (location.hash = editHrefOf(slug)) },
+      { label: 'Download QR code', icon: 'qrcode', shortcut: 'q', run: (anchor) => void download(link, anchor) },
+      {
+        label: 'Duplicate',
+        icon: 'stack',
+        shortcut: 'd',
+        disabled: blocked('duplicate') !== null,
+        run: (anchor) => void perform('duplicate', [slug], anchor),
+      },
+      { label: 'Analytics', icon: 'chart-bar', shortcut: 'a', run: () => (location.hash = `#/analytics/${encodeURIComponent(slug)}`) },
+      {
+        label: ACTION_LABELS[pause],
+        icon: pause === 'pause' ? 'pause' : 'play',
+        shortcut: 'p',
+        disabled: blocked(pause) !== null,
+        run: (anchor) => void perform(pause, [slug], anchor),
+      },
+      {
+        label: 'Archive',
+        icon: 'archive',
+        shortcut: 'x',
+        danger: true,
+        disabled: blocked('archive') !== null,
+        run: (anchor) => archive([slug], anchor),
+      },
+    ];
+  };
+  // A row's letters act on the row holding focus; Enter on the row opens it; ↑ ↓ move between rows.
+  const onListKey = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+    const row = (e.target as Element).closest<HTMLElement>('.link-row');
+    const link = row && links.find((l) => l.dynamic_link_id === row.dataset.slug);
+    if (!row || !link) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const next = (e.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling) as HTMLElement | null;
+      if (!next) return;
+      e.preventDefault();
+      focusRow(next);
+      return;
+    }
+    const action = actionsOf(link).find((a) => a.shortcut === e.key.toLowerCase());
+    if (!action || (e.target as Element).closest('.menu')) return;
+    e.preventDefault();
+    if (!action.disabled) action.run(row.querySelector<HTMLElement>('.row-menu button') ?? row);
+    else showToast(`${action.label} is off for this key.`, { anchor: row, tone: 'error' });
+  };
+  // A click on a row's empty space opens its editor; its controls keep their own clicks.
+  const onListClick = (e: MouseEvent) => {
+    const target = e.target as Element;
+    if (!canEdit || target.closest('a, button, input, label, .row-menu, .menu')) return;
+    const row = target.closest<HTMLElement>('.link-row');
+    if (row?.dataset.slug && !getSelection()?.toString()) location.hash = editHrefOf(row.dataset.slug);
+  };
+
   const allSelected = links.length > 0 && links.every((l) => selected.has(l.dynamic_link_id));
   const toggle = (slug: string) => {
     const next = new Set(selected);
@@ -141,123 +349,99 @@ function LinkList({ me }: { me: Me }) {
     setSelected(next);
   };
   const filtered = view.search || view.type || view.status || view.folder;
+  const canCreate = scopeBlock(me, 'links.create') === null;
 
   return (
     <div class="links-screen">
-      <Folders me={me} client={client} view={view} go={go} setNotice={setNotice} folders={folders} reload={reloadFolders} />
+      <Folders me={me} client={client} view={view} go={go} folders={folders} reload={reloadFolders} />
       <section class="links-main" aria-labelledby="links-title">
         <div class="links-head">
           <h1 id="links-title">Links</h1>
-          {scopeBlock(me, 'links.create') === null && (
-            <a class="button" href="#/links/new">
+          <form
+            class="links-filters"
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              go(changeView(view, { search: String(new FormData(e.currentTarget).get('search') ?? '').trim() }));
+            }}
+          >
+            <label class="links-search">
+              <span class="visually-hidden">Search</span>
+              <Icon name="search" />
+              <input
+                ref={search}
+                key={view.search}
+                name="search"
+                type="search"
+                defaultValue={view.search}
+                placeholder="Name, URL or destination"
+                aria-keyshortcuts="/"
+              />
+              <kbd aria-hidden="true">/</kbd>
+            </label>
+            <label>
+              <span class="visually-hidden">Type</span>
+              <select value={view.type ?? ''} onChange={(e) => go(changeView(view, { type: e.currentTarget.value || null }))}>
+                <option value="">All types</option>
+                {LINK_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span class="visually-hidden">Status</span>
+              <select
+                value={view.status ?? ''}
+                onChange={(e) => go(changeView(view, { status: (e.currentTarget.value || null) as LinkStatus | null }))}
+              >
+                <option value="">All statuses</option>
+                {(Object.keys(STATUS_LABELS) as LinkStatus[]).map((s) => (
+                  <option key={s} value={s}>
+                    {STATUS_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span class="visually-hidden">Sort</span>
+              <select value={view.sort} onChange={(e) => go(changeView(view, { sort: e.currentTarget.value as LinkView['sort'] }))}>
+                {Object.entries(SORTS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </form>
+          {canCreate ? (
+            <a class="button primary" href="#/links/new">
+              <Icon name="plus" />
               New link
             </a>
+          ) : (
+            // Disabled where it would be, with the reason under it, rather than missing or failing on click.
+            <button
+              type="button"
+              class="primary"
+              disabled
+              aria-describedby="links-blocked"
+              title={scopeBlock(me, 'links.create') ?? undefined}
+            >
+              <Icon name="plus" />
+              New link
+            </button>
           )}
         </div>
-        <form
-          class="links-filters"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            go(changeView(view, { search: String(new FormData(e.currentTarget).get('search') ?? '').trim() }));
-          }}
-        >
-          <label>
-            Search
-            <input key={view.search} name="search" type="search" defaultValue={view.search} placeholder="Name, short URL or destination" />
-          </label>
-          <button type="submit">Search</button>
-          <label>
-            Type
-            <select value={view.type ?? ''} onChange={(e) => go(changeView(view, { type: e.currentTarget.value || null }))}>
-              <option value="">All types</option>
-              {LINK_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Status
-            <select
-              value={view.status ?? ''}
-              onChange={(e) => go(changeView(view, { status: (e.currentTarget.value || null) as LinkStatus | null }))}
-            >
-              <option value="">All statuses</option>
-              {(Object.keys(STATUS_LABELS) as LinkStatus[]).map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Sort
-            <select value={view.sort} onChange={(e) => go(changeView(view, { sort: e.currentTarget.value as LinkView['sort'] }))}>
-              {Object.entries(SORTS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-        </form>
 
-        {blockedNotes.length > 0 && (
+        {blockedNotes && (
           <p class="hint" id="links-blocked">
-            Some actions are off for this key: {blockedNotes.join(' ')}
+            Some actions are off {me.key ? 'for this key' : 'for your role'}: {blockedNotes}
           </p>
         )}
-        <div class="links-bulk" role="group" aria-label="Selected links">
-          <span>{selected.size} selected</span>
-          {(['pause', 'resume', 'duplicate', 'delete'] as const).map((action) => (
-            <button
-              key={action}
-              type="button"
-              class="small"
-              disabled={selected.size === 0 || blocked(action) !== null}
-              aria-describedby={blocked(action) ? 'links-blocked' : undefined}
-              onClick={() => ask(action, [...selected])}
-            >
-              {ACTION_LABELS[action]} selected
-            </button>
-          ))}
-          {Array.isArray(folders) && (
-            <form
-              class="links-move"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void perform('move', [...selected], String(new FormData(e.currentTarget).get('folder') ?? NO_FOLDER));
-              }}
-            >
-              <label>
-                Move to
-                <select name="folder">
-                  <option value={NO_FOLDER}>No folder</option>
-                  {folders.map((f) => (
-                    <option key={f.id} value={f.id}>
-                      {f.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button
-                type="submit"
-                class="small"
-                disabled={selected.size === 0 || blocked('move') !== null}
-                aria-describedby={blocked('move') ? 'links-blocked' : undefined}
-              >
-                Move selected
-              </button>
-            </form>
-          )}
-        </div>
-        <p role="status" class="links-notice">
-          {notice}
-        </p>
 
-        {listing.phase === 'loading' && <p class="loading">Loading links…</p>}
+        {listing.phase === 'loading' && <Skeleton rows={10} label="Loading links…" />}
         {listing.phase === 'error' && (
           <p class="field-error" role="alert">
             The links could not be loaded. {listing.message}
@@ -267,155 +451,137 @@ function LinkList({ me }: { me: Me }) {
           <div class="empty">
             {view.page > listing.totalPages && listing.totalPages > 0 ? (
               <p>
-                This view has {listing.totalPages} page{listing.totalPages === 1 ? '' : 's'}.{' '}
+                This view has {plural(listing.totalPages, 'page')}.{' '}
                 <a href={`#${routeOfView({ ...view, page: listing.totalPages })}`}>Go to the last page</a>.
               </p>
-            ) : filtered ? (
+            ) : filtered || archiving.size > 0 ? (
               <p>
                 No links match this view. <a href="#/links">Show all links</a>.
               </p>
             ) : (
-              <>
-                <h2>No links yet</h2>
+              <EmptyState icon="link" title="No links yet">
                 <p>
-                  Create one with New link, or over the API (<code>POST /api/v1/links</code>, described at{' '}
-                  <a href="/api/v1/docs">/api/v1/docs</a>) or the CLI; they show up here.
+                  A link is a short URL and its QR code; where it leads can change after the code is printed. Links made over the API (
+                  <a href="/api/v1/docs">/api/v1/docs</a>) or the CLI show up here too.
                 </p>
-              </>
+                {canCreate && (
+                  <a class="button primary" href="#/links/new">
+                    <Icon name="plus" />
+                    Create your first link
+                  </a>
+                )}
+              </EmptyState>
             )}
           </div>
         )}
         {links.length > 0 && (
-          <table class="links-table cards-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all links on this page"
-                    checked={allSelected}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(links.map((l) => l.dynamic_link_id)))}
-                  />
-                </th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Short URL</th>
-                <th scope="col">Status</th>
-                <th scope="col">Scans</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
+          <>
+            <div class="links-select-all">
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={allSelected}
+                  onChange={() => setSelected(allSelected ? new Set() : new Set(links.map((l) => l.dynamic_link_id)))}
+                />
+                Select all links on this page
+              </label>
+            </div>
+            {/* Keys and clicks are taken once for the whole list; each row's own controls are real buttons and links. */}
+            <ul class="link-list" aria-label="Links" onKeyDown={onListKey} onClick={onListClick}>
               {links.map((link) => (
                 <LinkRow
                   key={link.id}
                   link={link}
                   selected={selected.has(link.dynamic_link_id)}
                   onToggle={toggle}
-                  onAction={ask}
-                  blocked={blocked}
-                  setNotice={setNotice}
-                  canEdit={scopeBlock(me, 'links.update') === null}
+                  actions={actionsOf(link)}
+                  thumbnails={thumbs}
+                  days={scanDays.get(link.dynamic_link_id)}
+                  editHref={canEdit ? editHrefOf(link.dynamic_link_id) : null}
                 />
               ))}
-            </tbody>
-          </table>
+            </ul>
+          </>
         )}
-        {listing.phase === 'ready' && <Pager view={view} totalPages={listing.totalPages} go={go} />}
+        {listing.phase === 'ready' && (listing.totalPages > 1 || links.length > 0) && (
+          <Pager view={view} totalPages={listing.totalPages} go={go} />
+        )}
+        {selected.size > 0 && (
+          <BulkBar
+            count={selected.size}
+            folders={Array.isArray(folders) ? folders : null}
+            blocked={blocked}
+            onAction={(action, anchor, folderId) => {
+              const slugs = [...selected];
+              if (action === 'archive') archive(slugs, anchor);
+              else void perform(action, slugs, anchor, folderId);
+            }}
+            onClear={() => setSelected(new Set())}
+          />
+        )}
       </section>
-      {confirming && (
-        <Dialog
-          title={confirming.slugs.length === 1 ? 'Delete this link?' : `Delete ${confirming.slugs.length} links?`}
-          submitLabel="Delete"
-          onCancel={() => setConfirming(null)}
-          onSubmit={() => {
-            setConfirming(null);
-            void perform('delete', confirming.slugs);
-          }}
-        >
-          <p>The link stops working at once; its files and scans are removed for good.</p>
-        </Dialog>
-      )}
     </div>
   );
 }
 
-interface RowProps {
-  link: Link;
-  selected: boolean;
-  onToggle(slug: string): void;
-  onAction(action: Exclude<Action, 'move'>, slugs: string[]): void;
+interface BulkBarProps {
+  count: number;
+  folders: Folder[] | null;
   blocked(action: Action): string | null;
-  setNotice(text: string): void;
-  canEdit: boolean;
+  onAction(action: Action, anchor: Element, folderId?: string): void;
+  onClear(): void;
 }
 
-/** How long a row's Copy button says "Copied" after a copy. */
-const COPIED_MS = 2000;
-
-function LinkRow({ link, selected, onToggle, onAction, blocked, setNotice, canEdit }: RowProps) {
-  const slug = link.dynamic_link_id;
-  // The button itself says it worked, where the eye is; the notice above says it to screen readers.
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  const copy = () =>
-    navigator.clipboard.writeText(link.full_dynamic_url).then(
-      () => {
-        setCopied(true);
-        setNotice(`Copied ${link.full_dynamic_url}`);
-      },
-      () => setNotice('The browser did not allow copying; select the URL and copy it.'),
-    );
+/** What can be done to the selected links: shown only while some are selected, pinned to the bottom of the screen. */
+function BulkBar({ count, folders, blocked, onAction, onClear }: BulkBarProps) {
+  const target = useRef<HTMLSelectElement>(null);
+  const button = (action: Exclude<Action, 'move'>, icon: 'pause' | 'play' | 'stack' | 'archive') => (
+    <button
+      type="button"
+      class={action === 'archive' ? 'danger' : undefined}
+      disabled={blocked(action) !== null}
+      aria-describedby={blocked(action) ? 'links-blocked' : undefined}
+      onClick={(e) => onAction(action, e.currentTarget)}
+    >
+      <Icon name={icon} />
+      <span class="bulk-label">{ACTION_LABELS[action]}</span>
+    </button>
+  );
   return (
-    <tr>
-      <td>
-        <input type="checkbox" aria-label={`Select ${link.name}`} checked={selected} onChange={() => onToggle(slug)} />
-      </td>
-      <td data-label="Name">{link.name}</td>
-      <td data-label="Type">{link.type}</td>
-      <td data-label="Short URL">
-        <a href={link.full_dynamic_url}>{link.full_dynamic_url.replace(/^https?:\/\//, '')}</a>{' '}
-        <button type="button" class="small" aria-label={`Copy the short URL of ${link.name}`} onClick={copy}>
-          {copied ? 'Copied ✓' : 'Copy'}
-        </button>
-      </td>
-      <td data-label="Status">
-        <span class={`badge badge-${link.status}`}>{STATUS_LABELS[link.status]}</span>
-      </td>
-      <td data-label="Scans">
-        <a href={`#/analytics/${encodeURIComponent(slug)}`} aria-label={`${link.human_scan_count} scans of ${link.name}: its analytics`}>
-          {link.human_scan_count}
-        </a>
-      </td>
-      <td data-label="Created">
-        <time dateTime={link.created_at}>{new Date(link.created_at).toLocaleDateString()}</time>
-      </td>
-      <td data-label="Actions" class="row-actions">
-        {canEdit && (
-          <a class="button small" href={`#/links/${encodeURIComponent(slug)}/edit`} aria-label={`Edit ${link.name}`}>
-            Edit
-          </a>
-        )}
-        {([pauseAction(link.status), 'duplicate', 'delete'] as const).map((action) => (
+    <div class="links-bulk" role="toolbar" aria-label="Selected links">
+      <span class="links-bulk-count">{count} selected</span>
+      {button('pause', 'pause')}
+      {button('resume', 'play')}
+      {button('duplicate', 'stack')}
+      {folders && (
+        <span class="links-move">
+          <label>
+            <span class="visually-hidden">Move to</span>
+            <select ref={target}>
+              <option value={NO_FOLDER}>No folder</option>
+              {folders.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </select>
+          </label>
           <button
-            key={action}
             type="button"
-            class="small"
-            disabled={blocked(action) !== null}
-            aria-describedby={blocked(action) ? 'links-blocked' : undefined}
-            aria-label={`${ACTION_LABELS[action]} ${link.name}`}
-            onClick={() => onAction(action, [slug])}
+            disabled={blocked('move') !== null}
+            aria-describedby={blocked('move') ? 'links-blocked' : undefined}
+            onClick={(e) => onAction('move', e.currentTarget, target.current?.value ?? NO_FOLDER)}
           >
-            {ACTION_LABELS[action]}
+            <Icon name="folder" />
+            <span class="bulk-label">Move</span>
           </button>
-        ))}
-      </td>
-    </tr>
+        </span>
+      )}
+      {button('archive', 'archive')}
+      <button type="button" class="ghost icon-only" aria-label="Clear the selection" onClick={onClear}>
+        <Icon name="x" />
+      </button>
+    </div>
   );
 }
 
@@ -458,7 +624,6 @@ interface FoldersProps {
   client: Client;
   view: LinkView;
   go(view: LinkView): void;
-  setNotice(text: string): void;
   folders: FolderList;
   reload(): void;
 }
@@ -482,11 +647,12 @@ function useFolders(me: Me, client: Client): [FolderList, () => void] {
   return [folders, () => setReloads((n) => n + 1)];
 }
 
-function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersProps) {
+function Folders({ me, client, view, go, folders, reload }: FoldersProps) {
   const [editing, setEditing] = useState<{ mode: 'create' | 'rename' | 'delete'; folder?: Folder } | null>(null);
 
   const save = async (form: FormData) => {
     const target = editing!;
+    const setNotice = (message: string, tone: 'success' | 'error' = 'success') => showToast(message, { tone });
     setEditing(null);
     const name = String(form.get('name') ?? '').trim();
     try {
@@ -496,7 +662,7 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
           : target.mode === 'rename'
             ? await client.PUT('/api/v1/folders/{id}', { params: { path: { id: target.folder!.id } }, body: { name } })
             : await client.DELETE('/api/v1/folders/{id}', { params: { path: { id: target.folder!.id } } });
-      if (!response.ok) return setNotice(`The folder was not changed: ${problemText(response.status, error)}`);
+      if (!response.ok) return setNotice(`The folder was not changed: ${problemText(response.status, error)}`, 'error');
       setNotice(
         target.mode === 'create'
           ? `Folder ${name} created.`
@@ -507,29 +673,29 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
       if (target.mode === 'delete' && view.folder === target.folder!.id) go({ ...view, folder: null, page: 1 });
       reload();
     } catch {
-      setNotice(UNREACHABLE);
+      setNotice(UNREACHABLE, 'error');
     }
   };
-  const blockedNotes = [
-    ...new Set(
-      ['folders.create', 'folders.update', 'folders.delete'].map((scope) => scopeBlock(me, scope)).filter((b): b is string => b !== null),
-    ),
-  ];
-  const button = (label: string, scope: string, onClick: () => void, name?: string) => {
+  const blockedNotes = blockedNote(me, ['folders.create', 'folders.update', 'folders.delete']);
+  /** A folder action: with a label, or (`name` given) an icon whose name is the label. */
+  const button = (label: string, icon: 'plus' | 'edit' | 'trash', scope: string, onClick: () => void, name?: string) => {
     const block = scopeBlock(me, scope);
     return (
       <button
         type="button"
-        class="small"
+        class={name ? 'ghost icon-only' : undefined}
         disabled={block !== null}
         aria-describedby={block ? 'folders-blocked' : undefined}
         aria-label={name}
+        title={name}
         onClick={onClick}
       >
-        {label}
+        <Icon name={icon} />
+        {name ? null : label}
       </button>
     );
   };
+  const chosen = Array.isArray(folders) ? folders.find((f) => f.id === view.folder) : undefined;
 
   return (
     <aside class="folders" aria-labelledby="folders-title">
@@ -539,32 +705,57 @@ function Folders({ me, client, view, go, setNotice, folders, reload }: FoldersPr
       ) : folders === null ? (
         <p class="hint">Loading folders…</p>
       ) : (
-        <ul>
-          <li>
-            <a href={`#${routeOfView({ ...view, folder: null, page: 1 })}`} aria-current={view.folder === null ? 'true' : undefined}>
-              All links
-            </a>
-          </li>
-          {folders.map((folder) => (
-            <li key={folder.id}>
-              <a
-                href={`#${routeOfView({ ...view, folder: folder.id, page: 1 })}`}
-                aria-current={view.folder === folder.id ? 'true' : undefined}
-              >
-                {folder.name}
+        <>
+          <ul class="folder-list">
+            <li>
+              <a href={`#${routeOfView({ ...view, folder: null, page: 1 })}`} aria-current={view.folder === null ? 'true' : undefined}>
+                <Icon name="link" />
+                <span>All links</span>
               </a>
-              <span class="folder-actions">
-                {button('Rename', 'folders.update', () => setEditing({ mode: 'rename', folder }), `Rename ${folder.name}`)}
-                {button('Delete', 'folders.delete', () => setEditing({ mode: 'delete', folder }), `Delete ${folder.name}`)}
-              </span>
             </li>
-          ))}
-        </ul>
+            {folders.map((folder) => (
+              <li key={folder.id}>
+                <a
+                  href={`#${routeOfView({ ...view, folder: folder.id, page: 1 })}`}
+                  aria-current={view.folder === folder.id ? 'true' : undefined}
+                  title={folder.name}
+                >
+                  <Icon name="folder" />
+                  <span>{folder.name}</span>
+                </a>
+                <span class="folder-actions">
+                  {button('Rename', 'edit', 'folders.update', () => setEditing({ mode: 'rename', folder }), `Rename ${folder.name}`)}
+                  {button('Delete', 'trash', 'folders.delete', () => setEditing({ mode: 'delete', folder }), `Delete ${folder.name}`)}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {/* On a phone the folders are a select above the list (links.css shows one or the other). */}
+          <div class="folder-select">
+            <label>
+              <span class="visually-hidden">Folder</span>
+              <select value={view.folder ?? ''} onChange={(e) => go({ ...view, folder: e.currentTarget.value || null, page: 1 })}>
+                <option value="">All links</option>
+                {folders.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {chosen && (
+              <>
+                {button('Rename', 'edit', 'folders.update', () => setEditing({ mode: 'rename', folder: chosen }), `Rename ${chosen.name}`)}
+                {button('Delete', 'trash', 'folders.delete', () => setEditing({ mode: 'delete', folder: chosen }), `Delete ${chosen.name}`)}
+              </>
+            )}
+          </div>
+        </>
       )}
-      {button('New folder', 'folders.create', () => setEditing({ mode: 'create' }))}
-      {Array.isArray(folders) && blockedNotes.length > 0 && (
+      {button('New folder', 'plus', 'folders.create', () => setEditing({ mode: 'create' }))}
+      {Array.isArray(folders) && blockedNotes && (
         <p class="hint" id="folders-blocked">
-          {blockedNotes.join(' ')}
+          {blockedNotes}
         </p>
       )}
       {editing && (

@@ -2,21 +2,31 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { PAGES, pageAccess, pageOf, type Page } from '../nav.js';
 import type { Theme } from '../theme.js';
-import { SCREENS } from './index.js';
+import { Icon } from '../ui/Icon.js';
+import { Toasts } from '../ui/Toasts.js';
+import { leaveWhenAllowed } from '../router.js';
+import { LeaveDialog } from '../unsaved.js';
+import { AccountSwitcher } from '../people/AccountSwitcher.js';
+import { PersonMenu } from '../people/PersonMenu.js';
+import { DesignSystemScreen, SCREENS } from './index.js';
 
 interface Props {
   me: Me;
   route: string;
   theme: Theme;
+  /** A switch to another account is under way. */
+  switching: boolean;
   onToggleTheme(): void;
   onSignOut(): void;
+  onSwitchAccount(accountId: string): void;
+  onMe(me: Me): void;
 }
 
-export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
+export function Shell({ me, route, theme, switching, onToggleTheme, onSignOut, onSwitchAccount, onMe }: Props) {
   // A page's own view state follows its path in the query (`/links?page=2`).
   const path = route.split('?')[0] ?? '/';
   const page = pageOf(path);
-  const title = page ? page.label : path === '/' ? 'Overview' : 'No such page';
+  const title = page ? page.label : path === '/design' ? 'Design system' : 'No such page';
   useEffect(() => {
     document.title = `${title} · qrlinks console`;
   }, [title]);
@@ -41,18 +51,23 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
       </a>
       <header class="top">
         <a class="brand" href="#/">
+          <Icon name="qrcode" />
           qrlinks
         </a>
-        <p class="account">
-          <span class="account-name">{me.account.name}</span> <span class="plan">{me.account.plan} plan</span>
-        </p>
+        <AccountSwitcher me={me} busy={switching} onSwitch={onSwitchAccount} />
         <div class="actions">
-          <button type="button" aria-pressed={theme === 'dark'} onClick={onToggleTheme}>
-            Dark mode
+          <button type="button" class="ghost" aria-pressed={theme === 'dark'} onClick={onToggleTheme}>
+            <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
+            <span class="wide-only">Dark mode</span>
           </button>
-          <button type="button" onClick={onSignOut}>
-            Sign out
-          </button>
+          {me.user && !me.key ? (
+            <PersonMenu user={me.user} onSignOut={() => leaveWhenAllowed(onSignOut)} />
+          ) : (
+            <button type="button" class="ghost" onClick={() => leaveWhenAllowed(onSignOut)}>
+              <Icon name="logout" />
+              <span class="wide-only">Sign out</span>
+            </button>
+          )}
         </div>
         <button
           type="button"
@@ -63,19 +78,22 @@ export function Shell({ me, route, theme, onToggleTheme, onSignOut }: Props) {
           onClick={() => setMenuOpen(!menuOpen)}
           onKeyDown={closeMenuOnEscape}
         >
+          <Icon name="menu" />
           Menu
         </button>
       </header>
       <nav id="console-nav" aria-label="Console" class={menuOpen ? 'open' : undefined} onKeyDown={closeMenuOnEscape}>
         <ul>
-          {PAGES.map((p) => (
+          {PAGES.filter((p) => !p.unlisted).map((p) => (
             <NavEntry key={p.path} page={p} me={me} current={p === page} onChoose={closeMenuOnChoice} />
           ))}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
-        {page ? <PageView page={page} me={me} path={path} /> : path === '/' ? <Overview me={me} /> : <NotFound />}
+        {page ? <PageView page={page} me={me} path={path} onMe={onMe} /> : path === '/design' ? <DesignSystemScreen /> : <NotFound />}
       </main>
+      <Toasts />
+      <LeaveDialog />
     </div>
   );
 }
@@ -89,7 +107,10 @@ function NavEntry({ page, me, current, onChoose }: { page: Page; me: Me; current
   if (!access.allowed) {
     return (
       <li class="disabled">
-        <span aria-disabled="true">{page.label}</span>
+        <span aria-disabled="true">
+          <Icon name={page.icon} />
+          {page.label}
+        </span>
         <small>{access.reason}</small>
       </li>
     );
@@ -97,16 +118,17 @@ function NavEntry({ page, me, current, onChoose }: { page: Page; me: Me; current
   return (
     <li>
       <a href={`#${page.path}`} aria-current={current ? 'page' : undefined} onClick={onChoose}>
+        <Icon name={page.icon} />
         {page.label}
       </a>
     </li>
   );
 }
 
-function PageView({ page, me, path }: { page: Page; me: Me; path: string }) {
+function PageView({ page, me, path, onMe }: { page: Page; me: Me; path: string; onMe(me: Me): void }) {
   const access = pageAccess(page, me);
   const Screen = SCREENS[page.path];
-  if (access.allowed && Screen) return <Screen me={me} subpath={path.slice(page.path.length)} />;
+  if (access.allowed && Screen) return <Screen me={me} subpath={path.slice(page.path.length)} onMe={onMe} />;
   return (
     <section class="empty">
       <h1>{page.label}</h1>
@@ -124,33 +146,12 @@ function PageView({ page, me, path }: { page: Page; me: Me; path: string }) {
   );
 }
 
-function Overview({ me }: { me: Me }) {
-  const expires = me.key.expiresAt ? new Date(me.key.expiresAt).toLocaleString() : 'never';
-  return (
-    <section>
-      <h1>{me.account.name}</h1>
-      <dl class="facts">
-        <dt>Plan</dt>
-        <dd>{me.account.plan}</dd>
-        <dt>This key</dt>
-        <dd>{me.key.name ?? 'unnamed'}</dd>
-        <dt>Scopes</dt>
-        <dd>{me.key.scopes.join(', ')}</dd>
-        <dt>Expires</dt>
-        <dd>{expires}</dd>
-        <dt>Key management</dt>
-        <dd>{me.plan.apiKeyManagement ? 'included in the plan' : 'not in this plan (keys are issued with the CLI)'}</dd>
-      </dl>
-    </section>
-  );
-}
-
 function NotFound() {
   return (
     <section class="empty">
       <h1>No such page</h1>
       <p>
-        This address is not a page of the console. <a href="#/">Go to the overview</a>.
+        This address is not a page of the console. <a href="#/">Go home</a>.
       </p>
     </section>
   );

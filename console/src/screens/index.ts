@@ -1,6 +1,7 @@
 /** The built pages' screens, by path; a page without one shows where the API does its work. */
 import type { FunctionComponent } from 'preact';
 import { ApiKeys } from './ApiKeys.js';
+import { Home } from './Home.js';
 import { Jobs } from './Jobs.js';
 import { Links } from './Links.js';
 import { lazyComponent } from '../lazy.js';
@@ -8,6 +9,7 @@ import { pageOf } from '../nav.js';
 import type { ScreenProps } from './screen-props.js';
 
 export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> = {
+  '/': Home,
   '/jobs': Jobs,
   '/links': Links,
   '/keys': ApiKeys,
@@ -18,6 +20,10 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   // uPlot comes with the dashboard only.
   '/analytics': lazyComponent(() => import('../analytics/Analytics.js').then((m) => m.Analytics), 'Analytics page'),
   '/cafes': lazyComponent(() => import('./Cafes.js').then((m) => m.Cafes), 'Cafes page'),
+  '/members': lazyComponent(() => import('../people/Members.js').then((m) => m.Members), 'Members page'),
+  '/activity': lazyComponent(() => import('../people/Activity.js').then((m) => m.Activity), 'Activity page'),
+  // The QR encoder comes with the profile, for setting up two-factor sign-in.
+  '/profile': lazyComponent(() => import('../people/Profile.js').then((m) => m.Profile), 'Profile page'),
 };
 
 /**
@@ -30,3 +36,6 @@ export function preloadScreen(path: string): void {
   const screen = page && SCREENS[page.path];
   if (screen && 'preload' in screen && typeof screen.preload === 'function') void screen.preload().catch(() => {});
 }
+
+/** The design system page (#/design): not in the navigation; its code comes only when opened. */
+export const DesignSystemScreen = lazyComponent(() => import('./DesignSystem.js').then((m) => m.DesignSystem), 'Design system page');

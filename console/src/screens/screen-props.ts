@@ -4,4 +4,6 @@ import type { Me } from '../api/client.js';
 export interface ScreenProps {
   me: Me;
   subpath: string;
+  /** Who is signed in changed (their name, two-factor): the shell shows the new `me`. */
+  onMe(me: Me): void;
 }
