@@ -1,5 +1,5 @@
 # One image for every role; the command picks the role (api, redirect or worker).
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0
 COPY package.json package-lock.json ./

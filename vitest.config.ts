@@ -5,7 +5,7 @@
  * neighbour's load cannot starve them; then the browser tests, one file at a time (Chromium is
  * the heaviest thing on the machine).
  */
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestUserConfig } from 'vitest/config';
 import { TEST_WORKERS, testEnv } from './test/support/env.js';
 
 /** Process trees, SIGKILLs and timing: alone on the machine. */
@@ -21,20 +21,38 @@ const ALONE = [
   'test/rolling-restart.test.ts',
 ];
 const BROWSER = ['test/**/*-browser.test.ts'];
+const UNIT = 'test/**/*.unit.test.ts';
+
+/** How a test runs against the real services; vitest.coverage.config.ts runs its tests so too. */
+export const realServices = {
+  env: testEnv,
+  globalSetup: ['./test/support/global-setup.ts'],
+  setupFiles: ['./test/support/worker-env.ts'],
+  // Native addons (bcrypt) and real sockets behave best in child processes.
+  pool: 'forks',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} satisfies TestUserConfig;
 
 export default defineConfig({
   test: {
-    env: testEnv,
-    globalSetup: ['./test/support/global-setup.ts'],
-    setupFiles: ['./test/support/worker-env.ts'],
-    // Native addons (bcrypt) and real sockets behave best in child processes.
-    pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    ...realServices,
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...ALONE, ...BROWSER], maxWorkers: TEST_WORKERS } },
-      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'browser', include: BROWSER, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      // No module state or environment outlives a unit file (no mocks, fake timers or env writes),
+      // so one process runs many of them: each is no longer a fresh import of its modules.
+      { extends: true, test: { name: 'unit', include: [UNIT], isolate: false, maxWorkers: TEST_WORKERS } },
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: [UNIT, ...ALONE, ...BROWSER],
+          maxWorkers: TEST_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'browser', include: BROWSER, maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],
   },
 });
