@@ -19,7 +19,7 @@ import type { Redis } from '../platform/redis/client.js';
 import { PageCache } from './page-cache.js';
 import type { PageRenderer } from './page-renderer.js';
 import { framedMenuPolicy } from './pages/index.js';
-import type { EncodedPage } from './pages/types.js';
+import type { EncodedPage } from './pages/common/types.js';
 
 /** Previews of one account made at once in a process, and waiting to be. */
 const PREVIEWS_MAKING_PER_ACCOUNT = 1;

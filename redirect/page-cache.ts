@@ -32,12 +32,12 @@ import { versionOfCopy } from '../domain/links/resolve/link-resolver.js';
 import { renderedPage, type RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
 import { acceptedCoding } from '../platform/http/accept-encoding.js';
-import { linkPageUrls } from './pages/file-urls.js';
-import { CATALOGUE_LANGUAGES, pageLocale } from './pages/locale.js';
+import { linkPageUrls } from './pages/common/file-urls.js';
+import { CATALOGUE_LANGUAGES, pageLocale } from './pages/common/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';
 import { menuLocale } from './pages/menu/words.js';
-import type { ScannerPlatform } from './pages/maps.js';
-import type { EncodedPage, Scanner } from './pages/types.js';
+import type { ScannerPlatform } from './pages/common/maps.js';
+import type { EncodedPage, Scanner } from './pages/common/types.js';
 
 const SCANNER_PLATFORMS: readonly ScannerPlatform[] = ['ios', 'android', 'other'];
 

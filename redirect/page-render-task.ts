@@ -7,8 +7,8 @@
 import { publishedMenuOf, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
 import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
 import { COMPRESS_MIN_BYTES, type ContentCoding } from '../platform/http/accept-encoding.js';
-import { compressSync } from './pages/compression.js';
-import { fileUrlOf, linkPageUrls } from './pages/file-urls.js';
+import { compressSync } from './pages/common/compression.js';
+import { fileUrlOf, linkPageUrls } from './pages/common/file-urls.js';
 import { renderLinkPage, renderMenuPage, type Page, type PageLocale } from './pages/index.js';
 
 export type PageRenderTask =

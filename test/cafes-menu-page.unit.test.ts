@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cafeClock, type DayHours } from '../domain/cafes/opening-hours.js';
 import type { PublishedItem, PublishedMenu } from '../domain/cafes/published-menu.js';
-import { formatPrice, pageLocale } from '../redirect/pages/locale.js';
-import { renderMenuPage } from '../redirect/pages/menu.js';
+import { formatPrice, pageLocale } from '../redirect/pages/common/locale.js';
+import { renderMenuPage } from '../redirect/pages/menu/menu-page.js';
 import { menuClock, openStateText } from '../redirect/pages/menu/hours.js';
 import { JSON_LD_ITEMS_MAX } from '../redirect/pages/menu/json-ld.js';
 

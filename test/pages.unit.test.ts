@@ -5,8 +5,8 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { LINK_TYPES, type LinkType } from '../domain/links/data/index.js';
 import type { ResolvedLink, ResolvedLinkFile } from '../domain/links/resolve/resolved-link.js';
-import { checkedUrl, html } from '../redirect/pages/html.js';
-import { fileUrlOf } from '../redirect/pages/file-urls.js';
+import { checkedUrl, html } from '../redirect/pages/common/html.js';
+import { fileUrlOf } from '../redirect/pages/common/file-urls.js';
 import { renderedPage } from '../redirect/page-render-task.js';
 import {
   attachmentDisposition,

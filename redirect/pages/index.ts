@@ -5,28 +5,28 @@
  */
 import type { LinkType } from '../../domain/links/data/index.js';
 import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
-import { renderVcardPage } from './contact.js';
-import { renderEventPage } from './event.js';
-import { renderGalleryPage, renderImagePage, renderMultiPdfPage, renderPdfPage } from './files.js';
-import { renderLandingPage } from './landing.js';
-import { renderLocationPage } from './location.js';
-import { renderMenuPlaceholderPage } from './menu.js';
-import { renderEmailPage, renderSmsPage } from './messages.js';
-import { renderMultiLinksPage } from './multi-links.js';
-import { renderProductPage } from './product.js';
-import { htmlPage, pageBrand, shownName, type PageContent } from './layout.js';
-import { pageLocale, type PageLocale } from './locale.js';
-import type { Page, PageUrls, Scanner } from './types.js';
-import { renderWifiPage } from './wifi.js';
+import { renderVcardPage } from './contact/contact-page.js';
+import { renderEventPage } from './event/event-page.js';
+import { renderGalleryPage, renderImagePage, renderMultiPdfPage, renderPdfPage } from './files/files-page.js';
+import { renderLandingPage } from './landing/landing-page.js';
+import { renderLocationPage } from './location/location-page.js';
+import { renderMenuPlaceholderPage } from './menu/menu-page.js';
+import { renderEmailPage, renderSmsPage } from './email-sms/email-sms-page.js';
+import { renderMultiLinksPage } from './multi-links/multi-links-page.js';
+import { renderProductPage } from './product/product-page.js';
+import { htmlPage, pageBrand, shownName, type PageContent } from './common/layout.js';
+import { pageLocale, type PageLocale } from './common/locale.js';
+import type { Page, PageUrls, Scanner } from './common/types.js';
+import { renderWifiPage } from './wifi/wifi-page.js';
 
-export { renderVcard, vcardFileName } from './contact.js';
-export { attachmentDisposition } from './download-name.js';
-export { platformOf, type ScannerPlatform } from './maps.js';
-export { DEFAULT_EVENT_DURATION_MINUTES, eventFileName, renderIcs } from './event.js';
-export { CONTENT_SECURITY_POLICY, pageHeaders } from './layout.js';
-export { pageLocale, type PageLocale } from './locale.js';
-export { sendPage } from './send.js';
-export { renderMenuPage } from './menu.js';
+export { renderVcard, vcardFileName } from './contact/contact-page.js';
+export { attachmentDisposition } from './common/download-name.js';
+export { platformOf, type ScannerPlatform } from './common/maps.js';
+export { DEFAULT_EVENT_DURATION_MINUTES, eventFileName, renderIcs } from './event/event-page.js';
+export { CONTENT_SECURITY_POLICY, pageHeaders } from './common/layout.js';
+export { pageLocale, type PageLocale } from './common/locale.js';
+export { sendPage } from './common/send.js';
+export { renderMenuPage } from './menu/menu-page.js';
 export { menuClock } from './menu/hours.js';
 export { framedMenuPolicy } from './menu/script.js';
 export type { MenuPageUrls } from './menu/sections.js';
@@ -39,8 +39,8 @@ export {
   renderUnavailablePage,
   statusBrand,
   type PasswordPageOptions,
-} from './status-pages.js';
-export type { Page, PageUrls, Scanner, UnavailableReason } from './types.js';
+} from './status/status-pages.js';
+export type { Page, PageUrls, Scanner, UnavailableReason } from './common/types.js';
 
 /** The link types answered with a redirect rather than a page. */
 export const REDIRECT_LINK_TYPES = ['website', 'smart-url'] as const satisfies readonly LinkType[];

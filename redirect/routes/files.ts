@@ -31,11 +31,11 @@ import type { ByteRange } from '../../platform/storage/index.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { findVariant, variantStorageKey } from '../../domain/files/image-variants.js';
 import { acceptedCoding, type ContentCoding } from '../../platform/http/accept-encoding.js';
-import { encodeRfc5987 } from '../pages/download-name.js';
-import { html } from '../pages/html.js';
+import { encodeRfc5987 } from '../pages/common/download-name.js';
+import { html } from '../pages/common/html.js';
 import { renderServiceUnavailablePage, sendPage } from '../pages/index.js';
-import { htmlPage } from '../pages/layout.js';
-import type { Page } from '../pages/types.js';
+import { htmlPage } from '../pages/common/layout.js';
+import type { Page } from '../pages/common/types.js';
 
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
 /** A protected link's file: the visitor's browser alone keeps it, briefly (a new password or a lock soon applies). */

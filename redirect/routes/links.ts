@@ -31,9 +31,9 @@ import {
   vcardFileName,
   type PasswordPageOptions,
 } from '../pages/index.js';
-import type { EncodedPage, Page } from '../pages/types.js';
+import type { EncodedPage, Page } from '../pages/common/types.js';
 import { newScanId } from '../../domain/scans/scan-id.js';
-import { linkPageUrls } from '../pages/file-urls.js';
+import { linkPageUrls } from '../pages/common/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import { PreviewsBusyError } from '../menu-preview.js';

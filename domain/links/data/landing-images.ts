@@ -15,7 +15,7 @@ export function isDataImageUrl(value: unknown): value is `data:image/${string}` 
 }
 
 /**
- * Elements whose content is not markup to the landing sanitizer (redirect/pages/landing.ts): an
+ * Elements whose content is not markup to the landing sanitizer (redirect/pages/landing/landing-page.ts): an
  * `<img>` inside them is not an image of the page.
  */
 export const LANDING_NON_TEXT_TAGS = [

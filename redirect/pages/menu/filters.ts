@@ -4,9 +4,9 @@
  */
 import { dietOf } from '../../../domain/cafes/diets.js';
 import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { html, type SafeHtml } from '../html.js';
-import type { PageLocale } from '../locale.js';
-import { menuText } from '../menu-messages.js';
+import { html, type SafeHtml } from '../common/html.js';
+import type { PageLocale } from '../common/locale.js';
+import { menuText } from './menu-messages.js';
 import { allergenKey, allergenLabel, dietLabel } from './words.js';
 
 interface FilterWords {

@@ -5,10 +5,10 @@
 import { cafeClock, type CafeClock, type DayHours, type OpenState } from '../../../domain/cafes/opening-hours.js';
 import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
 import { WEEKDAYS } from '../../../domain/cafes/schemas.js';
-import { weekdayName } from '../catalogue.js';
-import { html, type HtmlValue } from '../html.js';
-import { dateTimeFormat, type PageLocale } from '../locale.js';
-import { menuText } from '../menu-messages.js';
+import { weekdayName } from '../common/catalogue.js';
+import { html, type HtmlValue } from '../common/html.js';
+import { dateTimeFormat, type PageLocale } from '../common/locale.js';
+import { menuText } from './menu-messages.js';
 
 /** The cafe's clock at `now`, and the key of every page rendered at a moment with the same clock. */
 export function menuClock(menu: Pick<PublishedMenu, 'operatingHours' | 'timezone'>, now: Date): CafeClock & { key: string } {

@@ -1,7 +1,7 @@
 /** The menu described to search engines: a schema.org Menu block, its size bounded. */
 import { dietOf, DIETS } from '../../../domain/cafes/diets.js';
 import type { PublishedCategory, PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { SafeHtml } from '../html.js';
+import { SafeHtml } from '../common/html.js';
 import type { MenuPageUrls } from './sections.js';
 
 /** Items described in the schema.org block at most: enough for search engines, without doubling a huge page. */

@@ -6,10 +6,10 @@
 import { dietOf } from '../../../domain/cafes/diets.js';
 import type { PublishedCategory, PublishedItem, PublishedMenu } from '../../../domain/cafes/published-menu.js';
 import type { MenuTheme } from '../../../domain/cafes/themes.js';
-import { html, type HtmlValue, type SafeHtml } from '../html.js';
-import { imageSources, pictureTag, thumbnailTag, type ImageSources } from '../images.js';
-import { formatPrice, type PageLocale } from '../locale.js';
-import { menuText } from '../menu-messages.js';
+import { html, type HtmlValue, type SafeHtml } from '../common/html.js';
+import { imageSources, pictureTag, thumbnailTag, type ImageSources } from '../common/images.js';
+import { formatPrice, type PageLocale } from '../common/locale.js';
+import { menuText } from './menu-messages.js';
 import { allergenKey, dietLabel, SPICE } from './words.js';
 
 /** Where the page's images are served (the redirect's /files/:id). */

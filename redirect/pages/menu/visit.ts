@@ -4,10 +4,10 @@
  */
 import type { CafeClock } from '../../../domain/cafes/opening-hours.js';
 import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { checkedUrl, html, type SafeHtml } from '../html.js';
-import { icon, socialPlatform } from '../icons.js';
-import type { PageLocale } from '../locale.js';
-import { menuText, type MenuTextKey } from '../menu-messages.js';
+import { checkedUrl, html, type SafeHtml } from '../common/html.js';
+import { icon, socialPlatform } from '../common/icons.js';
+import type { PageLocale } from '../common/locale.js';
+import { menuText, type MenuTextKey } from './menu-messages.js';
 import { renderHours } from './hours.js';
 
 export function mapsUrl(address: string): string {

@@ -5,8 +5,8 @@
  */
 import { filterKey } from '../../../domain/cafes/diets.js';
 import type { SpiceLevel } from '../../../domain/cafes/published-menu.js';
-import { pageLocale, type PageLocale } from '../locale.js';
-import { ALLERGEN_TEXT, DIET_TEXT, menuText, type MenuTextKey } from '../menu-messages.js';
+import { pageLocale, type PageLocale } from '../common/locale.js';
+import { ALLERGEN_TEXT, DIET_TEXT, menuText, type MenuTextKey } from './menu-messages.js';
 
 /**
  * A menu page's locale: the cafe's language when it has one (every guest reads the cafe's

@@ -1,0 +1,62 @@
+/** The words of the location page, and the names of the map apps a place opens in. */
+import { catalogue } from '../common/catalogue.js';
+
+export const locationText = catalogue(
+  {
+    openInAppleMaps: 'Open in Apple Maps',
+    openInGoogleMaps: 'Open in Google Maps',
+    openInMapsApp: 'Open in maps app',
+    appleMaps: 'Apple Maps',
+    googleMaps: 'Google Maps',
+    openStreetMap: 'OpenStreetMap',
+    otherMapsApp: 'Other maps app',
+    coordinates: 'Coordinates',
+    alsoOpenIn: 'Also open in',
+  },
+  {
+    pt: {
+      openInAppleMaps: 'Abrir no Apple Maps',
+      openInGoogleMaps: 'Abrir no Google Maps',
+      openInMapsApp: 'Abrir na app de mapas',
+      appleMaps: 'Apple Maps',
+      googleMaps: 'Google Maps',
+      openStreetMap: 'OpenStreetMap',
+      otherMapsApp: 'Outra app de mapas',
+      coordinates: 'Coordenadas',
+      alsoOpenIn: 'Abrir também em',
+    },
+    es: {
+      openInAppleMaps: 'Abrir en Apple Maps',
+      openInGoogleMaps: 'Abrir en Google Maps',
+      openInMapsApp: 'Abrir en la app de mapas',
+      appleMaps: 'Apple Maps',
+      googleMaps: 'Google Maps',
+      openStreetMap: 'OpenStreetMap',
+      otherMapsApp: 'Otra app de mapas',
+      coordinates: 'Coordenadas',
+      alsoOpenIn: 'Abrir también en',
+    },
+    fr: {
+      openInAppleMaps: 'Ouvrir dans Plans',
+      openInGoogleMaps: 'Ouvrir dans Google Maps',
+      openInMapsApp: 'Ouvrir dans l’app de cartes',
+      appleMaps: 'Plans (Apple)',
+      googleMaps: 'Google Maps',
+      openStreetMap: 'OpenStreetMap',
+      otherMapsApp: 'Autre app de cartes',
+      coordinates: 'Coordonnées',
+      alsoOpenIn: 'Ouvrir aussi dans',
+    },
+    de: {
+      openInAppleMaps: 'In Apple Karten öffnen',
+      openInGoogleMaps: 'In Google Maps öffnen',
+      openInMapsApp: 'In Karten-App öffnen',
+      appleMaps: 'Apple Karten',
+      googleMaps: 'Google Maps',
+      openStreetMap: 'OpenStreetMap',
+      otherMapsApp: 'Andere Karten-App',
+      coordinates: 'Koordinaten',
+      alsoOpenIn: 'Auch öffnen in',
+    },
+  },
+);
