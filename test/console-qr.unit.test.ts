@@ -27,8 +27,8 @@ import {
   withLook,
 } from '../console/src/qr/looks.js';
 import { MIN_CONTRAST, scanRisks } from '../console/src/qr/risks.js';
-import { contrastRatio } from '../domain/colour.js';
-import { parseCssColor } from '../domain/qr/color.js';
+import { contrastRatio } from '../domain/colour-contrast.js';
+import { parseCssColor } from '../domain/qr/css-color.js';
 import { withQrDefaults, type QrOptions } from '../domain/qr/options.js';
 import { computeLayout } from '../domain/qr/render/layout.js';
 import { makeMatrix } from '../domain/qr/render/matrix.js';

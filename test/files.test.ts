@@ -16,7 +16,7 @@ import {
   UNSUPPORTED_TYPE_MESSAGE,
 } from '../domain/files/files.js';
 import { sniff } from '../domain/files/sniff.js';
-import { cssIsSafe, sanitizeSvg } from '../domain/files/svg.js';
+import { cssIsSafe, sanitizeSvg } from '../domain/files/svg-sanitize.js';
 import type { MaintenanceJob } from '../domain/jobs/queues.js';
 import { startWorkers } from '../workers/index.js';
 import { maintenanceProcessor } from '../workers/processors/maintenance.js';

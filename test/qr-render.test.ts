@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseCssColor } from '../domain/qr/color.js';
+import { parseCssColor } from '../domain/qr/css-color.js';
 import {
   CORNER_DOT_TYPES,
   CORNER_SQUARE_TYPES,

@@ -6,7 +6,7 @@
  * optional text sent empty clears the field.
  */
 import { z } from 'zod';
-import { hexColorSchema } from '../colour.js';
+import { hexColorSchema } from '../colour-contrast.js';
 import { SPICE_LEVELS } from '../schema.js';
 import { httpUrlHref, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '../links/data/index.js';
 import { qrOptionsSchema } from '../qr/options.js';

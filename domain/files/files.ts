@@ -33,7 +33,7 @@ import { AppError, NotFoundError, ValidationError } from '../errors.js';
 import { makeImageVariants, variantStorageKey, type ImageVariant } from './image-variants.js';
 import { assertStorageFits, lockAccountStorage } from './quota.js';
 import { ALLOWED_TYPES_LABEL, sniff, type SniffedType } from './sniff.js';
-import { sanitizeSvg } from './svg.js';
+import { sanitizeSvg } from './svg-sanitize.js';
 
 /** The database or a transaction on it: the attach/detach functions run inside the link service's transactions. */
 /** What the file functions need from a process's context (the logger only reports failed clean-ups). */

@@ -12,7 +12,7 @@
  * not list (shape, roundSize, round, saveAsBlob) default to the library's values.
  */
 import { z } from 'zod';
-import { isCssColor } from './color.js';
+import { isCssColor } from './css-color.js';
 
 export const DRAW_TYPES = ['canvas', 'svg'] as const;
 export const SHAPE_TYPES = ['square', 'circle'] as const;

@@ -4,7 +4,7 @@
  */
 import type { paths } from '../api/schema.js';
 import { MENU_THEMES, type MenuThemeKey } from '../../../domain/cafes/themes.js';
-import { longHex } from '../../../domain/colour.js';
+import { longHex } from '../../../domain/colour-contrast.js';
 import type { Cafe } from './cafe-list.js';
 
 type ThemeBody = paths['/api/v1/cafes/{id}/theme']['put']['requestBody']['content']['application/json'];

@@ -7,7 +7,7 @@
  */
 import { withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';
 import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import { svgFromMatrix } from '../../../domain/qr/render/svg.js';
+import { svgFromMatrix } from '../../../domain/qr/render/svg-write.js';
 
 /** Drawn this big: enough pixels per module for any short URL's code at the stored margin. */
 const DRAWN_PX = 160;

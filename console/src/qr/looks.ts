@@ -7,7 +7,7 @@
 import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';
 import { computeLayout } from '../../../domain/qr/render/layout.js';
 import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import { svgFromMatrix } from '../../../domain/qr/render/svg.js';
+import { svgFromMatrix } from '../../../domain/qr/render/svg-write.js';
 import { hexColor, storedOptions } from './design.js';
 
 /**

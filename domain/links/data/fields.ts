@@ -3,7 +3,7 @@
  * lists, and the field schemas (URL, email, phone, time zone, dates, colour, file reference).
  */
 import { z } from 'zod';
-import { isCssColor } from '../../qr/color.js';
+import { isCssColor } from '../../qr/css-color.js';
 import { isUuid } from '../../../platform/format/ids.js';
 import { EMAIL_MAX, SHORT_TEXT_MAX, TIMEZONE_MAX, URL_MAX } from './limits.js';
 import { httpUrlHref, isIsoDate, isIsoDateTime, isPhoneNumber, isTimeOfDay } from './formats.js';

@@ -43,5 +43,5 @@
  */
 export { QrRenderError } from './errors.js';
 export type { QrImage } from './scene.js';
-export { renderSvg } from './svg.js';
+export { renderSvg } from './svg-write.js';
 export { renderPng } from './png.js';

@@ -17,7 +17,7 @@
  * Stops keep their order; as in SVG, an offset smaller than the one before it counts as equal to
  * it, and the area beyond the ends takes the end colors (spread "pad").
  */
-import { parseCssColor, type Rgba } from '../color.js';
+import { parseCssColor, type Rgba } from '../css-color.js';
 import type { QrGradient } from '../options.js';
 import { QrRenderError } from './errors.js';
 

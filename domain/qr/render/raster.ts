@@ -26,7 +26,7 @@ import type { QrMatrix } from './encoder.js';
 import type { Paint, Stop } from './paint.js';
 import { drawScene, type Backend, type QrImage } from './scene.js';
 import { flattenArc, ShapeSet, type Sink, type Variant } from './shapes.js';
-import { dataUri } from './svg.js';
+import { dataUri } from './svg-write.js';
 
 export const RESVG_OPTIONS = { font: { loadSystemFonts: false }, logLevel: 'off' } as const;
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
 import type { MenuTheme } from '../../../domain/cafes/themes.js';
-import { AA_CONTRAST, contrastRatio, isHexColor, relativeLuminance, textColorOn } from '../../../domain/colour.js';
+import { AA_CONTRAST, contrastRatio, isHexColor, relativeLuminance, textColorOn } from '../../../domain/colour-contrast.js';
 
 /** A stylesheet beside this module as the page inlines it: without comments and line breaks. */
 const stylesheet = (name: string) =>

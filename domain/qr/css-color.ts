@@ -17,7 +17,7 @@
  * end up in, so rejecting them is safer than guessing.
  */
 
-import type { Rgba } from '../colour.js';
+import type { Rgba } from '../colour-contrast.js';
 
 /** The channels `parseCssColor` answers: `a` is not rounded (`#ff000080` gives 128/255). */
 export type { Rgba };

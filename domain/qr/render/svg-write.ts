@@ -4,7 +4,7 @@
  * of elements instead of the library's one element per module.
  */
 import type { ResolvedQrOptions } from '../options.js';
-import type { Rgba } from '../color.js';
+import type { Rgba } from '../css-color.js';
 import { computeLayout, type LogoBox } from './layout.js';
 import type { QrMatrix } from './encoder.js';
 import { makeMatrix } from './matrix.js';
