@@ -1,27 +1,21 @@
 /**
- * `npm test`: every test, in three steps. First the unit tests and the integration tests, two
- * files at a time (each worker with a database and key namespace of its own: test/support/env.ts);
- * then the tests that start whole process trees, kill them or time things, one file at a time so a
- * neighbour's load cannot starve them; then the browser tests, one file at a time (Chromium is
- * the heaviest thing on the machine).
+ * `npm test`: every test, in tiers that are folders (test/<tier>/<area of the source>/). First
+ * test/unit/ and test/integration/, two files at a time (each worker with a database and key
+ * namespace of its own: test/support/env.ts); then test/processes/, the tests that start whole
+ * process trees, kill them or time things, one file at a time so a neighbour's load cannot starve
+ * them; then test/browser/, one file at a time (Chromium is the heaviest thing on the machine).
  */
 import { defineConfig, type TestUserConfig } from 'vitest/config';
 import { TEST_WORKERS, testEnv } from './test/support/env.js';
 
+/** Pure functions and files of the repository: no services. */
+const UNIT = 'test/unit/**/*.test.ts';
+/** Against real Postgres, Redis, object storage and in-process or spawned roles. */
+const INTEGRATION = 'test/integration/**/*.test.ts';
 /** Process trees, SIGKILLs and timing: alone on the machine. */
-const ALONE = [
-  'test/supervisor.test.ts',
-  'test/processes.test.ts',
-  'test/scale-out.test.ts',
-  'test/scan-path-durability.test.ts',
-  'test/scans-durability.test.ts',
-  'test/bulk-generate-durability.test.ts',
-  'test/fairness.test.ts',
-  'test/bulk-pacing.test.ts',
-  'test/rolling-restart.test.ts',
-];
-const BROWSER = ['test/**/*-browser.test.ts'];
-const UNIT = 'test/**/*.unit.test.ts';
+const PROCESSES = 'test/processes/**/*.test.ts';
+/** A real Chromium. */
+const BROWSER = 'test/browser/**/*.test.ts';
 
 /** How a test runs against the real services; vitest.coverage.config.ts runs its tests so too. */
 export const realServices = {
@@ -44,15 +38,14 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'fast',
-          include: ['test/**/*.test.ts'],
-          exclude: [UNIT, ...ALONE, ...BROWSER],
+          name: 'integration',
+          include: [INTEGRATION],
           maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
-      { extends: true, test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } } },
-      { extends: true, test: { name: 'browser', include: BROWSER, maxWorkers: 1, sequence: { groupOrder: 3 } } },
+      { extends: true, test: { name: 'processes', include: [PROCESSES], maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'browser', include: [BROWSER], maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],
   },
 });

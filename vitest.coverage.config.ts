@@ -23,20 +23,20 @@ export default defineConfig({
     maxWorkers: TEST_WORKERS,
     include: [
       // SVG sanitiser
-      'test/files.test.ts',
+      'test/integration/files/files.test.ts',
       // HTML sanitiser (landing pages)
-      'test/pages.unit.test.ts',
-      'test/landing-images.test.ts',
+      'test/unit/redirect/pages.unit.test.ts',
+      'test/integration/links/landing-images.test.ts',
       // QR renderer (its encoder's exhaustive test of every version, qr-encoder.unit.test.ts, takes
       // minutes under coverage; the renderer's tests reach all but a few lines of the encoder)
-      'test/qr-render.test.ts',
-      'test/qr-options.unit.test.ts',
+      'test/integration/qr/qr-render.test.ts',
+      'test/unit/qr/qr-options.unit.test.ts',
       // Authentication and CSRF
-      'test/auth.test.ts',
-      'test/auth-limits.test.ts',
-      'test/api-key-cache.test.ts',
-      'test/api-keys.test.ts',
-      'test/people-sessions.test.ts',
+      'test/integration/accounts/auth.test.ts',
+      'test/integration/accounts/auth-limits.test.ts',
+      'test/integration/accounts/api-key-cache.test.ts',
+      'test/integration/accounts/api-keys.test.ts',
+      'test/integration/people/people-sessions.test.ts',
     ],
     coverage: {
       provider: 'v8',

@@ -1,6 +1,6 @@
 /**
  * `npm run test:unit`: the tests that need no Postgres, Redis, browser or child process
- * (`test/**\/*.unit.test.ts`). Postgres and Redis point at closed ports here, so a unit test that
+ * (`test/unit/`). Postgres and Redis point at closed ports here, so a unit test that
  * starts needing them fails at once instead of passing on a developer's machine only.
  */
 import { defineConfig } from 'vitest/config';
@@ -8,7 +8,7 @@ import { testEnv } from './test/support/env.js';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.unit.test.ts'],
+    include: ['test/unit/**/*.test.ts'],
     // The TEST_ variables reach testEnv as the test files import it: a unit test that reads
     // testEnv.REDIS_URL or testEnv.DATABASE_URL gets the closed port too.
     env: {

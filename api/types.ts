@@ -57,7 +57,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Every route under /api/v1 must declare this; routes without it are public (health, docs). */
     auth?: AuthRequirement;
-    /** Every POST, PUT, PATCH and DELETE under /api/v1 must declare this (test/audit.test.ts). */
+    /** Every POST, PUT, PATCH and DELETE under /api/v1 must declare this (test/integration/audit/audit.test.ts). */
     audit?: AuditSpec | NoAudit;
   }
 }

@@ -2,7 +2,7 @@
  * `npm run api-types`: writes the api's OpenAPI document (docs/openapi.json) and, from it, the
  * console's API types (console/src/api/schema.d.ts, openapi-typescript), so a changed route breaks
  * the console's typecheck. Both are committed: a clean clone type-checks without Postgres or
- * Redis, and test/api-documents.test.ts fails when either is not what the routes make now. The
+ * Redis, and test/integration/api/api-documents.test.ts fails when either is not what the routes make now. The
  * app is built with the default configuration (only where Postgres and Redis are is taken from
  * the environment), so descriptions that quote a setting do not depend on who generates them.
  */

@@ -104,7 +104,7 @@ function walk(db: Buffer, places: Places): Walked {
   const reader = new Reader<Response>(db);
   const { nodeCount, nodeByteSize, recordSize, ipVersion } = reader.metadata;
   // The reader decodes a data record only behind its private resolveDataPointer; the comparison
-  // test (test/geo-table.unit.test.ts) fails if that ever stops giving what `get` gives.
+  // test (test/unit/scans/geo-table.unit.test.ts) fails if that ever stops giving what `get` gives.
   const resolveDataPointer: unknown = Reflect.get(reader, 'resolveDataPointer');
   if (typeof resolveDataPointer !== 'function') throw new Error('maxmind Reader without resolveDataPointer');
   const decode = (pointer: number) => resolveDataPointer.call(reader, pointer) as DbipCityRecord | null;

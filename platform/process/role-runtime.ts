@@ -1,7 +1,7 @@
 /**
  * Each role's entry module and the Node.js flags and environment it runs with. `npm start` runs
  * them (main.ts), the benches start roles with them, and `npm run start:<role>`, the image and
- * docker-compose.yml repeat them as text (test/deploy-files.unit.test.ts checks that they agree).
+ * docker-compose.yml repeat them as text (test/unit/repository/deploy-files.unit.test.ts checks that they agree).
  */
 export interface RoleRuntime {
   /** The entry module, from the repository's root (dist/ holds it as .js). */

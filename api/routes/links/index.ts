@@ -65,7 +65,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     // Streamed (docs/decisions/0106-list-pages-are-streamed-not-built.md): a page of 1000 big links
     // is hundreds of MB of JSON, so it is written a chunk of links at a time rather than built
     // whole. The schema above documents the answer; the stream writes what it would serialize
-    // (test/links-list-stream.test.ts).
+    // (test/integration/links/links-list-stream.test.ts).
     handler: async (request, reply) => {
       const { principal } = request;
       const { accountId } = principal;

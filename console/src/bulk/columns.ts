@@ -1,7 +1,7 @@
 /**
  * The columns a bulk CSV takes for each link type, as the API's record schemas require them
  * (domain/bulk/schemas.ts; the OpenAPI document types `data` only as a list, so the generated
- * client cannot say). test/console-bulk.unit.test.ts holds this list to those schemas, so it
+ * client cannot say). test/unit/console/console-bulk.unit.test.ts holds this list to those schemas, so it
  * cannot drift from what the API checks. Also the sample file offered for each type.
  */
 import type { paths } from '../api/schema.js';

@@ -2,7 +2,7 @@
  * CSV text as the preview table shows it, numbered as the API numbers it. The API reads the same
  * text with csv-parse (`bom`, `skip_empty_lines`; domain/bulk/csv.ts) and names a record by
  * `file.row[N]`, N being its place among the records plus one for the header; this reader reads
- * quotes, line ends and blank lines the same way (test/console-bulk.unit.test.ts compares the two),
+ * quotes, line ends and blank lines the same way (test/unit/console/console-bulk.unit.test.ts compares the two),
  * so row 5 here is the API's row 5. Where csv-parse would refuse the file (an unclosed quote, a row
  * with another number of cells) this reader keeps going: the preview still shows the rows, and the
  * API's check says what is wrong at `file`.

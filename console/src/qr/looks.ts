@@ -1,7 +1,7 @@
 /**
  * The designer's ready-made choices: named looks applied in one click, the design a new code
  * starts from, the colour swatches, and the small drawn samples of each dot and corner style.
- * Every look and the default pass every check in risks.ts (test/console-qr.unit.test.ts holds
+ * Every look and the default pass every check in risks.ts (test/unit/console/console-qr.unit.test.ts holds
  * them to it for codes of every size), so a person who only clicks gets a code that scans.
  */
 import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';

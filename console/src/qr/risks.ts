@@ -4,7 +4,7 @@
  * the same numbers the renderer drew with.
  *
  * Thresholds, measured with the project's renderer and its test decoder (jsQR; zbar too where
- * installed) in test/qr-scan-risks.test.ts:
+ * installed) in test/integration/qr/qr-scan-risks.test.ts:
  * - Contrast: grey dots on white stop decoding at about 2:1 (#bbbbbb, 1.9:1, fails; #aaaaaa,
  *   2.3:1, reads) on a perfect digital image. Print, glare and a phone camera lose contrast, so we
  *   warn below 3:1, WCAG's minimum for non-text graphics, about 1.5× above that edge.

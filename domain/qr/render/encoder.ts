@@ -4,7 +4,7 @@
  * library's look. Written for speed: qrcode-generator scores its 8 masks on nested arrays through
  * a method call per module and takes ~1 ms for a short URL; this takes about a tenth of that
  * (typed arrays, one pass per mask, function patterns built once per version).
- * test/qr-encoder.unit.test.ts compares the two on some 2,000 inputs, every version included.
+ * test/unit/qr/qr-encoder.unit.test.ts compares the two on some 2,000 inputs, every version included.
  *
  * Where qrcode-generator departs from ISO/IEC 18004, we follow it, because the same data must give
  * the same picture:

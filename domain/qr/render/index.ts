@@ -2,7 +2,7 @@
  * Native QR renderer: qr_options in qr-code-styling 1.9.2's schema (`ResolvedQrOptions`) → an
  * SVG document or a PNG file that look like that library's output, without a DOM, in about a
  * millisecond or two (`npm run bench -- qr`). Our own code throughout; comments name the library
- * behaviour each part matches. Checked against the library itself in test/qr-render.test.ts.
+ * behaviour each part matches. Checked against the library itself in test/integration/qr/qr-render.test.ts.
  *
  * - `renderSvg(opts, image?)`: a standalone SVG string; one <path> per layer (background, data
  *   modules, finder rings, finder eyes), gradients in <defs>, the logo as a data: URI.
@@ -21,7 +21,7 @@
  *
  * Matching the library:
  * - Matrix: our encoder (encoder.ts) makes module for module the matrix of the qrcode-generator
- *   1.x the library bundles: same version, mask and data encoding (test/qr-encoder.unit.test.ts).
+ *   1.x the library bundles: same version, mask and data encoding (test/unit/qr/qr-encoder.unit.test.ts).
  *   Byte mode keeps the low 8 bits of each UTF-16 unit (Latin-1 survives, other characters are
  *   mangled, exactly as in the library's codes; our short URLs are ASCII).
  * - Geometry: see layout.ts (drawing area, whole-pixel module size with `roundSize`, centring,
