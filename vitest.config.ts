@@ -7,6 +7,9 @@
  */
 import { defineConfig, type TestUserConfig } from 'vitest/config';
 import { TEST_WORKERS, testEnv } from './test/support/env.js';
+import { requireTestNode } from './test/support/node-version.js';
+
+requireTestNode();
 
 /** Process trees, SIGKILLs and timing: alone on the machine. */
 const ALONE = [

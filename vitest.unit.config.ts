@@ -5,6 +5,9 @@
  */
 import { defineConfig } from 'vitest/config';
 import { testEnv } from './test/support/env.js';
+import { requireTestNode } from './test/support/node-version.js';
+
+requireTestNode();
 
 export default defineConfig({
   test: {
