@@ -2,7 +2,7 @@
 /**
  * `npm run build`: compiles every process, worker thread and child entry to plain JavaScript in
  * dist/, one esbuild bundle per entry (the repository's own modules inlined, packages left to
- * node_modules), with source maps. `npm start` and the image run these with plain `node`; tsx is
+ * node_modules but for drizzle-orm: INLINED_PACKAGES), with source maps. `npm start` and the image run these with plain `node`; tsx is
  * for development, tests and benches only. Plain JavaScript itself, so it runs after
  * `npm ci --omit=dev`; esbuild and Vite are development dependencies (decision 0423), loaded only
  * when something must be compiled. A production install runs from a build made elsewhere (the
@@ -89,6 +89,31 @@ export async function sourceHash() {
 
 const outputOf = (entry) => entry.replace(/\.(ts|mjs)$/, '.js');
 
+/**
+ * Packages inlined into the bundles instead of left to node_modules. drizzle-orm is ~450 modules
+ * under one 175 KB package.json, and Node 22.21+/24 parses a package's package.json again for
+ * each module it loads from it (nodejs/node#60397): on Node 24 importing drizzle-orm took ~2 s of
+ * CPU and ~220 MB of peak resident memory in every process that uses it, against ~0.3 s and
+ * ~50 MB on Node 20. Inlined, Node loads none of its modules. (package-lock.json is an input of the
+ * source hash, so a new drizzle-orm rebuilds.)
+ */
+const INLINED_PACKAGES = new Set(['drizzle-orm']);
+
+/** `packages: 'external'`, except the INLINED_PACKAGES. */
+function externalPackages() {
+  return {
+    name: 'qrlinks-external-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const parts = args.path.split('/');
+        const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+        return INLINED_PACKAGES.has(name) ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
+
 /** The esbuild plugin behind the two rewrites above, for the bundle written to `outfile`. */
 function sourcePaths(outfile) {
   const loaders = { '.ts': 'ts', '.tsx': 'tsx', '.mts': 'ts', '.mjs': 'js', '.js': 'js' };
@@ -151,7 +176,6 @@ export async function build() {
           entryPoints: [join(ROOT, entry)],
           outfile,
           bundle: true,
-          packages: 'external',
           platform: 'node',
           format: 'esm',
           target: 'node20',
@@ -159,7 +183,7 @@ export async function build() {
           // The sources are in the image beside dist/; a map that only points at them is much smaller.
           sourcesContent: false,
           define: { QRLINKS_COMPILED: 'true' },
-          plugins: [sourcePaths(join(DIST, outputOf(entry)))],
+          plugins: [externalPackages(), sourcePaths(join(DIST, outputOf(entry)))],
           logLevel: 'warning',
         });
       }),

@@ -89,7 +89,7 @@ const TURN_REDIS_WAIT_MS = 500;
 
 /** Each job's BullMQ priority (the job hash's field only: a payload may be megabytes); null: no such job. */
 async function bullmqPriorities(queue: Queue, ids: string[]): Promise<Array<number | null>> {
-  const client = await queue.client;
+  const client = await queue.getBackend().client;
   // Sent together on one connection: one round trip.
   const values = await Promise.all(ids.map((id) => client.hget(queue.toKey(id), 'priority')));
   return values.map((value) => (value === null ? null : Number(value)));

@@ -4,6 +4,9 @@
  * then the real workers writing them to Postgres, where no salt and no address may end up.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeScanBatch } from '../../../domain/scans/batch.js';
@@ -18,6 +21,12 @@ const IPHONE =
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36';
 /** Its own queue prefix: no worker of another test file takes these batches before they are read. */
 const PREFIX = `${process.env.REDIS_NAMESPACE}-visitor-keys-${randomUUID().slice(0, 8)}`;
+/**
+ * And its own spool folder: a redirect takes over every write-ahead file it finds in its folder
+ * (decision 0385) and queues it under its own prefix, so in the worker's shared folder the files an
+ * earlier test file's redirect left would be sent here, and read below as if they were these scans.
+ */
+let spool: string;
 
 let api: TestApi;
 let me: TestAccount;
@@ -26,7 +35,8 @@ let workers: RunningWorkers | undefined;
 let connection: Redis;
 
 beforeAll(async () => {
-  api = await startTestApi({ REDIS_NAMESPACE: PREFIX, TRUSTED_PROXIES: '127.0.0.1' });
+  spool = await mkdtemp(join(tmpdir(), 'qrlinks-visitor-keys-spool-'));
+  api = await startTestApi({ REDIS_NAMESPACE: PREFIX, TRUSTED_PROXIES: '127.0.0.1', SCAN_SPOOL_DIR: spool });
   me = await createTestAccount(api.ctx);
   redirects = [await startTestRedirect(api.ctx), await startTestRedirect(api.ctx)];
   connection = new Redis(process.env.REDIS_URL!);
@@ -39,6 +49,7 @@ afterAll(async () => {
   const keys = await connection.keys(`${PREFIX}:visitor-salt:*`);
   if (keys.length > 0) await connection.del(...keys);
   await connection.quit();
+  await rm(spool, { recursive: true, force: true });
 });
 
 const createLink = () => createLinkVia(api.app, me.key, { name: 'Table', type: 'website', data: { url: 'https://example.com/menu' } });

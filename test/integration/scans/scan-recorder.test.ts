@@ -113,7 +113,7 @@ function scan(): RecordedScan {
 }
 
 async function queuedScans(queue: Queue<ScanBatchPayload>): Promise<ScanEvent[]> {
-  const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused']);
+  const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed']);
   return jobs.flatMap((job) => decodeScanBatch(job.data));
 }
 
@@ -121,7 +121,7 @@ const ids = (scans: Array<{ id: string }>) => scans.map((s) => s.id).sort();
 
 /** Acknowledges every queued batch, as a worker does once it has written them. */
 async function acknowledgeQueued(queue: Queue<ScanBatchPayload>): Promise<string[]> {
-  const jobIds = (await queue.getJobs(['waiting', 'prioritized', 'delayed', 'paused'])).map((j) => j.id!);
+  const jobIds = (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).map((j) => j.id!);
   await Promise.all(jobIds.map((id) => acks.acknowledge(id)));
   return jobIds;
 }
