@@ -7,7 +7,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 # Every role compiled to plain JavaScript in dist/ (scripts/build.mjs, esbuild), and the browser
 # console the api serves at / (console/build.ts; esbuild and Vite are production dependencies for this),
-# and the geo table every role reads (domain/scans/geo-table-build.ts), so no container builds its own.
+# and the geo table every role reads (platform/geo/geo-table-build.ts), so no container builds its own.
 RUN node scripts/build.mjs
 # Scans a redirect process could not hand to Redis at shutdown are spooled here (a volume in compose);
 # secrets the service makes itself (the password cookie's) are kept in data/secrets (a shared volume in compose).

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { accounts } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';

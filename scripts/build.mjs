@@ -7,7 +7,7 @@
  * `npm ci --omit=dev` (esbuild is a production dependency).
  *
  * Without arguments it then builds the browser console too (console/build.ts, itself a no-op when
- * console/dist is current) and the geo table (domain/scans/geo-table-build.ts), as the image needs. `--if-stale` compiles the server only, and only
+ * console/dist is current) and the geo table (platform/geo/geo-table-build.ts), as the image needs. `--if-stale` compiles the server only, and only
  * when its sources changed since the last build: a hash of everything the bundles are made from is
  * kept in dist/.source-hash, so `npm start` calls it every time (and builds the console later, in
  * cli/prepare.ts).
@@ -42,10 +42,10 @@ const ENTRIES = [
   'cli/migrate.ts',
   'console/build.ts',
   'redirect/page-render-worker.mjs',
-  'domain/qr/render-worker.mjs',
-  'domain/files/pdf-preview-worker.mjs',
+  'infra/qr/render-worker.mjs',
+  'platform/images/pdf-preview-worker.mjs',
   'api/json-body-worker.mjs',
-  'domain/scans/geo-table-build.ts',
+  'platform/geo/geo-table-build.ts',
 ];
 /** The menu page's browser script, compiled as redirect/pages/menu/script.ts compiles it. */
 const MENU_CLIENT = 'redirect/pages/menu/client.ts';
@@ -56,6 +56,7 @@ const INPUTS = [
   'redirect',
   'workers',
   'cli',
+  'infra',
   'domain',
   'platform',
   'console/build.ts',
@@ -169,7 +170,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const result = await ensureConsoleBuilt((line) => process.stderr.write(`qrlinks: ${line}\n`));
     process.stderr.write(`qrlinks: console ${result === 'built' ? 'built' : 'already current'} (console/dist)\n`);
     // The image's roles start without npm start's preparation, so the geo table is made here.
-    const { ensureGeoTable, describeGeoTableBuild } = await import(pathToFileURL(join(DIST, 'domain/scans/geo-table-build.js')).href);
+    const { ensureGeoTable, describeGeoTableBuild } = await import(pathToFileURL(join(DIST, 'platform/geo/geo-table-build.js')).href);
     const geo = ensureGeoTable();
     process.stderr.write(`qrlinks: ${geo ? describeGeoTableBuild(geo) : 'geo table already current'}\n`);
   }
