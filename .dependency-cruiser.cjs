@@ -1,11 +1,53 @@
 /**
  * The layers, top to bottom: entry processes (api/, redirect/, workers/, cli/, main.ts) over the
- * domain (domain/) over the platform (platform/). An import may point down or sideways within
- * its own layer, never up, and never round in a cycle. The console (console/src) is a browser
- * app: it speaks to the api over HTTP and may bundle pure domain rules, nothing of the server.
+ * adapters and composition root (infra/) over the domain (domain/) over the platform (platform/).
+ * An import may point down or sideways within its own layer, never up, and never round in a
+ * cycle. The console (console/src) is a browser app: it speaks to the api over HTTP and may bundle
+ * pure domain rules, nothing of the server.
  */
 const ENTRIES = '^(api|redirect|workers|cli)/|^main\\.ts$';
+const INFRA = '^infra/';
 const FASTIFY = '^node_modules/(fastify|@fastify/|fastify-plugin|fastify-type-provider-zod)';
+
+/**
+ * What the domain may not import (docs/decisions/0421): the Postgres driver (the domain queries
+ * through Drizzle), the queue, thread and process machinery, image libraries, the file system and
+ * the network. They are reached through platform/ and infra/.
+ */
+const INFRASTRUCTURE_PACKAGES =
+  '^node_modules/(pg|pg-[^/]+|bullmq|ioredis|piscina|sharp|maxmind|minio|nodemailer|@napi-rs/canvas|pdfjs-dist|archiver)/';
+const INFRASTRUCTURE_CORE = '^(fs|fs/promises|child_process|worker_threads|cluster|net|tls|http|https|http2|dgram|os)$';
+
+/**
+ * Counted exceptions to domain-no-queue-client: the domain's jobs code still speaks BullMQ's types
+ * and classes. The list may only shrink; a file leaves it when its queue work moves to infra/.
+ */
+const BULLMQ_IN_DOMAIN = [
+  '^domain/jobs/queues\\.ts$',
+  '^domain/jobs/records\\.ts$',
+  '^domain/jobs/turns\\.ts$',
+  '^domain/jobs/files\\.ts$',
+  '^domain/jobs/wait\\.ts$',
+  '^domain/jobs/worker-options\\.ts$',
+  '^domain/bulk/idempotency\\.ts$',
+  '^domain/scans/scan-jobs\\.ts$',
+];
+
+/**
+ * Counted exceptions to domain-sql-through-drizzle: the modules that run SQL of their own on the
+ * pool (the scan path's hot statements, the ingester's COPY, the export's cursor), and the
+ * database handle that carries the pool. The list may only shrink.
+ */
+const RAW_SQL_IN_DOMAIN = [
+  '^domain/database\\.ts$',
+  '^domain/analytics/export\\.ts$',
+  '^domain/cafes/published-menu\\.ts$',
+  '^domain/links/resolve/link-resolver\\.ts$',
+  '^domain/links/resolve/load\\.ts$',
+  '^domain/links/resolve/scan-limit\\.ts$',
+  '^domain/scans/batch-acks\\.ts$',
+  '^domain/scans/ingest\\.ts$',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,8 +62,38 @@ module.exports = {
     {
       name: 'domain-not-up',
       severity: 'error',
-      comment: 'The domain returns plain values; the entry processes speak HTTP, pages and jobs.',
+      comment:
+        'The domain returns plain values; the entry processes speak HTTP, pages and jobs; infra/ builds on the domain, not under it.',
       from: { path: '^domain/' },
+      to: { path: [ENTRIES, INFRA, '^console/'] },
+    },
+    {
+      name: 'domain-no-infrastructure',
+      severity: 'error',
+      comment: 'The domain touches no driver, thread, process, file or socket itself: platform/ and infra/ do (decision 0421).',
+      from: { path: '^domain/' },
+      to: { path: [INFRASTRUCTURE_PACKAGES, INFRASTRUCTURE_CORE], pathNot: '^node_modules/bullmq/' },
+    },
+    {
+      name: 'domain-no-queue-client',
+      severity: 'error',
+      comment: 'BullMQ stays out of the domain but for the counted files in BULLMQ_IN_DOMAIN (decision 0421).',
+      from: { path: '^domain/', pathNot: BULLMQ_IN_DOMAIN },
+      to: { path: '^node_modules/bullmq/' },
+    },
+    {
+      name: 'domain-sql-through-drizzle',
+      severity: 'error',
+      comment:
+        'The domain queries Postgres through Drizzle; raw SQL on the pool only in the counted files in RAW_SQL_IN_DOMAIN (decision 0421).',
+      from: { path: '^domain/', pathNot: RAW_SQL_IN_DOMAIN },
+      to: { path: '^platform/database/raw\\.ts$' },
+    },
+    {
+      name: 'infra-not-up',
+      severity: 'error',
+      comment: 'The adapters and the composition root serve every entry process and know none of them.',
+      from: { path: INFRA },
       to: { path: [ENTRIES, '^console/'] },
     },
     {
@@ -36,7 +108,7 @@ module.exports = {
       severity: 'error',
       comment: 'The platform knows nothing of links, cafes or scans.',
       from: { path: '^platform/' },
-      to: { path: ['^domain/', ENTRIES, '^console/'] },
+      to: { path: ['^domain/', INFRA, ENTRIES, '^console/'] },
     },
     {
       name: 'entries-apart',
@@ -50,13 +122,29 @@ module.exports = {
       severity: 'error',
       comment: 'The browser console reaches the server only through the generated API client.',
       from: { path: '^console/src/' },
-      to: { path: [ENTRIES, '^platform/'] },
+      to: { path: [ENTRIES, INFRA, '^platform/'] },
     },
     {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},
       to: { couldNotResolve: true, pathNot: '\\.css$' },
+    },
+  ],
+  // A listed exception that no longer imports what it is excused for must leave its list: the
+  // counts in decision 0421 only go down.
+  required: [
+    {
+      name: 'bullmq-exception-still-used',
+      severity: 'error',
+      module: { path: BULLMQ_IN_DOMAIN },
+      to: { path: '^node_modules/bullmq/' },
+    },
+    {
+      name: 'raw-sql-exception-still-used',
+      severity: 'error',
+      module: { path: RAW_SQL_IN_DOMAIN },
+      to: { path: '^platform/database/raw\\.ts$' },
     },
   ],
   options: {

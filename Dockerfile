@@ -5,7 +5,7 @@
 # --- build: every dependency (esbuild, Vite and the console's browser packages are development
 # dependencies), then every role compiled to plain JavaScript in dist/ (scripts/build.mjs), the
 # browser console the api serves at / (console/dist, console/build.ts), and the geo table every role
-# reads (node_modules/.cache/qrlinks, domain/scans/geo-table-build.ts), so no container builds its own.
+# reads (node_modules/.cache/qrlinks, platform/geo/geo-table-build.ts), so no container builds its own.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -41,6 +41,19 @@ export default defineConfig(
       // An `any` switches the checks above off for everything it touches: each one is there on
       // purpose, said so where it is with an eslint-disable comment.
       '@typescript-eslint/no-explicit-any': 'error',
+      // `x as unknown as T` tells the compiler to believe anything: narrow with a check (a type
+      // guard, a parser) or build the value with its real type instead (docs/decisions/0421).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression > TSAsExpression.expression[typeAnnotation.type="TSUnknownKeyword"]',
+          message: 'No `as unknown as`: narrow with a checked type guard or a parser, or type the value where it is made.',
+        },
+        {
+          selector: 'TSAsExpression > TSTypeAssertion.expression[typeAnnotation.type="TSUnknownKeyword"]',
+          message: 'No `<unknown>x as T`: narrow with a checked type guard or a parser, or type the value where it is made.',
+        },
+      ],
     },
   },
 );

@@ -1,7 +1,7 @@
 /** `npm run start:api`: the management API alone. */
 import { migrateDatabase } from '../platform/database/migrate.js';
 import { loadConfigOrExit } from '../platform/config/index.js';
-import { closeContext, createContext } from '../domain/context.js';
+import { closeContext, createContext } from '../infra/context.js';
 import { onShutdown } from '../platform/process/lifecycle.js';
 import { waitForDependencies } from '../platform/process/startup.js';
 import { announceReady } from '../platform/process/supervisor.js';

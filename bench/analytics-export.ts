@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { scansCsv } from '../domain/analytics/export.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { freePort, freshDatabase, printTable, procStatusMb, startServer, startWorker } from './support.js';

@@ -9,7 +9,7 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { accounts, apiKeys } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';

@@ -17,7 +17,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
 import { withQrDefaults } from '../domain/qr/options.js';

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { accounts } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';
@@ -39,7 +39,7 @@ export async function timesToSelector(
     await context.addInitScript((k) => sessionStorage.setItem('qrlinks.apiKey', k), key);
     if (options.inPage) {
       await context.addInitScript((selector) => {
-        const seen = window as unknown as { readyAt?: number };
+        const seen: Window & { readyAt?: number } = window;
         const check = () => seen.readyAt ?? (document.querySelector(selector) && (seen.readyAt = performance.now()));
         new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
       }, ready);
@@ -47,7 +47,7 @@ export async function timesToSelector(
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForSelector(ready, { timeout: 30_000 });
-    const ms = await page.evaluate(() => (window as unknown as { readyAt?: number }).readyAt ?? performance.now());
+    const ms = await page.evaluate(() => (window as Window & { readyAt?: number }).readyAt ?? performance.now());
     if (i > 0) times.push(ms);
     await context.close();
   }

@@ -1,5 +1,5 @@
 /**
- * Geo look-ups: the compact table (domain/scans/geo-table.ts) against what it replaced, the maxmind
+ * Geo look-ups: the compact table (platform/geo/geo-table.ts) against what it replaced, the maxmind
  * reader over both DB-IP files read whole (the baseline, same run). Each round of memory and speed
  * runs in a fresh process (bench/baselines/geo-load.ts), rounds of the two alternating; then the
  * table's build time (in this process, into a temporary file) and a comparison of 100,000
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { geoDatabase, openGeoTable } from '../domain/scans/geo.js';
-import { decodeGeoTable } from '../domain/scans/geo-table.js';
-import { buildGeoTable, defaultGeoTablePath } from '../domain/scans/geo-table-build.js';
+import { decodeGeoTable } from '../platform/geo/geo-table.js';
+import { buildGeoTable, defaultGeoTablePath } from '../platform/geo/geo-table-build.js';
 import { mmdbLookup, sampleAddresses } from '../test/support/geo-addresses.js';
 import { median, printTable, ROOT } from './support.js';
 

@@ -4,7 +4,8 @@
  * (the cost of moving that much JSON at all), measured in the same run.
  */
 import { eq, sql } from 'drizzle-orm';
-import { createDatabase, type DatabaseHandle } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
+import type { DatabaseHandle } from '../domain/database.js';
 import { accounts } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';

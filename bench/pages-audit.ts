@@ -149,7 +149,7 @@ async function runAxe(browser: Browser, url: string, note: string[]): Promise<No
     await page.addScriptTag({ path: AXE_SCRIPT });
     return await page.evaluate(async (tags) => {
       const axe = (
-        window as unknown as {
+        window as typeof window & {
           axe: {
             run(
               context: Document,

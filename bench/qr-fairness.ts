@@ -7,7 +7,7 @@
  * 500). The api is a child process with its default render settings (QR_RENDER_THREADS = cores − 1).
  */
 import { eq } from 'drizzle-orm';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { accounts } from '../domain/schema.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { createApiKey } from '../domain/accounts/api-keys.js';

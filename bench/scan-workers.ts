@@ -16,7 +16,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';

@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { createAccount } from '../domain/accounts/accounts.js';
 import { encodeScanBatch } from '../domain/scans/batch.js';
 import { loadGeo } from '../domain/scans/geo.js';

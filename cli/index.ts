@@ -18,7 +18,7 @@
  */
 import { parseArgs } from 'node:util';
 import { migrateDatabase } from '../platform/database/migrate.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { createAccount, findAccount, listAccounts } from '../domain/accounts/accounts.js';
 import { createApiKey, revokeApiKey, type KeyChangeAnnouncer } from '../domain/accounts/api-keys.js';
 import { PLANS, type Plan } from '../domain/accounts/plans.js';

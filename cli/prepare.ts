@@ -2,17 +2,17 @@
  * `npm start`'s preparation, a short-lived child of the supervisor (main.ts): reads the
  * configuration, waits until Postgres and Redis answer, applies migrations once, builds the
  * browser console if its sources changed (console/build.ts) and the geo table if it is missing
- * (domain/scans/geo-table-build.ts: ~700 MB for tens of seconds, better here than in a serving
+ * (platform/geo/geo-table-build.ts: ~700 MB for tens of seconds, better here than in a serving
  * redirect), then hands the supervisor what it
  * needs to run the roles (over the IPC channel) and exits. Everything heavy `npm start` needs once
  * (zod, pg, drizzle, Vite) is loaded here and freed with this process, so the supervisor that
  * stays for the life of the service loads none of it.
  */
 import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../domain/database.js';
+import { createDatabase } from '../infra/database.js';
 import { issueSetupToken } from '../domain/people/setup.js';
 import { consoleLink } from '../domain/people/tokens.js';
-import { describeGeoTableBuild, ensureGeoTable } from '../domain/scans/geo-table-build.js';
+import { describeGeoTableBuild, ensureGeoTable } from '../platform/geo/geo-table-build.js';
 import { loadConfigOrExit } from '../platform/config/index.js';
 import { migrateDatabase } from '../platform/database/migrate.js';
 import { waitForDependencies, withoutPassword } from '../platform/process/startup.js';

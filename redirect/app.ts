@@ -6,7 +6,8 @@
 import { Gauge } from 'prom-client';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { passwordCookieSecrets } from '../platform/config/secrets.js';
-import { checkReadiness, type AppContext } from '../domain/context.js';
+import { checkReadiness } from '../infra/context.js';
+import type { AppContext } from '../domain/context.js';
 import { gracefulHttp } from '../platform/http/graceful.js';
 import { lingerBeforeClose } from '../platform/http/lingering-close.js';
 import routeTablePlugin from '../platform/http/route-table.js';
@@ -23,7 +24,7 @@ import { createFailFastRedis, createRedis } from '../platform/redis/client.js';
 import { Invalidations } from '../platform/redis/invalidations.js';
 import { createVisitorDescriber } from '../domain/scans/visitor.js';
 import { VisitorKeys } from '../domain/scans/visitor-key.js';
-import { ScanRecorder } from '../domain/scans/recorder.js';
+import { ScanRecorder } from '../infra/scans/recorder.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';

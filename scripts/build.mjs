@@ -10,7 +10,7 @@
  * neither, and if a build is needed without them it says so in one line and exits 1.
  *
  * Without arguments it then builds the browser console too (console/build.ts, itself a no-op when
- * console/dist is current) and the geo table (domain/scans/geo-table-build.ts), as the image needs. `--if-stale` compiles the server only, and only
+ * console/dist is current) and the geo table (platform/geo/geo-table-build.ts), as the image needs. `--if-stale` compiles the server only, and only
  * when its sources changed since the last build: a hash of everything the bundles are made from is
  * kept in dist/.source-hash, so `npm start` calls it every time (and builds the console later, in
  * cli/prepare.ts).
@@ -45,10 +45,10 @@ const ENTRIES = [
   'cli/migrate.ts',
   'console/build.ts',
   'redirect/page-render-worker.mjs',
-  'domain/qr/render-worker.mjs',
-  'domain/files/pdf-preview-worker.mjs',
+  'infra/qr/render-worker.mjs',
+  'platform/images/pdf-preview-worker.mjs',
   'api/json-body-worker.mjs',
-  'domain/scans/geo-table-build.ts',
+  'platform/geo/geo-table-build.ts',
 ];
 /** The menu page's browser script, compiled as redirect/pages/menu/script.ts compiles it. */
 const MENU_CLIENT = 'redirect/pages/menu/client.ts';
@@ -59,6 +59,7 @@ const INPUTS = [
   'redirect',
   'workers',
   'cli',
+  'infra',
   'domain',
   'platform',
   'console/build.ts',
@@ -223,7 +224,7 @@ async function main() {
     const result = await ensureConsoleBuilt((line) => process.stderr.write(`qrlinks: ${line}\n`));
     process.stderr.write(`qrlinks: console ${result === 'built' ? 'built' : 'already current'} (console/dist)\n`);
     // The image's roles start without npm start's preparation, so the geo table is made here.
-    const { ensureGeoTable, describeGeoTableBuild } = await import(pathToFileURL(join(DIST, 'domain/scans/geo-table-build.js')).href);
+    const { ensureGeoTable, describeGeoTableBuild } = await import(pathToFileURL(join(DIST, 'platform/geo/geo-table-build.js')).href);
     const geo = ensureGeoTable();
     process.stderr.write(`qrlinks: ${geo ? describeGeoTableBuild(geo) : 'geo table already current'}\n`);
   }

@@ -1,7 +1,7 @@
 /** `npm run start:worker`: BullMQ processors for every queue. Run as many as the work needs. */
 import { migrateDatabase } from '../platform/database/migrate.js';
 import { loadConfigOrExit } from '../platform/config/index.js';
-import { closeContext, createContext } from '../domain/context.js';
+import { closeContext, createContext } from '../infra/context.js';
 import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../platform/metrics/index.js';
 import { observeQueues } from '../platform/metrics/queues.js';
 import { onShutdown } from '../platform/process/lifecycle.js';

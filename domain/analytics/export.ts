@@ -4,8 +4,7 @@
  * and streamed a socket read at a time, so memory stays flat however many scans the window holds.
  * The job that runs it is workers/processors/analytics-export.ts.
  */
-import type pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { copyTo, type Pool } from '../../platform/database/raw.js';
 import { z } from 'zod';
 import { csvCell, CsvRecordEnds } from '../../platform/format/csv-record-ends.js';
 import { ValidationError, type FieldError } from '../errors.js';
@@ -156,7 +155,7 @@ export interface ScansCsvProgress {
  * began in an earlier chunk).
  */
 export async function* scansCsv(
-  pool: pg.Pool,
+  pool: Pool,
   query: ScansCsvQuery,
   onBatch?: (progress: ScansCsvProgress) => Promise<void>,
 ): AsyncGenerator<Buffer> {

@@ -12,7 +12,7 @@
  * is keyed by.
  */
 import type { ImageVariant } from '../files/image-variants.js';
-import type pg from 'pg';
+import type { Pool, QueryConfig } from '../../platform/database/raw.js';
 import type { DayHours } from './opening-hours.js';
 import type { MenuThemeKey } from './themes.js';
 import { DEFAULT_MENU_THEME, MENU_THEMES } from './themes.js';
@@ -79,7 +79,7 @@ export interface PublishedMenu {
   groups: PublishedGroup[];
 }
 
-const LOAD_PUBLISHED_MENU: pg.QueryConfig = {
+const LOAD_PUBLISHED_MENU: QueryConfig = {
   name: 'published-menu-by-link',
   text: `select c.id, ${menuVersionSql('c')} as version, c.name, c.description, c.title, c.subtitle,
       c.timezone, c.operating_hours, c.facilities, c.social_links, c.address, c.phone, c.email, c.website,
@@ -135,7 +135,7 @@ export interface PublishedMenuRecord {
 }
 
 /** The published menu of the cafe a menu link serves, as read (see `publishedMenuOf`), or null when the link serves no cafe. */
-export async function loadPublishedMenu(pool: pg.Pool, linkId: string): Promise<PublishedMenuRecord | null> {
+export async function loadPublishedMenu(pool: Pool, linkId: string): Promise<PublishedMenuRecord | null> {
   const { rows } = await pool.query<PublishedMenuRecord>({ ...LOAD_PUBLISHED_MENU, values: [linkId] });
   return rows[0] ?? null;
 }

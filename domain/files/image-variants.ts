@@ -14,15 +14,14 @@
  * A PDF gets copies of its first page (pdf-preview.ts), 480 px wide, for the cover a page shows
  * beside it; the PDF itself is served as it is.
  * Work per image is bounded: at most VARIANT_MAX_PIXELS (a bigger image is served as uploaded),
- * decoded once, in order, straight to the largest copy's size (a 50-megapixel image costs about
+ * decoded once, in order, straight to the largest copy's size (platform/images/web-copies.ts) (a 50-megapixel image costs about
  * 0.5 GB at worst, a lossless WebP; a 7000 × 7000 16-bit PNG about 130 MB and 3 s). At most
  * VARIANT_CONCURRENCY uploads in a process make copies at once, shared fairly between accounts
  * (below). An image sharp cannot read (truncated, odd encoding) simply gets no copies.
  */
-import type Sharp from 'sharp';
 import type { Logger } from '../../platform/logger.js';
-import { onFirstUse } from '../../platform/on-first-use.js';
-import { renderPdfFirstPage } from './pdf-preview.js';
+import { webCopies } from '../../platform/images/web-copies.js';
+import { renderPdfFirstPage } from '../../platform/images/pdf-preview.js';
 
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;
 /** The JPEG copy's width (or the largest width made, when smaller). */
@@ -47,18 +46,6 @@ export interface ImageVariant {
 export interface MadeVariant extends ImageVariant {
   bytes: Buffer;
 }
-
-/**
- * sharp (libvips) is loaded on the first photo: it is ~20 MB of resident memory, which the
- * processes that never resize (most of the time, all of them) need not hold.
- */
-const loadSharp = onFirstUse<typeof Sharp>(() =>
-  import('sharp').then(({ default: sharp }) => {
-    // libvips keeps decoded images in a cache of its own by default; uploads never repeat.
-    sharp.cache(false);
-    return sharp;
-  }),
-);
 
 /** Where a copy is stored, beside its blob. */
 export function variantStorageKey(blobKey: string, variant: Pick<ImageVariant, 'width' | 'format'>): string {
@@ -142,38 +129,6 @@ export async function makeImageVariants(
   }
 }
 
-async function resize(body: Buffer): Promise<MadeVariant[]> {
-  const sharp = await loadSharp();
-  const source = sharp(body, { limitInputPixels: VARIANT_MAX_PIXELS, animated: false, sequentialRead: true }).rotate();
-  const meta = await source.metadata();
-  // EXIF orientations 5-8 turn the picture a quarter: its displayed width is the stored height.
-  const turned = (meta.orientation ?? 1) >= 5;
-  const width = (turned ? meta.height : meta.width) ?? 0;
-  const height = (turned ? meta.width : meta.height) ?? 0;
-  const widths = VARIANT_WIDTHS.filter((w) => w < width);
-  if (widths.length === 0 || height === 0) return [];
-  const jpegWidth = Math.min(JPEG_WIDTH, widths[widths.length - 1]!);
-  const wanted: Array<{ width: number; format: VariantFormat }> = [
-    ...widths.map((w) => ({ width: w, format: 'webp' as const })),
-    { width: jpegWidth, format: 'jpeg' },
-  ];
-  // Decoding the original is what a big image costs: it is done once, read in order (no whole
-  // copy of it in memory) straight to the largest copy's size as 8-bit sRGB pixels, and every
-  // copy is made from those. One decode per copy would also hold one of the process's few
-  // threads each, making other accounts' uploads wait for a thread.
-  const { data, info } = await source
-    .resize({ width: widths[widths.length - 1]! })
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const largest = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  return Promise.all(
-    wanted.map(async ({ width: w, format }) => {
-      const resized = largest.clone().resize({ width: w });
-      const { data: bytes, info: made } = await (
-        format === 'webp' ? resized.webp({ quality: 78 }) : resized.jpeg({ quality: 80, mozjpeg: true })
-      ).toBuffer({ resolveWithObject: true });
-      return { width: made.width, height: made.height, format, size: bytes.length, bytes };
-    }),
-  );
+function resize(body: Buffer): Promise<MadeVariant[]> {
+  return webCopies(body, { widths: VARIANT_WIDTHS, jpegWidth: JPEG_WIDTH, maxPixels: VARIANT_MAX_PIXELS });
 }

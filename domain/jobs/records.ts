@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AccountJobData } from './queues.js';
 import { takeQueueTurn } from './turns.js';
-import { within } from './within.js';
+import { within } from '../../platform/with-timeout.js';
 
 /** A job as GET /jobs/:jobId shows it; `R` is its result's type where the queue is known. */
 export interface JobView<R = unknown> {

@@ -11,10 +11,10 @@
  * removes a completed job, and a redirect that finds neither the job in Redis nor its
  * acknowledgement sends the batch again.
  */
-import type pg from 'pg';
+import type { Pool } from '../../platform/database/raw.js';
 import { isUuid } from '../../platform/format/ids.js';
 
-type Queryable = Pick<pg.Pool, 'query'>;
+type Queryable = Pick<Pool, 'query'>;
 
 /** Acknowledgements nobody took (a redirect without write-ahead, a test's batches) are pruned after this. */
 const UNTAKEN_KEPT = '1 day';

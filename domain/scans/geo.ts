@@ -4,7 +4,7 @@
  * carry `country_code`, `state1` (region), `state2`, `city`, `postcode`, coordinates and
  * `timezone` (empty strings where unknown). No look-up ever leaves the process.
  *
- * Look-ups read a compact table derived from the two files (geo-table.ts, built by
+ * Look-ups read a compact table derived from the two files (platform/geo/geo-table.ts, built by
  * geo-table-build.ts): sorted range starts with a place number each and the distinct places,
  * about 53 MB instead of the files' 134 MB and the maxmind reader's decoded records. A process
  * reads the table's file a page at a time (geo-table-file.ts) and keeps ~6 MB of it; the rest
@@ -15,9 +15,15 @@
  */
 import { dottedQuad, isPublicAddress } from '../../platform/net/ip-ranges.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
-import { parseV6, placeOfV4, placeOfV6, readerOverBytes, type GeoTableReader } from './geo-table.js';
-import { openGeoTableFile } from './geo-table-file.js';
-import { buildGeoTableBytes, defaultGeoTablePath, geoSource, isCurrentGeoTable, writeAtomically } from './geo-table-build.js';
+import { parseV6, placeOfV4, placeOfV6, readerOverBytes, type GeoTableReader } from '../../platform/geo/geo-table.js';
+import { openGeoTableFile } from '../../platform/geo/geo-table-file.js';
+import {
+  buildGeoTableBytes,
+  defaultGeoTablePath,
+  geoSource,
+  isCurrentGeoTable,
+  writeAtomically,
+} from '../../platform/geo/geo-table-build.js';
 
 export interface Geo {
   /** ISO 3166-1 alpha-2, upper case. */

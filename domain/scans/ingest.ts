@@ -37,7 +37,7 @@
  * twice: two workers over-counted uniques by half). The locks are therefore taken by a statement of
  * their own; under READ COMMITTED the later statements see every commit made before them.
  */
-import type pg from 'pg';
+import type { Pool } from '../../platform/database/raw.js';
 import { isUuid } from '../../platform/format/ids.js';
 import {
   ACCOUNT_ROLLUP_LOCK,
@@ -63,7 +63,7 @@ export interface IngestResult {
 }
 
 /** What ingestion needs of Postgres: a pool to take one connection from for its transaction. */
-type ConnectionSource = Pick<pg.Pool, 'connect'>;
+type ConnectionSource = Pick<Pool, 'connect'>;
 
 /**
  * The advisory lock a worker takes (without waiting) on a partition of the links while it writes

@@ -96,8 +96,11 @@ function derivedClassResponse(state: { readonly closing: boolean }): typeof Serv
  * this (docs/decisions/0416). Node's own response classes are built the same way.
  */
 function constructorFunctionResponse(state: { readonly closing: boolean }): typeof ServerResponse {
+  // Node's ServerResponse is a plain function too (it calls itself on a new `this`), which is what
+  // lets a constructor function inherit from it; checked here, not assumed.
+  const parent = asResponseFunction(ServerResponse);
   function ShutdownAwareResponse(this: ServerResponse, req: IncomingMessage, options?: unknown) {
-    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: unknown) => void).call(this, req, options);
+    parent.call(this, req, options);
   }
   Object.setPrototypeOf(ShutdownAwareResponse.prototype, ServerResponse.prototype);
   Object.setPrototypeOf(ShutdownAwareResponse, ServerResponse);
@@ -108,5 +111,25 @@ function constructorFunctionResponse(state: { readonly closing: boolean }): type
     if (state.closing) this.shouldKeepAlive = false;
     return writeHead.call(this, statusCode, reason, headers);
   };
-  return ShutdownAwareResponse as unknown as typeof ServerResponse;
+  const made: unknown = ShutdownAwareResponse;
+  if (!isResponseClass(made)) throw new Error('the shutdown-aware response does not inherit from ServerResponse');
+  return made;
+}
+
+/** ServerResponse as what it is at run time on the verified Node versions: a function that initializes `this`. */
+type ResponseFunction = (this: ServerResponse, req: IncomingMessage, options?: unknown) => void;
+
+function asResponseFunction(f: unknown): ResponseFunction {
+  if (!isResponseFunction(f)) throw new Error('node:http ServerResponse is not callable as a function on this Node version');
+  return f;
+}
+
+function isResponseFunction(f: unknown): f is ResponseFunction {
+  // A `class` is a function too, but calling one without `new` throws.
+  return typeof f === 'function' && !Function.prototype.toString.call(f).startsWith('class');
+}
+
+/** A constructor whose instances are ServerResponses, and that inherits ServerResponse's statics: usable wherever the class is. */
+function isResponseClass(f: unknown): f is typeof ServerResponse {
+  return typeof f === 'function' && f.prototype instanceof ServerResponse && Object.getPrototypeOf(f) === ServerResponse;
 }

@@ -224,7 +224,7 @@ export async function accessibilityViolations(page: Page): Promise<Accessibility
   await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
   return page.evaluate(async () => {
     const axe = (
-      window as unknown as {
+      window as typeof window & {
         axe: {
           run(): Promise<{ violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }>;
         };

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { Reader, type Response } from 'maxmind';
-import { geoSource } from '../../domain/scans/geo-table-build.js';
-import type { GeoTableSections } from '../../domain/scans/geo-table.js';
+import { geoSource } from '../../platform/geo/geo-table-build.js';
+import type { GeoTableSections } from '../../platform/geo/geo-table.js';
 import { isPublicAddress } from '../../platform/net/ip-ranges.js';
 import { BoundedCache } from '../../platform/bounded-cache.js';
 import { random32 } from './seeded-random.js';

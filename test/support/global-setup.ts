@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '../../platform/database/migrate.js';
-import { ensureGeoTable } from '../../domain/scans/geo-table-build.js';
+import { ensureGeoTable } from '../../platform/geo/geo-table-build.js';
 import { TEST_WORKERS, testEnvOf } from './env.js';
 import { ROOT } from './processes.js';
 

@@ -9,7 +9,8 @@ import { createApiKey, type KeyChangeAnnouncer } from '../../domain/accounts/api
 import type { Plan } from '../../domain/accounts/plans.js';
 import type { Scope } from '../../domain/accounts/scopes.js';
 import { loadConfig } from '../../platform/config/index.js';
-import { closeContext, createContext, type AppContext } from '../../domain/context.js';
+import { closeContext, createContext } from '../../infra/context.js';
+import type { AppContext } from '../../domain/context.js';
 
 export interface TestApi {
   app: FastifyInstance;

@@ -27,8 +27,16 @@ type JsQr = (
   height: number,
   options?: { inversionAttempts?: 'dontInvert' | 'attemptBoth' },
 ) => { data: string } | null;
-const jsqrAny = jsqrModule as unknown as { default: JsQr | { default: JsQr } };
-const jsQR: JsQr = typeof jsqrAny.default === 'function' ? jsqrAny.default : jsqrAny.default.default;
+const jsQR = commonJsFunction(jsqrModule, (f): f is JsQr => typeof f === 'function');
+
+/** A CommonJS module's function, found one or two `default`s deep, as `is` checks it. */
+function commonJsFunction<F>(module: unknown, is: (value: unknown) => value is F): F {
+  let value = module;
+  for (let depth = 0; depth < 3 && typeof value !== 'function'; depth++)
+    value = typeof value === 'object' && value !== null ? Reflect.get(value, 'default') : undefined;
+  if (!is(value)) throw new Error('the CommonJS module exports no function');
+  return value;
+}
 
 export const RESVG_OPTIONS = { font: { loadSystemFonts: false }, logLevel: 'off' } as const;
 
@@ -54,8 +62,7 @@ let loaded: Promise<Reference> | undefined;
  */
 export function loadReference(): Promise<Reference> {
   loaded ??= (async () => {
-    const styling = (await import('qr-code-styling')) as unknown as { default: StylingConstructor | { default: StylingConstructor } };
-    const QRCodeStyling = typeof styling.default === 'function' ? styling.default : styling.default.default;
+    const QRCodeStyling = commonJsFunction(await import('qr-code-styling'), (f): f is StylingConstructor => typeof f === 'function');
     // jsdom ships no types: a specifier typed `string` keeps tsc from looking for them.
     const jsdomModule: string = 'jsdom';
     const { JSDOM } = (await import(jsdomModule)) as { JSDOM: new (html: string, options: object) => object };

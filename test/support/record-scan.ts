@@ -1,4 +1,4 @@
-import type { ScanRecorder } from '../../domain/scans/recorder.js';
+import type { ScanRecorder } from '../../infra/scans/recorder.js';
 import type { RecordedScan } from '../../domain/scans/types.js';
 
 /**

@@ -14,7 +14,10 @@ import { scanRetryDelay } from '../../domain/scans/scan-jobs.js';
 import type { ScanTraffic } from '../../domain/scans/traffic.js';
 import type { QueueProcessor } from '../../domain/jobs/queues.js';
 
-export function scansProcessor(ctx: AppContext, traffic: ScanTraffic): QueueProcessor<'scans'> {
+/** What the processor is built from: the process's config and logger, and the Postgres pool it writes scans with. */
+type ScansProcessorParts = Pick<AppContext, 'config' | 'logger'> & { database: Pick<AppContext['database'], 'pool'> };
+
+export function scansProcessor(ctx: ScansProcessorParts, traffic: ScanTraffic): QueueProcessor<'scans'> {
   const ingester = new ScanIngester(ctx.database.pool, ctx.logger, {
     ms: ctx.config.SCAN_INGEST_LINGER_MS,
     maxBatches: ctx.config.SCAN_WORKER_CONCURRENCY,

@@ -49,10 +49,34 @@ interface Shape {
 
 let shapes: Shape[] | null = null;
 
+type CountriesTopology = Topology<{ countries: GeometryCollection<{ name: string }> }>;
+
+/**
+ * world-atlas's JSON as TypeScript reads it (plain arrays of numbers) is not the topology type
+ * topojson-client takes: checked once, where it matters (a topology whose countries are a
+ * collection of geometries, each with a name, over arcs of positions).
+ */
+function isCountriesTopology(value: unknown): value is CountriesTopology {
+  if (!isRecord(value) || value.type !== 'Topology' || !Array.isArray(value.arcs) || !isRecord(value.objects)) return false;
+  const countries = value.objects.countries;
+  if (!isRecord(countries) || countries.type !== 'GeometryCollection' || !Array.isArray(countries.geometries)) return false;
+  return countries.geometries.every(
+    (g: unknown) =>
+      isRecord(g) &&
+      typeof g.type === 'string' &&
+      (g.properties === undefined || (isRecord(g.properties) && typeof g.properties.name === 'string')),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** Every country's outline as an SVG path, once. */
 function countryShapes(): Shape[] {
   if (shapes) return shapes;
-  const topology = world as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
+  const topology: unknown = world;
+  if (!isCountriesTopology(topology)) throw new Error('world-atlas countries-110m.json is not a topology of countries');
   const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
   const point = ([lon, lat]: number[]) => `${(lon! + 180).toFixed(1)},${(TOP - lat!).toFixed(1)}`;
   const ring = (coordinates: number[][]) => `M${coordinates.map(point).join('L')}Z`;

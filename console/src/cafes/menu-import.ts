@@ -271,13 +271,24 @@ export function previewMenu(text: string, { currency = DEFAULT_CURRENCY }: { cur
   counts.groups = new Set(entries.map((e) => groupKeyOf({ group: typeof e.group === 'string' ? e.group : undefined }))).size;
 
   const preview = { ...base, format, counts, problems };
-  const checked = bulkInsertBody.safeParse({ items: entries });
-  if (!checked.success)
-    problems.push(
-      ...checked.error.issues.map((issue) => ({ path: problemPath(issue.path, preview), message: messageOf(issue.message, table) })),
-    );
-  return { ...preview, body: problems.length === 0 ? ({ items: entries } as unknown as BulkInsertBody) : null };
+  const body = { items: entries };
+  const accepted = conformsToBulkInsert(body, (issues) =>
+    problems.push(...issues.map((issue) => ({ path: problemPath(issue.path, preview), message: messageOf(issue.message, table) }))),
+  );
+  return { ...preview, body: accepted && problems.length === 0 ? body : null };
 }
+
+/**
+ * Whether the API's own schema accepts `body` as it stands (sent as is: the server parses it again);
+ * the issues of a body it refuses go to `refused`. The API's request type is made from this schema.
+ */
+function conformsToBulkInsert(body: unknown, refused: (issues: readonly BulkInsertIssue[]) => void): body is BulkInsertBody {
+  const checked = bulkInsertBody.safeParse(body);
+  if (!checked.success) refused(checked.error.issues);
+  return checked.success;
+}
+
+type BulkInsertIssue = { path: readonly PropertyKey[]; message: string };
 
 type Located = Pick<MenuPreview, 'table' | 'fields'>;
 

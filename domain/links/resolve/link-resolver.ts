@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import type { Pool } from '../../../platform/database/raw.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { Redis } from '../../../platform/redis/client.js';
 import type { Invalidations } from '../../../platform/redis/invalidations.js';
@@ -43,7 +43,7 @@ export interface LinkResolverDeps {
   redis: Redis;
   /** Where changes to links are heard (the process's pub/sub connection). */
   invalidations: Invalidations;
-  pool: pg.Pool;
+  pool: Pool;
   keys: LinkCacheKeys;
   logger: Logger;
 }

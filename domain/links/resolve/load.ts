@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Pool, QueryConfig } from '../../../platform/database/raw.js';
 import type { PageStyle } from '../page-style.js';
 import { menuVersionSql } from '../../cafes/menu-version.js';
 import { withSendableDestinations } from './destinations.js';
@@ -9,7 +9,7 @@ import type { ResolvedLink, ResolvedLinkFile } from './resolved-link.js';
  * every cache miss of every redirect process runs it. A menu link's files (every image of its
  * cafe) are not loaded: the menu page reads its images with the menu.
  */
-const LOAD_BY_SLUG: pg.QueryConfig = {
+const LOAD_BY_SLUG: QueryConfig = {
   name: 'resolve-link-by-slug',
   text: `select l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.page_style, l.menu, l.paused,
       l.schedule_active, l.start_date, l.end_date, l.schedule_timezone,
@@ -44,7 +44,7 @@ interface LinkRecord {
   files: ResolvedLinkFile[];
 }
 
-export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<ResolvedLink | null> {
+export async function loadResolvedLink(pool: Pool, slug: string): Promise<ResolvedLink | null> {
   const { rows } = await pool.query<LinkRecord>({ ...LOAD_BY_SLUG, values: [slug] });
   const r = rows[0];
   if (!r) return null;
@@ -72,7 +72,7 @@ export async function loadResolvedLink(pool: pg.Pool, slug: string): Promise<Res
 }
 
 /** The scans Postgres has counted against a link's limit; seeds the scan-limit counter when Redis has none. */
-export async function loadLimitScanCount(pool: pg.Pool, linkId: string): Promise<number> {
+export async function loadLimitScanCount(pool: Pool, linkId: string): Promise<number> {
   const { rows } = await pool.query<{ n: number }>({
     name: 'resolve-link-limit-scans',
     text: 'select limit_scan_count as n from link_counters where link_id = $1',

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Pool } from '../../../platform/database/raw.js';
 import type { Redis } from '../../../platform/redis/client.js';
 import type { LinkCacheKeys } from './keys.js';
 import { loadLimitScanCount } from './load.js';
@@ -42,7 +42,7 @@ export type ScanLimitAnswer = 'allowed' | 'limit_reached';
 export class ScanLimiter {
   constructor(
     private readonly redis: Redis,
-    private readonly pool: pg.Pool,
+    private readonly pool: Pool,
     private readonly keys: LinkCacheKeys,
   ) {}
 

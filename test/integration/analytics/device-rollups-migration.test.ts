@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../../domain/database.js';
+import { createDatabase } from '../../../infra/database.js';
+import type { DatabaseHandle } from '../../../domain/database.js';
 import { migrateDatabase } from '../../../platform/database/migrate.js';
 import { RANKED_DIMENSIONS, activityAnalytics, rankedAnalytics, type RankedDimension } from '../../../domain/analytics/analytics.js';
 import { analyticsQuerySchema } from '../../../domain/analytics/schemas.js';

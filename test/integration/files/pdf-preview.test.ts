@@ -1,11 +1,11 @@
 /**
  * The cover of an uploaded PDF is drawn in a process of its own with bounded pixels, images and
- * memory (domain/files/pdf-preview.ts): hostile PDFs built here from a few bytes either get a
+ * memory (platform/images/pdf-preview.ts): hostile PDFs built here from a few bytes either get a
  * bounded cover or none, and never cost the calling process their memory.
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { PDF_PREVIEW_MAX_PIXELS, renderPdfFirstPage } from '../../../domain/files/pdf-preview.js';
+import { PDF_PREVIEW_MAX_PIXELS, renderPdfFirstPage } from '../../../platform/images/pdf-preview.js';
 import { pdfBytes, pdfPage } from '../../support/fixtures.js';
 
 const size = async (png: Buffer | null) => {

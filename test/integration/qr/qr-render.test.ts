@@ -29,7 +29,7 @@ import {
   type ResolvedQrOptions,
 } from '../../../domain/qr/options.js';
 import { QrRenderError, renderPng, renderSvg, type QrImage } from '../../../domain/qr/render/index.js';
-import { createQrRenderer } from '../../../domain/qr/render-pool.js';
+import { createQrRenderer } from '../../../infra/qr/render-pool.js';
 import { pngBytes } from '../../support/fixtures.js';
 import {
   decodesAll,

@@ -475,11 +475,14 @@ describe('GET /files/:id when a dependency fails', () => {
   });
 
   it('answers 503 when Postgres fails', async () => {
-    const brokenDb = {
-      select: () => {
-        throw new Error('Connection terminated unexpectedly');
-      },
-    } as unknown as AppContext['db'];
+    const brokenDb = new Proxy(api.ctx.db, {
+      get: (db, name, receiver) =>
+        name === 'select'
+          ? () => {
+              throw new Error('Connection terminated unexpectedly');
+            }
+          : Reflect.get(db, name, receiver),
+    });
     const app = await redirectWith({ ...api.ctx, db: brokenDb });
     expectUnavailable(await app.inject({ url: `/files/${fileId}` }));
   });

@@ -3,7 +3,6 @@ import type { Job } from 'bullmq';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../platform/config/index.js';
-import type { AppContext } from '../../../domain/context.js';
 import { BulkPacer } from '../../../domain/jobs/pacing.js';
 import { createLogger } from '../../../platform/logger.js';
 import { encodeScanBatch } from '../../../domain/scans/batch.js';
@@ -34,9 +33,8 @@ describe('the scans processor meters scans when a batch arrives', () => {
     const config = loadConfig({ ...process.env, SCAN_INGEST_LINGER_MS: '300' });
     const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 1 });
     try {
-      const ctx = { config, logger: createLogger({ LOG_LEVEL: 'silent' }, 'test'), database: { pool } } as unknown as AppContext;
       const traffic = new ScanTraffic();
-      const processScans = scansProcessor(ctx, traffic);
+      const processScans = scansProcessor({ config, logger: createLogger({ LOG_LEVEL: 'silent' }, 'test'), database: { pool } }, traffic);
       const at = Date.now();
       const visitor = {
         browserName: null,

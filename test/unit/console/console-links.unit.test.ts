@@ -1,6 +1,6 @@
 /** The links screen's pure parts: the view kept in the URL, the list query it asks, status badges, scopes, what a row says. */
 import { describe, expect, it } from 'vitest';
-import type { Me } from '../../../console/src/api/client.js';
+import { aKey, aMe } from '../../support/console-me.js';
 import {
   changeView,
   DEFAULT_VIEW,
@@ -73,11 +73,11 @@ describe('status badges and actions', () => {
   });
 
   it('a key without the scope is told which one it lacks; a person, which role they have', () => {
-    const me = (scopes: string[]) => ({ key: { scopes }, scopes }) as unknown as Me;
+    const me = (scopes: string[]) => aMe({ key: aKey(scopes), scopes });
     expect(scopeBlock(me(['all']), 'links.delete')).toBeNull();
     expect(scopeBlock(me(['links.read', 'links.pause']), 'links.pause')).toBeNull();
     expect(scopeBlock(me(['links.read']), 'links.delete')).toBe('This key lacks the links.delete scope.');
-    const viewer = { key: null, scopes: ['links.read'], role: 'viewer' } as unknown as Me;
+    const viewer = aMe({ key: null, scopes: ['links.read'], role: 'viewer' });
     expect(scopeBlock(viewer, 'links.delete')).toBe("Viewers can't archive links — ask an admin.");
   });
 });

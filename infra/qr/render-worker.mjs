@@ -7,6 +7,6 @@ import { lowerThreadPriority } from '../../platform/process/thread-priority.mjs'
 // handling, e.g. a redirect process on the same machine.
 lowerThreadPriority();
 register();
-const { renderTask } = await import('./render-task.ts');
+const { renderTask } = await import('../../domain/qr/render-task.ts');
 
 export default renderTask;

@@ -5,7 +5,7 @@
  * scans never record, so most neighbours merge.
  *
  * Run by `npm start`'s preparation (cli/prepare.ts) and the image build (`node
- * dist/domain/scans/geo-table-build.js`, or `tsx domain/scans/geo-table-build.ts [out-file]`) when
+ * dist/platform/geo/geo-table-build.js`, or `tsx platform/geo/geo-table-build.ts [out-file]`) when
  * the table is missing or older than the installed DB-IP package, and failing those by the first
  * `loadGeo()` of a process. The file is written to a temporary name and renamed into place, so processes that
  * build it at the same time each see a whole file.
@@ -333,7 +333,7 @@ export function describeGeoTableBuild({ file, bytes, milliseconds, header: { cou
   );
 }
 
-// Run as a command only when this file (or its build, dist/domain/scans/geo-table-build.js) is the
+// Run as a command only when this file (or its build, dist/platform/geo/geo-table-build.js) is the
 // entry; bundled into another entry, argv[1] names that entry instead.
 if (process.argv[1] && /^geo-table-build\.[cm]?[jt]s$/.test(basename(process.argv[1]))) {
   const file = process.argv[2] ? resolve(process.argv[2]) : defaultGeoTablePath();

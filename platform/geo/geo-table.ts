@@ -10,7 +10,7 @@
  * (placeOffsets, placeText); place 0 is "unknown".
  */
 import { endianness } from 'node:os';
-import { dottedQuad } from '../../platform/net/ip-ranges.js';
+import { dottedQuad } from '../net/ip-ranges.js';
 
 export const GEO_TABLE_MAGIC = 'QRLGEO\0\0';
 /** Bumped whenever the layout or what a place holds changes: an older file is then rebuilt. */

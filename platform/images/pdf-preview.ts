@@ -19,7 +19,7 @@ import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runnable } from '../../platform/process/runnable.js';
+import { runnable } from '../process/runnable.js';
 
 /** Longest a first page may take to render. */
 export const PDF_PREVIEW_TIMEOUT_MS = 10_000;

@@ -19,52 +19,19 @@
  *   with a 503 and Retry-After; a running one has its thread terminated (piscina replaces it).
  */
 import { Piscina } from 'piscina';
+import { ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../../domain/errors.js';
+import type { ResolvedQrOptions } from '../../domain/qr/options.js';
+import type { QrImage } from '../../domain/qr/render/index.js';
+import {
+  RENDER_BUSY_MESSAGE,
+  RENDER_TIMEOUT_MESSAGE,
+  type QrRenderer,
+  type QrRendererOptions,
+  type RenderCall,
+  type RenderLoad,
+} from '../../domain/qr/renderer.js';
+import type { QrFormat, RenderOutcome, RenderTask } from '../../domain/qr/render-task.js';
 import { runnable } from '../../platform/process/runnable.js';
-import { ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../errors.js';
-import type { ResolvedQrOptions } from './options.js';
-import type { QrImage } from './render/index.js';
-import type { QrFormat, RenderOutcome, RenderTask } from './render-task.js';
-
-export interface QrRendererOptions {
-  /** Worker threads (QR_RENDER_THREADS). */
-  threads: number;
-  /** Renders one account may have running at once (QR_RENDER_ACCOUNT_THREADS); at most `threads`. */
-  perAccountThreads: number;
-  /** Longest a render may take from the call, waiting included (QR_RENDER_TIMEOUT_MS). */
-  timeoutMs: number;
-}
-
-export interface RenderCall {
-  /** The account the render is for: renders are shared fairly between accounts. */
-  accountId: string;
-  /** Where option errors are reported, e.g. `qr_options` → `qr_options.dotsOptions.color`. */
-  pathPrefix?: string;
-  /** Renders of the account that may wait at most; past it this one is a 429. Absent: no bound. */
-  maxWaiting?: number;
-}
-
-export interface RenderLoad {
-  running: number;
-  waiting: number;
-}
-
-export interface RenderActivity extends RenderLoad {
-  /** Renders finished on a thread since the process started, and their thread time. */
-  rendered: number;
-  renderSeconds: number;
-}
-
-export interface QrRenderer {
-  render(format: QrFormat, options: ResolvedQrOptions, image: QrImage | null, call: RenderCall): Promise<Buffer>;
-  /** An account's renders running and waiting in this process now. */
-  load(accountId: string): RenderLoad;
-  /** The whole process's: for metrics. */
-  activity(): RenderActivity;
-  close(): Promise<void>;
-}
-
-export const RENDER_BUSY_MESSAGE = 'Too many QR codes of this account are being rendered; retry later';
-export const RENDER_TIMEOUT_MESSAGE = 'The QR code could not be rendered in time; retry later';
 
 interface Waiting {
   task: RenderTask;

@@ -1,0 +1,48 @@
+/**
+ * What a use case asks of QR rendering: render off the event loop, shared fairly between accounts
+ * (infra/qr/render-pool.ts renders on worker threads).
+ */
+import type { ResolvedQrOptions } from './options.js';
+import type { QrImage } from './render/index.js';
+import type { QrFormat } from './render-task.js';
+
+export interface QrRendererOptions {
+  /** Worker threads (QR_RENDER_THREADS). */
+  threads: number;
+  /** Renders one account may have running at once (QR_RENDER_ACCOUNT_THREADS); at most `threads`. */
+  perAccountThreads: number;
+  /** Longest a render may take from the call, waiting included (QR_RENDER_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+export interface RenderCall {
+  /** The account the render is for: renders are shared fairly between accounts. */
+  accountId: string;
+  /** Where option errors are reported, e.g. `qr_options` → `qr_options.dotsOptions.color`. */
+  pathPrefix?: string;
+  /** Renders of the account that may wait at most; past it this one is a 429. Absent: no bound. */
+  maxWaiting?: number;
+}
+
+export interface RenderLoad {
+  running: number;
+  waiting: number;
+}
+
+export interface RenderActivity extends RenderLoad {
+  /** Renders finished on a thread since the process started, and their thread time. */
+  rendered: number;
+  renderSeconds: number;
+}
+
+export interface QrRenderer {
+  render(format: QrFormat, options: ResolvedQrOptions, image: QrImage | null, call: RenderCall): Promise<Buffer>;
+  /** An account's renders running and waiting in this process now. */
+  load(accountId: string): RenderLoad;
+  /** The whole process's: for metrics. */
+  activity(): RenderActivity;
+  close(): Promise<void>;
+}
+
+export const RENDER_BUSY_MESSAGE = 'Too many QR codes of this account are being rendered; retry later';
+export const RENDER_TIMEOUT_MESSAGE = 'The QR code could not be rendered in time; retry later';
