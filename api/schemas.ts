@@ -71,7 +71,7 @@ function errorResponse(status: number) {
   return z.object({ code: errorCodeSchema(status), message: z.string() });
 }
 
-/** What every paged list answers beside its `data` (the page parameters are domain/links/schemas.ts `pageQuery`). */
+/** What every paged list answers beside its `data` (the page parameters are `pageQuery`, below). */
 export const pageMeta = z.object({ currentPage: z.number(), totalPages: z.number() });
 
 export const validationErrorResponse = z
@@ -102,3 +102,18 @@ export function errorResponses<const C extends ErrorStatus>(...codes: C[]) {
   for (const code of codes) out[code] = errorResponse(code).describe(ERROR_DESCRIPTIONS[code]);
   return out as { 400: typeof validationErrorResponse } & Record<C, ReturnType<typeof errorResponse>>;
 }
+
+/** The API's page parameters: `page` from 1, `size` from 1 to 1000 (default 20); lists answer `meta: pageMeta`. */
+export const pageQuery = {
+  page: z.coerce
+    .number({ error: 'Must be a whole number >= 1' })
+    .int('Must be a whole number >= 1')
+    .min(1, 'Must be a whole number >= 1')
+    .default(1),
+  size: z.coerce
+    .number({ error: 'Must be a whole number from 1 to 1000' })
+    .int('Must be a whole number from 1 to 1000')
+    .min(1, 'Must be a whole number from 1 to 1000')
+    .max(1000, 'Must be a whole number from 1 to 1000')
+    .default(20),
+};

@@ -21,7 +21,7 @@ import { checkStoredQrImage } from '../qr/image-source.js';
 import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
 import { fileRefs, parseDateTimeInZone, withFileIds, type LinkType } from './data/index.js';
 import { landingImageProblems, withRelativeFileUrls } from './data/landing-images.js';
-import type { LinkBody, LinkConfigurations, ListLinksQuery } from './schemas.js';
+import type { LinkConfigurations, LinkInput, LinkListQuery } from './schemas.js';
 import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
@@ -150,7 +150,7 @@ async function checkFiles(
 }
 
 /** The data as stored: a landing's file urls relative (`/files/<id>`), however POST /files answered them. */
-function storedData(ctx: LinkContext, body: LinkBody): LinkBody['data'] {
+function storedData(ctx: LinkContext, body: LinkInput): LinkInput['data'] {
   if (body.type !== 'landing' || typeof body.data.landingHTML !== 'string') return body.data;
   return { ...body.data, landingHTML: withRelativeFileUrls(body.data.landingHTML, ctx.config.SHORT_URL_BASE) };
 }
@@ -219,7 +219,7 @@ export interface CreateLinkExtras {
   within?: (tx: Executor, row: LinkRow) => Promise<void>;
 }
 
-export async function createLink(ctx: LinkContext, who: Principal, body: LinkBody, extras: CreateLinkExtras = {}): Promise<LinkRow> {
+export async function createLink(ctx: LinkContext, who: Principal, body: LinkInput, extras: CreateLinkExtras = {}): Promise<LinkRow> {
   assertFolderReachable(who, body.linkConfigurations?.folder_id);
   const columns = await configColumns(ctx.db, who.accountId, body.linkConfigurations);
   // A centre image that cannot be loaded is the caller's 400 now, not a broken QR code later.
@@ -305,7 +305,7 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function listConditions(scope: LinkScope, q: Omit<ListLinksQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
+function listConditions(scope: LinkScope, q: Omit<LinkListQuery, 'page' | 'size' | 'sort_by'> & { menu?: string }) {
   const where: SQL[] = [linksWithin(scope)];
   if (q.search) where.push(ilike(links.name, containing(q.search)));
   if (q.q) {
@@ -323,7 +323,7 @@ function listConditions(scope: LinkScope, q: Omit<ListLinksQuery, 'page' | 'size
   return and(...where)!;
 }
 
-function listOrder(sort: Exclude<ListLinksQuery['sort_by'], 'most_visited'>) {
+function listOrder(sort: Exclude<LinkListQuery['sort_by'], 'most_visited'>) {
   switch (sort) {
     case 'name':
       return [asc(sql`lower(${links.name})`), asc(links.id)];
@@ -339,7 +339,7 @@ function listOrder(sort: Exclude<ListLinksQuery['sort_by'], 'most_visited'>) {
  * The ids of the account's links matching `where`, one page in the list's order. Most visited is
  * the order of the counters (link_counters), joined to the links they count.
  */
-function pageIds(db: Database, accountId: string, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size' | 'sort_by'>) {
+function pageIds(db: Database, accountId: string, where: SQL, q: Pick<LinkListQuery, 'page' | 'size' | 'sort_by'>) {
   const offset = (q.page - 1) * q.size;
   if (q.sort_by === 'most_visited') {
     return (
@@ -364,7 +364,7 @@ function pageIds(db: Database, accountId: string, where: SQL, q: Pick<ListLinksQ
     .offset(offset);
 }
 
-async function pageOf<T>(db: Database, where: SQL, q: Pick<ListLinksQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
+async function pageOf<T>(db: Database, where: SQL, q: Pick<LinkListQuery, 'page' | 'size'>, rows: () => Promise<T[]>) {
   const [[total], data] = await Promise.all([db.select({ n: count() }).from(links).where(where), rows()]);
   return { data, meta: { currentPage: q.page, totalPages: Math.ceil((total?.n ?? 0) / q.size) } };
 }
@@ -379,7 +379,7 @@ export interface LinkListPage {
   ids: string[];
 }
 
-export async function listLinks(ctx: LinkContext, scope: LinkScope, q: ListLinksQuery): Promise<LinkListPage> {
+export async function listLinks(ctx: LinkContext, scope: LinkScope, q: LinkListQuery): Promise<LinkListPage> {
   const where = listConditions(scope, q);
   // The page is chosen on narrow (id, sort key) tuples that the indexes hold (sorting whole rows,
   // jsonb and all, spills to disk on a deep page of a large account); its rows are then read whole
@@ -411,7 +411,7 @@ export async function readLinks(ctx: LinkContext, scope: LinkScope, ids: string[
   });
 }
 
-export async function listMinimalLinks(ctx: LinkContext, scope: LinkScope, q: Omit<ListLinksQuery, 'menu'>) {
+export async function listMinimalLinks(ctx: LinkContext, scope: LinkScope, q: Omit<LinkListQuery, 'menu'>) {
   const where = listConditions(scope, q);
   return pageOf(ctx.db, where, q, async () => {
     const ids = (await pageIds(ctx.db, scope.accountId, where, q)).map((r) => r.id);
@@ -432,7 +432,7 @@ export async function listMinimalLinks(ctx: LinkContext, scope: LinkScope, q: Om
  * moves the link (and its QR data) to it; turning the custom URL off keeps the current slug, so
  * codes already printed keep working. Files the new data no longer names are released.
  */
-export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkBody): Promise<LinkWithFiles> {
+export async function updateLink(ctx: LinkContext, who: Principal, slug: string, body: LinkInput): Promise<LinkWithFiles> {
   const current = await findLinkRow(ctx.db, who, slug);
   // A client keeps its links inside its folders: an edit may not take one out of them.
   assertFolderReachable(who, body.linkConfigurations?.folder_id);

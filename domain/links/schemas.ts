@@ -1,21 +1,14 @@
 /**
- * Request schemas of the links endpoints. `data` is checked against its type's schema
- * (domain/links/data) and its issues are reported under `data.…`; each linkConfigurations
- * feature checks its fields only when its *Active toggle is true.
+ * What a link is made of, whichever way it is made (the api's bodies, bulk rows, templates): its
+ * name, its configurations (each feature checks its fields only when its *Active toggle is true)
+ * and when a schedule ends; and the plain inputs the link use cases take. The HTTP bodies and
+ * queries that carry them are the api's (api/routes/links/schemas.ts).
  */
 import { z } from 'zod';
-import { qrOptionsSchema } from '../qr/options.js';
-import { pageStyleSchema } from './page-style.js';
-import {
-  isIanaTimezone,
-  LANDING_HTML_MAX_BYTES,
-  LANDING_HTML_MAX_DEPTH,
-  LINK_TYPES,
-  linkDataSchemas,
-  parseDateTimeInZone,
-  type LinkType,
-} from './data/index.js';
-import { LINK_STATUSES } from './status.js';
+import type { QrOptions } from '../qr/options.js';
+import type { PageStyle } from './page-style.js';
+import { isIanaTimezone, parseDateTimeInZone, type LinkType } from './data/index.js';
+import type { LinkStatus } from './status.js';
 import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slug-rules.js';
 
 /** A link's display name, as every way of making links takes it. */
@@ -89,88 +82,38 @@ export function scheduleEnd(value: string, zone: string): Date | null {
   return parseDateTimeInZone(next.toISOString().slice(0, 10), zone);
 }
 
-/** Body of POST /links and PUT /links/:id. `qrOptions` is our addition: styling at creation time. */
-export const linkBodySchema = z
-  .strictObject({
-    name,
-    type: z.enum(LINK_TYPES, { error: `Must be one of: ${LINK_TYPES.join(', ')}` }),
-    data: z.record(z.string(), z.unknown(), { error: 'Must be an object' }).meta({
-      description: `The fields of the link's type. landing: \`landingHTML\` is at most ${LANDING_HTML_MAX_BYTES / 1024} KiB of UTF-8 and nests elements at most ${LANDING_HTML_MAX_DEPTH} deep (a 400 at \`data.landingHTML\` otherwise); it is sanitized once per change of the link, not per scan. Its images must be uploaded files, written as the \`url\` POST /files answered or as \`/files/<fileId>\` (stored as the latter; shown as the photo's web-sized copies), or base64 \`data:image/(png|jpeg|gif|webp)\` URLs; any other \`<img>\` is a 400 at \`data.landingHTML\` naming it. A \`fileId\` (here or in \`pageStyle\`) may name any upload of the account, also one another link uses: this link then gets a file of its own on the same stored bytes (no quota used), and the stored and answered data name that file's id. Optional members beyond the type's basic fields: location \`name\` (≤255, the heading and map pin title) and \`address\` (≤500); vcard \`jobTitle\` (≤255), \`photo\` (\`{fileId}\` of an image, attached to the link like every file its data names) and \`socialLinks\` (≤10 \`{url}\`, http(s)); product \`buyUrl\` (http(s), the page's Buy button); each refused with a 400 at its own path.`,
-    }),
-    linkConfigurations: linkConfigurationsSchema.optional(),
-    qrOptions: qrOptionsSchema.optional(),
-    pageStyle: pageStyleSchema.nullable().optional(),
-  })
-  // A refinement rather than a transform, so data's issues are reported beside the other members'
-  // (a transform runs only when all else passed). `body` is zod's own copy of the input, so
-  // `data` can become the type schema's output here: what is stored (URLs serialised).
-  .superRefine((body, ctx) => {
-    const schema = linkDataSchemas[body.type];
-    if (!schema) return;
-    const result = schema.safeParse(body.data);
-    if (result.success) body.data = result.data as Record<string, unknown>;
-    else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] });
-  });
+/**
+ * A link as createLink and updateLink take it: its `data` already checked against its type's
+ * schema (data/), as stored.
+ */
+export interface LinkInput {
+  name: string;
+  type: LinkType;
+  data: Record<string, unknown>;
+  linkConfigurations?: LinkConfigurations | undefined;
+  qrOptions?: QrOptions | undefined;
+  pageStyle?: PageStyle | null | undefined;
+}
 
-export type LinkBody = z.infer<typeof linkBodySchema>;
-
-export const patchQrBodySchema = z.strictObject({ qrCode: qrOptionsSchema });
-
-export const moveLinkBodySchema = z.strictObject({
-  folder_id: z.string().max(64).nullable().meta({ description: "One of the account's folders, or null for none" }),
-});
-
-export const optionalNameBodySchema = z
-  .strictObject({ name: z.string().trim().min(1, 'Name must not be empty').max(255, 'Must be at most 255 characters').optional() })
-  .nullish();
-
-const commaList = <T extends readonly [string, ...string[]]>(values: T, what: string) =>
-  z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.enum(values, { error: `Unknown ${what}; allowed: ${values.join(', ')}` })));
-
+/** "true"/"false" (or 1/0) in a query string, as a boolean. */
 export const booleanParam = z
   .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
   .transform((v) => v === 'true' || v === '1');
 
 export const SORTS = ['most_recent', 'name', 'last_modified', 'most_visited'] as const;
 
-/** The API's page parameters: `page` from 1, `size` from 1 to 1000 (default 20); lists answer `meta: pageMeta`. */
-export const pageQuery = {
-  page: z.coerce
-    .number({ error: 'Must be a whole number >= 1' })
-    .int('Must be a whole number >= 1')
-    .min(1, 'Must be a whole number >= 1')
-    .default(1),
-  size: z.coerce
-    .number({ error: 'Must be a whole number from 1 to 1000' })
-    .int('Must be a whole number from 1 to 1000')
-    .min(1, 'Must be a whole number from 1 to 1000')
-    .max(1000, 'Must be a whole number from 1 to 1000')
-    .default(20),
-};
+export type LinkSort = (typeof SORTS)[number];
 
-export const listLinksQuerySchema = z.strictObject({
-  ...pageQuery,
-  search: z.string().max(255).optional(),
-  q: z.string().max(255).optional().meta({
-    description:
-      "An addition: case-insensitive match on the link's name, its slug (dynamic_link_id) or its destination URL (a website link's url); `search` matches the name only",
-  }),
-  folder: z.string().max(64).optional(),
-  qr_type: commaList(LINK_TYPES, 'type').optional(),
-  status: commaList(LINK_STATUSES, 'status').optional(),
-  only_favorites: booleanParam.optional(),
-  sort_by: z.enum(SORTS, { error: `Must be one of: ${SORTS.join(', ')}` }).optional(),
-  menu: z.string().max(255).optional(),
-});
-
-export type ListLinksQuery = z.infer<typeof listLinksQuerySchema>;
-
-export const minimalLinksQuerySchema = listLinksQuerySchema.omit({ menu: true });
+/** Which page of which links listLinks reads. */
+export interface LinkListQuery {
+  page: number;
+  size: number;
+  search?: string | undefined;
+  q?: string | undefined;
+  folder?: string | undefined;
+  qr_type?: LinkType[] | undefined;
+  status?: LinkStatus[] | undefined;
+  only_favorites?: boolean | undefined;
+  sort_by?: LinkSort | undefined;
+  menu?: string | undefined;
+}

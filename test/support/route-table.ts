@@ -12,7 +12,7 @@ import type { AuthRequirement } from '../../api/types.js';
 import type { RouteEntry } from '../../platform/http/route-table.js';
 import type { z } from 'zod';
 import { ERROR_CODES } from '../../domain/errors.js';
-import { linkBodySchema } from '../../domain/links/schemas.js';
+import { linkBodySchema } from '../../api/routes/links/schemas.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -14,19 +14,21 @@ import {
   updateLink,
   updateLinkQr,
 } from '../../../domain/links/links.js';
-import {
-  linkBodySchema,
-  listLinksQuerySchema,
-  moveLinkBodySchema,
-  optionalNameBodySchema,
-  patchQrBodySchema,
-} from '../../../domain/links/schemas.js';
 import { qrImageQuery } from '../../../domain/qr/qr-images.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { analyticsRoutes } from '../analytics/index.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, pageMeta, resourceParams } from '../../schemas.js';
-import { linkFieldsParam, linkResponse, pickFields } from './schemas.js';
+import {
+  linkBodySchema,
+  linkFieldsParam,
+  linkResponse,
+  listLinksQuerySchema,
+  moveLinkBodySchema,
+  optionalNameBodySchema,
+  patchQrBodySchema,
+  pickFields,
+} from './schemas.js';
 import { linkView } from './view.js';
 import { shortUrl } from '../../../domain/links/slugs.js';
 import type { LinkScope } from '../../../domain/links/scope.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listMinimalLinks } from '../../../domain/links/links.js';
-import { minimalLinksQuerySchema } from '../../../domain/links/schemas.js';
+import { minimalLinksQuerySchema } from '../links/schemas.js';
 import { pageMeta } from '../../schemas.js';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
