@@ -1,14 +1,14 @@
 /**
- * CSV exports of scans (docs/decisions/README.md, "Analytics exports"): the request body, the
- * window it asks for, and the rows as CSV written by Postgres (`COPY … TO STDOUT (FORMAT csv)`)
- * and streamed a socket read at a time, so memory stays flat however many scans the window holds.
- * The job that runs it is workers/processors/analytics-export.ts.
+ * CSV exports of scans (docs/decisions/README.md, "Analytics exports"): the window a request asks
+ * for (its body is the api's: api/routes/analytics/schemas.ts), and the rows as CSV written by
+ * Postgres (`COPY … TO STDOUT (FORMAT csv)`) and streamed a socket read at a time, so memory stays
+ * flat however many scans the window holds. The job that runs it is
+ * workers/processors/analytics-export.ts.
  */
 import { copyTo, type Pool } from '../../platform/database/raw.js';
-import { z } from 'zod';
 import { csvCell, CsvRecordEnds } from '../../platform/format/csv-record-ends.js';
 import { ValidationError, type FieldError } from '../errors.js';
-import { analyticsQuerySchema, filterConditions, filterShape, type AnalyticsFilters } from './schemas.js';
+import { filterConditions, type AnalyticsFilters } from './schemas.js';
 import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
 
 export const EXPORT_FORMATS = ['csv'] as const;
@@ -26,28 +26,14 @@ export const EXPORT_COLUMNS = [
   'city',
 ] as const;
 
-// The GETs' own date and time zone checks, so both read a day and a zone the same way.
-const { date_from: localDate, timezone } = analyticsQuerySchema.shape;
-
-export const exportBodySchema = z
-  .strictObject({
-    startDate: localDate
-      .unwrap()
-      .optional()
-      .describe('First local day (YYYY-MM-DD), included. Default: with endDate, the first of the current month'),
-    endDate: localDate.unwrap().optional().describe('Last local day (YYYY-MM-DD), included. Default: with startDate, today'),
-    format: z.enum(EXPORT_FORMATS, { error: `Must be one of: ${EXPORT_FORMATS.join(', ')}` }).default('csv'),
-    filters: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility; ignored'),
-    timezone: timezone.describe('IANA time zone in which startDate and endDate are read; default UTC'),
-    includeBots: z
-      .boolean({ error: 'Must be true or false' })
-      .default(false)
-      .describe("Bot scans too, as the analytics GETs' exclude_bots=false (an addition); default false: left out"),
-    ...filterShape,
-  })
-  .describe('Both dates omitted: the last 48 hours, up to now. Bots are left out unless includeBots, as in the analytics GETs.');
-
-export type ExportBody = z.infer<typeof exportBodySchema>;
+/** The window an export asks for: both dates left out, the last 48 hours; either, whole local days in `timezone`. */
+export interface ExportWindowRequest {
+  /** First local day (YYYY-MM-DD), included. */
+  startDate?: string | undefined;
+  /** Last local day (YYYY-MM-DD), included. */
+  endDate?: string | undefined;
+  timezone: string;
+}
 
 /** What the api hands the job: the scope and the window as instants, fixed when the export was asked for. */
 export interface AnalyticsExportPayload {
@@ -78,7 +64,7 @@ export interface AnalyticsExportResult {
  * The window a body asks for at `now`: no dates, the last 48 hours; one or both, whole local days
  * (the missing one defaults as in the GETs' custom range). Errors name the body's fields.
  */
-export function exportWindow(body: Pick<ExportBody, 'startDate' | 'endDate' | 'timezone'>, now = new Date()): AnalyticsWindow {
+export function exportWindow(body: ExportWindowRequest, now = new Date()): AnalyticsWindow {
   const custom = body.startDate !== undefined || body.endDate !== undefined;
   try {
     return analyticsWindow(

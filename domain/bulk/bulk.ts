@@ -1,11 +1,11 @@
 /**
  * Bulk generation: many links of one type in one all-or-nothing batch (POST /bulk-generate).
  *
- * The api checks the whole request (every record, the folder, the template or options) and queues
- * one `bulk-generate` job whose payload holds the records as they will be stored. The worker
- * (workers/processors/bulk-generate.ts) inserts every link in one transaction, keyed by
- * (source_job_id, source_index), so a retried job finds the batch it already committed instead of
- * inserting it again, then renders the batch's codes into one ZIP.
+ * The api checks the whole request (every record; then, in prepareBulkJob, the folder, the
+ * template or options) and queues one `bulk-generate` job whose payload holds the records as they
+ * will be stored. The worker (workers/processors/bulk-generate.ts) inserts every link in one
+ * transaction, keyed by (source_job_id, source_index), so a retried job finds the batch it already
+ * committed instead of inserting it again, then renders the batch's codes into one ZIP.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { folders, templates } from '../schema.js';
@@ -13,60 +13,30 @@ import { csvRecords } from '../csv.js';
 import type { AppContext } from '../context.js';
 import { isUuid } from '../../platform/format/ids.js';
 import { firstCodePoints } from '../../platform/format/text.js';
-import { AppError, FieldErrorList, zodIssuesToFieldErrors, type FieldError } from '../errors.js';
+import { AppError, FieldErrorList, type FieldError } from '../errors.js';
 import { isReservedSlug } from '../links/slug-rules.js';
 import { AUTO_SLUG_LENGTH, generateSlug, shortUrl } from '../links/slugs.js';
 import { checkStoredQrImage } from '../qr/image-source.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { assertEncodable } from '../qr/qr-images.js';
-import { csvIssuePath } from './csv.js';
 import type { BulkGeneratePayload, BulkLink } from './job.js';
-import { bulkBodySchema, recordToLink, type BulkBody, type BulkLinkRecord } from './schemas.js';
+import { recordToLink, type BulkLinkRecord, type BulkRequest } from './schemas.js';
 import { assertLinkUsageWithinPlan } from '../links/usage.js';
 import { assertFolderReachable, type LinkScope } from '../links/scope.js';
 
-export interface CheckedBulkRequest {
-  /** Records sent (0 when `data` is not a list). */
-  count: number;
-  body: BulkBody | null;
-  payload: BulkGeneratePayload | null;
-  errors: FieldErrorList;
-}
-
 /**
- * Every check of a bulk request, complete: the body schema (every record), then the account's
- * folder, template and styling. `csvRows` (a CSV form) names records by their rows in the file.
- */
-export async function checkBulkRequest(
-  ctx: Pick<AppContext, 'db' | 'config' | 'storage'>,
-  scope: LinkScope,
-  raw: unknown,
-  csvRows?: readonly number[],
-): Promise<CheckedBulkRequest> {
-  const { accountId } = scope;
-  const data = (raw as { data?: unknown } | null)?.data;
-  const count = Array.isArray(data) ? data.length : 0;
-  const parsed = bulkBodySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = csvRows ? parsed.error.issues.map((i) => ({ ...i, path: csvIssuePath(i.path, csvRows) })) : parsed.error.issues;
-    return { count, body: null, payload: null, errors: zodIssuesToFieldErrors(issues) };
-  }
-  // A client's batch lands in one of its folders, as a link it makes alone must (403 otherwise).
-  assertFolderReachable(scope, parsed.data.folderId);
-  const prepared = await prepareBulkJob(ctx, accountId, parsed.data);
-  return { count, body: parsed.data, ...prepared };
-}
-
-/**
- * The checks a schema cannot make: the folder and the template must be the account's, and the
- * styling must draw every link's short URL (a centre image that loads, a mode that can encode it).
- * Returns the job's payload, or every problem found.
+ * The checks a schema cannot make, on a request whose records are checked already: a client's
+ * batch lands in one of its folders, as a link it makes alone must (403 otherwise); the folder and
+ * the template must be the account's, and the styling must draw every link's short URL (a centre
+ * image that loads, a mode that can encode it). Returns the job's payload, or every problem found.
  */
 export async function prepareBulkJob(
   ctx: Pick<AppContext, 'db' | 'config' | 'storage'>,
-  accountId: string,
-  body: BulkBody,
+  scope: LinkScope,
+  body: BulkRequest,
 ): Promise<{ payload: BulkGeneratePayload | null; errors: FieldErrorList }> {
+  const { accountId } = scope;
+  assertFolderReachable(scope, body.folderId);
   const errors = new FieldErrorList();
   let folderId: string | null = null;
   if (body.folderId) {

@@ -1,16 +1,20 @@
 /**
- * What POST /bulk-generate takes: one link type for the whole batch and 1 to BULK_MAX_RECORDS
+ * What a bulk batch is made of: one link type for the whole batch and 1 to BULK_MAX_RECORDS
  * records. A record is not the single link's `data`: it carries the link's `name` beside the
  * type's fields, and its own required/optional rules (a product needs only name and productName,
  * currency defaults to USD; a vCard also needs contact). Each field that a record shares with the
  * type's `data` is checked by that type's own field schema (domain/links/data), so a value valid in
  * one is valid in the other, and `recordToLink` turns a record into the `data` POST /links would
  * store for the same fields, so scanning a bulk link shows the same page.
+ *
+ * The record schemas are the domain's validation, not a wire format: the CSV reader (csv.ts) takes
+ * its columns from them. The HTTP body and query that carry a batch are the api's
+ * (api/routes/bulk-generate/schemas.ts).
  */
 import { z } from 'zod';
 import { productDataSchema, smsDataSchema, vcardDataSchema, websiteDataSchema } from '../links/data/index.js';
 import { linkNameSchema } from '../links/schemas.js';
-import { qrOptionsSchema } from '../qr/options.js';
+import type { QrOptions } from '../qr/options.js';
 
 export const BULK_TYPES = ['website', 'product', 'sms', 'vcard'] as const;
 export type BulkType = (typeof BULK_TYPES)[number];
@@ -54,67 +58,15 @@ export function recordToLink(record: Record<string, unknown>): BulkLinkRecord {
   return { name: name as string, data };
 }
 
-const optionalId = (what: string) =>
-  z
-    .string({ error: `Must be a ${what} id (string)` })
-    .max(64, { error: `Must be a ${what} id` })
-    .nullable()
-    .optional();
-
 /**
- * The JSON body (and, field by field, the CSV form). Every record is checked, and every issue of
- * every record is reported at `data[i].<field>` (a refinement, so they come beside the other
- * members' issues); the records come out as what the job stores.
+ * A bulk request as prepareBulkJob takes it: one type and its records, each already
+ * checked by `bulkRecordSchemas[type]` and as it came out of it. The api's JSON body and CSV form
+ * (api/routes/bulk-generate/schemas.ts) parse to one.
  */
-export const bulkBodySchema = z
-  .strictObject({
-    type: z.enum(BULK_TYPES, { error: (issue) => (issue.input === undefined ? 'Required' : `Must be one of: ${BULK_TYPES.join(', ')}`) }),
-    data: z
-      .array(z.unknown(), { error: (issue) => (issue.input === undefined ? 'Required' : 'Must be an array of records') })
-      .min(1, { error: `Must have 1 to ${BULK_MAX_RECORDS} records` })
-      .max(BULK_MAX_RECORDS, { error: `Must have 1 to ${BULK_MAX_RECORDS} records` }),
-    folderId: optionalId('folder'),
-    templateId: optionalId('template'),
-    qrOptions: qrOptionsSchema.optional(),
-  })
-  .superRefine(
-    (body, ctx) => {
-      if (body.qrOptions !== undefined && body.templateId) {
-        ctx.addIssue({ code: 'custom', path: ['templateId'], message: 'Give either qrOptions or templateId, not both' });
-      }
-      const schema: z.ZodType | undefined = bulkRecordSchemas[body.type];
-      if (!schema || !Array.isArray(body.data)) return;
-      body.data.forEach((record, i) => {
-        const result = schema.safeParse(record);
-        if (result.success) body.data[i] = result.data;
-        else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', i, ...issue.path] });
-      });
-    },
-    // Records are checked whenever type and data can be read, whatever else is wrong, so one
-    // answer names every problem.
-    {
-      when: ({ value }) => {
-        const v = value as { type?: unknown; data?: unknown } | null;
-        return typeof v === 'object' && v !== null && (BULK_TYPES as readonly unknown[]).includes(v.type) && Array.isArray(v.data);
-      },
-    },
-  )
-  .meta({
-    example: {
-      type: 'website',
-      folderId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
-      data: [
-        { name: 'Table 1', url: 'https://example.com/menu?table=1' },
-        { name: 'Table 2', url: 'https://example.com/menu?table=2' },
-      ],
-    },
-  });
-
-export type BulkBody = z.output<typeof bulkBodySchema>;
-
-export const bulkQuerySchema = z.strictObject({
-  dryRun: z
-    .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
-    .transform((v) => v === 'true' || v === '1')
-    .optional(),
-});
+export interface BulkRequest {
+  type: BulkType;
+  data: unknown[];
+  folderId?: string | null | undefined;
+  templateId?: string | null | undefined;
+  qrOptions?: QrOptions | undefined;
+}

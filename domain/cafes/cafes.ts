@@ -22,7 +22,7 @@ import { createLink, deleteLink, updateLinkQr } from '../links/links.js';
 import { invalidateLinks } from '../links/resolve/invalidation.js';
 import { wholeAccount } from '../links/scope.js';
 import type { QrOptions } from '../qr/options.js';
-import type { ProfileForm, ThemeBody, UpdateCafeBody } from './schemas.js';
+import type { CafeUpdateInput, ProfileInput, ThemeInput } from './schemas.js';
 
 export type CafeContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
 
@@ -175,7 +175,7 @@ async function renameLink(tx: Executor, linkId: string, name: string) {
  * PUT /cafes/:id: the cafe's own fields; `qr_options` restyle its link (checked and stored as
  * PATCH /links/:id does, before the cafe's fields are written).
  */
-export async function updateCafe(ctx: CafeContext, who: Principal, cafeId: string, body: UpdateCafeBody): Promise<CafeWithLink> {
+export async function updateCafe(ctx: CafeContext, who: Principal, cafeId: string, body: CafeUpdateInput): Promise<CafeWithLink> {
   const { accountId } = who;
   if (body.qr_options) {
     const { slug } = await ctx.db.transaction((tx) => lockCafe(tx, accountId, cafeId));
@@ -207,7 +207,7 @@ export async function updateProfile(
   ctx: CafeContext,
   accountId: string,
   cafeId: string,
-  form: ProfileForm,
+  form: ProfileInput,
   images: ProfileImages,
 ): Promise<CafeWithLink> {
   const deleteCover = form.delete_cover === true || form['delete_cafe-cover'] === true;
@@ -227,7 +227,7 @@ export async function updateProfile(
 }
 
 /** PUT /cafes/:id/theme: the theme and its colors; a color left out keeps its value, null returns to the theme's. */
-export async function updateTheme(ctx: CafeContext, accountId: string, cafeId: string, body: ThemeBody): Promise<CafeWithLink> {
+export async function updateTheme(ctx: CafeContext, accountId: string, cafeId: string, body: ThemeInput): Promise<CafeWithLink> {
   await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
     await tx
       .update(cafes)

@@ -13,7 +13,7 @@ import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { assertInCafe, menuOrder, nextOrder, reorderRows } from './menu.js';
-import type { CategoryBody, ReorderEntry } from './schemas.js';
+import type { CategoryInput, ReorderEntry } from './schemas.js';
 
 export type CategoryRow = typeof cafeCategories.$inferSelect;
 
@@ -55,7 +55,7 @@ export async function getCategory(ctx: CafeContext, accountId: string, cafeId: s
   return await findCategory(ctx.db, cafeId, categoryId);
 }
 
-function fieldsOf(body: CategoryBody) {
+function fieldsOf(body: CategoryInput) {
   return {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),
@@ -66,7 +66,7 @@ function fieldsOf(body: CategoryBody) {
   };
 }
 
-export async function createCategory(ctx: CafeContext, accountId: string, cafeId: string, body: CategoryBody & { name: string }) {
+export async function createCategory(ctx: CafeContext, accountId: string, cafeId: string, body: CategoryInput & { name: string }) {
   const row = await namedUniquely(() =>
     writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
       if (body.group_id) await assertInCafe(tx, cafeGroups, cafe.id, body.group_id, 'group_id', 'Group');
@@ -86,7 +86,7 @@ export async function createCategory(ctx: CafeContext, accountId: string, cafeId
   return row;
 }
 
-export async function updateCategory(ctx: CafeContext, accountId: string, cafeId: string, categoryId: string, body: CategoryBody) {
+export async function updateCategory(ctx: CafeContext, accountId: string, cafeId: string, categoryId: string, body: CategoryInput) {
   const row = await namedUniquely(() =>
     writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
       const current = await findCategory(tx, cafe.id, categoryId);

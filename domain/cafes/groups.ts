@@ -10,7 +10,7 @@ import { isUuid } from '../../platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { menuOrder, nextOrder, reorderRows } from './menu.js';
-import type { GroupForm, ReorderEntry } from './schemas.js';
+import type { GroupInput, ReorderEntry } from './schemas.js';
 
 export type GroupRow = typeof cafeGroups.$inferSelect;
 
@@ -44,7 +44,7 @@ export async function createGroup(
   ctx: CafeContext,
   accountId: string,
   cafeId: string,
-  form: GroupForm & { name: string },
+  form: GroupInput & { name: string },
   image: string | null,
 ) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
@@ -69,7 +69,7 @@ export async function updateGroup(
   accountId: string,
   cafeId: string,
   groupId: string,
-  form: GroupForm,
+  form: GroupInput,
   image: string | null,
 ) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {

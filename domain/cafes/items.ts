@@ -12,7 +12,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { assertInCafe, menuOrder, nextOrder, reorderRows } from './menu.js';
 import { MENU_ITEMS_MAX } from './schema-parts.js';
-import type { ItemForm, ReorderEntry } from './schemas.js';
+import type { ItemInput, ReorderEntry } from './schemas.js';
 
 export type ItemRow = typeof cafeItems.$inferSelect;
 
@@ -58,7 +58,7 @@ export async function getItem(ctx: CafeContext, accountId: string, cafeId: strin
   return await findItem(ctx.db, cafeId, itemId);
 }
 
-function fieldsOf(form: ItemForm) {
+function fieldsOf(form: ItemInput) {
   const set: Partial<typeof cafeItems.$inferInsert> = {};
   if (form.category_id !== undefined) set.categoryId = form.category_id.toLowerCase();
   if (form.name !== undefined) set.name = form.name;
@@ -84,7 +84,7 @@ export async function createItem(
   ctx: CafeContext,
   accountId: string,
   cafeId: string,
-  form: ItemForm & { category_id: string; name: string; price: string },
+  form: ItemInput & { category_id: string; name: string; price: string },
   image: string | null,
 ) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {
@@ -116,7 +116,7 @@ export async function updateItem(
   accountId: string,
   cafeId: string,
   itemId: string,
-  form: ItemForm,
+  form: ItemInput,
   image: string | null,
 ) {
   const row = await writeMenu(ctx, accountId, cafeId, async (tx, cafe) => {

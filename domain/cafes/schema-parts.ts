@@ -1,7 +1,7 @@
 /**
  * The pieces the cafe schemas are built from (messages, text, price, currency, lists), apart from
- * domain/cafes/schemas.ts so the console can check a bulk insert body (bulk-insert-schema.ts)
- * without bundling what that module also imports (the database schema).
+ * the api's cafe schemas (api/routes/cafes/schemas.ts) so the console can check a bulk insert body
+ * (bulk-insert-schema.ts) without bundling what that module also imports (the database schema).
  */
 import { z } from 'zod';
 import { isCurrencyCode } from '../links/data/codes.js';

@@ -15,7 +15,7 @@ import { NotFoundError } from '../errors.js';
 import { shortUrl } from '../links/slugs.js';
 import type { Redis } from '../../platform/redis/client.js';
 import type { PublishedMenuRecord } from './published-menu.js';
-import type { ThemeBody } from './schemas.js';
+import type { ThemeInput } from './schemas.js';
 
 export const MENU_PREVIEW_TTL_SECONDS = 600;
 
@@ -31,7 +31,7 @@ export interface MenuPreview {
   /** The one origin that may frame the preview: the console's that asked for it (api/console.ts, consoleOriginOf). */
   frameAncestor: string;
   /** The unsaved look; a colour or the dietary switch left out keeps the saved value, as PUT does. */
-  theme: ThemeBody;
+  theme: ThemeInput;
 }
 
 interface PreviewContext {
@@ -48,7 +48,7 @@ export async function createMenuPreview(
   ctx: PreviewContext,
   accountId: string,
   cafeId: string,
-  theme: ThemeBody,
+  theme: ThemeInput,
   frameAncestor: string,
   now = Date.now(),
 ) {
@@ -84,7 +84,7 @@ export function menuPreviewOf(value: string | null): MenuPreview | null {
 }
 
 /** The published menu as read, in the preview's look. */
-export function withPreviewTheme(record: PublishedMenuRecord, theme: ThemeBody): PublishedMenuRecord {
+export function withPreviewTheme(record: PublishedMenuRecord, theme: ThemeInput): PublishedMenuRecord {
   return {
     ...record,
     theme_image: theme.themeImage,

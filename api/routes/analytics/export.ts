@@ -6,11 +6,12 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { exportBodySchema, exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../domain/analytics/export.js';
+import { exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../domain/analytics/export.js';
 import type { AnalyticsFilters } from '../../../domain/analytics/schemas.js';
 import { assertJobFilesFit, openJobFile } from '../../../domain/jobs/files.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
+import { exportBodySchema } from './schemas.js';
 
 export const csvResponse = {
   description:

@@ -13,9 +13,17 @@ import {
   type AnalyticsScope,
   type RankedDimension,
 } from '../../../domain/analytics/analytics.js';
-import { analyticsQuerySchema, linkDaysQuerySchema } from '../../../domain/analytics/schemas.js';
 import { linkDailyScans } from '../../../domain/analytics/link-days.js';
-import { activityResponse, generalResponse, linkDaysResponse, qrCodeResponse, rankedResponse, timeResponse } from './schemas.js';
+import {
+  activityResponse,
+  analyticsQuerySchema,
+  generalResponse,
+  linkDaysQuerySchema,
+  linkDaysResponse,
+  qrCodeResponse,
+  rankedResponse,
+  timeResponse,
+} from './schemas.js';
 import { resourceParams } from '../../schemas.js';
 import { analyticsExportRoute } from './export.js';
 import type { LinkScope } from '../../../domain/links/scope.js';

@@ -1,5 +1,107 @@
-/** The analytics GETs' answers, shared by the per-link and account-wide routes (query: domain/analytics/schemas.ts). */
+/**
+ * The analytics endpoints' request and response schemas: the GETs' query and answers, shared by
+ * the per-link and account-wide routes, the sparklines' query and the export's body.
+ */
 import { z } from 'zod';
+import { EXPORT_FORMATS } from '../../../domain/analytics/export.js';
+import { MAX_LIMIT, MAX_LINK_DAYS, MAX_LINK_DAYS_IDS } from '../../../domain/analytics/schemas.js';
+import { DURATIONS, parseLocalDate } from '../../../domain/analytics/window.js';
+import { isIanaTimezone } from '../../../domain/links/data/timezone.js';
+import { booleanParam } from '../../../domain/links/schemas.js';
+
+const filterParam = (what: string, example: string) =>
+  z
+    .string()
+    .min(1, 'Must not be empty')
+    .max(255, 'At most 255 characters')
+    .optional()
+    .describe(
+      `Only scans whose ${what} is this one, as the ranked rows name it (e.g. ${example}; "Unknown" for scans where it could not be told). ` +
+        'Filtered answers are counted from the raw scans of the range (docs/decisions/0391)',
+    );
+
+/** The filter parameters, shared by the GETs' query and the export's body. */
+const filterShape = {
+  country: filterParam('country', 'Germany'),
+  browser: filterParam('browser', 'Mobile Safari'),
+  os: filterParam('operating system', 'iOS'),
+};
+
+const localDate = z
+  .string()
+  .refine((v) => parseLocalDate(v) !== null, 'Must be a date YYYY-MM-DD')
+  .meta({ format: 'date' });
+
+export const analyticsQuerySchema = z.strictObject({
+  duration: z
+    .enum(DURATIONS, { error: `Must be one of: ${DURATIONS.join(', ')}` })
+    .default('48_hours')
+    .describe(
+      'What the numbers cover, in `timezone`, up to now: today (from local midnight), yesterday (the whole local day), ' +
+        '48_hours (from the start of the UTC hour 48 hours ago), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), ' +
+        'custom (whole local days date_from to date_to)',
+    ),
+  date_from: localDate.optional().describe('With duration=custom: the first local day (default: the first of the current month)'),
+  date_to: localDate.optional().describe('With duration=custom: the last local day, included (default: today)'),
+  exclude_bots: booleanParam.default(true).describe('Default true; false includes scans recorded as bots'),
+  limit: z.coerce
+    .number({ error: 'Must be a whole number >= 1' })
+    .int('Must be a whole number >= 1')
+    .min(1, 'Must be a whole number >= 1')
+    .transform((n) => Math.min(n, MAX_LIMIT))
+    .default(20)
+    .describe(`Rows for ops, country, region, browser and qr-code; default 20; above ${MAX_LIMIT} answers ${MAX_LIMIT}`),
+  timezone: z
+    .string()
+    .refine(isIanaTimezone, 'Unknown time zone; use an IANA name such as Europe/Berlin')
+    .default('UTC')
+    .describe('IANA time zone that decides today, yesterday, day buckets, activity and the weekday-hour keys'),
+  ...filterShape,
+});
+
+/** GET /analytics/links-by-day (an addition): scans per day of the links named, for the list's sparklines. */
+export const linkDaysQuerySchema = z.strictObject({
+  ids: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(64)).max(MAX_LINK_DAYS_IDS, `At most ${MAX_LINK_DAYS_IDS} links`))
+    .describe("Comma-separated dynamic_link_ids; ids that are not the account's links are left out of the answer"),
+  days: z.coerce
+    .number({ error: `Must be a whole number from 1 to ${MAX_LINK_DAYS}` })
+    .int(`Must be a whole number from 1 to ${MAX_LINK_DAYS}`)
+    .min(1, `Must be a whole number from 1 to ${MAX_LINK_DAYS}`)
+    .max(MAX_LINK_DAYS, `Must be a whole number from 1 to ${MAX_LINK_DAYS}`)
+    .default(14)
+    .describe('Today and the days before it, in `timezone`: this many local days (default 14)'),
+  exclude_bots: analyticsQuerySchema.shape.exclude_bots,
+  timezone: analyticsQuerySchema.shape.timezone,
+});
+
+// The GETs' own date and time zone checks, so both read a day and a zone the same way.
+const { timezone } = analyticsQuerySchema.shape;
+
+/** POST …/analytics/export (export.ts). */
+export const exportBodySchema = z
+  .strictObject({
+    startDate: localDate
+      .optional()
+      .describe('First local day (YYYY-MM-DD), included. Default: with endDate, the first of the current month'),
+    endDate: localDate.optional().describe('Last local day (YYYY-MM-DD), included. Default: with startDate, today'),
+    format: z.enum(EXPORT_FORMATS, { error: `Must be one of: ${EXPORT_FORMATS.join(', ')}` }).default('csv'),
+    filters: z.record(z.string(), z.unknown()).optional().describe('Accepted for compatibility; ignored'),
+    timezone: timezone.describe('IANA time zone in which startDate and endDate are read; default UTC'),
+    includeBots: z
+      .boolean({ error: 'Must be true or false' })
+      .default(false)
+      .describe("Bot scans too, as the analytics GETs' exclude_bots=false (an addition); default false: left out"),
+    ...filterShape,
+  })
+  .describe('Both dates omitted: the last 48 hours, up to now. Bots are left out unless includeBots, as in the analytics GETs.');
 
 export const generalResponse = z
   .object({

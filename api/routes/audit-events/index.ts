@@ -5,14 +5,13 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditExportBodySchema, auditFiltersOf, auditQuerySchema } from '../../../domain/audit/schemas.js';
 import { listAuditEvents } from '../../../domain/audit/events.js';
 import type { AuditExportPayload } from '../../../domain/audit/export.js';
 import { assertJobFilesFit, openJobFile } from '../../../domain/jobs/files.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
 import { errorResponses } from '../../schemas.js';
 import type { AuthRequirement } from '../../types.js';
-import { auditPageResponse } from './schemas.js';
+import { auditExportBodySchema, auditFiltersOf, auditPageResponse, auditQuerySchema } from './schemas.js';
 import { auditPageView } from './view.js';
 
 const tags = ['audit'];

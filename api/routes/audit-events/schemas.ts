@@ -1,5 +1,49 @@
-/** Response schemas of the audit log (request schemas: domain/audit/schemas.ts). */
+/**
+ * The audit log's request and response schemas: what GET /audit-events, a link's history
+ * (GET /links/:id/history) and the audit export take, and what they answer.
+ */
 import { z } from 'zod';
+import { AUDIT_PAGE_MAX, type AuditFilters } from '../../../domain/audit/events.js';
+import { AUDIT_ENTITIES } from '../../../domain/audit/snapshots.js';
+
+const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 date-time' });
+/** Ids are UUIDs and slugs (at most 64 characters); anything longer names nothing. */
+const ref = z.string().min(1, 'Must not be empty').max(200, 'Must be at most 200 characters');
+
+export const auditFilterShape = {
+  actor: z.uuid({ error: 'Must be a user id or an API key id' }).optional().describe('A user id or an API key id: the changes they made'),
+  entity: z.enum(AUDIT_ENTITIES, { error: `Must be one of: ${AUDIT_ENTITIES.join(', ')}` }).optional(),
+  entityId: ref.optional().describe("The entity's id (a link's `id`, not its slug)"),
+  linkId: ref.optional().describe("A link's id or its slug (dynamic_link_id): that link's events, as entity=link"),
+  from: instant.optional().describe('Events at or after this instant'),
+  to: instant.optional().describe('Events before this instant'),
+};
+
+export const pageShape = {
+  cursor: z.string().max(500, 'Not a cursor this list answered').optional().describe("The previous page's `nextCursor`"),
+  limit: z.coerce
+    .number({ error: `Must be a whole number from 1 to ${AUDIT_PAGE_MAX}` })
+    .int(`Must be a whole number from 1 to ${AUDIT_PAGE_MAX}`)
+    .min(1, `Must be a whole number from 1 to ${AUDIT_PAGE_MAX}`)
+    .max(AUDIT_PAGE_MAX, `Must be a whole number from 1 to ${AUDIT_PAGE_MAX}`)
+    .default(50),
+};
+
+export const auditQuerySchema = z.strictObject({ ...auditFilterShape, ...pageShape });
+export const historyQuerySchema = z.strictObject(pageShape);
+export const auditExportBodySchema = z.strictObject(auditFilterShape);
+
+/** The filters as the domain reads them. */
+export function auditFiltersOf(q: z.infer<typeof auditExportBodySchema>): AuditFilters {
+  return {
+    ...(q.actor !== undefined && { actor: q.actor }),
+    ...(q.entity !== undefined && { entity: q.entity }),
+    ...(q.entityId !== undefined && { entityId: q.entityId }),
+    ...(q.linkId !== undefined && { linkId: q.linkId }),
+    ...(q.from !== undefined && { from: new Date(q.from) }),
+    ...(q.to !== undefined && { to: new Date(q.to) }),
+  };
+}
 
 const auditValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 

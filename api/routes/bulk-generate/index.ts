@@ -8,12 +8,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkBulkRequest } from '../../../domain/bulk/bulk.js';
+import { prepareBulkJob } from '../../../domain/bulk/bulk.js';
 import { assertRoomForLinks } from '../../../domain/links/usage.js';
-import { readBulkCsv } from '../../../domain/bulk/csv.js';
-import { BULK_MAX_RECORDS, BULK_TYPES, bulkBodySchema, bulkQuerySchema, type BulkType } from '../../../domain/bulk/schemas.js';
-import { bulkResultResponse, dryRunResponse } from './schemas.js';
-import { formatPath, ValidationError } from '../../../domain/errors.js';
+import { csvIssuePath, readBulkCsv } from '../../../domain/bulk/csv.js';
+import { BULK_MAX_RECORDS, BULK_TYPES, type BulkRequest, type BulkType } from '../../../domain/bulk/schemas.js';
+import type { AppContext } from '../../../domain/context.js';
+import type { LinkScope } from '../../../domain/links/scope.js';
+import type { BulkGeneratePayload } from '../../../domain/bulk/job.js';
+import { bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse } from './schemas.js';
+import { FieldErrorList, formatPath, ValidationError, zodIssuesToFieldErrors } from '../../../domain/errors.js';
 import { acceptedJobResponse, answerQueuedJob, IDEMPOTENCY_DESCRIPTION, idempotentJobHeaders, startRequestJob } from '../../job-reply.js';
 import { bodyCheckedByHandler, findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';
 import multipartPlugin, { multipartError } from '../../plugins/external/multipart.js';
@@ -68,6 +71,36 @@ async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<strin
   }
   raw.data = csv.records;
   return { raw, rows: csv.rows };
+}
+
+interface CheckedBulkRequest {
+  /** Records sent (0 when `data` is not a list). */
+  count: number;
+  body: BulkRequest | null;
+  payload: BulkGeneratePayload | null;
+  errors: FieldErrorList;
+}
+
+/**
+ * Every check of a bulk request, complete: the body schema (every record), then the account's
+ * folder, template and styling (prepareBulkJob). `csvRows` (a CSV form) names records by their
+ * rows in the file.
+ */
+async function checkBulkRequest(
+  ctx: Pick<AppContext, 'db' | 'config' | 'storage'>,
+  scope: LinkScope,
+  raw: unknown,
+  csvRows?: readonly number[],
+): Promise<CheckedBulkRequest> {
+  const data = (raw as { data?: unknown } | null)?.data;
+  const count = Array.isArray(data) ? data.length : 0;
+  const parsed = bulkBodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = csvRows ? parsed.error.issues.map((i) => ({ ...i, path: csvIssuePath(i.path, csvRows) })) : parsed.error.issues;
+    return { count, body: null, payload: null, errors: zodIssuesToFieldErrors(issues) };
+  }
+  const prepared = await prepareBulkJob(ctx, scope, parsed.data);
+  return { count, body: parsed.data, ...prepared };
 }
 
 const routes: FastifyPluginAsyncZod = async (app) => {

@@ -1,6 +1,74 @@
-/** What POST /bulk-generate answers (what it takes: domain/bulk/schemas.ts). */
+/**
+ * POST /bulk-generate's request and response schemas. The body's records are checked by the
+ * domain's record schemas (domain/bulk/schemas.ts), which the CSV reader shares.
+ */
 import { z } from 'zod';
+import { BULK_MAX_RECORDS, BULK_TYPES, bulkRecordSchemas } from '../../../domain/bulk/schemas.js';
 import { fieldErrorListShape } from '../../../domain/errors.js';
+import { qrOptionsSchema } from '../../../domain/qr/options.js';
+
+const optionalId = (what: string) =>
+  z
+    .string({ error: `Must be a ${what} id (string)` })
+    .max(64, { error: `Must be a ${what} id` })
+    .nullable()
+    .optional();
+
+/**
+ * The JSON body (and, field by field, the CSV form). Every record is checked, and every issue of
+ * every record is reported at `data[i].<field>` (a refinement, so they come beside the other
+ * members' issues); the records come out as what the job stores.
+ */
+export const bulkBodySchema = z
+  .strictObject({
+    type: z.enum(BULK_TYPES, { error: (issue) => (issue.input === undefined ? 'Required' : `Must be one of: ${BULK_TYPES.join(', ')}`) }),
+    data: z
+      .array(z.unknown(), { error: (issue) => (issue.input === undefined ? 'Required' : 'Must be an array of records') })
+      .min(1, { error: `Must have 1 to ${BULK_MAX_RECORDS} records` })
+      .max(BULK_MAX_RECORDS, { error: `Must have 1 to ${BULK_MAX_RECORDS} records` }),
+    folderId: optionalId('folder'),
+    templateId: optionalId('template'),
+    qrOptions: qrOptionsSchema.optional(),
+  })
+  .superRefine(
+    (body, ctx) => {
+      if (body.qrOptions !== undefined && body.templateId) {
+        ctx.addIssue({ code: 'custom', path: ['templateId'], message: 'Give either qrOptions or templateId, not both' });
+      }
+      const schema: z.ZodType | undefined = bulkRecordSchemas[body.type];
+      if (!schema || !Array.isArray(body.data)) return;
+      body.data.forEach((record, i) => {
+        const result = schema.safeParse(record);
+        if (result.success) body.data[i] = result.data;
+        else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', i, ...issue.path] });
+      });
+    },
+    // Records are checked whenever type and data can be read, whatever else is wrong, so one
+    // answer names every problem.
+    {
+      when: ({ value }) => {
+        const v = value as { type?: unknown; data?: unknown } | null;
+        return typeof v === 'object' && v !== null && (BULK_TYPES as readonly unknown[]).includes(v.type) && Array.isArray(v.data);
+      },
+    },
+  )
+  .meta({
+    example: {
+      type: 'website',
+      folderId: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      data: [
+        { name: 'Table 1', url: 'https://example.com/menu?table=1' },
+        { name: 'Table 2', url: 'https://example.com/menu?table=2' },
+      ],
+    },
+  });
+
+export const bulkQuerySchema = z.strictObject({
+  dryRun: z
+    .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+});
 
 /** One link made by the batch, in request order: `{id, dynamicLinkId}` as the API documents it. */
 export const bulkLinkResponse = z.object({

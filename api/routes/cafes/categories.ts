@@ -11,16 +11,16 @@ import {
   setCategoryImage,
   updateCategory,
 } from '../../../domain/cafes/categories.js';
+import { ValidationError } from '../../../domain/errors.js';
+import { errorResponses, messageResponse } from '../../schemas.js';
 import {
+  categoryResponse,
   createCategoryBody,
   formDocument,
   IMAGE_FILE_FIELDS,
   reorderCategoriesBody,
   updateCategoryBody,
-} from '../../../domain/cafes/schemas.js';
-import { ValidationError } from '../../../domain/errors.js';
-import { errorResponses, messageResponse } from '../../schemas.js';
-import { categoryResponse } from './schemas.js';
+} from './schemas.js';
 import { categoryView } from './view.js';
 import { formRoutes, readImageForm } from './form.js';
 import { cafeParams, categoryParams, tags } from './params.js';

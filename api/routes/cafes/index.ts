@@ -15,20 +15,12 @@ import {
   updateProfile,
   updateTheme,
 } from '../../../domain/cafes/cafes.js';
-import {
-  createCafeBody,
-  formDocument,
-  PROFILE_FILE_FIELDS,
-  profileForm,
-  themeBody,
-  updateCafeBody,
-} from '../../../domain/cafes/schemas.js';
 import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../domain/cafes/theme-preview.js';
 import { consoleOriginOf } from '../../console.js';
 import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
 import { ValidationError } from '../../../domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
-import { cafeResponse } from './schemas.js';
+import { cafeResponse, createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from './schemas.js';
 import { cafeView } from './view.js';
 import categoriesRoutes from './categories.js';
 import { formRoutes, readMenuForm, storeFormImage } from './form.js';

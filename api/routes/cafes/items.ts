@@ -18,19 +18,19 @@ import { assertCafe } from '../../../domain/cafes/cafes.js';
 import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
 import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
 import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
-import {
-  createItemForm,
-  formDocument,
-  IMAGE_FILE_FIELDS,
-  listItemsQuery,
-  reorderItemsBody,
-  updateItemForm,
-} from '../../../domain/cafes/schemas.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { createJsonBodyChecker } from '../../json-body-thread.js';
 import { bodyCheckedByHandler } from '../../plugins/app/validation.js';
-import { itemResponse } from './schemas.js';
+import {
+  createItemForm,
+  formDocument,
+  IMAGE_FILE_FIELDS,
+  itemResponse,
+  listItemsQuery,
+  reorderItemsBody,
+  updateItemForm,
+} from './schemas.js';
 import { itemView } from './view.js';
 import { acceptedJobResponse, answerQueuedJob, IDEMPOTENCY_DESCRIPTION, idempotentJobHeaders, startRequestJob } from '../../job-reply.js';
 import { formRoutes, readImageForm } from './form.js';

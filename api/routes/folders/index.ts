@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../domain/folders/folders.js';
-import { createFolderBody, renameFolderBody } from '../../../domain/folders/schemas.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
-import { folderResponse } from './schemas.js';
+import { createFolderBody, folderResponse, renameFolderBody } from './schemas.js';
 import { folderView } from './view.js';
 
 const idParams = resourceParams('id', 'Folder');

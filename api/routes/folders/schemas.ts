@@ -1,5 +1,10 @@
-/** Response schemas of the folders endpoints (request schemas: domain/folders/schemas.ts). */
+/** The folders endpoints' request and response schemas. */
 import { z } from 'zod';
+
+const folderName = z.string().trim().min(1, 'Name is required').max(255, 'Name must be at most 255 characters');
+
+export const createFolderBody = z.strictObject({ name: folderName });
+export const renameFolderBody = z.strictObject({ name: folderName });
 
 const folderFields = {
   id: z.string(),

@@ -14,10 +14,9 @@ import {
   revokeInvitation,
   type InvitationRow,
 } from '../../../domain/people/invitations.js';
-import { inviteBody } from '../../../domain/people/schemas.js';
 import { consoleLink } from '../../../domain/people/tokens.js';
 import { errorResponses, messageResponse, resourceParams } from '../../schemas.js';
-import { invitationCreated, invitationResponse } from './schemas.js';
+import { invitationCreated, invitationResponse, inviteBody } from './schemas.js';
 import acceptRoutes from './accept.js';
 
 const idParams = resourceParams('id', 'Invitation');

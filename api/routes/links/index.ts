@@ -33,7 +33,7 @@ import { linkView } from './view.js';
 import { shortUrl } from '../../../domain/links/slugs.js';
 import type { LinkScope } from '../../../domain/links/scope.js';
 import { listAuditEvents } from '../../../domain/audit/events.js';
-import { historyQuerySchema } from '../../../domain/audit/schemas.js';
+import { historyQuerySchema } from '../audit-events/schemas.js';
 import { auditPageResponse } from '../audit-events/schemas.js';
 import { auditPageView } from '../audit-events/view.js';
 

@@ -8,24 +8,12 @@ import { z } from 'zod';
 import { ForbiddenError } from '../../../domain/errors.js';
 import { hasScope } from '../../../domain/accounts/scopes.js';
 import { changeMember, listMembers, removeMember } from '../../../domain/people/members.js';
-import { changeMemberBody } from '../../../domain/people/schemas.js';
-import { CLIENT_ACCESS, ROLES, roleAtLeast } from '../../../domain/people/roles.js';
+import { changeMemberBody, memberResponse } from './schemas.js';
+import { roleAtLeast } from '../../../domain/people/roles.js';
 import { errorResponses, messageResponse, resourceParams } from '../../schemas.js';
 
 const userParams = resourceParams('userId', 'Member');
 const tags = ['people'];
-
-const memberResponse = z.object({
-  userId: z.string(),
-  email: z.string(),
-  name: z.string().nullable(),
-  role: z.enum(ROLES),
-  clientAccess: z.enum(CLIENT_ACCESS).nullable(),
-  folderIds: z.array(z.string()).nullable(),
-  joinedAt: z.string(),
-  twoFactor: z.boolean(),
-  lastSeenAt: z.string().nullable().meta({ description: 'The latest request of any of their sessions in this account' }),
-});
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;

@@ -11,7 +11,7 @@ import { createDatabase } from '../../../infra/database.js';
 import type { DatabaseHandle } from '../../../domain/database.js';
 import { migrateDatabase } from '../../../platform/database/migrate.js';
 import { RANKED_DIMENSIONS, activityAnalytics, rankedAnalytics, type RankedDimension } from '../../../domain/analytics/analytics.js';
-import { analyticsQuerySchema } from '../../../domain/analytics/schemas.js';
+import { analyticsQuerySchema } from '../../../api/routes/analytics/schemas.js';
 import { analyticsWindow } from '../../../domain/analytics/window.js';
 import { encodeScanBatch } from '../../../domain/scans/batch.js';
 import { ingestScanBatches } from '../../../domain/scans/ingest.js';

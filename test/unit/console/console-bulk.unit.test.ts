@@ -11,7 +11,8 @@ import { readCsvText } from '../../../console/src/bulk/csv.js';
 import { newIdempotencyKey, progressText, reportOf, summaryText } from '../../../console/src/bulk/report.js';
 import { csvIssuePath, readBulkCsv } from '../../../domain/bulk/csv.js';
 import { idempotencyKeyOf } from '../../../domain/bulk/idempotency.js';
-import { BULK_TYPES, bulkBodySchema, bulkRecordSchemas } from '../../../domain/bulk/schemas.js';
+import { bulkBodySchema } from '../../../api/routes/bulk-generate/schemas.js';
+import { BULK_TYPES, bulkRecordSchemas } from '../../../domain/bulk/schemas.js';
 import { zodIssuesToFieldErrors } from '../../../domain/errors.js';
 
 /** What the API answers for a CSV form of `type` (its schema check, paths as the CSV form names them). */
