@@ -125,6 +125,13 @@ module.exports = {
       to: { path: [ENTRIES, INFRA, '^platform/'] },
     },
     {
+      name: 'cross-folder-by-alias',
+      severity: 'error',
+      comment: 'An import into another top-level folder names it by its package.json alias (#domain/…), not by ../ (decision 0422).',
+      from: { path: '^(api|redirect|workers|cli|infra|domain|platform|console)/', pathNot: '\\.mjs$' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: ['aliased'], pathNot: ['^$1/', '^(assets|docs|db|data|node_modules)/'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},

@@ -54,6 +54,19 @@ export default defineConfig(
           message: 'No `<unknown>x as T`: narrow with a checked type guard or a parser, or type the value where it is made.',
         },
       ],
+      // Three `../` say nothing of where the target lives and break when a file moves: another
+      // top-level folder is named by its alias, `#domain/…` (docs/decisions/0422).
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./){3,}(?!\\.\\./|assets/)',
+              message: 'Import another top-level folder by its alias (#domain/…, #platform/…): decision 0422.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

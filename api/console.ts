@@ -11,8 +11,8 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_SUFFIX } from '../console/build.js';
-import { acceptedCoding } from '../platform/http/accept-encoding.js';
+import { PRECOMPRESSED_EXTENSIONS, PRECOMPRESSED_SUFFIX } from '#console/build.js';
+import { acceptedCoding } from '#platform/http/accept-encoding.js';
 import { varyWithAcceptEncoding } from './plugins/app/compression.js';
 import { notFoundReply } from './plugins/app/errors.js';
 

@@ -8,7 +8,7 @@
  * `{code, message, ...}`, `code` one of the status's ERROR_CODES (domain/errors.ts).
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { errorCodesOf, MAX_LISTED_ERRORS } from '../domain/errors.js';
+import { errorCodesOf, MAX_LISTED_ERRORS } from '#domain/errors.js';
 import { ERROR_CODE_DESCRIPTION, ERROR_DESCRIPTIONS } from './schemas.js';
 import { API_PREFIX } from './prefix.js';
 import type { AuthRequirement } from './types.js';

@@ -6,13 +6,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { JOB_STATES } from '../domain/schema.js';
-import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '../domain/bulk/idempotency.js';
-import { jobStatusUrl, type JobFile } from '../domain/jobs/files.js';
-import type { AccountJobPayload, AccountQueueName, JobResults } from '../domain/jobs/queues.js';
-import { enqueueAccountJob, type JobView } from '../domain/jobs/records.js';
-import { actorIdOf } from '../domain/accounts/api-keys.js';
-import { JobFailedError, parsePrefer, waitMsFor } from '../domain/jobs/wait.js';
+import { JOB_STATES } from '#domain/schema.js';
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '#domain/bulk/idempotency.js';
+import { jobStatusUrl, type JobFile } from '#domain/jobs/files.js';
+import type { AccountJobPayload, AccountQueueName, JobResults } from '#domain/jobs/queues.js';
+import { enqueueAccountJob, type JobView } from '#domain/jobs/records.js';
+import { actorIdOf } from '#domain/accounts/api-keys.js';
+import { JobFailedError, parsePrefer, waitMsFor } from '#domain/jobs/wait.js';
 
 export const acceptedJobResponse = z
   .object({

@@ -4,9 +4,9 @@
  * (app.ts, plugins/app/validation.ts), answering the checked value or the 400's field errors.
  */
 import type { z } from 'zod';
-import { bulkInsertBody, type BulkInsertBody } from '../domain/cafes/bulk-insert-schema.js';
-import { packBulkInsertEntries } from '../domain/cafes/bulk-insert-packing.js';
-import { FieldErrorList, formatPath, zodIssuesToFieldErrors, type FieldError } from '../domain/errors.js';
+import { bulkInsertBody, type BulkInsertBody } from '#domain/cafes/bulk-insert-schema.js';
+import { packBulkInsertEntries } from '#domain/cafes/bulk-insert-packing.js';
+import { FieldErrorList, formatPath, zodIssuesToFieldErrors, type FieldError } from '#domain/errors.js';
 import { findUnstorableText, prototypeKeyIn, jsonShapeError, UNSTORABLE_TEXT_MESSAGE } from './plugins/app/validation.js';
 
 /**

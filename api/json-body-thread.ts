@@ -11,8 +11,8 @@
  * Retry-After, so one account's bodies cannot fill the queue every other account's wait in.
  */
 import { Piscina } from 'piscina';
-import { runnable } from '../platform/process/runnable.js';
-import { FieldErrorList, TooManyRequestsError, ValidationError } from '../domain/errors.js';
+import { runnable } from '#platform/process/runnable.js';
+import { FieldErrorList, TooManyRequestsError, ValidationError } from '#domain/errors.js';
 import type { JsonBodyOutcome, JsonBodyTask, ThreadCheckedBody, ThreadCheckedValue } from './json-body-task.js';
 
 const ACCOUNT_BODIES = 2;

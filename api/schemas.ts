@@ -3,7 +3,7 @@
  * (api/routes/<area>/schemas.ts); request schemas that are domain rules live in domain/.
  */
 import { z } from 'zod';
-import { errorCodesOf, fieldErrorListShape, type ErrorCode, type Resource } from '../domain/errors.js';
+import { errorCodesOf, fieldErrorListShape, type ErrorCode, type Resource } from '#domain/errors.js';
 
 /**
  * What a route's path parameters name. A params schema registered here makes every path that

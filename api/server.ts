@@ -1,11 +1,11 @@
 /** `npm run start:api`: the management API alone. */
-import { migrateDatabase } from '../platform/database/migrate.js';
-import { loadConfigOrExit } from '../platform/config/index.js';
-import { closeContext, createContext } from '../infra/context.js';
-import { onShutdown } from '../platform/process/lifecycle.js';
-import { waitForDependencies } from '../platform/process/startup.js';
-import { announceReady } from '../platform/process/supervisor.js';
-import { settleHeapAfterStart } from '../platform/process/settle-heap.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { loadConfigOrExit } from '#platform/config/index.js';
+import { closeContext, createContext } from '#infra/context.js';
+import { onShutdown } from '#platform/process/lifecycle.js';
+import { waitForDependencies } from '#platform/process/startup.js';
+import { announceReady } from '#platform/process/supervisor.js';
+import { settleHeapAfterStart } from '#platform/process/settle-heap.js';
 import { buildApiApp } from './app.js';
 
 const config = loadConfigOrExit();

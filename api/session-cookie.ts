@@ -5,7 +5,7 @@
  * decides the rest (idle end, revocation).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError } from '../domain/errors.js';
+import { ForbiddenError } from '#domain/errors.js';
 
 export const SESSION_COOKIE = 'qrlinks_session';
 

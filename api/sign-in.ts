@@ -6,13 +6,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../domain/context.js';
-import { AppError, ForbiddenError, TooManyRequestsError, type ErrorCode } from '../domain/errors.js';
-import { emailKey } from '../domain/people/emails.js';
-import { landingAccount } from '../domain/people/sign-in.js';
-import { startSession } from '../domain/people/sessions.js';
-import { AttemptLimit } from '../platform/redis/attempt-limit.js';
-import { rateLimitIdentity, truncatedAddress } from '../platform/net/client-identity.js';
+import type { AppContext } from '#domain/context.js';
+import { AppError, ForbiddenError, TooManyRequestsError, type ErrorCode } from '#domain/errors.js';
+import { emailKey } from '#domain/people/emails.js';
+import { landingAccount } from '#domain/people/sign-in.js';
+import { startSession } from '#domain/people/sessions.js';
+import { AttemptLimit } from '#platform/redis/attempt-limit.js';
+import { rateLimitIdentity, truncatedAddress } from '#platform/net/client-identity.js';
 import { setSessionCookie } from './session-cookie.js';
 
 /** The person behind a session; keys have none (403, saying so). */

@@ -1,11 +1,11 @@
-import type { Principal } from '../domain/accounts/api-keys.js';
-import type { PlanFeature } from '../domain/accounts/plans.js';
-import type { AuditEntity } from '../domain/audit/snapshots.js';
-import type { Scope } from '../domain/accounts/scopes.js';
-import type { Role } from '../domain/people/roles.js';
-import type { AppContext } from '../domain/context.js';
-import type { JobWaiter } from '../domain/jobs/wait.js';
-import type { Redis } from '../platform/redis/client.js';
+import type { Principal } from '#domain/accounts/api-keys.js';
+import type { PlanFeature } from '#domain/accounts/plans.js';
+import type { AuditEntity } from '#domain/audit/snapshots.js';
+import type { Scope } from '#domain/accounts/scopes.js';
+import type { Role } from '#domain/people/roles.js';
+import type { AppContext } from '#domain/context.js';
+import type { JobWaiter } from '#domain/jobs/wait.js';
+import type { Redis } from '#platform/redis/client.js';
 
 /**
  * What a route needs from its caller. `scope: 'any'` is "any valid active key or session"

@@ -18,10 +18,10 @@ import { rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { scansCsv } from '../domain/analytics/export.js';
-import { createDatabase } from '../infra/database.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { scansCsv } from '#domain/analytics/export.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { freePort, freshDatabase, printTable, procStatusMb, startServer, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

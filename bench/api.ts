@@ -12,12 +12,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { loadavg } from 'node:os';
-import { createDatabase } from '../infra/database.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
-import { folders } from '../domain/schema.js';
-import { startSession } from '../domain/people/sessions.js';
-import { addMembership, createUser } from '../domain/people/users.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { folders } from '#domain/schema.js';
+import { startSession } from '#domain/people/sessions.js';
+import { addMembership, createUser } from '#domain/people/users.js';
 import { freshDatabase, medianLoad, printTable, startBenchApi, startJsonBaseline, startPostgresBaseline, stopProcess } from './support.js';
 
 const CONNECTIONS = 16;

@@ -11,9 +11,9 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase } from '../infra/database.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { freePort, freshDatabase, median, printTable, sendOverConnections, startServer, startWorker } from './support.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -8,11 +8,11 @@
  * with no scans, which costs the same HTML, JavaScript and ten API calls over empty data.
  */
 import { eq, inArray } from 'drizzle-orm';
-import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../infra/database.js';
-import { accounts, apiKeys } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { createDatabase } from '#infra/database.js';
+import { accounts, apiKeys } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { launchChromium } from '../test/support/browser.js';
 import { analyticsSeed } from './analytics.js';
 import { SAMPLES, timesToSelector } from './console-links.js';

@@ -7,11 +7,11 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
-import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../infra/database.js';
-import { accounts } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { createDatabase } from '#infra/database.js';
+import { accounts } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { launchChromium } from '../test/support/browser.js';
 import { seedLinks } from './links-list.js';
 import { freshDatabase, median, printTable, startBenchApi, stopProcess } from './support.js';

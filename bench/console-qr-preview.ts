@@ -6,13 +6,13 @@
  */
 import { eq } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
-import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../infra/database.js';
-import { accounts } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
-import { withQrDefaults } from '../domain/qr/options.js';
-import { renderSvg } from '../domain/qr/render/index.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { createDatabase } from '#infra/database.js';
+import { accounts } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { withQrDefaults } from '#domain/qr/options.js';
+import { renderSvg } from '#domain/qr/render/index.js';
 import { launchChromium } from '../test/support/browser.js';
 import { previewTimes } from '../test/support/qr-preview.js';
 import { freshDatabase, median, printTable, startBenchApi, stopProcess } from './support.js';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CONSOLE_DIST_DIR, ensureConsoleBuilt } from '../console/build.js';
+import { CONSOLE_DIST_DIR, ensureConsoleBuilt } from '#console/build.js';
 import { printTable } from './support.js';
 
 const BUDGET_KB = 150;

@@ -6,9 +6,9 @@
  * memory (/proc VmHWM, Linux only) is that request's; a GET /folders first warms it up. Reports
  * the status, the answer's size and the time to the whole answer.
  */
-import { createDatabase } from '../infra/database.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { multipart } from '../test/support/fixtures.js';
 import { freshDatabase, printTable, procStatusMb, startBenchApi, stopProcess } from './support.js';
 

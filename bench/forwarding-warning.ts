@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { pino } from 'pino';
-import { ProxyTrust, warnOfUntrustedForwarding } from '../platform/net/client-identity.js';
+import { ProxyTrust, warnOfUntrustedForwarding } from '#platform/net/client-identity.js';
 import { median, printTable } from './support.js';
 
 const CALLS = Number(process.env.BENCH_FORWARDING_CALLS ?? 2_000_000);

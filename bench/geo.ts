@@ -11,9 +11,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { geoDatabase, openGeoTable } from '../domain/scans/geo.js';
-import { decodeGeoTable } from '../platform/geo/geo-table.js';
-import { buildGeoTable, defaultGeoTablePath } from '../platform/geo/geo-table-build.js';
+import { geoDatabase, openGeoTable } from '#domain/scans/geo.js';
+import { decodeGeoTable } from '#platform/geo/geo-table.js';
+import { buildGeoTable, defaultGeoTablePath } from '#platform/geo/geo-table-build.js';
 import { mmdbLookup, sampleAddresses } from '../test/support/geo-addresses.js';
 import { median, printTable, ROOT } from './support.js';
 

@@ -10,11 +10,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
-import { createDatabase } from '../infra/database.js';
-import { accounts, folders } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
-import { withQrDefaults } from '../domain/qr/options.js';
+import { createDatabase } from '#infra/database.js';
+import { accounts, folders } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { withQrDefaults } from '#domain/qr/options.js';
 import { freshDatabase, median, printTable, procStatusMb, startBenchApi, stopProcess } from './support.js';
 
 const LINKS = Number(process.env.BENCH_LIST_LINKS ?? 1000);

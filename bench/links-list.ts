@@ -4,12 +4,12 @@
  * (the cost of moving that much JSON at all), measured in the same run.
  */
 import { eq, sql } from 'drizzle-orm';
-import { createDatabase } from '../infra/database.js';
-import type { DatabaseHandle } from '../domain/database.js';
-import { accounts } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
-import { withQrDefaults } from '../domain/qr/options.js';
+import { createDatabase } from '#infra/database.js';
+import type { DatabaseHandle } from '#domain/database.js';
+import { accounts } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { withQrDefaults } from '#domain/qr/options.js';
 import { freshDatabase, printTable, startBenchApi, startJsonBaseline, stopProcess } from './support.js';
 
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);

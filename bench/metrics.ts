@@ -8,9 +8,9 @@
  */
 import { EventEmitter } from 'node:events';
 import Fastify, { type FastifyReply, type FastifyRequest, type RouteHandlerMethod } from 'fastify';
-import { createRoleMetrics } from '../platform/metrics/index.js';
-import { LATENCY_SAMPLE_EVERY, registerHttpMetrics } from '../platform/metrics/http.js';
-import { ProxyTrust } from '../platform/net/client-identity.js';
+import { createRoleMetrics } from '#platform/metrics/index.js';
+import { LATENCY_SAMPLE_EVERY, registerHttpMetrics } from '#platform/metrics/http.js';
+import { ProxyTrust } from '#platform/net/client-identity.js';
 import { median, printTable } from './support.js';
 
 const CALLS = Number(process.env.BENCH_METRICS_CALLS ?? 2_000_000);

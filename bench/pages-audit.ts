@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { MENU_THEME_KEYS } from '../domain/cafes/themes.js';
+import { MENU_THEME_KEYS } from '#domain/cafes/themes.js';
 import { exampleData } from '../test/support/link-examples.js';
 import { pdfBytes } from '../test/support/fixtures.js';
 import { photo } from './pages.js';

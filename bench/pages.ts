@@ -17,7 +17,7 @@ import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { makeImageVariants } from '../domain/files/image-variants.js';
+import { makeImageVariants } from '#domain/files/image-variants.js';
 import { exampleData } from '../test/support/link-examples.js';
 import { pdfBytes } from '../test/support/fixtures.js';
 import { randomUnit } from '../test/support/seeded-random.js';

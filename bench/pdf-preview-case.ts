@@ -6,7 +6,7 @@
  * processes it started. Prints one JSON line.
  */
 import { readFile } from 'node:fs/promises';
-import { renderPdfFirstPage } from '../platform/images/pdf-preview.js';
+import { renderPdfFirstPage } from '#platform/images/pdf-preview.js';
 import { pdfPage } from '../test/support/fixtures.js';
 
 const PDFS: Record<string, () => Buffer> = {

@@ -7,10 +7,10 @@
  * 500). The api is a child process with its default render settings (QR_RENDER_THREADS = cores − 1).
  */
 import { eq } from 'drizzle-orm';
-import { createDatabase } from '../infra/database.js';
-import { accounts } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { createDatabase } from '#infra/database.js';
+import { accounts } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { freshDatabase, median, printTable, startBenchApi, stopProcess } from './support.js';
 
 const FLOOD = Number(process.env.BENCH_QR_FLOOD ?? 30);

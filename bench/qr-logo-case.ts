@@ -3,8 +3,8 @@
  * renders one PNG code of `CODE` px with a `SIDE` × `SIDE` px PNG logo (none for 0) straight
  * through the renderer (no pixel limit in the way) and prints one JSON line.
  */
-import { withQrDefaults } from '../domain/qr/options.js';
-import { renderPng } from '../domain/qr/render/index.js';
+import { withQrDefaults } from '#domain/qr/options.js';
+import { renderPng } from '#domain/qr/render/index.js';
 import { pngBytes } from '../test/support/fixtures.js';
 
 const side = Number(process.env.SIDE);

@@ -3,10 +3,10 @@
  * a data: URI to the loader that accepts QR options (timed), then, when accepted, one PNG code of
  * `CODE` px drawn with it straight through the renderer. Prints one JSON line.
  */
-import { loadConfig } from '../platform/config/index.js';
-import { loadQrImage, type QrImageContext } from '../domain/qr/image-source.js';
-import { withQrDefaults } from '../domain/qr/options.js';
-import { renderPng } from '../domain/qr/render/index.js';
+import { loadConfig } from '#platform/config/index.js';
+import { loadQrImage, type QrImageContext } from '#domain/qr/image-source.js';
+import { withQrDefaults } from '#domain/qr/options.js';
+import { renderPng } from '#domain/qr/render/index.js';
 
 const SVG = 'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"';
 const repeat = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join('');

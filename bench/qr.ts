@@ -22,8 +22,8 @@
  * in the same round, which keeps the ratio steady while other work on the machine comes and goes.
  */
 import { Resvg } from '@resvg/resvg-js';
-import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from '../domain/qr/options.js';
-import { renderPng, renderSvg, type QrImage } from '../domain/qr/render/index.js';
+import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from '#domain/qr/options.js';
+import { renderPng, renderSvg, type QrImage } from '#domain/qr/render/index.js';
 import { makeLogoPng, RESVG_OPTIONS, referenceSvg } from '../test/support/qr-reference.js';
 import { median, printTable } from './support.js';
 

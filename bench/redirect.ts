@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { count, countDistinct } from 'drizzle-orm';
-import { createDatabase } from '../infra/database.js';
-import type { Database } from '../domain/database.js';
-import { links, scans } from '../domain/schema.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
-import { createRedis } from '../platform/redis/client.js';
-import { createQueues, closeQueues } from '../domain/jobs/queues.js';
+import { createDatabase } from '#infra/database.js';
+import type { Database } from '#domain/database.js';
+import { links, scans } from '#domain/schema.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { createRedis } from '#platform/redis/client.js';
+import { createQueues, closeQueues } from '#domain/jobs/queues.js';
 import {
   buildDist,
   freePort,

@@ -16,12 +16,12 @@ import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { createDatabase } from '../infra/database.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { encodeScanBatch } from '../domain/scans/batch.js';
-import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
-import { newScanId } from '../domain/scans/scan-id.js';
-import type { ScanEvent } from '../domain/scans/types.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { newScanId } from '#domain/scans/scan-id.js';
+import type { ScanEvent } from '#domain/scans/types.js';
 import { batches, untilQueueEmpty } from './scans.js';
 import { commandCpuSeconds, freshDatabase, machineCpuTicks, median, printTable, processCpuSeconds, startWorker } from './support.js';
 

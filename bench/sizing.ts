@@ -11,10 +11,10 @@ import { once } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { createDatabase } from '../infra/database.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { encodeScanBatch } from '../domain/scans/batch.js';
-import { SCAN_JOB_OPTIONS } from '../domain/scans/scan-jobs.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
 import { batches, makeScans, seedLinks, untilQueueEmpty } from './scans.js';
 import { commandCpuSeconds, freshDatabase, median, peakRssWhile, printTable, processCpuSeconds, startWorker } from './support.js';
 

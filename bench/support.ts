@@ -13,12 +13,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createDatabase } from '../infra/database.js';
-import type { DatabaseHandle } from '../domain/database.js';
-import { migrateDatabase } from '../platform/database/migrate.js';
-import { ROLE_RUNTIME, type Role, type RoleRuntime } from '../platform/process/role-runtime.js';
-import { createAccount } from '../domain/accounts/accounts.js';
-import { createApiKey } from '../domain/accounts/api-keys.js';
+import { createDatabase } from '#infra/database.js';
+import type { DatabaseHandle } from '#domain/database.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { ROLE_RUNTIME, type Role, type RoleRuntime } from '#platform/process/role-runtime.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 
 import { freePort, stopProcess } from '../test/support/processes.js';
 

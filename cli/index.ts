@@ -17,22 +17,22 @@
  *     links stop working. Once someone exists: says setup is done)
  */
 import { parseArgs } from 'node:util';
-import { migrateDatabase } from '../platform/database/migrate.js';
-import { createDatabase } from '../infra/database.js';
-import { createAccount, findAccount, listAccounts } from '../domain/accounts/accounts.js';
-import { createApiKey, revokeApiKey, type KeyChangeAnnouncer } from '../domain/accounts/api-keys.js';
-import { PLANS, type Plan } from '../domain/accounts/plans.js';
-import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
-import { loadConfig, type Config } from '../platform/config/index.js';
-import { isUuid } from '../platform/format/ids.js';
-import { createRedis } from '../platform/redis/client.js';
-import { ROLES, type Role } from '../domain/people/roles.js';
-import { addMembership, createUser } from '../domain/people/users.js';
-import { setPassword } from '../domain/people/operator.js';
-import { startPasswordReset } from '../domain/people/reset-password.js';
-import { issueSetupToken } from '../domain/people/setup.js';
-import { consoleLink } from '../domain/people/tokens.js';
-import { AppError } from '../domain/errors.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { createDatabase } from '#infra/database.js';
+import { createAccount, findAccount, listAccounts } from '#domain/accounts/accounts.js';
+import { createApiKey, revokeApiKey, type KeyChangeAnnouncer } from '#domain/accounts/api-keys.js';
+import { PLANS, type Plan } from '#domain/accounts/plans.js';
+import { isScope, SCOPES, type Scope } from '#domain/accounts/scopes.js';
+import { loadConfig, type Config } from '#platform/config/index.js';
+import { isUuid } from '#platform/format/ids.js';
+import { createRedis } from '#platform/redis/client.js';
+import { ROLES, type Role } from '#domain/people/roles.js';
+import { addMembership, createUser } from '#domain/people/users.js';
+import { setPassword } from '#domain/people/operator.js';
+import { startPasswordReset } from '#domain/people/reset-password.js';
+import { issueSetupToken } from '#domain/people/setup.js';
+import { consoleLink } from '#domain/people/tokens.js';
+import { AppError } from '#domain/errors.js';
 
 class UsageError extends Error {}
 

@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL and exits. */
-import { loadConfigOrExit } from '../platform/config/index.js';
-import { migrateDatabase } from '../platform/database/migrate.js';
+import { loadConfigOrExit } from '#platform/config/index.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
 
 const config = loadConfigOrExit();
 try {

@@ -8,15 +8,15 @@
  * (zod, pg, drizzle, Vite) is loaded here and freed with this process, so the supervisor that
  * stays for the life of the service loads none of it.
  */
-import { ensureConsoleBuilt } from '../console/build.js';
-import { createDatabase } from '../infra/database.js';
-import { issueSetupToken } from '../domain/people/setup.js';
-import { consoleLink } from '../domain/people/tokens.js';
-import { describeGeoTableBuild, ensureGeoTable } from '../platform/geo/geo-table-build.js';
-import { loadConfigOrExit } from '../platform/config/index.js';
-import { migrateDatabase } from '../platform/database/migrate.js';
-import { waitForDependencies, withoutPassword } from '../platform/process/startup.js';
-import type { Preparation } from '../platform/process/supervisor.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { createDatabase } from '#infra/database.js';
+import { issueSetupToken } from '#domain/people/setup.js';
+import { consoleLink } from '#domain/people/tokens.js';
+import { describeGeoTableBuild, ensureGeoTable } from '#platform/geo/geo-table-build.js';
+import { loadConfigOrExit } from '#platform/config/index.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { waitForDependencies, withoutPassword } from '#platform/process/startup.js';
+import type { Preparation } from '#platform/process/supervisor.js';
 
 const config = loadConfigOrExit();
 await waitForDependencies(config, 'qrlinks');

@@ -9,10 +9,10 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildApiApp } from '../api/app.js';
-import { loadConfig } from '../platform/config/index.js';
-import { closeContext, createContext } from '../infra/context.js';
-import { waitForDependencies } from '../platform/process/startup.js';
+import { buildApiApp } from '#api/app.js';
+import { loadConfig } from '#platform/config/index.js';
+import { closeContext, createContext } from '#infra/context.js';
+import { waitForDependencies } from '#platform/process/startup.js';
 
 export const API_TYPES_FILE = fileURLToPath(new URL('./src/api/schema.d.ts', import.meta.url));
 export const OPENAPI_FILE = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));

@@ -2,11 +2,11 @@
  * What a use case is given: config, logger, database, Redis, queues, object storage, QR rendering
  * and mail. Built once per process by the composition root (infra/context.ts).
  */
-import type { Config } from '../platform/config/index.js';
-import type { Logger } from '../platform/logger.js';
-import type { Mailer } from '../platform/mail/index.js';
-import type { Redis } from '../platform/redis/client.js';
-import type { ObjectStorage } from '../platform/storage/index.js';
+import type { Config } from '#platform/config/index.js';
+import type { Logger } from '#platform/logger.js';
+import type { Mailer } from '#platform/mail/index.js';
+import type { Redis } from '#platform/redis/client.js';
+import type { ObjectStorage } from '#platform/storage/index.js';
 import type { Database, DatabaseHandle } from './database.js';
 import type { Queues } from './jobs/queues.js';
 import type { QrRenderer } from './qr/renderer.js';

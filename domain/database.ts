@@ -1,6 +1,6 @@
 /** The domain's tables over a Postgres pool: what every domain module queries through. */
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import type { Pool } from '../platform/database/raw.js';
+import type { Pool } from '#platform/database/raw.js';
 import type * as schema from './schema.js';
 
 export type Database = NodePgDatabase<typeof schema>;

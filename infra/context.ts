@@ -4,15 +4,15 @@
  * (domain/context.ts) that entry layers create once and pass down.
  */
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../domain/context.js';
-import { closeQueues, createQueues } from '../domain/jobs/queues.js';
-import type { Config } from '../platform/config/index.js';
-import type { PoolLimits } from '../platform/database/pool.js';
-import { createLogger, type Logger } from '../platform/logger.js';
-import { createMailer } from '../platform/mail/index.js';
-import { createRedis } from '../platform/redis/client.js';
-import { createStorage, type ObjectStorage } from '../platform/storage/index.js';
-import { within } from '../platform/with-timeout.js';
+import type { AppContext } from '#domain/context.js';
+import { closeQueues, createQueues } from '#domain/jobs/queues.js';
+import type { Config } from '#platform/config/index.js';
+import type { PoolLimits } from '#platform/database/pool.js';
+import { createLogger, type Logger } from '#platform/logger.js';
+import { createMailer } from '#platform/mail/index.js';
+import { createRedis } from '#platform/redis/client.js';
+import { createStorage, type ObjectStorage } from '#platform/storage/index.js';
+import { within } from '#platform/with-timeout.js';
 import { createDatabase } from './database.js';
 import { createQrRenderer } from './qr/render-pool.js';
 

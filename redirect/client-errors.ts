@@ -6,8 +6,8 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../platform/http/client-errors.js';
-import type { Logger } from '../platform/logger.js';
+import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '#platform/http/client-errors.js';
+import type { Logger } from '#platform/logger.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 
 /** Fastify's `frameworkErrors`: FST_ERR_BAD_URL (a malformed percent-encoding) and FST_ERR_MAX_PARAM_LENGTH. */

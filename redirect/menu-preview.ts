@@ -13,9 +13,9 @@
  * scans and previews never wait behind it.
  */
 import type pg from 'pg';
-import { MENU_PREVIEW_ID, menuPreviewKey, menuPreviewOf, withPreviewTheme } from '../domain/cafes/theme-preview.js';
-import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
-import type { Redis } from '../platform/redis/client.js';
+import { MENU_PREVIEW_ID, menuPreviewKey, menuPreviewOf, withPreviewTheme } from '#domain/cafes/theme-preview.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
+import type { Redis } from '#platform/redis/client.js';
 import { PageCache } from './page-cache.js';
 import type { PageRenderer } from './page-renderer.js';
 import { framedMenuPolicy } from './pages/index.js';

@@ -4,7 +4,7 @@
  * goes through here (unknown slugs, their downloads and the password form, other unknown paths).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { NotFoundLimit } from '../domain/links/resolve/not-found-limit.js';
+import type { NotFoundLimit } from '#domain/links/resolve/not-found-limit.js';
 import { notFoundPage, renderTooManyNotFoundPage, sendPage } from './pages/index.js';
 
 /** What a slug that leads nowhere resolves to; answered with `notFoundPage` in the visitor's language. */

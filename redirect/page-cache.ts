@@ -25,13 +25,13 @@
  * not kept.
  */
 import type pg from 'pg';
-import { loadPublishedMenu, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
-import type { DayHours } from '../domain/cafes/opening-hours.js';
-import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
-import { versionOfCopy } from '../domain/links/resolve/link-resolver.js';
+import { loadPublishedMenu, type PublishedMenuRecord } from '#domain/cafes/published-menu.js';
+import type { DayHours } from '#domain/cafes/opening-hours.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
+import { versionOfCopy } from '#domain/links/resolve/link-resolver.js';
 import { renderedPage, type RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
-import { acceptedCoding } from '../platform/http/accept-encoding.js';
+import { acceptedCoding } from '#platform/http/accept-encoding.js';
 import { linkPageUrls } from './pages/common/file-urls.js';
 import { CATALOGUE_LANGUAGES, pageLocale } from './pages/common/locale.js';
 import { menuClock, renderLinkPage } from './pages/index.js';

@@ -4,9 +4,9 @@
  * and compressed, and handed back as bytes, so that work never runs on the event loop that
  * answers scans.
  */
-import { publishedMenuOf, type PublishedMenuRecord } from '../domain/cafes/published-menu.js';
-import type { ResolvedLink } from '../domain/links/resolve/resolved-link.js';
-import { COMPRESS_MIN_BYTES, type ContentCoding } from '../platform/http/accept-encoding.js';
+import { publishedMenuOf, type PublishedMenuRecord } from '#domain/cafes/published-menu.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
+import { COMPRESS_MIN_BYTES, type ContentCoding } from '#platform/http/accept-encoding.js';
 import { compressSync } from './pages/common/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/common/file-urls.js';
 import { renderLinkPage, renderMenuPage, type Page, type PageLocale } from './pages/index.js';

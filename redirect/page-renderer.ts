@@ -14,7 +14,7 @@
  * itself never queues: a task goes to it only when a thread is free.
  */
 import { Piscina } from 'piscina';
-import { runnable } from '../platform/process/runnable.js';
+import { runnable } from '#platform/process/runnable.js';
 import type { PageRenderTask, RenderedPage } from './page-render-task.js';
 
 /** Heap one render may use (a 5000-item menu with every text field full takes about a fifth of it). */

@@ -3,17 +3,17 @@
  * cached slug resolution, the scan limit, unknown slugs per client, password attempts and cookies, who the visitor is, their
  * visitor key, and the scan recorder. Routes stay thin; these are the domain's parts (domain/links/resolve, domain/scans).
  */
-import type { LinkResolver } from '../domain/links/resolve/link-resolver.js';
-import type { NotFoundLimit } from '../domain/links/resolve/not-found-limit.js';
-import type { PasswordAttempts, PasswordCookies } from '../domain/links/resolve/password.js';
-import type { ScanLimiter } from '../domain/links/resolve/scan-limit.js';
+import type { LinkResolver } from '#domain/links/resolve/link-resolver.js';
+import type { NotFoundLimit } from '#domain/links/resolve/not-found-limit.js';
+import type { PasswordAttempts, PasswordCookies } from '#domain/links/resolve/password.js';
+import type { ScanLimiter } from '#domain/links/resolve/scan-limit.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MenuPreviews } from './menu-preview.js';
 import type { PageCache } from './page-cache.js';
 import type { FileAccess } from './routes/files.js';
-import type { DescribeVisitor } from '../domain/scans/visitor.js';
-import type { VisitorKeys } from '../domain/scans/visitor-key.js';
-import type { RecordedScan } from '../domain/scans/types.js';
+import type { DescribeVisitor } from '#domain/scans/visitor.js';
+import type { VisitorKeys } from '#domain/scans/visitor-key.js';
+import type { RecordedScan } from '#domain/scans/types.js';
 
 export interface ScanPath {
   resolver: LinkResolver;

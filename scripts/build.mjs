@@ -105,7 +105,7 @@ function externalPackages() {
   return {
     name: 'qrlinks-external-packages',
     setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, (args) => {
+      build.onResolve({ filter: /^[^./#]/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         const parts = args.path.split('/');
         const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];

@@ -5,8 +5,8 @@
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
-import type { AppContext } from '../domain/context.js';
-import { throttledWarning } from '../platform/logger.js';
+import type { AppContext } from '#domain/context.js';
+import { throttledWarning } from '#platform/logger.js';
 import {
   ACCOUNT_JOB_QUEUES,
   QUEUE_NAMES,
@@ -15,11 +15,11 @@ import {
   type KeptResult,
   type QueueName,
   type QueueProcessor,
-} from '../domain/jobs/queues.js';
-import { recordGivenUpJob } from '../domain/jobs/records.js';
-import { checkRedisDurability, keepRecovering, requeueLostJobs } from '../domain/jobs/recovery.js';
-import { limitRunningPerAccount } from '../domain/jobs/turns.js';
-import { accountJobWorkerOptions } from '../domain/jobs/worker-options.js';
+} from '#domain/jobs/queues.js';
+import { recordGivenUpJob } from '#domain/jobs/records.js';
+import { checkRedisDurability, keepRecovering, requeueLostJobs } from '#domain/jobs/recovery.js';
+import { limitRunningPerAccount } from '#domain/jobs/turns.js';
+import { accountJobWorkerOptions } from '#domain/jobs/worker-options.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { auditExportProcessor } from './processors/audit-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
@@ -27,7 +27,7 @@ import { bulkGenerateProcessor } from './processors/bulk-generate.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
-import { ScanTraffic } from '../domain/scans/traffic.js';
+import { ScanTraffic } from '#domain/scans/traffic.js';
 
 /**
  * A worker's errors are mostly its Redis connection failing, which BullMQ reports on every retry

@@ -1,14 +1,14 @@
 /** `npm run start:worker`: BullMQ processors for every queue. Run as many as the work needs. */
-import { migrateDatabase } from '../platform/database/migrate.js';
-import { loadConfigOrExit } from '../platform/config/index.js';
-import { closeContext, createContext } from '../infra/context.js';
-import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '../platform/metrics/index.js';
-import { observeQueues } from '../platform/metrics/queues.js';
-import { onShutdown } from '../platform/process/lifecycle.js';
-import { ProxyTrust } from '../platform/net/client-identity.js';
-import { waitForDependencies } from '../platform/process/startup.js';
-import { announceReady } from '../platform/process/supervisor.js';
-import { settleHeapAfterStart } from '../platform/process/settle-heap.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { loadConfigOrExit } from '#platform/config/index.js';
+import { closeContext, createContext } from '#infra/context.js';
+import { createRoleMetrics, observePostgresPool, observeQrRenderer, serveMetrics } from '#platform/metrics/index.js';
+import { observeQueues } from '#platform/metrics/queues.js';
+import { onShutdown } from '#platform/process/lifecycle.js';
+import { ProxyTrust } from '#platform/net/client-identity.js';
+import { waitForDependencies } from '#platform/process/startup.js';
+import { announceReady } from '#platform/process/supervisor.js';
+import { settleHeapAfterStart } from '#platform/process/settle-heap.js';
 import { lowerPriority, startWorkers } from './index.js';
 
 const config = loadConfigOrExit();

@@ -5,9 +5,9 @@
  * histogram, sampled on the slug route as the redirect's is, platform/metrics/http.ts): the pair of the two measures what metrics cost per request.
  */
 import Fastify from 'fastify';
-import { createRoleMetrics } from '../../platform/metrics/index.js';
-import { registerHttpMetrics } from '../../platform/metrics/http.js';
-import { ProxyTrust } from '../../platform/net/client-identity.js';
+import { createRoleMetrics } from '#platform/metrics/index.js';
+import { registerHttpMetrics } from '#platform/metrics/http.js';
+import { ProxyTrust } from '#platform/net/client-identity.js';
 
 const port = Number(process.env.PORT);
 const destinations = new Map([[process.env.BASELINE_SLUG!, process.env.BASELINE_URL!]]);

@@ -5,7 +5,7 @@
  * Prints one JSON line: load time, what loading added (after a GC), what 600,000 look-ups then
  * added, and ns per look-up over a scan-like mix (median of 3 passes).
  */
-import { loadGeo } from '../../domain/scans/geo.js';
+import { loadGeo } from '#domain/scans/geo.js';
 import { mmdbLookup, scanAddresses } from '../../test/support/geo-addresses.js';
 
 const gc = globalThis.gc;

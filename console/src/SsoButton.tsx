@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ssoConfig } from './api/people.js';
 import { useRoute } from './router.js';
 import { Icon } from './ui/Icon.js';
-import { ssoFailureMessage } from '../../domain/people/sso-failures.js';
+import { ssoFailureMessage } from '#domain/people/sso-failures.js';
 
 export function SsoButton() {
   const [label, setLabel] = useState<string | null>(null);

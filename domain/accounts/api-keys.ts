@@ -3,12 +3,12 @@ import { preparedQuery, type Database } from '../database.js';
 import { accounts, apiKeys, memberships, type Plan } from '../schema.js';
 import { effectiveScopes, roleScopes, type ClientAccess, type Role } from '../people/roles.js';
 import { ConflictError } from '../errors.js';
-import { BoundedCache } from '../../platform/bounded-cache.js';
-import { throttledWarning, type Logger } from '../../platform/logger.js';
-import type { Redis } from '../../platform/redis/client.js';
-import type { Invalidations } from '../../platform/redis/invalidations.js';
-import { announceChanges, HeldWhileSubscribed } from '../../platform/redis/held-while-subscribed.js';
-import { DEFAULT_MAX_ACTIVE_API_KEYS } from '../../platform/config/index.js';
+import { BoundedCache } from '#platform/bounded-cache.js';
+import { throttledWarning, type Logger } from '#platform/logger.js';
+import type { Redis } from '#platform/redis/client.js';
+import type { Invalidations } from '#platform/redis/invalidations.js';
+import { announceChanges, HeldWhileSubscribed } from '#platform/redis/held-while-subscribed.js';
+import { DEFAULT_MAX_ACTIVE_API_KEYS } from '#platform/config/index.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '../../platform/format/random.js';
+import { randomBase62 } from '#platform/format/random.js';
 
 export const KEY_PREFIX = 'key-';
 

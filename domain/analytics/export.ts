@@ -5,8 +5,8 @@
  * flat however many scans the window holds. The job that runs it is
  * workers/processors/analytics-export.ts.
  */
-import { copyTo, type Pool } from '../../platform/database/raw.js';
-import { csvCell, CsvRecordEnds } from '../../platform/format/csv-record-ends.js';
+import { copyTo, type Pool } from '#platform/database/raw.js';
+import { csvCell, CsvRecordEnds } from '#platform/format/csv-record-ends.js';
 import { ValidationError, type FieldError } from '../errors.js';
 import { filterConditions, type AnalyticsFilters } from './schemas.js';
 import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';

@@ -6,7 +6,7 @@
  * IPv6 address as its IPv4 /24. Anything that is not an address is not kept (null).
  */
 import ipaddr from 'ipaddr.js';
-import { parseAddress } from '../../platform/net/ip-ranges.js';
+import { parseAddress } from '#platform/net/ip-ranges.js';
 
 export function truncatedAddress(ip: string | undefined): string | null {
   const addr = ip ? parseAddress(ip) : null;

@@ -7,7 +7,7 @@ import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../database.js';
 import { auditEvents, links } from '../schema.js';
 import { ValidationError } from '../errors.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { boundChanges, type AuditChange } from './changes.js';
 import type { AuditEntity } from './snapshots.js';
 

@@ -22,7 +22,7 @@ import {
   templates,
   users,
 } from '../schema.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import type { AuditSnapshot, AuditValue } from './changes.js';
 
 /** The kinds of thing an audit event is about. */

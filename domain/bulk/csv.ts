@@ -10,7 +10,7 @@
  * CSV_MAX_CELL_BYTES, at most BULK_MAX_RECORDS records.
  */
 import { parse } from 'csv-parse/sync';
-import { firstCodePoints } from '../../platform/format/text.js';
+import { firstCodePoints } from '#platform/format/text.js';
 import { ValidationError, type FieldError } from '../errors.js';
 import { LONG_TEXT_MAX } from '../links/data/limits.js';
 import { BULK_MAX_RECORDS, bulkRecordSchemas, type BulkType } from './schemas.js';

@@ -16,7 +16,7 @@ import type { Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
 import { attachFiles, detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { createLink, deleteLink, updateLinkQr } from '../links/links.js';
 import { invalidateLinks } from '../links/resolve/invalidation.js';

@@ -5,11 +5,11 @@
  * Deleting a category deletes its items.
  */
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { isUniqueViolation } from '../../platform/database/pool.js';
+import { isUniqueViolation } from '#platform/database/pool.js';
 import { cafeCategories, cafeGroups, cafeItems } from '../schema.js';
 import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { assertInCafe, menuOrder, nextOrder, reorderRows } from './menu.js';

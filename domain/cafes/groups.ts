@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { cafeGroups } from '../schema.js';
 import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { menuOrder, nextOrder, reorderRows } from './menu.js';

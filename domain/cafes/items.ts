@@ -7,7 +7,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { cafeCategories, cafeItems, type SPICE_LEVELS } from '../schema.js';
 import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { assertCafe, swapImage, writeMenu, type CafeContext } from './cafes.js';
 import { assertInCafe, menuOrder, nextOrder, reorderRows } from './menu.js';

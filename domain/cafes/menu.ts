@@ -7,7 +7,7 @@ import { asc, sql, type SQL } from 'drizzle-orm';
 import { cafeCategories, cafeGroups, cafeItems } from '../schema.js';
 import type { Executor } from '../database.js';
 import { formatPath, ValidationError, type FieldError } from '../errors.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { ORDER_MAX, type ReorderEntry } from './schemas.js';
 
 export type MenuTable = typeof cafeGroups | typeof cafeCategories | typeof cafeItems;

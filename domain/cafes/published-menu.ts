@@ -12,7 +12,7 @@
  * is keyed by.
  */
 import type { ImageVariant } from '../files/image-variants.js';
-import type { Pool, QueryConfig } from '../../platform/database/raw.js';
+import type { Pool, QueryConfig } from '#platform/database/raw.js';
 import type { DayHours } from './opening-hours.js';
 import type { MenuThemeKey } from './themes.js';
 import { DEFAULT_MENU_THEME, MENU_THEMES } from './themes.js';

@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { cafes, links } from '../schema.js';
 import type { Executor } from '../database.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { shortUrl } from '../links/slugs.js';
-import type { Redis } from '../../platform/redis/client.js';
+import type { Redis } from '#platform/redis/client.js';
 import type { PublishedMenuRecord } from './published-menu.js';
 import type { ThemeInput } from './schemas.js';
 

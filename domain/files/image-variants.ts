@@ -19,9 +19,9 @@
  * VARIANT_CONCURRENCY uploads in a process make copies at once, shared fairly between accounts
  * (below). An image sharp cannot read (truncated, odd encoding) simply gets no copies.
  */
-import type { Logger } from '../../platform/logger.js';
-import { webCopies } from '../../platform/images/web-copies.js';
-import { renderPdfFirstPage } from '../../platform/images/pdf-preview.js';
+import type { Logger } from '#platform/logger.js';
+import { webCopies } from '#platform/images/web-copies.js';
+import { renderPdfFirstPage } from '#platform/images/pdf-preview.js';
 
 export const VARIANT_WIDTHS = [480, 960, 1600] as const;
 /** The JPEG copy's width (or the largest width made, when smaller). */

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { preparedQuery, type Database } from '../database.js';
 import { folders } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { foldersWithin, reachesFolder, type LinkScope } from '../links/scope.js';
 

@@ -6,13 +6,13 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { UnrecoverableError } from 'bullmq';
 import { eq, sql } from 'drizzle-orm';
-import type { Config } from '../../platform/config/index.js';
+import type { Config } from '#platform/config/index.js';
 import { accounts, jobs } from '../schema.js';
 import { STORAGE_QUOTA_BYTES, type Plan } from '../accounts/plans.js';
 import type { AppContext } from '../context.js';
 import { formatStorageSize } from '../files/quota.js';
-import type { ObjectStorage, GetResult, StoredObjectInfo } from '../../platform/storage/index.js';
-import { isValidSegment } from '../../platform/storage/keys.js';
+import type { ObjectStorage, GetResult, StoredObjectInfo } from '#platform/storage/index.js';
+import { isValidSegment } from '#platform/storage/keys.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { getJobView, type JobViewer } from './records.js';
 import type { Database } from '../database.js';

@@ -3,12 +3,12 @@ import { and, count, desc, eq, inArray, notInArray, sql, type SQL } from 'drizzl
 import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
 import { preparedQuery, type Database } from '../database.js';
 import { jobs, type JobState } from '../schema.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { AccountJobData } from './queues.js';
 import { takeQueueTurn } from './turns.js';
-import { within } from '../../platform/with-timeout.js';
+import { within } from '#platform/with-timeout.js';
 
 /** A job as GET /jobs/:jobId shows it; `R` is its result's type where the queue is known. */
 export interface JobView<R = unknown> {

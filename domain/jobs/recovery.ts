@@ -9,8 +9,8 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { jobs } from '../schema.js';
 import type { AppContext } from '../context.js';
-import type { Logger } from '../../platform/logger.js';
-import type { Redis } from '../../platform/redis/client.js';
+import type { Logger } from '#platform/logger.js';
+import type { Redis } from '#platform/redis/client.js';
 import { addAccountJob } from './records.js';
 import { ACCOUNT_JOB_QUEUES, type QueueName } from './queues.js';
 

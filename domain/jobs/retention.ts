@@ -7,7 +7,7 @@
 import { and, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../database.js';
 import { jobs } from '../schema.js';
-import type { ObjectStorage } from '../../platform/storage/index.js';
+import type { ObjectStorage } from '#platform/storage/index.js';
 import { jobFolder } from './files.js';
 
 /** Jobs deleted per transaction: their rows stay locked while their folders are deleted. */

@@ -26,7 +26,7 @@ import { jobs } from '../schema.js';
 import { AppError } from '../errors.js';
 import type { Executor } from '../database.js';
 import type { AccountJobData } from './queues.js';
-import { within } from '../../platform/with-timeout.js';
+import { within } from '#platform/with-timeout.js';
 
 /** BullMQ's highest (last-served) priority. */
 const MAX_PRIORITY = 2_097_152;

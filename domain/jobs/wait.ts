@@ -11,12 +11,12 @@
  */
 import { QueueEvents } from 'bullmq';
 import type { Database } from '../database.js';
-import type { Redis } from '../../platform/redis/client.js';
-import { throttledWarning, type Logger } from '../../platform/logger.js';
+import type { Redis } from '#platform/redis/client.js';
+import { throttledWarning, type Logger } from '#platform/logger.js';
 import { AppError } from '../errors.js';
 import type { JobResults, QueueName } from './queues.js';
 import { getJobView, type JobView } from './records.js';
-import { within } from '../../platform/with-timeout.js';
+import { within } from '#platform/with-timeout.js';
 
 /** How often a wait reads the jobs row when no event has woken it. */
 const POLL_MS = 1000;

@@ -6,7 +6,7 @@
 import bcrypt from 'bcrypt';
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { type Database } from '../database.js';
-import { isUniqueViolation } from '../../platform/database/pool.js';
+import { isUniqueViolation } from '#platform/database/pool.js';
 import { files, folders, linkCounters, links, scans, templates } from '../schema.js';
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import { deleteCafeOfLink } from '../cafes/link-deletion.js';
@@ -14,7 +14,7 @@ import { actorIdOf, type Principal } from '../accounts/api-keys.js';
 import type { AppContext } from '../context.js';
 import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { ConflictError, formatPath, NotFoundError, ValidationError, type FieldError } from '../errors.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { checkStoredQrImage } from '../qr/image-source.js';

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { fileRefSchema, PAGE_TITLE_MAX, urlSchema, type FileRefLocation } from './data/index.js';
 import { hexColorSchema } from '../colour-contrast.js';
-import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '../../platform/format/language-tag.js';
+import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '#platform/format/language-tag.js';
 
 const languageTag = z
   .string({ error: 'Must be a string' })

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../../platform/format/random.js';
+import { randomBase62 } from '#platform/format/random.js';
 import { isReservedSlug } from './slug-rules.js';
 
 export const AUTO_SLUG_LENGTH = 7;

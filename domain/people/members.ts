@@ -11,7 +11,7 @@ import type { Database, Executor } from '../database.js';
 import { memberships, sessions, users } from '../schema.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { KeyChangeAnnouncer } from '../accounts/api-keys.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { mayGrant, refuseGrant, resolveAccess, type Access, type Actor } from './invitations.js';
 import { roleAtLeast } from './roles.js';
 import { announceMemberChange } from './users.js';

@@ -15,9 +15,9 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { preparedQuery, type Database } from '../database.js';
 import { accounts, memberships, sessions } from '../schema.js';
-import { throttledWarning, type Logger } from '../../platform/logger.js';
-import type { Invalidations } from '../../platform/redis/invalidations.js';
-import { announceChanges, HeldWhileSubscribed } from '../../platform/redis/held-while-subscribed.js';
+import { throttledWarning, type Logger } from '#platform/logger.js';
+import type { Invalidations } from '#platform/redis/invalidations.js';
+import { announceChanges, HeldWhileSubscribed } from '#platform/redis/held-while-subscribed.js';
 import type { KeyChangeAnnouncer, Principal } from '../accounts/api-keys.js';
 import { roleScopes } from './roles.js';
 import { isLinkToken, hashLinkToken, newLinkToken } from './tokens.js';

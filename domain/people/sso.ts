@@ -17,7 +17,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { ConflictError, ForbiddenError } from '../errors.js';
 import type { Database } from '../database.js';
 import { accounts, invitations, users } from '../schema.js';
-import type { OidcIdentity } from '../../platform/auth/oidc.js';
+import type { OidcIdentity } from '#platform/auth/oidc.js';
 import { emailKey } from './emails.js';
 import type { Role } from './roles.js';
 import { landingAccount } from './sign-in.js';

@@ -25,13 +25,13 @@
  * can act on; no system error text or resolved address ever goes into it.
  */
 import type { Readable } from 'node:stream';
-import type { Config } from '../../platform/config/index.js';
+import type { Config } from '#platform/config/index.js';
 import type { AppContext } from '../context.js';
 import { findAccountFiles, keepFiles } from '../files/files.js';
 import { sniff, svgRootIndex } from '../files/sniff.js';
 import { sanitizeSvg } from '../files/svg-sanitize.js';
 import { ValidationError } from '../errors.js';
-import { safeFetch, SafeFetchError, type SafeFetchErrorCode } from '../../platform/net/safe-fetch.js';
+import { safeFetch, SafeFetchError, type SafeFetchErrorCode } from '#platform/net/safe-fetch.js';
 // The renderer's own description of a logo: what this loader produces is exactly what it draws.
 import type { QrImage } from './render/index.js';
 

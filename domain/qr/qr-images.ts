@@ -12,7 +12,7 @@ import type { QrFormat } from './render-task.js';
 import { makeMatrix } from './render/matrix.js';
 import { QrRenderError } from './render/errors.js';
 import { ValidationError } from '../errors.js';
-import { throttledWarning } from '../../platform/logger.js';
+import { throttledWarning } from '#platform/logger.js';
 
 export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
 export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };

@@ -11,8 +11,8 @@
  * removes a completed job, and a redirect that finds neither the job in Redis nor its
  * acknowledgement sends the batch again.
  */
-import type { Pool } from '../../platform/database/raw.js';
-import { isUuid } from '../../platform/format/ids.js';
+import type { Pool } from '#platform/database/raw.js';
+import { isUuid } from '#platform/format/ids.js';
 
 type Queryable = Pick<Pool, 'query'>;
 

@@ -13,17 +13,11 @@
  * it, and a process that finds it missing or made from another version builds it there first.
  * Every caller shares the promise of `loadGeo()`. Measured figures are in docs/benchmarks.md, geo.
  */
-import { dottedQuad, isPublicAddress } from '../../platform/net/ip-ranges.js';
-import { BoundedCache } from '../../platform/bounded-cache.js';
-import { parseV6, placeOfV4, placeOfV6, readerOverBytes, type GeoTableReader } from '../../platform/geo/geo-table.js';
-import { openGeoTableFile } from '../../platform/geo/geo-table-file.js';
-import {
-  buildGeoTableBytes,
-  defaultGeoTablePath,
-  geoSource,
-  isCurrentGeoTable,
-  writeAtomically,
-} from '../../platform/geo/geo-table-build.js';
+import { dottedQuad, isPublicAddress } from '#platform/net/ip-ranges.js';
+import { BoundedCache } from '#platform/bounded-cache.js';
+import { parseV6, placeOfV4, placeOfV6, readerOverBytes, type GeoTableReader } from '#platform/geo/geo-table.js';
+import { openGeoTableFile } from '#platform/geo/geo-table-file.js';
+import { buildGeoTableBytes, defaultGeoTablePath, geoSource, isCurrentGeoTable, writeAtomically } from '#platform/geo/geo-table-build.js';
 
 export interface Geo {
   /** ISO 3166-1 alpha-2, upper case. */

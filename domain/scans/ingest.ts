@@ -37,8 +37,8 @@
  * twice: two workers over-counted uniques by half). The locks are therefore taken by a statement of
  * their own; under READ COMMITTED the later statements see every commit made before them.
  */
-import type { Pool } from '../../platform/database/raw.js';
-import { isUuid } from '../../platform/format/ids.js';
+import type { Pool } from '#platform/database/raw.js';
+import { isUuid } from '#platform/format/ids.js';
 import {
   ACCOUNT_ROLLUP_LOCK,
   ADD_INSERTED_TO_ROLLUPS,
@@ -47,7 +47,7 @@ import {
   UPSERT_ACCOUNT_WIDE_ROWS,
 } from '../analytics/rollups.js';
 import { FIELDS_PER_SCAN, scanBatchSize, visitorKeyOf } from './batch.js';
-import type { Logger } from '../../platform/logger.js';
+import type { Logger } from '#platform/logger.js';
 import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
 
 export interface IngestResult {

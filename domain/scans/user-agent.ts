@@ -5,7 +5,7 @@
  */
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import { BoundedCache } from '../../platform/bounded-cache.js';
+import { BoundedCache } from '#platform/bounded-cache.js';
 import type { Visitor } from './types.js';
 
 export type UserAgentFacts = Pick<Visitor, 'browserName' | 'deviceType' | 'deviceVendor' | 'osName' | 'isBot'>;

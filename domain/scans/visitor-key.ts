@@ -14,8 +14,8 @@
  * salt Redis holds replaces it, so replicas converge on one salt as soon as they reach Redis.
  */
 import crypto, { createHash, createHmac, randomBytes } from 'node:crypto';
-import type { Logger } from '../../platform/logger.js';
-import type { Redis } from '../../platform/redis/client.js';
+import type { Logger } from '#platform/logger.js';
+import type { Redis } from '#platform/redis/client.js';
 
 const DAY_MS = 86_400_000;
 const SALT_BYTES = 32;

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { preparedQuery, type Database } from '../database.js';
 import { templates } from '../schema.js';
-import { isUuid } from '../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import type { QrOptions } from '../qr/options.js';
 

@@ -19,9 +19,9 @@
  *   with a 503 and Retry-After; a running one has its thread terminated (piscina replaces it).
  */
 import { Piscina } from 'piscina';
-import { ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../../domain/errors.js';
-import type { ResolvedQrOptions } from '../../domain/qr/options.js';
-import type { QrImage } from '../../domain/qr/render/index.js';
+import { ServiceUnavailableError, TooManyRequestsError, ValidationError } from '#domain/errors.js';
+import type { ResolvedQrOptions } from '#domain/qr/options.js';
+import type { QrImage } from '#domain/qr/render/index.js';
 import {
   RENDER_BUSY_MESSAGE,
   RENDER_TIMEOUT_MESSAGE,
@@ -29,9 +29,9 @@ import {
   type QrRendererOptions,
   type RenderCall,
   type RenderLoad,
-} from '../../domain/qr/renderer.js';
-import type { QrFormat, RenderOutcome, RenderTask } from '../../domain/qr/render-task.js';
-import { runnable } from '../../platform/process/runnable.js';
+} from '#domain/qr/renderer.js';
+import type { QrFormat, RenderOutcome, RenderTask } from '#domain/qr/render-task.js';
+import { runnable } from '#platform/process/runnable.js';
 
 interface Waiting {
   task: RenderTask;

@@ -3,8 +3,8 @@
  * routes send as is. Every page carries its complete headers (`pageHeaders`: CSP, nosniff,
  * no-referrer, no-store).
  */
-import type { LinkType } from '../../domain/links/data/index.js';
-import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
+import type { LinkType } from '#domain/links/data/index.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { renderVcardPage } from './contact/contact-page.js';
 import { renderEventPage } from './event/event-page.js';
 import { renderGalleryPage, renderImagePage, renderMultiPdfPage, renderPdfPage } from './files/files-page.js';

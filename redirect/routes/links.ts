@@ -5,13 +5,13 @@
  * scans of their own.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { CUSTOM_SLUG_PATTERN } from '../../domain/links/slug-rules.js';
-import { shortUrl } from '../../domain/links/slugs.js';
-import { windowStatus } from '../../domain/links/status.js';
-import { LinkLookupUnavailableError } from '../../domain/links/resolve/link-resolver.js';
-import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '../../domain/links/resolve/password.js';
-import type { ResolvedLink } from '../../domain/links/resolve/resolved-link.js';
-import { smartUrlDestination } from '../../domain/links/smart-url.js';
+import { CUSTOM_SLUG_PATTERN } from '#domain/links/slug-rules.js';
+import { shortUrl } from '#domain/links/slugs.js';
+import { windowStatus } from '#domain/links/status.js';
+import { LinkLookupUnavailableError } from '#domain/links/resolve/link-resolver.js';
+import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '#domain/links/resolve/password.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
+import { smartUrlDestination } from '#domain/links/smart-url.js';
 import {
   attachmentDisposition,
   eventFileName,
@@ -32,12 +32,12 @@ import {
   type PasswordPageOptions,
 } from '../pages/index.js';
 import type { EncodedPage, Page } from '../pages/common/types.js';
-import { newScanId } from '../../domain/scans/scan-id.js';
+import { newScanId } from '#domain/scans/scan-id.js';
 import { linkPageUrls } from '../pages/common/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import { PreviewsBusyError } from '../menu-preview.js';
-import type { Visitor } from '../../domain/scans/types.js';
+import type { Visitor } from '#domain/scans/types.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 /** A scan: `preview` names a menu preview (menu-preview.ts). */

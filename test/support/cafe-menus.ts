@@ -3,7 +3,7 @@
  * menu (groups, categories, items with every kind of detail, some hidden) and its profile.
  */
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX } from '../../api/prefix.js';
+import { API_PREFIX } from '#api/prefix.js';
 import { pngBytes, sendForm, textPart, type Part } from './fixtures.js';
 import { expect } from 'vitest';
 import { call } from './harness.js';

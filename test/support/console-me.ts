@@ -1,4 +1,4 @@
-import type { Me } from '../../console/src/api/client.js';
+import type { Me } from '#console/src/api/client.js';
 
 /** A whole `/api/v1/me` answer as the console holds it: a key's by default, with `parts` in place of its fields. */
 export function aMe(parts: Partial<Me>): Me {

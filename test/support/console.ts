@@ -1,7 +1,7 @@
 /** The browser console's test setup: the built console served by a real api on a free port. */
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { ensureConsoleBuilt } from '../../console/build.js';
+import { ensureConsoleBuilt } from '#console/build.js';
 import { DESKTOP, isOfflineFavicon, isSignedOutProbe } from './browser.js';
 import { startTestApi, type TestApi } from './harness.js';
 

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { Reader, type Response } from 'maxmind';
-import { geoSource } from '../../platform/geo/geo-table-build.js';
-import type { GeoTableSections } from '../../platform/geo/geo-table.js';
-import { isPublicAddress } from '../../platform/net/ip-ranges.js';
-import { BoundedCache } from '../../platform/bounded-cache.js';
+import { geoSource } from '#platform/geo/geo-table-build.js';
+import type { GeoTableSections } from '#platform/geo/geo-table.js';
+import { isPublicAddress } from '#platform/net/ip-ranges.js';
+import { BoundedCache } from '#platform/bounded-cache.js';
 import { random32 } from './seeded-random.js';
 
 export interface Place {

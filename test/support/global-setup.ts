@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { migrateDatabase } from '../../platform/database/migrate.js';
-import { ensureGeoTable } from '../../platform/geo/geo-table-build.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { ensureGeoTable } from '#platform/geo/geo-table-build.js';
 import { TEST_WORKERS, testEnvOf } from './env.js';
 import { ROOT } from './processes.js';
 

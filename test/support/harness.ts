@@ -3,14 +3,14 @@
  * and keys the way an operator would, through the same functions the CLI calls.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApiApp } from '../../api/app.js';
-import { createAccount } from '../../domain/accounts/accounts.js';
-import { createApiKey, type KeyChangeAnnouncer } from '../../domain/accounts/api-keys.js';
-import type { Plan } from '../../domain/accounts/plans.js';
-import type { Scope } from '../../domain/accounts/scopes.js';
-import { loadConfig } from '../../platform/config/index.js';
-import { closeContext, createContext } from '../../infra/context.js';
-import type { AppContext } from '../../domain/context.js';
+import { buildApiApp } from '#api/app.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { createApiKey, type KeyChangeAnnouncer } from '#domain/accounts/api-keys.js';
+import type { Plan } from '#domain/accounts/plans.js';
+import type { Scope } from '#domain/accounts/scopes.js';
+import { loadConfig } from '#platform/config/index.js';
+import { closeContext, createContext } from '#infra/context.js';
+import type { AppContext } from '#domain/context.js';
 
 export interface TestApi {
   app: FastifyInstance;

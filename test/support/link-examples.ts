@@ -1,5 +1,5 @@
-import type { LinkType } from '../../domain/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile, StoredLink } from '../../domain/links/resolve/resolved-link.js';
+import type { LinkType } from '#domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile, StoredLink } from '#domain/links/resolve/resolved-link.js';
 
 /** A valid `data` payload for each link type; file-bearing ones take the ids of uploaded files. */
 export interface ExampleFiles {

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import * as jsqrModule from 'jsqr';
-import type { ResolvedQrOptions } from '../../domain/qr/options.js';
-import type { QrImage } from '../../domain/qr/render/index.js';
+import type { ResolvedQrOptions } from '#domain/qr/options.js';
+import type { QrImage } from '#domain/qr/render/index.js';
 
 // jsqr is CommonJS with `exports.default`; depending on the loader the function is one or two
 // `default`s deep.

@@ -1,5 +1,5 @@
-import type { ScanRecorder } from '../../infra/scans/recorder.js';
-import type { RecordedScan } from '../../domain/scans/types.js';
+import type { ScanRecorder } from '#infra/scans/recorder.js';
+import type { RecordedScan } from '#domain/scans/types.js';
 
 /**
  * Records the scan as the redirect does (`recordThen`), as a promise for tests: it resolves once

@@ -6,13 +6,13 @@
  */
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { API_PREFIX } from '../../api/prefix.js';
-import { pathResources } from '../../api/schemas.js';
-import type { AuthRequirement } from '../../api/types.js';
-import type { RouteEntry } from '../../platform/http/route-table.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { pathResources } from '#api/schemas.js';
+import type { AuthRequirement } from '#api/types.js';
+import type { RouteEntry } from '#platform/http/route-table.js';
 import type { z } from 'zod';
-import { ERROR_CODES } from '../../domain/errors.js';
-import { linkBodySchema } from '../../api/routes/links/schemas.js';
+import { ERROR_CODES } from '#domain/errors.js';
+import { linkBodySchema } from '#api/routes/links/schemas.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -389,8 +389,8 @@ export async function createResources(app: FastifyInstance, account: { accountId
   const { call } = await import('./harness.js');
   const { uploadFile, pngBytes, pdfBytes } = await import('./fixtures.js');
   const { exampleData } = await import('./link-examples.js');
-  const { LINK_TYPES } = await import('../../domain/links/data/index.js');
-  const { jobs } = await import('../../domain/schema.js');
+  const { LINK_TYPES } = await import('#domain/links/data/index.js');
+  const { jobs } = await import('#domain/schema.js');
   const ok = async (res: LightMyRequestResponse, what: string) => {
     if (res.statusCode !== 200) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
     return res.json();

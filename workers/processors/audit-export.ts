@@ -4,11 +4,11 @@
  * not at all like the analytics exports (workers/processors/analytics-export.ts).
  */
 import { Readable } from 'node:stream';
-import { auditCsv, exportFilters, type AuditExportPayload, type AuditExportResult } from '../../domain/audit/export.js';
-import type { AppContext } from '../../domain/context.js';
-import { jobDownloadUrl, putJobFile } from '../../domain/jobs/files.js';
-import type { QueueProcessor } from '../../domain/jobs/queues.js';
-import { trackAccountJob } from '../../domain/jobs/records.js';
+import { auditCsv, exportFilters, type AuditExportPayload, type AuditExportResult } from '#domain/audit/export.js';
+import type { AppContext } from '#domain/context.js';
+import { jobDownloadUrl, putJobFile } from '#domain/jobs/files.js';
+import type { QueueProcessor } from '#domain/jobs/queues.js';
+import { trackAccountJob } from '#domain/jobs/records.js';
 import { EXPORT_CONTENT_TYPE } from './analytics-export.js';
 
 export function auditExportProcessor(ctx: AppContext): QueueProcessor<'audit-export'> {

@@ -3,12 +3,12 @@
  * transaction (domain/cafes/bulk-insert.ts). A retry (after an error, or a worker killed mid-job,
  * whose transaction Postgres rolls back) runs the same replacement again and ends with the same menu.
  */
-import { replaceMenu } from '../../domain/cafes/bulk-insert.js';
-import type { CafeBulkInsertPayload } from '../../domain/cafes/bulk-insert-schema.js';
-import type { BulkInsertResult } from '../../domain/cafes/bulk-insert-schema.js';
-import type { AppContext } from '../../domain/context.js';
-import type { QueueProcessor } from '../../domain/jobs/queues.js';
-import { trackAccountJob } from '../../domain/jobs/records.js';
+import { replaceMenu } from '#domain/cafes/bulk-insert.js';
+import type { CafeBulkInsertPayload } from '#domain/cafes/bulk-insert-schema.js';
+import type { BulkInsertResult } from '#domain/cafes/bulk-insert-schema.js';
+import type { AppContext } from '#domain/context.js';
+import type { QueueProcessor } from '#domain/jobs/queues.js';
+import { trackAccountJob } from '#domain/jobs/records.js';
 
 export function cafeBulkInsertProcessor(ctx: AppContext): QueueProcessor<'cafe-bulk-insert'> {
   return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, payload, reportProgress) =>

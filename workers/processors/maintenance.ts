@@ -1,12 +1,12 @@
-import { deactivateExpiredKeys } from '../../domain/accounts/api-keys.js';
-import { pruneVisitorDays, rollLinkDays } from '../../domain/analytics/rollups.js';
-import { pruneAuditEvents } from '../../domain/audit/events.js';
-import { pruneIdempotencyKeys } from '../../domain/bulk/idempotency.js';
-import type { AppContext } from '../../domain/context.js';
-import { sweepOrphanFiles } from '../../domain/files/files.js';
-import type { MaintenanceJob, QueueProcessor } from '../../domain/jobs/queues.js';
-import { expireFinishedJobs } from '../../domain/jobs/retention.js';
-import { maintainScanPartitions } from '../../domain/scans/partitions.js';
+import { deactivateExpiredKeys } from '#domain/accounts/api-keys.js';
+import { pruneVisitorDays, rollLinkDays } from '#domain/analytics/rollups.js';
+import { pruneAuditEvents } from '#domain/audit/events.js';
+import { pruneIdempotencyKeys } from '#domain/bulk/idempotency.js';
+import type { AppContext } from '#domain/context.js';
+import { sweepOrphanFiles } from '#domain/files/files.js';
+import type { MaintenanceJob, QueueProcessor } from '#domain/jobs/queues.js';
+import { expireFinishedJobs } from '#domain/jobs/retention.js';
+import { maintainScanPartitions } from '#domain/scans/partitions.js';
 
 /** Scheduled housekeeping. Each kind is safe to run twice or concurrently. */
 export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenance'> {

@@ -7,16 +7,16 @@
  * with bulk generation's render phase.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { links } from '../../domain/schema.js';
-import type { AppContext } from '../../domain/context.js';
-import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '../../domain/jobs/queues.js';
-import { BulkPacer } from '../../domain/jobs/pacing.js';
-import { jobDownloadUrl, jobFileKey, putJobFile } from '../../domain/jobs/files.js';
-import { trackAccountJob } from '../../domain/jobs/records.js';
-import { shortUrl } from '../../domain/links/slugs.js';
-import { planQr, QR_FORMATS, renderQr, renderQrCached } from '../../domain/qr/qr-images.js';
-import type { ScanTraffic } from '../../domain/scans/traffic.js';
-import { onFirstUse } from '../../platform/on-first-use.js';
+import { links } from '#domain/schema.js';
+import type { AppContext } from '#domain/context.js';
+import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '#domain/jobs/queues.js';
+import { BulkPacer } from '#domain/jobs/pacing.js';
+import { jobDownloadUrl, jobFileKey, putJobFile } from '#domain/jobs/files.js';
+import { trackAccountJob } from '#domain/jobs/records.js';
+import { shortUrl } from '#domain/links/slugs.js';
+import { planQr, QR_FORMATS, renderQr, renderQrCached } from '#domain/qr/qr-images.js';
+import type { ScanTraffic } from '#domain/scans/traffic.js';
+import { onFirstUse } from '#platform/on-first-use.js';
 
 const READ_BATCH = 500;
 

@@ -12,10 +12,10 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { truncatedAddress } from '../../../domain/audit/address.js';
-import { diffSnapshots, type AuditChange } from '../../../domain/audit/changes.js';
-import { recordAuditEvent, type AuditActor } from '../../../domain/audit/events.js';
-import { snapshotOf, type EntitySnapshot } from '../../../domain/audit/snapshots.js';
+import { truncatedAddress } from '#domain/audit/address.js';
+import { diffSnapshots, type AuditChange } from '#domain/audit/changes.js';
+import { recordAuditEvent, type AuditActor } from '#domain/audit/events.js';
+import { snapshotOf, type EntitySnapshot } from '#domain/audit/snapshots.js';
 import type { AuditSpec } from '../../types.js';
 
 interface AuditState {

@@ -1,15 +1,15 @@
 import fp from 'fastify-plugin';
-import { ApiKeyAuthenticator } from '../../../domain/accounts/api-keys.js';
-import { planAllows } from '../../../domain/accounts/plans.js';
-import { hasScope } from '../../../domain/accounts/scopes.js';
-import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
-import { BoundedCache } from '../../../platform/bounded-cache.js';
-import { createRedis } from '../../../platform/redis/client.js';
-import { Invalidations } from '../../../platform/redis/invalidations.js';
-import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../../domain/errors.js';
-import { SessionAuthenticator } from '../../../domain/people/sessions.js';
-import { roleAtLeast } from '../../../domain/people/roles.js';
-import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
+import { ApiKeyAuthenticator } from '#domain/accounts/api-keys.js';
+import { planAllows } from '#domain/accounts/plans.js';
+import { hasScope } from '#domain/accounts/scopes.js';
+import { AttemptLimit } from '#platform/redis/attempt-limit.js';
+import { BoundedCache } from '#platform/bounded-cache.js';
+import { createRedis } from '#platform/redis/client.js';
+import { Invalidations } from '#platform/redis/invalidations.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '#domain/errors.js';
+import { SessionAuthenticator } from '#domain/people/sessions.js';
+import { roleAtLeast } from '#domain/people/roles.js';
+import { rateLimitIdentity } from '#platform/net/client-identity.js';
 import { readCookie, refuseCrossSite, SESSION_COOKIE } from '../../session-cookie.js';
 
 /**

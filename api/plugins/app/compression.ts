@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { acceptedCoding, COMPRESS_MIN_BYTES, type ContentCoding } from '../../../platform/http/accept-encoding.js';
+import { acceptedCoding, COMPRESS_MIN_BYTES, type ContentCoding } from '#platform/http/accept-encoding.js';
 
 /**
  * Compresses the api's JSON answers for clients that accept it (decision 0376): brotli when the

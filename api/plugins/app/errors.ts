@@ -2,18 +2,11 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionFailure } from '../../../platform/database/pool.js';
-import {
-  AppError,
-  GENERIC_ERROR_CODES,
-  validationBody,
-  zodIssuesToFieldErrors,
-  type ErrorBody,
-  type ErrorCode,
-} from '../../../domain/errors.js';
-import { throttledWarning, type Logger } from '../../../platform/logger.js';
-import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '../../../platform/http/client-errors.js';
-import { lingerBeforeClose } from '../../../platform/http/lingering-close.js';
+import { isConnectionFailure } from '#platform/database/pool.js';
+import { AppError, GENERIC_ERROR_CODES, validationBody, zodIssuesToFieldErrors, type ErrorBody, type ErrorCode } from '#domain/errors.js';
+import { throttledWarning, type Logger } from '#platform/logger.js';
+import { answerOnSocket, clientErrorStatus, clientIsGone, type ParserError } from '#platform/http/client-errors.js';
+import { lingerBeforeClose } from '#platform/http/lingering-close.js';
 import { RequestValidationError } from './validation.js';
 
 /**

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createFailFastRedis } from '../../../platform/redis/client.js';
+import { createFailFastRedis } from '#platform/redis/client.js';
 
 /**
  * The Redis connection of the request path (the rate limit, the failed-key limit): fail-fast

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { formatPath, NotFoundError, ValidationError, type FieldError } from '../../../domain/errors.js';
+import { formatPath, NotFoundError, ValidationError, type FieldError } from '#domain/errors.js';
 import { pathResources } from '../../schemas.js';
 
 /** Carries zod's own issues (with their real paths) to the error handler. */

@@ -1,4 +1,4 @@
-import type { Redis } from '../../../platform/redis/client.js';
+import type { Redis } from '#platform/redis/client.js';
 
 /**
  * A fixed-window request counter shared by every api process through Redis, but asked of Redis in

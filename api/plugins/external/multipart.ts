@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import multipart from '@fastify/multipart';
-import { FileTooLargeError, fileFieldError } from '../../../domain/files/files.js';
-import { AppError, ValidationError } from '../../../domain/errors.js';
+import { FileTooLargeError, fileFieldError } from '#domain/files/files.js';
+import { AppError, ValidationError } from '#domain/errors.js';
 
 /** Per request: one file, a few small text fields. Parts past these are refused, not buffered. */
 export const MULTIPART_FIELD_LIMITS = { files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20, headerPairs: 100 };

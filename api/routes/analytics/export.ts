@@ -6,9 +6,9 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { exportFileName, exportWindow, type AnalyticsExportPayload } from '../../../domain/analytics/export.js';
-import type { AnalyticsFilters } from '../../../domain/analytics/schemas.js';
-import { assertJobFilesFit, openJobFile } from '../../../domain/jobs/files.js';
+import { exportFileName, exportWindow, type AnalyticsExportPayload } from '#domain/analytics/export.js';
+import type { AnalyticsFilters } from '#domain/analytics/schemas.js';
+import { assertJobFilesFit, openJobFile } from '#domain/jobs/files.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
 import { exportBodySchema } from './schemas.js';

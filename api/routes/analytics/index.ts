@@ -12,8 +12,8 @@ import {
   timeAnalytics,
   type AnalyticsScope,
   type RankedDimension,
-} from '../../../domain/analytics/analytics.js';
-import { linkDailyScans } from '../../../domain/analytics/link-days.js';
+} from '#domain/analytics/analytics.js';
+import { linkDailyScans } from '#domain/analytics/link-days.js';
 import {
   activityResponse,
   analyticsQuerySchema,
@@ -26,7 +26,7 @@ import {
 } from './schemas.js';
 import { resourceParams } from '../../schemas.js';
 import { analyticsExportRoute } from './export.js';
-import type { LinkScope } from '../../../domain/links/scope.js';
+import type { LinkScope } from '#domain/links/scope.js';
 import type { AuthRequirement } from '../../types.js';
 
 const tags = ['analytics'];

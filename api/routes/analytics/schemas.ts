@@ -3,11 +3,11 @@
  * the per-link and account-wide routes, the sparklines' query and the export's body.
  */
 import { z } from 'zod';
-import { EXPORT_FORMATS } from '../../../domain/analytics/export.js';
-import { MAX_LIMIT, MAX_LINK_DAYS, MAX_LINK_DAYS_IDS } from '../../../domain/analytics/schemas.js';
-import { DURATIONS, parseLocalDate } from '../../../domain/analytics/window.js';
-import { isIanaTimezone } from '../../../domain/links/data/timezone.js';
-import { booleanParam } from '../../../domain/links/schemas.js';
+import { EXPORT_FORMATS } from '#domain/analytics/export.js';
+import { MAX_LIMIT, MAX_LINK_DAYS, MAX_LINK_DAYS_IDS } from '#domain/analytics/schemas.js';
+import { DURATIONS, parseLocalDate } from '#domain/analytics/window.js';
+import { isIanaTimezone } from '#domain/links/data/timezone.js';
+import { booleanParam } from '#domain/links/schemas.js';
 
 const filterParam = (what: string, example: string) =>
   z

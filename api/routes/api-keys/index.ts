@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../domain/accounts/api-keys.js';
-import { NotFoundError } from '../../../domain/errors.js';
-import { isUuid } from '../../../platform/format/ids.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '#domain/accounts/api-keys.js';
+import { NotFoundError } from '#domain/errors.js';
+import { isUuid } from '#platform/format/ids.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { apiKeyResponse, createApiKeyBody } from './schemas.js';
 import { apiKeyView } from './view.js';

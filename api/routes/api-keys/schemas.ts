@@ -1,6 +1,6 @@
 /** The api-keys endpoints' request and response schemas. */
 import { z } from 'zod';
-import { SCOPES } from '../../../domain/accounts/scopes.js';
+import { SCOPES } from '#domain/accounts/scopes.js';
 
 const scopeList = z.array(z.enum(SCOPES, { error: `Must be one of: ${SCOPES.join(', ')}` })).min(1, 'At least one scope is required');
 

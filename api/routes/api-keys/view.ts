@@ -1,4 +1,4 @@
-import type { ApiKeyListing } from '../../../domain/accounts/api-keys.js';
+import type { ApiKeyListing } from '#domain/accounts/api-keys.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -5,9 +5,9 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listAuditEvents } from '../../../domain/audit/events.js';
-import type { AuditExportPayload } from '../../../domain/audit/export.js';
-import { assertJobFilesFit, openJobFile } from '../../../domain/jobs/files.js';
+import { listAuditEvents } from '#domain/audit/events.js';
+import type { AuditExportPayload } from '#domain/audit/export.js';
+import { assertJobFilesFit, openJobFile } from '#domain/jobs/files.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
 import { errorResponses } from '../../schemas.js';
 import type { AuthRequirement } from '../../types.js';

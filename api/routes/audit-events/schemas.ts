@@ -3,8 +3,8 @@
  * (GET /links/:id/history) and the audit export take, and what they answer.
  */
 import { z } from 'zod';
-import { AUDIT_PAGE_MAX, type AuditFilters } from '../../../domain/audit/events.js';
-import { AUDIT_ENTITIES } from '../../../domain/audit/snapshots.js';
+import { AUDIT_PAGE_MAX, type AuditFilters } from '#domain/audit/events.js';
+import { AUDIT_ENTITIES } from '#domain/audit/snapshots.js';
 
 const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 date-time' });
 /** Ids are UUIDs and slugs (at most 64 characters); anything longer names nothing. */

@@ -1,4 +1,4 @@
-import type { AuditEventRow, AuditPage } from '../../../domain/audit/events.js';
+import type { AuditEventRow, AuditPage } from '#domain/audit/events.js';
 
 /** An audit event as the api answers it. */
 export function auditEventView(row: AuditEventRow) {

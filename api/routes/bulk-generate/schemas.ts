@@ -3,9 +3,9 @@
  * domain's record schemas (domain/bulk/schemas.ts), which the CSV reader shares.
  */
 import { z } from 'zod';
-import { BULK_MAX_RECORDS, BULK_TYPES, bulkRecordSchemas } from '../../../domain/bulk/schemas.js';
-import { fieldErrorListShape } from '../../../domain/errors.js';
-import { qrOptionsSchema } from '../../../domain/qr/options.js';
+import { BULK_MAX_RECORDS, BULK_TYPES, bulkRecordSchemas } from '#domain/bulk/schemas.js';
+import { fieldErrorListShape } from '#domain/errors.js';
+import { qrOptionsSchema } from '#domain/qr/options.js';
 
 const optionalId = (what: string) =>
   z

@@ -10,8 +10,8 @@ import {
   reorderCategories,
   setCategoryImage,
   updateCategory,
-} from '../../../domain/cafes/categories.js';
-import { ValidationError } from '../../../domain/errors.js';
+} from '#domain/cafes/categories.js';
+import { ValidationError } from '#domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import {
   categoryResponse,

@@ -7,9 +7,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { FileTooLargeError } from '../../../domain/files/files.js';
-import { formatPath, ValidationError, zodIssuesToFieldErrors, type FieldError } from '../../../domain/errors.js';
-import { storeMenuImage, type ImageUpload } from '../../../domain/cafes/images.js';
+import { FileTooLargeError } from '#domain/files/files.js';
+import { formatPath, ValidationError, zodIssuesToFieldErrors, type FieldError } from '#domain/errors.js';
+import { storeMenuImage, type ImageUpload } from '#domain/cafes/images.js';
 import { FORM_LIST_FIELDS, IMAGE_FILE_FIELDS } from './schemas.js';
 import multipartPlugin, { MULTIPART_FIELD_LIMITS, multipartError } from '../../plugins/external/multipart.js';
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../plugins/app/validation.js';

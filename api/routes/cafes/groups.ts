@@ -1,8 +1,8 @@
 /** /cafes/:id/groups: the menu's top level. Create and update are forms (an optional image). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assertCafe } from '../../../domain/cafes/cafes.js';
-import { createGroup, deleteGroup, getGroup, listGroups, reorderGroups, updateGroup } from '../../../domain/cafes/groups.js';
+import { assertCafe } from '#domain/cafes/cafes.js';
+import { createGroup, deleteGroup, getGroup, listGroups, reorderGroups, updateGroup } from '#domain/cafes/groups.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { createGroupForm, formDocument, groupResponse, IMAGE_FILE_FIELDS, reorderGroupsBody, updateGroupForm } from './schemas.js';
 import { groupView } from './view.js';

@@ -5,20 +5,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  assertCafe,
-  createCafe,
-  deleteCafe,
-  getCafe,
-  listCafes,
-  updateCafe,
-  updateProfile,
-  updateTheme,
-} from '../../../domain/cafes/cafes.js';
-import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '../../../domain/cafes/theme-preview.js';
+import { assertCafe, createCafe, deleteCafe, getCafe, listCafes, updateCafe, updateProfile, updateTheme } from '#domain/cafes/cafes.js';
+import { createMenuPreview, MENU_PREVIEW_TTL_SECONDS } from '#domain/cafes/theme-preview.js';
 import { consoleOriginOf } from '../../console.js';
-import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
-import { ValidationError } from '../../../domain/errors.js';
+import { MENU_THEME_KEYS, MENU_THEMES } from '#domain/cafes/themes.js';
+import { ValidationError } from '#domain/errors.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { cafeResponse, createCafeBody, formDocument, PROFILE_FILE_FIELDS, profileForm, themeBody, updateCafeBody } from './schemas.js';
 import { cafeView } from './view.js';

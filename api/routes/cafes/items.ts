@@ -4,20 +4,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  createItem,
-  deleteItem,
-  getItem,
-  listItemIds,
-  readItems,
-  reorderItems,
-  setItemVisible,
-  updateItem,
-} from '../../../domain/cafes/items.js';
-import { assertCafe } from '../../../domain/cafes/cafes.js';
-import type { CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
-import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
-import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
+import { createItem, deleteItem, getItem, listItemIds, readItems, reorderItems, setItemVisible, updateItem } from '#domain/cafes/items.js';
+import { assertCafe } from '#domain/cafes/cafes.js';
+import type { CafeBulkInsertPayload } from '#domain/cafes/bulk-insert-schema.js';
+import { bulkInsertBody, bulkInsertResult, GENERAL_GROUP } from '#domain/cafes/bulk-insert-schema.js';
+import { MENU_ITEMS_MAX } from '#domain/cafes/schema-parts.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { createJsonBodyChecker } from '../../json-body-thread.js';

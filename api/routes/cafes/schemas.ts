@@ -7,11 +7,11 @@
  * cases take are the domain's (domain/cafes/schemas.ts).
  */
 import { z } from 'zod';
-import { hexColorSchema } from '../../../domain/colour-contrast.js';
-import { SPICE_LEVELS } from '../../../domain/schema.js';
-import { httpUrlHref, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '../../../domain/links/data/index.js';
-import { qrOptionsSchema } from '../../../domain/qr/options.js';
-import { MENU_THEME_KEYS } from '../../../domain/cafes/themes.js';
+import { hexColorSchema } from '#domain/colour-contrast.js';
+import { SPICE_LEVELS } from '#domain/schema.js';
+import { httpUrlHref, isIanaTimezone, TIMEZONE_MAX, URL_MAX, EMAIL_MAX } from '#domain/links/data/index.js';
+import { qrOptionsSchema } from '#domain/qr/options.js';
+import { MENU_THEME_KEYS } from '#domain/cafes/themes.js';
 import {
   ADDRESS_MAX,
   CAFE_DESCRIPTION_MAX,
@@ -24,7 +24,7 @@ import {
   REORDER_MAX,
   SOCIAL_LINKS_MAX,
   WEEKDAYS,
-} from '../../../domain/cafes/schemas.js';
+} from '#domain/cafes/schemas.js';
 import {
   atMost,
   clearableText,
@@ -37,8 +37,8 @@ import {
   requiredText,
   strict,
   typeError,
-} from '../../../domain/cafes/schema-parts.js';
-import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '../../../platform/format/language-tag.js';
+} from '#domain/cafes/schema-parts.js';
+import { canonicalLanguageTag, LANGUAGE_TAG_MAX, LANGUAGE_TAG_MESSAGE } from '#platform/format/language-tag.js';
 
 const THEME_MESSAGE = `Must be one of: ${MENU_THEME_KEYS.join(', ')}`;
 const ORDER_MESSAGE = `Must be a whole number from 0 to ${ORDER_MAX}`;

@@ -2,16 +2,16 @@
  * The cafe endpoints' answers (schemas.ts): snake_case (the theme's fields keep the names PUT
  * /cafes/:id/theme takes), images as the URLs they are served at, timestamps as ISO 8601.
  */
-import type { Config } from '../../../platform/config/index.js';
-import type { CafeWithLink } from '../../../domain/cafes/cafes.js';
-import type { CategoryRow } from '../../../domain/cafes/categories.js';
-import type { GroupRow } from '../../../domain/cafes/groups.js';
-import type { ItemRow } from '../../../domain/cafes/items.js';
-import type { WEEKDAYS } from '../../../domain/cafes/schemas.js';
-import { DEFAULT_MENU_THEME, type MenuThemeKey } from '../../../domain/cafes/themes.js';
-import { fileUrl } from '../../../domain/files/files.js';
-import { shortUrl } from '../../../domain/links/slugs.js';
-import type { SPICE_LEVELS } from '../../../domain/schema.js';
+import type { Config } from '#platform/config/index.js';
+import type { CafeWithLink } from '#domain/cafes/cafes.js';
+import type { CategoryRow } from '#domain/cafes/categories.js';
+import type { GroupRow } from '#domain/cafes/groups.js';
+import type { ItemRow } from '#domain/cafes/items.js';
+import type { WEEKDAYS } from '#domain/cafes/schemas.js';
+import { DEFAULT_MENU_THEME, type MenuThemeKey } from '#domain/cafes/themes.js';
+import { fileUrl } from '#domain/files/files.js';
+import { shortUrl } from '#domain/links/slugs.js';
+import type { SPICE_LEVELS } from '#domain/schema.js';
 
 type ViewContext = { config: Pick<Config, 'SHORT_URL_BASE'> };
 

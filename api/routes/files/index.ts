@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FileTooLargeError, fileFieldError, storeUpload, UNSUPPORTED_TYPE_MESSAGE } from '../../../domain/files/files.js';
+import { FileTooLargeError, fileFieldError, storeUpload, UNSUPPORTED_TYPE_MESSAGE } from '#domain/files/files.js';
 import multipartPlugin, { MULTIPART_FIELD_LIMITS, multipartError } from '../../plugins/external/multipart.js';
 
 const tags = ['files'];

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '../../../domain/folders/folders.js';
+import { createFolder, deleteFolder, getFolder, listFolders, renameFolder } from '#domain/folders/folders.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { createFolderBody, folderResponse, renameFolderBody } from './schemas.js';
 import { folderView } from './view.js';

@@ -1,4 +1,4 @@
-import type { FolderRow } from '../../../domain/folders/folders.js';
+import type { FolderRow } from '#domain/folders/folders.js';
 import { dateFormatter, type DateStyle } from '../../dates.js';
 
 /** A folder as the API answers it (folderResponse): `iso` dates on create, `list` ones elsewhere. */

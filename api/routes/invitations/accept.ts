@@ -1,7 +1,7 @@
 /** The invited person's side: what the link is for, and accepting it (public: they have no session yet). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptInvitation, lookupInvitation } from '../../../domain/people/invitations.js';
-import { announceMemberChange } from '../../../domain/people/users.js';
+import { acceptInvitation, lookupInvitation } from '#domain/people/invitations.js';
+import { announceMemberChange } from '#domain/people/users.js';
 import { signedInResponse, signInAs, signInLimit } from '../../sign-in.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptInvitationBody, invitationPreview, tokenBody } from './schemas.js';

@@ -13,8 +13,8 @@ import {
   renewInvitation,
   revokeInvitation,
   type InvitationRow,
-} from '../../../domain/people/invitations.js';
-import { consoleLink } from '../../../domain/people/tokens.js';
+} from '#domain/people/invitations.js';
+import { consoleLink } from '#domain/people/tokens.js';
 import { errorResponses, messageResponse, resourceParams } from '../../schemas.js';
 import { invitationCreated, invitationResponse, inviteBody } from './schemas.js';
 import acceptRoutes from './accept.js';

@@ -3,7 +3,7 @@
  * shares (members/schemas.ts and users/schemas.ts build theirs from them).
  */
 import { z } from 'zod';
-import { CLIENT_ACCESS, ROLES } from '../../../domain/people/roles.js';
+import { CLIENT_ACCESS, ROLES } from '#domain/people/roles.js';
 
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { JOB_STATES } from '../../../domain/schema.js';
-import { getJobView, listJobViews } from '../../../domain/jobs/records.js';
-import { openJobFile } from '../../../domain/jobs/files.js';
+import { JOB_STATES } from '#domain/schema.js';
+import { getJobView, listJobViews } from '#domain/jobs/records.js';
+import { openJobFile } from '#domain/jobs/files.js';
 import { errorResponses, pageMeta, pageQuery, resourceParams } from '../../schemas.js';
 import { sendJobFile } from '../../job-reply.js';
 

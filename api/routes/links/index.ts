@@ -13,8 +13,8 @@ import {
   setLinkFlags,
   updateLink,
   updateLinkQr,
-} from '../../../domain/links/links.js';
-import { qrImageQuery } from '../../../domain/qr/qr-images.js';
+} from '#domain/links/links.js';
+import { qrImageQuery } from '#domain/qr/qr-images.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { analyticsRoutes } from '../analytics/index.js';
 import { sendQr } from '../../qr-reply.js';
@@ -30,9 +30,9 @@ import {
   pickFields,
 } from './schemas.js';
 import { linkView } from './view.js';
-import { shortUrl } from '../../../domain/links/slugs.js';
-import type { LinkScope } from '../../../domain/links/scope.js';
-import { listAuditEvents } from '../../../domain/audit/events.js';
+import { shortUrl } from '#domain/links/slugs.js';
+import type { LinkScope } from '#domain/links/scope.js';
+import { listAuditEvents } from '#domain/audit/events.js';
 import { historyQuerySchema } from '../audit-events/schemas.js';
 import { auditPageResponse } from '../audit-events/schemas.js';
 import { auditPageView } from '../audit-events/view.js';

@@ -4,11 +4,11 @@
  * under `data.…`; what a link is made of is the domain's (domain/links/schemas.ts).
  */
 import { z } from 'zod';
-import { LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, LINK_TYPES, linkDataSchemas } from '../../../domain/links/data/index.js';
-import { booleanParam, linkConfigurationsSchema, linkNameSchema, SORTS } from '../../../domain/links/schemas.js';
-import { pageStyleSchema } from '../../../domain/links/page-style.js';
-import { LINK_STATUSES } from '../../../domain/links/status.js';
-import { qrOptionsSchema } from '../../../domain/qr/options.js';
+import { LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, LINK_TYPES, linkDataSchemas } from '#domain/links/data/index.js';
+import { booleanParam, linkConfigurationsSchema, linkNameSchema, SORTS } from '#domain/links/schemas.js';
+import { pageStyleSchema } from '#domain/links/page-style.js';
+import { LINK_STATUSES } from '#domain/links/status.js';
+import { qrOptionsSchema } from '#domain/qr/options.js';
 import { pageQuery } from '../../schemas.js';
 
 /** Body of POST /links and PUT /links/:id. `qrOptions` is our addition: styling at creation time. */

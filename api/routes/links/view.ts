@@ -1,9 +1,9 @@
-import type { Config } from '../../../platform/config/index.js';
-import { fileUrl } from '../../../domain/files/files.js';
+import type { Config } from '#platform/config/index.js';
+import { fileUrl } from '#domain/files/files.js';
 import { formatListDate } from '../../dates.js';
-import type { LinkWithFiles } from '../../../domain/links/links.js';
-import { shortUrl } from '../../../domain/links/slugs.js';
-import { linkStatus } from '../../../domain/links/status.js';
+import type { LinkWithFiles } from '#domain/links/links.js';
+import { shortUrl } from '#domain/links/slugs.js';
+import { linkStatus } from '#domain/links/status.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -4,10 +4,10 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changePassword } from '../../../domain/people/change-password.js';
-import { passwordChangedMail } from '../../../domain/people/mails.js';
-import { findUserById } from '../../../domain/people/users.js';
-import { UnauthorizedError } from '../../../domain/errors.js';
+import { changePassword } from '#domain/people/change-password.js';
+import { passwordChangedMail } from '#domain/people/mails.js';
+import { findUserById } from '#domain/people/users.js';
+import { UnauthorizedError } from '#domain/errors.js';
 import { sessionOf, signInLimit } from '../../sign-in.js';
 
 const body = z.strictObject({

@@ -3,12 +3,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { accounts, apiKeys, memberships, PLANS, users } from '../../../domain/schema.js';
-import type { Principal } from '../../../domain/accounts/api-keys.js';
-import { planAllows } from '../../../domain/accounts/plans.js';
-import { ROLES } from '../../../domain/people/roles.js';
-import { personName, renameUser } from '../../../domain/people/profile.js';
-import { UnauthorizedError } from '../../../domain/errors.js';
+import { accounts, apiKeys, memberships, PLANS, users } from '#domain/schema.js';
+import type { Principal } from '#domain/accounts/api-keys.js';
+import { planAllows } from '#domain/accounts/plans.js';
+import { ROLES } from '#domain/people/roles.js';
+import { personName, renameUser } from '#domain/people/profile.js';
+import { UnauthorizedError } from '#domain/errors.js';
 import { sessionOf } from '../../sign-in.js';
 
 const account = z.object({ id: z.string(), name: z.string(), plan: z.enum(PLANS) });

@@ -5,17 +5,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { findUserById } from '../../../domain/people/users.js';
-import { proveOwnPassword } from '../../../domain/people/password-proof.js';
-import {
-  confirmTwoFactor,
-  replaceRecoveryCodes,
-  startTwoFactor,
-  turnOffTwoFactor,
-  twoFactorKey,
-} from '../../../domain/people/two-factor.js';
-import { UnauthorizedError } from '../../../domain/errors.js';
-import { serverSecret } from '../../../platform/config/secrets.js';
+import { findUserById } from '#domain/people/users.js';
+import { proveOwnPassword } from '#domain/people/password-proof.js';
+import { confirmTwoFactor, replaceRecoveryCodes, startTwoFactor, turnOffTwoFactor, twoFactorKey } from '#domain/people/two-factor.js';
+import { UnauthorizedError } from '#domain/errors.js';
+import { serverSecret } from '#platform/config/secrets.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { sessionOf, signInLimit } from '../../sign-in.js';
 

@@ -5,11 +5,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ForbiddenError } from '../../../domain/errors.js';
-import { hasScope } from '../../../domain/accounts/scopes.js';
-import { changeMember, listMembers, removeMember } from '../../../domain/people/members.js';
+import { ForbiddenError } from '#domain/errors.js';
+import { hasScope } from '#domain/accounts/scopes.js';
+import { changeMember, listMembers, removeMember } from '#domain/people/members.js';
 import { changeMemberBody, memberResponse } from './schemas.js';
-import { roleAtLeast } from '../../../domain/people/roles.js';
+import { roleAtLeast } from '#domain/people/roles.js';
 import { errorResponses, messageResponse, resourceParams } from '../../schemas.js';
 
 const userParams = resourceParams('userId', 'Member');

@@ -1,6 +1,6 @@
 /** The members endpoints' request and response schemas. */
 import { z } from 'zod';
-import { CLIENT_ACCESS, ROLES } from '../../../domain/people/roles.js';
+import { CLIENT_ACCESS, ROLES } from '#domain/people/roles.js';
 import { clientAccess, folderIds, role } from '../invitations/schemas.js';
 
 export const changeMemberBody = z.strictObject({ role: role.optional(), clientAccess, folderIds });

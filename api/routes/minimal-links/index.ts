@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listMinimalLinks } from '../../../domain/links/links.js';
+import { listMinimalLinks } from '#domain/links/links.js';
 import { minimalLinksQuerySchema } from '../links/schemas.js';
 import { pageMeta } from '../../schemas.js';
 

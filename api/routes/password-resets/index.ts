@@ -4,15 +4,15 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TooManyRequestsError } from '../../../domain/errors.js';
-import { emailKey } from '../../../domain/people/emails.js';
-import { passwordResetMail } from '../../../domain/people/mails.js';
-import { checkPasswordRules } from '../../../domain/people/passwords.js';
-import { completePasswordReset, passwordResetOf, startPasswordReset } from '../../../domain/people/reset-password.js';
-import { checkSecondFactor, twoFactorKey } from '../../../domain/people/two-factor.js';
-import { serverSecret } from '../../../platform/config/secrets.js';
-import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
-import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
+import { TooManyRequestsError } from '#domain/errors.js';
+import { emailKey } from '#domain/people/emails.js';
+import { passwordResetMail } from '#domain/people/mails.js';
+import { checkPasswordRules } from '#domain/people/passwords.js';
+import { completePasswordReset, passwordResetOf, startPasswordReset } from '#domain/people/reset-password.js';
+import { checkSecondFactor, twoFactorKey } from '#domain/people/two-factor.js';
+import { serverSecret } from '#platform/config/secrets.js';
+import { rateLimitIdentity } from '#platform/net/client-identity.js';
+import { AttemptLimit } from '#platform/redis/attempt-limit.js';
 import { errorResponses, messageResponse } from '../../schemas.js';
 import { signedInResponse, signInAs, signInLimit } from '../../sign-in.js';
 

@@ -5,12 +5,12 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NotFoundError } from '../../../domain/errors.js';
-import { endOtherSessions, endSession, listSessions, switchSessionAccount } from '../../../domain/people/sessions.js';
-import { checkPassword } from '../../../domain/people/sign-in.js';
-import { checkSecondFactor, twoFactorKey } from '../../../domain/people/two-factor.js';
-import { serverSecret } from '../../../platform/config/secrets.js';
-import { isUuid } from '../../../platform/format/ids.js';
+import { NotFoundError } from '#domain/errors.js';
+import { endOtherSessions, endSession, listSessions, switchSessionAccount } from '#domain/people/sessions.js';
+import { checkPassword } from '#domain/people/sign-in.js';
+import { checkSecondFactor, twoFactorKey } from '#domain/people/two-factor.js';
+import { serverSecret } from '#platform/config/secrets.js';
+import { isUuid } from '#platform/format/ids.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { clearSessionCookie } from '../../session-cookie.js';
 import { sessionOf, signedInResponse, signInAs, signInLimit } from '../../sign-in.js';

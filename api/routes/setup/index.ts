@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { completeSetup, setupNeeded } from '../../../domain/people/setup.js';
+import { completeSetup, setupNeeded } from '#domain/people/setup.js';
 import { setupBody } from '../users/schemas.js';
 import { signedInResponse, signInAs } from '../../sign-in.js';
 import { errorResponses } from '../../schemas.js';

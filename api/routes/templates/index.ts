@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '../../../domain/templates/templates.js';
-import { checkStoredQrImage } from '../../../domain/qr/image-source.js';
-import { deleteQrCache, qrImageQuery } from '../../../domain/qr/qr-images.js';
-import { shortUrl } from '../../../domain/links/slugs.js';
+import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '#domain/templates/templates.js';
+import { checkStoredQrImage } from '#domain/qr/image-source.js';
+import { deleteQrCache, qrImageQuery } from '#domain/qr/qr-images.js';
+import { shortUrl } from '#domain/links/slugs.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { createTemplateBody, templateResponse, updateTemplateBody } from './schemas.js';

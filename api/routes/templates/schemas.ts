@@ -1,6 +1,6 @@
 /** The templates endpoints' request and response schemas. */
 import { z } from 'zod';
-import { qrOptionsSchema } from '../../../domain/qr/options.js';
+import { qrOptionsSchema } from '#domain/qr/options.js';
 
 const templateName = z.string().trim().min(1, 'Name is required').max(255, 'Name must be at most 255 characters');
 

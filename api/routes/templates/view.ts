@@ -1,4 +1,4 @@
-import type { TemplateRow } from '../../../domain/templates/templates.js';
+import type { TemplateRow } from '#domain/templates/templates.js';
 import { dateFormatter, type DateStyle } from '../../dates.js';
 
 /** A template as the API answers it (templateResponse): `iso` dates on create, `list` ones elsewhere. */

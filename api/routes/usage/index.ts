@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { storageUsage } from '../../../domain/files/quota.js';
+import { storageUsage } from '#domain/files/quota.js';
 
 const usageResponse = z.object({
   storage: z.object({

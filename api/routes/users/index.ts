@@ -1,6 +1,6 @@
 /** Sign-up (decision 0409): with REGISTRATION=open anyone makes a sign-in and an account of their own. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signUp } from '../../../domain/people/setup.js';
+import { signUp } from '#domain/people/setup.js';
 import { signUpBody } from './schemas.js';
 import { signedInResponse, signInAs } from '../../sign-in.js';
 import { errorResponses } from '../../schemas.js';

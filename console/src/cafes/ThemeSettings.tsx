@@ -6,7 +6,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, type FieldErrors } from '../fields/errors.js';
-import { MENU_THEME_KEYS, MENU_THEMES, type MenuThemeKey } from '../../../domain/cafes/themes.js';
+import { MENU_THEME_KEYS, MENU_THEMES, type MenuThemeKey } from '#domain/cafes/themes.js';
 import type { Cafe } from './cafe-list.js';
 import { themeBodyOf, themeFormOf, withTheme, type ThemeForm } from './theme.js';
 import { ThemePreview } from './ThemePreview.js';

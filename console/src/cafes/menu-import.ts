@@ -8,11 +8,11 @@
  * with the Bulk page's paths (`file.row[N].<heading>`, `file.header[i]`, `file`), so its report
  * (bulk/report.ts) places them in the same table, under the file's own headings.
  */
-import { bulkInsertBody, groupKeyOf } from '../../../domain/cafes/bulk-insert-schema.js';
+import { bulkInsertBody, groupKeyOf } from '#domain/cafes/bulk-insert-schema.js';
 import { csvText, type Column } from '../bulk/columns.js';
 import { detectSeparator, readCsvText, type CsvSeparator, type CsvTable } from '../bulk/csv.js';
-import { SPICE_LABELS } from '../../../domain/cafes/diets.js';
-import { SPICE_LEVELS } from '../../../domain/cafes/schema-parts.js';
+import { SPICE_LABELS } from '#domain/cafes/diets.js';
+import { SPICE_LEVELS } from '#domain/cafes/schema-parts.js';
 import type { FieldProblem } from '../bulk/report.js';
 import type { paths } from '../api/schema.js';
 

@@ -5,7 +5,7 @@
  * the body's paths), with the dietary tags and allergens the guest page understands as choices;
  * and prices in words as the guest page writes them.
  */
-import { COMMON_ALLERGENS, DIETS, dietOf, filterKey, SPICE_LABELS } from '../../../domain/cafes/diets.js';
+import { COMMON_ALLERGENS, DIETS, dietOf, filterKey, SPICE_LABELS } from '#domain/cafes/diets.js';
 import type { paths } from '../api/schema.js';
 
 export type Group = paths['/api/v1/cafes/{id}/groups']['get']['responses'][200]['content']['application/json']['data'][number];

@@ -3,8 +3,8 @@
  * the dietary section; and PUT /cafes/:id/theme's body from it.
  */
 import type { paths } from '../api/schema.js';
-import { MENU_THEMES, type MenuThemeKey } from '../../../domain/cafes/themes.js';
-import { longHex } from '../../../domain/colour-contrast.js';
+import { MENU_THEMES, type MenuThemeKey } from '#domain/cafes/themes.js';
+import { longHex } from '#domain/colour-contrast.js';
 import type { Cafe } from './cafe-list.js';
 
 type ThemeBody = paths['/api/v1/cafes/{id}/theme']['put']['requestBody']['content']['application/json'];

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Field, fieldId, type FieldInputProps } from '../fields/Field.js';
 import type { FieldErrors } from '../fields/errors.js';
-import type { LinkType } from '../../../domain/links/data/types.js';
+import type { LinkType } from '#domain/links/data/types.js';
 import { FileDrop, type FileInfo } from './FileDrop.js';
 import { moved, newItem, TYPE_FORMS, type Draft, type DraftItem, type LeafSpec, type LeafValue, type ListSpec } from './link-form.js';
 

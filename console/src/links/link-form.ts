@@ -12,7 +12,7 @@
  *   multi-links `logo`, anything unknown) go back exactly as they were, and so do list entries'.
  */
 import type { paths } from '../api/schema.js';
-import type { LinkType } from '../../../domain/links/data/types.js';
+import type { LinkType } from '#domain/links/data/types.js';
 import type { LinkConfigurations } from './settings.js';
 import { browserTimeZone } from './zones.js';
 

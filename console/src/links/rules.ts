@@ -7,8 +7,8 @@
  * (the API refuses the others). Members this console does not know are kept and written back
  * as they were, so `rulesToData(rulesFromData(data))` is `data.rules`, exactly.
  */
-import { isCountryCode } from '../../../domain/links/data/codes.js';
-import { CONDITION_TYPES, DEVICES, OPERATORS, SMART_URL_RULES_MAX } from '../../../domain/links/data/smart-url-values.js';
+import { isCountryCode } from '#domain/links/data/codes.js';
+import { CONDITION_TYPES, DEVICES, OPERATORS, SMART_URL_RULES_MAX } from '#domain/links/data/smart-url-values.js';
 import { browserTimeZone, formatDay, zoneLabel } from './zones.js';
 
 export type ConditionType = (typeof CONDITION_TYPES)[number];

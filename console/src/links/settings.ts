@@ -10,8 +10,8 @@
  * same before and after saving, wherever the browser is.
  */
 import type { paths } from '../api/schema.js';
-import { isIanaTimezone, parseDateTimeInZone, parseIsoDateTimeParts } from '../../../domain/links/data/timezone.js';
-import { CUSTOM_SLUG_PATTERN, isReservedSlug } from '../../../domain/links/slug-rules.js';
+import { isIanaTimezone, parseDateTimeInZone, parseIsoDateTimeParts } from '#domain/links/data/timezone.js';
+import { CUSTOM_SLUG_PATTERN, isReservedSlug } from '#domain/links/slug-rules.js';
 import type { FieldErrors } from '../fields/errors.js';
 import type { Link } from './view.js';
 import { browserTimeZone, formatInstant, localInputValue, zoneLabel } from './zones.js';

@@ -5,9 +5,9 @@
  * and drawn a few at a time between frames, so the list shows at once and the main thread stays free.
  * Each picture is kept (as an object URL) per short URL and design for as long as the tab lives.
  */
-import { withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';
-import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import { svgFromMatrix } from '../../../domain/qr/render/svg-write.js';
+import { withQrDefaults, type QrOptions } from '#domain/qr/options.js';
+import { makeMatrix } from '#domain/qr/render/matrix.js';
+import { svgFromMatrix } from '#domain/qr/render/svg-write.js';
 
 /** Drawn this big: enough pixels per module for any short URL's code at the stored margin. */
 const DRAWN_PX = 160;

@@ -3,7 +3,7 @@
  * bookmarked and the back button walks the views. Only what differs from the default is written.
  */
 import type { paths } from '../api/schema.js';
-import { LINK_TYPES } from '../../../domain/links/data/types.js';
+import { LINK_TYPES } from '#domain/links/data/types.js';
 
 type ListQuery = NonNullable<paths['/api/v1/links']['get']['parameters']['query']>;
 export type Link = paths['/api/v1/links']['get']['responses'][200]['content']['application/json']['data'][number];

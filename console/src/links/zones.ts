@@ -3,7 +3,7 @@
  * browser ("1 Dec 2026 09:00"), not in the browser's locale, so what a summary says does not depend
  * on where it is read; instants are turned into wall-clock time with the API's own zone code.
  */
-import { zonedDateTimeAt, type LocalDateTime } from '../../../domain/links/data/timezone.js';
+import { zonedDateTimeAt, type LocalDateTime } from '#domain/links/data/timezone.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 

@@ -3,7 +3,7 @@
  * (the one the server's renderer uses), drawn as one SVG path, dark on white whatever the theme,
  * with the quiet zone scanners need.
  */
-import { encodeQr } from '../../../domain/qr/render/encoder.js';
+import { encodeQr } from '#domain/qr/render/encoder.js';
 
 const QUIET = 4;
 

@@ -14,7 +14,7 @@ import {
   ERROR_CORRECTION_LEVELS,
   MODES,
   CROSS_ORIGINS,
-} from '../../../domain/qr/options.js';
+} from '#domain/qr/options.js';
 import { Field, fieldId } from '../fields/Field.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { Icon } from '../ui/Icon.js';

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
-import type { QrImage } from '../../../domain/qr/render/scene.js';
+import type { QrImage } from '#domain/qr/render/scene.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { Icon } from '../ui/Icon.js';
 import { decodeDataUri, DOWNLOAD_SIZES, renderDesign, type QrOptions } from './design.js';

@@ -4,7 +4,7 @@
  * Controls only ever set members; what a control does not touch stays as it was, so options the
  * designer has no control for (shape, typeNumber, …) survive an edit.
  */
-import { parseCssColor } from '../../../domain/qr/css-color.js';
+import { parseCssColor } from '#domain/qr/css-color.js';
 import {
   QR_DEFAULTS,
   QR_MAX_IMAGE_CHARS,
@@ -13,12 +13,12 @@ import {
   type QrGradient,
   type QrOptions,
   type ResolvedQrOptions,
-} from '../../../domain/qr/options.js';
-import { QrRenderError } from '../../../domain/qr/render/errors.js';
-import { computeLayout } from '../../../domain/qr/render/layout.js';
-import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import type { QrImage } from '../../../domain/qr/render/scene.js';
-import { svgFromMatrix } from '../../../domain/qr/render/svg-write.js';
+} from '#domain/qr/options.js';
+import { QrRenderError } from '#domain/qr/render/errors.js';
+import { computeLayout } from '#domain/qr/render/layout.js';
+import { makeMatrix } from '#domain/qr/render/matrix.js';
+import type { QrImage } from '#domain/qr/render/scene.js';
+import { svgFromMatrix } from '#domain/qr/render/svg-write.js';
 import type { FieldErrors } from '../fields/errors.js';
 import { scanRisks, type ScanRisk } from './risks.js';
 

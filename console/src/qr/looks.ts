@@ -4,10 +4,10 @@
  * Every look and the default pass every check in risks.ts (test/unit/console/console-qr.unit.test.ts holds
  * them to it for codes of every size), so a person who only clicks gets a code that scans.
  */
-import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';
-import { computeLayout } from '../../../domain/qr/render/layout.js';
-import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import { svgFromMatrix } from '../../../domain/qr/render/svg-write.js';
+import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, withQrDefaults, type QrOptions } from '#domain/qr/options.js';
+import { computeLayout } from '#domain/qr/render/layout.js';
+import { makeMatrix } from '#domain/qr/render/matrix.js';
+import { svgFromMatrix } from '#domain/qr/render/svg-write.js';
 import { hexColor, storedOptions } from './design.js';
 
 /**

@@ -15,10 +15,10 @@
  * - Quiet zone: the standard asks for 4 modules of background around the code. Scanners read with
  *   less when the surface around the code is as light as its background, so this is a note.
  */
-import { parseCssColor } from '../../../domain/qr/css-color.js';
-import { contrastRatio, over, relativeLuminance, type Rgba } from '../../../domain/colour-contrast.js';
-import type { QrGradient, ResolvedQrOptions } from '../../../domain/qr/options.js';
-import { COVER, type Layout } from '../../../domain/qr/render/layout.js';
+import { parseCssColor } from '#domain/qr/css-color.js';
+import { contrastRatio, over, relativeLuminance, type Rgba } from '#domain/colour-contrast.js';
+import type { QrGradient, ResolvedQrOptions } from '#domain/qr/options.js';
+import { COVER, type Layout } from '#domain/qr/render/layout.js';
 
 export interface ScanRisk {
   /** A warning likely stops some phones from reading the code; a note is good practice. */

@@ -22,7 +22,7 @@ import { RulesEditor } from '../links/RulesEditor.js';
 import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } from '../links/settings.js';
 import { TypeFields } from '../links/TypeFields.js';
 import { LINK_TYPES, type EditorRoute } from '../links/view.js';
-import { isLinkType, type LinkType } from '../../../domain/links/data/types.js';
+import { isLinkType, type LinkType } from '#domain/links/data/types.js';
 import { goTo, useRoute, useStillShown } from '../router.js';
 import { useEdited, useUnsavedGuard } from '../unsaved.js';
 import { lazyComponent } from '../lazy.js';

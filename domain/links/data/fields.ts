@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isCssColor } from '../../qr/css-color.js';
-import { isUuid } from '../../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { EMAIL_MAX, SHORT_TEXT_MAX, TIMEZONE_MAX, URL_MAX } from './limits.js';
 import { httpUrlHref, isIsoDate, isIsoDateTime, isPhoneNumber, isTimeOfDay } from './formats.js';
 import { isIanaTimezone } from './timezone.js';

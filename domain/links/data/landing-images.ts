@@ -6,7 +6,7 @@
  * `data.landingHTML`), not dropped from the page without a word.
  */
 import sanitizeHtml from 'sanitize-html';
-import { isUuid } from '../../../platform/format/ids.js';
+import { isUuid } from '#platform/format/ids.js';
 import { FieldErrorList } from '../../errors.js';
 
 /** A base64 raster image as a data URL (what `<img>` may show from user data without a request). */

@@ -1,6 +1,6 @@
-import type { Config } from '../../../platform/config/index.js';
-import type { Logger } from '../../../platform/logger.js';
-import type { Redis } from '../../../platform/redis/client.js';
+import type { Config } from '#platform/config/index.js';
+import type { Logger } from '#platform/logger.js';
+import type { Redis } from '#platform/redis/client.js';
 import { linkCacheKeys } from './keys.js';
 
 export interface InvalidationContext {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from '../../../platform/database/raw.js';
-import type { Logger } from '../../../platform/logger.js';
-import type { Redis } from '../../../platform/redis/client.js';
-import type { Invalidations } from '../../../platform/redis/invalidations.js';
+import type { Pool } from '#platform/database/raw.js';
+import type { Logger } from '#platform/logger.js';
+import type { Redis } from '#platform/redis/client.js';
+import type { Invalidations } from '#platform/redis/invalidations.js';
 import type { LinkCacheKeys } from './keys.js';
 import { loadResolvedLink } from './load.js';
 import type { ResolvedLink } from './resolved-link.js';

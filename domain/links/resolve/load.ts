@@ -1,4 +1,4 @@
-import type { Pool, QueryConfig } from '../../../platform/database/raw.js';
+import type { Pool, QueryConfig } from '#platform/database/raw.js';
 import type { PageStyle } from '../page-style.js';
 import { menuVersionSql } from '../../cafes/menu-version.js';
 import { withSendableDestinations } from './destinations.js';

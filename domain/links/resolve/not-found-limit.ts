@@ -12,11 +12,11 @@
  * Postgres nothing. Before a slug goes to Postgres, `blockedAnywhere` asks Redis too, so a client
  * that went over the limit on another redirect process is answered the same here.
  */
-import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
-import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
-import type { Redis } from '../../../platform/redis/client.js';
-import type { Logger } from '../../../platform/logger.js';
-import { BoundedCache } from '../../../platform/bounded-cache.js';
+import { AttemptLimit } from '#platform/redis/attempt-limit.js';
+import { rateLimitIdentity } from '#platform/net/client-identity.js';
+import type { Redis } from '#platform/redis/client.js';
+import type { Logger } from '#platform/logger.js';
+import { BoundedCache } from '#platform/bounded-cache.js';
 import type { LinkCacheKeys } from './keys.js';
 
 /** Clients a process remembers as over the limit; beyond it the oldest are forgotten (their next 404 asks Redis again). */

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { AttemptLimit, type Attempt } from '../../../platform/redis/attempt-limit.js';
-import { rateLimitIdentity } from '../../../platform/net/client-identity.js';
-import type { Redis } from '../../../platform/redis/client.js';
-import type { Logger } from '../../../platform/logger.js';
+import { AttemptLimit, type Attempt } from '#platform/redis/attempt-limit.js';
+import { rateLimitIdentity } from '#platform/net/client-identity.js';
+import type { Redis } from '#platform/redis/client.js';
+import type { Logger } from '#platform/logger.js';
 import type { LinkCacheKeys } from './keys.js';
 
 export const PASSWORD_COOKIE = 'qrlinks_pass';

@@ -1,5 +1,5 @@
-import type { Pool } from '../../../platform/database/raw.js';
-import type { Redis } from '../../../platform/redis/client.js';
+import type { Pool } from '#platform/database/raw.js';
+import type { Redis } from '#platform/redis/client.js';
 import type { LinkCacheKeys } from './keys.js';
 import { loadLimitScanCount } from './load.js';
 

@@ -8,7 +8,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { ContentCoding } from '../../../platform/http/accept-encoding.js';
+import type { ContentCoding } from '#platform/http/accept-encoding.js';
 
 const COMPRESS_ASYNC_BYTES = 64 * 1024;
 

@@ -3,7 +3,7 @@
  * in Content-Disposition: the name as written in `filename*` (RFC 6266 / RFC 5987, UTF-8), an
  * ASCII stand-in in `filename` for old clients. Characters no file system takes are dropped.
  */
-import { firstCodePoints } from '../../../platform/format/text.js';
+import { firstCodePoints } from '#platform/format/text.js';
 
 const NAME_MAX = 80;
 /** A lone surrogate: encodeURIComponent throws on one, and no file system wants it. */

@@ -5,7 +5,7 @@
  * WebP, and width/height from the copies so the page does not jump as images arrive; otherwise
  * the file as uploaded. Copies live under the file's URL: `<file url>/<width>.<webp|jpg>`.
  */
-import { variantFileName, type ImageVariant } from '../../../domain/files/image-variants.js';
+import { variantFileName, type ImageVariant } from '#domain/files/image-variants.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What a page needs to show one image. */

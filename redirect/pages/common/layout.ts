@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { html, SafeHtml } from './html.js';
 import { imageSources, pictureTag, type ImageSources } from './images.js';
-import type { ResolvedLink } from '../../../domain/links/resolve/resolved-link.js';
-import { AA_CONTRAST, contrastRatio, isHexColor, textColorOn } from '../../../domain/colour-contrast.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
+import { AA_CONTRAST, contrastRatio, isHexColor, textColorOn } from '#domain/colour-contrast.js';
 import { ENGLISH, localeHeaders, type PageLocale } from './locale.js';
 import { layoutText } from './layout-messages.js';
 import type { Page, PageUrls } from './types.js';

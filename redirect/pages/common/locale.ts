@@ -8,7 +8,7 @@
  * string by string).
  */
 
-import { canonicalLanguageTag } from '../../../platform/format/language-tag.js';
+import { canonicalLanguageTag } from '#platform/format/language-tag.js';
 
 /** The languages every page's words are written in. */
 export const CATALOGUE_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de'] as const;

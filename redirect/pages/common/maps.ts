@@ -7,7 +7,7 @@
  * - Anything else (desktop): Google Maps' web search URL (`/maps/search/?api=1&query=…`, Google's
  *   "Maps URLs" reference), which also hands off to the app on phones.
  */
-import type { Visitor } from '../../../domain/scans/types.js';
+import type { Visitor } from '#domain/scans/types.js';
 import type { PageLocale } from './locale.js';
 import { locationText } from '../location/location-messages.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { acceptedCoding, COMPRESS_MIN_BYTES } from '../../../platform/http/accept-encoding.js';
+import { acceptedCoding, COMPRESS_MIN_BYTES } from '#platform/http/accept-encoding.js';
 import { compress } from './compression.js';
 import { pageHeaders } from './layout.js';
 import type { EncodedPage } from './types.js';

@@ -10,8 +10,8 @@
  * PHOTO by URL would be fetched by address books from our redirect host, if at all).
  */
 import VCard from 'vcard-creator';
-import { isPhoneNumber, type LinkDataByType } from '../../../domain/links/data/index.js';
-import type { ResolvedLink } from '../../../domain/links/resolve/resolved-link.js';
+import { isPhoneNumber, type LinkDataByType } from '#domain/links/data/index.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { contactText } from './contact-messages.js';
 import { checkedUrl, html, type SafeHtml } from '../common/html.js';
 import { icon, socialPlatform } from '../common/icons.js';

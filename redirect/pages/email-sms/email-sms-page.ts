@@ -1,5 +1,5 @@
 /** email and sms links: a page whose button opens the scanner's mail or messages app, message ready. */
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
 import { html } from '../common/html.js';
 import type { PageContent } from '../common/layout.js';
 import type { Page } from '../common/types.js';

@@ -11,8 +11,8 @@
  * they are into the Google and Outlook entries.
  */
 import { createEvent } from 'ics';
-import { parseDateTimeInZone, type LinkDataByType } from '../../../domain/links/data/index.js';
-import type { ResolvedLink } from '../../../domain/links/resolve/resolved-link.js';
+import { parseDateTimeInZone, type LinkDataByType } from '#domain/links/data/index.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { downloadName } from '../common/download-name.js';
 import { eventText } from './event-messages.js';
 import { checkedUrl, html, type SafeHtml } from '../common/html.js';

@@ -6,8 +6,8 @@
  * do not render embedded PDFs (Android) or show only the first page (iOS), while opening the file
  * hands it to the system viewer everywhere.
  */
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../../../domain/links/resolve/resolved-link.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '#domain/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from '../common/html.js';
 import { imageSources, pictureTag, thumbnailTag } from '../common/images.js';
 import { PageScript, shownName, type PageContent } from '../common/layout.js';

@@ -15,10 +15,10 @@
  * so the page does not jump as it loads. The page title is the first <h1>'s text.
  */
 import sanitizeHtml from 'sanitize-html';
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
-import { isDataImageUrl, LANDING_NON_TEXT_TAGS, relativeFileId } from '../../../domain/links/data/landing-images.js';
-import type { ResolvedLink } from '../../../domain/links/resolve/resolved-link.js';
-import { isUuid } from '../../../platform/format/ids.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
+import { isDataImageUrl, LANDING_NON_TEXT_TAGS, relativeFileId } from '#domain/links/data/landing-images.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
+import { isUuid } from '#platform/format/ids.js';
 import { COLUMN_SIZES } from '../files/files-page.js';
 import { html, trustSanitizedHtml } from '../common/html.js';
 import { imageSources } from '../common/images.js';

@@ -4,7 +4,7 @@
  * links to the other maps that work there (nothing loads from them). The map pin is titled with
  * the place's name, else the link's name; coordinates only when there is neither.
  */
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
 import { html } from '../common/html.js';
 import type { PageContent } from '../common/layout.js';
 import { numberFormat, type PageLocale } from '../common/locale.js';

@@ -1,5 +1,5 @@
 /** How much of a menu one page carries: only what a guest can see, and no more items than a budget. */
-import type { PublishedItem, PublishedMenu } from '../../../domain/cafes/published-menu.js';
+import type { PublishedItem, PublishedMenu } from '#domain/cafes/published-menu.js';
 
 /**
  * The most text a page's items may carry (by the length of their fields). A menu of 5000 items

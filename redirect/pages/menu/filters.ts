@@ -2,8 +2,8 @@
  * The menu's search and filters: the dietary tags and allergens its visible items carry (with
  * their labels in the page's language and counts), and the form the script (client.ts) drives.
  */
-import { dietOf } from '../../../domain/cafes/diets.js';
-import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
+import { dietOf } from '#domain/cafes/diets.js';
+import type { PublishedMenu } from '#domain/cafes/published-menu.js';
 import { html, type SafeHtml } from '../common/html.js';
 import type { PageLocale } from '../common/locale.js';
 import { menuText } from './menu-messages.js';

@@ -2,9 +2,9 @@
  * The cafe's clock on its menu page: open or closed now (in the cafe's time zone), when it opens
  * or closes in the page's language, and the week's hours with today marked.
  */
-import { cafeClock, type CafeClock, type DayHours, type OpenState } from '../../../domain/cafes/opening-hours.js';
-import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { WEEKDAYS } from '../../../domain/cafes/schemas.js';
+import { cafeClock, type CafeClock, type DayHours, type OpenState } from '#domain/cafes/opening-hours.js';
+import type { PublishedMenu } from '#domain/cafes/published-menu.js';
+import { WEEKDAYS } from '#domain/cafes/schemas.js';
 import { weekdayName } from '../common/catalogue.js';
 import { html, type HtmlValue } from '../common/html.js';
 import { dateTimeFormat, type PageLocale } from '../common/locale.js';

@@ -1,6 +1,6 @@
 /** The menu described to search engines: a schema.org Menu block, its size bounded. */
-import { dietOf, DIETS } from '../../../domain/cafes/diets.js';
-import type { PublishedCategory, PublishedMenu } from '../../../domain/cafes/published-menu.js';
+import { dietOf, DIETS } from '#domain/cafes/diets.js';
+import type { PublishedCategory, PublishedMenu } from '#domain/cafes/published-menu.js';
 import { SafeHtml } from '../common/html.js';
 import type { MenuPageUrls } from './sections.js';
 

@@ -17,9 +17,9 @@
  * The page depends on the menu and on the cafe's clock (open or closed, today's row of the hours):
  * `menuClockKey` says when a rendered copy is still right (redirect/page-cache.ts caches by it).
  */
-import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { MENU_THEMES } from '../../../domain/cafes/themes.js';
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
+import type { PublishedMenu } from '#domain/cafes/published-menu.js';
+import { MENU_THEMES } from '#domain/cafes/themes.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
 import { checkedUrl, html } from '../common/html.js';
 import { pictureTag, thumbnailTag } from '../common/images.js';
 import { htmlPage, type PageContent } from '../common/layout.js';

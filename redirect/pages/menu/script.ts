@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { COMPILED, runnable } from '../../../platform/process/runnable.js';
+import { COMPILED, runnable } from '#platform/process/runnable.js';
 import { contentSecurityPolicy, PageScript } from '../common/layout.js';
 import { MENU_CLIENT_OPTIONS } from './client-build.mjs';
 

@@ -3,9 +3,9 @@
  * `:target` sheet), price, badges, spice level, ingredients, allergens and tags, and the images
  * of groups and categories, each copy chosen by the size the theme shows it at.
  */
-import { dietOf } from '../../../domain/cafes/diets.js';
-import type { PublishedCategory, PublishedItem, PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import type { MenuTheme } from '../../../domain/cafes/themes.js';
+import { dietOf } from '#domain/cafes/diets.js';
+import type { PublishedCategory, PublishedItem, PublishedMenu } from '#domain/cafes/published-menu.js';
+import type { MenuTheme } from '#domain/cafes/themes.js';
 import { html, type HtmlValue, type SafeHtml } from '../common/html.js';
 import { imageSources, pictureTag, thumbnailTag, type ImageSources } from '../common/images.js';
 import { formatPrice, type PageLocale } from '../common/locale.js';

@@ -3,9 +3,9 @@
  * readable), and the stylesheets (menu.css, and the theme's layout's) read once at start.
  */
 import { readFileSync } from 'node:fs';
-import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import type { MenuTheme } from '../../../domain/cafes/themes.js';
-import { AA_CONTRAST, contrastRatio, isHexColor, relativeLuminance, textColorOn } from '../../../domain/colour-contrast.js';
+import type { PublishedMenu } from '#domain/cafes/published-menu.js';
+import type { MenuTheme } from '#domain/cafes/themes.js';
+import { AA_CONTRAST, contrastRatio, isHexColor, relativeLuminance, textColorOn } from '#domain/colour-contrast.js';
 
 /** A stylesheet beside this module as the page inlines it: without comments and line breaks. */
 const stylesheet = (name: string) =>

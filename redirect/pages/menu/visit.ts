@@ -2,8 +2,8 @@
  * How to reach the cafe: the "Visit us" section (about, hours, address, contact, social links,
  * facilities) and the map and phone links the header shares.
  */
-import type { CafeClock } from '../../../domain/cafes/opening-hours.js';
-import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
+import type { CafeClock } from '#domain/cafes/opening-hours.js';
+import type { PublishedMenu } from '#domain/cafes/published-menu.js';
 import { checkedUrl, html, type SafeHtml } from '../common/html.js';
 import { icon, socialPlatform } from '../common/icons.js';
 import type { PageLocale } from '../common/locale.js';

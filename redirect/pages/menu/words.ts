@@ -3,8 +3,8 @@
  * page is in, counts, spice levels, and allergens and diets as guests read them and as the filters
  * key them.
  */
-import { filterKey } from '../../../domain/cafes/diets.js';
-import type { SpiceLevel } from '../../../domain/cafes/published-menu.js';
+import { filterKey } from '#domain/cafes/diets.js';
+import type { SpiceLevel } from '#domain/cafes/published-menu.js';
 import { pageLocale, type PageLocale } from '../common/locale.js';
 import { ALLERGEN_TEXT, DIET_TEXT, menuText, type MenuTextKey } from './menu-messages.js';
 

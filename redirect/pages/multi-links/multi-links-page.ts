@@ -17,10 +17,10 @@
  * - Social links are a row of round icon buttons (their name as the accessible label) under the
  *   description; custom links full-width buttons.
  */
-import { parseCssColor } from '../../../domain/qr/css-color.js';
-import { AA_CONTRAST, contrastRatio, over, textColorOn, type Rgba } from '../../../domain/colour-contrast.js';
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
-import { isDataImageUrl } from '../../../domain/links/data/landing-images.js';
+import { parseCssColor } from '#domain/qr/css-color.js';
+import { AA_CONTRAST, contrastRatio, over, textColorOn, type Rgba } from '#domain/colour-contrast.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
+import { isDataImageUrl } from '#domain/links/data/landing-images.js';
 import { checkedUrl, html, type SafeHtml } from '../common/html.js';
 import { icon, socialPlatform } from '../common/icons.js';
 import type { PageContent } from '../common/layout.js';

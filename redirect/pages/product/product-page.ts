@@ -3,8 +3,8 @@
  * shown as stored (the API does not cross-check them: tax and rounding rules vary); only a
  * percentage discount is also shown as the amount it takes off the subtotal.
  */
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
-import type { ResolvedLink } from '../../../domain/links/resolve/resolved-link.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { checkedUrl, html } from '../common/html.js';
 import type { PageContent } from '../common/layout.js';
 import { COLUMN_SIZES, imageAlt, imageViewers, linkFiles, VIEWER_SCRIPT, VIEWER_STYLES } from '../files/files-page.js';

@@ -1,5 +1,5 @@
 /** The pages a scan gets instead of its link: unknown or unavailable, password form, service down. */
-import type { ResolvedLink } from '../../../domain/links/resolve/resolved-link.js';
+import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { html, type SafeHtml } from '../common/html.js';
 import { publicFileUrl } from '../common/file-urls.js';
 import { icon, type IconName } from '../common/icons.js';

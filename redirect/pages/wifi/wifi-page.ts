@@ -4,7 +4,7 @@
  * the system's Copy; a small script (allowed by its hash) adds a "Copy password" button that puts
  * it on the clipboard. Without the script the button stays hidden and the page works as before.
  */
-import type { LinkDataByType } from '../../../domain/links/data/index.js';
+import type { LinkDataByType } from '#domain/links/data/index.js';
 import { html } from '../common/html.js';
 import { PageScript, type PageContent } from '../common/layout.js';
 import type { Page } from '../common/types.js';

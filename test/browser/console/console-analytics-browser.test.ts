@@ -9,8 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '../../../console/build.js';
-import { bucketLabel, deviceLabel, exportBody, viewFromQuery } from '../../../console/src/analytics/view.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { bucketLabel, deviceLabel, exportBody, viewFromQuery } from '#console/src/analytics/view.js';
 import {
   isOfflineFavicon,
   consoleScreenshot,

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import {
   consoleScreenshot,
   DESKTOP,

@@ -28,7 +28,7 @@ import { pngBytes, sendForm, textPart } from '../../support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 import { freePort } from '../../support/processes.js';
 import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
-import { MENU_THEMES } from '../../../domain/cafes/themes.js';
+import { MENU_THEMES } from '#domain/cafes/themes.js';
 
 let api: TestApi;
 let base: string;

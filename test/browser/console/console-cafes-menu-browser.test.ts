@@ -11,7 +11,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
+import { API_PREFIX } from '#api/prefix.js';
 import {
   consoleScreenshot,
   DESKTOP,

@@ -13,7 +13,7 @@ import { consoleScreenshot, hasChromium, launchChromium, overflowingElements, PH
 import { startConsoleApi } from '../../support/console.js';
 import { sendForm, textPart } from '../../support/fixtures.js';
 import { call, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 
 let api: TestApi;
 let base: string;

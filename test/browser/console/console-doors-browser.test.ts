@@ -7,9 +7,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { issueSetupToken } from '../../../domain/people/setup.js';
-import { totpCode, totpStep } from '../../../domain/people/totp.js';
-import { migrateDatabase } from '../../../platform/database/migrate.js';
+import { issueSetupToken } from '#domain/people/setup.js';
+import { totpCode, totpStep } from '#domain/people/totp.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
 import {
   consoleScreenshot,
   DESKTOP,

@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '../../../console/build.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import type { ScanEvent } from '#domain/scans/types.js';
 import {
   consoleScreenshot,
   DESKTOP,

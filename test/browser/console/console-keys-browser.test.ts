@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '../../../console/build.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import {
   consoleScreenshot,
   DESKTOP,

@@ -20,8 +20,8 @@ import {
 } from '../../support/browser.js';
 import { startConsoleApi } from '../../support/console.js';
 import { randomUUID } from 'node:crypto';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
 import { addKey, call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 
 let api: TestApi;

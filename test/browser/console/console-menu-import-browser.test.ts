@@ -16,8 +16,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '../../../console/build.js';
-import { sampleMenuCsv } from '../../../console/src/cafes/menu-import.js';
+import { ensureConsoleBuilt } from '#console/build.js';
+import { sampleMenuCsv } from '#console/src/cafes/menu-import.js';
 import {
   consoleScreenshot,
   DESKTOP,

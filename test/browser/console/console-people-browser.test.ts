@@ -23,7 +23,7 @@ import { startConsoleApi } from '../../support/console.js';
 import { pollUntil } from '../../support/until.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, type TestPerson } from '../../support/people.js';
-import { addMembership } from '../../../domain/people/users.js';
+import { addMembership } from '#domain/people/users.js';
 
 let api: TestApi;
 let base: string;

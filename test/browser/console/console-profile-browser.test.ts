@@ -20,7 +20,7 @@ import { openConsolePage, signInWithPassword, startConsoleApi } from '../../supp
 import { pollUntil } from '../../support/until.js';
 import { createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn, type TestPerson } from '../../support/people.js';
-import { totpCode, totpStep } from '../../../domain/people/totp.js';
+import { totpCode, totpStep } from '#domain/people/totp.js';
 import { decodePng } from '../../support/qr-reference.js';
 
 let api: TestApi;

@@ -12,8 +12,8 @@ import { startConsoleApi } from '../../support/console.js';
 import { call, startTestApi, type TestApi } from '../../support/harness.js';
 import { CLIENT_ID, CLIENT_SECRET, startHungIssuer, startOidcProvider, type TestOidcProvider } from '../../support/oidc-provider.js';
 import { freePort } from '../../support/processes.js';
-import { addMembership, createUser } from '../../../domain/people/users.js';
-import { SSO_FAILURES } from '../../../domain/people/sso-failures.js';
+import { addMembership, createUser } from '#domain/people/users.js';
+import { SSO_FAILURES } from '#domain/people/sso-failures.js';
 
 let api: TestApi;
 let base: string;

@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENU_THEME_KEYS, MENU_THEMES } from '../../../domain/cafes/themes.js';
+import { MENU_THEME_KEYS, MENU_THEMES } from '#domain/cafes/themes.js';
 import { accessibilityViolations, hasChromium, launchChromium, PHONE } from '../../support/browser.js';
 import { cafeUrl, createCafe, createMenu, itemParts, SAMPLE_MENU, SAMPLE_PROFILE, expectOk } from '../../support/cafe-menus.js';
 import { pngPart, sendForm, textPart } from '../../support/fixtures.js';

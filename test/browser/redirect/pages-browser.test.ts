@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LinkType } from '../../../domain/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../../../domain/links/resolve/resolved-link.js';
-import * as pages from '../../../redirect/pages/index.js';
-import { renderMenuPage } from '../../../redirect/pages/menu/menu-page.js';
-import type { PublishedMenu } from '../../../domain/cafes/published-menu.js';
+import type { LinkType } from '#domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '#domain/links/resolve/resolved-link.js';
+import * as pages from '#redirect/pages/index.js';
+import { renderMenuPage } from '#redirect/pages/menu/menu-page.js';
+import type { PublishedMenu } from '#domain/cafes/published-menu.js';
 import {
   hasChromium,
   imagesLoaded,

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LINK_TYPES } from '../../../domain/links/data/index.js';
+import { LINK_TYPES } from '#domain/links/data/index.js';
 import { hasChromium, imagesLoaded, launchChromium, PHONE, screenshot, visitPage, type PageVisit } from '../../support/browser.js';
 import { pdfBytes, pngBytes, uploadFile } from '../../support/fixtures.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';

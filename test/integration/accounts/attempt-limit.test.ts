@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttemptLimit } from '../../../platform/redis/attempt-limit.js';
-import { createFailFastRedis } from '../../../platform/redis/client.js';
+import { AttemptLimit } from '#platform/redis/attempt-limit.js';
+import { createFailFastRedis } from '#platform/redis/client.js';
 import { testEnv } from '../../support/env.js';
 import { captureLogs } from '../../support/logs.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyAuthenticator, revokeApiKey } from '../../../domain/accounts/api-keys.js';
+import { ApiKeyAuthenticator, revokeApiKey } from '#domain/accounts/api-keys.js';
 import {
   addKey,
   call,

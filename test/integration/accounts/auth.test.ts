@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../../domain/accounts/api-keys.js';
-import type { Scope } from '../../../domain/accounts/scopes.js';
+import { revokeApiKey } from '#domain/accounts/api-keys.js';
+import type { Scope } from '#domain/accounts/scopes.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi, announcerOf } from '../../support/harness.js';
 
 let api: TestApi;
@@ -83,7 +83,7 @@ describe('scopes: each folders.* and templates.* endpoint needs its own scope (o
 
   it.each(endpoints)('$method $scope', async ({ scope, method, url, body }) => {
     const id = await makeTarget(scope.startsWith('folders') ? 'folders' : 'templates');
-    const others = (await import('../../../domain/accounts/scopes.js')).SCOPES.filter((s) => s !== scope && s !== 'all');
+    const others = (await import('#domain/accounts/scopes.js')).SCOPES.filter((s) => s !== scope && s !== 'all');
     const without = await addKey(api.ctx, owner.accountId, others);
     const denied = await call(api.app, without.key, method, url(id), body);
     expect(denied.statusCode).toBe(403);

@@ -5,7 +5,7 @@
  * a visible decision; a route under /api/v1 with no declared requirement fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES, type Scope } from '../../../domain/accounts/scopes.js';
+import { SCOPES, type Scope } from '#domain/accounts/scopes.js';
 import { addKey, call, createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 import { apiRoutes, fillPath, routeName, type ApiRoute } from '../../support/route-table.js';
 

@@ -11,10 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn } from '../../support/people.js';
 import { apiRoutes, createResources, fillPath, routeName, validBody, type ApiRoute, type Resources } from '../../support/route-table.js';

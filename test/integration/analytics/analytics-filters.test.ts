@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import type { ScanEvent } from '#domain/scans/types.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 
 let api: TestApi;
 let workers: RunningWorkers;

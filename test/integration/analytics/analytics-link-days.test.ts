@@ -5,14 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { RANKED_DIMENSIONS } from '../../../domain/analytics/analytics.js';
-import { UNKNOWN_NAME } from '../../../domain/analytics/schemas.js';
-import { rollLinkDays } from '../../../domain/analytics/rollups.js';
-import { analyticsWindow } from '../../../domain/analytics/window.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { RANKED_DIMENSIONS } from '#domain/analytics/analytics.js';
+import { UNKNOWN_NAME } from '#domain/analytics/schemas.js';
+import { rollLinkDays } from '#domain/analytics/rollups.js';
+import { analyticsWindow } from '#domain/analytics/window.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import type { ScanEvent } from '#domain/scans/types.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 
 const HOUR = 3_600_000;

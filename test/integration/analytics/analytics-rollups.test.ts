@@ -8,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { RANKED_DIMENSIONS, planWindow } from '../../../domain/analytics/analytics.js';
-import { UNKNOWN_NAME } from '../../../domain/analytics/schemas.js';
-import { analyticsWindow } from '../../../domain/analytics/window.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { RANKED_DIMENSIONS, planWindow } from '#domain/analytics/analytics.js';
+import { UNKNOWN_NAME } from '#domain/analytics/schemas.js';
+import { analyticsWindow } from '#domain/analytics/window.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import type { ScanEvent } from '#domain/scans/types.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -351,7 +351,7 @@ describe('planWindow', () => {
 
 describe('visitor keys of past days', () => {
   it("are pruned after two days; today's and yesterday's stay", async () => {
-    const { pruneVisitorDays } = await import('../../../domain/analytics/rollups.js');
+    const { pruneVisitorDays } = await import('#domain/analytics/rollups.js');
     const scope = randomUUID();
     const day = (back: number) => new Date(now - back * DAY).toISOString().slice(0, 10);
     for (const back of [0, 1, 2, 3, 30])

@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
-import { analyticsWindow, type Duration } from '../../../domain/analytics/window.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import type { ScanEvent } from '#domain/scans/types.js';
+import { analyticsWindow, type Duration } from '#domain/analytics/window.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 
 let api: TestApi;

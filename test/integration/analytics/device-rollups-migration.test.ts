@@ -7,15 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../../infra/database.js';
-import type { DatabaseHandle } from '../../../domain/database.js';
-import { migrateDatabase } from '../../../platform/database/migrate.js';
-import { RANKED_DIMENSIONS, activityAnalytics, rankedAnalytics, type RankedDimension } from '../../../domain/analytics/analytics.js';
-import { analyticsQuerySchema } from '../../../api/routes/analytics/schemas.js';
-import { analyticsWindow } from '../../../domain/analytics/window.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import { rollLinkDays } from '../../../domain/analytics/rollups.js';
+import { createDatabase } from '#infra/database.js';
+import type { DatabaseHandle } from '#domain/database.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { RANKED_DIMENSIONS, activityAnalytics, rankedAnalytics, type RankedDimension } from '#domain/analytics/analytics.js';
+import { analyticsQuerySchema } from '#api/routes/analytics/schemas.js';
+import { analyticsWindow } from '#domain/analytics/window.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import { rollLinkDays } from '#domain/analytics/rollups.js';
 import { databaseAtMigration, freshDatabase, migrateUpTo } from '../../support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);

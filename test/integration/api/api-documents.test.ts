@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { API_TYPES_FILE, generateApiDocuments, OPENAPI_FILE } from '../../../console/api-types.js';
+import { API_TYPES_FILE, generateApiDocuments, OPENAPI_FILE } from '#console/api-types.js';
 
 describe('committed API documents', () => {
   it('docs/openapi.json and console/src/api/schema.d.ts match the routes (else: npm run api-types)', { timeout: 60_000 }, async () => {

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../domain/errors.js';
+import { ERROR_CODES } from '#domain/errors.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { sendPastTheAnswer } from '../../support/early-answer.js';
 

@@ -10,12 +10,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { SCOPES } from '../../../domain/accounts/scopes.js';
-import { LINK_TYPES } from '../../../domain/links/data/index.js';
-import { linkBodySchema } from '../../../api/routes/links/schemas.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { SCOPES } from '#domain/accounts/scopes.js';
+import { LINK_TYPES } from '#domain/links/data/index.js';
+import { linkBodySchema } from '#api/routes/links/schemas.js';
 import { multipart, pdfBytes, pngBytes } from '../../support/fixtures.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { exampleData } from '../../support/link-examples.js';
 import {

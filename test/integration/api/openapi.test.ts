@@ -1,9 +1,9 @@
 import { validate } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeErrorCodes } from '../../../api/error-responses.js';
-import { MENU_THEME_KEYS } from '../../../domain/cafes/themes.js';
-import { ERROR_CODES, errorCodesOf, MAX_LISTED_ERRORS } from '../../../domain/errors.js';
+import { routeErrorCodes } from '#api/error-responses.js';
+import { MENU_THEME_KEYS } from '#domain/cafes/themes.js';
+import { ERROR_CODES, errorCodesOf, MAX_LISTED_ERRORS } from '#domain/errors.js';
 import { startTestApi, type TestApi } from '../../support/harness.js';
 
 let api: TestApi;

@@ -7,12 +7,12 @@
  * prunes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAuditEvent } from '../../../domain/audit/events.js';
-import { MAX_TOTAL_BYTES, MAX_VALUE_BYTES, TRUNCATED } from '../../../domain/audit/changes.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
-import { createApiKey } from '../../../domain/accounts/api-keys.js';
-import type { Scope } from '../../../domain/accounts/scopes.js';
-import type { Role } from '../../../domain/people/roles.js';
+import { recordAuditEvent } from '#domain/audit/events.js';
+import { MAX_TOTAL_BYTES, MAX_VALUE_BYTES, TRUNCATED } from '#domain/audit/changes.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import type { Scope } from '#domain/accounts/scopes.js';
+import type { Role } from '#domain/people/roles.js';
 import { callAs, createTestPerson, signIn } from '../../support/people.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { apiRoutes, routeName } from '../../support/route-table.js';

@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS } from '../../../api/plugins/app/validation.js';
-import { CSV_MAX_CELL_BYTES, CSV_MAX_CELLS, CSV_MAX_HEADER_BYTES } from '../../../domain/bulk/csv.js';
-import { BULK_MAX_RECORDS } from '../../../domain/bulk/schemas.js';
-import { MAX_LISTED_ERRORS } from '../../../domain/errors.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { MAX_JSON_DEPTH, MAX_OBJECT_MEMBERS } from '#api/plugins/app/validation.js';
+import { CSV_MAX_CELL_BYTES, CSV_MAX_CELLS, CSV_MAX_HEADER_BYTES } from '#domain/bulk/csv.js';
+import { BULK_MAX_RECORDS } from '#domain/bulk/schemas.js';
+import { MAX_LISTED_ERRORS } from '#domain/errors.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { multipart } from '../../support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { unzip } from '../../support/images.js';

@@ -6,8 +6,8 @@
  * the bad entry's field, "Body is not valid JSON", a prototype key named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkInsertEntriesOf } from '../../../domain/cafes/bulk-insert-packing.js';
-import { bulkInsertBody, type CafeBulkInsertPayload } from '../../../domain/cafes/bulk-insert-schema.js';
+import { bulkInsertEntriesOf } from '#domain/cafes/bulk-insert-packing.js';
+import { bulkInsertBody, type CafeBulkInsertPayload } from '#domain/cafes/bulk-insert-schema.js';
 import { bigMenu } from '../../support/big-menu.js';
 import { cafeUrl, createCafe } from '../../support/cafe-menus.js';
 import { call, createTestAccount, listenOnLoopback, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';

@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { ITEM_BATCH } from '../../../domain/cafes/bulk-insert.js';
-import { linkCacheKeys } from '../../../domain/links/resolve/keys.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { ITEM_BATCH } from '#domain/cafes/bulk-insert.js';
+import { linkCacheKeys } from '#domain/links/resolve/keys.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { pngPart, sendForm, textPart } from '../../support/fixtures.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startEntry, stopProcess } from '../../support/processes.js';

@@ -9,7 +9,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENU_THEME_KEYS } from '../../../domain/cafes/themes.js';
+import { MENU_THEME_KEYS } from '#domain/cafes/themes.js';
 import {
   hasChromium,
   imagesLoaded,

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
+import { API_PREFIX } from '#api/prefix.js';
 import { pdfBytes, pngPart, sendForm, textPart, type Part } from '../../support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 

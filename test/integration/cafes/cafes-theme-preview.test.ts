@@ -6,7 +6,7 @@
  * cafe route refuses it; an unknown or expired id, or one of another cafe, gets the ordinary page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { menuPreviewKey } from '../../../domain/cafes/theme-preview.js';
+import { menuPreviewKey } from '#domain/cafes/theme-preview.js';
 import { cafeUrl, createCafe, createMenu, expectOk, SAMPLE_MENU } from '../../support/cafe-menus.js';
 import { call, createLinkVia, createTestAccount } from '../../support/harness.js';
 import { startScanStack, type ScanStack } from '../../support/redirect.js';

@@ -3,9 +3,9 @@
  * scopes, tenancy and hostile text. The menu (groups, categories, items) is in cafes-menu.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { MENU_THEME_KEYS } from '../../../domain/cafes/themes.js';
-import { linkCacheKeys } from '../../../domain/links/resolve/keys.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { MENU_THEME_KEYS } from '#domain/cafes/themes.js';
+import { linkCacheKeys } from '#domain/links/resolve/keys.js';
 import { pdfBytes, pngBytes, pngPart, sendForm, textPart } from '../../support/fixtures.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 

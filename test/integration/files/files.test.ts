@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileBlobs, files, links } from '../../../domain/schema.js';
+import { fileBlobs, files, links } from '#domain/schema.js';
 import {
   attachFiles,
   copyFiles,
@@ -14,12 +14,12 @@ import {
   storeUpload,
   sweepOrphanFiles,
   UNSUPPORTED_TYPE_MESSAGE,
-} from '../../../domain/files/files.js';
-import { sniff } from '../../../domain/files/sniff.js';
-import { cssIsSafe, sanitizeSvg } from '../../../domain/files/svg-sanitize.js';
-import type { MaintenanceJob } from '../../../domain/jobs/queues.js';
-import { startWorkers } from '../../../workers/index.js';
-import { maintenanceProcessor } from '../../../workers/processors/maintenance.js';
+} from '#domain/files/files.js';
+import { sniff } from '#domain/files/sniff.js';
+import { cssIsSafe, sanitizeSvg } from '#domain/files/svg-sanitize.js';
+import type { MaintenanceJob } from '#domain/jobs/queues.js';
+import { startWorkers } from '#workers/index.js';
+import { maintenanceProcessor } from '#workers/processors/maintenance.js';
 import { multipart, pdfBytes, pngBytes, type Part } from '../../support/fixtures.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 

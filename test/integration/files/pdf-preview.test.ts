@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { PDF_PREVIEW_MAX_PIXELS, renderPdfFirstPage } from '../../../platform/images/pdf-preview.js';
+import { PDF_PREVIEW_MAX_PIXELS, renderPdfFirstPage } from '#platform/images/pdf-preview.js';
 import { pdfBytes, pdfPage } from '../../support/fixtures.js';
 
 const size = async (png: Buffer | null) => {

@@ -10,12 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
-import { STORAGE_QUOTA_BYTES } from '../../../domain/accounts/plans.js';
-import { ACCOUNT_JOB_QUEUES, type QueueName } from '../../../domain/jobs/queues.js';
-import { enqueueAccountJob, trackAccountJob } from '../../../domain/jobs/records.js';
-import { limitRunningPerAccount } from '../../../domain/jobs/turns.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { API_PREFIX } from '#api/prefix.js';
+import { STORAGE_QUOTA_BYTES } from '#domain/accounts/plans.js';
+import { ACCOUNT_JOB_QUEUES, type QueueName } from '#domain/jobs/queues.js';
+import { enqueueAccountJob, trackAccountJob } from '#domain/jobs/records.js';
+import { limitRunningPerAccount } from '#domain/jobs/turns.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pollUntil } from '../../support/until.js';
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { call, createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 import { pollUntil } from '../../support/until.js';
 

@@ -9,11 +9,11 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, links } from '../../../domain/schema.js';
-import { MAX_LISTED_ERRORS } from '../../../domain/errors.js';
-import { landingImageProblems } from '../../../domain/links/data/landing-images.js';
-import { buildRedirectApp } from '../../../redirect/app.js';
-import { sweepOrphanFiles } from '../../../domain/files/files.js';
+import { files, links } from '#domain/schema.js';
+import { MAX_LISTED_ERRORS } from '#domain/errors.js';
+import { landingImageProblems } from '#domain/links/data/landing-images.js';
+import { buildRedirectApp } from '#redirect/app.js';
+import { sweepOrphanFiles } from '#domain/files/files.js';
 import { pngBytes, uploadFile } from '../../support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { insertBulkLinks } from '../../../domain/bulk/bulk.js';
-import { LINK_LIMITS } from '../../../domain/links/usage.js';
+import { insertBulkLinks } from '#domain/bulk/bulk.js';
+import { LINK_LIMITS } from '#domain/links/usage.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 
 /**

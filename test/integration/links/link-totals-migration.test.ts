@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateDatabase } from '../../../platform/database/migrate.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
 import { databaseAtMigration, freshDatabase } from '../../support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);

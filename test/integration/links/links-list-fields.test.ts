@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkResponse } from '../../../api/routes/links/schemas.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches } from '../../../domain/scans/ingest.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
+import { linkResponse } from '#api/routes/links/schemas.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches } from '#domain/scans/ingest.js';
+import type { ScanEvent } from '#domain/scans/types.js';
 import { pngBytes } from '../../support/fixtures.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 

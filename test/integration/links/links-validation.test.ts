@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LISTED_ERRORS } from '../../../domain/errors.js';
+import { MAX_LISTED_ERRORS } from '#domain/errors.js';
 import { pdfBytes, pngBytes, uploadFile } from '../../support/fixtures.js';
 import { exampleData, type ExampleFiles } from '../../support/link-examples.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';

@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, linkCounters, links, scans, templates } from '../../../domain/schema.js';
-import { findAccountFiles } from '../../../domain/files/files.js';
-import { LINK_TYPES } from '../../../domain/links/data/index.js';
+import { files, linkCounters, links, scans, templates } from '#domain/schema.js';
+import { findAccountFiles } from '#domain/files/files.js';
+import { LINK_TYPES } from '#domain/links/data/index.js';
 import { uploadFile, pdfBytes, pngBytes } from '../../support/fixtures.js';
 import { exampleData, type ExampleFiles } from '../../support/link-examples.js';
 import { addKey, call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
@@ -624,7 +624,7 @@ describe('scopes per endpoint', () => {
   it.each(matrix)('%s for %s %s', async (scope, method, path, body) => {
     const id = await createLink(me, website('scoped'));
     const url = path.replace(':id', id);
-    const { SCOPES } = await import('../../../domain/accounts/scopes.js');
+    const { SCOPES } = await import('#domain/accounts/scopes.js');
     const without = await addKey(
       api.ctx,
       me.accountId,

@@ -6,7 +6,7 @@
  * before it was reserved keeps its short URL (docs/decisions/0373).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isReservedSlug } from '../../../domain/links/slug-rules.js';
+import { isReservedSlug } from '#domain/links/slug-rules.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi, startTestApi } from '../../support/harness.js';
 import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { links } from '../../../domain/schema.js';
+import { links } from '#domain/schema.js';
 import { call, createTestAccount, type TestAccount } from '../../support/harness.js';
 import { startScanStack, type ScanStack } from '../../support/redirect.js';
 

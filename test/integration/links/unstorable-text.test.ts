@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
-import { MAX_JSON_DEPTH } from '../../../api/plugins/app/validation.js';
+import { MAX_JSON_DEPTH } from '#api/plugins/app/validation.js';
 
 /**
  * Postgres cannot store a NUL (`\u0000`) in text or jsonb, and a lone UTF-16 surrogate is not text

@@ -4,9 +4,9 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../platform/config/index.js';
-import { createMailer, MailAddressError } from '../../../platform/mail/index.js';
-import { invitationMail, passwordChangedMail, passwordResetMail } from '../../../domain/people/mails.js';
+import { loadConfig } from '#platform/config/index.js';
+import { createMailer, MailAddressError } from '#platform/mail/index.js';
+import { invitationMail, passwordChangedMail, passwordResetMail } from '#domain/people/mails.js';
 import { captureLogs } from '../../support/logs.js';
 import { startSilentServer, startSmtpServer, type RunningSmtp } from '../../support/smtp.js';
 

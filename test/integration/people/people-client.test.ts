@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../../domain/accounts/api-keys.js';
-import { scansCsv } from '../../../domain/analytics/export.js';
-import { CSV_HEADER } from '../../../domain/analytics/export.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { scansCsv } from '#domain/analytics/export.js';
+import { CSV_HEADER } from '#domain/analytics/export.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn } from '../../support/people.js';
 

@@ -5,7 +5,7 @@
  * owner, and a removed member's sessions and keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../../domain/accounts/api-keys.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn, type TestPerson } from '../../support/people.js';
 import { startSmtpServer, type RunningSmtp } from '../../support/smtp.js';

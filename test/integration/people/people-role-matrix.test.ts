@@ -9,7 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn } from '../../support/people.js';
-import type { ClientAccess, Role } from '../../../domain/people/roles.js';
+import type { ClientAccess, Role } from '#domain/people/roles.js';
 
 const ROLES = ['owner', 'admin', 'editor', 'viewer', 'client-edit', 'client-view'] as const;
 type RoleName = (typeof ROLES)[number];

@@ -11,8 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { hasScope, type Scope } from '../../../domain/accounts/scopes.js';
-import { roleAtLeast, roleScopes, type ClientAccess, type Role } from '../../../domain/people/roles.js';
+import { hasScope, type Scope } from '#domain/accounts/scopes.js';
+import { roleAtLeast, roleScopes, type ClientAccess, type Role } from '#domain/people/roles.js';
 import { call, createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn } from '../../support/people.js';
 import { apiRoutes, fillPath, routeName, type ApiRoute } from '../../support/route-table.js';

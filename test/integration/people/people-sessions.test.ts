@@ -15,8 +15,8 @@ import {
   type TestApi,
 } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn } from '../../support/people.js';
-import { createApiKey } from '../../../domain/accounts/api-keys.js';
-import { addMembership, announceMemberChange } from '../../../domain/people/users.js';
+import { createApiKey } from '#domain/accounts/api-keys.js';
+import { addMembership, announceMemberChange } from '#domain/people/users.js';
 
 let api: TestApi;
 let account: TestAccount;

@@ -5,8 +5,8 @@
  * strangers may sign up.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateDatabase } from '../../../platform/database/migrate.js';
-import { issueSetupToken } from '../../../domain/people/setup.js';
+import { migrateDatabase } from '#platform/database/migrate.js';
+import { issueSetupToken } from '#domain/people/setup.js';
 import { createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson } from '../../support/people.js';
 import { testEnv } from '../../support/env.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { callAs, createTestPerson, signIn, type TestPerson } from '../../support/people.js';
 import { startSmtpServer, type RunningSmtp } from '../../support/smtp.js';
-import { totpCode, totpStep } from '../../../domain/people/totp.js';
+import { totpCode, totpStep } from '#domain/people/totp.js';
 
 let api: TestApi;
 let smtp: RunningSmtp;

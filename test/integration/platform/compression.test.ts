@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_DIST_DIR } from '../../../console/build.js';
-import { withQrDefaults } from '../../../domain/qr/options.js';
+import { CONSOLE_DIST_DIR } from '#console/build.js';
+import { withQrDefaults } from '#domain/qr/options.js';
 import { startConsoleApi } from '../../support/console.js';
 import { createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 

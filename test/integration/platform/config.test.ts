@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configDeprecations, loadConfig } from '../../../platform/config/index.js';
+import { ConfigError, configDeprecations, loadConfig } from '#platform/config/index.js';
 import { ROOT, runEntry } from '../../support/processes.js';
 
 describe('configuration', () => {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFailFastRedis } from '../../../platform/redis/client.js';
+import { createFailFastRedis } from '#platform/redis/client.js';
 import { createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 import { freePort, startEntry, stopProcess, waitForHttp } from '../../support/processes.js';
 import { startTcpProxyFor, type TcpProxy } from '../../support/tcp-proxy.js';

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../platform/logger.js';
-import { createRedis } from '../../../platform/redis/client.js';
-import { Invalidations } from '../../../platform/redis/invalidations.js';
+import { createLogger } from '#platform/logger.js';
+import { createRedis } from '#platform/redis/client.js';
+import { Invalidations } from '#platform/redis/invalidations.js';
 import { startTcpProxyFor, type TcpProxy } from '../../support/tcp-proxy.js';
 import { until } from '../../support/until.js';
 

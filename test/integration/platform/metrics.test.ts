@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiApp } from '../../../api/app.js';
-import type { Config } from '../../../platform/config/index.js';
+import { buildApiApp } from '#api/app.js';
+import type { Config } from '#platform/config/index.js';
 import { call } from '../../support/harness.js';
 import { startScanStack, startTestRedirect, type ScanStack } from '../../support/redirect.js';
 import { until } from '../../support/until.js';
-import { LATENCY_SAMPLE_EVERY } from '../../../platform/metrics/http.js';
+import { LATENCY_SAMPLE_EVERY } from '#platform/metrics/http.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let stack: ScanStack;

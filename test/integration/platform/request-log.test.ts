@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApiApp } from '../../../api/app.js';
+import { buildApiApp } from '#api/app.js';
 import { captureLogs, type CapturedLogs } from '../../support/logs.js';
 import { createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 

@@ -14,7 +14,7 @@ import {
   RangeNotSatisfiableError,
   type ObjectStorage,
   type StoredObjectInfo,
-} from '../../../platform/storage/index.js';
+} from '#platform/storage/index.js';
 
 const BUCKET = 'qrlinks-test';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { closeQueues, createQueues, type Queues } from '../../../domain/jobs/queues.js';
-import { enqueueAccountJob } from '../../../domain/jobs/records.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { SCAN_JOB_OPTIONS } from '../../../domain/scans/scan-jobs.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { closeQueues, createQueues, type Queues } from '#domain/jobs/queues.js';
+import { enqueueAccountJob } from '#domain/jobs/records.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pngSize, unzip, zipMethods } from '../../support/images.js';
 import { decodePng, decodesAll } from '../../support/qr-reference.js';

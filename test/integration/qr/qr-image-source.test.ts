@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../../platform/config/index.js';
-import { ConfigError, loadConfig } from '../../../platform/config/index.js';
-import { fileUrl, storeUpload } from '../../../domain/files/files.js';
-import { ValidationError } from '../../../domain/errors.js';
-import { inRanges, isPublicAddress, parseCidrList } from '../../../platform/net/ip-ranges.js';
-import { safeFetch, SafeFetchError } from '../../../platform/net/safe-fetch.js';
+import type { Config } from '#platform/config/index.js';
+import { ConfigError, loadConfig } from '#platform/config/index.js';
+import { fileUrl, storeUpload } from '#domain/files/files.js';
+import { ValidationError } from '#domain/errors.js';
+import { inRanges, isPublicAddress, parseCidrList } from '#platform/net/ip-ranges.js';
+import { safeFetch, SafeFetchError } from '#platform/net/safe-fetch.js';
 import {
   loadQrImage,
   ownFileId,
@@ -27,7 +27,7 @@ import {
   QR_SVG_MAX_MASKS,
   QR_SVG_TOO_COMPLEX_MESSAGE,
   type QrImageContext,
-} from '../../../domain/qr/image-source.js';
+} from '#domain/qr/image-source.js';
 import { pdfBytes, pngBytes } from '../../support/fixtures.js';
 import { createTestAccount, startTestApi, type TestApi } from '../../support/harness.js';
 

@@ -8,9 +8,9 @@
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { links, templates } from '../../../domain/schema.js';
-import { withQrDefaults } from '../../../domain/qr/options.js';
-import { RENDER_BUSY_MESSAGE, RENDER_TIMEOUT_MESSAGE } from '../../../domain/qr/renderer.js';
+import { links, templates } from '#domain/schema.js';
+import { withQrDefaults } from '#domain/qr/options.js';
+import { RENDER_BUSY_MESSAGE, RENDER_TIMEOUT_MESSAGE } from '#domain/qr/renderer.js';
 import { pngBytes } from '../../support/fixtures.js';
 import { createTestAccount, type TestAccount, type TestApi, startTestApi } from '../../support/harness.js';
 

@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseCssColor } from '../../../domain/qr/css-color.js';
+import { parseCssColor } from '#domain/qr/css-color.js';
 import {
   CORNER_DOT_TYPES,
   CORNER_SQUARE_TYPES,
@@ -27,9 +27,9 @@ import {
   type QrGradient,
   type QrOptions,
   type ResolvedQrOptions,
-} from '../../../domain/qr/options.js';
-import { QrRenderError, renderPng, renderSvg, type QrImage } from '../../../domain/qr/render/index.js';
-import { createQrRenderer } from '../../../infra/qr/render-pool.js';
+} from '#domain/qr/options.js';
+import { QrRenderError, renderPng, renderSvg, type QrImage } from '#domain/qr/render/index.js';
+import { createQrRenderer } from '#infra/qr/render-pool.js';
 import { pngBytes } from '../../support/fixtures.js';
 import {
   decodesAll,

@@ -6,11 +6,11 @@
  * blur and glare that such a picture lacks, so it is not the measure for a warning.
  */
 import { describe, expect, it } from 'vitest';
-import { scanRisks } from '../../../console/src/qr/risks.js';
-import { withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';
-import { computeLayout } from '../../../domain/qr/render/layout.js';
-import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import { renderPng, type QrImage } from '../../../domain/qr/render/index.js';
+import { scanRisks } from '#console/src/qr/risks.js';
+import { withQrDefaults, type QrOptions } from '#domain/qr/options.js';
+import { computeLayout } from '#domain/qr/render/layout.js';
+import { makeMatrix } from '#domain/qr/render/matrix.js';
+import { renderPng, type QrImage } from '#domain/qr/render/index.js';
 import { decodePng, decodesAll, makeLogoPng, QUIET_ZONE } from '../../support/qr-reference.js';
 
 const DATA = 'https://qr.example/AbC123';

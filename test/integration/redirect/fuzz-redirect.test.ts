@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../../redirect/pages/index.js';
+import { CONTENT_SECURITY_POLICY } from '#redirect/pages/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 import { createResources, encodeLoose, hostileString, megabyteString, type Resources } from '../../support/route-table.js';

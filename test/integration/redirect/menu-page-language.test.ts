@@ -5,7 +5,7 @@
  * raw Accept-Language header) and sent with Vary: Accept-Language.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../../api/prefix.js';
+import { API_PREFIX } from '#api/prefix.js';
 import { cafeUrl, createCafe, createMenu } from '../../support/cafe-menus.js';
 import { call } from '../../support/harness.js';
 import { startScanStack, type ScanStack } from '../../support/redirect.js';

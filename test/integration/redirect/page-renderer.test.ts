@@ -4,9 +4,9 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPageRenderer } from '../../../redirect/page-renderer.js';
-import { linkPageUrls } from '../../../redirect/pages/common/file-urls.js';
-import { renderLinkPage } from '../../../redirect/pages/index.js';
+import { createPageRenderer } from '#redirect/page-renderer.js';
+import { linkPageUrls } from '#redirect/pages/common/file-urls.js';
+import { renderLinkPage } from '#redirect/pages/index.js';
 import { resolvedLink } from '../../support/link-examples.js';
 
 const renderer = createPageRenderer(1);

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files } from '../../../domain/schema.js';
+import { files } from '#domain/schema.js';
 import { pngBytes, uploadFile } from '../../support/fixtures.js';
 import { call } from '../../support/harness.js';
 import { startScanStack, type ScanStack } from '../../support/redirect.js';

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataOf, draftOf, newItem, type ListSpec } from '../../../console/src/links/link-form.js';
-import { loadResolvedLink } from '../../../domain/links/resolve/load.js';
-import { renderLinkPage, renderVcard, type Scanner } from '../../../redirect/pages/index.js';
-import type { LinkType } from '../../../domain/links/data/index.js';
-import type { ResolvedLinkFile } from '../../../domain/links/resolve/resolved-link.js';
+import { dataOf, draftOf, newItem, type ListSpec } from '#console/src/links/link-form.js';
+import { loadResolvedLink } from '#domain/links/resolve/load.js';
+import { renderLinkPage, renderVcard, type Scanner } from '#redirect/pages/index.js';
+import type { LinkType } from '#domain/links/data/index.js';
+import type { ResolvedLinkFile } from '#domain/links/resolve/resolved-link.js';
 import { pdfBytes, pngBytes, uploadFile } from '../../support/fixtures.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { exampleData, resolvedLink } from '../../support/link-examples.js';

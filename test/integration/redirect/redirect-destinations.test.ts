@@ -6,7 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkCounters } from '../../../domain/schema.js';
+import { linkCounters } from '#domain/schema.js';
 import { call } from '../../support/harness.js';
 import { startScanStack, type ScanStack } from '../../support/redirect.js';
 

@@ -6,8 +6,8 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRedirectApp } from '../../../redirect/app.js';
-import { CONTENT_SECURITY_POLICY } from '../../../redirect/pages/index.js';
+import { buildRedirectApp } from '#redirect/app.js';
+import { CONTENT_SECURITY_POLICY } from '#redirect/pages/index.js';
 import { startTestApi, type TestApi } from '../../support/harness.js';
 import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 

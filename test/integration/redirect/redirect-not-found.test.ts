@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkCacheKeys } from '../../../domain/links/resolve/keys.js';
-import { LinkResolver } from '../../../domain/links/resolve/link-resolver.js';
-import { createRedis } from '../../../platform/redis/client.js';
-import { Invalidations } from '../../../platform/redis/invalidations.js';
-import { CONTENT_SECURITY_POLICY } from '../../../redirect/pages/index.js';
+import { linkCacheKeys } from '#domain/links/resolve/keys.js';
+import { LinkResolver } from '#domain/links/resolve/link-resolver.js';
+import { createRedis } from '#platform/redis/client.js';
+import { Invalidations } from '#platform/redis/invalidations.js';
+import { CONTENT_SECURITY_POLICY } from '#redirect/pages/index.js';
 import { startScanStack, type ScanStack } from '../../support/redirect.js';
 
 const LIMIT = 5;

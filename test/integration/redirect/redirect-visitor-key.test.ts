@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeScanBatch } from '../../../domain/scans/batch.js';
-import type { ScanEvent } from '../../../domain/scans/types.js';
-import { visitorKey, visitorSalt, visitorSaltKey } from '../../../domain/scans/visitor-key.js';
-import { startWorkers, type RunningWorkers } from '../../../workers/index.js';
+import { decodeScanBatch } from '#domain/scans/batch.js';
+import type { ScanEvent } from '#domain/scans/types.js';
+import { visitorKey, visitorSalt, visitorSaltKey } from '#domain/scans/visitor-key.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 

@@ -5,7 +5,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkCounters } from '../../../domain/schema.js';
+import { linkCounters } from '#domain/schema.js';
 import { uploadFile, pdfBytes, pngBytes } from '../../support/fixtures.js';
 import { call, type TestAccount, type TestApi } from '../../support/harness.js';
 import { geoSample } from '../../support/geo.js';

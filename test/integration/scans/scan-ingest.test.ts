@@ -5,14 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../../infra/database.js';
-import type { DatabaseHandle } from '../../../domain/database.js';
-import { createAccount } from '../../../domain/accounts/accounts.js';
-import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK, UPSERT_ACCOUNT_WIDE_ROWS } from '../../../domain/analytics/rollups.js';
-import { createLogger } from '../../../platform/logger.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ingestScanBatches, linkPartition, SCAN_PARTITION_LOCK, ScanIngester, statementColumns } from '../../../domain/scans/ingest.js';
-import type { ScanBatchPayload, ScanEvent } from '../../../domain/scans/types.js';
+import { createDatabase } from '#infra/database.js';
+import type { DatabaseHandle } from '#domain/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { ACCOUNT_ROLLUP_LOCK, FIRST_ON_ACCOUNT, FIRST_ON_LINK, UPSERT_ACCOUNT_WIDE_ROWS } from '#domain/analytics/rollups.js';
+import { createLogger } from '#platform/logger.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ingestScanBatches, linkPartition, SCAN_PARTITION_LOCK, ScanIngester, statementColumns } from '#domain/scans/ingest.js';
+import type { ScanBatchPayload, ScanEvent } from '#domain/scans/types.js';
 import { until } from '../../support/until.js';
 
 let database: DatabaseHandle;

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../../infra/database.js';
-import type { DatabaseHandle } from '../../../domain/database.js';
-import { maintainScanPartitions } from '../../../domain/scans/partitions.js';
+import { createDatabase } from '#infra/database.js';
+import type { DatabaseHandle } from '#domain/database.js';
+import { maintainScanPartitions } from '#domain/scans/partitions.js';
 import { databaseAtMigration, freshDatabase, migrateUpTo } from '../../support/migration-db.js';
 
 const url = new URL(process.env.DATABASE_URL!);

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../platform/config/index.js';
-import { BulkPacer } from '../../../domain/jobs/pacing.js';
-import { createLogger } from '../../../platform/logger.js';
-import { encodeScanBatch } from '../../../domain/scans/batch.js';
-import { ScanTraffic } from '../../../domain/scans/traffic.js';
-import type { ScanBatchPayload } from '../../../domain/scans/types.js';
-import { scansProcessor } from '../../../workers/processors/scans.js';
+import { loadConfig } from '#platform/config/index.js';
+import { BulkPacer } from '#domain/jobs/pacing.js';
+import { createLogger } from '#platform/logger.js';
+import { encodeScanBatch } from '#domain/scans/batch.js';
+import { ScanTraffic } from '#domain/scans/traffic.js';
+import type { ScanBatchPayload } from '#domain/scans/types.js';
+import { scansProcessor } from '#workers/processors/scans.js';
 
 describe('ScanTraffic: scans ingested over the last second', () => {
   it('sums the quarter-second buckets of the last second and forgets older ones', () => {

@@ -13,7 +13,7 @@ import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type 
 import { collect, freePort, runEntry, startEntry } from '../../support/processes.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 import { pollUntil } from '../../support/until.js';
-import { LATENCY_SAMPLE_EVERY } from '../../../platform/metrics/http.js';
+import { LATENCY_SAMPLE_EVERY } from '#platform/metrics/http.js';
 
 // Processes that compile TypeScript as they start: on a busy machine a start can take a minute.
 // The limits bound a hang; they do not time anything.

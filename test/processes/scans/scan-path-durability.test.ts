@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeScanBatch } from '../../../domain/scans/batch.js';
+import { decodeScanBatch } from '#domain/scans/batch.js';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { exited, freePort, startEntry, stopProcess, waitForHttp } from '../../support/processes.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';

@@ -11,12 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../../infra/database.js';
-import type { DatabaseHandle } from '../../../domain/database.js';
-import { createAccount } from '../../../domain/accounts/accounts.js';
-import { SCAN_JOB_OPTIONS } from '../../../domain/scans/scan-jobs.js';
-import { decodeScanBatch, encodeScanBatch } from '../../../domain/scans/batch.js';
-import type { ScanBatchPayload, ScanEvent } from '../../../domain/scans/types.js';
+import { createDatabase } from '#infra/database.js';
+import type { DatabaseHandle } from '#domain/database.js';
+import { createAccount } from '#domain/accounts/accounts.js';
+import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { decodeScanBatch, encodeScanBatch } from '#domain/scans/batch.js';
+import type { ScanBatchPayload, ScanEvent } from '#domain/scans/types.js';
 import { startEntry, stopProcess } from '../../support/processes.js';
 import { startTcpProxy } from '../../support/tcp-proxy.js';
 

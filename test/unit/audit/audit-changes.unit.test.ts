@@ -10,8 +10,8 @@ import {
   MORE_FIELDS,
   TRUNCATED,
   type AuditChange,
-} from '../../../domain/audit/changes.js';
-import { truncatedAddress } from '../../../domain/audit/address.js';
+} from '#domain/audit/changes.js';
+import { truncatedAddress } from '#domain/audit/address.js';
 
 const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 

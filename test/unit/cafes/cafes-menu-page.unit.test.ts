@@ -5,12 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cafeClock, type DayHours } from '../../../domain/cafes/opening-hours.js';
-import type { PublishedItem, PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { formatPrice, pageLocale } from '../../../redirect/pages/common/locale.js';
-import { renderMenuPage } from '../../../redirect/pages/menu/menu-page.js';
-import { menuClock, openStateText } from '../../../redirect/pages/menu/hours.js';
-import { JSON_LD_ITEMS_MAX } from '../../../redirect/pages/menu/json-ld.js';
+import { cafeClock, type DayHours } from '#domain/cafes/opening-hours.js';
+import type { PublishedItem, PublishedMenu } from '#domain/cafes/published-menu.js';
+import { formatPrice, pageLocale } from '#redirect/pages/common/locale.js';
+import { renderMenuPage } from '#redirect/pages/menu/menu-page.js';
+import { menuClock, openStateText } from '#redirect/pages/menu/hours.js';
+import { JSON_LD_ITEMS_MAX } from '#redirect/pages/menu/json-ld.js';
 
 // 2026-11-23 is a Monday; Lisbon is on UTC in November, New York on UTC-5, Tokyo on UTC+9.
 const MONDAY = (hhmm: string) => new Date(`2026-11-23T${hhmm}:00Z`);

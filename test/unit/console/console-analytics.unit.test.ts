@@ -17,7 +17,7 @@ import {
   viewFromQuery,
   weekGrid,
   withFilter,
-} from '../../../console/src/analytics/view.js';
+} from '#console/src/analytics/view.js';
 
 const ZONE = 'Europe/Berlin';
 // 26 Nov 2026 00:30 in Berlin, still the 25th in UTC: "today" is the zone's day.

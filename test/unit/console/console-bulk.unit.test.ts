@@ -6,14 +6,14 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { BULK_COLUMNS, sampleCsv, type BulkType } from '../../../console/src/bulk/columns.js';
-import { readCsvText } from '../../../console/src/bulk/csv.js';
-import { newIdempotencyKey, progressText, reportOf, summaryText } from '../../../console/src/bulk/report.js';
-import { csvIssuePath, readBulkCsv } from '../../../domain/bulk/csv.js';
-import { idempotencyKeyOf } from '../../../domain/bulk/idempotency.js';
-import { bulkBodySchema } from '../../../api/routes/bulk-generate/schemas.js';
-import { BULK_TYPES, bulkRecordSchemas } from '../../../domain/bulk/schemas.js';
-import { zodIssuesToFieldErrors } from '../../../domain/errors.js';
+import { BULK_COLUMNS, sampleCsv, type BulkType } from '#console/src/bulk/columns.js';
+import { readCsvText } from '#console/src/bulk/csv.js';
+import { newIdempotencyKey, progressText, reportOf, summaryText } from '#console/src/bulk/report.js';
+import { csvIssuePath, readBulkCsv } from '#domain/bulk/csv.js';
+import { idempotencyKeyOf } from '#domain/bulk/idempotency.js';
+import { bulkBodySchema } from '#api/routes/bulk-generate/schemas.js';
+import { BULK_TYPES, bulkRecordSchemas } from '#domain/bulk/schemas.js';
+import { zodIssuesToFieldErrors } from '#domain/errors.js';
 
 /** What the API answers for a CSV form of `type` (its schema check, paths as the CSV form names them). */
 function apiErrors(type: BulkType, csv: string) {

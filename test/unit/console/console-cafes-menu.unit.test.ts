@@ -19,7 +19,7 @@ import {
   type Category,
   type Group,
   type Item,
-} from '../../../console/src/cafes/menu.js';
+} from '#console/src/cafes/menu.js';
 
 const stamp = { created_at: '2026-11-26T10:00:00.000Z', updated_at: '2026-11-26T10:00:00.000Z', cafe_id: 'cafe' };
 const group = (id: string, name: string): Group => ({ ...stamp, id, name, visible: true, order: 0, image: null });

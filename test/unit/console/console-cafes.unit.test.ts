@@ -1,8 +1,8 @@
 /** The Cafes screens' pure parts: the create form's body, the routes beneath #/cafes, download names, the profile form ↔ its two requests. */
 import { describe, expect, it } from 'vitest';
-import { cafeRouteOf, cafeTabHref, createCafeBody, qrFileName, type Cafe } from '../../../console/src/cafes/cafe-list.js';
-import { moved, movedTo, orderEntries, priceText } from '../../../console/src/cafes/menu.js';
-import { themeBodyOf, themeFormOf, withTheme } from '../../../console/src/cafes/theme.js';
+import { cafeRouteOf, cafeTabHref, createCafeBody, qrFileName, type Cafe } from '#console/src/cafes/cafe-list.js';
+import { moved, movedTo, orderEntries, priceText } from '#console/src/cafes/menu.js';
+import { themeBodyOf, themeFormOf, withTheme } from '#console/src/cafes/theme.js';
 import {
   cafeBodyOf,
   copyHours,
@@ -12,7 +12,7 @@ import {
   SUGGESTED_HOURS,
   WEEKDAYS,
   WEEKDAYS_AFTER_MONDAY,
-} from '../../../console/src/cafes/profile.js';
+} from '#console/src/cafes/profile.js';
 
 describe('creating a cafe', () => {
   it('sends the trimmed name', () => {

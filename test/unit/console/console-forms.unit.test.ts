@@ -1,8 +1,8 @@
 /** The Jobs and API keys screens' mapping to and from the API (console/src/forms.ts), API failures in words, and field errors by path. */
 import { describe, expect, it } from 'vitest';
-import { problemText } from '../../../console/src/api/signed-in.js';
-import { createKeyBody, jobFile, keyStatus, unfinished, type Scope } from '../../../console/src/forms.js';
-import { fieldErrorsOf, unplacedErrors } from '../../../console/src/fields/errors.js';
+import { problemText } from '#console/src/api/signed-in.js';
+import { createKeyBody, jobFile, keyStatus, unfinished, type Scope } from '#console/src/forms.js';
+import { fieldErrorsOf, unplacedErrors } from '#console/src/fields/errors.js';
 
 const scopes = (...s: Scope[]) => new Set<Scope>(s);
 

@@ -15,11 +15,11 @@ import {
   type Draft,
   type ListSpec,
   type StoredLink,
-} from '../../../console/src/links/link-form.js';
-import { linkConfigurationsOf, settingsFromLink } from '../../../console/src/links/settings.js';
-import { uploadFailure } from '../../../console/src/links/upload.js';
-import { LINK_TYPES, type LinkType } from '../../../domain/links/data/types.js';
-import { linkBodySchema } from '../../../api/routes/links/schemas.js';
+} from '#console/src/links/link-form.js';
+import { linkConfigurationsOf, settingsFromLink } from '#console/src/links/settings.js';
+import { uploadFailure } from '#console/src/links/upload.js';
+import { LINK_TYPES, type LinkType } from '#domain/links/data/types.js';
+import { linkBodySchema } from '#api/routes/links/schemas.js';
 
 const FILE_A = '0190a000-0000-7000-8000-00000000000a';
 const FILE_B = '0190a000-0000-7000-8000-00000000000b';

@@ -1,6 +1,6 @@
 /** A link's history in words (console/src/links/history.ts). */
 import { describe, expect, it } from 'vitest';
-import { actionText, changeLines, fieldLabel, shownChanges, valueText, type HistoryEvent } from '../../../console/src/links/history.js';
+import { actionText, changeLines, fieldLabel, shownChanges, valueText, type HistoryEvent } from '#console/src/links/history.js';
 
 const event = (action: string, changes: HistoryEvent['changes']): HistoryEvent => ({
   id: 'e1',

@@ -11,10 +11,10 @@ import {
   settingsFromLink,
   shortUrlOf,
   type LinkSettingsForm,
-} from '../../../console/src/links/settings.js';
-import type { Link } from '../../../console/src/links/view.js';
-import { parseDateTimeInZone } from '../../../domain/links/data/timezone.js';
-import { linkConfigurationsSchema, scheduleEnd } from '../../../domain/links/schemas.js';
+} from '#console/src/links/settings.js';
+import type { Link } from '#console/src/links/view.js';
+import { parseDateTimeInZone } from '#domain/links/data/timezone.js';
+import { linkConfigurationsSchema, scheduleEnd } from '#domain/links/schemas.js';
 
 const link = (overrides: Partial<Link> = {}): Link => ({
   id: 'l1',

@@ -10,10 +10,10 @@ import {
   routeOfView,
   STATUS_LABELS,
   viewFromQuery,
-} from '../../../console/src/links/view.js';
-import { LINK_STATUSES } from '../../../domain/links/status.js';
-import { scopeBlock } from '../../../console/src/access.js';
-import { destinationOf, LIST_FIELDS, shortHost } from '../../../console/src/links/listing.js';
+} from '#console/src/links/view.js';
+import { LINK_STATUSES } from '#domain/links/status.js';
+import { scopeBlock } from '#console/src/access.js';
+import { destinationOf, LIST_FIELDS, shortHost } from '#console/src/links/listing.js';
 
 describe('links view in the URL', () => {
   it('the default view is the bare route', () => {

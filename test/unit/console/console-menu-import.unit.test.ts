@@ -10,10 +10,10 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { apiProblems, countsText, formatText, MENU_COLUMNS, previewMenu, sampleMenuCsv } from '../../../console/src/cafes/menu-import.js';
-import { reportOf } from '../../../console/src/bulk/report.js';
-import { bulkInsertBody, GENERAL_GROUP } from '../../../domain/cafes/bulk-insert-schema.js';
-import { MENU_ITEMS_MAX } from '../../../domain/cafes/schema-parts.js';
+import { apiProblems, countsText, formatText, MENU_COLUMNS, previewMenu, sampleMenuCsv } from '#console/src/cafes/menu-import.js';
+import { reportOf } from '#console/src/bulk/report.js';
+import { bulkInsertBody, GENERAL_GROUP } from '#domain/cafes/bulk-insert-schema.js';
+import { MENU_ITEMS_MAX } from '#domain/cafes/schema-parts.js';
 
 const HEADER = 'name,price,currency,category,group,description,ingredients';
 const csv = (...rows: string[]) => `${[HEADER, ...rows].join('\r\n')}\r\n`;

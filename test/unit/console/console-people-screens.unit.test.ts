@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aKey, aMe } from '../../support/console-me.js';
-import type { Me } from '../../../console/src/api/client.js';
-import { assignableRoles, blockedNote, memberBlock, peopleBlock, scopeBlock } from '../../../console/src/access.js';
-import { actionSentence, actorName, dayInstant, namesOf } from '../../../console/src/people/activity.js';
-import type { AuditEvent } from '../../../console/src/people/calls.js';
-import { deviceText } from '../../../console/src/people/devices.js';
+import type { Me } from '#console/src/api/client.js';
+import { assignableRoles, blockedNote, memberBlock, peopleBlock, scopeBlock } from '#console/src/access.js';
+import { actionSentence, actorName, dayInstant, namesOf } from '#console/src/people/activity.js';
+import type { AuditEvent } from '#console/src/people/calls.js';
+import { deviceText } from '#console/src/people/devices.js';
 
 const person = (role: Me['role'], scopes: string[]): Me =>
   aMe({ key: null, user: { id: 'me', email: 'me@example.com', name: 'Me', twoFactor: false }, role, scopes });

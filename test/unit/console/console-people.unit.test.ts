@@ -4,13 +4,13 @@
  * a new password's first check, and which answers mean a session has ended.
  */
 import { describe, expect, it } from 'vitest';
-import type { Refusal } from '../../../console/src/api/people.js';
-import { noticeSessionAnswer, onSessionEnded } from '../../../console/src/api/session-ended.js';
-import { invitationSentence } from '../../../console/src/doors/invitation.js';
-import { formProblem, signInProblem, waitInWords } from '../../../console/src/doors/messages.js';
-import { newPasswordProblem } from '../../../console/src/doors/passwords.js';
-import { doorOf } from '../../../console/src/doors/routes.js';
-import { initials } from '../../../console/src/people/initials.js';
+import type { Refusal } from '#console/src/api/people.js';
+import { noticeSessionAnswer, onSessionEnded } from '#console/src/api/session-ended.js';
+import { invitationSentence } from '#console/src/doors/invitation.js';
+import { formProblem, signInProblem, waitInWords } from '#console/src/doors/messages.js';
+import { newPasswordProblem } from '#console/src/doors/passwords.js';
+import { doorOf } from '#console/src/doors/routes.js';
+import { initials } from '#console/src/people/initials.js';
 
 const refusal = (status: number, code: string | null, more: Partial<Refusal> = {}): Refusal => ({
   ok: false,

@@ -1,7 +1,7 @@
 /** The QR designer's pure parts: scan-risk rules, controls ↔ options, the in-browser render matching the server's. */
 import { describe, expect, it } from 'vitest';
-import { errorsUnder } from '../../../console/src/fields/errors.js';
-import { downloadName } from '../../../console/src/qr/download-name.js';
+import { errorsUnder } from '#console/src/fields/errors.js';
+import { downloadName } from '#console/src/qr/download-name.js';
 import {
   decodeDataUri,
   fillControls,
@@ -11,7 +11,7 @@ import {
   storedOptions,
   withFill,
   withSection,
-} from '../../../console/src/qr/design.js';
+} from '#console/src/qr/design.js';
 import {
   BACKGROUND_COLOURS,
   CODE_COLOURS,
@@ -25,14 +25,14 @@ import {
   withBackgroundColour,
   withCodeColour,
   withLook,
-} from '../../../console/src/qr/looks.js';
-import { MIN_CONTRAST, scanRisks } from '../../../console/src/qr/risks.js';
-import { contrastRatio } from '../../../domain/colour-contrast.js';
-import { parseCssColor } from '../../../domain/qr/css-color.js';
-import { withQrDefaults, type QrOptions } from '../../../domain/qr/options.js';
-import { computeLayout } from '../../../domain/qr/render/layout.js';
-import { makeMatrix } from '../../../domain/qr/render/matrix.js';
-import { renderSvg } from '../../../domain/qr/render/index.js';
+} from '#console/src/qr/looks.js';
+import { MIN_CONTRAST, scanRisks } from '#console/src/qr/risks.js';
+import { contrastRatio } from '#domain/colour-contrast.js';
+import { parseCssColor } from '#domain/qr/css-color.js';
+import { withQrDefaults, type QrOptions } from '#domain/qr/options.js';
+import { computeLayout } from '#domain/qr/render/layout.js';
+import { makeMatrix } from '#domain/qr/render/matrix.js';
+import { renderSvg } from '#domain/qr/render/index.js';
 
 const DATA = 'https://qr.example/AbC123';
 const rgb = (c: string) => parseCssColor(c)!;

@@ -12,8 +12,8 @@ import {
   searchCountries,
   withConditionType,
   type RuleForm,
-} from '../../../console/src/links/rules.js';
-import { smartUrlDataSchema } from '../../../domain/links/data/schemas.js';
+} from '#console/src/links/rules.js';
+import { smartUrlDataSchema } from '#domain/links/data/schemas.js';
 
 const STORED_RULES = [
   { conditionType: 'location', operator: 'is', countries: ['PT', 'es'], url: 'https://example.pt/' },

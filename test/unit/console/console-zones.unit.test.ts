@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupedTimeZoneOptions, timeZoneOptions, zoneOptionLabel } from '../../../console/src/links/zones.js';
+import { groupedTimeZoneOptions, timeZoneOptions, zoneOptionLabel } from '#console/src/links/zones.js';
 
 describe('time zone choices', () => {
   it('puts the chosen zone and the browser’s first, then common zones, then every zone by region, each once', () => {

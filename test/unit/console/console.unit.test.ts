@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleCsp, registerConsole } from '../../../api/console.js';
-import { signInFailure, type Me } from '../../../console/src/api/client.js';
-import { PAGES, pageAccess } from '../../../console/src/nav.js';
-import { forgetKey, savedKey, saveKey, type KeyStores } from '../../../console/src/session.js';
-import { effectiveTheme } from '../../../console/src/theme.js';
+import { consoleCsp, registerConsole } from '#api/console.js';
+import { signInFailure, type Me } from '#console/src/api/client.js';
+import { PAGES, pageAccess } from '#console/src/nav.js';
+import { forgetKey, savedKey, saveKey, type KeyStores } from '#console/src/session.js';
+import { effectiveTheme } from '#console/src/theme.js';
 
 const SHORT_URL_BASE = 'https://qr.example.com/go';
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
-import { zodIssuesToFieldErrors, type FieldError } from '../../../domain/errors.js';
-import { nestsAtMost } from '../../../domain/links/data/html-depth.js';
+import { zodIssuesToFieldErrors, type FieldError } from '#domain/errors.js';
+import { nestsAtMost } from '#domain/links/data/html-depth.js';
 import {
   LINK_TYPES,
   LANDING_HTML_MAX_BYTES,
@@ -20,7 +20,7 @@ import {
   smartUrlRuleSchema,
   zonedLocalToUtc,
   type LinkType,
-} from '../../../domain/links/data/index.js';
+} from '#domain/links/data/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Data = any;

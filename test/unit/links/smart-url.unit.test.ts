@@ -1,7 +1,7 @@
 import { UAParser } from 'ua-parser-js';
 import { describe, expect, it } from 'vitest';
-import { smartUrlDataSchema, type LinkDataByType } from '../../../domain/links/data/schemas.js';
-import { smartUrlDestination, visitorDevices, type SmartUrlVisitor } from '../../../domain/links/smart-url.js';
+import { smartUrlDataSchema, type LinkDataByType } from '#domain/links/data/schemas.js';
+import { smartUrlDestination, visitorDevices, type SmartUrlVisitor } from '#domain/links/smart-url.js';
 
 const DEFAULT_URL = 'https://example.com/default';
 const MATCH_URL = 'https://example.com/match';

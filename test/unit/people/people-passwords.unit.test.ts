@@ -1,10 +1,10 @@
 /** People's passwords: scrypt hashes in `scrypt$N$r$p$salt$hash`, the rules a new password meets. */
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { validationErrorResponse } from '../../../api/schemas.js';
-import { ERROR_CODES } from '../../../domain/errors.js';
-import { COMMON_PASSWORDS } from '../../../domain/people/common-passwords.js';
-import { checkPasswordRules, hashPassword, needsRehash, PasswordRuleError, verifyPassword } from '../../../domain/people/passwords.js';
+import { validationErrorResponse } from '#api/schemas.js';
+import { ERROR_CODES } from '#domain/errors.js';
+import { COMMON_PASSWORDS } from '#domain/people/common-passwords.js';
+import { checkPasswordRules, hashPassword, needsRehash, PasswordRuleError, verifyPassword } from '#domain/people/passwords.js';
 
 const GOOD = 'correct horse battery';
 

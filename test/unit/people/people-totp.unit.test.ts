@@ -1,15 +1,7 @@
 /** The second factor: RFC 6238 TOTP codes (checked against the RFC's own vectors) and recovery codes. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  matchRecoveryCode,
-  newRecoveryCodes,
-  newTotpSecret,
-  totpCode,
-  totpStep,
-  totpUri,
-  verifyTotp,
-} from '../../../domain/people/totp.js';
+import { matchRecoveryCode, newRecoveryCodes, newTotpSecret, totpCode, totpStep, totpUri, verifyTotp } from '#domain/people/totp.js';
 
 /** RFC 6238 appendix B's SHA-1 seed, the ASCII "12345678901234567890", in base32. */
 const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';

@@ -1,6 +1,6 @@
 /** The colour maths every page and the console share: hex colours, WCAG luminance and contrast. */
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, hexToRgb, isHexColor, longHex, over, relativeLuminance, textColorOn } from '../../../domain/colour-contrast.js';
+import { contrastRatio, hexToRgb, isHexColor, longHex, over, relativeLuminance, textColorOn } from '#domain/colour-contrast.js';
 
 describe('hex colours', () => {
   it('takes #rgb and #rrggbb in any case, nothing else', () => {

@@ -2,8 +2,8 @@
 import { createServer } from 'node:net';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ConnectionWatch } from '../../../platform/connection-watch.js';
-import { createRedis } from '../../../platform/redis/client.js';
+import { ConnectionWatch } from '#platform/connection-watch.js';
+import { createRedis } from '#platform/redis/client.js';
 import { until } from '../../support/until.js';
 
 function recordingLogger() {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, CsvRecordEnds } from '../../../platform/format/csv-record-ends.js';
+import { csvCell, CsvRecordEnds } from '#platform/format/csv-record-ends.js';
 
 /** A cell as COPY writes it: null empty, quoted when empty or holding a comma, a quote, CR or LF. */
 const cell = (v: string | null) => (v === null ? '' : v === '' || /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);

@@ -5,9 +5,9 @@
 import { request } from 'node:http';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { gracefulHttp } from '../../../platform/http/graceful.js';
-import { nodeInternalsVerified, VERIFIED_NODE_MAJORS } from '../../../platform/http/node-internals.js';
-import { keepTickObjectShape } from '../../../platform/http/tick-object-shape.js';
+import { gracefulHttp } from '#platform/http/graceful.js';
+import { nodeInternalsVerified, VERIFIED_NODE_MAJORS } from '#platform/http/node-internals.js';
+import { keepTickObjectShape } from '#platform/http/tick-object-shape.js';
 
 const verified = `${VERIFIED_NODE_MAJORS[0]}.11.0`;
 // A major between the verified ones, never measured.

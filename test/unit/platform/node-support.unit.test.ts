@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeSupportWarning } from '../../../platform/process/node-support.js';
+import { nodeSupportWarning } from '#platform/process/node-support.js';
 
 describe('nodeSupportWarning', () => {
   it('warns on Node 20, which is out of support', () => {

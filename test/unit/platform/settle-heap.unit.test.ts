@@ -4,7 +4,7 @@
  */
 import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { settleHeap } from '../../../platform/process/settle-heap.js';
+import { settleHeap } from '#platform/process/settle-heap.js';
 
 const MB = 2 ** 20;
 const newSpaceSize = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;

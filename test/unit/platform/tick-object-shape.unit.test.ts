@@ -2,7 +2,7 @@ import { createHook } from 'node:async_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { keepTickObjectShape, keptTickObject } from '../../../platform/http/tick-object-shape.js';
+import { keepTickObjectShape, keptTickObject } from '#platform/http/tick-object-shape.js';
 
 v8.setFlagsFromString('--allow-natives-syntax');
 v8.setFlagsFromString('--expose-gc');

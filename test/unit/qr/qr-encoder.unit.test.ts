@@ -15,7 +15,7 @@
  */
 import qrcode from 'qrcode-generator';
 import { describe, expect, it } from 'vitest';
-import { encodeQr, QrEncodeError, type EncodingMode, type ErrorCorrectionLevel, type QrMatrix } from '../../../domain/qr/render/encoder.js';
+import { encodeQr, QrEncodeError, type EncodingMode, type ErrorCorrectionLevel, type QrMatrix } from '#domain/qr/render/encoder.js';
 import { FULL_SAMPLES } from '../../support/env.js';
 import { randomUnit } from '../../support/seeded-random.js';
 

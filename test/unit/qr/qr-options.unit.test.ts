@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { CSS_COLOR_NAMES, isCssColor, parseCssColor } from '../../../domain/qr/css-color.js';
+import { CSS_COLOR_NAMES, isCssColor, parseCssColor } from '#domain/qr/css-color.js';
 import {
   QR_DEFAULTS,
   QR_MAX_COLOR_STOPS,
@@ -7,7 +7,7 @@ import {
   qrOptionsSchema,
   withQrDefaults,
   type QrOptions,
-} from '../../../domain/qr/options.js';
+} from '#domain/qr/options.js';
 
 describe('parseCssColor', () => {
   it.each([

@@ -5,11 +5,11 @@
  * guest's Accept-Language (by catalogue language alone, so at most five pages per cafe).
  */
 import { describe, expect, it } from 'vitest';
-import type { PublishedItem, PublishedMenu } from '../../../domain/cafes/published-menu.js';
-import { CATALOGUE_LANGUAGES } from '../../../redirect/pages/common/locale.js';
-import { menuText } from '../../../redirect/pages/menu/menu-messages.js';
-import { renderMenuPage } from '../../../redirect/pages/menu/menu-page.js';
-import { menuLocale } from '../../../redirect/pages/menu/words.js';
+import type { PublishedItem, PublishedMenu } from '#domain/cafes/published-menu.js';
+import { CATALOGUE_LANGUAGES } from '#redirect/pages/common/locale.js';
+import { menuText } from '#redirect/pages/menu/menu-messages.js';
+import { renderMenuPage } from '#redirect/pages/menu/menu-page.js';
+import { menuLocale } from '#redirect/pages/menu/words.js';
 
 const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

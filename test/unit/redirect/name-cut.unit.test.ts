@@ -4,9 +4,9 @@
  * never split into a lone surrogate.
  */
 import { describe, expect, it } from 'vitest';
-import { zipEntryName } from '../../../domain/bulk/bulk.js';
-import { firstCodePoints } from '../../../platform/format/text.js';
-import { downloadName } from '../../../redirect/pages/common/download-name.js';
+import { zipEntryName } from '#domain/bulk/bulk.js';
+import { firstCodePoints } from '#platform/format/text.js';
+import { downloadName } from '#redirect/pages/common/download-name.js';
 
 /** In unicode mode a well-formed pair is one code point, so `\p{Cs}` only meets lone halves. */
 const hasLoneSurrogate = (s: string) => /\p{Cs}/u.test(s);

@@ -3,18 +3,18 @@
  * English text's parameters, so no page shows a half-translated label or a raw `{name}`.
  */
 import { describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../../redirect/pages/common/catalogue.js';
-import { contactText } from '../../../redirect/pages/contact/contact-messages.js';
-import { emailSmsText } from '../../../redirect/pages/email-sms/email-sms-messages.js';
-import { eventText } from '../../../redirect/pages/event/event-messages.js';
-import { filesText } from '../../../redirect/pages/files/files-messages.js';
-import { layoutText } from '../../../redirect/pages/common/layout-messages.js';
-import { CATALOGUE_LANGUAGES } from '../../../redirect/pages/common/locale.js';
-import { locationText } from '../../../redirect/pages/location/location-messages.js';
-import { menuText } from '../../../redirect/pages/menu/menu-messages.js';
-import { productText } from '../../../redirect/pages/product/product-messages.js';
-import { statusText } from '../../../redirect/pages/status/status-messages.js';
-import { wifiText } from '../../../redirect/pages/wifi/wifi-messages.js';
+import type { Catalogue } from '#redirect/pages/common/catalogue.js';
+import { contactText } from '#redirect/pages/contact/contact-messages.js';
+import { emailSmsText } from '#redirect/pages/email-sms/email-sms-messages.js';
+import { eventText } from '#redirect/pages/event/event-messages.js';
+import { filesText } from '#redirect/pages/files/files-messages.js';
+import { layoutText } from '#redirect/pages/common/layout-messages.js';
+import { CATALOGUE_LANGUAGES } from '#redirect/pages/common/locale.js';
+import { locationText } from '#redirect/pages/location/location-messages.js';
+import { menuText } from '#redirect/pages/menu/menu-messages.js';
+import { productText } from '#redirect/pages/product/product-messages.js';
+import { statusText } from '#redirect/pages/status/status-messages.js';
+import { wifiText } from '#redirect/pages/wifi/wifi-messages.js';
 
 type AnyCatalogue = Pick<Catalogue<string>, 'english'> & { translations: Record<string, Partial<Record<string, string>>> };
 

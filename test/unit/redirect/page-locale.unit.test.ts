@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalogue, pluralOf, weekdayName } from '../../../redirect/pages/common/catalogue.js';
-import { acceptedLanguages, formatPrice, localeHeaders, pageLocale, zoneCity } from '../../../redirect/pages/common/locale.js';
+import { catalogue, pluralOf, weekdayName } from '#redirect/pages/common/catalogue.js';
+import { acceptedLanguages, formatPrice, localeHeaders, pageLocale, zoneCity } from '#redirect/pages/common/locale.js';
 
 describe('page locale', () => {
   it('takes the owner language first, then the best Accept-Language the catalogue has, then English', () => {

@@ -11,8 +11,8 @@ import {
   renderPasswordPage,
   renderUnavailablePage,
   statusBrand,
-} from '../../../redirect/pages/index.js';
-import { LIGHT_ONLY_STYLES } from '../../../redirect/pages/common/layout.js';
+} from '#redirect/pages/index.js';
+import { LIGHT_ONLY_STYLES } from '#redirect/pages/common/layout.js';
 import { resolvedLink } from '../../support/link-examples.js';
 
 const LOGO = '6f1c4b8e-1d2a-4c3b-9e8f-0a1b2c3d4e01';

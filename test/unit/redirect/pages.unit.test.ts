@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { LINK_TYPES, type LinkType } from '../../../domain/links/data/index.js';
-import type { ResolvedLink, ResolvedLinkFile } from '../../../domain/links/resolve/resolved-link.js';
-import { checkedUrl, html } from '../../../redirect/pages/common/html.js';
-import { fileUrlOf } from '../../../redirect/pages/common/file-urls.js';
-import { renderedPage } from '../../../redirect/page-render-task.js';
+import { LINK_TYPES, type LinkType } from '#domain/links/data/index.js';
+import type { ResolvedLink, ResolvedLinkFile } from '#domain/links/resolve/resolved-link.js';
+import { checkedUrl, html } from '#redirect/pages/common/html.js';
+import { fileUrlOf } from '#redirect/pages/common/file-urls.js';
+import { renderedPage } from '#redirect/page-render-task.js';
 import {
   attachmentDisposition,
   CONTENT_SECURITY_POLICY,
@@ -19,7 +19,7 @@ import {
   renderVcard,
   vcardFileName,
   type Scanner,
-} from '../../../redirect/pages/index.js';
+} from '#redirect/pages/index.js';
 import {
   renderClientErrorPage,
   renderPasswordPage,
@@ -28,7 +28,7 @@ import {
   renderUnavailablePage,
   type Page,
   type UnavailableReason,
-} from '../../../redirect/pages/index.js';
+} from '#redirect/pages/index.js';
 import { exampleData, resolvedLink } from '../../support/link-examples.js';
 
 const XSS = '<img src=x onerror=alert(1)>';

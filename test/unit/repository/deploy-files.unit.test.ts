@@ -16,10 +16,10 @@ import { Copy, DockerfileParser, From } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONSOLE_DIST_DIR } from '../../../console/build.js';
-import { defaultGeoTablePath } from '../../../platform/geo/geo-table-build.js';
-import { loadConfig } from '../../../platform/config/index.js';
-import { ROLE_RUNTIME, type Role } from '../../../platform/process/role-runtime.js';
+import { CONSOLE_DIST_DIR } from '#console/build.js';
+import { defaultGeoTablePath } from '#platform/geo/geo-table-build.js';
+import { loadConfig } from '#platform/config/index.js';
+import { ROLE_RUNTIME, type Role } from '#platform/process/role-runtime.js';
 
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<

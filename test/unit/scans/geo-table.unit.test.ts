@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { geoDatabase, openGeoTable, type GeoDatabase } from '../../../domain/scans/geo.js';
-import { decodeGeoTable, parseV6, readerOverBytes, readGeoTableHeader } from '../../../platform/geo/geo-table.js';
-import { defaultGeoTablePath, geoSource, sourceMatches } from '../../../platform/geo/geo-table-build.js';
+import { geoDatabase, openGeoTable, type GeoDatabase } from '#domain/scans/geo.js';
+import { decodeGeoTable, parseV6, readerOverBytes, readGeoTableHeader } from '#platform/geo/geo-table.js';
+import { defaultGeoTablePath, geoSource, sourceMatches } from '#platform/geo/geo-table-build.js';
 import { mmdbLookup, sampleAddresses, type Place } from '../../support/geo-addresses.js';
 
 let bytes: Buffer;

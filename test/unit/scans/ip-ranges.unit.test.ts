@@ -3,7 +3,7 @@
  * path (ipaddr.js), which an IPv4-mapped IPv6 spelling of the same address takes.
  */
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, NON_PUBLIC_IPV4 } from '../../../platform/net/ip-ranges.js';
+import { isPublicAddress, NON_PUBLIC_IPV4 } from '#platform/net/ip-ranges.js';
 
 const dotted = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 const general = (n: number) => isPublicAddress(`::ffff:${dotted(n)}`);

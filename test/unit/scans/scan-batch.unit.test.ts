@@ -1,8 +1,8 @@
 /** The compact form of a batch of scans on the queue: what goes in comes out, smaller. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeScanBatch, encodeScanBatch, scanBatchSize } from '../../../domain/scans/batch.js';
-import type { ScanBatchPayload, ScanEvent } from '../../../domain/scans/types.js';
+import { decodeScanBatch, encodeScanBatch, scanBatchSize } from '#domain/scans/batch.js';
+import type { ScanBatchPayload, ScanEvent } from '#domain/scans/types.js';
 
 const links = [randomUUID(), randomUUID(), randomUUID()];
 /** A link belongs to one account. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newScanId, ScanIdGenerator } from '../../../domain/scans/scan-id.js';
+import { newScanId, ScanIdGenerator } from '#domain/scans/scan-id.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** The 48-bit millisecond timestamp an id carries. */

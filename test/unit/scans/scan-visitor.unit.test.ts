@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'maxmind';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DescribeVisitor } from '../../../domain/scans/visitor.js';
-import { createVisitorDescriber } from '../../../domain/scans/visitor.js';
+import type { DescribeVisitor } from '#domain/scans/visitor.js';
+import { createVisitorDescriber } from '#domain/scans/visitor.js';
 
 const UA = {
   iosSafari:

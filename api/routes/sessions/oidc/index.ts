@@ -7,13 +7,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { signInWithSso, SsoRefused } from '../../../../domain/people/sso.js';
-import { startSession } from '../../../../domain/people/sessions.js';
-import type { SsoFailure } from '../../../../domain/people/sso-failures.js';
-import { ATTEMPT_TTL_SECONDS, OidcClient, OidcError, type OidcFailure } from '../../../../platform/auth/oidc.js';
-import { AppError } from '../../../../domain/errors.js';
-import { truncatedAddress } from '../../../../platform/net/client-identity.js';
-import { readCookie, setSessionCookie } from '../../../session-cookie.js';
+import { signInWithSso, SsoRefused } from '#domain/people/sso.js';
+import { startSession } from '#domain/people/sessions.js';
+import type { SsoFailure } from '#domain/people/sso-failures.js';
+import { ATTEMPT_TTL_SECONDS, OidcClient, OidcError, type OidcFailure } from '#platform/auth/oidc.js';
+import { AppError } from '#domain/errors.js';
+import { truncatedAddress } from '#platform/net/client-identity.js';
+import { readCookie, setSessionCookie } from '#api/session-cookie.js';
 
 /** Holds the sign-in attempt's id from the redirect to the provider until the way back, and only there. */
 const ATTEMPT_COOKIE = 'qrlinks_oidc';
