@@ -7,10 +7,8 @@
  * and axe-core's serious and critical findings at phone and desktop width in both themes.
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '#console/build.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
 import { ingestScanBatches } from '#domain/scans/ingest.js';
 import type { ScanEvent } from '#domain/scans/types.js';
@@ -24,7 +22,8 @@ import {
   seriousViolationsByTheme,
   signInBeforeLoad,
 } from '../../support/browser.js';
-import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
+import { addKey, call, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
+import { startConsoleApi } from '../../support/console.js';
 
 let api: TestApi;
 let base: string;
@@ -63,10 +62,7 @@ function scansOf(linkId: string, at: number, count: number): ScanEvent[] {
 }
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  api = await startTestApi();
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/`;
+  ({ api, base } = await startConsoleApi());
   owner = await createTestAccount(api.ctx, { name: 'Cafe Aroma' });
   fresh = await createTestAccount(api.ctx, { name: 'Padaria Nova' });
   cafeReader = (await addKey(api.ctx, owner.accountId, ['cafe.read'])).key;

@@ -5,11 +5,9 @@
  * started over the API is followed to 100% and its file downloaded; axe-core finds nothing
  * serious or critical on either screen at either width.
  */
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt } from '#console/build.js';
 import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import {
   consoleScreenshot,
@@ -21,7 +19,8 @@ import {
   seriousViolationsOn,
 } from '../../support/browser.js';
 import { pollUntil } from '../../support/until.js';
-import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
+import { call, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
+import { startConsoleApi } from '../../support/console.js';
 
 let api: TestApi;
 let base: string;
@@ -30,10 +29,7 @@ let owner: TestAccount;
 let workers: RunningWorkers | undefined;
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  api = await startTestApi();
-  await api.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}/`;
+  ({ api, base } = await startConsoleApi());
   owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
   if (hasChromium) browser = await launchChromium();
 }, 120_000);
