@@ -16,6 +16,7 @@ import { invitationMail } from './mails.js';
 import { cleanEmail, emailKey } from './emails.js';
 import { hashLinkToken, isLinkToken, newLinkToken } from './tokens.js';
 import { checkPassword } from './sign-in.js';
+import { checkSecondFactor, type TwoFactorKey } from './two-factor.js';
 import { addMembership, createUser } from './users.js';
 import { roleAtLeast, type ClientAccess, type Role } from './roles.js';
 
@@ -242,10 +243,15 @@ export async function lookupInvitation(db: Database, token: string) {
  * Someone who is already a member keeps their membership. One use: of two acceptances of one
  * token, the second is a 404.
  */
-export async function acceptInvitation(db: Database, input: { token: string; password: string; name?: string | null }) {
+export async function acceptInvitation(
+  db: Database,
+  input: { token: string; password: string; name?: string | null; totp?: string | null },
+  twoFactor: TwoFactorKey,
+) {
   const seen = await liveInvitation(db, input.token);
   const [known] = await db.select({ id: users.id }).from(users).where(eq(users.emailKey, seen.emailKey));
-  if (known) await checkPassword(db, seen.email, input.password);
+  // Joining signs the person in: an existing person proves both steps, as at sign-in.
+  if (known) await checkSecondFactor(db, twoFactor, await checkPassword(db, seen.email, input.password), input.totp, new Date());
   return db.transaction(async (tx) => {
     const [spent] = await tx
       .update(invitations)

@@ -1,7 +1,9 @@
 /** The invited person's side: what the link is for, and accepting it (public: they have no session yet). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { acceptInvitation, lookupInvitation } from '#domain/people/invitations.js';
+import { twoFactorKey } from '#domain/people/two-factor.js';
 import { announceMemberChange } from '#domain/people/users.js';
+import { serverSecret } from '#platform/config/secrets.js';
 import { signedInResponse, signInAs, signInLimit } from '../../sign-in.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptInvitationBody, invitationPreview, tokenBody } from './schemas.js';
@@ -13,8 +15,9 @@ const SIGNS_IN = { scope: 'public', signsIn: true } as const;
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
   const announcer = { redis: app.ctx.redis, namespace: config.REDIS_NAMESPACE, logger: app.ctx.logger };
-  // An existing person's password is proved here too: its failures count like sign-in's, per link.
+  // An existing person's password is proved here too: its failures count like sign-in's, per address.
   const limit = signInLimit(app);
+  const totpKey = twoFactorKey(await serverSecret(config));
 
   app.post('/lookup', {
     config: { auth: PUBLIC, audit: { none: 'only reads what an invitation is for' } },
@@ -34,17 +37,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'Accept an invitation: join the account and sign in (sets the session cookie)',
       description:
-        "Makes the person with the invitation's address with this password, or, when someone already signs in with that address, the password must be theirs (401 `invalid_credentials`). A link works once: used, withdrawn or unknown is a 404 `invitation_not_found`, expired a 409 `invitation_expired`. A request another site made is refused (403 `csrf_rejected`).",
+        "Makes the person with the invitation's address with this password, or, when someone already signs in with that address, the password must be theirs (401 `invalid_credentials`), and with two-factor on `totp` too, as for signing in (401 `totp_required` / `totp_invalid`). Failures count against the address like sign-in's (429). A link works once: used, withdrawn or unknown is a 404 `invitation_not_found`, expired a 409 `invitation_expired`. A request another site made is refused (403 `csrf_rejected`).",
       body: acceptInvitationBody,
       response: { 200: signedInResponse, ...errorResponses(401, 403, 404, 409, 429) },
     },
     handler: async (request, reply) => {
-      const { user, accountId } = await limit.guard(
-        `invitation:${request.body.token}`,
-        request.ip,
-        () => acceptInvitation(db, request.body),
-        ['invalid_credentials'],
-      );
+      // Failures count against the invited address, as at sign-in: a fresh invitation of the
+      // same address is no fresh set of guesses at its password.
+      const { email } = await lookupInvitation(db, request.body.token);
+      const { user, accountId } = await limit.guard(email, request.ip, () => acceptInvitation(db, request.body, totpKey), [
+        'invalid_credentials',
+        'totp_invalid',
+      ]);
       await announceMemberChange(db, announcer, accountId, [user.id]);
       return signInAs(app.ctx, request, reply, user, accountId);
     },

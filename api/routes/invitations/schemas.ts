@@ -37,7 +37,16 @@ export const folderIds = z
 
 export const inviteBody = z.strictObject({ email, role, clientAccess, folderIds });
 export const tokenBody = z.strictObject({ token: linkToken });
-export const acceptInvitationBody = z.strictObject({ token: linkToken, password, name: personName.optional() });
+export const acceptInvitationBody = z.strictObject({
+  token: linkToken,
+  password,
+  name: personName.optional(),
+  totp: z
+    .string()
+    .max(20)
+    .optional()
+    .meta({ description: 'When the address already signs in with two-factor on: the authenticator code, or a recovery code' }),
+});
 
 const access = {
   role: z.enum(ROLES),

@@ -108,8 +108,8 @@ export interface Invitation {
 export function lookUpInvitation(token: string): Promise<Answer<{ data: Invitation }>> {
   return send('POST', '/api/v1/invitations/lookup', { token });
 }
-export function acceptInvitation(token: string, password: string, name?: string): Promise<Answer<{ me: Me }>> {
-  return send('POST', '/api/v1/invitations/accept', { token, password, ...(name ? { name } : {}) }).then(thenMe);
+export function acceptInvitation(token: string, password: string, name?: string, totp?: string): Promise<Answer<{ me: Me }>> {
+  return send('POST', '/api/v1/invitations/accept', { token, password, ...(name ? { name } : {}), ...(totp ? { totp } : {}) }).then(thenMe);
 }
 
 export function requestPasswordReset(email: string): Promise<Answer<{ data: { message: string } }>> {

@@ -11424,7 +11424,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation: join the account and sign in (sets the session cookie)
-         * @description Makes the person with the invitation's address with this password, or, when someone already signs in with that address, the password must be theirs (401 `invalid_credentials`). A link works once: used, withdrawn or unknown is a 404 `invitation_not_found`, expired a 409 `invitation_expired`. A request another site made is refused (403 `csrf_rejected`).
+         * @description Makes the person with the invitation's address with this password, or, when someone already signs in with that address, the password must be theirs (401 `invalid_credentials`), and with two-factor on `totp` too, as for signing in (401 `totp_required` / `totp_invalid`). Failures count against the address like sign-in's (429). A link works once: used, withdrawn or unknown is a 404 `invitation_not_found`, expired a 409 `invitation_expired`. A request another site made is refused (403 `csrf_rejected`).
          */
         post: {
             parameters: {
@@ -11439,6 +11439,8 @@ export interface paths {
                         token: string;
                         password: string;
                         name?: string;
+                        /** @description When the address already signs in with two-factor on: the authenticator code, or a recovery code */
+                        totp?: string;
                     };
                 };
             };

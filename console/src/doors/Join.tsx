@@ -49,6 +49,8 @@ export function Join({ token, onSignedIn }: { token: string; onSignedIn(me: Me):
 function JoinForm({ token, invitation, onSignedIn }: { token: string; invitation: Invitation; onSignedIn(me: Me): void }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
+  // null until the server asks for the second step (the address signs in with two-factor on).
+  const [code, setCode] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const existing = invitation.userExists;
@@ -57,12 +59,15 @@ function JoinForm({ token, invitation, onSignedIn }: { token: string; invitation
     event.preventDefault();
     const problem = existing ? (password ? null : 'Enter your password.') : newPasswordProblem(password);
     if (problem) return setErrors({ password: problem });
+    if (code !== null && !code.trim())
+      return setErrors({ code: 'Enter the 6-digit code from your authenticator app, or a recovery code.' });
     setErrors({});
     setBusy(true);
-    const answer = await acceptInvitation(token, password, existing ? undefined : name.trim() || undefined);
+    const answer = await acceptInvitation(token, password, existing ? undefined : name.trim() || undefined, code?.replace(/\s+/g, ''));
     setBusy(false);
     if (answer.ok) return onSignedIn(answer.me);
-    setErrors(formProblem(answer, ['name', 'password']));
+    if (answer.code === 'totp_required') return setCode('');
+    setErrors(formProblem(answer, ['name', 'password', 'code']));
   };
 
   return (
@@ -100,6 +105,20 @@ function JoinForm({ token, invitation, onSignedIn }: { token: string; invitation
           error={errors.password}
           hint={existing ? undefined : NEW_PASSWORD_HINT}
         />
+        {code !== null && (
+          <DoorField
+            id="totp"
+            label="Authentication code"
+            inputMode="numeric"
+            autocomplete="one-time-code"
+            maxLength={20}
+            autoFocus
+            value={code}
+            onInput={setCode}
+            error={errors.code}
+            hint="Two-factor authentication is on: the 6-digit code from your authenticator app, or one of your recovery codes."
+          />
+        )}
         {existing && (
           <p class="door-aside">
             <a href="#/forgot-password">Forgot password?</a>

@@ -163,6 +163,48 @@ describe('signing in with two-factor on', { timeout: 120_000 }, () => {
     expect(limited.json().code).toBe('sign_in_attempts_exceeded');
   });
 
+  /** An invitation of `email` into a new account, made by that account's admin: its token. */
+  async function invitationOf(email: string): Promise<string> {
+    const other = await createTestAccount(api.ctx);
+    const inviter = await createTestPerson(api.ctx, other.accountId, 'admin');
+    const made = await callAs(api.app, await signIn(api.app, inviter.email, inviter.password), 'POST', '/api/v1/invitations', {
+      email,
+      role: 'viewer',
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    return new URL(String(made.json().link).replace('/#/', '/')).searchParams.get('token')!;
+  }
+  const acceptWith = (body: Record<string, unknown>, remoteAddress = '127.0.0.1') =>
+    api.app.inject({ method: 'POST', url: '/api/v1/invitations/accept', payload: body, remoteAddress });
+
+  it('accepting an invitation signs in only with the code too (an invitation is no way around it)', async () => {
+    const p = await enrolled();
+    const token = await invitationOf(p.email);
+    const asked = await acceptWith({ token, password: p.password });
+    expect(asked.statusCode).toBe(401);
+    expect(asked.json().code).toBe('totp_required');
+    expect(asked.headers['set-cookie']).toBeUndefined();
+    expect((await acceptWith({ token, password: p.password, totp: '000000' })).json().code).toBe('totp_invalid');
+    const joined = await acceptWith({ token, password: p.password, totp: nextCode(p) });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(joined.json().user.id).toBe(p.userId);
+  });
+
+  it('wrong passwords at invitations count against the address, however many invitations it gets', async () => {
+    const p = await createTestPerson(api.ctx, account.accountId, 'editor');
+    const client = '203.0.113.21';
+    for (let i = 0; i < 4; i++) {
+      // A fresh invitation each time: the limit is the address's, not the link's.
+      const wrong = await acceptWith({ token: await invitationOf(p.email), password: `not it ${i}` }, client);
+      expect(wrong.json().code).toBe('invalid_credentials');
+    }
+    const limited = await acceptWith({ token: await invitationOf(p.email), password: p.password }, client);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('sign_in_attempts_exceeded');
+    // Signing in at the front door is limited alike.
+    expect((await signInWith(p, undefined, client)).statusCode).toBe(429);
+  });
+
   it('takes each recovery code once, in any case and spacing', async () => {
     const p = await enrolled();
     const [first, second] = p.recoveryCodes as [string, string];
