@@ -6,6 +6,8 @@ import { jobs, type JobState } from '../schema.js';
 import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import type { Principal } from '../accounts/api-keys.js';
+import { hasScope } from '../accounts/scopes.js';
+import { roleAtLeast } from '../people/roles.js';
 import type { AccountJobData } from './queues.js';
 import { takeQueueTurn } from './turns.js';
 import { within } from '#platform/with-timeout.js';
@@ -63,10 +65,22 @@ export interface AccountJobInput<P> {
  * Whose jobs a caller sees: the account's; a client (folderIds set) only the ones it started, as
  * another person's job may name links outside its folders (docs/decisions/0412).
  */
-export type JobViewer = Pick<Principal, 'accountId' | 'folderIds' | 'userId' | 'keyId'>;
+export type JobViewer = Pick<Principal, 'accountId' | 'folderIds' | 'userId' | 'keyId' | 'role' | 'scopes'>;
+
+/**
+ * The job kinds whose record and file only those who may start them see: the audit log's export
+ * is for owners and admins with the whole key (POST /audit-events/export, decision 0405), and its
+ * CSV is the whole log.
+ */
+const ADMIN_ONLY_JOBS = ['audit-export'];
+
+const mayAudit = (who: JobViewer) => roleAtLeast(who.role, 'admin') && hasScope(who.scopes, 'all');
+const mayView = (who: JobViewer, type: string) => mayAudit(who) || !ADMIN_ONLY_JOBS.includes(type);
 
 function jobsOf(who: JobViewer): SQL {
-  const account = eq(jobs.accountId, who.accountId);
+  const account = mayAudit(who)
+    ? eq(jobs.accountId, who.accountId)
+    : and(eq(jobs.accountId, who.accountId), notInArray(jobs.type, ADMIN_ONLY_JOBS))!;
   if (who.folderIds === null) return account;
   const starter = who.userId ?? who.keyId;
   return starter === null ? sql`false` : and(account, eq(jobs.startedBy, starter))!;
@@ -117,7 +131,7 @@ export async function getJobView(db: Database, who: JobViewer, id: string): Prom
           .select()
           .from(jobs)
           .where(and(eq(jobs.id, id), jobsOf(who)));
-  if (!row) throw new NotFoundError('Job');
+  if (!row || !mayView(who, row.type)) throw new NotFoundError('Job');
   return jobView(row);
 }
 

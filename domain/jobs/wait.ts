@@ -105,9 +105,11 @@ export class JobWaiter {
         // The one place a stored result gets its type back: it is what queue N's processor answered,
         // and QueueProcessor<N> (queues.ts) makes that processor answer JobResults[N].
         // The job this request started: read in its account, whoever the caller is.
-        const view = (await getJobView(this.opts.db, { accountId, folderIds: null, userId: null, keyId: null }, jobId)) as JobView<
-          JobResults[N]
-        >;
+        const view = (await getJobView(
+          this.opts.db,
+          { accountId, folderIds: null, userId: null, keyId: null, role: 'owner', scopes: ['all'] },
+          jobId,
+        )) as JobView<JobResults[N]>;
         const left = deadline - Date.now();
         if (view.state === 'completed' || view.state === 'failed' || ready?.(view) || left <= 0 || this.stopping) return view;
         // An event that came while the row was being read is not lost: `woken` is checked first.

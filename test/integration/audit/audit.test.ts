@@ -376,6 +376,32 @@ describe('export and retention', () => {
     expect(everything.body.split('\r\n').filter(Boolean)).toHaveLength(4);
   });
 
+  it("the export's job and file are the log's readers' only: other members and narrow keys see no trace of it", async () => {
+    const account = await createTestAccount(api.ctx, { plan: 'pro' });
+    expect((await call(api.app, account.key, 'POST', '/api/v1/audit-events/export')).statusCode).toBe(200);
+    const jobsSeenBy = async (
+      get: (path: string) => Promise<{ statusCode: number; json(): { data: Array<{ id: string; type: string }> } }>,
+    ) => (await get('/api/v1/jobs')).json().data.filter((j) => j.type === 'audit-export');
+    const [job] = await jobsSeenBy((path) => call(api.app, account.key, 'GET', path));
+    expect(job).toBeDefined();
+    const admin = await signInAs(account.accountId, 'admin');
+    expect(await jobsSeenBy((path) => callAs(api.app, admin, 'GET', path))).toHaveLength(1);
+    expect((await callAs(api.app, admin, 'GET', `/api/v1/jobs/${job!.id}/download`)).statusCode).toBe(200);
+    const owner = await createTestPerson(api.ctx, account.accountId, 'owner');
+    const narrowKey = (
+      await createApiKey(api.ctx.db, { accountId: account.accountId, createdByUserId: owner.userId, scopes: ['links.read'] })
+    ).key;
+    const others = { editor: await signInAs(account.accountId, 'editor'), viewer: await signInAs(account.accountId, 'viewer') };
+    for (const [who, get] of [
+      ...Object.entries(others).map(([role, cookie]) => [role, (path: string) => callAs(api.app, cookie, 'GET', path)] as const),
+      ['a links.read key', (path: string) => call(api.app, narrowKey, 'GET', path)] as const,
+    ]) {
+      expect(await jobsSeenBy(get), who).toEqual([]);
+      for (const path of [`/api/v1/jobs/${job!.id}`, `/api/v1/jobs/${job!.id}/download`])
+        expect((await get(path)).statusCode, `${who} ${path}`).toBe(404);
+    }
+  });
+
   it('events older than AUDIT_RETENTION_DAYS are pruned by the maintenance queue', async () => {
     const account = await createTestAccount(api.ctx, { plan: 'pro' });
     const actor = { accountId: account.accountId, keyId: account.keyId, userId: null };
