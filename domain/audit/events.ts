@@ -87,16 +87,31 @@ function encodeCursor(atText: string, id: string): string {
   return Buffer.from(JSON.stringify([atText, id])).toString('base64url');
 }
 
+/**
+ * A time as Postgres writes a timestamptz (`2026-11-29 21:30:40.123456+00`), and one it can read
+ * back: a shape alone let a forged cursor's month 13 reach the query, and its error was a 500.
+ */
+function isPostgresTime(text: string): boolean {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d{1,6})?[+-](\d\d)(:(\d\d))?$/.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second, offsetHours] = [1, 2, 3, 4, 5, 6, 8].map((i) => Number(m[i]));
+  const date = new Date(Date.UTC(year!, month! - 1, day));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day &&
+    hour! < 24 &&
+    minute! < 60 &&
+    second! < 60 &&
+    offsetHours! < 16 &&
+    Number(m[10] ?? 0) < 60
+  );
+}
+
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(value[0]) &&
-      isUuid(value[1])
-    )
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && isPostgresTime(value[0]) && isUuid(value[1]))
       return [value[0], value[1]];
   } catch {
     // Falls through to the 400.

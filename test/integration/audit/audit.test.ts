@@ -328,7 +328,11 @@ describe('reading', () => {
     const later = (await call(api.app, account.key, 'GET', `/api/v1/audit-events?from=${new Date(at.getTime() + 1).toISOString()}`)).json();
     expect(later.data.every((e: EventRow) => e.entity === 'link')).toBe(true);
 
-    for (const bad of ['cursor=abc', 'limit=201', 'limit=0', 'entity=user', 'from=yesterday', 'actor=me']) {
+    // Forged cursors of the right shape: a month 13, a 30 February, an hour 99.
+    const forged = ['2026-13-45 10:00:00+00', '2026-02-30 10:00:00+00', '2026-01-01 99:00:00+00'].map(
+      (at) => `cursor=${Buffer.from(JSON.stringify([at, '00000000-0000-4000-8000-000000000000'])).toString('base64url')}`,
+    );
+    for (const bad of ['cursor=abc', ...forged, 'limit=201', 'limit=0', 'entity=user', 'from=yesterday', 'actor=me']) {
       const res = await call(api.app, account.key, 'GET', `/api/v1/audit-events?${bad}`);
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().code).toBe('validation_failed');
