@@ -209,7 +209,8 @@ export async function mailInvitation(db: Database, mailer: Mailer, invitation: I
 }
 
 /** The live invitation of a token: 404 `invitation_not_found` (unknown, spent, revoked), 409 `invitation_expired`. */
-async function liveInvitation(db: Database, token: string): Promise<InvitationRow> {
+/** The invitation of `token`, while it can still be accepted: else 404 `invitation_not_found` or 409 `invitation_expired`. */
+export async function liveInvitation(db: Database, token: string): Promise<InvitationRow> {
   const [row] = isLinkToken(token)
     ? await db
         .select()
@@ -238,17 +239,17 @@ export async function lookupInvitation(db: Database, token: string) {
 }
 
 /**
- * Accepts the invitation of `token`: the person with its address (made now with `password`, or
- * the one who has it, whose password it must be: 401 `invalid_credentials`) joins the account.
+ * Accepts `seen` (liveInvitation's answer): the person with its address (made now with `password`,
+ * or the one who has it, whose password it must be: 401 `invalid_credentials`) joins the account.
  * Someone who is already a member keeps their membership. One use: of two acceptances of one
  * token, the second is a 404.
  */
 export async function acceptInvitation(
   db: Database,
-  input: { token: string; password: string; name?: string | null; totp?: string | null },
+  seen: InvitationRow,
+  input: { password: string; name?: string | null; totp?: string | null },
   twoFactor: TwoFactorKey,
 ) {
-  const seen = await liveInvitation(db, input.token);
   const [known] = await db.select({ id: users.id }).from(users).where(eq(users.emailKey, seen.emailKey));
   // Joining signs the person in: an existing person proves both steps, as at sign-in.
   if (known) await checkSecondFactor(db, twoFactor, await checkPassword(db, seen.email, input.password), input.totp, new Date());

@@ -1,6 +1,6 @@
 /** The invited person's side: what the link is for, and accepting it (public: they have no session yet). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptInvitation, lookupInvitation } from '#domain/people/invitations.js';
+import { acceptInvitation, liveInvitation, lookupInvitation } from '#domain/people/invitations.js';
 import { twoFactorKey } from '#domain/people/two-factor.js';
 import { announceMemberChange } from '#domain/people/users.js';
 import { serverSecret } from '#platform/config/secrets.js';
@@ -44,8 +44,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       // Failures count against the invited address, as at sign-in: a fresh invitation of the
       // same address is no fresh set of guesses at its password.
-      const { email } = await lookupInvitation(db, request.body.token);
-      const { user, accountId } = await limit.guard(email, request.ip, () => acceptInvitation(db, request.body, totpKey), [
+      const seen = await liveInvitation(db, request.body.token);
+      const { user, accountId } = await limit.guard(seen.email, request.ip, () => acceptInvitation(db, seen, request.body, totpKey), [
         'invalid_credentials',
         'totp_invalid',
       ]);
