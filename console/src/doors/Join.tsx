@@ -105,6 +105,11 @@ function JoinForm({ token, invitation, onSignedIn }: { token: string; invitation
           error={errors.password}
           hint={existing ? undefined : NEW_PASSWORD_HINT}
         />
+        {existing && (
+          <p class="door-aside">
+            <a href="#/forgot-password">Forgot password?</a>
+          </p>
+        )}
         {code !== null && (
           <DoorField
             id="totp"
@@ -118,11 +123,6 @@ function JoinForm({ token, invitation, onSignedIn }: { token: string; invitation
             error={errors.code}
             hint="Two-factor authentication is on: the 6-digit code from your authenticator app, or one of your recovery codes."
           />
-        )}
-        {existing && (
-          <p class="door-aside">
-            <a href="#/forgot-password">Forgot password?</a>
-          </p>
         )}
         <FormError message={errors.form} />
         <SubmitButton busy={busy} label={existing ? 'Accept and sign in' : 'Join'} busyLabel="Joining…" />
