@@ -884,13 +884,18 @@ describe('a worker killed with SIGKILL mid-export', () => {
     return { lockGoneMs, takenOverMs: job.processedOn !== before ? Date.now() - killedAt : null };
   }
 
-  /** A dead worker's job is started again within about JOB_LOCK_MS: one stalled check after its lock expired. */
+  /**
+   * A dead worker's job is started again within about JOB_LOCK_MS: one stalled check after its
+   * lock expired, not BullMQ's default 30 s check nor never. The slack is for the machine, not the
+   * design: a worker just given CPU again (SIGCONT) beside another test file's load took 3.6 s to
+   * fetch the job in a CI run (1.47 s seen beside browser tests). How fast takeover is belongs in
+   * a benchmark; this checks that it happens within the lock's own time scale.
+   */
+  const TAKEOVER_SLACK_MS = 8000;
   function expectPromptTakeover(t: { lockGoneMs: number; takenOverMs: number | null }, what: string) {
     expect(t.takenOverMs, what).not.toBeNull();
-    // 2 s for a busy machine (polling every 20 ms, a worker's next fetch; 1.47 s seen beside
-    // other sessions' browser tests).
-    expect(t.takenOverMs! - t.lockGoneMs, what).toBeLessThanOrEqual(stalledInterval + 2000);
-    expect(t.takenOverMs, what).toBeLessThanOrEqual(LOCK_MS + stalledInterval + 2000);
+    expect(t.takenOverMs! - t.lockGoneMs, what).toBeLessThanOrEqual(stalledInterval + TAKEOVER_SLACK_MS);
+    expect(t.takenOverMs, what).toBeLessThanOrEqual(LOCK_MS + stalledInterval + TAKEOVER_SLACK_MS);
   }
 
   /**
