@@ -19,21 +19,6 @@ const INFRASTRUCTURE_PACKAGES =
 const INFRASTRUCTURE_CORE = '^(fs|fs/promises|child_process|worker_threads|cluster|net|tls|http|https|http2|dgram|os)$';
 
 /**
- * Counted exceptions to domain-no-queue-client: the domain's jobs code still speaks BullMQ's types
- * and classes. The list may only shrink; a file leaves it when its queue work moves to infra/.
- */
-const BULLMQ_IN_DOMAIN = [
-  '^domain/jobs/queues\\.ts$',
-  '^domain/jobs/records\\.ts$',
-  '^domain/jobs/turns\\.ts$',
-  '^domain/jobs/files\\.ts$',
-  '^domain/jobs/wait\\.ts$',
-  '^domain/jobs/worker-options\\.ts$',
-  '^domain/bulk/idempotency\\.ts$',
-  '^domain/scans/scan-jobs\\.ts$',
-];
-
-/**
  * Counted exceptions to domain-sql-through-drizzle: the modules that run SQL of their own on the
  * pool (the scan path's hot statements, the ingester's COPY, the export's cursor), and the
  * database handle that carries the pool. The list may only shrink.
@@ -72,14 +57,7 @@ module.exports = {
       severity: 'error',
       comment: 'The domain touches no driver, thread, process, file or socket itself: platform/ and infra/ do (decision 0421).',
       from: { path: '^domain/' },
-      to: { path: [INFRASTRUCTURE_PACKAGES, INFRASTRUCTURE_CORE], pathNot: '^node_modules/bullmq/' },
-    },
-    {
-      name: 'domain-no-queue-client',
-      severity: 'error',
-      comment: 'BullMQ stays out of the domain but for the counted files in BULLMQ_IN_DOMAIN (decision 0421).',
-      from: { path: '^domain/', pathNot: BULLMQ_IN_DOMAIN },
-      to: { path: '^node_modules/bullmq/' },
+      to: { path: [INFRASTRUCTURE_PACKAGES, INFRASTRUCTURE_CORE] },
     },
     {
       name: 'domain-sql-through-drizzle',
@@ -141,12 +119,6 @@ module.exports = {
   // A listed exception that no longer imports what it is excused for must leave its list: the
   // counts in decision 0421 only go down.
   required: [
-    {
-      name: 'bullmq-exception-still-used',
-      severity: 'error',
-      module: { path: BULLMQ_IN_DOMAIN },
-      to: { path: '^node_modules/bullmq/' },
-    },
     {
       name: 'raw-sql-exception-still-used',
       severity: 'error',

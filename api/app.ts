@@ -8,11 +8,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequ
 import helmet from '@fastify/helmet';
 import { CONSOLE_DIST_DIR } from '#console/build.js';
 import { checkReadiness } from '#infra/context.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { gracefulHttp } from '#platform/http/graceful.js';
 import { OneLinePerRequest } from '#platform/http/request-log.js';
 import { keepTickObjectShape } from '#platform/http/tick-object-shape.js';
-import { JobWaiter } from '#domain/jobs/wait.js';
+import { JobWaiter } from '#infra/jobs/job-waiter.js';
 import { createRoleMetrics, observePostgresPool, observeQrRenderer, type RoleMetrics } from '#platform/metrics/index.js';
 import { registerHttpMetrics } from '#platform/metrics/http.js';
 import { ProxyTrust, warnOfUntrustedForwarding } from '#platform/net/client-identity.js';

@@ -1,5 +1,5 @@
 /**
- * The api half of the "answer now or 202" contract (domain/jobs/wait.ts): a heavy endpoint queues
+ * The api half of the "answer now or 202" contract (infra/jobs/job-waiter.ts): a heavy endpoint queues
  * its job, waits as the client's `Prefer` header and JOB_WAIT_MS allow, and answers the finished
  * job itself, or 202 `{jobId, state, statusUrl}` with `Location` so the client polls
  * GET /jobs/:jobId. A job that failed is a 503 with its one-line error, never a stack.
@@ -7,12 +7,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { JOB_STATES } from '#domain/schema.js';
-import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '#domain/bulk/idempotency.js';
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf, requestHash, startIdempotentJob } from '#infra/jobs/bulk-idempotency.js';
 import { jobStatusUrl, type JobFile } from '#domain/jobs/files.js';
-import type { AccountJobPayload, AccountQueueName, JobResults } from '#domain/jobs/queues.js';
-import { enqueueAccountJob, type JobView } from '#domain/jobs/records.js';
+import type { AccountJobPayload, AccountQueueName, JobResults } from '#domain/jobs/job-kinds.js';
+import { type JobView } from '#domain/jobs/records.js';
+import { enqueueAccountJob } from '#infra/jobs/account-jobs.js';
 import { actorIdOf } from '#domain/accounts/api-keys.js';
-import { JobFailedError, parsePrefer, waitMsFor } from '#domain/jobs/wait.js';
+import { JobFailedError, parsePrefer, waitMsFor } from '#infra/jobs/job-waiter.js';
 
 export const acceptedJobResponse = z
   .object({
@@ -44,7 +45,7 @@ export const IDEMPOTENCY_DESCRIPTION =
 
 /**
  * The request's job: queued now, or, when the request carries an Idempotency-Key, the job the key
- * already started (domain/bulk/idempotency.ts). `request` is what the key's request is compared by.
+ * already started (infra/jobs/bulk-idempotency.ts). `request` is what the key's request is compared by.
  */
 export async function startRequestJob<N extends AccountQueueName>(
   httpRequest: FastifyRequest,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { planQr, renderQrCached, type QrImageInput } from '#domain/qr/qr-images.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 
 /**
  * Answers a QR picture: 304 when the client already holds it (the ETag is the content hash of

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { AppError, ForbiddenError, TooManyRequestsError, type ErrorCode } from '#domain/errors.js';
 import { emailKey } from '#domain/people/emails.js';
 import { landingAccount } from '#domain/people/sign-in.js';

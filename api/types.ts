@@ -3,8 +3,8 @@ import type { PlanFeature } from '#domain/accounts/plans.js';
 import type { AuditEntity } from '#domain/audit/snapshots.js';
 import type { Scope } from '#domain/accounts/scopes.js';
 import type { Role } from '#domain/people/roles.js';
-import type { AppContext } from '#domain/context.js';
-import type { JobWaiter } from '#domain/jobs/wait.js';
+import type { AppContext } from '#infra/context.js';
+import type { JobWaiter } from '#infra/jobs/job-waiter.js';
 import type { Redis } from '#platform/redis/client.js';
 
 /**

@@ -20,7 +20,7 @@ import { links, scans } from '#domain/schema.js';
 import { createAccount } from '#domain/accounts/accounts.js';
 import { createApiKey } from '#domain/accounts/api-keys.js';
 import { createRedis } from '#platform/redis/client.js';
-import { createQueues, closeQueues } from '#domain/jobs/queues.js';
+import { createQueues, closeQueues } from '#infra/jobs/queues.js';
 import {
   buildDist,
   freePort,

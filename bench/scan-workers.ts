@@ -19,7 +19,7 @@ import pg from 'pg';
 import { createDatabase } from '#infra/database.js';
 import { createAccount } from '#domain/accounts/accounts.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
-import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { SCAN_JOB_OPTIONS } from '#infra/scans/scan-jobs.js';
 import { newScanId } from '#domain/scans/scan-id.js';
 import type { ScanEvent } from '#domain/scans/types.js';
 import { batches, untilQueueEmpty } from './scans.js';

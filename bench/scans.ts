@@ -18,7 +18,7 @@ import { createDatabase } from '#infra/database.js';
 import { createAccount } from '#domain/accounts/accounts.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
 import { loadGeo } from '#domain/scans/geo.js';
-import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { SCAN_JOB_OPTIONS } from '#infra/scans/scan-jobs.js';
 import { newScanId } from '#domain/scans/scan-id.js';
 import type { ScanEvent } from '#domain/scans/types.js';
 import { createVisitorDescriber } from '#domain/scans/visitor.js';

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { createDatabase } from '#infra/database.js';
 import { createAccount } from '#domain/accounts/accounts.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
-import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { SCAN_JOB_OPTIONS } from '#infra/scans/scan-jobs.js';
 import { batches, makeScans, seedLinks, untilQueueEmpty } from './scans.js';
 import { commandCpuSeconds, freshDatabase, median, peakRssWhile, printTable, processCpuSeconds, startWorker } from './support.js';
 

@@ -1,11 +1,12 @@
 /**
  * The composition root every process (api, redirect, worker, CLI) is built by: config, logger,
- * database, Redis, queues, object storage, QR rendering and mail, made into the AppContext
- * (domain/context.ts) that entry layers create once and pass down.
+ * database, Redis, queues, object storage, QR rendering and mail, made into the AppContext that
+ * entry layers create once and pass down. A use case is given the part of it the domain knows
+ * (DomainContext, domain/context.ts): everything but the job queues.
  */
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '#domain/context.js';
-import { closeQueues, createQueues } from '#domain/jobs/queues.js';
+import type { DomainContext } from '#domain/context.js';
+import { closeQueues, createQueues, type Queues } from './jobs/queues.js';
 import type { Config } from '#platform/config/index.js';
 import type { PoolLimits } from '#platform/database/pool.js';
 import { createLogger, type Logger } from '#platform/logger.js';
@@ -15,6 +16,11 @@ import { createStorage, type ObjectStorage } from '#platform/storage/index.js';
 import { within } from '#platform/with-timeout.js';
 import { createDatabase } from './database.js';
 import { createQrRenderer } from './qr/render-pool.js';
+
+export interface AppContext extends DomainContext {
+  /** BullMQ queues, one per job kind (infra/jobs/queues.ts). */
+  queues: Queues;
+}
 
 export async function createContext(config: Config, role: string, logger = createLogger(config, role)): Promise<AppContext> {
   const database = createDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger, poolLimits(config, role));

@@ -7,7 +7,7 @@ import { Gauge } from 'prom-client';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { passwordCookieSecrets } from '#platform/config/secrets.js';
 import { checkReadiness } from '#infra/context.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { gracefulHttp } from '#platform/http/graceful.js';
 import { lingerBeforeClose } from '#platform/http/lingering-close.js';
 import routeTablePlugin from '#platform/http/route-table.js';

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { throttledWarning } from '#platform/logger.js';
 import {
   ACCOUNT_JOB_QUEUES,
@@ -14,12 +14,12 @@ import {
   type JobPayloads,
   type KeptResult,
   type QueueName,
-  type QueueProcessor,
-} from '#domain/jobs/queues.js';
-import { recordGivenUpJob } from '#domain/jobs/records.js';
-import { checkRedisDurability, keepRecovering, requeueLostJobs } from '#domain/jobs/recovery.js';
-import { limitRunningPerAccount } from '#domain/jobs/turns.js';
-import { accountJobWorkerOptions } from '#domain/jobs/worker-options.js';
+} from '#domain/jobs/job-kinds.js';
+import { type QueueProcessor } from '#infra/jobs/queues.js';
+import { recordGivenUpJob } from '#infra/jobs/account-jobs.js';
+import { checkRedisDurability, keepRecovering, requeueLostJobs } from '#infra/jobs/lost-jobs.js';
+import { limitRunningPerAccount } from '#infra/jobs/fair-turns.js';
+import { accountJobWorkerOptions } from '#infra/jobs/worker-options.js';
 import { analyticsExportProcessor } from './processors/analytics-export.js';
 import { auditExportProcessor } from './processors/audit-export.js';
 import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
@@ -44,10 +44,10 @@ export interface RunningWorkers {
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // The scans the scans processor receives tell bulk processors when to step back (domain/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
-  // Account jobs run at most JOB_ACCOUNT_ACTIVE at once per account and kind (domain/jobs/turns.ts).
+  // Account jobs run at most JOB_ACCOUNT_ACTIVE at once per account and kind (infra/jobs/fair-turns.ts).
   const perAccount = <D extends AccountJobData, R>(queue: Queue, processor: Processor<D, R>) =>
     limitRunningPerAccount(ctx.db, queue, ctx.config.JOB_ACCOUNT_ACTIVE, processor);
-  // Each processor is checked against its queue's payload and result (domain/jobs/queues.ts).
+  // Each processor is checked against its queue's payload and result (infra/jobs/queues.ts).
   const processors: { [N in QueueName]: QueueProcessor<N> } = {
     'analytics-export': perAccount(ctx.queues['analytics-export'], analyticsExportProcessor(ctx)),
     'audit-export': perAccount(ctx.queues['audit-export'], auditExportProcessor(ctx)),
@@ -60,7 +60,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),
     // Account jobs run for seconds to minutes: a dead worker's job is taken over about JOB_LOCK_MS
-    // after it died (domain/jobs/worker-options.ts). A bulk insert's retry waits on the cafe row
+    // after it died (infra/jobs/worker-options.ts). A bulk insert's retry waits on the cafe row
     // until Postgres has rolled the dead one's transaction back.
     'analytics-export': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
     'audit-export': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
@@ -91,7 +91,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   // rejects a connection promise nobody awaits ("Connection is closed").
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   await checkRedisDurability(ctx.redis, ctx.logger);
-  // Schedules and jobs a Redis that lost its data no longer holds come back from here (domain/jobs/recovery.ts).
+  // Schedules and jobs a Redis that lost its data no longer holds come back from here (infra/jobs/lost-jobs.ts).
   const recover = async () => {
     await scheduleMaintenance(ctx);
     const requeued = await requeueLostJobs(ctx);

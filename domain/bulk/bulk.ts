@@ -10,7 +10,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { folders, templates } from '../schema.js';
 import { csvRecords } from '../csv.js';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { isUuid } from '#platform/format/ids.js';
 import { firstCodePoints } from '#platform/format/text.js';
 import { AppError, FieldErrorList, type FieldError } from '../errors.js';
@@ -31,7 +31,7 @@ import { assertFolderReachable, type LinkScope } from '../links/scope.js';
  * image that loads, a mode that can encode it). Returns the job's payload, or every problem found.
  */
 export async function prepareBulkJob(
-  ctx: Pick<AppContext, 'db' | 'config' | 'storage'>,
+  ctx: Pick<DomainContext, 'db' | 'config' | 'storage'>,
   scope: LinkScope,
   body: BulkRequest,
 ): Promise<{ payload: BulkGeneratePayload | null; errors: FieldErrorList }> {
@@ -103,7 +103,7 @@ const SLUG_ROUNDS = 10;
  * record order.
  */
 export async function insertBulkLinks(
-  ctx: Pick<AppContext, 'db' | 'config'>,
+  ctx: Pick<DomainContext, 'db' | 'config'>,
   accountId: string,
   jobId: string,
   payload: BulkGeneratePayload,

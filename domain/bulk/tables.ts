@@ -14,7 +14,7 @@ export const idempotencyKeys = pgTable(
   {
     accountId: accountId(),
     key: text('key').notNull(),
-    /** SHA-256 (hex) of the request's canonical form (domain/bulk/idempotency.ts). */
+    /** SHA-256 (hex) of the request's canonical form (infra/jobs/bulk-idempotency.ts). */
     requestHash: text('request_hash').notNull(),
     jobId: uuid('job_id').notNull(),
     createdAt: createdAt(),

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { cafes, links } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { attachFiles, detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '#platform/format/ids.js';
@@ -24,7 +24,7 @@ import { wholeAccount } from '../links/scope.js';
 import type { QrOptions } from '../qr/options.js';
 import type { CafeUpdateInput, ProfileInput, ThemeInput } from './schemas.js';
 
-export type CafeContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
+export type CafeContext = Pick<DomainContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<DomainContext, 'logger'>>;
 
 export type CafeRow = typeof cafes.$inferSelect;
 

@@ -26,7 +26,7 @@ import { and, asc, eq, inArray, isNull, lt, notInArray, sql, type SQL } from 'dr
 import type { Database, Executor } from '../database.js';
 import { fileBlobs, files } from '../schema.js';
 import type { Config } from '#platform/config/index.js';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { isUuid } from '#platform/format/ids.js';
 import { firstCodePoints } from '#platform/format/text.js';
 import { AppError, NotFoundError, ValidationError } from '../errors.js';
@@ -37,7 +37,7 @@ import { sanitizeSvg } from './svg-sanitize.js';
 
 /** The database or a transaction on it: the attach/detach functions run inside the link service's transactions. */
 /** What the file functions need from a process's context (the logger only reports failed clean-ups). */
-export type FilesContext = Pick<AppContext, 'db' | 'config' | 'storage'> & Partial<Pick<AppContext, 'logger'>>;
+export type FilesContext = Pick<DomainContext, 'db' | 'config' | 'storage'> & Partial<Pick<DomainContext, 'logger'>>;
 
 export const UNSUPPORTED_TYPE_MESSAGE = `Unsupported file type; allowed: ${ALLOWED_TYPES_LABEL}`;
 

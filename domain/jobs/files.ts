@@ -4,17 +4,16 @@
  * account, the job id and that name, so a retry of the job overwrites the same object.
  */
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { UnrecoverableError } from 'bullmq';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '#platform/config/index.js';
 import { accounts, jobs } from '../schema.js';
 import { STORAGE_QUOTA_BYTES, type Plan } from '../accounts/plans.js';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { formatStorageSize } from '../files/quota.js';
 import type { ObjectStorage, GetResult, StoredObjectInfo } from '#platform/storage/index.js';
 import { isValidSegment } from '#platform/storage/keys.js';
 import { AppError, NotFoundError } from '../errors.js';
-import { getJobView, type JobViewer } from './records.js';
+import { getJobView, PermanentJobError, type JobViewer } from './records.js';
 import type { Database } from '../database.js';
 
 /** Everything a job stores lives in this folder, and goes with it (domain/jobs/retention.ts). */
@@ -109,16 +108,16 @@ export async function assertJobFilesFit(db: Database, accountId: string): Promis
  * left when they started.
  */
 export async function putJobFile(
-  ctx: Pick<AppContext, 'db' | 'storage'>,
+  ctx: Pick<DomainContext, 'db' | 'storage'>,
   job: { accountId: string; jobId: string; fileName: string },
   body: Readable,
   contentType: string,
 ): Promise<StoredObjectInfo> {
   const { plan, usedBytes } = await jobFileUsage(ctx.db, job.accountId);
   const room = STORAGE_QUOTA_BYTES[plan] - usedBytes;
-  if (room <= 0) throw new UnrecoverableError(quotaMessage(plan, usedBytes));
+  if (room <= 0) throw new PermanentJobError(quotaMessage(plan, usedBytes));
   let written = 0;
-  const overQuota = () => new UnrecoverableError(quotaMessage(plan, usedBytes + written));
+  const overQuota = () => new PermanentJobError(quotaMessage(plan, usedBytes + written));
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       written += chunk.length;

@@ -11,7 +11,7 @@ export type JobState = (typeof JOB_STATES)[number];
  * The durable record of an account's background job (GET /jobs/:jobId); BullMQ holds the work
  * itself. `payload` is the job's input until it ends, and `queuePrefix` the REDIS_NAMESPACE it was
  * queued under, so a job Redis lost (wiped, failed over to an empty replica) is queued again
- * from here, in its own install's queue (domain/jobs/recovery.ts).
+ * from here, in its own install's queue (infra/jobs/lost-jobs.ts).
  */
 export const jobs = pgTable(
   'jobs',
@@ -39,7 +39,7 @@ export const jobs = pgTable(
     index('jobs_unfinished_idx')
       .on(t.createdAt)
       .where(sql`${t.state} in ('queued', 'active')`),
-    // An account's waiting and running jobs of one kind, read whenever one is queued or starts (domain/jobs/turns.ts).
+    // An account's waiting and running jobs of one kind, read whenever one is queued or starts (infra/jobs/fair-turns.ts).
     index('jobs_account_unfinished_idx')
       .on(t.accountId, t.type, t.createdAt.desc())
       .where(sql`${t.state} in ('queued', 'active')`),

@@ -11,7 +11,7 @@ import { files, folders, linkCounters, links, scans, templates } from '../schema
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import { deleteCafeOfLink } from '../cafes/link-deletion.js';
 import { actorIdOf, type Principal } from '../accounts/api-keys.js';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { attachFiles, copyFiles, deleteFilesOfLink, detachFilesNotIn, findAccountFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '#platform/format/ids.js';
@@ -52,7 +52,7 @@ interface LinkCounts {
 /** A link with its counters and the files its data names, oldest first: what get, list and update give. */
 export type LinkWithFiles = LinkRow & LinkCounts & { files: LinkFileRow[] };
 
-export type LinkContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<AppContext, 'logger'>>;
+export type LinkContext = Pick<DomainContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<DomainContext, 'logger'>>;
 
 const BCRYPT_COST = 10;
 const SLUG_ATTEMPTS = 5;

@@ -26,7 +26,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Config } from '#platform/config/index.js';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { findAccountFiles, keepFiles } from '../files/files.js';
 import { sniff, svgRootIndex } from '../files/sniff.js';
 import { sanitizeSvg } from '../files/svg-sanitize.js';
@@ -38,7 +38,7 @@ import type { QrImage } from './render/index.js';
 export type { QrImage };
 export type QrImageContentType = QrImage['contentType'];
 
-export type QrImageContext = Pick<AppContext, 'db' | 'config' | 'storage'>;
+export type QrImageContext = Pick<DomainContext, 'db' | 'config' | 'storage'>;
 
 /**
  * The most pixels a raster centre image may have (2048 × 2048; 16 MB decoded as RGBA). A logo is

@@ -4,7 +4,7 @@
  * A change to any of them is a new key, so the cache is invalidated by content, never by time.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { DomainContext } from '../context.js';
 import { z } from 'zod';
 import { QR_MAX_SIZE, QR_MIN_SIZE, withQrDefaults, type QrOptions, type ResolvedQrOptions } from './options.js';
 import { loadQrImage } from './image-source.js';
@@ -20,7 +20,7 @@ export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 
 const cacheReadFailed = throttledWarning('QR image cache read failed; the image is rendered afresh');
 const cacheWriteFailed = throttledWarning('QR image cache write failed; the image is served, and rendered again next time');
 
-export type QrImagesContext = Pick<AppContext, 'db' | 'config' | 'storage' | 'qr' | 'logger'>;
+export type QrImagesContext = Pick<DomainContext, 'db' | 'config' | 'storage' | 'qr' | 'logger'>;
 
 export interface RenderedQr {
   body: Buffer;
@@ -138,7 +138,7 @@ export const qrImageQuery = z.strictObject({
  */
 export const RENDERER_VERSION = 2;
 
-export async function deleteQrCache(ctx: Pick<AppContext, 'storage'>, accountId: string, owner: string): Promise<void> {
+export async function deleteQrCache(ctx: Pick<DomainContext, 'storage'>, accountId: string, owner: string): Promise<void> {
   const keys: string[] = [];
   for await (const o of ctx.storage.list(qrCachePrefix(accountId, owner))) keys.push(o.key);
   if (keys.length) await ctx.storage.deleteMany(keys);

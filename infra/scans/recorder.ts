@@ -58,7 +58,7 @@ import type pg from 'pg';
 import type { Config } from '#platform/config/index.js';
 import type { Logger } from '#platform/logger.js';
 import { createFailFastRedis, type Redis } from '#platform/redis/client.js';
-import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { SCAN_JOB_OPTIONS } from './scan-jobs.js';
 import { ScanBatchBuilder, scanBatchSize } from '#domain/scans/batch.js';
 import { takeScanBatchAcks } from '#domain/scans/batch-acks.js';
 import type { RecordedScan, ScanBatchPayload } from '#domain/scans/types.js';

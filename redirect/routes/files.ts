@@ -26,7 +26,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createBrotliCompress, createGzip } from 'node:zlib';
 import { fileBlobs, files, links } from '#domain/schema.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import type { ByteRange } from '#platform/storage/index.js';
 import { isUuid } from '#platform/format/ids.js';
 import { findVariant, variantStorageKey } from '#domain/files/image-variants.js';

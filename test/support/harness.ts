@@ -10,7 +10,7 @@ import type { Plan } from '#domain/accounts/plans.js';
 import type { Scope } from '#domain/accounts/scopes.js';
 import { loadConfig } from '#platform/config/index.js';
 import { closeContext, createContext } from '#infra/context.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 
 export interface TestApi {
   app: FastifyInstance;

@@ -3,7 +3,7 @@
  * through the real `POST /api/v1/sessions`: what the console's cookie is.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { call } from './harness.js';
 import { addMembership, createUser } from '#domain/people/users.js';
 import type { ClientAccess, Role } from '#domain/people/roles.js';

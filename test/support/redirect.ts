@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { links, scans } from '#domain/schema.js';
 import { buildRedirectApp } from '#redirect/app.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from './harness.js';
 

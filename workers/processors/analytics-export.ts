@@ -10,10 +10,10 @@
  */
 import { Readable } from 'node:stream';
 import { scansCsv, type AnalyticsExportPayload, type AnalyticsExportResult } from '#domain/analytics/export.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { jobDownloadUrl, putJobFile } from '#domain/jobs/files.js';
-import type { QueueProcessor } from '#domain/jobs/queues.js';
-import { trackAccountJob } from '#domain/jobs/records.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
+import { trackAccountJob } from '#infra/jobs/account-jobs.js';
 
 /** Progress goes to BullMQ (and, throttled again, to the jobs row) at most this often. */
 const PROGRESS_INTERVAL_MS = 250;

@@ -5,10 +5,10 @@
  */
 import { Readable } from 'node:stream';
 import { auditCsv, exportFilters, type AuditExportPayload, type AuditExportResult } from '#domain/audit/export.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { jobDownloadUrl, putJobFile } from '#domain/jobs/files.js';
-import type { QueueProcessor } from '#domain/jobs/queues.js';
-import { trackAccountJob } from '#domain/jobs/records.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
+import { trackAccountJob } from '#infra/jobs/account-jobs.js';
 import { EXPORT_CONTENT_TYPE } from './analytics-export.js';
 
 export function auditExportProcessor(ctx: AppContext): QueueProcessor<'audit-export'> {

@@ -14,11 +14,11 @@ import { AppError } from '#domain/errors.js';
 import { links } from '#domain/schema.js';
 import { bulkManifest, insertBulkLinks, zipEntryName } from '#domain/bulk/bulk.js';
 import type { BulkGeneratePayload, BulkGenerateResult } from '#domain/bulk/job.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { jobDownloadUrl } from '#domain/jobs/files.js';
 import { BulkPacer } from '#domain/jobs/pacing.js';
-import type { QueueProcessor } from '#domain/jobs/queues.js';
-import { publishInterimResult, trackAccountJob } from '#domain/jobs/records.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
+import { publishInterimResult, trackAccountJob } from '#infra/jobs/account-jobs.js';
 import type { ScanTraffic } from '#domain/scans/traffic.js';
 import { QR_ZIP_NAME, writeQrZip } from './qr-render.js';
 

@@ -6,9 +6,9 @@
 import { replaceMenu } from '#domain/cafes/bulk-insert.js';
 import type { CafeBulkInsertPayload } from '#domain/cafes/bulk-insert-schema.js';
 import type { BulkInsertResult } from '#domain/cafes/bulk-insert-schema.js';
-import type { AppContext } from '#domain/context.js';
-import type { QueueProcessor } from '#domain/jobs/queues.js';
-import { trackAccountJob } from '#domain/jobs/records.js';
+import type { AppContext } from '#infra/context.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
+import { trackAccountJob } from '#infra/jobs/account-jobs.js';
 
 export function cafeBulkInsertProcessor(ctx: AppContext): QueueProcessor<'cafe-bulk-insert'> {
   return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, payload, reportProgress) =>

@@ -1,10 +1,11 @@
 import { deactivateExpiredKeys } from '#domain/accounts/api-keys.js';
 import { pruneVisitorDays, rollLinkDays } from '#domain/analytics/rollups.js';
 import { pruneAuditEvents } from '#domain/audit/events.js';
-import { pruneIdempotencyKeys } from '#domain/bulk/idempotency.js';
-import type { AppContext } from '#domain/context.js';
+import { pruneIdempotencyKeys } from '#infra/jobs/bulk-idempotency.js';
+import type { AppContext } from '#infra/context.js';
 import { sweepOrphanFiles } from '#domain/files/files.js';
-import type { MaintenanceJob, QueueProcessor } from '#domain/jobs/queues.js';
+import type { MaintenanceJob } from '#domain/jobs/job-kinds.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { expireFinishedJobs } from '#domain/jobs/retention.js';
 import { maintainScanPartitions } from '#domain/scans/partitions.js';
 

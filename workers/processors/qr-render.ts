@@ -8,11 +8,12 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { links } from '#domain/schema.js';
-import type { AppContext } from '#domain/context.js';
-import type { QrRenderPayload, QrRenderResult, QueueProcessor } from '#domain/jobs/queues.js';
+import type { AppContext } from '#infra/context.js';
+import type { QrRenderPayload, QrRenderResult } from '#domain/jobs/job-kinds.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { BulkPacer } from '#domain/jobs/pacing.js';
 import { jobDownloadUrl, jobFileKey, putJobFile } from '#domain/jobs/files.js';
-import { trackAccountJob } from '#domain/jobs/records.js';
+import { trackAccountJob } from '#infra/jobs/account-jobs.js';
 import { shortUrl } from '#domain/links/slugs.js';
 import { planQr, QR_FORMATS, renderQr, renderQrCached } from '#domain/qr/qr-images.js';
 import type { ScanTraffic } from '#domain/scans/traffic.js';

@@ -6,13 +6,13 @@
  */
 import type { WorkerOptions } from 'bullmq';
 import type { Config } from '#platform/config/index.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { scanBatchSize } from '#domain/scans/batch.js';
 import { ScanIngester } from '#domain/scans/ingest.js';
 import { ScanBatchAcks } from '#domain/scans/batch-acks.js';
-import { scanRetryDelay } from '#domain/scans/scan-jobs.js';
+import { scanRetryDelay } from '#infra/scans/scan-jobs.js';
 import type { ScanTraffic } from '#domain/scans/traffic.js';
-import type { QueueProcessor } from '#domain/jobs/queues.js';
+import type { QueueProcessor } from '#infra/jobs/queues.js';
 
 /** What the processor is built from: the process's config and logger, and the Postgres pool it writes scans with. */
 type ScansProcessorParts = Pick<AppContext, 'config' | 'logger'> & { database: Pick<AppContext['database'], 'pool'> };

@@ -12,7 +12,7 @@ import { prepareBulkJob } from '#domain/bulk/bulk.js';
 import { assertRoomForLinks } from '#domain/links/usage.js';
 import { csvIssuePath, readBulkCsv } from '#domain/bulk/csv.js';
 import { BULK_MAX_RECORDS, BULK_TYPES, type BulkRequest, type BulkType } from '#domain/bulk/schemas.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import type { LinkScope } from '#domain/links/scope.js';
 import type { BulkGeneratePayload } from '#domain/bulk/job.js';
 import { bulkBodySchema, bulkQuerySchema, bulkResultResponse, dryRunResponse } from './schemas.js';

@@ -17,7 +17,7 @@ import {
 } from '#domain/files/files.js';
 import { sniff } from '#domain/files/sniff.js';
 import { cssIsSafe, sanitizeSvg } from '#domain/files/svg-sanitize.js';
-import type { MaintenanceJob } from '#domain/jobs/queues.js';
+import type { MaintenanceJob } from '#domain/jobs/job-kinds.js';
 import { startWorkers } from '#workers/index.js';
 import { maintenanceProcessor } from '#workers/processors/maintenance.js';
 import { multipart, pdfBytes, pngBytes, type Part } from '../../support/fixtures.js';

@@ -2,7 +2,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '#domain/schema.js';
-import { enqueueAccountJob, trackAccountJob } from '#domain/jobs/records.js';
+import { enqueueAccountJob, trackAccountJob } from '#infra/jobs/account-jobs.js';
 import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pollUntil } from '../../support/until.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiApp } from '#api/app.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import type { Logger } from '#platform/logger.js';
 import { startTestApi, type TestApi } from '../../support/harness.js';
 import { captureLogs, type CapturedLogs } from '../../support/logs.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { closeQueues, createQueues, type Queues } from '#domain/jobs/queues.js';
-import { enqueueAccountJob } from '#domain/jobs/records.js';
+import { closeQueues, createQueues, type Queues } from '#infra/jobs/queues.js';
+import { enqueueAccountJob } from '#infra/jobs/account-jobs.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
-import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { SCAN_JOB_OPTIONS } from '#infra/scans/scan-jobs.js';
 import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { addKey, call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pngSize, unzip, zipMethods } from '../../support/images.js';

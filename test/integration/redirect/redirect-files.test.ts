@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildRedirectApp } from '#redirect/app.js';
-import type { AppContext } from '#domain/context.js';
+import type { AppContext } from '#infra/context.js';
 import { findAccountFiles, storeUpload } from '#domain/files/files.js';
 import type { ObjectStorage } from '#platform/storage/index.js';
 import { pdfBytes, pngBytes, uploadFile } from '../../support/fixtures.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '#infra/database.js';
 import type { DatabaseHandle } from '#domain/database.js';
 import { createAccount } from '#domain/accounts/accounts.js';
-import { SCAN_JOB_OPTIONS } from '#domain/scans/scan-jobs.js';
+import { SCAN_JOB_OPTIONS } from '#infra/scans/scan-jobs.js';
 import { decodeScanBatch, encodeScanBatch } from '#domain/scans/batch.js';
 import type { ScanBatchPayload, ScanEvent } from '#domain/scans/types.js';
 import { startEntry, stopProcess } from '../../support/processes.js';

@@ -10,7 +10,7 @@ import { BULK_COLUMNS, sampleCsv, type BulkType } from '#console/src/bulk/column
 import { readCsvText } from '#console/src/bulk/csv.js';
 import { newIdempotencyKey, progressText, reportOf, summaryText } from '#console/src/bulk/report.js';
 import { csvIssuePath, readBulkCsv } from '#domain/bulk/csv.js';
-import { idempotencyKeyOf } from '#domain/bulk/idempotency.js';
+import { idempotencyKeyOf } from '#infra/jobs/bulk-idempotency.js';
 import { bulkBodySchema } from '#api/routes/bulk-generate/schemas.js';
 import { BULK_TYPES, bulkRecordSchemas } from '#domain/bulk/schemas.js';
 import { zodIssuesToFieldErrors } from '#domain/errors.js';

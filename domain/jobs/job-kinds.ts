@@ -1,10 +1,9 @@
 /**
- * The queues every process agrees on, and the payload and result of each job kind, declared once:
- * `Queues` types what api and redirect enqueue, `QueueProcessor` what workers/ processes, so a
- * processor that takes or answers something else does not compile. Adding a job kind means adding
- * it here first.
+ * The job kinds every process agrees on, and the payload and result of each, declared once: the
+ * queues that carry them (infra/jobs/queues.ts) are typed from these, so what api and redirect
+ * enqueue and what a worker's processor takes and answers cannot drift apart. Adding a job kind
+ * means adding it here first.
  */
-import { Queue, type ConnectionOptions, type Processor } from 'bullmq';
 import type { AnalyticsExportPayload, AnalyticsExportResult } from '../analytics/export.js';
 import type { AuditExportPayload, AuditExportResult } from '../audit/export.js';
 import type { BulkInsertResult, CafeBulkInsertPayload } from '../cafes/bulk-insert-schema.js';
@@ -108,25 +107,3 @@ export type AccountJobPayload<N extends AccountQueueName> = NonNullable<JobPaylo
  * batch's 1,200 links) is its jobs row's, so a finished job leaves only small data in Redis.
  */
 export type KeptResult<N extends QueueName> = N extends AccountQueueName ? null : JobResults[N];
-
-export type QueueOf<N extends QueueName> = Queue<JobPayloads[N], KeptResult<N>>;
-export type Queues = { [N in QueueName]: QueueOf<N> };
-/** A processor of queue N: takes its payload, answers what BullMQ keeps of its result. */
-export type QueueProcessor<N extends QueueName> = Processor<JobPayloads[N], KeptResult<N>>;
-
-export function createQueues(connection: ConnectionOptions, prefix: string): Queues {
-  const queue = <N extends QueueName>(name: N): QueueOf<N> => new Queue<JobPayloads[N], KeptResult<N>>(name, { connection, prefix });
-  return {
-    'bulk-generate': queue('bulk-generate'),
-    'cafe-bulk-insert': queue('cafe-bulk-insert'),
-    'analytics-export': queue('analytics-export'),
-    'audit-export': queue('audit-export'),
-    'qr-render': queue('qr-render'),
-    scans: queue('scans'),
-    maintenance: queue('maintenance'),
-  };
-}
-
-export async function closeQueues(queues: Queues): Promise<void> {
-  await Promise.all(Object.values(queues).map((q) => q.close()));
-}

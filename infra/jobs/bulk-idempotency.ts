@@ -10,11 +10,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
-import type { Database } from '../database.js';
-import { idempotencyKeys, jobs } from '../schema.js';
-import { ConflictError, ValidationError } from '../errors.js';
-import { addAccountJob, jobRow, type AccountJobInput } from '../jobs/records.js';
-import { takeQueueTurn } from '../jobs/turns.js';
+import type { Database } from '#domain/database.js';
+import { idempotencyKeys, jobs } from '#domain/schema.js';
+import { ConflictError, ValidationError } from '#domain/errors.js';
+import { type AccountJobInput } from '#domain/jobs/records.js';
+import { addAccountJob, jobRow } from './account-jobs.js';
+import { takeQueueTurn } from './fair-turns.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

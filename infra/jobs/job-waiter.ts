@@ -10,12 +10,12 @@
  * failed by the stalled check).
  */
 import { QueueEvents } from 'bullmq';
-import type { Database } from '../database.js';
+import type { Database } from '#domain/database.js';
 import type { Redis } from '#platform/redis/client.js';
 import { throttledWarning, type Logger } from '#platform/logger.js';
-import { AppError } from '../errors.js';
-import type { JobResults, QueueName } from './queues.js';
-import { getJobView, type JobView } from './records.js';
+import { AppError } from '#domain/errors.js';
+import type { JobResults, QueueName } from '#domain/jobs/job-kinds.js';
+import { getJobView, type JobView } from '#domain/jobs/records.js';
 import { within } from '#platform/with-timeout.js';
 
 /** How often a wait reads the jobs row when no event has woken it. */
@@ -103,7 +103,7 @@ export class JobWaiter {
       for (;;) {
         woken = false;
         // The one place a stored result gets its type back: it is what queue N's processor answered,
-        // and QueueProcessor<N> (queues.ts) makes that processor answer JobResults[N].
+        // and QueueProcessor<N> (infra/jobs/queues.ts) makes that processor answer JobResults[N].
         // The job this request started: read in its account, whoever the caller is.
         const view = (await getJobView(
           this.opts.db,

@@ -7,12 +7,12 @@
  * registers the maintenance schedules again at the same moments (an upsert, idempotent).
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { jobs } from '../schema.js';
-import type { AppContext } from '../context.js';
+import { jobs } from '#domain/schema.js';
+import type { AppContext } from '#infra/context.js';
 import type { Logger } from '#platform/logger.js';
 import type { Redis } from '#platform/redis/client.js';
-import { addAccountJob } from './records.js';
-import { ACCOUNT_JOB_QUEUES, type QueueName } from './queues.js';
+import { addAccountJob } from './account-jobs.js';
+import { ACCOUNT_JOB_QUEUES, type QueueName } from '#domain/jobs/job-kinds.js';
 
 /**
  * Queues again every unfinished job of this install (its REDIS_NAMESPACE) that BullMQ no longer

@@ -21,11 +21,11 @@
  */
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { DelayedError, type Job, type Processor, type Queue } from 'bullmq';
-import type { Database } from '../database.js';
-import { jobs } from '../schema.js';
-import { AppError } from '../errors.js';
-import type { Executor } from '../database.js';
-import type { AccountJobData } from './queues.js';
+import type { Database } from '#domain/database.js';
+import { jobs } from '#domain/schema.js';
+import { AppError } from '#domain/errors.js';
+import type { Executor } from '#domain/database.js';
+import type { AccountJobData } from '#domain/jobs/job-kinds.js';
 import { within } from '#platform/with-timeout.js';
 
 /** BullMQ's highest (last-served) priority. */
