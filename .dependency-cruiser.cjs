@@ -16,6 +16,8 @@ const FASTIFY = '^node_modules/(fastify|@fastify/|fastify-plugin|fastify-type-pr
  */
 const INFRASTRUCTURE_PACKAGES =
   '^node_modules/(pg|pg-[^/]+|bullmq|ioredis|piscina|sharp|maxmind|minio|nodemailer|@napi-rs/canvas|pdfjs-dist|archiver)/';
+/** Server-side packages besides the infrastructure ones: the ORM, the HTTP framework, the logger. */
+const NODE_ONLY_PACKAGES = '^node_modules/(drizzle-orm|fastify|@fastify/|pino|bcrypt|tsx)/';
 const INFRASTRUCTURE_CORE = '^(fs|fs/promises|child_process|worker_threads|cluster|net|tls|http|https|http2|dgram|os)$';
 
 /**
@@ -101,6 +103,14 @@ module.exports = {
       comment: 'The browser console reaches the server only through the generated API client.',
       from: { path: '^console/src/' },
       to: { path: [ENTRIES, INFRA, '^platform/'] },
+    },
+    {
+      name: 'console-browser-safe',
+      severity: 'error',
+      comment:
+        'What the console bundles of the domain runs in a browser: nothing it reaches, however indirectly, needs Node, a driver or a server package (decision 0424).',
+      from: { path: '^console/src/' },
+      to: { reachable: true, path: [INFRASTRUCTURE_PACKAGES, INFRASTRUCTURE_CORE, NODE_ONLY_PACKAGES, '^node:', '^platform/'] },
     },
     {
       name: 'cross-folder-by-alias',

@@ -1,5 +1,3 @@
-import type { SpiceLevel } from './published-menu.js';
-
 /**
  * The words a menu page understands in an item's tags and allergens: the dietary tags it shows as
  * badges and filters by (compared by filterKey),
@@ -60,6 +58,9 @@ export function filterKey(text: string): string {
 export const dietOf = (tag: string): string | null => (filterKey(tag) in DIETS ? filterKey(tag) : null);
 
 /** Spice levels in the page's words. */
+/** How hot a dish is, as a menu row stores it. */
+export type SpiceLevel = 'none' | 'mild' | 'medium' | 'hot' | 'extra_hot';
+
 export const SPICE_LABELS: Readonly<Record<SpiceLevel, string>> = {
   none: 'Not spicy',
   mild: 'Mild',

@@ -12,13 +12,12 @@
  * is keyed by.
  */
 import type { ImageVariant } from '../files/image-variants.js';
+import type { SpiceLevel } from './diets.js';
 import type { Pool, QueryConfig } from '#platform/database/raw.js';
 import type { DayHours } from './opening-hours.js';
 import type { MenuThemeKey } from './themes.js';
 import { DEFAULT_MENU_THEME, MENU_THEMES } from './themes.js';
 import { menuVersionSql } from './menu-version.js';
-
-export type SpiceLevel = 'none' | 'mild' | 'medium' | 'hot' | 'extra_hot';
 
 export interface PublishedItem {
   id: string;

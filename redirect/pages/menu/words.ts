@@ -4,7 +4,7 @@
  * key them.
  */
 import { filterKey } from '#domain/cafes/diets.js';
-import type { SpiceLevel } from '#domain/cafes/published-menu.js';
+import type { SpiceLevel } from '#domain/cafes/diets.js';
 import { pageLocale, type PageLocale } from '../common/locale.js';
 import { ALLERGEN_TEXT, DIET_TEXT, menuText, type MenuTextKey } from './menu-messages.js';
 
