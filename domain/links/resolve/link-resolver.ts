@@ -46,6 +46,8 @@ export interface LinkResolverDeps {
   pool: Pool;
   keys: LinkCacheKeys;
   logger: Logger;
+  /** What time it is, in ms since the epoch: Date.now, or a test's clock that it moves by hand. */
+  now?: () => number;
 }
 
 /** A Redis copy: JSON of a link that went through withSendableDestinations when it was loaded. */
@@ -121,10 +123,14 @@ export class LinkResolver {
   /** Where each answer came from, since the process started (for metrics: the cache's hit ratio). */
   readonly lookups = { local: 0, redis: 0, postgres: 0 };
 
+  private readonly now: () => number;
+
   constructor(
     private readonly deps: LinkResolverDeps,
     private readonly opts: LinkResolverOptions,
-  ) {}
+  ) {
+    this.now = deps.now ?? Date.now;
+  }
 
   /**
    * Subscribes to invalidations (waiting at most `waitMs` for Redis; the subscription completes
@@ -155,7 +161,7 @@ export class LinkResolver {
    * "No such slug" answers are not stretched: they guard Postgres against unknown slugs.
    */
   cached(slug: string): ResolvedLink | null | undefined {
-    const now = Date.now();
+    const now = this.now();
     const entry = this.local.get(slug);
     if (entry) {
       const age = now - entry.checkedAt;
@@ -253,7 +259,7 @@ export class LinkResolver {
           3,
           keys.entry(slug),
           keys.version(slug),
-          keys.missingBudget(Math.floor(Date.now() / (this.opts.missingTtlSeconds * 1000))),
+          keys.missingBudget(Math.floor(this.now() / (this.opts.missingTtlSeconds * 1000))),
           version ?? '',
           source,
           ttl,
@@ -272,7 +278,7 @@ export class LinkResolver {
     if (link) copyDigests.set(link, digest);
     if (epoch !== this.epoch) return link;
     this.forget(slug);
-    const now = Date.now();
+    const now = this.now();
     // Up to half as long again, at random: copies loaded together (a restart, a warm-up) would
     // otherwise be refreshed together, a burst of Redis commands every interval.
     const refreshAt = now + this.opts.subscribedRefreshMs * (1 + Math.random() / 2);

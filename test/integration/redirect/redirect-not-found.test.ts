@@ -104,7 +104,13 @@ describe('unknown slugs per client address', () => {
  * A started resolver of its own, on its own Redis key prefix and connections, with room for 1000
  * links and 20 "no such slug" answers (10 of them new in Redis per minute); `close` deletes its keys.
  */
-async function startResolver(name: string, localTtlMs: number, subscribedRefreshMs = localTtlMs, localMaxBytes = 1 << 20) {
+async function startResolver(
+  name: string,
+  localTtlMs: number,
+  subscribedRefreshMs = localTtlMs,
+  localMaxBytes = 1 << 20,
+  now?: () => number,
+) {
   const prefix = `${stack.api.ctx.config.REDIS_NAMESPACE}-${name}-${Date.now()}`;
   const keys = linkCacheKeys(prefix);
   const redis = createRedis(stack.api.ctx.config.REDIS_URL);
@@ -116,6 +122,7 @@ async function startResolver(name: string, localTtlMs: number, subscribedRefresh
       pool: stack.api.ctx.database.pool,
       keys,
       logger: stack.api.ctx.logger,
+      now,
     },
     {
       localTtlMs,
@@ -151,8 +158,8 @@ describe('the "no such slug" cache is bounded', () => {
       expect(await resolver.resolve(link.slug)).toMatchObject({ slug: link.slug });
       const probes = Array.from({ length: 200 }, randomSlug);
       for (const slug of probes) expect(await resolver.resolve(slug)).toBeNull();
-      // Write-backs are not awaited by resolve.
-      await new Promise((r) => setTimeout(r, 300));
+      // Write-backs are not awaited by resolve, but each was sent on this connection before the
+      // KEYS below, and Redis runs one connection's commands in order.
       const missing = (await redis.keys(`${prefix}:link:*`)).filter((k) => !k.endsWith(`:${link.slug}`));
       expect(missing.length).toBe(10);
       expect(probes.filter((slug) => resolver.cached(slug) === null).length).toBe(20);
@@ -202,42 +209,49 @@ describe('the in-process link cache is bounded in bytes', () => {
 
 describe('the in-process link cache past its time', () => {
   it('serves a link at once and refreshes it behind the scan; an invalidation drops it; without the subscription it is not stretched', async () => {
-    const { keys, redis, subscriber, resolver, close } = await startResolver('stale', 50, 600);
+    // The resolver's clock, moved by hand: its ages and refresh times without waiting for them.
+    let clock = Date.now();
+    const { keys, redis, subscriber, resolver, close } = await startResolver('stale', 50, 600, undefined, () => clock);
     const urlOf = (link: unknown) => (link as { data?: { url?: string } } | null | undefined)?.data?.url;
+    const inRedis = (slug: string) => redis.exists(keys.entry(slug));
     try {
       const link = await stack.createLink({ name: 'Stale', type: 'website', data: { url: 'https://example.com/first' } });
       expect(urlOf(await resolver.resolve(link.slug))).toBe('https://example.com/first');
-      // Changed behind the cache's back (no message), and gone from this resolver's Redis keys.
+      // Changed behind the cache's back (no message), and gone from this resolver's Redis keys
+      // once its write-back has landed.
       await stack.api.ctx.database.pool.query(`update links set meta_data = '{"url":"https://example.com/second"}' where id = $1`, [
         link.id,
       ]);
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(() => inRedis(link.slug)).toBe(1);
       await redis.del(keys.entry(link.slug));
-      await new Promise((r) => setTimeout(r, 100));
       // Past its 50 ms: still answered from memory, and refreshed once 600–900 ms old.
+      clock += 100;
       expect(urlOf(resolver.cached(link.slug))).toBe('https://example.com/first');
+      clock += 900;
       await expect.poll(() => urlOf(resolver.cached(link.slug)), { timeout: 2000 }).toBe('https://example.com/second');
       // A change announced drops the copy at once.
       await redis.publish(keys.channel, link.slug);
       await expect.poll(() => resolver.cached(link.slug), { timeout: 2000 }).toBeUndefined();
       const copy = await resolver.resolve(link.slug);
       expect(urlOf(copy)).toBe('https://example.com/second');
+      await expect.poll(() => inRedis(link.slug)).toBe(1);
       const lookupsBefore = resolver.lookups.redis + resolver.lookups.postgres;
-      // Past its 50 ms but not 600: served, and not looked up again.
-      await new Promise((r) => setTimeout(r, 100));
+      // Past its 50 ms but not 600: served, and not looked up again. A refresh would ask Redis
+      // (which holds the link) on this connection first, so its answer would be counted before
+      // the PING's comes back.
+      clock += 150;
       expect(resolver.cached(link.slug)).toBe(copy);
-      await new Promise((r) => setTimeout(r, 50));
+      await redis.ping();
       expect(resolver.lookups.redis + resolver.lookups.postgres).toBe(lookupsBefore);
       // A refresh (600–900 ms after) that finds the link as it was keeps the same copy (what was made from it stays valid).
-      await new Promise((r) => setTimeout(r, 900));
+      clock += 900;
       resolver.cached(link.slug);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(resolver.lookups.redis + resolver.lookups.postgres).toBeGreaterThan(lookupsBefore);
+      await expect.poll(() => resolver.lookups.redis + resolver.lookups.postgres).toBeGreaterThan(lookupsBefore);
       expect(resolver.cached(link.slug)).toBe(copy);
       // With no subscription a message could be missed: past its time the copy is looked up again.
       subscriber.disconnect();
-      await new Promise((r) => setTimeout(r, 100));
-      expect(resolver.cached(link.slug)).toBeUndefined();
+      clock += 100;
+      await expect.poll(() => resolver.cached(link.slug)).toBeUndefined();
     } finally {
       await close();
     }
