@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { withErrorResponses } from '../../error-responses.js';
+import { API_DESCRIPTION } from './api-conventions.js';
 
 /** The OpenAPI document, generated from the routes' zod schemas; UI at /api/v1/docs, JSON at /api/v1/docs/json. */
 export default fp(async (app) => {
@@ -10,9 +11,7 @@ export default fp(async (app) => {
     openapi: {
       info: {
         title: 'qrlinks API',
-        description:
-          'Dynamic short links with styled QR codes, templates, folders, cafe menus, scan analytics and bulk generation. ' +
-          'Authenticate with `Authorization: Basic <API_KEY>` (the raw key, not base64).',
+        description: API_DESCRIPTION,
         version: '1.0.0',
       },
       servers: [{ url: '/' }],
