@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   job_not_found: 404,
   job_file_not_found: 404,
   link_not_found: 404,
+  domain_not_found: 404,
   template_not_found: 404,
   not_acceptable: 406,
   request_timeout: 408,
@@ -63,6 +64,9 @@ export const ERROR_CODES = {
   invitation_expired: 409,
   already_member: 409,
   setup_done: 409,
+  domain_taken: 409,
+  domain_limit_reached: 409,
+  domain_disabled: 409,
   payload_too_large: 413,
   file_too_large: 413,
   storage_quota_exceeded: 413,
@@ -157,6 +161,7 @@ const NOT_FOUND_CODES = {
   Job: 'job_not_found',
   'Job file': 'job_file_not_found',
   Link: 'link_not_found',
+  Domain: 'domain_not_found',
   Template: 'template_not_found',
 } as const satisfies Record<string, ErrorCodeOf<404>>;
 

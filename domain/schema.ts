@@ -16,3 +16,4 @@ export { cafes, cafeGroups, cafeCategories, cafeItems, SPICE_LEVELS } from './ca
 export { idempotencyKeys } from './bulk/tables.js';
 export { users, memberships, sessions, invitations, passwordResets, setupTokens } from './people/tables.js';
 export { auditEvents } from './audit/tables.js';
+export { domains, DOMAIN_STATES, type DomainState } from './domains/tables.js';

@@ -11,6 +11,7 @@ import type { Config } from '#platform/config/index.js';
 import type { PoolLimits } from '#platform/database/pool.js';
 import { createLogger, type Logger } from '#platform/logger.js';
 import { createMailer } from '#platform/mail/index.js';
+import { DnsResolver } from '#platform/dns/resolver.js';
 import { createRedis } from '#platform/redis/client.js';
 import { createStorage, type ObjectStorage } from '#platform/storage/index.js';
 import { within } from '#platform/with-timeout.js';
@@ -36,7 +37,8 @@ export async function createContext(config: Config, role: string, logger = creat
     perAccountThreads: config.QR_RENDER_ACCOUNT_THREADS,
     timeoutMs: config.QR_RENDER_TIMEOUT_MS,
   });
-  return { config, logger, db: database.db, database, redis, queues, storage, qr, mailer: createMailer(config, logger) };
+  const dns = new DnsResolver({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS });
+  return { config, logger, db: database.db, database, redis, queues, storage, qr, mailer: createMailer(config, logger), dns };
 }
 
 /** The roles that answer requests; any other (the worker, tools, tests' in-process api) gets the longer limit. */

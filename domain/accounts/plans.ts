@@ -33,3 +33,14 @@ export const STORAGE_QUOTA_BYTES: Record<Plan, number> = {
   business: 25 * GIB,
   enterprise: 100 * GIB,
 };
+
+/**
+ * Brand domains an account may add (decision 0425): one for a cafe's own name on the starter
+ * plan, a handful for a marketing team, one per client for an agency.
+ */
+export const DOMAINS_PER_PLAN: Record<Plan, number> = {
+  starter: 1,
+  pro: 5,
+  business: 25,
+  enterprise: 100,
+};

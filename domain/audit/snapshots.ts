@@ -14,6 +14,7 @@ import {
   cafeGroups,
   cafeItems,
   cafes,
+  domains,
   files,
   folders,
   invitations,
@@ -39,6 +40,7 @@ export const AUDIT_ENTITIES = [
   'job',
   'member',
   'invitation',
+  'domain',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -135,6 +137,8 @@ const LOADERS: Partial<Record<AuditEntity, Loader>> = {
   invitation: rowSnapshot(invitations, ['tokenHash', 'emailKey']),
   link: linkSnapshot,
   folder: rowSnapshot(folders, ['createdBy', 'updatedBy']),
+  // What a check saw changes every minute at first; the state it led to is what matters.
+  domain: rowSnapshot(domains, ['observed', 'checkedAt']),
   template: rowSnapshot(templates, []),
   api_key: rowSnapshot(apiKeys, ['keyHash', 'lastUsedAt']),
   file: rowSnapshot(files, ['blobId']),

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { isCidrList } from '../net/ip-ranges.js';
+import { isCidrList, parseAddress } from '../net/ip-ranges.js';
 
 /** Active keys an account may hold unless the operator says otherwise (API_KEYS_MAX_PER_ACCOUNT). */
 export const DEFAULT_MAX_ACTIVE_API_KEYS = 100;
@@ -250,6 +250,29 @@ const envSchema = z
       .default('')
       .refine((v) => splitList(v).every((d) => /^[^\s@,]+\.[^\s@,]+$/.test(d)), 'must be comma-separated domains such as example.com')
       .transform((v) => splitList(v).map((d) => d.toLowerCase())),
+    /**
+     * Brand domains: the addresses (comma-separated IPv4/IPv6) where this service is reached from
+     * the internet. A domain is routed here when its name resolves to these and nothing else;
+     * empty: that check is not made, and ownership alone verifies a domain.
+     */
+    DOMAIN_TARGET_ADDRESSES: z
+      .string()
+      .default('')
+      .refine((v) => splitList(v).every((a) => parseAddress(a) !== null), 'must be comma-separated IP addresses')
+      .transform((v) => splitList(v).map((a) => parseAddress(a)!.toString())),
+    /** Brand domains: the name a subdomain's CNAME may point at instead; unset: the host of SHORT_URL_BASE. */
+    DOMAIN_CNAME_TARGET: z.string().min(1).optional(),
+    /**
+     * The DNS servers brand domains are checked through (comma-separated `ip` or `ip:port`);
+     * empty: the machine's own resolvers.
+     */
+    DNS_SERVERS: z
+      .string()
+      .default('')
+      .refine((v) => splitList(v).every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port')
+      .transform(splitList),
+    /** How long one DNS question of a domain check may take before it counts as unanswered. */
+    DNS_TIMEOUT_MS: wholeNumber(100, 30_000).default(2000),
     /** The role a person signing in with SSO for the first time gets in OIDC_ACCOUNT_ID (never owner). */
     OIDC_DEFAULT_ROLE: z.enum(['admin', 'editor', 'viewer']).default('viewer'),
     /** The account new SSO users join; unset: the only account, when there is exactly one. */
@@ -306,6 +329,13 @@ const envSchema = z
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
     }
   });
+
+/** `1.2.3.4`, `1.2.3.4:53`, `::1` or `[::1]:53`: the forms Node's resolver takes. */
+function isDnsServer(server: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(server);
+  if (bracketed) return parseAddress(bracketed[1]!) !== null;
+  return parseAddress(server) !== null || parseAddress(server.replace(/:\d{1,5}$/, '')) !== null;
+}
 
 function splitList(value: string): string[] {
   return value

@@ -2127,7 +2127,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -2187,7 +2187,7 @@ export interface paths {
                 query?: {
                     /** @description A user id or an API key id: the changes they made */
                     actor?: string;
-                    entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation";
+                    entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain";
                     /** @description The entity's id (a link's `id`, not its slug) */
                     entityId?: string;
                     /** @description A link's id or its slug (dynamic_link_id): that link's events, as entity=link */
@@ -2372,7 +2372,7 @@ export interface paths {
                          */
                         actor?: string;
                         /** @enum {string} */
-                        entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation";
+                        entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain";
                         /** @description The entity's id (a link's `id`, not its slug) */
                         entityId?: string;
                         /** @description A link's id or its slug (dynamic_link_id): that link's events, as entity=link */
@@ -2874,7 +2874,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -3104,7 +3104,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3401,7 +3401,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3563,7 +3563,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3779,7 +3779,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3979,7 +3979,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4243,7 +4243,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4432,7 +4432,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4594,7 +4594,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4783,7 +4783,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4947,7 +4947,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5110,7 +5110,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5270,7 +5270,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5458,7 +5458,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5622,7 +5622,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5815,7 +5815,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5978,7 +5978,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6141,7 +6141,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6301,7 +6301,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6502,7 +6502,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6750,7 +6750,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6766,7 +6766,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -6970,7 +6970,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7165,7 +7165,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7181,7 +7181,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -7383,7 +7383,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7580,7 +7580,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7743,7 +7743,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7887,7 +7887,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8032,7 +8032,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8191,7 +8191,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8590,7 +8590,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -8623,6 +8623,1000 @@ export interface paths {
                              * @enum {string}
                              */
                             code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s domains, newest first, each with the DNS records to set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                hostname: string;
+                                /** @enum {string} */
+                                state: "pending" | "verified" | "misconfigured" | "disabled";
+                                /** @description What the TXT record _qrlinks-challenge.<hostname> must hold */
+                                token: string;
+                                /** @description The DNS records to set, each beside what was found */
+                                records: {
+                                    /** @enum {string} */
+                                    purpose: "ownership" | "routing";
+                                    /** @enum {string} */
+                                    type: "TXT" | "A" | "AAAA" | "CNAME";
+                                    name: string;
+                                    value: string;
+                                    /** @description What the last check found there; null before the first check */
+                                    found: string[] | null;
+                                    ok: boolean | null;
+                                }[];
+                                /** @description Lookups of the last check that got no answer, and why */
+                                errors: {
+                                    [key: string]: string;
+                                };
+                                root_url: string | null;
+                                not_found_url: string | null;
+                                expired_url: string | null;
+                                verified_at: string | null;
+                                checked_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a domain: pending until its TXT record proves it the account’s and it points at the service */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The name, such as links.example.com; unicode names, a port or a trailing dot are normalised away */
+                        hostname: string;
+                        /** @description Where https://<host>/ sends a visitor; null: the service’s page */
+                        root_url?: string | null;
+                        /** @description Where an unknown slug on this host sends a visitor; null: the not-found page */
+                        not_found_url?: string | null;
+                        /** @description Where a paused, expired or used-up link on this host sends a visitor; null: its status page */
+                        expired_url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            hostname: string;
+                            /** @enum {string} */
+                            state: "pending" | "verified" | "misconfigured" | "disabled";
+                            /** @description What the TXT record _qrlinks-challenge.<hostname> must hold */
+                            token: string;
+                            /** @description The DNS records to set, each beside what was found */
+                            records: {
+                                /** @enum {string} */
+                                purpose: "ownership" | "routing";
+                                /** @enum {string} */
+                                type: "TXT" | "A" | "AAAA" | "CNAME";
+                                name: string;
+                                value: string;
+                                /** @description What the last check found there; null before the first check */
+                                found: string[] | null;
+                                ok: boolean | null;
+                            }[];
+                            /** @description Lookups of the last check that got no answer, and why */
+                            errors: {
+                                [key: string]: string;
+                            };
+                            root_url: string | null;
+                            not_found_url: string | null;
+                            expired_url: string | null;
+                            verified_at: string | null;
+                            checked_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A domain, with the DNS records to set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                hostname: string;
+                                /** @enum {string} */
+                                state: "pending" | "verified" | "misconfigured" | "disabled";
+                                /** @description What the TXT record _qrlinks-challenge.<hostname> must hold */
+                                token: string;
+                                /** @description The DNS records to set, each beside what was found */
+                                records: {
+                                    /** @enum {string} */
+                                    purpose: "ownership" | "routing";
+                                    /** @enum {string} */
+                                    type: "TXT" | "A" | "AAAA" | "CNAME";
+                                    name: string;
+                                    value: string;
+                                    /** @description What the last check found there; null before the first check */
+                                    found: string[] | null;
+                                    ok: boolean | null;
+                                }[];
+                                /** @description Lookups of the last check that got no answer, and why */
+                                errors: {
+                                    [key: string]: string;
+                                };
+                                root_url: string | null;
+                                not_found_url: string | null;
+                                expired_url: string | null;
+                                verified_at: string | null;
+                                checked_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a domain; another account may then add the name and prove it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change where the domain sends people, or turn it off or on */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where https://<host>/ sends a visitor; null: the service’s page */
+                        root_url?: string | null;
+                        /** @description Where an unknown slug on this host sends a visitor; null: the not-found page */
+                        not_found_url?: string | null;
+                        /** @description Where a paused, expired or used-up link on this host sends a visitor; null: its status page */
+                        expired_url?: string | null;
+                        /** @description true turns the domain off (nothing answers for it); false turns it on again, to be proved again */
+                        disabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                hostname: string;
+                                /** @enum {string} */
+                                state: "pending" | "verified" | "misconfigured" | "disabled";
+                                /** @description What the TXT record _qrlinks-challenge.<hostname> must hold */
+                                token: string;
+                                /** @description The DNS records to set, each beside what was found */
+                                records: {
+                                    /** @enum {string} */
+                                    purpose: "ownership" | "routing";
+                                    /** @enum {string} */
+                                    type: "TXT" | "A" | "AAAA" | "CNAME";
+                                    name: string;
+                                    value: string;
+                                    /** @description What the last check found there; null before the first check */
+                                    found: string[] | null;
+                                    ok: boolean | null;
+                                }[];
+                                /** @description Lookups of the last check that got no answer, and why */
+                                errors: {
+                                    [key: string]: string;
+                                };
+                                root_url: string | null;
+                                not_found_url: string | null;
+                                expired_url: string | null;
+                                verified_at: string | null;
+                                checked_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the domain now: its records as found, and its state after them */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                hostname: string;
+                                /** @enum {string} */
+                                state: "pending" | "verified" | "misconfigured" | "disabled";
+                                /** @description What the TXT record _qrlinks-challenge.<hostname> must hold */
+                                token: string;
+                                /** @description The DNS records to set, each beside what was found */
+                                records: {
+                                    /** @enum {string} */
+                                    purpose: "ownership" | "routing";
+                                    /** @enum {string} */
+                                    type: "TXT" | "A" | "AAAA" | "CNAME";
+                                    name: string;
+                                    value: string;
+                                    /** @description What the last check found there; null before the first check */
+                                    found: string[] | null;
+                                    ok: boolean | null;
+                                }[];
+                                /** @description Lookups of the last check that got no answer, and why */
+                                errors: {
+                                    [key: string]: string;
+                                };
+                                root_url: string | null;
+                                not_found_url: string | null;
+                                expired_url: string | null;
+                                verified_at: string | null;
+                                checked_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -9036,7 +10030,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -9179,7 +10173,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -9341,7 +10335,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10018,7 +11012,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10233,7 +11227,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10395,7 +11389,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10528,7 +11522,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10812,7 +11806,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10828,7 +11822,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -11005,7 +11999,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11163,7 +12157,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11320,7 +12314,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11336,7 +12330,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -11529,7 +12523,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11545,7 +12539,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -11850,7 +12844,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11979,7 +12973,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11995,7 +12989,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -12154,7 +13148,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12322,7 +13316,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12481,7 +13475,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12640,7 +13634,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12799,7 +13793,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12958,7 +13952,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13117,7 +14111,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13308,7 +14302,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13495,7 +14489,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14173,7 +15167,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14500,7 +15494,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14663,7 +15657,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14887,7 +15881,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15090,7 +16084,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15227,7 +16221,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15374,7 +16368,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15519,7 +16513,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15664,7 +16658,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15809,7 +16803,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15939,7 +16933,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16092,7 +17086,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16276,7 +17270,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16459,7 +17453,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17089,7 +18083,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -17361,7 +18355,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -17529,7 +18523,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -17824,7 +18818,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17840,7 +18834,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -17988,7 +18982,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -18004,7 +18998,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -18503,7 +19497,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -19207,7 +20201,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -19453,7 +20447,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -19469,7 +20463,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };
@@ -20082,7 +21076,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
                             message: string;
                         };
                     };

@@ -1,0 +1,272 @@
+/**
+ * Brand domains through the api, checked against a real DNS server on loopback (dns2): adding
+ * (one stored form, one owner across the service, the plan's count), the records to set beside
+ * what was found, proof by TXT record, routing to the service's addresses (directly or by
+ * CNAME), a verified domain that stops routing here, a DNS server that never answers, and
+ * turning a domain off and on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
+
+const V4 = '203.0.113.10';
+const V6 = '2001:db8::10';
+const DNS_TIMEOUT_MS = 400;
+
+let dns: TestDnsServer;
+let api: TestApi;
+let me: TestAccount;
+let other: TestAccount;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  api = await startTestApi({
+    DNS_SERVERS: dns.address,
+    DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS),
+    DOMAIN_TARGET_ADDRESSES: `${V4},${V6}`,
+    SHORT_URL_BASE: 'https://qr.example.net',
+  });
+  me = await createTestAccount(api.ctx, { plan: 'enterprise' });
+  other = await createTestAccount(api.ctx, { plan: 'enterprise' });
+});
+afterAll(async () => {
+  await api?.close();
+  await dns?.close();
+});
+
+interface DomainBody {
+  id: string;
+  hostname: string;
+  state: string;
+  token: string;
+  records: Array<{ purpose: string; type: string; name: string; value: string; found: string[] | null; ok: boolean | null }>;
+  errors: Record<string, string>;
+  verified_at: string | null;
+  checked_at: string | null;
+}
+
+let n = 0;
+/** A name no other test uses. */
+const fresh = (label = 'links') => `${label}.brand${++n}-${process.pid}.example`;
+
+async function add(acct: TestAccount, hostname: string, extra: Record<string, unknown> = {}) {
+  const res = await call(api.app, acct.key, 'POST', '/api/v1/domains', { hostname, ...extra });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<DomainBody>();
+}
+async function verify(acct: TestAccount, id: string) {
+  const res = await call(api.app, acct.key, 'POST', `/api/v1/domains/${id}/verify`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ data: DomainBody }>().data;
+}
+
+describe('adding a domain', () => {
+  it('stores one form of the name, whatever spelling it came in, and lists it with the records to set', async () => {
+    const base = `brand${++n}-${process.pid}.example`;
+    const domain = await add(me, `MENU.Café.${base}.:443`);
+    expect(domain).toMatchObject({ hostname: `menu.xn--caf-dma.${base}`, state: 'pending', verified_at: null, checked_at: null });
+    expect(domain.token).toMatch(/^qrlinks-[0-9a-f]{32}$/);
+    expect(domain.records).toEqual([
+      {
+        purpose: 'ownership',
+        type: 'TXT',
+        name: `_qrlinks-challenge.menu.xn--caf-dma.${base}`,
+        value: domain.token,
+        found: null,
+        ok: null,
+      },
+      { purpose: 'routing', type: 'A', name: `menu.xn--caf-dma.${base}`, value: V4, found: null, ok: null },
+      { purpose: 'routing', type: 'AAAA', name: `menu.xn--caf-dma.${base}`, value: V6, found: null, ok: null },
+      { purpose: 'routing', type: 'CNAME', name: `menu.xn--caf-dma.${base}`, value: 'qr.example.net', found: null, ok: null },
+    ]);
+    const list = (await call(api.app, me.key, 'GET', '/api/v1/domains')).json<{ data: DomainBody[] }>().data;
+    expect(list.map((d) => d.id)).toContain(domain.id);
+    expect((await call(api.app, me.key, 'GET', `/api/v1/domains/${domain.id}`)).json().data).toMatchObject({ id: domain.id });
+  });
+
+  it('has one owner across the service: another spelling, or another account, is a 409 that names no one', async () => {
+    const hostname = fresh();
+    await add(me, hostname);
+    for (const [acct, spelling] of [
+      [me, hostname.toUpperCase()],
+      [other, `${hostname}.`],
+      [other, `${hostname}:8443`],
+    ] as const) {
+      const res = await call(api.app, acct.key, 'POST', '/api/v1/domains', { hostname: spelling });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        code: 'domain_taken',
+        message: 'This domain is already in use on this service',
+        errors: [{ path: 'hostname', message: 'This domain is already in use on this service' }],
+      });
+    }
+  });
+
+  it('refuses names that cannot be an account’s, saying why', async () => {
+    for (const [hostname, message] of [
+      ['203.0.113.5', 'An IP address cannot be a domain; use a name that points at it'],
+      ['[2001:db8::5]', 'An IP address cannot be a domain; use a name that points at it'],
+      ['localhost', 'localhost names only reach the machine they are typed on'],
+      ['*.example.org', 'Wildcard names cannot be added; add each name on its own'],
+      ['menu.qr.example.net', 'This name belongs to the service itself'],
+    ]) {
+      const res = await call(api.app, me.key, 'POST', '/api/v1/domains', { hostname });
+      expect(res.statusCode, hostname).toBe(400);
+      expect(res.json(), hostname).toMatchObject({ code: 'validation_failed', errors: [{ path: 'hostname', message }] });
+    }
+  });
+
+  it('stops at the plan’s count (one on starter)', async () => {
+    const starter = await createTestAccount(api.ctx, { plan: 'starter' });
+    await add(starter, fresh());
+    const res = await call(api.app, starter.key, 'POST', '/api/v1/domains', { hostname: fresh() });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'domain_limit_reached', message: 'The starter plan allows 1 domain; remove one to add another' });
+  });
+
+  it('another account’s domain, or an id that is not one, is a 404 like a missing one', async () => {
+    const mine = await add(me, fresh());
+    for (const path of [
+      `/api/v1/domains/${mine.id}`,
+      '/api/v1/domains/not-an-id',
+      '/api/v1/domains/00000000-0000-4000-8000-000000000000',
+    ]) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { root_url: 'https://example.org/' }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await call(api.app, other.key, method, path, body);
+        expect(res.statusCode, `${method} ${path}`).toBe(404);
+        expect(res.json()).toEqual({ code: 'domain_not_found', message: 'Domain not found' });
+      }
+      const check = await call(api.app, other.key, 'POST', `${path}/verify`);
+      expect(check.statusCode).toBe(404);
+    }
+    expect((await call(api.app, me.key, 'GET', `/api/v1/domains/${mine.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('checking a domain', () => {
+  it('is verified once its TXT record holds its token and it resolves to the service only; the answer shows what was found', async () => {
+    const domain = await add(me, fresh());
+    const host = domain.hostname;
+
+    let seen = await verify(me, domain.id);
+    expect(seen.state).toBe('pending');
+    expect(seen.checked_at).not.toBeNull();
+    expect(seen.records.map((r) => [r.type, r.found, r.ok])).toEqual([
+      ['TXT', [], false],
+      ['A', [], false],
+      ['AAAA', [], false],
+      ['CNAME', [], false],
+    ]);
+
+    // Proved, but pointing elsewhere: still pending, and the answer says where it points.
+    dns.zone.set(`_qrlinks-challenge.${host}`, { TXT: ['v=spf1 -all', domain.token] });
+    dns.zone.set(host, { A: ['198.51.100.7'] });
+    seen = await verify(me, domain.id);
+    expect(seen.state).toBe('pending');
+    expect(seen.records[0]).toMatchObject({ type: 'TXT', found: ['v=spf1 -all', domain.token], ok: true });
+    expect(seen.records[1]).toMatchObject({ type: 'A', value: V4, found: ['198.51.100.7'], ok: false });
+
+    // One of ours and one stray address: some visitors would land elsewhere, so not yet.
+    dns.zone.set(host, { A: [V4, '198.51.100.7'] });
+    expect((await verify(me, domain.id)).state).toBe('pending');
+
+    dns.zone.set(host, { A: [V4], AAAA: [V6] });
+    seen = await verify(me, domain.id);
+    expect(seen.state).toBe('verified');
+    expect(seen.verified_at).not.toBeNull();
+    expect(seen.records.slice(0, 3).map((r) => [r.type, r.found, r.ok])).toEqual([
+      ['TXT', ['v=spf1 -all', domain.token], true],
+      ['A', [V4], true],
+      ['AAAA', [V6], true],
+    ]);
+    const verifiedAt = seen.verified_at;
+
+    // The TXT record may go once proved; pointing away makes it misconfigured, not removed.
+    dns.zone.delete(`_qrlinks-challenge.${host}`);
+    dns.zone.set(host, { A: ['198.51.100.7'] });
+    seen = await verify(me, domain.id);
+    expect(seen.state).toBe('misconfigured');
+    dns.zone.set(host, { A: [V4] });
+    seen = await verify(me, domain.id);
+    expect(seen.state).toBe('verified');
+    expect(seen.verified_at).toBe(verifiedAt);
+  });
+
+  it('a subdomain may point at the service by CNAME', async () => {
+    const domain = await add(me, fresh('menu'));
+    dns.zone.set('qr.example.net', { A: [V4] });
+    dns.zone.set(`_qrlinks-challenge.${domain.hostname}`, { TXT: [domain.token] });
+    dns.zone.set(domain.hostname, { CNAME: 'qr.example.net' });
+    const seen = await verify(me, domain.id);
+    expect(seen.state).toBe('verified');
+    expect(seen.records.find((r) => r.type === 'CNAME')).toMatchObject({ found: ['qr.example.net'], ok: true });
+  });
+
+  it('a TXT record holding another account’s token proves nothing', async () => {
+    const theirs = await add(other, fresh());
+    const mine = await add(me, fresh());
+    dns.zone.set(`_qrlinks-challenge.${mine.hostname}`, { TXT: [theirs.token] });
+    dns.zone.set(mine.hostname, { A: [V4] });
+    const seen = await verify(me, mine.id);
+    expect(seen.state).toBe('pending');
+    expect(seen.records[0]).toMatchObject({ found: [theirs.token], ok: false });
+  });
+
+  it('a DNS server that never answers costs the check its timeout, and the answer says so', async () => {
+    const domain = await add(me, fresh());
+    dns.silence(domain.hostname);
+    dns.silence(`_qrlinks-challenge.${domain.hostname}`);
+    const started = Date.now();
+    const seen = await verify(me, domain.id);
+    // Bounded by the timeout (asked in parallel), not hung: a generous ceiling for a slow machine.
+    expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS * 10);
+    expect(seen.state).toBe('pending');
+    expect(seen.errors).toEqual({ txt: 'no answer in time', addresses: 'no answer in time', cname: 'no answer in time' });
+  });
+
+  it('a domain turned off is not checked, and turned on again must be proved again', async () => {
+    const domain = await add(me, fresh());
+    dns.zone.set(`_qrlinks-challenge.${domain.hostname}`, { TXT: [domain.token] });
+    dns.zone.set(domain.hostname, { A: [V4] });
+    expect((await verify(me, domain.id)).state).toBe('verified');
+
+    const off = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, {
+      disabled: true,
+      root_url: 'https://brand.example/',
+    });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().data).toMatchObject({ state: 'disabled', root_url: 'https://brand.example/' });
+    const refused = await call(api.app, me.key, 'POST', `/api/v1/domains/${domain.id}/verify`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ code: 'domain_disabled', message: 'This domain is turned off; turn it on to check it again' });
+
+    const on = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, { disabled: false });
+    expect(on.json().data).toMatchObject({ state: 'pending', verified_at: null });
+    expect((await verify(me, domain.id)).state).toBe('verified');
+  });
+
+  it('a released name can be added by another account, with a new token to prove', async () => {
+    const first = await add(me, fresh());
+    expect((await call(api.app, me.key, 'DELETE', `/api/v1/domains/${first.id}`)).json()).toEqual({ message: 'Domain deleted' });
+    const second = await add(other, first.hostname);
+    expect(second.token).not.toBe(first.token);
+    dns.zone.set(`_qrlinks-challenge.${first.hostname}`, { TXT: [first.token] });
+    dns.zone.set(first.hostname, { A: [V4] });
+    expect((await verify(other, second.id)).state).toBe('pending');
+  });
+});
+
+describe('where a domain sends people', () => {
+  it('takes http(s) URLs or null, and refuses anything else at its field', async () => {
+    const domain = await add(me, fresh(), { not_found_url: 'https://brand.example/404' });
+    const bad = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, { expired_url: 'javascript:alert(1)' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'expired_url' }] });
+    const cleared = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, { not_found_url: null });
+    expect(cleared.json().data).toMatchObject({ not_found_url: null, root_url: null, expired_url: null });
+  });
+});
