@@ -9,7 +9,7 @@ import type { Config } from '#platform/config/index.js';
 import { isUniqueViolation } from '#platform/database/pool.js';
 import { isUuid } from '#platform/format/ids.js';
 import type { Database } from '../database.js';
-import { accounts, domains } from '../schema.js';
+import { accounts, domains, type DomainState } from '../schema.js';
 import { DOMAINS_PER_PLAN } from '../accounts/plans.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { HOSTNAME_PROBLEMS, normaliseHostname } from './hostname.js';
@@ -152,10 +152,16 @@ export function configuredTargets(
   };
 }
 
+/** A domain after a check, and the state it left when this check moved it (null: it did not). */
+export interface CheckedDomain {
+  domain: DomainRow;
+  movedFrom: DomainState | null;
+}
+
 /**
  * Looks the domain up now and moves it on: pending to verified once it is proved theirs and
  * routed here; verified to misconfigured when it stops routing here (its links keep answering)
- * and back. A disabled domain is not checked (409).
+ * and back. A disabled domain is not checked (409). Of two checks at once, one moves it.
  */
 export async function checkDomain(
   db: Database,
@@ -163,7 +169,7 @@ export async function checkDomain(
   targets: DomainTargets,
   row: DomainRow,
   now = new Date(),
-): Promise<DomainRow> {
+): Promise<CheckedDomain> {
   if (row.state === 'disabled') throw new DomainDisabledError();
   const seen = await observeDomain(dns, row.hostname, targets, now);
   const state = stateAfterCheck(row.state, isOwned(seen, row.token), isRouted(seen, targets));
@@ -176,10 +182,11 @@ export async function checkDomain(
       verifiedAt: state === 'verified' && row.state === 'pending' ? now : row.verifiedAt,
       updatedAt: state === row.state ? row.updatedAt : now,
     })
-    // Only from the state it was read in: a domain disabled or removed meanwhile stays so.
+    // Only from the state it was read in: a domain disabled, removed or moved by another check meanwhile stays so.
     .where(and(eq(domains.id, row.id), eq(domains.state, row.state)))
     .returning();
-  return updated ?? getDomain(db, row.accountId, row.id);
+  if (!updated) return { domain: await getDomain(db, row.accountId, row.id), movedFrom: null };
+  return { domain: updated, movedFrom: updated.state === row.state ? null : row.state };
 }
 
 class DomainDisabledError extends AppError {

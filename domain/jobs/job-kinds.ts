@@ -39,7 +39,8 @@ export type MaintenanceJob =
   | { kind: 'expire-jobs' }
   | { kind: 'prune-idempotency-keys' }
   | { kind: 'scan-partitions' }
-  | { kind: 'prune-audit-events' };
+  | { kind: 'prune-audit-events' }
+  | { kind: 'check-domains' };
 
 /** What a housekeeping run did: how many rows it changed, under the kind's own word. */
 export type MaintenanceResult =
@@ -48,7 +49,8 @@ export type MaintenanceResult =
   | { pruned: number }
   | { expired: number }
   | { accounts: number; rows: number }
-  | { created: string[]; dropped: string[] };
+  | { created: string[]; dropped: string[] }
+  | { checked: number; moved: number };
 
 /**
  * What BullMQ holds of an account-owned job: its account, nothing more. The job's input (a bulk

@@ -1,5 +1,6 @@
 /**
- * The mails people get: an invitation, a password reset and the notice that a password changed.
+ * The mails people get: an invitation, a password reset, the notice that a password changed, and
+ * the notice that a brand domain of their account changed state.
  * Each is plain text and HTML with the same words. Names (accounts, people) are whatever their
  * owners typed: in HTML they are escaped, and everywhere a line break or other control character
  * in them becomes a space, so a name cannot add lines (or headers) to a mail.
@@ -75,6 +76,47 @@ export function passwordChangedMail(): Mail {
 }
 
 /** "on 6 Dec 2026 at 14:00 UTC": the reader's time zone is not known, so UTC, said so. */
+/**
+ * To an account's owners when a re-check moves a brand domain: it stopped pointing at the service
+ * (its links keep answering once it does again; the records to set are listed beside what was
+ * found), or it points here again.
+ */
+export function domainStateMail({
+  accountName,
+  hostname,
+  state,
+  records,
+  link,
+}: {
+  accountName: string;
+  hostname: string;
+  state: 'verified' | 'misconfigured';
+  /** One line each: the record to set and what was found there. */
+  records: string[];
+  /** The console. */
+  link: string;
+}): Mail {
+  const account = oneLine(accountName);
+  const broken = state === 'misconfigured';
+  const subject = broken
+    ? `${hostname} no longer points at qrlinks (${cut(account)})`
+    : `${hostname} points at qrlinks again (${cut(account)})`;
+  const opening = broken
+    ? `The domain ${hostname} of ${account} no longer resolves to qrlinks only, so some or all of its visitors may not reach its links. Nothing was removed: it works again as soon as its DNS records do.`
+    : `The domain ${hostname} of ${account} resolves to qrlinks again, and its links answer there.`;
+  const lines = records.map(oneLine);
+  return {
+    subject,
+    text: [opening, '', ...(broken ? ['The records to set, beside what was found:', ...lines, ''] : []), 'The console:', link].join('\n'),
+    html: page([
+      paragraph(opening),
+      ...(broken ? [paragraph('The records to set, beside what was found:'), ...lines.map(paragraph)] : []),
+      button(link, 'Open the console'),
+      linkAsText(link),
+    ]),
+  };
+}
+
 function when(at: Date): string {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;

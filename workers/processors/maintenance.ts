@@ -4,6 +4,7 @@ import { pruneAuditEvents } from '#domain/audit/events.js';
 import { pruneIdempotencyKeys } from '#infra/jobs/bulk-idempotency.js';
 import type { AppContext } from '#infra/context.js';
 import { sweepOrphanFiles } from '#domain/files/files.js';
+import { recheckDomains, RECHECK } from '#domain/domains/recheck.js';
 import type { MaintenanceJob } from '#domain/jobs/job-kinds.js';
 import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { expireFinishedJobs } from '#domain/jobs/retention.js';
@@ -46,6 +47,11 @@ export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenan
         if (changes.created.length + changes.dropped.length > 0)
           ctx.logger.info(changes, 'scan partitions made ahead or dropped past retention');
         return changes;
+      }
+      case 'check-domains': {
+        const result = await recheckDomains(ctx);
+        if (result.moved > 0) ctx.logger.info(result, 'brand domains re-checked; some changed state');
+        return result;
       }
       case 'prune-audit-events': {
         const pruned = await pruneAuditEvents(ctx.db, ctx.config.AUDIT_RETENTION_DAYS);
@@ -93,6 +99,11 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     'scan-partitions',
     { every: SCAN_PARTITIONS_MS },
     { name: 'scan-partitions', data: { kind: 'scan-partitions' } satisfies MaintenanceJob, opts },
+  );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'check-domains',
+    { every: RECHECK.freshEveryMs },
+    { name: 'check-domains', data: { kind: 'check-domains' } satisfies MaintenanceJob, opts },
   );
   await ctx.queues.maintenance.upsertJobScheduler(
     'prune-audit-events',

@@ -98,8 +98,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       const row = await getDomain(db, request.principal.accountId, request.params.id);
-      const checked = await checkDomain(db, dns, await checkTargets(dns, config), row);
-      return { data: view(checked) };
+      const { domain } = await checkDomain(db, dns, await checkTargets(dns, config), row);
+      return { data: view(domain) };
     },
   });
 

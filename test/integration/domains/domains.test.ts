@@ -8,19 +8,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
+import { startSmtpServer, type RunningSmtp } from '../../support/smtp.js';
+import { createTestPerson } from '../../support/people.js';
+import { dueDomains, RECHECK, recheckDomains } from '#domain/domains/recheck.js';
+import { scheduleMaintenance } from '#workers/processors/maintenance.js';
 
 const V4 = '203.0.113.10';
 const V6 = '2001:db8::10';
 const DNS_TIMEOUT_MS = 400;
 
 let dns: TestDnsServer;
+let smtp: RunningSmtp;
 let api: TestApi;
 let me: TestAccount;
 let other: TestAccount;
 
 beforeAll(async () => {
   dns = await startDnsServer();
+  smtp = await startSmtpServer();
   api = await startTestApi({
+    SMTP_URL: smtp.url,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS),
     DOMAIN_TARGET_ADDRESSES: `${V4},${V6}`,
@@ -32,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
   await dns?.close();
+  await smtp?.close();
 });
 
 interface DomainBody {
@@ -268,5 +276,62 @@ describe('where a domain sends people', () => {
     expect(bad.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'expired_url' }] });
     const cleared = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, { not_found_url: null });
     expect(cleared.json().data).toMatchObject({ not_found_url: null, root_url: null, expired_url: null });
+  });
+});
+
+describe('re-checks by the worker', () => {
+  const minutes = (n: number) => n * 60_000;
+
+  it('look at a new domain every minute for its first hour, a misconfigured one every ten minutes, the rest hourly', async () => {
+    const domain = await add(me, fresh());
+    const createdAt = Date.parse((await call(api.app, me.key, 'GET', `/api/v1/domains/${domain.id}`)).json().data.created_at);
+    const isDue = async (when: Date) => (await dueDomains(api.ctx.db, when)).some((d) => d.id === domain.id);
+    // Never checked: due at once.
+    expect(await isDue(new Date(createdAt))).toBe(true);
+    await verify(me, domain.id);
+    const checked = Date.parse((await call(api.app, me.key, 'GET', `/api/v1/domains/${domain.id}`)).json().data.checked_at);
+    const after = (ms: number) => new Date(checked + ms);
+    expect(await isDue(after(RECHECK.freshEveryMs - 1000))).toBe(false);
+    expect(await isDue(after(RECHECK.freshEveryMs + 1000))).toBe(true);
+    // Checked again past its first hour, still pending: from then on it is looked at hourly.
+    const late = createdAt + RECHECK.freshForMs + minutes(1);
+    await recheckDomains(api.ctx, new Date(late));
+    expect(await isDue(new Date(late + minutes(2)))).toBe(false);
+    expect(await isDue(new Date(late + RECHECK.settledEveryMs + 1000))).toBe(true);
+  });
+
+  it('turn a verified domain that stopped pointing here misconfigured, mail its owners what to fix, and back again', async () => {
+    const acct = await createTestAccount(api.ctx, { plan: 'enterprise', name: 'Aroma Lisboa' });
+    const owner = await createTestPerson(api.ctx, acct.accountId, 'owner');
+    const viewer = await createTestPerson(api.ctx, acct.accountId, 'viewer');
+    const domain = await add(acct, fresh('menu'));
+    dns.zone.set(`_qrlinks-challenge.${domain.hostname}`, { TXT: [domain.token] });
+    dns.zone.set(domain.hostname, { A: [V4] });
+    expect((await verify(acct, domain.id)).state).toBe('verified');
+    const checkedAt = Date.parse((await call(api.app, acct.key, 'GET', `/api/v1/domains/${domain.id}`)).json().data.checked_at);
+
+    // The DNS record now points at another host; an hour on, the re-check sees it.
+    dns.zone.set(domain.hostname, { A: ['198.51.100.7'] });
+    const broken = await recheckDomains(api.ctx, new Date(checkedAt + RECHECK.settledEveryMs + 1000));
+    expect(broken.moved).toBeGreaterThanOrEqual(1);
+    const seen = (await call(api.app, acct.key, 'GET', `/api/v1/domains/${domain.id}`)).json().data;
+    expect(seen.state).toBe('misconfigured');
+    const mail = await smtp.waitForMail((m) => m.to === owner.email && m.subject.includes(domain.hostname));
+    expect(mail.subject).toBe(`${domain.hostname} no longer points at qrlinks (Aroma Lisboa)`);
+    expect(mail.text).toContain(`A ${domain.hostname} → ${V4} (found: 198.51.100.7)`);
+    expect(smtp.received.some((m) => m.to === viewer.email)).toBe(false);
+
+    // Fixed: ten minutes on it is verified again, and the owner is told.
+    dns.zone.set(domain.hostname, { A: [V4] });
+    const fixed = await recheckDomains(api.ctx, new Date(checkedAt + RECHECK.settledEveryMs + RECHECK.misconfiguredEveryMs + 2000));
+    expect(fixed.moved).toBeGreaterThanOrEqual(1);
+    expect((await call(api.app, acct.key, 'GET', `/api/v1/domains/${domain.id}`)).json().data.state).toBe('verified');
+    await smtp.waitForMail((m) => m.to === owner.email && m.subject === `${domain.hostname} points at qrlinks again (Aroma Lisboa)`);
+  });
+
+  it('run every minute on the maintenance queue', async () => {
+    await scheduleMaintenance(api.ctx);
+    const schedulers = await api.ctx.queues.maintenance.getJobSchedulers();
+    expect(schedulers.find((s) => s.key === 'check-domains')).toMatchObject({ every: RECHECK.freshEveryMs });
   });
 });
