@@ -1,6 +1,6 @@
 /**
- * The public scan endpoint's composition root: `/<slug>` and its pages, `/files/:id`, `/health`
- * and `/ready`. Builds the process's scan path (link cache, scan limit, visitor description and
+ * The public scan endpoint's composition root: `/<slug>` and its pages, `/files/:id`, `/health`,
+ * `/ready` and `/internal/tls-ask` (a TLS proxy's question, routes/tls-ask.ts). Builds the process's scan path (link cache, scan limit, visitor description and
  * key, scan recorder) and closes it with the app.
  */
 import { Gauge } from 'prom-client';
@@ -24,12 +24,15 @@ import { createFailFastRedis, createRedis } from '#platform/redis/client.js';
 import { Invalidations } from '#platform/redis/invalidations.js';
 import { createVisitorDescriber } from '#domain/scans/visitor.js';
 import { VisitorKeys } from '#domain/scans/visitor-key.js';
+import { serviceHosts } from '#domain/domains/domains.js';
+import { ServedHosts } from '#domain/domains/served-hosts.js';
 import { ScanRecorder } from '#infra/scans/recorder.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
+import tlsAskRoutes from './routes/tls-ask.js';
 import { MenuPreviews } from './menu-preview.js';
 import { PageCache } from './page-cache.js';
 import { createPageRenderer } from './page-renderer.js';
@@ -79,8 +82,9 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const redis = createFailFastRedis(config.REDIS_URL, 500, ctx.logger);
   // A connection of its own: a subscribed one can run nothing else.
   const subscriber = createRedis(config.REDIS_URL, ctx.logger);
+  const invalidations = new Invalidations(subscriber, ctx.logger);
   const resolver = new LinkResolver(
-    { redis, invalidations: new Invalidations(subscriber, ctx.logger), pool: ctx.database.pool, keys, logger: ctx.logger },
+    { redis, invalidations, pool: ctx.database.pool, keys, logger: ctx.logger },
     {
       localTtlMs: config.LINK_CACHE_TTL_MS,
       subscribedRefreshMs: Math.max(SUBSCRIBED_LINK_REFRESH_MS, config.LINK_CACHE_TTL_MS),
@@ -97,6 +101,12 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   // Started beside the link cache: without Redis both wait for it a little, together rather than in turn.
   const visitorKeysStarted = visitorKeys.start();
   await resolver.start();
+  // The names TLS may be got for: the service's own, and brand domains that serve links.
+  const served = new ServedHosts(
+    { db: ctx.db, invalidations, namespace: config.REDIS_NAMESPACE, logger: ctx.logger },
+    serviceHosts(config),
+  );
+  await served.start();
   const recorder = new ScanRecorder(config, ctx.logger, ctx.database.pool);
   const renderer = createPageRenderer(config.PAGE_RENDER_THREADS);
   await recorder.start();
@@ -131,6 +141,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     await recorder.close();
     await renderer.close();
     visitorKeys.stop();
+    served.stop();
     subscriber.disconnect();
     redis.disconnect();
   });
@@ -211,6 +222,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     request.log.error({ err, url: request.url }, 'redirect request failed');
     return sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language']));
   });
+  await app.register(tlsAskRoutes, { served, token: config.TLS_ASK_TOKEN });
   await app.register(filesRoutes, { ctx });
   await app.register(linkRoutes, { scanPath });
   return app;

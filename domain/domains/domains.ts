@@ -119,13 +119,15 @@ export async function updateDomain(
   return row;
 }
 
-export async function deleteDomain(db: Database, accountId: string, id: string): Promise<void> {
+/** Removes the domain; the name it had, for whoever must hear of it. */
+export async function deleteDomain(db: Database, accountId: string, id: string): Promise<{ hostname: string }> {
   if (!isUuid(id)) throw new NotFoundError('Domain');
-  const rows = await db
+  const [row] = await db
     .delete(domains)
     .where(and(eq(domains.id, id), eq(domains.accountId, accountId)))
-    .returning({ id: domains.id });
-  if (rows.length === 0) throw new NotFoundError('Domain');
+    .returning({ hostname: domains.hostname });
+  if (!row) throw new NotFoundError('Domain');
+  return row;
 }
 
 /**

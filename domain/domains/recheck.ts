@@ -9,11 +9,13 @@ import { and, asc, eq, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Logger } from '#platform/logger.js';
 import type { Mailer } from '#platform/mail/index.js';
 import type { Config } from '#platform/config/index.js';
+import type { Redis } from '#platform/redis/client.js';
 import type { Database } from '../database.js';
 import { accounts, domains, memberships, users } from '../schema.js';
 import { domainStateMail } from '../people/mails.js';
 import { domainRecords, type DomainLookups, type DomainRecord } from './checks.js';
 import { checkDomain, checkTargets, type DomainRow } from './domains.js';
+import { announceDomainChange } from './served-hosts.js';
 
 /** How often each kind of domain is looked at again. */
 export const RECHECK = {
@@ -32,8 +34,9 @@ const CONCURRENCY = 8;
 
 export interface RecheckContext {
   db: Database;
+  redis: Redis;
   dns: DomainLookups;
-  config: Pick<Config, 'DOMAIN_TARGET_ADDRESSES' | 'DOMAIN_CNAME_TARGET' | 'SHORT_URL_BASE' | 'PUBLIC_API_URL'>;
+  config: Pick<Config, 'DOMAIN_TARGET_ADDRESSES' | 'DOMAIN_CNAME_TARGET' | 'SHORT_URL_BASE' | 'PUBLIC_API_URL' | 'REDIS_NAMESPACE'>;
   mailer: Mailer;
   logger: Logger;
 }
@@ -50,6 +53,7 @@ export async function recheckDomains(ctx: RecheckContext, now = new Date()): Pro
         const { domain, movedFrom } = await checkDomain(ctx.db, ctx.dns, targets, row, now);
         if (movedFrom === null) continue;
         moved++;
+        await announceDomainChange(ctx.redis, ctx.config.REDIS_NAMESPACE, domain.hostname, ctx.logger);
         if (domain.state === 'misconfigured' || (domain.state === 'verified' && movedFrom === 'misconfigured')) {
           await tellOwners(ctx, domain, domainRecords(domain.hostname, domain.token, targets, domain.observed));
         }

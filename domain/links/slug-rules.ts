@@ -25,6 +25,7 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   'assets',
   '_',
   'preview',
+  'internal',
 ]);
 
 export function isReservedSlug(slug: string): boolean {

@@ -271,6 +271,11 @@ const envSchema = z
       .default('')
       .refine((v) => splitList(v).every(isDnsServer), 'must be comma-separated IP addresses, each with an optional :port')
       .transform(splitList),
+    /**
+     * The secret a proxy on another network sends with its TLS asks (`GET /internal/tls-ask?token=…`
+     * on the redirect); from loopback and private addresses none is needed.
+     */
+    TLS_ASK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** How long one DNS question of a domain check may take before it counts as unanswered. */
     DNS_TIMEOUT_MS: wholeNumber(100, 30_000).default(2000),
     /** The role a person signing in with SSO for the first time gets in OIDC_ACCOUNT_ID (never owner). */

@@ -14,6 +14,7 @@ import {
   listDomains,
   updateDomain,
 } from '#domain/domains/domains.js';
+import { announceDomainChange } from '#domain/domains/served-hosts.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { createDomainBody, domainResponse, updateDomainBody } from './schemas.js';
 import { domainView } from './view.js';
@@ -23,8 +24,10 @@ const tags = ['domains'];
 const admin = { scope: 'all', role: 'admin' } as const;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const { db, config, dns } = app.ctx;
+  const { db, config, dns, redis, logger } = app.ctx;
   const view = (row: Parameters<typeof domainView>[0]) => domainView(row, configuredTargets(config));
+  // Every process that answers TLS asks reloads the names it serves (domain/domains/served-hosts.ts).
+  const announce = (hostname: string) => announceDomainChange(redis, config.REDIS_NAMESPACE, hostname, logger);
 
   app.get('', {
     config: { auth: { scope: 'any', role: 'viewer' } },
@@ -63,6 +66,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         notFoundUrl: not_found_url,
         expiredUrl: expired_url,
       });
+      await announce(row.hostname);
       return reply.code(201).send(view(row));
     },
   });
@@ -84,6 +88,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         expiredUrl: expired_url,
         disabled,
       });
+      await announce(row.hostname);
       return { data: view(row) };
     },
   });
@@ -98,7 +103,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       const row = await getDomain(db, request.principal.accountId, request.params.id);
-      const { domain } = await checkDomain(db, dns, await checkTargets(dns, config), row);
+      const { domain, movedFrom } = await checkDomain(db, dns, await checkTargets(dns, config), row);
+      if (movedFrom !== null) await announce(domain.hostname);
       return { data: view(domain) };
     },
   });
@@ -112,7 +118,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: messageResponse },
     },
     handler: async (request) => {
-      await deleteDomain(db, request.principal.accountId, request.params.id);
+      const { hostname } = await deleteDomain(db, request.principal.accountId, request.params.id);
+      await announce(hostname);
       return { message: 'Domain deleted' };
     },
   });

@@ -12,10 +12,12 @@ import { startSmtpServer, type RunningSmtp } from '../../support/smtp.js';
 import { createTestPerson } from '../../support/people.js';
 import { dueDomains, RECHECK, recheckDomains } from '#domain/domains/recheck.js';
 import { scheduleMaintenance } from '#workers/processors/maintenance.js';
+import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 
 const V4 = '203.0.113.10';
 const V6 = '2001:db8::10';
 const DNS_TIMEOUT_MS = 400;
+const TLS_TOKEN = 'a-long-enough-tls-ask-token';
 
 let dns: TestDnsServer;
 let smtp: RunningSmtp;
@@ -32,6 +34,9 @@ beforeAll(async () => {
     DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS),
     DOMAIN_TARGET_ADDRESSES: `${V4},${V6}`,
     SHORT_URL_BASE: 'https://qr.example.net',
+    // The TLS asks below come through a proxy on loopback, for a client it names.
+    TRUSTED_PROXIES: '127.0.0.1',
+    TLS_ASK_TOKEN: TLS_TOKEN,
   });
   me = await createTestAccount(api.ctx, { plan: 'enterprise' });
   other = await createTestAccount(api.ctx, { plan: 'enterprise' });
@@ -333,5 +338,68 @@ describe('re-checks by the worker', () => {
     await scheduleMaintenance(api.ctx);
     const schedulers = await api.ctx.queues.maintenance.getJobSchedulers();
     expect(schedulers.find((s) => s.key === 'check-domains')).toMatchObject({ every: RECHECK.freshEveryMs });
+  });
+});
+
+describe('TLS on demand: GET /internal/tls-ask on the redirect', () => {
+  let redirect: TestRedirect;
+  beforeAll(async () => {
+    redirect = await startTestRedirect(api.ctx);
+  });
+  afterAll(() => redirect?.close());
+
+  const ask = async (name: string, headers: Record<string, string> = {}, token?: string) => {
+    const query = new URLSearchParams({ domain: name, ...(token ? { token } : {}) });
+    const res = await redirect.get(`/internal/tls-ask?${query}`, { headers });
+    return res.status;
+  };
+
+  it('says yes for the service’s own host and for domains that serve links, in any spelling; no for the rest', async () => {
+    const domain = await add(me, fresh());
+    dns.zone.set(`_qrlinks-challenge.${domain.hostname}`, { TXT: [domain.token] });
+    dns.zone.set(domain.hostname, { A: [V4] });
+    expect(await ask('qr.example.net')).toBe(200);
+    expect(await ask(domain.hostname)).toBe(404);
+    await verify(me, domain.id);
+    // Announced over Redis: every redirect process hears of it.
+    await expect.poll(() => ask(domain.hostname)).toBe(200);
+    expect(await ask(`${domain.hostname.toUpperCase()}.`)).toBe(200);
+    expect(await ask(`${domain.hostname}:443`)).toBe(200);
+    // Misconfigured keeps serving its links, so its certificate still renews.
+    dns.zone.set(domain.hostname, { A: ['198.51.100.7'] });
+    expect((await verify(me, domain.id)).state).toBe('misconfigured');
+    expect(await ask(domain.hostname)).toBe(200);
+
+    const off = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, { disabled: true });
+    expect(off.statusCode).toBe(200);
+    await expect.poll(() => ask(domain.hostname)).toBe(404);
+    expect(await ask('unknown.example')).toBe(404);
+    expect(await ask('')).toBe(404);
+  });
+
+  it('stops saying yes once a verified domain is removed', async () => {
+    const domain = await add(me, fresh());
+    dns.zone.set(`_qrlinks-challenge.${domain.hostname}`, { TXT: [domain.token] });
+    dns.zone.set(domain.hostname, { A: [V4] });
+    await verify(me, domain.id);
+    await expect.poll(() => ask(domain.hostname)).toBe(200);
+    await call(api.app, me.key, 'DELETE', `/api/v1/domains/${domain.id}`);
+    await expect.poll(() => ask(domain.hostname)).toBe(404);
+  });
+
+  it('answers a flood of random names from memory: no DNS question, every one a 404', async () => {
+    const asked = dns.asked.length;
+    const statuses = await Promise.all(Array.from({ length: 500 }, (_, i) => ask(`r${i}-${Math.random().toString(36).slice(2)}.example`)));
+    expect(new Set(statuses)).toEqual(new Set([404]));
+    expect(dns.asked.length).toBe(asked);
+  });
+
+  it('is refused to a client on a public address, unless it brings the token', async () => {
+    // A public address (the documentation ranges count as private here).
+    const fromOutside = { 'x-forwarded-for': '9.9.9.9' };
+    expect(await ask('qr.example.net', fromOutside)).toBe(403);
+    expect(await ask('qr.example.net', fromOutside, 'not-the-token-at-all-no')).toBe(403);
+    expect(await ask('qr.example.net', fromOutside, TLS_TOKEN)).toBe(200);
+    expect(await ask('qr.example.net', { 'x-forwarded-for': '10.1.2.3' })).toBe(200);
   });
 });
