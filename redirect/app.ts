@@ -1,6 +1,7 @@
 /**
  * The public scan endpoint's composition root: `/<slug>` and its pages, `/files/:id`, `/health`,
- * `/ready` and `/internal/tls-ask` (a TLS proxy's question, routes/tls-ask.ts). Builds the process's scan path (link cache, scan limit, visitor description and
+ * `/ready`, `/internal/tls-ask` (a TLS proxy's question, routes/tls-ask.ts) and brand domains'
+ * HTTP challenge (`/.well-known/qrlinks-challenge/:token`). Builds the process's scan path (link cache, scan limit, visitor description and
  * key, scan recorder) and closes it with the app.
  */
 import { Gauge } from 'prom-client';
@@ -33,6 +34,7 @@ import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from '.
 import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
 import tlsAskRoutes from './routes/tls-ask.js';
+import domainChallengeRoutes from './routes/domain-challenge.js';
 import { MenuPreviews } from './menu-preview.js';
 import { PageCache } from './page-cache.js';
 import { createPageRenderer } from './page-renderer.js';
@@ -223,6 +225,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
     return sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language']));
   });
   await app.register(tlsAskRoutes, { served, token: config.TLS_ASK_TOKEN });
+  await app.register(domainChallengeRoutes, { served });
   await app.register(filesRoutes, { ctx });
   await app.register(linkRoutes, { scanPath });
   return app;

@@ -7,6 +7,7 @@
  */
 import type { DnsAnswer } from '#platform/dns/resolver.js';
 import { parseAddress } from '#platform/net/ip-ranges.js';
+import { safeFetch, SafeFetchError } from '#platform/net/safe-fetch.js';
 import type { DomainObservation, DomainState } from './tables.js';
 
 /** What a check asks of DNS (platform/dns/resolver.ts answers it). */
@@ -14,6 +15,49 @@ export interface DomainLookups {
   txt(name: string): Promise<DnsAnswer<string[]>>;
   addresses(name: string): Promise<DnsAnswer<string[]>>;
   cname(name: string): Promise<DnsAnswer<string | null>>;
+}
+
+/** How the HTTP challenge is asked: DOMAIN_HTTP_PORT, DOMAIN_CHECK_ALLOW_CIDRS, DNS_TIMEOUT_MS. */
+export interface HttpChallengeOptions {
+  port: number;
+  allowCidrs: string;
+  timeoutMs: number;
+}
+
+/** The HTTP challenge's path for a token; the redirect answers it with the token. */
+export const challengePath = (token: string) => `/.well-known/qrlinks-challenge/${token}`;
+
+/**
+ * Asks `http://<host>/.well-known/qrlinks-challenge/<token>` through the SSRF-safe fetch (public
+ * addresses only, unless DOMAIN_CHECK_ALLOW_CIDRS says otherwise), the name resolved by the same
+ * resolver as the other checks: answered when the token comes back. Whatever answers it (the
+ * redirect directly, or through a CDN that hides the name's real addresses) is the service there.
+ */
+async function askHttpChallenge(
+  dns: DomainLookups,
+  hostname: string,
+  token: string,
+  options: HttpChallengeOptions,
+): Promise<{ answered: boolean; error?: string }> {
+  const port = options.port === 80 ? '' : `:${options.port}`;
+  try {
+    const res = await safeFetch(`http://${hostname}${port}${challengePath(token)}`, {
+      maxBytes: 1024,
+      // A DNS question, then the request.
+      timeoutMs: options.timeoutMs * 2,
+      maxRedirects: 0,
+      allowCidrs: options.allowCidrs,
+      resolve: async (name) => {
+        const found = await dns.addresses(name);
+        if ('error' in found) throw new Error(found.error);
+        return found.records.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      },
+    });
+    return res.body.toString('utf8').trim() === token ? { answered: true } : { answered: false, error: 'answered without the token' };
+  } catch (err) {
+    if (!(err instanceof SafeFetchError)) return { answered: false, error: 'no answer' };
+    return { answered: false, error: err.code === 'timeout' ? 'no answer in time' : err.message };
+  }
 }
 
 /** Where the service is reached: DOMAIN_TARGET_ADDRESSES and DOMAIN_CNAME_TARGET. */
@@ -25,18 +69,31 @@ export interface DomainTargets {
 /** The TXT record's name for `hostname`. */
 export const challengeName = (hostname: string) => `_qrlinks-challenge.${hostname}`;
 
-export async function observeDomain(dns: DomainLookups, hostname: string, targets: DomainTargets, now: Date): Promise<DomainObservation> {
-  const [txt, addresses, cname] = await Promise.all([dns.txt(challengeName(hostname)), dns.addresses(hostname), dns.cname(hostname)]);
+export async function observeDomain(
+  dns: DomainLookups,
+  hostname: string,
+  token: string,
+  targets: DomainTargets,
+  http: HttpChallengeOptions,
+  now: Date,
+): Promise<DomainObservation> {
+  const [txt, addresses, cname, challenge] = await Promise.all([
+    dns.txt(challengeName(hostname)),
+    dns.addresses(hostname),
+    dns.cname(hostname),
+    askHttpChallenge(dns, hostname, token, http),
+  ]);
   const errors: Record<string, string> = {};
   if ('error' in txt) errors.txt = txt.error;
   if ('error' in addresses) errors.addresses = addresses.error;
   if ('error' in cname) errors.cname = cname.error;
+  if (challenge.error) errors.http = challenge.error;
   return {
     checkedAt: now.toISOString(),
     txt: 'records' in txt ? txt.records : [],
     addresses: 'records' in addresses ? [...new Set(addresses.records.map(canonicalAddress))].sort() : [],
     cname: 'records' in cname ? cname.records : null,
-    http: false,
+    http: challenge.answered,
     targets: [...targets.addresses],
     errors,
   };
@@ -47,8 +104,12 @@ const canonicalAddress = (address: string) => parseAddress(address)?.toString() 
 
 export const isOwned = (seen: DomainObservation, token: string) => seen.txt.includes(token) || seen.http;
 
-/** Every address the name resolves to is one of ours, and there is at least one. */
+/**
+ * Every address the name resolves to is one of ours, and there is at least one; or the HTTP
+ * challenge came back, through whatever stands in front (a CDN whose addresses are not ours).
+ */
 export function isRouted(seen: DomainObservation, targets: DomainTargets): boolean {
+  if (seen.http) return true;
   return seen.addresses.length > 0 && targets.addresses.length > 0 && seen.addresses.every((a) => targets.addresses.includes(a));
 }
 

@@ -13,7 +13,15 @@ import { accounts, domains, type DomainState } from '../schema.js';
 import { DOMAINS_PER_PLAN } from '../accounts/plans.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { HOSTNAME_PROBLEMS, normaliseHostname } from './hostname.js';
-import { isOwned, isRouted, observeDomain, stateAfterCheck, type DomainLookups, type DomainTargets } from './checks.js';
+import {
+  isOwned,
+  isRouted,
+  observeDomain,
+  stateAfterCheck,
+  type DomainLookups,
+  type DomainTargets,
+  type HttpChallengeOptions,
+} from './checks.js';
 
 export type DomainRow = typeof domains.$inferSelect;
 
@@ -144,6 +152,13 @@ export async function checkTargets(
   return { addresses: 'records' in own ? own.records : [], cname: configured.cname };
 }
 
+/** How the HTTP challenge is asked, from the configuration. */
+export function httpChallengeOptions(
+  config: Pick<Config, 'DOMAIN_HTTP_PORT' | 'DOMAIN_CHECK_ALLOW_CIDRS' | 'DNS_TIMEOUT_MS'>,
+): HttpChallengeOptions {
+  return { port: config.DOMAIN_HTTP_PORT, allowCidrs: config.DOMAIN_CHECK_ALLOW_CIDRS, timeoutMs: config.DNS_TIMEOUT_MS };
+}
+
 /** The targets as configured, without asking DNS: what an answer shows before a check has run. */
 export function configuredTargets(
   config: Pick<Config, 'DOMAIN_TARGET_ADDRESSES' | 'DOMAIN_CNAME_TARGET' | 'SHORT_URL_BASE'>,
@@ -169,11 +184,12 @@ export async function checkDomain(
   db: Database,
   dns: DomainLookups,
   targets: DomainTargets,
+  http: HttpChallengeOptions,
   row: DomainRow,
   now = new Date(),
 ): Promise<CheckedDomain> {
   if (row.state === 'disabled') throw new DomainDisabledError();
-  const seen = await observeDomain(dns, row.hostname, targets, now);
+  const seen = await observeDomain(dns, row.hostname, row.token, targets, http, now);
   const state = stateAfterCheck(row.state, isOwned(seen, row.token), isRouted(seen, targets));
   const [updated] = await db
     .update(domains)

@@ -14,7 +14,7 @@ import type { Database } from '../database.js';
 import { accounts, domains, memberships, users } from '../schema.js';
 import { domainStateMail } from '../people/mails.js';
 import { domainRecords, type DomainLookups, type DomainRecord } from './checks.js';
-import { checkDomain, checkTargets, type DomainRow } from './domains.js';
+import { checkDomain, checkTargets, httpChallengeOptions, type DomainRow } from './domains.js';
 import { announceDomainChange } from './served-hosts.js';
 
 /** How often each kind of domain is looked at again. */
@@ -36,7 +36,17 @@ export interface RecheckContext {
   db: Database;
   redis: Redis;
   dns: DomainLookups;
-  config: Pick<Config, 'DOMAIN_TARGET_ADDRESSES' | 'DOMAIN_CNAME_TARGET' | 'SHORT_URL_BASE' | 'PUBLIC_API_URL' | 'REDIS_NAMESPACE'>;
+  config: Pick<
+    Config,
+    | 'DOMAIN_TARGET_ADDRESSES'
+    | 'DOMAIN_CNAME_TARGET'
+    | 'SHORT_URL_BASE'
+    | 'PUBLIC_API_URL'
+    | 'REDIS_NAMESPACE'
+    | 'DOMAIN_HTTP_PORT'
+    | 'DOMAIN_CHECK_ALLOW_CIDRS'
+    | 'DNS_TIMEOUT_MS'
+  >;
   mailer: Mailer;
   logger: Logger;
 }
@@ -45,12 +55,13 @@ export async function recheckDomains(ctx: RecheckContext, now = new Date()): Pro
   const due = await dueDomains(ctx.db, now);
   if (due.length === 0) return { checked: 0, moved: 0 };
   const targets = await checkTargets(ctx.dns, ctx.config);
+  const http = httpChallengeOptions(ctx.config);
   let moved = 0;
   const queue = [...due];
   const run = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
       try {
-        const { domain, movedFrom } = await checkDomain(ctx.db, ctx.dns, targets, row, now);
+        const { domain, movedFrom } = await checkDomain(ctx.db, ctx.dns, targets, http, row, now);
         if (movedFrom === null) continue;
         moved++;
         await announceDomainChange(ctx.redis, ctx.config.REDIS_NAMESPACE, domain.hostname, ctx.logger);

@@ -2,12 +2,12 @@
  * The names a process answers TLS's "may I get a certificate for this?" with yes (`GET
  * /internal/tls-ask`, decision 0425): the service's own hosts and every brand domain that is
  * verified or misconfigured (a misconfigured domain keeps serving its links, so its certificate
- * must still renew). Held in memory, so an ask is a set lookup, whatever floods it: never a query
+ * must still renew); and each domain's token, which its HTTP challenge answers. Held in memory, so an ask is a set lookup, whatever floods it: never a query
  * or a DNS lookup per ask. Kept current by messages on the domains channel (every change to a
  * domain announces it), by a reload after a lost connection, and by a reload every
  * `reloadEveryMs` in case a message was lost anyway.
  */
-import { inArray } from 'drizzle-orm';
+import { ne } from 'drizzle-orm';
 import type { Logger } from '#platform/logger.js';
 import type { Redis } from '#platform/redis/client.js';
 import type { Invalidations } from '#platform/redis/invalidations.js';
@@ -26,6 +26,8 @@ export async function announceDomainChange(redis: Redis, namespace: string, host
 
 export class ServedHosts {
   private hosts: ReadonlySet<string> = new Set();
+  /** Each domain's token, disabled ones aside: what its HTTP challenge answers. */
+  private tokens: ReadonlyMap<string, string> = new Map();
   private reloading: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -57,6 +59,11 @@ export class ServedHosts {
     return this.hosts.has(host) || this.own.includes(host);
   }
 
+  /** Whether `token` is the challenge token of the domain `host` (not disabled). */
+  answersChallenge(host: string, token: string): boolean {
+    return this.tokens.get(host) === token;
+  }
+
   /**
    * Reads the served names again. Messages during a read make one more read after it (a burst
    * of changes costs two reads, not one each); a failed read keeps the names it had.
@@ -71,10 +78,11 @@ export class ServedHosts {
         this.again = false;
         try {
           const rows = await this.deps.db
-            .select({ hostname: domains.hostname })
+            .select({ hostname: domains.hostname, state: domains.state, token: domains.token })
             .from(domains)
-            .where(inArray(domains.state, ['verified', 'misconfigured']));
-          this.hosts = new Set(rows.map((r) => r.hostname));
+            .where(ne(domains.state, 'disabled'));
+          this.hosts = new Set(rows.filter((r) => r.state === 'verified' || r.state === 'misconfigured').map((r) => r.hostname));
+          this.tokens = new Map(rows.map((r) => [r.hostname, r.token]));
         } catch (err) {
           this.deps.logger.warn({ err }, 'served domains not reloaded; the names read before stay');
         }

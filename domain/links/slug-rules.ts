@@ -26,6 +26,7 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   '_',
   'preview',
   'internal',
+  '.well-known',
 ]);
 
 export function isReservedSlug(slug: string): boolean {

@@ -276,6 +276,13 @@ const envSchema = z
      * on the redirect); from loopback and private addresses none is needed.
      */
     TLS_ASK_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * Brand domains' HTTP challenge: the port `http://<host>/.well-known/qrlinks-challenge/<token>`
+     * is asked on (80, where a TLS proxy answers plain HTTP), and the private ranges it may reach
+     * besides public addresses (none unless set: the check must not become a way into the network).
+     */
+    DOMAIN_HTTP_PORT: port(80),
+    DOMAIN_CHECK_ALLOW_CIDRS: z.string().default('').refine(isCidrList, 'must be comma-separated addresses or CIDRs'),
     /** How long one DNS question of a domain check may take before it counts as unanswered. */
     DNS_TIMEOUT_MS: wholeNumber(100, 30_000).default(2000),
     /** The role a person signing in with SSO for the first time gets in OIDC_ACCOUNT_ID (never owner). */

@@ -382,7 +382,7 @@ export type Resources = Record<string, string[]>;
 /**
  * Makes real resources of every kind in `account` through the api (jobs, which no route creates,
  * as the job service writes them): a folder, a template, links of every type with real files, an
- * uploaded image and PDF, a cafe, a spare API key and a job. `spareKeyOnly`: the API key listed is never
+ * uploaded image and PDF, a cafe, a brand domain, a spare API key and a job. `spareKeyOnly`: the API key listed is never
  * one a test sends with.
  */
 export async function createResources(app: FastifyInstance, account: { accountId: string; key: string }): Promise<Resources> {
@@ -429,6 +429,8 @@ export async function createResources(app: FastifyInstance, account: { accountId
     await call(app, account.key, 'POST', `${API_PREFIX}/api-keys`, { name: 'spare', scopes: ['links.read'] }),
     'api key',
   );
+  const domain = await call(app, account.key, 'POST', `${API_PREFIX}/domains`, { hostname: `tenant-${account.accountId}.example` });
+  if (domain.statusCode !== 201) throw new Error(`domain: ${domain.statusCode} ${domain.body}`);
   const [job] = await app.ctx.db.insert(jobs).values({ id: crypto.randomUUID(), accountId: account.accountId, type: 'export' }).returning();
   return {
     Link: links,
@@ -438,6 +440,7 @@ export async function createResources(app: FastifyInstance, account: { accountId
     Job: [job!.id],
     File: [...images, ...pdfs],
     Cafe: [cafe.id],
+    Domain: [domain.json().id],
   };
 }
 

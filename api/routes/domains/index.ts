@@ -11,6 +11,7 @@ import {
   configuredTargets,
   deleteDomain,
   getDomain,
+  httpChallengeOptions,
   listDomains,
   updateDomain,
 } from '#domain/domains/domains.js';
@@ -103,7 +104,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request) => {
       const row = await getDomain(db, request.principal.accountId, request.params.id);
-      const { domain, movedFrom } = await checkDomain(db, dns, await checkTargets(dns, config), row);
+      const { domain, movedFrom } = await checkDomain(db, dns, await checkTargets(dns, config), httpChallengeOptions(config), row);
       if (movedFrom !== null) await announce(domain.hostname);
       return { data: view(domain) };
     },

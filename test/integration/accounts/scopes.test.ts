@@ -41,6 +41,8 @@ const ANY_KEY_ROUTES = [
   'POST /api/v1/me/two-factor/recovery-codes',
   // Who is in the account (anyone in it but a client may see), and leaving it (removing someone else is an admin's, checked by the route).
   ...['GET /api/v1/members', 'HEAD /api/v1/members', 'DELETE /api/v1/members/:userId'],
+  // The account's brand domains, which anyone in it but a client may see (changing them is an admin's with the whole key).
+  ...['GET /api/v1/domains', 'HEAD /api/v1/domains', 'GET /api/v1/domains/:id', 'HEAD /api/v1/domains/:id'],
 ].sort();
 // Open to anyone, before any key or session exists: signing in, resetting a forgotten password, an invitation's link, first start, sign-up.
 const PUBLIC_ROUTES = [

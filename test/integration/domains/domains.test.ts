@@ -5,6 +5,7 @@
  * CNAME), a verified domain that stops routing here, a DNS server that never answers, and
  * turning a domain off and on.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
@@ -13,6 +14,7 @@ import { createTestPerson } from '../../support/people.js';
 import { dueDomains, RECHECK, recheckDomains } from '#domain/domains/recheck.js';
 import { scheduleMaintenance } from '#workers/processors/maintenance.js';
 import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
+import { freePort } from '../../support/processes.js';
 
 const V4 = '203.0.113.10';
 const V6 = '2001:db8::10';
@@ -25,10 +27,16 @@ let api: TestApi;
 let me: TestAccount;
 let other: TestAccount;
 
+let redirect: TestRedirect;
+
 beforeAll(async () => {
   dns = await startDnsServer();
   smtp = await startSmtpServer();
+  // The redirect answers brand domains' HTTP challenge; the check asks it on its port, on loopback.
+  const redirectPort = await freePort();
   api = await startTestApi({
+    DOMAIN_HTTP_PORT: String(redirectPort),
+    DOMAIN_CHECK_ALLOW_CIDRS: '127.0.0.0/8',
     SMTP_URL: smtp.url,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: String(DNS_TIMEOUT_MS),
@@ -40,8 +48,10 @@ beforeAll(async () => {
   });
   me = await createTestAccount(api.ctx, { plan: 'enterprise' });
   other = await createTestAccount(api.ctx, { plan: 'enterprise' });
+  redirect = await startTestRedirect(api.ctx, redirectPort);
 });
 afterAll(async () => {
+  await redirect?.close();
   await api?.close();
   await dns?.close();
   await smtp?.close();
@@ -238,7 +248,12 @@ describe('checking a domain', () => {
     // Bounded by the timeout (asked in parallel), not hung: a generous ceiling for a slow machine.
     expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS * 10);
     expect(seen.state).toBe('pending');
-    expect(seen.errors).toEqual({ txt: 'no answer in time', addresses: 'no answer in time', cname: 'no answer in time' });
+    expect(seen.errors).toEqual({
+      txt: 'no answer in time',
+      addresses: 'no answer in time',
+      cname: 'no answer in time',
+      http: 'URL host could not be resolved',
+    });
   });
 
   it('a domain turned off is not checked, and turned on again must be proved again', async () => {
@@ -342,12 +357,6 @@ describe('re-checks by the worker', () => {
 });
 
 describe('TLS on demand: GET /internal/tls-ask on the redirect', () => {
-  let redirect: TestRedirect;
-  beforeAll(async () => {
-    redirect = await startTestRedirect(api.ctx);
-  });
-  afterAll(() => redirect?.close());
-
   const ask = async (name: string, headers: Record<string, string> = {}, token?: string) => {
     const query = new URLSearchParams({ domain: name, ...(token ? { token } : {}) });
     const res = await redirect.get(`/internal/tls-ask?${query}`, { headers });
@@ -401,5 +410,49 @@ describe('TLS on demand: GET /internal/tls-ask on the redirect', () => {
     expect(await ask('qr.example.net', fromOutside, 'not-the-token-at-all-no')).toBe(403);
     expect(await ask('qr.example.net', fromOutside, TLS_TOKEN)).toBe(200);
     expect(await ask('qr.example.net', { 'x-forwarded-for': '10.1.2.3' })).toBe(200);
+  });
+});
+
+describe('the HTTP challenge', () => {
+  it('proves a domain that answers its token over HTTP, through whatever stands in front (a CDN’s addresses)', async () => {
+    const domain = await add(me, fresh('cdn'));
+    // No TXT record, and an address that is not the service's: as behind a CDN that hides DNS.
+    dns.zone.set(domain.hostname, { A: ['127.0.0.1'] });
+    const seen = await verify(me, domain.id);
+    expect(seen.state).toBe('verified');
+    expect(seen.records[0]).toMatchObject({ type: 'TXT', found: [], ok: false });
+    expect(seen.errors).toEqual({});
+  });
+
+  it('is answered by the redirect for its own domain’s token only, whatever the spelling of the host', async () => {
+    const mine = await add(me, fresh());
+    const theirs = await add(other, fresh());
+    // node:http, since fetch sends no Host header of ours.
+    const ask = (host: string, token: string) =>
+      new Promise<[number, string]>((resolve, reject) => {
+        const req = httpRequest(`${redirect.base}/.well-known/qrlinks-challenge/${token}`, { headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve([res.statusCode!, body]));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    await expect.poll(() => ask(mine.hostname, mine.token)).toEqual([200, mine.token]);
+    expect(await ask(`${mine.hostname.toUpperCase()}.:8080`, mine.token)).toEqual([200, mine.token]);
+    expect((await ask(mine.hostname, theirs.token))[0]).toBe(404);
+    expect((await ask('qr.example.net', mine.token))[0]).toBe(404);
+    // Turned off: it answers nothing, so nobody proves it meanwhile.
+    await call(api.app, me.key, 'PATCH', `/api/v1/domains/${mine.id}`, { disabled: true });
+    await expect.poll(async () => (await ask(mine.hostname, mine.token))[0]).toBe(404);
+  });
+
+  it('is not proved by an answer that lacks the token, nor reached on a private address nobody allowed', async () => {
+    const domain = await add(me, fresh());
+    // 10.0.0.1 is private and outside DOMAIN_CHECK_ALLOW_CIDRS: never asked.
+    dns.zone.set(domain.hostname, { A: ['10.0.0.1'] });
+    const seen = await verify(me, domain.id);
+    expect(seen.state).toBe('pending');
+    expect(seen.errors.http).toBe('URL must resolve to a public address');
   });
 });
