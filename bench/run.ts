@@ -35,6 +35,7 @@ import { benchScanWorkers } from './scan-workers.js';
 import { benchSizing } from './sizing.js';
 import { benchStartMemory } from './start-memory.js';
 import { benchStorms } from './storms.js';
+import { benchTlsAsk } from './tls-ask.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
@@ -69,6 +70,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   sizing: benchSizing,
   'start-memory': benchStartMemory,
   storms: benchStorms,
+  'tls-ask': benchTlsAsk,
 };
 
 const wanted = process.argv.slice(2);
