@@ -174,7 +174,14 @@ describe('npm start supervises its roles', () => {
       ).toBeGreaterThan(0);
       expect(value(apiMetrics, 'qrlinks_qr_renders_waiting{role="api"}')).toBe(0);
       expect(apiMetrics).toContain('qrlinks_process_cpu_seconds_total{role="api"}');
-      const workerMetrics = await scrape(`http://127.0.0.1:${workerMetricsPort}/metrics`);
+      // The worker restarted above: polled until its queue gauges are in the scrape (a CI run once
+      // read a scrape without them), which they must be within the poll, or this fails.
+      const workerMetrics = await pollUntil(
+        () => scrape(`http://127.0.0.1:${workerMetricsPort}/metrics`),
+        (text) => text.includes('qrlinks_queue_jobs{'),
+        20_000,
+        250,
+      );
       expect(value(workerMetrics, 'qrlinks_queue_jobs{queue="scans",state="waiting",role="worker"}')).toBe(0);
       expect(value(workerMetrics, 'qrlinks_job_duration_seconds_count{queue="scans",outcome="completed",role="worker"}')).toBeGreaterThan(
         0,
