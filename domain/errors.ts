@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   domain_taken: 409,
   domain_limit_reached: 409,
   domain_disabled: 409,
+  domain_in_use: 409,
   payload_too_large: 413,
   file_too_large: 413,
   storage_quota_exceeded: 413,

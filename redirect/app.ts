@@ -115,6 +115,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   await visitorKeysStarted;
   const scanPath: ScanPath = {
     resolver,
+    routeOf: (host) => served.routeOf(host),
     scanLimiter: new ScanLimiter(redis, ctx.database.pool, keys),
     notFoundLimit: new NotFoundLimit(redis, ctx.logger, keys, {
       max: config.REDIRECT_NOT_FOUND_LIMIT,

@@ -29,6 +29,7 @@ import { loadPublishedMenu, type PublishedMenuRecord } from '#domain/cafes/publi
 import type { DayHours } from '#domain/cafes/opening-hours.js';
 import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { versionOfCopy } from '#domain/links/resolve/link-resolver.js';
+import { shortUrlBaseOf } from '#domain/links/link-addresses.js';
 import { renderedPage, type RenderedPage } from './page-render-task.js';
 import type { PageRenderer } from './page-renderer.js';
 import { acceptedCoding } from '#platform/http/accept-encoding.js';
@@ -85,6 +86,11 @@ export class PageCache {
     private readonly opts: PageCacheOptions,
   ) {}
 
+  /** Where the link's short URL starts: its brand domain's, else SHORT_URL_BASE. */
+  private baseOf(link: ResolvedLink): string {
+    return shortUrlBaseOf({ SHORT_URL_BASE: this.opts.baseUrl }, link.host ?? null);
+  }
+
   /** Pages and bytes kept now (for metrics). */
   stats() {
     return { entries: this.entries.size, bytes: this.bytes };
@@ -97,7 +103,7 @@ export class PageCache {
       link.id,
       (kept) => kept.key === key,
       async () => {
-        const page = await this.renderer.render(link.accountId, { kind: 'landing', link, baseUrl: this.opts.baseUrl });
+        const page = await this.renderer.render(link.accountId, { kind: 'landing', link, baseUrl: this.baseOf(link) });
         this.rendered.landing++;
         return { key, clock: null, page };
       },
@@ -179,7 +185,7 @@ export class PageCache {
       record,
       now,
       link: { slug: link.slug, passwordHash: link.passwordHash },
-      baseUrl: this.opts.baseUrl,
+      baseUrl: this.baseOf(link),
       locale,
     };
     const page = await this.renderer.render(link.accountId, task);

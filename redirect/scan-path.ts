@@ -4,6 +4,7 @@
  * visitor key, and the scan recorder. Routes stay thin; these are the domain's parts (domain/links/resolve, domain/scans).
  */
 import type { LinkResolver } from '#domain/links/resolve/link-resolver.js';
+import type { HostRoute } from '#domain/domains/served-hosts.js';
 import type { NotFoundLimit } from '#domain/links/resolve/not-found-limit.js';
 import type { PasswordAttempts, PasswordCookies } from '#domain/links/resolve/password.js';
 import type { ScanLimiter } from '#domain/links/resolve/scan-limit.js';
@@ -17,6 +18,8 @@ import type { RecordedScan } from '#domain/scans/types.js';
 
 export interface ScanPath {
   resolver: LinkResolver;
+  /** How a request's Host header is routed: the default domain's links, a brand domain's, or nothing (domain/domains/served-hosts.ts). */
+  routeOf(host: string | undefined): HostRoute;
   scanLimiter: ScanLimiter;
   /** Unknown slugs per client: 404s up to the limit, then 429. */
   notFoundLimit: NotFoundLimit;

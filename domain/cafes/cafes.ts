@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { cafes, links } from '../schema.js';
+import { cafes, domains, links } from '../schema.js';
 import type { Principal } from '../accounts/api-keys.js';
 import type { DomainContext } from '../context.js';
 import { attachFiles, detachFiles } from '../files/files.js';
@@ -20,6 +20,7 @@ import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { createLink, deleteLink, updateLinkQr } from '../links/links.js';
 import { invalidateLinks } from '../links/resolve/invalidation.js';
+import { linkAddress } from '../links/link-addresses.js';
 import { wholeAccount } from '../links/scope.js';
 import type { QrOptions } from '../qr/options.js';
 import type { CafeUpdateInput, ProfileInput, ThemeInput } from './schemas.js';
@@ -41,6 +42,8 @@ export interface LockedCafe {
   accountId: string;
   linkId: string;
   slug: string;
+  /** Its link's brand domain; null: the default domain. */
+  host: string | null;
   logoFileId: string | null;
   coverFileId: string | null;
 }
@@ -88,11 +91,13 @@ export async function lockCafe(tx: Executor, accountId: string, cafeId: string):
           accountId: cafes.accountId,
           linkId: cafes.linkId,
           slug: links.slug,
+          host: domains.hostname,
           logoFileId: cafes.logoFileId,
           coverFileId: cafes.coverFileId,
         })
         .from(cafes)
         .innerJoin(links, eq(links.id, cafes.linkId))
+        .leftJoin(domains, eq(domains.id, links.domainId))
         .where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
         .for('update', { of: cafes })
     : [];
@@ -110,16 +115,16 @@ export async function writeMenu<T>(
   cafeId: string,
   work: (tx: Executor, cafe: LockedCafe) => Promise<T>,
 ): Promise<T> {
-  const { result, slug } = await ctx.db.transaction(async (tx) => {
+  const { result, address } = await ctx.db.transaction(async (tx) => {
     const cafe = await lockCafe(tx, accountId, cafeId);
     const result = await work(tx, cafe);
     await tx
       .update(cafes)
       .set({ updatedAt: sql`now()` })
       .where(eq(cafes.id, cafe.id));
-    return { result, slug: cafe.slug };
+    return { result, address: linkAddress(cafe.host, cafe.slug) };
   });
-  await invalidateLinks(ctx, [slug]);
+  await invalidateLinks(ctx, [address]);
   return result;
 }
 

@@ -9,7 +9,7 @@ import type { Config } from '#platform/config/index.js';
 import { isUniqueViolation } from '#platform/database/pool.js';
 import { isUuid } from '#platform/format/ids.js';
 import type { Database } from '../database.js';
-import { accounts, domains, type DomainState } from '../schema.js';
+import { accounts, domains, links, type DomainState } from '../schema.js';
 import { DOMAINS_PER_PLAN } from '../accounts/plans.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { HOSTNAME_PROBLEMS, normaliseHostname } from './hostname.js';
@@ -109,7 +109,7 @@ export async function updateDomain(
   db: Database,
   accountId: string,
   id: string,
-  input: DomainAddresses & { disabled?: boolean },
+  input: DomainAddresses & { disabled?: boolean; isDefault?: boolean },
 ): Promise<DomainRow> {
   const current = await getDomain(db, accountId, id);
   const set: Partial<typeof domains.$inferInsert> = { updatedAt: new Date() };
@@ -118,24 +118,54 @@ export async function updateDomain(
   if (input.expiredUrl !== undefined) set.expiredUrl = input.expiredUrl;
   if (input.disabled === true && current.state !== 'disabled') set.state = 'disabled';
   if (input.disabled === false && current.state === 'disabled') Object.assign(set, { state: 'pending', verifiedAt: null });
-  const [row] = await db
-    .update(domains)
-    .set(set)
-    .where(and(eq(domains.id, current.id), eq(domains.accountId, accountId)))
-    .returning();
-  if (!row) throw new NotFoundError('Domain');
-  return row;
+  const disabledAfter = (set.state ?? current.state) === 'disabled';
+  if (input.isDefault === true && disabledAfter)
+    throw new DomainDisabledError('This domain is turned off; turn it on to make it the default');
+  if (input.isDefault !== undefined) set.isDefault = input.isDefault;
+  // A domain turned off stops being where new links go: they would be made where nothing answers.
+  if (disabledAfter) set.isDefault = false;
+  return db.transaction(async (tx) => {
+    // One default per account: the one it was gives way in the same transaction.
+    if (set.isDefault === true && !current.isDefault)
+      await tx
+        .update(domains)
+        .set({ isDefault: false, updatedAt: new Date() })
+        .where(and(eq(domains.accountId, accountId), eq(domains.isDefault, true)));
+    const [row] = await tx
+      .update(domains)
+      .set(set)
+      .where(and(eq(domains.id, current.id), eq(domains.accountId, accountId)))
+      .returning();
+    if (!row) throw new NotFoundError('Domain');
+    return row;
+  });
 }
 
-/** Removes the domain; the name it had, for whoever must hear of it. */
+/**
+ * Removes the domain; the name it had, for whoever must hear of it. A domain with links is a 409:
+ * they are printed somewhere, and removing the name would break every one of them (move or
+ * delete them first).
+ */
 export async function deleteDomain(db: Database, accountId: string, id: string): Promise<{ hostname: string }> {
   if (!isUuid(id)) throw new NotFoundError('Domain');
-  const [row] = await db
-    .delete(domains)
-    .where(and(eq(domains.id, id), eq(domains.accountId, accountId)))
-    .returning({ hostname: domains.hostname });
-  if (!row) throw new NotFoundError('Domain');
-  return row;
+  return db.transaction(async (tx) => {
+    // Locked, so that no link is put on it between the count and the delete.
+    const [locked] = await tx
+      .select({ id: domains.id })
+      .from(domains)
+      .where(and(eq(domains.id, id), eq(domains.accountId, accountId)))
+      .for('update');
+    if (!locked) throw new NotFoundError('Domain');
+    const [held] = await tx.select({ n: count() }).from(links).where(eq(links.domainId, id));
+    const n = held?.n ?? 0;
+    if (n > 0)
+      throw new ConflictError(
+        'domain_in_use',
+        `${n} link${n === 1 ? ' is' : 's are'} on this domain; move or delete ${n === 1 ? 'it' : 'them'} before removing the domain`,
+      );
+    const [row] = await tx.delete(domains).where(eq(domains.id, id)).returning({ hostname: domains.hostname });
+    return row!;
+  });
 }
 
 /**
@@ -207,8 +237,8 @@ export async function checkDomain(
   return { domain: updated, movedFrom: updated.state === row.state ? null : row.state };
 }
 
-class DomainDisabledError extends AppError {
-  constructor() {
-    super('domain_disabled', { message: 'This domain is turned off; turn it on to check it again' });
+export class DomainDisabledError extends AppError {
+  constructor(message = 'This domain is turned off; turn it on to check it again', path?: string) {
+    super('domain_disabled', { message, ...(path ? { errors: [{ path, message }] } : {}) });
   }
 }

@@ -1,6 +1,6 @@
 /** An account's own short domains (brand domains), proved theirs and re-checked. */
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, tstz } from '../columns.js';
 import { accountId } from '../accounts/tables.js';
 
@@ -45,6 +45,8 @@ export const domains = pgTable(
     notFoundUrl: text('not_found_url'),
     /** Where an expired or paused link on this host sends a visitor; null: the branded status page. */
     expiredUrl: text('expired_url'),
+    /** The account's default domain: where its new links go when they name none (at most one per account). */
+    isDefault: boolean('is_default').notNull().default(false),
     observed: jsonb('observed').$type<DomainObservation>(),
     verifiedAt: tstz('verified_at'),
     checkedAt: tstz('checked_at'),
@@ -54,6 +56,9 @@ export const domains = pgTable(
   (t) => [
     // One owner per name across the whole service: a second account can add it only after the first deletes it.
     uniqueIndex('domains_hostname_key').on(t.hostname),
+    uniqueIndex('domains_account_default_key')
+      .on(t.accountId)
+      .where(sql`${t.isDefault}`),
     index('domains_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     // The re-check sweep reads the domains due, oldest check first.
     index('domains_due_idx')

@@ -7,7 +7,7 @@ import bcrypt from 'bcrypt';
 import { and, asc, count, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { type Database } from '../database.js';
 import { isUniqueViolation } from '#platform/database/pool.js';
-import { files, folders, linkCounters, links, scans, templates } from '../schema.js';
+import { domains, files, folders, linkCounters, links, scans, templates } from '../schema.js';
 import { retractLinkFromRollups } from '../analytics/rollups.js';
 import { deleteCafeOfLink } from '../cafes/link-deletion.js';
 import { actorIdOf, type Principal } from '../accounts/api-keys.js';
@@ -25,7 +25,9 @@ import type { LinkConfigurations, LinkInput, LinkListQuery } from './schemas.js'
 import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
-import { generateSlug, shortUrl } from './slugs.js';
+import { generateSlug } from './slugs.js';
+import { chooseLinkDomain, domainNames, type LinkDomain } from './link-domains.js';
+import { linkAddress, linkShortUrl } from './link-addresses.js';
 import { linkStatusSql } from './status.js';
 import { assertLinkUsageWithinPlan, linkDataBytes } from './usage.js';
 import { assertFolderReachable, linksWithin, type LinkScope } from './scope.js';
@@ -49,8 +51,11 @@ interface LinkCounts {
   lastScannedAt: Date | null;
 }
 
-/** A link with its counters and the files its data names, oldest first: what get, list and update give. */
-export type LinkWithFiles = LinkRow & LinkCounts & { files: LinkFileRow[] };
+/**
+ * A link with its counters, the files its data names (oldest first) and the name of its brand
+ * domain (null: the default domain): what get, list and update give.
+ */
+export type LinkWithFiles = LinkRow & LinkCounts & { files: LinkFileRow[]; domain: string | null };
 
 export type LinkContext = Pick<DomainContext, 'db' | 'config' | 'storage' | 'redis'> & Partial<Pick<DomainContext, 'logger'>>;
 
@@ -168,7 +173,22 @@ async function pointAtOwnFiles(tx: Executor, row: LinkRow, named: ReadonlyMap<st
 }
 
 function isSlugConflict(err: unknown): boolean {
-  return isUniqueViolation(err, 'links_slug_idx', 'links_slug_lower_idx');
+  return isUniqueViolation(err, 'links_slug_idx', 'links_slug_lower_idx', 'links_domain_slug_lower_idx', 'links_account_slug_key');
+}
+
+/** The slug is taken on the domain a link was to move to (or elsewhere in the account). */
+const slugTakenOnDomain = () =>
+  new ConflictError('slug_taken', 'This link’s slug is already in use on that domain or elsewhere in the account', 'domain');
+
+/** The name of the brand domain a link row is on; null: the default domain. */
+async function domainNameOf(db: Executor, row: Pick<LinkRow, 'domainId'>): Promise<string | null> {
+  if (row.domainId === null) return null;
+  return (await domainNames(db, [row.domainId])).get(row.domainId) ?? null;
+}
+
+/** What a row's resolution is cached under (link-domains.ts). */
+async function addressOf(db: Executor, row: Pick<LinkRow, 'domainId' | 'slug'>): Promise<string> {
+  return linkAddress(await domainNameOf(db, row), row.slug);
 }
 
 const customUrlTaken = () => new ConflictError('slug_taken', 'Custom URL is already in use', 'linkConfigurations.customUrl');
@@ -226,16 +246,19 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkInp
   await checkStoredQrImage(ctx, who.accountId, body.qrOptions?.image, { path: 'qrOptions.image' });
   const data = storedData(ctx, body);
   const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, body.pageStyle);
+  const domain = await chooseLinkDomain(ctx.db, ctx.config, who.accountId, body.domain);
+  const hostname = domain?.hostname ?? null;
   const row = await insertWithSlug(ctx, columns.customUrl, async (tx, slug) => {
     const [row] = await tx
       .insert(links)
       .values({
         accountId: who.accountId,
         slug,
+        domainId: domain?.id ?? null,
         name: body.name,
         type: body.type,
         metaData: data,
-        qrOptions: resolvedQr(body.qrOptions ?? {}, shortUrl(ctx.config.SHORT_URL_BASE, slug)),
+        qrOptions: resolvedQr(body.qrOptions ?? {}, linkShortUrl(ctx.config, hostname, slug)),
         pageStyle: body.pageStyle ?? null,
         ...columns,
         menu: extras.menu ?? null,
@@ -250,7 +273,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkInp
     return own;
   });
   // A redirect process may hold "no such slug" for a custom slug that now exists.
-  await invalidateLinks(ctx, [row.slug]);
+  await invalidateLinks(ctx, [linkAddress(hostname, row.slug)]);
   return row;
 }
 
@@ -288,12 +311,13 @@ const COUNT_COLUMNS = {
 };
 
 async function withFiles(db: Executor, row: LinkRow): Promise<LinkWithFiles> {
-  const [byLink, [counts]] = await Promise.all([
+  const [byLink, [counts], domain] = await Promise.all([
     filesOf(db, [row.id]),
     db.select(COUNT_COLUMNS).from(linkCounters).where(eq(linkCounters.linkId, row.id)),
+    domainNameOf(db, row),
   ]);
   if (!counts) throw new NotFoundError('Link');
-  return { ...row, ...counts, files: byLink.get(row.id) ?? [] };
+  return { ...row, ...counts, files: byLink.get(row.id) ?? [], domain };
 }
 
 export async function getLink(ctx: LinkContext, scope: LinkScope, slug: string): Promise<LinkWithFiles> {
@@ -398,9 +422,10 @@ export async function readLinks(ctx: LinkContext, scope: LinkScope, ids: string[
   const where = and(linksWithin(scope), sql`${links.id} = any(${sql.param(ids)}::uuid[])`);
   const [rows, byLink] = await Promise.all([
     ctx.db
-      .select({ ...getTableColumns(links), ...COUNT_COLUMNS })
+      .select({ ...getTableColumns(links), ...COUNT_COLUMNS, domain: domains.hostname })
       .from(links)
       .innerJoin(linkCounters, eq(linkCounters.linkId, links.id))
+      .leftJoin(domains, eq(domains.id, links.domainId))
       .where(where),
     filesOf(ctx.db, ids),
   ]);
@@ -453,6 +478,15 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   const data = storedData(ctx, body);
   const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, pageStyle);
   const nextSlug = columns.customUrl ?? current.slug;
+  const currentHost = await domainNameOf(ctx.db, current);
+  // Absent, the link stays on its domain; a move keeps its slug, so the slug must be free there.
+  const nextDomain: LinkDomain | null =
+    body.domain === undefined
+      ? current.domainId === null
+        ? null
+        : { id: current.domainId, hostname: currentHost! }
+      : await chooseLinkDomain(ctx.db, ctx.config, who.accountId, body.domain);
+  const moved = (nextDomain?.id ?? null) !== current.domainId;
   const qrBase = body.qrOptions ?? styling(current.qrOptions);
   let row: LinkRow;
   try {
@@ -462,12 +496,13 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
         .update(links)
         .set({
           slug: nextSlug,
-          // A new slug is checked against every other ignoring case, whatever the old one was.
-          slugCaseDuplicate: nextSlug === current.slug && current.slugCaseDuplicate,
+          domainId: nextDomain?.id ?? null,
+          // A new slug or domain is checked against every other slug ignoring case, whatever the old one was.
+          slugCaseDuplicate: nextSlug === current.slug && !moved && current.slugCaseDuplicate,
           name: body.name,
           type: body.type,
           metaData: data,
-          qrOptions: resolvedQr(qrBase, shortUrl(ctx.config.SHORT_URL_BASE, nextSlug)),
+          qrOptions: resolvedQr(qrBase, linkShortUrl(ctx.config, nextDomain?.hostname ?? null, nextSlug)),
           pageStyle,
           ...columns,
           updatedBy: actorIdOf(who),
@@ -482,10 +517,10 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
       return own;
     });
   } catch (err) {
-    if (isSlugConflict(err)) throw customUrlTaken();
+    if (isSlugConflict(err)) throw nextSlug === current.slug && moved ? slugTakenOnDomain() : customUrlTaken();
     throw err;
   }
-  await invalidateLinks(ctx, [current.slug, row.slug]);
+  await invalidateLinks(ctx, [linkAddress(currentHost, current.slug), linkAddress(nextDomain?.hostname ?? null, row.slug)]);
   return withFiles(ctx.db, row);
 }
 
@@ -500,7 +535,7 @@ export async function updateLinkQr(ctx: LinkContext, who: Principal, slug: strin
   const [row] = await ctx.db
     .update(links)
     .set({
-      qrOptions: resolvedQr(qrCode, shortUrl(ctx.config.SHORT_URL_BASE, current.slug), field),
+      qrOptions: resolvedQr(qrCode, linkShortUrl(ctx.config, await domainNameOf(ctx.db, current), current.slug), field),
       updatedBy: actorIdOf(who),
       updatedAt: new Date(),
     })
@@ -524,7 +559,7 @@ export async function deleteLink(ctx: LinkContext, scope: LinkScope, slug: strin
     await tx.delete(scans).where(eq(scans.linkId, row.id));
     await tx.delete(links).where(eq(links.id, row.id));
   });
-  await invalidateLinks(ctx, [row.slug], [row.id]);
+  await invalidateLinks(ctx, [await addressOf(ctx.db, row)], [row.id]);
 }
 
 /** Sets simple flags (paused, favorite); answers 404 for a link that is not the caller's. */
@@ -533,9 +568,9 @@ export async function setLinkFlags(ctx: LinkContext, who: Principal, slug: strin
     .update(links)
     .set({ ...flags, updatedBy: actorIdOf(who), updatedAt: new Date() })
     .where(and(eq(links.slug, slug), linksWithin(who)))
-    .returning({ id: links.id });
+    .returning({ id: links.id, slug: links.slug, domainId: links.domainId });
   if (rows.length === 0) throw new NotFoundError('Link');
-  if (flags.paused !== undefined) await invalidateLinks(ctx, [slug]);
+  if (flags.paused !== undefined) await invalidateLinks(ctx, [await addressOf(ctx.db, rows[0]!)]);
 }
 
 /** Puts a link in one of the account's folders, or in none (null); nothing else of the link changes. */
@@ -563,6 +598,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
   // The copy keeps the source's folder, so a client's copy stays inside its folders.
   const source = await findLinkRow(ctx.db, who, slug);
   const { id: _id, slug: _slug, createdAt: _c, updatedAt: _u, sourceJobId: _j, sourceIndex: _i, favorite: _f, ...rest } = source;
+  const hostname = await domainNameOf(ctx.db, source);
   const copy = await insertWithSlug(ctx, null, async (tx, newSlug) => {
     const named = [...fileRefs(source.type as LinkType, source.metaData), ...pageStyleFileRefs(source.pageStyle)];
     const copies = await copyFiles(
@@ -583,7 +619,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
         menu: null,
         urlActive: false,
         customUrl: null,
-        qrOptions: resolvedQr(styling(source.qrOptions), shortUrl(ctx.config.SHORT_URL_BASE, newSlug)),
+        qrOptions: resolvedQr(styling(source.qrOptions), linkShortUrl(ctx.config, hostname, newSlug)),
         slug: newSlug,
         slugCaseDuplicate: false,
         createdBy: actorIdOf(who),
@@ -594,7 +630,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
     await assertLinkUsageWithinPlan(tx, who.accountId, { links: 1, dataBytes: 1 });
     return row!;
   });
-  await invalidateLinks(ctx, [copy.slug]);
+  await invalidateLinks(ctx, [linkAddress(hostname, copy.slug)]);
   return copy;
 }
 

@@ -93,6 +93,12 @@ export interface LinkInput {
   linkConfigurations?: LinkConfigurations | undefined;
   qrOptions?: QrOptions | undefined;
   pageStyle?: PageStyle | null | undefined;
+  /**
+   * The domain to serve it on (link-domains.ts): a name of one of the account's domains, null or
+   * the default host for the default domain; absent, the account's default domain on create and
+   * the link's own on update.
+   */
+  domain?: string | null | undefined;
 }
 
 /** "true"/"false" (or 1/0) in a query string, as a boolean. */

@@ -5,6 +5,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uui
 import { id, createdAt, updatedAt, tstz } from '../columns.js';
 import { accountId, accounts } from '../accounts/tables.js';
 import { folders } from '../folders/tables.js';
+import { domains } from '../domains/tables.js';
 
 export const links = pgTable(
   'links',
@@ -12,10 +13,14 @@ export const links = pgTable(
     id: id(),
     accountId: accountId(),
     /**
-     * dynamic_link_id: globally unique because the redirect process resolves by it alone (exactly,
-     * case-sensitively), and unique ignoring case so no two links are look-alikes.
+     * dynamic_link_id. On the default domain (the host of SHORT_URL_BASE) unique across the
+     * service, exactly (the redirect resolves it case-sensitively) and ignoring case (no two links
+     * are look-alikes); on a brand domain the same within the domain. Unique within the account
+     * too, whatever the domain, so `/links/:id` names one link (decision 0426).
      */
     slug: text('slug').notNull(),
+    /** The brand domain the link is served on; null: the default domain. A domain with links cannot be deleted. */
+    domainId: uuid('domain_id').references(() => domains.id),
     /**
      * The slug equalled an older link's ignoring case when that became unique (migration 0003):
      * kept, and left out of `links_slug_lower_idx`. False again once the link takes a new slug.
@@ -53,10 +58,17 @@ export const links = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('links_slug_idx').on(t.slug),
+    uniqueIndex('links_slug_idx')
+      .on(t.slug)
+      .where(sql`${t.domainId} is null`),
     uniqueIndex('links_slug_lower_idx')
       .on(sql`lower(${t.slug})`)
-      .where(sql`not ${t.slugCaseDuplicate}`),
+      .where(sql`not ${t.slugCaseDuplicate} and ${t.domainId} is null`),
+    // A brand domain's links, by slug ignoring case: no look-alikes there either, and the redirect's lookup.
+    uniqueIndex('links_domain_slug_lower_idx')
+      .on(t.domainId, sql`lower(${t.slug})`)
+      .where(sql`${t.domainId} is not null`),
+    uniqueIndex('links_account_slug_key').on(t.accountId, t.slug),
     index('links_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     index('links_account_updated_idx').on(t.accountId, t.updatedAt.desc(), t.id.desc()),
     index('links_account_name_idx').on(t.accountId, sql`lower(${t.name})`, t.id),

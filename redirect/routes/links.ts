@@ -6,7 +6,8 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CUSTOM_SLUG_PATTERN } from '#domain/links/slug-rules.js';
-import { shortUrl } from '#domain/links/slugs.js';
+import { linkShortUrl } from '#domain/links/link-addresses.js';
+import type { HostRoute } from '#domain/domains/served-hosts.js';
 import { windowStatus } from '#domain/links/status.js';
 import { LinkLookupUnavailableError } from '#domain/links/resolve/link-resolver.js';
 import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '#domain/links/resolve/password.js';
@@ -57,17 +58,35 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   });
 
   const answerNotFound = notFoundResponder(notFoundLimit);
+  const linkConfig = { SHORT_URL_BASE: scanPath.shortUrlBase };
+
+  /**
+   * What the resolver knows the slug under the request's Host by (domain/links/link-domains.ts):
+   * the slug itself on the default domain, `<host>/<slug>` on a brand domain; null where nothing
+   * is served (a brand domain not verified, or turned off).
+   */
+  function addressOf(route: HostRoute, slug: string): string | null {
+    if (route.kind === 'default') return slug;
+    return route.kind === 'brand' ? `${route.domain.hostname}/${slug}` : null;
+  }
 
   /** The link, or the page to answer instead, when the slug is settled without a lookup; undefined when this process's cache does not hold it. */
-  function findCachedLink(slug: string, now: number, acceptLanguage: string | undefined): ResolvedLink | Page | undefined {
-    if (!CUSTOM_SLUG_PATTERN.test(slug)) return NOT_FOUND_PAGE;
-    const link = resolver.cached(slug);
-    return link === undefined ? undefined : availableLink(link, now, acceptLanguage);
+  function findCachedLink(
+    route: HostRoute,
+    slug: string,
+    now: number,
+    acceptLanguage: string | undefined,
+  ): ResolvedLink | Page | undefined {
+    const address = CUSTOM_SLUG_PATTERN.test(slug) ? addressOf(route, slug) : null;
+    if (address === null) return NOT_FOUND_PAGE;
+    const link = resolver.cached(address);
+    return link === undefined ? undefined : availableLink(route, link, now, acceptLanguage);
   }
 
   /** The link, or the page to answer instead (unknown, unavailable, lookup down). */
   async function findLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
-    return findCachedLink(request.params.slug, now, request.headers['accept-language']) ?? lookUpLink(request, now);
+    const route = scanPath.routeOf(request.headers.host);
+    return findCachedLink(route, request.params.slug, now, request.headers['accept-language']) ?? lookUpLink(request, route, now);
   }
 
   /**
@@ -75,27 +94,48 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
    * allowance of unknown slugs (on any redirect process) from Redis only (a slug Redis does not
    * hold is a 429 for it). Redis is asked for the link and for the client's count at once.
    */
-  async function lookUpLink(request: SlugRequest, now: number): Promise<ResolvedLink | Page> {
-    const { slug } = request.params;
+  async function lookUpLink(request: SlugRequest, route: HostRoute, now: number): Promise<ResolvedLink | Page> {
+    // findCachedLink settled every slug without an address.
+    const address = addressOf(route, request.params.slug)!;
     try {
       const [blockedFor, cachedLink] = await Promise.all([
         notFoundLimit.blockedAnywhere(notFoundLimit.clientOf(request.ip), now),
-        resolver.resolveFromCache(slug),
+        resolver.resolveFromCache(address),
       ]);
       const acceptLanguage = request.headers['accept-language'];
-      if (cachedLink !== undefined) return availableLink(cachedLink, now, acceptLanguage);
+      if (cachedLink !== undefined) return availableLink(route, cachedLink, now, acceptLanguage);
       if (blockedFor > 0) return renderTooManyNotFoundPage(blockedFor, acceptLanguage);
-      return availableLink(await resolver.resolve(slug), now, acceptLanguage);
+      return availableLink(route, await resolver.resolve(address), now, acceptLanguage);
     } catch (err) {
       if (err instanceof LinkLookupUnavailableError) return renderServiceUnavailablePage(request.headers['accept-language']);
       throw err;
     }
   }
 
-  function availableLink(link: ResolvedLink | null, now: number, acceptLanguage: string | undefined): ResolvedLink | Page {
+  function availableLink(
+    route: HostRoute,
+    link: ResolvedLink | null,
+    now: number,
+    acceptLanguage: string | undefined,
+  ): ResolvedLink | Page {
     if (!link) return NOT_FOUND_PAGE;
     const reason = windowStatus(link, now) ?? (link.brokenDestination ? 'broken_destination' : null);
-    return reason ? renderUnavailablePage(reason, link, acceptLanguage) : link;
+    if (reason === null) return link;
+    const elsewhere = route.kind === 'brand' && reason !== 'scheduled' && reason !== 'broken_destination' ? route.domain.expiredUrl : null;
+    return elsewhere ? redirectPage(elsewhere) : renderUnavailablePage(reason, link, acceptLanguage);
+  }
+
+  /** A link used up: its brand domain's expired URL when it has one, else the status page. */
+  function limitReachedPage(request: FastifyRequest, link: ResolvedLink): Page {
+    const route = scanPath.routeOf(request.headers.host);
+    if (route.kind === 'brand' && route.domain.expiredUrl) return redirectPage(route.domain.expiredUrl);
+    return renderUnavailablePage('limit_reached', link, request.headers['accept-language']);
+  }
+
+  /** Where the request's brand domain sends an unknown slug; null: the not-found page. */
+  function notFoundUrlOf(request: FastifyRequest): string | null {
+    const route = scanPath.routeOf(request.headers.host);
+    return route.kind === 'brand' ? route.domain.notFoundUrl : null;
   }
 
   const isPage = (found: ResolvedLink | Page): found is Page => 'body' in found;
@@ -113,7 +153,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     });
   /** A page instead of the link; "not found" counts towards the client's allowance of unknown slugs. */
   const answerPage = (request: FastifyRequest, reply: FastifyReply, page: Page) =>
-    page === NOT_FOUND_PAGE ? answerNotFound(request, reply) : sendPage(reply, page);
+    page === NOT_FOUND_PAGE ? answerNotFound(request, reply, notFoundUrlOf(request)) : sendPage(reply, page);
   const locked = (link: ResolvedLink, request: FastifyRequest, now: number) =>
     link.passwordHash !== null && !passwordCookies.isValid({ id: link.id, passwordHash: link.passwordHash }, request.headers.cookie, now);
 
@@ -124,8 +164,9 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const now = Date.now();
     // The scan path's one check for a preview: without the parameter, nothing below changes.
     if (request.query.preview !== undefined) return answerPreview(request, reply, request.query.preview, now);
-    const cached = findCachedLink(request.params.slug, now, request.headers['accept-language']);
-    if (cached === undefined) return lookUpLink(request, now).then((found) => answerScan(request, reply, found, now));
+    const route = scanPath.routeOf(request.headers.host);
+    const cached = findCachedLink(route, request.params.slug, now, request.headers['accept-language']);
+    if (cached === undefined) return lookUpLink(request, route, now).then((found) => answerScan(request, reply, found, now));
     const answered = answerScan(request, reply, cached, now);
     // The reply itself must not be returned from a handler that is not async (Fastify would send it).
     return answered instanceof Promise ? answered : undefined;
@@ -192,7 +233,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     return scanLimiter.take(link, !visitor.isBot, visitorKey, now).then(
       (taken) =>
         taken === 'limit_reached'
-          ? sendPage(reply, renderUnavailablePage('limit_reached', link, request.headers['accept-language']))
+          ? sendPage(reply, limitReachedPage(request, link))
           : recordAndSend(reply, link, visitor, visitorKey, now, answer),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language'])),
@@ -253,6 +294,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     const host = URL.canParse(origin) ? new URL(origin).host : null;
     return host === null || (host !== request.headers.host?.toLowerCase() && !ownHosts.has(host));
   }
+
+  // A brand domain's root sends people where its owner chose; otherwise `/` is a not-found page, as every unknown path is.
+  app.get('/', (request, reply) => {
+    const route = scanPath.routeOf(request.headers.host);
+    if (route.kind === 'brand' && route.domain.rootUrl) return sendPage(reply, redirectPage(route.domain.rootUrl));
+    return answerNotFound(request, reply, null);
+  });
 
   app.post('/:slug', async (request: FastifyRequest<{ Params: { slug: string }; Body: unknown }>, reply) => {
     // Before anything is looked up or counted: a form from elsewhere learns nothing, not even whether the link exists.
@@ -329,7 +377,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
             'content-type': 'text/calendar; charset=utf-8',
             'content-disposition': attachmentDisposition(eventFileName(found.data)),
           })
-          .send(renderIcs(found.data, { uid: `${found.id}@qrlinks`, url: shortUrl(scanPath.shortUrlBase, found.slug) }));
+          .send(renderIcs(found.data, { uid: `${found.id}@qrlinks`, url: linkShortUrl(linkConfig, found.host ?? null, found.slug) }));
       }
       return sendPage(reply, notFoundPage(request.headers['accept-language']));
     };
@@ -352,6 +400,11 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id', handler: linkFile });
   app.route({ method: ['GET', 'HEAD'], url: '/:slug/files/:id/:variant', handler: linkFile });
 };
+
+/** A page that is a redirect: where a brand domain sends people instead of a page of ours. */
+function redirectPage(url: string): Page {
+  return { status: 302, body: '', headers: { Location: url, 'Cache-Control': 'no-store' } };
+}
 
 function redirectTo(reply: FastifyReply, url: string) {
   return reply.code(302).header('location', url).header('cache-control', 'no-store').send();

@@ -132,6 +132,7 @@ export function resolvedLink(
     id: '0d6e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
     accountId,
     slug: 'abc1234',
+    host: null,
     name: 'Internal name',
     type,
     data,

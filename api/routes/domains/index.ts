@@ -26,7 +26,8 @@ const admin = { scope: 'all', role: 'admin' } as const;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, dns, redis, logger } = app.ctx;
-  const view = (row: Parameters<typeof domainView>[0]) => domainView(row, configuredTargets(config));
+  const targets = configuredTargets(config);
+  const view = (row: Parameters<typeof domainView>[0]) => domainView(row, targets);
   // Every process that answers TLS asks reloads the names it serves (domain/domains/served-hosts.ts).
   const announce = (hostname: string) => announceDomainChange(redis, config.REDIS_NAMESPACE, hostname, logger);
 
@@ -76,18 +77,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: admin, audit: { entity: 'domain', action: 'update' } },
     schema: {
       tags,
-      summary: 'Change where the domain sends people, or turn it off or on',
+      summary: 'Change where the domain sends people, make it the account’s default, or turn it off or on',
       params: idParams,
       body: updateDomainBody,
       response: { 200: z.object({ data: domainResponse }) },
     },
     handler: async (request) => {
-      const { root_url, not_found_url, expired_url, disabled } = request.body;
+      const { root_url, not_found_url, expired_url, disabled, is_default } = request.body;
       const row = await updateDomain(db, request.principal.accountId, request.params.id, {
         rootUrl: root_url,
         notFoundUrl: not_found_url,
         expiredUrl: expired_url,
         disabled,
+        isDefault: is_default,
       });
       await announce(row.hostname);
       return { data: view(row) };
@@ -114,7 +116,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: admin, audit: { entity: 'domain', action: 'delete' } },
     schema: {
       tags,
-      summary: 'Remove a domain; another account may then add the name and prove it',
+      summary: 'Remove a domain with no links on it (409 `domain_in_use` otherwise); another account may then add the name and prove it',
       params: idParams,
       response: { 200: messageResponse },
     },

@@ -40,6 +40,12 @@ export const updateDomainBody = z.strictObject({
     .boolean({ error: 'Must be true or false' })
     .optional()
     .describe('true turns the domain off (nothing answers for it); false turns it on again, to be proved again'),
+  is_default: z
+    .boolean({ error: 'Must be true or false' })
+    .optional()
+    .describe(
+      'true makes it the account’s default domain (where new links go when they name none; the previous default stops being it); false: the service’s default domain again',
+    ),
 });
 
 const recordResponse = z.object({
@@ -58,6 +64,7 @@ export const domainResponse = z.object({
   token: z.string().describe('What the TXT record _qrlinks-challenge.<hostname> must hold'),
   records: z.array(recordResponse).describe('The DNS records to set, each beside what was found'),
   errors: z.record(z.string(), z.string()).describe('Lookups of the last check that got no answer, and why'),
+  is_default: z.boolean().describe('Whether new links go here when they name no domain'),
   root_url: z.string().nullable(),
   not_found_url: z.string().nullable(),
   expired_url: z.string().nullable(),

@@ -16,6 +16,7 @@ export function domainView(row: DomainRow, targets: DomainTargets) {
       row.observed,
     ),
     errors: row.observed?.errors ?? {},
+    is_default: row.isDefault,
     root_url: row.rootUrl,
     not_found_url: row.notFoundUrl,
     expired_url: row.expiredUrl,

@@ -22,6 +22,15 @@ export const linkBodySchema = z
     linkConfigurations: linkConfigurationsSchema.optional(),
     qrOptions: qrOptionsSchema.optional(),
     pageStyle: pageStyleSchema.nullable().optional(),
+    domain: z
+      .string({ error: 'Must be a string or null' })
+      .max(300, { error: 'A domain name has at most 253 characters' })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "An addition: the domain to serve the link on, one of the account's domains (GET /domains) in any spelling, or null (or the default host) for the service's default domain. Absent: the account's default domain on create, the link's own on update. A move keeps the slug, so it must be free there (409 `slug_taken` at `domain`); a turned-off domain is a 409 `domain_disabled`.",
+      }),
   })
   // A refinement rather than a transform, so data's issues are reported beside the other members'
   // (a transform runs only when all else passed). `body` is zod's own copy of the input, so
@@ -78,7 +87,10 @@ const fileView = z.object({ fileId: z.string(), url: z.string(), contentType: z.
 export const linkResponse = z.object({
   id: z.string(),
   dynamic_link_id: z.string(),
-  full_dynamic_url: z.string(),
+  full_dynamic_url: z.string().meta({ description: "The short URL, on the link's domain" }),
+  domain: z
+    .string()
+    .meta({ description: "An addition: the name of the link's domain (the default host, or one of the account's domains)" }),
   name: z.string(),
   type: z.string(),
   meta_data: z.record(z.string(), z.unknown()),

@@ -2,7 +2,7 @@ import type { Config } from '#platform/config/index.js';
 import { fileUrl } from '#domain/files/files.js';
 import { formatListDate } from '../../dates.js';
 import type { LinkWithFiles } from '#domain/links/links.js';
-import { shortUrl } from '#domain/links/slugs.js';
+import { defaultHostname, linkShortUrl } from '#domain/links/link-addresses.js';
 import { linkStatus } from '#domain/links/status.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -16,7 +16,8 @@ export function linkView(link: LinkWithFiles, config: Pick<Config, 'SHORT_URL_BA
   return {
     id: link.id,
     dynamic_link_id: link.slug,
-    full_dynamic_url: shortUrl(config.SHORT_URL_BASE, link.slug),
+    full_dynamic_url: linkShortUrl(config, link.domain, link.slug),
+    domain: link.domain ?? defaultHostname(config),
     name: link.name,
     type: link.type,
     meta_data: link.metaData,

@@ -2874,7 +2874,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -6766,7 +6766,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -7181,7 +7181,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -8590,7 +8590,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -8714,6 +8714,8 @@ export interface paths {
                                 errors: {
                                     [key: string]: string;
                                 };
+                                /** @description Whether new links go here when they name no domain */
+                                is_default: boolean;
                                 root_url: string | null;
                                 not_found_url: string | null;
                                 expired_url: string | null;
@@ -8844,6 +8846,8 @@ export interface paths {
                             errors: {
                                 [key: string]: string;
                             };
+                            /** @description Whether new links go here when they name no domain */
+                            is_default: boolean;
                             root_url: string | null;
                             not_found_url: string | null;
                             expired_url: string | null;
@@ -9031,6 +9035,8 @@ export interface paths {
                                 errors: {
                                     [key: string]: string;
                                 };
+                                /** @description Whether new links go here when they name no domain */
+                                is_default: boolean;
                                 root_url: string | null;
                                 not_found_url: string | null;
                                 expired_url: string | null;
@@ -9150,7 +9156,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Remove a domain; another account may then add the name and prove it */
+        /** Remove a domain with no links on it (409 `domain_in_use` otherwise); another account may then add the name and prove it */
         delete: {
             parameters: {
                 query?: never;
@@ -9281,7 +9287,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change where the domain sends people, or turn it off or on */
+        /** Change where the domain sends people, make it the account’s default, or turn it off or on */
         patch: {
             parameters: {
                 query?: never;
@@ -9302,6 +9308,8 @@ export interface paths {
                         expired_url?: string | null;
                         /** @description true turns the domain off (nothing answers for it); false turns it on again, to be proved again */
                         disabled?: boolean;
+                        /** @description true makes it the account’s default domain (where new links go when they name none; the previous default stops being it); false: the service’s default domain again */
+                        is_default?: boolean;
                     };
                 };
             };
@@ -9336,6 +9344,8 @@ export interface paths {
                                 errors: {
                                     [key: string]: string;
                                 };
+                                /** @description Whether new links go here when they name no domain */
+                                is_default: boolean;
                                 root_url: string | null;
                                 not_found_url: string | null;
                                 expired_url: string | null;
@@ -9538,6 +9548,8 @@ export interface paths {
                                 errors: {
                                     [key: string]: string;
                                 };
+                                /** @description Whether new links go here when they name no domain */
+                                is_default: boolean;
                                 root_url: string | null;
                                 not_found_url: string | null;
                                 expired_url: string | null;
@@ -11822,7 +11834,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -12330,7 +12342,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -12539,7 +12551,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -12989,7 +13001,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -14577,7 +14589,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 dynamic_link_id: string;
+                                /** @description The short URL, on the link's domain */
                                 full_dynamic_url: string;
+                                /** @description An addition: the name of the link's domain (the default host, or one of the account's domains) */
+                                domain: string;
                                 name: string;
                                 type: string;
                                 meta_data: {
@@ -14876,6 +14891,8 @@ export interface paths {
                                 fileId: string;
                             };
                         } | null;
+                        /** @description An addition: the domain to serve the link on, one of the account's domains (GET /domains) in any spelling, or null (or the default host) for the service's default domain. Absent: the account's default domain on create, the link's own on update. A move keeps the slug, so it must be free there (409 `slug_taken` at `domain`); a turned-off domain is a 409 `domain_disabled`. */
+                        domain?: string | null;
                     };
                 };
             };
@@ -15049,7 +15066,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 dynamic_link_id: string;
+                                /** @description The short URL, on the link's domain */
                                 full_dynamic_url: string;
+                                /** @description An addition: the name of the link's domain (the default host, or one of the account's domains) */
+                                domain: string;
                                 name: string;
                                 type: string;
                                 meta_data: {
@@ -15362,6 +15382,8 @@ export interface paths {
                                 fileId: string;
                             };
                         } | null;
+                        /** @description An addition: the domain to serve the link on, one of the account's domains (GET /domains) in any spelling, or null (or the default host) for the service's default domain. Absent: the account's default domain on create, the link's own on update. A move keeps the slug, so it must be free there (409 `slug_taken` at `domain`); a turned-off domain is a 409 `domain_disabled`. */
+                        domain?: string | null;
                     };
                 };
             };
@@ -15376,7 +15398,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 dynamic_link_id: string;
+                                /** @description The short URL, on the link's domain */
                                 full_dynamic_url: string;
+                                /** @description An addition: the name of the link's domain (the default host, or one of the account's domains) */
+                                domain: string;
                                 name: string;
                                 type: string;
                                 meta_data: {
@@ -18083,7 +18108,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -18355,7 +18380,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -18523,7 +18548,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -18834,7 +18859,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -18998,7 +19023,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -20463,7 +20488,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };
@@ -21076,7 +21101,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
                             message: string;
                         };
                     };

@@ -14,7 +14,7 @@ const CONFIRM_WAIT_MS = 1000;
 
 /**
  * After every committed change to a link (create, update, pause, resume, delete, duplicate):
- * bump each slug's version (so a loader that read Postgres before the change cannot write its
+ * for each of its addresses (its slug, or `<host>/<slug>` on a brand domain: link-domains.ts), bump the version (so a loader that read Postgres before the change cannot write its
  * stale copy back), drop the Redis copy, and tell every redirect process to drop its own.
  * `deletedLinkIds` also forgets those links' scan-limit counters.
  *
@@ -23,25 +23,25 @@ const CONFIRM_WAIT_MS = 1000;
  * hold for at most their in-process TTL, then read Postgres (Redis being down), so no change is
  * hidden for longer than that.
  */
-export async function invalidateLinks(ctx: InvalidationContext, slugs: readonly string[], deletedLinkIds: readonly string[] = []) {
-  if (slugs.length === 0 && deletedLinkIds.length === 0) return;
+export async function invalidateLinks(ctx: InvalidationContext, addresses: readonly string[], deletedLinkIds: readonly string[] = []) {
+  if (addresses.length === 0 && deletedLinkIds.length === 0) return;
   const keys = linkCacheKeys(ctx.config.REDIS_NAMESPACE);
   const tx = ctx.redis.multi();
-  for (const slug of new Set(slugs)) {
-    tx.incr(keys.version(slug));
-    tx.del(keys.entry(slug));
-    tx.publish(keys.channel, slug);
+  for (const address of new Set(addresses)) {
+    tx.incr(keys.version(address));
+    tx.del(keys.entry(address));
+    tx.publish(keys.channel, address);
   }
   for (const id of deletedLinkIds) tx.del(keys.humanScans(id));
   const done = tx.exec().then(
     () => true,
     (err: unknown) => {
-      ctx.logger?.error({ err, slugs }, 'link cache invalidation failed');
+      ctx.logger?.error({ err, addresses }, 'link cache invalidation failed');
       return false;
     },
   );
   let timer: NodeJS.Timeout | undefined;
   const confirmed = await Promise.race([done, new Promise<null>((r) => (timer = setTimeout(() => r(null), CONFIRM_WAIT_MS)))]);
   clearTimeout(timer);
-  if (confirmed === null) ctx.logger?.warn({ slugs }, 'link cache invalidation is waiting for Redis');
+  if (confirmed === null) ctx.logger?.warn({ addresses }, 'link cache invalidation is waiting for Redis');
 }

@@ -3,11 +3,14 @@
  * installs or test runs can share one Redis.
  */
 export const linkCacheKeys = (prefix: string) => ({
-  /** JSON of a ResolvedLink, or "null" for a slug that resolves to nothing. */
-  entry: (slug: string) => `${prefix}:link:${slug}`,
+  /**
+   * JSON of a ResolvedLink, or "null" for an address that resolves to nothing. An address is a
+   * slug on the default domain, `<host>/<slug>` on a brand domain (domain/links/link-domains.ts).
+   */
+  entry: (address: string) => `${prefix}:link:${address}`,
   /** Bumped by every invalidation; a loader only writes an entry if it is unchanged since it read Postgres. */
-  version: (slug: string) => `${prefix}:link-version:${slug}`,
-  /** Pub/sub channel: a slug whose in-process copies every redirect process must drop. */
+  version: (address: string) => `${prefix}:link-version:${address}`,
+  /** Pub/sub channel: an address whose in-process copies every redirect process must drop. */
   channel: `${prefix}:link-invalidated`,
   /** Unknown slugs one client (hashed address, IPv6 by /64) has asked the redirect for in the current window. */
   notFound: (client: string) => `${prefix}:redirect-not-found:${client}`,

@@ -106,7 +106,8 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1`;
 
 /**
- * Slug → link, from an in-process map (a few seconds) in front of Redis (shared by every redirect
+ * Address → link (a link's address is its slug on the default domain, `<host>/<slug>` on a brand
+ * one: domain/links/link-domains.ts), from an in-process map (a few seconds) in front of Redis (shared by every redirect
  * process) in front of Postgres. Invalidations arrive by pub/sub; a reconnect of the subscriber
  * clears the map, because messages sent while it was away are lost. Expired in-process copies are
  * kept: when neither Redis nor Postgres answers, the last known copy still serves the scan.
@@ -141,8 +142,8 @@ export class LinkResolver {
     await this.deps.invalidations.listen(
       {
         channel: this.deps.keys.channel,
-        onMessage: (slug) => {
-          this.forget(slug);
+        onMessage: (address) => {
+          this.forget(address);
           this.epoch++;
         },
         onReconnect: () => this.forgetAll(),
@@ -160,20 +161,20 @@ export class LinkResolver {
    * Redis or Postgres.
    * "No such slug" answers are not stretched: they guard Postgres against unknown slugs.
    */
-  cached(slug: string): ResolvedLink | null | undefined {
+  cached(address: string): ResolvedLink | null | undefined {
     const now = this.now();
-    const entry = this.local.get(slug);
+    const entry = this.local.get(address);
     if (entry) {
       const age = now - entry.checkedAt;
       if (age >= this.opts.localTtlMs) {
         if (!this.deps.invalidations.subscribed(this.deps.keys.channel)) return undefined;
         if (now >= entry.refreshAt)
-          void this.loadOnce(slug).catch((err: unknown) => this.deps.logger.debug({ err, slug }, 'link cache: refresh failed'));
+          void this.loadOnce(address).catch((err: unknown) => this.deps.logger.debug({ err, address }, 'link cache: refresh failed'));
       }
       this.lookups.local++;
       return entry.link;
     }
-    const missing = this.missing.get(slug);
+    const missing = this.missing.get(address);
     if (!missing || now - missing.checkedAt >= this.opts.localTtlMs) return undefined;
     this.lookups.local++;
     return missing.link;
@@ -183,34 +184,34 @@ export class LinkResolver {
    * Like `resolve`, but never asks Postgres: undefined when neither this process nor Redis holds
    * an answer (or Redis is down). For clients that may not cost Postgres a query (too many unknown slugs).
    */
-  async resolveFromCache(slug: string): Promise<ResolvedLink | null | undefined> {
-    const hit = this.cached(slug);
+  async resolveFromCache(address: string): Promise<ResolvedLink | null | undefined> {
+    const hit = this.cached(address);
     if (hit !== undefined) return hit;
-    const pending = this.loading.get(slug);
+    const pending = this.loading.get(address);
     if (pending) return pending;
     const epoch = this.epoch;
     try {
-      const entry = await this.deps.redis.get(this.deps.keys.entry(slug));
+      const entry = await this.deps.redis.get(this.deps.keys.entry(address));
       if (entry == null) return undefined;
       this.lookups.redis++;
-      return this.keep(slug, entry, epoch);
+      return this.keep(address, entry, epoch);
     } catch {
       return undefined;
     }
   }
 
-  async resolve(slug: string): Promise<ResolvedLink | null> {
-    const hit = this.cached(slug);
+  async resolve(address: string): Promise<ResolvedLink | null> {
+    const hit = this.cached(address);
     if (hit !== undefined) return hit;
-    return this.loadOnce(slug);
+    return this.loadOnce(address);
   }
 
   /** The slug's load in flight, or a new one: one at a time per slug. */
-  private loadOnce(slug: string): Promise<ResolvedLink | null> {
-    let pending = this.loading.get(slug);
+  private loadOnce(address: string): Promise<ResolvedLink | null> {
+    let pending = this.loading.get(address);
     if (!pending) {
-      pending = this.load(slug).finally(() => this.loading.delete(slug));
-      this.loading.set(slug, pending);
+      pending = this.load(address).finally(() => this.loading.delete(address));
+      this.loading.set(address, pending);
     }
     return pending;
   }
@@ -222,16 +223,16 @@ export class LinkResolver {
     this.epoch++;
   }
 
-  private async load(slug: string): Promise<ResolvedLink | null> {
+  private async load(address: string): Promise<ResolvedLink | null> {
     const { redis, keys, pool, logger } = this.deps;
     const epoch = this.epoch;
     let version: string | null = null;
     let redisUp = true;
     try {
-      const [entry, v] = await redis.mget(keys.entry(slug), keys.version(slug));
+      const [entry, v] = await redis.mget(keys.entry(address), keys.version(address));
       if (entry != null) {
         this.lookups.redis++;
-        return this.keep(slug, entry, epoch);
+        return this.keep(address, entry, epoch);
       }
       version = v ?? '';
     } catch (err) {
@@ -240,12 +241,12 @@ export class LinkResolver {
     }
     let link: ResolvedLink | null;
     try {
-      link = await loadResolvedLink(pool, slug);
+      link = await loadResolvedLink(pool, address);
       this.lookups.postgres++;
     } catch (err) {
-      const stale = this.local.get(slug) ?? this.missing.get(slug);
+      const stale = this.local.get(address) ?? this.missing.get(address);
       if (stale) {
-        logger.warn({ err, slug }, 'link cache: Postgres unavailable, serving the last known copy');
+        logger.warn({ err, address }, 'link cache: Postgres unavailable, serving the last known copy');
         return stale.link;
       }
       throw new LinkLookupUnavailableError(err);
@@ -257,8 +258,8 @@ export class LinkResolver {
         .eval(
           WRITE_IF_VERSION_LUA,
           3,
-          keys.entry(slug),
-          keys.version(slug),
+          keys.entry(address),
+          keys.version(address),
           keys.missingBudget(Math.floor(this.now() / (this.opts.missingTtlSeconds * 1000))),
           version ?? '',
           source,
@@ -267,43 +268,43 @@ export class LinkResolver {
         )
         .catch((err: unknown) => logger.debug({ err }, 'link cache: write-back failed'));
     }
-    return this.keep(slug, source, epoch, link);
+    return this.keep(address, source, epoch, link);
   }
 
   /** The link `source` (its JSON) describes, kept as this process's copy unless an invalidation came since `epoch`. */
-  private keep(slug: string, source: string, epoch: number, parsed?: ResolvedLink | null): ResolvedLink | null {
+  private keep(address: string, source: string, epoch: number, parsed?: ResolvedLink | null): ResolvedLink | null {
     const digest = digestOf(source);
-    const held = this.local.get(slug) ?? this.missing.get(slug);
+    const held = this.local.get(address) ?? this.missing.get(address);
     const link = held?.digest === digest ? held.link : parsed !== undefined ? parsed : fromRedisEntry(source);
     if (link) copyDigests.set(link, digest);
     if (epoch !== this.epoch) return link;
-    this.forget(slug);
+    this.forget(address);
     const now = this.now();
     // Up to half as long again, at random: copies loaded together (a restart, a warm-up) would
     // otherwise be refreshed together, a burst of Redis commands every interval.
     const refreshAt = now + this.opts.subscribedRefreshMs * (1 + Math.random() / 2);
     const entry = { link, checkedAt: now, refreshAt, digest, bytes: source.length };
     if (!link) {
-      this.missing.set(slug, entry);
+      this.missing.set(address, entry);
       if (this.missing.size > this.opts.missingLocalMax) this.missing.delete(this.missing.keys().next().value!);
       return link;
     }
-    this.local.set(slug, entry);
+    this.local.set(address, entry);
     this.localBytes += entry.bytes;
     // The oldest out while over either bound; the copy just kept stays (it is being served).
     for (const oldest of this.local.keys()) {
-      if ((this.local.size <= this.opts.localMax && this.localBytes <= this.opts.localMaxBytes) || oldest === slug) break;
+      if ((this.local.size <= this.opts.localMax && this.localBytes <= this.opts.localMaxBytes) || oldest === address) break;
       this.forget(oldest);
     }
     return link;
   }
 
-  private forget(slug: string): void {
-    const entry = this.local.get(slug);
+  private forget(address: string): void {
+    const entry = this.local.get(address);
     if (entry) {
       this.localBytes -= entry.bytes;
-      this.local.delete(slug);
+      this.local.delete(address);
     }
-    this.missing.delete(slug);
+    this.missing.delete(address);
   }
 }

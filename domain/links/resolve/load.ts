@@ -2,23 +2,37 @@ import type { Pool, QueryConfig } from '#platform/database/raw.js';
 import type { PageStyle } from '../page-style.js';
 import { menuVersionSql } from '../../cafes/menu-version.js';
 import { withSendableDestinations } from './destinations.js';
+import { splitLinkAddress } from '../link-addresses.js';
 import type { ResolvedLink, ResolvedLinkFile } from './resolved-link.js';
 
-/**
- * One round trip: the link by its slug and the files attached to it. A named statement, because
- * every cache miss of every redirect process runs it. A menu link's files (every image of its
- * cafe) are not loaded: the menu page reads its images with the menu.
- */
-const LOAD_BY_SLUG: QueryConfig = {
-  name: 'resolve-link-by-slug',
-  text: `select l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.page_style, l.menu, l.paused,
+/** The columns a scan needs, from `links l`, and its files; the brand host is added by each query. */
+const RESOLVED_COLUMNS = `l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.page_style, l.menu, l.paused,
       l.schedule_active, l.start_date, l.end_date, l.schedule_timezone,
       l.scan_limit_active, l.scan_limit, l.password_protected_active, l.password, l.updated_at,
       case when l.type = 'menu' then (select ${menuVersionSql('c')} from cafes c where c.link_id = l.id) end as menu_version,
       coalesce((select json_agg(json_build_object('id', f.id, 'contentType', f.content_type, 'size', f.size,
                   'originalName', f.original_name, 'variants', b.variants) order by f.created_at, f.id)
-                from files f join file_blobs b on b.id = f.blob_id where f.link_id = l.id and l.type <> 'menu'), '[]'::json) as files
-    from links l where l.slug = $1`,
+                from files f join file_blobs b on b.id = f.blob_id where f.link_id = l.id and l.type <> 'menu'), '[]'::json) as files`;
+
+/**
+ * One round trip: a default-domain link by its slug and the files attached to it. Named
+ * statements, because every cache miss of every redirect process runs one. A menu link's files
+ * (every image of its cafe) are not loaded: the menu page reads its images with the menu.
+ */
+const LOAD_BY_SLUG: QueryConfig = {
+  name: 'resolve-link-by-slug',
+  text: `select ${RESOLVED_COLUMNS}, null::text as host from links l where l.slug = $1 and l.domain_id is null`,
+};
+
+/**
+ * The same for a brand domain's link, by the domain's name and the slug (exactly, like the default
+ * domain's; the index is on the slug ignoring case). Whether the domain serves is the redirect's
+ * to say (domain/domains/served-hosts.ts): a state kept here would outlive a check that changed it.
+ */
+const LOAD_BY_HOST_AND_SLUG: QueryConfig = {
+  name: 'resolve-link-by-host-and-slug',
+  text: `select ${RESOLVED_COLUMNS}, d.hostname as host from domains d join links l on l.domain_id = d.id
+    where d.hostname = $1 and lower(l.slug) = lower($2) and l.slug = $2`,
 };
 
 interface LinkRecord {
@@ -42,16 +56,21 @@ interface LinkRecord {
   password: string | null;
   updated_at: Date;
   files: ResolvedLinkFile[];
+  host: string | null;
 }
 
-export async function loadResolvedLink(pool: Pool, slug: string): Promise<ResolvedLink | null> {
-  const { rows } = await pool.query<LinkRecord>({ ...LOAD_BY_SLUG, values: [slug] });
+/** The link at `address` (its slug, or `<host>/<slug>` on a brand domain: link-domains.ts), or null. */
+export async function loadResolvedLink(pool: Pool, address: string): Promise<ResolvedLink | null> {
+  const { hostname, slug } = splitLinkAddress(address);
+  const query = hostname === null ? { ...LOAD_BY_SLUG, values: [slug] } : { ...LOAD_BY_HOST_AND_SLUG, values: [hostname, slug] };
+  const { rows } = await pool.query<LinkRecord>(query);
   const r = rows[0];
   if (!r) return null;
   return withSendableDestinations({
     id: r.id,
     accountId: r.account_id,
     slug: r.slug,
+    host: r.host,
     name: r.name,
     type: r.type,
     data: r.meta_data,

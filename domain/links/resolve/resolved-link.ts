@@ -21,6 +21,8 @@ interface ResolvedLinkFields {
   id: string;
   accountId: string;
   slug: string;
+  /** The brand domain it is on (its short URL's host); null: the default domain. */
+  host: string | null;
   name: string;
   /** The brand and language of the link's page; null: the default look. */
   pageStyle: PageStyle | null;

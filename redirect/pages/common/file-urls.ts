@@ -1,3 +1,4 @@
+import { linkShortUrl } from '#domain/links/link-addresses.js';
 import type { PageUrls } from './types.js';
 
 /**
@@ -14,12 +15,15 @@ export function fileUrlOf(link: { slug: string; passwordHash: string | null }): 
 /** A file's public address. */
 export const publicFileUrl = (id: string): string => `/files/${id}`;
 
-/** Where a link's page finds its files and downloads on this process, and its own address under `shortUrlBase`. */
-export function linkPageUrls(link: { slug: string; passwordHash: string | null }, shortUrlBase: string): PageUrls {
+/**
+ * Where a link's page finds its files and downloads on this process, and its own address: under
+ * its brand domain (`host`), else under `shortUrlBase`.
+ */
+export function linkPageUrls(link: { slug: string; passwordHash: string | null; host?: string | null }, shortUrlBase: string): PageUrls {
   return {
     file: fileUrlOf(link),
     vcard: `/${link.slug}/contact.vcf`,
     ics: `/${link.slug}/event.ics`,
-    page: `${shortUrlBase.replace(/\/+$/, '')}/${link.slug}`,
+    page: linkShortUrl({ SHORT_URL_BASE: shortUrlBase }, link.host ?? null, link.slug),
   };
 }

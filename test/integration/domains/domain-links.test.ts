@@ -1,0 +1,262 @@
+/**
+ * Links on brand domains, through the api and the real redirect: a link chooses its domain (any
+ * spelling of the name), its short URL and QR data follow it, the redirect answers by Host and
+ * slug, the same slug lives on two domains, a move needs the slug free where it goes, a domain
+ * that does not serve answers nothing, a domain's own root, not-found and expired addresses, the
+ * account's default domain, and a domain with links that cannot be removed. Domains are proved
+ * against a real DNS server on loopback, as in domains.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
+import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
+
+const V4 = '203.0.113.10';
+const DEFAULT_HOST = 'qr.example.net';
+
+let dns: TestDnsServer;
+let api: TestApi;
+let redirect: TestRedirect;
+let me: TestAccount;
+let other: TestAccount;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  api = await startTestApi({
+    DNS_SERVERS: dns.address,
+    DNS_TIMEOUT_MS: '400',
+    DOMAIN_TARGET_ADDRESSES: V4,
+    SHORT_URL_BASE: `https://${DEFAULT_HOST}`,
+  });
+  me = await createTestAccount(api.ctx, { plan: 'enterprise' });
+  other = await createTestAccount(api.ctx, { plan: 'enterprise' });
+  redirect = await startTestRedirect(api.ctx);
+});
+afterAll(async () => {
+  await redirect?.close();
+  await api?.close();
+  await dns?.close();
+});
+
+interface LinkBody {
+  id: string;
+  dynamic_link_id: string;
+  full_dynamic_url: string;
+  domain: string;
+  qr_options: { data: string };
+}
+
+let n = 0;
+/** A name no other test uses. */
+const fresh = (label = 'go') => `${label}.brand${++n}-${process.pid}.example`;
+
+async function addDomain(acct: TestAccount, hostname = fresh()): Promise<{ id: string; hostname: string; token: string }> {
+  const res = await call(api.app, acct.key, 'POST', '/api/v1/domains', { hostname });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** A domain of `acct`, proved by TXT and pointing at the service, and served by the redirect. */
+async function verifiedDomain(acct: TestAccount, hostname = fresh()) {
+  const domain = await addDomain(acct, hostname);
+  dns.zone.set(`_qrlinks-challenge.${domain.hostname}`, { TXT: [domain.token] });
+  dns.zone.set(domain.hostname, { A: [V4] });
+  const res = await call(api.app, acct.key, 'POST', `/api/v1/domains/${domain.id}/verify`);
+  expect(res.json().data.state).toBe('verified');
+  // The redirect hears of it over pub/sub: it says yes to a certificate for the name once it serves it.
+  await expect.poll(async () => (await redirect.app.inject({ url: `/internal/tls-ask?domain=${domain.hostname}` })).statusCode).toBe(200);
+  return domain;
+}
+
+async function createLink(acct: TestAccount, extra: Record<string, unknown> = {}, url = 'https://example.com/dest') {
+  const res = await call(api.app, acct.key, 'POST', '/api/v1/links', { name: 'Table code', type: 'website', data: { url }, ...extra });
+  return res;
+}
+
+async function linkOf(acct: TestAccount, slug: string): Promise<LinkBody> {
+  const res = await call(api.app, acct.key, 'GET', `/api/v1/links/${slug}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ data: LinkBody }>().data;
+}
+
+/** A scan through the redirect process's routes with `host` as the Host header. */
+function scan(host: string, path: string) {
+  return redirect.app.inject({ method: 'GET', url: path, headers: { host, 'user-agent': 'Mozilla/5.0 (test)' } });
+}
+
+describe('a link on a brand domain', () => {
+  it('is printed and answered on its domain, chosen in any spelling; the default domain does not answer for it', async () => {
+    const domain = await verifiedDomain(me);
+    const created = await createLink(me, { domain: `${domain.hostname.toUpperCase()}.` });
+    expect(created.statusCode, created.body).toBe(200);
+    const slug = created.json<{ id: string }>().id;
+    const link = await linkOf(me, slug);
+    expect(link).toMatchObject({ domain: domain.hostname, full_dynamic_url: `https://${domain.hostname}/${slug}` });
+    expect(link.qr_options.data).toBe(`https://${domain.hostname}/${slug}`);
+
+    for (const host of [domain.hostname, `${domain.hostname.toUpperCase()}:443`, `${domain.hostname}.`]) {
+      const res = await scan(host, `/${slug}`);
+      expect(res.statusCode, host).toBe(302);
+      expect(res.headers.location).toBe('https://example.com/dest');
+    }
+    expect((await scan(DEFAULT_HOST, `/${slug}`)).statusCode).toBe(404);
+  });
+
+  it('shares its slug with a link of another account on another domain; within one account a slug is one link', async () => {
+    const domain = await verifiedDomain(me);
+    const slug = `menu${++n}x${process.pid}`;
+    const mine = await createLink(
+      me,
+      { domain: domain.hostname, linkConfigurations: { urlActive: true, customUrl: slug } },
+      'https://mine.example/',
+    );
+    expect(mine.statusCode, mine.body).toBe(200);
+    const theirs = await createLink(other, { linkConfigurations: { urlActive: true, customUrl: slug } }, 'https://theirs.example/');
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect((await linkOf(other, slug)).full_dynamic_url).toBe(`https://${DEFAULT_HOST}/${slug}`);
+
+    expect((await scan(domain.hostname, `/${slug}`)).headers.location).toBe('https://mine.example/');
+    expect((await scan(DEFAULT_HOST, `/${slug}`)).headers.location).toBe('https://theirs.example/');
+
+    // The account's own second link under the slug (on the default domain) would make /links/<slug> two links.
+    const again = await createLink(me, { domain: null, linkConfigurations: { urlActive: true, customUrl: slug } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'slug_taken' });
+    // Nor may its look-alike share the brand domain.
+    const lookAlike = await createLink(me, {
+      domain: domain.hostname,
+      linkConfigurations: { urlActive: true, customUrl: slug.toUpperCase() },
+    });
+    expect(lookAlike.statusCode).toBe(409);
+  });
+
+  it('moves to another domain when its slug is free there, and its old address stops answering at once', async () => {
+    const domain = await verifiedDomain(me);
+    const slug = (await createLink(me)).json<{ id: string }>().id;
+    expect((await scan(DEFAULT_HOST, `/${slug}`)).statusCode).toBe(302);
+    const body = { name: 'Table code', type: 'website', data: { url: 'https://example.com/dest' } };
+
+    const moved = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { ...body, domain: domain.hostname });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({ domain: domain.hostname, full_dynamic_url: `https://${domain.hostname}/${slug}` });
+    expect(moved.json().data.qr_options.data).toBe(`https://${domain.hostname}/${slug}`);
+    expect((await scan(DEFAULT_HOST, `/${slug}`)).statusCode).toBe(404);
+    expect((await scan(domain.hostname, `/${slug}`)).statusCode).toBe(302);
+
+    // An edit that names no domain leaves it where it is.
+    const kept = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { ...body, name: 'Renamed' });
+    expect(kept.json().data.domain).toBe(domain.hostname);
+
+    // Back to the default domain, where another account has taken the slug meanwhile: refused, nothing moves.
+    const theirs = await createLink(other, { linkConfigurations: { urlActive: true, customUrl: `${slug}-x` } });
+    expect(theirs.statusCode).toBe(200);
+    const custom = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, {
+      ...body,
+      linkConfigurations: { urlActive: true, customUrl: `${slug}-x` },
+    });
+    expect(custom.statusCode).toBe(200); // free on the brand domain and in the account
+    const back = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}-x`, { ...body, domain: null });
+    expect(back.statusCode).toBe(409);
+    expect(back.json()).toMatchObject({ code: 'slug_taken', errors: [{ path: 'domain' }] });
+    expect((await linkOf(me, `${slug}-x`)).domain).toBe(domain.hostname);
+  });
+
+  it('refuses a name that is not the account’s, the same whether another account holds it or nobody does', async () => {
+    const theirs = await verifiedDomain(other);
+    for (const domain of [theirs.hostname, fresh('nobody'), '', 'not a name']) {
+      const res = await createLink(me, { domain });
+      expect(res.statusCode, domain).toBe(400);
+      expect(res.json(), domain).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ path: 'domain', message: 'Not one of this account’s domains' }],
+      });
+    }
+  });
+});
+
+describe('hosts that do not serve', () => {
+  it('a pending or turned-off domain answers no slug, not even the default domain’s; an unknown name answers the default domain’s', async () => {
+    const slug = (await createLink(other)).json<{ id: string }>().id;
+    const pending = await addDomain(me);
+    const off = await verifiedDomain(me);
+    const onIt = (await createLink(me, { domain: off.hostname })).json<{ id: string }>().id;
+    const turnedOff = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${off.id}`, { disabled: true });
+    expect(turnedOff.statusCode).toBe(200);
+    await expect.poll(async () => (await scan(off.hostname, `/${onIt}`)).statusCode).toBe(404);
+    for (const host of [pending.hostname, off.hostname]) {
+      const res = await scan(host, `/${slug}`);
+      expect(res.statusCode, host).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+    expect((await scan(fresh('unknown'), `/${slug}`)).statusCode).toBe(302);
+    expect((await scan('127.0.0.1', `/${slug}`)).statusCode).toBe(302);
+    // No link is put on a domain that is turned off.
+    const refused = await createLink(me, { domain: off.hostname });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'domain_disabled', errors: [{ path: 'domain' }] });
+  });
+});
+
+describe('a domain’s own addresses', () => {
+  it('sends its root, unknown slugs and paused or expired links where its owner chose; the pages otherwise', async () => {
+    const domain = await verifiedDomain(me);
+    const slug = (await createLink(me, { domain: domain.hostname })).json<{ id: string }>().id;
+    expect((await call(api.app, me.key, 'POST', `/api/v1/links/${slug}/pause`)).statusCode).toBe(200);
+
+    expect((await scan(domain.hostname, '/')).statusCode).toBe(404);
+    expect((await scan(domain.hostname, '/nosuchslug1')).statusCode).toBe(404);
+    expect((await scan(domain.hostname, `/${slug}`)).statusCode).toBe(410);
+
+    const set = await call(api.app, me.key, 'PATCH', `/api/v1/domains/${domain.id}`, {
+      root_url: 'https://aroma.example/',
+      not_found_url: 'https://aroma.example/lost',
+      expired_url: 'https://aroma.example/over',
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    await expect.poll(async () => (await scan(domain.hostname, '/')).headers.location).toBe('https://aroma.example/');
+    expect((await scan(domain.hostname, '/nosuchslug1')).headers.location).toBe('https://aroma.example/lost');
+    expect((await scan(domain.hostname, `/${slug}`)).headers.location).toBe('https://aroma.example/over');
+    // The default domain keeps its own pages.
+    expect((await scan(DEFAULT_HOST, '/nosuchslug1')).statusCode).toBe(404);
+  });
+});
+
+describe('the account’s default domain', () => {
+  it('is where new links go when they name none, until it is turned off', async () => {
+    const acct = await createTestAccount(api.ctx, { plan: 'enterprise' });
+    const first = await verifiedDomain(acct);
+    const second = await verifiedDomain(acct);
+    const setDefault = (id: string) => call(api.app, acct.key, 'PATCH', `/api/v1/domains/${id}`, { is_default: true });
+    expect((await setDefault(first.id)).json().data.is_default).toBe(true);
+    expect((await setDefault(second.id)).json().data.is_default).toBe(true);
+    const list = (await call(api.app, acct.key, 'GET', '/api/v1/domains')).json<{ data: Array<{ id: string; is_default: boolean }> }>()
+      .data;
+    expect(list.filter((d) => d.is_default).map((d) => d.id)).toEqual([second.id]);
+
+    const slug = (await createLink(acct)).json<{ id: string }>().id;
+    expect((await linkOf(acct, slug)).domain).toBe(second.hostname);
+    const onDefault = (await createLink(acct, { domain: DEFAULT_HOST })).json<{ id: string }>().id;
+    expect((await linkOf(acct, onDefault)).full_dynamic_url).toBe(`https://${DEFAULT_HOST}/${onDefault}`);
+
+    const off = await call(api.app, acct.key, 'PATCH', `/api/v1/domains/${second.id}`, { disabled: true });
+    expect(off.json().data).toMatchObject({ state: 'disabled', is_default: false });
+    const after = (await createLink(acct)).json<{ id: string }>().id;
+    expect((await linkOf(acct, after)).domain).toBe(DEFAULT_HOST);
+  });
+});
+
+describe('removing a domain', () => {
+  it('is refused while links are on it, and done once they are gone', async () => {
+    const domain = await verifiedDomain(me);
+    const slug = (await createLink(me, { domain: domain.hostname })).json<{ id: string }>().id;
+    const refused = await call(api.app, me.key, 'DELETE', `/api/v1/domains/${domain.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      code: 'domain_in_use',
+      message: '1 link is on this domain; move or delete it before removing the domain',
+    });
+    expect((await scan(domain.hostname, `/${slug}`)).statusCode).toBe(302);
+    expect((await call(api.app, me.key, 'DELETE', `/api/v1/links/${slug}`)).statusCode).toBe(200);
+    expect((await call(api.app, me.key, 'DELETE', `/api/v1/domains/${domain.id}`)).statusCode).toBe(200);
+  });
+});
