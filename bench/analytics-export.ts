@@ -55,9 +55,13 @@ async function seed(pool: pg.Pool, accountId: string, rows: number): Promise<voi
 async function streamOnly(pool: pg.Pool, accountId: string, expectedRows: number): Promise<number> {
   const start = performance.now();
   let rows = 0;
-  const csv = scansCsv(pool, { accountId, from: new Date(Date.now() - 48 * 3_600_000), to: new Date() }, async (progress) => {
-    rows = progress.rows;
-  });
+  const csv = scansCsv(
+    pool,
+    { accountId, defaultHost: 'qr.example', from: new Date(Date.now() - 48 * 3_600_000), to: new Date() },
+    async (progress) => {
+      rows = progress.rows;
+    },
+  );
   for await (const chunk of csv) void chunk;
   const ms = performance.now() - start;
   if (rows !== expectedRows) throw new Error(`expected ${expectedRows} rows, the stream had ${rows}`);

@@ -53,6 +53,12 @@ export class MenuPreviews {
     this.pages = new PageCache(pool, renderer, { maxBytes: opts.maxBytes, baseUrl: opts.baseUrl });
   }
 
+  /** Where the link of preview `id` is found (its address), when the preview names one; null otherwise. */
+  async addressOf(id: string): Promise<string | null> {
+    if (!MENU_PREVIEW_ID.test(id)) return null;
+    return menuPreviewOf(await this.redis.get(menuPreviewKey(this.opts.prefix, id)))?.address ?? null;
+  }
+
   /** Preview pages made since the process started (for metrics). */
   get rendered(): number {
     return this.pages.rendered.menu;

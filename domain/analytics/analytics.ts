@@ -328,6 +328,25 @@ export async function qrCodeAnalytics(db: Database, accountId: string, query: An
   return { data: ranked(links).data.map((row, i) => ({ ...row, dynamicLinkId: links[i]!.slug })) };
 }
 
+/**
+ * An addition: account-wide scans by the domain their link is on now (the default domain named
+ * by its host), most first. A link moved to another domain takes its scans with it.
+ */
+export async function domainAnalytics(db: Database, accountId: string, query: AnalyticsQuery, defaultHost: string) {
+  const { rows, bots } = await readingFor(db, { accountId }, query);
+  return ranked(
+    await rowsOf<RankedRow>(
+      db,
+      sql`select coalesce(d.hostname, ${defaultHost}::text) collate "C" as name, sum(t.scans)::int as scans,
+            (sum(sum(t.scans)) over ())::float8 as total
+          from (select c.value, sum(c.scans)::int as scans from (${rows!('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0) t
+          join links l on l.id = t.value::uuid and l.account_id = ${accountId}
+          left join domains d on d.id = l.domain_id
+          group by 1 order by 2 desc, 1 limit ${query.limit}`,
+    ),
+  );
+}
+
 /** Windows of at most this many local days also answer scans per local hour. */
 export const HOUR_SERIES_MAX_DAYS = 7;
 

@@ -13,7 +13,10 @@ import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from '
 
 export const EXPORT_FORMATS = ['csv'] as const;
 
-/** The columns of an export, in order; link_id is the link's slug (the dynamic_link_id of the API). */
+/**
+ * The columns of an export, in order; link_id is the link's slug (the dynamic_link_id of the API).
+ * The contract's own first; `domain` (the link's domain, by its host) is an addition.
+ */
 export const EXPORT_COLUMNS = [
   'link_id',
   'browser_name',
@@ -24,6 +27,7 @@ export const EXPORT_COLUMNS = [
   'country_name',
   'region',
   'city',
+  'domain',
 ] as const;
 
 /** The window an export asks for: both dates left out, the last 48 hours; either, whole local days in `timezone`. */
@@ -118,6 +122,8 @@ function instant(at: Date): string {
 
 export interface ScansCsvQuery {
   accountId: string;
+  /** The default domain's host: the `domain` of a link on no brand domain. */
+  defaultHost: string;
   linkSlug?: string;
   folderIds?: readonly string[];
   from: Date;
@@ -155,9 +161,10 @@ export async function* scansCsv(
       query.linkSlug === undefined
         ? [undefined]
         : (
-            await client.query<{ id: string }>(
-              'select id from links where account_id = $1 and slug = $2 and ($3::uuid[] is null or folder_id = any($3::uuid[]))',
-              [query.accountId, query.linkSlug, query.folderIds ?? null],
+            await client.query<{ id: string; host: string }>(
+              `select l.id, coalesce(d.hostname, $4) as host from links l left join domains d on d.id = l.domain_id
+                where l.account_id = $1 and l.slug = $2 and ($3::uuid[] is null or l.folder_id = any($3::uuid[]))`,
+              [query.accountId, query.linkSlug, query.folderIds ?? null, query.defaultHost],
             )
           ).rows;
     // An id that is not one of the account's links (or, for a client, not in its folders) has no
@@ -169,15 +176,16 @@ export async function* scansCsv(
       .map(({ column, value }) => ` and coalesce(s.${column}, '') = ${literal(value)}`)
       .join('');
     const window = `s.account_id = ${literal(query.accountId)} and s.created_at >= ${instant(query.from)} and s.created_at < ${instant(query.to)}${query.includeBots ? '' : ' and not s.is_bot'}${only}`;
-    const columns = (slug: string) =>
+    const columns = (slug: string, host: string) =>
       [
         ...[slug, 's.browser_name', 's.device_type', 's.device_vendor', 's.os_name'].map(cell),
         CREATED_AT,
-        ...['s.country_name', 's.region', 's.city'].map(cell),
+        ...['s.country_name', 's.region', 's.city', host].map(cell),
       ].join(', ');
     const select = link
-      ? `select ${columns(literal(query.linkSlug!))} from scans s where ${window} and s.link_id = ${literal(link.id)} order by s.created_at, s.id`
-      : `select ${columns('l.slug')} from scans s join links l on l.id = s.link_id where ${window} order by s.created_at, s.id`;
+      ? `select ${columns(literal(query.linkSlug!), literal(link.host))} from scans s where ${window} and s.link_id = ${literal(link.id)} order by s.created_at, s.id`
+      : `select ${columns('l.slug', `coalesce(d.hostname, ${literal(query.defaultHost)})`)} from scans s join links l on l.id = s.link_id
+          left join domains d on d.id = l.domain_id where ${window} order by s.created_at, s.id`;
     // A streaming plan (the (account_id, created_at) or (link_id, created_at) index in order, ties
     // sorted by id as they come) instead of the planner's favourite for big windows, a bitmap scan
     // and a full sort: that sort spills to disk, and no row leaves Postgres before it ends.

@@ -16,6 +16,8 @@ import { firstCodePoints } from '#platform/format/text.js';
 import { AppError, FieldErrorList, type FieldError } from '../errors.js';
 import { isReservedSlug } from '../links/slug-rules.js';
 import { AUTO_SLUG_LENGTH, generateSlug, shortUrl } from '../links/slugs.js';
+import { linkShortUrl, shortUrlBaseOf } from '../links/link-addresses.js';
+import { chooseLinkDomain, type LinkDomain } from '../links/link-domains.js';
 import { checkStoredQrImage } from '../qr/image-source.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { assertEncodable } from '../qr/qr-images.js';
@@ -62,10 +64,18 @@ export async function prepareBulkJob(
     if (row) qrStyle = row.qrOptions;
     else errors.add({ path: 'templateId', message: 'Template not found' });
   }
+  let domain: LinkDomain | null = null;
+  try {
+    domain = await chooseLinkDomain(ctx.db, ctx.config, accountId, body.domain);
+  } catch (err) {
+    // A turned-off domain is the whole request's 409; a name not the account's is one more 400 beside the others.
+    if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
+    for (const error of err.body.errors as FieldError[]) errors.add(error);
+  }
   try {
     await checkStoredQrImage(ctx, accountId, qrStyle.image, { path: stylePath === 'qrOptions' ? 'qrOptions.image' : 'templateId' });
     // Every random slug has the same length, so one sample stands for the batch's short URLs.
-    assertEncodable(withQrDefaults(qrStyle, shortUrl(ctx.config.SHORT_URL_BASE, 'a'.repeat(AUTO_SLUG_LENGTH))), stylePath);
+    assertEncodable(withQrDefaults(qrStyle, linkShortUrl(ctx.config, domain?.hostname ?? null, 'a'.repeat(AUTO_SLUG_LENGTH))), stylePath);
   } catch (err) {
     if (!(err instanceof AppError) || !Array.isArray(err.body.errors)) throw err;
     for (const error of err.body.errors as FieldError[]) errors.add(error);
@@ -73,7 +83,13 @@ export async function prepareBulkJob(
   if (errors.size > 0) return { payload: null, errors };
   const { data: _data, ...style } = qrStyle;
   return {
-    payload: { type: body.type, records: body.data.map((r) => recordToLink(r as Record<string, unknown>)), folderId, qrStyle: style },
+    payload: {
+      type: body.type,
+      records: body.data.map((r) => recordToLink(r as Record<string, unknown>)),
+      folderId,
+      qrStyle: style,
+      domain,
+    },
     errors,
   };
 }
@@ -109,7 +125,7 @@ export async function insertBulkLinks(
   payload: BulkGeneratePayload,
 ): Promise<BulkLink[]> {
   const total = payload.records.length;
-  const base = `${ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/`;
+  const base = `${shortUrlBaseOf(ctx.config, payload.domain?.hostname ?? null).replace(/\/+$/, '')}/`;
   // The defaults are applied once; each row's data (its short URL) is added in SQL.
   const style = JSON.stringify(withQrDefaults(payload.qrStyle, ''));
   return ctx.db.transaction(async (tx) => {
@@ -128,8 +144,8 @@ export async function insertBulkLinks(
       if (round > SLUG_ROUNDS) throw new Error('Could not draw free slugs for the batch');
       const slugs = drawSlugs(pending.length, taken);
       const inserted = await tx.execute<{ id: string; slug: string; source_index: number }>(sql`
-        insert into links (account_id, slug, name, type, meta_data, qr_options, folder_id, source_job_id, source_index)
-        select ${accountId}::uuid, r.slug, r.name, ${payload.type}::text, r.data, ${style}::jsonb || jsonb_build_object('data', ${base}::text || r.slug),
+        insert into links (account_id, domain_id, slug, name, type, meta_data, qr_options, folder_id, source_job_id, source_index)
+        select ${accountId}::uuid, ${payload.domain?.id ?? null}::uuid, r.slug, r.name, ${payload.type}::text, r.data, ${style}::jsonb || jsonb_build_object('data', ${base}::text || r.slug),
           (select f.id from folders f where f.id = ${payload.folderId}::uuid and f.account_id = ${accountId}::uuid), ${jobId}::uuid, r.idx
         from unnest(${sql.param(slugs)}::text[], ${sql.param(pending.map((i) => payload.records[i]!.name))}::text[],
           ${sql.param(pending.map((i) => JSON.stringify(payload.records[i]!.data)))}::jsonb[], ${sql.param(pending)}::int[]) as r(slug, name, data, idx)

@@ -1,5 +1,6 @@
 /** The bulk-generate job's contract: what the api queues and what the worker answers. */
 import type { QrOptions } from '../qr/options.js';
+import type { LinkDomain } from '../links/link-domains.js';
 import type { BulkLinkRecord, BulkType } from './schemas.js';
 
 /** What a bulk-generate job carries: the batch exactly as it will be stored. */
@@ -9,6 +10,8 @@ export interface BulkGeneratePayload {
   folderId: string | null;
   /** Styling of every link of the batch (the template's or the request's qrOptions), without data. */
   qrStyle: QrOptions;
+  /** The brand domain of every link; null or absent (a payload from before brand domains): the default domain. */
+  domain?: LinkDomain | null;
 }
 
 export interface BulkLink {

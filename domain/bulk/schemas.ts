@@ -69,4 +69,6 @@ export interface BulkRequest {
   folderId?: string | null | undefined;
   templateId?: string | null | undefined;
   qrOptions?: QrOptions | undefined;
+  /** The domain of every link of the batch, as a link's `domain` (domain/links/link-domains.ts). */
+  domain?: string | null | undefined;
 }

@@ -33,6 +33,8 @@ export type CafeRow = typeof cafes.$inferSelect;
 export interface CafeWithLink {
   cafe: CafeRow;
   slug: string;
+  /** The brand domain its link is on; null: the default domain. */
+  host: string | null;
   qrOptions: Record<string, unknown>;
 }
 
@@ -48,7 +50,7 @@ export interface LockedCafe {
   coverFileId: string | null;
 }
 
-const withLink = { cafe: cafes, slug: links.slug, qrOptions: links.qrOptions };
+const withLink = { cafe: cafes, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions };
 
 async function readCafes(db: Executor, accountId: string, cafeId?: string) {
   const where = cafeId ? and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)) : eq(cafes.accountId, accountId);
@@ -56,6 +58,7 @@ async function readCafes(db: Executor, accountId: string, cafeId?: string) {
     .select(withLink)
     .from(cafes)
     .innerJoin(links, eq(links.id, cafes.linkId))
+    .leftJoin(domains, eq(domains.id, links.domainId))
     .where(where)
     .orderBy(desc(cafes.createdAt), desc(cafes.id));
 }

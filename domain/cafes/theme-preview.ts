@@ -8,11 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { cafes, links } from '../schema.js';
+import { cafes, domains, links } from '../schema.js';
 import type { Executor } from '../database.js';
 import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import { shortUrl } from '../links/slugs.js';
+import { linkAddress } from '../links/link-addresses.js';
 import type { Redis } from '#platform/redis/client.js';
 import type { PublishedMenuRecord } from './published-menu.js';
 import type { ThemeInput } from './schemas.js';
@@ -28,6 +29,12 @@ export const menuPreviewKey = (prefix: string, id: string) => `${prefix}:menu-pr
 export interface MenuPreview {
   /** The menu link the preview is for: on any other link the id means nothing. */
   linkId: string;
+  /**
+   * Where the redirect finds that link (domain/links/link-addresses.ts). The preview is framed
+   * from the default domain (the console's one framable origin) whatever the link's domain, so a
+   * brand link's preview is looked up here; absent in records made before brand domains.
+   */
+  address?: string;
   /** The one origin that may frame the preview: the console's that asked for it (api/console.ts, consoleOriginOf). */
   frameAncestor: string;
   /** The unsaved look; a colour or the dietary switch left out keeps the saved value, as PUT does. */
@@ -54,14 +61,15 @@ export async function createMenuPreview(
 ) {
   const [cafe] = isUuid(cafeId)
     ? await ctx.db
-        .select({ linkId: cafes.linkId, slug: links.slug })
+        .select({ linkId: cafes.linkId, slug: links.slug, host: domains.hostname })
         .from(cafes)
         .innerJoin(links, eq(links.id, cafes.linkId))
+        .leftJoin(domains, eq(domains.id, links.domainId))
         .where(and(eq(cafes.accountId, accountId), eq(cafes.id, cafeId)))
     : [];
   if (!cafe) throw new NotFoundError('Cafe');
   const id = randomBytes(16).toString('base64url');
-  const preview: MenuPreview = { linkId: cafe.linkId, frameAncestor, theme };
+  const preview: MenuPreview = { linkId: cafe.linkId, address: linkAddress(cafe.host, cafe.slug), frameAncestor, theme };
   await ctx.redis.set(menuPreviewKey(ctx.config.REDIS_NAMESPACE, id), JSON.stringify(preview), 'EX', MENU_PREVIEW_TTL_SECONDS);
   const url = new URL(shortUrl(ctx.config.SHORT_URL_BASE, cafe.slug));
   url.searchParams.set('preview', id);

@@ -10,7 +10,7 @@ import { domains } from '../schema.js';
 import { ValidationError } from '../errors.js';
 import { DomainDisabledError } from '../domains/domains.js';
 import { hostOfHeader } from '../domains/hostname.js';
-import { defaultHostname } from './link-addresses.js';
+import { defaultHostname, linkShortUrl } from './link-addresses.js';
 
 /** A brand domain a link is on; null stands for the default domain. */
 export interface LinkDomain {
@@ -53,10 +53,26 @@ export async function chooseLinkDomain(
   return { id: row.id, hostname: row.hostname };
 }
 
+/** Whether `requested` (a link's `domain` field) names `hostname` (null: the default domain), in any spelling. */
+export function isLinkDomain(config: Pick<Config, 'SHORT_URL_BASE'>, hostname: string | null, requested: string | null): boolean {
+  const own = hostname ?? defaultHostname(config);
+  return requested === null ? hostname === null : hostOfHeader(requested) === own;
+}
+
 /** The names of the brand domains `ids` (null ids are the default domain's links), by id. */
 export async function domainNames(db: Executor, ids: ReadonlyArray<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: domains.id, hostname: domains.hostname }).from(domains).where(inArray(domains.id, wanted));
   return new Map(rows.map((r) => [r.id, r.hostname]));
+}
+
+/** The short URL of a link row: on its brand domain, else on the default domain. */
+export async function shortUrlOfLink(
+  db: Executor,
+  config: Pick<Config, 'SHORT_URL_BASE'>,
+  row: { domainId: string | null; slug: string },
+): Promise<string> {
+  const hostname = row.domainId === null ? null : ((await domainNames(db, [row.domainId])).get(row.domainId) ?? null);
+  return linkShortUrl(config, hostname, row.slug);
 }

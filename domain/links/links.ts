@@ -26,7 +26,7 @@ import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug } from './slugs.js';
-import { chooseLinkDomain, domainNames, type LinkDomain } from './link-domains.js';
+import { chooseLinkDomain, domainNames, isLinkDomain, type LinkDomain } from './link-domains.js';
 import { linkAddress, linkShortUrl } from './link-addresses.js';
 import { linkStatusSql } from './status.js';
 import { assertLinkUsageWithinPlan, linkDataBytes } from './usage.js';
@@ -479,13 +479,14 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   const fileIds = await checkFiles(ctx.db, ctx.config.SHORT_URL_BASE, who.accountId, body.type, data, pageStyle);
   const nextSlug = columns.customUrl ?? current.slug;
   const currentHost = await domainNameOf(ctx.db, current);
-  // Absent, the link stays on its domain; a move keeps its slug, so the slug must be free there.
-  const nextDomain: LinkDomain | null =
-    body.domain === undefined
-      ? current.domainId === null
-        ? null
-        : { id: current.domainId, hostname: currentHost! }
-      : await chooseLinkDomain(ctx.db, ctx.config, who.accountId, body.domain);
+  // Absent or naming the link's own domain (even one turned off since), the link stays on it; a
+  // move keeps its slug, so the slug must be free there.
+  const stays = body.domain === undefined || isLinkDomain(ctx.config, currentHost, body.domain);
+  const nextDomain: LinkDomain | null = stays
+    ? current.domainId === null
+      ? null
+      : { id: current.domainId, hostname: currentHost! }
+    : await chooseLinkDomain(ctx.db, ctx.config, who.accountId, body.domain);
   const moved = (nextDomain?.id ?? null) !== current.domainId;
   const qrBase = body.qrOptions ?? styling(current.qrOptions);
   let row: LinkRow;

@@ -58,6 +58,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   });
 
   const answerNotFound = notFoundResponder(notFoundLimit);
+  const DEFAULT_ROUTE: HostRoute = { kind: 'default' };
   const linkConfig = { SHORT_URL_BASE: scanPath.shortUrlBase };
 
   /**
@@ -178,7 +179,16 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
    * record, another link's, a locked link, Redis or Postgres away) is answered as a scan is.
    */
   async function answerPreview(request: SlugRequest, reply: FastifyReply, id: unknown, now: number) {
-    const found = await findLink(request, now);
+    // A brand domain's menu is previewed from the default domain (the console frames that origin
+    // alone): the preview names its link's address, and the link there must be the preview's.
+    const address = typeof id === 'string' ? await scanPath.menuPreviews.addressOf(id).catch(() => null) : null;
+    const found =
+      address?.includes('/') && scanPath.routeOf(request.headers.host).kind === 'default'
+        ? await resolver.resolve(address).then(
+            (link) => availableLink(DEFAULT_ROUTE, link, now, request.headers['accept-language']),
+            () => renderServiceUnavailablePage(request.headers['accept-language']),
+          )
+        : await findLink(request, now);
     if (!isPage(found) && found.type === 'menu' && typeof id === 'string' && !locked(found, request, now)) {
       const page = await scanPath.menuPreviews
         .page(found, id, now, request.headers['accept-encoding'], request.headers['accept-language'])

@@ -8,6 +8,7 @@
  * served. A retry (after an error, or a worker killed mid-export) writes the same key again. The
  * file counts against the account's job-file quota (putJobFile).
  */
+import { defaultHostname } from '#domain/links/link-addresses.js';
 import { Readable } from 'node:stream';
 import { scansCsv, type AnalyticsExportPayload, type AnalyticsExportResult } from '#domain/analytics/export.js';
 import type { AppContext } from '#infra/context.js';
@@ -29,6 +30,7 @@ export function analyticsExportProcessor(ctx: AppContext): QueueProcessor<'analy
       ctx.database.pool,
       {
         accountId,
+        defaultHost: defaultHostname(ctx.config),
         linkSlug: payload.linkSlug,
         ...(payload.folderIds && { folderIds: payload.folderIds }),
         from: new Date(payload.from),

@@ -11,7 +11,8 @@
 import { UnrecoverableError } from 'bullmq';
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import { AppError } from '#domain/errors.js';
-import { links } from '#domain/schema.js';
+import { domains, links } from '#domain/schema.js';
+import { shortUrlBaseOf } from '#domain/links/link-addresses.js';
 import { bulkManifest, insertBulkLinks, zipEntryName } from '#domain/bulk/bulk.js';
 import type { BulkGeneratePayload, BulkGenerateResult } from '#domain/bulk/job.js';
 import type { AppContext } from '#infra/context.js';
@@ -43,13 +44,15 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
         const to = Math.min(total, from + READ_BATCH);
         // By the job's key, in record order; a link deleted since is simply not there.
         const rows = await ctx.db
-          .select({ id: links.id, slug: links.slug, qrOptions: links.qrOptions, index: links.sourceIndex })
+          .select({ id: links.id, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions, index: links.sourceIndex })
           .from(links)
+          .leftJoin(domains, eq(domains.id, links.domainId))
           .where(and(eq(links.sourceJobId, jobId), eq(links.accountId, accountId), gte(links.sourceIndex, from), lt(links.sourceIndex, to)))
           .orderBy(asc(links.sourceIndex));
         const batch = rows.map((r) => ({
           id: r.id,
           slug: r.slug,
+          host: r.host,
           qrOptions: r.qrOptions,
           entryName: zipEntryName(payload.records[r.index!]!.name, r.slug),
         }));
@@ -68,7 +71,7 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
         {
           name: 'manifest.csv',
           body: bulkManifest(
-            ctx.config.SHORT_URL_BASE,
+            shortUrlBaseOf(ctx.config, payload.domain?.hostname ?? null),
             made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId })),
           ),
         },

@@ -7,14 +7,14 @@
  * with bulk generation's render phase.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { links } from '#domain/schema.js';
+import { domains, links } from '#domain/schema.js';
 import type { AppContext } from '#infra/context.js';
 import type { QrRenderPayload, QrRenderResult } from '#domain/jobs/job-kinds.js';
 import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { BulkPacer } from '#domain/jobs/pacing.js';
 import { jobDownloadUrl, jobFileKey, putJobFile } from '#domain/jobs/files.js';
 import { trackAccountJob } from '#infra/jobs/account-jobs.js';
-import { shortUrl } from '#domain/links/slugs.js';
+import { linkShortUrl } from '#domain/links/link-addresses.js';
 import { planQr, QR_FORMATS, renderQr, renderQrCached } from '#domain/qr/qr-images.js';
 import type { ScanTraffic } from '#domain/scans/traffic.js';
 import { onFirstUse } from '#platform/on-first-use.js';
@@ -34,6 +34,8 @@ export function qrZipKey(accountId: string, jobId: string): string {
 export interface QrZipLink {
   id: string;
   slug: string;
+  /** Its brand domain; null: the default domain (the code encodes the short URL on it). */
+  host: string | null;
   qrOptions: Record<string, unknown>;
   entryName: string;
 }
@@ -82,7 +84,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
     if (storeFailed) break;
     const renders = batch.links.flatMap((link) =>
       QR_FORMATS.map((format) => () => {
-        const data = shortUrl(ctx.config.SHORT_URL_BASE, link.slug);
+        const data = linkShortUrl(ctx.config, link.host, link.slug);
         const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format });
         const render = input.fillCache ? renderQrCached(ctx, plan) : renderQr(ctx, plan);
         return render.then((r) => ({ name: `${link.entryName}.${format}`, body: r.body }));
@@ -131,8 +133,9 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): Qu
       for (let i = 0; i < total; i += READ_BATCH) {
         const ids = payload.linkIds.slice(i, i + READ_BATCH);
         const rows = await ctx.db
-          .select({ id: links.id, slug: links.slug, qrOptions: links.qrOptions })
+          .select({ id: links.id, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions })
           .from(links)
+          .leftJoin(domains, eq(domains.id, links.domainId))
           .where(and(eq(links.accountId, accountId), inArray(links.id, ids)));
         const byId = new Map(rows.map((r) => [r.id, r]));
         const ordered = ids.flatMap((id) => {

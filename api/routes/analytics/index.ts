@@ -3,11 +3,13 @@
  * (/links/:id/analytics/..., registered by the links routes with `perLink`). Open to any valid
  * active key; an id that is not one of the caller's links answers the empty data, never a 404.
  */
+import { defaultHostname } from '#domain/links/link-addresses.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   activityAnalytics,
   generalAnalytics,
   qrCodeAnalytics,
+  domainAnalytics,
   rankedAnalytics,
   timeAnalytics,
   type AnalyticsScope,
@@ -102,6 +104,17 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
           response: { 200: qrCodeResponse },
         },
         handler: async (request) => qrCodeAnalytics(db, request.principal.accountId, request.query),
+      });
+      app.get('/domain', {
+        config,
+        schema: {
+          tags,
+          summary:
+            "An addition: scans by the domain their link is on (the service's default host, or one of the account's domains), most first",
+          querystring: analyticsQuerySchema,
+          response: { 200: rankedResponse },
+        },
+        handler: async (request) => domainAnalytics(db, request.principal.accountId, request.query, defaultHostname(app.ctx.config)),
       });
       app.get('/links-by-day', {
         // Named links only, each read within the caller's reach: open to a client for its own list.

@@ -29,6 +29,15 @@ export const bulkBodySchema = z
     folderId: optionalId('folder'),
     templateId: optionalId('template'),
     qrOptions: qrOptionsSchema.optional(),
+    domain: z
+      .string({ error: 'Must be a string or null' })
+      .max(300, { error: 'A domain name has at most 253 characters' })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain)",
+      }),
   })
   .superRefine(
     (body, ctx) => {

@@ -10,7 +10,7 @@ import type { ItemRow } from '#domain/cafes/items.js';
 import type { WEEKDAYS } from '#domain/cafes/schemas.js';
 import { DEFAULT_MENU_THEME, type MenuThemeKey } from '#domain/cafes/themes.js';
 import { fileUrl } from '#domain/files/files.js';
-import { shortUrl } from '#domain/links/slugs.js';
+import { linkShortUrl } from '#domain/links/link-addresses.js';
 import type { SPICE_LEVELS } from '#domain/schema.js';
 
 type ViewContext = { config: Pick<Config, 'SHORT_URL_BASE'> };
@@ -56,7 +56,7 @@ export function cafeView(ctx: ViewContext, { cafe: row, ...link }: CafeWithLink)
     link: {
       id: row.linkId,
       dynamic_link_id: link.slug,
-      full_dynamic_url: shortUrl(ctx.config.SHORT_URL_BASE, link.slug),
+      full_dynamic_url: linkShortUrl(ctx.config, link.host, link.slug),
       qr_options: link.qrOptions,
     },
     created_at: iso(row.createdAt),

@@ -30,7 +30,7 @@ import {
   pickFields,
 } from './schemas.js';
 import { linkView } from './view.js';
-import { shortUrl } from '#domain/links/slugs.js';
+import { shortUrlOfLink } from '#domain/links/link-domains.js';
 import type { LinkScope } from '#domain/links/scope.js';
 import { listAuditEvents } from '#domain/audit/events.js';
 import { historyQuerySchema } from '../audit-events/schemas.js';
@@ -125,7 +125,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         accountId: link.accountId,
         owner: `link-${link.id}`,
         options: link.qrOptions,
-        data: shortUrl(ctx.config.SHORT_URL_BASE, link.slug),
+        data: await shortUrlOfLink(ctx.db, ctx.config, link),
         format: request.query.format,
         size: request.query.size,
         pathPrefix: 'qr_options',

@@ -1260,6 +1260,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An addition: scans by the domain their link is on (the service's default host, or one of the account's domains), most first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description What the numbers cover, in `timezone`, up to now: today (from local midnight), yesterday (the whole local day), 48_hours (from the start of the UTC hour 48 hours ago), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), custom (whole local days date_from to date_to) */
+                    duration?: "today" | "yesterday" | "48_hours" | "7_days" | "30_days" | "3_months" | "1_year" | "custom";
+                    /** @description With duration=custom: the first local day (default: the first of the current month) */
+                    date_from?: string;
+                    /** @description With duration=custom: the last local day, included (default: today) */
+                    date_to?: string;
+                    /** @description Default true; false includes scans recorded as bots */
+                    exclude_bots?: "0" | "1" | "true" | "false";
+                    /** @description Rows for ops, country, region, browser and qr-code; default 20; above 1000 answers 1000 */
+                    limit?: number;
+                    /** @description IANA time zone that decides today, yesterday, day buckets, activity and the weekday-hour keys */
+                    timezone?: string;
+                    /** @description Only scans whose country is this one, as the ranked rows name it (e.g. Germany; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
+                    country?: string;
+                    /** @description Only scans whose browser is this one, as the ranked rows name it (e.g. Mobile Safari; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
+                    browser?: string;
+                    /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
+                    os?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Rank, from 1 */
+                                number: number;
+                                /** @description "Unknown" for scans where the value could not be told */
+                                name: string;
+                                scans: number;
+                                /**
+                                 * @description Share of all scans in the range, two decimals
+                                 * @example 42.50
+                                 */
+                                percentage: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/links-by-day": {
         parameters: {
             query?: never;
@@ -8381,6 +8537,8 @@ export interface paths {
                                 saveAsBlob?: boolean;
                             };
                         };
+                        /** @description An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain) */
+                        domain?: string | null;
                     };
                     "multipart/form-data": {
                         /** @enum {string} */
@@ -8470,6 +8628,8 @@ export interface paths {
                                 saveAsBlob?: boolean;
                             };
                         };
+                        /** @description An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain) */
+                        domain?: string | null;
                     };
                 };
             };

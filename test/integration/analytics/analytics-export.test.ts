@@ -28,6 +28,8 @@ import { startS3rver, S3RVER_KEY, type RunningS3rver } from '../../support/s3rve
 import { pollUntil } from '../../support/until.js';
 
 const HEADER = EXPORT_COLUMNS.join(',');
+/** The default domain's host (SHORT_URL_BASE's): the export's `domain` of every link here. */
+let HOST: string;
 const HOUR = 3_600_000;
 
 interface ScanSeed {
@@ -81,6 +83,7 @@ let workers: RunningWorkers;
 
 beforeAll(async () => {
   api = await startTestApi();
+  HOST = new URL(api.ctx.config.SHORT_URL_BASE).hostname;
   workers = await startWorkers(api.ctx);
 });
 afterAll(async () => {
@@ -211,8 +214,9 @@ describe('the CSV encoders', () => {
             ...cells.slice(0, 4),
             at(i).toISOString(),
             ...cells.slice(4, 7),
+            HOST,
           ];
-          const window = { accountId: me.accountId, from: new Date(from), to: new Date(from + HOUR) };
+          const window = { accountId: me.accountId, defaultHost: HOST, from: new Date(from), to: new Date(from + HOUR) };
           for (const [linkSlug, rows] of [
             [undefined, scans.map(rowOf)],
             [slugOf(0), scans.map(rowOf).filter((_, i) => scans[i]!.link === 0)],
@@ -263,8 +267,8 @@ describe('the CSV file', () => {
     expect(res.body.startsWith(`${HEADER}\r\n`)).toBe(true);
     expect(parseCsv(res.body)).toEqual([
       [...EXPORT_COLUMNS],
-      [link.slug, 'Safari', 'mobile', 'Apple', 'iOS', new Date(base).toISOString(), '', '', ''],
-      [link.slug, 'Firefox', 'desktop', '', 'Linux', new Date(base + 2000).toISOString(), 'France', 'Île-de-France', 'Paris'],
+      [link.slug, 'Safari', 'mobile', 'Apple', 'iOS', new Date(base).toISOString(), '', '', '', HOST],
+      [link.slug, 'Firefox', 'desktop', '', 'Linux', new Date(base + 2000).toISOString(), 'France', 'Île-de-France', 'Paris', HOST],
     ]);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
     // With includeBots (the dashboard's "Count bots too"), the bot's scan is a row as well.
@@ -345,7 +349,7 @@ describe('an export left mid-COPY', () => {
        from generate_series(1, ${ROWS}) g`,
       [link.id, me.accountId],
     );
-    query = { accountId: me.accountId, from: new Date(Date.now() - 48 * HOUR), to: new Date() };
+    query = { accountId: me.accountId, defaultHost: HOST, from: new Date(Date.now() - 48 * HOUR), to: new Date() };
   }, 60_000);
 
   it('a reader that stops (a failed upload) drops the connection, so Postgres ends the COPY; the pool goes on', async () => {
@@ -758,6 +762,7 @@ describe('with the s3 storage driver', () => {
       'Brazil',
       'São Paulo',
       'São Paulo, "Centro"',
+      HOST,
     ]);
 
     const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
@@ -851,6 +856,7 @@ describe('a worker killed with SIGKILL mid-export', () => {
       'Brazil',
       'São Paulo',
       'São Paulo, "Centro"',
+      HOST,
     ]);
     // One object for the job, however many attempts wrote it.
     expect(await objectsOfJob()).toEqual([jobFileKey(me.accountId, jobId, (await jobOf()).result.fileName)]);

@@ -3,13 +3,20 @@
  * spelling of the name), its short URL and QR data follow it, the redirect answers by Host and
  * slug, the same slug lives on two domains, a move needs the slug free where it goes, a domain
  * that does not serve answers nothing, a domain's own root, not-found and expired addresses, the
- * account's default domain, and a domain with links that cannot be removed. Domains are proved
- * against a real DNS server on loopback, as in domains.test.ts.
+ * account's default domain, a domain with links that cannot be removed, and everything that
+ * prints a short URL (the QR image, a bulk batch's codes and manifest, a cafe's menu link, the
+ * scans export) and analytics by domain. Domains are proved against a real DNS server on
+ * loopback, as in domains.test.ts.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
+import { unzip } from '../../support/images.js';
+import { decodesAll } from '../../support/qr-reference.js';
+import { pollUntil } from '../../support/until.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
-import { startTestRedirect, type TestRedirect } from '../../support/redirect.js';
+import { SCAN_USER_AGENTS, startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 
 const V4 = '203.0.113.10';
 const DEFAULT_HOST = 'qr.example.net';
@@ -17,6 +24,7 @@ const DEFAULT_HOST = 'qr.example.net';
 let dns: TestDnsServer;
 let api: TestApi;
 let redirect: TestRedirect;
+let workers: RunningWorkers;
 let me: TestAccount;
 let other: TestAccount;
 
@@ -31,8 +39,10 @@ beforeAll(async () => {
   me = await createTestAccount(api.ctx, { plan: 'enterprise' });
   other = await createTestAccount(api.ctx, { plan: 'enterprise' });
   redirect = await startTestRedirect(api.ctx);
+  workers = await startWorkers(api.ctx);
 });
 afterAll(async () => {
+  await workers?.close();
   await redirect?.close();
   await api?.close();
   await dns?.close();
@@ -79,9 +89,9 @@ async function linkOf(acct: TestAccount, slug: string): Promise<LinkBody> {
   return res.json<{ data: LinkBody }>().data;
 }
 
-/** A scan through the redirect process's routes with `host` as the Host header. */
+/** A scan by a phone through the redirect process's routes with `host` as the Host header. */
 function scan(host: string, path: string) {
-  return redirect.app.inject({ method: 'GET', url: path, headers: { host, 'user-agent': 'Mozilla/5.0 (test)' } });
+  return redirect.app.inject({ method: 'GET', url: path, headers: { host, 'user-agent': SCAN_USER_AGENTS.iosSafari } });
 }
 
 describe('a link on a brand domain', () => {
@@ -258,5 +268,119 @@ describe('removing a domain', () => {
     expect((await scan(domain.hostname, `/${slug}`)).statusCode).toBe(302);
     expect((await call(api.app, me.key, 'DELETE', `/api/v1/links/${slug}`)).statusCode).toBe(200);
     expect((await call(api.app, me.key, 'DELETE', `/api/v1/domains/${domain.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('everything that prints a short URL', () => {
+  /** A job of `acct` once it is done. */
+  const finished = (acct: TestAccount, jobId: string) =>
+    pollUntil(
+      async () => (await call(api.app, acct.key, 'GET', `/api/v1/jobs/${jobId}`)).json(),
+      (j) => j.state === 'completed' || j.state === 'failed',
+      60_000,
+      100,
+    );
+  const download = async (acct: TestAccount, jobId: string) =>
+    (await api.app.inject({ url: `/api/v1/jobs/${jobId}/download`, headers: { authorization: `Basic ${acct.key}` } })).rawPayload;
+
+  it('the QR image encodes the link on its domain', async () => {
+    const domain = await verifiedDomain(me);
+    const slug = (await createLink(me, { domain: domain.hostname })).json<{ id: string }>().id;
+    const png = await api.app.inject({ url: `/api/v1/links/${slug}/qr`, headers: { authorization: `Basic ${me.key}` } });
+    expect(png.statusCode).toBe(200);
+    expect(await decodesAll([png.rawPayload], `https://${domain.hostname}/${slug}`)).toEqual([true]);
+  });
+
+  it('a bulk batch on a domain: its links, codes and manifest are on it; the account default applies when it names none', async () => {
+    const acct = await createTestAccount(api.ctx, { plan: 'enterprise' });
+    const domain = await verifiedDomain(acct);
+    const data = [0, 1, 2].map((i) => ({ name: `Table ${i}`, url: `https://example.com/t${i}` }));
+    const res = await call(api.app, acct.key, 'POST', '/api/v1/bulk-generate', { type: 'website', data, domain: domain.hostname });
+    expect(res.statusCode, res.body).toBe(200);
+    const { jobId, links } = res.json<{ jobId: string; links: Array<{ dynamicLinkId: string }> }>();
+    expect((await finished(acct, jobId)).state).toBe('completed');
+    const entries = await unzip(await download(acct, jobId));
+    const manifest = parse(entries.get('manifest.csv')!) satisfies string[][];
+    for (const [i, link] of links.entries()) {
+      const url = `https://${domain.hostname}/${link.dynamicLinkId}`;
+      expect(manifest[i + 1]![3]).toBe(url);
+      expect(await decodesAll([entries.get(manifest[i + 1]![4]!)!], url), `code ${i}`).toEqual([true]);
+      expect((await linkOf(acct, link.dynamicLinkId)).full_dynamic_url).toBe(url);
+      expect((await scan(domain.hostname, `/${link.dynamicLinkId}`)).headers.location).toBe(`https://example.com/t${i}`);
+    }
+
+    const refused = await call(api.app, acct.key, 'POST', '/api/v1/bulk-generate', { type: 'website', data, domain: fresh('nobody') });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ path: 'domain', message: 'Not one of this account’s domains' }]);
+
+    await call(api.app, acct.key, 'PATCH', `/api/v1/domains/${domain.id}`, { is_default: true });
+    const byDefault = await call(api.app, acct.key, 'POST', '/api/v1/bulk-generate', { type: 'website', data: data.slice(0, 1) });
+    const made = byDefault.json<{ links: Array<{ dynamicLinkId: string }> }>().links[0]!.dynamicLinkId;
+    expect((await linkOf(acct, made)).domain).toBe(domain.hostname);
+  });
+
+  it('a cafe made while a domain is the default has its menu link there', async () => {
+    const acct = await createTestAccount(api.ctx, { plan: 'enterprise' });
+    const domain = await verifiedDomain(acct);
+    await call(api.app, acct.key, 'PATCH', `/api/v1/domains/${domain.id}`, { is_default: true });
+    const cafe = await call(api.app, acct.key, 'POST', '/api/v1/cafes', { name: 'Aroma Lisboa' });
+    expect(cafe.statusCode, cafe.body).toBe(200);
+    const link = cafe.json().data.link as { dynamic_link_id: string; full_dynamic_url: string; qr_options: { data: string } };
+    expect(link.full_dynamic_url).toBe(`https://${domain.hostname}/${link.dynamic_link_id}`);
+    expect(link.qr_options.data).toBe(link.full_dynamic_url);
+    expect((await scan(domain.hostname, `/${link.dynamic_link_id}`)).statusCode).toBe(200);
+
+    // The console frames previews from the default domain only: a brand link's preview is found from there.
+    const cafeId = cafe.json().data.id as string;
+    const preview = await call(api.app, acct.key, 'POST', `/api/v1/cafes/${cafeId}/theme/preview`, { themeImage: 'rustic' });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const url = new URL(preview.json().url as string);
+    expect(url.host).toBe(DEFAULT_HOST);
+    const page = await scan(DEFAULT_HOST, `${url.pathname}${url.search}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.body).toContain('Aroma Lisboa');
+  });
+
+  it('the scans export names each scan’s domain, and analytics count scans by domain', async () => {
+    const acct = await createTestAccount(api.ctx, { plan: 'enterprise' });
+    const domain = await verifiedDomain(acct);
+    const branded = (await createLink(acct, { domain: domain.hostname })).json<{ id: string }>().id;
+    const plain = (await createLink(acct)).json<{ id: string }>().id;
+    for (const [host, slug, times] of [
+      [domain.hostname, branded, 3],
+      [DEFAULT_HOST, plain, 1],
+    ] as const)
+      for (let i = 0; i < times; i++) expect((await scan(host, `/${slug}`)).statusCode).toBe(302);
+    await pollUntil(
+      async () => (await call(api.app, acct.key, 'GET', '/api/v1/analytics/general?duration=48_hours')).json().data.numberOfScans,
+      (n) => n === 4,
+      30_000,
+      100,
+    );
+    const byDomain = await call(api.app, acct.key, 'GET', '/api/v1/analytics/domain?duration=48_hours');
+    expect(byDomain.statusCode, byDomain.body).toBe(200);
+    expect(byDomain.json().data).toEqual([
+      { number: 1, name: domain.hostname, scans: 3, percentage: '75.00' },
+      { number: 2, name: DEFAULT_HOST, scans: 1, percentage: '25.00' },
+    ]);
+
+    // Answered with the file when it is made within JOB_WAIT_MS, else with its job.
+    const exported = await call(api.app, acct.key, 'POST', '/api/v1/analytics/export', {});
+    expect([200, 202], exported.body).toContain(exported.statusCode);
+    let csv = exported.body;
+    if (exported.statusCode === 202) {
+      const jobId = exported.json().jobId as string;
+      expect((await finished(acct, jobId)).state).toBe('completed');
+      csv = (await download(acct, jobId)).toString('utf8');
+    }
+    const rows = parse(csv) satisfies string[][];
+    expect(rows[0]!.at(-1)).toBe('domain');
+    expect(
+      rows
+        .slice(1)
+        .map((r) => `${r[0]} ${r.at(-1)}`)
+        .sort(),
+    ).toEqual([...Array(3).fill(`${branded} ${domain.hostname}`), `${plain} ${DEFAULT_HOST}`].sort());
   });
 });

@@ -321,6 +321,7 @@ describe('scan export of a link', () => {
       const chunks: Buffer[] = [];
       const query = {
         accountId: account.accountId,
+        defaultHost: 'qr.example',
         linkSlug,
         from: new Date(Date.now() - 2 * 3_600_000),
         to: new Date(),

@@ -20,6 +20,7 @@ const link = (overrides: Partial<Link> = {}): Link => ({
   id: 'l1',
   dynamic_link_id: 'abc1234',
   full_dynamic_url: 'https://qr.example/abc1234',
+  domain: 'qr.example',
   name: 'Menu',
   type: 'website',
   meta_data: { url: 'https://example.com/' },
