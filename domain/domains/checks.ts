@@ -76,13 +76,19 @@ export async function observeDomain(
   targets: DomainTargets,
   http: HttpChallengeOptions,
   now: Date,
+  /** Whether ownership is still to be proved (a pending domain); once verified, routing alone is checked. */
+  proofNeeded = true,
 ): Promise<DomainObservation> {
-  const [txt, addresses, cname, challenge] = await Promise.all([
-    dns.txt(challengeName(hostname)),
-    dns.addresses(hostname),
-    dns.cname(hostname),
-    askHttpChallenge(dns, hostname, token, http),
-  ]);
+  const [txt, addresses, cname] = await Promise.all([dns.txt(challengeName(hostname)), dns.addresses(hostname), dns.cname(hostname)]);
+  // The HTTP challenge only when DNS alone does not settle it (a name behind a CDN, a TXT record
+  // out of reach): asked anyway it costs a connection, and its failure would be listed beside a
+  // domain that is fine.
+  const settled =
+    (!proofNeeded || ('records' in txt && txt.records.includes(token))) &&
+    'records' in addresses &&
+    addresses.records.length > 0 &&
+    addresses.records.every((a) => targets.addresses.includes(canonicalAddress(a)));
+  const challenge = settled ? { answered: false } : await askHttpChallenge(dns, hostname, token, http);
   const errors: Record<string, string> = {};
   if ('error' in txt) errors.txt = txt.error;
   if ('error' in addresses) errors.addresses = addresses.error;

@@ -219,7 +219,7 @@ export async function checkDomain(
   now = new Date(),
 ): Promise<CheckedDomain> {
   if (row.state === 'disabled') throw new DomainDisabledError();
-  const seen = await observeDomain(dns, row.hostname, row.token, targets, http, now);
+  const seen = await observeDomain(dns, row.hostname, row.token, targets, http, now, row.state === 'pending');
   const state = stateAfterCheck(row.state, isOwned(seen, row.token), isRouted(seen, targets));
   const [updated] = await db
     .update(domains)

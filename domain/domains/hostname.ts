@@ -27,12 +27,11 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
  * account's.
  */
 export function normaliseHostname(input: string, serviceHosts: readonly string[]): { hostname: string } | { problem: HostnameProblem } {
-  let name = input.trim();
-  if (name === '') return { problem: 'empty' };
-  if (name.includes('*')) return { problem: 'wildcard' };
-  if (name.startsWith('[') || name.split(':').length > 2) return { problem: 'ip' };
-  name = name.replace(/:\d{1,5}$/, '');
-  if (name.endsWith('.')) name = name.slice(0, -1);
+  const trimmed = input.trim();
+  if (trimmed === '') return { problem: 'empty' };
+  if (trimmed.includes('*')) return { problem: 'wildcard' };
+  if (trimmed.startsWith('[') || trimmed.split(':').length > 2) return { problem: 'ip' };
+  const name = bareName(trimmed);
   // A last label of digits only is an IPv4 literal (or a spelling of one: the URL parser reads
   // `example.123` as an address), never a name.
   if (/(^|\.)\d+$/.test(name)) return { problem: 'ip' };
@@ -47,6 +46,12 @@ export function normaliseHostname(input: string, serviceHosts: readonly string[]
   return { hostname: ascii };
 }
 
+/** A name as typed or sent, without its port and trailing dot: what both forms below start from. */
+function bareName(name: string): string {
+  const portless = name.replace(/:\d{1,5}$/, '');
+  return portless.endsWith('.') ? portless.slice(0, -1) : portless;
+}
+
 /**
  * The name a request's Host header asks for, in the stored form (port, trailing dot and case
  * dropped, unicode to punycode), or null when it cannot be a domain name. For routing: no
@@ -54,10 +59,8 @@ export function normaliseHostname(input: string, serviceHosts: readonly string[]
  */
 export function hostOfHeader(header: string | undefined): string | null {
   if (!header) return null;
-  let name = header.trim();
-  if (name.startsWith('[')) return null;
-  name = name.replace(/:\d{1,5}$/, '');
-  if (name.endsWith('.')) name = name.slice(0, -1);
-  const ascii = domainToASCII(name.toLowerCase());
+  const trimmed = header.trim();
+  if (trimmed.startsWith('[')) return null;
+  const ascii = domainToASCII(bareName(trimmed).toLowerCase());
   return ascii === '' ? null : ascii;
 }
