@@ -55,6 +55,15 @@ export const PAGES: readonly Page[] = [
   },
   { path: '/cafes', icon: 'coffee', label: 'Cafes', scope: 'cafe.read', apiPath: '/api/v1/cafes', built: true },
   {
+    path: '/domains',
+    icon: 'world',
+    label: 'Domains',
+    scope: 'any',
+    notForClients: "The account's domains are its team's to manage; your links show their own addresses.",
+    apiPath: '/api/v1/domains',
+    built: true,
+  },
+  {
     path: '/members',
     icon: 'users',
     label: 'Members',

@@ -1,7 +1,7 @@
 /**
  * The API's check of a bulk CSV (the dry run's report, or a 400) placed where a person fixes it:
  * `file.row[N].<column>` at that row's cell, `file.header[i]` at that column's heading, and what
- * concerns the whole batch (`file`, `type`, `folderId`, `templateId`) at its own control. Plus the
+ * concerns the whole batch (`file`, `type`, `folderId`, `templateId`, `domain`) at its own control. Plus the
  * summary in words ("198 rows ready, 2 need fixing").
  */
 import type { FieldErrors } from '../fields/errors.js';
@@ -12,7 +12,7 @@ export interface FieldProblem {
 }
 
 /** Controls outside the table that an error may name, by the paths they are keyed by. */
-const BATCH_FIELDS: readonly string[] = ['file', 'type', 'folderId', 'templateId'];
+const BATCH_FIELDS: readonly string[] = ['file', 'type', 'folderId', 'templateId', 'domain'];
 
 export interface CheckReport {
   /** Row number → column → message; the column '' is the record as a whole. */

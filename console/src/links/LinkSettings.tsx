@@ -7,6 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { Field } from '../fields/Field.js';
 import type { FieldErrors } from '../fields/errors.js';
 import { passwordPlan, PATHS, scheduleSummary, shortUrlOf, type LinkSettingsForm } from './settings.js';
+import { baseOn, type DomainChoice } from '../domains/domains.js';
 import { ZoneSelect } from './ZoneSelect.js';
 import './editor-parts.css';
 
@@ -16,6 +17,8 @@ interface Props {
   errors: FieldErrors;
   /** Where short links live (`GET /me`'s shortUrlBase), to show the URL a custom slug makes. */
   shortUrlBase: string;
+  /** The domains the link may be on (the service's first); the picker shows when there is a choice. */
+  domains: readonly DomainChoice[];
 }
 
 /** A feature's switch and, when it is on, its fields. */
@@ -46,13 +49,38 @@ function Section({
   );
 }
 
-export function LinkSettings({ value, onChange, errors, shortUrlBase }: Props) {
+export function LinkSettings({ value, onChange, errors, shortUrlBase, domains }: Props) {
   const set = (change: Partial<LinkSettingsForm>) => onChange({ ...value, ...change });
   const window = value.scheduleOn ? scheduleSummary(value) : null;
   const plan = passwordPlan(value);
+  const base = value.domain === null ? shortUrlBase : baseOn(shortUrlBase, value.domain);
+  const moving = value.savedDomain !== null && value.domain !== null && value.domain !== value.savedDomain;
   return (
     <fieldset class="link-settings">
       <legend>Link settings</legend>
+
+      {value.domain !== null && domains.length > 1 && (
+        <Field
+          path="domain"
+          label="Domain"
+          errors={errors}
+          hint={
+            moving
+              ? `Moving it: codes already printed with ${value.currentUrl ?? 'its current address'} stop working.`
+              : 'The name in front of the short URL. Add your own on the Domains page.'
+          }
+        >
+          {(input) => (
+            <select {...input} value={value.domain ?? ''} onChange={(e) => set({ domain: e.currentTarget.value })}>
+              {domains.map((d) => (
+                <option key={d.host} value={d.host}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
 
       <Section
         id="setting-slug"
@@ -65,7 +93,7 @@ export function LinkSettings({ value, onChange, errors, shortUrlBase }: Props) {
           path={PATHS.customUrl}
           label="Custom part of the short URL"
           errors={errors}
-          hint={`Letters, digits, - and _; up to 64. The short URL will be ${shortUrlOf(shortUrlBase, value.slug.trim() || '…')}`}
+          hint={`Letters, digits, - and _; up to 64. The short URL will be ${shortUrlOf(base, value.slug.trim() || '…')}`}
         >
           {(input) => (
             <input

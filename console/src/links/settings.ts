@@ -23,6 +23,13 @@ export type LinkConfigurations = NonNullable<
 export interface LinkSettingsForm {
   /** The link's folder, carried through: a PUT without it would take the link out of its folder. */
   folderId: string | null;
+  /**
+   * The domain the link is on or goes to (a host name); null until the account's domains are
+   * known, and then left out of the body (the API keeps the link's, or uses the account's default).
+   */
+  domain: string | null;
+  /** The link's domain when it was loaded (editing), to warn before a move; null for a new link. */
+  savedDomain: string | null;
   slugOn: boolean;
   slug: string;
   /** The link's current short URL when editing (what turning the custom slug off keeps), else null. */
@@ -60,6 +67,8 @@ const SCAN_LIMIT_MAX = 2_147_483_647;
 export function settingsFromLink(link: Link | null, zone = browserTimeZone()): LinkSettingsForm {
   const form: LinkSettingsForm = {
     folderId: null,
+    domain: null,
+    savedDomain: null,
     slugOn: false,
     slug: '',
     currentUrl: null,
@@ -81,6 +90,8 @@ export function settingsFromLink(link: Link | null, zone = browserTimeZone()): L
   return {
     ...form,
     folderId: link.folder_id,
+    domain: link.domain,
+    savedDomain: link.domain,
     slugOn: link.url_active,
     slug: link.custom_url ?? '',
     currentUrl: link.full_dynamic_url,

@@ -16,6 +16,8 @@ import { DropZone } from '../bulk/DropZone.js';
 import { newIdempotencyKey, progressText, reportOf, summaryText, type CheckReport, type FieldProblem } from '../bulk/report.js';
 import { jobFile, unfinished, type Job } from '../forms.js';
 import { Field } from '../fields/Field.js';
+import { defaultChoice, domainChoices } from '../domains/domains.js';
+import { useDomains } from '../domains/use-domains.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { JobDownload, JobProgress, useFollowedJob, type JobView } from '../jobs/JobProgress.js';
 import { DEFAULT_VIEW, routeOfView } from '../links/view.js';
@@ -57,11 +59,12 @@ function useChoices(
 }
 
 /** The CSV form the API takes: the rows as the file `file`, beside the batch's type and choices. */
-function bulkForm(type: BulkType, rows: Blob, fileName: string, folderId: string, templateId: string): FormData {
+function bulkForm(type: BulkType, rows: Blob, fileName: string, folderId: string, templateId: string, domain: string | null): FormData {
   const form = new FormData();
   form.set('type', type);
   if (folderId) form.set('folderId', folderId);
   if (templateId) form.set('templateId', templateId);
+  if (domain) form.set('domain', domain);
   form.set('file', rows, fileName);
   return form;
 }
@@ -75,6 +78,11 @@ export function Bulk({ me }: { me: Me }) {
   const [type, setType] = useState<BulkType>('website');
   const [folderId, setFolderId] = useState('');
   const [templateId, setTemplateId] = useState('');
+  // Null: the account's default domain (what the API uses when none is named).
+  const [picked, setPicked] = useState<string | null>(null);
+  const domains = useDomains();
+  const domainList = domains ? domainChoices(me.shortUrlBase, domains) : [];
+  const domain = picked ?? (domains ? defaultChoice(me.shortUrlBase, domains) : null);
   const [source, setSource] = useState<'file' | 'paste'>('file');
   const [file, setFile] = useState<{ blob: File; text: string } | null>(null);
   const [pasted, setPasted] = useState('');
@@ -84,7 +92,7 @@ export function Bulk({ me }: { me: Me }) {
   const templates = useChoices(me, 'templates.read', () => client.GET('/api/v1/templates'), 'templates');
   // One key per set of inputs: a double click or a retry of the same batch sends the same key, so
   // the API answers the first request's batch instead of making a second one.
-  const batchKey = useMemo(newIdempotencyKey, [type, folderId, templateId, source, file, pasted]);
+  const batchKey = useMemo(newIdempotencyKey, [type, folderId, templateId, domain, source, file, pasted]);
   const text = source === 'file' ? (file?.text ?? '') : pasted;
   const rows = source === 'file' ? file?.blob : pasted.trim() ? new Blob([pasted], { type: 'text/csv' }) : undefined;
   const fileName = source === 'file' ? (file?.blob.name ?? 'rows.csv') : 'pasted-rows.csv';
@@ -113,7 +121,7 @@ export function Bulk({ me }: { me: Me }) {
     setCheck({ phase: 'checking' });
     try {
       // The OpenAPI document gives the multipart form the JSON body's members; the form is sent as FormData.
-      const body = bulkForm(type, rows, fileName, folderId, templateId) as never;
+      const body = bulkForm(type, rows, fileName, folderId, templateId, domain) as never;
       const { data, error, response } = await client.POST('/api/v1/bulk-generate', { params: { query: { dryRun: 'true' } }, body });
       if (data && 'dryRun' in data) return showReport(data.errors, data.omittedErrors, data.count, data.valid, table);
       // A file the API could not read at all is a 400 naming `file` (or its header): no count of rows.
@@ -132,7 +140,7 @@ export function Bulk({ me }: { me: Me }) {
     if (!rows || !current) return;
     setRun({ phase: 'sending' });
     try {
-      const body = bulkForm(type, rows, fileName, folderId, templateId) as never;
+      const body = bulkForm(type, rows, fileName, folderId, templateId, domain) as never;
       const { data, error, response } = await client.POST('/api/v1/bulk-generate', {
         params: { header: { 'idempotency-key': batchKey } },
         body,
@@ -211,6 +219,19 @@ export function Bulk({ me }: { me: Me }) {
             errors={errors}
             disabled={busy}
           />
+          {domainList.length > 1 && (
+            <Field path="domain" label="Domain" errors={errors} hint="The name in front of every short URL of the batch.">
+              {(input) => (
+                <select {...input} value={domain ?? ''} disabled={busy} onChange={(e) => setPicked(e.currentTarget.value)}>
+                  {domainList.map((d) => (
+                    <option key={d.host} value={d.host}>
+                      {d.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          )}
           <Choice
             path="templateId"
             label="Template (optional)"

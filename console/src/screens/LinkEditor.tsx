@@ -20,6 +20,8 @@ import { PageLook } from '../links/PageLook.js';
 import { dataWithRules, isRulesPath, rulesFromData } from '../links/rules.js';
 import { RulesEditor } from '../links/RulesEditor.js';
 import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } from '../links/settings.js';
+import { baseOn, defaultChoice, domainChoices } from '../domains/domains.js';
+import { useDomains } from '../domains/use-domains.js';
 import { TypeFields } from '../links/TypeFields.js';
 import { LINK_TYPES, type EditorRoute } from '../links/view.js';
 import { isLinkType, type LinkType } from '#domain/links/data/types.js';
@@ -176,6 +178,12 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
   const [draft, setDraft] = useState<Draft>(() => draftOf(type, loaded?.meta_data ?? null));
   const [files, setFiles] = useState<Record<string, FileInfo>>(() => filesOf(loaded));
   const [settings, setSettings] = useState(() => settingsFromLink(loaded));
+  const domains = useDomains();
+  const choices = useMemo(() => (domains ? domainChoices(me.shortUrlBase, domains, loaded?.domain ?? null) : []), [domains]);
+  // A new link is on the account's default domain until another is picked; derived rather than
+  // stored, so the domains arriving is not an edit.
+  const withDomain =
+    settings.domain === null && domains && !link ? { ...settings, domain: defaultChoice(me.shortUrlBase, domains) } : settings;
   const [look, setLook] = useState(() => pageLookFromLink(loaded));
   const [rules, setRules] = useState(() => rulesFromData(loaded?.meta_data));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
@@ -242,6 +250,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
     }
     const body = linkBodyOf(type, name, draft, configurations.value);
     if (pageStyle.value !== undefined) body.pageStyle = pageStyle.value;
+    if (withDomain.domain !== null) body.domain = withDomain.domain;
     if (type === 'smart-url') body.data = dataWithRules(body.data, rules);
     try {
       if (link) {
@@ -333,7 +342,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
           {type === 'smart-url' && (
             <RulesEditor value={rules} onChange={setRules} errors={errors} defaultUrl={String(draft.values.defaultUrl ?? '')} />
           )}
-          <LinkSettings value={settings} onChange={setSettings} errors={errors} shortUrlBase={me.shortUrlBase} />
+          <LinkSettings value={withDomain} onChange={setSettings} errors={errors} shortUrlBase={me.shortUrlBase} domains={choices} />
           {type !== 'menu' && (
             <PageLook
               value={look}
@@ -356,7 +365,13 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
           <QrDesigner
             value={qr}
             onChange={setQr}
-            data={link?.full_dynamic_url ?? shortUrlOf(me.shortUrlBase, (settings.slugOn && settings.slug.trim()) || 'preview')}
+            data={
+              link?.full_dynamic_url ??
+              shortUrlOf(
+                withDomain.domain === null ? me.shortUrlBase : baseOn(me.shortUrlBase, withDomain.domain),
+                (settings.slugOn && settings.slug.trim()) || 'preview',
+              )
+            }
             name={name || 'qr-code'}
             me={me}
             errors={errorsUnder(errors, 'qrCode')}
