@@ -3,7 +3,8 @@
  * recorded and ingested by a worker, (b) a bare Fastify 302 from memory (baseline), and (c) the
  * redirect again while `POST /bulk-generate` makes 1200-link batches, one after another, with their
  * QR ZIPs; (m) a realistic mix of links, clients and user agents on (a)'s process, and (as) (a)'s
- * link sent the way (m) is. The redirect runs compiled (dist/, as `npm start` runs it).
+ * link sent the way (m) is; (ad) (a)'s slug on a brand domain, scanned by its Host header. The
+ * redirect runs compiled (dist/, as `npm start` runs it).
  * wrk (Debian package `wrk`) is the load generator when installed — it costs far less CPU
  * than a Node.js one on a 2-core machine; autocannon otherwise.
  */
@@ -16,7 +17,7 @@ import autocannon from 'autocannon';
 import { count, countDistinct } from 'drizzle-orm';
 import { createDatabase } from '#infra/database.js';
 import type { Database } from '#domain/database.js';
-import { links, scans } from '#domain/schema.js';
+import { domains, links, scans } from '#domain/schema.js';
 import { createAccount } from '#domain/accounts/accounts.js';
 import { createApiKey } from '#domain/accounts/api-keys.js';
 import { createRedis } from '#platform/redis/client.js';
@@ -50,6 +51,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BATCH_LINKS = 1200;
 const DESTINATION = 'https://example.com/landing';
+/** A brand domain's name, sent as the Host header of (ad)'s scans. */
+const BRAND_HOST = 'go.bench-brand.example';
 const USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
@@ -232,15 +235,16 @@ async function scanEachOnce(origin: string, slugs: readonly string[]): Promise<v
  * requests of the realistic mix (each line a path, an X-Forwarded-For and a user agent) against
  * `url`'s origin; otherwise `url` with USER_AGENT.
  */
-async function loadOnce(url: string, mixFile?: string): Promise<Measured> {
+async function loadOnce(url: string, mixFile?: string, host?: string): Promise<Measured> {
   if (!HAS_WRK) {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...(host ? { host } : {}) };
     const r = mixFile
       ? await loadMixWithAutocannon(url, mixFile)
-      : await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers: { 'user-agent': USER_AGENT } });
+      : await load({ url, connections: CONNECTIONS, seconds: SECONDS, headers });
     return { ...r, completed: Math.round(r.requestsPerSec * SECONDS), non2xx: 0 };
   }
   const out = await new Promise<string>((resolve, reject) => {
-    const args = mixFile ? ['-s', MIX_SCRIPT, url] : ['-H', `User-Agent: ${USER_AGENT}`, url];
+    const args = mixFile ? ['-s', MIX_SCRIPT, url] : ['-H', `User-Agent: ${USER_AGENT}`, ...(host ? ['-H', `Host: ${host}`] : []), url];
     const child = spawn('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', ...args], {
       env: { ...process.env, MIX_FILE: mixFile ?? '' },
     });
@@ -320,6 +324,22 @@ export async function benchRedirect(): Promise<string> {
     .values({ accountId: account.id, slug, name: 'bench', type: 'website', metaData: { url: DESTINATION }, qrOptions: {} })
     .returning({ id: links.id });
   if (!link) throw new Error('bench link not made');
+  // The same slug on another account's brand domain, one that serves (its checks are not this
+  // bench's): (ad) scans it by Host, beside (a) on the default domain.
+  const brandAccount = await createAccount(database.db, { name: 'bench-redirect-brand', plan: 'pro' });
+  const [brand] = await database.db
+    .insert(domains)
+    .values({ accountId: brandAccount.id, hostname: BRAND_HOST, state: 'verified', token: 'bench' })
+    .returning({ id: domains.id });
+  await database.db.insert(links).values({
+    accountId: brandAccount.id,
+    domainId: brand!.id,
+    slug,
+    name: 'bench',
+    type: 'website',
+    metaData: { url: DESTINATION },
+    qrOptions: {},
+  });
   const scansRecorded = async () => (await database.db.select({ n: count() }).from(scans))[0]!.n;
   const mixDir = await mkdtemp(join(tmpdir(), 'qrlinks-bench-mix-'));
   const mix = await makeMix(database.db, account.id, mixDir);
@@ -445,6 +465,7 @@ export async function benchRedirect(): Promise<string> {
     let recorded = 0;
     const base: Measured[] = [];
     const ours: Measured[] = [];
+    const branded: Measured[] = [];
     const unlogged: Measured[] = [];
     const metered: Measured[] = [];
     const busy: Measured[] = [];
@@ -471,6 +492,7 @@ export async function benchRedirect(): Promise<string> {
       await loadOnce(baseUrl);
       await loadOnce(meteredUrl);
       await loadOnce(ourUrl);
+      await loadOnce(ourUrl, undefined, BRAND_HOST);
       await scanEachOnce(ourOrigin, mix.slugs);
       await loadOnce(ourOrigin, mix.file);
       await loadOnce(unloggedUrl);
@@ -481,6 +503,8 @@ export async function benchRedirect(): Promise<string> {
       metered.push(await loadOnce(meteredUrl));
       ours.push(await peakRssInto(redirectPid, rssSingle, loadOnce(ourUrl)));
       drainMs.push(await drained());
+      branded.push(await loadOnce(ourUrl, undefined, BRAND_HOST));
+      await drained();
       // The single link and then the realistic mix on the same process, both through the script.
       // Their CPU per request counts until the worker has written every scan of the run.
       const pids = { redirect: redirectPid, worker: worker.pid! };
@@ -506,9 +530,9 @@ export async function benchRedirect(): Promise<string> {
       recorded += (await scansRecorded()) - recordedBefore;
     }
     const total = (runs: Measured[]) => runs.reduce((s, r) => s + r.completed, 0);
-    const sent = total(ours) + total(scripted) + total(mixed) + total(unlogged) + total(busy);
+    const sent = total(ours) + total(branded) + total(scripted) + total(mixed) + total(unlogged) + total(busy);
     const countries = (await database.db.select({ n: countDistinct(scans.countryName) }).from(scans))[0]!.n;
-    for (const r of [...ours, ...scripted, ...mixed, ...unlogged, ...base, ...metered, ...busy])
+    for (const r of [...ours, ...branded, ...scripted, ...mixed, ...unlogged, ...base, ...metered, ...busy])
       if (r.non2xx || r.errors) throw new Error(`load saw ${r.non2xx} bad answers and ${r.errors} socket errors`);
     const rateRatio = median(ours.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec));
     const p99Ratio = median(busy.map((r, i) => r.p99 / ours[i]!.p99));
@@ -540,6 +564,11 @@ export async function benchRedirect(): Promise<string> {
           '(a) qrlinks redirect, scans recorded',
           ours,
           `${rateRatio.toFixed(2)} (rounds: ${ours.map((r, i) => (r.requestsPerSec / base[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
+        ),
+        row(
+          `(ad) (a)'s slug on a brand domain (Host: ${BRAND_HOST}), on the same process`,
+          branded,
+          `${median(branded.map((r, i) => r.requestsPerSec / base[i]!.requestsPerSec)).toFixed(2)}; vs (a) ${median(branded.map((r, i) => r.requestsPerSec / ours[i]!.requestsPerSec)).toFixed(2)} (rounds: ${branded.map((r, i) => (r.requestsPerSec / ours[i]!.requestsPerSec).toFixed(2)).join(', ')})`,
         ),
         row(
           `(m) realistic mix on (a)'s process: ${MIX_LINKS} links (${Object.entries(mix.byType)
