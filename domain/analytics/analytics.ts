@@ -23,6 +23,8 @@ export interface AnalyticsScope {
   accountId: string;
   linkSlug?: string;
   folderIds?: readonly string[] | null;
+  /** The default domain's host, what a `domain` filter names it by (absent: the filter matches brand domains only). */
+  defaultHost?: string;
 }
 
 /** The ranked endpoints and the visitor fact each groups by. */
@@ -180,13 +182,13 @@ interface Reading {
  * empty without filters. No rollup holds the account's scans per combination of facts, so a
  * filtered answer is counted from the raw scans of its window (docs/decisions/0391).
  */
-function filterCondition(query: AnalyticsQuery): SQL | null {
-  const conditions = filterConditions(query);
+function filterCondition(query: AnalyticsQuery, scope: AnalyticsScope): SQL | null {
+  const conditions = filterConditions(query).map(({ column, value }) => sql` and coalesce(${sql.raw(`s.${column}`)}, '') = ${value}`);
+  if (query.domain !== undefined)
+    conditions.push(sql` and s.link_id in (select l.id from links l left join domains d on d.id = l.domain_id
+      where l.account_id = ${scope.accountId} and coalesce(d.hostname, ${scope.defaultHost ?? ''}::text) = ${query.domain})`);
   if (conditions.length === 0) return null;
-  return sql.join(
-    conditions.map(({ column, value }) => sql` and coalesce(${sql.raw(`s.${column}`)}, '') = ${value}`),
-    sql``,
-  );
+  return sql.join(conditions, sql``);
 }
 
 /**
@@ -196,7 +198,7 @@ function filterCondition(query: AnalyticsQuery): SQL | null {
 async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQuery, now = Date.now()): Promise<Reading> {
   const window = analyticsWindow(query, new Date(now));
   const bots = query.exclude_bots ? sql`not c.is_bot` : sql`true`;
-  const only = filterCondition(query);
+  const only = filterCondition(query, scope);
   const filtered = only !== null;
   let owner: Scope = { accountId: scope.accountId };
   if (scope.linkSlug !== undefined) {

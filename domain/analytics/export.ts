@@ -172,9 +172,14 @@ export async function* scansCsv(
     if (query.linkSlug !== undefined && !link) return;
     // COPY takes no parameters: every value is a literal, escaped by pg.
     const literal = (value: string) => client.escapeLiteral(value);
-    const only = filterConditions(query.filters ?? {})
-      .map(({ column, value }) => ` and coalesce(s.${column}, '') = ${literal(value)}`)
-      .join('');
+    const domain = query.filters?.domain;
+    const only =
+      filterConditions(query.filters ?? {})
+        .map(({ column, value }) => ` and coalesce(s.${column}, '') = ${literal(value)}`)
+        .join('') +
+      (domain === undefined
+        ? ''
+        : ` and s.link_id in (select l.id from links l left join domains d on d.id = l.domain_id where l.account_id = ${literal(query.accountId)} and coalesce(d.hostname, ${literal(query.defaultHost)}) = ${literal(domain)})`);
     const window = `s.account_id = ${literal(query.accountId)} and s.created_at >= ${instant(query.from)} and s.created_at < ${instant(query.to)}${query.includeBots ? '' : ' and not s.is_bot'}${only}`;
     const columns = (slug: string, host: string) =>
       [

@@ -11,7 +11,11 @@ export const MAX_LIMIT = 1000;
 export const FILTER_PARAMS = { country: 'country_name', browser: 'browser_name', os: 'os_name' } as const;
 export type FilterParam = keyof typeof FILTER_PARAMS;
 
-export type AnalyticsFilters = Partial<Record<FilterParam, string>>;
+/**
+ * The filters on visitor facts, and `domain`: only the scans of links on that domain now (a host
+ * name in the stored form, the default domain by its host; decision 0426).
+ */
+export type AnalyticsFilters = Partial<Record<FilterParam, string>> & { domain?: string };
 
 /** The name of a missing value in ranked rows, and in filters. */
 export const UNKNOWN_NAME = 'Unknown';

@@ -15,14 +15,19 @@ import { exportBodySchema } from './schemas.js';
 
 export const csvResponse = {
   description:
-    'The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city',
+    'The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city, and (an addition) domain',
   content: { 'text/csv': { schema: z.string() } },
 };
 
 /** The body's filters, or undefined without any (a job queued without them is as before). */
 function filtersOf(body: AnalyticsFilters): AnalyticsFilters | undefined {
-  const { country, browser, os } = body;
-  const filters = { ...(country !== undefined && { country }), ...(browser !== undefined && { browser }), ...(os !== undefined && { os }) };
+  const { country, browser, os, domain } = body;
+  const filters = {
+    ...(country !== undefined && { country }),
+    ...(browser !== undefined && { browser }),
+    ...(os !== undefined && { os }),
+    ...(domain !== undefined && { domain }),
+  };
   return Object.keys(filters).length > 0 ? filters : undefined;
 }
 

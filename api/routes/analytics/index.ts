@@ -56,8 +56,9 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
             accountId: request.principal.accountId,
             folderIds: request.principal.folderIds,
             linkSlug: (request.params as { id: string }).id,
+            defaultHost: defaultHostname(app.ctx.config),
           }
-        : { accountId: request.principal.accountId };
+        : { accountId: request.principal.accountId, defaultHost: defaultHostname(app.ctx.config) };
 
     app.get('/general', {
       config,

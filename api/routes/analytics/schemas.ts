@@ -8,6 +8,7 @@ import { MAX_LIMIT, MAX_LINK_DAYS, MAX_LINK_DAYS_IDS } from '#domain/analytics/s
 import { DURATIONS, parseLocalDate } from '#domain/analytics/window.js';
 import { isIanaTimezone } from '#domain/links/data/timezone.js';
 import { booleanParam } from '#domain/links/schemas.js';
+import { hostOfHeader } from '#domain/domains/hostname.js';
 
 const filterParam = (what: string, example: string) =>
   z
@@ -25,6 +26,15 @@ const filterShape = {
   country: filterParam('country', 'Germany'),
   browser: filterParam('browser', 'Mobile Safari'),
   os: filterParam('operating system', 'iOS'),
+  domain: z
+    .string()
+    .min(1, 'Must not be empty')
+    .max(300, 'At most 300 characters')
+    .transform((name) => hostOfHeader(name) ?? name)
+    .optional()
+    .describe(
+      "An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name)",
+    ),
 };
 
 const localDate = z

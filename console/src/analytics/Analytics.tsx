@@ -78,6 +78,8 @@ interface Numbers {
   ops: Ranked;
   device: Ranked;
   qrCode: QrCodes | null;
+  /** Account-wide: scans by the domain their link is on. */
+  domain: Ranked | null;
 }
 
 class Problem extends Error {}
@@ -119,7 +121,7 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
       `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country',
       dimension === 'country' ? apiQuery(view, MAP_LIMIT) : ranked,
     );
-  const [general, previous, activity, time, country, region, browser, ops, device, qrCode] = await Promise.all([
+  const [general, previous, activity, time, country, region, browser, ops, device, qrCode, domain] = await Promise.all([
     read(client, slug, '/api/v1/analytics/general', query),
     read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
     read(client, slug, '/api/v1/analytics/activity', query),
@@ -130,8 +132,9 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
     rank('ops'),
     rank('device'),
     slug === null ? readQrCodes(client, ranked) : Promise.resolve(null),
+    slug === null ? read(client, null, '/api/v1/analytics/domain' as '/api/v1/analytics/country', ranked) : Promise.resolve(null),
   ]);
-  return { general, previous, activity, time, country, region, browser, ops, device, qrCode };
+  return { general, previous, activity, time, country, region, browser, ops, device, qrCode, domain };
 }
 
 export function Analytics({ subpath }: ScreenProps) {
@@ -366,6 +369,10 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         <RankedBars title="Operating systems" rows={numbers.ops} filter={{ href: filterHref('os'), what: 'on' }} />
         <RankedBars title="Devices" rows={numbers.device} label={(row) => deviceLabel(row.name)} />
         {numbers.qrCode && <TopQrCodes rows={numbers.qrCode} view={view} />}
+        {/* Only where there is a choice: an account on the service's domain alone has one row. */}
+        {numbers.domain && (numbers.domain.length > 1 || view.filters.domain !== undefined) && (
+          <RankedBars title="Domains" rows={numbers.domain} filter={{ href: filterHref('domain'), what: 'on' }} />
+        )}
       </div>
     </>
   );

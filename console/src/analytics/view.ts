@@ -50,6 +50,7 @@ export const FILTERS = [
   { key: 'country', label: 'Country' },
   { key: 'browser', label: 'Browser' },
   { key: 'os', label: 'System' },
+  { key: 'domain', label: 'Domain' },
 ] as const;
 export type FilterKey = (typeof FILTERS)[number]['key'];
 export type Filters = Partial<Record<FilterKey, string>>;

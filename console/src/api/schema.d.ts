@@ -30,6 +30,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -186,6 +188,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -351,6 +355,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -507,6 +513,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -663,6 +671,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -819,6 +829,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -975,6 +987,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1131,6 +1145,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1289,6 +1305,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1606,11 +1624,13 @@ export interface paths {
                         browser?: string;
                         /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                         os?: string;
+                        /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                        domain?: string;
                     };
                 };
             };
             responses: {
-                /** @description The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city */
+                /** @description The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city, and (an addition) domain */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1791,6 +1811,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path?: never;
@@ -13237,6 +13259,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -13396,6 +13420,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -13564,6 +13590,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -13723,6 +13751,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -13882,6 +13912,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -14041,6 +14073,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -14200,6 +14234,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {
@@ -14395,11 +14431,13 @@ export interface paths {
                         browser?: string;
                         /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                         os?: string;
+                        /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                        domain?: string;
                     };
                 };
             };
             responses: {
-                /** @description The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city */
+                /** @description The CSV (RFC 4180, UTF-8): header link_id, browser_name, device_type, device_vendor, os_name, created_at, country_name, region, city, and (an addition) domain */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -14580,6 +14618,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
+                    domain?: string;
                 };
                 header?: never;
                 path: {

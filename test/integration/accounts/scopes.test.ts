@@ -13,9 +13,19 @@ import { apiRoutes, fillPath, routeName, type ApiRoute } from '../../support/rou
 // and analytics with their exports, account-wide and per link (no scope, as the API's authentication rules say; the account-wide
 // ones and usage ask at least a viewer, so not a client: docs/decisions/0412).
 // links-by-day: the links list's sparklines, an addition (decision 0378), read like the other analytics.
-const ACCOUNT_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'qr-code', 'links-by-day', 'time'].map(
-  (e) => `/api/v1/analytics/${e}`,
-);
+const ACCOUNT_ANALYTICS = [
+  'general',
+  'activity',
+  'ops',
+  'country',
+  'region',
+  'browser',
+  'device',
+  'qr-code',
+  'domain',
+  'links-by-day',
+  'time',
+].map((e) => `/api/v1/analytics/${e}`);
 const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time'].map(
   (e) => `/api/v1/links/:id/analytics/${e}`,
 );

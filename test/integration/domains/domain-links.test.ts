@@ -365,6 +365,14 @@ describe('everything that prints a short URL', () => {
       { number: 2, name: DEFAULT_HOST, scans: 1, percentage: '25.00' },
     ]);
 
+    // Filtered by domain, in any spelling of its name; the default domain by its host.
+    const scansOn = async (domain: string) =>
+      (await call(api.app, acct.key, 'GET', `/api/v1/analytics/general?duration=48_hours&domain=${encodeURIComponent(domain)}`)).json().data
+        .numberOfScans as number;
+    expect([await scansOn(`${domain.hostname.toUpperCase()}.`), await scansOn(DEFAULT_HOST), await scansOn(fresh('other'))]).toEqual([
+      3, 1, 0,
+    ]);
+
     // Answered with the file when it is made within JOB_WAIT_MS, else with its job.
     const exported = await call(api.app, acct.key, 'POST', '/api/v1/analytics/export', {});
     expect([200, 202], exported.body).toContain(exported.statusCode);
@@ -382,5 +390,8 @@ describe('everything that prints a short URL', () => {
         .map((r) => `${r[0]} ${r.at(-1)}`)
         .sort(),
     ).toEqual([...Array(3).fill(`${branded} ${domain.hostname}`), `${plain} ${DEFAULT_HOST}`].sort());
+    const onDefault = await call(api.app, acct.key, 'POST', '/api/v1/analytics/export', { domain: DEFAULT_HOST });
+    expect(onDefault.statusCode, onDefault.body).toBe(200);
+    expect((parse(onDefault.body) satisfies string[][]).slice(1).map((r) => r[0])).toEqual([plain]);
   });
 });
