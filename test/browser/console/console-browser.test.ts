@@ -158,8 +158,8 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await page.getByRole('heading', { name: accountName }).waitFor();
       await page.getByRole('button', { name: 'Menu', exact: true }).click();
       const nav = page.getByRole('navigation');
-      // Members is everyone's to see; Activity needs the all scope, and says so.
-      expect(await nav.getByRole('link').allTextContents()).toEqual(['Home', 'Links', 'Jobs', 'Analytics', 'Members']);
+      // Members and Domains are everyone's to see; Activity needs the all scope, and says so.
+      expect(await nav.getByRole('link').allTextContents()).toEqual(['Home', 'Links', 'Jobs', 'Analytics', 'Domains', 'Members']);
       const text = await nav.textContent();
       expect(text).toContain('This key lacks the templates.read scope.');
       expect(text).toContain('This key lacks the all scope, needed to read the activity log.');

@@ -19,7 +19,14 @@ import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js'
 import { SCAN_USER_AGENTS, startTestRedirect, type TestRedirect } from '../../support/redirect.js';
 
 const V4 = '203.0.113.10';
-const DEFAULT_HOST = 'qr.example.net';
+/**
+ * The service's own short URL base and host: the test environment's, which every process of the
+ * run has (a worker of another file in this namespace must print the same URLs).
+ */
+let BASE: string;
+let DEFAULT_HOST: string;
+/** The scheme of SHORT_URL_BASE, which brand domains' short URLs share. */
+let SCHEME: string;
 
 let dns: TestDnsServer;
 let api: TestApi;
@@ -34,8 +41,10 @@ beforeAll(async () => {
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: '400',
     DOMAIN_TARGET_ADDRESSES: V4,
-    SHORT_URL_BASE: `https://${DEFAULT_HOST}`,
   });
+  BASE = api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '');
+  DEFAULT_HOST = new URL(BASE).hostname;
+  SCHEME = new URL(BASE).protocol;
   me = await createTestAccount(api.ctx, { plan: 'enterprise' });
   other = await createTestAccount(api.ctx, { plan: 'enterprise' });
   redirect = await startTestRedirect(api.ctx);
@@ -101,8 +110,8 @@ describe('a link on a brand domain', () => {
     expect(created.statusCode, created.body).toBe(200);
     const slug = created.json<{ id: string }>().id;
     const link = await linkOf(me, slug);
-    expect(link).toMatchObject({ domain: domain.hostname, full_dynamic_url: `https://${domain.hostname}/${slug}` });
-    expect(link.qr_options.data).toBe(`https://${domain.hostname}/${slug}`);
+    expect(link).toMatchObject({ domain: domain.hostname, full_dynamic_url: `${SCHEME}//${domain.hostname}/${slug}` });
+    expect(link.qr_options.data).toBe(`${SCHEME}//${domain.hostname}/${slug}`);
 
     for (const host of [domain.hostname, `${domain.hostname.toUpperCase()}:443`, `${domain.hostname}.`]) {
       const res = await scan(host, `/${slug}`);
@@ -123,7 +132,7 @@ describe('a link on a brand domain', () => {
     expect(mine.statusCode, mine.body).toBe(200);
     const theirs = await createLink(other, { linkConfigurations: { urlActive: true, customUrl: slug } }, 'https://theirs.example/');
     expect(theirs.statusCode, theirs.body).toBe(200);
-    expect((await linkOf(other, slug)).full_dynamic_url).toBe(`https://${DEFAULT_HOST}/${slug}`);
+    expect((await linkOf(other, slug)).full_dynamic_url).toBe(`${BASE}/${slug}`);
 
     expect((await scan(domain.hostname, `/${slug}`)).headers.location).toBe('https://mine.example/');
     expect((await scan(DEFAULT_HOST, `/${slug}`)).headers.location).toBe('https://theirs.example/');
@@ -148,8 +157,8 @@ describe('a link on a brand domain', () => {
 
     const moved = await call(api.app, me.key, 'PUT', `/api/v1/links/${slug}`, { ...body, domain: domain.hostname });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect(moved.json().data).toMatchObject({ domain: domain.hostname, full_dynamic_url: `https://${domain.hostname}/${slug}` });
-    expect(moved.json().data.qr_options.data).toBe(`https://${domain.hostname}/${slug}`);
+    expect(moved.json().data).toMatchObject({ domain: domain.hostname, full_dynamic_url: `${SCHEME}//${domain.hostname}/${slug}` });
+    expect(moved.json().data.qr_options.data).toBe(`${SCHEME}//${domain.hostname}/${slug}`);
     expect((await scan(DEFAULT_HOST, `/${slug}`)).statusCode).toBe(404);
     expect((await scan(domain.hostname, `/${slug}`)).statusCode).toBe(302);
 
@@ -246,7 +255,7 @@ describe('the account’s default domain', () => {
     const slug = (await createLink(acct)).json<{ id: string }>().id;
     expect((await linkOf(acct, slug)).domain).toBe(second.hostname);
     const onDefault = (await createLink(acct, { domain: DEFAULT_HOST })).json<{ id: string }>().id;
-    expect((await linkOf(acct, onDefault)).full_dynamic_url).toBe(`https://${DEFAULT_HOST}/${onDefault}`);
+    expect((await linkOf(acct, onDefault)).full_dynamic_url).toBe(`${BASE}/${onDefault}`);
 
     const off = await call(api.app, acct.key, 'PATCH', `/api/v1/domains/${second.id}`, { disabled: true });
     expect(off.json().data).toMatchObject({ state: 'disabled', is_default: false });
@@ -288,7 +297,7 @@ describe('everything that prints a short URL', () => {
     const slug = (await createLink(me, { domain: domain.hostname })).json<{ id: string }>().id;
     const png = await api.app.inject({ url: `/api/v1/links/${slug}/qr`, headers: { authorization: `Basic ${me.key}` } });
     expect(png.statusCode).toBe(200);
-    expect(await decodesAll([png.rawPayload], `https://${domain.hostname}/${slug}`)).toEqual([true]);
+    expect(await decodesAll([png.rawPayload], `${SCHEME}//${domain.hostname}/${slug}`)).toEqual([true]);
   });
 
   it('a bulk batch on a domain: its links, codes and manifest are on it; the account default applies when it names none', async () => {
@@ -302,7 +311,7 @@ describe('everything that prints a short URL', () => {
     const entries = await unzip(await download(acct, jobId));
     const manifest = parse(entries.get('manifest.csv')!) satisfies string[][];
     for (const [i, link] of links.entries()) {
-      const url = `https://${domain.hostname}/${link.dynamicLinkId}`;
+      const url = `${SCHEME}//${domain.hostname}/${link.dynamicLinkId}`;
       expect(manifest[i + 1]![3]).toBe(url);
       expect(await decodesAll([entries.get(manifest[i + 1]![4]!)!], url), `code ${i}`).toEqual([true]);
       expect((await linkOf(acct, link.dynamicLinkId)).full_dynamic_url).toBe(url);
@@ -326,7 +335,7 @@ describe('everything that prints a short URL', () => {
     const cafe = await call(api.app, acct.key, 'POST', '/api/v1/cafes', { name: 'Aroma Lisboa' });
     expect(cafe.statusCode, cafe.body).toBe(200);
     const link = cafe.json().data.link as { dynamic_link_id: string; full_dynamic_url: string; qr_options: { data: string } };
-    expect(link.full_dynamic_url).toBe(`https://${domain.hostname}/${link.dynamic_link_id}`);
+    expect(link.full_dynamic_url).toBe(`${SCHEME}//${domain.hostname}/${link.dynamic_link_id}`);
     expect(link.qr_options.data).toBe(link.full_dynamic_url);
     expect((await scan(domain.hostname, `/${link.dynamic_link_id}`)).statusCode).toBe(200);
 
@@ -335,7 +344,7 @@ describe('everything that prints a short URL', () => {
     const preview = await call(api.app, acct.key, 'POST', `/api/v1/cafes/${cafeId}/theme/preview`, { themeImage: 'rustic' });
     expect(preview.statusCode, preview.body).toBe(200);
     const url = new URL(preview.json().url as string);
-    expect(url.host).toBe(DEFAULT_HOST);
+    expect(url.hostname).toBe(DEFAULT_HOST);
     const page = await scan(DEFAULT_HOST, `${url.pathname}${url.search}`);
     expect(page.statusCode).toBe(200);
     expect(page.headers['x-robots-tag']).toBe('noindex');
