@@ -317,13 +317,17 @@ export async function rankedAnalytics(db: Database, scope: AnalyticsScope, query
   );
 }
 
+/** The window's scans per link (`value`: the link's id), links without any left out. */
+const scansByLink = (rows: NonNullable<Reading['rows']>, bots: SQL) =>
+  sql`select c.value, sum(c.scans)::int as scans from (${rows('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0`;
+
 /** Account-wide scans by link, named by the link's name; same names are told apart by slug order. */
 export async function qrCodeAnalytics(db: Database, accountId: string, query: AnalyticsQuery) {
   const { rows, bots } = await readingFor(db, { accountId }, query);
   const links = await rowsOf<RankedRow & { slug: string }>(
     db,
     sql`select l.name, l.slug, t.scans, (sum(t.scans) over ())::float8 as total
-        from (select c.value, sum(c.scans)::int as scans from (${rows!('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0) t
+        from (${scansByLink(rows!, bots)}) t
         join links l on l.id = t.value::uuid and l.account_id = ${accountId}
         order by 3 desc, l.name collate "C", l.slug collate "C" limit ${query.limit}`,
   );
@@ -341,7 +345,7 @@ export async function domainAnalytics(db: Database, accountId: string, query: An
       db,
       sql`select coalesce(d.hostname, ${defaultHost}::text) collate "C" as name, sum(t.scans)::int as scans,
             (sum(sum(t.scans)) over ())::float8 as total
-          from (select c.value, sum(c.scans)::int as scans from (${rows!('link', true)}) c where ${bots} group by 1 having sum(c.scans) > 0) t
+          from (${scansByLink(rows!, bots)}) t
           join links l on l.id = t.value::uuid and l.account_id = ${accountId}
           left join domains d on d.id = l.domain_id
           group by 1 order by 2 desc, 1 limit ${query.limit}`,

@@ -48,7 +48,6 @@ export async function announceDomainChange(redis: Redis, namespace: string, host
 }
 
 export class ServedHosts {
-  private hosts: ReadonlySet<string> = new Set();
   /** Each domain's token, disabled ones aside: what its HTTP challenge answers. */
   private tokens: ReadonlyMap<string, string> = new Map();
   /** Every brand domain's route by its name: those that serve, and those that do not (closed). */
@@ -83,7 +82,7 @@ export class ServedHosts {
 
   /** Whether `host` (in the stored form: domain/domains/hostname.ts) is served. */
   has(host: string): boolean {
-    return this.hosts.has(host) || this.own.includes(host);
+    return this.brands.get(host)?.kind === 'brand' || this.own.includes(host);
   }
 
   /**
@@ -130,8 +129,6 @@ export class ServedHosts {
               expiredUrl: domains.expiredUrl,
             })
             .from(domains);
-          const serving = rows.filter((r) => r.state === 'verified' || r.state === 'misconfigured');
-          this.hosts = new Set(serving.map((r) => r.hostname));
           this.tokens = new Map(rows.filter((r) => r.state !== 'disabled').map((r) => [r.hostname, r.token]));
           this.brands = new Map(
             rows.map(({ hostname, state, rootUrl, notFoundUrl, expiredUrl }) => [

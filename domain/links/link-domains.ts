@@ -67,12 +67,17 @@ export async function domainNames(db: Executor, ids: ReadonlyArray<string | null
   return new Map(rows.map((r) => [r.id, r.hostname]));
 }
 
+/** The name of the brand domain a link row is on; null: the default domain. */
+export async function domainNameOf(db: Executor, row: { domainId: string | null }): Promise<string | null> {
+  if (row.domainId === null) return null;
+  return (await domainNames(db, [row.domainId])).get(row.domainId) ?? null;
+}
+
 /** The short URL of a link row: on its brand domain, else on the default domain. */
 export async function shortUrlOfLink(
   db: Executor,
   config: Pick<Config, 'SHORT_URL_BASE'>,
   row: { domainId: string | null; slug: string },
 ): Promise<string> {
-  const hostname = row.domainId === null ? null : ((await domainNames(db, [row.domainId])).get(row.domainId) ?? null);
-  return linkShortUrl(config, hostname, row.slug);
+  return linkShortUrl(config, await domainNameOf(db, row), row.slug);
 }

@@ -26,7 +26,7 @@ import { scheduleEnd } from './schemas.js';
 import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug } from './slugs.js';
-import { chooseLinkDomain, domainNames, isLinkDomain, type LinkDomain } from './link-domains.js';
+import { chooseLinkDomain, domainNameOf, isLinkDomain, type LinkDomain } from './link-domains.js';
 import { linkAddress, linkShortUrl } from './link-addresses.js';
 import { linkStatusSql } from './status.js';
 import { assertLinkUsageWithinPlan, linkDataBytes } from './usage.js';
@@ -179,12 +179,6 @@ function isSlugConflict(err: unknown): boolean {
 /** The slug is taken on the domain a link was to move to (or elsewhere in the account). */
 const slugTakenOnDomain = () =>
   new ConflictError('slug_taken', 'This link’s slug is already in use on that domain or elsewhere in the account', 'domain');
-
-/** The name of the brand domain a link row is on; null: the default domain. */
-async function domainNameOf(db: Executor, row: Pick<LinkRow, 'domainId'>): Promise<string | null> {
-  if (row.domainId === null) return null;
-  return (await domainNames(db, [row.domainId])).get(row.domainId) ?? null;
-}
 
 /** What a row's resolution is cached under (link-domains.ts). */
 async function addressOf(db: Executor, row: Pick<LinkRow, 'domainId' | 'slug'>): Promise<string> {

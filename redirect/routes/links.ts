@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { CUSTOM_SLUG_PATTERN } from '#domain/links/slug-rules.js';
-import { linkShortUrl } from '#domain/links/link-addresses.js';
+import { linkAddress, linkShortUrl, splitLinkAddress } from '#domain/links/link-addresses.js';
 import type { HostRoute } from '#domain/domains/served-hosts.js';
 import { windowStatus } from '#domain/links/status.js';
 import { LinkLookupUnavailableError } from '#domain/links/resolve/link-resolver.js';
@@ -62,13 +62,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
   const linkConfig = { SHORT_URL_BASE: scanPath.shortUrlBase };
 
   /**
-   * What the resolver knows the slug under the request's Host by (domain/links/link-domains.ts):
+   * What the resolver knows the slug under the request's Host by (domain/links/link-addresses.ts):
    * the slug itself on the default domain, `<host>/<slug>` on a brand domain; null where nothing
    * is served (a brand domain not verified, or turned off).
    */
   function addressOf(route: HostRoute, slug: string): string | null {
     if (route.kind === 'default') return slug;
-    return route.kind === 'brand' ? `${route.domain.hostname}/${slug}` : null;
+    return route.kind === 'brand' ? linkAddress(route.domain.hostname, slug) : null;
   }
 
   /** The link, or the page to answer instead, when the slug is settled without a lookup; undefined when this process's cache does not hold it. */
@@ -183,7 +183,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     // alone): the preview names its link's address, and the link there must be the preview's.
     const address = typeof id === 'string' ? await scanPath.menuPreviews.addressOf(id).catch(() => null) : null;
     const found =
-      address?.includes('/') && scanPath.routeOf(request.headers.host).kind === 'default'
+      address && splitLinkAddress(address).hostname !== null && scanPath.routeOf(request.headers.host).kind === 'default'
         ? await resolver.resolve(address).then(
             (link) => availableLink(DEFAULT_ROUTE, link, now, request.headers['accept-language']),
             () => renderServiceUnavailablePage(request.headers['accept-language']),
