@@ -319,6 +319,36 @@ const envSchema = z
     SCAN_RETENTION_DAYS: wholeNumber(0).default(0),
     /** Days audit events are kept; older ones are deleted by the maintenance job within the hour (docs/decisions/0405). */
     AUDIT_RETENTION_DAYS: positiveInt(400),
+    /**
+     * Webhooks (docs/decisions/0427): private ranges a webhook's URL may reach besides public
+     * addresses (comma-separated addresses or CIDRs; none unless set, so a webhook is never a way
+     * into the operator's network).
+     */
+    WEBHOOK_ALLOW_CIDRS: z.string().default('').refine(isCidrList, 'must be comma-separated addresses or CIDRs'),
+    /** The longest one delivery attempt may take (DNS, connect, the answer). */
+    WEBHOOK_TIMEOUT_MS: wholeNumber(100, 60_000).default(10_000),
+    /**
+     * The waits before each retry of a failed delivery, in milliseconds (comma-separated): by
+     * default the Standard Webhooks schedule stretched over about three days (5 s, 5 min, 30 min,
+     * 2 h, 5 h, 10 h, 14 h, 20 h, 20 h); its length is the number of retries.
+     */
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .default('5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,72000000')
+      .refine((v) => splitList(v).every((d) => /^\d{1,10}$/.test(d)), 'must be comma-separated milliseconds')
+      .transform((v) => splitList(v).map(Number)),
+    /** Deliveries a worker process sends at once, across every endpoint. */
+    WEBHOOK_CONCURRENCY: wholeNumber(1, 1000).default(32),
+    /** Deliveries to one endpoint at once, across every worker process: a slow receiver holds only these. */
+    WEBHOOK_ENDPOINT_CONCURRENCY: wholeNumber(1, 100).default(4),
+    /** An endpoint is turned off after this many failed attempts in a row … */
+    WEBHOOK_DISABLE_AFTER_FAILURES: positiveInt(15),
+    /** … once it has been failing for at least this long (a short outage never turns one off). */
+    WEBHOOK_DISABLE_AFTER_MS: wholeNumber(0).default(86_400_000),
+    /** Days deliveries and their attempts are kept for the delivery log. */
+    WEBHOOK_LOG_RETENTION_DAYS: positiveInt(30),
+    /** The longest a scan waits for its `link.scanned` delivery (a batch goes sooner once full). */
+    WEBHOOK_SCAN_BATCH_MS: wholeNumber(100, 60_000).default(10_000),
     /** Scan batches a worker process inserts at once. */
     SCAN_WORKER_CONCURRENCY: positiveInt(64),
     /** How long a worker waits to gather scan batches into one statement when fewer than SCAN_INGEST_MAX_SCANS wait (0: write at once). */

@@ -166,20 +166,12 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
   const allow = typeof opts.allowCidrs === 'string' ? parseCidrList(opts.allowCidrs) : (opts.allowCidrs ?? []);
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const controller = new AbortController();
-  const { signal } = controller;
-  const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
-  // Whatever fails once the deadline has passed failed because of it.
-  const timedOut = new Promise<never>((_, reject) => {
-    signal.addEventListener('abort', () => reject(new SafeFetchError('timeout')), { once: true });
-  });
-  timedOut.catch(() => undefined); // raced, never awaited alone: a rejection nobody raced against is not an error
-  const race = <T>(p: Promise<T>) => Promise.race([p, timedOut]);
+  const { signal, race, end } = deadline(opts.timeoutMs);
   try {
     let url = checkFetchUrl(input);
     for (let redirects = 0; ; redirects++) {
       const target = await race(resolveAllowed(url, allow, opts.resolve));
-      const res = await race(send(url, target, opts.headers ?? {}, signal));
+      const res = await race(send(url, target, { method: 'GET', headers: opts.headers ?? {} }, signal));
       const status = res.statusCode ?? 0;
       if (REDIRECT_STATUSES.has(status)) {
         res.destroy();
@@ -208,30 +200,63 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
       return { url: url.href, status, headers: res.headers, body };
     }
   } catch (err) {
-    if (signal.aborted) throw new SafeFetchError('timeout');
-    if (err instanceof SafeFetchError) throw err;
-    throw new SafeFetchError('network');
+    throw failureOf(err, signal);
   } finally {
-    clearTimeout(timer);
-    // Destroys a request still in flight (e.g. a body we stopped reading).
-    controller.abort();
+    end();
   }
 }
 
-function send(
-  url: URL,
-  target: { address: string; family: 4 | 6 },
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<IncomingMessage> {
+/**
+ * One deadline over a whole request: `race` makes any step fail with `timeout` once it passes,
+ * `end` stops the clock and destroys whatever is still in flight (a body we stopped reading).
+ */
+function deadline(timeoutMs: number) {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Whatever fails once the deadline has passed failed because of it.
+  const timedOut = new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(new SafeFetchError('timeout')), { once: true });
+  });
+  timedOut.catch(() => undefined); // raced, never awaited alone: a rejection nobody raced against is not an error
+  return {
+    signal,
+    race: <T>(p: Promise<T>) => Promise.race([p, timedOut]),
+    end: () => {
+      clearTimeout(timer);
+      controller.abort();
+    },
+  };
+}
+
+/** What a failed request throws: a timeout once the deadline passed, our own errors as they are, anything else `network`. */
+function failureOf(err: unknown, signal: AbortSignal): SafeFetchError {
+  if (signal.aborted) return new SafeFetchError('timeout');
+  if (err instanceof SafeFetchError) return err;
+  return new SafeFetchError('network');
+}
+
+interface SentRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+function send(url: URL, target: { address: string; family: 4 | 6 }, request: SentRequest, signal: AbortSignal): Promise<IncomingMessage> {
+  const { method, headers, body } = request;
   return new Promise((resolve, reject) => {
     const options: https.RequestOptions = {
       protocol: url.protocol,
       hostname: bareHost(url),
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
-      headers: { 'accept-encoding': 'identity', ...headers, host: url.host },
+      method,
+      headers: {
+        'accept-encoding': 'identity',
+        ...headers,
+        ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        host: url.host,
+      },
       agent: false,
       lookup: pinnedLookup(target.address, target.family),
       family: target.family,
@@ -239,8 +264,62 @@ function send(
     };
     const req = (url.protocol === 'https:' ? https : http).request(options, resolve);
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
+}
+
+export interface SafePostOptions {
+  body: string;
+  headers: Record<string, string>;
+  /** One deadline for the whole request: DNS, connect, sending and the answer. */
+  timeoutMs: number;
+  /** The answer's first bytes kept; the rest is not read. */
+  keepBytes: number;
+  allowCidrs?: string | ReturnType<typeof parseCidrList>;
+  resolve?: Resolver;
+}
+
+export interface SafePostResponse {
+  status: number;
+  /** The answer's first `keepBytes` bytes. */
+  head: Buffer;
+}
+
+/**
+ * A POST to a URL a user gave (a webhook's), under the same address rules as `safeFetch`. Any
+ * status is an answer (the caller decides what it means), and a redirect is not followed: a
+ * receiver that moved says so with its status. Only the answer's first `keepBytes` are read.
+ */
+export async function safePost(input: string | URL, opts: SafePostOptions): Promise<SafePostResponse> {
+  const allow = typeof opts.allowCidrs === 'string' ? parseCidrList(opts.allowCidrs) : (opts.allowCidrs ?? []);
+  const { signal, race, end } = deadline(opts.timeoutMs);
+  try {
+    const url = checkFetchUrl(input);
+    const target = await race(resolveAllowed(url, allow, opts.resolve));
+    const res = await race(send(url, target, { method: 'POST', headers: opts.headers, body: opts.body }, signal));
+    const head = await race(readHead(res, opts.keepBytes));
+    return { status: res.statusCode ?? 0, head };
+  } catch (err) {
+    throw failureOf(err, signal);
+  } finally {
+    end();
+  }
+}
+
+/** The body's first `keep` bytes; the connection is dropped once they are in. */
+async function readHead(res: IncomingMessage, keep: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res) {
+    const buf = chunk as Buffer;
+    chunks.push(buf);
+    size += buf.length;
+    if (size >= keep) {
+      res.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks, size).subarray(0, keep);
 }
 
 async function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
