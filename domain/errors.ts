@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   job_file_not_found: 404,
   link_not_found: 404,
   domain_not_found: 404,
+  webhook_not_found: 404,
+  delivery_not_found: 404,
   template_not_found: 404,
   not_acceptable: 406,
   request_timeout: 408,
@@ -68,6 +70,7 @@ export const ERROR_CODES = {
   domain_limit_reached: 409,
   domain_disabled: 409,
   domain_in_use: 409,
+  webhook_limit_reached: 409,
   payload_too_large: 413,
   file_too_large: 413,
   storage_quota_exceeded: 413,
@@ -163,6 +166,8 @@ const NOT_FOUND_CODES = {
   'Job file': 'job_file_not_found',
   Link: 'link_not_found',
   Domain: 'domain_not_found',
+  Webhook: 'webhook_not_found',
+  Delivery: 'delivery_not_found',
   Template: 'template_not_found',
 } as const satisfies Record<string, ErrorCodeOf<404>>;
 

@@ -17,3 +17,4 @@ export { idempotencyKeys } from './bulk/tables.js';
 export { users, memberships, sessions, invitations, passwordResets, setupTokens } from './people/tables.js';
 export { auditEvents } from './audit/tables.js';
 export { domains, DOMAIN_STATES, type DomainState } from './domains/tables.js';
+export { webhookEndpoints, webhookDeliveries, webhookAttempts, webhookScanQueue } from './webhooks/tables.js';

@@ -22,6 +22,7 @@ import {
   memberships,
   templates,
   users,
+  webhookEndpoints,
 } from '../schema.js';
 import { isUuid } from '#platform/format/ids.js';
 import type { AuditSnapshot, AuditValue } from './changes.js';
@@ -41,6 +42,8 @@ export const AUDIT_ENTITIES = [
   'member',
   'invitation',
   'domain',
+  'webhook',
+  'webhook_delivery',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -140,6 +143,8 @@ const LOADERS: Partial<Record<AuditEntity, Loader>> = {
   // What a check saw changes every minute at first; the state it led to is what matters.
   domain: rowSnapshot(domains, ['observed', 'checkedAt']),
   template: rowSnapshot(templates, []),
+  // Never its secrets; its run of failures is the delivery log's business.
+  webhook: rowSnapshot(webhookEndpoints, ['secret', 'previousSecret', 'consecutiveFailures', 'failingSince', 'lastSuccessAt']),
   api_key: rowSnapshot(apiKeys, ['keyHash', 'lastUsedAt']),
   file: rowSnapshot(files, ['blobId']),
   cafe: rowSnapshot(cafes, []),

@@ -10,8 +10,9 @@
  * again, so it makes the same menu, once.
  */
 import { bulkInsertEntriesOf } from './bulk-insert-packing.js';
-import { sql } from 'drizzle-orm';
-import { cafeCategories, cafeGroups, cafeItems } from '../schema.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { cafeCategories, cafeGroups, cafeItems, cafes, links } from '../schema.js';
+import type { RecordedEvent } from '../webhooks/events.js';
 import { detachFiles } from '../files/files.js';
 import type { Executor } from '../database.js';
 import type { ReportProgress } from '../jobs/records.js';
@@ -113,4 +114,25 @@ export async function replaceMenu(
       deleted: { groups: groups.count, categories: categories.count, items: items.count },
     };
   });
+}
+
+/** `cafe.menu_imported`: the cafe, its menu link, and what the import made and replaced. */
+export async function menuImportedEvent(
+  db: Executor,
+  done: { jobId: string; accountId: string },
+  cafeId: string,
+  result: BulkInsertResult,
+): Promise<RecordedEvent | null> {
+  const [cafe] = await db
+    .select({ id: cafes.id, name: cafes.name, linkId: links.id, slug: links.slug, folderId: links.folderId })
+    .from(cafes)
+    .innerJoin(links, eq(links.id, cafes.linkId))
+    .where(and(eq(cafes.id, cafeId), eq(cafes.accountId, done.accountId)));
+  if (!cafe) return null;
+  return {
+    accountId: done.accountId,
+    type: 'cafe.menu_imported',
+    data: { job_id: done.jobId, cafe_id: cafe.id, cafe_name: cafe.name, link_id: cafe.slug, ...result },
+    link: { id: cafe.linkId, folderId: cafe.folderId },
+  };
 }

@@ -22,6 +22,7 @@ import {
   type DomainTargets,
   type HttpChallengeOptions,
 } from './checks.js';
+import { recordEvent } from '../webhooks/events.js';
 
 export type DomainRow = typeof domains.$inferSelect;
 
@@ -221,18 +222,28 @@ export async function checkDomain(
   if (row.state === 'disabled') throw new DomainDisabledError();
   const seen = await observeDomain(dns, row.hostname, row.token, targets, http, now, row.state === 'pending');
   const state = stateAfterCheck(row.state, isOwned(seen, row.token), isRouted(seen, targets));
-  const [updated] = await db
-    .update(domains)
-    .set({
-      state,
-      observed: seen,
-      checkedAt: now,
-      verifiedAt: state === 'verified' && row.state === 'pending' ? now : row.verifiedAt,
-      updatedAt: state === row.state ? row.updatedAt : now,
-    })
-    // Only from the state it was read in: a domain disabled, removed or moved by another check meanwhile stays so.
-    .where(and(eq(domains.id, row.id), eq(domains.state, row.state)))
-    .returning();
+  const updated = await db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(domains)
+      .set({
+        state,
+        observed: seen,
+        checkedAt: now,
+        verifiedAt: state === 'verified' && row.state === 'pending' ? now : row.verifiedAt,
+        updatedAt: state === row.state ? row.updatedAt : now,
+      })
+      // Only from the state it was read in: a domain disabled, removed or moved by another check meanwhile stays so.
+      .where(and(eq(domains.id, row.id), eq(domains.state, row.state)))
+      .returning();
+    if (moved && moved.state !== row.state && (moved.state === 'verified' || moved.state === 'misconfigured')) {
+      await recordEvent(tx, {
+        accountId: moved.accountId,
+        type: moved.state === 'verified' ? 'domain.verified' : 'domain.misconfigured',
+        data: { id: moved.id, hostname: moved.hostname, state: moved.state, previous_state: row.state, checked_at: now.toISOString() },
+      });
+    }
+    return moved;
+  });
   if (!updated) return { domain: await getDomain(db, row.accountId, row.id), movedFrom: null };
   return { domain: updated, movedFrom: updated.state === row.state ? null : row.state };
 }

@@ -18,6 +18,7 @@ export const QUEUE_NAMES = [
   'qr-render',
   'scans',
   'maintenance',
+  'webhooks',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -40,7 +41,8 @@ export type MaintenanceJob =
   | { kind: 'prune-idempotency-keys' }
   | { kind: 'scan-partitions' }
   | { kind: 'prune-audit-events' }
-  | { kind: 'check-domains' };
+  | { kind: 'check-domains' }
+  | { kind: 'prune-webhook-deliveries' };
 
 /** What a housekeeping run did: how many rows it changed, under the kind's own word. */
 export type MaintenanceResult =
@@ -61,6 +63,18 @@ export type MaintenanceResult =
 export interface AccountJobData<P = unknown> {
   accountId: string;
   payload?: P;
+}
+
+/**
+ * One delivery to send (domain/webhooks/deliveries.ts): its attempts on the retry schedule, or a
+ * single attempt asked for by a replay. `attemptsBefore`: attempts its row had when this job was
+ * queued, so a job queued again after a loss goes on with the schedule where it was.
+ */
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+  endpointId: string;
+  trigger: 'schedule' | 'replay' | 'test';
+  attemptsBefore: number;
 }
 
 /** Render these links' QR codes (PNG and SVG) into one ZIP in object storage. */
@@ -87,6 +101,7 @@ export interface JobPayloads {
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
   scans: ScanBatchPayload;
+  webhooks: WebhookDeliveryJob;
 }
 
 /** What a job of each queue answers: an account job's in its jobs row, another's as BullMQ's return value. */
@@ -98,6 +113,7 @@ export interface JobResults {
   maintenance: MaintenanceResult;
   'qr-render': QrRenderResult;
   scans: void;
+  webhooks: string;
 }
 
 /** The queues whose jobs belong to an account (ACCOUNT_JOB_QUEUES), and what such a job's request carries. */

@@ -31,6 +31,7 @@ import { linkAddress, linkShortUrl } from './link-addresses.js';
 import { linkStatusSql } from './status.js';
 import { assertLinkUsageWithinPlan, linkDataBytes } from './usage.js';
 import { assertFolderReachable, linksWithin, type LinkScope } from './scope.js';
+import { recordLinkEvent, type LinkChange } from '../webhooks/link-events.js';
 
 export type LinkRow = typeof links.$inferSelect;
 
@@ -264,6 +265,7 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkInp
     const own = await pointAtOwnFiles(tx, row!, named);
     await extras.within?.(tx, own);
     await assertLinkUsageWithinPlan(tx, who.accountId, { links: 1, dataBytes: 1 });
+    await recordLinkEvent(tx, ctx.config, 'link.created', own, hostname);
     return own;
   });
   // A redirect process may hold "no such slug" for a custom slug that now exists.
@@ -509,6 +511,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
       if (current.menu === null) await detachFilesNotIn(tx, current.id, fileIds);
       const own = await pointAtOwnFiles(tx, updated!, await attachFiles(tx, who.accountId, current.id, fileIds));
       await assertLinkUsageWithinPlan(tx, who.accountId, { links: 0, dataBytes: (await linkDataBytes(tx, current.id)) - bytesBefore });
+      await recordLinkEvent(tx, ctx.config, 'link.updated', own, nextDomain?.hostname ?? null, 'edited');
       return own;
     });
   } catch (err) {
@@ -527,22 +530,27 @@ export async function updateLinkQr(ctx: LinkContext, who: Principal, slug: strin
   const { accountId } = who;
   const current = await findLinkRow(ctx.db, who, slug);
   await checkStoredQrImage(ctx, accountId, qrCode.image, { path: `${field}.image` });
-  const [row] = await ctx.db
-    .update(links)
-    .set({
-      qrOptions: resolvedQr(qrCode, linkShortUrl(ctx.config, await domainNameOf(ctx.db, current), current.slug), field),
-      updatedBy: actorIdOf(who),
-      updatedAt: new Date(),
-    })
-    .where(eq(links.id, current.id))
-    .returning({ slug: links.slug, qrOptions: links.qrOptions });
-  return row!;
+  const hostname = await domainNameOf(ctx.db, current);
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(links)
+      .set({
+        qrOptions: resolvedQr(qrCode, linkShortUrl(ctx.config, hostname, current.slug), field),
+        updatedBy: actorIdOf(who),
+        updatedAt: new Date(),
+      })
+      .where(eq(links.id, current.id))
+      .returning();
+    await recordLinkEvent(tx, ctx.config, 'link.updated', row!, hostname, 'qr_styled');
+    return row!;
+  });
 }
 
 /** Permanent: the link, its files (objects and rows) and its scans; a menu link's cafe and menu first. */
 export async function deleteLink(ctx: LinkContext, scope: LinkScope, slug: string): Promise<void> {
   const { accountId } = scope;
   const row = await findLinkRow(ctx.db, scope, slug);
+  const hostname = await domainNameOf(ctx.db, row);
   await deleteCafeOfLink(ctx.db, row.id);
   await deleteFilesOfLink(ctx, row.id);
   await deleteQrCache(ctx, accountId, `link-${row.id}`);
@@ -553,19 +561,26 @@ export async function deleteLink(ctx: LinkContext, scope: LinkScope, slug: strin
     await retractLinkFromRollups(tx, { id: row.id, accountId });
     await tx.delete(scans).where(eq(scans.linkId, row.id));
     await tx.delete(links).where(eq(links.id, row.id));
+    await recordLinkEvent(tx, ctx.config, 'link.deleted', row, hostname);
   });
-  await invalidateLinks(ctx, [await addressOf(ctx.db, row)], [row.id]);
+  await invalidateLinks(ctx, [linkAddress(hostname, row.slug)], [row.id]);
 }
 
 /** Sets simple flags (paused, favorite); answers 404 for a link that is not the caller's. */
 export async function setLinkFlags(ctx: LinkContext, who: Principal, slug: string, flags: { paused?: boolean; favorite?: boolean }) {
-  const rows = await ctx.db
-    .update(links)
-    .set({ ...flags, updatedBy: actorIdOf(who), updatedAt: new Date() })
-    .where(and(eq(links.slug, slug), linksWithin(who)))
-    .returning({ id: links.id, slug: links.slug, domainId: links.domainId });
-  if (rows.length === 0) throw new NotFoundError('Link');
-  if (flags.paused !== undefined) await invalidateLinks(ctx, [await addressOf(ctx.db, rows[0]!)]);
+  const change: LinkChange =
+    flags.paused !== undefined ? (flags.paused ? 'paused' : 'resumed') : flags.favorite ? 'favorited' : 'unfavorited';
+  const row = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(links)
+      .set({ ...flags, updatedBy: actorIdOf(who), updatedAt: new Date() })
+      .where(and(eq(links.slug, slug), linksWithin(who)))
+      .returning();
+    if (!updated) throw new NotFoundError('Link');
+    await recordLinkEvent(tx, ctx.config, 'link.updated', updated, await domainNameOf(tx, updated), change);
+    return updated;
+  });
+  if (flags.paused !== undefined) await invalidateLinks(ctx, [await addressOf(ctx.db, row)]);
 }
 
 /** Puts a link in one of the account's folders, or in none (null); nothing else of the link changes. */
@@ -575,12 +590,15 @@ export async function moveLink(ctx: LinkContext, who: Principal, slug: string, f
   await findLinkRow(ctx.db, who, slug);
   assertFolderReachable(who, folderId);
   const folder = folderId === null ? null : await accountFolderId(ctx.db, accountId, folderId, 'folder_id');
-  const rows = await ctx.db
-    .update(links)
-    .set({ folderId: folder, updatedBy: actorIdOf(who), updatedAt: new Date() })
-    .where(and(eq(links.slug, slug), linksWithin(who)))
-    .returning({ id: links.id });
-  if (rows.length === 0) throw new NotFoundError('Link');
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(links)
+      .set({ folderId: folder, updatedBy: actorIdOf(who), updatedAt: new Date() })
+      .where(and(eq(links.slug, slug), linksWithin(who)))
+      .returning();
+    if (!row) throw new NotFoundError('Link');
+    await recordLinkEvent(tx, ctx.config, 'link.updated', row, await domainNameOf(tx, row), 'moved');
+  });
 }
 
 /**
@@ -623,6 +641,7 @@ export async function duplicateLink(ctx: LinkContext, who: Principal, slug: stri
       .returning();
     await attachFiles(tx, who.accountId, row!.id, [...copies.values()]);
     await assertLinkUsageWithinPlan(tx, who.accountId, { links: 1, dataBytes: 1 });
+    await recordLinkEvent(tx, ctx.config, 'link.created', row!, hostname);
     return row!;
   });
   await invalidateLinks(ctx, [linkAddress(hostname, copy.slug)]);

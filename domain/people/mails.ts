@@ -117,6 +117,32 @@ export function domainStateMail({
   };
 }
 
+/** An endpoint the service stopped delivering to: why, and where to turn it on again. */
+export function webhookDisabledMail({
+  accountName,
+  url,
+  reason,
+  failures,
+  link,
+}: {
+  accountName: string;
+  url: string;
+  reason: 'gone' | 'failing';
+  failures: number;
+  link: string;
+}): Mail {
+  const account = oneLine(accountName);
+  const target = oneLine(url);
+  const why =
+    reason === 'gone' ? `it answered 410 Gone, which says it no longer wants deliveries` : `its last ${failures} deliveries failed`;
+  const opening = `qrlinks stopped sending webhooks of ${account} to ${target}: ${why}. Events from now on are not sent to it; turn it on again in the console once it answers, and replay what it missed from its delivery log.`;
+  return {
+    subject: `A webhook of ${cut(account)} was turned off`,
+    text: [opening, '', 'The console:', link].join('\n'),
+    html: page([paragraph(opening), button(link, 'Open the console'), linkAsText(link)]),
+  };
+}
+
 function when(at: Date): string {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;

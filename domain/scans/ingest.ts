@@ -49,6 +49,7 @@ import {
 import { FIELDS_PER_SCAN, scanBatchSize, visitorKeyOf } from './batch.js';
 import type { Logger } from '#platform/logger.js';
 import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
+import { DELIVERIES_CHANNEL } from '../webhooks/events.js';
 
 export interface IngestResult {
   /** Scans written now (a retried batch's already-written scans are not counted again). */
@@ -75,7 +76,7 @@ export const SCAN_PARTITION_LOCK = 7_340_002;
 // already held (by LOCK_SQL); it names the links that are there.
 const LOCKED_LINKS = `
 locked as materialized (
-  select links.id, links.account_id from links
+  select links.id, links.account_id, links.slug, links.folder_id from links
   where links.id in (select link_id from batch_links)
   order by links.id
   for no key update
@@ -101,6 +102,48 @@ where exists (select 1 from links where links.id = t.l and links.account_id = t.
 order by 1, 2, 3
 on conflict do nothing
 returning (day - date '1970-01-01') as d, scope_id::text as a, visitor_key as k`;
+
+// The rows inserted, queued for each live endpoint of their account that takes `link.scanned`
+// (for their link or its folder, when it is limited to some): written by this transaction, so a
+// scan is queued exactly once, however often its batch is retried. No endpoint: an empty join.
+const QUEUE_FOR_WEBHOOKS = `
+webhook_scans as (
+  insert into webhook_scan_queue (endpoint_id, scan)
+  select e.id, json_build_object(
+    'id', i.id, 'at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'link', l.slug,
+    'country', i.country_name, 'city', i.city, 'device', i.device_type, 'os', i.os_name, 'browser', i.browser_name, 'bot', i.is_bot)
+  from inserted i
+  join locked l on l.id = i.link_id
+  join webhook_endpoints e on e.account_id = i.account_id and e.disabled_at is null and 'link.scanned' = any(e.events)
+    and ((e.link_ids is null and e.folder_ids is null)
+      or i.link_id = any(coalesce(e.link_ids, '{}'))
+      or (l.folder_id is not null and l.folder_id = any(coalesce(e.folder_ids, '{}'))))
+  order by i.created_at, i.id
+  returning 1
+)`;
+
+// Links whose scan limit this transaction's scans reached: a `link.scan_limit_reached` delivery
+// for each live endpoint that takes it. Once: only the statement that crosses the limit sees it.
+const LIMIT_REACHED = `
+limit_reached as (
+  insert into webhook_deliveries (id, endpoint_id, account_id, event_type, body)
+  select 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, e.account_id, 'link.scan_limit_reached',
+    json_build_object(
+      'type', 'link.scan_limit_reached',
+      'timestamp', to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'data', json_build_object('id', l.slug, 'scan_limit', lk.scan_limit, 'counted_scans', cr.limit_scan_count)
+    )::text
+  from counted cr
+  join links lk on lk.id = cr.link_id
+  join locked l on l.id = cr.link_id
+  join webhook_endpoints e on e.account_id = lk.account_id and e.disabled_at is null and 'link.scan_limit_reached' = any(e.events)
+    and ((e.link_ids is null and e.folder_ids is null)
+      or lk.id = any(coalesce(e.link_ids, '{}'))
+      or (lk.folder_id is not null and lk.folder_id = any(coalesce(e.folder_ids, '{}'))))
+  where lk.scan_limit_active and lk.scan_limit is not null
+    and cr.limit_scan_count >= lk.scan_limit and cr.limit_scan_count - cr.limit_scans < lk.scan_limit
+  returning 1
+)`;
 
 // batch_links and visitors are materialized: inlined, their ->> extractions would be evaluated
 // (each one re-reading the JSON) for every scan joined to them instead of once per entry.
@@ -151,8 +194,8 @@ inserted as (
     (case when first_on_link then ${FIRST_ON_LINK} else 0 end) + (case when first_on_account then ${FIRST_ON_ACCOUNT} else 0 end)
   from marked
   on conflict (id, created_at) do nothing
-  returning link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
-),${ADD_INSERTED_TO_ROLLUPS},
+  returning id, link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
+),${ADD_INSERTED_TO_ROLLUPS},${QUEUE_FOR_WEBHOOKS},
 counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans,
     count(*) filter (where not is_bot and visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as limit_scans, max(created_at) as last
@@ -165,10 +208,10 @@ counted as (
     limit_scan_count = c.limit_scan_count + counts.limit_scans,
     last_scanned_at = greatest(c.last_scanned_at, counts.last)
   from counts where c.link_id = counts.link_id
-  returning counts.scans
-)
+  returning counts.scans, c.link_id, c.limit_scan_count, counts.limit_scans
+),${LIMIT_REACHED}
 select (select coalesce(sum(scans), 0)::int from counted) as inserted, (select count(*)::int from counted) as links,
-  (select json_agg(a) from account_wide_rows a) as account_wide_rows`;
+  (select json_agg(a) from account_wide_rows a) as account_wide_rows, (select count(*)::int from webhook_scans) + (select count(*)::int from limit_reached) as webhook_scans`;
 
 const isText = (value: unknown) => value === null || typeof value === 'string';
 
@@ -303,7 +346,7 @@ async function writeColumns(
       }
     }
     await client.query(LOCK_SQL, [links]);
-    const { rows } = await client.query<{ inserted: number; links: number; account_wide_rows: unknown[] | null }>({
+    const { rows } = await client.query<{ inserted: number; links: number; account_wide_rows: unknown[] | null; webhook_scans: number }>({
       // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
       // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
       // 100 of each and joined the visitor keys and rollups 3-4 times slower (2.9 s per 10,000 scans
@@ -320,8 +363,10 @@ async function writeColumns(
         firsts,
       ],
     });
-    const { inserted, links: changed, account_wide_rows: shared } = rows[0]!;
+    const { inserted, links: changed, account_wide_rows: shared, webhook_scans: queued } = rows[0]!;
     if (shared) await client.query(UPSERT_ACCOUNT_WIDE_ROWS, [JSON.stringify(shared)]);
+    // The dispatcher looks at waiting scans every second anyway; woken, a full batch goes at once.
+    if (queued > 0) await client.query('select pg_notify($1, $2)', [DELIVERIES_CHANNEL, '']);
     await client.query('commit');
     result = { inserted, links: changed };
   } catch (err) {
