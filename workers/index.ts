@@ -28,6 +28,8 @@ import { maintenanceProcessor, scheduleMaintenance } from './processors/maintena
 import { qrRenderProcessor } from './processors/qr-render.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
 import { ScanTraffic } from '#domain/scans/traffic.js';
+import { webhooksProcessor, webhooksWorkerOptions } from './processors/webhooks.js';
+import { startDispatcher, type Dispatcher } from '#infra/webhooks/dispatcher.js';
 
 /**
  * A worker's errors are mostly its Redis connection failing, which BullMQ reports on every retry
@@ -37,6 +39,8 @@ const workerError = throttledWarning('queue worker error', 10_000);
 
 export interface RunningWorkers {
   workers: Worker[];
+  /** Queues the webhook deliveries the domain writes. */
+  dispatcher: Dispatcher;
   /** Stops taking jobs and waits for the running ones to finish. */
   close(): Promise<void>;
 }
@@ -56,9 +60,11 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     maintenance: maintenanceProcessor(ctx),
     'qr-render': perAccount(ctx.queues['qr-render'], qrRenderProcessor(ctx, scanTraffic)),
     scans: scansProcessor(ctx, scanTraffic),
+    webhooks: webhooksProcessor(ctx),
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),
+    webhooks: webhooksWorkerOptions(ctx),
     // Account jobs run for seconds to minutes: a dead worker's job is taken over about JOB_LOCK_MS
     // after it died (infra/jobs/worker-options.ts). A bulk insert's retry waits on the cafe row
     // until Postgres has rolled the dead one's transaction back.
@@ -99,9 +105,13 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   };
   await recover();
   const stopRecovering = keepRecovering(ctx.redis, ctx.config.JOB_RECOVERY_MS, ctx.logger, recover);
+  // Deliveries the domain wrote become jobs of the webhooks queue (infra/webhooks/dispatcher.ts).
+  const dispatcher = startDispatcher(ctx);
   return {
     workers,
+    dispatcher,
     close: async () => {
+      await dispatcher.close();
       await stopRecovering();
       await Promise.all(workers.map((w) => w.close()));
     },

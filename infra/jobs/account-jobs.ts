@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { UnrecoverableError, type Job, type Processor, type Queue } from 'bullmq';
-import type { Database } from '#domain/database.js';
+import type { Database, Executor } from '#domain/database.js';
 import { jobs } from '#domain/schema.js';
 import { isUuid } from '#platform/format/ids.js';
 import type { AccountJobData } from '#domain/jobs/job-kinds.js';
 import { PermanentJobError, publicJobError, type AccountJobInput, type ReportProgress } from '#domain/jobs/records.js';
 import { within } from '#platform/with-timeout.js';
 import { takeQueueTurn } from './fair-turns.js';
+import { recordEvent, type RecordedEvent } from '#domain/webhooks/events.js';
 
 /**
  * Starts an account's background job: the jobs row first (so GET /jobs/:id finds it the moment
@@ -95,7 +96,22 @@ const unfinished = (id: string) => and(eq(jobs.id, id), inArray(jobs.state, ['qu
  * already (a second run of a job taken over while its first was only slow, a cafe deleted while
  * its bulk insert waited) ends the same way without running again.
  */
-export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P, R>): Processor<AccountJobData<P>, null> {
+/**
+ * The webhook event a completed job tells of (domain/webhooks/events.ts), written by the
+ * transaction that marks its row completed: once per job, however often it was retried.
+ */
+export type CompletionEvent<P, R> = (
+  tx: Executor,
+  done: { jobId: string; accountId: string },
+  payload: P,
+  result: R,
+) => Promise<RecordedEvent | null>;
+
+export function trackAccountJob<P, R>(
+  db: Database,
+  handler: AccountJobHandler<P, R>,
+  completionEvent?: CompletionEvent<P, R>,
+): Processor<AccountJobData<P>, null> {
   return async (job) => {
     const id = job.id!;
     const input = await startRun<P>(db, job);
@@ -112,18 +128,23 @@ export function trackAccountJob<P, R>(db: Database, handler: AccountJobHandler<P
     };
     try {
       const result = await handler(job, input, reportProgress);
-      await db
-        .update(jobs)
-        .set({
-          state: 'completed',
-          progress: 100,
-          result: result ?? null,
-          error: null,
-          payload: null,
-          updatedAt: new Date(),
-          finishedAt: new Date(),
-        })
-        .where(unfinished(id));
+      await db.transaction(async (tx) => {
+        const done = await tx
+          .update(jobs)
+          .set({
+            state: 'completed',
+            progress: 100,
+            result: result ?? null,
+            error: null,
+            payload: null,
+            updatedAt: new Date(),
+            finishedAt: new Date(),
+          })
+          .where(unfinished(id))
+          .returning({ accountId: jobs.accountId });
+        const event = done[0] && (await completionEvent?.(tx, { jobId: id, accountId: done[0].accountId }, input, result));
+        if (event) await recordEvent(tx, event);
+      });
       return null;
     } catch (err) {
       // BullMQ tries no more after an UnrecoverableError (a job past its file quota would fail again).

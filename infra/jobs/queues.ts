@@ -21,6 +21,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     'qr-render': queue('qr-render'),
     scans: queue('scans'),
     maintenance: queue('maintenance'),
+    webhooks: queue('webhooks'),
   };
 }
 

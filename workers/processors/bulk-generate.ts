@@ -19,7 +19,7 @@ import type { AppContext } from '#infra/context.js';
 import { jobDownloadUrl } from '#domain/jobs/files.js';
 import { BulkPacer } from '#domain/jobs/pacing.js';
 import type { QueueProcessor } from '#infra/jobs/queues.js';
-import { publishInterimResult, trackAccountJob } from '#infra/jobs/account-jobs.js';
+import { publishInterimResult, trackAccountJob, type CompletionEvent } from '#infra/jobs/account-jobs.js';
 import type { ScanTraffic } from '#domain/scans/traffic.js';
 import { QR_ZIP_NAME, writeQrZip } from './qr-render.js';
 
@@ -28,58 +28,80 @@ const READ_BATCH = 500;
 
 export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic): QueueProcessor<'bulk-generate'> {
   const pacing = { scansPerSecond: ctx.config.BULK_PACE_SCANS_PER_SEC, share: ctx.config.BULK_PACE_SHARE_PERCENT / 100 };
-  return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(ctx.db, async (job, payload, reportProgress) => {
-    const { accountId } = job.data;
-    const jobId = job.id!;
-    const made = await insertBulkLinks(ctx, accountId, jobId, payload).catch((err: unknown) => {
-      // Past the plan's link limits: another attempt would be refused the same way.
-      throw err instanceof AppError ? new UnrecoverableError(err.message) : err;
-    });
-    const result: BulkGenerateResult = { jobId, count: made.length, links: made };
-    await publishInterimResult(ctx.db, job, result, INSERT_PROGRESS);
+  return trackAccountJob<BulkGeneratePayload, BulkGenerateResult>(
+    ctx.db,
+    async (job, payload, reportProgress) => {
+      const { accountId } = job.data;
+      const jobId = job.id!;
+      const made = await insertBulkLinks(ctx, accountId, jobId, payload).catch((err: unknown) => {
+        // Past the plan's link limits: another attempt would be refused the same way.
+        throw err instanceof AppError ? new UnrecoverableError(err.message) : err;
+      });
+      const result: BulkGenerateResult = { jobId, count: made.length, links: made };
+      await publishInterimResult(ctx.db, job, result, INSERT_PROGRESS);
 
-    const total = made.length;
-    async function* batches() {
-      for (let from = 0; from < total; from += READ_BATCH) {
-        const to = Math.min(total, from + READ_BATCH);
-        // By the job's key, in record order; a link deleted since is simply not there.
-        const rows = await ctx.db
-          .select({ id: links.id, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions, index: links.sourceIndex })
-          .from(links)
-          .leftJoin(domains, eq(domains.id, links.domainId))
-          .where(and(eq(links.sourceJobId, jobId), eq(links.accountId, accountId), gte(links.sourceIndex, from), lt(links.sourceIndex, to)))
-          .orderBy(asc(links.sourceIndex));
-        const batch = rows.map((r) => ({
-          id: r.id,
-          slug: r.slug,
-          host: r.host,
-          qrOptions: r.qrOptions,
-          entryName: zipEntryName(payload.records[r.index!]!.name, r.slug),
-        }));
-        yield { size: to - from, links: batch };
+      const total = made.length;
+      async function* batches() {
+        for (let from = 0; from < total; from += READ_BATCH) {
+          const to = Math.min(total, from + READ_BATCH);
+          // By the job's key, in record order; a link deleted since is simply not there.
+          const rows = await ctx.db
+            .select({ id: links.id, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions, index: links.sourceIndex })
+            .from(links)
+            .leftJoin(domains, eq(domains.id, links.domainId))
+            .where(
+              and(eq(links.sourceJobId, jobId), eq(links.accountId, accountId), gte(links.sourceIndex, from), lt(links.sourceIndex, to)),
+            )
+            .orderBy(asc(links.sourceIndex));
+          const batch = rows.map((r) => ({
+            id: r.id,
+            slug: r.slug,
+            host: r.host,
+            qrOptions: r.qrOptions,
+            entryName: zipEntryName(payload.records[r.index!]!.name, r.slug),
+          }));
+          yield { size: to - from, links: batch };
+        }
       }
-    }
-    const pacer = new BulkPacer(scanTraffic, pacing);
-    const zip = await writeQrZip(ctx, pacer, {
-      accountId,
-      jobId,
-      total,
-      // A new batch's codes are rendered, not cached (renderQr): GET /links/:id/qr caches each when asked.
-      fillCache: false,
-      batches: batches(),
-      trailer: () => [
-        {
-          name: 'manifest.csv',
-          body: bulkManifest(
-            shortUrlBaseOf(ctx.config, payload.domain?.hostname ?? null),
-            made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId })),
-          ),
-        },
-      ],
-      onProgress: (done) => reportProgress(INSERT_PROGRESS + (done / total) * (99 - INSERT_PROGRESS)),
-    });
-    if (pacer.pausedMs > 0)
-      await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
-    return { ...result, qrZipUrl: jobDownloadUrl(ctx.config, jobId), fileName: QR_ZIP_NAME, zipBytes: zip.bytes };
-  });
+      const pacer = new BulkPacer(scanTraffic, pacing);
+      const zip = await writeQrZip(ctx, pacer, {
+        accountId,
+        jobId,
+        total,
+        // A new batch's codes are rendered, not cached (renderQr): GET /links/:id/qr caches each when asked.
+        fillCache: false,
+        batches: batches(),
+        trailer: () => [
+          {
+            name: 'manifest.csv',
+            body: bulkManifest(
+              shortUrlBaseOf(ctx.config, payload.domain?.hostname ?? null),
+              made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId })),
+            ),
+          },
+        ],
+        onProgress: (done) => reportProgress(INSERT_PROGRESS + (done / total) * (99 - INSERT_PROGRESS)),
+      });
+      if (pacer.pausedMs > 0)
+        await job.log(`paused ${Math.round(pacer.pausedMs)} ms in all while scans were arriving (BULK_PACE_SCANS_PER_SEC)`);
+      return { ...result, qrZipUrl: jobDownloadUrl(ctx.config, jobId), fileName: QR_ZIP_NAME, zipBytes: zip.bytes };
+    },
+    bulkCompleted,
+  );
 }
+
+/** `bulk.completed`: how many links, their ids, and the ZIP (with manifest.csv) to download. */
+const bulkCompleted: CompletionEvent<BulkGeneratePayload, BulkGenerateResult> = async (_tx, { jobId, accountId }, payload, result) => ({
+  accountId,
+  type: 'bulk.completed',
+  data: {
+    job_id: jobId,
+    count: result.count,
+    requested: payload.records.length,
+    domain: payload.domain?.hostname ?? null,
+    link_ids: result.links.map((l) => l.dynamicLinkId),
+    zip_url: result.qrZipUrl ?? null,
+    file_name: result.fileName ?? null,
+    zip_bytes: result.zipBytes ?? null,
+  },
+});

@@ -3,7 +3,7 @@
  * transaction (domain/cafes/bulk-insert.ts). A retry (after an error, or a worker killed mid-job,
  * whose transaction Postgres rolls back) runs the same replacement again and ends with the same menu.
  */
-import { replaceMenu } from '#domain/cafes/bulk-insert.js';
+import { menuImportedEvent, replaceMenu } from '#domain/cafes/bulk-insert.js';
 import type { CafeBulkInsertPayload } from '#domain/cafes/bulk-insert-schema.js';
 import type { BulkInsertResult } from '#domain/cafes/bulk-insert-schema.js';
 import type { AppContext } from '#infra/context.js';
@@ -11,7 +11,9 @@ import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { trackAccountJob } from '#infra/jobs/account-jobs.js';
 
 export function cafeBulkInsertProcessor(ctx: AppContext): QueueProcessor<'cafe-bulk-insert'> {
-  return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(ctx.db, (job, payload, reportProgress) =>
-    replaceMenu(ctx, job.data.accountId, payload, reportProgress),
+  return trackAccountJob<CafeBulkInsertPayload, BulkInsertResult>(
+    ctx.db,
+    (job, payload, reportProgress) => replaceMenu(ctx, job.data.accountId, payload, reportProgress),
+    (tx, done, payload, result) => menuImportedEvent(tx, done, payload.cafeId, result),
   );
 }

@@ -9,6 +9,7 @@ import type { MaintenanceJob } from '#domain/jobs/job-kinds.js';
 import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { expireFinishedJobs } from '#domain/jobs/retention.js';
 import { maintainScanPartitions } from '#domain/scans/partitions.js';
+import { pruneDeliveries } from '#domain/webhooks/dispatch.js';
 
 /** Scheduled housekeeping. Each kind is safe to run twice or concurrently. */
 export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenance'> {
@@ -52,6 +53,11 @@ export function maintenanceProcessor(ctx: AppContext): QueueProcessor<'maintenan
         const result = await recheckDomains(ctx);
         if (result.moved > 0) ctx.logger.info(result, 'brand domains re-checked; some changed state');
         return result;
+      }
+      case 'prune-webhook-deliveries': {
+        const pruned = await pruneDeliveries(ctx.db, ctx.config.WEBHOOK_LOG_RETENTION_DAYS);
+        if (pruned > 0) ctx.logger.info({ pruned }, 'webhook deliveries past the log retention deleted');
+        return { pruned };
       }
       case 'prune-audit-events': {
         const pruned = await pruneAuditEvents(ctx.db, ctx.config.AUDIT_RETENTION_DAYS);
@@ -110,9 +116,14 @@ export async function scheduleMaintenance(ctx: AppContext): Promise<void> {
     { every: AUDIT_PRUNE_MS },
     { name: 'prune-audit-events', data: { kind: 'prune-audit-events' } satisfies MaintenanceJob, opts },
   );
+  await ctx.queues.maintenance.upsertJobScheduler(
+    'prune-webhook-deliveries',
+    { every: AUDIT_PRUNE_MS },
+    { name: 'prune-webhook-deliveries', data: { kind: 'prune-webhook-deliveries' } satisfies MaintenanceJob, opts },
+  );
 }
 
-/** Audit events past AUDIT_RETENTION_DAYS go within the hour. */
+/** Audit events past AUDIT_RETENTION_DAYS, and webhook deliveries past WEBHOOK_LOG_RETENTION_DAYS, go within the hour. */
 const AUDIT_PRUNE_MS = 3_600_000;
 
 /** Months are made three ahead, so a day's delay changes nothing; drops past retention come within the day. */
