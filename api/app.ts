@@ -32,6 +32,7 @@ import apiKeysRoutes from './routes/api-keys/index.js';
 import auditEventsRoutes from './routes/audit-events/index.js';
 import cafesRoutes from './routes/cafes/index.js';
 import domainsRoutes from './routes/domains/index.js';
+import webhooksRoutes from './routes/webhooks/index.js';
 import foldersRoutes from './routes/folders/index.js';
 import filesRoutes from './routes/files/index.js';
 import invitationsRoutes from './routes/invitations/index.js';
@@ -144,6 +145,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
       await api.register(cafesRoutes, { prefix: '/cafes' });
       await api.register(bulkGenerateRoutes, { prefix: '/bulk-generate' });
       await api.register(domainsRoutes, { prefix: '/domains' });
+      await api.register(webhooksRoutes, { prefix: '/webhooks' });
       await api.register(foldersRoutes, { prefix: '/folders' });
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(templatesRoutes, { prefix: '/templates' });

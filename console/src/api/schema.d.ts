@@ -2305,7 +2305,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -2365,7 +2365,7 @@ export interface paths {
                 query?: {
                     /** @description A user id or an API key id: the changes they made */
                     actor?: string;
-                    entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain";
+                    entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain" | "webhook" | "webhook_delivery";
                     /** @description The entity's id (a link's `id`, not its slug) */
                     entityId?: string;
                     /** @description A link's id or its slug (dynamic_link_id): that link's events, as entity=link */
@@ -2550,7 +2550,7 @@ export interface paths {
                          */
                         actor?: string;
                         /** @enum {string} */
-                        entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain";
+                        entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain" | "webhook" | "webhook_delivery";
                         /** @description The entity's id (a link's `id`, not its slug) */
                         entityId?: string;
                         /** @description A link's id or its slug (dynamic_link_id): that link's events, as entity=link */
@@ -3052,7 +3052,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -3282,7 +3282,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3579,7 +3579,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3741,7 +3741,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -3957,7 +3957,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4157,7 +4157,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4421,7 +4421,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4610,7 +4610,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4772,7 +4772,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -4961,7 +4961,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5125,7 +5125,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5288,7 +5288,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5448,7 +5448,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5636,7 +5636,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5800,7 +5800,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -5993,7 +5993,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6156,7 +6156,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6319,7 +6319,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6479,7 +6479,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6680,7 +6680,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6928,7 +6928,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -6944,7 +6944,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -7148,7 +7148,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7343,7 +7343,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7359,7 +7359,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -7561,7 +7561,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7758,7 +7758,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -7921,7 +7921,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8065,7 +8065,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8210,7 +8210,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8369,7 +8369,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -8772,7 +8772,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -9297,7 +9297,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -9428,7 +9428,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -9606,7 +9606,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -9810,7 +9810,1778 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s webhooks, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                url: string;
+                                description: string;
+                                events: string[];
+                                link_ids: string[] | null;
+                                folder_ids: string[] | null;
+                                enabled: boolean;
+                                disabled_at: string | null;
+                                /**
+                                 * @description manual: turned off by the account; gone: the receiver answered 410; failing: it kept failing
+                                 * @enum {string|null}
+                                 */
+                                disabled_reason: "manual" | "gone" | "failing" | null;
+                                consecutive_failures: number;
+                                failing_since: string | null;
+                                last_success_at: string | null;
+                                /** @description Until when the secret before the last rotation still signs beside the current one */
+                                previous_secret_expires_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a webhook: where to POST which events; its signing secret is in this answer only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where events are POSTed: an http(s) URL that resolves to public addresses only */
+                        url: string;
+                        /** @description What the endpoint is, for people reading the list */
+                        description?: string;
+                        /** @description The events sent to it */
+                        events: ("link.created" | "link.updated" | "link.deleted" | "link.scanned" | "link.scan_limit_reached" | "bulk.completed" | "export.completed" | "cafe.menu_imported" | "domain.verified" | "domain.misconfigured")[];
+                        /** @description Events about links go only for these links (their dynamic_link_id) or those in `folder_ids`; null or absent: every link */
+                        link_ids?: string[] | null;
+                        /** @description Events about links go only for links in these folders (or named in `link_ids`); null or absent: every link */
+                        folder_ids?: string[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            link_ids: string[] | null;
+                            folder_ids: string[] | null;
+                            enabled: boolean;
+                            disabled_at: string | null;
+                            /**
+                             * @description manual: turned off by the account; gone: the receiver answered 410; failing: it kept failing
+                             * @enum {string|null}
+                             */
+                            disabled_reason: "manual" | "gone" | "failing" | null;
+                            consecutive_failures: number;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            /** @description Until when the secret before the last rotation still signs beside the current one */
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description The signing secret (`whsec_…`): shown only in this answer; keep it with the receiver */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                url: string;
+                                description: string;
+                                events: string[];
+                                link_ids: string[] | null;
+                                folder_ids: string[] | null;
+                                enabled: boolean;
+                                disabled_at: string | null;
+                                /**
+                                 * @description manual: turned off by the account; gone: the receiver answered 410; failing: it kept failing
+                                 * @enum {string|null}
+                                 */
+                                disabled_reason: "manual" | "gone" | "failing" | null;
+                                consecutive_failures: number;
+                                failing_since: string | null;
+                                last_success_at: string | null;
+                                /** @description Until when the secret before the last rotation still signs beside the current one */
+                                previous_secret_expires_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a webhook with its delivery log; deliveries still being retried are dropped */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a webhook’s URL, events or links, or turn it off or on */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where events are POSTed: an http(s) URL that resolves to public addresses only */
+                        url?: string;
+                        /** @description What the endpoint is, for people reading the list */
+                        description?: string;
+                        /** @description The events sent to it */
+                        events?: ("link.created" | "link.updated" | "link.deleted" | "link.scanned" | "link.scan_limit_reached" | "bulk.completed" | "export.completed" | "cafe.menu_imported" | "domain.verified" | "domain.misconfigured")[];
+                        /** @description Events about links go only for these links (their dynamic_link_id) or those in `folder_ids`; null or absent: every link */
+                        link_ids?: string[] | null;
+                        /** @description Events about links go only for links in these folders (or named in `link_ids`); null or absent: every link */
+                        folder_ids?: string[] | null;
+                        /** @description true turns it off (events are no longer sent to it); false turns it on again and clears its failures */
+                        disabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                url: string;
+                                description: string;
+                                events: string[];
+                                link_ids: string[] | null;
+                                folder_ids: string[] | null;
+                                enabled: boolean;
+                                disabled_at: string | null;
+                                /**
+                                 * @description manual: turned off by the account; gone: the receiver answered 410; failing: it kept failing
+                                 * @enum {string|null}
+                                 */
+                                disabled_reason: "manual" | "gone" | "failing" | null;
+                                consecutive_failures: number;
+                                failing_since: string | null;
+                                last_success_at: string | null;
+                                /** @description Until when the secret before the last rotation still signs beside the current one */
+                                previous_secret_expires_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret (in this answer only); the old one keeps signing beside it for `keep_previous_hours` */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description How long the old secret keeps signing beside the new one (both signatures are sent); 0: it stops now; default 24 */
+                        keep_previous_hours?: number;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            link_ids: string[] | null;
+                            folder_ids: string[] | null;
+                            enabled: boolean;
+                            disabled_at: string | null;
+                            /**
+                             * @description manual: turned off by the account; gone: the receiver answered 410; failing: it kept failing
+                             * @enum {string|null}
+                             */
+                            disabled_reason: "manual" | "gone" | "failing" | null;
+                            consecutive_failures: number;
+                            failing_since: string | null;
+                            last_success_at: string | null;
+                            /** @description Until when the secret before the last rotation still signs beside the current one */
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description The signing secret (`whsec_…`): shown only in this answer; keep it with the receiver */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `webhook.test` event to the webhook now, even while it is turned off; not retried
+         * @description The attempt is made at once, through the same signing and address checks as every delivery; the answer waits for it (up to WEBHOOK_TIMEOUT_MS and 2 s) and carries its outcome in `attempt_log`, or is 202 with the delivery as it stands.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt and replay */
+                                id: string;
+                                /** @description The webhook it was sent to */
+                                endpoint_id: string;
+                                event_type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                last_status: number | null;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                delivered_at: string | null;
+                                created_at: string;
+                                /** @description The body sent: {type, timestamp, data} */
+                                payload: unknown;
+                                attempt_log: {
+                                    attempted_at: string;
+                                    /** @description The receiver’s HTTP status; null when it gave none */
+                                    status: number | null;
+                                    duration_ms: number;
+                                    /** @description The first 4 KB of its answer */
+                                    response: string;
+                                    /** @description Why no answer came (timeout, connection failed, address not allowed) */
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    trigger: "schedule" | "replay" | "test";
+                                    succeeded: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt and replay */
+                                id: string;
+                                /** @description The webhook it was sent to */
+                                endpoint_id: string;
+                                event_type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                last_status: number | null;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                delivered_at: string | null;
+                                created_at: string;
+                                /** @description The body sent: {type, timestamp, data} */
+                                payload: unknown;
+                                attempt_log: {
+                                    attempted_at: string;
+                                    /** @description The receiver’s HTTP status; null when it gave none */
+                                    status: number | null;
+                                    duration_ms: number;
+                                    /** @description The first 4 KB of its answer */
+                                    response: string;
+                                    /** @description Why no answer came (timeout, connection failed, address not allowed) */
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    trigger: "schedule" | "replay" | "test";
+                                    succeeded: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook’s deliveries of the last 30 days, newest first, a page at a time */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only deliveries in this state */
+                    state?: "pending" | "delivered" | "failed" | "cancelled";
+                    /** @description Only deliveries of this event type */
+                    event_type?: string;
+                    page?: number;
+                    size?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt and replay */
+                                id: string;
+                                /** @description The webhook it was sent to */
+                                endpoint_id: string;
+                                event_type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                last_status: number | null;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                delivered_at: string | null;
+                                created_at: string;
+                            }[];
+                            meta: {
+                                currentPage: number;
+                                totalPages: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery: the body sent and every attempt (status, duration, the first 4 KB of the answer) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt and replay */
+                                id: string;
+                                /** @description The webhook it was sent to */
+                                endpoint_id: string;
+                                event_type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                last_status: number | null;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                delivered_at: string | null;
+                                created_at: string;
+                                /** @description The body sent: {type, timestamp, data} */
+                                payload: unknown;
+                                attempt_log: {
+                                    attempted_at: string;
+                                    /** @description The receiver’s HTTP status; null when it gave none */
+                                    status: number | null;
+                                    duration_ms: number;
+                                    /** @description The first 4 KB of its answer */
+                                    response: string;
+                                    /** @description Why no answer came (timeout, connection failed, address not allowed) */
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    trigger: "schedule" | "replay" | "test";
+                                    succeeded: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, with its own body and webhook-id (receivers that saw it can tell), signed now
+         * @description The attempt is made at once, through the same signing and address checks as every delivery; the answer waits for it (up to WEBHOOK_TIMEOUT_MS and 2 s) and carries its outcome in `attempt_log`, or is 202 with the delivery as it stands.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt and replay */
+                                id: string;
+                                /** @description The webhook it was sent to */
+                                endpoint_id: string;
+                                event_type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                last_status: number | null;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                delivered_at: string | null;
+                                created_at: string;
+                                /** @description The body sent: {type, timestamp, data} */
+                                payload: unknown;
+                                attempt_log: {
+                                    attempted_at: string;
+                                    /** @description The receiver’s HTTP status; null when it gave none */
+                                    status: number | null;
+                                    duration_ms: number;
+                                    /** @description The first 4 KB of its answer */
+                                    response: string;
+                                    /** @description Why no answer came (timeout, connection failed, address not allowed) */
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    trigger: "schedule" | "replay" | "test";
+                                    succeeded: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt and replay */
+                                id: string;
+                                /** @description The webhook it was sent to */
+                                endpoint_id: string;
+                                event_type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed" | "cancelled";
+                                attempts: number;
+                                last_status: number | null;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                delivered_at: string | null;
+                                created_at: string;
+                                /** @description The body sent: {type, timestamp, data} */
+                                payload: unknown;
+                                attempt_log: {
+                                    attempted_at: string;
+                                    /** @description The receiver’s HTTP status; null when it gave none */
+                                    status: number | null;
+                                    duration_ms: number;
+                                    /** @description The first 4 KB of its answer */
+                                    response: string;
+                                    /** @description Why no answer came (timeout, connection failed, address not allowed) */
+                                    error: string | null;
+                                    /** @enum {string} */
+                                    trigger: "schedule" | "replay" | "test";
+                                    succeeded: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10224,7 +11995,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10367,7 +12138,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -10529,7 +12300,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11206,7 +12977,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11421,7 +13192,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11583,7 +13354,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -11716,7 +13487,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12000,7 +13771,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12016,7 +13787,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -12193,7 +13964,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12351,7 +14122,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12508,7 +14279,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12524,7 +14295,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -12717,7 +14488,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -12733,7 +14504,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -13038,7 +14809,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13167,7 +14938,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13183,7 +14954,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -13344,7 +15115,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13514,7 +15285,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13675,7 +15446,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13836,7 +15607,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -13997,7 +15768,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14158,7 +15929,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14319,7 +16090,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14512,7 +16283,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -14701,7 +16472,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15387,7 +17158,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15719,7 +17490,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -15882,7 +17653,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16106,7 +17877,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16309,7 +18080,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16446,7 +18217,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16593,7 +18364,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16738,7 +18509,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -16883,7 +18654,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17028,7 +18799,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17158,7 +18929,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17311,7 +19082,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17495,7 +19266,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -17678,7 +19449,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -18308,7 +20079,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -18580,7 +20351,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -18748,7 +20519,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -19043,7 +20814,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -19059,7 +20830,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -19207,7 +20978,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -19223,7 +20994,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -19722,7 +21493,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -20426,7 +22197,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -20672,7 +22443,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "template_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found";
                             message: string;
                         };
                     };
@@ -20688,7 +22459,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
@@ -21301,7 +23072,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached";
                             message: string;
                         };
                     };
