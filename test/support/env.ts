@@ -44,6 +44,16 @@ export function testEnvOf(worker?: string) {
     WORKER_METRICS_PORT: '0',
     // No balancer watches a test's processes; the rolling-restart test sets its own drain.
     SHUTDOWN_READY_DRAIN_MS: '0',
+    // Webhook receivers of the tests listen on loopback, which only the operator may allow. Every
+    // process of a run gets the same test-sized schedule and limits, since any worker of the
+    // namespace may send a file's deliveries: retries within seconds, an endpoint turned off after
+    // 20 failures in a row, a hung receiver given up on after 2 s, partial scan batches after 1 s.
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+    WEBHOOK_RETRY_SCHEDULE: '200,400,800,1600,3200',
+    WEBHOOK_DISABLE_AFTER_FAILURES: '20',
+    WEBHOOK_DISABLE_AFTER_MS: '0',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_SCAN_BATCH_MS: '1000',
   } satisfies Record<string, string>;
 }
 
