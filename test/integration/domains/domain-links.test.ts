@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { unzip } from '../../support/images.js';
 import { decodesAll } from '../../support/qr-reference.js';
-import { pollUntil } from '../../support/until.js';
+import { pollUntil, until } from '../../support/until.js';
+import { startReceiver } from '../../support/webhook-receiver.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { startDnsServer, type TestDnsServer } from '../../support/dns-server.js';
 import { SCAN_USER_AGENTS, startTestRedirect, type TestRedirect } from '../../support/redirect.js';
@@ -402,5 +403,35 @@ describe('everything that prints a short URL', () => {
     const onDefault = await call(api.app, acct.key, 'POST', '/api/v1/analytics/export', { domain: DEFAULT_HOST });
     expect(onDefault.statusCode, onDefault.body).toBe(200);
     expect((parse(onDefault.body) satisfies string[][]).slice(1).map((r) => r[0])).toEqual([plain]);
+  });
+});
+
+describe('webhooks of a domain', () => {
+  it('tell when a domain is verified and when it stops pointing here', async () => {
+    const acct = await createTestAccount(api.ctx, { plan: 'enterprise' });
+    const r = await startReceiver();
+    try {
+      const hook = await call(api.app, acct.key, 'POST', '/api/v1/webhooks', {
+        url: r.url,
+        events: ['domain.verified', 'domain.misconfigured'],
+      });
+      expect(hook.statusCode, hook.body).toBe(201);
+      r.secrets = [hook.json().secret];
+      const domain = await verifiedDomain(acct);
+      dns.zone.set(domain.hostname, { A: ['198.51.100.77'] });
+      const moved = await call(api.app, acct.key, 'POST', `/api/v1/domains/${domain.id}/verify`);
+      expect(moved.json().data.state).toBe('misconfigured');
+      await until(() => r.acceptedIds().length === 2);
+      const told = r.received.map((x) => [x.payload.type, x.payload.data.hostname, x.payload.data.previous_state]);
+      expect(told.sort()).toEqual(
+        [
+          ['domain.misconfigured', domain.hostname, 'verified'],
+          ['domain.verified', domain.hostname, 'pending'],
+        ].sort(),
+      );
+      expect(r.received.every((x) => x.verifiedBy.length === 1)).toBe(true);
+    } finally {
+      await r.close();
+    }
   });
 });
