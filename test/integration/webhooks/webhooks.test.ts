@@ -8,12 +8,19 @@
  * events jobs tell of. The test environment allows loopback (WEBHOOK_ALLOW_CIDRS) and gives a
  * short retry schedule (test/support/env.ts).
  */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pollUntil, until } from '../../support/until.js';
 import { startReceiver, type TestReceiver } from '../../support/webhook-receiver.js';
+import { freePort } from '../../support/processes.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let api: TestApi;
 let workers: RunningWorkers;
@@ -365,5 +372,37 @@ describe('webhook endpoints', () => {
     const exportEvent = r.received.find((x) => x.payload.type === 'export.completed')!;
     expect(exportEvent.payload.data).toMatchObject({ kind: 'scans', rows: 0 });
     expect(String(exportEvent.payload.data.download_url)).toContain('/download');
+  });
+});
+
+describe('the README’s receiver', () => {
+  it('verifies and logs a delivery, run as it is printed', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('A receiver in Node'));
+    const code = section.slice(section.indexOf('```js\n') + 6, section.indexOf('\n```', section.indexOf('```js\n')));
+    expect(code.split('\n')).toHaveLength(15);
+    // Beside node_modules, so its import of standardwebhooks resolves as in a user's project.
+    const dir = join(ROOT, 'node_modules', '.cache');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `readme-receiver-${process.pid}.mjs`);
+    await writeFile(file, code);
+    const acct = await createTestAccount(api.ctx);
+    const port = await freePort();
+    const made = await addWebhook(acct, { url: `http://127.0.0.1:${port}/`, events: ['link.created'] });
+    const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port), QRLINKS_WEBHOOK_SECRET: made.secret } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).catch(() => null))?.status === 400);
+      const test = await call(api.app, acct.key, 'POST', `/api/v1/webhooks/${made.id}/test`);
+      expect(test.json().data.attempt_log[0]).toMatchObject({ status: 204, succeeded: true });
+      // Replayed: the same webhook-id, handled once.
+      await call(api.app, acct.key, 'POST', `/api/v1/webhooks/deliveries/${test.json().data.id}/replay`);
+      await until(() => out.includes('webhook.test'));
+      expect(out.match(/webhook\.test/g)).toHaveLength(1);
+    } finally {
+      child.kill();
+      await rm(file, { force: true });
+    }
   });
 });
