@@ -36,6 +36,7 @@ import { benchSizing } from './sizing.js';
 import { benchStartMemory } from './start-memory.js';
 import { benchStorms } from './storms.js';
 import { benchTlsAsk } from './tls-ask.js';
+import { benchWebhooks } from './webhooks.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
   analytics: benchAnalytics,
@@ -71,6 +72,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'start-memory': benchStartMemory,
   storms: benchStorms,
   'tls-ask': benchTlsAsk,
+  webhooks: benchWebhooks,
 };
 
 const wanted = process.argv.slice(2);
