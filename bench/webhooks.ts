@@ -6,7 +6,9 @@
  * scan arrived. Two cases in the same run:
  *   (base) no endpoint: the worker's CPU per 1,000 scans ingested, the baseline;
  *   (hook) one endpoint taking `link.scanned`: the same, the scans delivered per second while fed,
- *          the delay from a scan to its delivery (p50, p99), deliveries made and scans per delivery.
+ *          the delay from a scan to its delivery (p50, p99), deliveries made and scans per delivery;
+ *   (hung) the same, while another account's endpoint never answers and is sent BENCH_HUNG_RATE
+ *          (default 20) events a second: the first endpoint's delay should stay (hook)'s.
  * BENCH_RUNS rounds (default 1); medians.
  */
 import { createServer } from 'node:http';
@@ -19,6 +21,7 @@ import { createDatabase } from '#infra/database.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
 import { SCAN_JOB_OPTIONS } from '#infra/scans/scan-jobs.js';
 import { createEndpoint } from '#domain/webhooks/endpoints.js';
+import { recordEvent } from '#domain/webhooks/events.js';
 import { makeScans, seedLinks, untilQueueEmpty } from './scans.js';
 import { freshDatabase, median, percentile, printTable, processCpuSeconds, startWorker, stopProcess } from './support.js';
 
@@ -29,6 +32,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 /** Scans per job, one job every 100 ms: what a recorder's flushes add up to at this rate. */
 const TICK_MS = 100;
+const HUNG_RATE = Number(process.env.BENCH_HUNG_RATE ?? 20);
 
 interface CaseResult {
   cpuPer1000: number;
@@ -37,6 +41,28 @@ interface CaseResult {
   p99: number | null;
   deliveries: number | null;
   perDelivery: number | null;
+}
+
+/** A receiver that reads each request and never answers. */
+async function hungReceiver() {
+  const held = new Set<import('node:http').ServerResponse>();
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    held.add(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 async function receiver() {
@@ -62,7 +88,7 @@ async function receiver() {
   };
 }
 
-async function runCase(withHook: boolean): Promise<CaseResult> {
+async function runCase(withHook: boolean, withHung = false): Promise<CaseResult> {
   const DATABASE_URL = await freshDatabase('webhooks');
   const database = createDatabase(DATABASE_URL, 4);
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
@@ -74,6 +100,12 @@ async function runCase(withHook: boolean): Promise<CaseResult> {
   const links = await seedLinks(pool, account.id);
   if (withHook) {
     await createEndpoint(database.db, { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32' }, account.id, { url: hook.url, events: ['link.scanned'] });
+  }
+  const hung = withHung ? await hungReceiver() : null;
+  let hungAccount: string | null = null;
+  if (hung) {
+    hungAccount = (await createAccount(database.db, { name: 'bench-hung', plan: 'enterprise' })).id;
+    await createEndpoint(database.db, { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32' }, hungAccount, { url: hung.url, events: ['link.created'] });
   }
   const worker = await startWorker({
     DATABASE_URL,
@@ -92,6 +124,10 @@ async function runCase(withHook: boolean): Promise<CaseResult> {
     const wait = due - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const scans = makeScans(account.id, links, perTick).map((s) => ({ ...s, at: Date.now() }));
+    if (hungAccount) {
+      const events = Math.round((HUNG_RATE * TICK_MS) / 1000);
+      for (let e = 0; e < events; e++) await recordEvent(database.db, { accountId: hungAccount, type: 'link.created', data: { tick, e } });
+    }
     for (const s of scans) sent.set(s.id, s.at);
     await queue.add('batch', encodeScanBatch(scans), SCAN_JOB_OPTIONS);
   }
@@ -109,6 +145,7 @@ async function runCase(withHook: boolean): Promise<CaseResult> {
   const delays = [...hook.arrived].map(([id, at]) => at - sent.get(id)!);
   await stopProcess(worker);
   await hook.close();
+  await hung?.close();
   await queue.close();
   await redis.quit();
   await pool.end();
@@ -126,9 +163,11 @@ async function runCase(withHook: boolean): Promise<CaseResult> {
 export async function benchWebhooks(): Promise<string> {
   const base: CaseResult[] = [];
   const hooked: CaseResult[] = [];
+  const beside: CaseResult[] = [];
   for (let run = 0; run < RUNS; run++) {
     base.push(await runCase(false));
     hooked.push(await runCase(true));
+    beside.push(await runCase(true, true));
   }
   const m = (rs: CaseResult[], k: keyof CaseResult) => {
     const values = rs.map((r) => r[k]).filter((v): v is number => v !== null);
@@ -136,18 +175,20 @@ export async function benchWebhooks(): Promise<string> {
   };
   const fmt = (v: number | null, digits = 0) => (v === null ? '–' : v.toFixed(digits));
   const baseCpu = m(base, 'cpuPer1000')!;
+  const row = (name: string, rs: CaseResult[]) => [
+    name,
+    fmt(m(rs, 'cpuPer1000'), 3),
+    fmt(m(rs, 'cpuPer1000')! / baseCpu, 2),
+    fmt(m(rs, 'deliveredPerSecond')),
+    fmt(m(rs, 'p50')),
+    fmt(m(rs, 'p99')),
+    fmt(m(rs, 'deliveries')),
+    fmt(m(rs, 'perDelivery'), 1),
+  ];
   const rows = [
     ['(base) no endpoint', fmt(baseCpu, 3), '1.00', '–', '–', '–', '–', '–'],
-    [
-      '(hook) one endpoint, link.scanned',
-      fmt(m(hooked, 'cpuPer1000'), 3),
-      fmt(m(hooked, 'cpuPer1000')! / baseCpu, 2),
-      fmt(m(hooked, 'deliveredPerSecond')),
-      fmt(m(hooked, 'p50')),
-      fmt(m(hooked, 'p99')),
-      fmt(m(hooked, 'deliveries')),
-      fmt(m(hooked, 'perDelivery'), 1),
-    ],
+    row('(hook) one endpoint, link.scanned', hooked),
+    row(`(hung) the same, another account's endpoint hung, ${HUNG_RATE} events/s to it`, beside),
   ];
   return printTable(
     `Webhooks: ${RATE} scans/s for ${SECONDS} s into one account (${RUNS} round${RUNS === 1 ? '' : 's'}, medians)`,

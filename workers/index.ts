@@ -46,6 +46,8 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
+  // Deliveries the domain wrote become jobs of the webhooks queue (infra/webhooks/dispatcher.ts).
+  const dispatcher = startDispatcher(ctx);
   // The scans the scans processor receives tell bulk processors when to step back (domain/jobs/pacing.ts).
   const scanTraffic = new ScanTraffic();
   // Account jobs run at most JOB_ACCOUNT_ACTIVE at once per account and kind (infra/jobs/fair-turns.ts).
@@ -60,7 +62,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     maintenance: maintenanceProcessor(ctx),
     'qr-render': perAccount(ctx.queues['qr-render'], qrRenderProcessor(ctx, scanTraffic)),
     scans: scansProcessor(ctx, scanTraffic),
-    webhooks: webhooksProcessor(ctx),
+    webhooks: webhooksProcessor(ctx, () => dispatcher.wake()),
   };
   const options: Partial<Record<QueueName, Partial<WorkerOptions>>> = {
     scans: scansWorkerOptions(ctx.config),
@@ -105,8 +107,6 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
   };
   await recover();
   const stopRecovering = keepRecovering(ctx.redis, ctx.config.JOB_RECOVERY_MS, ctx.logger, recover);
-  // Deliveries the domain wrote become jobs of the webhooks queue (infra/webhooks/dispatcher.ts).
-  const dispatcher = startDispatcher(ctx);
   return {
     workers,
     dispatcher,

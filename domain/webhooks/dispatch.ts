@@ -91,13 +91,31 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-/** New deliveries no job was queued for yet, oldest first, marked as queued. */
-export async function claimNewDeliveries(db: Database, limit: number): Promise<ClaimedDelivery[]> {
+/**
+ * New deliveries no job was queued for yet, oldest first, marked as queued: for each endpoint only
+ * as many as bring its deliveries waiting for a first attempt or due now to `perEndpoint`. The
+ * rest wait in Postgres, where they cost nothing, instead of as jobs a slow endpoint's slots would
+ * turn away again and again (every worker's time, every account's deliveries).
+ */
+export async function claimNewDeliveries(db: Database, limit: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
   const { rows } = await db.execute<{ id: string; endpoint_id: string; attempts: number }>(sql`
-    update webhook_deliveries set queued_at = now()
-    where id in (
-      select id from webhook_deliveries where state = 'pending' and queued_at is null order by created_at limit ${limit} for update skip locked
+    with busy as (
+      select endpoint_id, count(*)::int as n from webhook_deliveries
+      where state = 'pending' and queued_at is not null and (next_attempt_at is null or next_attempt_at <= now())
+      group by endpoint_id
+    ),
+    candidates as (
+      select id from (
+        select d.id, d.endpoint_id, row_number() over (partition by d.endpoint_id order by d.created_at, d.id) as nth
+        from webhook_deliveries d
+        where d.state = 'pending' and d.queued_at is null
+      ) c
+      left join busy b on b.endpoint_id = c.endpoint_id
+      where c.nth <= ${perEndpoint} - coalesce(b.n, 0)
+      limit ${limit}
     )
+    update webhook_deliveries set queued_at = now()
+    where id in (select id from webhook_deliveries where id in (select id from candidates) and queued_at is null for update skip locked)
     returning id, endpoint_id, attempts`);
   return rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id, attempts: r.attempts }));
 }

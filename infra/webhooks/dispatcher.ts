@@ -49,11 +49,13 @@ export function startDispatcher(ctx: AppContext): Dispatcher {
   let again = false;
   let closed = false;
   let lastLostSweep = 0;
+  // Enough to keep every slot of an endpoint busy with the next ones ready, not more.
+  const queuedPerEndpoint = ctx.config.WEBHOOK_ENDPOINT_CONCURRENCY * 4;
 
   const pass = async () => {
     await batchWaitingScansOnce(ctx.db, ctx.config.WEBHOOK_SCAN_BATCH_MS);
     for (;;) {
-      const claimed = await claimNewDeliveries(ctx.db, CLAIM_BATCH);
+      const claimed = await claimNewDeliveries(ctx.db, CLAIM_BATCH, queuedPerEndpoint);
       if (claimed.length === 0) break;
       await ctx.queues.webhooks.addBulk(claimed.map((d) => deliveryJob(ctx, d)));
       if (claimed.length < CLAIM_BATCH) break;

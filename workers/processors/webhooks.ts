@@ -19,7 +19,11 @@ export class DeliveryFailed extends Error {
   override name = 'DeliveryFailed';
 }
 
-export function webhooksProcessor(ctx: AppContext): QueueProcessor<'webhooks'> {
+/**
+ * `settled` is called once a delivery no longer waits for a first attempt (delivered, failed, or
+ * waiting for a retry): its endpoint may then have its next delivery queued (infra/webhooks/dispatcher.ts).
+ */
+export function webhooksProcessor(ctx: AppContext, settled: () => void = () => {}): QueueProcessor<'webhooks'> {
   const slots = new EndpointSlots(
     ctx.redis,
     ctx.config.REDIS_NAMESPACE,
@@ -37,6 +41,7 @@ export function webhooksProcessor(ctx: AppContext): QueueProcessor<'webhooks'> {
     try {
       const retryInMs = data.trigger === 'schedule' ? (schedule[data.attemptsBefore + job.attemptsMade] ?? null) : null;
       const result = await attemptDelivery(ctx, data.deliveryId, { trigger: data.trigger, retryInMs });
+      if (result.outcome !== 'skipped') settled();
       if (result.outcome === 'failed' && result.retry) {
         throw new DeliveryFailed(result.status === null ? (result.error ?? 'no answer') : `answered ${result.status}`);
       }
@@ -48,7 +53,7 @@ export function webhooksProcessor(ctx: AppContext): QueueProcessor<'webhooks'> {
 }
 
 /** The webhooks worker's options: many deliveries at once (each waits on a receiver), and the retry schedule. */
-export function webhooksWorkerOptions(ctx: AppContext): Partial<WorkerOptions> {
+export function webhooksWorkerOptions(ctx: Pick<AppContext, 'config'>): Partial<WorkerOptions> {
   const schedule = ctx.config.WEBHOOK_RETRY_SCHEDULE;
   return {
     concurrency: ctx.config.WEBHOOK_CONCURRENCY,
