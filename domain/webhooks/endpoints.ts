@@ -10,6 +10,7 @@ import type { Config } from '#platform/config/index.js';
 import { isUuid } from '#platform/format/ids.js';
 import { checkFetchUrl, resolveAllowed, SafeFetchError, type Resolver } from '#platform/net/safe-fetch.js';
 import { parseCidrList } from '#platform/net/ip-ranges.js';
+import { within } from '#platform/with-timeout.js';
 import type { Database, Executor } from '../database.js';
 import { folders, links, webhookEndpoints } from '../schema.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../errors.js';
@@ -33,7 +34,7 @@ export interface EndpointInput {
 
 export type EndpointChange = Partial<EndpointInput> & { disabled?: boolean };
 
-type UrlConfig = Pick<Config, 'WEBHOOK_ALLOW_CIDRS'>;
+type UrlConfig = Pick<Config, 'WEBHOOK_ALLOW_CIDRS' | 'WEBHOOK_TIMEOUT_MS'>;
 
 /** `whsec_` and 32 random bytes in base64, as the Standard Webhooks libraries read it. */
 export function newSecret(): string {
@@ -47,7 +48,13 @@ export function newSecret(): string {
 export async function checkEndpointUrl(config: UrlConfig, url: string, resolve?: Resolver): Promise<string> {
   try {
     const parsed = checkFetchUrl(url);
-    await resolveAllowed(parsed, parseCidrList(config.WEBHOOK_ALLOW_CIDRS), resolve);
+    // A resolver that never answers costs the request this long, as it would cost a delivery.
+    const resolved = await within(
+      resolveAllowed(parsed, parseCidrList(config.WEBHOOK_ALLOW_CIDRS), resolve).then(() => true),
+      config.WEBHOOK_TIMEOUT_MS,
+      false,
+    );
+    if (!resolved) throw new SafeFetchError('dns');
     return parsed.href;
   } catch (err) {
     if (!(err instanceof SafeFetchError)) throw err;
