@@ -134,7 +134,9 @@ export function webhookDisabledMail({
   const account = oneLine(accountName);
   const target = oneLine(url);
   const why =
-    reason === 'gone' ? `it answered 410 Gone, which says it no longer wants deliveries` : `its last ${failures} deliveries failed`;
+    reason === 'gone'
+      ? `it answered 410 Gone, which says it no longer wants deliveries`
+      : `its last ${failures} delivery attempts in a row failed`;
   const opening = `qrlinks stopped sending webhooks of ${account} to ${target}: ${why}. Events from now on are not sent to it; turn it on again in the console once it answers, and replay what it missed from its delivery log.`;
   return {
     subject: `A webhook of ${cut(account)} was turned off`,

@@ -19,6 +19,8 @@ import { call, createLinkVia, createTestAccount, startTestApi, type TestAccount,
 import { pollUntil, until } from '../../support/until.js';
 import { startReceiver, type TestReceiver } from '../../support/webhook-receiver.js';
 import { freePort } from '../../support/processes.js';
+import { createTestPerson } from '../../support/people.js';
+import { startSmtpServer, type RunningSmtp } from '../../support/smtp.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -28,8 +30,11 @@ let me: TestAccount;
 let other: TestAccount;
 const receivers: TestReceiver[] = [];
 
+let smtp: RunningSmtp;
+
 beforeAll(async () => {
-  api = await startTestApi();
+  smtp = await startSmtpServer();
+  api = await startTestApi({ SMTP_URL: smtp.url });
   me = await createTestAccount(api.ctx, { plan: 'enterprise' });
   other = await createTestAccount(api.ctx, { plan: 'enterprise' });
   workers = await startWorkers(api.ctx);
@@ -38,6 +43,7 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await workers?.close();
   await api?.close();
+  await smtp?.close();
 });
 
 async function receiver(): Promise<TestReceiver> {
@@ -245,8 +251,11 @@ describe('webhook endpoints', () => {
     await until(() => r.acceptedIds().length === 1);
   });
 
-  it('turns an endpoint off after failing WEBHOOK_DISABLE_AFTER_FAILURES times in a row', async () => {
+  it('turns an endpoint off after failing WEBHOOK_DISABLE_AFTER_FAILURES times in a row, and tells its owners and admins', async () => {
     const acct = await createTestAccount(api.ctx);
+    const owner = await createTestPerson(api.ctx, acct.accountId, 'owner');
+    const admin = await createTestPerson(api.ctx, acct.accountId, 'admin');
+    const editor = await createTestPerson(api.ctx, acct.accountId, 'editor');
     const { r, hook } = await hooked(acct, ['link.created']);
     r.answer = 503;
     // Each fails six times (the first attempt and five retries): 24 in all, past the 20 allowed.
@@ -258,6 +267,13 @@ describe('webhook endpoints', () => {
     );
     expect(off.disabled_reason).toBe('failing');
     expect(off).toMatchObject({ consecutive_failures: api.ctx.config.WEBHOOK_DISABLE_AFTER_FAILURES });
+    for (const person of [owner, admin]) {
+      const mail = await smtp.waitForMail((m) => m.to === person.email);
+      expect(mail.subject).toMatch(/webhook .* was turned off/);
+      expect(mail.text).toContain(r.url);
+      expect(mail.text).toContain('last 20 delivery attempts in a row failed');
+    }
+    expect(smtp.received.some((m) => m.to === editor.email)).toBe(false);
     // What was still being retried stops: each is failed or cancelled, none pending for long.
     await pollUntil(
       () =>
