@@ -29,6 +29,8 @@ export interface TestReceiver {
   received: ReceivedWebhook[];
   /** Requests answered 2xx, by webhook-id. */
   acceptedIds(): string[];
+  /** The most requests held unanswered at once (answer 'hang'). */
+  maxHeld: number;
   /** Secrets to verify with; a request no secret verifies is answered 401. */
   secrets: string[];
   /** How the next requests are answered (default 200). */
@@ -46,6 +48,7 @@ export async function startReceiver(path = '/hooks'): Promise<TestReceiver> {
     url: '',
     port: 0,
     received: [],
+    maxHeld: 0,
     secrets: [],
     answer: 200,
     acceptedIds: () => receiver.received.filter((r) => typeof r.answered === 'number' && r.answered < 300).map((r) => r.id),
@@ -105,6 +108,7 @@ export async function startReceiver(path = '/hooks'): Promise<TestReceiver> {
     const answer = typeof receiver.answer === 'function' ? receiver.answer(entry) : receiver.answer;
     if (answer === 'hang') {
       hung.add(res);
+      receiver.maxHeld = Math.max(receiver.maxHeld, hung.size);
       res.on('close', () => hung.delete(res));
       return;
     }
