@@ -221,7 +221,7 @@ function DeliveryPanel({ id, onClose, onReplayed }: { id: string; onClose(): voi
             <code>{detail.id}</code>: the <code>webhook-id</code> header, the same on every attempt and replay.
           </p>
           <h4>Payload</h4>
-          <pre class="code-block" tabIndex={0} aria-label="Payload">
+          <pre class="code-block" tabIndex={0} role="region" aria-label="Payload">
             {JSON.stringify(detail.payload, null, 2)}
           </pre>
           <h4>Attempts</h4>
@@ -242,7 +242,7 @@ function DeliveryPanel({ id, onClose, onReplayed }: { id: string; onClose(): voi
                   </p>
                   {a.error && <p class="field-error">{attemptText(a)}</p>}
                   {a.response && (
-                    <pre class="code-block attempt-response" tabIndex={0} aria-label={`Answer to attempt ${i + 1}`}>
+                    <pre class="code-block attempt-response" tabIndex={0} role="region" aria-label={`Answer to attempt ${i + 1}`}>
                       {a.response}
                     </pre>
                   )}

@@ -111,37 +111,44 @@ export function WebhookForm({ webhook, onSaved }: { webhook?: Webhook; onSaved(s
         )}
         {EVENT_GROUPS.map((group) => {
           const all = group.events.every((e) => values.events.includes(e.type));
+          const nameId = `events-${group.name.toLowerCase()}`;
           return (
-            <fieldset class="event-group" key={group.name}>
-              <legend>{group.name}</legend>
-              <button
-                type="button"
-                class="ghost group-toggle"
-                onClick={() =>
-                  set({
-                    events: all
-                      ? values.events.filter((t) => !group.events.some((e) => e.type === t))
-                      : [...new Set([...values.events, ...group.events.map((e) => e.type)])],
-                  })
-                }
-              >
-                {all ? 'Clear' : 'Select all'}
-                <span class="visually-hidden"> {group.name.toLowerCase()} events</span>
-              </button>
-              {group.events.map((e) => (
-                <label class="event-choice" key={e.type}>
-                  <input
-                    type="checkbox"
-                    checked={values.events.includes(e.type)}
-                    onChange={(ev) => toggle(e.type, ev.currentTarget.checked)}
-                  />
-                  <span>
-                    <span class="event-name">{e.label}</span> <code>{e.type}</code>
-                    <span class="event-says">{e.says}</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
+            <div class="event-group" role="group" aria-labelledby={nameId} key={group.name}>
+              <div class="event-group-head">
+                <span class="event-group-name" id={nameId}>
+                  {group.name}
+                </span>
+                <button
+                  type="button"
+                  class="ghost group-toggle"
+                  onClick={() =>
+                    set({
+                      events: all
+                        ? values.events.filter((t) => !group.events.some((e) => e.type === t))
+                        : [...new Set([...values.events, ...group.events.map((e) => e.type)])],
+                    })
+                  }
+                >
+                  {all ? 'Clear' : 'Select all'}
+                  <span class="visually-hidden"> {group.name.toLowerCase()} events</span>
+                </button>
+              </div>
+              <div class="event-choices">
+                {group.events.map((e) => (
+                  <label class="event-choice" key={e.type}>
+                    <input
+                      type="checkbox"
+                      checked={values.events.includes(e.type)}
+                      onChange={(ev) => toggle(e.type, ev.currentTarget.checked)}
+                    />
+                    <span>
+                      <span class="event-name">{e.label}</span> <code>{e.type}</code>
+                      <span class="event-says">{e.says}</span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </div>
           );
         })}
       </fieldset>

@@ -260,7 +260,7 @@ function Row({ hook, actions }: { hook: Webhook; actions: Actions }) {
       {hook.description && <p class="webhook-description">{hook.description}</p>}
       <EventChips events={hook.events} />
       <p class="webhook-meta">
-        {!hook.enabled && <span>{state.says.split('.')[0]}.</span>}
+        {state.reason && <span>{state.reason}.</span>}
         {hook.consecutive_failures > 0 && (
           <span class="webhook-failures">
             {hook.consecutive_failures} failure{hook.consecutive_failures === 1 ? '' : 's'} in a row

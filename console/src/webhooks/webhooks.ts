@@ -73,19 +73,29 @@ export function eventChips(events: readonly string[]): string[] {
 
 export type Tone = 'active' | 'warning' | 'failed' | 'off' | 'pending';
 
-/** An endpoint's state: a badge and, when turned off or failing, why in words. */
-export function endpointState(webhook: Webhook): { badge: string; tone: Tone; says: string } {
+/**
+ * An endpoint's state: a badge, why in a few words when it is off (for its row), and a sentence
+ * on what that means (for its page).
+ */
+export function endpointState(webhook: Webhook): { badge: string; tone: Tone; reason: string | null; says: string } {
   if (!webhook.enabled) {
+    const reason =
+      webhook.disabled_reason === 'gone'
+        ? 'Turned off: the receiver answered 410 Gone'
+        : webhook.disabled_reason === 'failing'
+          ? 'Turned off: it kept failing'
+          : 'Turned off by you';
     const why =
       webhook.disabled_reason === 'gone'
-        ? 'the receiver answered 410 Gone, which asks for no more events'
+        ? 'Turned off because the receiver answered 410 Gone, which asks for no more events.'
         : webhook.disabled_reason === 'failing'
-          ? 'it kept failing'
-          : 'turned off by you';
+          ? 'Turned off because it kept failing for too long.'
+          : 'Turned off by you.';
     return {
       badge: 'Turned off',
-      tone: webhook.disabled_reason === 'manual' || webhook.disabled_reason === null ? 'off' : 'failed',
-      says: `Turned off: ${why}. No events are sent to it; turn it on to start again.`,
+      tone: webhook.disabled_reason === 'gone' || webhook.disabled_reason === 'failing' ? 'failed' : 'off',
+      reason,
+      says: `${why} No events are sent to it; turn it on to start again (a test event is still sent).`,
     };
   }
   if (webhook.consecutive_failures > 0) {
@@ -93,10 +103,11 @@ export function endpointState(webhook: Webhook): { badge: string; tone: Tone; sa
     return {
       badge: 'Failing',
       tone: 'warning',
-      says: `The last ${n === 1 ? 'delivery' : `${n} deliveries`} failed; each is tried again for a while.`,
+      reason: null,
+      says: `The last ${n === 1 ? 'delivery' : `${n} deliveries`} failed; each is tried again for a while, then it is turned off.`,
     };
   }
-  return { badge: 'Active', tone: 'active', says: 'Events are sent to it as they happen.' };
+  return { badge: 'Active', tone: 'active', reason: null, says: 'Events are sent to it as they happen.' };
 }
 
 /** A delivery's state as a coloured word. */

@@ -72,10 +72,20 @@ describe('events', () => {
 describe('states', () => {
   it('says why an endpoint is turned off, in words', () => {
     expect(endpointState(webhook())).toMatchObject({ badge: 'Active', tone: 'active' });
-    expect(endpointState(webhook({ enabled: false, disabled_reason: 'manual' })).says).toContain('turned off by you');
-    expect(endpointState(webhook({ enabled: false, disabled_reason: 'gone' })).says).toContain('the receiver answered 410 Gone');
-    expect(endpointState(webhook({ enabled: false, disabled_reason: 'failing' }))).toMatchObject({ badge: 'Turned off', tone: 'failed' });
-    expect(endpointState(webhook({ enabled: false, disabled_reason: 'failing' })).says).toContain('it kept failing');
+    expect(endpointState(webhook({ enabled: false, disabled_reason: 'manual' }))).toMatchObject({
+      tone: 'off',
+      reason: 'Turned off by you',
+    });
+    expect(endpointState(webhook({ enabled: false, disabled_reason: 'gone' }))).toMatchObject({
+      tone: 'failed',
+      reason: 'Turned off: the receiver answered 410 Gone',
+      says: expect.stringContaining('asks for no more events'),
+    });
+    expect(endpointState(webhook({ enabled: false, disabled_reason: 'failing' }))).toMatchObject({
+      badge: 'Turned off',
+      tone: 'failed',
+      reason: 'Turned off: it kept failing',
+    });
     expect(endpointState(webhook({ consecutive_failures: 3 }))).toMatchObject({
       badge: 'Failing',
       says: expect.stringContaining('last 3'),
