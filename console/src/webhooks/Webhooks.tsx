@@ -356,8 +356,8 @@ function Endpoint({ hook, actions, fresh, onSecretSaved, sent }: EndpointProps) 
           </dd>
         </div>
         <div>
-          <dt>Links</dt>
-          <dd>{scope ?? 'Every link'}</dd>
+          <dt>Link events</dt>
+          <dd>{scope ? <LimitedTo hook={hook} /> : 'For every link'}</dd>
         </div>
         <div>
           <dt>Last success</dt>
@@ -376,6 +376,39 @@ function Endpoint({ hook, actions, fresh, onSecretSaved, sent }: EndpointProps) 
       </dl>
       <Deliveries hook={hook} sent={sent} />
     </>
+  );
+}
+
+/** The links and folders an endpoint's link events are limited to, the folders by name. */
+function LimitedTo({ hook }: { hook: Webhook }) {
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const folderIds = hook.folder_ids ?? [];
+  useEffect(() => {
+    if (folderIds.length === 0) return;
+    let live = true;
+    signedInClient()
+      .GET('/api/v1/folders')
+      .then(
+        ({ data }) => live && data && setNames(new Map(data.data.map((f) => [f.id, f.name]))),
+        () => {},
+      );
+    return () => {
+      live = false;
+    };
+  }, [folderIds.join()]);
+  return (
+    <ul class="limited-to">
+      {(hook.link_ids ?? []).map((slug) => (
+        <li key={slug}>
+          <Icon name="link" /> <code>{slug}</code>
+        </li>
+      ))}
+      {folderIds.map((id) => (
+        <li key={id}>
+          <Icon name="folder" /> {names.get(id) ?? 'A folder'}
+        </li>
+      ))}
+    </ul>
   );
 }
 
