@@ -167,6 +167,7 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
       const next = (await rotated.locator('code.secret').textContent())!.trim();
       expect(next).not.toBe(secret);
       await page.getByText('Also signs until').waitFor();
+      expect(await page.locator('.limited-to').textContent()).toContain('Lisbon flyers');
 
       // The list says it all in a row.
       await page.getByRole('link', { name: 'All webhooks' }).click();
@@ -250,9 +251,18 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
         await page.getByRole('region', { name: 'Test event' }).getByLabel('Payload').waitFor();
         await check('webhooks-endpoint');
 
+        // Rotating: asked first, then the new secret once.
+        await page.getByRole('button', { name: 'Rotate secret' }).click();
+        await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).waitFor();
+        expect(await seriousViolationsByTheme(page), 'rotate dialog').toEqual({ light: [], dark: [] });
+        await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+        await page.getByRole('region', { name: 'The new signing secret' }).waitFor();
+        await check('webhooks-secret');
+
         await page.goto(`${base}#/webhooks/new`);
         await page.getByRole('heading', { name: 'Add a webhook' }).waitFor();
         await page.getByRole('checkbox', { name: /Link scanned/ }).check();
+        await page.evaluate(() => window.scrollTo(0, 0));
         await check('webhooks-form');
         expect(problems).toEqual([]);
       } finally {
