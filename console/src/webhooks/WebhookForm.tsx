@@ -1,7 +1,7 @@
 /**
  * Adding or editing a webhook: its address, a description, the events it gets (grouped, each with
  * a line on when it is sent), and optionally only some links and folders. A 400's messages land at
- * the fields they name.
+ * the fields they name. Leaving it with changes not saved asks first.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api/schema.js';
@@ -9,6 +9,7 @@ import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { Field, fieldId } from '../fields/Field.js';
 import { fieldErrorsOf, NO_ERRORS, unplacedErrors, type FieldErrors } from '../fields/errors.js';
 import { Icon } from '../ui/Icon.js';
+import { useEdited, useUnsavedGuard } from '../unsaved.js';
 import { bodyOf, EMPTY_FORM, EVENT_GROUPS, formOf, formPath, type Webhook, type WebhookForm as Values } from './webhooks.js';
 
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -23,6 +24,8 @@ export function WebhookForm({ webhook, onSaved }: { webhook?: Webhook; onSaved(s
   const [busy, setBusy] = useState(false);
   const [folders, setFolders] = useState<Folder[] | string | null>(null);
   const set = (change: Partial<Values>) => setValues((v) => ({ ...v, ...change }));
+  // Leaving with changes not saved asks first, as every editor does.
+  useUnsavedGuard(useEdited(values, webhook?.updated_at ?? null) && !busy);
 
   useEffect(() => {
     signedInClient()

@@ -177,9 +177,11 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
       expect(await card.textContent()).toContain('Link events only for 1 folder');
       expect(await card.textContent()).toContain('Turned off by you.');
 
-      // Turned on again from its row's menu.
-      await card.getByRole('button', { name: /^Actions for the webhook/ }).click();
-      await page.getByRole('menuitem', { name: /Turn on/ }).click();
+      // Turned on again from its row's menu, by keyboard: Enter opens it, its letter runs "Turn on".
+      await card.getByRole('button', { name: /^Actions for the webhook/ }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('menuitem', { name: /Turn on/ }).waitFor();
+      await page.keyboard.press('o');
       await toast(page, 'Webhook turned on.').waitFor();
       await card.getByText('Active', { exact: true }).waitFor();
       expect(problems).toEqual([]);
@@ -200,6 +202,10 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
       expect(await page.getByRole('checkbox', { name: /Batch finished/ }).isChecked()).toBe(true);
       await page.getByLabel('Description (optional)').fill('Zapier: new batches to the sheet');
       await page.getByRole('checkbox', { name: /Export finished/ }).check();
+      // Leaving with changes asks first; staying keeps them.
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Stay' }).click();
+      expect(await page.getByLabel('Description (optional)').inputValue()).toBe('Zapier: new batches to the sheet');
       await page.getByRole('button', { name: 'Save changes' }).click();
       await toast(page, 'Webhook saved.').waitFor();
       expect((await call(api.app, owner.key, 'GET', `/api/v1/webhooks/${id}`)).json().data).toMatchObject({
