@@ -107,7 +107,17 @@ export function Deliveries({ hook, sent }: { hook: Webhook; sent: number }) {
               ))}
             </tbody>
           </table>
-          {open && <DeliveryPanel id={open} onClose={() => setOpen(null)} onReplayed={() => setReads((n) => n + 1)} />}
+          {open && (
+            <DeliveryPanel
+              id={open}
+              onClose={() => {
+                // Focus goes back to the row it was opened from.
+                setOpen(null);
+                requestAnimationFrame(() => document.getElementById(`delivery-${open}`)?.focus());
+              }}
+              onReplayed={() => setReads((n) => n + 1)}
+            />
+          )}
         </div>
       )}
       {list && list.meta.totalPages > 1 && (
@@ -132,7 +142,7 @@ function DeliveryRow({ delivery, open, onOpen }: { delivery: Delivery; open: boo
   return (
     <tr class={open ? 'delivery-open' : undefined}>
       <td data-label="Event">
-        <button type="button" class="ghost delivery-open-button" aria-expanded={open} onClick={onOpen}>
+        <button type="button" id={`delivery-${delivery.id}`} class="ghost delivery-open-button" aria-expanded={open} onClick={onOpen}>
           <code>{delivery.event_type}</code>
         </button>
       </td>

@@ -136,7 +136,7 @@ export function attemptText(attempt: Pick<Attempt, 'status' | 'duration_ms' | 'e
 /** A test event's or a replay's outcome, for its toast. */
 export function outcomeText(detail: DeliveryDetail, what: string): { message: string; ok: boolean } {
   const last = detail.attempt_log.at(-1);
-  if (!last) return { message: `${what} queued: it is sent in a moment.`, ok: true };
+  if (!last) return { message: `${what} sent; no answer yet. The delivery log shows how it ends.`, ok: true };
   if (last.succeeded) return { message: `${what} delivered: ${attemptText(last)}.`, ok: true };
   return { message: `${what} failed: ${attemptText(last)}.`, ok: false };
 }

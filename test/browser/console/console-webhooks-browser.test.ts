@@ -133,6 +133,9 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
       await toast(page, 'Replay delivered: HTTP 200').waitFor();
       expect(receiver.received.map((r) => r.id)).toEqual([receiver.received[0]!.id, receiver.received[0]!.id]);
       await expect.poll(() => delivery.locator('.attempt-log li').count()).toBe(2);
+      // Closed, focus goes back to its row.
+      await delivery.getByRole('button', { name: 'Close the delivery' }).click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('webhook.test');
 
       // A real event, through the workers: a link moved into the folder the endpoint is limited to.
       const folders = (await call(api.app, owner.key, 'GET', '/api/v1/folders')).json().data as Array<{ id: string; name: string }>;

@@ -104,7 +104,10 @@ describe('states', () => {
     expect(
       outcomeText(detail([{ ...attempt, status: null, duration_ms: 2000, error: 'timeout', succeeded: false }]), 'Replay').message,
     ).toBe('Replay failed: no answer: timeout.');
-    expect(outcomeText(detail([]), 'Test event')).toEqual({ message: 'Test event queued: it is sent in a moment.', ok: true });
+    expect(outcomeText(detail([]), 'Test event')).toEqual({
+      message: 'Test event sent; no answer yet. The delivery log shows how it ends.',
+      ok: true,
+    });
   });
 
   it('shortens a URL to its host and path, and times to a few words', () => {
