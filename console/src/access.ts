@@ -66,9 +66,8 @@ export function roleBlock(me: Me, minimum: Role, what: string): string | null {
   return `${ROLE_PLURALS[me.role]} can't ${what} — ${askWhom(me)}.`;
 }
 
-/** Changing people (inviting, roles, removal) and reading the audit log: an admin's, with the `all` scope. */
+/** Changing people (inviting, roles, removal): an admin's, with the `all` scope. (Admin-only pages say theirs in nav.ts.) */
 export const peopleBlock = (me: Me): string | null => roleBlock(me, 'admin', 'invite or change members');
-export const activityBlock = (me: Me): string | null => roleBlock(me, 'admin', 'read the activity log');
 
 /** The roles `me` may give: nobody above their own, and only an owner makes an owner. */
 export function assignableRoles(me: Me): Role[] {

@@ -2,7 +2,7 @@
  * The console's pages and what a key needs to use each. A page the key cannot use stays in the
  * navigation, disabled, with the reason in words; pages not built yet say so.
  */
-import { activityBlock } from './access.js';
+import { roleBlock } from './access.js';
 import type { Me } from './api/client.js';
 import type { IconName } from './ui/icons.js';
 
@@ -19,8 +19,8 @@ export interface Page {
   /** Where the page's work is done over the API until the console has it. */
   apiPath: string;
   built: boolean;
-  /** The audit log: an admin's or owner's, with the `all` scope. */
-  needsAdmin?: boolean;
+  /** An admin's or owner's page, with the `all` scope (the audit log, webhooks): what it lets them do, in words. */
+  needsAdmin?: string;
   /** A person's own page (their profile): a key has no person to show. */
   needsPerson?: boolean;
   /** Reached from elsewhere (the person menu), not listed in the navigation. */
@@ -64,6 +64,15 @@ export const PAGES: readonly Page[] = [
     built: true,
   },
   {
+    path: '/webhooks',
+    icon: 'webhook',
+    label: 'Webhooks',
+    scope: 'any',
+    needsAdmin: 'manage webhooks',
+    apiPath: '/api/v1/webhooks',
+    built: true,
+  },
+  {
     path: '/members',
     icon: 'users',
     label: 'Members',
@@ -72,7 +81,15 @@ export const PAGES: readonly Page[] = [
     apiPath: '/api/v1/members',
     built: true,
   },
-  { path: '/activity', icon: 'history', label: 'Activity', scope: 'any', needsAdmin: true, apiPath: '/api/v1/audit-events', built: true },
+  {
+    path: '/activity',
+    icon: 'history',
+    label: 'Activity',
+    scope: 'any',
+    needsAdmin: 'read the activity log',
+    apiPath: '/api/v1/audit-events',
+    built: true,
+  },
   { path: '/profile', icon: 'user', label: 'Profile', scope: 'any', needsPerson: true, unlisted: true, apiPath: '/api/v1/me', built: true },
 ];
 
@@ -96,7 +113,7 @@ export function pageAccess(page: Page, me: Me): Access {
   if (page.needsPerson && (me.key || !me.user)) {
     return { allowed: false, reason: 'A key has no profile of its own; sign in with your email address and password to see yours.' };
   }
-  const adminBlock = page.needsAdmin ? activityBlock(me) : null;
+  const adminBlock = page.needsAdmin ? roleBlock(me, 'admin', page.needsAdmin) : null;
   if (adminBlock) return { allowed: false, reason: adminBlock };
   const scopes = me.scopes;
   if (page.scope === 'any' || scopes.includes('all') || scopes.includes(page.scope)) return { allowed: true };

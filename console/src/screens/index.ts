@@ -21,6 +21,7 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/analytics': lazyComponent(() => import('../analytics/Analytics.js').then((m) => m.Analytics), 'Analytics page'),
   '/cafes': lazyComponent(() => import('./Cafes.js').then((m) => m.Cafes), 'Cafes page'),
   '/domains': lazyComponent(() => import('../domains/Domains.js').then((m) => m.Domains), 'Domains page'),
+  '/webhooks': lazyComponent(() => import('../webhooks/Webhooks.js').then((m) => m.Webhooks), 'Webhooks page'),
   '/members': lazyComponent(() => import('../people/Members.js').then((m) => m.Members), 'Members page'),
   '/activity': lazyComponent(() => import('../people/Activity.js').then((m) => m.Activity), 'Activity page'),
   // The QR encoder comes with the profile, for setting up two-factor sign-in.

@@ -40,8 +40,10 @@ import pause from '../../../assets/icons/player-pause.svg?raw';
 import play from '../../../assets/icons/player-play.svg?raw';
 import plus from '../../../assets/icons/plus.svg?raw';
 import qrcode from '../../../assets/icons/qrcode.svg?raw';
+import refresh from '../../../assets/icons/refresh.svg?raw';
 import search from '../../../assets/icons/search.svg?raw';
 import selector from '../../../assets/icons/selector.svg?raw';
+import send from '../../../assets/icons/send.svg?raw';
 import shieldLock from '../../../assets/icons/shield-lock.svg?raw';
 import stack from '../../../assets/icons/stack.svg?raw';
 import star from '../../../assets/icons/star.svg?raw';
@@ -54,6 +56,7 @@ import upload from '../../../assets/icons/upload.svg?raw';
 import user from '../../../assets/icons/user.svg?raw';
 import userPlus from '../../../assets/icons/user-plus.svg?raw';
 import users from '../../../assets/icons/users.svg?raw';
+import webhook from '../../../assets/icons/webhook.svg?raw';
 import world from '../../../assets/icons/world.svg?raw';
 import x from '../../../assets/icons/x.svg?raw';
 
@@ -95,8 +98,10 @@ const SOURCES = {
   play,
   plus,
   qrcode,
+  refresh,
   search,
   selector,
+  send,
   'shield-lock': shieldLock,
   stack,
   star,
@@ -109,6 +114,7 @@ const SOURCES = {
   user,
   'user-plus': userPlus,
   users,
+  webhook,
   world,
   x,
 } as const;

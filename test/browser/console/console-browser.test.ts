@@ -158,11 +158,12 @@ describe.skipIf(!hasChromium)('console in the browser', () => {
       await page.getByRole('heading', { name: accountName }).waitFor();
       await page.getByRole('button', { name: 'Menu', exact: true }).click();
       const nav = page.getByRole('navigation');
-      // Members and Domains are everyone's to see; Activity needs the all scope, and says so.
+      // Members and Domains are everyone's to see; Activity and Webhooks need the all scope, and say so.
       expect(await nav.getByRole('link').allTextContents()).toEqual(['Home', 'Links', 'Jobs', 'Analytics', 'Domains', 'Members']);
       const text = await nav.textContent();
       expect(text).toContain('This key lacks the templates.read scope.');
       expect(text).toContain('This key lacks the all scope, needed to read the activity log.');
+      expect(text).toContain('This key lacks the all scope, needed to manage webhooks.');
       expect(text).toContain('The starter plan does not include managing keys here');
       await page.goto(`${base}#/cafes`);
       expect(await page.locator('main').textContent()).toContain('This key lacks the cafe.read scope.');

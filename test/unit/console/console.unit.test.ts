@@ -64,7 +64,7 @@ describe('what a key may open', () => {
     });
   });
 
-  it('Activity is an admin’s with the all scope; Members is everyone’s but a client’s', () => {
+  it('Activity and Webhooks are an admin’s with the all scope; Members is everyone’s but a client’s', () => {
     const person = (role: Me['role'], scopes: string[]): Me => ({
       ...me(scopes),
       key: null,
@@ -79,6 +79,11 @@ describe('what a key may open', () => {
     expect(pageAccess(page('Activity'), { ...me(['links.read']), role: 'admin' })).toMatchObject({
       allowed: false,
       reason: expect.stringContaining('lacks the all scope'),
+    });
+    expect(pageAccess(page('Webhooks'), person('admin', ['all']))).toEqual({ allowed: true });
+    expect(pageAccess(page('Webhooks'), person('editor', ['all']))).toEqual({
+      allowed: false,
+      reason: "Editors can't manage webhooks — ask an admin.",
     });
     expect(pageAccess(page('Members'), person('viewer', ['links.read']))).toEqual({ allowed: true });
     expect(pageAccess(page('Members'), person('client', ['links.read']))).toMatchObject({ allowed: false });
