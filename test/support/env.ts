@@ -46,11 +46,11 @@ export function testEnvOf(worker?: string) {
     SHUTDOWN_READY_DRAIN_MS: '0',
     // Webhook receivers of the tests listen on loopback, which only the operator may allow. Every
     // process of a run gets the same test-sized schedule and limits, since any worker of the
-    // namespace may send a file's deliveries: retries within seconds, an endpoint turned off after
-    // 20 failures in a row, a hung receiver given up on after 2 s, partial scan batches after 1 s.
+    // namespace may send a file's deliveries: seven attempts within 16 s, an endpoint turned off
+    // after 30 failures in a row, a hung receiver given up on after 2 s, partial batches after 1 s.
     WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
-    WEBHOOK_RETRY_SCHEDULE: '200,400,800,1600,3200',
-    WEBHOOK_DISABLE_AFTER_FAILURES: '20',
+    WEBHOOK_RETRY_SCHEDULE: '250,500,1000,2000,4000,8000',
+    WEBHOOK_DISABLE_AFTER_FAILURES: '30',
     WEBHOOK_DISABLE_AFTER_MS: '0',
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_SCAN_BATCH_MS: '1000',

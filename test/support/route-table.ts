@@ -431,6 +431,15 @@ export async function createResources(app: FastifyInstance, account: { accountId
   );
   const domain = await call(app, account.key, 'POST', `${API_PREFIX}/domains`, { hostname: `tenant-${account.accountId}.example` });
   if (domain.statusCode !== 201) throw new Error(`domain: ${domain.statusCode} ${domain.body}`);
+  // A webhook to a loopback port nothing listens on (the test environment allows loopback), and
+  // the delivery its test event made.
+  const webhook = await call(app, account.key, 'POST', `${API_PREFIX}/webhooks`, {
+    url: 'http://127.0.0.1:2/tenant-hook',
+    events: ['link.created'],
+  });
+  if (webhook.statusCode !== 201) throw new Error(`webhook: ${webhook.statusCode} ${webhook.body}`);
+  const delivery = await call(app, account.key, 'POST', `${API_PREFIX}/webhooks/${webhook.json().id}/test`);
+  if (delivery.statusCode !== 200 && delivery.statusCode !== 202) throw new Error(`delivery: ${delivery.statusCode} ${delivery.body}`);
   const [job] = await app.ctx.db.insert(jobs).values({ id: crypto.randomUUID(), accountId: account.accountId, type: 'export' }).returning();
   return {
     Link: links,
@@ -441,6 +450,8 @@ export async function createResources(app: FastifyInstance, account: { accountId
     File: [...images, ...pdfs],
     Cafe: [cafe.id],
     Domain: [domain.json().id],
+    Webhook: [webhook.json().id],
+    Delivery: [delivery.json().data.id],
   };
 }
 

@@ -58,6 +58,7 @@ interface Hook {
   url: string;
   enabled: boolean;
   disabled_reason: string | null;
+  consecutive_failures: number;
 }
 
 async function addWebhook(acct: TestAccount, body: Record<string, unknown>): Promise<Hook> {
@@ -191,41 +192,34 @@ describe('webhook endpoints', () => {
 
   it('lands every delivery exactly once by webhook-id through a receiver that goes down and comes back', async () => {
     const acct = await createTestAccount(api.ctx);
-    const { r } = await hooked(acct, ['link.created']);
+    const { r, hook } = await hooked(acct, ['link.created']);
+    await createLinkVia(api.app, acct.key, website('Before'));
+    await until(() => r.acceptedIds().length === 1);
+    // Killed mid-way: four deliveries fail at least once against the closed port. Seven attempts
+    // each (WEBHOOK_RETRY_SCHEDULE) stay under the 30 failures that would turn the endpoint off.
     await r.stop();
     const made = [];
-    for (let i = 0; i < 8; i++) made.push(await createLinkVia(api.app, acct.key, website(`Flyer ${i}`)));
-    // Each has failed at least once against the closed port before the receiver is back.
-    const { rows: failing } = await pollUntil(
-      () =>
-        api.ctx.database.pool.query<{ n: number }>(
-          `select count(*)::int as n from webhook_deliveries where account_id = $1 and attempts >= 1`,
-          [acct.accountId],
-        ),
-      (res) => res.rows[0]!.n === 8,
-    );
-    expect(failing[0]!.n).toBe(8);
+    for (let i = 0; i < 4; i++) made.push(await createLinkVia(api.app, acct.key, website(`Flyer ${i}`)));
+    const deliveries = (state: string) =>
+      api.ctx.database.pool
+        .query<{ n: number }>(`select count(*)::int as n from webhook_deliveries where account_id = $1 and ${state}`, [acct.accountId])
+        .then((res) => res.rows[0]!.n);
+    await until(async () => (await deliveries("event_type = 'link.created' and attempts >= 1 and state = 'pending'")) === 4, 20_000);
     await r.start();
-    await pollUntil(
-      () =>
-        api.ctx.database.pool.query<{ n: number }>(
-          `select count(*)::int as n from webhook_deliveries where account_id = $1 and state = 'delivered'`,
-          [acct.accountId],
-        ),
-      (res) => res.rows[0]!.n === 8,
-    );
+    await until(async () => (await deliveries("state = 'delivered'")) === 5, 30_000);
     const accepted = r.acceptedIds();
-    expect(accepted).toHaveLength(8);
-    expect(new Set(accepted).size).toBe(8);
-    expect(r.received.map((x) => x.payload.data.id).sort()).toEqual(made.map((m) => m.slug).sort());
+    expect(accepted).toHaveLength(5);
+    expect(new Set(accepted).size).toBe(5);
+    expect(r.received.map((x) => x.payload.data.id).sort()).toEqual([...made.map((m) => m.slug), r.received[0]!.payload.data.id].sort());
     // The log shows the failed attempts before the one that landed.
     const { rows } = await api.ctx.database.pool.query<{ failed: number; ok: number }>(
       `select count(*) filter (where not a.succeeded)::int as failed, count(*) filter (where a.succeeded)::int as ok
        from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.account_id = $1`,
       [acct.accountId],
     );
-    expect(rows[0]!.ok).toBe(8);
-    expect(rows[0]!.failed).toBeGreaterThanOrEqual(8);
+    expect(rows[0]!.ok).toBe(5);
+    expect(rows[0]!.failed).toBeGreaterThanOrEqual(4);
+    expect((await getHook(acct, hook.id)).enabled).toBe(true);
   });
 
   it('turns an endpoint off when its receiver answers 410, and sends it nothing more', async () => {
@@ -258,20 +252,21 @@ describe('webhook endpoints', () => {
     const editor = await createTestPerson(api.ctx, acct.accountId, 'editor');
     const { r, hook } = await hooked(acct, ['link.created']);
     r.answer = 503;
-    // Each fails six times (the first attempt and five retries): 24 in all, past the 20 allowed.
-    for (let i = 0; i < 4; i++) await createLinkVia(api.app, acct.key, website(`Poster ${i}`));
+    // Each fails seven times (the first attempt and six retries): 42 in all, past the 30 allowed.
+    for (let i = 0; i < 6; i++) await createLinkVia(api.app, acct.key, website(`Poster ${i}`));
     const off = await pollUntil(
       () => getHook(acct, hook.id),
       (h) => !h.enabled,
       30_000,
     );
     expect(off.disabled_reason).toBe('failing');
-    expect(off).toMatchObject({ consecutive_failures: api.ctx.config.WEBHOOK_DISABLE_AFTER_FAILURES });
+    // Attempts already in flight when it was turned off may add to the count.
+    expect(off.consecutive_failures).toBeGreaterThanOrEqual(api.ctx.config.WEBHOOK_DISABLE_AFTER_FAILURES);
     for (const person of [owner, admin]) {
-      const mail = await smtp.waitForMail((m) => m.to === person.email);
+      const mail = await smtp.waitForMail((m) => m.to === person.email, 30_000);
       expect(mail.subject).toMatch(/webhook .* was turned off/);
       expect(mail.text).toContain(r.url);
-      expect(mail.text).toContain('last 20 delivery attempts in a row failed');
+      expect(mail.text).toMatch(/last \d+ delivery attempts in a row failed/);
     }
     expect(smtp.received.some((m) => m.to === editor.email)).toBe(false);
     // What was still being retried stops: each is failed or cancelled, none pending for long.
