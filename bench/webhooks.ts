@@ -99,13 +99,19 @@ async function runCase(withHook: boolean, withHung = false): Promise<CaseResult>
   const account = await createAccount(database.db, { name: 'bench', plan: 'enterprise' });
   const links = await seedLinks(pool, account.id);
   if (withHook) {
-    await createEndpoint(database.db, { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_TIMEOUT_MS: 10_000 }, account.id, { url: hook.url, events: ['link.scanned'] });
+    await createEndpoint(database.db, { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_TIMEOUT_MS: 10_000 }, account.id, {
+      url: hook.url,
+      events: ['link.scanned'],
+    });
   }
   const hung = withHung ? await hungReceiver() : null;
   let hungAccount: string | null = null;
   if (hung) {
     hungAccount = (await createAccount(database.db, { name: 'bench-hung', plan: 'enterprise' })).id;
-    await createEndpoint(database.db, { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_TIMEOUT_MS: 10_000 }, hungAccount, { url: hung.url, events: ['link.created'] });
+    await createEndpoint(database.db, { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_TIMEOUT_MS: 10_000 }, hungAccount, {
+      url: hung.url,
+      events: ['link.created'],
+    });
   }
   const worker = await startWorker({
     DATABASE_URL,
