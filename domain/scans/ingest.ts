@@ -76,7 +76,7 @@ export const SCAN_PARTITION_LOCK = 7_340_002;
 // already held (by LOCK_SQL); it names the links that are there.
 const LOCKED_LINKS = `
 locked as materialized (
-  select links.id, links.account_id, links.slug, links.folder_id from links
+  select links.id, links.account_id, links.slug, links.folder_id, links.scan_limit_active, links.scan_limit from links
   where links.id in (select link_id from batch_links)
   order by links.id
   for no key update
@@ -131,23 +131,27 @@ limit_reached as (
     json_build_object(
       'type', 'link.scan_limit_reached',
       'timestamp', to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'data', json_build_object('id', l.slug, 'scan_limit', lk.scan_limit, 'counted_scans', cr.limit_scan_count)
+      'data', json_build_object('id', l.slug, 'scan_limit', l.scan_limit, 'counted_scans', cr.limit_scan_count)
     )::text
   from counted cr
-  join links lk on lk.id = cr.link_id
   join locked l on l.id = cr.link_id
-  join webhook_endpoints e on e.account_id = lk.account_id and e.disabled_at is null and 'link.scan_limit_reached' = any(e.events)
+  join webhook_endpoints e on e.account_id = l.account_id and e.disabled_at is null and 'link.scan_limit_reached' = any(e.events)
     and ((e.link_ids is null and e.folder_ids is null)
-      or lk.id = any(coalesce(e.link_ids, '{}'))
-      or (lk.folder_id is not null and lk.folder_id = any(coalesce(e.folder_ids, '{}'))))
-  where lk.scan_limit_active and lk.scan_limit is not null
-    and cr.limit_scan_count >= lk.scan_limit and cr.limit_scan_count - cr.limit_scans < lk.scan_limit
+      or l.id = any(coalesce(e.link_ids, '{}'))
+      or (l.folder_id is not null and l.folder_id = any(coalesce(e.folder_ids, '{}'))))
+  where l.scan_limit_active and l.scan_limit is not null
+    and cr.limit_scan_count >= l.scan_limit and cr.limit_scan_count - cr.limit_scans < l.scan_limit
   returning 1
 )`;
 
 // batch_links and visitors are materialized: inlined, their ->> extractions would be evaluated
 // (each one re-reading the JSON) for every scan joined to them instead of once per entry.
-const INGEST_SQL = `
+/**
+ * The statement, with the CTEs that queue scans and scan limits for webhooks only when an account
+ * of the batch has an endpoint that takes them: joined to every inserted scan, they cost a sixth of
+ * the statement even with no endpoint (docs/benchmarks/scans.md).
+ */
+const ingestSql = (webhooks: boolean) => `
 with batch_links as materialized (
   select (n - 1)::int as i, (l->>0)::uuid as link_id, (l->>1)::uuid as account_id
   from json_array_elements($5::json) with ordinality as t(l, n)
@@ -195,7 +199,7 @@ inserted as (
   from marked
   on conflict (id, created_at) do nothing
   returning id, link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
-),${ADD_INSERTED_TO_ROLLUPS},${QUEUE_FOR_WEBHOOKS},
+),${ADD_INSERTED_TO_ROLLUPS},${webhooks ? `${QUEUE_FOR_WEBHOOKS},` : ''}
 counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans,
     count(*) filter (where not is_bot and visitor_firsts & ${FIRST_ON_LINK} <> 0)::int as limit_scans, max(created_at) as last
@@ -209,9 +213,17 @@ counted as (
     last_scanned_at = greatest(c.last_scanned_at, counts.last)
   from counts where c.link_id = counts.link_id
   returning counts.scans, c.link_id, c.limit_scan_count, counts.limit_scans
-),${LIMIT_REACHED}
+)${webhooks ? `,${LIMIT_REACHED}` : ''}
 select (select coalesce(sum(scans), 0)::int from counted) as inserted, (select count(*)::int from counted) as links,
-  (select json_agg(a) from account_wide_rows a) as account_wide_rows, (select count(*)::int from webhook_scans) + (select count(*)::int from limit_reached) as webhook_scans`;
+  (select json_agg(a) from account_wide_rows a) as account_wide_rows, ${webhooks ? '(select count(*)::int from webhook_scans) + (select count(*)::int from limit_reached)' : '0'} as webhook_scans`;
+const INGEST_SQL = ingestSql(false);
+const INGEST_SQL_WITH_WEBHOOKS = ingestSql(true);
+
+// Whether an account of the batch has a live endpoint taking scans or scan limits: one indexed look-up.
+const HOOKED_SQL = `select exists (
+  select 1 from webhook_endpoints
+  where disabled_at is null and account_id = any($1::uuid[]) and events && array['link.scanned', 'link.scan_limit_reached']
+) as hooked`;
 
 const isText = (value: unknown) => value === null || typeof value === 'string';
 
@@ -346,12 +358,15 @@ async function writeColumns(
       }
     }
     await client.query(LOCK_SQL, [links]);
+    const accounts = [...new Set(columns.links.map(([, accountId]) => accountId))];
+    const { rows: hookedRows } = await client.query<{ hooked: boolean }>(HOOKED_SQL, [accounts]);
+    const hooked = hookedRows[0]!.hooked;
     const { rows } = await client.query<{ inserted: number; links: number; account_wide_rows: unknown[] | null; webhook_scans: number }>({
       // Planned for each statement, not prepared once: only a plan made with the arrays in hand knows
       // how many scans, links and visitor keys it joins. A prepared statement's generic plan guessed
       // 100 of each and joined the visitor keys and rollups 3-4 times slower (2.9 s per 10,000 scans
       // against 0.8 s); planning takes ~1.5 ms.
-      text: INGEST_SQL,
+      text: hooked ? INGEST_SQL_WITH_WEBHOOKS : INGEST_SQL,
       values: [
         arrayLiteral(columns.ids),
         arrayLiteral(columns.ats),
