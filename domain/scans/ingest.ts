@@ -148,8 +148,8 @@ limit_reached as (
 // (each one re-reading the JSON) for every scan joined to them instead of once per entry.
 /**
  * The statement, with the CTEs that queue scans and scan limits for webhooks only when an account
- * of the batch has an endpoint that takes them: joined to every inserted scan, they cost a sixth of
- * the statement even with no endpoint (docs/benchmarks/scans.md).
+ * of the batch has an endpoint that takes them: joined to every inserted scan, they looked costly
+ * even with no endpoint anywhere (docs/benchmarks/scans.md, 2026-11-30, not settled).
  */
 const ingestSql = (webhooks: boolean) => `
 with batch_links as materialized (
