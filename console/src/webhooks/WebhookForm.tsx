@@ -139,14 +139,23 @@ export function WebhookForm({ webhook, onSaved }: { webhook?: Webhook; onSaved(s
               <div class="event-choices">
                 {group.events.map((e) => (
                   <label class="event-choice" key={e.type}>
+                    {/* Named by its label alone, described by its line: a long
+                        accessible name would repeat another event's label. */}
                     <input
                       type="checkbox"
                       checked={values.events.includes(e.type)}
                       onChange={(ev) => toggle(e.type, ev.currentTarget.checked)}
+                      aria-labelledby={`event-${e.type}-name`}
+                      aria-describedby={`event-${e.type}-says`}
                     />
                     <span>
-                      <span class="event-name">{e.label}</span> <code>{e.type}</code>
-                      <span class="event-says">{e.says}</span>
+                      <span class="event-name" id={`event-${e.type}-name`}>
+                        {e.label}
+                      </span>{' '}
+                      <code>{e.type}</code>
+                      <span class="event-says" id={`event-${e.type}-says`}>
+                        {e.says}
+                      </span>
                     </span>
                   </label>
                 ))}

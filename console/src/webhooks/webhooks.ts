@@ -28,7 +28,11 @@ export const EVENT_GROUPS: ReadonlyArray<{ name: string; events: readonly EventC
   {
     name: 'Links',
     events: [
-      { type: 'link.created', label: 'Link created', says: 'A link is made in the console or over the API (a bulk batch sends “Batch finished” instead).' },
+      {
+        type: 'link.created',
+        label: 'Link created',
+        says: 'A link is made in the console or over the API (a bulk batch sends “Batch finished” instead).',
+      },
       { type: 'link.updated', label: 'Link changed', says: 'A link’s destination, settings, style or folder changes, or it is paused.' },
       { type: 'link.deleted', label: 'Link archived', says: 'A link is archived: its short URL stops answering.' },
       { type: 'link.scanned', label: 'Link scanned', says: 'Someone opens a link or scans its code (sent in small batches).' },

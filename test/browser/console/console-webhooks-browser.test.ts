@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
 
       // The API's 400 lands at the URL field.
       await page.getByLabel('Endpoint URL').fill('ftp://example.com/hooks');
-      await page.getByRole('checkbox', { name: /Link created/ }).check();
+      await page.getByRole('checkbox', { name: 'Link created', exact: true }).check();
       await page.getByRole('button', { name: 'Add webhook' }).click();
       await page.locator('#field-url-error').waitFor();
       expect(await page.getByLabel('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
 
       await page.getByLabel('Endpoint URL').fill(receiver.url);
       await page.getByLabel('Description (optional)').fill('CRM sync');
-      await page.getByRole('checkbox', { name: /Link changed/ }).check();
+      await page.getByRole('checkbox', { name: 'Link changed', exact: true }).check();
       await page.getByRole('button', { name: 'Select all domains events' }).click();
       await page.getByText('Only for some links (optional)').click();
       await page.getByRole('checkbox', { name: 'Lisbon flyers' }).check();
@@ -202,9 +202,9 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
     const { context, page, problems } = await open(`/webhooks/${id}/edit`);
     try {
       await page.getByRole('heading', { name: 'Edit webhook' }).waitFor();
-      expect(await page.getByRole('checkbox', { name: /Batch finished/ }).isChecked()).toBe(true);
+      expect(await page.getByRole('checkbox', { name: 'Batch finished', exact: true }).isChecked()).toBe(true);
       await page.getByLabel('Description (optional)').fill('Zapier: new batches to the sheet');
-      await page.getByRole('checkbox', { name: /Export finished/ }).check();
+      await page.getByRole('checkbox', { name: 'Export finished', exact: true }).check();
       // Leaving with changes asks first; staying keeps them.
       await page.getByRole('link', { name: 'Cancel' }).click();
       await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Stay' }).click();
@@ -270,7 +270,7 @@ describe.skipIf(!hasChromium)('console: webhooks', () => {
 
         await page.goto(`${base}#/webhooks/new`);
         await page.getByRole('heading', { name: 'Add a webhook' }).waitFor();
-        await page.getByRole('checkbox', { name: /Link scanned/ }).check();
+        await page.getByRole('checkbox', { name: 'Link scanned', exact: true }).check();
         await page.evaluate(() => window.scrollTo(0, 0));
         await check('webhooks-form');
         expect(problems).toEqual([]);
