@@ -18,3 +18,6 @@ export { users, memberships, sessions, invitations, passwordResets, setupTokens 
 export { auditEvents } from './audit/tables.js';
 export { domains, DOMAIN_STATES, type DomainState } from './domains/tables.js';
 export { webhookEndpoints, webhookDeliveries, webhookAttempts, webhookScanQueue } from './webhooks/tables.js';
+export { linkPlacements } from './placements/tables.js';
+export { utmTemplates } from './utm/tables.js';
+export { pageActionDays } from './page-actions/tables.js';

@@ -1,5 +1,6 @@
 /** Links: the short link, its type and data, and the settings a scan is resolved with. */
 import type { PageStyle } from './page-style.js';
+import type { QueryPolicy, Utm } from './utm-fields.js';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, tstz } from '../columns.js';
@@ -48,6 +49,16 @@ export const links = pgTable(
     passwordProtectedActive: boolean('password_protected_active').notNull().default(false),
     /** bcrypt hash; plaintext is never stored. */
     password: text('password'),
+    /**
+     * The link existed before QR codes carried a source marker (migration 0028): its codes
+     * printed then scan without one, so a scan without a marker is of unknown source, not a
+     * click on the link (domain/links/attribution.ts).
+     */
+    unmarkedCodes: boolean('unmarked_codes').notNull().default(false),
+    /** UTM parameters added to the destination (domain/links/utm.ts); null: none. */
+    utm: jsonb('utm').$type<Utm>(),
+    /** The visitor's own query string: 'drop' it (as before), or 'merge' it into the destination, the link's values winning. */
+    queryPolicy: text('query_policy').$type<QueryPolicy>().notNull().default('drop'),
     /** A bulk job's id and the record's index in it: a retried job finds its links instead of duplicating them. */
     sourceJobId: uuid('source_job_id'),
     sourceIndex: integer('source_index'),

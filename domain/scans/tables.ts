@@ -23,6 +23,18 @@ export const scans = pgTable(
     city: text('city'),
     isBot: boolean('is_bot').notNull().default(false),
     /**
+     * Where the scan came from (domain/links/attribution.ts): 'qr' (the code's marker), 'link'
+     * (no marker, on a link whose codes all carry one), null: unknown (no marker, on a link with
+     * codes printed before markers).
+     */
+    source: text('source'),
+    /** The link placement whose code was scanned (link_placements.id; no foreign key, as for link_id). */
+    placementId: uuid('placement_id'),
+    /** The host of the Referer header, lower case; never the full address. */
+    referrerHost: text('referrer_host'),
+    /** The utm_campaign the visitor was sent on with: the link's own, or the visitor's where the link merges its query. */
+    utmCampaign: text('utm_campaign'),
+    /**
      * Bit 1: the first scan of its visitor on its link that UTC day; bit 2: the first on its
      * account that day. Unique visitors are counted from these (docs/decisions/0183-unique-visitors.md).
      */
