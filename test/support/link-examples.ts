@@ -149,6 +149,10 @@ export function resolvedLink(
     passwordHash: null,
     files,
     updatedAt: 0,
+    unmarkedCodes: false,
+    placements: {},
+    utm: null,
+    queryPolicy: 'drop',
     brokenDestination: false,
   };
   return link as ResolvedLink;

@@ -1,5 +1,6 @@
 import type { Pool, QueryConfig } from '#platform/database/raw.js';
 import type { PageStyle } from '../page-style.js';
+import type { QueryPolicy, Utm } from '../utm-fields.js';
 import { menuVersionSql } from '../../cafes/menu-version.js';
 import { withSendableDestinations } from './destinations.js';
 import { splitLinkAddress } from '../link-addresses.js';
@@ -9,6 +10,8 @@ import type { ResolvedLink, ResolvedLinkFile } from './resolved-link.js';
 const RESOLVED_COLUMNS = `l.id, l.account_id, l.slug, l.name, l.type, l.meta_data, l.page_style, l.menu, l.paused,
       l.schedule_active, l.start_date, l.end_date, l.schedule_timezone,
       l.scan_limit_active, l.scan_limit, l.password_protected_active, l.password, l.updated_at,
+      l.unmarked_codes, l.utm, l.query_policy,
+      coalesce((select json_object_agg(p.code, p.id) from link_placements p where p.link_id = l.id and p.deleted_at is null), '{}'::json) as placements,
       case when l.type = 'menu' then (select ${menuVersionSql('c')} from cafes c where c.link_id = l.id) end as menu_version,
       coalesce((select json_agg(json_build_object('id', f.id, 'contentType', f.content_type, 'size', f.size,
                   'originalName', f.original_name, 'variants', b.variants) order by f.created_at, f.id)
@@ -57,6 +60,10 @@ interface LinkRecord {
   updated_at: Date;
   files: ResolvedLinkFile[];
   host: string | null;
+  unmarked_codes: boolean;
+  utm: Utm | null;
+  query_policy: QueryPolicy;
+  placements: Record<string, string>;
 }
 
 /** The link at `address` (its slug, or `<host>/<slug>` on a brand domain: link-domains.ts), or null. */
@@ -87,6 +94,10 @@ export async function loadResolvedLink(pool: Pool, address: string): Promise<Res
     passwordHash: r.password_protected_active ? r.password : null,
     files: r.files.map((f) => ({ ...f, size: Number(f.size) })),
     updatedAt: r.updated_at.getTime(),
+    unmarkedCodes: r.unmarked_codes,
+    placements: r.placements,
+    utm: r.utm,
+    queryPolicy: r.query_policy,
   });
 }
 

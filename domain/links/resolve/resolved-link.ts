@@ -6,6 +6,7 @@
 import type { ImageVariant } from '../../files/image-variants.js';
 import type { LinkDataByType, LinkType } from '../data/index.js';
 import type { PageStyle } from '../page-style.js';
+import type { QueryPolicy, Utm } from '../utm-fields.js';
 
 export interface ResolvedLinkFile {
   id: string;
@@ -47,6 +48,14 @@ interface ResolvedLinkFields {
   /** The files the data names, by id (attached to this link). */
   files: ResolvedLinkFile[];
   updatedAt: number;
+  /** Codes of this link were printed before QR codes carried a source marker (domain/links/attribution.ts). */
+  unmarkedCodes: boolean;
+  /** The link's placements by the code their QR images carry (`?q=<code>`): code → placement id. */
+  placements: Record<string, string>;
+  /** UTM parameters added to the destination; null: none. */
+  utm: Utm | null;
+  /** What happens to the visitor's own query string. */
+  queryPolicy: QueryPolicy;
   /**
    * website / smart-url: a stored destination is not an http(s) URL (a row written outside the
    * api), so there is nowhere to redirect to. Set by `withSendableDestinations`, which also puts
