@@ -11,7 +11,7 @@ import type { Database } from '../database.js';
 import { links } from '../schema.js';
 import { linksWithin } from '../links/scope.js';
 import { ValidationError } from '../errors.js';
-import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, linkDaysFrom, ROLLUP_DIMENSIONS } from './rollups.js';
+import { FIRST_ON_ACCOUNT, FIRST_ON_LINK, linkDaysFrom, ORIGIN_DIMENSIONS, ROLLUP_DIMENSIONS } from './rollups.js';
 import { filterConditions, UNKNOWN_NAME, type AnalyticsQuery } from './schemas.js';
 import { addDays, analyticsWindow, formatDate, localDateAt, localHoursOf, type AnalyticsWindow } from './window.js';
 
@@ -40,7 +40,13 @@ const DIMENSION_COLUMNS: Record<Exclude<Dimension, 'all'>, string> = {
   city: 'city',
   link: 'link_id',
   device: 'device_type',
+  source: 'source',
+  placement: 'placement_id',
+  referrer: 'referrer_host',
+  campaign: 'utm_campaign',
 };
+
+const ORIGINS: ReadonlySet<Dimension> = new Set(ORIGIN_DIMENSIONS);
 
 const MONTH_NAMES = [
   'January',
@@ -135,9 +141,10 @@ function countedRows(scope: Scope, plan: WindowPlan, dimension: Dimension, days:
     a < b &&
     parts.push(sql`select h.hour as at, h.is_bot, ${sql.raw(`h.${column}`)} as value, h.scans, h.visitors from link_scan_hours h
       where h.link_id = ${scopeId} and h.hour >= ${at(a)} and h.hour < ${at(b)}${also}`);
-  const perLinkDimension = scope.linkId !== undefined && column !== null;
+  // A link's origin dimensions have hour and day rows of their own, as an account's every dimension.
+  const perLinkDimension = scope.linkId !== undefined && column !== null && !ORIGINS.has(dimension);
   const hours = perLinkDimension ? linkHours : (a: number, b: number) => rollup('hour', a, b);
-  const dayRows = days && (scope.linkId === undefined || perLinkDimension);
+  const dayRows = days && (scope.linkId === undefined || column !== null);
   if (dayRows && plan.daysFrom < plan.daysTo) {
     hours(plan.hoursFrom, plan.daysFrom);
     if (perLinkDimension) {
@@ -195,7 +202,7 @@ function filterCondition(query: AnalyticsQuery, scope: AnalyticsScope): SQL | nu
  * What a query reads. An id that is not one of the account's links has no scans: the answer is
  * the empty one, never another account's numbers.
  */
-async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQuery, now = Date.now()): Promise<Reading> {
+export async function readingFor(db: Database, scope: AnalyticsScope, query: AnalyticsQuery, now = Date.now()): Promise<Reading> {
   const window = analyticsWindow(query, new Date(now));
   const bots = query.exclude_bots ? sql`not c.is_bot` : sql`true`;
   const only = filterCondition(query, scope);

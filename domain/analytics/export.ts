@@ -9,13 +9,16 @@ import { copyTo, type Pool } from '#platform/database/raw.js';
 import { csvCell, CsvRecordEnds } from '#platform/format/csv-record-ends.js';
 import { ValidationError, type FieldError } from '../errors.js';
 import { filterConditions, type AnalyticsFilters } from './schemas.js';
+import { UNKNOWN_SOURCE } from '../links/attribution.js';
 import { analyticsWindow, formatDate, localDateAt, type AnalyticsWindow } from './window.js';
 
 export const EXPORT_FORMATS = ['csv'] as const;
 
 /**
  * The columns of an export, in order; link_id is the link's slug (the dynamic_link_id of the API).
- * The contract's own first; `domain` (the link's domain, by its host) is an addition.
+ * The contract's own first; the rest are additions: `domain` (the link's domain, by its host), and
+ * where the scan came from (domain/links/attribution.ts): `source` (qr, link or unknown), the
+ * placement's name, the referring host and the utm_campaign.
  */
 export const EXPORT_COLUMNS = [
   'link_id',
@@ -28,6 +31,10 @@ export const EXPORT_COLUMNS = [
   'region',
   'city',
   'domain',
+  'source',
+  'placement',
+  'referrer_host',
+  'utm_campaign',
 ] as const;
 
 /** The window an export asks for: both dates left out, the last 48 hours; either, whole local days in `timezone`. */
@@ -186,11 +193,14 @@ export async function* scansCsv(
         ...[slug, 's.browser_name', 's.device_type', 's.device_vendor', 's.os_name'].map(cell),
         CREATED_AT,
         ...['s.country_name', 's.region', 's.city', host].map(cell),
+        `coalesce(s.source, '${UNKNOWN_SOURCE}')`,
+        ...['p.name', 's.referrer_host', 's.utm_campaign'].map(cell),
       ].join(', ');
+    const placements = 'left join link_placements p on p.id = s.placement_id';
     const select = link
-      ? `select ${columns(literal(query.linkSlug!), literal(link.host))} from scans s where ${window} and s.link_id = ${literal(link.id)} order by s.created_at, s.id`
+      ? `select ${columns(literal(query.linkSlug!), literal(link.host))} from scans s ${placements} where ${window} and s.link_id = ${literal(link.id)} order by s.created_at, s.id`
       : `select ${columns('l.slug', `coalesce(d.hostname, ${literal(query.defaultHost)})`)} from scans s join links l on l.id = s.link_id
-          left join domains d on d.id = l.domain_id where ${window} order by s.created_at, s.id`;
+          left join domains d on d.id = l.domain_id ${placements} where ${window} order by s.created_at, s.id`;
     // A streaming plan (the (account_id, created_at) or (link_id, created_at) index in order, ties
     // sorted by id as they come) instead of the planner's favourite for big windows, a bitmap scan
     // and a full sort: that sort spills to disk, and no row leaves Postgres before it ends.

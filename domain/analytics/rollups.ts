@@ -8,7 +8,35 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../database.js';
 
 /** scan_rollups.dimension: what `value` holds ('' for all scans, a link id for link). */
-export const ROLLUP_DIMENSIONS = { all: 0, browser: 1, os: 2, country: 3, city: 4, link: 5, device: 6 } as const;
+export const ROLLUP_DIMENSIONS = {
+  all: 0,
+  browser: 1,
+  os: 2,
+  country: 3,
+  city: 4,
+  link: 5,
+  device: 6,
+  source: 7,
+  placement: 8,
+  referrer: 9,
+  campaign: 10,
+} as const;
+
+/**
+ * Where scans came from (domain/links/attribution.ts): kept for a link as for its account, per UTC
+ * hour and per UTC day in scan_rollups, not in link_scan_hours, whose rows hold every visitor fact
+ * together: one more fact there would multiply a busy link's rows by its referrers and placements.
+ */
+export const ORIGIN_DIMENSIONS = ['source', 'placement', 'referrer', 'campaign'] as const;
+export type OriginDimension = (typeof ORIGIN_DIMENSIONS)[number];
+
+/** The hourly rows' column of each origin dimension. */
+const ORIGIN_COLUMNS: Record<OriginDimension, string> = {
+  source: 'source',
+  placement: 'placement',
+  referrer: 'referrer_host',
+  campaign: 'utm_campaign',
+};
 
 /** scans.visitor_firsts bits. */
 export const FIRST_ON_LINK = 1;
@@ -33,10 +61,11 @@ function hourlyRows(scans: string): string {
   return `
   select account_id, link_id, date_trunc('hour', created_at, 'UTC') as hour, is_bot, coalesce(browser_name, '') as browser_name,
     coalesce(os_name, '') as os_name, coalesce(country_name, '') as country_name, coalesce(city, '') as city,
-    coalesce(device_type, '') as device_type, count(*)::int as scans,
+    coalesce(device_type, '') as device_type, coalesce(source, '') as source, coalesce(placement_id::text, '') as placement,
+    coalesce(referrer_host, '') as referrer_host, coalesce(utm_campaign, '') as utm_campaign, count(*)::int as scans,
     (count(*) filter (where visitor_firsts & ${FIRST_ON_LINK} <> 0))::int as link_visitors,
     (count(*) filter (where visitor_firsts & ${FIRST_ON_ACCOUNT} <> 0))::int as account_visitors
-  from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8, 9`;
+  from ${scans} group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13`;
 }
 
 /** scan_rollups.dimension of a grouping-sets row: the one fact it is grouped by, else all scans. */
@@ -46,6 +75,30 @@ const dimensionOf = (extra = '') => {
         when grouping(country_name) = 0 then ${country} when grouping(city) = 0 then ${city}
         when grouping(device_type) = 0 then ${device}${extra} else ${all} end`;
 };
+
+/** scan_rollups.dimension of a grouping-sets row over the origin columns alone. */
+const originDimensionOf = () =>
+  `case ${ORIGIN_DIMENSIONS.map((d) => `when grouping(${ORIGIN_COLUMNS[d]}) = 0 then ${ROLLUP_DIMENSIONS[d]}`).join(' ')} end`;
+const ORIGIN_VALUE = `coalesce(${ORIGIN_DIMENSIONS.map((d) => ORIGIN_COLUMNS[d]).join(', ')})`;
+
+/**
+ * A link's origin-dimension rows per UTC hour, as a common table expression over rows shaped like
+ * hourlyRows' in `hourly`; LINK_ORIGIN_ROWS adds their day rows. Written at ingestion whatever the
+ * day: unlike the visitor facts, there is no link_scan_hours row to read them from later.
+ */
+function linkOriginHours(hourly: string): string {
+  const sets = ORIGIN_DIMENSIONS.map((d) => `(link_id, hour, is_bot, ${ORIGIN_COLUMNS[d]})`).join(', ');
+  return `link_origin_hours as materialized (
+    select link_id as scope_id, hour, is_bot, ${originDimensionOf()} as dimension, ${ORIGIN_VALUE} as value, sum(scans)::int as scans
+    from ${hourly} h group by grouping sets (${sets})
+  ), `;
+}
+
+const LINK_ORIGIN_ROWS = `
+  select scope_id, dimension, 'hour', hour, is_bot, value, scans, 0 from link_origin_hours
+  union all
+  select scope_id, dimension, 'day', date_trunc('day', hour, 'UTC'), is_bot, value, sum(scans)::int, 0
+  from link_origin_hours group by scope_id, dimension, date_trunc('day', hour, 'UTC'), is_bot, value`;
 
 /**
  * A link's day rows of every dimension but all scans (browser, OS, country, city, device type),
@@ -82,21 +135,25 @@ export const linkDaysFrom = (a: string) => `(${a}.link_days_from::timestamp at t
  */
 function rollupRows(hourly: string, prelude = '', rows: 'all' | 'per link' | 'account-wide' = 'all'): string {
   const { all, link } = ROLLUP_DIMENSIONS;
+  const origins = ORIGIN_DIMENSIONS.map((d) => `, ${ORIGIN_COLUMNS[d]}`);
   const dimensions = {
-    all: ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ', link_id'],
+    all: ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ...origins, ', link_id'],
     'per link': [', link_id'],
-    'account-wide': ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type'],
+    'account-wide': ['', ', browser_name', ', os_name', ', country_name', ', city', ', device_type', ...origins],
   }[rows];
   const sets = dimensions.map((d) => `(account_id, hour, is_bot${d})`).join(', ');
   // grouping() may only name columns of the grouping sets.
-  const dimension = rows === 'per link' ? String(link) : dimensionOf(rows === 'all' ? ` when grouping(link_id) = 0 then ${link}` : '');
+  const originCases = ORIGIN_DIMENSIONS.map((d) => ` when grouping(${ORIGIN_COLUMNS[d]}) = 0 then ${ROLLUP_DIMENSIONS[d]}`).join('');
+  const dimension =
+    rows === 'per link' ? String(link) : dimensionOf(`${originCases}${rows === 'all' ? ` when grouping(link_id) = 0 then ${link}` : ''}`);
+  const originValues = ORIGIN_DIMENSIONS.map((d) => `, ${ORIGIN_COLUMNS[d]}`).join('');
   const value =
     rows === 'per link'
       ? 'link_id::text'
-      : `coalesce(browser_name, os_name, country_name, city, device_type${rows === 'all' ? ', link_id::text' : ''}, '')`;
+      : `coalesce(browser_name, os_name, country_name, city, device_type${originValues}${rows === 'all' ? ', link_id::text' : ''}, '')`;
   const closedDays = `(select h.* from ${hourly} h join accounts a on a.id = h.account_id where h.hour < ${linkDaysFrom('a')})`;
   const accountRows = `
-  with ${prelude}account_hours as materialized (
+  with ${prelude}${rows === 'account-wide' ? '' : linkOriginHours(hourly)}account_hours as materialized (
     select account_id as scope_id, hour, is_bot, ${dimension} as dimension, ${value} as value,
       sum(scans)::int as scans, sum(account_visitors)::int as visitors
     from ${hourly} h
@@ -114,6 +171,7 @@ function rollupRows(hourly: string, prelude = '', rows: 'all' | 'per link' | 'ac
   union all
   select link_id, ${all}, 'hour', hour, is_bot, '', sum(scans)::int, sum(link_visitors)::int
   from ${hourly} h group by link_id, hour, is_bot
+  union all${LINK_ORIGIN_ROWS}
   union all${linkDimensionDays(closedDays)}`;
 }
 
@@ -129,8 +187,9 @@ inserted_hours as materialized (${hourlyRows('inserted')}),
 account_wide_rows as (${rollupRows('inserted_hours', '', 'account-wide')}),
 link_rollup as (
   insert into link_scan_hours as r (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, visitors)
-  select link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, scans, link_visitors
+  select link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type, sum(scans)::int, sum(link_visitors)::int
   from inserted_hours
+  group by link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type
   on conflict (link_id, hour, is_bot, browser_name, os_name, country_name, city, device_type)
   do update set scans = r.scans + excluded.scans, visitors = r.visitors + excluded.visitors
 ),

@@ -6,9 +6,10 @@
  * unknown source (docs/decisions/0428-qr-source-marker.md).
  */
 import type { ResolvedLink } from './resolve/resolved-link.js';
+import type { ScanOrigin } from '../scans/types.js';
+import { SOURCE_MARKER } from './source-marker.js';
 
-/** The query parameter a QR image's URL carries. One letter: it must not raise the QR version of a typical short URL. */
-export const SOURCE_MARKER = 'q';
+export { markedShortUrl, SOURCE_MARKER } from './source-marker.js';
 
 /** scans.source: a printed code, the link itself; null is unknown. */
 export const SCAN_SOURCES = ['qr', 'link'] as const;
@@ -16,11 +17,6 @@ export type ScanSource = (typeof SCAN_SOURCES)[number];
 
 /** The name analytics gives an unknown source. */
 export const UNKNOWN_SOURCE = 'unknown';
-
-/** The URL a QR image of the link encodes: its short URL with the source marker, and a placement's code when it has one. */
-export function markedShortUrl(shortUrl: string, placementCode?: string | null): string {
-  return placementCode ? `${shortUrl}?${SOURCE_MARKER}=${placementCode}` : `${shortUrl}?${SOURCE_MARKER}`;
-}
 
 export interface ScanAttribution {
   source: ScanSource | null;
@@ -36,6 +32,28 @@ export function attributionOf(link: Pick<ResolvedLink, 'unmarkedCodes' | 'placem
   const code = Array.isArray(marker) ? marker[0] : marker;
   const placementId = typeof code === 'string' && code !== '' ? (link.placements?.[code] ?? null) : null;
   return { source: 'qr', placementId };
+}
+
+/** The longest utm_campaign recorded; a longer one is cut. */
+const CAMPAIGN_MAX = 200;
+
+/** The utm_campaign the visitor is sent on with: the link's own, else the visitor's where the link merges its query. */
+function campaignOf(link: Pick<ResolvedLink, 'utm' | 'queryPolicy'>, query: Record<string, unknown>): string | null {
+  const own = link.utm?.campaign;
+  if (own) return own;
+  if (link.queryPolicy !== 'merge') return null;
+  const theirs = query.utm_campaign;
+  return typeof theirs === 'string' && theirs !== '' ? theirs.slice(0, CAMPAIGN_MAX) : null;
+}
+
+/** Everything a scan records about where it came from; the common scan (a code, no referrer, no campaign) costs two property reads. */
+export function scanOriginOf(
+  link: Pick<ResolvedLink, 'unmarkedCodes' | 'placements' | 'utm' | 'queryPolicy'>,
+  query: Record<string, unknown>,
+  referer: string | undefined,
+): ScanOrigin {
+  const { source, placementId } = attributionOf(link, query[SOURCE_MARKER]);
+  return { source, placementId, referrerHost: referrerHostOf(referer), utmCampaign: campaignOf(link, query) };
 }
 
 /** The longest host name DNS allows. */

@@ -2,7 +2,7 @@
  * The compact form of a batch of scans on the `scans` queue (see ScanBatchPayload): built scan
  * by scan on the redirect's hot path, read column-wise by the worker (ingest.ts).
  */
-import type { RecordedScan, ScanBatchPayload, ScanEvent, ScanVisitor, ScanVisitorTuple } from './types.js';
+import type { RecordedScan, ScanBatchPayload, ScanEvent, ScanOrigin, ScanOriginTuple, ScanVisitor, ScanVisitorTuple } from './types.js';
 
 /** Entries per scan in a batch's flat `scans` array: id, at, link index, visitor index. */
 export const FIELDS_PER_SCAN = 4;
@@ -24,11 +24,26 @@ function visitorTuple(v: Readonly<ScanVisitor>): ScanVisitorTuple {
   return [v.browserName, v.deviceType, v.deviceVendor, v.osName, v.countryName, v.region, v.city, v.isBot];
 }
 
+/** The origin of a scan that has none recorded: unknown source, no placement, referrer or campaign. */
+export const UNKNOWN_ORIGIN: Readonly<ScanOrigin> = Object.freeze({
+  source: null,
+  placementId: null,
+  referrerHost: null,
+  utmCampaign: null,
+});
+
+const originTuple = (o: Readonly<ScanOrigin>): ScanOriginTuple => [o.source, o.placementId, o.referrerHost, o.utmCampaign];
+
 export class ScanBatchBuilder {
-  private readonly payload: ScanBatchPayload = { links: [], visitors: [], scans: [], visitorKeys: [] };
+  private readonly payload: Required<ScanBatchPayload> = { links: [], visitors: [], scans: [], visitorKeys: [], origins: [], originOf: [] };
   private readonly linkIndex = new Map<string, number>();
   /** By identity: the redirect's visitors are interned (describeVisitor), so equal ones are the same object. */
   private readonly visitorIndex = new Map<Readonly<ScanVisitor>, number>();
+  /**
+   * By value: most scans share a handful of origins (a code, a code's placements, a referrer),
+   * and a scan's origin is made per request, so identity would find none alike.
+   */
+  private readonly originIndex = new Map<string, number>();
 
   get size(): number {
     return this.payload.scans.length / FIELDS_PER_SCAN;
@@ -48,6 +63,14 @@ export class ScanBatchBuilder {
     }
     this.payload.scans.push(scan.id, scan.at, link, visitor);
     this.payload.visitorKeys.push(scan.visitorKey);
+    const o = scan.origin;
+    const key = `${o.source} ${o.placementId} ${o.referrerHost} ${o.utmCampaign}`;
+    let origin = this.originIndex.get(key);
+    if (origin === undefined) {
+      origin = this.payload.origins.push(originTuple(o)) - 1;
+      this.originIndex.set(key, origin);
+    }
+    this.payload.originOf.push(origin);
   }
 
   toPayload(): ScanBatchPayload {
@@ -59,11 +82,11 @@ export class ScanBatchBuilder {
 export function encodeScanBatch(scans: Iterable<ScanEvent>): ScanBatchPayload {
   const builder = new ScanBatchBuilder();
   const visitors = new Map<string, ScanVisitor>();
-  for (const { id, linkId, accountId, at, visitorKey = null, ...fields } of scans) {
+  for (const { id, linkId, accountId, at, visitorKey = null, origin = UNKNOWN_ORIGIN, ...fields } of scans) {
     const key = JSON.stringify(visitorTuple(fields));
     let visitor = visitors.get(key);
     if (!visitor) visitors.set(key, (visitor = fields));
-    builder.add({ id, linkId, accountId, at, visitor, visitorKey });
+    builder.add({ id, linkId, accountId, at, visitor, visitorKey, origin });
   }
   return builder.toPayload();
 }
@@ -100,7 +123,14 @@ export function decodeScanBatch(payload: ScanBatchPayload): ScanEvent[] {
       city: v[6],
       isBot: v[7],
       visitorKey: visitorKeyOf(payload, i / FIELDS_PER_SCAN),
+      origin: originOf(payload, i / FIELDS_PER_SCAN),
     });
   }
   return scans;
+}
+
+/** The origin of the batch's `n`th scan as its batch carries it; unknown when it carries none. */
+function originOf(payload: ScanBatchPayload, n: number): ScanOrigin {
+  const o = payload.origins?.[payload.originOf?.[n] ?? -1];
+  return o ? { source: o[0], placementId: o[1], referrerHost: o[2], utmCampaign: o[3] } : UNKNOWN_ORIGIN;
 }

@@ -48,7 +48,8 @@ import {
 } from '../analytics/rollups.js';
 import { FIELDS_PER_SCAN, scanBatchSize, visitorKeyOf } from './batch.js';
 import type { Logger } from '#platform/logger.js';
-import type { ScanBatchPayload, ScanVisitorTuple } from './types.js';
+import type { ScanBatchPayload, ScanOriginTuple, ScanVisitorTuple } from './types.js';
+import { SCAN_SOURCES, UNKNOWN_SOURCE } from '../links/attribution.js';
 import { DELIVERIES_CHANNEL } from '../webhooks/events.js';
 
 export interface IngestResult {
@@ -111,9 +112,11 @@ webhook_scans as (
   insert into webhook_scan_queue (endpoint_id, scan)
   select e.id, json_build_object(
     'id', i.id, 'at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'link', l.slug,
-    'country', i.country_name, 'city', i.city, 'device', i.device_type, 'os', i.os_name, 'browser', i.browser_name, 'bot', i.is_bot)
+    'country', i.country_name, 'city', i.city, 'device', i.device_type, 'os', i.os_name, 'browser', i.browser_name, 'bot', i.is_bot,
+    'source', coalesce(i.source, '${UNKNOWN_SOURCE}'), 'placement', p.name, 'referrer', i.referrer_host, 'campaign', i.utm_campaign)
   from inserted i
   join locked l on l.id = i.link_id
+  left join link_placements p on p.id = i.placement_id
   join webhook_endpoints e on e.account_id = i.account_id and e.disabled_at is null and 'link.scanned' = any(e.events)
     and ((e.link_ids is null and e.folder_ids is null)
       or i.link_id = any(coalesce(e.link_ids, '{}'))
@@ -160,15 +163,21 @@ visitors as materialized (
   select (n - 1)::int as i, v->>0 as browser_name, v->>1 as device_type, v->>2 as device_vendor, v->>3 as os_name,
     v->>4 as country_name, v->>5 as region, v->>6 as city, (v->>7)::boolean as is_bot
   from json_array_elements($6::json) with ordinality as t(v, n)
+),
+origins as materialized (
+  select (n - 1)::int as i, o->>0 as source, (o->>1)::uuid as placement_id, o->>2 as referrer_host, o->>3 as utm_campaign
+  from json_array_elements($9::json) with ordinality as t(o, n)
 ),${LOCKED_LINKS},
 src as materialized (
   select s.id, bl.link_id, bl.account_id, to_timestamp(s.at / 1000.0) as created_at, s.visitor_key, s.first_on_account,
-    v.browser_name, v.device_type, v.device_vendor, v.os_name, v.country_name, v.region, v.city, v.is_bot
-  from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[], $7::text[], $8::boolean[])
-    as s(id, at, link, visitor, visitor_key, first_on_account)
+    v.browser_name, v.device_type, v.device_vendor, v.os_name, v.country_name, v.region, v.city, v.is_bot,
+    o.source, o.placement_id, o.referrer_host, o.utm_campaign
+  from unnest($1::uuid[], $2::float8[], $3::int[], $4::int[], $7::text[], $8::boolean[], $10::int[])
+    as s(id, at, link, visitor, visitor_key, first_on_account, origin)
   join batch_links bl on bl.i = s.link
   join locked l on l.id = bl.link_id and l.account_id = bl.account_id
   join visitors v on v.i = s.visitor
+  join origins o on o.i = s.origin
 ),
 -- A scan is its visitor's first of the UTC day on its link when it is the batch's earliest with
 -- that key and the key is not in scan_visitor_days yet. Checked by index look-ups per scan, not by
@@ -193,12 +202,15 @@ new_visits as (
   on conflict do nothing
 ),
 inserted as (
-  insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot, visitor_firsts)
+  insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot, visitor_firsts,
+    source, placement_id, referrer_host, utm_campaign)
   select id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot,
-    (case when first_on_link then ${FIRST_ON_LINK} else 0 end) + (case when first_on_account then ${FIRST_ON_ACCOUNT} else 0 end)
+    (case when first_on_link then ${FIRST_ON_LINK} else 0 end) + (case when first_on_account then ${FIRST_ON_ACCOUNT} else 0 end),
+    source, placement_id, referrer_host, utm_campaign
   from marked
   on conflict (id, created_at) do nothing
-  returning id, link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts
+  returning id, link_id, account_id, created_at, browser_name, device_type, os_name, country_name, city, is_bot, visitor_firsts,
+    source, placement_id, referrer_host, utm_campaign
 ),${ADD_INSERTED_TO_ROLLUPS},${webhooks ? `${QUEUE_FOR_WEBHOOKS},` : ''}
 counts as (
   select link_id, count(*)::int as scans, count(*) filter (where not is_bot)::int as humans,
@@ -231,6 +243,25 @@ function isVisitor(value: unknown): value is ScanVisitorTuple {
   return Array.isArray(value) && value.length === 8 && value.slice(0, 7).every(isText) && typeof value[7] === 'boolean';
 }
 
+const SOURCES: ReadonlySet<unknown> = new Set([null, ...SCAN_SOURCES]);
+/** Text of at most `max` characters, or null. */
+const isShortText = (value: unknown, max: number) => value === null || (typeof value === 'string' && value.length <= max);
+
+/** An origin as the redirect makes them (domain/links/attribution.ts); anything else is read as unknown, never refused. */
+function isOrigin(value: unknown): value is ScanOriginTuple {
+  return (
+    Array.isArray(value) &&
+    value.length === 4 &&
+    SOURCES.has(value[0]) &&
+    (value[1] === null || isUuid(value[1])) &&
+    isShortText(value[2], 253) &&
+    isShortText(value[3], 200)
+  );
+}
+
+/** The origin every statement has at index 0: what a scan without one (an older redirect's batch) is. */
+const NO_ORIGIN: ScanOriginTuple = [null, null, null, null];
+
 /**
  * Batches as one statement's columns: the scans as parallel arrays (id, time, link index,
  * visitor index, visitor key: null for scans without one), the links and visitors once each. Postgres reads arrays of UUIDs and numbers
@@ -245,16 +276,21 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
   const linkOf: number[] = [];
   const visitorOf: number[] = [];
   const visitorKeys: Array<string | null> = [];
+  const originOf: number[] = [];
   const links: Array<[string, string]> = [];
   const visitors: ScanVisitorTuple[] = [];
+  const origins: ScanOriginTuple[] = [NO_ORIGIN];
   let malformed = 0;
   for (const batch of batches) {
     const batchLinks: unknown[] = Array.isArray(batch?.links) ? batch.links : [];
     const batchVisitors: unknown[] = Array.isArray(batch?.visitors) ? batch.visitors : [];
+    const batchOrigins: unknown[] = Array.isArray(batch?.origins) ? batch.origins : [];
+    const batchOriginOf: unknown[] = Array.isArray(batch?.originOf) ? batch.originOf : [];
     const flat: unknown[] = Array.isArray(batch?.scans) ? batch.scans : [];
     // Where each of the batch's links and visitors sits in the statement's; -1 if malformed.
     const linkIndex = batchLinks.map((l) => (Array.isArray(l) && isUuid(l[0]) && isUuid(l[1]) ? links.push([l[0], l[1]]) - 1 : -1));
     const visitorIndex = batchVisitors.map((v) => (isVisitor(v) ? visitors.push(v) - 1 : -1));
+    const originIndex = batchOrigins.map((o) => (isOrigin(o) ? origins.push(o) - 1 : 0));
     for (let i = 0; i + FIELDS_PER_SCAN <= flat.length; i += FIELDS_PER_SCAN) {
       const [id, at, link, visitor] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3]];
       const l = typeof link === 'number' ? (linkIndex[link] ?? -1) : -1;
@@ -268,11 +304,13 @@ export function statementColumns(batches: readonly ScanBatchPayload[]) {
       linkOf.push(l);
       visitorOf.push(v);
       visitorKeys.push(visitorKeyOf(batch, i / FIELDS_PER_SCAN));
+      const origin = batchOriginOf[i / FIELDS_PER_SCAN];
+      originOf.push(typeof origin === 'number' ? (originIndex[origin] ?? 0) : 0);
     }
     // An entry cut off at the end.
     if (flat.length % FIELDS_PER_SCAN !== 0) malformed++;
   }
-  return { ids, ats, linkOf, visitorOf, visitorKeys, links, visitors, malformed };
+  return { ids, ats, linkOf, visitorOf, visitorKeys, originOf, links, visitors, origins, malformed };
 }
 
 /** Postgres's array literal of values that need no quoting (validated UUIDs, numbers). */
@@ -376,6 +414,8 @@ async function writeColumns(
         JSON.stringify(columns.visitors),
         columns.visitorKeys,
         firsts,
+        JSON.stringify(columns.origins),
+        arrayLiteral(columns.originOf),
       ],
     });
     const { inserted, links: changed, account_wide_rows: shared, webhook_scans: queued } = rows[0]!;
@@ -422,7 +462,18 @@ export function partitionColumns(columns: StatementColumns, partitions: number):
     const partition = partOfLink[link]!;
     let part = parts.get(partition);
     if (!part) {
-      const empty = { ids: [], ats: [], linkOf: [], visitorOf: [], visitorKeys: [], links: [], visitors: columns.visitors, malformed: 0 };
+      const empty = {
+        ids: [],
+        ats: [],
+        linkOf: [],
+        visitorOf: [],
+        visitorKeys: [],
+        originOf: [],
+        links: [],
+        visitors: columns.visitors,
+        origins: columns.origins,
+        malformed: 0,
+      };
       parts.set(partition, (part = { columns: empty, linkIndex: new Map() }));
     }
     let local = part.linkIndex.get(link);
@@ -432,6 +483,7 @@ export function partitionColumns(columns: StatementColumns, partitions: number):
     part.columns.linkOf.push(local);
     part.columns.visitorOf.push(columns.visitorOf[i]!);
     part.columns.visitorKeys.push(columns.visitorKeys[i]!);
+    part.columns.originOf.push(columns.originOf[i]!);
   }
   return [...parts].map(([partition, part]) => ({ partition, columns: part.columns }));
 }

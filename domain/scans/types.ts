@@ -46,7 +46,21 @@ export interface RecordedScan {
    * under the UTC day's salt, 22 characters; null for a scan that has none.
    */
   visitorKey: string | null;
+  /** Where it came from (domain/links/attribution.ts): interned like the visitor, so a batch carries each once. */
+  origin: Readonly<ScanOrigin>;
 }
+
+/** Where a scan came from: its source and placement (the QR marker), the referrer's host and the campaign. */
+export interface ScanOrigin {
+  /** 'qr', 'link', or null: unknown. */
+  source: string | null;
+  placementId: string | null;
+  referrerHost: string | null;
+  utmCampaign: string | null;
+}
+
+/** The origin fields of a scan, in the order a batch carries them. */
+export type ScanOriginTuple = [source: string | null, placementId: string | null, referrerHost: string | null, utmCampaign: string | null];
 
 /** A scan as the worker ingests it: a batch's entry with its link and visitor spelled out. */
 export interface ScanEvent {
@@ -66,6 +80,8 @@ export interface ScanEvent {
   isBot: boolean;
   /** The unique-visitor key; null (or left out) when the scan has none. */
   visitorKey?: string | null;
+  /** Where it came from; left out: unknown, of no placement, referrer or campaign. */
+  origin?: ScanOrigin;
 }
 
 /** The visitor fields of a scan, in the order a batch carries them. */
@@ -95,4 +111,8 @@ export interface ScanBatchPayload {
   scans: Array<string | number>;
   /** The visitor key of each scan, in the order of `scans` (null for none). */
   visitorKeys: Array<string | null>;
+  /** The batch's distinct origins. Absent in batches of redirects older than attribution: their scans are of unknown origin. */
+  origins?: ScanOriginTuple[];
+  /** Each scan's index in `origins`, in the order of `scans`. */
+  originOf?: number[];
 }

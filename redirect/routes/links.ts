@@ -38,11 +38,14 @@ import { linkPageUrls } from '../pages/common/file-urls.js';
 import { NOT_FOUND_PAGE, notFoundResponder } from '../not-found.js';
 import type { ScanPath } from '../scan-path.js';
 import { PreviewsBusyError } from '../menu-preview.js';
-import type { Visitor } from '#domain/scans/types.js';
+import type { ScanOrigin, Visitor } from '#domain/scans/types.js';
+import { scanOriginOf } from '#domain/links/attribution.js';
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 /** A scan: `preview` names a menu preview (menu-preview.ts). */
 type ScanRequest = FastifyRequest<{ Params: { slug: string }; Querystring: { preview?: unknown } }>;
+/** A scan's query: the QR marker (domain/links/attribution.ts) and whatever else the visitor brought. */
+type ScanQuery = Record<string, unknown>;
 
 /** The longest password the API accepts; anything longer cannot match, so bcrypt is not asked. */
 const PASSWORD_MAX = 32;
@@ -239,12 +242,13 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     answer: string | EncodedPage,
   ) {
     const visitorKey = scanPath.visitorKeys.keyOf(request.ip, request.headers['user-agent'], now);
-    if (!link.scanLimitActive) return recordAndSend(reply, link, visitor, visitorKey, now, answer);
+    const origin = scanOriginOf(link, request.query as ScanQuery, request.headers.referer);
+    if (!link.scanLimitActive) return recordAndSend(reply, link, visitor, visitorKey, origin, now, answer);
     return scanLimiter.take(link, !visitor.isBot, visitorKey, now).then(
       (taken) =>
         taken === 'limit_reached'
           ? sendPage(reply, limitReachedPage(request, link))
-          : recordAndSend(reply, link, visitor, visitorKey, now, answer),
+          : recordAndSend(reply, link, visitor, visitorKey, origin, now, answer),
       // Without Redis the limit cannot be kept exact; "try again" is better than a scan past it.
       () => sendPage(reply, renderServiceUnavailablePage(request.headers['accept-language'])),
     );
@@ -272,6 +276,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     link: ResolvedLink,
     visitor: Readonly<Visitor>,
     visitorKey: string,
+    origin: ScanOrigin,
     now: number,
     answer: string | EncodedPage,
   ) {
@@ -283,7 +288,7 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
       const sent = send();
       if (sent instanceof Promise) sent.catch((err: unknown) => reply.send(err as Error));
     };
-    const scan = { id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey };
+    const scan = { id: newScanId(now), linkId: link.id, accountId: link.accountId, at: now, visitor, visitorKey, origin };
     return scanPath.recordScan(scan, sendWritten) ? reply : send();
   }
 

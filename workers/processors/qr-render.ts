@@ -6,6 +6,7 @@
  * it for GET /jobs/:jobId/download (domain/jobs/files.ts). `writeQrZip` is the ZIP builder, shared
  * with bulk generation's render phase.
  */
+import { markedShortUrl } from '#domain/links/attribution.js';
 import { and, eq, inArray } from 'drizzle-orm';
 import { domains, links } from '#domain/schema.js';
 import type { AppContext } from '#infra/context.js';
@@ -84,7 +85,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
     if (storeFailed) break;
     const renders = batch.links.flatMap((link) =>
       QR_FORMATS.map((format) => () => {
-        const data = linkShortUrl(ctx.config, link.host, link.slug);
+        const data = markedShortUrl(linkShortUrl(ctx.config, link.host, link.slug));
         const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format });
         const render = input.fillCache ? renderQrCached(ctx, plan) : renderQr(ctx, plan);
         return render.then((r) => ({ name: `${link.entryName}.${format}`, body: r.body }));

@@ -16,12 +16,15 @@ import {
   type RankedDimension,
 } from '#domain/analytics/analytics.js';
 import { linkDailyScans } from '#domain/analytics/link-days.js';
+import { originAnalytics } from '#domain/analytics/origins.js';
+import type { OriginDimension } from '#domain/analytics/rollups.js';
 import {
   activityResponse,
   analyticsQuerySchema,
   generalResponse,
   linkDaysQuerySchema,
   linkDaysResponse,
+  originResponse,
   qrCodeResponse,
   rankedResponse,
   timeResponse,
@@ -40,6 +43,17 @@ const RANKED: Array<[RankedDimension, string]> = [
   ['region', 'Scans by city'],
   ['browser', 'Scans by browser'],
   ['device', 'Scans by device type (mobile, tablet, desktop, …)'],
+];
+
+/** Additions: where the scans came from (domain/analytics/origins.ts). */
+const ORIGINS: Array<[OriginDimension, string]> = [
+  [
+    'source',
+    'An addition: scans by source: `qr` (a printed code), `link` (the short link itself), `unknown` (codes printed before sources were told apart)',
+  ],
+  ['placement', "An addition: scans by the placement whose code was scanned (`(none)`: the link's plain code, or the link itself)"],
+  ['referrer', "An addition: scans by the referring site's host (`(direct)`: none, as for most printed codes)"],
+  ['campaign', "An addition: scans by utm_campaign (the link's own, or the visitor's where the link passes its query on; `(none)`: none)"],
 ];
 
 export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
@@ -93,6 +107,19 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
           response: { 200: rankedResponse },
         },
         handler: async (request) => rankedAnalytics(db, scopeOf(request), request.query, dimension),
+      });
+    }
+    for (const [dimension, summary] of ORIGINS) {
+      app.get(`/${dimension}`, {
+        config,
+        schema: {
+          tags,
+          summary: `${summary}${of}, most first`,
+          ...params,
+          querystring: analyticsQuerySchema,
+          response: { 200: originResponse },
+        },
+        handler: async (request) => originAnalytics(db, scopeOf(request), request.query, dimension),
       });
     }
     if (!perLink) {

@@ -152,6 +152,35 @@ export const rankedResponse = z
     },
   });
 
+/** Where scans came from (additions): ranked rows; placement rows also name the placement, and account-wide its link. */
+export const originResponse = z
+  .object({
+    data: z.array(
+      rankedRow.extend({
+        name: z.string().meta({
+          description:
+            'The value: qr, link or unknown (source); the placement name; the referring host; the campaign. `(none)` / `(direct)` for scans without one',
+        }),
+        placementId: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({ description: 'Placement rows: the placement id; null for scans of no placement' }),
+        dynamicLinkId: z.string().optional().meta({ description: "Account-wide placement rows: the placement's link" }),
+        linkName: z.string().optional().meta({ description: "Account-wide placement rows: the link's name" }),
+      }),
+    ),
+  })
+  .meta({
+    example: {
+      data: [
+        { number: 1, name: 'qr', scans: 42, percentage: '70.00' },
+        { number: 2, name: 'link', scans: 12, percentage: '20.00' },
+        { number: 3, name: 'unknown', scans: 6, percentage: '10.00' },
+      ],
+    },
+  });
+
 /** qr-code's rows also carry the link's slug, so a client can open that link's own analytics. */
 export const qrCodeResponse = z
   .object({

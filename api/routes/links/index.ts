@@ -31,6 +31,9 @@ import {
 } from './schemas.js';
 import { linkView } from './view.js';
 import { shortUrlOfLink } from '#domain/links/link-domains.js';
+import { markedShortUrl } from '#domain/links/attribution.js';
+import { findPlacement } from '#domain/placements/placements.js';
+import placementRoutes from './placements.js';
 import type { LinkScope } from '#domain/links/scope.js';
 import { listAuditEvents } from '#domain/audit/events.js';
 import { historyQuerySchema } from '../audit-events/schemas.js';
@@ -51,6 +54,7 @@ const CLIENT_FOLDERS =
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   await app.register(analyticsRoutes(true), { prefix: '/:id/analytics' });
+  await app.register(placementRoutes, { prefix: '/:id/placements' });
 
   app.get('', {
     config: { auth: { scope: 'links.read' } },
@@ -116,16 +120,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary: "The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)",
+      description:
+        'The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect ' +
+        'records and strips: scans of the code are told from clicks on the link (an addition).',
       params: slugParams,
-      querystring: qrImageQuery,
+      querystring: qrImageQuery.extend({
+        placement: z.string().optional().meta({ description: "An addition: one of the link's placements (its id): that placement's code" }),
+      }),
     },
     handler: async (request, reply) => {
       const link = await findLinkRow(ctx.db, request.principal, request.params.id);
+      const placement = request.query.placement === undefined ? null : await findPlacement(ctx, link.id, request.query.placement);
       return sendQr(ctx, request, reply, {
         accountId: link.accountId,
         owner: `link-${link.id}`,
         options: link.qrOptions,
-        data: await shortUrlOfLink(ctx.db, ctx.config, link),
+        data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
         format: request.query.format,
         size: request.query.size,
         pathPrefix: 'qr_options',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { markedShortUrl } from '#domain/links/attribution.js';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '#domain/templates/templates.js';
 import { checkStoredQrImage } from '#domain/qr/image-source.js';
@@ -44,7 +45,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         accountId: request.principal.accountId,
         owner: `template-${template.id}`,
         options: template.qrOptions,
-        data: shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG),
+        // Marked as a link's code is, so the preview is as dense as the codes it will make.
+        data: markedShortUrl(shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG)),
         format: request.query.format,
         size: request.query.size,
         pathPrefix: 'qr_options',

@@ -3,6 +3,7 @@
  * each, drawn in the browser; `#/templates/new` and `#/templates/<id>` edit one in the designer.
  * Loaded on demand (screens/index.ts), with the renderer, so the first screen stays small.
  */
+import { markedShortUrl } from '#domain/links/source-marker.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Me } from '../api/client.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
@@ -20,7 +21,8 @@ import { useTemplates, type Template } from './template-actions.js';
 
 /** What a template preview encodes, as the API's own template preview does: a short URL of a link's shape. */
 /** What a template's preview encodes: a short URL of the account's kind, as the API's template preview does. */
-const sampleData = (me: Me) => shortUrlOf(me.shortUrlBase, 'Preview');
+/** What a template's code encodes in the designer: a link's marked short URL, as the api's preview does. */
+const sampleData = (me: Me) => markedShortUrl(shortUrlOf(me.shortUrlBase, 'Preview'));
 
 export function Templates({ me, subpath }: { me: Me; subpath: string }) {
   const id = subpath.replace(/^\//, '');

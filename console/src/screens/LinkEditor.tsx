@@ -4,6 +4,7 @@
  * between the form and the API lives in links/link-form.ts; this screen loads, submits and places
  * the API's errors at their fields.
  */
+import { markedShortUrl } from '#domain/links/source-marker.js';
 import { scopeBlock } from '../access.js';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -365,13 +366,14 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
           <QrDesigner
             value={qr}
             onChange={setQr}
-            data={
+            // With the source marker, as every code the api renders: scans of it are told from clicks on the link.
+            data={markedShortUrl(
               link?.full_dynamic_url ??
-              shortUrlOf(
-                withDomain.domain === null ? me.shortUrlBase : baseOn(me.shortUrlBase, withDomain.domain),
-                (settings.slugOn && settings.slug.trim()) || 'preview',
-              )
-            }
+                shortUrlOf(
+                  withDomain.domain === null ? me.shortUrlBase : baseOn(me.shortUrlBase, withDomain.domain),
+                  (settings.slugOn && settings.slug.trim()) || 'preview',
+                ),
+            )}
             name={name || 'qr-code'}
             me={me}
             errors={errorsUnder(errors, 'qrCode')}

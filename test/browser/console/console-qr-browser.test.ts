@@ -231,7 +231,7 @@ describe.skipIf(!hasChromium)('console QR designer and templates', () => {
       const bytes = await readFile(await png.path());
       expect(pngSize(bytes)).toEqual({ width: 512, height: 512 });
       // A template encodes a short URL of the account's own kind, as the API's template preview does.
-      expect(decodePng(bytes)).toBe(`${api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/Preview`);
+      expect(decodePng(bytes)).toBe(`${api.ctx.config.SHORT_URL_BASE.replace(/\/+$/, '')}/Preview?q`);
 
       const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
       expect(svg.suggestedFilename()).toBe('menu-card-512.svg');

@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('the QR code of a link not saved yet', () => {
       await why.waitFor({ state: 'detached' });
       await page.getByLabel('Download size', { exact: true }).selectOption('512');
       const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
-      expect(decodePng(await readFile(await png.path()))).toBe(link.full_dynamic_url);
+      expect(decodePng(await readFile(await png.path()))).toBe(`${link.full_dynamic_url}?q`);
       // The one file handed over in the whole visit is the saved link's code.
       expect(downloads).toHaveLength(1);
       expect(downloads[0]).toBe(png);

@@ -43,6 +43,10 @@ interface ScanSeed {
   region?: string | null;
   city?: string | null;
   isBot?: boolean;
+  source?: string | null;
+  placementId?: string | null;
+  referrerHost?: string | null;
+  utmCampaign?: string | null;
 }
 
 /** RFC 4180: quoted cells may hold commas, CR, LF and doubled quotes; records end with CRLF. */
@@ -113,12 +117,19 @@ async function insertScans(accountId: string, scans: ScanSeed[]): Promise<void> 
     region: s.region === undefined ? 'Berlin' : s.region,
     city: s.city === undefined ? 'Berlin' : s.city,
     is_bot: s.isBot ?? false,
+    source: s.source ?? null,
+    placement_id: s.placementId ?? null,
+    referrer_host: s.referrerHost ?? null,
+    utm_campaign: s.utmCampaign ?? null,
   }));
   await api.ctx.database.pool.query(
-    `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot)
-     select id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot
+    `insert into scans (id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot,
+       source, placement_id, referrer_host, utm_campaign)
+     select id, link_id, account_id, created_at, browser_name, device_type, device_vendor, os_name, country_name, region, city, is_bot,
+       source, placement_id, referrer_host, utm_campaign
      from jsonb_to_recordset($1::jsonb) as x(id uuid, link_id uuid, account_id uuid, created_at timestamptz, browser_name text, device_type text,
-       device_vendor text, os_name text, country_name text, region text, city text, is_bot boolean)`,
+       device_vendor text, os_name text, country_name text, region text, city text, is_bot boolean,
+       source text, placement_id uuid, referrer_host text, utm_campaign text)`,
     [JSON.stringify(records)],
   );
 }
@@ -179,7 +190,8 @@ describe('the CSV encoders', () => {
       let run = 0;
       const scan = fc.record({
         link: fc.nat(1),
-        cells: fc.array(fc.option(hostileText, { nil: null }), { minLength: 7, maxLength: 7 }),
+        // The visitor facts, then the referrer host and campaign: every text a scan takes from a request.
+        cells: fc.array(fc.option(hostileText, { nil: null }), { minLength: 9, maxLength: 9 }),
       });
       await fc.assert(
         fc.asyncProperty(fc.array(hostileText, { minLength: 2, maxLength: 2 }), fc.array(scan, { maxLength: 6 }), async (slugs, scans) => {
@@ -207,6 +219,8 @@ describe('the CSV encoders', () => {
               countryName: cells[4],
               region: cells[5],
               city: cells[6],
+              referrerHost: cells[7],
+              utmCampaign: cells[8],
             })),
           );
           const rowOf = ({ link, cells }: (typeof scans)[number], i: number) => [
@@ -215,6 +229,9 @@ describe('the CSV encoders', () => {
             at(i).toISOString(),
             ...cells.slice(4, 7),
             HOST,
+            'unknown',
+            null,
+            ...cells.slice(7, 9),
           ];
           const window = { accountId: me.accountId, defaultHost: HOST, from: new Date(from), to: new Date(from + HOUR) };
           for (const [linkSlug, rows] of [
@@ -243,6 +260,7 @@ describe('the CSV file', () => {
 
   it('has the columns in order, rows in time order, created_at in ISO 8601 UTC, link_id the slug, missing values empty', async () => {
     const base = Date.now() - 2 * HOUR;
+    const placement = (await call(api.app, me.key, 'POST', `/api/v1/links/${link.slug}/placements`, { name: 'Table tent' })).json().data;
     await insertScans(me.accountId, [
       {
         linkId: link.id,
@@ -255,7 +273,19 @@ describe('the CSV file', () => {
         region: 'Île-de-France',
         city: 'Paris',
       },
-      { linkId: link.id, at: new Date(base), browserName: 'Safari', deviceVendor: 'Apple', city: null, region: null, countryName: null },
+      {
+        linkId: link.id,
+        at: new Date(base),
+        browserName: 'Safari',
+        deviceVendor: 'Apple',
+        city: null,
+        region: null,
+        countryName: null,
+        source: 'qr',
+        placementId: placement.id,
+        referrerHost: 'news.example',
+        utmCampaign: 'spring',
+      },
       { linkId: link.id, at: new Date(base + 1000), isBot: true, browserName: 'Googlebot' },
     ]);
     const res = await exportCall(me, link.slug);
@@ -267,8 +297,38 @@ describe('the CSV file', () => {
     expect(res.body.startsWith(`${HEADER}\r\n`)).toBe(true);
     expect(parseCsv(res.body)).toEqual([
       [...EXPORT_COLUMNS],
-      [link.slug, 'Safari', 'mobile', 'Apple', 'iOS', new Date(base).toISOString(), '', '', '', HOST],
-      [link.slug, 'Firefox', 'desktop', '', 'Linux', new Date(base + 2000).toISOString(), 'France', 'Île-de-France', 'Paris', HOST],
+      [
+        link.slug,
+        'Safari',
+        'mobile',
+        'Apple',
+        'iOS',
+        new Date(base).toISOString(),
+        '',
+        '',
+        '',
+        HOST,
+        'qr',
+        'Table tent',
+        'news.example',
+        'spring',
+      ],
+      [
+        link.slug,
+        'Firefox',
+        'desktop',
+        '',
+        'Linux',
+        new Date(base + 2000).toISOString(),
+        'France',
+        'Île-de-France',
+        'Paris',
+        HOST,
+        'unknown',
+        '',
+        '',
+        '',
+      ],
     ]);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
     // With includeBots (the dashboard's "Count bots too"), the bot's scan is a row as well.
@@ -763,6 +823,10 @@ describe('with the s3 storage driver', () => {
       'São Paulo',
       'São Paulo, "Centro"',
       HOST,
+      'unknown',
+      '',
+      '',
+      '',
     ]);
 
     const accepted = (await call(own.app, me.key, 'POST', '/api/v1/analytics/export', {}, { prefer: 'respond-async' })).json();
@@ -857,6 +921,10 @@ describe('a worker killed with SIGKILL mid-export', () => {
       'São Paulo',
       'São Paulo, "Centro"',
       HOST,
+      'unknown',
+      '',
+      '',
+      '',
     ]);
     // One object for the job, however many attempts wrote it.
     expect(await objectsOfJob()).toEqual([jobFileKey(me.accountId, jobId, (await jobOf()).result.fileName)]);

@@ -14,7 +14,7 @@ import { UNKNOWN_NAME } from '#domain/analytics/schemas.js';
 import { analyticsWindow } from '#domain/analytics/window.js';
 import { encodeScanBatch } from '#domain/scans/batch.js';
 import { ingestScanBatches } from '#domain/scans/ingest.js';
-import type { ScanEvent } from '#domain/scans/types.js';
+import type { ScanEvent, ScanOrigin } from '#domain/scans/types.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -24,6 +24,8 @@ const now = Date.now();
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham'];
 /** Zones whose offset is a whole hour: there activity and time are exact per local hour too. */
 const WHOLE_HOUR_ZONES = new Set(['UTC', 'Europe/Berlin', 'America/New_York']);
+/** Placement ids as scans carry them (no such rows: the rollups never look them up). */
+const PLACEMENTS = ['7b0a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d', '8c1b2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e'];
 const BROWSERS = ['Chrome', 'Mobile Safari', 'Firefox', '', null];
 const OSES = ['Android', 'iOS', 'Windows', null];
 const DEVICES = ['mobile', 'tablet', 'desktop', null];
@@ -80,6 +82,12 @@ const scanArb = fc.record({
   place: fc.constantFrom(...PLACES),
   // A visitor is its key; whether it is a bot follows from it, as isbot follows the user agent.
   visitor: fc.option(fc.nat(30), { nil: null }),
+  origin: fc.record({
+    source: fc.constantFrom('qr', 'link', null),
+    placementId: fc.constantFrom(null, ...PLACEMENTS),
+    referrerHost: fc.constantFrom(null, 'news.example', 'chat.example'),
+    utmCampaign: fc.constantFrom(null, 'spring', 'autumn'),
+  }),
 });
 
 function toEvent(s: {
@@ -90,6 +98,7 @@ function toEvent(s: {
   device: string | null;
   place: [string | null, string | null];
   visitor: number | null;
+  origin: ScanOrigin;
 }) {
   const pick = s.link % (ownerLinks.length + 1);
   const target = pick < ownerLinks.length ? ownerLinks[pick]! : otherLink;
@@ -108,6 +117,7 @@ function toEvent(s: {
     city: s.place[1],
     isBot: s.visitor !== null && s.visitor % 7 === 0,
     visitorKey: s.visitor === null ? null : `visitor-${s.visitor}`,
+    origin: s.origin,
   };
 }
 
@@ -149,6 +159,14 @@ async function rawWindow(query: string, timezone: string): Promise<[string, stri
 async function raw<T extends Record<string, unknown>>(text: string, values: unknown[]): Promise<T[]> {
   return (await api.ctx.database.pool.query<T>(text, values)).rows;
 }
+
+/** The origin endpoints and their raw counterparts (placements here have no rows: a placement row is named by its id). */
+const ORIGIN_COLUMNS = {
+  source: "coalesce(s.source, 'unknown')",
+  placement: "coalesce(s.placement_id::text, '(none)')",
+  referrer: "coalesce(s.referrer_host, '(direct)')",
+  campaign: "coalesce(s.utm_campaign, '(none)')",
+};
 
 describe('rollups equal the raw rows', () => {
   it('after random ingestion and retried batches, every endpoint per link and account-wide', async () => {
@@ -221,6 +239,18 @@ async function compare(w: WindowCase) {
         answer.map((r) => [r.name, r.scans]),
         `${scope.path}/${endpoint} ${query}`,
       ).toEqual(expected.map((r) => [r.name, r.scans]));
+    }
+    // Where scans came from: a link's rows of these are its own hour and day rows, not link_scan_hours.
+    for (const [endpoint, column] of Object.entries(ORIGIN_COLUMNS)) {
+      const expected = await raw<{ name: string; scans: number }>(
+        `select ${column} as name, count(*)::int as scans ${inWindow} ${bots} group by 1`,
+        params,
+      );
+      const answer = (await get(`${scope.path}/${endpoint}?${query}`)).data as Array<{ name: string; scans: number }>;
+      const sorted = (rows: Array<[string, number]>) => rows.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      expect(sorted(answer.map((r) => [r.name, r.scans])), `${scope.path}/${endpoint} ${query}`).toEqual(
+        sorted(expected.map((r) => [r.name, r.scans])),
+      );
     }
     if (scope.path === '/analytics') {
       const expected = await raw<{ name: string; scans: number }>(

@@ -38,7 +38,7 @@ const qr = (acct: TestAccount, id: string, query = '', headers: Record<string, s
  * Whether a styled code scans to a link's short URL. Styling (classy dots, gradients, logos) puts
  * about one slug in a hundred past jsQR alone, so it counts as read when either decoder reads it.
  */
-const scansToLink = async (png: Buffer, id: string) => (await decodesAll([png], `${SHORT}/${id}`))[0];
+const scansToLink = async (png: Buffer, id: string) => (await decodesAll([png], `${SHORT}/${id}?q`))[0];
 
 describe('GET /links/:id/qr', () => {
   it('answers a PNG (the default) that scans to the short URL', async () => {
@@ -47,7 +47,7 @@ describe('GET /links/:id/qr', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(pngSize(res.rawPayload)).toEqual({ width: 300, height: 300 });
-    expect(decodePng(res.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng(res.rawPayload)).toBe(`${SHORT}/${id}?q`);
   });
 
   it('answers an SVG with format=svg', async () => {
@@ -62,7 +62,7 @@ describe('GET /links/:id/qr', () => {
     const id = await newLink(me);
     const res = await qr(me, id, '?size=512');
     expect(pngSize(res.rawPayload)).toEqual({ width: 512, height: 512 });
-    expect(decodePng(res.rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng(res.rawPayload)).toBe(`${SHORT}/${id}?q`);
   });
 
   it('renders the stored styling (a gradient, classy dots, error level H) and still scans', async () => {
@@ -239,7 +239,7 @@ describe('GET /templates/:id/preview', () => {
     const png = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview`);
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
-    expect(decodePng(png.rawPayload)).toBe(`${SHORT}/Preview`);
+    expect(decodePng(png.rawPayload)).toBe(`${SHORT}/Preview?q`);
     const svg = await call(api.app, me.key, 'GET', `/api/v1/templates/${tpl.id}/preview?format=svg&size=256`);
     expect(svg.headers['content-type']).toBe('image/svg+xml');
     expect(svg.body).toContain('<svg');
@@ -326,7 +326,7 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     // PNGs are deflated already and go in stored; SVG text is deflated.
     for (const [name, method] of await zipMethods(zip)) expect([name, method]).toEqual([name, name.endsWith('.png') ? 0 : 8]);
     for (const s of slugs) {
-      expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
+      expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}?q`);
       expect(entries.get(`${s}.svg`)!.toString()).toContain('<svg');
     }
     // The renders also filled the cache GET /links/:id/qr reads.
@@ -378,7 +378,7 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     expect(job.result?.count).toBe(6);
     const entries = await unzip(await storedZip(job.result!.zipKey));
     expect([...entries.keys()].sort()).toEqual(slugs.flatMap((s) => [`${s}.png`, `${s}.svg`]).sort());
-    for (const s of slugs) expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}`);
+    for (const s of slugs) expect(decodePng(entries.get(`${s}.png`)!)).toBe(`${SHORT}/${s}?q`);
     const { logs } = await queues['qr-render'].getJobLogs(jobId);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatch(/^paused \d+ ms in all while scans were arriving/);
@@ -426,6 +426,6 @@ describe('options that can never encode the short URL are refused when written',
 
   it('a typeNumber large enough is fine', async () => {
     const id = await newLink(me, { qrOptions: { qrOptions: { typeNumber: 6, errorCorrectionLevel: 'M' } } });
-    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}`);
+    expect(decodePng((await qr(me, id)).rawPayload)).toBe(`${SHORT}/${id}?q`);
   });
 });

@@ -93,6 +93,9 @@ async function storedScans(linkIds: string[]): Promise<number> {
   return rows[0]!.n;
 }
 
+/** A placement id as a batch carries it (scans have no foreign key to placements). */
+const PLACEMENT = '7b0a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
+
 describe('ingestScanBatches', () => {
   it('writes every field of each scan and moves its link counters; bots count in scan_count only', async () => {
     const [a, b] = await makeLinks(2);
@@ -105,6 +108,7 @@ describe('ingestScanBatches', () => {
         countryName: null,
         region: null,
         city: null,
+        origin: { source: 'qr', placementId: PLACEMENT, referrerHost: 'news.example', utmCampaign: 'spring' },
       }),
       scan(a!),
       scan(a!, { isBot: true, browserName: null, deviceType: null, deviceVendor: null, osName: null }),
@@ -127,7 +131,16 @@ describe('ingestScanBatches', () => {
       city: null,
       is_bot: false,
       visitor_firsts: 0,
+      source: 'qr',
+      placement_id: PLACEMENT,
+      referrer_host: 'news.example',
+      utm_campaign: 'spring',
     });
+    // A scan of no recorded origin (as an older redirect's batch carries none) is of unknown source.
+    const { rows: plain } = await database.pool.query('select source, placement_id, referrer_host, utm_campaign from scans where id = $1', [
+      batch[1]!.id,
+    ]);
+    expect(plain[0]).toEqual({ source: null, placement_id: null, referrer_host: null, utm_campaign: null });
     expect(await counters([a!, b!])).toEqual({
       [a!]: { total: 3, humans: 2, last: batch[2]!.at },
       [b!]: { total: 1, humans: 1, last: batch[3]!.at },

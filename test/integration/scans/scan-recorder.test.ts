@@ -4,6 +4,7 @@
  * that resets every connection), stay within their bound, and outlive a shutdown during an
  * outage through the spool file.
  */
+import { UNKNOWN_ORIGIN } from '#domain/scans/batch.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -110,6 +111,7 @@ function scan(): RecordedScan {
     at: Date.now(),
     visitor: VISITOR,
     visitorKey: randomBytes(16).toString('base64url'),
+    origin: UNKNOWN_ORIGIN,
   };
 }
 

@@ -5,6 +5,7 @@
  * that keep their keys while Redis is unreachable (played by a TCP proxy that resets every
  * connection).
  */
+import { UNKNOWN_ORIGIN } from '#domain/scans/batch.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -275,7 +276,15 @@ describe('VisitorKeys: the day salt in Redis', () => {
     });
     const scans = ['203.0.113.9', '203.0.113.10', '203.0.113.9'].map((address) => {
       const at = Date.now();
-      return { id: newScanId(at), linkId: randomUUID(), accountId: randomUUID(), at, visitor, visitorKey: keys.keyOf(address, IPHONE, at) };
+      return {
+        id: newScanId(at),
+        linkId: randomUUID(),
+        accountId: randomUUID(),
+        at,
+        visitor,
+        visitorKey: keys.keyOf(address, IPHONE, at),
+        origin: UNKNOWN_ORIGIN,
+      };
     });
     for (const scan of scans) void recordScan(recorder, scan);
     expect(recorder.stats()).toMatchObject({ buffered: 3, dropped: 0 });

@@ -56,6 +56,9 @@ async function hooked(acct: TestAccount, events: string[], extra: Record<string,
   return r;
 }
 
+/** Every scan here is of a printed code, with no placement, referrer or campaign. */
+const QR_SCAN = Object.freeze({ source: 'qr', placementId: null, referrerHost: null, utmCampaign: null });
+
 const VISITOR = Object.freeze({
   browserName: 'Safari',
   deviceType: 'mobile',
@@ -76,6 +79,7 @@ function scansOf(link: { id: string }, acct: TestAccount, n: number, start = Dat
     visitor: VISITOR,
     // A visitor of its own each (22 characters, as the redirect's keys).
     visitorKey: randomBytes(16).toString('base64url'),
+    origin: QR_SCAN,
   }));
 }
 
