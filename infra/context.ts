@@ -71,14 +71,24 @@ export function createStorageFromConfig(config: Config, logger?: Logger): Object
   return createStorage({ driver: 'fs', root: config.STORAGE_DIR });
 }
 
+/** The longest one shutdown step may take before the next is started anyway. */
+const SHUTDOWN_STEP_MS = 10_000;
+
 export async function closeContext(ctx: AppContext): Promise<void> {
-  // Each step is tried whatever the one before did; a failure is logged and the process still stops.
-  const step = (what: string) => (err: unknown) =>
-    ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `shutdown: ${what} failed`);
-  await ctx.qr.close().catch(step('closing the QR render threads'));
-  await closeQueues(ctx.queues).catch(step('closing the queues'));
-  await ctx.redis.quit().catch(() => ctx.redis.disconnect());
-  await ctx.database.close().catch(step('closing the Postgres pool'));
+  // Each step is tried whatever the one before did; a failure is logged and the process still
+  // stops. A step that hangs (a render thread stuck in a long render, a dependency that stopped
+  // answering) costs at most SHUTDOWN_STEP_MS, and is named in the log.
+  const step = async (what: string, close: () => Promise<unknown>) => {
+    const late = Symbol('late');
+    const outcome = await within(close(), SHUTDOWN_STEP_MS, late).catch((err: unknown) =>
+      ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `shutdown: ${what} failed`),
+    );
+    if (outcome === late) ctx.logger.warn(`shutdown: ${what} did not end within ${SHUTDOWN_STEP_MS / 1000} s; going on`);
+  };
+  await step('closing the QR render threads', () => ctx.qr.close());
+  await step('closing the queues', () => closeQueues(ctx.queues));
+  await step('closing Redis', () => ctx.redis.quit().catch(() => ctx.redis.disconnect()));
+  await step('closing the Postgres pool', () => ctx.database.close());
 }
 
 /** Readiness: each dependency answers within a second. */
