@@ -30,7 +30,9 @@ export interface ScanAttribution {
 export function attributionOf(link: Pick<ResolvedLink, 'unmarkedCodes' | 'placements'>, marker: unknown): ScanAttribution {
   if (marker === undefined) return { source: link.unmarkedCodes ? null : 'link', placementId: null };
   const code = Array.isArray(marker) ? marker[0] : marker;
-  const placementId = typeof code === 'string' && code !== '' ? (link.placements?.[code] ?? null) : null;
+  // Own names only: a code like `constructor` must not find an object's inherited member.
+  const placements = link.placements ?? {};
+  const placementId = typeof code === 'string' && Object.hasOwn(placements, code) ? placements[code]! : null;
   return { source: 'qr', placementId };
 }
 

@@ -114,8 +114,11 @@ describe('link.scanned', () => {
     // Full batches while they were full: at most one short batch per endpoint per time the queue ran dry.
     expect(batches.length).toBeLessThan(5_000 / 100 + 20);
     const sample = batches[0]!.scans[0]!;
-    expect(Object.keys(sample).sort()).toEqual(['at', 'bot', 'browser', 'city', 'country', 'device', 'id', 'link', 'os'].sort());
+    expect(Object.keys(sample).sort()).toEqual(
+      ['at', 'bot', 'browser', 'city', 'country', 'device', 'id', 'link', 'os', 'source', 'placement', 'referrer', 'campaign'].sort(),
+    );
     expect(sample).toMatchObject({ country: 'Portugal', city: 'Lisbon', device: 'mobile', os: 'iOS', browser: 'Safari', bot: false });
+    expect(sample).toMatchObject({ source: 'qr', placement: null, referrer: null, campaign: null });
     expect([link.slug, other.slug]).toContain(sample.link);
     // Every request verified under the endpoint's secret.
     expect(r.received.every((x) => x.verifiedBy.length === 1)).toBe(true);
