@@ -213,7 +213,9 @@ async function makeMix(db: Database, accountId: string, dir: string): Promise<Mi
   });
   const lines = Array.from({ length: MIX_REQUESTS }, () => {
     const userAgent = pick(MIX_USER_AGENTS);
-    return `/${pick(rows).slug}\t${pick(addresses)}\t${userAgent}\t${acceptEncodingOf(userAgent)}`;
+    // Most requests are printed codes (with the source marker); a fifth are the link itself.
+    const path = `/${pick(rows).slug}${random() < 0.8 ? '?q' : ''}`;
+    return `${path}\t${pick(addresses)}\t${userAgent}\t${acceptEncodingOf(userAgent)}`;
   });
   const file = join(dir, 'redirect-mix.tsv');
   await writeFile(file, `${lines.join('\n')}\n`);
@@ -346,7 +348,7 @@ export async function benchRedirect(): Promise<string> {
   // The single link as the mix sends its requests (wrk's script, a client address in
   // X-Forwarded-For): what the mix is compared with, so the script's own cost is on both sides.
   const singleFile = join(mixDir, 'single.tsv');
-  await writeFile(singleFile, `/${slug}\t73.0.0.1\t${USER_AGENT}\tgzip, deflate, br\n`);
+  await writeFile(singleFile, `/${slug}?q\t73.0.0.1\t${USER_AGENT}\tgzip, deflate, br\n`);
 
   const env = { DATABASE_URL, REDIS_URL, REDIS_NAMESPACE: PREFIX, MIGRATE_ON_START: 'false', LOG_LEVEL: 'warn' };
   const worker = startProcess('workers/server.ts', env);
@@ -389,11 +391,12 @@ export async function benchRedirect(): Promise<string> {
       unlogged,
       baseline,
       metered,
-      meteredUrl: `http://127.0.0.1:${meteredPort}/${slug}`,
-      ourUrl: `http://127.0.0.1:${redirectPort}/${slug}`,
+      // A printed code's request: the short URL with its source marker (domain/links/source-marker.ts).
+      meteredUrl: `http://127.0.0.1:${meteredPort}/${slug}?q`,
+      ourUrl: `http://127.0.0.1:${redirectPort}/${slug}?q`,
       ourOrigin: `http://127.0.0.1:${redirectPort}/`,
-      unloggedUrl: `http://127.0.0.1:${unloggedPort}/${slug}`,
-      baseUrl: `http://127.0.0.1:${basePort}/${slug}`,
+      unloggedUrl: `http://127.0.0.1:${unloggedPort}/${slug}?q`,
+      baseUrl: `http://127.0.0.1:${basePort}/${slug}?q`,
     };
   }
   let servers: Awaited<ReturnType<typeof startServers>> | null = null;

@@ -21,7 +21,7 @@ import { chooseLinkDomain, type LinkDomain } from '../links/link-domains.js';
 import { checkStoredQrImage } from '../qr/image-source.js';
 import { withQrDefaults, type QrOptions } from '../qr/options.js';
 import { assertEncodable } from '../qr/qr-images.js';
-import type { BulkGeneratePayload, BulkLink } from './job.js';
+import { BULK_PLACEMENT_CODE, type BulkGeneratePayload, type BulkLink } from './job.js';
 import { recordToLink, type BulkLinkRecord, type BulkRequest } from './schemas.js';
 import { assertLinkUsageWithinPlan } from '../links/usage.js';
 import { assertFolderReachable, type LinkScope } from '../links/scope.js';
@@ -89,6 +89,7 @@ export async function prepareBulkJob(
       folderId,
       qrStyle: style,
       domain,
+      placement: body.placement ?? null,
     },
     errors,
   };
@@ -153,6 +154,13 @@ export async function insertBulkLinks(
         returning id, slug, source_index`);
       for (const row of inserted.rows) made[row.source_index] = { id: row.id, dynamicLinkId: row.slug };
       pending = pending.filter((i) => made[i] === undefined);
+    }
+    if (payload.placement) {
+      // Each link's first placement, made with it: a retried job finds both or neither.
+      await tx.execute(sql`
+        insert into link_placements (account_id, link_id, name, code)
+        select ${accountId}::uuid, id, ${payload.placement}::text, ${BULK_PLACEMENT_CODE}::text
+        from unnest(${sql.param(made.map((m) => m!.id))}::uuid[]) as t(id)`);
     }
     await assertLinkUsageWithinPlan(tx, accountId, { links: total, dataBytes: 1 });
     return made as BulkLink[];

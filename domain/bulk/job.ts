@@ -12,7 +12,12 @@ export interface BulkGeneratePayload {
   qrStyle: QrOptions;
   /** The brand domain of every link; null or absent (a payload from before brand domains): the default domain. */
   domain?: LinkDomain | null;
+  /** A placement every link of the batch gets (its first, code BULK_PLACEMENT_CODE), whose code the ZIP's images carry; absent: none. */
+  placement?: string | null;
 }
+
+/** The code of a batch's placement: the first of each new link (domain/placements). */
+export const BULK_PLACEMENT_CODE = '1';
 
 export interface BulkLink {
   id: string;

@@ -71,4 +71,6 @@ export interface BulkRequest {
   qrOptions?: QrOptions | undefined;
   /** The domain of every link of the batch, as a link's `domain` (domain/links/link-domains.ts). */
   domain?: string | null | undefined;
+  /** A placement name every link of the batch gets (domain/placements), its code in the ZIP's images. */
+  placement?: string | null | undefined;
 }

@@ -14,7 +14,7 @@ import { AppError } from '#domain/errors.js';
 import { domains, links } from '#domain/schema.js';
 import { shortUrlBaseOf } from '#domain/links/link-addresses.js';
 import { bulkManifest, insertBulkLinks, zipEntryName } from '#domain/bulk/bulk.js';
-import type { BulkGeneratePayload, BulkGenerateResult } from '#domain/bulk/job.js';
+import { BULK_PLACEMENT_CODE, type BulkGeneratePayload, type BulkGenerateResult } from '#domain/bulk/job.js';
 import type { AppContext } from '#infra/context.js';
 import { jobDownloadUrl } from '#domain/jobs/files.js';
 import { BulkPacer } from '#domain/jobs/pacing.js';
@@ -59,6 +59,7 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
             host: r.host,
             qrOptions: r.qrOptions,
             entryName: zipEntryName(payload.records[r.index!]!.name, r.slug),
+            placementCode: payload.placement ? BULK_PLACEMENT_CODE : null,
           }));
           yield { size: to - from, links: batch };
         }

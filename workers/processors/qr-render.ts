@@ -39,6 +39,8 @@ export interface QrZipLink {
   host: string | null;
   qrOptions: Record<string, unknown>;
   entryName: string;
+  /** The code of the placement its image is of (`?q=<code>`); absent: the link's own code. */
+  placementCode?: string | null;
 }
 
 export interface QrZipInput {
@@ -85,7 +87,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
     if (storeFailed) break;
     const renders = batch.links.flatMap((link) =>
       QR_FORMATS.map((format) => () => {
-        const data = markedShortUrl(linkShortUrl(ctx.config, link.host, link.slug));
+        const data = markedShortUrl(linkShortUrl(ctx.config, link.host, link.slug), link.placementCode);
         const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format });
         const render = input.fillCache ? renderQrCached(ctx, plan) : renderQr(ctx, plan);
         return render.then((r) => ({ name: `${link.entryName}.${format}`, body: r.body }));

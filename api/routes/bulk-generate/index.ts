@@ -25,7 +25,7 @@ import { errorResponses } from '../../schemas.js';
 /** 1200 vCards with every field at its longest are ~4 MB of JSON; BODY_LIMIT_BYTES is for single links. */
 const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-const FORM_FIELDS = ['type', 'folderId', 'templateId', 'qrOptions', 'domain'] as const;
+const FORM_FIELDS = ['type', 'folderId', 'templateId', 'qrOptions', 'domain', 'placement'] as const;
 
 /** A form's fields and CSV file as the JSON body they stand for, with each record's row in the file. */
 async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<string, unknown>; rows?: number[] }> {
@@ -47,6 +47,7 @@ async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<strin
   if (fields.folderId) raw.folderId = fields.folderId;
   if (fields.templateId) raw.templateId = fields.templateId;
   if (fields.domain) raw.domain = fields.domain;
+  if (fields.placement) raw.placement = fields.placement;
   if (fields.qrOptions) {
     try {
       raw.qrOptions = JSON.parse(fields.qrOptions);

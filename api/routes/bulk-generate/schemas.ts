@@ -38,6 +38,18 @@ export const bulkBodySchema = z
         description:
           "An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain)",
       }),
+    placement: z
+      .string({ error: 'Must be a string or null' })
+      .trim()
+      .min(1, 'Name is required')
+      .max(100, 'Name must be at most 100 characters')
+      .regex(/^[^\p{Cc}]*$/u, 'Name must not contain control characters')
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'An addition: a placement every link of the batch gets (e.g. "Flyer A"); the ZIP\'s codes are that placement\'s (`?q=1`), so its scans are counted apart from other codes of the links',
+      }),
   })
   .superRefine(
     (body, ctx) => {

@@ -9217,6 +9217,8 @@ export interface paths {
                         };
                         /** @description An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain) */
                         domain?: string | null;
+                        /** @description An addition: a placement every link of the batch gets (e.g. "Flyer A"); the ZIP's codes are that placement's (`?q=1`), so its scans are counted apart from other codes of the links */
+                        placement?: string | null;
                     };
                     "multipart/form-data": {
                         /** @enum {string} */
@@ -9308,6 +9310,8 @@ export interface paths {
                         };
                         /** @description An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain) */
                         domain?: string | null;
+                        /** @description An addition: a placement every link of the batch gets (e.g. "Flyer A"); the ZIP's codes are that placement's (`?q=1`), so its scans are counted apart from other codes of the links */
+                        placement?: string | null;
                     };
                 };
             };

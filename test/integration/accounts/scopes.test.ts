@@ -13,6 +13,8 @@ import { apiRoutes, fillPath, routeName, type ApiRoute } from '../../support/rou
 // and analytics with their exports, account-wide and per link (no scope, as the API's authentication rules say; the account-wide
 // ones and usage ask at least a viewer, so not a client: docs/decisions/0412).
 // links-by-day: the links list's sparklines, an addition (decision 0378), read like the other analytics.
+// source, placement, referrer, campaign: where scans came from, additions (decision 0429).
+const ORIGINS = ['source', 'placement', 'referrer', 'campaign'];
 const ACCOUNT_ANALYTICS = [
   'general',
   'activity',
@@ -25,8 +27,9 @@ const ACCOUNT_ANALYTICS = [
   'domain',
   'links-by-day',
   'time',
+  ...ORIGINS,
 ].map((e) => `/api/v1/analytics/${e}`);
-const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time'].map(
+const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time', ...ORIGINS].map(
   (e) => `/api/v1/links/:id/analytics/${e}`,
 );
 const ANY_KEY_ROUTES = [

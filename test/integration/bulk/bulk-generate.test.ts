@@ -168,10 +168,10 @@ describe('the ZIP', () => {
         expect(row[2]).toBe(links[i].dynamicLinkId);
         expect(entries.has(row[4]!) && entries.has(row[5]!)).toBe(true);
       }
-      // A sample of the codes, spread over the batch, decodes to each link's short URL.
+      // A sample of the codes, spread over the batch, decodes to each link's short URL with the source marker.
       for (const i of [0, 1, 2, 299, 600, 901, BULK_MAX_RECORDS - 1]) {
         const row = manifest[i + 1]!;
-        expect(await decodesAll([entries.get(row[4]!)!], row[3]!), `code ${i}`).toEqual([true]);
+        expect(await decodesAll([entries.get(row[4]!)!], `${row[3]!}?q`), `code ${i}`).toEqual([true]);
       }
     },
   );
@@ -393,6 +393,25 @@ describe('folder and styling', () => {
       expect(link.folder_id).toBe(folder.id);
       expect(link.qr_options).toMatchObject({ dotsOptions: { color: '#cc0000', type: 'dots' }, width: 300 });
     }
+  });
+
+  it('a placement gives every link of the batch that placement, and the ZIP its codes', { timeout: 120_000 }, async () => {
+    const res = await bulk({ type: 'website', data: [RECORDS.website(1), RECORDS.website(2)], placement: 'Flyer A' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { jobId, links } = res.json();
+    expect((await finished(jobId)).state).toBe('completed');
+    for (const link of links) {
+      const placements = await call(api.app, me.key, 'GET', `/api/v1/links/${link.dynamicLinkId}/placements`);
+      expect(placements.json().data.map((p: { name: string; code: string }) => [p.name, p.code])).toEqual([['Flyer A', '1']]);
+    }
+    const download = await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}/download`);
+    const entries = await unzip(download.rawPayload);
+    const manifest = parse(entries.get('manifest.csv')!) as string[][];
+    for (const row of manifest.slice(1)) expect(await decodesAll([entries.get(row[4]!)!], `${row[3]!}?q=1`)).toEqual([true]);
+    // A control character in the name is refused, as a placement made alone refuses it.
+    expect((await bulk({ type: 'website', data: [RECORDS.website(3)], placement: 'Flyer\u0007' })).json().errors).toEqual([
+      { path: 'placement', message: 'Name must not contain control characters' },
+    ]);
   });
 
   it('qrOptions apply to every link', async () => {
