@@ -406,7 +406,7 @@ describe('folder and styling', () => {
     }
     const download = await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}/download`);
     const entries = await unzip(download.rawPayload);
-    const manifest = parse(entries.get('manifest.csv')!) as string[][];
+    const manifest: string[][] = parse(entries.get('manifest.csv')!);
     for (const row of manifest.slice(1)) expect(await decodesAll([entries.get(row[4]!)!], `${row[3]!}?q=1`)).toEqual([true]);
     // A control character in the name is refused, as a placement made alone refuses it.
     expect((await bulk({ type: 'website', data: [RECORDS.website(3)], placement: 'Flyer\u0007' })).json().errors).toEqual([
