@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   webhook_not_found: 404,
   delivery_not_found: 404,
   template_not_found: 404,
+  utm_template_not_found: 404,
   not_acceptable: 406,
   request_timeout: 408,
   conflict: 409,
@@ -71,6 +72,8 @@ export const ERROR_CODES = {
   domain_disabled: 409,
   domain_in_use: 409,
   webhook_limit_reached: 409,
+  utm_template_limit_reached: 409,
+  utm_template_name_taken: 409,
   payload_too_large: 413,
   file_too_large: 413,
   storage_quota_exceeded: 413,
@@ -169,6 +172,7 @@ const NOT_FOUND_CODES = {
   Webhook: 'webhook_not_found',
   Delivery: 'delivery_not_found',
   Template: 'template_not_found',
+  'UTM template': 'utm_template_not_found',
 } as const satisfies Record<string, ErrorCodeOf<404>>;
 
 /** A resource a 404 can name. */

@@ -1,6 +1,7 @@
 /** The bulk-generate job's contract: what the api queues and what the worker answers. */
 import type { QrOptions } from '../qr/options.js';
 import type { LinkDomain } from '../links/link-domains.js';
+import type { QueryPolicy, Utm } from '../links/utm-fields.js';
 import type { BulkLinkRecord, BulkType } from './schemas.js';
 
 /** What a bulk-generate job carries: the batch exactly as it will be stored. */
@@ -12,6 +13,9 @@ export interface BulkGeneratePayload {
   qrStyle: QrOptions;
   /** The brand domain of every link; null or absent (a payload from before brand domains): the default domain. */
   domain?: LinkDomain | null;
+  /** Every link's UTM parameters (null: none) and query policy; absent (a payload from before them): none, and drop. */
+  utm?: Utm | null;
+  queryPolicy?: QueryPolicy;
 }
 
 export interface BulkLink {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkRecordSchemas } from '#domain/bulk/schemas.js';
 import { fieldErrorListShape } from '#domain/errors.js';
 import { qrOptionsSchema } from '#domain/qr/options.js';
+import { linkUtmSchema, queryPolicySchema } from '#domain/links/schemas.js';
 
 const optionalId = (what: string) =>
   z
@@ -38,6 +39,10 @@ export const bulkBodySchema = z
         description:
           "An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain)",
       }),
+    utm: linkUtmSchema
+      .optional()
+      .meta({ description: "An addition: every link's UTM parameters, as a link's `utm` (website links send them)" }),
+    queryPolicy: queryPolicySchema.optional().meta({ description: "An addition: every link's query policy, as a link's `queryPolicy`" }),
   })
   .superRefine(
     (body, ctx) => {
