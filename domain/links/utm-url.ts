@@ -24,7 +24,7 @@ export function splitUrl(url: string): { base: string; pairs: string[]; hash: st
   return { base: rest.slice(0, queryAt), pairs: query === '' ? [] : query.split('&'), hash };
 }
 
-export function joinUrl(base: string, pairs: readonly string[], hash: string): string {
+function joinUrl(base: string, pairs: readonly string[], hash: string): string {
   return pairs.length === 0 ? base + hash : `${base}?${pairs.join('&')}${hash}`;
 }
 

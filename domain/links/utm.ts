@@ -8,7 +8,7 @@
  */
 import { SOURCE_MARKER } from './attribution.js';
 import type { QueryPolicy, Utm } from './utm-fields.js';
-import { encoded, joinUrl, pairName, splitUrl, utmParam, UTM_VALUE_MAX } from './utm-url.js';
+import { encoded, pairName, splitUrl, utmParam, UTM_VALUE_MAX } from './utm-url.js';
 
 /**
  * The longest Location a merge may make. Past it the visitor's query is left out: some browsers
@@ -29,6 +29,33 @@ function valuesOf(value: unknown): string[] {
   return [];
 }
 
+/** A destination as a merge needs it: up to its fragment, its fragment, and the names it has. */
+interface MergeBase {
+  head: string;
+  hasQuery: boolean;
+  hash: string;
+  own: ReadonlySet<string>;
+}
+
+/**
+ * Destinations read for a merge, so a scan only walks the visitor's query (reading the
+ * destination again took most of a merge's time). A few hundred links' destinations at most are
+ * scanned often; the map is emptied when full, which bounds its memory whatever is scanned.
+ */
+const mergeBases = new Map<string, MergeBase>();
+const MERGE_BASES_MAX = 1000;
+
+function mergeBaseOf(destination: string): MergeBase {
+  let found = mergeBases.get(destination);
+  if (found) return found;
+  const { base, pairs, hash } = splitUrl(destination);
+  const kept = pairs.filter((pair) => pair !== '');
+  found = { head: kept.length > 0 ? `${base}?${kept.join('&')}` : base, hasQuery: kept.length > 0, hash, own: new Set(kept.map(pairName)) };
+  if (mergeBases.size >= MERGE_BASES_MAX) mergeBases.clear();
+  mergeBases.set(destination, found);
+  return found;
+}
+
 /**
  * The destination with the visitor's query added: every parameter but the source marker (`q`,
  * the redirect's own) and those the destination already names (its own and the link's UTM win).
@@ -37,24 +64,24 @@ function valuesOf(value: unknown): string[] {
 export function withVisitorQuery(destination: string, query: Readonly<Record<string, unknown>>): string {
   const names = Object.keys(query);
   if (names.length === 0) return destination;
-  const { base, pairs, hash } = splitUrl(destination);
-  const own = new Set(pairs.map(pairName));
-  const added: string[] = [];
+  const merge = mergeBaseOf(destination);
+  let added = '';
   let length = destination.length;
   for (const name of names) {
-    if (name === SOURCE_MARKER || own.has(name)) continue;
+    if (name === SOURCE_MARKER || merge.own.has(name)) continue;
     const key = encoded(name);
     if (key === null) continue;
     for (const value of valuesOf(query[name])) {
       const text = encoded(value);
       if (text === null) continue;
-      const pair = `${key}=${text}`;
+      const pair = added === '' ? `${key}=${text}` : `&${key}=${text}`;
       length += pair.length + 1;
       if (length > MERGED_LOCATION_MAX) return destination;
-      added.push(pair);
+      added += pair;
     }
   }
-  return added.length === 0 ? destination : joinUrl(base, [...pairs.filter((pair) => pair !== ''), ...added], hash);
+  if (added === '') return destination;
+  return `${merge.head}${merge.hasQuery ? '&' : '?'}${added}${merge.hash}`;
 }
 
 // C0 and C1 controls and DEL: nothing a campaign name is made of.

@@ -36,6 +36,13 @@ describe('withVisitorQuery', () => {
     );
   });
 
+  it('opens a query where the destination has none, and answers alike when the destination comes again', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(withVisitorQuery('https://example.com/p#f', { a: '1', b: 'x y' })).toBe('https://example.com/p?a=1&b=x%20y#f');
+      expect(withVisitorQuery('https://example.com/p?&x=1&', { a: '1' })).toBe('https://example.com/p?x=1&a=1');
+    }
+  });
+
   it('is the destination itself for no query, or only q', () => {
     expect(withVisitorQuery(destination, {})).toBe(destination);
     expect(withVisitorQuery(destination, { q: '' })).toBe(destination);
