@@ -46,6 +46,7 @@ import sessionsOidcRoutes from './routes/sessions/oidc/index.js';
 import minimalLinksRoutes from './routes/minimal-links/index.js';
 import passwordResetsRoutes from './routes/password-resets/index.js';
 import templatesRoutes from './routes/templates/index.js';
+import utmTemplatesRoutes from './routes/utm-templates/index.js';
 import usageRoutes from './routes/usage/index.js';
 import usersRoutes from './routes/users/index.js';
 import { registerConsole } from './console.js';
@@ -161,6 +162,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
       await api.register(sessionsOidcRoutes, { prefix: '/sessions/oidc' });
       await api.register(usageRoutes, { prefix: '/usage' });
       await api.register(usersRoutes, { prefix: '/users' });
+      await api.register(utmTemplatesRoutes, { prefix: '/utm-templates' });
     },
     { prefix: API_PREFIX },
   );

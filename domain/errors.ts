@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   delivery_not_found: 404,
   template_not_found: 404,
   placement_not_found: 404,
+  utm_template_not_found: 404,
   not_acceptable: 406,
   request_timeout: 408,
   conflict: 409,
@@ -74,6 +75,8 @@ export const ERROR_CODES = {
   webhook_limit_reached: 409,
   placement_limit_reached: 409,
   placement_name_taken: 409,
+  utm_template_limit_reached: 409,
+  utm_template_name_taken: 409,
   payload_too_large: 413,
   file_too_large: 413,
   storage_quota_exceeded: 413,
@@ -173,6 +176,7 @@ const NOT_FOUND_CODES = {
   Delivery: 'delivery_not_found',
   Template: 'template_not_found',
   Placement: 'placement_not_found',
+  'UTM template': 'utm_template_not_found',
 } as const satisfies Record<string, ErrorCodeOf<404>>;
 
 /** A resource a 404 can name. */

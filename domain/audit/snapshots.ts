@@ -22,6 +22,7 @@ import {
   memberships,
   templates,
   users,
+  utmTemplates,
   webhookEndpoints,
 } from '../schema.js';
 import { isUuid } from '#platform/format/ids.js';
@@ -44,6 +45,7 @@ export const AUDIT_ENTITIES = [
   'domain',
   'webhook',
   'webhook_delivery',
+  'utm_template',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -90,6 +92,8 @@ async function linkSnapshot(db: Executor, accountId: string, ref: string): Promi
     scan_limit: l.scanLimit,
     password_protected: l.passwordProtectedActive,
     password_set: l.password !== null,
+    utm: flatValue(l.utm),
+    query_policy: l.queryPolicy,
   };
   for (const [key, value] of Object.entries(l.metaData ?? {})) {
     fields[`data.${key}`] = SECRET_NAME.test(key) ? (value === null || value === '' ? 'not set' : 'set') : flatValue(value);
@@ -143,6 +147,7 @@ const LOADERS: Partial<Record<AuditEntity, Loader>> = {
   // What a check saw changes every minute at first; the state it led to is what matters.
   domain: rowSnapshot(domains, ['observed', 'checkedAt']),
   template: rowSnapshot(templates, []),
+  utm_template: rowSnapshot(utmTemplates, []),
   // Never its secrets; its run of failures is the delivery log's business.
   webhook: rowSnapshot(webhookEndpoints, ['secret', 'previousSecret', 'consecutiveFailures', 'failingSince', 'lastSuccessAt']),
   api_key: rowSnapshot(apiKeys, ['keyHash', 'lastUsedAt']),

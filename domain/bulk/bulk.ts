@@ -25,6 +25,7 @@ import { BULK_PLACEMENT_CODE, type BulkGeneratePayload, type BulkLink } from './
 import { recordToLink, type BulkLinkRecord, type BulkRequest } from './schemas.js';
 import { assertLinkUsageWithinPlan } from '../links/usage.js';
 import { assertFolderReachable, type LinkScope } from '../links/scope.js';
+import { storedUtm } from '../links/schemas.js';
 
 /**
  * The checks a schema cannot make, on a request whose records are checked already: a client's
@@ -90,6 +91,8 @@ export async function prepareBulkJob(
       qrStyle: style,
       domain,
       placement: body.placement ?? null,
+      utm: storedUtm(body.utm ?? null),
+      queryPolicy: body.queryPolicy ?? 'drop',
     },
     errors,
   };
@@ -129,6 +132,7 @@ export async function insertBulkLinks(
   const base = `${shortUrlBaseOf(ctx.config, payload.domain?.hostname ?? null).replace(/\/+$/, '')}/`;
   // The defaults are applied once; each row's data (its short URL) is added in SQL.
   const style = JSON.stringify(withQrDefaults(payload.qrStyle, ''));
+  const utm = payload.utm ? JSON.stringify(payload.utm) : null;
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${jobId}, 0))`);
     const existing = await tx.execute<{ id: string; slug: string; source_index: number }>(
@@ -145,9 +149,10 @@ export async function insertBulkLinks(
       if (round > SLUG_ROUNDS) throw new Error('Could not draw free slugs for the batch');
       const slugs = drawSlugs(pending.length, taken);
       const inserted = await tx.execute<{ id: string; slug: string; source_index: number }>(sql`
-        insert into links (account_id, domain_id, slug, name, type, meta_data, qr_options, folder_id, source_job_id, source_index)
+        insert into links (account_id, domain_id, slug, name, type, meta_data, qr_options, folder_id, source_job_id, source_index, utm, query_policy)
         select ${accountId}::uuid, ${payload.domain?.id ?? null}::uuid, r.slug, r.name, ${payload.type}::text, r.data, ${style}::jsonb || jsonb_build_object('data', ${base}::text || r.slug),
-          (select f.id from folders f where f.id = ${payload.folderId}::uuid and f.account_id = ${accountId}::uuid), ${jobId}::uuid, r.idx
+          (select f.id from folders f where f.id = ${payload.folderId}::uuid and f.account_id = ${accountId}::uuid), ${jobId}::uuid, r.idx,
+          ${utm}::jsonb, ${payload.queryPolicy ?? 'drop'}::text
         from unnest(${sql.param(slugs)}::text[], ${sql.param(pending.map((i) => payload.records[i]!.name))}::text[],
           ${sql.param(pending.map((i) => JSON.stringify(payload.records[i]!.data)))}::jsonb[], ${sql.param(pending)}::int[]) as r(slug, name, data, idx)
         on conflict do nothing

@@ -1,6 +1,7 @@
 /** The bulk-generate job's contract: what the api queues and what the worker answers. */
 import type { QrOptions } from '../qr/options.js';
 import type { LinkDomain } from '../links/link-domains.js';
+import type { QueryPolicy, Utm } from '../links/utm-fields.js';
 import type { BulkLinkRecord, BulkType } from './schemas.js';
 
 /** What a bulk-generate job carries: the batch exactly as it will be stored. */
@@ -14,6 +15,9 @@ export interface BulkGeneratePayload {
   domain?: LinkDomain | null;
   /** A placement every link of the batch gets (its first, code BULK_PLACEMENT_CODE), whose code the ZIP's images carry; absent: none. */
   placement?: string | null;
+  /** Every link's UTM parameters (null: none) and query policy; absent (a payload from before them): none, and drop. */
+  utm?: Utm | null;
+  queryPolicy?: QueryPolicy;
 }
 
 /** The code of a batch's placement: the first of each new link (domain/placements). */

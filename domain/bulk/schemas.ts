@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { productDataSchema, smsDataSchema, vcardDataSchema, websiteDataSchema } from '../links/data/index.js';
 import { linkNameSchema } from '../links/schemas.js';
 import type { QrOptions } from '../qr/options.js';
+import type { QueryPolicy, Utm } from '../links/utm-fields.js';
 
 export const BULK_TYPES = ['website', 'product', 'sms', 'vcard'] as const;
 export type BulkType = (typeof BULK_TYPES)[number];
@@ -73,4 +74,7 @@ export interface BulkRequest {
   domain?: string | null | undefined;
   /** A placement name every link of the batch gets (domain/placements), its code in the ZIP's images. */
   placement?: string | null | undefined;
+  /** Every link's UTM parameters and query policy, as a link's (domain/links/schemas.ts). */
+  utm?: Utm | null | undefined;
+  queryPolicy?: QueryPolicy | undefined;
 }

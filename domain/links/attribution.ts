@@ -8,6 +8,7 @@
 import type { ResolvedLink } from './resolve/resolved-link.js';
 import type { ScanOrigin } from '../scans/types.js';
 import { SOURCE_MARKER } from './source-marker.js';
+import { campaignOf } from './utm.js';
 
 export { markedShortUrl, SOURCE_MARKER } from './source-marker.js';
 
@@ -34,18 +35,6 @@ export function attributionOf(link: Pick<ResolvedLink, 'unmarkedCodes' | 'placem
   const placements = link.placements ?? {};
   const placementId = typeof code === 'string' && Object.hasOwn(placements, code) ? placements[code]! : null;
   return { source: 'qr', placementId };
-}
-
-/** The longest utm_campaign recorded; a longer one is cut. */
-const CAMPAIGN_MAX = 200;
-
-/** The utm_campaign the visitor is sent on with: the link's own, else the visitor's where the link merges its query. */
-function campaignOf(link: Pick<ResolvedLink, 'utm' | 'queryPolicy'>, query: Record<string, unknown>): string | null {
-  const own = link.utm?.campaign;
-  if (own) return own;
-  if (link.queryPolicy !== 'merge') return null;
-  const theirs = query.utm_campaign;
-  return typeof theirs === 'string' && theirs !== '' ? theirs.slice(0, CAMPAIGN_MAX) : null;
 }
 
 /** Everything a scan records about where it came from; the common scan (a code, no referrer, no campaign) costs two property reads. */

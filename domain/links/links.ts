@@ -22,7 +22,8 @@ import { assertEncodable, deleteQrCache } from '../qr/qr-images.js';
 import { fileRefs, parseDateTimeInZone, withFileIds, type LinkType } from './data/index.js';
 import { landingImageProblems, withRelativeFileUrls } from './data/landing-images.js';
 import type { LinkConfigurations, LinkInput, LinkListQuery } from './schemas.js';
-import { scheduleEnd } from './schemas.js';
+import { scheduleEnd, storedUtm } from './schemas.js';
+import type { QueryPolicy, Utm } from './utm-fields.js';
 import { invalidateLinks } from './resolve/invalidation.js';
 import { pageStyleFileRefs, type PageStyle } from './page-style.js';
 import { generateSlug } from './slugs.js';
@@ -256,6 +257,8 @@ export async function createLink(ctx: LinkContext, who: Principal, body: LinkInp
         qrOptions: resolvedQr(body.qrOptions ?? {}, linkShortUrl(ctx.config, hostname, slug)),
         pageStyle: body.pageStyle ?? null,
         ...columns,
+        utm: storedUtm(body.utm ?? null),
+        queryPolicy: body.queryPolicy ?? 'drop',
         menu: extras.menu ?? null,
         createdBy: actorIdOf(who),
         updatedBy: actorIdOf(who),
@@ -502,6 +505,7 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
           qrOptions: resolvedQr(qrBase, linkShortUrl(ctx.config, nextDomain?.hostname ?? null, nextSlug)),
           pageStyle,
           ...columns,
+          ...attributionColumns(body),
           updatedBy: actorIdOf(who),
           updatedAt: new Date(),
         })
@@ -520,6 +524,48 @@ export async function updateLink(ctx: LinkContext, who: Principal, slug: string,
   }
   await invalidateLinks(ctx, [linkAddress(currentHost, current.slug), linkAddress(nextDomain?.hostname ?? null, row.slug)]);
   return withFiles(ctx.db, row);
+}
+
+/** What a link's UTM and query policy become: only what was given (an update leaves the rest as it is). */
+function attributionColumns(change: { utm?: Utm | null | undefined; queryPolicy?: QueryPolicy | undefined }) {
+  return {
+    ...(change.utm !== undefined && { utm: storedUtm(change.utm) }),
+    ...(change.queryPolicy !== undefined && { queryPolicy: change.queryPolicy }),
+  };
+}
+
+/** What PATCH changes of a link: its QR styling, its UTM parameters, its query policy; absent, each stays. */
+export interface LinkPatch {
+  qrCode?: QrOptions | undefined;
+  utm?: Utm | null | undefined;
+  queryPolicy?: QueryPolicy | undefined;
+}
+
+/**
+ * PATCH: any of new styling, UTM parameters and query policy. A change of where scans go drops
+ * the link's cached resolution; styling alone does not reach the redirect.
+ */
+export async function patchLink(ctx: LinkContext, who: Principal, slug: string, patch: LinkPatch): Promise<LinkRow> {
+  if (patch.utm === undefined && patch.queryPolicy === undefined) return updateLinkQr(ctx, who, slug, patch.qrCode ?? {});
+  const current = await findLinkRow(ctx.db, who, slug);
+  if (patch.qrCode) await checkStoredQrImage(ctx, who.accountId, patch.qrCode.image, { path: 'qrCode.image' });
+  const hostname = await domainNameOf(ctx.db, current);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(links)
+      .set({
+        ...(patch.qrCode && { qrOptions: resolvedQr(patch.qrCode, linkShortUrl(ctx.config, hostname, current.slug), 'qrCode') }),
+        ...attributionColumns(patch),
+        updatedBy: actorIdOf(who),
+        updatedAt: new Date(),
+      })
+      .where(eq(links.id, current.id))
+      .returning();
+    await recordLinkEvent(tx, ctx.config, 'link.updated', row!, hostname, 'edited');
+    return row!;
+  });
+  await invalidateLinks(ctx, [linkAddress(hostname, row.slug)]);
+  return row;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { PageStyle } from './page-style.js';
 import { isIanaTimezone, parseDateTimeInZone, type LinkType } from './data/index.js';
 import type { LinkStatus } from './status.js';
 import { CUSTOM_SLUG_PATTERN, isReservedSlug } from './slug-rules.js';
+import { QUERY_POLICIES, type QueryPolicy, type Utm } from './utm-fields.js';
+import { UTM_VALUE_MAX } from './utm-url.js';
 
 /** A link's display name, as every way of making links takes it. */
 export const linkNameSchema = z.string().trim().min(1, 'Name is required').max(255, 'Must be at most 255 characters');
@@ -71,6 +73,42 @@ export const linkConfigurationsSchema = z
 
 export type LinkConfigurations = z.infer<typeof linkConfigurationsSchema>;
 
+const utmValue = z
+  .string({ error: 'Must be a string' })
+  .trim()
+  .min(1, `Must be 1 to ${UTM_VALUE_MAX} characters`)
+  .max(UTM_VALUE_MAX, `Must be 1 to ${UTM_VALUE_MAX} characters`)
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'Must not contain control characters')
+  .optional();
+
+/**
+ * UTM parameters as a link or a UTM template takes them: each optional, trimmed, 1 to
+ * UTM_VALUE_MAX characters. Sent as `utm_<name>` on the link's destination.
+ */
+export const utmSchema = z
+  .strictObject({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue, content: utmValue })
+  .meta({
+    description: 'UTM parameters, each sent as `utm_<name>`: source, medium, campaign, term, content (each optional, 1–200 characters)',
+  });
+
+/** A link's `utm` in a body: an object of UTM parameters; an empty object or null clears them. */
+export const linkUtmSchema = utmSchema.nullable().meta({
+  description:
+    "An addition: UTM parameters added to a website or smart-url link's destinations as `utm_<name>`, replacing any of the same name the destination has; an empty object or null clears them. Absent: none on create, unchanged on update.",
+});
+
+export const queryPolicySchema = z.enum(QUERY_POLICIES, { error: `Must be one of: ${QUERY_POLICIES.join(', ')}` }).meta({
+  description:
+    "An addition: what a website or smart-url link does with the query a visitor arrives with: `drop` it (the default) or `merge` it into the destination (the destination's own parameters and the link's UTM win; the QR source marker `q` is never passed on). Absent: drop on create, unchanged on update.",
+});
+
+/** UTM parameters as stored: null for none (null or an empty object). */
+export function storedUtm(utm: Utm | null): Utm | null {
+  if (!utm) return null;
+  const kept = Object.fromEntries(Object.entries(utm).filter(([, value]) => value !== undefined)) as Utm;
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
 /**
  * The instant a schedule ends. A bare date means "through that day": the window closes at the
  * next midnight in the schedule's zone, so startDate = endDate = 2026-12-24 is one whole day.
@@ -99,6 +137,10 @@ export interface LinkInput {
    * the link's own on update.
    */
   domain?: string | null | undefined;
+  /** Absent: none on create, unchanged on update; null or an empty object clears them. */
+  utm?: Utm | null | undefined;
+  /** Absent: 'drop' on create, unchanged on update. */
+  queryPolicy?: QueryPolicy | undefined;
 }
 
 /** "true"/"false" (or 1/0) in a query string, as a boolean. */

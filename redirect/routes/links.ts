@@ -13,6 +13,7 @@ import { LinkLookupUnavailableError } from '#domain/links/resolve/link-resolver.
 import { PASSWORD_COOKIE, PASSWORD_COOKIE_TTL_SECONDS, passwordMatches } from '#domain/links/resolve/password.js';
 import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { smartUrlDestination } from '#domain/links/smart-url.js';
+import { withVisitorQuery } from '#domain/links/utm.js';
 import {
   attachmentDisposition,
   eventFileName,
@@ -261,8 +262,14 @@ const routes: FastifyPluginAsync<{ scanPath: ScanPath }> = async (app, { scanPat
     visitor: Readonly<Visitor>,
     now: number,
   ): string | EncodedPage | Promise<EncodedPage> {
-    if (link.type === 'website') return link.data.url;
-    if (link.type === 'smart-url') return smartUrlDestination(link.data, visitor, new Date(now));
+    // The destinations carry the link's UTM already (made when it entered the cache); only a link
+    // that merges the visitor's query does more per scan, and only when there is a query.
+    if (link.type === 'website')
+      return link.queryPolicy === 'merge' ? withVisitorQuery(link.data.url, request.query as Record<string, unknown>) : link.data.url;
+    if (link.type === 'smart-url') {
+      const destination = smartUrlDestination(link.data, visitor, new Date(now));
+      return link.queryPolicy === 'merge' ? withVisitorQuery(destination, request.query as Record<string, unknown>) : destination;
+    }
     if (link.type === 'menu') return scanPath.pages.menu(link, now, request.headers['accept-encoding'], request.headers['accept-language']);
     if (link.type === 'landing') return scanPath.pages.landing(link, request.headers['accept-encoding']);
     const scanner = { platform: platformOf(visitor.osName), now, acceptLanguage: request.headers['accept-language'] };

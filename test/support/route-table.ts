@@ -12,7 +12,7 @@ import type { AuthRequirement } from '#api/types.js';
 import type { RouteEntry } from '#platform/http/route-table.js';
 import type { z } from 'zod';
 import { ERROR_CODES } from '#domain/errors.js';
-import { linkBodySchema } from '#api/routes/links/schemas.js';
+import { linkBodySchema, patchLinkBodySchema } from '#api/routes/links/schemas.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -408,6 +408,10 @@ export async function createResources(app: FastifyInstance, account: { accountId
     await call(app, account.key, 'POST', `${API_PREFIX}/templates`, { name: 'tenant template', qrOptions: {} }),
     'template',
   );
+  const utmTemplate = await ok(
+    await call(app, account.key, 'POST', `${API_PREFIX}/utm-templates`, { name: 'tenant utm', utm: { source: 'print' } }),
+    'utm template',
+  );
   const links: string[] = [];
   for (const type of LINK_TYPES) {
     // Files belong to one link each, so every file-bearing link gets fresh uploads.
@@ -445,6 +449,7 @@ export async function createResources(app: FastifyInstance, account: { accountId
     Link: links,
     Folder: [folder.id],
     Template: [template.id],
+    'UTM template': [utmTemplate.data.id],
     'API key': [spare.id],
     Job: [job!.id],
     File: [...images, ...pdfs],
@@ -506,5 +511,7 @@ export function minimalFromSchema(schema: JsonSchema | undefined): unknown {
 /** A body that passes the route's validation, so its answer is about the path, not the body. */
 export function validBody(route: ApiRoute): unknown {
   if (route.entry.schema?.body === linkBodySchema) return { name: 'a link', type: 'website', data: { url: 'https://example.com/' } };
+  // Every member is optional, but one must be there.
+  if (route.entry.schema?.body === patchLinkBodySchema) return { queryPolicy: 'drop' };
   return route.jsonBody ? minimalFromSchema(route.jsonBody) : undefined;
 }

@@ -25,7 +25,7 @@ import { errorResponses } from '../../schemas.js';
 /** 1200 vCards with every field at its longest are ~4 MB of JSON; BODY_LIMIT_BYTES is for single links. */
 const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-const FORM_FIELDS = ['type', 'folderId', 'templateId', 'qrOptions', 'domain', 'placement'] as const;
+const FORM_FIELDS = ['type', 'folderId', 'templateId', 'qrOptions', 'domain', 'placement', 'utm', 'queryPolicy'] as const;
 
 /** A form's fields and CSV file as the JSON body they stand for, with each record's row in the file. */
 async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<string, unknown>; rows?: number[] }> {
@@ -48,11 +48,13 @@ async function readCsvForm(request: FastifyRequest): Promise<{ raw: Record<strin
   if (fields.templateId) raw.templateId = fields.templateId;
   if (fields.domain) raw.domain = fields.domain;
   if (fields.placement) raw.placement = fields.placement;
-  if (fields.qrOptions) {
+  if (fields.queryPolicy) raw.queryPolicy = fields.queryPolicy;
+  for (const name of ['qrOptions', 'utm'] as const) {
+    if (!fields[name]) continue;
     try {
-      raw.qrOptions = JSON.parse(fields.qrOptions);
+      raw[name] = JSON.parse(fields[name]);
     } catch {
-      throw new ValidationError([{ path: 'qrOptions', message: 'Must be a JSON object (the form field holds JSON text)' }]);
+      throw new ValidationError([{ path: name, message: 'Must be a JSON object (the form field holds JSON text)' }]);
     }
   }
   if (!file) throw new ValidationError([{ path: 'file', message: 'A CSV file is required in the field `file`' }]);
@@ -127,7 +129,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         `${IDEMPOTENCY_DESCRIPTION} ` +
         'A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. ' +
         'CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), ' +
-        '`type`, and optional `folderId`, `templateId`, `qrOptions` (JSON text) as fields.',
+        '`type`, and optional `folderId`, `templateId`, `qrOptions` and `utm` (JSON text), `domain`, `queryPolicy` as fields.',
       consumes: ['application/json', 'multipart/form-data'],
       querystring: bulkQuerySchema,
       headers: idempotentJobHeaders,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkRecordSchemas } from '#domain/bulk/schemas.js';
 import { fieldErrorListShape } from '#domain/errors.js';
 import { qrOptionsSchema } from '#domain/qr/options.js';
+import { linkUtmSchema, queryPolicySchema } from '#domain/links/schemas.js';
 
 const optionalId = (what: string) =>
   z
@@ -50,6 +51,10 @@ export const bulkBodySchema = z
         description:
           'An addition: a placement every link of the batch gets (e.g. "Flyer A"); the ZIP\'s codes are that placement\'s (`?q=1`), so its scans are counted apart from other codes of the links',
       }),
+    utm: linkUtmSchema
+      .optional()
+      .meta({ description: "An addition: every link's UTM parameters, as a link's `utm` (website links send them)" }),
+    queryPolicy: queryPolicySchema.optional().meta({ description: "An addition: every link's query policy, as a link's `queryPolicy`" }),
   })
   .superRefine(
     (body, ctx) => {

@@ -8,11 +8,11 @@ import {
   getLink,
   listLinks,
   moveLink,
+  patchLink,
   readLinks,
   saveLinkAsTemplate,
   setLinkFlags,
   updateLink,
-  updateLinkQr,
 } from '#domain/links/links.js';
 import { qrImageQuery } from '#domain/qr/qr-images.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
@@ -26,7 +26,7 @@ import {
   listLinksQuerySchema,
   moveLinkBodySchema,
   optionalNameBodySchema,
-  patchQrBodySchema,
+  patchLinkBodySchema,
   pickFields,
 } from './schemas.js';
 import { linkView } from './view.js';
@@ -172,13 +172,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'links.update' }, audit: { entity: 'link', action: 'update_qr' } },
     schema: {
       tags,
-      summary: "Change a link's QR styling",
+      summary: "Change a link's QR styling (and, an addition, its UTM parameters and query policy)",
       params: slugParams,
-      body: patchQrBodySchema,
+      body: patchLinkBodySchema,
+      description: "The answer is the contract's, whatever was changed: GET /links/:id shows the link's utm and query_policy.",
       response: { 200: z.object({ data: z.object({ dynamic_link_id: z.string(), qr_options: z.record(z.string(), z.unknown()) }) }) },
     },
     handler: async (request) => {
-      const link = await updateLinkQr(ctx, request.principal, request.params.id, request.body.qrCode);
+      const link = await patchLink(ctx, request.principal, request.params.id, request.body);
       return { data: { dynamic_link_id: link.slug, qr_options: link.qrOptions } };
     },
   });

@@ -5,11 +5,24 @@
  */
 import { z } from 'zod';
 import { LANDING_HTML_MAX_BYTES, LANDING_HTML_MAX_DEPTH, LINK_TYPES, linkDataSchemas } from '#domain/links/data/index.js';
-import { booleanParam, linkConfigurationsSchema, linkNameSchema, SORTS } from '#domain/links/schemas.js';
+import { booleanParam, linkConfigurationsSchema, linkNameSchema, linkUtmSchema, queryPolicySchema, SORTS } from '#domain/links/schemas.js';
+import { QUERY_POLICIES } from '#domain/links/utm-fields.js';
 import { pageStyleSchema } from '#domain/links/page-style.js';
 import { LINK_STATUSES } from '#domain/links/status.js';
 import { qrOptionsSchema } from '#domain/qr/options.js';
 import { pageQuery } from '../../schemas.js';
+
+/** A link's UTM parameters as answered: only those set; null for none. */
+const utmView = z
+  .object({
+    source: z.string().optional(),
+    medium: z.string().optional(),
+    campaign: z.string().optional(),
+    term: z.string().optional(),
+    content: z.string().optional(),
+  })
+  .nullable()
+  .meta({ description: 'An addition: the UTM parameters the link adds to its destination (only those set), or null for none' });
 
 /** Body of POST /links and PUT /links/:id. `qrOptions` is our addition: styling at creation time. */
 export const linkBodySchema = z
@@ -31,6 +44,8 @@ export const linkBodySchema = z
         description:
           "An addition: the domain to serve the link on, one of the account's domains (GET /domains) in any spelling, or null (or the default host) for the service's default domain. Absent: the account's default domain on create, the link's own on update. A move keeps the slug, so it must be free there (409 `slug_taken` at `domain`); a turned-off domain is a 409 `domain_disabled`.",
       }),
+    utm: linkUtmSchema.optional(),
+    queryPolicy: queryPolicySchema.optional(),
   })
   // A refinement rather than a transform, so data's issues are reported beside the other members'
   // (a transform runs only when all else passed). `body` is zod's own copy of the input, so
@@ -43,7 +58,16 @@ export const linkBodySchema = z
     else for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['data', ...issue.path] });
   });
 
-export const patchQrBodySchema = z.strictObject({ qrCode: qrOptionsSchema });
+/**
+ * PATCH /links/:id: new QR styling, and (additions) the link's UTM parameters and query policy;
+ * what is absent stays as it is. At least one is given (the contract's body is `{qrCode}`).
+ */
+export const patchLinkBodySchema = z
+  .strictObject({ qrCode: qrOptionsSchema.optional(), utm: linkUtmSchema.optional(), queryPolicy: queryPolicySchema.optional() })
+  .superRefine((body, ctx) => {
+    if (body.qrCode === undefined && body.utm === undefined && body.queryPolicy === undefined)
+      ctx.addIssue({ code: 'custom', path: ['qrCode'], message: 'Required (or utm, or queryPolicy)' });
+  });
 
 export const moveLinkBodySchema = z.strictObject({
   folder_id: z.string().max(64).nullable().meta({ description: "One of the account's folders, or null for none" }),
@@ -126,6 +150,10 @@ export const linkResponse = z.object({
     .nullable()
     .meta({ description: 'Who made the link: a user id, or an API key id for a key of no person; null for older links and bulk jobs' }),
   updated_by: z.string().nullable().meta({ description: 'Who changed it last, as created_by' }),
+  utm: utmView,
+  query_policy: z
+    .enum(QUERY_POLICIES)
+    .meta({ description: "An addition: `drop` or `merge`, what a website or smart-url link does with a visitor's query" }),
 });
 
 /** The fields of a link that hold an object, whose members `fields` may name one by one. */

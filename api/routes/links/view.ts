@@ -47,5 +47,7 @@ export function linkView(link: LinkWithFiles, config: Pick<Config, 'SHORT_URL_BA
     updated_at: formatListDate(link.updatedAt),
     created_by: link.createdBy,
     updated_by: link.updatedBy,
+    utm: link.utm ?? null,
+    query_policy: link.queryPolicy,
   };
 }

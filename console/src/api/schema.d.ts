@@ -2961,7 +2961,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -3021,7 +3021,7 @@ export interface paths {
                 query?: {
                     /** @description A user id or an API key id: the changes they made */
                     actor?: string;
-                    entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain" | "webhook" | "webhook_delivery";
+                    entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain" | "webhook" | "webhook_delivery" | "utm_template";
                     /** @description The entity's id (a link's `id`, not its slug) */
                     entityId?: string;
                     /** @description A link's id or its slug (dynamic_link_id): that link's events, as entity=link */
@@ -3206,7 +3206,7 @@ export interface paths {
                          */
                         actor?: string;
                         /** @enum {string} */
-                        entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain" | "webhook" | "webhook_delivery";
+                        entity?: "link" | "folder" | "template" | "api_key" | "file" | "cafe" | "cafe_group" | "cafe_category" | "cafe_item" | "job" | "member" | "invitation" | "domain" | "webhook" | "webhook_delivery" | "utm_template";
                         /** @description The entity's id (a link's `id`, not its slug) */
                         entityId?: string;
                         /** @description A link's id or its slug (dynamic_link_id): that link's events, as entity=link */
@@ -3708,7 +3708,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -3938,7 +3938,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -4235,7 +4235,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -4397,7 +4397,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -4613,7 +4613,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -4813,7 +4813,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -5077,7 +5077,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -5266,7 +5266,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -5428,7 +5428,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -5617,7 +5617,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -5781,7 +5781,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -5944,7 +5944,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -6104,7 +6104,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -6292,7 +6292,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -6456,7 +6456,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -6649,7 +6649,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -6812,7 +6812,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -6975,7 +6975,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -7135,7 +7135,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -7336,7 +7336,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -7584,7 +7584,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -7600,7 +7600,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -7804,7 +7804,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -7999,7 +7999,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -8015,7 +8015,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -8217,7 +8217,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -8414,7 +8414,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -8577,7 +8577,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -8721,7 +8721,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -8866,7 +8866,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -9025,7 +9025,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -9109,7 +9109,7 @@ export interface paths {
         put?: never;
         /**
          * Create 1 to 1200 links of one type (website, product, sms, vcard) at once, all or none
-         * @description Every record is checked before anything is made; any bad record is a 400 naming each bad field as `data[i].<field>` (`file.row[N].<field>` for a CSV form, N counting the header as row 1), and nothing is created. `?dryRun=true` answers that check as a report (200, nothing made). The links are inserted in one transaction, answered in the order of the records within JOB_WAIT_MS (else, or with `Prefer: respond-async`, 202 with the job). The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. `Idempotency-Key`: a retry with the same key (same account, same request) answers the first request’s job; the same key with another request is a 409. Keys are kept 24 h. A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), `type`, and optional `folderId`, `templateId`, `qrOptions` (JSON text) as fields.
+         * @description Every record is checked before anything is made; any bad record is a 400 naming each bad field as `data[i].<field>` (`file.row[N].<field>` for a CSV form, N counting the header as row 1), and nothing is created. `?dryRun=true` answers that check as a report (200, nothing made). The links are inserted in one transaction, answered in the order of the records within JOB_WAIT_MS (else, or with `Prefer: respond-async`, 202 with the job). The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. `Idempotency-Key`: a retry with the same key (same account, same request) answers the first request’s job; the same key with another request is a 409. Keys are kept 24 h. A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), `type`, and optional `folderId`, `templateId`, `qrOptions` and `utm` (JSON text), `domain`, `queryPolicy` as fields.
          */
         post: {
             parameters: {
@@ -9219,6 +9219,19 @@ export interface paths {
                         domain?: string | null;
                         /** @description An addition: a placement every link of the batch gets (e.g. "Flyer A"); the ZIP's codes are that placement's (`?q=1`), so its scans are counted apart from other codes of the links */
                         placement?: string | null;
+                        /** @description An addition: every link's UTM parameters, as a link's `utm` (website links send them) */
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        /**
+                         * @description An addition: every link's query policy, as a link's `queryPolicy`
+                         * @enum {string}
+                         */
+                        queryPolicy?: "drop" | "merge";
                     };
                     "multipart/form-data": {
                         /** @enum {string} */
@@ -9312,6 +9325,19 @@ export interface paths {
                         domain?: string | null;
                         /** @description An addition: a placement every link of the batch gets (e.g. "Flyer A"); the ZIP's codes are that placement's (`?q=1`), so its scans are counted apart from other codes of the links */
                         placement?: string | null;
+                        /** @description An addition: every link's UTM parameters, as a link's `utm` (website links send them) */
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        /**
+                         * @description An addition: every link's query policy, as a link's `queryPolicy`
+                         * @enum {string}
+                         */
+                        queryPolicy?: "drop" | "merge";
                     };
                 };
             };
@@ -9432,7 +9458,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -9957,7 +9983,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -10088,7 +10114,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -10266,7 +10292,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -10470,7 +10496,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -10934,7 +10960,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -11065,7 +11091,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -11234,7 +11260,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -11434,7 +11460,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -11682,7 +11708,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -11850,7 +11876,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -12023,7 +12049,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -12241,7 +12267,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -12655,7 +12681,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -12798,7 +12824,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -12960,7 +12986,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -13637,7 +13663,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -13852,7 +13878,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14014,7 +14040,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14147,7 +14173,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14431,7 +14457,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14447,7 +14473,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -14624,7 +14650,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14782,7 +14808,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14939,7 +14965,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -14955,7 +14981,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -15148,7 +15174,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -15164,7 +15190,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -15469,7 +15495,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -15598,7 +15624,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -15614,7 +15640,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -15775,7 +15801,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -15945,7 +15971,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -16106,7 +16132,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -16267,7 +16293,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -16428,7 +16454,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -16589,7 +16615,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -16750,7 +16776,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -16917,7 +16943,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -17084,7 +17110,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -17251,7 +17277,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -17418,7 +17444,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -17611,7 +17637,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -17800,7 +17826,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -17956,7 +17982,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -18115,7 +18141,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -18293,7 +18319,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -18453,7 +18479,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -18617,6 +18643,19 @@ export interface paths {
                                 created_by: string | null;
                                 /** @description Who changed it last, as created_by */
                                 updated_by: string | null;
+                                /** @description An addition: the UTM parameters the link adds to its destination (only those set), or null for none */
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                } | null;
+                                /**
+                                 * @description An addition: `drop` or `merge`, what a website or smart-url link does with a visitor's query
+                                 * @enum {string}
+                                 */
+                                query_policy: "drop" | "merge";
                             }[];
                             meta: {
                                 currentPage: number;
@@ -18871,6 +18910,19 @@ export interface paths {
                         } | null;
                         /** @description An addition: the domain to serve the link on, one of the account's domains (GET /domains) in any spelling, or null (or the default host) for the service's default domain. Absent: the account's default domain on create, the link's own on update. A move keeps the slug, so it must be free there (409 `slug_taken` at `domain`); a turned-off domain is a 409 `domain_disabled`. */
                         domain?: string | null;
+                        /** @description An addition: UTM parameters added to a website or smart-url link's destinations as `utm_<name>`, replacing any of the same name the destination has; an empty object or null clears them. Absent: none on create, unchanged on update. */
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        /**
+                         * @description An addition: what a website or smart-url link does with the query a visitor arrives with: `drop` it (the default) or `merge` it into the destination (the destination's own parameters and the link's UTM win; the QR source marker `q` is never passed on). Absent: drop on create, unchanged on update.
+                         * @enum {string}
+                         */
+                        queryPolicy?: "drop" | "merge";
                     };
                 };
             };
@@ -19094,6 +19146,19 @@ export interface paths {
                                 created_by: string | null;
                                 /** @description Who changed it last, as created_by */
                                 updated_by: string | null;
+                                /** @description An addition: the UTM parameters the link adds to its destination (only those set), or null for none */
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                } | null;
+                                /**
+                                 * @description An addition: `drop` or `merge`, what a website or smart-url link does with a visitor's query
+                                 * @enum {string}
+                                 */
+                                query_policy: "drop" | "merge";
                             };
                         };
                     };
@@ -19165,7 +19230,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -19362,6 +19427,19 @@ export interface paths {
                         } | null;
                         /** @description An addition: the domain to serve the link on, one of the account's domains (GET /domains) in any spelling, or null (or the default host) for the service's default domain. Absent: the account's default domain on create, the link's own on update. A move keeps the slug, so it must be free there (409 `slug_taken` at `domain`); a turned-off domain is a 409 `domain_disabled`. */
                         domain?: string | null;
+                        /** @description An addition: UTM parameters added to a website or smart-url link's destinations as `utm_<name>`, replacing any of the same name the destination has; an empty object or null clears them. Absent: none on create, unchanged on update. */
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        /**
+                         * @description An addition: what a website or smart-url link does with the query a visitor arrives with: `drop` it (the default) or `merge` it into the destination (the destination's own parameters and the link's UTM win; the QR source marker `q` is never passed on). Absent: drop on create, unchanged on update.
+                         * @enum {string}
+                         */
+                        queryPolicy?: "drop" | "merge";
                     };
                 };
             };
@@ -19426,6 +19504,19 @@ export interface paths {
                                 created_by: string | null;
                                 /** @description Who changed it last, as created_by */
                                 updated_by: string | null;
+                                /** @description An addition: the UTM parameters the link adds to its destination (only those set), or null for none */
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                } | null;
+                                /**
+                                 * @description An addition: `drop` or `merge`, what a website or smart-url link does with a visitor's query
+                                 * @enum {string}
+                                 */
+                                query_policy: "drop" | "merge";
                             };
                         };
                     };
@@ -19497,7 +19588,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -19660,7 +19751,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -19701,7 +19792,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a link's QR styling */
+        /**
+         * Change a link's QR styling (and, an addition, its UTM parameters and query policy)
+         * @description The answer is the contract's, whatever was changed: GET /links/:id shows the link's utm and query_policy.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -19715,7 +19809,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        qrCode: {
+                        qrCode?: {
                             width?: number;
                             height?: number;
                             /** @enum {string} */
@@ -19797,6 +19891,19 @@ export interface paths {
                                 saveAsBlob?: boolean;
                             };
                         };
+                        /** @description An addition: UTM parameters added to a website or smart-url link's destinations as `utm_<name>`, replacing any of the same name the destination has; an empty object or null clears them. Absent: none on create, unchanged on update. */
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        } | null;
+                        /**
+                         * @description An addition: what a website or smart-url link does with the query a visitor arrives with: `drop` it (the default) or `merge` it into the destination (the destination's own parameters and the link's UTM win; the QR source marker `q` is never passed on). Absent: drop on create, unchanged on update.
+                         * @enum {string}
+                         */
+                        queryPolicy?: "drop" | "merge";
                     };
                 };
             };
@@ -19884,7 +19991,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20087,7 +20194,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20229,7 +20336,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20376,7 +20483,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20521,7 +20628,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20666,7 +20773,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20811,7 +20918,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -20941,7 +21048,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -21094,7 +21201,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -21278,7 +21385,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -21461,7 +21568,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -22091,7 +22198,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -22363,7 +22470,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -22531,7 +22638,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -22826,7 +22933,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -22842,7 +22949,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -22990,7 +23097,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -23006,7 +23113,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -23505,7 +23612,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -24209,7 +24316,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -24455,7 +24562,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found";
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
                             message: string;
                         };
                     };
@@ -24471,7 +24578,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -25084,7 +25191,7 @@ export interface paths {
                              * @description Why the request was refused; stable, for clients to match on (the message may change)
                              * @enum {string}
                              */
-                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken";
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };
@@ -25159,6 +25266,764 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/utm-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's UTM templates by name */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                };
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a UTM template
+         * @description At most 100 per account (409 `utm_template_limit_reached`); a name the account has already, in any case, is a 409 `utm_template_name_taken`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description UTM parameters, each sent as `utm_<name>`: source, medium, campaign, term, content (each optional, 1–200 characters) */
+                        utm: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                };
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/utm-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a UTM template */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                };
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a UTM template (the links it filled keep their parameters) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a UTM template's name or parameters (the links it filled keep theirs)
+         * @description A name the account has already, in any case, is a 409 `utm_template_name_taken`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description UTM parameters, each sent as `utm_<name>`: source, medium, campaign, term, content (each optional, 1–200 characters) */
+                        utm?: {
+                            source?: string;
+                            medium?: string;
+                            campaign?: string;
+                            term?: string;
+                            content?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                utm: {
+                                    source?: string;
+                                    medium?: string;
+                                    campaign?: string;
+                                    term?: string;
+                                    content?: string;
+                                };
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
 }

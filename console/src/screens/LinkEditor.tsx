@@ -24,6 +24,8 @@ import { isSettingsPath, linkConfigurationsOf, settingsFromLink, shortUrlOf } fr
 import { baseOn, defaultChoice, domainChoices } from '../domains/domains.js';
 import { useDomains } from '../domains/use-domains.js';
 import { TypeFields } from '../links/TypeFields.js';
+import { sendsUtm, utmFormOf, utmOf } from '../links/utm.js';
+import { UtmSection } from '../links/UtmSection.js';
 import { LINK_TYPES, type EditorRoute } from '../links/view.js';
 import { isLinkType, type LinkType } from '#domain/links/data/types.js';
 import { goTo, useRoute, useStillShown } from '../router.js';
@@ -187,6 +189,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
     settings.domain === null && domains && !link ? { ...settings, domain: defaultChoice(me.shortUrlBase, domains) } : settings;
   const [look, setLook] = useState(() => pageLookFromLink(loaded));
   const [rules, setRules] = useState(() => rulesFromData(loaded?.meta_data));
+  const [utm, setUtm] = useState(() => utmFormOf(loaded));
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   // The design as stored (null until read), and as the owner has it now; it is saved only when they differ.
   const [storedQr, setStoredQr] = useState<string | null>(null);
@@ -199,7 +202,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
   const summary = useRef<HTMLDivElement>(null);
   const block = scopeBlock(me, link ? 'links.update' : 'links.create');
   // Changed since the link (and its design) were loaded or saved: leaving then asks first (not while a save is on its way).
-  useUnsavedGuard(useEdited({ name, draft, settings, look, rules, qr }, [link, storedQr]) && !busy);
+  useUnsavedGuard(useEdited({ name, draft, settings, look, rules, utm, qr }, [link, storedQr]) && !busy);
   const paths = formPaths(type, draft);
   const unplaced = unplacedErrors(
     errors,
@@ -208,6 +211,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
       isSettingsPath(path) ||
       isPageLookPath(path) ||
       (type === 'smart-url' && isRulesPath(path)) ||
+      (sendsUtm(type) && path.startsWith('utm.')) ||
       path.startsWith('qrCode.'),
   );
 
@@ -253,6 +257,11 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
     if (pageStyle.value !== undefined) body.pageStyle = pageStyle.value;
     if (withDomain.domain !== null) body.domain = withDomain.domain;
     if (type === 'smart-url') body.data = dataWithRules(body.data, rules);
+    // Other types have no destination to tag: what they have stored stays as it is.
+    if (sendsUtm(type)) {
+      body.utm = utmOf(utm.values);
+      body.queryPolicy = utm.queryPolicy;
+    }
     try {
       if (link) {
         const { data, error, response } = await client.PUT('/api/v1/links/{id}', { params: { path: { id: link.dynamic_link_id } }, body });
@@ -267,6 +276,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
         setSettings(settingsFromLink(data.data));
         setLook(pageLookFromLink(data.data));
         setRules(rulesFromData(data.data.meta_data));
+        setUtm(utmFormOf(data.data));
         setNotice(qrFailure ? `Changes saved, except the QR design: ${qrFailure.message}` : 'Changes saved.');
         setSaves((n) => n + 1);
         if (data.data.dynamic_link_id !== link.dynamic_link_id) goTo(`#/links/${encodeURIComponent(data.data.dynamic_link_id)}/edit`);
@@ -342,6 +352,15 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
           />
           {type === 'smart-url' && (
             <RulesEditor value={rules} onChange={setRules} errors={errors} defaultUrl={String(draft.values.defaultUrl ?? '')} />
+          )}
+          {sendsUtm(type) && (
+            <UtmSection
+              me={me}
+              value={utm}
+              onChange={setUtm}
+              errors={errors}
+              destination={String(draft.values[type === 'website' ? 'url' : 'defaultUrl'] ?? '')}
+            />
           )}
           <LinkSettings value={withDomain} onChange={setSettings} errors={errors} shortUrlBase={me.shortUrlBase} domains={choices} />
           {type !== 'menu' && (

@@ -17,6 +17,7 @@ export const SCREENS: Readonly<Record<string, FunctionComponent<ScreenProps>>> =
   '/bulk': lazyComponent(() => import('./Bulk.js').then((m) => m.Bulk), 'Bulk page'),
   // The designer and the QR renderer come with the Templates page, when it is opened.
   '/templates': lazyComponent(() => import('../qr/Templates.js').then((m) => m.Templates), 'Templates page'),
+  '/utm-templates': lazyComponent(() => import('../links/UtmTemplates.js').then((m) => m.UtmTemplates), 'UTM templates page'),
   // uPlot comes with the dashboard only.
   '/analytics': lazyComponent(() => import('../analytics/Analytics.js').then((m) => m.Analytics), 'Analytics page'),
   '/cafes': lazyComponent(() => import('./Cafes.js').then((m) => m.Cafes), 'Cafes page'),

@@ -50,6 +50,8 @@ const link = (overrides: Partial<Link> = {}): Link => ({
   updated_at: 'Nov 26, 2026',
   created_by: null,
   updated_by: null,
+  utm: null,
+  query_policy: 'drop',
   ...overrides,
 });
 
