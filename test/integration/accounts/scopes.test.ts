@@ -26,7 +26,8 @@ const ACCOUNT_ANALYTICS = [
   'links-by-day',
   'time',
 ].map((e) => `/api/v1/analytics/${e}`);
-const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time'].map(
+// actions: the link's funnel of taps on its page's actions, an addition (decision 0434).
+const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time', 'actions'].map(
   (e) => `/api/v1/links/:id/analytics/${e}`,
 );
 const ANY_KEY_ROUTES = [
