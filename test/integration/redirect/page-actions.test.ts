@@ -9,15 +9,12 @@
  * every earlier count has been written too (the redirect writes them all each second).
  */
 import { and, eq } from 'drizzle-orm';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageActionDays } from '#domain/schema.js';
 import { call, createLinkVia, createTestAccount } from '../../support/harness.js';
 import { exampleData, type ExampleFiles } from '../../support/link-examples.js';
-import { SCAN_USER_AGENTS, startScanStack, type ScanStack } from '../../support/redirect.js';
+import { pageTap, SCAN_USER_AGENTS, startScanStack, type PageTapOptions, type ScanStack } from '../../support/redirect.js';
 import { pollUntil } from '../../support/until.js';
-
-const BEACON = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' };
 
 /** The pages under test show no files of the link. */
 const NO_FILES: ExampleFiles = { images: [], pdfs: [] };
@@ -32,31 +29,8 @@ describe('taps on hosted pages', () => {
     await stack?.close();
   });
 
-  /**
-   * A ping as Chromium sends it, from `userAgent`. Over node:http: fetch sets Sec-Fetch-Mode
-   * itself ("cors"), as a browser's fetch would.
-   */
-  function tap(
-    slug: string,
-    action: string,
-    userAgent: string = SCAN_USER_AGENTS.androidChrome,
-    init: { method?: string; body?: string; headers?: Record<string, string> } = {},
-  ): Promise<{ status: number; json(): Promise<{ code?: string }> }> {
-    const headers = { 'content-type': 'text/ping', 'user-agent': userAgent, ...BEACON, ...init.headers };
-    const body = init.body ?? 'PING';
-    return new Promise((resolve, reject) => {
-      request(`${stack.redirect.base}/_/tap/${slug}/${action}`, { method: init.method ?? 'POST', headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, json: async () => JSON.parse(text) as { code?: string } });
-        });
-      })
-        .on('error', reject)
-        .end(body);
-    });
-  }
+  const tap = (slug: string, action: string, userAgent: string = SCAN_USER_AGENTS.androidChrome, init: PageTapOptions = {}) =>
+    pageTap(stack.redirect, slug, action, userAgent, init);
 
   const tapsOf = async (linkId: string) => {
     const rows = await stack.api.ctx.db
