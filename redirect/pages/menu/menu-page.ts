@@ -103,7 +103,7 @@ ${groups.map(
 )}
 ${cut > 0 && html`<p class="none">${counted(locale, cut, 'cutOne', 'cutOther')}</p>`}
 <p id="mf-none" class="none" role="status" hidden>${t('noMatches')}</p>
-${renderVisit(menu, clock, locale)}
+${renderVisit(menu, clock, urls, locale)}
 ${renderJsonLd(menu, urls, baseUrl)}`,
   });
 }

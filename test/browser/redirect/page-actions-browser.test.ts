@@ -97,4 +97,28 @@ describe.skipIf(!hasChromium)('page actions tapped in Chromium', () => {
       },
     });
   });
+
+  it("wifi's Copy password, a button, reports its tap with a beacon from the page's own script", async () => {
+    const link = await stack.createLink({ name: 'Guest wifi', type: 'wifi', data: exampleData('wifi', NO_FILES) });
+    const context = await browser.newContext({ ...PHONE, userAgent: SCAN_USER_AGENTS.iosSafari });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+    try {
+      expect((await page.goto(`${stack.redirect.base}/${link.slug}`))?.status()).toBe(200);
+      const beacon = page.waitForResponse((r) => r.url().endsWith(`/_/tap/${link.slug}/join_wifi`));
+      await page.getByRole('button', { name: 'Copy password' }).click();
+      expect((await beacon).status()).toBe(204);
+      expect(
+        await pollUntil(
+          () => tapsOf(link.id, 'join_wifi'),
+          (n) => n === 1,
+        ),
+      ).toBe(1);
+      // The script ran under the page's CSP: nothing was refused.
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
