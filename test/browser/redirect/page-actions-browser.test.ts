@@ -37,16 +37,23 @@ describe.skipIf(!hasChromium)('page actions tapped in Chromium', () => {
     return rows.reduce((n, r) => n + r.taps, 0);
   };
 
-  it('a tap on Save contact is counted once per visitor and shows in the funnel', async () => {
-    const link = await stack.createLink({ name: 'Card', type: 'vcard', data: exampleData('vcard', NO_FILES) });
-    // A phone's browser: headless Chromium's own user agent says HeadlessChrome, which isbot knows.
-    const context = await browser.newContext({ ...PHONE, userAgent: SCAN_USER_AGENTS.androidChrome });
+  /**
+   * The link's page in a phone's browser as `userAgent` (headless Chromium's own user agent says
+   * HeadlessChrome, which isbot knows), recording what it logs as errors (a CSP refusal among them).
+   */
+  async function openPage(slug: string, userAgent: string) {
+    const context = await browser.newContext({ ...PHONE, userAgent });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-    const visit = { page, problems, close: () => context.close() };
+    expect((await page.goto(`${stack.redirect.base}/${slug}`))?.status()).toBe(200);
+    return { page, problems, close: () => context.close() };
+  }
+
+  it('a tap on Save contact is counted once per visitor and shows in the funnel', async () => {
+    const link = await stack.createLink({ name: 'Card', type: 'vcard', data: exampleData('vcard', NO_FILES) });
+    const visit = await openPage(link.slug, SCAN_USER_AGENTS.androidChrome);
     try {
-      expect((await page.goto(`${stack.redirect.base}/${link.slug}`))?.status()).toBe(200);
       const save = visit.page.getByRole('link', { name: 'Save contact' });
       expect(await save.getAttribute('ping')).toBe(`/_/tap/${link.slug}/save_contact`);
       // The tap is a ping: the download goes ahead at once, the ping beside it.
@@ -100,12 +107,8 @@ describe.skipIf(!hasChromium)('page actions tapped in Chromium', () => {
 
   it("wifi's Copy password, a button, reports its tap with a beacon from the page's own script", async () => {
     const link = await stack.createLink({ name: 'Guest wifi', type: 'wifi', data: exampleData('wifi', NO_FILES) });
-    const context = await browser.newContext({ ...PHONE, userAgent: SCAN_USER_AGENTS.iosSafari });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+    const { page, problems, close } = await openPage(link.slug, SCAN_USER_AGENTS.iosSafari);
     try {
-      expect((await page.goto(`${stack.redirect.base}/${link.slug}`))?.status()).toBe(200);
       const beacon = page.waitForResponse((r) => r.url().endsWith(`/_/tap/${link.slug}/join_wifi`));
       await page.getByRole('button', { name: 'Copy password' }).click();
       expect((await beacon).status()).toBe(204);
@@ -118,7 +121,7 @@ describe.skipIf(!hasChromium)('page actions tapped in Chromium', () => {
       // The script ran under the page's CSP: nothing was refused.
       expect(problems).toEqual([]);
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
