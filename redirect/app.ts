@@ -28,11 +28,13 @@ import { VisitorKeys } from '#domain/scans/visitor-key.js';
 import { serviceHosts } from '#domain/domains/domains.js';
 import { ServedHosts } from '#domain/domains/served-hosts.js';
 import { ScanRecorder } from '#infra/scans/recorder.js';
+import { PageTaps } from '#domain/page-actions/taps.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { notFoundResponder } from './not-found.js';
 import { renderClientErrorPage, renderServiceUnavailablePage, sendPage } from './pages/index.js';
 import filesRoutes, { serveFile } from './routes/files.js';
 import linkRoutes from './routes/links.js';
+import tapRoutes from './routes/taps.js';
 import tlsAskRoutes from './routes/tls-ask.js';
 import domainChallengeRoutes from './routes/domain-challenge.js';
 import { MenuPreviews } from './menu-preview.js';
@@ -112,6 +114,9 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   const recorder = new ScanRecorder(config, ctx.logger, ctx.database.pool);
   const renderer = createPageRenderer(config.PAGE_RENDER_THREADS);
   await recorder.start();
+  // Taps on pages' actions, counted once per visitor in Redis and written to Postgres every second.
+  const pageTaps = new PageTaps({ redis, db: ctx.db, prefix: config.REDIS_NAMESPACE, logger: ctx.logger });
+  pageTaps.start();
   await visitorKeysStarted;
   const scanPath: ScanPath = {
     resolver,
@@ -142,6 +147,7 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   // The server has stopped taking requests when this runs, so every scan it answered is in the recorder.
   app.addHook('onClose', async () => {
     await recorder.close();
+    await pageTaps.close();
     await renderer.close();
     visitorKeys.stop();
     served.stop();
@@ -168,6 +174,13 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
       this.set(recorder.stats().buffered);
     },
   });
+  counterFrom(
+    metrics,
+    'qrlinks_page_taps_total',
+    "Taps on hosted pages' actions: counted (a visitor's first of the day), repeated (not counted again), written (to Postgres)",
+    () => ({ ...pageTaps.stats }),
+    'outcome',
+  );
   counterFrom(
     metrics,
     'qrlinks_link_lookups_total',
@@ -229,5 +242,6 @@ export async function buildRedirectApp(ctx: AppContext, metrics: RoleMetrics = c
   await app.register(domainChallengeRoutes, { served });
   await app.register(filesRoutes, { ctx });
   await app.register(linkRoutes, { scanPath });
+  await app.register(tapRoutes, { scanPath, taps: pageTaps });
   return app;
 }

@@ -187,6 +187,8 @@ export class PageCache {
       link: { slug: link.slug, passwordHash: link.passwordHash },
       baseUrl: this.baseOf(link),
       locale,
+      // A preview in the console's frame is its owner's look at it, not a guest's: no taps.
+      taps: !variant,
     };
     const page = await this.renderer.render(link.accountId, task);
     this.rendered.menu++;

@@ -9,6 +9,7 @@ import type { ResolvedLink } from '#domain/links/resolve/resolved-link.js';
 import { COMPRESS_MIN_BYTES, type ContentCoding } from '#platform/http/accept-encoding.js';
 import { compressSync } from './pages/common/compression.js';
 import { fileUrlOf, linkPageUrls } from './pages/common/file-urls.js';
+import { tapPath, type PageAction } from '#domain/page-actions/actions.js';
 import { renderLinkPage, renderMenuPage, type Page, type PageLocale } from './pages/index.js';
 
 export type PageRenderTask =
@@ -24,6 +25,8 @@ export type PageRenderTask =
       baseUrl: string;
       /** The page's language (menuLocale: the cafe's, else the guest's catalogue language). */
       locale: PageLocale;
+      /** Whether the page reports taps on its actions (a guest's page; not a preview). */
+      taps: boolean;
     };
 
 export interface RenderedPage {
@@ -41,7 +44,7 @@ export function renderPageTask(task: PageRenderTask): RenderedPage {
       ? renderLinkPage(task.link, linkPageUrls(task.link, task.baseUrl))
       : renderMenuPage(publishedMenuOf(task.record), {
           now: new Date(task.now),
-          urls: { file: fileUrlOf(task.link) },
+          urls: { file: fileUrlOf(task.link), ...(task.taps ? { tap: (action: PageAction) => tapPath(task.link.slug, action) } : {}) },
           baseUrl: task.baseUrl,
           locale: task.locale,
         }),

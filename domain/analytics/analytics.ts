@@ -224,7 +224,8 @@ export async function readingFor(db: Database, scope: AnalyticsScope, query: Ana
   };
 }
 
-async function linkIdOf(db: Database, scope: AnalyticsScope): Promise<string | null> {
+/** The id of the scope's link (by slug, within the caller's reach); null when it is not one of theirs. */
+export async function linkIdOf(db: Database, scope: AnalyticsScope): Promise<string | null> {
   const [row] = await db
     .select({ id: links.id })
     .from(links)

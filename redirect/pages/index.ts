@@ -71,9 +71,9 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, l
     case 'vcard':
       return renderVcardPage(link, link.data, urls, scanner, locale);
     case 'wifi':
-      return renderWifiPage(link.data, locale);
+      return renderWifiPage(link.data, urls, locale);
     case 'location':
-      return renderLocationPage(shownName(link), link.data, scanner, locale);
+      return renderLocationPage(shownName(link), link.data, urls, scanner, locale);
     case 'event':
       return renderEventPage(link, link.data, urls, scanner, locale);
     case 'image':
@@ -89,7 +89,7 @@ function linkPageContent(link: ResolvedLink, urls: PageUrls, scanner: Scanner, l
     case 'product':
       return renderProductPage(link, link.data, urls, locale);
     case 'multi-links':
-      return renderMultiLinksPage(link.data, locale);
+      return renderMultiLinksPage(link.data, urls, locale);
     case 'menu':
       // A menu link serving a cafe is answered by the menu page cache (redirect/page-cache.ts) instead.
       return renderMenuPlaceholderPage(link.data, locale);

@@ -49,6 +49,46 @@ export function rawGet(
   });
 }
 
+export interface PageTapOptions {
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A tap on a hosted page's action as Chromium's ping sends it (POST /_/tap/<slug>/<action>,
+ * text/ping, the Fetch Metadata of a same-origin beacon), from `userAgent`. Over node:http:
+ * fetch sets Sec-Fetch-Mode itself ("cors"), as a browser's fetch would.
+ */
+export function pageTap(
+  redirect: TestRedirect,
+  slug: string,
+  action: string,
+  userAgent: string,
+  init: PageTapOptions = {},
+): Promise<{ status: number; json(): Promise<{ code?: string }> }> {
+  const headers = {
+    'content-type': 'text/ping',
+    'user-agent': userAgent,
+    'sec-fetch-site': 'same-origin',
+    'sec-fetch-mode': 'no-cors',
+    'sec-fetch-dest': 'empty',
+    ...init.headers,
+  };
+  return new Promise((resolve, reject) => {
+    request(`${redirect.base}/_/tap/${slug}/${action}`, { method: init.method ?? 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, json: async () => JSON.parse(text) as { code?: string } });
+      });
+    })
+      .on('error', reject)
+      .end(init.body ?? 'PING');
+  });
+}
+
 /** Real user agents for scans through the redirect: three browsers on three systems, and a bot. */
 export const SCAN_USER_AGENTS = {
   iosSafari:

@@ -18,7 +18,10 @@ import {
 import { linkDailyScans } from '#domain/analytics/link-days.js';
 import { originAnalytics } from '#domain/analytics/origins.js';
 import type { OriginDimension } from '#domain/analytics/rollups.js';
+import { actionFunnel } from '#domain/page-actions/funnel.js';
 import {
+  actionsQuerySchema,
+  actionsResponse,
   activityResponse,
   analyticsQuerySchema,
   generalResponse,
@@ -154,6 +157,20 @@ export function analyticsRoutes(perLink: boolean): FastifyPluginAsyncZod {
           response: { 200: linkDaysResponse },
         },
         handler: async (request) => ({ data: await linkDailyScans(db, request.principal, request.query) }),
+      });
+    }
+    if (perLink) {
+      app.get('/actions', {
+        config,
+        schema: {
+          tags,
+          summary:
+            "An addition: the link's funnel, its human scans and how many visitors tapped each action of its page (call, save the contact…), most first",
+          ...params,
+          querystring: actionsQuerySchema,
+          response: { 200: actionsResponse },
+        },
+        handler: async (request) => actionFunnel(db, scopeOf(request), request.query),
       });
     }
     await app.register(analyticsExportRoute(perLink, params));

@@ -9,6 +9,7 @@ import { DURATIONS, parseLocalDate } from '#domain/analytics/window.js';
 import { isIanaTimezone } from '#domain/links/data/timezone.js';
 import { booleanParam } from '#domain/links/schemas.js';
 import { hostOfHeader } from '#domain/domains/hostname.js';
+import { PAGE_ACTIONS } from '#domain/page-actions/actions.js';
 
 const filterParam = (what: string, example: string) =>
   z
@@ -239,3 +240,43 @@ export const linkDaysResponse = z.object({
       .meta({ description: "The links asked for that are the account's, in the order asked" }),
   }),
 });
+
+/** GET /links/:id/analytics/actions: the window and nothing else (taps carry no visitor facts to filter by). */
+export const actionsQuerySchema = analyticsQuerySchema.pick({
+  duration: true,
+  date_from: true,
+  date_to: true,
+  exclude_bots: true,
+  timezone: true,
+});
+
+export const actionsResponse = z
+  .object({
+    data: z.object({
+      scans: z
+        .number()
+        .int()
+        .meta({ description: 'Human scans of the link in the range (bots never count here, whatever exclude_bots says)' }),
+      actions: z
+        .array(
+          z.object({
+            action: z.enum(PAGE_ACTIONS).meta({ description: "What was tapped on the link's page" }),
+            name: z.string().meta({ description: 'The funnel\'s words for it ("saved the contact")' }),
+            taps: z.number().int().meta({ description: 'Visitors who tapped it, each counted once per UTC day' }),
+            percentage: z.string().meta({ description: 'taps as a share of scans, two decimals' }),
+          }),
+        )
+        .meta({ description: 'Most tapped first; actions nobody tapped are left out' }),
+    }),
+  })
+  .meta({
+    example: {
+      data: {
+        scans: 1204,
+        actions: [
+          { action: 'save_contact', name: 'saved the contact', taps: 310, percentage: '25.75' },
+          { action: 'call', name: 'called', taps: 42, percentage: '3.49' },
+        ],
+      },
+    },
+  });

@@ -66,6 +66,7 @@ type Activity = Answer<'/api/v1/analytics/activity'>;
 type Time = Answer<'/api/v1/analytics/time'>;
 type Ranked = RankedRow[];
 type QrCodes = Answer<'/api/v1/analytics/qr-code'>;
+type Actions = paths['/api/v1/links/{id}/analytics/actions']['get']['responses'][200]['content']['application/json']['data'];
 
 interface Numbers {
   general: General;
@@ -80,6 +81,8 @@ interface Numbers {
   qrCode: QrCodes | null;
   /** Account-wide: scans by the domain their link is on. */
   domain: Ranked | null;
+  /** Per link: its scans and the taps on its page's actions. */
+  actions: Actions | null;
 }
 
 class Problem extends Error {}
@@ -110,6 +113,16 @@ async function readQrCodes(client: Client, query: AnalyticsQuery): Promise<QrCod
   return data.data;
 }
 
+/** A link's funnel: its human scans, and the visitors who tapped each action of its page. */
+async function readActions(client: Client, slug: string, view: AnalyticsView): Promise<Actions> {
+  const { duration, date_from, date_to, timezone } = apiQuery(view);
+  const { data, error, response } = await client.GET('/api/v1/links/{id}/analytics/actions', {
+    params: { path: { id: slug }, query: { duration, date_from, date_to, timezone } },
+  });
+  if (!data) throw new Problem(problemText(response.status, error));
+  return data.data;
+}
+
 async function load(client: Client, slug: string | null, view: AnalyticsView): Promise<Numbers> {
   const query = apiQuery(view);
   const ranked = apiQuery(view, RANK_LIMIT);
@@ -121,7 +134,7 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
       `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country',
       dimension === 'country' ? apiQuery(view, MAP_LIMIT) : ranked,
     );
-  const [general, previous, activity, time, country, region, browser, ops, device, qrCode, domain] = await Promise.all([
+  const [general, previous, activity, time, country, region, browser, ops, device, qrCode, domain, actions] = await Promise.all([
     read(client, slug, '/api/v1/analytics/general', query),
     read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
     read(client, slug, '/api/v1/analytics/activity', query),
@@ -133,8 +146,9 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
     rank('device'),
     slug === null ? readQrCodes(client, ranked) : Promise.resolve(null),
     slug === null ? read(client, null, '/api/v1/analytics/domain' as '/api/v1/analytics/country', ranked) : Promise.resolve(null),
+    slug === null ? Promise.resolve(null) : readActions(client, slug, view),
   ]);
-  return { general, previous, activity, time, country, region, browser, ops, device, qrCode, domain };
+  return { general, previous, activity, time, country, region, browser, ops, device, qrCode, domain, actions };
 }
 
 export function Analytics({ subpath }: ScreenProps) {
@@ -333,6 +347,7 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         <Total name="Bot scans" id="bots" count={general.botScans} note={view.bots ? 'counted above' : 'left out above'} />
         {slug === null && <Total name="Links" id="links" count={general.numberOfLinks} />}
       </dl>
+      {numbers.actions && <Funnel actions={numbers.actions} />}
       <section class="analytics-panel" aria-labelledby="scans-per-bucket">
         <h2 id="scans-per-bucket">
           Scans per {per} ({view.timezone.replace(/_/g, ' ')})
@@ -375,6 +390,44 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
         )}
       </div>
     </>
+  );
+}
+
+/**
+ * What people did on the link's page after scanning: "1,204 scans → 310 saved the contact, 26 %",
+ * one row an action, its bar the share of the scans (taps are counted once per visitor a day, so
+ * a row rarely passes them; when it does, its bar is full).
+ */
+function Funnel({ actions }: { actions: Actions }) {
+  const scans = actions.scans.toLocaleString('en');
+  return (
+    <section class="analytics-panel funnel" aria-labelledby="funnel-title">
+      <h2 id="funnel-title">What people did on the page</h2>
+      {actions.actions.length === 0 ? (
+        <p class="empty">
+          No taps on this link's page in this range. Contact cards, wifi, places, events, files, products, link lists and menus count taps
+          on their buttons; other links have none.
+        </p>
+      ) : (
+        <ol class="ranked funnel-steps">
+          {actions.actions.map((step) => {
+            const share = Math.round(Number(step.percentage));
+            return (
+              <li key={step.action}>
+                <span class="ranked-name">
+                  <span class="funnel-scans">{scans} scans</span> <span aria-hidden="true">→</span>
+                  <span class="visually-hidden">, then</span> {step.taps.toLocaleString('en')} {step.name}
+                </span>
+                <span class="ranked-count">{actions.scans > 0 ? `${share} %` : '—'}</span>
+                <span class="ranked-bar" aria-hidden="true">
+                  <span style={{ width: `${Math.min(100, actions.scans > 0 ? Number(step.percentage) : 100)}%` }} />
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
   );
 }
 

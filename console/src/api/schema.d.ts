@@ -17491,6 +17491,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/links/{id}/analytics/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An addition: the link's funnel, its human scans and how many visitors tapped each action of its page (call, save the contact…), most first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description What the numbers cover, in `timezone`, up to now: today (from local midnight), yesterday (the whole local day), 48_hours (from the start of the UTC hour 48 hours ago), 7_days / 30_days / 3_months / 1_year (today and the 6 / 29 / 89 / 364 local days before), custom (whole local days date_from to date_to) */
+                    duration?: "today" | "yesterday" | "48_hours" | "7_days" | "30_days" | "3_months" | "1_year" | "custom";
+                    /** @description With duration=custom: the first local day (default: the first of the current month) */
+                    date_from?: string;
+                    /** @description With duration=custom: the last local day, included (default: today) */
+                    date_to?: string;
+                    /** @description Default true; false includes scans recorded as bots */
+                    exclude_bots?: "0" | "1" | "true" | "false";
+                    /** @description IANA time zone that decides today, yesterday, day buckets, activity and the weekday-hour keys */
+                    timezone?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description dynamic_link_id (the slug); an unknown id answers empty data */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Human scans of the link in the range (bots never count here, whatever exclude_bots says) */
+                                scans: number;
+                                /** @description Most tapped first; actions nobody tapped are left out */
+                                actions: {
+                                    /**
+                                     * @description What was tapped on the link's page
+                                     * @enum {string}
+                                     */
+                                    action: "call" | "directions" | "website" | "save_contact" | "join_wifi" | "open_dish" | "register" | "download";
+                                    /** @description The funnel's words for it ("saved the contact") */
+                                    name: string;
+                                    /** @description Visitors who tapped it, each counted once per UTC day */
+                                    taps: number;
+                                    /** @description taps as a share of scans, two decimals */
+                                    percentage: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/links/{id}/analytics/export": {
         parameters: {
             query?: never;

@@ -1,4 +1,5 @@
 import { linkShortUrl } from '#domain/links/link-addresses.js';
+import { tapPath } from '#domain/page-actions/actions.js';
 import type { PageUrls } from './types.js';
 
 /**
@@ -25,5 +26,6 @@ export function linkPageUrls(link: { slug: string; passwordHash: string | null; 
     vcard: `/${link.slug}/contact.vcf`,
     ics: `/${link.slug}/event.ics`,
     page: linkShortUrl({ SHORT_URL_BASE: shortUrlBase }, link.host ?? null, link.slug),
+    tap: (action) => tapPath(link.slug, action),
   };
 }

@@ -1,3 +1,4 @@
+import type { PageAction } from '#domain/page-actions/actions.js';
 import type { ScannerPlatform } from './maps.js';
 
 /** What a page renderer returns; the redirect routes send it as is (text/html unless headers say otherwise). */
@@ -27,6 +28,8 @@ export interface PageUrls {
   ics: string;
   /** The page's own absolute address (SHORT_URL_BASE/slug), for link previews; absent where a page is made for a test. */
   page?: string;
+  /** Where a tap of one of the page's actions is reported (domain/page-actions); absent: taps are not reported (a test's page). */
+  tap?: (action: PageAction) => string;
 }
 
 /** Who is looking at a page: the platform its actions should suit, the time it is asked at, the languages it reads. */

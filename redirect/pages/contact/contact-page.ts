@@ -22,6 +22,7 @@ import { linkFiles } from '../files/files-page.js';
 import { mapAppFor, mapHref } from '../common/maps.js';
 import { dialableNumber, mailtoHref, smsHref } from '../email-sms/email-sms-page.js';
 import type { PageUrls, Scanner } from '../common/types.js';
+import { pingOf } from '../common/taps.js';
 import type { PageLocale } from '../common/locale.js';
 
 type VcardData = LinkDataByType['vcard'];
@@ -155,11 +156,11 @@ export function renderVcardPage(link: ResolvedLink, data: VcardData, urls: PageU
   const callable = [mobile, phone].find((n): n is string => !!n && isPhoneNumber(n));
   const textable = mobile && isPhoneNumber(mobile) ? mobile : undefined;
   const actions = [
-    callable && html`<li><a href="tel:${dialableNumber(callable)}">${t('call')}</a></li>`,
+    callable && html`<li><a href="tel:${dialableNumber(callable)}"${pingOf(urls, 'call')}>${t('call')}</a></li>`,
     textable && html`<li><a href="${smsHref(textable)}">${t('text')}</a></li>`,
     html`<li><a href="${mailtoHref(data.email)}">${t('email')}</a></li>`,
     address.length > 0 &&
-      html`<li><a href="${mapHref({ address: address.join(', ') }, mapAppFor(scanner.platform))}">${t('directions')}</a></li>`,
+      html`<li><a href="${mapHref({ address: address.join(', ') }, mapAppFor(scanner.platform))}"${pingOf(urls, 'directions')}>${t('directions')}</a></li>`,
   ];
   const role = [jobTitle, company].filter(Boolean).join(' · ');
   return {
@@ -174,7 +175,7 @@ export function renderVcardPage(link: ResolvedLink, data: VcardData, urls: PageU
         priority: true,
       })
     }<div><h1>${name}</h1>${role && html`<p class="muted">${role}</p>`}</div></header>
-<a class="button" href="${urls.vcard}">${t('saveContact')}</a>
+<a class="button" href="${urls.vcard}"${pingOf(urls, 'save_contact')}>${t('saveContact')}</a>
 <ul class="actions">${actions}</ul>
 <dl class="facts contact-facts card">
 <dt>${t('email')}</dt><dd><a href="${mailtoHref(data.email)}">${data.email}</a></dd>
@@ -184,7 +185,7 @@ ${fax && html`<dt>${t('fax')}</dt><dd>${fax}</dd>`}
 ${jobTitle && html`<dt>${t('jobTitle')}</dt><dd>${jobTitle}</dd>`}
 ${company && html`<dt>${t('company')}</dt><dd>${company}</dd>`}
 ${department && html`<dt>${t('department')}</dt><dd>${department}</dd>`}
-${website && html`<dt>${t('website')}</dt><dd>${href ? html`<a href="${href}">${readableUrl(website)}</a>` : website}</dd>`}
+${website && html`<dt>${t('website')}</dt><dd>${href ? html`<a href="${href}"${pingOf(urls, 'website')}>${readableUrl(website)}</a>` : website}</dd>`}
 ${address.length > 0 && html`<dt>${t('address')}</dt><dd class="text">${address.join('\n')}</dd>`}
 </dl>
 ${social.length > 0 && html`<h2>${t('social')}</h2><ul class="social">${social.map(socialLink)}</ul>`}`,

@@ -22,6 +22,7 @@ import { imageSources, pictureTag } from '../common/images.js';
 import { dateTimeFormat, ENGLISH, zoneCity, type PageLocale } from '../common/locale.js';
 import { mapAppFor, mapHref } from '../common/maps.js';
 import type { PageUrls, Scanner } from '../common/types.js';
+import { pingOf } from '../common/taps.js';
 
 type EventData = LinkDataByType['event'];
 
@@ -194,12 +195,12 @@ export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageU
   const times = eventTimes(data);
   const span = eventSpan(times);
   const ended = span.end.getTime() <= scanner.now;
-  const actions = (): Array<{ href: string; label: string }> => [
-    ...(registration ? [{ href: registration, label: eventText(locale, 'register') }] : []),
+  const actions = (): Array<{ href: string; label: string; ping?: SafeHtml | '' }> => [
+    ...(registration ? [{ href: registration, label: eventText(locale, 'register'), ping: pingOf(urls, 'register') }] : []),
     ...calendarLinks(data, span, urls, scanner, locale),
   ];
-  const button = ({ href, label }: { href: string; label: string }, i: number): SafeHtml =>
-    html`<a class="button${i === 0 ? '' : ' secondary'}" href="${href}">${label}</a>`;
+  const button = ({ href, label, ping }: { href: string; label: string; ping?: SafeHtml | '' }, i: number): SafeHtml =>
+    html`<a class="button${i === 0 ? '' : ' secondary'}" href="${href}"${ping}>${label}</a>`;
   const where = mapHref({ address: data.location }, mapAppFor(scanner.platform));
   return {
     title,
@@ -208,7 +209,7 @@ export function renderEventPage(link: ResolvedLink, data: EventData, urls: PageU
 <h1>${title}</h1>
 <dl class="facts card">
 <dt>${eventText(locale, 'when')}</dt><dd>${whenLines(data, times, locale).map((line, i) => (i === 0 ? line : html`<br>${line}`))}</dd>
-<dt>${eventText(locale, 'where')}</dt><dd><a href="${where}">${data.location}</a></dd>
+<dt>${eventText(locale, 'where')}</dt><dd><a href="${where}"${pingOf(urls, 'directions')}>${data.location}</a></dd>
 ${data.organizerName?.trim() && html`<dt>${eventText(locale, 'organizer')}</dt><dd>${data.organizerName}</dd>`}
 </dl>
 ${ended ? html`<p class="card ended" role="status">${eventText(locale, 'ended')}</p>` : actions().map(button)}

@@ -12,6 +12,7 @@ import { html, type SafeHtml } from '../common/html.js';
 import { imageSources, pictureTag, thumbnailTag } from '../common/images.js';
 import { PageScript, shownName, type PageContent } from '../common/layout.js';
 import type { PageUrls } from '../common/types.js';
+import { pingOf } from '../common/taps.js';
 import { numberFormat, type PageLocale } from '../common/locale.js';
 import { filesText } from './files-messages.js';
 
@@ -168,7 +169,7 @@ function pdfItem(heading: string, file: ResolvedLinkFile, urls: PageUrls, locale
     .filter(Boolean)
     .join(' · ');
   const cover = imageSources(file, urls.file);
-  const text = html`<div><h2>${heading}</h2><p class="muted">${details}</p><a class="button" href="${urls.file(file.id)}">${filesText(locale, 'openPdf')}</a></div>`;
+  const text = html`<div><h2>${heading}</h2><p class="muted">${details}</p><a class="button" href="${urls.file(file.id)}"${pingOf(urls, 'download')}>${filesText(locale, 'openPdf')}</a></div>`;
   if (!cover.webpSrcset || !cover.width || !cover.height) return html`<li class="card">${text}</li>`;
   const height = Math.round((PDF_COVER_WIDTH * cover.height) / cover.width);
   return html`<li class="card pdf-card-with-cover">${thumbnailTag(cover, { className: 'pdf-cover', alt: '', width: PDF_COVER_WIDTH, height, lazy: true })}${text}</li>`;

@@ -9,8 +9,9 @@ import { html } from '../common/html.js';
 import type { PageContent } from '../common/layout.js';
 import { numberFormat, type PageLocale } from '../common/locale.js';
 import { locationText } from './location-messages.js';
+import { pingOf } from '../common/taps.js';
 import { mapAppFor, mapHref, openInLabel, type MapApp } from '../common/maps.js';
-import type { Scanner } from '../common/types.js';
+import type { PageUrls, Scanner } from '../common/types.js';
 
 /** 48.8584° N, 2.2945° E: at most 6 decimals (about 10 cm), no trailing zeros, the locale's decimal sign. */
 function formatCoordinates(latitude: number, longitude: number, locale: PageLocale): string {
@@ -30,7 +31,13 @@ const OTHER_MAPS: Record<MapApp, ReadonlyArray<MapApp | 'osm'>> = {
 const APP_NAMES = { apple: 'appleMaps', google: 'googleMaps', osm: 'openStreetMap', device: 'otherMapsApp' } as const;
 
 /** `linkName`: the link's own name, the heading when the place has no name of its own. */
-export function renderLocationPage(linkName: string, data: LinkDataByType['location'], scanner: Scanner, locale: PageLocale): PageContent {
+export function renderLocationPage(
+  linkName: string,
+  data: LinkDataByType['location'],
+  urls: Pick<PageUrls, 'tap'>,
+  scanner: Scanner,
+  locale: PageLocale,
+): PageContent {
   const { latitude, longitude } = data;
   const placeName = data.name?.trim() || linkName.trim() || undefined;
   const address = data.address?.trim() ? data.address : undefined;
@@ -45,9 +52,10 @@ export function renderLocationPage(linkName: string, data: LinkDataByType['locat
     title: placeName ?? coordinates,
     content: html`<h1>${placeName ?? coordinates}</h1>
 ${(placeName || address) && html`<div class="card">${address && html`<p class="text">${address}</p>`}${placeName && html`<p class="muted"><span class="visually-hidden">${locationText(locale, 'coordinates')}: </span>${coordinates}</p>`}</div>`}
-<a class="button" href="${hrefOf(main)}">${openInLabel(main, locale)}</a>
+<a class="button" href="${hrefOf(main)}"${pingOf(urls, 'directions')}>${openInLabel(main, locale)}</a>
 <nav aria-label="${locationText(locale, 'alsoOpenIn')}">${OTHER_MAPS[main].map(
-      (app) => html`<a class="button secondary" href="${hrefOf(app)}">${locationText(locale, APP_NAMES[app])}</a>`,
+      (app) =>
+        html`<a class="button secondary" href="${hrefOf(app)}"${pingOf(urls, 'directions')}>${locationText(locale, APP_NAMES[app])}</a>`,
     )}</nav>`,
     styles: '.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
   };

@@ -35,6 +35,7 @@ import { LAYOUT_IMAGE_SIZES, renderCategory, sectionImage, sourcesOf, type ItemC
 import { themeStyles } from './theme.js';
 import { mapsUrl, renderVisit, telUrl } from './visit.js';
 import { counted } from './words.js';
+import { pingOf } from '../common/taps.js';
 
 export interface MenuPageOptions {
   /** The items' budget (MENU_ITEM_BYTES_MAX by default). */
@@ -73,9 +74,9 @@ export function renderMenuPage(
   // The open state and the ways to reach the cafe share one line: the first screen is for dishes.
   const facts = [
     clock.state && html`<li class="status${clock.state.open ? ' open' : ''}">${openStateText(locale, clock.state)}</li>`,
-    tel && html`<li><a href="${tel}">${t('call')}</a></li>`,
-    menu.address && html`<li><a href="${mapsUrl(menu.address)}">${t('directions')}</a></li>`,
-    website && html`<li><a href="${website}">${t('website')}</a></li>`,
+    tel && html`<li><a href="${tel}"${pingOf(urls, 'call')}>${t('call')}</a></li>`,
+    menu.address && html`<li><a href="${mapsUrl(menu.address)}"${pingOf(urls, 'directions')}>${t('directions')}</a></li>`,
+    website && html`<li><a href="${website}"${pingOf(urls, 'website')}>${t('website')}</a></li>`,
   ].filter(Boolean);
   return htmlPage({
     title: t('pageTitle', { name: title }),
@@ -102,7 +103,7 @@ ${groups.map(
 )}
 ${cut > 0 && html`<p class="none">${counted(locale, cut, 'cutOne', 'cutOther')}</p>`}
 <p id="mf-none" class="none" role="status" hidden>${t('noMatches')}</p>
-${renderVisit(menu, clock, locale)}
+${renderVisit(menu, clock, urls, locale)}
 ${renderJsonLd(menu, urls, baseUrl)}`,
   });
 }

@@ -11,9 +11,11 @@ import { imageSources, pictureTag, thumbnailTag, type ImageSources } from '../co
 import { formatPrice, type PageLocale } from '../common/locale.js';
 import { menuText } from './menu-messages.js';
 import { allergenKey, dietLabel, SPICE } from './words.js';
+import { pingOf } from '../common/taps.js';
+import type { PageUrls } from '../common/types.js';
 
-/** Where the page's images are served (the redirect's /files/:id). */
-export interface MenuPageUrls {
+/** Where the page's images are served (the redirect's /files/:id), and where its taps are reported (none in a preview: not a guest's). */
+export interface MenuPageUrls extends Pick<PageUrls, 'tap'> {
   file(id: string): string;
 }
 
@@ -65,7 +67,7 @@ function renderItem(item: PublishedItem, ctx: ItemContext): { item: SafeHtml; sh
   const sources = item.image ? sourcesOf(item.image, ctx) : null;
   const photo =
     sources &&
-    html`<a class="zoom" id="i${n}" href="#d${n}" aria-label="${menuText(locale, 'photoOf', { name: item.name })}">${
+    html`<a class="zoom" id="i${n}" href="#d${n}"${pingOf(ctx.urls, 'open_dish')} aria-label="${menuText(locale, 'photoOf', { name: item.name })}">${
       ctx.imageSizes
         ? pictureTag(sources, { alt: item.name, sizes: ctx.imageSizes, lazy: true })
         : thumbnailTag(sources, { alt: item.name, lazy: true, width: 88, height: 88 })

@@ -9,6 +9,8 @@ import { icon, socialPlatform } from '../common/icons.js';
 import type { PageLocale } from '../common/locale.js';
 import { menuText, type MenuTextKey } from './menu-messages.js';
 import { renderHours } from './hours.js';
+import { pingOf } from '../common/taps.js';
+import type { PageUrls } from '../common/types.js';
 
 export function mapsUrl(address: string): string {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
@@ -19,7 +21,7 @@ export function telUrl(phone: string): string | undefined {
   return /^\+?\d{3,}$/.test(digits) ? `tel:${digits}` : undefined;
 }
 
-export function renderVisit(menu: PublishedMenu, clock: CafeClock, locale: PageLocale): SafeHtml {
+export function renderVisit(menu: PublishedMenu, clock: CafeClock, urls: Pick<PageUrls, 'tap'>, locale: PageLocale): SafeHtml {
   const t = (key: MenuTextKey) => menuText(locale, key);
   const website = checkedUrl(menu.website, ['http', 'https']);
   const tel = menu.phone ? telUrl(menu.phone) : undefined;
@@ -28,13 +30,13 @@ export function renderVisit(menu: PublishedMenu, clock: CafeClock, locale: PageL
   return html`<section class="visit" aria-labelledby="visit-h"><h2 id="visit-h">${t('visitUs')}</h2>
 ${menu.description && html`<h3>${t('about')}</h3><p class="text">${menu.description}</p>`}
 ${renderHours(menu.operatingHours, clock.today, locale)}
-${menu.address && html`<h3>${t('address')}</h3><p class="text">${menu.address}</p><p><a href="${mapsUrl(menu.address)}">${t('openInMaps')}</a></p>`}
+${menu.address && html`<h3>${t('address')}</h3><p class="text">${menu.address}</p><p><a href="${mapsUrl(menu.address)}"${pingOf(urls, 'directions')}>${t('openInMaps')}</a></p>`}
 ${
   (menu.phone || menu.email || website) &&
   html`<h3>${t('contact')}</h3><p>${[
-    menu.phone && (tel ? html`<a href="${tel}">${menu.phone}</a><br>` : html`${menu.phone}<br>`),
+    menu.phone && (tel ? html`<a href="${tel}"${pingOf(urls, 'call')}>${menu.phone}</a><br>` : html`${menu.phone}<br>`),
     menu.email && (email ? html`<a href="mailto:${email}">${menu.email}</a><br>` : html`${menu.email}<br>`),
-    website && html`<a href="${website}">${new URL(website).host}</a>`,
+    website && html`<a href="${website}"${pingOf(urls, 'website')}>${new URL(website).host}</a>`,
   ]}</p>`
 }
 ${socials.length > 0 && html`<h3>${t('followUs')}</h3><ul class="social">${socials.map((s) => html`<li><a href="${s.url}">${icon(socialPlatform(s.platform, s.url)?.icon ?? 'link')}${s.platform}</a></li>`)}</ul>`}

@@ -24,8 +24,9 @@ import { isDataImageUrl } from '#domain/links/data/landing-images.js';
 import { checkedUrl, html, type SafeHtml } from '../common/html.js';
 import { icon, socialPlatform } from '../common/icons.js';
 import type { PageContent } from '../common/layout.js';
-import type { Page } from '../common/types.js';
+import type { Page, PageUrls } from '../common/types.js';
 import type { PageLocale } from '../common/locale.js';
+import { pingOf } from '../common/taps.js';
 
 type MultiLinksData = LinkDataByType['multi-links'];
 type MultiLink = NonNullable<MultiLinksData['links']>[number];
@@ -71,7 +72,7 @@ function linkIcon(link: MultiLink): SafeHtml {
   return html`<span class="icon" aria-hidden="true">${icon(socialPlatform(link.icon, link.value)?.icon ?? 'link')}</span>`;
 }
 
-export function renderMultiLinksPage(data: MultiLinksData, _locale: PageLocale): PageContent {
+export function renderMultiLinksPage(data: MultiLinksData, urls: Pick<PageUrls, 'tap'>, _locale: PageLocale): PageContent {
   const { backgroundColor, linkBackgroundColor, textColor } = data.design;
   const pageBackground = parseCssColor(backgroundColor);
   const linkBackground = parseCssColor(linkBackgroundColor);
@@ -91,9 +92,12 @@ export function renderMultiLinksPage(data: MultiLinksData, _locale: PageLocale):
     const title = linkTitle(link);
     if (link.type === 'social')
       socials.push(
-        html`<li><a class="social" href="${href}" style="${linkStyle}" aria-label="${title}" title="${title}">${linkIcon(link)}</a></li>`,
+        html`<li><a class="social" href="${href}"${pingOf(urls, 'website')} style="${linkStyle}" aria-label="${title}" title="${title}">${linkIcon(link)}</a></li>`,
       );
-    else links.push(html`<li><a class="bio-link" href="${href}" style="${linkStyle}">${linkIcon(link)}<span>${title}</span></a></li>`);
+    else
+      links.push(
+        html`<li><a class="bio-link" href="${href}"${pingOf(urls, 'website')} style="${linkStyle}">${linkIcon(link)}<span>${title}</span></a></li>`,
+      );
   }
   return {
     title: data.title,

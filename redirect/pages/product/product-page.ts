@@ -12,6 +12,7 @@ import { imageSources, pictureTag } from '../common/images.js';
 import { formatPrice, numberFormat, type PageLocale } from '../common/locale.js';
 import { productText } from './product-messages.js';
 import type { PageUrls } from '../common/types.js';
+import { pingOf } from '../common/taps.js';
 
 const STYLES =
   '.product-images{list-style:none;padding:0;display:grid;grid-template-columns:repeat(4,1fr);gap:.5rem}' +
@@ -61,7 +62,7 @@ export function renderProductPage(link: ResolvedLink, data: ProductData, urls: P
       )}</ul>${imageViewers(data.productName, images, urls, locale)}`
     }
 <h1>${data.productName}</h1>
-${buy && html`<a class="button" href="${buy}">${productText(locale, 'buy')}</a>`}
+${buy && html`<a class="button" href="${buy}"${pingOf(urls, 'website')}>${productText(locale, 'buy')}</a>`}
 ${data.productDescription !== undefined && html`<p class="text">${data.productDescription}</p>`}
 ${
   hasPrices &&

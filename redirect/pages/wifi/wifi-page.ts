@@ -7,9 +7,10 @@
 import type { LinkDataByType } from '#domain/links/data/index.js';
 import { html } from '../common/html.js';
 import { PageScript, type PageContent } from '../common/layout.js';
-import type { Page } from '../common/types.js';
+import type { Page, PageUrls } from '../common/types.js';
 import type { PageLocale } from '../common/locale.js';
 import { wifiText } from './wifi-messages.js';
+import { beaconOf } from '../common/taps.js';
 
 /** The security a network names: the protocols, or the catalogue's words for an open one. */
 const securityLabel = (encryption: LinkDataByType['wifi']['encryption'], locale: PageLocale) =>
@@ -26,11 +27,11 @@ const COPY_STYLES = '.copy{margin:.5rem 0 0}';
 // page put on the button (one script, hence one hash, for every language).
 const COPY_SCRIPT = new PageScript(
   "(()=>{const b=document.getElementById('copy'),s=document.querySelector('.secret'),o=document.getElementById('copied');if(!b||!s)return;b.hidden=false;" +
-    "b.addEventListener('click',async()=>{try{await navigator.clipboard.writeText(s.textContent);o.textContent=b.dataset.copied}catch{const r=document.createRange();" +
+    "b.addEventListener('click',async()=>{if(b.dataset.tap)try{navigator.sendBeacon(b.dataset.tap)}catch{}try{await navigator.clipboard.writeText(s.textContent);o.textContent=b.dataset.copied}catch{const r=document.createRange();" +
     'r.selectNodeContents(s);const w=getSelection();w.removeAllRanges();w.addRange(r);o.textContent=b.dataset.selected}})})();',
 );
 
-export function renderWifiPage(data: LinkDataByType['wifi'], locale: PageLocale): PageContent {
+export function renderWifiPage(data: LinkDataByType['wifi'], urls: Pick<PageUrls, 'tap'>, locale: PageLocale): PageContent {
   const t = (key: Parameters<typeof wifiText>[1], params?: Record<string, string>) => wifiText(locale, key, params);
   const password = data.encryption !== 'nopass' && data.password ? data.password : undefined;
   const security = securityLabel(data.encryption, locale);
@@ -42,7 +43,7 @@ export function renderWifiPage(data: LinkDataByType['wifi'], locale: PageLocale)
 <dl class="facts card">
 <dt>${t('network')}</dt><dd>${data.ssid}</dd>
 <dt>${t('security')}</dt><dd>${security}</dd>
-${password && html`<dt>${t('password')}</dt><dd><details><summary>${t('showPassword')}</summary><code class="secret">${password}</code></details><button type="button" id="copy" class="button copy" data-copied="${t('copied')}" data-selected="${t('selected')}" hidden>${t('copyPassword')}</button><p id="copied" class="muted" role="status"></p></dd>`}
+${password && html`<dt>${t('password')}</dt><dd><details><summary>${t('showPassword')}</summary><code class="secret">${password}</code></details><button type="button" id="copy" class="button copy"${beaconOf(urls, 'join_wifi')} data-copied="${t('copied')}" data-selected="${t('selected')}" hidden>${t('copyPassword')}</button><p id="copied" class="muted" role="status"></p></dd>`}
 ${data.hidden && html`<dt>${t('hidden')}</dt><dd>${t('hiddenValue')}</dd>`}
 </dl>
 <h2>${t('howTo')}</h2>

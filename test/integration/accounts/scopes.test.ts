@@ -29,7 +29,8 @@ const ACCOUNT_ANALYTICS = [
   'time',
   ...ORIGINS,
 ].map((e) => `/api/v1/analytics/${e}`);
-const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time', ...ORIGINS].map(
+// actions: the link's funnel of taps on its page's actions, an addition (decision 0434).
+const LINK_ANALYTICS = ['general', 'activity', 'ops', 'country', 'region', 'browser', 'device', 'time', 'actions', ...ORIGINS].map(
   (e) => `/api/v1/links/:id/analytics/${e}`,
 );
 const ANY_KEY_ROUTES = [

@@ -258,3 +258,34 @@ describe('the rendered page', () => {
     expect(menuClock(menu(), MONDAY('23:59')).key).not.toBe(menuClock(menu(), new Date('2026-11-24T00:00:00Z')).key);
   });
 });
+
+describe('taps on the menu’s actions', () => {
+  const withActions = menu({
+    phone: '+351 21 000 0000',
+    address: 'Rua Augusta 1, Lisboa',
+    website: 'https://cafe.example',
+    groups: [
+      {
+        id: 'g1',
+        name: 'Food',
+        image: null,
+        categories: [{ id: 'k1', name: 'Mains', description: null, image: null, items: [item('Soup', { image: 'f1' })] }],
+      },
+    ],
+  });
+  const pings = (body: string) => [...body.matchAll(/ ping="([^"]*)"/g)].map((m) => m[1]!);
+
+  it('a guest’s page reports each tap on call, directions, website and a dish', () => {
+    const page = renderMenuPage(withActions, {
+      now: MONDAY('12:00'),
+      urls: { file: (id) => `/files/${id}`, tap: (action) => `/_/tap/cafe/${action}` },
+    });
+    expect(new Set(pings(page.body))).toEqual(
+      new Set(['/_/tap/cafe/call', '/_/tap/cafe/directions', '/_/tap/cafe/website', '/_/tap/cafe/open_dish']),
+    );
+  });
+
+  it('a page made without tap addresses (the console’s preview) reports none', () => {
+    expect(pings(render(withActions).body)).toEqual([]);
+  });
+});
