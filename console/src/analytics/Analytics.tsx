@@ -21,17 +21,13 @@ import {
   changeText,
   countryLabel,
   bucketLabel,
-  campaignLabel,
   DURATION_LABELS,
   deviceLabel,
   DURATIONS,
   heatLevel,
-  placementLabel,
   previousPeriod,
-  referrerLabel,
   routeOfView,
   scanSeries,
-  sourceSplit,
   slugOfSubpath,
   viewFromQuery,
   weekGrid,
@@ -44,6 +40,7 @@ import {
   type RankedRow,
 } from './view.js';
 import { ExportCsv } from './ExportCsv.js';
+import { campaignLabel, placementLabel, referrerLabel, sourceSplit } from './origins.js';
 import './analytics.css';
 import { lazyComponent } from '../lazy.js';
 import { Icon } from '../ui/Icon.js';

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeScanBatch } from '#domain/scans/batch.js';
 import { ingestScanBatches } from '#domain/scans/ingest.js';
 import type { ScanEvent, ScanOrigin } from '#domain/scans/types.js';
-import { campaignLabel, placementLabel, referrerLabel } from '#console/src/analytics/view.js';
+import { campaignLabel, placementLabel, referrerLabel } from '#console/src/analytics/origins.js';
 import {
   consoleScreenshot,
   DESKTOP,
