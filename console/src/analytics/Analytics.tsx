@@ -1,7 +1,8 @@
 /**
  * The analytics dashboard, account-wide (#/analytics) and per link (#/analytics/<slug>): totals
  * against the period before, scans per hour or day (uPlot), the weekday × hour grid, ranked
- * countries, cities, browsers, systems and device types, the account's top QR codes, and the CSV export. Loaded on demand
+ * countries, cities, browsers, systems and device types, where scans come from (QR code or link,
+ * placements, referrers, campaigns), the account's top QR codes, and the CSV export. Loaded on demand
  * (screens/index.ts), so uPlot only comes with this page. It asks again every POLL_MS while the
  * tab is visible, so new scans show without a reload
  * (docs/decisions/0300-polling-not-server-sent-events.md).
@@ -39,6 +40,7 @@ import {
   type RankedRow,
 } from './view.js';
 import { ExportCsv } from './ExportCsv.js';
+import { campaignLabel, placementLabel, referrerLabel, sourceSplit } from './origins.js';
 import './analytics.css';
 import { lazyComponent } from '../lazy.js';
 import { Icon } from '../ui/Icon.js';
@@ -67,6 +69,8 @@ type Time = Answer<'/api/v1/analytics/time'>;
 type Ranked = RankedRow[];
 type QrCodes = Answer<'/api/v1/analytics/qr-code'>;
 type Actions = paths['/api/v1/links/{id}/analytics/actions']['get']['responses'][200]['content']['application/json']['data'];
+/** Placement rows carry their placement (and, account-wide, its link) beside the ranked fields. */
+type Placements = Answer<'/api/v1/analytics/placement'>;
 
 interface Numbers {
   general: General;
@@ -78,6 +82,10 @@ interface Numbers {
   browser: Ranked;
   ops: Ranked;
   device: Ranked;
+  source: Ranked;
+  placement: Placements;
+  referrer: Ranked;
+  campaign: Ranked;
   qrCode: QrCodes | null;
   /** Account-wide: scans by the domain their link is on. */
   domain: Ranked | null;
@@ -127,14 +135,31 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
   const query = apiQuery(view);
   const ranked = apiQuery(view, RANK_LIMIT);
   const before = previousPeriod(view, new Date());
-  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops' | 'device') =>
+  const rank = (dimension: 'country' | 'region' | 'browser' | 'ops' | 'device' | 'source' | 'placement' | 'referrer' | 'campaign') =>
     read(
       client,
       slug,
       `/api/v1/analytics/${dimension}` as '/api/v1/analytics/country',
       dimension === 'country' ? apiQuery(view, MAP_LIMIT) : ranked,
     );
-  const [general, previous, activity, time, country, region, browser, ops, device, qrCode, domain, actions] = await Promise.all([
+  const [
+    general,
+    previous,
+    activity,
+    time,
+    country,
+    region,
+    browser,
+    ops,
+    device,
+    source,
+    placement,
+    referrer,
+    campaign,
+    qrCode,
+    domain,
+    actions,
+  ] = await Promise.all([
     read(client, slug, '/api/v1/analytics/general', query),
     read(client, slug, '/api/v1/analytics/general', { ...query, duration: 'custom', date_from: before.from, date_to: before.to }),
     read(client, slug, '/api/v1/analytics/activity', query),
@@ -144,11 +169,32 @@ async function load(client: Client, slug: string | null, view: AnalyticsView): P
     rank('browser'),
     rank('ops'),
     rank('device'),
+    rank('source'),
+    rank('placement') as Promise<Placements>,
+    rank('referrer'),
+    rank('campaign'),
     slug === null ? readQrCodes(client, ranked) : Promise.resolve(null),
     slug === null ? read(client, null, '/api/v1/analytics/domain' as '/api/v1/analytics/country', ranked) : Promise.resolve(null),
     slug === null ? Promise.resolve(null) : readActions(client, slug, view),
   ]);
-  return { general, previous, activity, time, country, region, browser, ops, device, qrCode, domain, actions };
+  return {
+    general,
+    previous,
+    activity,
+    time,
+    country,
+    region,
+    browser,
+    ops,
+    device,
+    source,
+    placement,
+    referrer,
+    campaign,
+    qrCode,
+    domain,
+    actions,
+  };
 }
 
 export function Analytics({ subpath }: ScreenProps) {
@@ -364,6 +410,7 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
           <WorldMap rows={numbers.country} hrefOf={filterHref('country')} />
         </WhenNear>
       </section>
+      <Origins numbers={numbers} view={view} slug={slug} />
       <div class="analytics-ranks">
         <RankedBars
           title="Countries"
@@ -427,6 +474,63 @@ function Funnel({ actions }: { actions: Actions }) {
           })}
         </ol>
       )}
+    </section>
+  );
+}
+
+/**
+ * "Where scans come from": QR code against link as one split bar (its numbers in a list beside it,
+ * for screen readers and for reading exact counts), then placements, referrers and campaigns
+ * ranked as the other dimensions are. Account-wide, a placement is named with its link and leads
+ * to that link's dashboard.
+ */
+function Origins({ numbers, view, slug }: { numbers: Numbers; view: AnalyticsView; slug: string | null }) {
+  const zone = browserTimeZone();
+  const split = sourceSplit(numbers.source);
+  const total = split.reduce((sum, s) => sum + s.scans, 0);
+  return (
+    <section class="analytics-panel origins" aria-labelledby="origins-title">
+      <h2 id="origins-title">Where scans come from</h2>
+      {total === 0 ? (
+        <p class="empty">No scans in this range.</p>
+      ) : (
+        <>
+          <div class="source-split" aria-hidden="true">
+            {split.map((s) => s.scans > 0 && <span key={s.source} class={`source-${s.source}`} style={{ flexGrow: s.scans }} />)}
+          </div>
+          <ul class="source-legend" aria-label="Scans by source">
+            {split.map((s) => (
+              <li key={s.source} data-source={s.source}>
+                <span class={`source-swatch source-${s.source}`} aria-hidden="true" />
+                <span class="source-name">{s.label}</span>
+                <span class="ranked-count">
+                  {s.scans.toLocaleString('en')} <span class="hint">({s.percentage}%)</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+          {split[2]!.scans > 0 && (
+            <p class="hint">
+              Codes downloaded before qrlinks marked its codes carry no marker, so their scans cannot be told from clicks on the link. Print
+              a fresh code to have them counted as QR scans.
+            </p>
+          )}
+        </>
+      )}
+      <div class="analytics-ranks">
+        <RankedBars
+          title="Placements"
+          level="h3"
+          rows={numbers.placement}
+          label={(row) => {
+            const name = placementLabel(row.name);
+            if (slug !== null || !row.dynamicLinkId) return name;
+            return <a href={`#${routeOfView(view, zone, row.dynamicLinkId)}`}>{`${name} · ${row.linkName ?? row.dynamicLinkId}`}</a>;
+          }}
+        />
+        <RankedBars title="Referrers" level="h3" rows={numbers.referrer} label={(row) => referrerLabel(row.name)} />
+        <RankedBars title="Campaigns" level="h3" rows={numbers.campaign} label={(row) => campaignLabel(row.name)} />
+      </div>
     </section>
   );
 }
@@ -530,8 +634,11 @@ function RankedBars<R extends RankedRow>({
   rows,
   label = (row) => row.name,
   filter,
+  level: Heading = 'h2',
 }: {
   title: string;
+  /** A card inside a titled section is a level below it. */
+  level?: 'h2' | 'h3';
   rows: R[];
   label?: (row: R) => preact.ComponentChildren;
   /** Each row's name is a link to the dashboard narrowed to it ("Only scans from Germany"). */
@@ -541,7 +648,7 @@ function RankedBars<R extends RankedRow>({
   const top = rows[0]?.scans ?? 0;
   return (
     <section class="analytics-panel" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
+      <Heading id={id}>{title}</Heading>
       {rows.length === 0 ? (
         <p class="empty">No scans in this range.</p>
       ) : (

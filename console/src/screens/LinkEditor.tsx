@@ -16,6 +16,7 @@ import type { FileInfo } from '../links/FileDrop.js';
 import { draftOf, formPaths, linkBodyOf, TYPE_FORMS, type Draft, type StoredLink } from '../links/link-form.js';
 import { LinkHistory } from '../links/LinkHistory.js';
 import { LinkSettings } from '../links/LinkSettings.js';
+import { Placements } from '../links/Placements.js';
 import { isPageLookPath, pageLookFromLink, pageStyleOf } from '../links/page-look.js';
 import { PageLook } from '../links/PageLook.js';
 import { dataWithRules, isRulesPath, rulesFromData } from '../links/rules.js';
@@ -404,6 +405,8 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
             Loading the design…
           </p>
         )}
+        {/* Beside the designer: each placement's code is this design, encoding the placement's URL. */}
+        {link && <Placements me={me} slug={link.dynamic_link_id} linkName={link.name} />}
       </aside>
     </div>
   );

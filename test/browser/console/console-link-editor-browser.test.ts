@@ -414,7 +414,7 @@ describe.skipIf(!hasChromium)('console link editor', () => {
     expect((await storedLink(slug)).qr_options.dotsOptions).toMatchObject({ type: 'rounded', color: '#1d4ed8' });
     const png = await call(api.app, owner.key, 'GET', `/api/v1/links/${slug}/qr?format=png&size=512`);
     expect(png.statusCode).toBe(200);
-    expect(await decodesAll([png.rawPayload], created.full_dynamic_url)).toEqual([true]);
+    expect(await decodesAll([png.rawPayload], `${created.full_dynamic_url}?q`)).toEqual([true]);
   });
 
   it('creates a link by keyboard alone; an unknown page and type say so', async () => {
