@@ -63,7 +63,8 @@ export class ScanBatchBuilder {
     }
     this.payload.scans.push(scan.id, scan.at, link, visitor);
     this.payload.visitorKeys.push(scan.visitorKey);
-    const o = scan.origin;
+    // Never absent from the redirect; a hand-made or older scan may lack it (unknown).
+    const o = scan.origin ?? UNKNOWN_ORIGIN;
     const key = `${o.source} ${o.placementId} ${o.referrerHost} ${o.utmCampaign}`;
     let origin = this.originIndex.get(key);
     if (origin === undefined) {

@@ -59,9 +59,10 @@ import type { Config } from '#platform/config/index.js';
 import type { Logger } from '#platform/logger.js';
 import { createFailFastRedis, type Redis } from '#platform/redis/client.js';
 import { SCAN_JOB_OPTIONS } from './scan-jobs.js';
-import { ScanBatchBuilder, scanBatchSize } from '#domain/scans/batch.js';
+import { ScanBatchBuilder, scanBatchSize, UNKNOWN_ORIGIN } from '#domain/scans/batch.js';
 import { takeScanBatchAcks } from '#domain/scans/batch-acks.js';
-import type { RecordedScan, ScanBatchPayload } from '#domain/scans/types.js';
+import type { RecordedScan, ScanBatchPayload, ScanOrigin } from '#domain/scans/types.js';
+import { SCAN_SOURCES } from '#domain/links/attribution.js';
 
 export type ScanRecorderConfig = Pick<
   Config,
@@ -622,14 +623,18 @@ export class ScanRecorder {
     }
   }
 
-  /** The scan as one JSON line, as JSON.stringify(scan) gives it, with its visitor serialised once per visitor. */
-  private writeAheadLine({ id, linkId, accountId, at, visitor, visitorKey }: RecordedScan): string {
+  /**
+   * The scan as one JSON line, as JSON.stringify(scan) gives it but for its origin, written as the
+   * batch's tuple ([source, placementId, referrerHost, utmCampaign]); its visitor serialised once
+   * per visitor.
+   */
+  private writeAheadLine({ id, linkId, accountId, at, visitor, visitorKey, origin }: RecordedScan): string {
     let visitorJson = this.visitorJson.get(visitor);
     if (visitorJson === undefined) {
       visitorJson = JSON.stringify(visitor);
       this.visitorJson.set(visitor, visitorJson);
     }
-    return `{"id":${JSON.stringify(id)},"linkId":${JSON.stringify(linkId)},"accountId":${JSON.stringify(accountId)},"at":${JSON.stringify(at)},"visitor":${visitorJson},"visitorKey":${JSON.stringify(visitorKey)}}`;
+    return `{"id":${JSON.stringify(id)},"linkId":${JSON.stringify(linkId)},"accountId":${JSON.stringify(accountId)},"at":${JSON.stringify(at)},"visitor":${visitorJson},"visitorKey":${JSON.stringify(visitorKey)},"origin":${originJson(origin)}}`;
   }
 
   /**
@@ -796,6 +801,22 @@ export class ScanRecorder {
   }
 }
 
+/** The common origins' JSON, made once: a code or a click with no placement, referrer or campaign. */
+const PLAIN_ORIGINS = new Map<string | null, string>([null, ...SCAN_SOURCES].map((s) => [s, JSON.stringify([s, null, null, null])]));
+
+/** An origin as a write-ahead line's tuple; the plain ones (nearly every scan) without serialising anything. */
+function originJson(o: Readonly<ScanOrigin>): string {
+  const plain = o.placementId === null && o.referrerHost === null && o.utmCampaign === null ? PLAIN_ORIGINS.get(o.source) : undefined;
+  return plain ?? JSON.stringify([o.source, o.placementId, o.referrerHost, o.utmCampaign]);
+}
+
+/** A write-ahead line's origin tuple as a scan's origin; a line written before origins has none: unknown. */
+function originOfLine(tuple: unknown): ScanOrigin {
+  if (!Array.isArray(tuple)) return UNKNOWN_ORIGIN;
+  const [source = null, placementId = null, referrerHost = null, utmCampaign = null] = tuple as Array<string | null>;
+  return { source, placementId, referrerHost, utmCampaign };
+}
+
 /** A batch from a write-ahead file's lines; a line cut short by a kill is skipped. */
 function payloadOfWriteAhead(text: string): ScanBatchPayload {
   const builder = new ScanBatchBuilder();
@@ -804,7 +825,8 @@ function payloadOfWriteAhead(text: string): ScanBatchPayload {
     if (!line) continue;
     let scan: RecordedScan;
     try {
-      scan = JSON.parse(line) as RecordedScan;
+      const parsed = JSON.parse(line) as Omit<RecordedScan, 'origin'> & { origin?: unknown };
+      scan = { ...parsed, origin: originOfLine(parsed.origin) };
     } catch {
       continue; // the last line, cut short by the kill
     }

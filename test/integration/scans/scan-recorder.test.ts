@@ -197,7 +197,12 @@ describe('ScanRecorder write-ahead', () => {
     expect(files.map((lines) => lines.pop())).toEqual(['', '']);
     expect(files.map((lines) => lines.length)).toEqual([700, 300]);
     const written = files.flat().map((l) => JSON.parse(l) as RecordedScan);
-    expect(written.sort((a, b) => a.id.localeCompare(b.id))).toEqual([...recorded].sort((a, b) => a.id.localeCompare(b.id)));
+    // Each line is the scan, its origin as the batch's tuple.
+    const asLine = (s: RecordedScan) => ({
+      ...s,
+      origin: [s.origin.source, s.origin.placementId, s.origin.referrerHost, s.origin.utmCampaign],
+    });
+    expect(written.sort((a, b) => a.id.localeCompare(b.id))).toEqual([...recorded].sort((a, b) => a.id.localeCompare(b.id)).map(asLine));
   });
 
   it('writes nothing ahead with SCAN_WRITE_AHEAD=false', async () => {
@@ -212,17 +217,27 @@ describe('ScanRecorder write-ahead', () => {
     spoolDirs.push(dir);
     const host = hostname().replace(/[^a-z0-9.-]/gi, '_');
     const dead = [scan(), scan(), scan()];
+    // One line as this version writes it, its origin a tuple; two as a version before origins did, none.
+    const origin = { source: 'qr', placementId: null, referrerHost: 'news.example', utmCampaign: 'spring' };
+    const oldLine = ({ origin: _none, ...s }: RecordedScan) => JSON.stringify(s);
+    const lines = [
+      JSON.stringify({ ...dead[0]!, origin: [origin.source, origin.placementId, origin.referrerHost, origin.utmCampaign] }),
+      ...dead.slice(1).map(oldLine),
+    ];
     // A pid that cannot run (above Linux's pid_max), its last line cut short by the kill.
-    const lines = dead.map((s) => JSON.stringify(s)).join('\n') + '\n{"id":"0189';
+    const text = lines.join('\n') + '\n{"id":"0189';
     // A batch id whose groups are all digits, which a loose reading of the name takes for a pid.
-    await writeFile(join(dir, `wal-${host}-99999999-deadbeef-12345678-1234-4123-8123-123456789012.log`), lines);
+    await writeFile(join(dir, `wal-${host}-99999999-deadbeef-12345678-1234-4123-8123-123456789012.log`), text);
     // A live process's (this one's pid, another instance: an earlier process of the same pid is gone too).
     const live = scan();
     const liveFile = `wal-${host}-1-cafecafe-${randomUUID()}.log`;
     await writeFile(join(dir, liveFile), `${JSON.stringify(live)}\n`);
     const { queue } = await setup({ SCAN_SPOOL_DIR: dir });
     await until(async () => (await queuedScans(queue)).length >= 3);
-    expect(ids(await queuedScans(queue))).toEqual(ids(dead));
+    const queued = await queuedScans(queue);
+    expect(ids(queued)).toEqual(ids(dead));
+    expect(queued.find((s) => s.id === dead[0]!.id)!.origin).toEqual(origin);
+    for (const s of dead.slice(1)) expect(queued.find((q) => q.id === s.id)!.origin).toEqual(UNKNOWN_ORIGIN);
     // Under the dead batch's own id, so a batch it had queued already is not queued twice.
     expect(await acknowledgeQueued(queue)).toEqual(['12345678-1234-4123-8123-123456789012']);
     // Pid 1 runs (init): its file stays; the dead one's, taken over, is deleted once Postgres has its scans.
