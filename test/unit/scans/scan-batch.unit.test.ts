@@ -1,13 +1,20 @@
 /** The compact form of a batch of scans on the queue: what goes in comes out, smaller. */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeScanBatch, encodeScanBatch, scanBatchSize } from '#domain/scans/batch.js';
-import type { ScanBatchPayload, ScanEvent } from '#domain/scans/types.js';
+import { decodeScanBatch, encodeScanBatch, scanBatchSize, UNKNOWN_ORIGIN } from '#domain/scans/batch.js';
+import type { ScanBatchPayload, ScanEvent, ScanOrigin } from '#domain/scans/types.js';
 
 const links = [randomUUID(), randomUUID(), randomUUID()];
 /** A link belongs to one account. */
 const accountOf = new Map(links.map((l) => [l, randomUUID()]));
-const visitors: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at' | 'visitorKey'>> = [
+/** Where scans came from: a code, a placement's code, a click from another site with a campaign, unknown. */
+const origins: ScanOrigin[] = [
+  { source: 'qr', placementId: null, referrerHost: null, utmCampaign: null },
+  { source: 'qr', placementId: randomUUID(), referrerHost: null, utmCampaign: null },
+  { source: 'link', placementId: null, referrerHost: 'chat.example', utmCampaign: 'spring' },
+  UNKNOWN_ORIGIN,
+];
+const visitors: Array<Omit<ScanEvent, 'id' | 'linkId' | 'accountId' | 'at' | 'visitorKey' | 'origin'>> = [
   {
     browserName: 'Mobile Safari',
     deviceType: 'mobile',
@@ -51,6 +58,7 @@ function scans(n: number): ScanEvent[] {
     ...visitors[(i * 7) % visitors.length]!,
     // Every third scan has no visitor key.
     visitorKey: i % 3 === 0 ? null : `key-${i % 40}`,
+    origin: origins[(i * 5) % origins.length]!,
   }));
 }
 
@@ -66,6 +74,7 @@ describe('scan batches', () => {
     const input = scans(1000);
     const payload = encodeScanBatch(input);
     expect(payload.visitors).toHaveLength(visitors.length);
+    expect(payload.origins).toHaveLength(origins.length);
     expect(new Set(payload.links.map(([l]) => l)).size).toBe(payload.links.length);
     expect(JSON.stringify(payload).length * 4).toBeLessThan(JSON.stringify(input).length);
   });
@@ -98,6 +107,12 @@ describe('scan batches', () => {
     // As a queue hands it over: parsed JSON, whatever its keys hold.
     const odd: ScanBatchPayload = JSON.parse(JSON.stringify({ ...old, visitorKeys: ['k'.repeat(65), 42, 'has space', 'fine_KEY-1'] }));
     expect(decodeScanBatch(odd).map((s) => s.visitorKey)).toEqual([null, null, null, 'fine_KEY-1']);
+  });
+
+  it('reads a batch of a redirect older than origins as scans of unknown origin', () => {
+    const input = scans(6);
+    const { origins: _origins, originOf: _of, ...old } = encodeScanBatch(input);
+    expect(decodeScanBatch(JSON.parse(JSON.stringify(old))).map((s) => s.origin)).toEqual(input.map(() => UNKNOWN_ORIGIN));
   });
 
   it('an empty batch is empty, and so is a payload that is not a batch', () => {
