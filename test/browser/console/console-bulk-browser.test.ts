@@ -201,7 +201,8 @@ describe.skipIf(!hasChromium)('console bulk generation screen', () => {
         expect(manifest).toHaveLength(ROWS + 1);
         const [, name, slug, shortUrl, png] = manifest[42]!;
         expect(name).toBe('Table 42');
-        expect(await decodesAll([entries.get(png!)!], shortUrl!)).toEqual([true]);
+        // The short URL with the source marker every rendered code carries.
+        expect(await decodesAll([entries.get(png!)!], `${shortUrl!}?q`)).toEqual([true]);
 
         // One batch, in the folder, and the link decoded is one of them.
         const jobs = (await call(api.app, owner.key, 'GET', '/api/v1/jobs'))

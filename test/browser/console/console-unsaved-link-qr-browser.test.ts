@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)('the QR code of a link not saved yet', () => {
       const preview = page.getByTestId('qr-preview');
       await preview.waitFor();
       // The picture is a placeholder, and says so.
-      expect(await preview.getAttribute('alt')).toBe(`QR code preview encoding ${api.ctx.config.SHORT_URL_BASE}/preview`);
+      expect(await preview.getAttribute('alt')).toBe(`QR code preview encoding ${api.ctx.config.SHORT_URL_BASE}/preview?q`);
 
       const buttons = downloadButtons(page);
       expect(await buttons.allTextContents()).toEqual(['Download PNG', 'Download SVG']);

@@ -197,7 +197,8 @@ describe('filtered analytics', () => {
     expect(german).toHaveLength(5);
     for (const line of german) expect(line.split(',')[6]).toBe('Germany');
     expect(await rowsOf('/analytics/export', { country: 'Germany', os: 'iOS' })).toEqual([
-      expect.stringMatching(new RegExp(`^${links.beta.slug},Mobile Safari,mobile,,iOS,.*,Germany,,Hamburg,[^,]+$`)),
+      // Then the domain and where the scan came from (none recorded here).
+      expect.stringMatching(new RegExp(`^${links.beta.slug},Mobile Safari,mobile,,iOS,.*,Germany,,Hamburg,[^,]+,unknown,,,$`)),
     ]);
     expect(await rowsOf(`/links/${links.alpha.slug}/analytics/export`, { browser: 'Chrome' })).toHaveLength(3);
     expect(await rowsOf('/analytics/export', { country: 'Unknown' })).toHaveLength(1);

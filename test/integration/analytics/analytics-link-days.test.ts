@@ -129,10 +129,11 @@ async function expectedDayRows(linkId: string, before: string) {
   return rows;
 }
 
+/** The visitor facts' day rows (the origin dimensions, 7 and up, are written per hour and day at ingestion: decision 0429). */
 async function dayRows(linkId: string) {
   const { rows } = await pool().query(
     `select dimension, bucket, is_bot, value, scans from scan_rollups
-     where scope_id = $1 and grain = 'day' and dimension <> 0 order by 1, 2, 3, 4`,
+     where scope_id = $1 and grain = 'day' and dimension <> 0 and dimension < 7 order by 1, 2, 3, 4`,
     [linkId],
   );
   return rows;
