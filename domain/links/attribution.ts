@@ -47,14 +47,20 @@ export function scanOriginOf(
   return { source, placementId, referrerHost: referrerHostOf(referer), utmCampaign: campaignOf(link, query) };
 }
 
-/** The longest host name DNS allows. */
-const HOST_MAX = 253;
+/** The longest host name DNS allows: the longest referrer host a scan records. */
+export const REFERRER_HOST_MAX = 253;
 
 /** The host of a Referer header, lower case, never the path or query; null when there is none or it is no URL. */
 export function referrerHostOf(referer: string | undefined): string | null {
   if (!referer || referer.length > 4096) return null;
-  // Not URL.parse: the machine's own Node (20) has no such function.
-  const url = URL.canParse(referer) ? new URL(referer) : null;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) return null;
-  return url.hostname.length <= HOST_MAX ? url.hostname.toLowerCase() : null;
+  // Parsed once (URL.canParse then new URL would parse twice on the scan path; the machine's own
+  // Node 20 has no URL.parse).
+  let url: URL;
+  try {
+    url = new URL(referer);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) return null;
+  return url.hostname.length <= REFERRER_HOST_MAX ? url.hostname.toLowerCase() : null;
 }

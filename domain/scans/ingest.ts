@@ -49,7 +49,8 @@ import {
 import { FIELDS_PER_SCAN, scanBatchSize, visitorKeyOf } from './batch.js';
 import type { Logger } from '#platform/logger.js';
 import type { ScanBatchPayload, ScanOriginTuple, ScanVisitorTuple } from './types.js';
-import { SCAN_SOURCES, UNKNOWN_SOURCE } from '../links/attribution.js';
+import { REFERRER_HOST_MAX, SCAN_SOURCES, UNKNOWN_SOURCE } from '../links/attribution.js';
+import { UTM_VALUE_MAX } from '../links/utm-url.js';
 import { DELIVERIES_CHANNEL } from '../webhooks/events.js';
 
 export interface IngestResult {
@@ -254,8 +255,8 @@ function isOrigin(value: unknown): value is ScanOriginTuple {
     value.length === 4 &&
     SOURCES.has(value[0]) &&
     (value[1] === null || isUuid(value[1])) &&
-    isShortText(value[2], 253) &&
-    isShortText(value[3], 200)
+    isShortText(value[2], REFERRER_HOST_MAX) &&
+    isShortText(value[3], UTM_VALUE_MAX)
   );
 }
 
