@@ -256,7 +256,8 @@ function isOrigin(value: unknown): value is ScanOriginTuple {
     SOURCES.has(value[0]) &&
     (value[1] === null || isUuid(value[1])) &&
     isShortText(value[2], REFERRER_HOST_MAX) &&
-    isShortText(value[3], UTM_VALUE_MAX)
+    // campaignOf cuts at UTM_VALUE_MAX code points, up to twice as many UTF-16 units.
+    isShortText(value[3], 2 * UTM_VALUE_MAX)
   );
 }
 
