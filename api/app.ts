@@ -46,6 +46,7 @@ import sessionsOidcRoutes from './routes/sessions/oidc/index.js';
 import minimalLinksRoutes from './routes/minimal-links/index.js';
 import passwordResetsRoutes from './routes/password-resets/index.js';
 import templatesRoutes from './routes/templates/index.js';
+import qrRoutes from './routes/qr/index.js';
 import utmTemplatesRoutes from './routes/utm-templates/index.js';
 import usageRoutes from './routes/usage/index.js';
 import usersRoutes from './routes/users/index.js';
@@ -157,6 +158,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
       await api.register(membersRoutes, { prefix: '/members' });
       await api.register(minimalLinksRoutes, { prefix: '/minimal-links' });
       await api.register(passwordResetsRoutes, { prefix: '/password-resets' });
+      await api.register(qrRoutes, { prefix: '/qr' });
       await api.register(sessionsRoutes, { prefix: '/sessions' });
       await api.register(setupRoutes, { prefix: '/setup' });
       await api.register(sessionsOidcRoutes, { prefix: '/sessions/oidc' });

@@ -25,6 +25,7 @@ import { benchPageCosts } from './page-costs.js';
 import { benchPages } from './pages.js';
 import { benchPagesAudit } from './pages-audit.js';
 import { benchPdfPreview } from './pdf-preview.js';
+import { benchPrintGate } from './print-gate.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
 import { benchQrLogo } from './qr-logo.js';
@@ -61,6 +62,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   pages: benchPages,
   'pages-audit': benchPagesAudit,
   'pdf-preview': benchPdfPreview,
+  'print-gate': benchPrintGate,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
   'qr-logo': benchQrLogo,

@@ -1,26 +1,61 @@
-/** What one render thread does with one task: options in, image bytes (PNG) or text (SVG) out. */
-import type { ResolvedQrOptions } from './options.js';
+/**
+ * What one render thread does with one task: options in, and out either image bytes (PNG) or
+ * text (SVG), or a print report (the scannability gate and its figures: print/print-report.ts).
+ * Everything here is CPU work, which is why it runs on the render threads, never on a process's
+ * event loop.
+ */
+import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from './options.js';
+import { applyPatch, autoFix } from './print/auto-fix.js';
+import { printReport, type PrintReport, type PrintRequest } from './print/print-report.js';
+import { DISTANCE_PER_SIZE, gateDesign } from './print/scannability.js';
 import { renderPng, renderSvg, type QrImage } from './render/index.js';
 
 export type QrFormat = 'png' | 'svg';
 
-export interface RenderTask {
-  format: QrFormat;
-  options: ResolvedQrOptions;
-  image: QrImage | null;
+/** Asked of an image render: judge it at a print size first, and draw the fixed design when it fails. */
+export interface AutoFixRequest {
+  sizeMm: number;
+  distanceMm?: number;
 }
 
-export type RenderOutcome = { ok: true; body: Uint8Array } | { ok: false; path: string; message: string };
+export type RenderTask =
+  | { kind: 'image'; format: QrFormat; options: ResolvedQrOptions; image: QrImage | null; autoFix?: AutoFixRequest }
+  | { kind: 'report'; options: ResolvedQrOptions; image: QrImage | null; print: PrintRequest };
 
-export function renderTask(task: RenderTask): RenderOutcome {
+/** An auto-fixed image says what was changed, so the api can tell its client. */
+export interface RenderedImage {
+  body: Uint8Array;
+  /** The changes applied by auto-fix (their words), empty when the design already scanned well or none was asked. */
+  fixed: string[];
+}
+
+export type RenderOutcome =
+  | { ok: true; kind: 'image'; value: RenderedImage }
+  | { ok: true; kind: 'report'; value: PrintReport }
+  | { ok: false; path: string; message: string };
+
+export async function renderTask(task: RenderTask): Promise<RenderOutcome> {
   // Crossing into the thread turns a Buffer into a plain Uint8Array; the renderer needs a Buffer.
   const image = task.image && {
     ...task.image,
     data: Buffer.from(task.image.data.buffer, task.image.data.byteOffset, task.image.data.byteLength),
   };
   try {
-    const body = task.format === 'png' ? renderPng(task.options, image) : Buffer.from(renderSvg(task.options, image));
-    return { ok: true, body };
+    if (task.kind === 'report') return { ok: true, kind: 'report', value: await printReport(task.options, image, task.print) };
+    let options = task.options;
+    let fixed: string[] = [];
+    if (task.autoFix) {
+      const { sizeMm } = task.autoFix;
+      const distanceMm = task.autoFix.distanceMm ?? sizeMm * DISTANCE_PER_SIZE;
+      const gate = await gateDesign(options, image, sizeMm, distanceMm);
+      const fix = gate.verdict === 'scans-well' ? null : await autoFix(options, image, sizeMm, distanceMm);
+      if (fix) {
+        options = withQrDefaults(applyPatch(options, fix.qrOptionsPatch), options.data);
+        fixed = fix.changes.map((c) => c.text);
+      }
+    }
+    const body = task.format === 'png' ? renderPng(options, image) : Buffer.from(renderSvg(options, image));
+    return { ok: true, kind: 'image', value: { body, fixed } };
   } catch (err) {
     // A render error that names an option is the user's to fix (400); errors cross the thread
     // boundary as plain data so their class is not lost.

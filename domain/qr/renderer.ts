@@ -4,7 +4,8 @@
  */
 import type { ResolvedQrOptions } from './options.js';
 import type { QrImage } from './render/index.js';
-import type { QrFormat } from './render-task.js';
+import type { AutoFixRequest, QrFormat } from './render-task.js';
+import type { PrintReport, PrintRequest } from './print/print-report.js';
 
 export interface QrRendererOptions {
   /** Worker threads (QR_RENDER_THREADS). */
@@ -37,6 +38,16 @@ export interface RenderActivity extends RenderLoad {
 
 export interface QrRenderer {
   render(format: QrFormat, options: ResolvedQrOptions, image: QrImage | null, call: RenderCall): Promise<Buffer>;
+  /** A render judged at a print size first, drawn with the smallest change that passes when it does not. */
+  renderFixed(
+    format: QrFormat,
+    options: ResolvedQrOptions,
+    image: QrImage | null,
+    autoFix: AutoFixRequest | undefined,
+    call: RenderCall,
+  ): Promise<{ body: Buffer; fixed: string[] }>;
+  /** The print report of a design: the scannability gate and its figures. */
+  report(options: ResolvedQrOptions, image: QrImage | null, print: PrintRequest, call: RenderCall): Promise<PrintReport>;
   /** An account's renders running and waiting in this process now. */
   load(accountId: string): RenderLoad;
   /** The whole process's: for metrics. */

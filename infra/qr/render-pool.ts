@@ -48,6 +48,16 @@ interface Lane {
   servedAt: number;
 }
 
+/** A task's answer of the kind asked, or the 400 its option error is. */
+function answerOf<K extends 'image' | 'report'>(outcome: RenderOutcome, kind: K, call: RenderCall): Extract<RenderOutcome, { kind: K }> {
+  if (!outcome.ok) {
+    const path = call.pathPrefix ? `${call.pathPrefix}.${outcome.path}` : outcome.path;
+    throw new ValidationError([{ path, message: outcome.message }]);
+  }
+  if (outcome.kind !== kind) throw new Error(`A ${kind} task answered ${outcome.kind}`);
+  return outcome as Extract<RenderOutcome, { kind: K }>;
+}
+
 export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
   const pool = new Piscina<RenderTask, RenderOutcome>({
     filename: runnable(new URL('./render-worker.mjs', import.meta.url)).href,
@@ -140,14 +150,19 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       dispatch();
     });
 
+  const renderFixed: QrRenderer['renderFixed'] = async (format, options, image, autoFix, call) => {
+    const task: RenderTask = { kind: 'image', format, options, image, ...(autoFix && { autoFix }) };
+    const { body, fixed } = answerOf(await run(task, call), 'image', call).value;
+    return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), fixed };
+  };
+
   return {
     async render(format, options, image, call) {
-      const outcome = await run({ format, options, image }, call);
-      if (!outcome.ok) {
-        const path = call.pathPrefix ? `${call.pathPrefix}.${outcome.path}` : outcome.path;
-        throw new ValidationError([{ path, message: outcome.message }]);
-      }
-      return Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+      return (await renderFixed(format, options, image, undefined, call)).body;
+    },
+    renderFixed,
+    async report(options, image, print, call) {
+      return answerOf(await run({ kind: 'report', options, image, print }, call), 'report', call).value;
     },
     load(accountId) {
       const lane = lanes.get(accountId);

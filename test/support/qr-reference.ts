@@ -188,9 +188,10 @@ export const HAS_ZBAR = spawnSync('zbarimg', ['--version'], { stdio: 'ignore' })
  * not read, in one batch. Stylized codes sit at the edge of what decoders handle, and the two
  * fail on different images (jsQR struggles with round finder rings, zbar with some square eyes
  * in round rings), so a code counts as scannable when either reads it, as a phone would.
+ * `quietZone: false` reads camera captures as they are (they have their own surroundings).
  */
-export async function decodesAll(pngs: Buffer[], data: string): Promise<boolean[]> {
-  const ok = pngs.map((png) => decodePng(png) === data || decodePng(png, QUIET_ZONE) === data);
+export async function decodesAll(pngs: Buffer[], data: string, { quietZone = true } = {}): Promise<boolean[]> {
+  const ok = pngs.map((png) => decodePng(png) === data || (quietZone && decodePng(png, QUIET_ZONE) === data));
   const rest = ok.flatMap((v, i) => (v ? [] : [i]));
   if (!rest.length || !HAS_ZBAR) return ok;
   const dir = await mkdtemp(join(tmpdir(), 'qr-decode-'));
@@ -198,10 +199,12 @@ export async function decodesAll(pngs: Buffer[], data: string): Promise<boolean[
     const files: Array<[number, string]> = [];
     for (const i of rest) {
       const plain = join(dir, `${i}.png`);
-      const padded = join(dir, `${i}-pad.png`);
       await writeFile(plain, pngs[i]!);
+      files.push([i, plain]);
+      if (!quietZone) continue;
+      const padded = join(dir, `${i}-pad.png`);
       await writeFile(padded, pngOnWhite(pngs[i]!, QUIET_ZONE).render().asPng());
-      files.push([i, plain], [i, padded]);
+      files.push([i, padded]);
     }
     // zbarimg exits non-zero when some image has no code; its stdout still lists the rest.
     const run = spawnSync('zbarimg', ['--xml', '-q', ...files.map(([, f]) => f)], { encoding: 'utf8', maxBuffer: 1 << 26 });

@@ -14,10 +14,8 @@ import {
   setLinkFlags,
   updateLink,
 } from '#domain/links/links.js';
-import { qrImageQuery } from '#domain/qr/qr-images.js';
 import { jsonChunks, sendJsonPage } from '../../json-stream.js';
 import { analyticsRoutes } from '../analytics/index.js';
-import { sendQr } from '../../qr-reply.js';
 import { messageResponse, pageMeta, resourceParams } from '../../schemas.js';
 import {
   linkBodySchema,
@@ -30,10 +28,8 @@ import {
   pickFields,
 } from './schemas.js';
 import { linkView } from './view.js';
-import { shortUrlOfLink } from '#domain/links/link-domains.js';
-import { markedShortUrl } from '#domain/links/attribution.js';
-import { findPlacement } from '#domain/placements/placements.js';
 import placementRoutes from './placements.js';
+import qrRoutes from './qr.js';
 import type { LinkScope } from '#domain/links/scope.js';
 import { listAuditEvents } from '#domain/audit/events.js';
 import { historyQuerySchema } from '../audit-events/schemas.js';
@@ -55,6 +51,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   await app.register(analyticsRoutes(true), { prefix: '/:id/analytics' });
   await app.register(placementRoutes, { prefix: '/:id/placements' });
+  await app.register(qrRoutes, { prefix: '/:id/qr' });
 
   app.get('', {
     config: { auth: { scope: 'links.read' } },
@@ -112,34 +109,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       return auditPageView(
         await listAuditEvents(ctx.db, accountId, { entity: 'link', entityId: link.id }, { limit, ...(cursor !== undefined && { cursor }) }),
       );
-    },
-  });
-
-  app.get('/:id/qr', {
-    config: { auth: { scope: 'links.read' } },
-    schema: {
-      tags,
-      summary: "The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)",
-      description:
-        'The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect ' +
-        'records and strips: scans of the code are told from clicks on the link (an addition).',
-      params: slugParams,
-      querystring: qrImageQuery.extend({
-        placement: z.string().optional().meta({ description: "An addition: one of the link's placements (its id): that placement's code" }),
-      }),
-    },
-    handler: async (request, reply) => {
-      const link = await findLinkRow(ctx.db, request.principal, request.params.id);
-      const placement = request.query.placement === undefined ? null : await findPlacement(ctx, link.id, request.query.placement);
-      return sendQr(ctx, request, reply, {
-        accountId: link.accountId,
-        owner: `link-${link.id}`,
-        options: link.qrOptions,
-        data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
-        format: request.query.format,
-        size: request.query.size,
-        pathPrefix: 'qr_options',
-      });
     },
   });
 

@@ -13,7 +13,7 @@ import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { Icon } from '../ui/Icon.js';
 import { decodeDataUri, DOWNLOAD_SIZES, renderDesign, type QrOptions } from './design.js';
 import { DesignControls } from './DesignControls.js';
-import type { ScanRisk } from './risks.js';
+import type { ScanRisk } from '#domain/qr/print/risks.js';
 import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
 import { downloadName } from './download-name.js';
 import './qr.css';

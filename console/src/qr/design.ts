@@ -20,7 +20,7 @@ import { makeMatrix } from '#domain/qr/render/matrix.js';
 import type { QrImage } from '#domain/qr/render/scene.js';
 import { svgFromMatrix } from '#domain/qr/render/svg-write.js';
 import type { FieldErrors } from '../fields/errors.js';
-import { scanRisks, type ScanRisk } from './risks.js';
+import { scanRisks, type ScanRisk } from '#domain/qr/print/risks.js';
 
 export type { QrOptions };
 

@@ -5,38 +5,11 @@
  * them to it for codes of every size), so a person who only clicks gets a code that scans.
  */
 import { CORNER_DOT_TYPES, CORNER_SQUARE_TYPES, DOT_TYPES, withQrDefaults, type QrOptions } from '#domain/qr/options.js';
+import { marginFor } from '#domain/qr/print/quiet-zone.js';
 import { computeLayout } from '#domain/qr/render/layout.js';
 import { makeMatrix } from '#domain/qr/render/matrix.js';
 import { svgFromMatrix } from '#domain/qr/render/svg-write.js';
 import { hexColor, storedOptions } from './design.js';
-
-/**
- * The smallest margin (px) that leaves `modules` modules of plain space around a code of every
- * size (version 1's 21 modules to version 40's 177) at the design's own width, shape and pixel
- * rounding: the renderer's layout is asked, not an estimate. The QR standard asks for 4 modules;
- * the API's default margin, 8 px on 300, leaves 1 to 2.
- */
-export function marginFor(options: QrOptions, modules: number): number {
-  const resolved = withQrDefaults(options, '');
-  const side = Math.min(resolved.width, resolved.height);
-  const enough = (margin: number) => {
-    for (let count = 21; count <= 177; count += 4) {
-      if (count > side) break;
-      let layout;
-      try {
-        layout = computeLayout({ ...resolved, margin }, count, null);
-      } catch {
-        // A code this big does not fit at this margin whatever the look; the smallest must.
-        if (count === 21) return false;
-        continue;
-      }
-      if (Math.min(layout.x0, layout.y0) < modules * layout.dotSize) return false;
-    }
-    return true;
-  };
-  for (let margin = 0; margin < side / 2; margin++) if (enough(margin)) return margin;
-  return resolved.margin;
-}
 
 type Part = 'dotsOptions' | 'cornersSquareOptions' | 'cornersDotOptions';
 type Styled<T extends readonly string[]> = { type: T[number]; color: string };

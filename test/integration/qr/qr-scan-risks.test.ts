@@ -1,12 +1,12 @@
 /**
- * The designer's scan-risk thresholds (console/src/qr/risks.ts) against real decoding: designs
+ * The designer's scan-risk thresholds (domain/qr/print/risks.ts) against real decoding: designs
  * drawn by the server's renderer to PNG. What the rules leave unflagged reads (jsQR, or zbar where
  * zbar-tools is installed, as a phone would); what they flag already fails jsQR, a phone-grade
  * decoder, on a perfect picture. zbar still reads a clean low-contrast render, but a camera adds
  * blur and glare that such a picture lacks, so it is not the measure for a warning.
  */
 import { describe, expect, it } from 'vitest';
-import { scanRisks } from '#console/src/qr/risks.js';
+import { scanRisks } from '#domain/qr/print/risks.js';
 import { withQrDefaults, type QrOptions } from '#domain/qr/options.js';
 import { computeLayout } from '#domain/qr/render/layout.js';
 import { makeMatrix } from '#domain/qr/render/matrix.js';

@@ -20,13 +20,13 @@ import {
   designOf,
   hasLook,
   LOOKS,
-  marginFor,
   styleSample,
   withBackgroundColour,
   withCodeColour,
   withLook,
 } from '#console/src/qr/looks.js';
-import { MIN_CONTRAST, scanRisks } from '#console/src/qr/risks.js';
+import { MIN_CONTRAST, scanRisks } from '#domain/qr/print/risks.js';
+import { marginFor } from '#domain/qr/print/quiet-zone.js';
 import { contrastRatio } from '#domain/colour-contrast.js';
 import { parseCssColor } from '#domain/qr/css-color.js';
 import { withQrDefaults, type QrOptions } from '#domain/qr/options.js';
