@@ -39,11 +39,17 @@ export interface PhoneShot {
   make: (png: Buffer, codePx: number) => Promise<Buffer>;
 }
 
-/** Three independent captures: steady, dim and noisy, turned and blurred. */
+/**
+ * Three independent captures of conditions the gate also simulates (decision 0435): steady in
+ * good light (ink at 24, paper at 232, sensor noise 3); a dim cafe (ink at 30, paper at 160,
+ * noise 4); turned 9° and blurred. Every real sensor has some noise: a noiseless shot would read
+ * codes no camera can (zbar reads #eeeeee on white from a perfect picture).
+ */
+const GOOD_LIGHT: [number, number] = [208 / 255, 24];
 export const PHONE_SHOTS: readonly PhoneShot[] = [
-  { name: 'steady', make: (png, px) => shoot(png, px, { blur: 0.7 }) },
-  { name: 'dim and noisy', make: (png, px) => shoot(png, px, { blur: 0.8, level: [0.45, 36], noise: 6 }) },
-  { name: 'turned and blurred', make: (png, px) => shoot(png, px, { blur: 1.0, rotate: 9 }) },
+  { name: 'steady', make: (png, px) => shoot(png, px, { blur: 0.6, level: GOOD_LIGHT, noise: 3 }) },
+  { name: 'dim and noisy', make: (png, px) => shoot(png, px, { blur: 0.9, level: [130 / 255, 30], noise: 4 }) },
+  { name: 'turned and blurred', make: (png, px) => shoot(png, px, { blur: 1.0, rotate: 9, level: GOOD_LIGHT, noise: 4 }) },
 ];
 
 async function shoot(

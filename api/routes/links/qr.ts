@@ -75,7 +75,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       description:
         'Simulated phone captures of the code printed `sizeMm` wide and read from `distanceMm` (steady and shaking hands, ' +
         'tilts, dim light, glare), each decoded by jsQR and zxing-cpp: the share both read is the score, and its verdict ' +
-        'is `scans-well` (at least 7 of 8), `will-fail` (at most 2 of 8) or `risky`. With the QR version, module size, ' +
+        'is `scans-well` (at least 7 of 8), `will-fail` (neither decoder reads a single one) or `risky`. With the QR version, module size, ' +
         'contrast, logo coverage, quiet zone, reading distances, warnings with stable codes, and the smallest fix.',
       params: slugParams,
       querystring: printQuery.extend({ placement: placementQuery }),

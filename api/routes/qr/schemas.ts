@@ -35,7 +35,7 @@ export const printReportResponse = z.object({
   gate: z.object({
     verdict,
     score: z.number().meta({ description: 'Share of the simulated captures both decoders read' }),
-    captures: z.array(z.object({ name: z.string(), zxing: z.boolean(), jsqr: z.boolean().nullable() })),
+    captures: z.array(z.object({ name: z.string(), zxing: z.boolean(), jsqr: z.boolean() })),
     decoders: z.array(z.string()),
     capturePxPerModule: z.number(),
   }),

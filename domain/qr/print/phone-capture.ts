@@ -3,11 +3,13 @@
  * reduced to the pixels the camera gives it, then blurred, tilted, dimmed and noised the way a
  * hand-held phone in a cafe is. The gate (scannability.ts) hands these captures to real decoders.
  *
- * The camera: a mid-range phone's scanner reads frames 1280 px wide through a lens of about 65°
- * horizontal field of view (a main camera of ~26 mm equivalent), so at a distance d (mm) a
- * millimetre of print spans 1280 / (2·d·tan 32.5°) ≈ 1005 / d pixels. At the print trade's
- * 10:1 rule (read from ten times the code's size) a code therefore always spans ~100 px, about
- * 3 px a module for a typical short URL: the edge of what phone decoders read.
+ * The camera: a mid-range phone's scanner reads 1080p frames, 1920 px wide, through a lens of
+ * about 65° horizontal field of view (a main camera of ~26 mm equivalent), so at a distance d (mm)
+ * a millimetre of print spans 1920 / (2·d·tan 32.5°) ≈ 1507 / d pixels. At the print trade's 10:1
+ * rule (read from ten times the code's size) a code therefore always spans ~150 px, 4–5 px a
+ * module for a typical short URL (3.5 with a 4-module quiet zone inside the printed size); 1280 px
+ * frames (the least Google's ML Kit recommends) made every code with the standard quiet zone
+ * risky at 10:1, which the print trade's experience says it is not.
  *
  * Everything here is plain arithmetic over gray pixels (luma, Rec. 601, as both decoders compute
  * it), seeded, so the same design always gets the same captures and the same score.
@@ -129,28 +131,40 @@ function project(
   const n = rotY([0, -sx, cx], cy, sy);
   const focal = pxPerMm * distance; // pixels: x mm straight on at `distance` lands x·pxPerMm off centre
   const factor = Math.max(1, Math.floor(picture.width / picture.widthMm / pxPerMm / 2 + 0.5));
-  const { luma, width, height } = reduced(picture, factor);
+  const { luma, width, height } = sourceFor(picture, factor);
   const perMm = picture.width / picture.widthMm / factor;
   const half = side / 2;
   // Per capture pixel (u, v) = ((px − half) / focal, (py − half) / focal) the ray (u, v, 1) meets
   // the plane at t = n·C / (n·(u, v, 1)); the plane's coordinates are linear in (u, v) over that
-  // same denominator, so each is (A·u + B·v + C) / (n·(u, v, 1)).
+  // same denominator: xMm = (t·u)·ex0 + (t·v)·ex1 + (t − distance)·ex2, likewise yMm.
   const d = n[2] * distance;
+  const [n0, n1, n2] = n;
   const [xa, xb, xk, xm] = [d * ex[0], d * ex[1], d * ex[2], distance * ex[2]];
   const [ya, yb, yk, ym] = [d * ey[0], d * ey[1], d * ey[2], distance * ey[2]];
+  // Source pixel coordinates of the padded copy: +1 for its border, −0.5 for pixel centres.
+  const offX = (picture.widthMm / 2) * perMm + 0.5;
+  const offY = (heightMm / 2) * perMm + 0.5;
+  const maxX = width - 1;
+  const maxY = height - 1;
   for (let py = 0; py < side; py++) {
     const v = (py + 0.5 - half) / focal;
     for (let px = 0; px < side; px++) {
       const u = (px + 0.5 - half) / focal;
-      const den = n[0] * u + n[1] * v + n[2];
+      const den = n0 * u + n1 * v + n2;
       let value = SURROUNDING_GRAY;
       if (den > 0) {
-        // xMm = (t·u)·ex0 + (t·v)·ex1 + (t − distance)·ex2 with t = d / den.
-        const xMm = (xa * u + xb * v + xk) / den - xm;
-        const yMm = (ya * u + yb * v + yk) / den - ym;
-        const sxp = (xMm + picture.widthMm / 2) * perMm - 0.5;
-        const syp = (yMm + heightMm / 2) * perMm - 0.5;
-        if (sxp > -1 && syp > -1 && sxp < width && syp < height) value = bilinear(luma, width, height, sxp, syp);
+        const x = ((xa * u + xb * v + xk) / den - xm) * perMm + offX;
+        const y = ((ya * u + yb * v + yk) / den - ym) * perMm + offY;
+        if (x >= 0 && y >= 0 && x < maxX && y < maxY) {
+          const x0 = x | 0;
+          const y0 = y | 0;
+          const fx = x - x0;
+          const fy = y - y0;
+          const i = y0 * width + x0;
+          const top = luma[i]! + (luma[i + 1]! - luma[i]!) * fx;
+          const bottom = luma[i + width]! + (luma[i + width + 1]! - luma[i + width]!) * fx;
+          value = top + (bottom - top) * fy;
+        }
       }
       out[py * side + px] = value;
     }
@@ -158,30 +172,31 @@ function project(
   return out;
 }
 
-/** The picture's gray level at (x, y), between pixel centres; outside it, the surroundings. */
-function bilinear(luma: Uint8Array, width: number, height: number, x: number, y: number): number {
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const fx = x - x0;
-  const fy = y - y0;
-  const at = (xi: number, yi: number) => (xi < 0 || yi < 0 || xi >= width || yi >= height ? SURROUNDING_GRAY : luma[yi * width + xi]!);
-  const top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
-  const bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
-  return top * (1 - fy) + bottom * fy;
+/** The picture with a one-pixel border of the surroundings, so a bilinear read never leaves it. */
+function padded(picture: PrintedPicture): PrintedPicture {
+  const width = picture.width + 2;
+  const height = picture.height + 2;
+  const luma = new Uint8Array(width * height).fill(SURROUNDING_GRAY);
+  for (let y = 0; y < picture.height; y++) luma.set(picture.luma.subarray(y * picture.width, (y + 1) * picture.width), (y + 1) * width + 1);
+  return { luma, width, height, widthMm: picture.widthMm };
 }
 
-const reductions = new WeakMap<PrintedPicture, Map<number, PrintedPicture>>();
+const sources = new WeakMap<PrintedPicture, Map<number, PrintedPicture>>();
+
+/** The picture reduced by `factor` and padded, as captures read it (remembered: the captures share it). */
+function sourceFor(picture: PrintedPicture, factor: number): PrintedPicture {
+  let byFactor = sources.get(picture);
+  if (!byFactor) sources.set(picture, (byFactor = new Map()));
+  let source = byFactor.get(factor);
+  if (!source) byFactor.set(factor, (source = padded(reduced(picture, factor))));
+  return source;
+}
 
 /**
- * The picture averaged over `factor`×`factor` blocks (remembered: the captures share them). Its
- * pixel i covers the source's pixels i·factor to (i + 1)·factor − 1.
+ * The picture averaged over `factor`×`factor` blocks. Its pixel i covers the source's pixels i·factor to (i + 1)·factor − 1.
  */
 function reduced(picture: PrintedPicture, factor: number): PrintedPicture {
   if (factor <= 1) return picture;
-  let byFactor = reductions.get(picture);
-  if (!byFactor) reductions.set(picture, (byFactor = new Map()));
-  const known = byFactor.get(factor);
-  if (known) return known;
   const width = Math.floor(picture.width / factor);
   const height = Math.floor(picture.height / factor);
   const luma = new Uint8Array(width * height);
@@ -196,9 +211,7 @@ function reduced(picture: PrintedPicture, factor: number): PrintedPicture {
       luma[y * width + x] = Math.round(sum / area);
     }
   }
-  const out = { luma, width, height, widthMm: picture.widthMm };
-  byFactor.set(factor, out);
-  return out;
+  return { luma, width, height, widthMm: picture.widthMm };
 }
 
 function rotY(v: [number, number, number], c: number, s: number): [number, number, number] {
@@ -212,37 +225,53 @@ function gaussianBlur(img: Float32Array, width: number, height: number, sigma: n
   let total = 0;
   for (let i = -radius; i <= radius; i++) total += kernel[i + radius] = Math.exp(-(i * i) / (2 * sigma * sigma));
   for (let i = 0; i < kernel.length; i++) kernel[i]! /= total;
-  const line = new Float32Array(Math.max(width, height));
+  // One row, then one column, at a time: copied into a line with `radius` repeated pixels at each
+  // end, so the kernel never looks outside it.
+  const taps = kernel.length;
+  const line = new Float32Array(Math.max(width, height) + radius * 2);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    for (let x = 0; x < width; x++) line[x] = img[row + x]!;
+    for (let x = 0; x < width; x++) line[x + radius] = img[row + x]!;
+    edges(line, width, radius);
     for (let x = 0; x < width; x++) {
       let acc = 0;
-      for (let k = -radius; k <= radius; k++) acc += kernel[k + radius]! * line[Math.min(width - 1, Math.max(0, x + k))]!;
+      for (let k = 0; k < taps; k++) acc += kernel[k]! * line[x + k]!;
       img[row + x] = acc;
     }
   }
   for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) line[y] = img[y * width + x]!;
+    for (let y = 0; y < height; y++) line[y + radius] = img[y * width + x]!;
+    edges(line, height, radius);
     for (let y = 0; y < height; y++) {
       let acc = 0;
-      for (let k = -radius; k <= radius; k++) acc += kernel[k + radius]! * line[Math.min(height - 1, Math.max(0, y + k))]!;
+      for (let k = 0; k < taps; k++) acc += kernel[k]! * line[y + k]!;
       img[y * width + x] = acc;
     }
+  }
+}
+
+/** Repeats a line's first and last pixels `radius` times beyond its ends. */
+function edges(line: Float32Array, length: number, radius: number): void {
+  for (let i = 0; i < radius; i++) {
+    line[i] = line[radius]!;
+    line[length + radius + i] = line[length + radius - 1]!;
   }
 }
 
 /** The sensor's answer to the light: ink and paper levels, glare, noise; as RGBA. */
 function light(gray: Float32Array, side: number, c: CaptureConditions, seed: number): Uint8ClampedArray {
   const out = new Uint8ClampedArray(side * side * 4);
-  const random = gaussianRandom(seed);
+  const noise = NOISE();
+  // Each capture reads the noise table from its own seeded start, with a stride coprime to its size.
+  let at = (seed >>> 0) % noise.length;
   const span = (c.white - c.black) / 255;
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       const i = y * side + x;
       // Glare: strongest at the top-right corner, fading across the diagonal.
       const glare = c.glare ? c.glare * Math.max(0, (x - y) / side) : 0;
-      const value = c.black + gray[i]! * span + glare + (c.noise ? c.noise * random() : 0);
+      at = (at + 7919) & (noise.length - 1);
+      const value = c.black + gray[i]! * span + glare + c.noise * noise[at]!;
       const o = i * 4;
       out[o] = out[o + 1] = out[o + 2] = value;
       out[o + 3] = 255;
@@ -250,6 +279,19 @@ function light(gray: Float32Array, side: number, c: CaptureConditions, seed: num
   }
   return out;
 }
+
+/** 65,536 standard normal numbers, made once from a fixed seed: captures index into them. */
+const NOISE = (() => {
+  let table: Float32Array | undefined;
+  return () => {
+    if (!table) {
+      const random = gaussianRandom(0x2545f491);
+      table = new Float32Array(1 << 16);
+      for (let i = 0; i < table.length; i++) table[i] = random();
+    }
+    return table;
+  };
+})();
 
 /** Standard normal numbers from a seed (mulberry32 and Box–Muller). */
 function gaussianRandom(seed: number): () => number {

@@ -18,8 +18,8 @@ export type Verdict = 'scans-well' | 'risky' | 'will-fail';
 
 /** At least this share of captures read by both decoders: scans well. */
 export const SCANS_WELL_SCORE = 7 / 8;
-/** At most this share: will fail. Between the two: risky. */
-export const WILL_FAIL_SCORE = 2 / 8;
+/** At most this share read by either decoder alone: will fail. Between the two: risky. */
+export const WILL_FAIL_SCORE = 0;
 
 /** Below this many capture pixels a module, phone decoders stop reading (measured: see the gate's test). */
 export const MIN_CAPTURE_PX_PER_MODULE = 2;
@@ -37,8 +37,7 @@ const GATE_DRAW_MAX_PX = 1024;
 export interface CaptureResult {
   name: string;
   zxing: boolean;
-  /** Null where it was not asked: zxing-cpp had already failed, so the capture cannot count. */
-  jsqr: boolean | null;
+  jsqr: boolean;
 }
 
 export interface GateResult {
@@ -51,8 +50,15 @@ export interface GateResult {
   capturePxPerModule: number;
 }
 
-export function verdictOf(score: number): Verdict {
-  return score >= SCANS_WELL_SCORE ? 'scans-well' : score <= WILL_FAIL_SCORE ? 'will-fail' : 'risky';
+/**
+ * Scans well when both decoders read nearly every capture; will fail when neither decoder, even
+ * alone, reads a single one. Anything between is risky: some phones will read it and some will
+ * not (zbar, say, reads a #dddddd code on white in good light that neither of ours reads twice).
+ */
+export function verdictOf(captures: readonly CaptureResult[]): Verdict {
+  const share = (read: (c: CaptureResult) => boolean) => captures.filter(read).length / captures.length;
+  if (share((c) => c.zxing && c.jsqr) >= SCANS_WELL_SCORE) return 'scans-well';
+  return share((c) => c.zxing) <= WILL_FAIL_SCORE && share((c) => c.jsqr) <= WILL_FAIL_SCORE ? 'will-fail' : 'risky';
 }
 
 /** The design drawn as the printer would print it: gray levels over white paper, and its layout. */
@@ -94,8 +100,7 @@ function withinDrawLimit(opts: ResolvedQrOptions): ResolvedQrOptions {
 
 /**
  * Scores `picture` (whose code is `data`, its modules `modulePx` pixels of the picture) read from
- * `distanceMm`. Captures are decoded one after another by zxing-cpp then jsQR; jsQR is skipped
- * where zxing-cpp already failed, since the score counts captures both read.
+ * `distanceMm`: each capture is decoded by both decoders, one capture after another.
  */
 export async function scoreCaptures(
   picture: PrintedPicture,
@@ -109,14 +114,14 @@ export async function scoreCaptures(
   for (let i = 0; i < captures.length; i++) {
     const frame = capturePicture(picture, distanceMm, captures[i]!, 0x9e3779b1 + i);
     const zxing = (await decodeWithZxing(frame)) === data;
-    const jsqr = zxing ? decodeWithJsqr(frame) === data : null;
+    const jsqr = decodeWithJsqr(frame) === data;
     if (zxing && jsqr) both++;
     results.push({ name: captures[i]!.name, jsqr, zxing });
   }
   const score = both / captures.length;
   const mm = (picture.widthMm * modulePx) / picture.width;
   return {
-    verdict: verdictOf(score),
+    verdict: verdictOf(results),
     score,
     captures: results,
     decoders: [...DECODER_NAMES],

@@ -182,7 +182,7 @@ describe('the api', () => {
       name: 'print',
       type: 'website',
       data: { url: 'https://example.com' },
-      qr_options: qrOptions,
+      qrOptions,
     });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().id as string;
@@ -232,7 +232,7 @@ describe('the api', () => {
   });
 
   it('judges a design not saved yet', async () => {
-    const res = await call(api.app, me.key, 'POST', '/api/v1/qr/report', { qr_options: mono('#dddddd'), sizeMm: 30 });
+    const res = await call(api.app, me.key, 'POST', '/api/v1/qr/report', { qr_options: mono('#eeeeee'), sizeMm: 30 });
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json().data;
     expect(r.gate.verdict).toBe('will-fail');
