@@ -9,11 +9,10 @@ import { markedShortUrl } from '#domain/links/attribution.js';
 import { shortUrlOfLink } from '#domain/links/link-domains.js';
 import { findLinkRow } from '#domain/links/links.js';
 import { findPlacement } from '#domain/placements/placements.js';
-import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
-import { distanceMmQuery, qrImageQuery, reportQr, sizeMmQuery } from '#domain/qr/qr-images.js';
+import { qrImageQuery, reportQr } from '#domain/qr/qr-images.js';
 import { sendQr } from '../../qr-reply.js';
 import { resourceParams } from '../../schemas.js';
-import { printQuery, printReportResponse } from '../qr/schemas.js';
+import { autoFixOf, autoFixQuery, printQuery, printReportResponse } from '../qr/schemas.js';
 
 const tags = ['links'];
 const slugParams = resourceParams('id', 'Link', 'dynamic_link_id (the slug)');
@@ -21,7 +20,6 @@ const placementQuery = z
   .string()
   .optional()
   .meta({ description: "An addition: one of the link's placements (its id): that placement's code" });
-const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true');
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -37,22 +35,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does ' +
         '(`GET /links/:id/qr/report` says which).',
       params: slugParams,
-      querystring: qrImageQuery.extend({
-        placement: placementQuery,
-        autoFix: booleanQuery
-          .optional()
-          .meta({ description: 'An addition: draw the smallest change that scans well at `sizeMm`, when the design does not' }),
-        sizeMm: sizeMmQuery
-          .optional()
-          .meta({ description: `An addition: the printed width in mm that autoFix judges (default ${DEFAULT_PRINT_SIZE_MM})` }),
-        distanceMm: distanceMmQuery
-          .optional()
-          .meta({ description: 'An addition: the reading distance in mm autoFix judges (default: ten times sizeMm)' }),
-      }),
+      querystring: qrImageQuery.extend({ placement: placementQuery, ...autoFixQuery }),
     },
     handler: async (request, reply) => {
       const link = await findLinkRow(ctx.db, request.principal, request.params.id);
-      const { placement: placementId, autoFix, sizeMm, distanceMm } = request.query;
+      const { placement: placementId } = request.query;
       const placement = placementId === undefined ? null : await findPlacement(ctx, link.id, placementId);
       return sendQr(ctx, request, reply, {
         accountId: link.accountId,
@@ -62,7 +49,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         format: request.query.format,
         size: request.query.size,
         pathPrefix: 'qr_options',
-        ...(autoFix && { autoFix: { sizeMm: sizeMm ?? DEFAULT_PRINT_SIZE_MM, ...(distanceMm !== undefined && { distanceMm }) } }),
+        ...autoFixOf(request.query),
       });
     },
   });

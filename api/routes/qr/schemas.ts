@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { distanceMmQuery, sizeMmQuery } from '#domain/qr/qr-images.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
+import type { AutoFixRequest } from '#domain/qr/render-task.js';
 
 const verdict = z.enum(['scans-well', 'risky', 'will-fail']);
 
@@ -61,6 +62,30 @@ export const printReportResponse = z.object({
     .nullable()
     .meta({ description: 'When the design does not scan well: the smallest change that does, or null when none does' }),
 });
+
+const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true');
+
+/** What a QR image request may add to be judged at a print size first (an addition). */
+export const autoFixQuery = {
+  autoFix: booleanQuery
+    .optional()
+    .meta({
+      description:
+        'An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not',
+    }),
+  sizeMm: sizeMmQuery.optional().meta({ description: `An addition: the printed width in mm (default ${DEFAULT_PRINT_SIZE_MM})` }),
+  distanceMm: distanceMmQuery
+    .optional()
+    .meta({ description: 'An addition: the reading distance in mm that autoFix judges (default: ten times sizeMm)' }),
+};
+
+/** The auto-fix a QR image request asks for, if any. */
+export function autoFixOf(query: { autoFix?: boolean; sizeMm?: number; distanceMm?: number }): { autoFix?: AutoFixRequest } {
+  if (!query.autoFix) return {};
+  return {
+    autoFix: { sizeMm: query.sizeMm ?? DEFAULT_PRINT_SIZE_MM, ...(query.distanceMm !== undefined && { distanceMm: query.distanceMm }) },
+  };
+}
 
 /** What the report is asked about: print size and reading distance. */
 export const printQuery = z.strictObject({

@@ -3,15 +3,18 @@ import { markedShortUrl } from '#domain/links/attribution.js';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '#domain/templates/templates.js';
 import { checkStoredQrImage } from '#domain/qr/image-source.js';
-import { deleteQrCache, qrImageQuery } from '#domain/qr/qr-images.js';
+import { deleteQrCache, qrImageQuery, reportQr } from '#domain/qr/qr-images.js';
 import { shortUrl } from '#domain/links/slugs.js';
 import { sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { createTemplateBody, templateResponse, updateTemplateBody } from './schemas.js';
 import { templateView } from './view.js';
+import { autoFixOf, autoFixQuery, printQuery, printReportResponse } from '../qr/schemas.js';
 
 /** What a template preview encodes: a short URL of the same shape as a real link's. */
 const PREVIEW_SLUG = 'Preview';
+/** Marked as a link's code is, so the preview is as dense as the codes it will make. */
+const previewData = (config: { SHORT_URL_BASE: string }) => markedShortUrl(shortUrl(config.SHORT_URL_BASE, PREVIEW_SLUG));
 
 const idParams = resourceParams('id', 'Template');
 const tags = ['templates'];
@@ -37,7 +40,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'The template rendered as a QR code on sample data (PNG or SVG)',
       params: idParams,
-      querystring: qrImageQuery,
+      querystring: qrImageQuery.extend(autoFixQuery),
     },
     handler: async (request, reply) => {
       const template = await getTemplate(db, request.principal.accountId, request.params.id);
@@ -45,12 +48,39 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         accountId: request.principal.accountId,
         owner: `template-${template.id}`,
         options: template.qrOptions,
-        // Marked as a link's code is, so the preview is as dense as the codes it will make.
-        data: markedShortUrl(shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG)),
+        data: previewData(app.ctx.config),
         format: request.query.format,
         size: request.query.size,
         pathPrefix: 'qr_options',
+        ...autoFixOf(request.query),
       });
+    },
+  });
+
+  app.get('/:id/report', {
+    config: { auth: { scope: 'templates.read' } },
+    schema: {
+      tags,
+      summary: "The print report of the template's design on sample data (an addition; as GET /links/:id/qr/report answers)",
+      params: idParams,
+      querystring: printQuery,
+      response: { 200: z.object({ data: printReportResponse }) },
+    },
+    handler: async (request) => {
+      const template = await getTemplate(db, request.principal.accountId, request.params.id);
+      const { sizeMm, distanceMm } = request.query;
+      const report = await reportQr(
+        app.ctx,
+        {
+          accountId: request.principal.accountId,
+          options: template.qrOptions,
+          data: previewData(app.ctx.config),
+          pathPrefix: 'qr_options',
+        },
+        { sizeMm, ...(distanceMm !== undefined && { distanceMm }), proposeFix: true },
+        { maxWaiting: app.ctx.config.QR_RENDER_ACCOUNT_QUEUE },
+      );
+      return { data: report };
     },
   });
 

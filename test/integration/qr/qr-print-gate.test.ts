@@ -253,6 +253,24 @@ describe('the api', () => {
     if (field) expect(res.body).toContain(field);
   });
 
+  it("judges a template's design, and its preview draws the fix", async () => {
+    const created = await call(api.app, me.key, 'POST', '/api/v1/templates', {
+      name: 'pale',
+      qrOptions: { margin: 0, ...mono('#eeeeee') },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().id ?? created.json().data?.id;
+    const report = await call(api.app, me.key, 'GET', `/api/v1/templates/${id}/report?sizeMm=40`);
+    expect(report.statusCode, report.body).toBe(200);
+    const r = report.json().data;
+    expect(r.gate.verdict).toBe('will-fail');
+    expect(r.fix.changes.map((c: { path: string }) => c.path)).toEqual(['margin', 'dotsOptions.color']);
+    const preview = await call(api.app, me.key, 'GET', `/api/v1/templates/${id}/preview?autoFix=true&sizeMm=40`);
+    expect(preview.statusCode).toBe(200);
+    expect(decodePng(preview.rawPayload)).toMatch(/\/Preview\?q$/);
+    expect((await call(api.app, other.key, 'GET', `/api/v1/templates/${id}/report`)).statusCode).toBe(404);
+  });
+
   it("answers 404 for another account's link", async () => {
     const id = await newLink();
     const res = await call(api.app, other.key, 'GET', `/api/v1/links/${id}/qr/report`);
