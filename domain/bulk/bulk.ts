@@ -93,6 +93,7 @@ export async function prepareBulkJob(
       placement: body.placement ?? null,
       utm: storedUtm(body.utm ?? null),
       queryPolicy: body.queryPolicy ?? 'drop',
+      ...(body.print && { print: body.print }),
     },
     errors,
   };

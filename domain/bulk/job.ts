@@ -3,6 +3,7 @@ import type { QrOptions } from '../qr/options.js';
 import type { LinkDomain } from '../links/link-domains.js';
 import type { QueryPolicy, Utm } from '../links/utm-fields.js';
 import type { BulkLinkRecord, BulkType } from './schemas.js';
+import type { Verdict } from '../qr/print/scannability.js';
 
 /** What a bulk-generate job carries: the batch exactly as it will be stored. */
 export interface BulkGeneratePayload {
@@ -18,6 +19,21 @@ export interface BulkGeneratePayload {
   /** Every link's UTM parameters (null: none) and query policy; absent (a payload from before them): none, and drop. */
   utm?: Utm | null;
   queryPolicy?: QueryPolicy;
+  /** Judge the batch's design at this print size before its links are made (and fix it when asked); absent: not judged. */
+  print?: BulkPrint;
+}
+
+export interface BulkPrint {
+  sizeMm: number;
+  distanceMm?: number;
+  autoFix: boolean;
+}
+
+/** What the gate said of the batch's design, and what auto-fix changed (their words). */
+export interface BulkPrintResult {
+  verdict: Verdict;
+  score: number;
+  fixed: string[];
 }
 
 /** The code of a batch's placement: the first of each new link (domain/placements). */
@@ -37,4 +53,6 @@ export interface BulkGenerateResult {
   /** For GET /jobs/:jobId/download (domain/jobs/files.ts). */
   fileName?: string;
   zipBytes?: number;
+  /** Present when the batch was judged at a print size. */
+  print?: BulkPrintResult;
 }

@@ -11,6 +11,7 @@
  * its columns from them. The HTTP body and query that carry a batch are the api's
  * (api/routes/bulk-generate/schemas.ts).
  */
+import type { BulkPrint } from './job.js';
 import { z } from 'zod';
 import { productDataSchema, smsDataSchema, vcardDataSchema, websiteDataSchema } from '../links/data/index.js';
 import { linkNameSchema } from '../links/schemas.js';
@@ -77,4 +78,6 @@ export interface BulkRequest {
   /** Every link's UTM parameters and query policy, as a link's (domain/links/schemas.ts). */
   utm?: Utm | null | undefined;
   queryPolicy?: QueryPolicy | undefined;
+  /** Judge the batch's design at a print size first (domain/qr/print), and fix it when asked. */
+  print?: BulkPrint | undefined;
 }

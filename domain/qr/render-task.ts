@@ -5,7 +5,8 @@
  * event loop.
  */
 import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from './options.js';
-import { applyPatch, autoFix } from './print/auto-fix.js';
+import { autoFix } from './print/auto-fix.js';
+import { applyPatch } from './print/design-patch.js';
 import { printReport, type PrintReport, type PrintRequest } from './print/print-report.js';
 import { DISTANCE_PER_SIZE, gateDesign } from './print/scannability.js';
 import { renderPng, renderSvg, type QrImage } from './render/index.js';

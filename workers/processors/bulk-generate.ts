@@ -12,9 +12,19 @@ import { UnrecoverableError } from 'bullmq';
 import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import { AppError } from '#domain/errors.js';
 import { domains, links } from '#domain/schema.js';
-import { shortUrlBaseOf } from '#domain/links/link-addresses.js';
 import { bulkManifest, insertBulkLinks, zipEntryName } from '#domain/bulk/bulk.js';
-import { BULK_PLACEMENT_CODE, type BulkGeneratePayload, type BulkGenerateResult } from '#domain/bulk/job.js';
+import {
+  BULK_PLACEMENT_CODE,
+  type BulkGeneratePayload,
+  type BulkGenerateResult,
+  type BulkPrint,
+  type BulkPrintResult,
+} from '#domain/bulk/job.js';
+import { markedShortUrl } from '#domain/links/attribution.js';
+import { linkShortUrl, shortUrlBaseOf } from '#domain/links/link-addresses.js';
+import { AUTO_SLUG_LENGTH } from '#domain/links/slugs.js';
+import { applyPatch } from '#domain/qr/print/design-patch.js';
+import { reportQr } from '#domain/qr/qr-images.js';
 import type { AppContext } from '#infra/context.js';
 import { jobDownloadUrl } from '#domain/jobs/files.js';
 import { BulkPacer } from '#domain/jobs/pacing.js';
@@ -33,11 +43,15 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
     async (job, payload, reportProgress) => {
       const { accountId } = job.data;
       const jobId = job.id!;
-      const made = await insertBulkLinks(ctx, accountId, jobId, payload).catch((err: unknown) => {
+      // Judged before the links are made, so they are stored with the design their codes show. The
+      // gate is seeded: a retry finds the same verdict and the same fix.
+      const judged = payload.print ? await judgeBulkDesign(ctx, accountId, payload, payload.print) : null;
+      const stored = judged ? { ...payload, qrStyle: judged.qrStyle } : payload;
+      const made = await insertBulkLinks(ctx, accountId, jobId, stored).catch((err: unknown) => {
         // Past the plan's link limits: another attempt would be refused the same way.
         throw err instanceof AppError ? new UnrecoverableError(err.message) : err;
       });
-      const result: BulkGenerateResult = { jobId, count: made.length, links: made };
+      const result: BulkGenerateResult = { jobId, count: made.length, links: made, ...(judged && { print: judged.result }) };
       await publishInterimResult(ctx.db, job, result, INSERT_PROGRESS);
 
       const total = made.length;
@@ -80,6 +94,7 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
               made.map((l, i) => ({ name: payload.records[i]!.name, slug: l.dynamicLinkId })),
             ),
           },
+          ...(judged ? [{ name: 'print-report.json', body: Buffer.from(`${JSON.stringify(judged.report, null, 2)}\n`) }] : []),
         ],
         onProgress: (done) => reportProgress(INSERT_PROGRESS + (done / total) * (99 - INSERT_PROGRESS)),
       });
@@ -89,6 +104,30 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
     },
     bulkCompleted,
   );
+}
+
+/**
+ * The batch's design judged at its print size on a short URL of the batch's length (every random
+ * slug has the same length, so one sample stands for all of them), and fixed when it does not scan
+ * well and auto-fix was asked.
+ */
+async function judgeBulkDesign(ctx: AppContext, accountId: string, payload: BulkGeneratePayload, print: BulkPrint) {
+  const sample = markedShortUrl(
+    linkShortUrl(ctx.config, payload.domain?.hostname ?? null, 'a'.repeat(AUTO_SLUG_LENGTH)),
+    payload.placement ? BULK_PLACEMENT_CODE : null,
+  );
+  const report = await reportQr(
+    ctx,
+    { accountId, options: payload.qrStyle, data: sample, pathPrefix: 'qrOptions' },
+    { sizeMm: print.sizeMm, ...(print.distanceMm !== undefined && { distanceMm: print.distanceMm }), proposeFix: print.autoFix },
+  );
+  const fix = print.autoFix ? report.fix : null;
+  const result: BulkPrintResult = {
+    verdict: fix ? fix.verdict : report.gate.verdict,
+    score: fix ? fix.score : report.gate.score,
+    fixed: fix ? fix.changes.map((c) => c.text) : [],
+  };
+  return { report, result, qrStyle: fix ? applyPatch(payload.qrStyle, fix.qrOptionsPatch) : payload.qrStyle };
 }
 
 /** `bulk.completed`: how many links, their ids, and the ZIP (with manifest.csv) to download. */

@@ -129,7 +129,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         `${IDEMPOTENCY_DESCRIPTION} ` +
         'A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. ' +
         'CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), ' +
-        '`type`, and optional `folderId`, `templateId`, `qrOptions` and `utm` (JSON text), `domain`, `queryPolicy` as fields.',
+        '`type`, and optional `folderId`, `templateId`, `qrOptions` and `utm` (JSON text), `domain`, `queryPolicy` as fields. ' +
+        '`print` {sizeMm, autoFix} (an addition) judges the batch’s design at a print size first and stores the fix when it needs one.',
       consumes: ['application/json', 'multipart/form-data'],
       querystring: bulkQuerySchema,
       headers: idempotentJobHeaders,
@@ -158,8 +159,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'bulk-generate',
         jobId,
         async (job) => {
-          const { jobId: id, count, links, qrZipUrl } = job.result;
-          return reply.send({ jobId: id, count, links, ...(qrZipUrl && { qrZipUrl }) });
+          const { jobId: id, count, links, qrZipUrl, print } = job.result;
+          return reply.send({ jobId: id, count, links, ...(qrZipUrl && { qrZipUrl }), ...(print && { print }) });
         },
         // The links are the answer; the job goes on to render their ZIP.
         (view) => view.result !== undefined,

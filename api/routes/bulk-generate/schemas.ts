@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BULK_MAX_RECORDS, BULK_TYPES, bulkRecordSchemas } from '#domain/bulk/schemas.js';
 import { fieldErrorListShape } from '#domain/errors.js';
 import { qrOptionsSchema } from '#domain/qr/options.js';
+import { distanceMmQuery, sizeMmQuery } from '#domain/qr/qr-images.js';
 import { linkUtmSchema, queryPolicySchema } from '#domain/links/schemas.js';
 
 const optionalId = (what: string) =>
@@ -55,6 +56,19 @@ export const bulkBodySchema = z
       .optional()
       .meta({ description: "An addition: every link's UTM parameters, as a link's `utm` (website links send them)" }),
     queryPolicy: queryPolicySchema.optional().meta({ description: "An addition: every link's query policy, as a link's `queryPolicy`" }),
+    print: z
+      .strictObject({
+        sizeMm: sizeMmQuery,
+        distanceMm: distanceMmQuery.optional(),
+        autoFix: z.boolean({ error: 'Must be true or false' }).default(true),
+      })
+      .optional()
+      .meta({
+        description:
+          'An addition: the printed width (mm) the batch is judged at before its links are made. The design is scored once by the ' +
+          "scannability gate on a short URL of the batch's length; with autoFix (the default) a design that does not scan well is " +
+          'stored and drawn with the smallest change that does. The ZIP holds print-report.json; the result says `print`.',
+      }),
   })
   .superRefine(
     (body, ctx) => {
@@ -111,6 +125,14 @@ export const bulkResultResponse = z
       .string()
       .optional()
       .meta({ description: 'The ZIP of every code (PNG and SVG, manifest.csv); present once rendered (see GET /jobs/{jobId})' }),
+    print: z
+      .object({
+        verdict: z.enum(['scans-well', 'risky', 'will-fail']),
+        score: z.number(),
+        fixed: z.array(z.string()).meta({ description: 'What auto-fix changed in the stored design, in words; empty: nothing' }),
+      })
+      .optional()
+      .meta({ description: 'An addition, when `print` was asked: the gate’s verdict on the batch’s design as stored' }),
   })
   .meta({
     example: {

@@ -9109,7 +9109,7 @@ export interface paths {
         put?: never;
         /**
          * Create 1 to 1200 links of one type (website, product, sms, vcard) at once, all or none
-         * @description Every record is checked before anything is made; any bad record is a 400 naming each bad field as `data[i].<field>` (`file.row[N].<field>` for a CSV form, N counting the header as row 1), and nothing is created. `?dryRun=true` answers that check as a report (200, nothing made). The links are inserted in one transaction, answered in the order of the records within JOB_WAIT_MS (else, or with `Prefer: respond-async`, 202 with the job). The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. `Idempotency-Key`: a retry with the same key (same account, same request) answers the first request’s job; the same key with another request is a 409. Keys are kept 24 h. A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), `type`, and optional `folderId`, `templateId`, `qrOptions` and `utm` (JSON text), `domain`, `queryPolicy` as fields.
+         * @description Every record is checked before anything is made; any bad record is a 400 naming each bad field as `data[i].<field>` (`file.row[N].<field>` for a CSV form, N counting the header as row 1), and nothing is created. `?dryRun=true` answers that check as a report (200, nothing made). The links are inserted in one transaction, answered in the order of the records within JOB_WAIT_MS (else, or with `Prefer: respond-async`, 202 with the job). The job then renders every code (PNG and SVG, each link’s own style) into one ZIP with manifest.csv: GET /jobs/{jobId} shows its progress, and its result gains `qrZipUrl`. `Idempotency-Key`: a retry with the same key (same account, same request) answers the first request’s job; the same key with another request is a 409. Keys are kept 24 h. A client’s batch must name one of its folders as `folderId` (else 403 `folder_forbidden`), and its keys are its own. CSV form: multipart/form-data with the file in `file` (a header row of record field names, e.g. `name,url`), `type`, and optional `folderId`, `templateId`, `qrOptions` and `utm` (JSON text), `domain`, `queryPolicy` as fields. `print` {sizeMm, autoFix} (an addition) judges the batch’s design at a print size first and stores the fix when it needs one.
          */
         post: {
             parameters: {
@@ -9232,6 +9232,13 @@ export interface paths {
                          * @enum {string}
                          */
                         queryPolicy?: "drop" | "merge";
+                        /** @description An addition: the printed width (mm) the batch is judged at before its links are made. The design is scored once by the scannability gate on a short URL of the batch's length; with autoFix (the default) a design that does not scan well is stored and drawn with the smallest change that does. The ZIP holds print-report.json; the result says `print`. */
+                        print?: {
+                            sizeMm: number;
+                            distanceMm?: number;
+                            /** @default true */
+                            autoFix?: boolean;
+                        };
                     };
                     "multipart/form-data": {
                         /** @enum {string} */
@@ -9338,6 +9345,13 @@ export interface paths {
                          * @enum {string}
                          */
                         queryPolicy?: "drop" | "merge";
+                        /** @description An addition: the printed width (mm) the batch is judged at before its links are made. The design is scored once by the scannability gate on a short URL of the batch's length; with autoFix (the default) a design that does not scan well is stored and drawn with the smallest change that does. The ZIP holds print-report.json; the result says `print`. */
+                        print?: {
+                            sizeMm: number;
+                            distanceMm?: number;
+                            /** @default true */
+                            autoFix?: boolean;
+                        };
                     };
                 };
             };
@@ -9360,6 +9374,14 @@ export interface paths {
                             }[];
                             /** @description The ZIP of every code (PNG and SVG, manifest.csv); present once rendered (see GET /jobs/{jobId}) */
                             qrZipUrl?: string;
+                            /** @description An addition, when `print` was asked: the gate’s verdict on the batch’s design as stored */
+                            print?: {
+                                /** @enum {string} */
+                                verdict: "scans-well" | "risky" | "will-fail";
+                                score: number;
+                                /** @description What auto-fix changed in the stored design, in words; empty: nothing */
+                                fixed: string[];
+                            };
                         } | {
                             /** @enum {boolean} */
                             dryRun: true;

@@ -16,7 +16,7 @@ import { startWorkers, type RunningWorkers } from '#workers/index.js';
 import { multipart } from '../../support/fixtures.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { unzip } from '../../support/images.js';
-import { decodesAll } from '../../support/qr-reference.js';
+import { decodesAll, makeLogoPng } from '../../support/qr-reference.js';
 import { pollUntil } from '../../support/until.js';
 
 let api: TestApi;
@@ -621,5 +621,39 @@ describe('the CSV form', () => {
     const unknown = await send(`${Array.from({ length: CSV_MAX_CELLS }, (_, i) => `c${i}`).join(',')}\n`, { type: 'website' });
     expect(unknown.json().errors).toHaveLength(MAX_LISTED_ERRORS);
     expect(unknown.json().omittedErrors).toBe(1);
+  });
+});
+
+describe('judged at a print size', () => {
+  it('stores and draws the fix of a design that would not scan, and says so', { timeout: 180_000 }, async () => {
+    const logo = `data:image/png;base64,${makeLogoPng(64, 64).toString('base64')}`;
+    const qrOptions = { image: logo, qrOptions: { errorCorrectionLevel: 'M' as const }, imageOptions: { imageSize: 1 } };
+    const data = Array.from({ length: 3 }, (_, i) => ({ name: `Tent ${i}`, url: `https://example.com/t${i}` }));
+    const res = await bulk({ type: 'website', data, qrOptions, print: { sizeMm: 30 } });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const { jobId, links, print } = res.json();
+    expect(print.verdict).toBe('scans-well');
+    expect(print.fixed.length).toBeGreaterThan(0);
+    // Stored as fixed: the link's own code is the fixed one.
+    const stored = await storedLinks(jobId);
+    expect(stored[0]!.qr_options).not.toMatchObject({ imageOptions: { imageSize: 1 }, qrOptions: { errorCorrectionLevel: 'M' } });
+    const done = await finished(jobId);
+    expect(done.state).toBe('completed');
+    expect(done.result.print).toEqual(print);
+    const download = await call(api.app, me.key, 'GET', `/api/v1/jobs/${jobId}/download`);
+    const entries = await unzip(download.rawPayload);
+    const report = JSON.parse(entries.get('print-report.json')!.toString('utf8'));
+    expect(report.gate.verdict).not.toBe('scans-well');
+    expect(report.fix.verdict).toBe('scans-well');
+    for (const { dynamicLinkId } of links as Array<{ dynamicLinkId: string }>) {
+      const png = [...entries].find(([name]) => name.includes(dynamicLinkId) && name.endsWith('.png'))![1];
+      expect(await decodesAll([png], `${api.ctx.config.SHORT_URL_BASE}/${dynamicLinkId}?q`)).toEqual([true]);
+    }
+  });
+
+  it('refuses a print size out of bounds', async () => {
+    const res = await bulk({ type: 'website', data: [{ name: 'x', url: 'https://example.com' }], print: { sizeMm: 2 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { path: string }) => e.path)).toContain('print.sizeMm');
   });
 });

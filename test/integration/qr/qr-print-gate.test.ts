@@ -13,7 +13,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withQrDefaults, type QrOptions } from '#domain/qr/options.js';
-import { applyPatch, autoFix } from '#domain/qr/print/auto-fix.js';
+import { autoFix } from '#domain/qr/print/auto-fix.js';
+import { applyPatch } from '#domain/qr/print/design-patch.js';
 import { capturePxPerMm } from '#domain/qr/print/phone-capture.js';
 import { gateDesign, type Verdict } from '#domain/qr/print/scannability.js';
 import { renderPng, type QrImage } from '#domain/qr/render/index.js';
