@@ -2,7 +2,7 @@
 import type { QrOptions } from '../qr/options.js';
 import type { LinkDomain } from '../links/link-domains.js';
 import type { QueryPolicy, Utm } from '../links/utm-fields.js';
-import type { BulkLinkRecord, BulkType } from './schemas.js';
+import type { BulkLinkRecord, BulkPrint, BulkType } from './schemas.js';
 import type { Verdict } from '../qr/print/scannability.js';
 
 /** What a bulk-generate job carries: the batch exactly as it will be stored. */
@@ -21,12 +21,6 @@ export interface BulkGeneratePayload {
   queryPolicy?: QueryPolicy;
   /** Judge the batch's design at this print size before its links are made (and fix it when asked); absent: not judged. */
   print?: BulkPrint;
-}
-
-export interface BulkPrint {
-  sizeMm: number;
-  distanceMm?: number;
-  autoFix: boolean;
 }
 
 /** What the gate said of the batch's design, and what auto-fix changed (their words). */

@@ -11,7 +11,6 @@
  * its columns from them. The HTTP body and query that carry a batch are the api's
  * (api/routes/bulk-generate/schemas.ts).
  */
-import type { BulkPrint } from './job.js';
 import { z } from 'zod';
 import { productDataSchema, smsDataSchema, vcardDataSchema, websiteDataSchema } from '../links/data/index.js';
 import { linkNameSchema } from '../links/schemas.js';
@@ -65,6 +64,13 @@ export function recordToLink(record: Record<string, unknown>): BulkLinkRecord {
  * checked by `bulkRecordSchemas[type]` and as it came out of it. The api's JSON body and CSV form
  * (api/routes/bulk-generate/schemas.ts) parse to one.
  */
+/** A batch judged at a print size before its links are made (domain/qr/print). */
+export interface BulkPrint {
+  sizeMm: number;
+  distanceMm?: number;
+  autoFix: boolean;
+}
+
 export interface BulkRequest {
   type: BulkType;
   data: unknown[];

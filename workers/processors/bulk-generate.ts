@@ -13,13 +13,8 @@ import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import { AppError } from '#domain/errors.js';
 import { domains, links } from '#domain/schema.js';
 import { bulkManifest, insertBulkLinks, zipEntryName } from '#domain/bulk/bulk.js';
-import {
-  BULK_PLACEMENT_CODE,
-  type BulkGeneratePayload,
-  type BulkGenerateResult,
-  type BulkPrint,
-  type BulkPrintResult,
-} from '#domain/bulk/job.js';
+import { BULK_PLACEMENT_CODE, type BulkGeneratePayload, type BulkGenerateResult, type BulkPrintResult } from '#domain/bulk/job.js';
+import type { BulkPrint } from '#domain/bulk/schemas.js';
 import { markedShortUrl } from '#domain/links/attribution.js';
 import { linkShortUrl, shortUrlBaseOf } from '#domain/links/link-addresses.js';
 import { AUTO_SLUG_LENGTH } from '#domain/links/slugs.js';
