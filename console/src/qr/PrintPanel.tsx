@@ -9,9 +9,11 @@ import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
 import { PRINT_DISTANCE_MAX_MM, PRINT_SIZE_MAX_MM, PRINT_SIZE_MIN_MM } from '#domain/qr/print/print-sizes.js';
+import { saveBlob } from '../save-file.js';
 import { Icon } from '../ui/Icon.js';
 import { showToast } from '../ui/toasts.js';
 import type { QrOptions } from './design.js';
+import { downloadName } from './download-name.js';
 import './print.css';
 
 export type PrintReport = paths['/api/v1/qr/report']['post']['responses'][200]['content']['application/json']['data'];
@@ -294,5 +296,63 @@ function Facts({ report }: { report: PrintReport }) {
       <dt>10× rule</dt>
       <dd>{cm(distances.ruleOfTenMm)}</dd>
     </dl>
+  );
+}
+
+/**
+ * "Download print PDF": the stored link's code as a vector PDF at the Print section's width
+ * (GET /links/:id/qr?format=pdf&sizeMm=), in RGB or CMYK (pure K black for a black code), with
+ * crop marks when asked. Drawn by the server from the saved design, so it waits for a save.
+ */
+export function PrintPdf({ linkId, block, sizeMm, name }: { linkId: string; block: string | undefined; sizeMm: number; name: string }) {
+  const [cmyk, setCmyk] = useState(false);
+  const [cropMarks, setCropMarks] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const download = async (button: Element) => {
+    if (block || busy) return;
+    setBusy(true);
+    try {
+      const { data, error, response } = await signedInClient().GET('/api/v1/links/{id}/qr', {
+        params: {
+          path: { id: linkId },
+          // format=pdf, colorSpace and cropMarks are the pdf work's names (issue 47); typed once its schema is generated.
+          query: { format: 'pdf', sizeMm, colorSpace: cmyk ? 'cmyk' : 'rgb', cropMarks } as never,
+        },
+        parseAs: 'blob',
+      });
+      if (!data) return showToast(`The PDF could not be made: ${problemText(response.status, error)}`, { anchor: button, tone: 'error' });
+      saveBlob(data, downloadName(name, `${sizeMm}mm`, 'pdf'));
+    } catch {
+      showToast(UNREACHABLE, { anchor: button, tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="qr-downloads qr-print-pdf" role="group" aria-labelledby="qr-print-pdf-title">
+      <h3 id="qr-print-pdf-title">Print file</h3>
+      <label class="qr-check">
+        <input type="checkbox" checked={cmyk} onChange={(e) => setCmyk(e.currentTarget.checked)} />
+        CMYK (for a print shop)
+      </label>
+      <label class="qr-check">
+        <input type="checkbox" checked={cropMarks} onChange={(e) => setCropMarks(e.currentTarget.checked)} />
+        Crop marks
+      </label>
+      <button
+        type="button"
+        disabled={block !== undefined || busy}
+        aria-describedby={block ? 'qr-print-pdf-blocked' : undefined}
+        onClick={(e) => void download(e.currentTarget)}
+      >
+        <Icon name="download" />
+        {busy ? 'Making the PDF…' : `Download print PDF (${cm(sizeMm)})`}
+      </button>
+      {block && (
+        <p id="qr-print-pdf-blocked" class="hint">
+          {block}
+        </p>
+      )}
+    </div>
   );
 }

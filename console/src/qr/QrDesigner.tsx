@@ -18,7 +18,7 @@ import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
 import { downloadName } from './download-name.js';
 import './qr.css';
 import { saveBlob } from '../save-file.js';
-import { PrintSection, PrintVerdict, usePrintCheck, type PrintChoice } from './PrintPanel.js';
+import { PrintPdf, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice } from './PrintPanel.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
 
 interface Props {
@@ -35,11 +35,16 @@ interface Props {
   downloadBlock?: string;
   me: Me;
   errors?: FieldErrors;
+  /**
+   * A stored link's code: offers "Download print PDF", drawn by the server from the link's saved
+   * design at the Print section's size; `block` says why not now (not saved yet, design changed).
+   */
+  printPdf?: { linkId: string; block?: string | undefined };
 }
 
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
-export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock }: Props) {
+export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock, printPdf }: Props) {
   const { logo, state: logoState } = useLogo(value.image ?? null);
   const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
   const fieldErrors: FieldErrors = rendered.ok ? errors : { ...errors, ...rendered.errors };
@@ -85,6 +90,7 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
           </div>
           <div class="qr-actions">
             {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} />}
+            {printPdf && <PrintPdf linkId={printPdf.linkId} block={printPdf.block} sizeMm={print.sizeMm} name={name} />}
             <ApplyTemplate me={me} onApply={onChange} />
             <SaveAsTemplate me={me} value={value} />
           </div>

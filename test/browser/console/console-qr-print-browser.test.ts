@@ -17,7 +17,7 @@ import {
   signInBeforeLoad,
 } from '../../support/browser.js';
 import { startConsoleApi } from '../../support/console.js';
-import { createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
+import { createLinkVia, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 import { choice, openSection, previewSvg } from '../../support/qr-designer.js';
 
 let api: TestApi;
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function open(hash: string, options: { size?: typeof PHONE | typeof DESKTOP; bypassCSP?: boolean } = {}) {
-  const context = await browser.newContext({ ...(options.size ?? DESKTOP), bypassCSP: options.bypassCSP ?? false });
+  const context = await browser.newContext({ ...(options.size ?? DESKTOP), bypassCSP: options.bypassCSP ?? false, acceptDownloads: true });
   await signInBeforeLoad(context, owner.key);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -110,6 +110,54 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       await context.close();
     }
   }, 120_000);
+
+  it('"Download print PDF" asks for the saved link at the chosen size, CMYK and crop marks; blocked with a reason before a save', async () => {
+    const { context, page, problems } = await open('/links/new?type=website');
+    try {
+      await page.getByTestId('qr-preview').waitFor();
+      const pdfButton = page.getByRole('button', { name: /Download print PDF/ });
+      expect(await pdfButton.isDisabled()).toBe(true);
+      expect(await page.locator('#qr-print-pdf-blocked').textContent()).toContain('Save the link');
+    } finally {
+      await context.close();
+    }
+    const { slug } = await createLinkVia(api.app, owner.key, {
+      name: 'Table tent',
+      type: 'website',
+      data: { url: 'https://example.com/menu' },
+    });
+    const saved = await open(`/links/${slug}/edit`);
+    const downloads: string[] = [];
+    saved.page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    try {
+      const { page: linkPage } = saved;
+      await linkPage.getByTestId('qr-preview').waitFor();
+      await choice(linkPage, 'Printed width', '5 cm').click();
+      const pdfButton = linkPage.getByRole('button', { name: 'Download print PDF (5 cm)' });
+      expect(await pdfButton.isEnabled()).toBe(true);
+      await linkPage.getByLabel('CMYK (for a print shop)').check();
+      await linkPage.getByLabel('Crop marks').check();
+      const asked = linkPage.waitForRequest((r) => r.url().includes(`/api/v1/links/${slug}/qr?`));
+      await pdfButton.click();
+      const query = new URL((await asked).url()).searchParams;
+      expect(Object.fromEntries(query)).toEqual({ format: 'pdf', sizeMm: '50', colorSpace: 'cmyk', cropMarks: 'true' });
+      // The PDF itself is the pdf work's (format=pdf, not on this branch): the file, or its refusal said in a toast.
+      await expect
+        .poll(
+          async () => downloads.length + (await linkPage.locator('.toast-error').filter({ hasText: 'The PDF could not be made' }).count()),
+        )
+        .toBe(1);
+      if (downloads.length) expect(downloads[0]).toBe('table-tent-50mm.pdf');
+      // A changed design is drawn from the saved one, so the PDF waits for a save.
+      await choice(linkPage, 'Dot style', 'Dots').click();
+      await expect.poll(() => pdfButton.isDisabled()).toBe(true);
+      expect(await linkPage.locator('#qr-print-pdf-blocked').textContent()).toContain('saved design');
+      expect(saved.problems).toEqual([]);
+    } finally {
+      await saved.context.close();
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it('has no serious or critical axe-core finding at 390 and 1440 px, light and dark, passing and failing', async () => {
     for (const size of [PHONE, DESKTOP]) {
