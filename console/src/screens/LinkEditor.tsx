@@ -407,7 +407,7 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
                     block:
                       JSON.stringify(qr) === storedQr ? undefined : 'Save the link first: the print PDF is drawn from the saved design.',
                   }
-                : { linkId: '', block: 'Save the link to download its code: until then it has no short URL to encode.' }
+                : { linkId: '', block: 'Save the link to make its print PDF.' }
             }
           />
         ) : (

@@ -135,6 +135,8 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       await choice(linkPage, 'Printed width', '5 cm').click();
       const pdfButton = linkPage.getByRole('button', { name: 'Download print PDF (5 cm)' });
       expect(await pdfButton.isEnabled()).toBe(true);
+      await linkPage.locator('.qr-print-pdf').scrollIntoViewIfNeeded();
+      await consoleScreenshot(linkPage, 'qr-print-pdf', { dark: true });
       await linkPage.getByLabel('CMYK (for a print shop)').check();
       await linkPage.getByLabel('Crop marks').check();
       const asked = linkPage.waitForRequest((r) => r.url().includes(`/api/v1/links/${slug}/qr?`));
