@@ -1,6 +1,6 @@
 /**
- * The designer's controls: looks applied in one click, then four sections that fold (Style and
- * Colours open; Logo open once there is one; Advanced closed), each opening by itself when the API
+ * The designer's controls: looks applied in one click, then sections that fold (Style, Colours and
+ * Print open; Logo open once there is one; Advanced closed), each opening by itself when the API
  * names an error inside it. Styles are radio groups of samples drawn by the renderer, colours are
  * swatches with a custom colour beside them; Advanced holds every other option of `qrOptions`.
  */
@@ -55,6 +55,8 @@ interface Props {
   errors: FieldErrors;
   /** Where the logo stands (set by the designer, which reads it). */
   logoNote: ComponentChildren;
+  /** The print size, distance and report (the designer asks the server for them). */
+  printSection?: ComponentChildren;
 }
 
 const LEVEL_LABELS: Record<(typeof ERROR_CORRECTION_LEVELS)[number], string> = {
@@ -70,7 +72,7 @@ const STYLE_PATHS = ['dotsOptions.type', 'cornersSquareOptions.type', 'cornersDo
 const isLogoPath = (path: string) => path === 'image' || path.startsWith('imageOptions.');
 const isAdvancedPath = (path: string) => !STYLE_PATHS.includes(path) && !isLogoPath(path);
 
-export function DesignControls({ value, onChange, data, errors, logoNote }: Props) {
+export function DesignControls({ value, onChange, data, errors, logoNote, printSection }: Props) {
   const opts = resolved(value, data);
   const paths = Object.keys(errors);
   const set = <S extends 'dotsOptions' | 'cornersSquareOptions' | 'cornersDotOptions' | 'backgroundOptions' | 'imageOptions' | 'qrOptions'>(
@@ -129,6 +131,11 @@ export function DesignControls({ value, onChange, data, errors, logoNote }: Prop
         <LogoFields value={value} onChange={onChange} errors={errors} />
         {logoNote}
       </Section>
+      {printSection && (
+        <Section title="Print" open errorHere={false}>
+          {printSection}
+        </Section>
+      )}
       <Section title="Advanced" open={false} errorHere={paths.some(isAdvancedPath)}>
         <Advanced value={value} onChange={onChange} errors={errors} data={data} />
       </Section>

@@ -1,6 +1,6 @@
 /**
  * The QR designer: a live preview drawn in the browser by the server's own renderer, with the
- * scan-risk verdict beside it, kept in view while the controls scroll (beside them on a wide
+ * instant scan-risk hints and the server's print verdict (PrintPanel.tsx) beside it, kept in view while the controls scroll (beside them on a wide
  * container, pinned above them on a narrow one); the controls (DesignControls.tsx); downloads
  * and templates (apply one, save the design as one). Controlled: `value` is the API's
  * `qrOptions`, each change comes back through `onChange`. `errors` are the API's, keyed by option
@@ -18,6 +18,8 @@ import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
 import { downloadName } from './download-name.js';
 import './qr.css';
 import { saveBlob } from '../save-file.js';
+import { PrintPdf, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice } from './PrintPanel.js';
+import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
 
 interface Props {
   value: QrOptions;
@@ -33,14 +35,21 @@ interface Props {
   downloadBlock?: string;
   me: Me;
   errors?: FieldErrors;
+  /**
+   * A stored link's code: offers "Download print PDF", drawn by the server from the link's saved
+   * design at the Print section's size; `block` says why not now (not saved yet, design changed).
+   */
+  printPdf?: { linkId: string; block?: string | undefined };
 }
 
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
-export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock }: Props) {
+export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock, printPdf }: Props) {
   const { logo, state: logoState } = useLogo(value.image ?? null);
   const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
   const fieldErrors: FieldErrors = rendered.ok ? errors : { ...errors, ...rendered.errors };
+  const [print, setPrint] = useState<PrintChoice>({ sizeMm: DEFAULT_PRINT_SIZE_MM, distanceMm: null });
+  const check = usePrintCheck(value, data, print, rendered.ok);
   const logoNote = (
     <>
       {logoState === 'reading' && <p class="hint">Reading the logo…</p>}
@@ -54,7 +63,14 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
   return (
     <div class="qr-designer-box">
       <div class="qr-designer">
-        <DesignControls value={value} onChange={onChange} data={data} errors={fieldErrors} logoNote={logoNote} />
+        <DesignControls
+          value={value}
+          onChange={onChange}
+          data={data}
+          errors={fieldErrors}
+          logoNote={logoNote}
+          printSection={<PrintSection check={check} print={print} onPrint={setPrint} />}
+        />
         <div class="qr-side">
           <div class="qr-stage" role="group" aria-label="Preview">
             <div class="qr-preview">
@@ -68,11 +84,13 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
             </div>
             <div class="qr-verdict">
               {logoState === 'remote' && <p class="hint">The logo at {value.image} is drawn by the server; the preview leaves it out.</p>}
+              {rendered.ok && <PrintVerdict check={check} print={print} value={value} onChange={onChange} />}
               {rendered.ok && <Risks risks={rendered.risks} />}
             </div>
           </div>
           <div class="qr-actions">
             {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} />}
+            {printPdf && <PrintPdf linkId={printPdf.linkId} block={printPdf.block} sizeMm={print.sizeMm} name={name} />}
             <ApplyTemplate me={me} onApply={onChange} />
             <SaveAsTemplate me={me} value={value} />
           </div>

@@ -2,7 +2,7 @@
  * A downloaded code's file name: the design's name made safe for file systems, its size and type.
  * Apart from the renderer, so a screen that only downloads codes does not load it.
  */
-export function downloadName(name: string, size: number, format: 'png' | 'svg'): string {
+export function downloadName(name: string, size: number | string, format: 'png' | 'svg' | 'pdf'): string {
   const base =
     name
       .normalize('NFKD')

@@ -20,6 +20,7 @@ import { defaultChoice, domainChoices } from '../domains/domains.js';
 import { useDomains } from '../domains/use-domains.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { JobDownload, JobProgress, useFollowedJob, type JobView } from '../jobs/JobProgress.js';
+import { PrintSheets } from '../jobs/PrintSheets.js';
 import { DEFAULT_VIEW, routeOfView } from '../links/view.js';
 import '../bulk/bulk.css';
 import { saveBlob } from '../save-file.js';
@@ -428,6 +429,7 @@ function RunPanel({
       <div class="actions">
         {file && <JobDownload jobId={run.jobId} fileName={file.fileName} label={`Download the codes (${file.fileName})`} primary />}
         {made !== undefined && <a href={`#${linksRoute}`}>See the new links</a>}
+        {job?.state === 'completed' && <PrintSheets source={{ bulkJobId: run.jobId }} what="this batch" />}
         {job && !unfinished(job) && (
           <button type="button" onClick={onRestart}>
             Start another batch

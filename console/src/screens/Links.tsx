@@ -34,6 +34,9 @@ import '../links/links.css';
 import { ThumbnailStore } from '../links/thumbnail-store.js';
 import { browserTimeZone } from '../links/zones.js';
 
+/** Fetched when a folder is open: the links list, the first screen, does not carry it. */
+const PrintSheets = lazyComponent(() => import('../jobs/PrintSheets.js').then((m) => m.PrintSheets), 'print sheets');
+
 type Folder = paths['/api/v1/folders']['get']['responses'][200]['content']['application/json']['data'][number];
 type Client = ReturnType<typeof signedInClient>;
 type Action = 'pause' | 'resume' | 'duplicate' | 'archive' | 'move';
@@ -753,6 +756,7 @@ function Folders({ me, client, view, go, folders, reload }: FoldersProps) {
         </>
       )}
       {button('New folder', 'plus', 'folders.create', () => setEditing({ mode: 'create' }))}
+      {chosen && <PrintSheets source={{ folderId: chosen.id }} what={chosen.name} />}
       {Array.isArray(folders) && blockedNotes && (
         <p class="hint" id="folders-blocked">
           {blockedNotes}

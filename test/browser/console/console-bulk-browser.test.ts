@@ -212,6 +212,13 @@ describe.skipIf(!hasChromium)('console bulk generation screen', () => {
         const link = (await call(api.app, owner.key, 'GET', `/api/v1/links/${slug}`)).json().data;
         expect([link.name, link.folder_id, link.meta_data.url]).toEqual(['Table 42', folderId, 'https://example.com/menu?table=42']);
 
+        // The batch's print sheets (POST /print-sheets {bulkJobId}): asked in a dialog that Escape closes, focus back on its button.
+        await page.getByRole('button', { name: 'Print sheets' }).click();
+        await page.getByRole('dialog', { name: 'Print sheets of this batch' }).waitFor();
+        await page.keyboard.press('Escape');
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+        expect(await focusedName(page)).toBe('Print sheets');
+
         await page.getByRole('link', { name: 'See the new links' }).click();
         await page.getByRole('heading', { name: 'Links', exact: true }).waitFor();
         expect(new URL(page.url()).hash).toBe(`#/links?folder=${folderId}`);
