@@ -5,6 +5,7 @@
  * real decoders, is the judgement. Asked ~500 ms after the last change, the previous question
  * dropped; while it runs the last answer stays, dimmed, so nothing jumps.
  */
+import { applyPatch } from '#domain/qr/print/design-patch.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
@@ -41,20 +42,6 @@ type Check =
 const cm = (mm: number) => `${Number((mm / 10).toFixed(1))} cm`;
 const VERDICT_WORDS: Record<Verdict, string> = { 'scans-well': 'Scans well', risky: 'Risky', 'will-fail': 'Will fail' };
 const VERDICT_ICONS = { 'scans-well': 'circle-check', risky: 'alert-triangle', 'will-fail': 'x' } as const;
-
-/** The changed members of a fix over the design, as auto-fix.ts's applyPatch does (a fix to a plain colour drops its gradient). */
-export function withPatch(options: QrOptions, patch: Record<string, unknown>): QrOptions {
-  const out: Record<string, unknown> = { ...options };
-  for (const [key, value] of Object.entries(patch)) {
-    const own = out[key];
-    out[key] = value && typeof value === 'object' && own && typeof own === 'object' ? { ...own, ...value } : value;
-    if (value && typeof value === 'object' && 'color' in value && out[key] && typeof out[key] === 'object') {
-      const { gradient: _dropped, ...rest } = out[key] as { gradient?: unknown };
-      out[key] = rest;
-    }
-  }
-  return out;
-}
 
 /** The gate's answer for this design at this size; `enabled` false (a design the browser cannot draw) asks nothing. */
 export function usePrintCheck(value: QrOptions, data: string, print: PrintChoice, enabled: boolean): Check {
@@ -117,7 +104,7 @@ export function PrintVerdict({
     const fix = report?.fix;
     if (!fix) return;
     const before = value;
-    onChange(withPatch(value, fix.qrOptionsPatch));
+    onChange(applyPatch(value, fix.qrOptionsPatch));
     showToast(`Fix applied: ${fix.changes.map((c) => c.text).join('; ')}`, {
       tone: 'success',
       anchor: button,
