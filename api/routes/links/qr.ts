@@ -35,7 +35,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect ' +
         'records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) ' +
         'first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does ' +
-        '(`GET /links/:id/qr/report` says which).',
+        '(`GET /links/:id/qr/report` says which). `frame` and `frameText` (additions) draw a frame with a call to action ' +
+        "around the code (overriding the design's `frameOptions`); its default text speaks the link page's language.",
       params: slugParams,
       querystring: qrImageQuery.extend({
         placement: placementQuery,
@@ -61,6 +62,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
         format: request.query.format,
         size: request.query.size,
+        frame: request.query.frame,
+        frameText: request.query.frameText,
+        language: link.pageStyle?.language,
         pathPrefix: 'qr_options',
         ...(autoFix && { autoFix: { sizeMm: sizeMm ?? DEFAULT_PRINT_SIZE_MM, ...(distanceMm !== undefined && { distanceMm }) } }),
       });

@@ -49,6 +49,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         data: markedShortUrl(shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG)),
         format: request.query.format,
         size: request.query.size,
+        frame: request.query.frame,
+        frameText: request.query.frameText,
         pathPrefix: 'qr_options',
       });
     },
