@@ -15,7 +15,8 @@ import { FRAME_LANGUAGES, defaultFrameText, frameCodeBox, framedSvg, renderFrame
 import { renderSvg } from '#domain/qr/render/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pngSize } from '../../support/images.js';
-import { decodePng, decodeQr, HAS_ZBAR, RESVG_OPTIONS } from '../../support/qr-reference.js';
+import { decodePng, decodeQr, HAS_ZBAR, makeLogoPng, pngOnWhite, RESVG_OPTIONS } from '../../support/qr-reference.js';
+import type { QrImage } from '#domain/qr/render/index.js';
 
 const DATA = 'https://qrl.example/k7F2q?q';
 const LONG = 'Scannen Sie für die Speisekarte, bitte!'; // 39 characters
@@ -27,14 +28,18 @@ function svgToPng(svg: string): Buffer {
   return new Resvg(svg, RESVG_OPTIONS).render().asPng();
 }
 
-/** zbarimg's reading of each PNG, in one run (null where it found no code). */
+/**
+ * zbarimg's reading of each PNG, in one run (null where it found no code). A transparent picture
+ * is put on white first, as on a page or paper: zbar reads transparency as black, and fails an
+ * unframed transparent code just the same.
+ */
 async function zbarAll(pngs: Buffer[]): Promise<Array<string | null>> {
   const dir = await mkdtemp(join(tmpdir(), 'qr-frames-'));
   try {
     const files = await Promise.all(
       pngs.map(async (png, i) => {
         const file = join(dir, `${i}.png`);
-        await writeFile(file, png);
+        await writeFile(file, png[25] === 6 ? pngOnWhite(png).render().asPng() : png);
         return file;
       }),
     );
@@ -55,13 +60,19 @@ interface Case {
   png: Buffer;
 }
 
-function framedCases(style: FrameStyle, text: string | undefined, label: string, extra: Record<string, unknown> = {}): Case[] {
+function framedCases(
+  style: FrameStyle,
+  text: string | undefined,
+  label: string,
+  extra: Record<string, unknown> = {},
+  logo: QrImage | null = null,
+): Case[] {
   const design = withQrDefaults(
     { dotsOptions: { color: '#1a3d7c' }, frameOptions: { style, text: text ?? defaultFrameText(style, 'en') }, ...extra },
     DATA,
   );
-  const png = renderFramed('png', design, null);
-  const svg = renderFramed('svg', design, null).toString();
+  const png = renderFramed('png', design, logo);
+  const svg = renderFramed('svg', design, logo).toString();
   return [
     { name: `${style} ${label} png`, png },
     { name: `${style} ${label} svg`, png: svgToPng(svg) },
@@ -80,6 +91,25 @@ describe('framed codes decode with jsQR and zbar', () => {
   cases.push(...framedCases('ticket', FORTY, '40 Greek letters'));
   // A design of its own colours: the frame follows the dots, the text picks its contrast.
   cases.push(...framedCases('bottom-banner', 'Ça marche', 'styled', { dotsOptions: { color: '#7a1f5c', type: 'rounded' }, margin: 12 }));
+  // A transparent background (the PNG keeps its alpha), a gradient, and a centre logo at level H.
+  const logo: QrImage = { data: makeLogoPng(), contentType: 'image/png', width: 64, height: 64 };
+  for (const style of ['rounded-badge', 'phone', 'caption'] as const) {
+    const gradient = {
+      type: 'linear',
+      rotation: 0.8,
+      colorStops: [
+        { offset: 0, color: '#0f766e' },
+        { offset: 1, color: '#1a3d7c' },
+      ],
+    };
+    const extra = {
+      backgroundOptions: { color: 'transparent' },
+      dotsOptions: { gradient, type: 'classy' },
+      qrOptions: { errorCorrectionLevel: 'H' },
+      imageOptions: { imageSize: 0.3, hideBackgroundDots: true },
+    };
+    cases.push(...framedCases(style, 'Scan for the menu', 'gradient, logo, transparent', extra, logo));
+  }
 
   it('every style, PNG and SVG, short, long, localised and hostile texts: jsQR reads the short URL', () => {
     expect(cases.length).toBeGreaterThanOrEqual(8 * 3 * 2);
@@ -131,6 +161,14 @@ describe('framed codes decode with jsQR and zbar', () => {
     const r = new Resvg(out.svg, RESVG_OPTIONS).render();
     expect(r.height).toBe(out.height);
     expect(decodeQr({ width: r.width, height: r.height, pixels: r.pixels })).toBe(DATA);
+  });
+
+  it('a transparent design stays transparent around the frame (RGBA PNG)', () => {
+    const design = withQrDefaults({ backgroundOptions: { color: 'transparent' }, frameOptions: { style: 'speech-bubble' } }, DATA);
+    const png = renderFramed('png', design, null);
+    expect(png[25]).toBe(6); // colour type: RGBA
+    const opaque = renderFramed('png', withQrDefaults({ frameOptions: { style: 'speech-bubble' } }, DATA), null);
+    expect(opaque[25]).toBe(2); // RGB
   });
 
   it('colours: the frame takes the dots colour; text is white on a dark frame, black on a light one', () => {
