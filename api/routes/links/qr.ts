@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cafeLanguageOfLink } from '#domain/cafes/cafes.js';
 import { markedShortUrl } from '#domain/links/attribution.js';
 import { shortUrlOfLink } from '#domain/links/link-domains.js';
 import { findLinkRow } from '#domain/links/links.js';
@@ -25,6 +26,16 @@ const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' 
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+
+  /** Whether the picture gets a frame whose text is the default (then its language is looked up). */
+  const needsDefaultFrameText = (stored: Record<string, unknown>, frame: string | undefined, frameText: string | undefined) => {
+    const storedFrame = stored.frameOptions as { text?: string } | undefined;
+    if (frame === 'none' || frameText !== undefined) return false;
+    return (frame !== undefined || storedFrame !== undefined) && storedFrame?.text === undefined;
+  };
+  /** The language of the link's page: its own, or for a menu link its cafe's. */
+  const pageLanguage = async (link: { id: string; type: string; pageStyle: { language?: string } | null }) =>
+    link.pageStyle?.language ?? (link.type === 'menu' ? await cafeLanguageOfLink(ctx.db, link.id) : null);
 
   app.get('', {
     config: { auth: { scope: 'links.read' } },
@@ -55,6 +66,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const link = await findLinkRow(ctx.db, request.principal, request.params.id);
       const { placement: placementId, autoFix, sizeMm, distanceMm } = request.query;
       const placement = placementId === undefined ? null : await findPlacement(ctx, link.id, placementId);
+      const { frame, frameText } = request.query;
       return sendQr(ctx, request, reply, {
         accountId: link.accountId,
         owner: `link-${link.id}`,
@@ -62,9 +74,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
         format: request.query.format,
         size: request.query.size,
-        frame: request.query.frame,
-        frameText: request.query.frameText,
-        language: link.pageStyle?.language,
+        frame,
+        frameText,
+        language: needsDefaultFrameText(link.qrOptions, frame, frameText) ? await pageLanguage(link) : null,
         pathPrefix: 'qr_options',
         ...(autoFix && { autoFix: { sizeMm: sizeMm ?? DEFAULT_PRINT_SIZE_MM, ...(distanceMm !== undefined && { distanceMm }) } }),
       });

@@ -258,6 +258,18 @@ describe('the API: frameOptions, frame and frameText', () => {
     expect(textPath(ptSvg)).not.toBe(textPath(enSvg));
   });
 
+  it("a menu link's default text speaks its cafe's language", async () => {
+    const cafe = await call(api.app, me.key, 'POST', '/api/v1/cafes', { name: 'Café Kranzler', language: 'de' });
+    expect(cafe.statusCode, cafe.body).toBe(200);
+    const slug = cafe.json().data.link.dynamic_link_id as string;
+    const textPath = (svg: string) => /<path transform="translate[^>]*>/.exec(svg)?.[0];
+    const byDefault = (await qr(slug, '?format=svg&frame=table-tent')).body;
+    const german = (await qr(slug, `?format=svg&frame=table-tent&frameText=${encodeURIComponent(defaultFrameText('table-tent', 'de'))}`))
+      .body;
+    expect(textPath(byDefault)).toBeDefined();
+    expect(textPath(byDefault)).toBe(textPath(german));
+  });
+
   it.each([
     [`?frameText=${encodeURIComponent('Scan\nme')}`, 'frameText'],
     [`?frameText=${encodeURIComponent('tab\there')}`, 'frameText'],
