@@ -28,6 +28,7 @@ import { benchPdfPreview } from './pdf-preview.js';
 import { benchPrintGate } from './print-gate.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
+import { benchQrFrames } from './qr-frames.js';
 import { benchQrLogo } from './qr-logo.js';
 import { benchQrLogoSvg } from './qr-logo-svg.js';
 import { benchRedirect } from './redirect.js';
@@ -65,6 +66,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'print-gate': benchPrintGate,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
+  'qr-frames': benchQrFrames,
   'qr-logo': benchQrLogo,
   'qr-logo-svg': benchQrLogoSvg,
   redirect: benchRedirect,

@@ -272,3 +272,9 @@ export async function deleteCafe(ctx: CafeContext, accountId: string, cafeId: st
     throw new NotFoundError('Cafe');
   }
 }
+
+/** The menu page's language of the cafe a menu link belongs to (null: none set, or no cafe). */
+export async function cafeLanguageOfLink(db: Executor, linkId: string): Promise<string | null> {
+  const [row] = await db.select({ language: cafes.language }).from(cafes).where(eq(cafes.linkId, linkId)).limit(1);
+  return row?.language ?? null;
+}

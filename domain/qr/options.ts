@@ -24,6 +24,20 @@ export const CORNER_SQUARE_TYPES = ['square', 'dot', 'extra-rounded', 'dots', 'r
 export const CORNER_DOT_TYPES = ['square', 'dot', 'dots', 'rounded', 'extra-rounded', 'classy', 'classy-rounded'] as const;
 export const GRADIENT_TYPES = ['linear', 'radial'] as const;
 export const CROSS_ORIGINS = ['anonymous', 'use-credentials'] as const;
+/** Frames with a call to action around the code (an addition; domain/qr/print/frames.ts draws them). */
+export const FRAME_STYLES = [
+  'bottom-banner',
+  'top-banner',
+  'rounded-badge',
+  'speech-bubble',
+  'ticket',
+  'phone',
+  'table-tent',
+  'caption',
+] as const;
+export type FrameStyle = (typeof FRAME_STYLES)[number];
+/** A call to action is a few words; 40 characters still fit a banner at a readable size. */
+export const FRAME_TEXT_MAX = 40;
 
 /**
  * Our decision, not the library's (it takes any size): a QR image bigger than 4096 px is a
@@ -115,6 +129,29 @@ const imageSchema = z
   .refine(isImageRef, { error: IMAGE_MESSAGE })
   .nullable();
 
+const FRAME_TEXT_MESSAGE = `Must be 1 to ${FRAME_TEXT_MAX} characters, not blank, without control characters`;
+
+/**
+ * A frame's call to action. Counted in characters as people see them (code points), so an
+ * accented word is not cut short; control characters (line breaks, tabs, NUL, C1) are refused:
+ * the frame has one line. Whether the bundled font can draw every character is checked where
+ * the text meets the font (frame-text.ts), when a design is stored and when one is drawn.
+ */
+export const frameTextSchema = z
+  .string({ error: FRAME_TEXT_MESSAGE })
+  .refine((t) => [...t].length <= FRAME_TEXT_MAX && t.trim() !== '' && !/\p{Cc}/u.test(t), { error: FRAME_TEXT_MESSAGE });
+
+export const frameOptionsSchema = strict({
+  style: enumOf(FRAME_STYLES),
+  text: frameTextSchema.optional(),
+  /** Default: the dots' colour (their gradient's first stop). */
+  color: colorSchema.optional(),
+  /** Default: black or white, whichever reads better on what the text is drawn on. */
+  textColor: colorSchema.optional(),
+});
+
+export type FrameOptions = z.infer<typeof frameOptionsSchema>;
+
 const marginSchema = boundedNumber(0, QR_MAX_MARGIN, `Must be a number between 0 and ${QR_MAX_MARGIN}`);
 const sizeSchema = boundedNumber(QR_MIN_SIZE, QR_MAX_SIZE, `Must be an integer between ${QR_MIN_SIZE} and ${QR_MAX_SIZE}`, true);
 
@@ -164,6 +201,8 @@ export const qrOptionsSchema = strict({
     crossOrigin: enumOf(CROSS_ORIGINS).optional(),
     saveAsBlob: booleanSchema.optional(),
   }).optional(),
+  /** An addition to the library's shape: a frame with a call to action around the code. Absent: no frame. */
+  frameOptions: frameOptionsSchema.optional(),
 });
 
 export type QrOptions = z.infer<typeof qrOptionsSchema>;
@@ -194,6 +233,8 @@ export interface ResolvedQrOptions {
     crossOrigin: (typeof CROSS_ORIGINS)[number];
     saveAsBlob: boolean;
   };
+  /** Absent: no frame. `text` absent: the style's default call to action in English (qr-images.ts fills it in the page's language). */
+  frameOptions?: FrameOptions;
 }
 
 type DeepReadonly<T> = { readonly [K in keyof T]: T[K] extends object ? DeepReadonly<T[K]> : T[K] };
@@ -274,6 +315,20 @@ export function withQrDefaults(opts: QrOptions, data: string): ResolvedQrOptions
       margin: img.margin ?? d.imageOptions.margin,
       crossOrigin: img.crossOrigin ?? d.imageOptions.crossOrigin,
       saveAsBlob: img.saveAsBlob ?? d.imageOptions.saveAsBlob,
+    },
+    ...frameOf(opts.frameOptions),
+  };
+}
+
+/** No `frameOptions` key at all without a frame, so unframed options hash (ETag) as they always did. */
+function frameOf(f: FrameOptions | undefined): { frameOptions?: FrameOptions } {
+  if (!f) return {};
+  return {
+    frameOptions: {
+      style: f.style,
+      ...(f.text === undefined ? {} : { text: f.text }),
+      ...(f.color === undefined ? {} : { color: f.color }),
+      ...(f.textColor === undefined ? {} : { textColor: f.textColor }),
     },
   };
 }

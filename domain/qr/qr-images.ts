@@ -7,7 +7,18 @@ import { createHash } from 'node:crypto';
 import type { DomainContext } from '../context.js';
 import { z } from 'zod';
 import { PRINT_DISTANCE_MAX_MM, PRINT_SIZE_MAX_MM, PRINT_SIZE_MIN_MM } from './print/print-sizes.js';
-import { QR_MAX_SIZE, QR_MIN_SIZE, withQrDefaults, type QrOptions, type ResolvedQrOptions } from './options.js';
+import {
+  FRAME_STYLES,
+  frameTextSchema,
+  QR_MAX_SIZE,
+  QR_MIN_SIZE,
+  withQrDefaults,
+  type FrameStyle,
+  type QrOptions,
+  type ResolvedQrOptions,
+} from './options.js';
+import { assertDrawableFrameText } from './print/frame-text.js';
+import { defaultFrameText, frameLanguageOf } from './print/frames.js';
 import { loadQrImage } from './image-source.js';
 import type { AutoFixRequest, QrFormat } from './render-task.js';
 import type { PrintReport, PrintRequest } from './print/print-report.js';
@@ -61,6 +72,12 @@ export interface QrImageInput {
   pathPrefix?: string;
   /** Judge the design at this print size first and draw the smallest change that scans well, if it does not. */
   autoFix?: AutoFixRequest;
+  /** The `frame` query: a style overriding the stored frame's, or `none` for no frame. */
+  frame?: FrameStyle | 'none';
+  /** The `frameText` query: the call to action overriding the stored one. */
+  frameText?: string;
+  /** The owner's page language (a BCP 47 tag): the default call to action speaks it (English otherwise). */
+  language?: string | null;
 }
 
 export interface QrPlan {
@@ -78,11 +95,36 @@ export function planQr(input: QrImageInput): QrPlan {
     options.width = input.size;
     options.height = input.size;
   }
+  applyFrameQuery(options, input);
   const etag = createHash('sha256')
     .update(canonical({ options, format: input.format, autoFix: input.autoFix, v: RENDERER_VERSION }))
     .digest('hex');
   const key = `${qrCachePrefix(input.accountId, input.owner)}${etag}.${input.format}`;
   return { input, options, etag, key, contentType: CONTENT_TYPES[input.format] };
+}
+
+/**
+ * The frame the picture gets: the stored one, overridden by the `frame` and `frameText` queries
+ * (a `frameText` alone frames an unframed design with a bottom banner: asking for words means
+ * asking for a frame), its text filled with the default in the owner's language. The text is in
+ * the options, so the ETag and the cache key cover it; a text the font cannot draw is a 400 here,
+ * before any render.
+ */
+function applyFrameQuery(options: ResolvedQrOptions, input: QrImageInput): void {
+  const stored = options.frameOptions;
+  delete options.frameOptions;
+  if (input.frame === 'none') return;
+  const style = input.frame ?? stored?.style ?? (input.frameText === undefined ? undefined : 'bottom-banner');
+  if (!style) return;
+  const text = input.frameText ?? stored?.text ?? defaultFrameText(style, frameLanguageOf(input.language));
+  const prefix = input.pathPrefix ? `${input.pathPrefix}.` : '';
+  try {
+    assertDrawableFrameText(text, input.frameText === undefined ? `${prefix}frameOptions.text` : 'frameText');
+  } catch (err) {
+    if (err instanceof QrRenderError) throw new ValidationError([{ path: err.path, message: err.message }]);
+    throw err;
+  }
+  options.frameOptions = { ...stored, style, text };
 }
 
 /**
@@ -165,6 +207,15 @@ export const qrImageQuery = z.strictObject({
     .min(QR_MIN_SIZE, `Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}`)
     .max(QR_MAX_SIZE, `Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}`)
     .optional(),
+  frame: z
+    .enum(['none', ...FRAME_STYLES], { error: `Must be one of: none, ${FRAME_STYLES.join(', ')}` })
+    .optional()
+    .meta({ description: "An addition: a frame with a call to action around the code, overriding the design's (`none`: no frame)" }),
+  frameText: frameTextSchema.optional().meta({
+    description:
+      "An addition: the frame's call to action (at most 40 characters, one line), overriding the design's; " +
+      'alone it frames the code with a bottom banner',
+  }),
 });
 
 /**
@@ -187,8 +238,21 @@ export async function deleteQrCache(ctx: Pick<DomainContext, 'storage'>, account
 export function assertEncodable(options: ResolvedQrOptions, pathPrefix: string): void {
   try {
     makeMatrix(options);
+    assertFrameDrawable(options, pathPrefix);
   } catch (err) {
     if (err instanceof QrRenderError) throw new ValidationError([{ path: `${pathPrefix}.${err.path}`, message: err.message }]);
+    throw err;
+  }
+}
+
+/** Refuses (400 at `<pathPrefix>.frameOptions.text`) a stored call to action the frame's font cannot draw. */
+export function assertFrameDrawable(options: Pick<QrOptions, 'frameOptions'>, pathPrefix: string): void {
+  const text = options.frameOptions?.text;
+  if (text === undefined) return;
+  try {
+    assertDrawableFrameText(text, `${pathPrefix}.frameOptions.text`);
+  } catch (err) {
+    if (err instanceof QrRenderError) throw new ValidationError([{ path: err.path, message: err.message }]);
     throw err;
   }
 }

@@ -8,6 +8,7 @@ import { withQrDefaults, type QrOptions, type ResolvedQrOptions } from './option
 import { autoFix } from './print/auto-fix.js';
 import { applyPatch } from './print/design-patch.js';
 import { printReport, type PrintReport, type PrintRequest } from './print/print-report.js';
+import { renderFramed } from './print/frames.js';
 import { DISTANCE_PER_SIZE, gateDesign } from './print/scannability.js';
 import { renderPng, renderSvg, type QrImage } from './render/index.js';
 
@@ -55,7 +56,12 @@ export async function renderTask(task: RenderTask): Promise<RenderOutcome> {
         fixed = fix.changes.map((c) => c.text);
       }
     }
-    const body = task.format === 'png' ? renderPng(options, image) : Buffer.from(renderSvg(options, image));
+    // A framed design is drawn through SVG; an unframed PNG keeps the direct path (the qr bench's).
+    const body = options.frameOptions
+      ? renderFramed(task.format, options, image)
+      : task.format === 'png'
+        ? renderPng(options, image)
+        : Buffer.from(renderSvg(options, image));
     return { ok: true, kind: 'image', value: { body, fixed } };
   } catch (err) {
     // A render error that names an option is the user's to fix (400); errors cross the thread

@@ -4,11 +4,13 @@ import { templates } from '../schema.js';
 import { isUuid } from '#platform/format/ids.js';
 import { NotFoundError } from '../errors.js';
 import type { QrOptions } from '../qr/options.js';
+import { assertFrameDrawable } from '../qr/qr-images.js';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
 /** Stores the QR options as submitted (validated); defaults are applied when a link uses them. */
 export async function createTemplate(db: Database, accountId: string, input: { name: string; qrOptions: QrOptions }): Promise<TemplateRow> {
+  assertFrameDrawable(input.qrOptions, 'qrOptions');
   const [row] = await db
     .insert(templates)
     .values({ accountId, name: input.name, qrOptions: input.qrOptions as Record<string, unknown> })
@@ -51,6 +53,7 @@ export async function updateTemplate(
   input: { name?: string; qrOptions?: QrOptions },
 ): Promise<void> {
   if (!isUuid(id)) throw new NotFoundError('Template');
+  if (input.qrOptions) assertFrameDrawable(input.qrOptions, 'qrOptions');
   const rows = await db
     .update(templates)
     .set({

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cafeLanguageOfLink } from '#domain/cafes/cafes.js';
 import { markedShortUrl } from '#domain/links/attribution.js';
 import { shortUrlOfLink } from '#domain/links/link-domains.js';
 import { findLinkRow } from '#domain/links/links.js';
@@ -24,6 +25,16 @@ const placementQuery = z
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
 
+  /** Whether the picture gets a frame whose text is the default (then its language is looked up). */
+  const needsDefaultFrameText = (stored: Record<string, unknown>, frame: string | undefined, frameText: string | undefined) => {
+    const storedFrame = stored.frameOptions as { text?: string } | undefined;
+    if (frame === 'none' || frameText !== undefined) return false;
+    return (frame !== undefined || storedFrame !== undefined) && storedFrame?.text === undefined;
+  };
+  /** The language of the link's page: its own, or for a menu link its cafe's. */
+  const pageLanguage = async (link: { id: string; type: string; pageStyle: { language?: string } | null }) =>
+    link.pageStyle?.language ?? (link.type === 'menu' ? await cafeLanguageOfLink(ctx.db, link.id) : null);
+
   app.get('', {
     config: { auth: { scope: 'links.read' } },
     schema: {
@@ -33,7 +44,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         'The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect ' +
         'records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) ' +
         'first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does ' +
-        '(`GET /links/:id/qr/report` says which).',
+        '(`GET /links/:id/qr/report` says which). `frame` and `frameText` (additions) draw a frame with a call to action ' +
+        "around the code (overriding the design's `frameOptions`); its default text speaks the link page's language.",
       params: slugParams,
       querystring: qrImageQuery.extend({ placement: placementQuery, ...autoFixQuery }),
     },
@@ -41,6 +53,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const link = await findLinkRow(ctx.db, request.principal, request.params.id);
       const { placement: placementId } = request.query;
       const placement = placementId === undefined ? null : await findPlacement(ctx, link.id, placementId);
+      const { frame, frameText } = request.query;
       return sendQr(ctx, request, reply, {
         accountId: link.accountId,
         owner: `link-${link.id}`,
@@ -48,6 +61,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
         format: request.query.format,
         size: request.query.size,
+        frame,
+        frameText,
+        language: needsDefaultFrameText(link.qrOptions, frame, frameText) ? await pageLanguage(link) : null,
         pathPrefix: 'qr_options',
         ...autoFixOf(request.query),
       });

@@ -51,6 +51,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         data: previewData(app.ctx.config),
         format: request.query.format,
         size: request.query.size,
+        frame: request.query.frame,
+        frameText: request.query.frameText,
         pathPrefix: 'qr_options',
         ...autoFixOf(request.query),
       });

@@ -4096,6 +4096,13 @@ export interface paths {
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
                             };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
                         };
                     };
                 };
@@ -9214,6 +9221,13 @@ export interface paths {
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
                             };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
                         };
                         /** @description An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain) */
                         domain?: string | null;
@@ -9326,6 +9340,13 @@ export interface paths {
                                 /** @enum {string} */
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
+                            };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
                             };
                         };
                         /** @description An addition: the domain of every link of the batch, as a link's `domain` (one of the account's domains, or null for the default domain; absent: the account's default domain) */
@@ -13428,6 +13449,13 @@ export interface paths {
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
                             };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
                         };
                     };
                 };
@@ -13819,6 +13847,13 @@ export interface paths {
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
                             };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
                         };
                     };
                 };
@@ -14119,6 +14154,10 @@ export interface paths {
                 query?: {
                     format?: "png" | "svg";
                     size?: number;
+                    /** @description An addition: a frame with a call to action around the code, overriding the design's (`none`: no frame) */
+                    frame?: "none" | "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                    /** @description An addition: the frame's call to action (at most 40 characters, one line), overriding the design's; alone it frames the code with a bottom banner */
+                    frameText?: string;
                     /** @description An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not */
                     autoFix?: "true" | "false";
                     /** @description An addition: the printed width in mm (default 30) */
@@ -18961,13 +19000,17 @@ export interface paths {
         };
         /**
          * The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)
-         * @description The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does (`GET /links/:id/qr/report` says which).
+         * @description The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does (`GET /links/:id/qr/report` says which). `frame` and `frameText` (additions) draw a frame with a call to action around the code (overriding the design's `frameOptions`); its default text speaks the link page's language.
          */
         get: {
             parameters: {
                 query?: {
                     format?: "png" | "svg";
                     size?: number;
+                    /** @description An addition: a frame with a call to action around the code, overriding the design's (`none`: no frame) */
+                    frame?: "none" | "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                    /** @description An addition: the frame's call to action (at most 40 characters, one line), overriding the design's; alone it frames the code with a bottom banner */
+                    frameText?: string;
                     /** @description An addition: one of the link's placements (its id): that placement's code */
                     placement?: string;
                     /** @description An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not */
@@ -19640,6 +19683,13 @@ export interface paths {
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
                             };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
                         };
                         /**
                          * @description The brand and language of the link's page (not used by menu links, which have their cafe's theme)
@@ -20157,6 +20207,13 @@ export interface paths {
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
                             };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
                         };
                         /**
                          * @description The brand and language of the link's page (not used by menu links, which have their cafe's theme)
@@ -20658,6 +20715,13 @@ export interface paths {
                                 /** @enum {string} */
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
+                            };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
                             };
                         };
                         /** @description An addition: UTM parameters added to a website or smart-url link's destinations as `utm_<name>`, replacing any of the same name the destination has; an empty object or null clears them. Absent: none on create, unchanged on update. */
@@ -24416,6 +24480,13 @@ export interface paths {
                                 /** @enum {string} */
                                 crossOrigin?: "anonymous" | "use-credentials";
                                 saveAsBlob?: boolean;
+                            };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
                             };
                         };
                         /** @description What the code encodes (default: a short URL with a source marker, as a link of this service has) */
