@@ -67,12 +67,9 @@ const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' 
 
 /** What a QR image request may add to be judged at a print size first (an addition). */
 export const autoFixQuery = {
-  autoFix: booleanQuery
-    .optional()
-    .meta({
-      description:
-        'An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not',
-    }),
+  autoFix: booleanQuery.optional().meta({
+    description: 'An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not',
+  }),
   sizeMm: sizeMmQuery.optional().meta({ description: `An addition: the printed width in mm (default ${DEFAULT_PRINT_SIZE_MM})` }),
   distanceMm: distanceMmQuery
     .optional()

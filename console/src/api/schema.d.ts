@@ -24380,6 +24380,255 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/qr/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A QR design not stored yet, drawn as PNG or SVG (an addition; not cached) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        qr_options: {
+                            width?: number;
+                            height?: number;
+                            /** @enum {string} */
+                            type?: "canvas" | "svg";
+                            /** @enum {string} */
+                            shape?: "square" | "circle";
+                            data?: string;
+                            image?: string | null;
+                            margin?: number;
+                            qrOptions?: {
+                                typeNumber?: number;
+                                /** @enum {string} */
+                                mode?: "Numeric" | "Alphanumeric" | "Byte" | "Kanji";
+                                /** @enum {string} */
+                                errorCorrectionLevel?: "L" | "M" | "Q" | "H";
+                            };
+                            dotsOptions?: {
+                                /** @enum {string} */
+                                type?: "square" | "dots" | "rounded" | "extra-rounded" | "classy" | "classy-rounded";
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                                roundSize?: boolean;
+                            };
+                            cornersSquareOptions?: {
+                                /** @enum {string} */
+                                type?: "square" | "dot" | "extra-rounded" | "dots" | "rounded" | "classy" | "classy-rounded";
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                            };
+                            cornersDotOptions?: {
+                                /** @enum {string} */
+                                type?: "square" | "dot" | "dots" | "rounded" | "extra-rounded" | "classy" | "classy-rounded";
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                            };
+                            backgroundOptions?: {
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                                round?: number;
+                            };
+                            imageOptions?: {
+                                hideBackgroundDots?: boolean;
+                                imageSize?: number;
+                                margin?: number;
+                                /** @enum {string} */
+                                crossOrigin?: "anonymous" | "use-credentials";
+                                saveAsBlob?: boolean;
+                            };
+                            frameOptions?: {
+                                /** @enum {string} */
+                                style: "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
+                                text?: string;
+                                color?: string;
+                                textColor?: string;
+                            };
+                        };
+                        /** @description What the code encodes (default: a short URL with a source marker, as a link of this service has) */
+                        data?: string;
+                        /**
+                         * @default svg
+                         * @enum {string}
+                         */
+                        format?: "png" | "svg";
+                        size?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/qr/report": {
         parameters: {
             query?: never;

@@ -240,6 +240,23 @@ describe('the api', () => {
     expect(r.warnings.map((w: { code: string }) => w.code)).toContain('LOW_CONTRAST');
   });
 
+  it('draws a design not saved yet, framed, as SVG or PNG', async () => {
+    const body = { qr_options: { frameOptions: { style: 'ticket', text: 'Scan for the menu' } }, data: 'https://qr.example/Abc1234?q' };
+    const svg = await call(api.app, me.key, 'POST', '/api/v1/qr/preview', body);
+    expect(svg.statusCode, svg.body.slice(0, 300)).toBe(200);
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(svg.body).toMatch(/^<svg/);
+    const png = await call(api.app, me.key, 'POST', '/api/v1/qr/preview', { ...body, format: 'png', size: 400 });
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(decodePng(png.rawPayload)).toBe(body.data);
+    const tooBig = await call(api.app, me.key, 'POST', '/api/v1/qr/preview', { ...body, size: 5000 });
+    expect(tooBig.statusCode).toBe(400);
+    const badText = await call(api.app, me.key, 'POST', '/api/v1/qr/preview', {
+      qr_options: { frameOptions: { style: 'ticket', text: 'a\u0007b' } },
+    });
+    expect(badText.statusCode).toBe(400);
+  });
+
   it.each([
     ['sizeMm=5', 'sizeMm'],
     ['sizeMm=abc', 'sizeMm'],
