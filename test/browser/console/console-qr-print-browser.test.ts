@@ -73,8 +73,8 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       expect(await page.getByRole('button', { name: 'Apply fix' }).count()).toBe(0);
 
       // Pale grey dots on white: the gate says it will fail, and why.
-      await page.getByLabel('Custom code colour', { exact: true }).fill('#dddddd');
-      await expect.poll(() => previewSvg(page)).toContain('fill="#dddddd"');
+      await page.getByLabel('Custom code colour', { exact: true }).fill('#f6f6f6');
+      await expect.poll(() => previewSvg(page)).toContain('fill="#f6f6f6"');
       await expect.poll(() => settledVerdict(page), { timeout: 30_000 }).toBe('Will fail');
       const reasons = page.locator('.qr-print-reasons li');
       expect(await page.locator('.qr-print-reasons li[data-code="LOW_CONTRAST"]').count()).toBeGreaterThanOrEqual(1);
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       await page.getByRole('button', { name: 'Apply fix' }).click();
       await expect.poll(() => previewSvg(page)).not.toBe(pale);
       expect(await previewSvg(page)).toContain('fill="#000000"');
-      expect(await previewSvg(page)).not.toContain('#dddddd');
+      expect(await previewSvg(page)).not.toContain('#f6f6f6');
       await page.locator('.toast').filter({ hasText: 'Fix applied' }).waitFor();
       await expect.poll(() => settledVerdict(page), { timeout: 30_000 }).toBe('Scans well');
       // Undo puts the pale design back, and the gate says so again.
@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
         await consoleScreenshot(page, 'qr-print-scans-well', { dark: true });
         expect(await seriousViolationsByTheme(page), `scans well ${size.viewport.width}`).toEqual({ light: [], dark: [] });
         await openSection(page, 'Colours');
-        await page.getByLabel('Custom code colour', { exact: true }).fill('#dddddd');
+        await page.getByLabel('Custom code colour', { exact: true }).fill('#f6f6f6');
         await expect.poll(() => settledVerdict(page), { timeout: 30_000 }).toBe('Will fail');
         await page.evaluate(() => window.scrollTo(0, 0));
         await consoleScreenshot(page, 'qr-print-will-fail', { dark: true });
