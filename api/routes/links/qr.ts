@@ -10,8 +10,8 @@ import { shortUrlOfLink } from '#domain/links/link-domains.js';
 import { findLinkRow } from '#domain/links/links.js';
 import { findPlacement } from '#domain/placements/placements.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
-import { distanceMmQuery, qrImageQuery, reportQr, sizeMmQuery } from '#domain/qr/qr-images.js';
-import { sendQr } from '../../qr-reply.js';
+import { distanceMmQuery, qrImageQuery, qrPrintQuery, reportQr, sizeMmQuery } from '#domain/qr/qr-images.js';
+import { printInputOf, sendQr } from '../../qr-reply.js';
 import { resourceParams } from '../../schemas.js';
 import { printQuery, printReportResponse } from '../qr/schemas.js';
 
@@ -30,7 +30,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'links.read' } },
     schema: {
       tags,
-      summary: "The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)",
+      summary: "The link's QR code as PNG, SVG or a print PDF (its stored qr_options; size overrides width and height)",
       description:
         'The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect ' +
         'records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) ' +
@@ -42,9 +42,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         autoFix: booleanQuery
           .optional()
           .meta({ description: 'An addition: draw the smallest change that scans well at `sizeMm`, when the design does not' }),
-        sizeMm: sizeMmQuery
-          .optional()
-          .meta({ description: `An addition: the printed width in mm that autoFix judges (default ${DEFAULT_PRINT_SIZE_MM})` }),
+        sizeMm: sizeMmQuery.optional().meta({
+          description:
+            'An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default ' +
+            `${DEFAULT_PRINT_SIZE_MM}); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. ` +
+            'autoFix judges the design at it.',
+        }),
+        ...qrPrintQuery,
         distanceMm: distanceMmQuery
           .optional()
           .meta({ description: 'An addition: the reading distance in mm autoFix judges (default: ten times sizeMm)' }),
@@ -54,16 +58,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const link = await findLinkRow(ctx.db, request.principal, request.params.id);
       const { placement: placementId, autoFix, sizeMm, distanceMm } = request.query;
       const placement = placementId === undefined ? null : await findPlacement(ctx, link.id, placementId);
-      return sendQr(ctx, request, reply, {
-        accountId: link.accountId,
-        owner: `link-${link.id}`,
-        options: link.qrOptions,
-        data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
-        format: request.query.format,
-        size: request.query.size,
-        pathPrefix: 'qr_options',
-        ...(autoFix && { autoFix: { sizeMm: sizeMm ?? DEFAULT_PRINT_SIZE_MM, ...(distanceMm !== undefined && { distanceMm }) } }),
-      });
+      return sendQr(
+        ctx,
+        request,
+        reply,
+        {
+          accountId: link.accountId,
+          owner: `link-${link.id}`,
+          options: link.qrOptions,
+          data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
+          format: request.query.format,
+          size: request.query.size,
+          pathPrefix: 'qr_options',
+          ...(autoFix && { autoFix: { sizeMm: sizeMm ?? DEFAULT_PRINT_SIZE_MM, ...(distanceMm !== undefined && { distanceMm }) } }),
+          print: printInputOf(request.query, `QR code: ${link.name}`),
+        },
+        placement ? `${link.slug}-${placement.code}` : link.slug,
+      );
     },
   });
 

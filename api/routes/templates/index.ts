@@ -3,9 +3,9 @@ import { markedShortUrl } from '#domain/links/attribution.js';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '#domain/templates/templates.js';
 import { checkStoredQrImage } from '#domain/qr/image-source.js';
-import { deleteQrCache, qrImageQuery } from '#domain/qr/qr-images.js';
+import { deleteQrCache, qrImageQuery, qrPrintQuery, sizeMmQuery } from '#domain/qr/qr-images.js';
 import { shortUrl } from '#domain/links/slugs.js';
-import { sendQr } from '../../qr-reply.js';
+import { printInputOf, sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { createTemplateBody, templateResponse, updateTemplateBody } from './schemas.js';
 import { templateView } from './view.js';
@@ -35,22 +35,34 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'templates.read' } },
     schema: {
       tags,
-      summary: 'The template rendered as a QR code on sample data (PNG or SVG)',
+      summary: 'The template rendered as a QR code on sample data (PNG, SVG or a print PDF)',
       params: idParams,
-      querystring: qrImageQuery,
+      querystring: qrImageQuery.extend({
+        sizeMm: sizeMmQuery.optional().meta({
+          description: 'An addition: the printed width in mm (as GET /links/{id}/qr: a PDF this wide, a PNG at 300 dpi, an SVG in mm)',
+        }),
+        ...qrPrintQuery,
+      }),
     },
     handler: async (request, reply) => {
       const template = await getTemplate(db, request.principal.accountId, request.params.id);
-      return sendQr(app.ctx, request, reply, {
-        accountId: request.principal.accountId,
-        owner: `template-${template.id}`,
-        options: template.qrOptions,
-        // Marked as a link's code is, so the preview is as dense as the codes it will make.
-        data: markedShortUrl(shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG)),
-        format: request.query.format,
-        size: request.query.size,
-        pathPrefix: 'qr_options',
-      });
+      return sendQr(
+        app.ctx,
+        request,
+        reply,
+        {
+          accountId: request.principal.accountId,
+          owner: `template-${template.id}`,
+          options: template.qrOptions,
+          // Marked as a link's code is, so the preview is as dense as the codes it will make.
+          data: markedShortUrl(shortUrl(app.ctx.config.SHORT_URL_BASE, PREVIEW_SLUG)),
+          format: request.query.format,
+          size: request.query.size,
+          pathPrefix: 'qr_options',
+          print: printInputOf(request.query, `QR template: ${template.name}`),
+        },
+        `template-${template.name}`,
+      );
     },
   });
 

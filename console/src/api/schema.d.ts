@@ -14091,12 +14091,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The template rendered as a QR code on sample data (PNG or SVG) */
+        /** The template rendered as a QR code on sample data (PNG, SVG or a print PDF) */
         get: {
             parameters: {
                 query?: {
-                    format?: "png" | "svg";
+                    format?: "png" | "svg" | "pdf";
                     size?: number;
+                    /** @description An addition: the printed width in mm (as GET /links/{id}/qr: a PDF this wide, a PNG at 300 dpi, an SVG in mm) */
+                    sizeMm?: number;
+                    /** @description An addition, with format=pdf: DeviceRGB (default) or DeviceCMYK colours (a black code is pure K) */
+                    colorSpace?: "rgb" | "cmyk";
+                    /** @description An addition, with format=pdf: bleed on every side, filled with the code's background (BleedBox) */
+                    bleedMm?: number;
+                    /** @description An addition, with format=pdf: crop marks at the trim box corners, in a slug outside the bleed */
+                    cropMarks?: "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -18709,6 +18717,381 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/links/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link's QR code as PNG, SVG or a print PDF (its stored qr_options; size overrides width and height)
+         * @description The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does (`GET /links/:id/qr/report` says which).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "png" | "svg" | "pdf";
+                    size?: number;
+                    /** @description An addition: one of the link's placements (its id): that placement's code */
+                    placement?: string;
+                    /** @description An addition: draw the smallest change that scans well at `sizeMm`, when the design does not */
+                    autoFix?: "true" | "false";
+                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
+                    sizeMm?: number;
+                    /** @description An addition, with format=pdf: DeviceRGB (default) or DeviceCMYK colours (a black code is pure K) */
+                    colorSpace?: "rgb" | "cmyk";
+                    /** @description An addition, with format=pdf: bleed on every side, filled with the code's background (BleedBox) */
+                    bleedMm?: number;
+                    /** @description An addition, with format=pdf: crop marks at the trim box corners, in a slug outside the bleed */
+                    cropMarks?: "true" | "false";
+                    /** @description An addition: the reading distance in mm autoFix judges (default: ten times sizeMm) */
+                    distanceMm?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description dynamic_link_id (the slug) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/links/{id}/qr/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The print report of the link's QR code at a print size (an addition)
+         * @description Simulated phone captures of the code printed `sizeMm` wide and read from `distanceMm` (steady and shaking hands, tilts, dim light, glare), each decoded by jsQR and zxing-cpp: the share both read is the score, and its verdict is `scans-well` (at least 7 of 8), `will-fail` (at most 2 of 8) or `risky`. With the QR version, module size, contrast, logo coverage, quiet zone, reading distances, warnings with stable codes, and the smallest fix.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The printed width in mm (default 30) */
+                    sizeMm?: number;
+                    /** @description The reading distance in mm (default: ten times the printed width) */
+                    distanceMm?: number;
+                    /** @description An addition: one of the link's placements (its id): that placement's code */
+                    placement?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description dynamic_link_id (the slug) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                version: number;
+                                modules: number;
+                                /** @enum {string} */
+                                errorCorrectionLevel: "L" | "M" | "Q" | "H";
+                                sizeMm: number;
+                                heightMm: number;
+                                /** @description The code's own width in mm, quiet zone left out */
+                                codeSizeMm: number;
+                                /** @description One module (the smallest square) in mm at this print size */
+                                moduleMm: number;
+                                /** @description Plain space around the code, in modules (the QR standard asks for 4) */
+                                quietZoneModules: number;
+                                /** @description The lowest contrast of any part with the background (WCAG ratio); null when a part is transparent */
+                                contrastRatio: number | null;
+                                logo: {
+                                    /** @description Share of the code the logo covers */
+                                    coverage: number;
+                                    /** @description Share the error-correction level can recover (L 0.07, M 0.15, Q 0.25, H 0.3) */
+                                    capacity: number;
+                                    shareOfCapacity: number;
+                                } | null;
+                                distances: {
+                                    /** @description The distance the gate read it from */
+                                    askedMm: number;
+                                    /** @description Ten times its printed size: the print trade’s reading distance */
+                                    ruleOfTenMm: number;
+                                    /** @description The farthest the simulated phones read it (steady hand and dim light, both decoders); 0: not even at twice its size */
+                                    gateMm: number;
+                                };
+                                gate: {
+                                    /** @enum {string} */
+                                    verdict: "scans-well" | "risky" | "will-fail";
+                                    /** @description Share of the simulated captures both decoders read */
+                                    score: number;
+                                    captures: {
+                                        name: string;
+                                        zxing: boolean;
+                                        jsqr: boolean | null;
+                                    }[];
+                                    decoders: string[];
+                                    capturePxPerModule: number;
+                                };
+                                warnings: {
+                                    /** @description A stable word: LOW_CONTRAST, INVERTED, TRANSPARENT_MODULES, LOGO_TOO_BIG, QUIET_ZONE, MODULES_TOO_SMALL, TOO_FAR, FAILS_CAPTURES */
+                                    code: string;
+                                    /** @enum {string} */
+                                    level: "warning" | "note";
+                                    text: string;
+                                }[];
+                                /** @description When the design does not scan well: the smallest change that does, or null when none does */
+                                fix: {
+                                    changes: {
+                                        path: string;
+                                        from: unknown;
+                                        to: unknown;
+                                        text: string;
+                                    }[];
+                                    score: number;
+                                    /** @enum {string} */
+                                    verdict: "scans-well" | "risky" | "will-fail";
+                                    /** @description The changed members of qr_options: merge them into the design to apply the fix */
+                                    qrOptionsPatch: {
+                                        [key: string]: unknown;
+                                    };
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/links": {
         parameters: {
             query?: never;
@@ -20284,148 +20667,6 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The request is invalid; each entry names a field */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Why the request was refused; stable, for clients to match on (the message may change)
-                             * @enum {string}
-                             */
-                            code: "validation_failed" | "password_too_weak";
-                            /** @enum {string} */
-                            message: "Validation failed";
-                            /** @description Each entry names a field; at most 100, in the order found */
-                            errors: {
-                                path: string;
-                                message: string;
-                            }[];
-                            /** @description Present when there are more than 100 errors: how many are not listed */
-                            omittedErrors?: number;
-                        };
-                    };
-                };
-                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Why the request was refused; stable, for clients to match on (the message may change)
-                             * @enum {string}
-                             */
-                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this endpoint needs */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Why the request was refused; stable, for clients to match on (the message may change)
-                             * @enum {string}
-                             */
-                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The resource is not one of the account’s */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Why the request was refused; stable, for clients to match on (the message may change)
-                             * @enum {string}
-                             */
-                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Why the request was refused; stable, for clients to match on (the message may change)
-                             * @enum {string}
-                             */
-                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The service could not do this now (see Retry-After) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Why the request was refused; stable, for clients to match on (the message may change)
-                             * @enum {string}
-                             */
-                            code: "service_unavailable" | "render_timeout" | "job_failed";
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/links/{id}/qr": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)
-         * @description The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect records and strips: scans of the code are told from clicks on the link (an addition).
-         */
-        get: {
-            parameters: {
-                query?: {
-                    format?: "png" | "svg";
-                    size?: number;
-                    /** @description An addition: one of the link's placements (its id): that placement's code */
-                    placement?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description dynamic_link_id (the slug) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
                 /** @description The request is invalid; each entry names a field */
                 400: {
                     headers: {
@@ -23770,6 +24011,322 @@ export interface paths {
                              * @enum {string}
                              */
                             code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/qr/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The print report of a QR design not stored yet (an addition; as GET /links/:id/qr/report answers) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        qr_options: {
+                            width?: number;
+                            height?: number;
+                            /** @enum {string} */
+                            type?: "canvas" | "svg";
+                            /** @enum {string} */
+                            shape?: "square" | "circle";
+                            data?: string;
+                            image?: string | null;
+                            margin?: number;
+                            qrOptions?: {
+                                typeNumber?: number;
+                                /** @enum {string} */
+                                mode?: "Numeric" | "Alphanumeric" | "Byte" | "Kanji";
+                                /** @enum {string} */
+                                errorCorrectionLevel?: "L" | "M" | "Q" | "H";
+                            };
+                            dotsOptions?: {
+                                /** @enum {string} */
+                                type?: "square" | "dots" | "rounded" | "extra-rounded" | "classy" | "classy-rounded";
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                                roundSize?: boolean;
+                            };
+                            cornersSquareOptions?: {
+                                /** @enum {string} */
+                                type?: "square" | "dot" | "extra-rounded" | "dots" | "rounded" | "classy" | "classy-rounded";
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                            };
+                            cornersDotOptions?: {
+                                /** @enum {string} */
+                                type?: "square" | "dot" | "dots" | "rounded" | "extra-rounded" | "classy" | "classy-rounded";
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                            };
+                            backgroundOptions?: {
+                                color?: string;
+                                gradient?: {
+                                    /** @enum {string} */
+                                    type: "linear" | "radial";
+                                    rotation?: number;
+                                    colorStops: {
+                                        offset: number;
+                                        color: string;
+                                    }[];
+                                };
+                                round?: number;
+                            };
+                            imageOptions?: {
+                                hideBackgroundDots?: boolean;
+                                imageSize?: number;
+                                margin?: number;
+                                /** @enum {string} */
+                                crossOrigin?: "anonymous" | "use-credentials";
+                                saveAsBlob?: boolean;
+                            };
+                        };
+                        /** @description What the code encodes (default: a short URL with a source marker, as a link of this service has) */
+                        data?: string;
+                        /** @default 30 */
+                        sizeMm?: number;
+                        distanceMm?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                version: number;
+                                modules: number;
+                                /** @enum {string} */
+                                errorCorrectionLevel: "L" | "M" | "Q" | "H";
+                                sizeMm: number;
+                                heightMm: number;
+                                /** @description The code's own width in mm, quiet zone left out */
+                                codeSizeMm: number;
+                                /** @description One module (the smallest square) in mm at this print size */
+                                moduleMm: number;
+                                /** @description Plain space around the code, in modules (the QR standard asks for 4) */
+                                quietZoneModules: number;
+                                /** @description The lowest contrast of any part with the background (WCAG ratio); null when a part is transparent */
+                                contrastRatio: number | null;
+                                logo: {
+                                    /** @description Share of the code the logo covers */
+                                    coverage: number;
+                                    /** @description Share the error-correction level can recover (L 0.07, M 0.15, Q 0.25, H 0.3) */
+                                    capacity: number;
+                                    shareOfCapacity: number;
+                                } | null;
+                                distances: {
+                                    /** @description The distance the gate read it from */
+                                    askedMm: number;
+                                    /** @description Ten times its printed size: the print trade’s reading distance */
+                                    ruleOfTenMm: number;
+                                    /** @description The farthest the simulated phones read it (steady hand and dim light, both decoders); 0: not even at twice its size */
+                                    gateMm: number;
+                                };
+                                gate: {
+                                    /** @enum {string} */
+                                    verdict: "scans-well" | "risky" | "will-fail";
+                                    /** @description Share of the simulated captures both decoders read */
+                                    score: number;
+                                    captures: {
+                                        name: string;
+                                        zxing: boolean;
+                                        jsqr: boolean | null;
+                                    }[];
+                                    decoders: string[];
+                                    capturePxPerModule: number;
+                                };
+                                warnings: {
+                                    /** @description A stable word: LOW_CONTRAST, INVERTED, TRANSPARENT_MODULES, LOGO_TOO_BIG, QUIET_ZONE, MODULES_TOO_SMALL, TOO_FAR, FAILS_CAPTURES */
+                                    code: string;
+                                    /** @enum {string} */
+                                    level: "warning" | "note";
+                                    text: string;
+                                }[];
+                                /** @description When the design does not scan well: the smallest change that does, or null when none does */
+                                fix: {
+                                    changes: {
+                                        path: string;
+                                        from: unknown;
+                                        to: unknown;
+                                        text: string;
+                                    }[];
+                                    score: number;
+                                    /** @enum {string} */
+                                    verdict: "scans-well" | "risky" | "will-fail";
+                                    /** @description The changed members of qr_options: merge them into the design to apply the fix */
+                                    qrOptionsPatch: {
+                                        [key: string]: unknown;
+                                    };
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
                             message: string;
                         };
                     };
