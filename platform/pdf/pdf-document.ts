@@ -75,6 +75,8 @@ export interface PdfTextOptions {
   align?: 'left' | 'center' | 'right';
   /** #rrggbb; default black (pure K in CMYK). */
   color?: string;
+  /** Lines the text may take before it is cut with an ellipsis (default 2). */
+  lines?: number;
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -259,7 +261,7 @@ export class PdfDocument {
     }
   }
 
-  /** A line of text (wrapped within `widthMm`, cut with an ellipsis past two lines). */
+  /** Text wrapped within `widthMm`, cut with an ellipsis past `lines` lines. */
   text(text: string, opts: PdfTextOptions): void {
     const { doc } = this;
     doc
@@ -270,7 +272,7 @@ export class PdfDocument {
       width: pt(opts.widthMm),
       align: opts.align ?? 'left',
       lineBreak: true,
-      height: opts.sizePt * 2.5,
+      height: opts.sizePt * 1.25 * (opts.lines ?? 2),
       ellipsis: true,
       lineGap: 0,
     });

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import * as jsqrModule from 'jsqr';
 
 type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
@@ -101,12 +101,18 @@ export function decodeGrayPng(png: Buffer): GrayPage {
   return { width, height, pixels, png };
 }
 
-/** jsQR on a rectangle of a page (pixels), with white around it as paper has. */
-export function jsQrIn(page: GrayPage, x: number, y: number, w: number, h: number): string | null {
+/** A rectangle of a page (pixels) with white around it, as paper has: what a phone aimed at one code sees. */
+export interface Crop {
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
+
+export function cropOf(page: GrayPage, x: number, y: number, w: number, h: number): Crop {
   const pad = Math.round(Math.min(w, h) * 0.15);
   const W = Math.round(w) + 2 * pad;
   const H = Math.round(h) + 2 * pad;
-  const rgba = new Uint8ClampedArray(W * H * 4).fill(255);
+  const pixels = new Uint8Array(W * H).fill(255);
   const left = Math.round(x);
   const top = Math.round(y);
   for (let j = 0; j < Math.round(h); j++) {
@@ -115,12 +121,75 @@ export function jsQrIn(page: GrayPage, x: number, y: number, w: number, h: numbe
     for (let i = 0; i < Math.round(w); i++) {
       const sx = left + i;
       if (sx < 0 || sx >= page.width) continue;
-      const v = page.pixels[sy * page.width + sx]!;
-      const o = ((j + pad) * W + i + pad) * 4;
-      rgba[o] = rgba[o + 1] = rgba[o + 2] = v;
+      pixels[(j + pad) * W + i + pad] = page.pixels[sy * page.width + sx]!;
     }
   }
-  return jsQR(rgba, W, H)?.data ?? null;
+  return { width: W, height: H, pixels };
+}
+
+/** jsQR on a rectangle of a page (pixels), with white around it. */
+export function jsQrIn(page: GrayPage, x: number, y: number, w: number, h: number): string | null {
+  const crop = cropOf(page, x, y, w, h);
+  const rgba = new Uint8ClampedArray(crop.width * crop.height * 4);
+  for (let i = 0; i < crop.pixels.length; i++) {
+    rgba[i * 4] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = crop.pixels[i]!;
+    rgba[i * 4 + 3] = 255;
+  }
+  return jsQR(rgba, crop.width, crop.height)?.data ?? null;
+}
+
+/** A crop as an 8-bit gray PNG file. */
+function grayPng(crop: Crop): Buffer {
+  const raw = Buffer.alloc((crop.width + 1) * crop.height);
+  for (let y = 0; y < crop.height; y++) raw.set(crop.pixels.subarray(y * crop.width, (y + 1) * crop.width), y * (crop.width + 1) + 1);
+  const chunk = (type: string, data: Buffer) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(crop.width, 0);
+  ihdr.writeUInt32BE(crop.height, 4);
+  ihdr[8] = 8;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** What zbarimg reads in each crop (one code each), in one zbarimg run. */
+export async function zbarCrops(crops: Crop[]): Promise<Array<string | null>> {
+  const dir = await mkdtemp(join(tmpdir(), 'pdf-zbar-crops-'));
+  try {
+    const files = crops.map((_, i) => join(dir, `c${i}.png`));
+    const fs = await import('node:fs/promises');
+    await Promise.all(crops.map((c, i) => fs.writeFile(files[i]!, grayPng(c))));
+    const run = spawnSync('zbarimg', ['--xml', '-q', '-Sdisable', '-Sqrcode.enable', ...files], { encoding: 'utf8', maxBuffer: 1 << 27 });
+    const found = new Map<string, string>();
+    for (const m of (run.stdout ?? '').matchAll(/<source href='([^']+)'>([\s\S]*?)<\/source>/g)) {
+      const d = /<data><!\[CDATA\[([\s\S]*?)\]\]><\/data>/.exec(m[2]!);
+      if (d) found.set(m[1]!, d[1]!);
+    }
+    return files.map((f) => found.get(f) ?? null);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Every code zbarimg finds on each page, in one zbarimg run. */

@@ -168,13 +168,14 @@ function drawGrid(doc: PdfDocument, request: SheetRequest, logoOf: (code: SheetC
       const h = drawCode(doc, code, logoOf(code), x, y, request.sizeMm);
       if (request.caption) {
         const at = y + h + gapMm * 0.5;
-        doc.text(code.name, { xMm: x, yMm: at, widthMm: request.sizeMm, sizePt: layout.captionPt, bold: true, align: 'center' });
+        doc.text(code.name, { xMm: x, yMm: at, widthMm: request.sizeMm, sizePt: layout.captionPt, bold: true, align: 'center', lines: 1 });
         doc.text(code.fallback, {
           xMm: x,
           yMm: at + (layout.captionPt * 1.3 * 25.4) / 72,
           widthMm: request.sizeMm,
           sizePt: layout.captionPt,
           align: 'center',
+          lines: 1,
         });
       }
     });
@@ -238,7 +239,15 @@ function drawTentFace(
   heightMm: number,
 ): void {
   const margin = 10;
-  doc.text(tent.cafeName, { xMm: margin, yMm: topMm + margin, widthMm: widthMm - 2 * margin, sizePt: 16, bold: true, align: 'center' });
+  doc.text(tent.cafeName, {
+    xMm: margin,
+    yMm: topMm + margin,
+    widthMm: widthMm - 2 * margin,
+    sizePt: 16,
+    bold: true,
+    align: 'center',
+    lines: 1,
+  });
   const codes = tent.wifi ? [tent.menu, tent.wifi] : [tent.menu];
   const labels = tent.wifi ? ['Scan for the menu', `Wi-Fi: ${tent.wifi.name}`] : ['Scan for the menu'];
   const available = heightMm - 2 * margin - 12 - 10;
@@ -248,7 +257,7 @@ function drawTentFace(
   codes.forEach((code, i) => {
     const x = (widthMm - total) / 2 + i * (size + 12);
     const h = drawCode(doc, code, logoOf(code), x, y, size);
-    doc.text(labels[i]!, { xMm: x - 6, yMm: y + h + 2, widthMm: size + 12, sizePt: 9, bold: true, align: 'center' });
-    doc.text(code.fallback, { xMm: x - 6, yMm: y + h + 6, widthMm: size + 12, sizePt: 7, align: 'center' });
+    doc.text(labels[i]!, { xMm: x - 6, yMm: y + h + 2, widthMm: size + 12, sizePt: 9, bold: true, align: 'center', lines: 1 });
+    doc.text(code.fallback, { xMm: x - 6, yMm: y + h + 6, widthMm: size + 12, sizePt: 7, align: 'center', lines: 1 });
   });
 }
