@@ -4,19 +4,16 @@
  * (CMYK turns a black code into pure K), bleed filled with the code's background, crop marks, a
  * logo of any type we accept, and the print facts in the file's metadata. Runs on a render thread.
  */
-import { Resvg } from '@resvg/resvg-js';
 import type { ResolvedQrOptions } from '../options.js';
 import { parseCssColor } from '../css-color.js';
 import { renderSvg, type QrImage } from '../render/index.js';
 import { computeLayout } from '../render/layout.js';
 import { makeMatrix } from '../render/matrix.js';
-import { RESVG_OPTIONS } from '../render/raster.js';
 import { svgToPdf, type PdfColorSpace, type PdfSvgImage } from '#platform/pdf/pdf-document.js';
+import { pngOf } from '#platform/pdf/png-of.js';
 
 export const PDF_COLOR_SPACES = ['rgb', 'cmyk'] as const satisfies readonly PdfColorSpace[];
 export const BLEED_MAX_MM = 10;
-/** Logos that are neither PNG, JPEG nor SVG (GIF, WebP) are embedded as PNG at this resolution of their printed box. */
-const LOGO_DPI = 600;
 
 /** What a print PDF is asked for, besides the design. */
 export interface PdfPrint {
@@ -46,13 +43,9 @@ const IMAGE_ELEMENT = /<image x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" heigh
 /**
  * The code's SVG without its logo, and the logo as a picture to draw over it. The logo is taken
  * out of the SVG because svg-to-pdfkit embeds only PNG and JPEG pictures: an SVG logo is drawn as
- * paths of its own, and GIF or WebP become a PNG drawn by resvg (as the PNG renderer draws them).
+ * paths of its own. `image` must be PNG, JPEG or SVG already (pdfReadyLogo).
  */
-export function codeSvgForPdf(
-  options: ResolvedQrOptions,
-  image: QrImage | null,
-  printedWidthMm: number,
-): { svg: string; images: PdfSvgImage[] } {
+export function codeSvgForPdf(options: ResolvedQrOptions, image: QrImage | null): { svg: string; images: PdfSvgImage[] } {
   const svg = renderSvg(options, image);
   const match = image ? IMAGE_ELEMENT.exec(svg) : null;
   if (!image || !match) return { svg, images: [] };
@@ -62,23 +55,15 @@ export function codeSvgForPdf(
   if (image.contentType === 'image/png' || image.contentType === 'image/jpeg' || image.contentType === 'image/svg+xml') {
     return { svg: withoutLogo, images: [{ ...box, contentType: image.contentType, data: image.data }] };
   }
-  const png = logoAsPng(image, box, (printedWidthMm / options.width) * (LOGO_DPI / 25.4));
-  return { svg: withoutLogo, images: png ? [{ ...box, contentType: 'image/png', data: png }] : [] };
+  return { svg: withoutLogo, images: [] };
 }
 
-/** A GIF or WebP logo drawn by resvg into a PNG of its box at `pxPerUnit`; null when resvg cannot read it. */
-function logoAsPng(image: QrImage, box: { width: number; height: number }, pxPerUnit: number): Uint8Array | null {
-  const w = Math.max(1, Math.min(4096, Math.round(box.width * pxPerUnit)));
-  const h = Math.max(1, Math.min(4096, Math.round(box.height * pxPerUnit)));
-  const uri = `data:${image.contentType};base64,${Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64')}`;
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
-    `<image width="${w}" height="${h}" xlink:href="${uri}"/></svg>`;
-  try {
-    return new Resvg(svg, RESVG_OPTIONS).render().asPng();
-  } catch {
-    return null;
-  }
+/** A logo a PDF can hold: GIF and WebP become PNG (same natural size, so the code's layout is the same); null stays null. */
+export async function pdfReadyLogo(image: QrImage | null): Promise<QrImage | null> {
+  if (!image || image.contentType === 'image/png' || image.contentType === 'image/jpeg' || image.contentType === 'image/svg+xml')
+    return image;
+  const png = await pngOf(image.data);
+  return png ? { ...image, contentType: 'image/png', data: png } : null;
 }
 
 /** The print facts, for a PDF's metadata: what a print shop or a later reader checks. */
@@ -104,7 +89,7 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 /** The design as a one-page print PDF `print.sizeMm` wide (its trim box), with the asked bleed and crop marks. */
 export async function renderQrPdf(options: ResolvedQrOptions, image: QrImage | null, print: PdfPrint): Promise<Buffer> {
   const heightMm = printedHeightMm(options, print.sizeMm);
-  const { svg, images } = codeSvgForPdf(options, image, print.sizeMm);
+  const { svg, images } = codeSvgForPdf(options, await pdfReadyLogo(image));
   const facts = printFacts(options, print);
   const background = print.bleedMm > 0 && !options.backgroundOptions.gradient ? opaqueHex(options.backgroundOptions.color) : null;
   return svgToPdf(svg, {

@@ -13,7 +13,7 @@
 import type { ResolvedQrOptions } from '../options.js';
 import type { QrImage } from '../render/index.js';
 import { PdfDocument, type PdfColorSpace } from '#platform/pdf/pdf-document.js';
-import { codeSvgForPdf, printedHeightMm } from './pdf.js';
+import { codeSvgForPdf, pdfReadyLogo, printedHeightMm } from './pdf.js';
 
 export const SHEET_PAPERS = ['a4', 'letter'] as const;
 export type SheetPaper = (typeof SHEET_PAPERS)[number];
@@ -120,10 +120,9 @@ export function sheetPages(request: Pick<SheetRequest, 'template' | 'paper' | 's
 }
 
 export async function renderSheet(request: SheetRequest): Promise<Uint8Array> {
-  const logos = request.logos.map((logo) => ({
-    ...logo,
-    data: Buffer.from(logo.data.buffer, logo.data.byteOffset, logo.data.byteLength),
-  }));
+  const logos = await Promise.all(
+    request.logos.map((logo) => pdfReadyLogo({ ...logo, data: Buffer.from(logo.data.buffer, logo.data.byteOffset, logo.data.byteLength) })),
+  );
   const doc = new PdfDocument({
     colorSpace: request.colorSpace,
     title: request.title,
@@ -149,7 +148,7 @@ export async function renderSheet(request: SheetRequest): Promise<Uint8Array> {
 
 function drawCode(doc: PdfDocument, code: SheetCode, logo: QrImage | null, xMm: number, yMm: number, widthMm: number): number {
   const heightMm = printedHeightMm(code.options, widthMm);
-  const { svg, images } = codeSvgForPdf(code.options, logo, widthMm);
+  const { svg, images } = codeSvgForPdf(code.options, logo);
   doc.drawSvg(svg, code.options.width, code.options.height, { xMm, yMm, widthMm, heightMm }, images);
   return heightMm;
 }

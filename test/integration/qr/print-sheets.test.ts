@@ -25,6 +25,7 @@ import {
   type GrayPage,
 } from '../../support/pdf-print.js';
 import { pollUntil } from '../../support/until.js';
+import { makeLogoPng } from '../../support/qr-reference.js';
 
 let api: TestApi;
 let workers: RunningWorkers;
@@ -138,8 +139,11 @@ describe('POST /print-sheets (grid)', () => {
     expect(pdfStreams(pdf).join('\n')).toMatch(/0\.25 w/);
   });
 
-  it('Letter paper in CMYK: DeviceCMYK, black is pure K, and every code reads', async () => {
-    const ids = await newLinks(me, 3, { qrOptions: { dotsOptions: { color: '#000000' } } });
+  it('Letter paper in CMYK: DeviceCMYK, black is pure K, logos embedded, and every code reads', async () => {
+    const logo = `data:image/png;base64,${makeLogoPng(64, 64).toString('base64')}`;
+    const ids = await newLinks(me, 3, {
+      qrOptions: { image: logo, qrOptions: { errorCorrectionLevel: 'H' }, dotsOptions: { color: '#000000' } },
+    });
     const res = await sheets(me, { linkIds: ids, paper: 'letter', sizeMm: 25, colorSpace: 'cmyk' });
     expect(res.statusCode, res.body).toBe(200);
     const [media] = pageBoxes(res.rawPayload, 'MediaBox');
@@ -147,6 +151,7 @@ describe('POST /print-sheets (grid)', () => {
     const content = pdfStreams(res.rawPayload).join('\n');
     expect(content).toMatch(/\/DeviceCMYK cs\n0 0 0 1 scn/);
     expect(content).not.toContain('/DeviceRGB cs');
+    expect(res.rawPayload.toString('latin1')).toContain('/Subtype /Image');
     const pages = await rasterisePdf(res.rawPayload);
     expect(new Set((await zbarPages(pages)).flat())).toEqual(new Set(ids.map((id) => `${SHORT}/${id}?q`)));
   });

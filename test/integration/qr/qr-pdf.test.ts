@@ -124,12 +124,19 @@ describe('GET /links/:id/qr?format=pdf', () => {
     expect(zbar).toEqual([`${SHORT}/${id}?q`]);
   });
 
-  it('draws a PNG logo and an SVG logo into the PDF, and the code still reads', async () => {
+  it('draws a PNG, an SVG and a WebP logo into the PDF, and the code still reads', async () => {
     const logoPng = `data:image/png;base64,${makeLogoPng(64, 64).toString('base64')}`;
     const logoSvg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#c0392b"/></svg>').toString('base64')}`;
+    // WebP (and GIF) are not PDF image types: drawn by resvg into a PNG that is embedded.
+    const sharp = (await import('sharp')).default;
+    const webp = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#2e7d32' } })
+      .webp()
+      .toBuffer();
+    const logoWebp = `data:image/webp;base64,${webp.toString('base64')}`;
     for (const [image, expectImage] of [
       [logoPng, true],
       [logoSvg, false],
+      [logoWebp, true],
     ] as const) {
       const id = await newLink(me, { qrOptions: { image, qrOptions: { errorCorrectionLevel: 'H' } } });
       const res = await qr(me, id, '?format=pdf&sizeMm=40');
