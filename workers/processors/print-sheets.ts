@@ -23,13 +23,16 @@ export function printSheetsProcessor(ctx: AppContext): QueueProcessor<'print-she
     // The thread draws for seconds: the job's progress moves on while it does, so a client sees it alive.
     const estimateMs = 200 + codes * 12;
     const startedAt = Date.now();
+    let drawing = true;
+    // A tick still writing when the draw ends may land after the 95 % below: `drawing` keeps new ones from starting.
     const ticker = setInterval(() => {
-      reportProgress(20 + Math.min(74, ((Date.now() - startedAt) / estimateMs) * 75)).catch(() => undefined);
+      if (drawing) reportProgress(20 + Math.min(74, ((Date.now() - startedAt) / estimateMs) * 75)).catch(() => undefined);
     }, 500);
     let pdf: Buffer;
     try {
       pdf = await ctx.qr.sheet(request, { accountId, timeoutMs: ctx.config.QR_RENDER_TIMEOUT_MS + codes * SHEET_MS_PER_CODE });
     } finally {
+      drawing = false;
       clearInterval(ticker);
     }
     await reportProgress(95);
