@@ -47,6 +47,7 @@ import minimalLinksRoutes from './routes/minimal-links/index.js';
 import passwordResetsRoutes from './routes/password-resets/index.js';
 import templatesRoutes from './routes/templates/index.js';
 import qrRoutes from './routes/qr/index.js';
+import printSheetRoutes from './routes/print-sheets/index.js';
 import utmTemplatesRoutes from './routes/utm-templates/index.js';
 import usageRoutes from './routes/usage/index.js';
 import usersRoutes from './routes/users/index.js';
@@ -159,6 +160,7 @@ export async function buildApiApp(ctx: AppContext, metrics: RoleMetrics = create
       await api.register(minimalLinksRoutes, { prefix: '/minimal-links' });
       await api.register(passwordResetsRoutes, { prefix: '/password-resets' });
       await api.register(qrRoutes, { prefix: '/qr' });
+      await api.register(printSheetRoutes, { prefix: '/print-sheets' });
       await api.register(sessionsRoutes, { prefix: '/sessions' });
       await api.register(setupRoutes, { prefix: '/setup' });
       await api.register(sessionsOidcRoutes, { prefix: '/sessions/oidc' });

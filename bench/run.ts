@@ -26,6 +26,7 @@ import { benchPages } from './pages.js';
 import { benchPagesAudit } from './pages-audit.js';
 import { benchPdfPreview } from './pdf-preview.js';
 import { benchPrintGate } from './print-gate.js';
+import { benchPrintSheets } from './print-sheets.js';
 import { benchQr } from './qr.js';
 import { benchQrFairness } from './qr-fairness.js';
 import { benchQrFrames } from './qr-frames.js';
@@ -64,6 +65,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   'pages-audit': benchPagesAudit,
   'pdf-preview': benchPdfPreview,
   'print-gate': benchPrintGate,
+  'print-sheets': benchPrintSheets,
   qr: benchQr,
   'qr-fairness': benchQrFairness,
   'qr-frames': benchQrFrames,

@@ -26,6 +26,7 @@ import { cafeBulkInsertProcessor } from './processors/cafe-bulk-insert.js';
 import { bulkGenerateProcessor } from './processors/bulk-generate.js';
 import { maintenanceProcessor, scheduleMaintenance } from './processors/maintenance.js';
 import { qrRenderProcessor } from './processors/qr-render.js';
+import { printSheetsProcessor } from './processors/print-sheets.js';
 import { scansProcessor, scansWorkerOptions } from './processors/scans.js';
 import { ScanTraffic } from '#domain/scans/traffic.js';
 import { webhooksProcessor, webhooksWorkerOptions } from './processors/webhooks.js';
@@ -61,6 +62,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     'bulk-generate': perAccount(ctx.queues['bulk-generate'], bulkGenerateProcessor(ctx, scanTraffic)),
     maintenance: maintenanceProcessor(ctx),
     'qr-render': perAccount(ctx.queues['qr-render'], qrRenderProcessor(ctx, scanTraffic)),
+    'print-sheets': perAccount(ctx.queues['print-sheets'], printSheetsProcessor(ctx)),
     scans: scansProcessor(ctx, scanTraffic),
     webhooks: webhooksProcessor(ctx, () => dispatcher.wake()),
   };
@@ -75,6 +77,7 @@ export async function startWorkers(ctx: AppContext): Promise<RunningWorkers> {
     'cafe-bulk-insert': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
     'bulk-generate': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
     'qr-render': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
+    'print-sheets': accountJobWorkerOptions(ctx.config.JOB_LOCK_MS),
   };
   const startWorker = <N extends QueueName>(name: N): Worker<JobPayloads[N], KeptResult<N>> => {
     const worker = new Worker<JobPayloads[N], KeptResult<N>>(name, processors[name], {

@@ -9,6 +9,7 @@ import type { AuditExportPayload, AuditExportResult } from '../audit/export.js';
 import type { BulkInsertResult, CafeBulkInsertPayload } from '../cafes/bulk-insert-schema.js';
 import type { BulkGeneratePayload, BulkGenerateResult } from '../bulk/job.js';
 import type { ScanBatchPayload } from '../scans/types.js';
+import type { PrintSheetPayload, PrintSheetResult } from '../qr/print/sheet-job.js';
 
 export const QUEUE_NAMES = [
   'bulk-generate',
@@ -16,6 +17,7 @@ export const QUEUE_NAMES = [
   'analytics-export',
   'audit-export',
   'qr-render',
+  'print-sheets',
   'scans',
   'maintenance',
   'webhooks',
@@ -29,6 +31,7 @@ export const ACCOUNT_JOB_QUEUES: ReadonlySet<QueueName> = new Set([
   'analytics-export',
   'audit-export',
   'qr-render',
+  'print-sheets',
 ]);
 
 /** Scheduled housekeeping; each kind is registered as a repeatable job by the worker. */
@@ -100,6 +103,7 @@ export interface JobPayloads {
   'bulk-generate': AccountJobData<BulkGeneratePayload>;
   maintenance: MaintenanceJob;
   'qr-render': AccountJobData<QrRenderPayload>;
+  'print-sheets': AccountJobData<PrintSheetPayload>;
   scans: ScanBatchPayload;
   webhooks: WebhookDeliveryJob;
 }
@@ -112,6 +116,7 @@ export interface JobResults {
   'bulk-generate': BulkGenerateResult;
   maintenance: MaintenanceResult;
   'qr-render': QrRenderResult;
+  'print-sheets': PrintSheetResult;
   scans: void;
   webhooks: string;
 }

@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { DomainContext } from '../context.js';
 import { z } from 'zod';
-import { PRINT_DISTANCE_MAX_MM, PRINT_SIZE_MAX_MM, PRINT_SIZE_MIN_MM } from './print/print-sizes.js';
+import { DEFAULT_PRINT_SIZE_MM, PRINT_DISTANCE_MAX_MM, PRINT_SIZE_MAX_MM, PRINT_SIZE_MIN_MM } from './print/print-sizes.js';
+import { BLEED_MAX_MM, PDF_COLOR_SPACES, type PdfPrint } from './print/pdf.js';
+import type { PdfColorSpace } from '#platform/pdf/pdf-document.js';
 import {
   FRAME_STYLES,
   frameTextSchema,
@@ -27,8 +29,15 @@ import { QrRenderError } from './render/errors.js';
 import { ValidationError } from '../errors.js';
 import { throttledWarning } from '#platform/logger.js';
 
+/** The picture formats of a code in a ZIP (bulk generation, qr-render jobs). */
 export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
-export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };
+/** What GET …/qr answers: the ZIP's formats and a print PDF (an addition). */
+export const QR_DOWNLOAD_FORMATS = ['png', 'svg', 'pdf'] as const satisfies readonly QrFormat[];
+export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml', pdf: 'application/pdf' };
+/** Pixels per inch of a PNG asked for at a printed size: what print shops ask of raster artwork. */
+export const PRINT_PNG_DPI = 300;
+/** The widest PNG print size: QR_MAX_SIZE pixels at PRINT_PNG_DPI (about 346 mm). */
+export const PRINT_PNG_MAX_MM = Math.floor(((QR_MAX_SIZE * 25.4) / PRINT_PNG_DPI) * 10) / 10;
 
 const cacheReadFailed = throttledWarning('QR image cache read failed; the image is rendered afresh');
 const cacheWriteFailed = throttledWarning('QR image cache write failed; the image is served, and rendered again next time');
@@ -78,6 +87,20 @@ export interface QrImageInput {
   frameText?: string;
   /** The owner's page language (a BCP 47 tag): the default call to action speaks it (English otherwise). */
   language?: string | null;
+  /**
+   * The printed size (an addition): a PDF at exactly this width, a PNG of it at PRINT_PNG_DPI, an
+   * SVG with its width and height in mm. `colorSpace`, `bleedMm` and `cropMarks` are a PDF's only.
+   */
+  print?: QrPrintInput;
+}
+
+export interface QrPrintInput {
+  sizeMm: number;
+  colorSpace?: PdfColorSpace;
+  bleedMm?: number;
+  cropMarks?: boolean;
+  /** The PDF's title (the link's or template's name). */
+  title?: string;
 }
 
 export interface QrPlan {
@@ -86,6 +109,8 @@ export interface QrPlan {
   etag: string;
   key: string;
   contentType: string;
+  /** What the render thread is given of `input.print`, complete; absent without one. */
+  print?: PdfPrint;
 }
 
 /** Decides the picture and its cache key without any I/O, so a matching If-None-Match is answered at once. */
@@ -96,11 +121,45 @@ export function planQr(input: QrImageInput): QrPlan {
     options.height = input.size;
   }
   applyFrameQuery(options, input);
+  const print = printOf(input, options);
   const etag = createHash('sha256')
-    .update(canonical({ options, format: input.format, autoFix: input.autoFix, v: RENDERER_VERSION }))
+    .update(canonical({ options, format: input.format, autoFix: input.autoFix, print, v: RENDERER_VERSION }))
     .digest('hex');
   const key = `${qrCachePrefix(input.accountId, input.owner)}${etag}.${input.format}`;
-  return { input, options, etag, key, contentType: CONTENT_TYPES[input.format] };
+  return { input, options, etag, key, contentType: CONTENT_TYPES[input.format], ...(print && { print }) };
+}
+
+/**
+ * The print size and options of a render, checked, with defaults: a PDF always has one (its
+ * size defaults to DEFAULT_PRINT_SIZE_MM); a PNG at a print size is drawn that many pixels wide
+ * (`options` are changed to it). Print options asked of a PNG or SVG are refused, not ignored.
+ */
+function printOf(input: QrImageInput, options: ResolvedQrOptions): PdfPrint | undefined {
+  const asked = input.print;
+  if (input.format !== 'pdf') {
+    const pdfOnly = (['colorSpace', 'bleedMm', 'cropMarks'] as const).find((name) => asked?.[name] !== undefined);
+    if (pdfOnly) throw new ValidationError([{ path: pdfOnly, message: 'Only with format=pdf' }]);
+  }
+  if (!asked && input.format !== 'pdf') return undefined;
+  const sizeMm = asked?.sizeMm ?? DEFAULT_PRINT_SIZE_MM;
+  if (input.format === 'png') {
+    if (sizeMm > PRINT_PNG_MAX_MM) {
+      throw new ValidationError([
+        { path: 'sizeMm', message: `A PNG at ${PRINT_PNG_DPI} dpi is at most ${PRINT_PNG_MAX_MM} mm wide; ask for format=pdf or svg` },
+      ]);
+    }
+    const width = Math.max(QR_MIN_SIZE, Math.round((sizeMm / 25.4) * PRINT_PNG_DPI));
+    options.height = Math.max(QR_MIN_SIZE, Math.min(QR_MAX_SIZE, Math.round((width * options.height) / options.width)));
+    options.width = width;
+    return undefined;
+  }
+  return {
+    sizeMm,
+    colorSpace: asked?.colorSpace ?? 'rgb',
+    bleedMm: asked?.bleedMm ?? 0,
+    cropMarks: asked?.cropMarks ?? false,
+    title: asked?.title ?? 'QR code',
+  };
 }
 
 /**
@@ -161,9 +220,7 @@ export async function renderQr(ctx: QrImagesContext, plan: QrPlan, opts: { maxWa
   const prefix = input.pathPrefix ? `${input.pathPrefix}.` : '';
   const image = await loadQrImage(ctx, input.accountId, options.image, { path: `${prefix}image` });
   const call = { accountId: input.accountId, pathPrefix: input.pathPrefix, maxWaiting: opts.maxWaiting };
-  const body = input.autoFix
-    ? (await ctx.qr.renderFixed(input.format, options, image, input.autoFix, call)).body
-    : await ctx.qr.render(input.format, options, image, call);
+  const body = (await ctx.qr.renderFixed(input.format, options, image, input.autoFix, call, plan.print)).body;
   return { body, contentType, etag, cached: false };
 }
 
@@ -200,7 +257,7 @@ export const distanceMmQuery = z.coerce
   .max(PRINT_DISTANCE_MAX_MM, DISTANCE_MESSAGE);
 
 export const qrImageQuery = z.strictObject({
-  format: z.enum(QR_FORMATS, { error: 'Must be png or svg' }).default('png'),
+  format: z.enum(QR_DOWNLOAD_FORMATS, { error: 'Must be png, svg or pdf' }).default('png'),
   size: z.coerce
     .number({ error: `Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}` })
     .int(`Must be a whole number from ${QR_MIN_SIZE} to ${QR_MAX_SIZE}`)
@@ -217,6 +274,27 @@ export const qrImageQuery = z.strictObject({
       'alone it frames the code with a bottom banner',
   }),
 });
+
+const BLEED_MESSAGE = `Must be a number of millimetres from 0 to ${BLEED_MAX_MM}`;
+
+/** The print options of GET …/qr beside `sizeMm` (additions): a PDF's colour space, bleed and crop marks. */
+export const qrPrintQuery = {
+  colorSpace: z
+    .enum(PDF_COLOR_SPACES, { error: 'Must be rgb or cmyk' })
+    .optional()
+    .meta({ description: 'An addition, with format=pdf: DeviceRGB (default) or DeviceCMYK colours (a black code is pure K)' }),
+  bleedMm: z.coerce
+    .number({ error: BLEED_MESSAGE })
+    .min(0, BLEED_MESSAGE)
+    .max(BLEED_MAX_MM, BLEED_MESSAGE)
+    .optional()
+    .meta({ description: "An addition, with format=pdf: bleed on every side, filled with the code's background (BleedBox)" }),
+  cropMarks: z
+    .enum(['true', 'false'], { error: 'Must be true or false' })
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({ description: 'An addition, with format=pdf: crop marks at the trim box corners, in a slug outside the bleed' }),
+};
 
 /**
  * Bumped when the renderer's output changes for the same options, so old cached pictures are

@@ -11,8 +11,10 @@ import { printReport, type PrintReport, type PrintRequest } from './print/print-
 import { renderFramed } from './print/frames.js';
 import { DISTANCE_PER_SIZE, gateDesign } from './print/scannability.js';
 import { renderPng, renderSvg, type QrImage } from './render/index.js';
+import { renderQrPdf, type PdfPrint } from './print/pdf.js';
+import { renderSheet, type SheetRequest } from './print/sheets.js';
 
-export type QrFormat = 'png' | 'svg';
+export type QrFormat = 'png' | 'svg' | 'pdf';
 
 /** Asked of an image render: judge it at a print size first, and draw the fixed design when it fails. */
 export interface AutoFixRequest {
@@ -21,8 +23,17 @@ export interface AutoFixRequest {
 }
 
 export type RenderTask =
-  | { kind: 'image'; format: QrFormat; options: ResolvedQrOptions; image: QrImage | null; autoFix?: AutoFixRequest }
-  | { kind: 'report'; options: ResolvedQrOptions; image: QrImage | null; print: PrintRequest };
+  | {
+      kind: 'image';
+      format: QrFormat;
+      options: ResolvedQrOptions;
+      image: QrImage | null;
+      autoFix?: AutoFixRequest;
+      /** The printed size and print options: a PDF's (required for one), an SVG's width and height in mm. */
+      print?: PdfPrint;
+    }
+  | { kind: 'report'; options: ResolvedQrOptions; image: QrImage | null; print: PrintRequest }
+  | { kind: 'sheet'; sheet: SheetRequest };
 
 /** An auto-fixed image says what was changed, so the api can tell its client. */
 export interface RenderedImage {
@@ -34,9 +45,11 @@ export interface RenderedImage {
 export type RenderOutcome =
   | { ok: true; kind: 'image'; value: RenderedImage }
   | { ok: true; kind: 'report'; value: PrintReport }
+  | { ok: true; kind: 'sheet'; value: Uint8Array }
   | { ok: false; path: string; message: string };
 
 export async function renderTask(task: RenderTask): Promise<RenderOutcome> {
+  if (task.kind === 'sheet') return { ok: true, kind: 'sheet', value: await renderSheet(task.sheet) };
   // Crossing into the thread turns a Buffer into a plain Uint8Array; the renderer needs a Buffer.
   const image = task.image && {
     ...task.image,
@@ -56,12 +69,7 @@ export async function renderTask(task: RenderTask): Promise<RenderOutcome> {
         fixed = fix.changes.map((c) => c.text);
       }
     }
-    // A framed design is drawn through SVG; an unframed PNG keeps the direct path (the qr bench's).
-    const body = options.frameOptions
-      ? renderFramed(task.format, options, image)
-      : task.format === 'png'
-        ? renderPng(options, image)
-        : Buffer.from(renderSvg(options, image));
+    const body = await renderImage(task.format, options, image, task.print);
     return { ok: true, kind: 'image', value: { body, fixed } };
   } catch (err) {
     // A render error that names an option is the user's to fix (400); errors cross the thread
@@ -70,4 +78,33 @@ export async function renderTask(task: RenderTask): Promise<RenderOutcome> {
     if (typeof e.path === 'string') return { ok: false, path: e.path, message: e.message ?? 'Cannot render' };
     throw err;
   }
+}
+
+async function renderImage(
+  format: QrFormat,
+  options: ResolvedQrOptions,
+  image: QrImage | null,
+  print: PdfPrint | undefined,
+): Promise<Buffer> {
+  if (format === 'pdf') {
+    if (!print) throw new Error('A PDF render needs its print size');
+    return renderQrPdf(options, image, print);
+  }
+  // A framed design is drawn through SVG; an unframed PNG keeps the direct path (the qr bench's).
+  if (format === 'png') return options.frameOptions ? renderFramed('png', options, image) : renderPng(options, image);
+  const svg = options.frameOptions ? renderFramed('svg', options, image).toString() : renderSvg(options, image);
+  if (!print) return Buffer.from(svg);
+  return Buffer.from(withPhysicalSize(svg, print.sizeMm, print.sizeMm * svgAspect(svg)));
+}
+
+/** An SVG document's height over its width, read from its root (a framed picture is taller than its code). */
+function svgAspect(svg: string): number {
+  const root = /^<svg[^>]*? width="([\d.]+)" height="([\d.]+)"/.exec(svg);
+  return root ? Number(root[2]) / Number(root[1]) : 1;
+}
+
+/** The SVG's root sized in millimetres (its viewBox keeps the drawing's own units), so it prints at that size. */
+export function withPhysicalSize(svg: string, widthMm: number, heightMm: number): string {
+  const mm = (v: number) => `${Math.round(v * 1000) / 1000}mm`;
+  return svg.replace(/^(<svg[^>]*?) width="[^"]*" height="[^"]*"/, `$1 width="${mm(widthMm)}" height="${mm(heightMm)}"`);
 }

@@ -6,6 +6,8 @@ import type { ResolvedQrOptions } from './options.js';
 import type { QrImage } from './render/index.js';
 import type { AutoFixRequest, QrFormat } from './render-task.js';
 import type { PrintReport, PrintRequest } from './print/print-report.js';
+import type { PdfPrint } from './print/pdf.js';
+import type { SheetRequest } from './print/sheets.js';
 
 export interface QrRendererOptions {
   /** Worker threads (QR_RENDER_THREADS). */
@@ -23,6 +25,8 @@ export interface RenderCall {
   pathPrefix?: string;
   /** Renders of the account that may wait at most; past it this one is a 429. Absent: no bound. */
   maxWaiting?: number;
+  /** Longest this render may take, waiting included, when it is known to be long (a print sheet); default QR_RENDER_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 export interface RenderLoad {
@@ -45,7 +49,10 @@ export interface QrRenderer {
     image: QrImage | null,
     autoFix: AutoFixRequest | undefined,
     call: RenderCall,
+    print?: PdfPrint,
   ): Promise<{ body: Buffer; fixed: string[] }>;
+  /** A print sheet (many codes in one PDF), drawn on one thread. */
+  sheet(sheet: SheetRequest, call: RenderCall): Promise<Buffer>;
   /** The print report of a design: the scannability gate and its figures. */
   report(options: ResolvedQrOptions, image: QrImage | null, print: PrintRequest, call: RenderCall): Promise<PrintReport>;
   /** An account's renders running and waiting in this process now. */

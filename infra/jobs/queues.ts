@@ -19,6 +19,7 @@ export function createQueues(connection: ConnectionOptions, prefix: string): Que
     'analytics-export': queue('analytics-export'),
     'audit-export': queue('audit-export'),
     'qr-render': queue('qr-render'),
+    'print-sheets': queue('print-sheets'),
     scans: queue('scans'),
     maintenance: queue('maintenance'),
     webhooks: queue('webhooks'),

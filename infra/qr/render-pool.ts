@@ -49,7 +49,11 @@ interface Lane {
 }
 
 /** A task's answer of the kind asked, or the 400 its option error is. */
-function answerOf<K extends 'image' | 'report'>(outcome: RenderOutcome, kind: K, call: RenderCall): Extract<RenderOutcome, { kind: K }> {
+function answerOf<K extends 'image' | 'report' | 'sheet'>(
+  outcome: RenderOutcome,
+  kind: K,
+  call: RenderCall,
+): Extract<RenderOutcome, { kind: K }> {
   if (!outcome.ok) {
     const path = call.pathPrefix ? `${call.pathPrefix}.${outcome.path}` : outcome.path;
     throw new ValidationError([{ path, message: outcome.message }]);
@@ -131,7 +135,7 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       }
       const lane = known ?? { running: 0, waiting: [], servedAt: 0 };
       lanes.set(call.accountId, lane);
-      const signal = AbortSignal.timeout(opts.timeoutMs);
+      const signal = AbortSignal.timeout(call.timeoutMs ?? opts.timeoutMs);
       const item: Waiting = {
         task,
         signal,
@@ -150,8 +154,8 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       dispatch();
     });
 
-  const renderFixed: QrRenderer['renderFixed'] = async (format, options, image, autoFix, call) => {
-    const task: RenderTask = { kind: 'image', format, options, image, ...(autoFix && { autoFix }) };
+  const renderFixed: QrRenderer['renderFixed'] = async (format, options, image, autoFix, call, print) => {
+    const task: RenderTask = { kind: 'image', format, options, image, ...(autoFix && { autoFix }), ...(print && { print }) };
     const { body, fixed } = answerOf(await run(task, call), 'image', call).value;
     return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), fixed };
   };
@@ -161,6 +165,10 @@ export function createQrRenderer(opts: QrRendererOptions): QrRenderer {
       return (await renderFixed(format, options, image, undefined, call)).body;
     },
     renderFixed,
+    async sheet(sheet, call) {
+      const body = answerOf(await run({ kind: 'sheet', sheet }, call), 'sheet', call).value;
+      return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    },
     async report(options, image, print, call) {
       return answerOf(await run({ kind: 'report', options, image, print }, call), 'report', call).value;
     },

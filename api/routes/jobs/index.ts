@@ -11,7 +11,7 @@ const RETENTION =
 
 const jobResponse = z.object({
   id: z.string(),
-  type: z.string().meta({ description: 'analytics-export, bulk-generate, cafe-bulk-insert or qr-render' }),
+  type: z.string().meta({ description: 'analytics-export, audit-export, bulk-generate, cafe-bulk-insert, qr-render or print-sheets' }),
   state: z.enum(JOB_STATES),
   progress: z.number().int().min(0).max(100),
   result: z.unknown().optional().meta({

@@ -10,8 +10,8 @@ import { markedShortUrl } from '#domain/links/attribution.js';
 import { shortUrlOfLink } from '#domain/links/link-domains.js';
 import { findLinkRow } from '#domain/links/links.js';
 import { findPlacement } from '#domain/placements/placements.js';
-import { qrImageQuery, reportQr } from '#domain/qr/qr-images.js';
-import { sendQr } from '../../qr-reply.js';
+import { qrImageQuery, qrPrintQuery, reportQr } from '#domain/qr/qr-images.js';
+import { printInputOf, sendQr } from '../../qr-reply.js';
 import { resourceParams } from '../../schemas.js';
 import { autoFixOf, autoFixQuery, printQuery, printReportResponse } from '../qr/schemas.js';
 
@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'links.read' } },
     schema: {
       tags,
-      summary: "The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)",
+      summary: "The link's QR code as PNG, SVG or a print PDF (its stored qr_options; size overrides width and height)",
       description:
         'The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect ' +
         'records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) ' +
@@ -47,26 +47,33 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         '(`GET /links/:id/qr/report` says which). `frame` and `frameText` (additions) draw a frame with a call to action ' +
         "around the code (overriding the design's `frameOptions`); its default text speaks the link page's language.",
       params: slugParams,
-      querystring: qrImageQuery.extend({ placement: placementQuery, ...autoFixQuery }),
+      querystring: qrImageQuery.extend({ placement: placementQuery, ...autoFixQuery, ...qrPrintQuery }),
     },
     handler: async (request, reply) => {
       const link = await findLinkRow(ctx.db, request.principal, request.params.id);
       const { placement: placementId } = request.query;
       const placement = placementId === undefined ? null : await findPlacement(ctx, link.id, placementId);
       const { frame, frameText } = request.query;
-      return sendQr(ctx, request, reply, {
-        accountId: link.accountId,
-        owner: `link-${link.id}`,
-        options: link.qrOptions,
-        data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
-        format: request.query.format,
-        size: request.query.size,
-        frame,
-        frameText,
-        language: needsDefaultFrameText(link.qrOptions, frame, frameText) ? await pageLanguage(link) : null,
-        pathPrefix: 'qr_options',
-        ...autoFixOf(request.query),
-      });
+      return sendQr(
+        ctx,
+        request,
+        reply,
+        {
+          accountId: link.accountId,
+          owner: `link-${link.id}`,
+          options: link.qrOptions,
+          data: markedShortUrl(await shortUrlOfLink(ctx.db, ctx.config, link), placement?.code),
+          format: request.query.format,
+          size: request.query.size,
+          frame,
+          frameText,
+          language: needsDefaultFrameText(link.qrOptions, frame, frameText) ? await pageLanguage(link) : null,
+          pathPrefix: 'qr_options',
+          ...autoFixOf(request.query),
+          print: printInputOf(request.query, `QR code: ${link.name}`),
+        },
+        placement ? `${link.slug}-${placement.code}` : link.slug,
+      );
     },
   });
 

@@ -29,7 +29,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
 
   app.post('/preview', {
-    config: { auth: { scope: 'links.read' } },
+    config: { auth: { scope: 'links.read' }, audit: { none: 'draws a picture of the design sent; stores and changes nothing' } },
     schema: {
       tags: ['links'],
       summary: 'A QR design not stored yet, drawn as PNG or SVG (an addition; not cached)',
@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/report', {
-    config: { auth: { scope: 'links.read' } },
+    config: { auth: { scope: 'links.read' }, audit: { none: 'judges the design sent; stores and changes nothing' } },
     schema: {
       tags: ['links'],
       summary: 'The print report of a QR design not stored yet (an addition; as GET /links/:id/qr/report answers)',

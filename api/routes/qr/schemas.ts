@@ -70,7 +70,12 @@ export const autoFixQuery = {
   autoFix: booleanQuery.optional().meta({
     description: 'An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not',
   }),
-  sizeMm: sizeMmQuery.optional().meta({ description: `An addition: the printed width in mm (default ${DEFAULT_PRINT_SIZE_MM})` }),
+  sizeMm: sizeMmQuery.optional().meta({
+    description:
+      'An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default ' +
+      `${DEFAULT_PRINT_SIZE_MM}); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. ` +
+      'autoFix judges the design at it.',
+  }),
   distanceMm: distanceMmQuery
     .optional()
     .meta({ description: 'An addition: the reading distance in mm that autoFix judges (default: ten times sizeMm)' }),

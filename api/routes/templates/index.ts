@@ -3,9 +3,9 @@ import { markedShortUrl } from '#domain/links/attribution.js';
 import { z } from 'zod';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from '#domain/templates/templates.js';
 import { checkStoredQrImage } from '#domain/qr/image-source.js';
-import { deleteQrCache, qrImageQuery, reportQr } from '#domain/qr/qr-images.js';
+import { deleteQrCache, qrImageQuery, qrPrintQuery, reportQr } from '#domain/qr/qr-images.js';
 import { shortUrl } from '#domain/links/slugs.js';
-import { sendQr } from '../../qr-reply.js';
+import { printInputOf, sendQr } from '../../qr-reply.js';
 import { messageResponse, resourceParams } from '../../schemas.js';
 import { createTemplateBody, templateResponse, updateTemplateBody } from './schemas.js';
 import { templateView } from './view.js';
@@ -38,24 +38,31 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     config: { auth: { scope: 'templates.read' } },
     schema: {
       tags,
-      summary: 'The template rendered as a QR code on sample data (PNG or SVG)',
+      summary: 'The template rendered as a QR code on sample data (PNG, SVG or a print PDF)',
       params: idParams,
-      querystring: qrImageQuery.extend(autoFixQuery),
+      querystring: qrImageQuery.extend({ ...autoFixQuery, ...qrPrintQuery }),
     },
     handler: async (request, reply) => {
       const template = await getTemplate(db, request.principal.accountId, request.params.id);
-      return sendQr(app.ctx, request, reply, {
-        accountId: request.principal.accountId,
-        owner: `template-${template.id}`,
-        options: template.qrOptions,
-        data: previewData(app.ctx.config),
-        format: request.query.format,
-        size: request.query.size,
-        frame: request.query.frame,
-        frameText: request.query.frameText,
-        pathPrefix: 'qr_options',
-        ...autoFixOf(request.query),
-      });
+      return sendQr(
+        app.ctx,
+        request,
+        reply,
+        {
+          accountId: request.principal.accountId,
+          owner: `template-${template.id}`,
+          options: template.qrOptions,
+          data: previewData(app.ctx.config),
+          format: request.query.format,
+          size: request.query.size,
+          frame: request.query.frame,
+          frameText: request.query.frameText,
+          pathPrefix: 'qr_options',
+          ...autoFixOf(request.query),
+          print: printInputOf(request.query, `QR template: ${template.name}`),
+        },
+        `template-${template.name}`,
+      );
     },
   });
 

@@ -14148,11 +14148,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The template rendered as a QR code on sample data (PNG or SVG) */
+        /** The template rendered as a QR code on sample data (PNG, SVG or a print PDF) */
         get: {
             parameters: {
                 query?: {
-                    format?: "png" | "svg";
+                    format?: "png" | "svg" | "pdf";
                     size?: number;
                     /** @description An addition: a frame with a call to action around the code, overriding the design's (`none`: no frame) */
                     frame?: "none" | "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
@@ -14160,10 +14160,16 @@ export interface paths {
                     frameText?: string;
                     /** @description An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not */
                     autoFix?: "true" | "false";
-                    /** @description An addition: the printed width in mm (default 30) */
+                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
                     sizeMm?: number;
                     /** @description An addition: the reading distance in mm that autoFix judges (default: ten times sizeMm) */
                     distanceMm?: number;
+                    /** @description An addition, with format=pdf: DeviceRGB (default) or DeviceCMYK colours (a black code is pure K) */
+                    colorSpace?: "rgb" | "cmyk";
+                    /** @description An addition, with format=pdf: bleed on every side, filled with the code's background (BleedBox) */
+                    bleedMm?: number;
+                    /** @description An addition, with format=pdf: crop marks at the trim box corners, in a slug outside the bleed */
+                    cropMarks?: "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -15581,7 +15587,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 id: string;
-                                /** @description analytics-export, bulk-generate, cafe-bulk-insert or qr-render */
+                                /** @description analytics-export, audit-export, bulk-generate, cafe-bulk-insert, qr-render or print-sheets */
                                 type: string;
                                 /** @enum {string} */
                                 state: "queued" | "active" | "completed" | "failed";
@@ -15714,7 +15720,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             id: string;
-                            /** @description analytics-export, bulk-generate, cafe-bulk-insert or qr-render */
+                            /** @description analytics-export, audit-export, bulk-generate, cafe-bulk-insert, qr-render or print-sheets */
                             type: string;
                             /** @enum {string} */
                             state: "queued" | "active" | "completed" | "failed";
@@ -18999,13 +19005,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The link's QR code as PNG or SVG (its stored qr_options; size overrides width and height)
+         * The link's QR code as PNG, SVG or a print PDF (its stored qr_options; size overrides width and height)
          * @description The code encodes the short URL with a source marker (`?q`, or `?q=<code>` for a placement), which the redirect records and strips: scans of the code are told from clicks on the link (an addition). `autoFix=true` (an addition) first judges the design printed `sizeMm` wide and, when it does not scan well, draws the smallest change that does (`GET /links/:id/qr/report` says which). `frame` and `frameText` (additions) draw a frame with a call to action around the code (overriding the design's `frameOptions`); its default text speaks the link page's language.
          */
         get: {
             parameters: {
                 query?: {
-                    format?: "png" | "svg";
+                    format?: "png" | "svg" | "pdf";
                     size?: number;
                     /** @description An addition: a frame with a call to action around the code, overriding the design's (`none`: no frame) */
                     frame?: "none" | "bottom-banner" | "top-banner" | "rounded-badge" | "speech-bubble" | "ticket" | "phone" | "table-tent" | "caption";
@@ -19015,10 +19021,16 @@ export interface paths {
                     placement?: string;
                     /** @description An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not */
                     autoFix?: "true" | "false";
-                    /** @description An addition: the printed width in mm (default 30) */
+                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
                     sizeMm?: number;
                     /** @description An addition: the reading distance in mm that autoFix judges (default: ten times sizeMm) */
                     distanceMm?: number;
+                    /** @description An addition, with format=pdf: DeviceRGB (default) or DeviceCMYK colours (a black code is pure K) */
+                    colorSpace?: "rgb" | "cmyk";
+                    /** @description An addition, with format=pdf: bleed on every side, filled with the code's background (BleedBox) */
+                    bleedMm?: number;
+                    /** @description An addition, with format=pdf: crop marks at the trim box corners, in a slug outside the bleed */
+                    cropMarks?: "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -24876,6 +24888,261 @@ export interface paths {
                              * @enum {string}
                              */
                             code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file larger than FILE_SIZE_LIMIT_BYTES, or new bytes past the plan’s storage quota (for an export: its job files at their quota) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "payload_too_large" | "file_too_large" | "storage_quota_exceeded" | "job_files_quota_exceeded" | "link_data_quota_exceeded";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A file that is not an image we accept (PNG, JPEG, WebP, GIF, SVG), or a body of another content type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unsupported_media_type" | "unsupported_image_type";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Past the per-key rate limit, too many failed authentications from this address, or (a route that queues a job) JOB_ACCOUNT_QUEUE of the account’s jobs of its kind waiting already (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "rate_limited" | "auth_attempts_exceeded" | "sign_in_attempts_exceeded" | "password_reset_requests_exceeded" | "job_queue_full" | "render_busy";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The service could not do this now (see Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "service_unavailable" | "render_timeout" | "job_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/print-sheets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A print-ready PDF of many codes: a grid sheet or table tents (an addition)
+         * @description Chooses the links by `linkIds`, `folderId` or `bulkJobId` (exactly one; at most 1200 links; ids the caller cannot reach are a 404, as everywhere). `grid`: A4 or Letter, codes `sizeMm` wide a quiet zone apart, a caption under each, crop marks, page numbers. `table-tent`: one A5 page per cafe among the links, folded across the middle. Waits for the job up to JOB_WAIT_MS and answers the PDF; past that, or with `Prefer: respond-async`, 202 with the job (GET /jobs/{jobId}: progress; /download: the PDF). `Idempotency-Key`: a retry with the same key (same account, same request) answers the first request’s job; the same key with another request is a 409. Keys are kept 24 h.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description `respond-async`: answer 202 at once instead of waiting for the job; `wait=<seconds>`: wait at most this long */
+                    prefer?: string;
+                    /** @description 1-255 visible ASCII characters; a retry with the same key returns the first request’s job and result */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The links to print, in order (their ids); at most 1200 */
+                        linkIds?: string[];
+                        /** @description A folder: its links, oldest first */
+                        folderId?: string;
+                        /** @description A bulk generation job: the links it made, in its order */
+                        bulkJobId?: string;
+                        /**
+                         * @default a4
+                         * @enum {string}
+                         */
+                        paper?: "a4" | "letter";
+                        /**
+                         * @description Printed width of each code in mm (10 to 1000; it must fit the page)
+                         * @default 30
+                         */
+                        sizeMm?: number;
+                        /**
+                         * @description grid: codes with captions on A4/Letter; table-tent: an A5 tent per cafe (its name, menu code and Wi-Fi code)
+                         * @default grid
+                         * @enum {string}
+                         */
+                        template?: "grid" | "table-tent";
+                        /** @default 10 */
+                        marginsMm?: number;
+                        /**
+                         * @description A caption under each code: the link's name and its short URL without scheme
+                         * @default true
+                         */
+                        caption?: boolean;
+                        /**
+                         * @description Crop marks on the cut lines between codes, in the margins
+                         * @default false
+                         */
+                        cropMarks?: boolean;
+                        /**
+                         * @default rgb
+                         * @enum {string}
+                         */
+                        colorSpace?: "rgb" | "cmyk";
+                    };
+                };
+            };
+            responses: {
+                /** @description The print sheet (application/pdf), as an attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description The job runs on: with Prefer: respond-async, or when it takes longer than the server waits (JOB_WAIT_MS) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            jobId: string;
+                            /** @enum {string} */
+                            state: "queued" | "active" | "completed" | "failed";
+                            /** @description GET it (with the same kind of key) for the state, progress and result */
+                            statusUrl: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; each entry names a field */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "validation_failed" | "password_too_weak";
+                            /** @enum {string} */
+                            message: "Validation failed";
+                            /** @description Each entry names a field; at most 100, in the order found */
+                            errors: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description Present when there are more than 100 errors: how many are not listed */
+                            omittedErrors?: number;
+                        };
+                    };
+                };
+                /** @description No key, an unknown, revoked or expired key (`unauthorized`), or a plan without the feature (`plan_feature_unavailable`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "unauthorized" | "plan_feature_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The key lacks the scope this endpoint needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "forbidden" | "csrf_rejected" | "role_required" | "folder_forbidden" | "password_incorrect" | "registration_closed" | "own_role_unchangeable";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not one of the account’s */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "not_found" | "account_not_found" | "api_key_not_found" | "session_not_found" | "reset_link_invalid" | "invitation_not_found" | "member_not_found" | "setup_link_invalid" | "cafe_not_found" | "category_not_found" | "file_not_found" | "folder_not_found" | "group_not_found" | "item_not_found" | "job_not_found" | "job_file_not_found" | "link_not_found" | "domain_not_found" | "webhook_not_found" | "delivery_not_found" | "template_not_found" | "placement_not_found" | "utm_template_not_found";
+                            message: string;
+                        };
+                    };
+                };
+                /** @description The resource is not in a state that allows this */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Why the request was refused; stable, for clients to match on (the message may change)
+                             * @enum {string}
+                             */
+                            code: "conflict" | "slug_taken" | "idempotency_key_reused" | "menu_full" | "api_key_limit_reached" | "link_limit_reached" | "job_not_completed" | "email_taken" | "last_owner" | "two_factor_on" | "two_factor_off" | "two_factor_not_started" | "invitation_expired" | "already_member" | "setup_done" | "domain_taken" | "domain_limit_reached" | "domain_disabled" | "domain_in_use" | "webhook_limit_reached" | "placement_limit_reached" | "placement_name_taken" | "utm_template_limit_reached" | "utm_template_name_taken";
                             message: string;
                         };
                     };

@@ -78,6 +78,10 @@ const smallJob: Record<string, (account: TestAccount) => Promise<string>> = {
     const input = { accountId: account.accountId, type: 'qr-render', payload: { linkIds: [link.id] } };
     return enqueueAccountJob(api.ctx.db, api.ctx.queues['qr-render'], input, api.ctx.config.JOB_ACCOUNT_QUEUE);
   },
+  'print-sheets': async (account) => {
+    const link = await createLinkVia(api.app, account.key);
+    return accepted(await call(api.app, account.key, 'POST', `${API_PREFIX}/print-sheets`, { linkIds: [link.slug] }, respondAsync));
+  },
 };
 
 async function finishedAt(ids: string[]): Promise<Map<string, Date>> {

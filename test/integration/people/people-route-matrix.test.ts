@@ -106,7 +106,7 @@ describe('role matrix: every person against every route', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('a viewer is refused every write but these: analytics exports, its own profile and sessions, leaving', () => {
+  it('a viewer is refused every write but these: analytics exports, print sheets, designs judged or drawn, its own profile and sessions, leaving', () => {
     const viewer = members.find((m) => m.role === 'viewer')!;
     const open = guarded()
       .filter((r) => !SAFE.has(r.method) && expected(viewer, r) === 'allowed')
@@ -117,6 +117,10 @@ describe('role matrix: every person against every route', () => {
       [
         'POST /api/v1/analytics/export',
         'POST /api/v1/links/:id/analytics/export',
+        // A print sheet reads links (links.read, as their QR images) and changes nothing (decision 0441).
+        'POST /api/v1/print-sheets',
+        // A design not stored yet, judged or drawn: reads nothing of the account's, changes nothing (decision 0435).
+        ...['POST /api/v1/qr/preview', 'POST /api/v1/qr/report'],
         ...['PATCH /api/v1/me', 'POST /api/v1/me/password'],
         ...['POST', 'DELETE'].map((m) => `${m} /api/v1/me/two-factor`),
         ...['confirm', 'recovery-codes'].map((p) => `POST /api/v1/me/two-factor/${p}`),
