@@ -72,6 +72,22 @@ describe('GET /links/:id/qr?format=pdf', () => {
     expect(Number(infoEntry(pdf, 'QrModuleMm'))).toBeGreaterThan(1);
   });
 
+  it('draws a frame around the code, taller than wide, and the code still reads at its size', async () => {
+    const id = await newLink(me);
+    const plain = await qr(me, id, '?format=pdf&sizeMm=50');
+    const res = await qr(me, id, '?format=pdf&sizeMm=50&frame=ticket&frameText=Scan%20for%20the%20menu');
+    expect(res.statusCode, res.body).toBe(200);
+    const [media] = pageBoxes(res.rawPayload, 'MediaBox');
+    close(media![2]!, 50 * PT_PER_MM);
+    // The ticket's band under the code makes the page taller than wide.
+    expect(media![3]!).toBeGreaterThan(media![2]! * 1.1);
+    const { zbar, jsqr } = await readPdf(res.rawPayload);
+    expect(zbar).toEqual([`${SHORT}/${id}?q`]);
+    expect(jsqr).toBe(`${SHORT}/${id}?q`);
+    // The code is smaller inside the frame than alone at the same width, and the facts say so.
+    expect(Number(infoEntry(res.rawPayload, 'QrModuleMm'))).toBeLessThan(Number(infoEntry(plain.rawPayload, 'QrModuleMm')));
+  });
+
   it('answers 304 to its ETag, and another size, colour space or bleed is another ETag', async () => {
     const id = await newLink(me);
     const first = await qr(me, id, '?format=pdf&sizeMm=40');
