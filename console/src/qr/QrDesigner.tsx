@@ -45,11 +45,18 @@ interface Props {
 }
 
 const FRAMED_DOWNLOAD_MAX = 1024;
+function withoutFrame(value: QrOptions): QrOptions {
+  if (!value.frameOptions) return value;
+  const { frameOptions: _, ...code } = value;
+  return code;
+}
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
 export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock, printPdf }: Props) {
   const { logo, state: logoState } = useLogo(value.image ?? null);
-  const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
+  // The browser draws the code; a frame is the server's (its text needs the server's font), and so
+  // are the frame's messages: the code drawn here stays on screen while a frame's text is refused.
+  const rendered = useMemo(() => renderDesign(withoutFrame(value), data, logo), [value, data, logo]);
   const framed = Boolean(value.frameOptions);
   const frame = useFramePreview(value, data, framed && rendered.ok);
   const fieldErrors: FieldErrors = rendered.ok ? { ...errors, ...frame.errors } : { ...errors, ...rendered.errors };
