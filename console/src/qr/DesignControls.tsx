@@ -14,7 +14,12 @@ import {
   ERROR_CORRECTION_LEVELS,
   MODES,
   CROSS_ORIGINS,
+  FRAME_STYLES,
+  FRAME_TEXT_MAX,
+  type FrameStyle,
 } from '#domain/qr/options.js';
+import { defaultFrameText } from '#domain/qr/print/frame-texts.js';
+import { FRAME_NAMES, FRAME_SAMPLES } from './frame-samples.js';
 import { Field, fieldId } from '../fields/Field.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { Icon } from '../ui/Icon.js';
@@ -70,7 +75,8 @@ const numberOr = (text: string, fallback: number) => (text.trim() === '' || !Num
 
 const STYLE_PATHS = ['dotsOptions.type', 'cornersSquareOptions.type', 'cornersDotOptions.type'];
 const isLogoPath = (path: string) => path === 'image' || path.startsWith('imageOptions.');
-const isAdvancedPath = (path: string) => !STYLE_PATHS.includes(path) && !isLogoPath(path);
+const isFramePath = (path: string) => path.startsWith('frameOptions');
+const isAdvancedPath = (path: string) => !STYLE_PATHS.includes(path) && !isLogoPath(path) && !isFramePath(path);
 
 export function DesignControls({ value, onChange, data, errors, logoNote, printSection }: Props) {
   const opts = resolved(value, data);
@@ -130,6 +136,9 @@ export function DesignControls({ value, onChange, data, errors, logoNote, printS
       <Section title="Logo" open={Boolean(value.image)} errorHere={paths.some(isLogoPath)}>
         <LogoFields value={value} onChange={onChange} errors={errors} />
         {logoNote}
+      </Section>
+      <Section title="Frame" open={Boolean(value.frameOptions)} errorHere={paths.some(isFramePath)}>
+        <FrameFields value={value} onChange={onChange} errors={errors} codeColour={hexColor(opts.dotsOptions.color)} />
       </Section>
       {printSection && (
         <Section title="Print" open errorHere={false}>
@@ -299,6 +308,101 @@ function Swatches(props: {
         </label>
       </div>
     </fieldset>
+  );
+}
+
+/**
+ * The frame around the code: none or one of the styles (drawn samples, a radio group), its call to
+ * action (empty: the style's default, shown as the placeholder) and its colour (default: the code's).
+ * The server draws framed codes (their text is outlined from its font), so its messages land here.
+ */
+function FrameFields({
+  value,
+  onChange,
+  errors,
+  codeColour: dotsColour,
+}: {
+  value: QrOptions;
+  onChange(next: QrOptions): void;
+  errors: FieldErrors;
+  codeColour: string;
+}) {
+  const frame = value.frameOptions;
+  const chosen: FrameStyle | 'none' = frame?.style ?? 'none';
+  const withFrame = (patch: Partial<NonNullable<QrOptions['frameOptions']>>) => {
+    const next = { ...(frame ?? { style: 'bottom-banner' as const }), ...patch };
+    // An empty text or colour is the default: the key goes, so the stored design stays minimal.
+    for (const key of ['text', 'color'] as const) if (next[key] === undefined || next[key] === '') delete next[key];
+    onChange({ ...value, frameOptions: next });
+  };
+  const choose = (style: FrameStyle | 'none') => {
+    if (style !== 'none') return withFrame({ style });
+    const { frameOptions: _, ...rest } = value;
+    onChange(rest);
+  };
+  const styleError = errors['frameOptions.style'] ?? errors.frameOptions;
+  const textError = errors['frameOptions.text'];
+  return (
+    <>
+      <fieldset
+        class="qr-choices qr-styles qr-frames"
+        role="radiogroup"
+        aria-labelledby="qr-frame-legend"
+        aria-describedby={styleError ? 'qr-frame-error' : undefined}
+        aria-invalid={styleError ? 'true' : undefined}
+      >
+        <legend id="qr-frame-legend">Frame style</legend>
+        <div class="qr-choice-row">
+          {(['none', ...FRAME_STYLES] as const).map((style) => (
+            <label key={style} class="qr-choice qr-style qr-frame-choice">
+              <input type="radio" name="qr-frame-style" value={style} checked={chosen === style} onChange={() => choose(style)} />
+              <span class="qr-sample" dangerouslySetInnerHTML={{ __html: FRAME_SAMPLES[style] }} />
+              <span class="qr-choice-name">{FRAME_NAMES[style]}</span>
+            </label>
+          ))}
+        </div>
+        {styleError && (
+          <p class="field-error" id="qr-frame-error">
+            {styleError}
+          </p>
+        )}
+      </fieldset>
+      {frame && (
+        <>
+          <div class="field">
+            <label for="field-frameOptions-text">Call to action</label>
+            <input
+              id="field-frameOptions-text"
+              type="text"
+              maxLength={FRAME_TEXT_MAX}
+              placeholder={defaultFrameText(frame.style, 'en')}
+              value={frame.text ?? ''}
+              aria-invalid={textError ? 'true' : undefined}
+              aria-describedby="field-frameOptions-text-hint"
+              onInput={(e) => withFrame({ text: e.currentTarget.value })}
+            />
+            <span class={textError ? 'field-error' : 'hint'} id="field-frameOptions-text-hint">
+              {textError ?? `Up to ${FRAME_TEXT_MAX} characters. Empty: the default, in the language of the link's page.`}
+            </span>
+          </div>
+          <Swatches
+            name="qr-frame-colour"
+            label="Frame colour"
+            hint={frame.color ? undefined : "Now the code's colour."}
+            colours={CODE_COLOURS}
+            value={frame.color ? hexColor(frame.color) : null}
+            shown={hexColor(frame.color ?? dotsColour)}
+            onChoose={(color) => withFrame({ color })}
+          />
+          {frame.color && (
+            <button type="button" class="ghost" onClick={() => withFrame({ color: undefined })}>
+              Use the code's colour
+            </button>
+          )}
+          {errors['frameOptions.color'] && <p class="field-error">{errors['frameOptions.color']}</p>}
+        </>
+      )}
+    </>
   );
 }
 

@@ -11,6 +11,7 @@ import type { Me } from '../api/client.js';
 import type { QrImage } from '#domain/qr/render/scene.js';
 import { NO_ERRORS, type FieldErrors } from '../fields/errors.js';
 import { Icon } from '../ui/Icon.js';
+import { UNREACHABLE } from '../api/signed-in.js';
 import { decodeDataUri, DOWNLOAD_SIZES, renderDesign, type QrOptions } from './design.js';
 import { DesignControls } from './DesignControls.js';
 import type { ScanRisk } from '#domain/qr/print/risks.js';
@@ -20,6 +21,7 @@ import './qr.css';
 import { saveBlob } from '../save-file.js';
 import { PrintPdf, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice } from './PrintPanel.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
+import { framedFile, useFramePreview, type FramePreview } from './frame-preview.js';
 
 interface Props {
   value: QrOptions;
@@ -42,12 +44,22 @@ interface Props {
   printPdf?: { linkId: string; block?: string | undefined };
 }
 
+const FRAMED_DOWNLOAD_MAX = 1024;
+function withoutFrame(value: QrOptions): QrOptions {
+  if (!value.frameOptions) return value;
+  const { frameOptions: _, ...code } = value;
+  return code;
+}
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
 export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock, printPdf }: Props) {
   const { logo, state: logoState } = useLogo(value.image ?? null);
-  const rendered = useMemo(() => renderDesign(value, data, logo), [value, data, logo]);
-  const fieldErrors: FieldErrors = rendered.ok ? errors : { ...errors, ...rendered.errors };
+  // The browser draws the code; a frame is the server's (its text needs the server's font), and so
+  // are the frame's messages: the code drawn here stays on screen while a frame's text is refused.
+  const rendered = useMemo(() => renderDesign(withoutFrame(value), data, logo), [value, data, logo]);
+  const framed = Boolean(value.frameOptions);
+  const frame = useFramePreview(value, data, framed && rendered.ok);
+  const fieldErrors: FieldErrors = rendered.ok ? { ...errors, ...frame.errors } : { ...errors, ...rendered.errors };
   const [print, setPrint] = useState<PrintChoice>({ sizeMm: DEFAULT_PRINT_SIZE_MM, distanceMm: null });
   const check = usePrintCheck(value, data, print, rendered.ok);
   const logoNote = (
@@ -74,7 +86,9 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
         <div class="qr-side">
           <div class="qr-stage" role="group" aria-label="Preview">
             <div class="qr-preview">
-              {rendered.ok ? (
+              {rendered.ok && framed ? (
+                <FramedPreview frame={frame} data={data} />
+              ) : rendered.ok ? (
                 <img src={svgUri(rendered.svg)} alt={`QR code preview encoding ${data}`} data-testid="qr-preview" />
               ) : (
                 <p class="field-error" role="alert">
@@ -89,13 +103,34 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
             </div>
           </div>
           <div class="qr-actions">
-            {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} />}
+            {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} framed={framed} />}
             {printPdf && <PrintPdf linkId={printPdf.linkId} block={printPdf.block} sizeMm={print.sizeMm} name={name} />}
             <ApplyTemplate me={me} onApply={onChange} />
             <SaveAsTemplate me={me} value={value} />
           </div>
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The server's picture of a framed design: the last one stays (dimmed) while the next is drawn;
+ * before the first, the box keeps its size with a word instead.
+ */
+function FramedPreview({ frame, data }: { frame: FramePreview; data: string }) {
+  return (
+    <div class={`qr-framed${frame.loading ? ' qr-checking' : ''}`} aria-busy={frame.loading}>
+      {frame.svg ? (
+        <img src={svgUri(frame.svg)} alt={`QR code preview with its frame, encoding ${data}`} data-testid="qr-preview" />
+      ) : (
+        !frame.problem && <p class="hint">Drawing the frame…</p>
+      )}
+      {frame.problem && (
+        <p class="field-error" role="alert">
+          The frame could not be drawn: {frame.problem}
+        </p>
+      )}
     </div>
   );
 }
@@ -159,18 +194,32 @@ function Downloads({
   name,
   logo,
   block,
+  framed,
 }: {
   value: QrOptions;
   data: string;
   name: string;
   logo: QrImage | null;
   block: string | undefined;
+  framed: boolean;
 }) {
-  const [size, setSize] = useState<number>(1024);
+  const [chosenSize, setSize] = useState<number>(1024);
   const [problem, setProblem] = useState<string | null>(null);
+  // A framed code is drawn by the server's preview route, which draws at most 1024 px.
+  const sizes = framed ? DOWNLOAD_SIZES.filter((s) => s <= FRAMED_DOWNLOAD_MAX) : DOWNLOAD_SIZES;
+  const size = Math.min(chosenSize, sizes[sizes.length - 1]!);
   const download = async (format: 'png' | 'svg') => {
     if (block) return;
     setProblem(null);
+    if (framed) {
+      try {
+        const file = await framedFile(value, data, format, size);
+        if (typeof file === 'string') return setProblem(`The framed code could not be drawn: ${file}`);
+        return saveBlob(file, downloadName(name, size, format));
+      } catch {
+        return setProblem(UNREACHABLE);
+      }
+    }
     const rendered = renderDesign(value, data, logo, size);
     if (!rendered.ok) return setProblem(Object.values(rendered.errors).join('; '));
     const svgBlob = new Blob([rendered.svg], { type: 'image/svg+xml' });
@@ -186,9 +235,9 @@ function Downloads({
       <h3 id="qr-downloads-title">Download</h3>
       <label for="qr-download-size">Download size</label>
       <select id="qr-download-size" value={size} onChange={(e) => setSize(Number(e.currentTarget.value))}>
-        {DOWNLOAD_SIZES.map((s) => (
+        {sizes.map((s) => (
           <option key={s} value={s}>
-            {s} × {s} px
+            {framed ? `${s} px wide` : `${s} × ${s} px`}
           </option>
         ))}
       </select>

@@ -18,31 +18,8 @@ import { makeSurface, RESVG_OPTIONS } from '../render/raster.js';
 import { renderSvg, type QrImage } from '../render/index.js';
 import { fitText } from './frame-text.js';
 
-/** The languages of the hosted pages (redirect/pages/common/locale.ts), which the default texts speak. */
-export const FRAME_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de'] as const;
-export type FrameLanguage = (typeof FRAME_LANGUAGES)[number];
-
-/**
- * The default calls to action: a table tent stands on a cafe's table, so it asks for the menu;
- * every other style says only what to do. Portuguese is worded to read well in Portugal and Brazil.
- */
-const DEFAULT_TEXTS: Record<FrameLanguage, { scan: string; menu: string }> = {
-  en: { scan: 'Scan me', menu: 'Scan for the menu' },
-  pt: { scan: 'Leia o código', menu: 'Leia para ver o menu' },
-  es: { scan: 'Escanéame', menu: 'Escanea para ver la carta' },
-  fr: { scan: 'Scannez-moi', menu: 'Scannez pour voir le menu' },
-  de: { scan: 'Scan mich', menu: 'Scannen für die Speisekarte' },
-};
-
-/** The page language of a BCP 47 tag (`pt-BR` → `pt`); English for any other. */
-export function frameLanguageOf(tag: string | null | undefined): FrameLanguage {
-  const base = (tag ?? '').split('-')[0]!.toLowerCase();
-  return (FRAME_LANGUAGES as readonly string[]).includes(base) ? (base as FrameLanguage) : 'en';
-}
-
-export function defaultFrameText(style: FrameStyle, language: FrameLanguage): string {
-  return style === 'table-tent' ? DEFAULT_TEXTS[language].menu : DEFAULT_TEXTS[language].scan;
-}
+import { defaultFrameText } from './frame-texts.js';
+export { FRAME_LANGUAGES, defaultFrameText, frameLanguageOf, type FrameLanguage } from './frame-texts.js';
 
 /** A frame ready to draw: every colour decided. */
 export interface ResolvedFrame {
