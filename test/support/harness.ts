@@ -26,11 +26,31 @@ export async function startTestApi(overrides: Record<string, string> = {}): Prom
   return {
     app,
     ctx,
-    close: async () => {
-      await app.close();
-      await closeContext(ctx);
-    },
+    close: () => closeTestApi(app, ctx),
   };
+}
+
+/** How long a test api's close waits for requests still in flight before it cuts their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Closes the app, then its context. A request still waiting when the tests end (a render queued
+ * behind a flood, with a render timeout no test reaches) would hold app.close() until it ends; it
+ * gets CLOSE_GRACE_MS, then its connection is cut, so an afterAll never outlasts its hook timeout.
+ */
+async function closeTestApi(app: Awaited<ReturnType<typeof buildApiApp>>, ctx: Awaited<ReturnType<typeof createContext>>): Promise<void> {
+  const closed = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), CLOSE_GRACE_MS)));
+  const late = await Promise.race([closed.then(() => false), graceOver]);
+  clearTimeout(timer);
+  if (late) {
+    console.warn(`test api: requests still in flight ${CLOSE_GRACE_MS / 1000} s after close; cutting their connections`);
+    app.server.closeAllConnections();
+    // Their handlers end when the context below closes the renderer and the pools they wait on.
+  }
+  await closeContext(ctx);
+  if (late) await Promise.race([closed.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
 }
 
 /** Starts the api listening on a random loopback port, for tests over real HTTP: its origin. */
