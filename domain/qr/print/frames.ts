@@ -286,6 +286,11 @@ export function frameCodeBox(style: FrameStyle, width: number): Box {
   return geometry(style, width).code;
 }
 
+/** A framed picture's height at `width` (it is taller than wide where the frame has a band). */
+export function framedHeight(style: FrameStyle, width: number): number {
+  return Math.round(geometry(style, width).height);
+}
+
 /** `codeSvg`'s root element made a nested <svg> at `box` (its own size and position removed). */
 function nest(codeSvg: string, codeWidth: number, codeHeight: number, box: Box): string {
   const body = codeSvg.replace(/^\s*(<\?xml[^>]*\?>\s*)?/, '');

@@ -8,6 +8,7 @@
 import type { ResolvedQrOptions } from '../options.js';
 import type { QrImage } from '../render/scene.js';
 import { autoFix, type DesignFix } from './auto-fix.js';
+import { framedHeight } from './frames.js';
 import { CAPTURES } from './phone-capture.js';
 import { designFigures, scanRisks, type ScanRisk } from './risks.js';
 import { DISTANCE_PER_SIZE, MIN_CAPTURE_PX_PER_MODULE, printedPicture, scoreCaptures, type GateResult } from './scannability.js';
@@ -60,15 +61,16 @@ export interface PrintReport {
 const DISTANCE_CAPTURES = [CAPTURES[0]!, CAPTURES[4]!];
 
 export async function printReport(opts: ResolvedQrOptions, image: QrImage | null, request: PrintRequest): Promise<PrintReport> {
+  // A framed design's code is printed smaller than the picture (printedPicture measures it).
   const { picture, layout } = printedPicture(opts, image, request.sizeMm);
-  const mmPerPx = request.sizeMm / picture.width;
+  const mmPerPx = picture.widthMm / picture.width;
   const modules = layout.count;
   const moduleMm = layout.dotSize * mmPerPx;
   const codeSizeMm = modules * moduleMm;
-  const ruleOfTenMm = round1(request.sizeMm * DISTANCE_PER_SIZE);
+  const ruleOfTenMm = round1(picture.widthMm * DISTANCE_PER_SIZE);
   const askedMm = request.distanceMm ?? ruleOfTenMm;
   const gate = await scoreCaptures(picture, opts.data, layout.dotSize, askedMm);
-  const gateMm = await farthestReading(picture, opts.data, layout.dotSize, request.sizeMm);
+  const gateMm = await farthestReading(picture, opts.data, layout.dotSize, picture.widthMm);
   const figures = designFigures(opts, layout);
 
   const warnings: PrintWarning[] = scanRisks(opts, layout).map(({ code, level, text }) => ({ code, level, text }));
@@ -101,7 +103,11 @@ export async function printReport(opts: ResolvedQrOptions, image: QrImage | null
     modules,
     errorCorrectionLevel: opts.qrOptions.errorCorrectionLevel,
     sizeMm: request.sizeMm,
-    heightMm: round1((request.sizeMm * picture.height) / picture.width),
+    heightMm: round1(
+      opts.frameOptions
+        ? (request.sizeMm * framedHeight(opts.frameOptions.style, opts.width)) / opts.width
+        : (request.sizeMm * picture.height) / picture.width,
+    ),
     codeSizeMm: round1(codeSizeMm),
     moduleMm: round2(moduleMm),
     quietZoneModules: round1(figures.quietZoneModules),

@@ -12,6 +12,7 @@ import { computeLayout, type Layout } from '../render/layout.js';
 import { makeMatrix } from '../render/matrix.js';
 import { makeSurface, rasterize, usableLogo } from '../render/raster.js';
 import type { QrImage } from '../render/scene.js';
+import { frameCodeBox } from './frames.js';
 import { CAPTURES, capturePicture, capturePxPerMm, type PrintedPicture } from './phone-capture.js';
 
 export type Verdict = 'scans-well' | 'risky' | 'will-fail';
@@ -61,12 +62,21 @@ export function verdictOf(captures: readonly CaptureResult[]): Verdict {
   return share((c) => c.zxing) <= WILL_FAIL_SCORE && share((c) => c.jsqr) <= WILL_FAIL_SCORE ? 'will-fail' : 'risky';
 }
 
-/** The design drawn as the printer would print it: gray levels over white paper, and its layout. */
+/**
+ * The design's code drawn as the printer would print it: gray levels over white paper, and its
+ * layout. `widthMm` is the whole printed picture's width; a framed design's code is printed
+ * smaller, at its place in the frame, and that is what the camera must read (the frame around it
+ * counts as surroundings).
+ */
 export function printedPicture(
   opts: ResolvedQrOptions,
   image: QrImage | null,
   widthMm: number,
 ): { picture: PrintedPicture; layout: Layout } {
+  if (opts.frameOptions) {
+    const { frameOptions, ...code } = opts;
+    return printedPicture(code, image, (widthMm * frameCodeBox(frameOptions.style, opts.width).width) / opts.width);
+  }
   const drawn = withinDrawLimit(opts);
   const matrix = makeMatrix(drawn);
   let layout: Layout | undefined;

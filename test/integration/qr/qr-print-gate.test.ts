@@ -240,6 +240,16 @@ describe('the api', () => {
     expect(r.warnings.map((w: { code: string }) => w.code)).toContain('LOW_CONTRAST');
   });
 
+  it('judges a framed code at its own printed size, smaller than the picture', async () => {
+    const report = async (qr_options: QrOptions) =>
+      (await call(api.app, me.key, 'POST', '/api/v1/qr/report', { qr_options, sizeMm: 40 })).json().data;
+    const [plain, framed] = [await report({}), await report({ frameOptions: { style: 'bottom-banner', text: 'Scan me' } })];
+    expect(framed.moduleMm).toBeLessThan(plain.moduleMm * 0.95);
+    expect(framed.codeSizeMm).toBeLessThan(plain.codeSizeMm);
+    expect(framed.heightMm).toBeGreaterThan(framed.sizeMm);
+    expect(framed.distances.ruleOfTenMm).toBeLessThan(plain.distances.ruleOfTenMm);
+  });
+
   it('draws a design not saved yet, framed, as SVG or PNG', async () => {
     const body = { qr_options: { frameOptions: { style: 'ticket', text: 'Scan for the menu' } }, data: 'https://qr.example/Abc1234?q' };
     const svg = await call(api.app, me.key, 'POST', '/api/v1/qr/preview', body);
