@@ -88,7 +88,14 @@ async function renderImage(
 ): Promise<Buffer> {
   if (format === 'pdf') {
     if (!print) throw new Error('A PDF render needs its print size');
-    return renderQrPdf(options, image, print);
+    // Every print PDF carries the gate's verdict at its size in its metadata (~0.1 s; then cached).
+    const report = await printReport(options, image, { sizeMm: print.sizeMm, proposeFix: false });
+    return renderQrPdf(options, image, print, {
+      verdict: report.gate.verdict,
+      score: report.gate.score,
+      gateMm: report.distances.gateMm,
+      ruleOfTenMm: report.distances.ruleOfTenMm,
+    });
   }
   // A framed design is drawn through SVG; an unframed PNG keeps the direct path (the qr bench's).
   if (format === 'png') return options.frameOptions ? renderFramed('png', options, image) : renderPng(options, image);

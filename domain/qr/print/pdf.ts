@@ -128,11 +128,33 @@ function pictureCodeScale(options: ResolvedQrOptions, side: number): number {
   return Math.min(box.width, box.height) / side;
 }
 
-export async function renderQrPdf(options: ResolvedQrOptions, image: QrImage | null, print: PdfPrint): Promise<Buffer> {
+/** What the print gate said of the design at the PDF's size, for its metadata (print-report.ts). */
+export interface PdfScanFacts {
+  verdict: string;
+  score: number;
+  /** The farthest the simulated phones read it, and ten times the code's printed width. */
+  gateMm: number;
+  ruleOfTenMm: number;
+}
+
+export async function renderQrPdf(
+  options: ResolvedQrOptions,
+  image: QrImage | null,
+  print: PdfPrint,
+  scan?: PdfScanFacts,
+): Promise<Buffer> {
   const picture = pictureForPdf(options, await pdfReadyLogo(image));
   const { svg, images } = picture;
   const heightMm = (print.sizeMm * picture.height) / picture.width;
-  const facts = printFacts(options, print, picture);
+  const facts: Record<string, string> = {
+    ...printFacts(options, print, picture),
+    ...(scan && {
+      QrScanVerdict: scan.verdict,
+      QrScanScore: String(scan.score),
+      QrReadsFromMm: String(scan.gateMm),
+      QrRuleOfTenMm: String(scan.ruleOfTenMm),
+    }),
+  };
   const background = print.bleedMm > 0 && !options.backgroundOptions.gradient ? opaqueHex(options.backgroundOptions.color) : null;
   return svgToPdf(svg, {
     colorSpace: print.colorSpace,

@@ -70,6 +70,11 @@ describe('GET /links/:id/qr?format=pdf', () => {
     expect(infoEntry(pdf, 'QrPrintedSizeMm')).toBe('40 x 40');
     expect(infoEntry(pdf, 'QrColorSpace')).toBe('DeviceRGB');
     expect(Number(infoEntry(pdf, 'QrModuleMm'))).toBeGreaterThan(1);
+    // The print gate's verdict at this size travels with the file.
+    expect(infoEntry(pdf, 'QrScanVerdict')).toBe('scans-well');
+    expect(Number(infoEntry(pdf, 'QrScanScore'))).toBeGreaterThanOrEqual(0.875);
+    expect(Number(infoEntry(pdf, 'QrReadsFromMm'))).toBeGreaterThan(400);
+    expect(infoEntry(pdf, 'QrRuleOfTenMm')).toBe('400');
   });
 
   it('draws a frame around the code, taller than wide, and the code still reads at its size', async () => {
