@@ -278,6 +278,9 @@ export const qrImageQuery = z.strictObject({
 const BLEED_MESSAGE = `Must be a number of millimetres from 0 to ${BLEED_MAX_MM}`;
 
 /** The print options of GET …/qr beside `sizeMm` (additions): a PDF's colour space, bleed and crop marks. */
+/** `true` or `false` in a query string, as a boolean. */
+export const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true');
+
 export const qrPrintQuery = {
   colorSpace: z
     .enum(PDF_COLOR_SPACES, { error: 'Must be rgb or cmyk' })
@@ -289,9 +292,7 @@ export const qrPrintQuery = {
     .max(BLEED_MAX_MM, BLEED_MESSAGE)
     .optional()
     .meta({ description: "An addition, with format=pdf: bleed on every side, filled with the code's background (BleedBox)" }),
-  cropMarks: z
-    .enum(['true', 'false'], { error: 'Must be true or false' })
-    .transform((v) => v === 'true')
+  cropMarks: booleanQuery
     .optional()
     .meta({ description: 'An addition, with format=pdf: crop marks at the trim box corners, in a slug outside the bleed' }),
 };

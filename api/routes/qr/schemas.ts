@@ -1,6 +1,6 @@
 /** The print report as the api answers it (domain/qr/print/print-report.ts), and what asks for one. */
 import { z } from 'zod';
-import { distanceMmQuery, sizeMmQuery } from '#domain/qr/qr-images.js';
+import { booleanQuery, distanceMmQuery, sizeMmQuery } from '#domain/qr/qr-images.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
 import type { AutoFixRequest } from '#domain/qr/render-task.js';
 
@@ -62,8 +62,6 @@ export const printReportResponse = z.object({
     .nullable()
     .meta({ description: 'When the design does not scan well: the smallest change that does, or null when none does' }),
 });
-
-const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true');
 
 /** What a QR image request may add to be judged at a print size first (an addition). */
 export const autoFixQuery = {

@@ -286,6 +286,11 @@ export function frameCodeBox(style: FrameStyle, width: number): Box {
   return geometry(style, width).code;
 }
 
+/** The code's side in whole pixels at its place in a frame `width` wide: what it is drawn at. */
+export function framedCodeSide(style: FrameStyle, width: number): number {
+  return Math.max(1, Math.floor(frameCodeBox(style, width).width));
+}
+
 /** A framed picture's height at `width` (it is taller than wide where the frame has a band). */
 export function framedHeight(style: FrameStyle, width: number): number {
   return Math.round(geometry(style, width).height);
@@ -350,8 +355,7 @@ export function renderFramed(format: 'png' | 'svg', design: ResolvedQrOptions, i
   const options = design.frameOptions;
   if (!options) throw new Error('renderFramed needs a design with frameOptions');
   const frame = resolveFrame(options, design, defaultFrameText(options.style, 'en'));
-  const box = frameCodeBox(options.style, design.width);
-  const side = Math.max(1, Math.floor(box.width));
+  const side = framedCodeSide(options.style, design.width);
   const { frameOptions: _frame, ...codeDesign } = design;
   const codeSvg = renderSvg({ ...codeDesign, width: side, height: side }, image);
   const { svg } = framedSvg(codeSvg, side, side, frame, design);

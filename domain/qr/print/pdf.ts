@@ -11,7 +11,7 @@ import { computeLayout } from '../render/layout.js';
 import { makeMatrix } from '../render/matrix.js';
 import { svgToPdf, type PdfColorSpace, type PdfSvgImage } from '#platform/pdf/pdf-document.js';
 import { pngOf } from '#platform/pdf/png-of.js';
-import { defaultFrameText, frameCodeBox, framedSvg, resolveFrame } from './frames.js';
+import { defaultFrameText, frameCodeBox, framedCodeSide, framedSvg, resolveFrame } from './frames.js';
 
 export const PDF_COLOR_SPACES = ['rgb', 'cmyk'] as const satisfies readonly PdfColorSpace[];
 export const BLEED_MAX_MM = 10;
@@ -75,7 +75,7 @@ export function printFacts(
 ): Record<string, string> {
   const heightMm = (print.sizeMm * picture.height) / picture.width;
   // A framed code is drawn smaller than the picture, at its place in the frame.
-  const side = options.frameOptions ? Math.max(1, Math.floor(frameCodeBox(options.frameOptions.style, options.width).width)) : null;
+  const side = options.frameOptions ? framedCodeSide(options.frameOptions.style, options.width) : null;
   const code = side ? { ...options, width: side, height: side } : options;
   const matrix = makeMatrix(code);
   const { count, dotSize } = computeLayout(code, matrix.count, null);
@@ -106,7 +106,7 @@ export function pictureForPdf(
 ): { svg: string; images: PdfSvgImage[]; width: number; height: number } {
   const frameOptions = options.frameOptions;
   if (!frameOptions) return { ...codeSvgForPdf(options, image), width: options.width, height: options.height };
-  const side = Math.max(1, Math.floor(frameCodeBox(frameOptions.style, options.width).width));
+  const side = framedCodeSide(frameOptions.style, options.width);
   const { frameOptions: _frame, ...codeDesign } = options;
   const code = codeSvgForPdf({ ...codeDesign, width: side, height: side }, image);
   const frame = resolveFrame(frameOptions, options, defaultFrameText(frameOptions.style, 'en'));
