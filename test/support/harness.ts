@@ -2,7 +2,9 @@
  * Builds the real api (no mocks) on the test database, Redis and storage, and makes accounts
  * and keys the way an operator would, through the same functions the CLI calls.
  */
+import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { pino, type Logger } from 'pino';
 import { buildApiApp } from '#api/app.js';
 import { createAccount } from '#domain/accounts/accounts.js';
 import { createApiKey, type KeyChangeAnnouncer } from '#domain/accounts/api-keys.js';
@@ -20,7 +22,7 @@ export interface TestApi {
 
 export async function startTestApi(overrides: Record<string, string> = {}): Promise<TestApi> {
   const config = loadConfig({ ...process.env, ...overrides });
-  const ctx = await createContext(config, 'api-test');
+  const ctx = await createContext(config, 'api-test', config.LOG_LEVEL === 'silent' ? unhandledErrorsOnly() : undefined);
   const app = await buildApiApp(ctx);
   await app.ready();
   return {
@@ -28,6 +30,23 @@ export async function startTestApi(overrides: Record<string, string> = {}): Prom
     ctx,
     close: () => closeTestApi(app, ctx),
   };
+}
+
+/**
+ * The logger of a test api whose logs are otherwise silent: no test expects a 500, so the stack of
+ * each one (the error handler's 'unhandled error' line) goes to stderr, where vitest shows it beside
+ * the test that got it. Without it a CI log says only that a request answered 500.
+ */
+function unhandledErrorsOnly(): Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.includes('"msg":"unhandled error"')) process.stderr.write(`test api: 500 answered: ${line}\n`);
+      }
+      done();
+    },
+  });
+  return pino({ level: 'error' }, sink);
 }
 
 /** How long a test api's close waits for requests still in flight before it cuts their connections. */
