@@ -573,7 +573,7 @@ describe('a worker killed with SIGKILL mid-job', () => {
       const blocked = async () =>
         (
           await own.ctx.database.pool.query(
-            `select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "cafe_groups"%'`,
+            `select count(*)::int n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'insert into "cafe_groups"%'`,
           )
         ).rows[0].n;
       expect(await pollUntil(blocked, (n) => n === 1, 60_000, 20)).toBe(1);
@@ -588,8 +588,11 @@ describe('a worker killed with SIGKILL mid-job', () => {
     }
     // The dead worker's transaction goes when Postgres notices its client is gone: the old menu stays.
     const dying = async () =>
-      (await own.ctx.database.pool.query(`select count(*)::int n from pg_stat_activity where query like 'insert into "cafe_groups"%'`))
-        .rows[0].n;
+      (
+        await own.ctx.database.pool.query(
+          `select count(*)::int n from pg_stat_activity where datname = current_database() and query like 'insert into "cafe_groups"%'`,
+        )
+      ).rows[0].n;
     expect(await pollUntil(dying, (n) => n === 0, 30_000)).toBe(0);
     expect(await names()).toEqual(oldNames);
 

@@ -301,7 +301,7 @@ describe('ScanRecorder keeps each batch on disk until Postgres has its scans', (
       const waitingChecks = async () =>
         (
           await watcher.query<{ n: number }>(
-            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'delete from scan_batch_acks%'`,
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'delete from scan_batch_acks%'`,
           )
         ).rows[0]!.n;
       await until(async () => (await waitingChecks()) === 1, 5000);

@@ -88,7 +88,7 @@ describe('a bulk-generate worker killed with SIGKILL', () => {
           async () =>
             (
               await api.ctx.database.pool.query(
-                `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%' and pid <> pg_backend_pid()`,
+                `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%' and pid <> pg_backend_pid()`,
               )
             ).rows[0].n as number,
           (n) => n > 0,
