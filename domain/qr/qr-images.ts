@@ -132,7 +132,8 @@ export function planQr(input: QrImageInput): QrPlan {
 /**
  * The print size and options of a render, checked, with defaults: a PDF always has one (its
  * size defaults to DEFAULT_PRINT_SIZE_MM); a PNG at a print size is drawn that many pixels wide
- * (`options` are changed to it). Print options asked of a PNG or SVG are refused, not ignored.
+ * (`options` are changed to it) and says its density. Print options asked of a PNG or SVG are
+ * refused, not ignored.
  */
 function printOf(input: QrImageInput, options: ResolvedQrOptions): PdfPrint | undefined {
   const asked = input.print;
@@ -151,7 +152,6 @@ function printOf(input: QrImageInput, options: ResolvedQrOptions): PdfPrint | un
     const width = Math.max(QR_MIN_SIZE, Math.round((sizeMm / 25.4) * PRINT_PNG_DPI));
     options.height = Math.max(QR_MIN_SIZE, Math.min(QR_MAX_SIZE, Math.round((width * options.height) / options.width)));
     options.width = width;
-    return undefined;
   }
   return {
     sizeMm,

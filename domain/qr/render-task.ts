@@ -10,7 +10,7 @@ import { applyPatch } from './print/design-patch.js';
 import { printReport, type PrintReport, type PrintRequest } from './print/print-report.js';
 import { renderFramed } from './print/frames.js';
 import { DISTANCE_PER_SIZE, gateDesign } from './print/scannability.js';
-import { renderPng, renderSvg, type QrImage } from './render/index.js';
+import { renderPng, renderSvg, withPixelsPerMetre, type QrImage } from './render/index.js';
 import { renderQrPdf, type PdfPrint } from './print/pdf.js';
 import { renderSheet, type SheetRequest } from './print/sheets.js';
 
@@ -29,7 +29,7 @@ export type RenderTask =
       options: ResolvedQrOptions;
       image: QrImage | null;
       autoFix?: AutoFixRequest;
-      /** The printed size and print options: a PDF's (required for one), an SVG's width and height in mm. */
+      /** The printed size and print options: a PDF's (required for one), an SVG's width and height in mm, a PNG's density. */
       print?: PdfPrint;
     }
   | { kind: 'report'; options: ResolvedQrOptions; image: QrImage | null; print: PrintRequest }
@@ -98,7 +98,11 @@ async function renderImage(
     });
   }
   // A framed design is drawn through SVG; an unframed PNG keeps the direct path (the qr bench's).
-  if (format === 'png') return options.frameOptions ? renderFramed('png', options, image) : renderPng(options, image);
+  if (format === 'png') {
+    const png = options.frameOptions ? renderFramed('png', options, image) : renderPng(options, image);
+    // Drawn for a print size: it says so, in pixels per metre.
+    return print ? withPixelsPerMetre(png, options.width / (print.sizeMm / 1000)) : png;
+  }
   const svg = options.frameOptions ? renderFramed('svg', options, image).toString() : renderSvg(options, image);
   if (!print) return Buffer.from(svg);
   return Buffer.from(withPhysicalSize(svg, print.sizeMm, print.sizeMm * svgAspect(svg)));

@@ -71,7 +71,7 @@ export const autoFixQuery = {
   sizeMm: sizeMmQuery.optional().meta({
     description:
       'An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default ' +
-      `${DEFAULT_PRINT_SIZE_MM}); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. ` +
+      `${DEFAULT_PRINT_SIZE_MM}); with png a PNG of it at 300 dpi that says its size (pHYs; at most 346 mm); with svg width and height in mm. ` +
       'autoFix judges the design at it.',
   }),
   distanceMm: distanceMmQuery

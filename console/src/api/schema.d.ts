@@ -14160,7 +14160,7 @@ export interface paths {
                     frameText?: string;
                     /** @description An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not */
                     autoFix?: "true" | "false";
-                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
+                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi that says its size (pHYs; at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
                     sizeMm?: number;
                     /** @description An addition: the reading distance in mm that autoFix judges (default: ten times sizeMm) */
                     distanceMm?: number;
@@ -19021,7 +19021,7 @@ export interface paths {
                     placement?: string;
                     /** @description An addition: judge the design printed `sizeMm` wide first, and draw the smallest change that scans well when it does not */
                     autoFix?: "true" | "false";
-                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi (at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
+                    /** @description An addition: the printed width in mm. With format=pdf a vector PDF exactly this wide (its trim box; default 30); with png a PNG of it at 300 dpi that says its size (pHYs; at most 346 mm); with svg width and height in mm. autoFix judges the design at it. */
                     sizeMm?: number;
                     /** @description An addition: the reading distance in mm that autoFix judges (default: ten times sizeMm) */
                     distanceMm?: number;

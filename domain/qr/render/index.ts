@@ -44,4 +44,4 @@
 export { QrRenderError } from './errors.js';
 export type { QrImage } from './scene.js';
 export { renderSvg } from './svg-write.js';
-export { renderPng } from './png.js';
+export { renderPng, withPixelsPerMetre } from './png.js';

@@ -3,6 +3,7 @@
  * shop would: ghostscript rasterises them at 300 dpi, zbarimg and jsQR read the code at its
  * printed size, the page boxes give the physical size, the content stream the colour space.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { makeLogoPng, pngSize } from '../../support/qr-reference.js';
@@ -180,11 +181,19 @@ describe('GET /links/:id/qr?format=pdf', () => {
     }
   });
 
-  it('sizeMm makes a PNG of that size at 300 dpi and an SVG sized in mm', async () => {
+  it('sizeMm makes a PNG of that size at 300 dpi, saying so, and an SVG sized in mm', async () => {
     const id = await newLink(me);
     const png = await qr(me, id, '?sizeMm=40');
     expect(png.statusCode, png.body).toBe(200);
     expect(pngSize(png.rawPayload)).toEqual({ width: 472, height: 472 });
+    // It says its size too, so a layout program places it 40 mm wide (472 px / 40 mm = 11,800 px/m).
+    expect(pixelsPerMetre(png.rawPayload)).toBe(11_800);
+    expect((await sharp(png.rawPayload).metadata()).density).toBe(300);
+    expect((await sharp(png.rawPayload).stats()).isOpaque).toBe(true);
+    const plain = await qr(me, id, '?size=472');
+    expect(pixelsPerMetre(plain.rawPayload)).toBeNull();
+    const framed = await qr(me, id, '?sizeMm=40&frame=bottom-banner');
+    expect(pixelsPerMetre(framed.rawPayload)).toBe(11_800);
     const svg = await qr(me, id, '?format=svg&sizeMm=40');
     expect(svg.body).toMatch(/^<svg[^>]* width="40mm" height="40mm" viewBox="0 0 300 300"/);
   });
@@ -236,3 +245,12 @@ describe('GET /links/:id/qr?format=pdf', () => {
     expect(zbar).toHaveLength(1);
   });
 });
+
+/** A PNG's pHYs density in pixels per metre (the same on both axes here), or null without one. */
+function pixelsPerMetre(png: Buffer): number | null {
+  const at = png.indexOf('pHYs', 8, 'latin1');
+  if (at < 0) return null;
+  expect(png.readUInt32BE(at + 4)).toBe(png.readUInt32BE(at + 8));
+  expect(png[at + 12]).toBe(1);
+  return png.readUInt32BE(at + 4);
+}
