@@ -55,7 +55,14 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
           const to = Math.min(total, from + READ_BATCH);
           // By the job's key, in record order; a link deleted since is simply not there.
           const rows = await ctx.db
-            .select({ id: links.id, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions, index: links.sourceIndex })
+            .select({
+              id: links.id,
+              slug: links.slug,
+              host: domains.hostname,
+              qrOptions: links.qrOptions,
+              pageStyle: links.pageStyle,
+              index: links.sourceIndex,
+            })
             .from(links)
             .leftJoin(domains, eq(domains.id, links.domainId))
             .where(
@@ -69,6 +76,8 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
             qrOptions: r.qrOptions,
             entryName: zipEntryName(payload.records[r.index!]!.name, r.slug),
             placementCode: payload.placement ? BULK_PLACEMENT_CODE : null,
+            // Bulk makes no menu links, so a page's own language is the only one.
+            language: r.pageStyle?.language ?? null,
           }));
           yield { size: to - from, links: batch };
         }

@@ -8,7 +8,7 @@
  */
 import { markedShortUrl } from '#domain/links/attribution.js';
 import { and, eq, inArray } from 'drizzle-orm';
-import { domains, links } from '#domain/schema.js';
+import { cafes, domains, links } from '#domain/schema.js';
 import type { AppContext } from '#infra/context.js';
 import type { QrRenderPayload, QrRenderResult } from '#domain/jobs/job-kinds.js';
 import type { QueueProcessor } from '#infra/jobs/queues.js';
@@ -41,6 +41,8 @@ export interface QrZipLink {
   entryName: string;
   /** The code of the placement its image is of (`?q=<code>`); absent: the link's own code. */
   placementCode?: string | null;
+  /** The language of the link's page (a menu link's: its cafe's), which a frame's default text speaks. */
+  language: string | null;
 }
 
 export interface QrZipInput {
@@ -88,7 +90,7 @@ export async function writeQrZip(ctx: AppContext, pacer: BulkPacer, input: QrZip
     const renders = batch.links.flatMap((link) =>
       QR_FORMATS.map((format) => () => {
         const data = markedShortUrl(linkShortUrl(ctx.config, link.host, link.slug), link.placementCode);
-        const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format });
+        const plan = planQr({ accountId, owner: `link-${link.id}`, options: link.qrOptions, data, format, language: link.language });
         const render = input.fillCache ? renderQrCached(ctx, plan) : renderQr(ctx, plan);
         return render.then((r) => ({ name: `${link.entryName}.${format}`, body: r.body }));
       }),
@@ -136,14 +138,24 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): Qu
       for (let i = 0; i < total; i += READ_BATCH) {
         const ids = payload.linkIds.slice(i, i + READ_BATCH);
         const rows = await ctx.db
-          .select({ id: links.id, slug: links.slug, host: domains.hostname, qrOptions: links.qrOptions })
+          .select({
+            id: links.id,
+            slug: links.slug,
+            host: domains.hostname,
+            qrOptions: links.qrOptions,
+            pageStyle: links.pageStyle,
+            cafeLanguage: cafes.language,
+          })
           .from(links)
           .leftJoin(domains, eq(domains.id, links.domainId))
+          .leftJoin(cafes, eq(cafes.linkId, links.id))
           .where(and(eq(links.accountId, accountId), inArray(links.id, ids)));
         const byId = new Map(rows.map((r) => [r.id, r]));
         const ordered = ids.flatMap((id) => {
           const row = byId.get(id);
-          return row ? [{ ...row, entryName: row.slug }] : [];
+          if (!row) return [];
+          const { pageStyle, cafeLanguage, ...link } = row;
+          return [{ ...link, entryName: row.slug, language: pageStyle?.language ?? cafeLanguage }];
         });
         yield { size: ids.length, links: ordered };
       }

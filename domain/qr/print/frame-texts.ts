@@ -12,12 +12,12 @@ export type FrameLanguage = (typeof FRAME_LANGUAGES)[number];
  * The default calls to action: a table tent stands on a cafe's table, so it asks for the menu;
  * every other style says only what to do. Portuguese is worded to read well in Portugal and Brazil.
  */
-const DEFAULT_TEXTS: Record<FrameLanguage, { scan: string; menu: string }> = {
-  en: { scan: 'Scan me', menu: 'Scan for the menu' },
-  pt: { scan: 'Leia o código', menu: 'Leia para ver o menu' },
-  es: { scan: 'Escanéame', menu: 'Escanea para ver la carta' },
-  fr: { scan: 'Scannez-moi', menu: 'Scannez pour voir le menu' },
-  de: { scan: 'Scan mich', menu: 'Scannen für die Speisekarte' },
+const DEFAULT_TEXTS: Record<FrameLanguage, { scan: string; menu: string; wifi: string }> = {
+  en: { scan: 'Scan me', menu: 'Scan for the menu', wifi: 'Wi-Fi' },
+  pt: { scan: 'Leia o código', menu: 'Leia para ver o menu', wifi: 'Wi-Fi' },
+  es: { scan: 'Escanéame', menu: 'Escanea para ver la carta', wifi: 'Wi-Fi' },
+  fr: { scan: 'Scannez-moi', menu: 'Scannez pour voir le menu', wifi: 'Wi-Fi' },
+  de: { scan: 'Scan mich', menu: 'Scannen für die Speisekarte', wifi: 'WLAN' },
 };
 
 /** The page language of a BCP 47 tag (`pt-BR` → `pt`); English for any other. */
@@ -28,4 +28,9 @@ export function frameLanguageOf(tag: string | null | undefined): FrameLanguage {
 
 export function defaultFrameText(style: FrameStyle, language: FrameLanguage): string {
   return style === 'table-tent' ? DEFAULT_TEXTS[language].menu : DEFAULT_TEXTS[language].scan;
+}
+
+/** A table tent's caption under its Wi-Fi code: the network's name after the word for Wi-Fi. */
+export function wifiCaption(network: string, language: FrameLanguage): string {
+  return `${DEFAULT_TEXTS[language].wifi}: ${network}`;
 }

@@ -19,6 +19,7 @@ import { domains, links } from '../../schema.js';
 import { loadQrImage } from '../image-source.js';
 import { withQrDefaults } from '../options.js';
 import type { QrImage } from '../render/index.js';
+import { frameLanguageOf } from './frame-texts.js';
 import type { PdfColorSpace } from '#platform/pdf/pdf-document.js';
 import {
   gridLayout,
@@ -181,6 +182,7 @@ export async function prepareSheet(
     for (const tent of await cafeTents(ctx.db, accountId, rows)) {
       tents.push({
         cafeName: tent.cafeName,
+        language: tent.language,
         menu: await codeOf(tent.menu),
         wifi: tent.wifi ? await codeOf(tent.wifi.row, tent.wifi.ssid) : null,
       });
@@ -227,7 +229,7 @@ async function linkRows(db: Database, accountId: string, ids: string[]): Promise
 async function cafeTents(db: Database, accountId: string, rows: SheetLinkRow[]) {
   if (rows.length === 0) return [];
   const cafeRows = await db
-    .select({ linkId: cafes.linkId, name: cafes.name, folderId: links.folderId })
+    .select({ linkId: cafes.linkId, name: cafes.name, language: cafes.language, folderId: links.folderId })
     .from(cafes)
     .innerJoin(links, eq(links.id, cafes.linkId))
     .where(
@@ -267,6 +269,13 @@ async function cafeTents(db: Database, accountId: string, rows: SheetLinkRow[]) 
   return rows.flatMap((row) => {
     const cafe = cafeByLink.get(row.id);
     if (!cafe) return [];
-    return [{ cafeName: cafe.name, menu: row, wifi: cafe.folderId ? (wifiByFolder.get(cafe.folderId) ?? null) : null }];
+    return [
+      {
+        cafeName: cafe.name,
+        language: frameLanguageOf(cafe.language),
+        menu: row,
+        wifi: cafe.folderId ? (wifiByFolder.get(cafe.folderId) ?? null) : null,
+      },
+    ];
   });
 }

@@ -14,6 +14,7 @@ import type { ResolvedQrOptions } from '../options.js';
 import type { QrImage } from '../render/index.js';
 import { PdfDocument, type PdfColorSpace } from '#platform/pdf/pdf-document.js';
 import { codeSvgForPdf, pdfReadyLogo, printedHeightMm } from './pdf.js';
+import { defaultFrameText, wifiCaption, type FrameLanguage } from './frame-texts.js';
 
 export const SHEET_PAPERS = ['a4', 'letter'] as const;
 export type SheetPaper = (typeof SHEET_PAPERS)[number];
@@ -48,6 +49,8 @@ export interface SheetCode {
 
 export interface SheetTent {
   cafeName: string;
+  /** The language of the cafe's menu page, which the tent's captions speak. */
+  language: FrameLanguage;
   menu: SheetCode;
   wifi: SheetCode | null;
 }
@@ -248,7 +251,8 @@ function drawTentFace(
     lines: 1,
   });
   const codes = tent.wifi ? [tent.menu, tent.wifi] : [tent.menu];
-  const labels = tent.wifi ? ['Scan for the menu', `Wi-Fi: ${tent.wifi.name}`] : ['Scan for the menu'];
+  const menuCaption = defaultFrameText('table-tent', tent.language);
+  const labels = tent.wifi ? [menuCaption, wifiCaption(tent.wifi.name, tent.language)] : [menuCaption];
   const available = heightMm - 2 * margin - 12 - 10;
   const size = Math.min(request.sizeMm, available, (widthMm - 2 * margin - (codes.length - 1) * 12) / codes.length);
   const total = codes.length * size + (codes.length - 1) * 12;

@@ -291,6 +291,29 @@ describe('POST /print-sheets (table-tent)', () => {
     );
     const text = await pdfText(res.rawPayload);
     expect(text).toContain('Aroma Lisboa');
-    expect(text).toContain('AromaGuests');
+    expect(text).toContain('Wi-Fi: AromaGuests');
+    // A cafe of no language of its own: its guests' languages vary, the tent speaks English.
+    expect(text).toContain('Scan for the menu');
+  });
+
+  it("speaks the cafe's language", async () => {
+    const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'Kaffeehaus' })).json().id as string;
+    const cafe = await call(api.app, me.key, 'POST', '/api/v1/cafes', { name: 'Kaffeehaus Mitte', language: 'de' });
+    expect(cafe.statusCode, cafe.body).toBe(200);
+    const menuId = cafe.json().data.link.dynamic_link_id as string;
+    expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${menuId}/folder`, { folder_id: folder })).statusCode).toBe(200);
+    const wifi = await call(api.app, me.key, 'POST', '/api/v1/links', {
+      name: 'Gäste',
+      type: 'wifi',
+      data: { ssid: 'KaffeeGast', encryption: 'WPA', password: 'melange123' },
+      linkConfigurations: { folder_id: folder },
+    });
+    expect(wifi.statusCode, wifi.body).toBe(200);
+    const res = await sheets(me, { linkIds: [menuId], template: 'table-tent', sizeMm: 40 });
+    expect(res.statusCode, res.body).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('Scannen für die Speisekarte');
+    expect(text).toContain('WLAN: KaffeeGast');
+    expect(text).not.toContain('Scan for the menu');
   });
 });

@@ -384,6 +384,28 @@ describe('qr-render job: a batch of links into PNG and SVG files and one ZIP', (
     expect(logs[0]).toMatch(/^paused \d+ ms in all while scans were arriving/);
   });
 
+  it("draws a frame's default text in the language of the link's page, as GET …/qr does", async () => {
+    const acct = await createTestAccount(api.ctx);
+    const cafe = await call(api.app, acct.key, 'POST', '/api/v1/cafes', { name: 'Pastelaria', language: 'pt-PT' });
+    expect(cafe.statusCode, cafe.body).toBe(200);
+    const menu = cafe.json().data.link.dynamic_link_id as string;
+    const framed = await call(api.app, acct.key, 'PATCH', `/api/v1/links/${menu}`, { qrCode: { frameOptions: { style: 'table-tent' } } });
+    expect(framed.statusCode, framed.body).toBe(200);
+    const jobId = await enqueueAccountJob(
+      api.ctx.db,
+      queues['qr-render'],
+      { accountId: acct.accountId, type: 'qr-render', payload: { linkIds: await linkIdsOf([menu]) } },
+      api.ctx.config.JOB_ACCOUNT_QUEUE,
+    );
+    const job = await finished(acct, jobId);
+    expect(job.state).toBe('completed');
+    const svg = (await unzip(await storedZip(job.result!.zipKey))).get(`${menu}.svg`)!.toString();
+    // The text is drawn as outlines: the same picture as one asked with the Portuguese words.
+    expect(svg).toBe((await qr(acct, menu, '?format=svg')).body);
+    expect(svg).toBe((await qr(acct, menu, `?format=svg&frameText=${encodeURIComponent('Leia para ver o menu')}`)).body);
+    expect(svg).not.toBe((await qr(acct, menu, `?format=svg&frameText=${encodeURIComponent('Scan for the menu')}`)).body);
+  });
+
   it("renders only the job account's links", async () => {
     const acct = await createTestAccount(api.ctx);
     const mine = await newLink(acct);
