@@ -8,7 +8,8 @@
  */
 import { Resvg } from '@resvg/resvg-js';
 import { FRAME_STYLES, withQrDefaults } from '#domain/qr/options.js';
-import { frameCodeBox, framedSvg, renderFramed, resolveFrame } from '#domain/qr/print/frames.js';
+import { frameCodeBox } from '#domain/qr/print/frame-geometry.js';
+import { framedSvg, renderFramed, resolveFrame } from '#domain/qr/print/frames.js';
 import { renderPng, renderSvg } from '#domain/qr/render/index.js';
 import { RESVG_OPTIONS } from '#domain/qr/render/raster.js';
 import { median, printTable } from './support.js';

@@ -11,7 +11,8 @@ import { computeLayout } from '../render/layout.js';
 import { makeMatrix } from '../render/matrix.js';
 import { svgToPdf, type PdfColorSpace, type PdfSvgImage } from '#platform/pdf/pdf-document.js';
 import { pngOf } from '#platform/pdf/png-of.js';
-import { defaultFrameText, frameCodeBox, framedCodeSide, framedSvg, resolveFrame } from './frames.js';
+import { frameCodeBox, framedCodeSide } from './frame-geometry.js';
+import { defaultFrameText, framedSvg, resolveFrame } from './frames.js';
 
 export const PDF_COLOR_SPACES = ['rgb', 'cmyk'] as const satisfies readonly PdfColorSpace[];
 export const BLEED_MAX_MM = 10;

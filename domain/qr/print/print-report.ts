@@ -8,7 +8,7 @@
 import type { ResolvedQrOptions } from '../options.js';
 import type { QrImage } from '../render/scene.js';
 import { autoFix, type DesignFix } from './auto-fix.js';
-import { framedHeight } from './frames.js';
+import { framedHeight } from './frame-geometry.js';
 import { CAPTURES } from './phone-capture.js';
 import { designFigures, scanRisks, type ScanRisk } from './risks.js';
 import { DISTANCE_PER_SIZE, MIN_CAPTURE_PX_PER_MODULE, printedPicture, scoreCaptures, type GateResult } from './scannability.js';

@@ -13,12 +13,14 @@
  *   capacity reads and one at 60 % does not, so we warn above half.
  * - Light on dark: the decoder fails on an inverted code, as many phone scanners do.
  * - Quiet zone: the standard asks for 4 modules of background around the code. Scanners read with
- *   less when the surface around the code is as light as its background, so this is a note.
+ *   less when the surface around the code is as light as its background, so this is a note. A
+ *   frame's band of background counts (frame-geometry.ts), and the frame itself is what is near.
  */
 import { parseCssColor } from '../css-color.js';
 import { contrastRatio, over, relativeLuminance, type Rgba } from '../../colour-contrast.js';
 import type { QrGradient, ResolvedQrOptions } from '../options.js';
 import { COVER, type Layout } from '../render/layout.js';
+import { frameClearance, frameCodeBox } from './frame-geometry.js';
 
 export interface ScanRisk {
   /** What is wrong, as a stable word a client may act on. */
@@ -101,8 +103,18 @@ export function designFigures(opts: ResolvedQrOptions, layout: Pick<Layout, 'cou
     inverted,
     transparentParts,
     logo,
-    quietZoneModules: Math.min(layout.x0, layout.y0) / layout.dotSize,
+    quietZoneModules: (Math.min(layout.x0, layout.y0) + frameBandPx(opts)) / layout.dotSize,
   };
+}
+
+/**
+ * The band of background a frame keeps between the code's square and itself, in the code's own
+ * pixels (the layout's: the code drawn `opts.width` wide, before the frame shrinks it into place).
+ */
+function frameBandPx(opts: ResolvedQrOptions): number {
+  if (!opts.frameOptions) return 0;
+  const { style } = opts.frameOptions;
+  return (frameClearance(style, opts.width) * opts.width) / frameCodeBox(style, opts.width).width;
 }
 
 export function scanRisks(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' | 'dotSize' | 'x0' | 'y0' | 'logo'>): ScanRisk[] {
@@ -143,10 +155,16 @@ export function scanRisks(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' 
   }
   const quietZone = figures.quietZoneModules;
   if (quietZone < QUIET_ZONE_MODULES) {
+    const modules = Math.floor(quietZone * 10) / 10;
     risks.push({
       code: 'QUIET_ZONE',
       level: 'note',
-      text: `The space around the code is ${Math.floor(quietZone * 10) / 10} modules wide; the QR standard asks for ${QUIET_ZONE_MODULES}. Print it with room of the background colour around it, or raise the margin.`,
+      // A frame is printed with the code: only a wider margin moves it away (a caption has no
+      // shape around the code, only words under it).
+      text:
+        frameBandPx(opts) > 0
+          ? `The frame comes within ${modules} modules of the code; the QR standard asks for ${QUIET_ZONE_MODULES}. Raise the margin to keep it farther away.`
+          : `The space around the code is ${modules} modules wide; the QR standard asks for ${QUIET_ZONE_MODULES}. Print it with room of the background colour around it, or raise the margin.`,
     });
   }
   return risks;

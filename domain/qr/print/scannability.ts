@@ -12,7 +12,7 @@ import { computeLayout, type Layout } from '../render/layout.js';
 import { makeMatrix } from '../render/matrix.js';
 import { makeSurface, rasterize, usableLogo } from '../render/raster.js';
 import type { QrImage } from '../render/scene.js';
-import { frameCodeBox } from './frames.js';
+import { frameCodeBox } from './frame-geometry.js';
 import { CAPTURES, capturePicture, capturePxPerMm, type PrintedPicture } from './phone-capture.js';
 
 export type Verdict = 'scans-well' | 'risky' | 'will-fail';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_STYLES, withQrDefaults, type FrameStyle } from '#domain/qr/options.js';
-import { FRAME_LANGUAGES, defaultFrameText, frameCodeBox, framedSvg, renderFramed, resolveFrame } from '#domain/qr/print/frames.js';
+import { frameClearance, frameCodeBox } from '#domain/qr/print/frame-geometry.js';
+import { FRAME_LANGUAGES, defaultFrameText, framedSvg, renderFramed, resolveFrame } from '#domain/qr/print/frames.js';
 import { renderSvg } from '#domain/qr/render/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
 import { pngSize } from '../../support/images.js';
@@ -136,6 +137,31 @@ describe('framed codes decode with jsQR and zbar', () => {
         expect(box.x + box.width).toBeLessThanOrEqual(width);
         expect(box.y + box.height).toBeLessThanOrEqual(size.height);
       }
+    }
+  });
+
+  it('keeps the band of background frameClearance says between the code and the frame', () => {
+    const width = 1000;
+    for (const style of FRAME_STYLES) {
+      const design = withQrDefaults({ width, height: width, frameOptions: { style, text: 'Scan for the menu' } }, DATA);
+      const drawn = new Resvg(renderFramed('svg', design, null).toString(), RESVG_OPTIONS).render();
+      const pixels = drawn.pixels; // a getter that copies: read once
+      const box = frameCodeBox(style, width);
+      const [right, bottom] = [box.x + box.width, box.y + box.height];
+      // The picture's edge bounds the band too; then every dark pixel outside the code's square.
+      let nearest = Math.min(box.x, box.y, drawn.width - right, drawn.height - bottom);
+      for (let y = 0; y < drawn.height; y++) {
+        for (let x = 0; x < drawn.width; x++) {
+          if (pixels[(y * drawn.width + x) * 4]! >= 128) continue;
+          const dx = Math.max(box.x - (x + 1), x - right, 0);
+          const dy = Math.max(box.y - (y + 1), y - bottom, 0);
+          if (dx > 0 || dy > 0) nearest = Math.min(nearest, Math.hypot(dx, dy));
+        }
+      }
+      const clear = frameClearance(style, width);
+      expect(nearest, style).toBeGreaterThanOrEqual(clear - 1.5);
+      // Not a cautious guess either: within a hundredth of the width.
+      expect(nearest, style).toBeLessThanOrEqual(clear + width / 100);
     }
   });
 

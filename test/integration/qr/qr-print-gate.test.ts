@@ -248,6 +248,12 @@ describe('the api', () => {
     expect(framed.codeSizeMm).toBeLessThan(plain.codeSizeMm);
     expect(framed.heightMm).toBeGreaterThan(framed.sizeMm);
     expect(framed.distances.ruleOfTenMm).toBeLessThan(plain.distances.ruleOfTenMm);
+    // The frame's band of background adds to the code's own margin, and the note says what is near.
+    const bare = await report({ margin: 0, frameOptions: { style: 'bottom-banner', text: 'Scan me' } });
+    expect(bare.quietZoneModules).toBeGreaterThan(0.5);
+    expect(bare.quietZoneModules).toBeLessThan(framed.quietZoneModules);
+    const note = bare.warnings.find((w: { code: string }) => w.code === 'QUIET_ZONE');
+    expect(note.text).toMatch(/^The frame comes within [\d.]+ modules of the code.*Raise the margin/);
   });
 
   it('draws a design not saved yet, framed, as SVG or PNG', async () => {
