@@ -31,20 +31,17 @@ export function PrintSheets({ source, what }: { source: SheetSource; what: strin
     setBusy(true);
     const body = {
       ...source,
-      paper: form.get('paper'),
+      paper: form.get('paper') === 'letter' ? ('letter' as const) : ('a4' as const),
       sizeMm: Number(form.get('sizeMm')),
-      template: form.get('template'),
+      template: form.get('template') === 'table-tent' ? ('table-tent' as const) : ('grid' as const),
     };
     try {
-      // POST /print-sheets is the pdf work's (issue 47), not in this branch's schema yet: typed once it is generated.
-      const { data, error, response } = await signedInClient().POST(
-        '/api/v1/print-sheets' as never,
-        {
-          params: { header: { prefer: 'respond-async' } },
-          body,
-        } as never,
-      );
-      const answer = data as { jobId?: unknown } | undefined;
+      // Answered at once with the job (202), never with the PDF itself (the 200 of a batch done within JOB_WAIT_MS).
+      const { data, error, response } = await signedInClient().POST('/api/v1/print-sheets', {
+        params: { header: { prefer: 'respond-async' } },
+        body,
+      });
+      const answer = typeof data === 'object' ? data : undefined;
       if (answer && typeof answer.jobId === 'string') {
         setJobId(answer.jobId);
         setAsking(false);

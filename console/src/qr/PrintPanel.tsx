@@ -286,12 +286,16 @@ function Facts({ report }: { report: PrintReport }) {
   );
 }
 
+/** Whose print PDF the designer offers: a stored link's code, or a stored template's proof on sample data. */
+export type PrintPdfSource = { link: string } | { template: string };
+
 /**
- * "Download print PDF": the stored link's code as a vector PDF at the Print section's width
- * (GET /links/:id/qr?format=pdf&sizeMm=), in RGB or CMYK (pure K black for a black code), with
- * crop marks when asked. Drawn by the server from the saved design, so it waits for a save.
+ * "Download print PDF": the stored code as a vector PDF at the Print section's width
+ * (GET /links/:id/qr or GET /templates/:id/preview, with format=pdf&sizeMm=), in RGB or CMYK (pure
+ * K black for a black code), with crop marks when asked. Drawn by the server from the saved
+ * design, so it waits for a save.
  */
-export function PrintPdf({ linkId, block, sizeMm, name }: { linkId: string; block: string | undefined; sizeMm: number; name: string }) {
+export function PrintPdf({ of, block, sizeMm, name }: { of: PrintPdfSource; block: string | undefined; sizeMm: number; name: string }) {
   const [cmyk, setCmyk] = useState(false);
   const [cropMarks, setCropMarks] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -299,14 +303,12 @@ export function PrintPdf({ linkId, block, sizeMm, name }: { linkId: string; bloc
     if (block || busy) return;
     setBusy(true);
     try {
-      const { data, error, response } = await signedInClient().GET('/api/v1/links/{id}/qr', {
-        params: {
-          path: { id: linkId },
-          // format=pdf, colorSpace and cropMarks are the pdf work's names (issue 47); typed once its schema is generated.
-          query: { format: 'pdf', sizeMm, colorSpace: cmyk ? 'cmyk' : 'rgb', cropMarks } as never,
-        },
-        parseAs: 'blob',
-      });
+      const query = { format: 'pdf', sizeMm, colorSpace: cmyk ? 'cmyk' : 'rgb', cropMarks: cropMarks ? 'true' : 'false' } as const;
+      const client = signedInClient();
+      const { data, error, response } =
+        'link' in of
+          ? await client.GET('/api/v1/links/{id}/qr', { params: { path: { id: of.link }, query }, parseAs: 'blob' })
+          : await client.GET('/api/v1/templates/{id}/preview', { params: { path: { id: of.template }, query }, parseAs: 'blob' });
       if (!data) return showToast(`The PDF could not be made: ${problemText(response.status, error)}`, { anchor: button, tone: 'error' });
       saveBlob(data, downloadName(name, `${sizeMm}mm`, 'pdf'));
     } catch {

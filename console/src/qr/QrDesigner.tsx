@@ -19,7 +19,7 @@ import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
 import { downloadName } from './download-name.js';
 import './qr.css';
 import { saveBlob } from '../save-file.js';
-import { PrintPdf, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice } from './PrintPanel.js';
+import { PrintPdf, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice, type PrintPdfSource } from './PrintPanel.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
 import { framedFile, useFramePreview, type FramePreview } from './frame-preview.js';
 
@@ -38,10 +38,10 @@ interface Props {
   me: Me;
   errors?: FieldErrors;
   /**
-   * A stored link's code: offers "Download print PDF", drawn by the server from the link's saved
-   * design at the Print section's size; `block` says why not now (not saved yet, design changed).
+   * A stored link's code or template: offers "Download print PDF", drawn by the server from the
+   * saved design at the Print section's size; `block` says why not now (not saved yet, design changed).
    */
-  printPdf?: { linkId: string; block?: string | undefined };
+  printPdf?: { of: PrintPdfSource; block?: string | undefined };
 }
 
 const FRAMED_DOWNLOAD_MAX = 1024;
@@ -104,7 +104,7 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
           </div>
           <div class="qr-actions">
             {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} framed={framed} />}
-            {printPdf && <PrintPdf linkId={printPdf.linkId} block={printPdf.block} sizeMm={print.sizeMm} name={name} />}
+            {printPdf && <PrintPdf of={printPdf.of} block={printPdf.block} sizeMm={print.sizeMm} name={name} />}
             <ApplyTemplate me={me} onApply={onChange} />
             <SaveAsTemplate me={me} value={value} />
           </div>

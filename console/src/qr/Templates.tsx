@@ -143,6 +143,8 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
   const [loaded, setLoaded] = useState<Loaded>(id ? { phase: 'loading' } : { phase: 'ready', name: '', unreadable: false });
   const [name, setName] = useState('');
   const [options, setOptions] = useState<QrOptions>(DEFAULT_DESIGN);
+  // The design as stored: the print PDF is the server's drawing of it, so it waits for a save.
+  const [storedDesign, setStoredDesign] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
@@ -159,6 +161,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         const stored = storedOptions(data.data.qr_options);
         setName(data.data.name);
         setOptions(stored ?? DEFAULT_DESIGN);
+        setStoredDesign(stored ? JSON.stringify(stored) : null);
         setLoaded({ phase: 'ready', name: data.data.name, unreadable: stored === null });
       })
       .catch(() => setLoaded({ phase: 'error', message: UNREACHABLE }));
@@ -225,6 +228,14 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         name={name || 'template'}
         me={me}
         errors={errorsUnder(errors, 'qrOptions')}
+        printPdf={{
+          of: { template: id ?? '' },
+          block: !id
+            ? 'Create the template to make its print PDF.'
+            : JSON.stringify(options) === storedDesign
+              ? undefined
+              : 'Save the template first: the print PDF is drawn from the saved design.',
+        }}
       />
       {leftOver.length > 0 && (
         <p class="field-error" role="alert">

@@ -402,12 +402,12 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
             printPdf={
               link
                 ? {
-                    linkId: link.dynamic_link_id,
+                    of: { link: link.dynamic_link_id },
                     // The server draws the PDF from the saved design.
                     block:
                       JSON.stringify(qr) === storedQr ? undefined : 'Save the link first: the print PDF is drawn from the saved design.',
                   }
-                : { linkId: '', block: 'Save the link to make its print PDF.' }
+                : { of: { link: '' }, block: 'Save the link to make its print PDF.' }
             }
           />
         ) : (

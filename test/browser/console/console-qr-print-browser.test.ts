@@ -19,19 +19,24 @@ import {
 import { startConsoleApi } from '../../support/console.js';
 import { call, createLinkVia, createTestAccount, type TestAccount, type TestApi } from '../../support/harness.js';
 import { choice, openSection, previewSvg } from '../../support/qr-designer.js';
+import { startWorkers, type RunningWorkers } from '#workers/index.js';
 
 let api: TestApi;
 let base: string;
 let browser: Browser;
 let owner: TestAccount;
+let workers: RunningWorkers;
 
 beforeAll(async () => {
   ({ api, base } = await startConsoleApi());
+  // Print sheets are a job: the workers lay them out.
+  workers = await startWorkers(api.ctx);
   owner = await createTestAccount(api.ctx, { plan: 'pro', name: 'Cafe Aroma' });
   if (hasChromium) browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
+  await workers?.close();
   await api?.close();
 });
 
@@ -143,13 +148,9 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       await pdfButton.click();
       const query = new URL((await asked).url()).searchParams;
       expect(Object.fromEntries(query)).toEqual({ format: 'pdf', sizeMm: '50', colorSpace: 'cmyk', cropMarks: 'true' });
-      // The PDF itself is the pdf work's (format=pdf, not on this branch): the file, or its refusal said in a toast.
-      await expect
-        .poll(
-          async () => downloads.length + (await linkPage.locator('.toast-error').filter({ hasText: 'The PDF could not be made' }).count()),
-        )
-        .toBe(1);
-      if (downloads.length) expect(downloads[0]).toBe('table-tent-50mm.pdf');
+      await expect.poll(() => downloads.length).toBe(1);
+      expect(downloads[0]).toBe('table-tent-50mm.pdf');
+      expect(await linkPage.locator('.toast-error').count()).toBe(0);
       // A changed design is drawn from the saved one, so the PDF waits for a save.
       await choice(linkPage, 'Dot style', 'Dots').click();
       await expect.poll(() => pdfButton.isDisabled()).toBe(true);
@@ -161,8 +162,42 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
-  it('"Print sheets" on a folder asks paper, width and template, starts the job, and says a refusal in a toast', async () => {
+  it('"Download print PDF" on a saved template is its proof on sample data; a changed design waits for a save', async () => {
+    const template = await call(api.app, owner.key, 'POST', '/api/v1/templates', { name: 'House style', qrOptions: {} });
+    expect(template.statusCode, template.body).toBe(200);
+    const { context, page, problems } = await open(`/templates/${template.json<{ id: string }>().id}`);
+    const downloads: string[] = [];
+    page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    try {
+      await page.getByTestId('qr-preview').waitFor();
+      const pdfButton = page.getByRole('button', { name: /Download print PDF/ });
+      const asked = page.waitForRequest((r) => r.url().includes('/preview?') && r.url().includes('format=pdf'));
+      await pdfButton.click();
+      expect((await asked).url()).toMatch(/\/api\/v1\/templates\/[^/]+\/preview\?format=pdf&sizeMm=30&colorSpace=rgb&cropMarks=false$/);
+      await expect.poll(() => downloads.length).toBe(1);
+      expect(downloads[0]).toBe('house-style-30mm.pdf');
+      await choice(page, 'Dot style', 'Dots').click();
+      await expect.poll(() => pdfButton.isDisabled()).toBe(true);
+      expect(await page.locator('#qr-print-pdf-blocked').textContent()).toContain('Save the template first');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const unsaved = await open('/templates/new');
+    try {
+      await unsaved.page.getByTestId('qr-preview').waitFor();
+      expect(await unsaved.page.getByRole('button', { name: /Download print PDF/ }).isDisabled()).toBe(true);
+      expect(await unsaved.page.locator('#qr-print-pdf-blocked').textContent()).toContain('Create the template');
+    } finally {
+      await unsaved.context.close();
+    }
+  }, 60_000);
+
+  it('"Print sheets" on a folder asks paper, width and template, and follows the job to its PDF', async () => {
     const folderId = (await call(api.app, owner.key, 'POST', '/api/v1/folders', { name: 'Terrace tables' })).json<{ id: string }>().id;
+    const cafe = await call(api.app, owner.key, 'POST', '/api/v1/cafes', { name: 'Aroma terrace' });
+    const menu = cafe.json<{ data: { link: { dynamic_link_id: string } } }>().data.link.dynamic_link_id;
+    expect((await call(api.app, owner.key, 'PUT', `/api/v1/links/${menu}/folder`, { folder_id: folderId })).statusCode).toBe(200);
     for (const size of [DESKTOP, PHONE]) {
       const { context, page, problems } = await open(`/links?folder=${folderId}`, { size, bypassCSP: true });
       try {
@@ -179,11 +214,11 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
         await dialog.getByRole('button', { name: 'Make the sheets' }).click();
         await expect.poll(() => sent.length).toBe(1);
         expect(sent[0]).toEqual({ folderId, paper: 'letter', sizeMm: 50, template: 'table-tent' });
-        // POST /print-sheets is the pdf work's, not on this branch: here the api refuses it, and the console says so where the button is.
-        // With it in place the dialog closes and the job is followed; that end-to-end test is the lead's once both are merged.
-        const refusal = page.locator('.toast-error').filter({ hasText: 'The print sheets could not be started' });
-        const started = page.locator('.print-sheets-job');
-        await expect.poll(async () => (await refusal.count()) + (await started.count())).toBe(1);
+        // The dialog closes, the job is followed to its file, and its download is offered where the button is.
+        await dialog.waitFor({ state: 'detached' });
+        await page.getByRole('button', { name: /^Download .*\.pdf$/ }).waitFor({ timeout: 60_000 });
+        expect(await page.locator('.print-sheets-job').textContent()).toContain('Print sheets ready.');
+        expect(await page.locator('.toast-error').count()).toBe(0);
         expect(problems).toEqual([]);
       } finally {
         await context.close();
