@@ -6,7 +6,14 @@
 import { createHash } from 'node:crypto';
 import type { DomainContext } from '../context.js';
 import { z } from 'zod';
-import { DEFAULT_PRINT_SIZE_MM, PRINT_DISTANCE_MAX_MM, PRINT_SIZE_MAX_MM, PRINT_SIZE_MIN_MM } from './print/print-sizes.js';
+import {
+  DEFAULT_PRINT_SIZE_MM,
+  PRINT_DISTANCE_MAX_MM,
+  PRINT_PNG_DPI,
+  PRINT_PNG_MAX_MM,
+  PRINT_SIZE_MAX_MM,
+  PRINT_SIZE_MIN_MM,
+} from './print/print-sizes.js';
 import { BLEED_MAX_MM, PDF_COLOR_SPACES, type PdfPrint } from './print/pdf.js';
 import type { PdfColorSpace } from '#platform/pdf/pdf-document.js';
 import {
@@ -34,10 +41,6 @@ export const QR_FORMATS = ['png', 'svg'] as const satisfies readonly QrFormat[];
 /** What GET …/qr answers: the ZIP's formats and a print PDF (an addition). */
 export const QR_DOWNLOAD_FORMATS = ['png', 'svg', 'pdf'] as const satisfies readonly QrFormat[];
 export const CONTENT_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml', pdf: 'application/pdf' };
-/** Pixels per inch of a PNG asked for at a printed size: what print shops ask of raster artwork. */
-export const PRINT_PNG_DPI = 300;
-/** The widest PNG print size: QR_MAX_SIZE pixels at PRINT_PNG_DPI (about 346 mm). */
-export const PRINT_PNG_MAX_MM = Math.floor(((QR_MAX_SIZE * 25.4) / PRINT_PNG_DPI) * 10) / 10;
 
 const cacheReadFailed = throttledWarning('QR image cache read failed; the image is rendered afresh');
 const cacheWriteFailed = throttledWarning('QR image cache write failed; the image is served, and rendered again next time');

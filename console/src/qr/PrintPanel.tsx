@@ -9,7 +9,13 @@ import { applyPatch } from '#domain/qr/print/design-patch.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { paths } from '../api/schema.js';
 import { problemText, signedInClient, UNREACHABLE } from '../api/signed-in.js';
-import { PRINT_DISTANCE_MAX_MM, PRINT_SIZE_MAX_MM, PRINT_SIZE_MIN_MM } from '#domain/qr/print/print-sizes.js';
+import {
+  PRINT_DISTANCE_MAX_MM,
+  PRINT_PNG_DPI,
+  PRINT_PNG_MAX_MM,
+  PRINT_SIZE_MAX_MM,
+  PRINT_SIZE_MIN_MM,
+} from '#domain/qr/print/print-sizes.js';
 import { saveBlob } from '../save-file.js';
 import { Icon } from '../ui/Icon.js';
 import { showToast } from '../ui/toasts.js';
@@ -286,37 +292,47 @@ function Facts({ report }: { report: PrintReport }) {
   );
 }
 
-/** Whose print PDF the designer offers: a stored link's code, or a stored template's proof on sample data. */
-export type PrintPdfSource = { link: string } | { template: string };
+/** Whose print files the designer offers: a stored link's code, or a stored template's proof on sample data. */
+export type PrintFileSource = { link: string } | { template: string };
+
+type PrintFileFormat = 'pdf' | 'png';
 
 /**
- * "Download print PDF": the stored code as a vector PDF at the Print section's width
- * (GET /links/:id/qr or GET /templates/:id/preview, with format=pdf&sizeMm=), in RGB or CMYK (pure
- * K black for a black code), with crop marks when asked. Drawn by the server from the saved
- * design, so it waits for a save.
+ * The print files of the stored code at the Print section's width (GET /links/:id/qr or
+ * GET /templates/:id/preview with sizeMm): a vector PDF in RGB or CMYK (pure K black for a black
+ * code) with crop marks when asked, and a 300 dpi PNG that says its size, for a cafe owner's
+ * word processor or Canva. Drawn by the server from the saved design, so they wait for a save.
  */
-export function PrintPdf({ of, block, sizeMm, name }: { of: PrintPdfSource; block: string | undefined; sizeMm: number; name: string }) {
+export function PrintFiles({ of, block, sizeMm, name }: { of: PrintFileSource; block: string | undefined; sizeMm: number; name: string }) {
   const [cmyk, setCmyk] = useState(false);
   const [cropMarks, setCropMarks] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const download = async (button: Element) => {
+  const [busy, setBusy] = useState<PrintFileFormat | null>(null);
+  const pngTooWide = sizeMm > PRINT_PNG_MAX_MM;
+  const download = async (format: PrintFileFormat, button: Element) => {
     if (block || busy) return;
-    setBusy(true);
+    setBusy(format);
     try {
-      const query = { format: 'pdf', sizeMm, colorSpace: cmyk ? 'cmyk' : 'rgb', cropMarks: cropMarks ? 'true' : 'false' } as const;
+      const query =
+        format === 'pdf'
+          ? ({ format, sizeMm, colorSpace: cmyk ? 'cmyk' : 'rgb', cropMarks: cropMarks ? 'true' : 'false' } as const)
+          : ({ format, sizeMm } as const);
       const client = signedInClient();
       const { data, error, response } =
         'link' in of
           ? await client.GET('/api/v1/links/{id}/qr', { params: { path: { id: of.link }, query }, parseAs: 'blob' })
           : await client.GET('/api/v1/templates/{id}/preview', { params: { path: { id: of.template }, query }, parseAs: 'blob' });
-      if (!data) return showToast(`The PDF could not be made: ${problemText(response.status, error)}`, { anchor: button, tone: 'error' });
-      saveBlob(data, downloadName(name, `${sizeMm}mm`, 'pdf'));
+      if (!data) {
+        const what = format === 'pdf' ? 'PDF' : 'PNG';
+        return showToast(`The ${what} could not be made: ${problemText(response.status, error)}`, { anchor: button, tone: 'error' });
+      }
+      saveBlob(data, downloadName(name, `${sizeMm}mm`, format));
     } catch {
       showToast(UNREACHABLE, { anchor: button, tone: 'error' });
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
+  const blockedBy = block ? 'qr-print-pdf-blocked' : undefined;
   return (
     <div class="qr-downloads qr-print-pdf" role="group" aria-labelledby="qr-print-pdf-title">
       <h3 id="qr-print-pdf-title">Print file</h3>
@@ -330,16 +346,30 @@ export function PrintPdf({ of, block, sizeMm, name }: { of: PrintPdfSource; bloc
       </label>
       <button
         type="button"
-        disabled={block !== undefined || busy}
-        aria-describedby={block ? 'qr-print-pdf-blocked' : undefined}
-        onClick={(e) => void download(e.currentTarget)}
+        disabled={block !== undefined || busy !== null}
+        aria-describedby={blockedBy}
+        onClick={(e) => void download('pdf', e.currentTarget)}
       >
         <Icon name="download" />
-        {busy ? 'Making the PDF…' : `Download print PDF (${cm(sizeMm)})`}
+        {busy === 'pdf' ? 'Making the PDF…' : `Download print PDF (${cm(sizeMm)})`}
+      </button>
+      <button
+        type="button"
+        disabled={block !== undefined || busy !== null || pngTooWide}
+        aria-describedby={blockedBy ?? (pngTooWide ? 'qr-print-png-too-wide' : undefined)}
+        onClick={(e) => void download('png', e.currentTarget)}
+      >
+        <Icon name="download" />
+        {busy === 'png' ? 'Making the PNG…' : `PNG, ${PRINT_PNG_DPI} dpi`}
       </button>
       {block && (
         <p id="qr-print-pdf-blocked" class="hint">
           {block}
+        </p>
+      )}
+      {!block && pngTooWide && (
+        <p id="qr-print-png-too-wide" class="hint">
+          A {PRINT_PNG_DPI} dpi PNG is at most {cm(PRINT_PNG_MAX_MM)} wide: use the PDF, which prints at any size.
         </p>
       )}
     </div>

@@ -19,7 +19,7 @@ import { ApplyTemplate, SaveAsTemplate } from './template-actions.js';
 import { downloadName } from './download-name.js';
 import './qr.css';
 import { saveBlob } from '../save-file.js';
-import { PrintPdf, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice, type PrintPdfSource } from './PrintPanel.js';
+import { PrintFiles, PrintSection, PrintVerdict, usePrintCheck, type PrintChoice, type PrintFileSource } from './PrintPanel.js';
 import { DEFAULT_PRINT_SIZE_MM } from '#domain/qr/print/print-sizes.js';
 import { framedFile, useFramePreview, type FramePreview } from './frame-preview.js';
 
@@ -38,10 +38,11 @@ interface Props {
   me: Me;
   errors?: FieldErrors;
   /**
-   * A stored link's code or template: offers "Download print PDF", drawn by the server from the
-   * saved design at the Print section's size; `block` says why not now (not saved yet, design changed).
+   * A stored link's code or template: offers its print files (a PDF, a 300 dpi PNG), drawn by the
+   * server from the saved design at the Print section's size; `block` says why not now (not saved
+   * yet, design changed).
    */
-  printPdf?: { of: PrintPdfSource; block?: string | undefined };
+  printFiles?: { of: PrintFileSource; block?: string | undefined };
 }
 
 const FRAMED_DOWNLOAD_MAX = 1024;
@@ -52,7 +53,7 @@ function withoutFrame(value: QrOptions): QrOptions {
 }
 const svgUri = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 
-export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock, printPdf }: Props) {
+export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS, downloadBlock, printFiles }: Props) {
   const { logo, state: logoState } = useLogo(value.image ?? null);
   // The browser draws the code; a frame is the server's (its text needs the server's font), and so
   // are the frame's messages: the code drawn here stays on screen while a frame's text is refused.
@@ -104,7 +105,7 @@ export function QrDesigner({ value, onChange, data, name, me, errors = NO_ERRORS
           </div>
           <div class="qr-actions">
             {rendered.ok && <Downloads value={value} data={data} name={name} logo={logo} block={downloadBlock} framed={framed} />}
-            {printPdf && <PrintPdf of={printPdf.of} block={printPdf.block} sizeMm={print.sizeMm} name={name} />}
+            {printFiles && <PrintFiles of={printFiles.of} block={printFiles.block} sizeMm={print.sizeMm} name={name} />}
             <ApplyTemplate me={me} onApply={onChange} />
             <SaveAsTemplate me={me} value={value} />
           </div>

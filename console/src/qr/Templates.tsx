@@ -143,7 +143,7 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
   const [loaded, setLoaded] = useState<Loaded>(id ? { phase: 'loading' } : { phase: 'ready', name: '', unreadable: false });
   const [name, setName] = useState('');
   const [options, setOptions] = useState<QrOptions>(DEFAULT_DESIGN);
-  // The design as stored: the print PDF is the server's drawing of it, so it waits for a save.
+  // The design as stored: the print files are the server's drawing of it, so they wait for a save.
   const [storedDesign, setStoredDesign] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(NO_ERRORS);
   const [status, setStatus] = useState('');
@@ -228,13 +228,13 @@ function TemplateEditor({ me, id }: { me: Me; id: string | null }) {
         name={name || 'template'}
         me={me}
         errors={errorsUnder(errors, 'qrOptions')}
-        printPdf={{
+        printFiles={{
           of: { template: id ?? '' },
           block: !id
-            ? 'Create the template to make its print PDF.'
+            ? 'Create the template to make its print files.'
             : JSON.stringify(options) === storedDesign
               ? undefined
-              : 'Save the template first: the print PDF is drawn from the saved design.',
+              : 'Save the template first: the print files are drawn from the saved design.',
         }}
       />
       {leftOver.length > 0 && (

@@ -399,15 +399,15 @@ function LinkForm({ me, type, link: loaded, notice: initialNotice = '', onSaved 
             errors={errorsUnder(errors, 'qrCode')}
             // Until the link exists the code encodes a placeholder, a short URL no link holds yet.
             downloadBlock={link ? undefined : 'Save the link to download its code: until then it has no short URL to encode.'}
-            printPdf={
+            printFiles={
               link
                 ? {
                     of: { link: link.dynamic_link_id },
                     // The server draws the PDF from the saved design.
                     block:
-                      JSON.stringify(qr) === storedQr ? undefined : 'Save the link first: the print PDF is drawn from the saved design.',
+                      JSON.stringify(qr) === storedQr ? undefined : 'Save the link first: the print files are drawn from the saved design.',
                   }
-                : { of: { link: '' }, block: 'Save the link to make its print PDF.' }
+                : { of: { link: '' }, block: 'Save the link to make its print files.' }
             }
           />
         ) : (

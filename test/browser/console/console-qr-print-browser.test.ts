@@ -4,7 +4,9 @@
  * why, "Apply fix" changes the design and the toast's Undo restores it, the size chosen is the one
  * judged, and axe-core finds nothing serious at 390 and 1440 px in either theme.
  */
-import type { Browser, Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import type { Browser, Download, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   consoleScreenshot,
@@ -132,8 +134,8 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       data: { url: 'https://example.com/menu' },
     });
     const saved = await open(`/links/${slug}/edit`);
-    const downloads: string[] = [];
-    saved.page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    const files: Download[] = [];
+    saved.page.on('download', (d) => files.push(d));
     try {
       const { page: linkPage } = saved;
       await linkPage.getByTestId('qr-preview').waitFor();
@@ -148,8 +150,17 @@ describe.skipIf(!hasChromium)('console QR designer: the print check', () => {
       await pdfButton.click();
       const query = new URL((await asked).url()).searchParams;
       expect(Object.fromEntries(query)).toEqual({ format: 'pdf', sizeMm: '50', colorSpace: 'cmyk', cropMarks: 'true' });
-      await expect.poll(() => downloads.length).toBe(1);
-      expect(downloads[0]).toBe('table-tent-50mm.pdf');
+      await expect.poll(() => files.length).toBe(1);
+      expect(files[0]!.suggestedFilename()).toBe('table-tent-50mm.pdf');
+      expect((await readFile(await files[0]!.path())).subarray(0, 5).toString()).toBe('%PDF-');
+      // The 300 dpi PNG of the same width, which says its size (5 cm: 591 px at 11,820 px/m).
+      const pngAsked = linkPage.waitForRequest((r) => r.url().includes(`/api/v1/links/${slug}/qr?format=png`));
+      await linkPage.getByRole('button', { name: 'PNG, 300 dpi' }).click();
+      expect(Object.fromEntries(new URL((await pngAsked).url()).searchParams)).toEqual({ format: 'png', sizeMm: '50' });
+      await expect.poll(() => files.length).toBe(2);
+      expect(files[1]!.suggestedFilename()).toBe('table-tent-50mm.png');
+      const png = await sharp(await readFile(await files[1]!.path())).metadata();
+      expect([png.width, png.density]).toEqual([591, 300]);
       expect(await linkPage.locator('.toast-error').count()).toBe(0);
       // A changed design is drawn from the saved one, so the PDF waits for a save.
       await choice(linkPage, 'Dot style', 'Dots').click();
