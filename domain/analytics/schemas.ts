@@ -2,13 +2,17 @@
  * The analytics reads' filters and limits, and the plain query they take; the HTTP queries and the
  * export's body that carry them are the api's (api/routes/analytics/schemas.ts).
  */
+import { UNKNOWN_SOURCE } from '../links/attribution.js';
 import type { WindowQuery } from './window.js';
 
 /** The most ranked rows one read answers (a larger `limit` answers this many). */
 export const MAX_LIMIT = 1000;
 
-/** The analytics filters (an addition to the API contract): a visitor fact each scan counted must have. */
-export const FILTER_PARAMS = { country: 'country_name', browser: 'browser_name', os: 'os_name' } as const;
+/**
+ * The analytics filters (an addition to the API contract): a fact each scan counted must have,
+ * as the scans column it is in.
+ */
+export const FILTER_PARAMS = { country: 'country_name', browser: 'browser_name', os: 'os_name', source: 'source' } as const;
 export type FilterParam = keyof typeof FILTER_PARAMS;
 
 /**
@@ -20,15 +24,23 @@ export type AnalyticsFilters = Partial<Record<FilterParam, string>> & { domain?:
 /** The name of a missing value in ranked rows, and in filters. */
 export const UNKNOWN_NAME = 'Unknown';
 
+/** What each filter calls a missing value: as its ranked rows do (the source ranking says `unknown`). */
+const MISSING_NAMES: Record<FilterParam, string> = {
+  country: UNKNOWN_NAME,
+  browser: UNKNOWN_NAME,
+  os: UNKNOWN_NAME,
+  source: UNKNOWN_SOURCE,
+};
+
 /**
  * The filters given, each as the scans column it tests and the value that column must hold once
- * null is read as '' ("Unknown" is the missing value). Empty without filters.
+ * null is read as '' (the filter's missing name asks for ''). Empty without filters.
  */
 export function filterConditions(filters: AnalyticsFilters): Array<{ column: string; value: string }> {
   return (Object.keys(FILTER_PARAMS) as FilterParam[]).flatMap((param) => {
     const value = filters[param];
     if (value === undefined) return [];
-    return [{ column: FILTER_PARAMS[param], value: value === UNKNOWN_NAME ? '' : value }];
+    return [{ column: FILTER_PARAMS[param], value: value === MISSING_NAMES[param] ? '' : value }];
   });
 }
 

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportFileName, exportWindow, type AnalyticsExportPayload } from '#domain/analytics/export.js';
-import type { AnalyticsFilters } from '#domain/analytics/schemas.js';
+import { FILTER_PARAMS, type AnalyticsFilters, type FilterParam } from '#domain/analytics/schemas.js';
 import { assertJobFilesFit, openJobFile } from '#domain/jobs/files.js';
 import { errorResponses } from '../../schemas.js';
 import { acceptedJobResponse, answerJob, preferHeaders, sendJobFile } from '../../job-reply.js';
@@ -21,13 +21,8 @@ export const csvResponse = {
 
 /** The body's filters, or undefined without any (a job queued without them is as before). */
 function filtersOf(body: AnalyticsFilters): AnalyticsFilters | undefined {
-  const { country, browser, os, domain } = body;
-  const filters = {
-    ...(country !== undefined && { country }),
-    ...(browser !== undefined && { browser }),
-    ...(os !== undefined && { os }),
-    ...(domain !== undefined && { domain }),
-  };
+  const names = [...(Object.keys(FILTER_PARAMS) as FilterParam[]), 'domain'] as const;
+  const filters = Object.fromEntries(names.flatMap((name) => (body[name] !== undefined ? [[name, body[name]]] : [])));
   return Object.keys(filters).length > 0 ? filters : undefined;
 }
 

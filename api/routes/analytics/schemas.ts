@@ -9,6 +9,7 @@ import { DURATIONS, parseLocalDate } from '#domain/analytics/window.js';
 import { isIanaTimezone } from '#domain/links/data/timezone.js';
 import { booleanParam } from '#domain/links/schemas.js';
 import { hostOfHeader } from '#domain/domains/hostname.js';
+import { SCAN_SOURCES, UNKNOWN_SOURCE } from '#domain/links/attribution.js';
 import { PAGE_ACTIONS } from '#domain/page-actions/actions.js';
 
 const filterParam = (what: string, example: string) =>
@@ -27,6 +28,13 @@ const filterShape = {
   country: filterParam('country', 'Germany'),
   browser: filterParam('browser', 'Mobile Safari'),
   os: filterParam('operating system', 'iOS'),
+  source: z
+    .enum([...SCAN_SOURCES, UNKNOWN_SOURCE], { error: `Must be one of: ${[...SCAN_SOURCES, UNKNOWN_SOURCE].join(', ')}` })
+    .optional()
+    .describe(
+      'An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), ' +
+        'unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391)',
+    ),
   domain: z
     .string()
     .min(1, 'Must not be empty')

@@ -37,10 +37,11 @@ import {
   type AnalyticsView,
   type Duration,
   type FilterKey,
+  type Source,
   type RankedRow,
 } from './view.js';
 import { ExportCsv } from './ExportCsv.js';
-import { campaignLabel, placementLabel, referrerLabel, sourceSplit } from './origins.js';
+import { campaignLabel, placementLabel, referrerLabel, sourceName, sourceSplit } from './origins.js';
 import './analytics.css';
 import { lazyComponent } from '../lazy.js';
 import { Icon } from '../ui/Icon.js';
@@ -345,7 +346,8 @@ function FilterChips({ view, zone, slug }: { view: AnalyticsView; zone: string; 
       <span class="hint">Only scans with</span>
       <ul>
         {filters.map(({ key, label, value }) => {
-          const shown = key === 'country' ? countryLabel(value, navigator.language).name : value;
+          const shown =
+            key === 'country' ? countryLabel(value, navigator.language).name : key === 'source' ? sourceName(value as Source) : value;
           return (
             <li key={key}>
               <a
@@ -410,7 +412,7 @@ function Panels({ numbers, view, slug, at }: { numbers: Numbers; view: Analytics
           <WorldMap rows={numbers.country} hrefOf={filterHref('country')} />
         </WhenNear>
       </section>
-      <Origins numbers={numbers} view={view} slug={slug} />
+      <Origins numbers={numbers} view={view} slug={slug} filterHref={filterHref('source')} />
       <div class="analytics-ranks">
         <RankedBars
           title="Countries"
@@ -484,7 +486,18 @@ function Funnel({ actions }: { actions: Actions }) {
  * ranked as the other dimensions are. Account-wide, a placement is named with its link and leads
  * to that link's dashboard.
  */
-function Origins({ numbers, view, slug }: { numbers: Numbers; view: AnalyticsView; slug: string | null }) {
+function Origins({
+  numbers,
+  view,
+  slug,
+  filterHref,
+}: {
+  numbers: Numbers;
+  view: AnalyticsView;
+  slug: string | null;
+  /** A source's name leads to the dashboard narrowed to its scans. */
+  filterHref: (source: string) => string;
+}) {
   const zone = browserTimeZone();
   const split = sourceSplit(numbers.source);
   const total = split.reduce((sum, s) => sum + s.scans, 0);
@@ -502,7 +515,15 @@ function Origins({ numbers, view, slug }: { numbers: Numbers; view: AnalyticsVie
             {split.map((s) => (
               <li key={s.source} data-source={s.source}>
                 <span class={`source-swatch source-${s.source}`} aria-hidden="true" />
-                <span class="source-name">{s.label}</span>
+                <span class="source-name">
+                  {s.scans > 0 && view.filters.source !== s.source ? (
+                    <a class="ranked-filter" href={filterHref(s.source)} title={`Only scans from ${sourceName(s.source)}`}>
+                      {s.label}
+                    </a>
+                  ) : (
+                    s.label
+                  )}
+                </span>
                 <span class="ranked-count">
                   {s.scans.toLocaleString('en')} <span class="hint">({s.percentage}%)</span>
                 </span>

@@ -3,16 +3,18 @@
  * campaign rows. Apart from view.ts, which the home screen loads at once: only the dashboard
  * (loaded on demand) needs these.
  */
-import type { RankedRow } from './view.js';
-/** Where scans came from, as the source ranking names it (`qr`, `link`, `unknown`), in the order the split bar draws them. */
-export const SOURCES = ['qr', 'link', 'unknown'] as const;
-export type Source = (typeof SOURCES)[number];
+import { SOURCES, type RankedRow, type Source } from './view.js';
 
 export const SOURCE_LABELS: Record<Source, string> = {
   qr: 'QR code',
   link: 'Link',
   unknown: 'Unknown – codes printed before sources were tracked',
 };
+
+/** A source in a word or two, where the legend's long label would not fit (a filter chip, a tooltip). */
+export function sourceName(source: Source): string {
+  return source === 'unknown' ? 'Unknown source' : SOURCE_LABELS[source];
+}
 
 /** The source answer as the split bar's segments, every source present (0 when absent), in SOURCES' order. */
 export function sourceSplit(rows: readonly Pick<RankedRow, 'name' | 'scans' | 'percentage'>[]): Array<{

@@ -45,15 +45,25 @@ export const DURATION_LABELS: Record<Duration, string> = {
   custom: 'Custom range',
 };
 
+/** Where scans came from, as the source ranking names it (`qr`, `link`, `unknown`), in the order the split bar draws them. */
+export const SOURCES = ['qr', 'link', 'unknown'] as const;
+export type Source = (typeof SOURCES)[number];
+
 /** What a dashboard can be narrowed to by a click: the API's filter parameters, as the ranked rows name the values. */
 export const FILTERS = [
   { key: 'country', label: 'Country' },
   { key: 'browser', label: 'Browser' },
   { key: 'os', label: 'System' },
+  { key: 'source', label: 'Source' },
   { key: 'domain', label: 'Domain' },
 ] as const;
 export type FilterKey = (typeof FILTERS)[number]['key'];
-export type Filters = Partial<Record<FilterKey, string>>;
+export type Filters = { [K in FilterKey]?: NonNullable<AnalyticsQuery[K]> };
+
+/** Whether `value` is one the API takes for filter `key` (any text but for the source, one of SOURCES). */
+function isFilterValue(key: FilterKey, value: string): boolean {
+  return key !== 'source' || (SOURCES as readonly string[]).includes(value);
+}
 
 export interface AnalyticsView {
   duration: Duration;
@@ -75,10 +85,10 @@ export function activeFilters(view: Pick<AnalyticsView, 'filters'>): Array<{ key
   });
 }
 
-/** The view with one filter set (a value) or removed (undefined). */
+/** The view with one filter set (a value) or removed (undefined, or a value the API would refuse). */
 export function withFilter(view: AnalyticsView, key: FilterKey, value: string | undefined): AnalyticsView {
-  const filters: Filters = { ...view.filters };
-  if (value === undefined) delete filters[key];
+  const filters: Record<string, string> = { ...view.filters };
+  if (value === undefined || !isFilterValue(key, value)) delete filters[key];
   else filters[key] = value;
   return { ...view, filters };
 }
@@ -97,7 +107,12 @@ export function viewFromQuery(query: string, browserZone: string): AnalyticsView
     to: date('to'),
     timezone: params.get('tz') || browserZone,
     bots: params.get('bots') === '1',
-    filters: Object.fromEntries(FILTERS.flatMap(({ key }) => (params.get(key) ? [[key, params.get(key)!]] : []))),
+    filters: Object.fromEntries(
+      FILTERS.flatMap(({ key }) => {
+        const value = params.get(key);
+        return value && isFilterValue(key, value) ? [[key, value]] : [];
+      }),
+    ),
   };
 }
 

@@ -30,6 +30,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -188,6 +190,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -355,6 +359,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -513,6 +519,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -671,6 +679,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -829,6 +839,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -987,6 +999,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -1145,6 +1159,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -1309,6 +1325,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -1473,6 +1491,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -1637,6 +1657,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -1801,6 +1823,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -1961,6 +1985,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -2280,6 +2306,11 @@ export interface paths {
                         browser?: string;
                         /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                         os?: string;
+                        /**
+                         * @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391)
+                         * @enum {string}
+                         */
+                        source?: "qr" | "link" | "unknown";
                         /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                         domain?: string;
                     };
@@ -2467,6 +2498,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16004,6 +16037,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16165,6 +16200,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16335,6 +16372,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16496,6 +16535,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16657,6 +16698,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16818,6 +16861,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -16979,6 +17024,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -17140,6 +17187,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -17307,6 +17356,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -17474,6 +17525,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -17641,6 +17694,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };
@@ -18001,6 +18056,11 @@ export interface paths {
                         browser?: string;
                         /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                         os?: string;
+                        /**
+                         * @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391)
+                         * @enum {string}
+                         */
+                        source?: "qr" | "link" | "unknown";
                         /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                         domain?: string;
                     };
@@ -18188,6 +18248,8 @@ export interface paths {
                     browser?: string;
                     /** @description Only scans whose operating system is this one, as the ranked rows name it (e.g. iOS; "Unknown" for scans where it could not be told). Filtered answers are counted from the raw scans of the range (docs/decisions/0391) */
                     os?: string;
+                    /** @description An addition: only scans from this source, as the source ranking names it: qr (a printed code), link (the link itself), unknown (a code printed before sources were told apart). Counted from the raw scans of the range (docs/decisions/0391) */
+                    source?: "qr" | "link" | "unknown";
                     /** @description An addition: only scans of the links on this domain now (one of the account's domains, or the service's default host; any spelling of the name) */
                     domain?: string;
                 };

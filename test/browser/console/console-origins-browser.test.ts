@@ -129,6 +129,13 @@ const sources = (page: Page) =>
       ]),
     );
 
+/** The seeded scans by source, as the legend lists them. */
+const EVERY_SOURCE = [
+  ['QR code', 6],
+  ['Link', 2],
+  ['Unknown – codes printed before sources were tracked', 1],
+];
+
 describe.skipIf(!hasChromium)('where scans come from, in the console', () => {
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);
@@ -217,11 +224,7 @@ describe.skipIf(!hasChromium)('where scans come from, in the console', () => {
     try {
       await page.locator('[data-total="scans"]').waitFor();
       const origins = page.getByRole('region', { name: 'Where scans come from' });
-      expect(await sources(page)).toEqual([
-        ['QR code', 6],
-        ['Link', 2],
-        ['Unknown – codes printed before sources were tracked', 1],
-      ]);
+      expect(await sources(page)).toEqual(EVERY_SOURCE);
       expect(await origins.textContent()).toContain('cannot be told from clicks');
       const query = 'duration=7_days&timezone=UTC&limit=10';
       const placements = await json(owner.key, 'GET', `/analytics/placement?${query}`);
@@ -267,11 +270,17 @@ describe.skipIf(!hasChromium)('where scans come from, in the console', () => {
           ['Table tent', 3],
           ['Window', 1],
         ]);
-      expect(await sources(page)).toEqual([
-        ['QR code', 6],
-        ['Link', 2],
-        ['Unknown – codes printed before sources were tracked', 1],
-      ]);
+      expect(await sources(page)).toEqual(EVERY_SOURCE);
+
+      // A source narrows the dashboard to its scans, as a country does; its chip takes it off again.
+      await origins.getByRole('link', { name: 'Link', exact: true }).click();
+      await page.getByRole('link', { name: 'Remove the filter Source: Link' }).waitFor();
+      expect(new URL(page.url()).hash).toBe(`#/analytics/${menu.slug}?source=link`);
+      await expect.poll(() => sources(page)).toEqual(EVERY_SOURCE.map(([label, scans]) => [label, label === 'Link' ? scans : 0]));
+      const linkOnly = await json(owner.key, 'GET', `/links/${menu.slug}/analytics/general?duration=7_days&timezone=UTC&source=link`);
+      expect(Number(await page.locator('[data-total="scans"]').textContent())).toBe(linkOnly.numberOfScans);
+      await page.getByRole('link', { name: 'Remove the filter Source: Link' }).click();
+      await expect.poll(() => sources(page)).toEqual(EVERY_SOURCE);
     } finally {
       await context.close();
     }

@@ -205,3 +205,48 @@ describe('filtered analytics', () => {
     expect(await rowsOf('/analytics/export', {})).toHaveLength(8);
   }, 30_000);
 });
+
+describe('filtered by source', () => {
+  it('qr, link and unknown narrow the reads and the export to the scans from there; anything else is a 400', async () => {
+    const account = await createTestAccount(api.ctx);
+    const res = await call(api.app, account.key, 'POST', `${API_PREFIX}/links`, {
+      name: 'Menu',
+      type: 'website',
+      data: { url: 'https://example.com/' },
+    });
+    const slug = res.json().id as string;
+    const { rows } = await api.ctx.database.pool.query<{ id: string }>('select id from links where slug = $1', [slug]);
+    const from = (source: string | null, who: Who, i: number): ScanEvent => ({
+      ...scan(rows[0]!.id, now - HOUR - i * 60_000, who),
+      accountId: account.accountId,
+      ...(source !== null && { origin: { source, placementId: null, referrerHost: null, utmCampaign: null } }),
+    });
+    const scans = [
+      from('qr', CHROME_DE, 0),
+      from('qr', CHROME_DE, 1),
+      from('qr', SAFARI_FR, 2),
+      from('link', FIREFOX_DE, 3),
+      from('link', SAFARI_FR, 4),
+      from(null, SAFARI_DE, 5),
+    ];
+    expect((await ingestScanBatches(api.ctx.database.pool, [encodeScanBatch(scans)])).inserted).toBe(6);
+    const read = async (path: string) => {
+      const answer = await call(api.app, account.key, 'GET', `${API_PREFIX}${path}`);
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json().data;
+    };
+    expect(await read('/analytics/general?source=qr')).toMatchObject({ numberOfScans: 3 });
+    expect(await read(`/links/${slug}/analytics/general?source=link`)).toMatchObject({ numberOfScans: 2 });
+    expect(await read('/analytics/general?source=unknown')).toMatchObject({ numberOfScans: 1 });
+    expect(await read('/analytics/browser?source=qr')).toEqual([row(1, 'Chrome', 2, '66.67'), row(2, 'Mobile Safari', 1, '33.33')]);
+    expect(await read('/analytics/source?source=link&country=France')).toEqual([row(1, 'link', 1, '100.00')]);
+    const exported = await call(api.app, account.key, 'POST', `${API_PREFIX}/analytics/export`, { source: 'qr' });
+    expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
+    const lines = exported.body.trim().split('\r\n');
+    const column = lines[0]!.split(',').indexOf('source');
+    expect(lines.slice(1).map((line) => line.split(',')[column])).toEqual(['qr', 'qr', 'qr']);
+    const refused = await call(api.app, account.key, 'GET', `${API_PREFIX}/analytics/general?source=email`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].path).toBe('source');
+  }, 30_000);
+});
