@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCssColor } from '#domain/qr/css-color.js';
 import {
@@ -28,7 +29,7 @@ import {
   type QrOptions,
   type ResolvedQrOptions,
 } from '#domain/qr/options.js';
-import { QrRenderError, renderPng, renderSvg, type QrImage } from '#domain/qr/render/index.js';
+import { QrRenderError, renderPng, renderSvg, withPixelsPerMetre, type QrImage } from '#domain/qr/render/index.js';
 import { createQrRenderer } from '#infra/qr/render-pool.js';
 import { pngBytes } from '../../support/fixtures.js';
 import {
@@ -486,6 +487,17 @@ describe('the SVG document', () => {
     expect(type({}, LOGO)).toBe(2);
     expect(type({ backgroundOptions: { color: 'transparent' } })).toBe(6);
     expect(type({ backgroundOptions: { round: 0.5 } })).toBe(6);
+  });
+
+  it('can say its physical size: a pHYs chunk right after IHDR, the picture unchanged', async () => {
+    const png = renderPng(withQrDefaults({ width: 472, height: 472 }, DATA));
+    const sized = withPixelsPerMetre(png, 472 / 0.04);
+    expect(sized.length).toBe(png.length + 21);
+    expect(sized.subarray(33, 41).toString('latin1')).toBe('\u0000\u0000\u0000\tpHYs');
+    expect([sized.readUInt32BE(41), sized.readUInt32BE(45), sized[49]]).toEqual([11_800, 11_800, 1]);
+    const [before, after] = await Promise.all([png, sized].map((p) => sharp(p).raw().toBuffer()));
+    expect(after!.equals(before!)).toBe(true);
+    expect((await sharp(sized).metadata()).density).toBe(300);
   });
 });
 
