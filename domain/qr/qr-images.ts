@@ -280,10 +280,10 @@ export const qrImageQuery = z.strictObject({
 
 const BLEED_MESSAGE = `Must be a number of millimetres from 0 to ${BLEED_MAX_MM}`;
 
-/** The print options of GET …/qr beside `sizeMm` (additions): a PDF's colour space, bleed and crop marks. */
 /** `true` or `false` in a query string, as a boolean. */
 export const booleanQuery = z.enum(['true', 'false'], { error: 'Must be true or false' }).transform((v) => v === 'true');
 
+/** The print options of GET …/qr beside `sizeMm` (additions): a PDF's colour space, bleed and crop marks. */
 export const qrPrintQuery = {
   colorSpace: z
     .enum(PDF_COLOR_SPACES, { error: 'Must be rgb or cmyk' })

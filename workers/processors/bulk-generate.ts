@@ -26,7 +26,7 @@ import { BulkPacer } from '#domain/jobs/pacing.js';
 import type { QueueProcessor } from '#infra/jobs/queues.js';
 import { publishInterimResult, trackAccountJob, type CompletionEvent } from '#infra/jobs/account-jobs.js';
 import type { ScanTraffic } from '#domain/scans/traffic.js';
-import { QR_ZIP_NAME, writeQrZip } from './qr-render.js';
+import { QR_ZIP_LINK_COLUMNS, QR_ZIP_NAME, writeQrZip } from './qr-render.js';
 
 const INSERT_PROGRESS = 10;
 const READ_BATCH = 500;
@@ -55,14 +55,7 @@ export function bulkGenerateProcessor(ctx: AppContext, scanTraffic: ScanTraffic)
           const to = Math.min(total, from + READ_BATCH);
           // By the job's key, in record order; a link deleted since is simply not there.
           const rows = await ctx.db
-            .select({
-              id: links.id,
-              slug: links.slug,
-              host: domains.hostname,
-              qrOptions: links.qrOptions,
-              pageStyle: links.pageStyle,
-              index: links.sourceIndex,
-            })
+            .select({ ...QR_ZIP_LINK_COLUMNS, index: links.sourceIndex })
             .from(links)
             .leftJoin(domains, eq(domains.id, links.domainId))
             .where(

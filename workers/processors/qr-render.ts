@@ -45,6 +45,15 @@ export interface QrZipLink {
   language: string | null;
 }
 
+/** The columns of a link a ZIP's entry is drawn from (with `domains` left-joined for the host). */
+export const QR_ZIP_LINK_COLUMNS = {
+  id: links.id,
+  slug: links.slug,
+  host: domains.hostname,
+  qrOptions: links.qrOptions,
+  pageStyle: links.pageStyle,
+};
+
 export interface QrZipInput {
   accountId: string;
   /** The job whose file the ZIP is (QR_ZIP_NAME in its folder). */
@@ -138,14 +147,7 @@ export function qrRenderProcessor(ctx: AppContext, scanTraffic: ScanTraffic): Qu
       for (let i = 0; i < total; i += READ_BATCH) {
         const ids = payload.linkIds.slice(i, i + READ_BATCH);
         const rows = await ctx.db
-          .select({
-            id: links.id,
-            slug: links.slug,
-            host: domains.hostname,
-            qrOptions: links.qrOptions,
-            pageStyle: links.pageStyle,
-            cafeLanguage: cafes.language,
-          })
+          .select({ ...QR_ZIP_LINK_COLUMNS, cafeLanguage: cafes.language })
           .from(links)
           .leftJoin(domains, eq(domains.id, links.domainId))
           .leftJoin(cafes, eq(cafes.linkId, links.id))

@@ -236,11 +236,3 @@ export function framedCodeSide(style: FrameStyle, width: number): number {
 export function framedHeight(style: FrameStyle, width: number): number {
   return Math.round(geometry(style, width).height);
 }
-
-/**
- * The narrowest band of background, in pixels of a picture `width` wide, between a framed code's
- * square and the frame: what the frame adds to the code's own quiet zone.
- */
-export function frameClearance(style: FrameStyle, width: number): number {
-  return geometry(style, width).clear;
-}

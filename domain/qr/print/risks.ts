@@ -20,7 +20,7 @@ import { parseCssColor } from '../css-color.js';
 import { contrastRatio, over, relativeLuminance, type Rgba } from '../../colour-contrast.js';
 import type { QrGradient, ResolvedQrOptions } from '../options.js';
 import { COVER, type Layout } from '../render/layout.js';
-import { frameClearance, frameCodeBox } from './frame-geometry.js';
+import { geometry } from './frame-geometry.js';
 
 export interface ScanRisk {
   /** What is wrong, as a stable word a client may act on. */
@@ -66,6 +66,8 @@ export interface DesignFigures {
   logo: { coverage: number; capacity: number; shareOfCapacity: number } | null;
   /** Plain space around the code, in modules. */
   quietZoneModules: number;
+  /** Whether that space ends at a frame's shapes or text (printed with the code), not at the picture's edge. */
+  framed: boolean;
 }
 
 export function designFigures(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' | 'dotSize' | 'x0' | 'y0' | 'logo'>): DesignFigures {
@@ -97,24 +99,27 @@ export function designFigures(opts: ResolvedQrOptions, layout: Pick<Layout, 'cou
     const coverage = (layout.logo.width * layout.logo.height) / (layout.dotSize * layout.dotSize) / (layout.count * layout.count);
     logo = { coverage, capacity, shareOfCapacity: coverage / capacity };
   }
+  const band = frameBandPx(opts);
   return {
     contrastRatio: transparentParts.length || worst === Infinity ? null : worst,
     partContrast,
     inverted,
     transparentParts,
     logo,
-    quietZoneModules: (Math.min(layout.x0, layout.y0) + frameBandPx(opts)) / layout.dotSize,
+    quietZoneModules: (Math.min(layout.x0, layout.y0) + band) / layout.dotSize,
+    framed: band > 0,
   };
 }
 
 /**
  * The band of background a frame keeps between the code's square and itself, in the code's own
  * pixels (the layout's: the code drawn `opts.width` wide, before the frame shrinks it into place).
+ * 0 without a frame, and for a caption, which has no shape around the code, only words under it.
  */
 function frameBandPx(opts: ResolvedQrOptions): number {
   if (!opts.frameOptions) return 0;
-  const { style } = opts.frameOptions;
-  return (frameClearance(style, opts.width) * opts.width) / frameCodeBox(style, opts.width).width;
+  const frame = geometry(opts.frameOptions.style, opts.width);
+  return (frame.clear * opts.width) / frame.code.width;
 }
 
 export function scanRisks(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' | 'dotSize' | 'x0' | 'y0' | 'logo'>): ScanRisk[] {
@@ -159,12 +164,10 @@ export function scanRisks(opts: ResolvedQrOptions, layout: Pick<Layout, 'count' 
     risks.push({
       code: 'QUIET_ZONE',
       level: 'note',
-      // A frame is printed with the code: only a wider margin moves it away (a caption has no
-      // shape around the code, only words under it).
-      text:
-        frameBandPx(opts) > 0
-          ? `The frame comes within ${modules} modules of the code; the QR standard asks for ${QUIET_ZONE_MODULES}. Raise the margin to keep it farther away.`
-          : `The space around the code is ${modules} modules wide; the QR standard asks for ${QUIET_ZONE_MODULES}. Print it with room of the background colour around it, or raise the margin.`,
+      // A frame is printed with the code: only a wider margin moves it away.
+      text: figures.framed
+        ? `The frame comes within ${modules} modules of the code; the QR standard asks for ${QUIET_ZONE_MODULES}. Raise the margin to keep it farther away.`
+        : `The space around the code is ${modules} modules wide; the QR standard asks for ${QUIET_ZONE_MODULES}. Print it with room of the background colour around it, or raise the margin.`,
     });
   }
   return risks;

@@ -262,20 +262,26 @@ describe('POST /print-sheets of a 1,200-link bulk job', () => {
 });
 
 describe('POST /print-sheets (table-tent)', () => {
-  it("makes an A5 tent per cafe: its name, the menu code and the folder's Wi-Fi code, both faces readable", async () => {
-    const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'Aroma venue' })).json().id as string;
-    const cafe = await call(api.app, me.key, 'POST', '/api/v1/cafes', { name: 'Aroma Lisboa' });
-    expect(cafe.statusCode, cafe.body).toBe(200);
-    const menuId = cafe.json().data.link.dynamic_link_id as string;
+  /** A cafe whose menu link is in a folder of its own, beside a Wi-Fi link: the slugs of both. */
+  async function cafeWithWifi(cafe: { name: string; language?: string }, ssid: string) {
+    const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: `${cafe.name} venue` })).json().id as string;
+    const made = await call(api.app, me.key, 'POST', '/api/v1/cafes', cafe);
+    expect(made.statusCode, made.body).toBe(200);
+    const menuId = made.json().data.link.dynamic_link_id as string;
     const moved = await call(api.app, me.key, 'PUT', `/api/v1/links/${menuId}/folder`, { folder_id: folder });
     expect(moved.statusCode, moved.body).toBe(200);
     const wifi = await call(api.app, me.key, 'POST', '/api/v1/links', {
       name: 'Guest Wi-Fi',
       type: 'wifi',
-      data: { ssid: 'AromaGuests', encryption: 'WPA', password: 'espresso123' },
+      data: { ssid, encryption: 'WPA', password: 'espresso123' },
       linkConfigurations: { folder_id: folder },
     });
     expect(wifi.statusCode, wifi.body).toBe(200);
+    return { menuId, wifiId: wifi.json().id as string };
+  }
+
+  it("makes an A5 tent per cafe: its name, the menu code and the folder's Wi-Fi code, both faces readable", async () => {
+    const { menuId, wifiId } = await cafeWithWifi({ name: 'Aroma Lisboa' }, 'AromaGuests');
     const [plain] = await newLinks(me, 1);
     const res = await sheets(me, { linkIds: [menuId, plain], template: 'table-tent', sizeMm: 40 });
     expect(res.statusCode, res.body).toBe(200);
@@ -286,9 +292,7 @@ describe('POST /print-sheets (table-tent)', () => {
     expect(pages).toHaveLength(1);
     const [found] = await zbarPages(pages);
     // Both faces: the menu and the Wi-Fi code twice each (the back upside down).
-    expect(found!.sort()).toEqual(
-      [`${SHORT}/${menuId}?q`, `${SHORT}/${menuId}?q`, `${SHORT}/${wifi.json().id}?q`, `${SHORT}/${wifi.json().id}?q`].sort(),
-    );
+    expect(found!.sort()).toEqual([`${SHORT}/${menuId}?q`, `${SHORT}/${menuId}?q`, `${SHORT}/${wifiId}?q`, `${SHORT}/${wifiId}?q`].sort());
     const text = await pdfText(res.rawPayload);
     expect(text).toContain('Aroma Lisboa');
     expect(text).toContain('Wi-Fi: AromaGuests');
@@ -297,18 +301,7 @@ describe('POST /print-sheets (table-tent)', () => {
   });
 
   it("speaks the cafe's language", async () => {
-    const folder = (await call(api.app, me.key, 'POST', '/api/v1/folders', { name: 'Kaffeehaus' })).json().id as string;
-    const cafe = await call(api.app, me.key, 'POST', '/api/v1/cafes', { name: 'Kaffeehaus Mitte', language: 'de' });
-    expect(cafe.statusCode, cafe.body).toBe(200);
-    const menuId = cafe.json().data.link.dynamic_link_id as string;
-    expect((await call(api.app, me.key, 'PUT', `/api/v1/links/${menuId}/folder`, { folder_id: folder })).statusCode).toBe(200);
-    const wifi = await call(api.app, me.key, 'POST', '/api/v1/links', {
-      name: 'Gäste',
-      type: 'wifi',
-      data: { ssid: 'KaffeeGast', encryption: 'WPA', password: 'melange123' },
-      linkConfigurations: { folder_id: folder },
-    });
-    expect(wifi.statusCode, wifi.body).toBe(200);
+    const { menuId } = await cafeWithWifi({ name: 'Kaffeehaus Mitte', language: 'de' }, 'KaffeeGast');
     const res = await sheets(me, { linkIds: [menuId], template: 'table-tent', sizeMm: 40 });
     expect(res.statusCode, res.body).toBe(200);
     const text = await pdfText(res.rawPayload);

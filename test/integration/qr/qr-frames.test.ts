@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_STYLES, withQrDefaults, type FrameStyle } from '#domain/qr/options.js';
-import { frameClearance, frameCodeBox } from '#domain/qr/print/frame-geometry.js';
+import { frameCodeBox, geometry } from '#domain/qr/print/frame-geometry.js';
 import { FRAME_LANGUAGES, defaultFrameText, framedSvg, renderFramed, resolveFrame } from '#domain/qr/print/frames.js';
 import { renderSvg } from '#domain/qr/render/index.js';
 import { call, createTestAccount, startTestApi, type TestAccount, type TestApi } from '../../support/harness.js';
@@ -140,7 +140,7 @@ describe('framed codes decode with jsQR and zbar', () => {
     }
   });
 
-  it('keeps the band of background frameClearance says between the code and the frame', () => {
+  it("keeps the band of background its geometry's `clear` says between the code and the frame", () => {
     const width = 1000;
     for (const style of FRAME_STYLES) {
       const design = withQrDefaults({ width, height: width, frameOptions: { style, text: 'Scan for the menu' } }, DATA);
@@ -158,7 +158,7 @@ describe('framed codes decode with jsQR and zbar', () => {
           if (dx > 0 || dy > 0) nearest = Math.min(nearest, Math.hypot(dx, dy));
         }
       }
-      const clear = frameClearance(style, width);
+      const { clear } = geometry(style, width);
       expect(nearest, style).toBeGreaterThanOrEqual(clear - 1.5);
       // Not a cautious guess either: within a hundredth of the width.
       expect(nearest, style).toBeLessThanOrEqual(clear + width / 100);
